@@ -1,0 +1,6 @@
+import importlib
+
+
+def test_packages_import() -> None:
+    for name in ("engine", "storage", "bot"):
+        assert importlib.import_module(name).__name__ == name
