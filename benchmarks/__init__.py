@@ -1,0 +1,1 @@
+"""Benchmark scripts: run them by hand, figures go to docs/benchmarks.md."""
