@@ -1,1 +1,67 @@
-"""storage."""
+"""Storage: SQLite through aiosqlite. ``db = await Database.open(path)``; see docs/storage.md."""
+
+from storage.db import Database, backup_file
+from storage.errors import (
+    GameClosed,
+    ImmunityAlreadyUsed,
+    InsufficientBalance,
+    InvalidAmount,
+    InvalidNickname,
+    InvalidOrder,
+    InvalidValue,
+    NicknameTaken,
+    SpouseError,
+    StorageError,
+    UnknownClub,
+    UnknownGame,
+    UnknownOrder,
+    UnknownPlayer,
+)
+from storage.models import (
+    AdminAction,
+    BalanceInfo,
+    Club,
+    Complaint,
+    Game,
+    GameEvent,
+    GamePoints,
+    ImmunityOrder,
+    LedgerRow,
+    Player,
+    Seat,
+    TopEntry,
+)
+
+Order = ImmunityOrder
+
+__all__ = [
+    "AdminAction",
+    "BalanceInfo",
+    "Club",
+    "Complaint",
+    "Database",
+    "Game",
+    "GameClosed",
+    "GameEvent",
+    "GamePoints",
+    "ImmunityAlreadyUsed",
+    "ImmunityOrder",
+    "InsufficientBalance",
+    "InvalidAmount",
+    "InvalidNickname",
+    "InvalidOrder",
+    "InvalidValue",
+    "LedgerRow",
+    "NicknameTaken",
+    "Order",
+    "Player",
+    "Seat",
+    "SpouseError",
+    "StorageError",
+    "TopEntry",
+    "UnknownClub",
+    "UnknownGame",
+    "UnknownOrder",
+    "UnknownPlayer",
+    "backup_file",
+]

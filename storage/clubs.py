@@ -1,0 +1,129 @@
+"""Clubs (group chats): title, locale, timers, composition presets, hosts."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+import aiosqlite
+
+from storage.errors import InvalidValue, UnknownClub
+from storage.models import Club
+
+if TYPE_CHECKING:
+    from storage.db import Database
+
+
+async def _fetch(conn: aiosqlite.Connection, chat_id: int) -> Club | None:
+    async with conn.execute(
+        "SELECT chat_id, title, locale, timers FROM clubs WHERE chat_id = ?", (chat_id,)
+    ) as cur:
+        row = await cur.fetchone()
+    return None if row is None else _club(row)
+
+
+def _club(row: sqlite3.Row) -> Club:
+    return Club(
+        chat_id=row["chat_id"], title=row["title"], locale=row["locale"],
+        timers=dict(json.loads(row["timers"])),
+    )
+
+
+async def _require(conn: aiosqlite.Connection, chat_id: int) -> Club:
+    club = await _fetch(conn, chat_id)
+    if club is None:
+        raise UnknownClub(chat_id)
+    return club
+
+
+def _check_locale(locale: str) -> None:
+    if not (0 < len(locale) <= 16):
+        raise InvalidValue("locale", locale, "bad_length")
+
+
+class Clubs:
+    def __init__(self, db: Database) -> None:
+        self._db = db
+
+    async def ensure(self, chat_id: int, *, title: str, locale: str) -> Club:
+        """Create the club, or update its title (an existing club keeps its locale)."""
+        _check_locale(locale)
+        async with self._db.transaction() as conn:
+            await conn.execute(
+                "INSERT INTO clubs (chat_id, title, locale) VALUES (?, ?, ?)"
+                " ON CONFLICT (chat_id) DO UPDATE SET title = excluded.title",
+                (chat_id, title, locale),
+            )
+            return await _require(conn, chat_id)
+
+    async def get(self, chat_id: int) -> Club | None:
+        async with self._db.read() as conn:
+            return await _fetch(conn, chat_id)
+
+    async def set_locale(self, chat_id: int, locale: str) -> Club:
+        _check_locale(locale)
+        async with self._db.transaction() as conn:
+            await _require(conn, chat_id)
+            await conn.execute("UPDATE clubs SET locale = ? WHERE chat_id = ?", (locale, chat_id))
+            return await _require(conn, chat_id)
+
+    async def set_timers(self, chat_id: int, **seconds: int) -> Club:
+        """Merge timer settings, e.g. ``set_timers(chat, night=90, vote_turn=45)`` (> 0 each)."""
+        for name, value in seconds.items():
+            if isinstance(value, bool) or not isinstance(value, int) or value <= 0:
+                raise InvalidValue(f"timer {name}", value, "not_positive_int")
+        async with self._db.transaction() as conn:
+            club = await _require(conn, chat_id)
+            timers = {**club.timers, **seconds}
+            await conn.execute(
+                "UPDATE clubs SET timers = ? WHERE chat_id = ?",
+                (json.dumps(timers, sort_keys=True), chat_id),
+            )
+            return await _require(conn, chat_id)
+
+    async def add_host(self, chat_id: int, tg_id: int) -> None:
+        async with self._db.transaction() as conn:
+            await _require(conn, chat_id)
+            await conn.execute(
+                "INSERT OR IGNORE INTO club_hosts (chat_id, tg_id) VALUES (?, ?)", (chat_id, tg_id)
+            )
+
+    async def remove_host(self, chat_id: int, tg_id: int) -> None:
+        async with self._db.transaction() as conn:
+            await _require(conn, chat_id)
+            await conn.execute(
+                "DELETE FROM club_hosts WHERE chat_id = ? AND tg_id = ?", (chat_id, tg_id)
+            )
+
+    async def hosts(self, chat_id: int) -> list[int]:
+        async with self._db.read() as conn:
+            await _require(conn, chat_id)
+            async with conn.execute(
+                "SELECT tg_id FROM club_hosts WHERE chat_id = ? ORDER BY tg_id", (chat_id,)
+            ) as cur:
+                return [int(r[0]) for r in await cur.fetchall()]
+
+    async def save_preset(self, chat_id: int, size: int, roles: Sequence[str]) -> None:
+        """The club's default composition for a table of ``size`` (one role name per seat)."""
+        if size <= 0 or len(roles) != size:
+            raise InvalidValue("preset", list(roles), "size_mismatch")
+        if not all(isinstance(r, str) and r for r in roles):
+            raise InvalidValue("preset", list(roles), "bad_role")
+        async with self._db.transaction() as conn:
+            await _require(conn, chat_id)
+            await conn.execute(
+                "INSERT INTO club_presets (chat_id, size, roles) VALUES (?, ?, ?)"
+                " ON CONFLICT (chat_id, size) DO UPDATE SET roles = excluded.roles",
+                (chat_id, size, json.dumps(list(roles), ensure_ascii=False)),
+            )
+
+    async def preset(self, chat_id: int, size: int) -> list[str] | None:
+        async with self._db.read() as conn:
+            await _require(conn, chat_id)
+            async with conn.execute(
+                "SELECT roles FROM club_presets WHERE chat_id = ? AND size = ?", (chat_id, size)
+            ) as cur:
+                row = await cur.fetchone()
+        return None if row is None else [str(r) for r in json.loads(row[0])]

@@ -1,0 +1,150 @@
+"""The Database: one aiosqlite connection, migrations at open, serialized transactions."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import sqlite3
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from pathlib import Path
+
+import aiosqlite
+
+from storage.migrations import migrate, user_version
+
+BUSY_TIMEOUT_MS = 10_000
+
+
+class Database:
+    """The club network's memory. Create with ``await Database.open(path)``.
+
+    All statements go through one connection guarded by an :class:`asyncio.Lock`: a write
+    is ``BEGIN IMMEDIATE ... COMMIT`` (``transaction()``), a read is a deferred transaction
+    (``read()``) so it sees one consistent snapshot and never another coroutine's uncommitted
+    rows. Other processes / other ``Database`` objects on the same file wait through
+    ``busy_timeout``.
+    """
+
+    def __init__(self, conn: aiosqlite.Connection, path: Path) -> None:
+        from storage.clubs import Clubs
+        from storage.expiry import Expiry
+        from storage.games import Games
+        from storage.ledger import Ledger
+        from storage.players import Players
+        from storage.records import AdminLog, Complaints, FirstDayKilled, Immunity
+
+        self._conn = conn
+        self._lock = asyncio.Lock()
+        self._closed = False
+        self.path = path
+        self.players = Players(self)
+        self.ledger = Ledger(self)
+        self.expiry = Expiry(self)
+        self.clubs = Clubs(self)
+        self.games = Games(self)
+        self.immunity = Immunity(self)
+        self.first_day_killed = FirstDayKilled(self)
+        self.complaints = Complaints(self)
+        self.admin_log = AdminLog(self)
+
+    @classmethod
+    async def open(cls, path: str | Path) -> Database:
+        """Open (creating the file and its parent directory) and apply pending migrations."""
+        db_path = Path(path)
+        db_path.parent.mkdir(parents=True, exist_ok=True)
+        conn = await aiosqlite.connect(
+            db_path, isolation_level=None, timeout=BUSY_TIMEOUT_MS / 1000
+        )
+        try:
+            conn.row_factory = sqlite3.Row
+            await conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
+            await conn.execute("PRAGMA foreign_keys = ON")
+            async with conn.execute("PRAGMA journal_mode = WAL") as cur:
+                mode = await cur.fetchone()
+            if mode is None or str(mode[0]).lower() != "wal":
+                raise RuntimeError(f"could not switch {db_path} to WAL mode: {mode!r}")
+            # FULL: a committed transaction survives a power cut, not only a process crash.
+            await conn.execute("PRAGMA synchronous = FULL")
+            await migrate(conn)
+        except BaseException:
+            await conn.close()
+            raise
+        return cls(conn, db_path)
+
+    async def close(self) -> None:
+        async with self._lock:
+            if not self._closed:
+                self._closed = True
+                await self._conn.close()
+
+    async def __aenter__(self) -> Database:
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self.close()
+
+    @asynccontextmanager
+    async def transaction(self) -> AsyncIterator[aiosqlite.Connection]:
+        """``BEGIN IMMEDIATE``; COMMIT on success, ROLLBACK on any exception (incl. cancel)."""
+        async with self._lock:
+            await self._conn.execute("BEGIN IMMEDIATE")
+            try:
+                yield self._conn
+                await self._conn.execute("COMMIT")
+            except BaseException:
+                if self._conn.in_transaction:
+                    await self._conn.execute("ROLLBACK")
+                raise
+
+    @asynccontextmanager
+    async def read(self) -> AsyncIterator[aiosqlite.Connection]:
+        """A read-only snapshot (deferred transaction) under the same lock."""
+        async with self._lock:
+            await self._conn.execute("BEGIN")
+            try:
+                yield self._conn
+            finally:
+                if self._conn.in_transaction:
+                    await self._conn.execute("COMMIT")
+
+    async def schema_version(self) -> int:
+        async with self._lock:
+            return await user_version(self._conn)
+
+    async def backup(self, out_path: str | Path) -> Path:
+        """Online backup to ``out_path`` (written to a temporary name, then renamed)."""
+        out = Path(out_path)
+        out.parent.mkdir(parents=True, exist_ok=True)
+        tmp = out.with_name(out.name + ".partial")
+        tmp.unlink(missing_ok=True)
+        target = sqlite3.connect(tmp, check_same_thread=False)
+        try:
+            async with self._lock:
+                await self._conn.backup(target, pages=-1)
+        finally:
+            target.close()
+        os.replace(tmp, out)
+        return out
+
+
+def backup_file(db_path: str | Path, out_path: str | Path) -> Path:
+    """Synchronous online backup of a database file (used by ``python -m storage backup``)."""
+    src_path = Path(db_path)
+    if not src_path.is_file():
+        raise FileNotFoundError(src_path)
+    out = Path(out_path)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    tmp = out.with_name(out.name + ".partial")
+    tmp.unlink(missing_ok=True)
+    src = sqlite3.connect(src_path, timeout=BUSY_TIMEOUT_MS / 1000)
+    try:
+        dst = sqlite3.connect(tmp)
+        try:
+            src.backup(dst)
+        finally:
+            dst.close()
+    finally:
+        src.close()
+    os.replace(tmp, out)
+    return out

@@ -1,0 +1,160 @@
+"""Typed storage errors.
+
+Every error the repositories raise on bad input is a :class:`StorageError`. Each subclass has a
+stable machine ``code`` (a class attribute) and carries the data the bot needs to phrase a
+localized answer. Whenever one of these is raised, nothing of the call was written.
+"""
+
+from __future__ import annotations
+
+
+class StorageError(Exception):
+    """Base class of every storage error."""
+
+    code: str = "storage_error"
+
+
+class UnknownPlayer(StorageError):
+    code = "unknown_player"
+
+    def __init__(self, tg_id: int) -> None:
+        super().__init__(f"unknown player {tg_id}")
+        self.tg_id = tg_id
+
+
+class UnknownClub(StorageError):
+    code = "unknown_club"
+
+    def __init__(self, chat_id: int) -> None:
+        super().__init__(f"unknown club chat {chat_id}")
+        self.chat_id = chat_id
+
+
+class UnknownGame(StorageError):
+    code = "unknown_game"
+
+    def __init__(self, game_id: int) -> None:
+        super().__init__(f"unknown game {game_id}")
+        self.game_id = game_id
+
+
+class UnknownOrder(StorageError):
+    code = "unknown_order"
+
+    def __init__(self, order_id: int) -> None:
+        super().__init__(f"unknown immunity order {order_id}")
+        self.order_id = order_id
+
+
+class InvalidNickname(StorageError):
+    """``reason``: "too_short", "too_long", "bad_chars", "no_letter_or_digit"."""
+
+    code = "invalid_nickname"
+
+    def __init__(self, nickname: str, reason: str) -> None:
+        super().__init__(f"invalid nickname {nickname!r}: {reason}")
+        self.nickname = nickname
+        self.reason = reason
+
+
+class NicknameTaken(StorageError):
+    code = "nickname_taken"
+
+    def __init__(self, nickname: str, owner_tg_id: int) -> None:
+        super().__init__(f"nickname {nickname!r} is taken")
+        self.nickname = nickname
+        self.owner_tg_id = owner_tg_id
+
+
+class InvalidAmount(StorageError):
+    """A redemption of zero or fewer points, an adjustment of zero, negative game points."""
+
+    code = "invalid_amount"
+
+    def __init__(self, points: int) -> None:
+        super().__init__(f"invalid amount of points: {points}")
+        self.points = points
+
+
+class InsufficientBalance(StorageError):
+    """The change would take the balance below zero; nothing was written."""
+
+    code = "insufficient_balance"
+
+    def __init__(self, tg_id: int, balance: int, requested: int) -> None:
+        super().__init__(f"player {tg_id} has {balance} points, {requested} requested")
+        self.tg_id = tg_id
+        self.balance = balance
+        self.requested = requested
+
+
+class SpouseError(StorageError):
+    """``reason``: "self", "already_married", "no_proposal"."""
+
+    code = "spouse_error"
+
+    def __init__(self, tg_id: int, other_tg_id: int, reason: str) -> None:
+        super().__init__(f"spouse {tg_id} / {other_tg_id}: {reason}")
+        self.tg_id = tg_id
+        self.other_tg_id = other_tg_id
+        self.reason = reason
+
+
+class InvalidValue(StorageError):
+    """A field got a value outside its domain (sex, status, timer, language, seats, text...)."""
+
+    code = "invalid_value"
+
+    def __init__(self, field: str, value: object, reason: str) -> None:
+        super().__init__(f"invalid {field} {value!r}: {reason}")
+        self.field = field
+        self.value = value
+        self.reason = reason
+
+
+class GameClosed(StorageError):
+    """The game is finished or aborted; its log and seats no longer change."""
+
+    code = "game_closed"
+
+    def __init__(self, game_id: int, status: str) -> None:
+        super().__init__(f"game {game_id} is {status}")
+        self.game_id = game_id
+        self.status = status
+
+
+class InvalidOrder(StorageError):
+    """``reason``: "self", "not_seated", "duplicate"."""
+
+    code = "invalid_order"
+
+    def __init__(self, game_id: int, reason: str) -> None:
+        super().__init__(f"immunity order in game {game_id}: {reason}")
+        self.game_id = game_id
+        self.reason = reason
+
+
+class ImmunityAlreadyUsed(StorageError):
+    code = "immunity_already_used"
+
+    def __init__(self, order_id: int) -> None:
+        super().__init__(f"immunity order {order_id} is already used")
+        self.order_id = order_id
+
+
+__all__ = [
+    "GameClosed",
+    "ImmunityAlreadyUsed",
+    "InsufficientBalance",
+    "InvalidAmount",
+    "InvalidNickname",
+    "InvalidOrder",
+    "InvalidValue",
+    "NicknameTaken",
+    "SpouseError",
+    "StorageError",
+    "UnknownClub",
+    "UnknownGame",
+    "UnknownOrder",
+    "UnknownPlayer",
+]

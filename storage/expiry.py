@@ -1,0 +1,90 @@
+"""Two-month expiry: a week's warning (sent once), then nickname and points are burnt.
+
+A player expires on ``last_game_date + 2 calendar months`` (clamped: 31 Dec -> 28/29 Feb).
+Only players who have played at least once expire; a player expires once per last game
+(``expired_for``), so a returning player's new nickname is safe until it has played and
+been away for two months again. Points an admin adds to an already expired player stay
+until then too.
+"""
+
+from __future__ import annotations
+
+from datetime import date, timedelta
+from typing import TYPE_CHECKING
+
+from storage import _ops, _rows
+from storage.dates import WARNING_DAYS, expiry_cutoff
+from storage.models import KIND_EXPIRY_BURN, Player
+
+if TYPE_CHECKING:
+    from storage.db import Database
+
+EXPIRY_REASON = "expired"
+
+# Players with something to lose whose current absence has not been swept yet.
+_AT_RISK = (
+    " p.last_game_date IS NOT NULL"
+    " AND (p.expired_for IS NULL OR p.expired_for <> p.last_game_date)"
+    " AND (p.nickname_key IS NOT NULL OR b.points > 0)"
+)
+_COLUMNS = ", ".join(f"p.{c.strip()}" for c in _rows.PLAYER_COLUMNS.split(","))
+
+
+class Expiry:
+    def __init__(self, db: Database) -> None:
+        self._db = db
+
+    async def warn_due(self, today: date) -> list[Player]:
+        """Players expiring within the next week (today < expiry <= today + 7 days) who have
+        not been warned for their current last game. Includes bot_blocked players: the caller
+        decides whether it can message them."""
+        low = expiry_cutoff(today).isoformat()
+        high = expiry_cutoff(today + timedelta(days=WARNING_DAYS)).isoformat()
+        async with self._db.read() as conn, conn.execute(
+            f"SELECT {_COLUMNS} FROM players p JOIN balances b ON b.tg_id = p.tg_id"
+            f" WHERE p.last_game_date > ? AND p.last_game_date <= ? AND {_AT_RISK}"
+            " AND (p.expiry_warned_for IS NULL OR p.expiry_warned_for <> p.last_game_date)"
+            " ORDER BY p.last_game_date, p.tg_id",
+            (low, high),
+        ) as cur:
+            return [_rows.player(r) for r in await cur.fetchall()]
+
+    async def mark_warned(self, tg_id: int, today: date) -> Player:
+        """Record that the warning for the player's current absence was sent."""
+        async with self._db.transaction() as conn:
+            await _ops.require_player(conn, tg_id)
+            await conn.execute(
+                "UPDATE players SET expiry_warned_for = last_game_date, expiry_warned_on = ?"
+                " WHERE tg_id = ?",
+                (today.isoformat(), tg_id),
+            )
+            return await _ops.require_player(conn, tg_id)
+
+    async def sweep(self, today: date) -> list[Player]:
+        """Burn nickname and points of every player whose expiry date is ``today`` or earlier
+        (one 'expiry_burn' ledger row each, all in one transaction). Returns them as they were
+        before the burn (with the lost nickname)."""
+        cutoff = expiry_cutoff(today).isoformat()
+        async with self._db.transaction() as conn:
+            async with conn.execute(
+                f"SELECT {_COLUMNS}, b.points AS points FROM players p"
+                " JOIN balances b ON b.tg_id = p.tg_id"
+                f" WHERE p.last_game_date <= ? AND {_AT_RISK}"
+                " ORDER BY p.last_game_date, p.tg_id",
+                (cutoff,),
+            ) as cur:
+                rows = await cur.fetchall()
+            if not rows:
+                return []
+            iso = today.isoformat()
+            await conn.executemany(
+                "INSERT INTO ledger (tg_id, points, kind, reason, day) VALUES (?, ?, ?, ?, ?)",
+                [(r["tg_id"], -r["points"], KIND_EXPIRY_BURN, EXPIRY_REASON, iso)
+                 for r in rows if r["points"] > 0],
+            )
+            await conn.executemany(
+                "UPDATE players SET nickname = NULL, nickname_key = NULL,"
+                " expired_for = last_game_date WHERE tg_id = ?",
+                [(r["tg_id"],) for r in rows],
+            )
+            return [_rows.player(r) for r in rows]

@@ -1,0 +1,226 @@
+"""Games: seats and roles, status, the deal's seed commitment and the append-only event log."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping, Sequence
+from datetime import date, datetime
+from typing import TYPE_CHECKING, Any
+
+import aiosqlite
+
+from storage import _ops, _rows
+from storage.errors import GameClosed, InvalidValue, UnknownClub, UnknownGame
+from storage.models import (
+    ACTIVE_STATUSES,
+    FINAL_STATUSES,
+    GAME_STATUSES,
+    Game,
+    GameEvent,
+    GamePoints,
+    Seat,
+)
+
+if TYPE_CHECKING:
+    from storage.db import Database
+
+
+async def fetch_game(conn: aiosqlite.Connection, game_id: int) -> Game:
+    async with conn.execute(
+        "SELECT id, club_chat_id, host_id, created_at, status, commitment, finished_on"
+        " FROM games WHERE id = ?",
+        (game_id,),
+    ) as cur:
+        row = await cur.fetchone()
+    if row is None:
+        raise UnknownGame(game_id)
+    async with conn.execute(
+        "SELECT seat, tg_id, role FROM game_seats WHERE game_id = ? ORDER BY seat", (game_id,)
+    ) as cur:
+        seats = tuple(Seat(seat=r[0], tg_id=r[1], role=r[2]) for r in await cur.fetchall())
+    return Game(
+        id=row["id"],
+        club_chat_id=row["club_chat_id"],
+        host_id=row["host_id"],
+        created_at=datetime.fromisoformat(row["created_at"]),
+        status=row["status"],
+        commitment=row["commitment"],
+        finished_on=_rows.opt_date(row["finished_on"]),
+        seats=seats,
+    )
+
+
+async def _require_open(conn: aiosqlite.Connection, game_id: int) -> None:
+    status = await _ops.game_status(conn, game_id)
+    if status in FINAL_STATUSES:
+        raise GameClosed(game_id, status)
+
+
+def _check_seats(seats: Sequence[tuple[int, int]]) -> None:
+    numbers = [s for s, _ in seats]
+    players = [p for _, p in seats]
+    if any(n <= 0 for n in numbers):
+        raise InvalidValue("seats", list(seats), "seat_not_positive")
+    if len(set(numbers)) != len(numbers):
+        raise InvalidValue("seats", list(seats), "duplicate_seat")
+    if len(set(players)) != len(players):
+        raise InvalidValue("seats", list(seats), "duplicate_player")
+
+
+class Games:
+    def __init__(self, db: Database) -> None:
+        self._db = db
+
+    async def create(
+        self,
+        club_chat_id: int,
+        host_id: int,
+        *,
+        seats: Sequence[tuple[int, int]] = (),
+        created_at: datetime,
+    ) -> int:
+        """A new game in status 'lobby'; ``seats`` are (seat number, tg_id) pairs."""
+        _check_seats(seats)
+        async with self._db.transaction() as conn:
+            async with conn.execute(
+                "SELECT 1 FROM clubs WHERE chat_id = ?", (club_chat_id,)
+            ) as cur:
+                if await cur.fetchone() is None:
+                    raise UnknownClub(club_chat_id)
+            await _ops.require_players(conn, (p for _, p in seats))
+            cur = await conn.execute(
+                "INSERT INTO games (club_chat_id, host_id, created_at) VALUES (?, ?, ?)",
+                (club_chat_id, host_id, created_at.isoformat()),
+            )
+            game_id = cur.lastrowid
+            assert game_id is not None
+            await conn.executemany(
+                "INSERT INTO game_seats (game_id, seat, tg_id) VALUES (?, ?, ?)",
+                [(game_id, s, p) for s, p in seats],
+            )
+            return game_id
+
+    async def get(self, game_id: int) -> Game:
+        async with self._db.read() as conn:
+            return await fetch_game(conn, game_id)
+
+    async def set_seats(self, game_id: int, seats: Sequence[tuple[int, int]]) -> Game:
+        """Replace the seating (lobby joins, leaves, reordering); roles are cleared."""
+        _check_seats(seats)
+        async with self._db.transaction() as conn:
+            await _require_open(conn, game_id)
+            await _ops.require_players(conn, (p for _, p in seats))
+            await conn.execute("DELETE FROM game_seats WHERE game_id = ?", (game_id,))
+            await conn.executemany(
+                "INSERT INTO game_seats (game_id, seat, tg_id) VALUES (?, ?, ?)",
+                [(game_id, s, p) for s, p in seats],
+            )
+            return await fetch_game(conn, game_id)
+
+    async def append_event(
+        self, game_id: int, kind: str, payload: Mapping[str, Any], *, at: datetime | None = None
+    ) -> int:
+        """Append to the game's log; returns the event's sequence number (1, 2, ...)."""
+        if not kind:
+            raise InvalidValue("kind", kind, "empty")
+        try:
+            text = json.dumps(dict(payload), ensure_ascii=False, sort_keys=True,
+                              allow_nan=False)
+        except (TypeError, ValueError) as exc:
+            raise InvalidValue("payload", payload, "not_json") from exc
+        async with self._db.transaction() as conn:
+            await _require_open(conn, game_id)
+            async with conn.execute(
+                "SELECT coalesce(max(seq), 0) + 1 FROM game_events WHERE game_id = ?",
+                (game_id,),
+            ) as cur:
+                row = await cur.fetchone()
+            assert row is not None
+            seq = int(row[0])
+            await conn.execute(
+                "INSERT INTO game_events (game_id, seq, kind, payload, at) VALUES (?, ?, ?, ?, ?)",
+                (game_id, seq, kind, text, None if at is None else at.isoformat()),
+            )
+            return seq
+
+    async def events(self, game_id: int, *, after: int = 0) -> list[GameEvent]:
+        """The log in order (only events with ``seq > after``)."""
+        async with self._db.read() as conn:
+            await _ops.game_status(conn, game_id)
+            async with conn.execute(
+                "SELECT game_id, seq, kind, payload, at FROM game_events"
+                " WHERE game_id = ? AND seq > ? ORDER BY seq",
+                (game_id, after),
+            ) as cur:
+                return [_rows.game_event(r) for r in await cur.fetchall()]
+
+    async def running(self) -> list[Game]:
+        """Games not finished or aborted (lobby, running, paused): rebuild them at start."""
+        async with self._db.read() as conn:
+            marks = ",".join("?" * len(ACTIVE_STATUSES))
+            async with conn.execute(
+                f"SELECT id FROM games WHERE status IN ({marks}) ORDER BY id", ACTIVE_STATUSES
+            ) as cur:
+                ids = [int(r[0]) for r in await cur.fetchall()]
+            return [await fetch_game(conn, i) for i in ids]
+
+    async def set_status(self, game_id: int, status: str) -> Game:
+        """Move an open game to another status (use ``finish`` to end it with points)."""
+        if status not in GAME_STATUSES:
+            raise InvalidValue("status", status, "unknown_status")
+        async with self._db.transaction() as conn:
+            await _require_open(conn, game_id)
+            await conn.execute("UPDATE games SET status = ? WHERE id = ?", (status, game_id))
+            return await fetch_game(conn, game_id)
+
+    async def set_commitment(self, game_id: int, commitment: str) -> Game:
+        """The deal's seed commitment (published before the deal; set once)."""
+        if not commitment:
+            raise InvalidValue("commitment", commitment, "empty")
+        async with self._db.transaction() as conn:
+            await _require_open(conn, game_id)
+            game = await fetch_game(conn, game_id)
+            if game.commitment is not None and game.commitment != commitment:
+                raise InvalidValue("commitment", commitment, "already_set")
+            await conn.execute(
+                "UPDATE games SET commitment = ? WHERE id = ?", (commitment, game_id)
+            )
+            return await fetch_game(conn, game_id)
+
+    async def set_roles(self, game_id: int, roles: Mapping[int, str]) -> Game:
+        """Set the role of each listed seat (every key must be a seat of the game)."""
+        async with self._db.transaction() as conn:
+            await _require_open(conn, game_id)
+            game = await fetch_game(conn, game_id)
+            seat_numbers = {s.seat for s in game.seats}
+            for seat, role in roles.items():
+                if seat not in seat_numbers:
+                    raise InvalidValue("seat", seat, "no_such_seat")
+                if not role:
+                    raise InvalidValue("role", role, "empty")
+            await conn.executemany(
+                "UPDATE game_seats SET role = ? WHERE game_id = ? AND seat = ?",
+                [(role, game_id, seat) for seat, role in roles.items()],
+            )
+            return await fetch_game(conn, game_id)
+
+    async def finish(
+        self, game_id: int, *, status: str, points: Sequence[GamePoints], day: date
+    ) -> bool:
+        """End the game: final status ('finished' or 'aborted'), finish day and its ledger
+        rows in one transaction. Idempotent by game id: returns False and writes nothing if
+        this game's points were already applied."""
+        if status not in FINAL_STATUSES:
+            raise InvalidValue("status", status, "not_final")
+        async with self._db.transaction() as conn:
+            await _ops.game_status(conn, game_id)
+            async with conn.execute(
+                "SELECT 1 FROM game_points_applied WHERE game_id = ?", (game_id,)
+            ) as cur:
+                if await cur.fetchone() is not None:
+                    return False
+            await conn.execute(
+                "UPDATE games SET status = ?, finished_on = coalesce(finished_on, ?) WHERE id = ?",
+                (status, day.isoformat(), game_id),
+            )
+            return await _ops.record_points(conn, game_id, points, day)

@@ -1,0 +1,179 @@
+"""Player accounts: registration, nickname, language, sex, spouse, block flags."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from datetime import date, datetime
+from typing import TYPE_CHECKING
+
+from storage import _ops, _rows
+from storage.errors import InvalidNickname, InvalidValue, NicknameTaken, SpouseError, UnknownPlayer
+from storage.models import KIND_BLOCK_BURN, Player
+from storage.nickname import nickname_key, normalize_nickname
+
+if TYPE_CHECKING:
+    from storage.db import Database
+
+MAX_LANGUAGE_LENGTH = 16
+
+
+class Players:
+    def __init__(self, db: Database) -> None:
+        self._db = db
+
+    async def get(self, tg_id: int) -> Player | None:
+        async with self._db.read() as conn:
+            return await _ops.fetch_player(conn, tg_id)
+
+    async def by_nickname(self, nickname: str) -> Player | None:
+        """Case-insensitive lookup; spaces are normalized like in ``set_nickname``."""
+        try:
+            key = nickname_key(normalize_nickname(nickname))
+        except InvalidNickname:
+            return None
+        async with self._db.read() as conn, conn.execute(
+            f"SELECT {_rows.PLAYER_COLUMNS} FROM players WHERE nickname_key = ?", (key,)
+        ) as cur:
+            row = await cur.fetchone()
+        return None if row is None else _rows.player(row)
+
+    async def register(
+        self, tg_id: int, *, display_name: str, language: str | None = None
+    ) -> Player:
+        """Create the player, or update its display name (and language, if given)."""
+        _check_language(language)
+        async with self._db.transaction() as conn:
+            await conn.execute(
+                "INSERT INTO players (tg_id, display_name, language) VALUES (?, ?, ?)"
+                " ON CONFLICT (tg_id) DO UPDATE SET display_name = excluded.display_name,"
+                " language = coalesce(excluded.language, players.language)",
+                (tg_id, display_name, language),
+            )
+            return await _ops.require_player(conn, tg_id)
+
+    async def set_nickname(self, tg_id: int, nickname: str) -> Player:
+        """Set (or change) the personal nickname. Raises InvalidNickname, NicknameTaken."""
+        text = normalize_nickname(nickname)
+        key = nickname_key(text)
+        async with self._db.transaction() as conn:
+            await _ops.require_player(conn, tg_id)
+            async with conn.execute(
+                "SELECT tg_id FROM players WHERE nickname_key = ?", (key,)
+            ) as cur:
+                owner = await cur.fetchone()
+            if owner is not None and int(owner[0]) != tg_id:
+                raise NicknameTaken(text, int(owner[0]))
+            await conn.execute(
+                "UPDATE players SET nickname = ?, nickname_key = ? WHERE tg_id = ?",
+                (text, key, tg_id),
+            )
+            return await _ops.require_player(conn, tg_id)
+
+    async def set_language(self, tg_id: int, language: str) -> Player:
+        _check_language(language)
+        return await self._update(tg_id, "language = ?", (language,))
+
+    async def set_sex(self, tg_id: int, sex: str) -> Player:
+        if sex not in ("m", "f"):
+            raise InvalidValue("sex", sex, "not_m_or_f")
+        return await self._update(tg_id, "sex = ?", (sex,))
+
+    async def set_bot_blocked(self, tg_id: int, blocked: bool) -> Player:
+        """The player blocked (True) or unblocked (False) the bot in Telegram."""
+        return await self._update(tg_id, "bot_blocked = ?", (int(blocked),))
+
+    async def propose_spouse(self, tg_id: int, spouse_tg_id: int) -> Player:
+        """Record that ``tg_id`` proposes ``spouse_tg_id``; it links once the other confirms."""
+        if tg_id == spouse_tg_id:
+            raise SpouseError(tg_id, spouse_tg_id, "self")
+        async with self._db.transaction() as conn:
+            me = await _ops.require_player(conn, tg_id)
+            other = await _ops.require_player(conn, spouse_tg_id)
+            if me.spouse_id is not None or other.spouse_id is not None:
+                raise SpouseError(tg_id, spouse_tg_id, "already_married")
+            await conn.execute(
+                "UPDATE players SET spouse_proposed_to = ? WHERE tg_id = ?",
+                (spouse_tg_id, tg_id),
+            )
+            return await _ops.require_player(conn, tg_id)
+
+    async def confirm_spouse(self, tg_id: int, proposer_tg_id: int) -> tuple[Player, Player]:
+        """``tg_id`` accepts ``proposer_tg_id``'s proposal: both are linked (me, proposer)."""
+        if tg_id == proposer_tg_id:
+            raise SpouseError(tg_id, proposer_tg_id, "self")
+        async with self._db.transaction() as conn:
+            me = await _ops.require_player(conn, tg_id)
+            proposer = await _ops.require_player(conn, proposer_tg_id)
+            if proposer.spouse_proposed_to != tg_id:
+                raise SpouseError(tg_id, proposer_tg_id, "no_proposal")
+            if me.spouse_id is not None or proposer.spouse_id is not None:
+                raise SpouseError(tg_id, proposer_tg_id, "already_married")
+            await conn.execute(
+                "UPDATE players SET spouse_id = CASE tg_id WHEN ?1 THEN ?2 ELSE ?1 END,"
+                " spouse_proposed_to = NULL WHERE tg_id IN (?1, ?2)",
+                (tg_id, proposer_tg_id),
+            )
+            return (
+                await _ops.require_player(conn, tg_id),
+                await _ops.require_player(conn, proposer_tg_id),
+            )
+
+    async def divorce(self, tg_id: int) -> Player:
+        """Unlink the player and its spouse (no-op when not married)."""
+        async with self._db.transaction() as conn:
+            me = await _ops.require_player(conn, tg_id)
+            await conn.execute(
+                "UPDATE players SET spouse_id = NULL, spouse_proposed_to = NULL"
+                " WHERE tg_id = ? OR (tg_id = ? AND spouse_id = ?)",
+                (tg_id, me.spouse_id, tg_id),
+            )
+            return await _ops.require_player(conn, tg_id)
+
+    async def block(self, tg_id: int, *, reason: str, admin_id: int, now: datetime) -> Player:
+        """Block the account; its whole balance is burnt by a 'block_burn' ledger row."""
+        async with self._db.transaction() as conn:
+            await _ops.require_player(conn, tg_id)
+            points = await _ops.balance(conn, tg_id)
+            await conn.execute(
+                "UPDATE players SET blocked = 1, blocked_reason = ? WHERE tg_id = ?",
+                (reason, tg_id),
+            )
+            if points > 0:
+                await _ops.insert_ledger(
+                    conn, tg_id, -points, kind=KIND_BLOCK_BURN, reason=reason,
+                    day=now.date(), at=now, admin_id=admin_id,
+                )
+            await _ops.admin_log(
+                conn, admin_id, "block", f"player={tg_id} burnt={points} reason={reason}", now
+            )
+            return await _ops.require_player(conn, tg_id)
+
+    async def unblock(self, tg_id: int, *, admin_id: int, now: datetime) -> Player:
+        """Lift the block. Burnt points are not given back."""
+        async with self._db.transaction() as conn:
+            await _ops.require_player(conn, tg_id)
+            await conn.execute(
+                "UPDATE players SET blocked = 0, blocked_reason = NULL WHERE tg_id = ?", (tg_id,)
+            )
+            await _ops.admin_log(conn, admin_id, "unblock", f"player={tg_id}", now)
+            return await _ops.require_player(conn, tg_id)
+
+    async def record_game_played(self, tg_ids: Iterable[int], day: date) -> None:
+        """Count a game without points for these players (``ledger.record_game`` and
+        ``games.finish`` already do this for a game's seats; don't call both)."""
+        async with self._db.transaction() as conn:
+            await _ops.games_played(conn, tg_ids, day)
+
+    async def _update(self, tg_id: int, assignment: str, params: tuple[object, ...]) -> Player:
+        async with self._db.transaction() as conn:
+            cur = await conn.execute(
+                f"UPDATE players SET {assignment} WHERE tg_id = ?", (*params, tg_id)
+            )
+            if cur.rowcount == 0:
+                raise UnknownPlayer(tg_id)
+            return await _ops.require_player(conn, tg_id)
+
+
+def _check_language(language: str | None) -> None:
+    if language is not None and not (0 < len(language) <= MAX_LANGUAGE_LENGTH):
+        raise InvalidValue("language", language, "bad_length")
