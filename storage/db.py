@@ -66,6 +66,7 @@ class Database:
                 raise RuntimeError(f"could not switch {db_path} to WAL mode: {mode!r}")
             # FULL: a committed transaction survives a power cut, not only a process crash.
             await conn.execute("PRAGMA synchronous = FULL")
+            await conn.execute("PRAGMA temp_store = MEMORY")
             await migrate(conn)
         except BaseException:
             await conn.close()

@@ -66,25 +66,35 @@ class Expiry:
         before the burn (with the lost nickname)."""
         cutoff = expiry_cutoff(today).isoformat()
         async with self._db.transaction() as conn:
-            async with conn.execute(
-                f"SELECT {_COLUMNS}, b.points AS points FROM players p"
-                " JOIN balances b ON b.tg_id = p.tg_id"
-                f" WHERE p.last_game_date <= ? AND {_AT_RISK}"
-                " ORDER BY p.last_game_date, p.tg_id",
+            # Set-based: the candidates go to a temporary table, then one statement each
+            # writes the burn rows and clears the nicknames.
+            await conn.execute(
+                "CREATE TEMP TABLE IF NOT EXISTS expiry_sweep"
+                " (tg_id INTEGER PRIMARY KEY, points INTEGER NOT NULL)"
+            )
+            await conn.execute("DELETE FROM temp.expiry_sweep")
+            await conn.execute(
+                "INSERT INTO temp.expiry_sweep (tg_id, points)"
+                " SELECT p.tg_id, b.points FROM players p JOIN balances b ON b.tg_id = p.tg_id"
+                f" WHERE p.last_game_date <= ? AND {_AT_RISK}",
                 (cutoff,),
+            )
+            async with conn.execute(
+                f"SELECT {_COLUMNS} FROM temp.expiry_sweep s JOIN players p ON p.tg_id = s.tg_id"
+                " ORDER BY p.last_game_date, p.tg_id"
             ) as cur:
-                rows = await cur.fetchall()
-            if not rows:
-                return []
-            iso = today.isoformat()
-            await conn.executemany(
-                "INSERT INTO ledger (tg_id, points, kind, reason, day) VALUES (?, ?, ?, ?, ?)",
-                [(r["tg_id"], -r["points"], KIND_EXPIRY_BURN, EXPIRY_REASON, iso)
-                 for r in rows if r["points"] > 0],
-            )
-            await conn.executemany(
-                "UPDATE players SET nickname = NULL, nickname_key = NULL,"
-                " expired_for = last_game_date WHERE tg_id = ?",
-                [(r["tg_id"],) for r in rows],
-            )
-            return [_rows.player(r) for r in rows]
+                burnt = [_rows.player(r) for r in await cur.fetchall()]
+            if burnt:
+                await conn.execute(
+                    "INSERT INTO ledger (tg_id, points, kind, reason, day)"
+                    " SELECT tg_id, -points, ?, ?, ? FROM temp.expiry_sweep WHERE points > 0"
+                    " ORDER BY tg_id",
+                    (KIND_EXPIRY_BURN, EXPIRY_REASON, today.isoformat()),
+                )
+                await conn.execute(
+                    "UPDATE players SET nickname = NULL, nickname_key = NULL,"
+                    " expired_for = last_game_date"
+                    " WHERE tg_id IN (SELECT tg_id FROM temp.expiry_sweep)"
+                )
+            await conn.execute("DELETE FROM temp.expiry_sweep")
+            return burnt

@@ -48,19 +48,14 @@ class Ledger:
             else:
                 points, ranked = int(row[0]), bool(row[1])
             async with conn.execute(
-                "SELECT count(*) FROM balances WHERE ranked = 1 AND points > 0"
+                "SELECT coalesce(sum(players), 0),"
+                " coalesce(sum(players) FILTER (WHERE points > ?), 0) FROM rank_histogram",
+                (points,),
             ) as cur:
-                total_row = await cur.fetchone()
-            total = 0 if total_row is None else int(total_row[0])
-            rank: int | None = None
-            if ranked and points > 0:
-                async with conn.execute(
-                    "SELECT count(*) FROM balances WHERE ranked = 1 AND points > 0"
-                    " AND points > ?",
-                    (points,),
-                ) as cur:
-                    above = await cur.fetchone()
-                rank = 1 + (0 if above is None else int(above[0]))
+                counts = await cur.fetchone()
+            assert counts is not None
+            total, above = int(counts[0]), int(counts[1])
+            rank = 1 + above if ranked and points > 0 else None
         return BalanceInfo(points=points, rank=rank, players_ranked=total)
 
     async def recent(self, tg_id: int, limit: int = 10) -> list[LedgerRow]:

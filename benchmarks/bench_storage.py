@@ -1,0 +1,150 @@
+"""Storage benchmark: ``python -m benchmarks.bench_storage [--players N] [--rows N]``.
+
+Fills a fresh database (in a temporary directory unless ``--path``) with players and ledger
+rows through one bulk transaction, then reports the median (and p95) over many runs of the
+operations the bot does most or that must stay fast. Figures are recorded in docs/storage.md.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import platform
+import random
+import statistics
+import tempfile
+import time
+from collections.abc import Awaitable, Callable
+from datetime import date, datetime, timedelta
+from pathlib import Path
+
+from storage import Database, GamePoints
+
+CLUB = -1001
+TODAY = date(2026, 6, 1)
+
+
+async def fill(db: Database, players: int, rows: int, rng: random.Random) -> None:
+    """``players`` players (70% with a nickname, last games spread over 150 days) and
+    ``rows`` game ledger rows spread over them, in one transaction."""
+    people = []
+    for tg_id in range(1, players + 1):
+        last = TODAY - timedelta(days=rng.randrange(150))
+        nick = f"player {tg_id}" if rng.random() < 0.7 else None
+        people.append((tg_id, f"Player {tg_id}", nick, None if nick is None else nick.casefold(),
+                       (last - timedelta(days=200)).isoformat(), last.isoformat(),
+                       rng.randrange(1, 60)))
+    async with db.transaction() as conn:
+        await conn.executemany(
+            "INSERT INTO players (tg_id, display_name, nickname, nickname_key,"
+            " first_game_date, last_game_date, games_played) VALUES (?, ?, ?, ?, ?, ?, ?)",
+            people,
+        )
+        await conn.execute(
+            "INSERT INTO clubs (chat_id, title, locale) VALUES (?, 'Bench club', 'ru')", (CLUB,)
+        )
+        reasons = ("survived_day", "survived_night", "vote_for_mafia", "team_win")
+        batch = 100_000
+        for start in range(0, rows, batch):
+            await conn.executemany(
+                "INSERT INTO ledger (tg_id, points, kind, reason, phase, day)"
+                " VALUES (?, ?, 'game', ?, 'day 1', ?)",
+                [(rng.randrange(1, players + 1), rng.choice((1, 1, 2, 5, 6)),
+                  rng.choice(reasons), "2026-01-01")
+                 for _ in range(start, min(rows, start + batch))],
+            )
+
+
+async def timed(runs: int, op: Callable[[int], Awaitable[object]]) -> list[float]:
+    samples = []
+    for i in range(runs):
+        start = time.perf_counter()
+        await op(i)
+        samples.append((time.perf_counter() - start) * 1000)
+    return samples
+
+
+def line(name: str, samples: list[float], target: str) -> str:
+    ordered = sorted(samples)
+    p95 = ordered[min(len(ordered) - 1, int(len(ordered) * 0.95))]
+    return (f"| {name} | {len(samples)} | {statistics.median(samples):.2f} | {p95:.2f} |"
+            f" {target} |")
+
+
+async def run(path: Path, players: int, rows: int, runs: int) -> None:
+    rng = random.Random(7)
+    db = await Database.open(path)
+    started = time.perf_counter()
+    await fill(db, players, rows, rng)
+    fill_s = time.perf_counter() - started
+    print(f"machine: {platform.machine()}, {os.cpu_count()} cores, {platform.system()}"
+          f" {platform.release()}, Python {platform.python_version()}")
+    size = await asyncio.to_thread(os.path.getsize, path)
+    print(f"filled {players:,} players and {rows:,} ledger rows in {fill_s:.1f} s"
+          f" ({size / 1e6:.0f} MB)\n")
+    print("| operation | runs | median ms | p95 ms | target |")
+    print("|---|---|---|---|---|")
+
+    ids = [rng.randrange(1, players + 1) for _ in range(runs * 5)]
+    print(line("ledger.balance_with_rank", await timed(
+        runs * 5, lambda i: db.ledger.balance_with_rank(ids[i])), "< 5 ms"), flush=True)
+    print(line("ledger.top(20)", await timed(runs, lambda i: db.ledger.top(20)), "-"),
+          flush=True)
+    print(line("ledger.recent(10)", await timed(
+        runs, lambda i: db.ledger.recent(ids[i], 10)), "-"), flush=True)
+
+    games = []
+    for _ in range(runs):
+        seated = rng.sample(range(1, players + 1), 20)
+        game_id = await db.games.create(CLUB, 1, seats=list(enumerate(seated, start=1)),
+                                        created_at=datetime(2026, 6, 1, 20, 0))
+        awards = [GamePoints(p, rng.choice((1, 2, 5, 6)), "survived_day", f"day {k}")
+                  for p in seated for k in range(1, 4)]
+        games.append((game_id, awards))
+
+    async def finish(i: int) -> None:
+        game_id, awards = games[i]
+        assert await db.games.finish(game_id, status="finished", points=awards, day=TODAY)
+
+    print(line("games.finish: 20 players, 60 ledger rows", await timed(runs, finish),
+               "< 20 ms"), flush=True)
+
+    open_game = await db.games.create(CLUB, 1, created_at=datetime(2026, 6, 1, 20, 0))
+
+    async def append(i: int) -> None:
+        await db.games.append_event(open_game, "choice", {"seat": i % 20, "target": 3})
+
+    print(line("games.append_event", await timed(runs, append), "-"), flush=True)
+
+    print(line("expiry.warn_due (one day)", await timed(
+        runs, lambda i: db.expiry.warn_due(TODAY + timedelta(days=i))), "-"), flush=True)
+    sweep_sizes: list[int] = []
+
+    async def sweep(i: int) -> None:
+        sweep_sizes.append(len(await db.expiry.sweep(TODAY + timedelta(days=i))))
+
+    first = await timed(1, sweep)
+    print(line(f"expiry.sweep catch-up ({sweep_sizes[0]:,} players burnt)", first, "< 2 s"))
+    daily = await timed(30, lambda i: sweep(i + 1))
+    per_day = statistics.median(sweep_sizes[1:])
+    print(line(f"expiry.sweep daily (median {per_day:,.0f} players burnt)", daily, "< 2 s"))
+    await db.close()
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(prog="python -m benchmarks.bench_storage")
+    parser.add_argument("--players", type=int, default=100_000)
+    parser.add_argument("--rows", type=int, default=1_000_000)
+    parser.add_argument("--runs", type=int, default=200)
+    parser.add_argument("--path", type=Path, default=None, help="database file (default: temp)")
+    args = parser.parse_args()
+    if args.path is not None:
+        asyncio.run(run(args.path, args.players, args.rows, args.runs))
+        return
+    with tempfile.TemporaryDirectory() as tmp:
+        asyncio.run(run(Path(tmp) / "bench.sqlite3", args.players, args.rows, args.runs))
+
+
+if __name__ == "__main__":
+    main()
