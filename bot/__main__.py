@@ -1,0 +1,50 @@
+"""``python -m bot``: long polling until SIGTERM/SIGINT."""
+
+from __future__ import annotations
+
+import asyncio
+import sys
+
+from pydantic import ValidationError
+
+from bot.app import StartupError, create_app
+from bot.config import Settings
+from bot.logs import setup_logging
+
+
+def describe(error: ValidationError) -> str:
+    """One line naming the bad settings (never their values: the token is a secret)."""
+    parts = []
+    for item in error.errors():
+        name = "_".join(str(p) for p in item["loc"]).upper() or "settings"
+        if item["type"] == "missing":
+            parts.append(f"{name} is not set")
+        else:
+            parts.append(f"{name} is malformed ({item['msg']})")
+    return "; ".join(parts)
+
+
+async def run(settings: Settings) -> None:
+    app = await create_app(settings)
+    await app.run()
+
+
+def main() -> int:
+    try:
+        settings = Settings()
+    except ValidationError as e:
+        print(f"error: {describe(e)}", file=sys.stderr)
+        return 2
+    setup_logging()
+    try:
+        asyncio.run(run(settings))
+    except StartupError as e:
+        print(f"error: {e}", file=sys.stderr)
+        return 1
+    except KeyboardInterrupt:
+        return 130
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

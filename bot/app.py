@@ -1,0 +1,152 @@
+"""The application builder: the same one ``python -m bot`` and the flow tests use."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+
+from aiogram import Bot, Dispatcher
+from aiogram.client.default import DefaultBotProperties
+from aiogram.client.session.aiohttp import AiohttpSession
+from aiogram.client.telegram import TelegramAPIServer
+from aiogram.enums import ParseMode
+from aiogram.exceptions import (
+    TelegramAPIError,
+    TelegramNetworkError,
+    TelegramUnauthorizedError,
+)
+from aiogram.types import User
+from apscheduler.schedulers.asyncio import AsyncIOScheduler
+from apscheduler.triggers.cron import CronTrigger
+
+from bot.commands import register_commands
+from bot.config import Settings
+from bot.handlers import get_routers
+from bot.i18n import Translator, default_translator
+from bot.middlewares import AdminOnly, ContextMiddleware
+from bot.outbox import Limits, Outbox
+from bot.services import Services
+from bot.services.accounts import Accounts, Clock, utc_now
+from bot.services.admin import Admin
+from bot.services.expiry import ExpiryReport, run_expiry
+from storage.db import Database
+
+log = logging.getLogger("bot")
+
+EXPIRY_HOUR_UTC = 7  # the daily expiry job (warnings and burns) runs at 07:00 UTC
+STARTUP_TIMEOUT = 15
+
+
+class StartupError(Exception):
+    """The bot cannot start; the message is the one line shown to the operator."""
+
+
+@dataclass
+class App:
+    settings: Settings
+    bot: Bot
+    dispatcher: Dispatcher
+    services: Services
+    scheduler: AsyncIOScheduler
+    clock: Clock = utc_now
+    started: asyncio.Event = field(default_factory=asyncio.Event)
+    me: User | None = None
+
+    async def check_api(self) -> User:
+        """getMe: fails fast with a clear message when the API is unreachable or the token bad."""
+        url = self.settings.telegram_api_url
+        try:
+            return await self.bot.get_me(request_timeout=STARTUP_TIMEOUT)
+        except TelegramUnauthorizedError:
+            raise StartupError(f"the Bot API at {url} rejected BOT_TOKEN (Unauthorized)") from None
+        except TelegramNetworkError as e:
+            raise StartupError(f"cannot reach the Bot API at {url}: {e.message}") from None
+        except TelegramAPIError as e:
+            raise StartupError(f"the Bot API at {url} answered: {e.message}") from None
+        except TimeoutError:
+            raise StartupError(f"cannot reach the Bot API at {url}: timed out") from None
+
+    async def daily_expiry(self) -> ExpiryReport:
+        s = self.services
+        return await run_expiry(s.db, s.outbox, s.translator, self.clock().date(),
+                                self.settings.default_locale)
+
+    async def run(self, *, handle_signals: bool = True, polling_timeout: int = 10) -> None:
+        """Start polling until SIGTERM/SIGINT (or :meth:`stop`), then shut down cleanly."""
+        try:
+            self.me = await self.check_api()
+            await self.bot.delete_webhook(drop_pending_updates=False)
+            await register_commands(self.bot, self.services.translator,
+                                    self.settings.default_locale)
+            self.scheduler.add_job(
+                self.daily_expiry, CronTrigger(hour=EXPIRY_HOUR_UTC, minute=0, timezone=UTC),
+                id="expiry", replace_existing=True, coalesce=True, misfire_grace_time=6 * 3600,
+                next_run_time=datetime.now(UTC),  # catch up at start; storage is idempotent
+            )
+            self.scheduler.start()
+            log.info("started", extra={"bot": self.me.username, "bot_id": self.me.id,
+                                       "api": self.settings.telegram_api_url,
+                                       "db": str(self.settings.database_path)})
+            self.dispatcher.startup.register(self._mark_started)
+            await self.dispatcher.start_polling(
+                self.bot, handle_signals=handle_signals, polling_timeout=polling_timeout,
+                close_bot_session=False,
+            )
+        finally:
+            await self.close()
+
+    async def _mark_started(self) -> None:
+        self.started.set()
+
+    async def stop(self) -> None:
+        """Stop polling (the way a signal does); :meth:`run` then returns."""
+        if self.dispatcher._running_lock.locked():
+            await self.dispatcher.stop_polling()
+
+    async def close(self) -> None:
+        if self.scheduler.running:
+            self.scheduler.shutdown(wait=False)
+        await self.services.outbox.flush()
+        await self.services.db.close()
+        await self.bot.session.close()
+        log.info("stopped")
+
+
+def make_bot(settings: Settings) -> Bot:
+    session = AiohttpSession(api=TelegramAPIServer.from_base(settings.telegram_api_url))
+    return Bot(
+        settings.bot_token.get_secret_value(),
+        session=session,
+        default=DefaultBotProperties(parse_mode=ParseMode.HTML),
+    )
+
+
+async def create_app(
+    settings: Settings,
+    *,
+    limits: Limits | None = None,
+    clock: Clock = utc_now,
+    translator: Translator | None = None,
+) -> App:
+    """Open the database and wire bot, outbox, services, routers and middlewares."""
+    try:
+        db = await Database.open(settings.database_path)
+    except Exception as e:
+        raise StartupError(f"cannot open the database {settings.database_path}: {e}") from None
+    bot = make_bot(settings)
+    translator = translator or default_translator()
+    outbox = Outbox(bot, limits=limits)
+    accounts = Accounts(db, default_locale=settings.default_locale, clock=clock)
+    admin = Admin(db, accounts, settings.admin_ids, clock=clock)
+    outbox.on_blocked(accounts.mark_bot_blocked)
+    services = Services(settings=settings, db=db, outbox=outbox, translator=translator,
+                        accounts=accounts, admin=admin)
+    dispatcher = Dispatcher(**services.as_kwargs())
+    context = ContextMiddleware(services)
+    dispatcher.message.outer_middleware(context)
+    dispatcher.callback_query.outer_middleware(context)
+    dispatcher.include_routers(*get_routers(admin_middleware=AdminOnly(services)))
+    scheduler = AsyncIOScheduler(timezone=UTC)
+    return App(settings, bot, dispatcher, services, scheduler, clock)

@@ -1,0 +1,20 @@
+"""Inline button payloads (aiogram CallbackData factories). Never put a role in one."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from aiogram.filters.callback_data import CallbackData
+
+
+class LangCb(CallbackData, prefix="lang"):
+    code: Literal["ru", "en"]
+
+
+class SexCb(CallbackData, prefix="sex"):
+    value: Literal["m", "f"]
+
+
+class SpouseCb(CallbackData, prefix="spouse"):
+    accept: bool
+    proposer: int

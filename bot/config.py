@@ -1,0 +1,79 @@
+"""Settings from the environment and `.env` (names and defaults are part of the interface)."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, SecretStr, field_validator
+from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
+
+TOKEN_RE = re.compile(r"^\d{1,20}:[A-Za-z0-9_-]{20,}$")
+PUBLIC_API_URL = "https://api.telegram.org"
+
+Locale = Literal["ru", "en"]
+LOCALES: tuple[Locale, ...] = ("ru", "en")
+
+
+class Timers(BaseModel):
+    """Game timers in seconds (floats, so tests can use fractions of a second)."""
+
+    night: float
+    mafia_agree: float
+    vote_turn: float
+    last_word: float
+
+
+def _parse_ids(value: Any) -> Any:
+    if isinstance(value, str):
+        parts = [p.strip() for p in value.split(",")]
+        return frozenset(int(p) for p in parts if p)
+    if isinstance(value, int):
+        return frozenset({value})
+    return value
+
+
+class Settings(BaseSettings):
+    model_config = SettingsConfigDict(env_file=".env", env_file_encoding="utf-8", extra="ignore")
+
+    bot_token: SecretStr
+    telegram_api_url: str = PUBLIC_API_URL
+    database_path: Path = Path("data/mafia.sqlite3")
+    admin_ids: Annotated[frozenset[int], NoDecode] = frozenset()
+    host_ids: Annotated[frozenset[int], NoDecode] = frozenset()
+    night_seconds: float = 60
+    mafia_agree_seconds: float = 30
+    vote_turn_seconds: float = 60
+    last_word_seconds: float = 30
+    default_locale: Locale = "ru"
+
+    @field_validator("bot_token")
+    @classmethod
+    def _token_shape(cls, value: SecretStr) -> SecretStr:
+        if not TOKEN_RE.match(value.get_secret_value().strip()):
+            raise ValueError("malformed token (expected digits:secret)")
+        return SecretStr(value.get_secret_value().strip())
+
+    @field_validator("admin_ids", "host_ids", mode="before")
+    @classmethod
+    def _comma_ints(cls, value: Any) -> Any:
+        return _parse_ids(value)
+
+    @field_validator(
+        "night_seconds", "mafia_agree_seconds", "vote_turn_seconds", "last_word_seconds"
+    )
+    @classmethod
+    def _positive(cls, value: float) -> float:
+        if value <= 0:
+            raise ValueError("must be positive")
+        return value
+
+    @property
+    def timers(self) -> Timers:
+        return Timers(
+            night=self.night_seconds,
+            mafia_agree=self.mafia_agree_seconds,
+            vote_turn=self.vote_turn_seconds,
+            last_word=self.last_word_seconds,
+        )

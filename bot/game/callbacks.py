@@ -1,0 +1,57 @@
+"""Inline button payloads of a game. They carry the game, the phase number and a seat — never a
+role — so a forged or stale press is refused by the service, which checks everything again."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from aiogram.filters.callback_data import CallbackData
+
+
+class LobbyCb(CallbackData, prefix="gl"):
+    game: int
+    action: Literal["join", "leave"]
+
+
+class NightCb(CallbackData, prefix="gn"):
+    """A night target: game, phase number (``step``), target seat."""
+
+    game: int
+    step: int
+    target: int
+
+
+class VoteCb(CallbackData, prefix="gv"):
+    game: int
+    step: int
+    target: int
+
+
+class CancelCb(CallbackData, prefix="gc"):
+    """A Lawyer cancels today's verdict."""
+
+    game: int
+    step: int
+
+
+class FateCb(CallbackData, prefix="gf"):
+    """The host draws the condemned of a shoot-out."""
+
+    game: int
+    step: int
+    target: int
+
+
+class FriendCb(CallbackData, prefix="gfr"):
+    """Ordering "Давай дружить": pick a holder (announce=-1), then say whether the name may be
+    announced (announce=0/1)."""
+
+    game: int
+    holder: int  # the holder's seat
+    announce: int = -1
+
+
+class FriendAcceptCb(CallbackData, prefix="gfa"):
+    game: int
+    order: int
+    accept: bool

@@ -1,0 +1,24 @@
+"""Routers, one module each; every call builds fresh routers (one app, one set)."""
+
+from __future__ import annotations
+
+from aiogram import Router
+
+from bot.handlers import admin, club, fallback, private
+
+
+def get_routers(*, admin_middleware: object | None = None) -> list[Router]:
+    """Private, admin, club, then fallback last (it answers commands nobody else took).
+
+    ``admin_middleware`` becomes the admin router's inner message middleware (AdminOnly).
+    """
+    admin_router = admin.create_router()
+    if admin_middleware is not None:
+        admin_router.message.middleware(admin_middleware)  # type: ignore[arg-type]
+    return [
+        private.create_router(),
+        admin_router,
+        club.create_router(),
+        club.create_player_router(),
+        fallback.create_router(),
+    ]

@@ -1,0 +1,94 @@
+"""Admin commands (private chat, ADMIN_IDS only; storage logs who did what)."""
+
+from __future__ import annotations
+
+from aiogram import F, Router
+from aiogram.filters import Command, CommandObject
+from aiogram.types import Message
+
+from bot import texts
+from bot.services import Services
+from bot.services.accounts import display
+
+
+def _admin_id(message: Message) -> int:
+    assert message.from_user is not None
+    return message.from_user.id
+
+
+async def redeem(
+    message: Message, command: CommandObject, services: Services, locale: str
+) -> None:
+    change = await services.admin.redeem(_admin_id(message), command.args or "")
+    tr, player = services.translator, change.player
+    await services.outbox.send_text(message.chat.id, tr.t(
+        locale, "admin.redeemed", points=change.points, nick=display(player),
+        reason=change.reason, balance=change.balance))
+    await services.outbox.send_text(player.tg_id, tr.t(
+        services.accounts.locale_of(player, None), "admin.redeemed_notice",
+        points=change.points, reason=change.reason, balance=change.balance))
+
+
+async def adjust(
+    message: Message, command: CommandObject, services: Services, locale: str
+) -> None:
+    change = await services.admin.adjust(_admin_id(message), command.args or "")
+    tr, player = services.translator, change.player
+    await services.outbox.send_text(message.chat.id, tr.t(
+        locale, "admin.adjusted", points=change.points, nick=display(player),
+        reason=change.reason, balance=change.balance))
+    await services.outbox.send_text(player.tg_id, tr.t(
+        services.accounts.locale_of(player, None), "admin.adjusted_notice",
+        points=change.points, reason=change.reason, balance=change.balance))
+
+
+async def block(
+    message: Message, command: CommandObject, services: Services, locale: str
+) -> None:
+    player, reason = await services.admin.block(_admin_id(message), command.args or "")
+    tr = services.translator
+    player_locale = services.accounts.locale_of(player, None)
+    await services.outbox.send_text(message.chat.id,
+                                    tr.t(locale, "admin.blocked", nick=display(player)))
+    await services.outbox.send_text(player.tg_id, tr.t(
+        player_locale, "admin.blocked_notice",
+        reason=reason or tr.t(player_locale, "admin.no_reason")))
+
+
+async def unblock(
+    message: Message, command: CommandObject, services: Services, locale: str
+) -> None:
+    player = await services.admin.unblock(_admin_id(message), command.args or "")
+    tr = services.translator
+    await services.outbox.send_text(message.chat.id,
+                                    tr.t(locale, "admin.unblocked", nick=display(player)))
+    await services.outbox.send_text(
+        player.tg_id, tr.t(services.accounts.locale_of(player, None), "admin.unblocked_notice"))
+
+
+async def export(message: Message, services: Services, locale: str) -> None:
+    data = await services.admin.export_csv(_admin_id(message))
+    today = services.admin.clock().date()
+    await services.outbox.send_document(
+        message.chat.id, data, f"balances-{today.isoformat()}.csv",
+        caption=services.translator.t(locale, "admin.export_caption", date=today),
+    )
+
+
+async def complaints(message: Message, services: Services, locale: str) -> None:
+    counts = await services.admin.complaints(_admin_id(message))
+    await services.outbox.send_text(
+        message.chat.id, texts.complaints(services.translator, locale, counts))
+
+
+def create_router() -> Router:
+    router = Router(name="admin")
+    router.message.filter(F.chat.type == "private")
+
+    router.message.register(redeem, Command("redeem"))
+    router.message.register(adjust, Command("adjust"))
+    router.message.register(block, Command("block"))
+    router.message.register(unblock, Command("unblock"))
+    router.message.register(export, Command("export"))
+    router.message.register(complaints, Command("complaints"))
+    return router

@@ -1,0 +1,30 @@
+"""Last router: unknown commands and plain text in private chats."""
+
+from __future__ import annotations
+
+from aiogram import F, Router
+from aiogram.types import Message
+
+from bot.i18n import Translator
+from bot.outbox import Outbox
+
+
+async def unknown_command(
+    message: Message, outbox: Outbox, translator: Translator, locale: str
+) -> None:
+    await outbox.send_text(message.chat.id, translator.t(locale, "misc.unknown_command"))
+
+
+async def not_a_command(
+    message: Message, outbox: Outbox, translator: Translator, locale: str
+) -> None:
+    await outbox.send_text(message.chat.id, translator.t(locale, "misc.not_a_command"))
+
+
+def create_router() -> Router:
+    router = Router(name="fallback")
+    router.message.filter(F.chat.type == "private")
+
+    router.message.register(unknown_command, F.text.startswith("/"))
+    router.message.register(not_a_command)
+    return router

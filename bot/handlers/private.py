@@ -1,0 +1,216 @@
+"""Private chat: accounts, settings, spouse, points (all logic in bot.services.accounts)."""
+
+from __future__ import annotations
+
+from aiogram import F, Router
+from aiogram.filters import Command, CommandObject, CommandStart
+from aiogram.types import CallbackQuery, InlineKeyboardButton, InlineKeyboardMarkup, Message
+
+from bot import texts
+from bot.callbacks import LangCb, SexCb, SpouseCb
+from bot.i18n import Translator
+from bot.outbox import Outbox
+from bot.services import Services
+from bot.services.accounts import Accounts, display
+
+
+def _args(command: CommandObject) -> str:
+    return (command.args or "").strip()
+
+
+async def start(
+    message: Message, command: CommandObject, services: Services, locale: str
+) -> None:
+    user = message.from_user
+    assert user is not None
+    result = await services.accounts.start(
+        user.id, user.full_name, user.language_code, command.args
+    )
+    tr, chat = services.translator, message.chat.id
+    key = "start.new" if result.is_new else "start.back"
+    await services.outbox.send_text(chat, tr.t(locale, key, name=user.full_name))
+    if result.bad_payload:
+        await services.outbox.send_text(chat, tr.t(locale, "start.bad_payload"))
+    elif result.join_game_id is not None:
+        await services.accounts.require(user.id, active=True)
+        if not await services.join_lobby(user.id, result.join_game_id, locale):
+            await services.outbox.send_text(chat, tr.t(locale, "start.lobby_not_found"))
+
+
+async def help_(message: Message, services: Services, locale: str) -> None:
+    text = services.translator.t(locale, "help.private")
+    if message.from_user and services.admin.is_admin(message.from_user.id):
+        text += "\n\n" + services.translator.t(locale, "help.admin")
+    await services.outbox.send_text(message.chat.id, text)
+
+
+async def nick(
+    message: Message, command: CommandObject, accounts: Accounts, outbox: Outbox,
+    translator: Translator, locale: str,
+) -> None:
+    assert message.from_user is not None
+    if not _args(command):
+        await outbox.send_text(message.chat.id, translator.t(locale, "nick.usage"))
+        return
+    player, changed = await accounts.set_nickname(message.from_user.id, _args(command))
+    key = "nick.set" if changed else "nick.same"
+    await outbox.send_text(message.chat.id, translator.t(locale, key, nick=player.nickname))
+
+
+async def profile(
+    message: Message, accounts: Accounts, outbox: Outbox, translator: Translator, locale: str
+) -> None:
+    assert message.from_user is not None
+    player = await accounts.require(message.from_user.id)
+    spouse = await accounts.spouse_name(player)
+    await outbox.send_text(message.chat.id, texts.profile(translator, locale, player, spouse))
+
+
+async def lang(message: Message, outbox: Outbox, translator: Translator, locale: str) -> None:
+    markup = InlineKeyboardMarkup(inline_keyboard=[[
+        InlineKeyboardButton(text=translator.t(locale, "lang.name_ru"),
+                             callback_data=LangCb(code="ru").pack()),
+        InlineKeyboardButton(text=translator.t(locale, "lang.name_en"),
+                             callback_data=LangCb(code="en").pack()),
+    ]])
+    await outbox.send_text(message.chat.id, translator.t(locale, "lang.prompt"),
+                           reply_markup=markup)
+
+
+async def lang_chosen(
+    query: CallbackQuery, callback_data: LangCb, accounts: Accounts, outbox: Outbox,
+    translator: Translator,
+) -> None:
+    await accounts.set_language(query.from_user.id, callback_data.code)
+    text = translator.t(callback_data.code, "lang.set")
+    await query.answer()
+    if query.message is not None:
+        await outbox.edit_text(query.message.chat.id, query.message.message_id, text)
+
+
+async def sex(message: Message, outbox: Outbox, translator: Translator, locale: str) -> None:
+    markup = InlineKeyboardMarkup(inline_keyboard=[[
+        InlineKeyboardButton(text=translator.t(locale, "sex.button_m"),
+                             callback_data=SexCb(value="m").pack()),
+        InlineKeyboardButton(text=translator.t(locale, "sex.button_f"),
+                             callback_data=SexCb(value="f").pack()),
+    ]])
+    await outbox.send_text(message.chat.id, translator.t(locale, "sex.prompt"),
+                           reply_markup=markup)
+
+
+async def sex_chosen(
+    query: CallbackQuery, callback_data: SexCb, accounts: Accounts, outbox: Outbox,
+    translator: Translator, locale: str,
+) -> None:
+    await accounts.set_sex(query.from_user.id, callback_data.value)
+    text = translator.t(locale, "sex.set", sex=translator.t(locale, f"sex.{callback_data.value}"))
+    await query.answer()
+    if query.message is not None:
+        await outbox.edit_text(query.message.chat.id, query.message.message_id, text)
+
+
+async def spouse(
+    message: Message, command: CommandObject, services: Services, locale: str
+) -> None:
+    assert message.from_user is not None
+    tr, outbox = services.translator, services.outbox
+    proposal = await services.accounts.propose(message.from_user.id, _args(command))
+    target = proposal.target
+    target_locale = services.accounts.locale_of(target, None)
+    markup = InlineKeyboardMarkup(inline_keyboard=[[
+        InlineKeyboardButton(
+            text=tr.t(target_locale, "spouse.accept"),
+            callback_data=SpouseCb(accept=True, proposer=proposal.proposer.tg_id).pack()),
+        InlineKeyboardButton(
+            text=tr.t(target_locale, "spouse.decline"),
+            callback_data=SpouseCb(accept=False, proposer=proposal.proposer.tg_id).pack()),
+    ]])
+    await outbox.send_text(
+        target.tg_id,
+        tr.t(target_locale, "spouse.proposal", nick=display(proposal.proposer)),
+        reply_markup=markup,
+    )
+    await outbox.send_text(message.chat.id, tr.t(locale, "spouse.sent", nick=display(target)))
+
+
+async def spouse_answer(
+    query: CallbackQuery, callback_data: SpouseCb, services: Services, locale: str
+) -> None:
+    tr, outbox = services.translator, services.outbox
+    me = await services.accounts.require(query.from_user.id)
+    proposer = await services.accounts.answer_proposal(
+        query.from_user.id, callback_data.proposer, callback_data.accept
+    )
+    await query.answer()
+    proposer_locale = services.accounts.locale_of(proposer, None)
+    if callback_data.accept:
+        mine = tr.t(locale, "spouse.married", nick=display(proposer))
+        theirs = tr.t(proposer_locale, "spouse.married", nick=display(me))
+    else:
+        mine = tr.t(locale, "spouse.declined", nick=display(proposer))
+        theirs = tr.t(proposer_locale, "spouse.declined_notice", nick=display(me))
+    if query.message is not None:
+        await outbox.edit_text(query.message.chat.id, query.message.message_id, mine)
+    await outbox.send_text(proposer.tg_id, theirs)
+
+
+async def divorce(message: Message, services: Services, locale: str) -> None:
+    assert message.from_user is not None
+    tr = services.translator
+    me = await services.accounts.require(message.from_user.id)
+    former = await services.accounts.divorce(message.from_user.id)
+    await services.outbox.send_text(message.chat.id,
+                                    tr.t(locale, "spouse.divorced", nick=display(former)))
+    await services.outbox.send_text(
+        former.tg_id,
+        tr.t(services.accounts.locale_of(former, None), "spouse.divorced_notice",
+             nick=display(me)),
+    )
+
+
+async def balance(
+    message: Message, accounts: Accounts, outbox: Outbox, translator: Translator, locale: str
+) -> None:
+    assert message.from_user is not None
+    view = await accounts.balance(message.from_user.id)
+    await outbox.send_text(message.chat.id, texts.balance(translator, locale, view))
+
+
+async def top(
+    message: Message, accounts: Accounts, outbox: Outbox, translator: Translator, locale: str
+) -> None:
+    await outbox.send_text(message.chat.id, texts.top(translator, locale, await accounts.top()))
+
+
+async def complain(
+    message: Message, command: CommandObject, accounts: Accounts, outbox: Outbox,
+    translator: Translator, locale: str,
+) -> None:
+    assert message.from_user is not None
+    about = await accounts.complain(message.from_user.id, _args(command))
+    await outbox.send_text(message.chat.id,
+                           translator.t(locale, "complain.sent", nick=display(about)))
+
+
+def create_router() -> Router:
+    router = Router(name="private")
+    router.message.filter(F.chat.type == "private")
+
+    router.callback_query.filter(F.message.chat.type == "private")
+
+    router.message.register(start, CommandStart())
+    router.message.register(help_, Command("help"))
+    router.message.register(nick, Command("nick"))
+    router.message.register(profile, Command("profile"))
+    router.message.register(lang, Command("lang"))
+    router.callback_query.register(lang_chosen, LangCb.filter())
+    router.message.register(sex, Command("sex"))
+    router.callback_query.register(sex_chosen, SexCb.filter())
+    router.message.register(spouse, Command("spouse"))
+    router.callback_query.register(spouse_answer, SpouseCb.filter())
+    router.message.register(divorce, Command("divorce"))
+    router.message.register(balance, Command("balance"))
+    router.message.register(top, Command("top"))
+    router.message.register(complain, Command("complain"))
+    return router

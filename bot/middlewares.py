@@ -1,0 +1,93 @@
+"""Outer middlewares: who is talking and in which language; refusals become answers."""
+
+from __future__ import annotations
+
+import html
+import logging
+import re
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+from aiogram import BaseMiddleware
+from aiogram.types import CallbackQuery, Chat, Message, TelegramObject, User
+
+from bot.errors import UserError, explain
+from bot.services import Services
+from storage.errors import StorageError
+
+log = logging.getLogger("bot.handlers")
+Handler = Callable[[TelegramObject, dict[str, Any]], Awaitable[Any]]
+
+
+def _chat_and_user(event: TelegramObject) -> tuple[Chat | None, User | None]:
+    if isinstance(event, Message):
+        return event.chat, event.from_user
+    if isinstance(event, CallbackQuery):
+        message = event.message
+        return (message.chat if message is not None else None), event.from_user
+    return None, None
+
+
+class ContextMiddleware(BaseMiddleware):
+    """Adds ``locale`` (and ``player`` in private chats, ``club`` in groups) to handler data,
+    and turns :class:`UserError` / storage refusals / crashes into a localized answer."""
+
+    def __init__(self, services: Services) -> None:
+        self.services = services
+
+    async def __call__(
+        self, handler: Handler, event: TelegramObject, data: dict[str, Any]
+    ) -> Any:
+        services = self.services
+        chat, user = _chat_and_user(event)
+        locale: str = services.settings.default_locale
+        if chat is not None and chat.type != "private":
+            club = await services.db.clubs.get(chat.id)
+            if club is None:
+                club = await services.db.clubs.ensure(
+                    chat.id, title=chat.title or str(chat.id), locale=locale
+                )
+            data["club"] = club
+            locale = club.locale
+        elif user is not None:
+            player = await services.accounts.get(user.id)
+            data["player"] = player
+            locale = services.accounts.locale_of(player, user.language_code)
+        data["locale"] = locale
+        try:
+            return await handler(event, data)
+        except UserError as e:
+            await self._answer(event, services.translator.t(locale, e.key, **e.kwargs))
+        except StorageError as e:
+            err = explain(e)
+            await self._answer(event, services.translator.t(locale, err.key, **err.kwargs))
+        except Exception:
+            log.exception("handler failed", extra={"chat_id": chat.id if chat else None})
+            await self._answer(event, services.translator.t(locale, "misc.error"))
+        return None
+
+    async def _answer(self, event: TelegramObject, text: str) -> None:
+        if isinstance(event, CallbackQuery):
+            await event.answer(_plain(text), show_alert=True)
+        elif isinstance(event, Message):
+            await self.services.outbox.send_text(event.chat.id, text)
+
+
+class AdminOnly(BaseMiddleware):
+    """Inner middleware of the admin router: non-admins get a clear refusal."""
+
+    def __init__(self, services: Services) -> None:
+        self.services = services
+
+    async def __call__(
+        self, handler: Handler, event: TelegramObject, data: dict[str, Any]
+    ) -> Any:
+        _, user = _chat_and_user(event)
+        if user is None or not self.services.admin.is_admin(user.id):
+            raise UserError("admin.denied")
+        return await handler(event, data)
+
+
+def _plain(text: str) -> str:
+    """Callback answers are plain text (no HTML), at most 200 characters."""
+    return html.unescape(re.sub(r"<[^>]+>", "", text))[:200]

@@ -1,0 +1,270 @@
+"""The one way out: everything the bot sends goes through :class:`Outbox`.
+
+* Telegram's limits: ~30 messages a second overall, 1 a second per chat (short bursts allowed),
+  20 a minute per group. Token buckets with an injectable clock and sleep.
+* ``TelegramRetryAfter``: wait exactly what Telegram said, then retry.
+* Network errors and 5xx: retry with capped exponential backoff; a message is never dropped.
+* ``TelegramForbiddenError`` (the user blocked the bot, was kicked...): the blocked hooks run
+  (storage marks the player, the game layer tells the host) and the send returns ``None``.
+* Other ``TelegramBadRequest`` (message not modified, chat not found): logged, returns ``None``;
+  resending the same request cannot succeed.
+
+Sends to one chat go out in order (a FIFO lock per chat).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from typing import Any, TypeVar
+
+from aiogram import Bot
+from aiogram.exceptions import (
+    TelegramBadRequest,
+    TelegramForbiddenError,
+    TelegramNetworkError,
+    TelegramRetryAfter,
+    TelegramServerError,
+)
+from aiogram.methods import (
+    DeleteMessage,
+    EditMessageReplyMarkup,
+    EditMessageText,
+    SendDocument,
+    SendMessage,
+    TelegramMethod,
+)
+from aiogram.types import BufferedInputFile, InlineKeyboardMarkup, Message
+
+log = logging.getLogger("bot.outbox")
+
+T = TypeVar("T")
+Clock = Callable[[], float]
+Sleep = Callable[[float], Awaitable[None]]
+BlockedHook = Callable[[int], Awaitable[None]]
+
+
+@dataclass
+class TokenBucket:
+    """``rate`` tokens a second, at most ``capacity`` saved up (the burst)."""
+
+    rate: float
+    capacity: float
+    tokens: float = -1.0
+    updated: float = 0.0
+
+    def _refill(self, now: float) -> None:
+        if self.tokens < 0:
+            self.tokens, self.updated = self.capacity, now
+            return
+        self.tokens = min(self.capacity, self.tokens + (now - self.updated) * self.rate)
+        self.updated = now
+
+    def wait_time(self, now: float) -> float:
+        self._refill(now)
+        return 0.0 if self.tokens >= 1 else (1 - self.tokens) / self.rate
+
+    def take(self, now: float) -> None:
+        self._refill(now)
+        self.tokens -= 1
+
+
+@dataclass
+class Limits:
+    global_per_second: float = 30
+    chat_per_second: float = 1
+    chat_burst: float = 3
+    group_per_minute: float = 20
+    backoff_start: float = 0.5
+    backoff_max: float = 30.0
+
+
+@dataclass
+class RateLimiter:
+    limits: Limits = field(default_factory=Limits)
+    clock: Clock = time.monotonic
+    sleep: Sleep = asyncio.sleep
+    _global: TokenBucket = field(init=False)
+    _chats: dict[int, TokenBucket] = field(default_factory=dict, init=False)
+    _groups: dict[int, TokenBucket] = field(default_factory=dict, init=False)
+
+    def __post_init__(self) -> None:
+        rate = self.limits.global_per_second
+        self._global = TokenBucket(rate, rate)
+
+    def _buckets(self, chat_id: int) -> list[TokenBucket]:
+        limits = self.limits
+        buckets = [self._global]
+        chat = self._chats.get(chat_id)
+        if chat is None:
+            chat = self._chats[chat_id] = TokenBucket(limits.chat_per_second, limits.chat_burst)
+        buckets.append(chat)
+        if chat_id < 0:
+            group = self._groups.get(chat_id)
+            if group is None:
+                per_minute = limits.group_per_minute
+                group = self._groups[chat_id] = TokenBucket(per_minute / 60, per_minute)
+            buckets.append(group)
+        return buckets
+
+    async def acquire(self, chat_id: int) -> None:
+        """Wait until one message may go to ``chat_id`` now, and count it."""
+        buckets = self._buckets(chat_id)
+        while True:
+            now = self.clock()
+            wait = max(b.wait_time(now) for b in buckets)
+            if wait <= 0:
+                for bucket in buckets:
+                    bucket.take(now)
+                return
+            await self.sleep(wait)
+
+
+class Outbox:
+    def __init__(
+        self,
+        bot: Bot,
+        *,
+        limits: Limits | None = None,
+        clock: Clock = time.monotonic,
+        sleep: Sleep = asyncio.sleep,
+        parse_mode: str = "HTML",
+    ) -> None:
+        self.bot = bot
+        self.limits = limits or Limits()
+        self.limiter = RateLimiter(self.limits, clock, sleep)
+        self.sleep = sleep
+        self.parse_mode = parse_mode
+        self._locks: dict[int, asyncio.Lock] = {}
+        self._blocked_hooks: list[BlockedHook] = []
+        self._tasks: set[asyncio.Task[Any]] = set()
+
+    # ------------------------------------------------------------------ hooks
+    def on_blocked(self, hook: BlockedHook) -> None:
+        """Call ``hook(chat_id)`` when Telegram says the bot may not write to that chat."""
+        self._blocked_hooks.append(hook)
+
+    # ------------------------------------------------------------------ sending
+    async def send_text(
+        self,
+        chat_id: int,
+        text: str,
+        *,
+        reply_markup: InlineKeyboardMarkup | None = None,
+        protect_content: bool | None = None,
+    ) -> Message | None:
+        method = SendMessage(
+            chat_id=chat_id,
+            text=text,
+            parse_mode=self.parse_mode,
+            reply_markup=reply_markup,
+            protect_content=protect_content,
+        )
+        return await self.request(chat_id, method)
+
+    async def send_document(
+        self,
+        chat_id: int,
+        data: bytes,
+        filename: str,
+        *,
+        caption: str | None = None,
+    ) -> Message | None:
+        method = SendDocument(
+            chat_id=chat_id,
+            document=BufferedInputFile(data, filename=filename),
+            caption=caption,
+            parse_mode=self.parse_mode if caption else None,
+        )
+        return await self.request(chat_id, method)
+
+    async def edit_text(
+        self,
+        chat_id: int,
+        message_id: int,
+        text: str,
+        *,
+        reply_markup: InlineKeyboardMarkup | None = None,
+    ) -> Message | bool | None:
+        method = EditMessageText(
+            chat_id=chat_id,
+            message_id=message_id,
+            text=text,
+            parse_mode=self.parse_mode,
+            reply_markup=reply_markup,
+        )
+        return await self.request(chat_id, method)
+
+    async def edit_markup(
+        self, chat_id: int, message_id: int, reply_markup: InlineKeyboardMarkup | None = None
+    ) -> Message | bool | None:
+        method = EditMessageReplyMarkup(
+            chat_id=chat_id, message_id=message_id, reply_markup=reply_markup
+        )
+        return await self.request(chat_id, method)
+
+    async def delete(self, chat_id: int, message_id: int) -> bool | None:
+        return await self.request(chat_id, DeleteMessage(chat_id=chat_id, message_id=message_id))
+
+    def post(self, chat_id: int, text: str, **kwargs: Any) -> asyncio.Task[Message | None]:
+        """Fire and forget (still in order per chat, still never dropped); see :meth:`flush`."""
+        task = asyncio.create_task(self.send_text(chat_id, text, **kwargs))
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+        return task
+
+    async def flush(self) -> None:
+        """Wait for every posted message (used on shutdown)."""
+        while self._tasks:
+            await asyncio.gather(*list(self._tasks), return_exceptions=True)
+
+    async def request(self, chat_id: int, method: TelegramMethod[T]) -> T | None:
+        """Send ``method`` to ``chat_id`` within the limits; retry until it is delivered."""
+        lock = self._locks.get(chat_id)
+        if lock is None:
+            lock = self._locks[chat_id] = asyncio.Lock()
+        async with lock:
+            return await self._deliver(chat_id, method)
+
+    async def _deliver(self, chat_id: int, method: TelegramMethod[T]) -> T | None:
+        name = type(method).__name__
+        delay = self.limits.backoff_start
+        attempt = 0
+        while True:
+            attempt += 1
+            await self.limiter.acquire(chat_id)
+            try:
+                return await self.bot(method)
+            except TelegramRetryAfter as e:
+                log.warning(
+                    "flood control", extra={"chat_id": chat_id, "method": name,
+                                            "retry_after": e.retry_after}
+                )
+                await self.sleep(float(e.retry_after))
+            except TelegramForbiddenError as e:
+                log.info("bot blocked", extra={"chat_id": chat_id, "method": name,
+                                               "error": e.message})
+                await self._blocked(chat_id)
+                return None
+            except TelegramBadRequest as e:
+                log.warning("bad request", extra={"chat_id": chat_id, "method": name,
+                                                  "error": e.message})
+                return None
+            except (TelegramNetworkError, TelegramServerError) as e:
+                log.warning(
+                    "send failed, retrying",
+                    extra={"chat_id": chat_id, "method": name, "attempt": attempt,
+                           "delay": delay, "error": f"{type(e).__name__}: {e}"},
+                )
+                await self.sleep(delay)
+                delay = min(delay * 2, self.limits.backoff_max)
+
+    async def _blocked(self, chat_id: int) -> None:
+        for hook in self._blocked_hooks:
+            try:
+                await hook(chat_id)
+            except Exception:
+                log.exception("blocked hook failed", extra={"chat_id": chat_id})

@@ -1,0 +1,53 @@
+"""Services: the logic behind the handlers, and the container handed to the Dispatcher."""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from bot.config import Settings
+from bot.i18n import Translator
+from bot.outbox import Outbox
+from bot.services.accounts import Accounts
+from bot.services.admin import Admin
+from storage.db import Database
+
+# join_lobby(user_id, game_id, locale) -> True if the player joined (the game layer answers)
+JoinLobby = Callable[[int, int, str], Awaitable[bool]]
+
+
+async def no_lobbies(user_id: int, game_id: int, locale: str) -> bool:
+    """Default join hook until the game layer installs its own: no lobby exists."""
+    return False
+
+
+@dataclass
+class Services:
+    """Everything handlers need. Each field also reaches handlers by its own name
+    (``Dispatcher(**services.as_kwargs())``): declare ``accounts: Accounts`` in a handler.
+
+    The game layer adds its services to ``extra`` (e.g. ``extra["games"] = games``) before the
+    dispatcher is built, and replaces ``join_lobby`` to route ``/start join_<id>`` deep links.
+    """
+
+    settings: Settings
+    db: Database
+    outbox: Outbox
+    translator: Translator
+    accounts: Accounts
+    admin: Admin
+    join_lobby: JoinLobby = no_lobbies
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    def as_kwargs(self) -> dict[str, Any]:
+        return {
+            "services": self,
+            "settings": self.settings,
+            "db": self.db,
+            "outbox": self.outbox,
+            "translator": self.translator,
+            "accounts": self.accounts,
+            "admin": self.admin,
+            **self.extra,
+        }

@@ -1,0 +1,123 @@
+"""Admin actions: redeem, adjust, block, unblock, export, complaints. Each one is logged."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from bot.errors import UserError, explain
+from bot.services.accounts import Accounts, Clock, display, utc_now
+from storage.db import Database
+from storage.errors import InsufficientBalance, StorageError
+from storage.models import Player
+
+POINTS = re.compile(r"^[+-]?\d{1,9}$")
+MAX_REASON = 200
+
+
+@dataclass(frozen=True)
+class PointsChange:
+    player: Player
+    points: int
+    reason: str
+    balance: int
+
+
+class Admin:
+    def __init__(
+        self,
+        db: Database,
+        accounts: Accounts,
+        admin_ids: Iterable[int],
+        *,
+        clock: Clock = utc_now,
+    ) -> None:
+        self.db = db
+        self.accounts = accounts
+        self.admin_ids = frozenset(admin_ids)
+        self.clock = clock
+
+    def is_admin(self, tg_id: int) -> bool:
+        return tg_id in self.admin_ids
+
+    async def parse_points_args(self, args: str, usage: str) -> tuple[Player, int, str]:
+        """``NICK POINTS REASON`` where NICK may contain spaces (or be quoted)."""
+        words = args.split()
+        numbers = [i for i, word in enumerate(words) if i > 0 and POINTS.match(word)]
+        if args.strip().startswith('"'):
+            player, rest = await self.accounts.split_nick(args)
+            words = [*rest.split()]
+            if not words or not POINTS.match(words[0]) or len(words) < 2:
+                raise UserError(usage)
+            return player, int(words[0]), " ".join(words[1:])[:MAX_REASON]
+        if not numbers:
+            raise UserError(usage)
+        for index in numbers:
+            found = await self.db.players.by_nickname(" ".join(words[:index]))
+            if found is not None:
+                reason = " ".join(words[index + 1 :])
+                if not reason:
+                    raise UserError(usage)
+                return found, int(words[index]), reason[:MAX_REASON]
+        raise UserError("admin.not_found", nick=" ".join(words[: numbers[0]]))
+
+    async def redeem(self, admin_id: int, args: str) -> PointsChange:
+        player, points, reason = await self.parse_points_args(args, "admin.redeem_usage")
+        if points <= 0:
+            raise UserError("admin.invalid_amount", points=points)
+        try:
+            balance = await self.db.ledger.redeem(
+                player.tg_id, points, reason=reason, admin_id=admin_id, now=self.clock()
+            )
+        except InsufficientBalance as e:
+            raise UserError("admin.insufficient", nick=display(player), balance=e.balance,
+                            points=points) from e
+        except StorageError as e:
+            raise explain(e) from e
+        return PointsChange(player, points, reason, balance)
+
+    async def adjust(self, admin_id: int, args: str) -> PointsChange:
+        player, points, reason = await self.parse_points_args(args, "admin.adjust_usage")
+        if points == 0:
+            raise UserError("admin.invalid_amount", points=points)
+        try:
+            balance = await self.db.ledger.adjust(
+                player.tg_id, points, reason=reason, admin_id=admin_id, now=self.clock()
+            )
+        except InsufficientBalance as e:
+            raise UserError("admin.insufficient", nick=display(player), balance=e.balance,
+                            points=-points) from e
+        except StorageError as e:
+            raise explain(e) from e
+        return PointsChange(player, points, reason, balance)
+
+    async def block(self, admin_id: int, args: str) -> tuple[Player, str]:
+        if not args.strip():
+            raise UserError("admin.block_usage")
+        player, reason = await self.accounts.split_nick(args)
+        if player.blocked:
+            raise UserError("admin.already_blocked", nick=display(player))
+        reason = reason[:MAX_REASON]
+        await self.db.players.block(player.tg_id, reason=reason, admin_id=admin_id,
+                                    now=self.clock())
+        return player, reason
+
+    async def unblock(self, admin_id: int, args: str) -> Player:
+        if not args.strip():
+            raise UserError("admin.unblock_usage")
+        player = await self.accounts.by_nick(args.strip().strip('"'))
+        if not player.blocked:
+            raise UserError("admin.not_blocked", nick=display(player))
+        await self.db.players.unblock(player.tg_id, admin_id=admin_id, now=self.clock())
+        return player
+
+    async def export_csv(self, admin_id: int) -> bytes:
+        data = await self.db.ledger.export_csv()
+        await self.db.admin_log.record(admin_id, "export", "balances csv", self.clock())
+        return data.encode("utf-8")
+
+    async def complaints(self, admin_id: int) -> list[tuple[Player, int]]:
+        counts = await self.db.complaints.counts()
+        await self.db.admin_log.record(admin_id, "complaints", "viewed counts", self.clock())
+        return list(counts)

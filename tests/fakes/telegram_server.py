@@ -1,0 +1,702 @@
+"""A fake Telegram Bot API server for flow tests over real HTTP.
+
+The real aiogram ``Bot`` talks to it through ``TelegramAPIServer.from_base(fake.base_url)``.
+Tests drive it through the *control side*: plain Python methods on :class:`FakeTelegram`
+(``send``, ``press``, ``next_message``, ``fail_next``, ...). See docs/bot.md.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import itertools
+import json
+import time
+from collections import defaultdict
+from dataclasses import dataclass, field
+from typing import Any
+
+from aiohttp import web
+
+JSON_FIELDS = frozenset(
+    {
+        "reply_markup",
+        "commands",
+        "scope",
+        "entities",
+        "caption_entities",
+        "allowed_updates",
+        "link_preview_options",
+        "reply_parameters",
+    }
+)
+INT_FIELDS = frozenset({"chat_id", "user_id", "message_id", "offset", "limit", "cache_time"})
+SENDING_METHODS = frozenset(
+    {
+        "sendMessage",
+        "sendDocument",
+        "editMessageText",
+        "editMessageReplyMarkup",
+        "deleteMessage",
+        "answerCallbackQuery",
+    }
+)
+
+DEFAULT_TOKEN = "123456789:AAF-fake-token-for-tests-only-0123456"
+
+
+@dataclass
+class FakeUser:
+    id: int
+    first_name: str
+    language_code: str | None = "ru"
+    username: str | None = None
+    last_name: str | None = None
+
+    def as_dict(self) -> dict[str, Any]:
+        data: dict[str, Any] = {"id": self.id, "is_bot": False, "first_name": self.first_name}
+        if self.last_name:
+            data["last_name"] = self.last_name
+        if self.username:
+            data["username"] = self.username
+        if self.language_code:
+            data["language_code"] = self.language_code
+        return data
+
+
+@dataclass
+class FakeChat:
+    id: int
+    type: str  # "private" | "group" | "supergroup"
+    title: str | None = None
+    first_name: str | None = None
+    username: str | None = None
+
+    def as_dict(self) -> dict[str, Any]:
+        data: dict[str, Any] = {"id": self.id, "type": self.type}
+        for key in ("title", "first_name", "username"):
+            value = getattr(self, key)
+            if value is not None:
+                data[key] = value
+        return data
+
+
+@dataclass
+class SentMessage:
+    """A message the bot sent (edits are applied in place; ``history`` keeps old texts)."""
+
+    chat_id: int
+    message_id: int
+    text: str | None
+    reply_markup: dict[str, Any] | None = None
+    parse_mode: str | None = None
+    protect_content: bool = False
+    document_name: str | None = None
+    document_bytes: bytes | None = None
+    caption: str | None = None
+    deleted: bool = False
+    history: list[str | None] = field(default_factory=list)
+    raw: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def body(self) -> str:
+        """Text or caption, whichever the message has."""
+        return self.text if self.text is not None else (self.caption or "")
+
+    def buttons(self) -> list[tuple[str, str]]:
+        """All inline buttons as ``(text, callback_data or url)``, row by row."""
+        if not self.reply_markup:
+            return []
+        out: list[tuple[str, str]] = []
+        for row in self.reply_markup.get("inline_keyboard", []):
+            for button in row:
+                out.append((button["text"], button.get("callback_data") or button.get("url", "")))
+        return out
+
+    def button_data(self, text_part: str) -> str:
+        """The callback data of the first button whose text contains ``text_part``."""
+        for text, data in self.buttons():
+            if text_part in text:
+                return data
+        raise AssertionError(f"no button with {text_part!r} in {self.buttons()!r}")
+
+
+@dataclass
+class _Failure:
+    status: int
+    retry_after: int | None
+    methods: frozenset[str] | None
+    remaining: int
+
+
+class FakeTelegram:
+    """The fake Bot API server plus its control side. Use as ``async with FakeTelegram() as f``."""
+
+    def __init__(
+        self,
+        *,
+        token: str = DEFAULT_TOKEN,
+        bot_username: str = "mafia_test_bot",
+    ) -> None:
+        self.token = token
+        self.bot_id = int(token.split(":", 1)[0])
+        self.bot_user = {
+            "id": self.bot_id,
+            "is_bot": True,
+            "first_name": "Mafia Test Bot",
+            "username": bot_username,
+            "can_join_groups": True,
+            "can_read_all_group_messages": False,
+            "supports_inline_queries": False,
+        }
+        self.users: dict[int, FakeUser] = {}
+        self.chats: dict[int, FakeChat] = {}
+        self.admins: dict[int, set[int]] = defaultdict(set)
+        self.creators: dict[int, int] = {}
+        self.blocked_by: set[int] = set()
+        self.commands: dict[tuple[str, str], list[dict[str, str]]] = {}
+        self.calls: list[tuple[str, dict[str, Any]]] = []
+        self.callback_answers: dict[str, dict[str, Any]] = {}
+        self._sent: dict[int, list[SentMessage]] = defaultdict(list)
+        self._read: dict[int, int] = defaultdict(int)
+        self._edits: dict[int, list[SentMessage]] = defaultdict(list)
+        self._edits_read: dict[int, int] = defaultdict(int)
+        self._message_ids: dict[int, itertools.count[int]] = defaultdict(lambda: itertools.count(1))
+        self._updates: list[dict[str, Any]] = []
+        self._update_ids = itertools.count(1)
+        self._callback_ids = itertools.count(1)
+        self._failures: list[_Failure] = []
+        self._changed = asyncio.Condition()
+        self._runner: web.AppRunner | None = None
+        self._closing = False
+        self.port = 0
+
+    # ------------------------------------------------------------------ lifecycle
+    @property
+    def base_url(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    async def start(self) -> None:
+        app = web.Application()
+        app.router.add_route("*", "/bot{token}/{method}", self._handle)
+        self._runner = web.AppRunner(app, access_log=None)
+        await self._runner.setup()
+        site = web.TCPSite(self._runner, "127.0.0.1", 0)
+        await site.start()
+        server = site._server
+        assert server is not None
+        self.port = server.sockets[0].getsockname()[1]  # type: ignore[attr-defined]
+
+    async def stop(self) -> None:
+        self._closing = True
+        await self._notify()  # release pending long polls
+        if self._runner is not None:
+            await self._runner.cleanup()
+            self._runner = None
+
+    async def __aenter__(self) -> FakeTelegram:
+        await self.start()
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self.stop()
+
+    # ------------------------------------------------------------------ control: people
+    def user(
+        self,
+        user_id: int,
+        first_name: str = "Player",
+        *,
+        language_code: str | None = "ru",
+        username: str | None = None,
+    ) -> FakeUser:
+        """Create (or replace) a user; its private chat has the same id."""
+        user = FakeUser(user_id, first_name, language_code, username)
+        self.users[user_id] = user
+        self.chats[user_id] = FakeChat(user_id, "private", first_name=first_name, username=username)
+        return user
+
+    def group(
+        self, chat_id: int, title: str = "Mafia Club", *, type: str = "supergroup"
+    ) -> FakeChat:
+        """Create a group chat (ids of groups are negative)."""
+        assert chat_id < 0, "group chat ids are negative"
+        chat = FakeChat(chat_id, type, title=title)
+        self.chats[chat_id] = chat
+        return chat
+
+    def set_admins(self, chat_id: int, user_ids: set[int] | list[int]) -> None:
+        """Set who is an administrator of a group chat (the first one is its creator)."""
+        ordered = list(user_ids)
+        self.admins[chat_id] = set(ordered)
+        if ordered:
+            self.creators[chat_id] = ordered[0]
+        else:
+            self.creators.pop(chat_id, None)
+
+    def block_bot(self, user_id: int, blocked: bool = True) -> None:
+        """The user blocks (or unblocks) the bot: sends to its chat answer 403."""
+        if blocked:
+            self.blocked_by.add(user_id)
+        else:
+            self.blocked_by.discard(user_id)
+
+    def fail_next(
+        self,
+        count: int,
+        *,
+        status: int = 429,
+        retry_after: int | None = 1,
+        methods: set[str] | frozenset[str] | None = SENDING_METHODS,
+    ) -> None:
+        """Answer the next ``count`` calls of ``methods`` (None: any but getUpdates) with an error.
+
+        ``status=429`` answers "Too Many Requests" with ``retry_after``; other statuses (e.g. 500)
+        answer a plain server error.
+        """
+        self._failures.append(
+            _Failure(status, retry_after if status == 429 else None, _frozen(methods), count)
+        )
+
+    # ------------------------------------------------------------------ control: updates
+    async def send(
+        self,
+        user: FakeUser | int,
+        text: str,
+        *,
+        chat_id: int | None = None,
+    ) -> dict[str, Any]:
+        """The user sends ``text`` (a command if it starts with '/') in ``chat_id``.
+
+        ``chat_id`` defaults to the user's private chat. Returns the message as Telegram sent it.
+        """
+        user = self._user(user)
+        chat = self.chats[chat_id if chat_id is not None else user.id]
+        message: dict[str, Any] = {
+            "message_id": next(self._message_ids[chat.id]),
+            "date": int(time.time()),
+            "chat": chat.as_dict(),
+            "from": user.as_dict(),
+            "text": text,
+        }
+        if text.startswith("/"):
+            length = len(text.split(maxsplit=1)[0])
+            message["entities"] = [{"type": "bot_command", "offset": 0, "length": length}]
+        await self._push({"message": message})
+        return message
+
+    async def press(
+        self,
+        user: FakeUser | int,
+        message: SentMessage,
+        data: str | None = None,
+        *,
+        button: str | None = None,
+    ) -> str:
+        """The user presses an inline button of ``message`` (by callback ``data`` or by text part).
+
+        Returns the callback query id; await :meth:`callback_answer` with it for the answer.
+        """
+        user = self._user(user)
+        if data is None:
+            assert button is not None, "give data= or button="
+            data = message.button_data(button)
+        query_id = str(next(self._callback_ids))
+        await self._push(
+            {
+                "callback_query": {
+                    "id": query_id,
+                    "from": user.as_dict(),
+                    "chat_instance": str(message.chat_id),
+                    "message": self._message_json(message),
+                    "data": data,
+                }
+            }
+        )
+        return query_id
+
+    # ------------------------------------------------------------------ control: reading
+    def messages(self, chat_id: int) -> list[SentMessage]:
+        """Everything the bot sent to ``chat_id`` so far (with edits applied)."""
+        return list(self._sent[chat_id])
+
+    def unread(self, chat_id: int) -> list[SentMessage]:
+        """Messages not yet returned by :meth:`next_message` (marks them read)."""
+        items = self._sent[chat_id][self._read[chat_id] :]
+        self._read[chat_id] = len(self._sent[chat_id])
+        return list(items)
+
+    async def next_message(
+        self, chat_id: int, timeout: float = 5.0,  # noqa: ASYNC109
+    ) -> SentMessage:
+        """Wait for the next message (text or document) the bot sends to ``chat_id``."""
+
+        def ready() -> bool:
+            return self._read[chat_id] < len(self._sent[chat_id])
+
+        await self._wait(ready, timeout, f"no new message in chat {chat_id}")
+        message = self._sent[chat_id][self._read[chat_id]]
+        self._read[chat_id] += 1
+        return message
+
+    async def next_edit(
+        self, chat_id: int, timeout: float = 5.0,  # noqa: ASYNC109
+    ) -> SentMessage:
+        """Wait for the next edit (text or markup) of a message in ``chat_id``."""
+
+        def ready() -> bool:
+            return self._edits_read[chat_id] < len(self._edits[chat_id])
+
+        await self._wait(ready, timeout, f"no edit in chat {chat_id}")
+        message = self._edits[chat_id][self._edits_read[chat_id]]
+        self._edits_read[chat_id] += 1
+        return message
+
+    async def callback_answer(
+        self, query_id: str, timeout: float = 5.0,  # noqa: ASYNC109
+    ) -> dict[str, Any]:
+        """Wait for the bot's answerCallbackQuery to ``query_id`` (its parameters)."""
+        await self._wait(
+            lambda: query_id in self.callback_answers, timeout, f"no answer to query {query_id}"
+        )
+        return self.callback_answers[query_id]
+
+    async def wait_call(
+        self, method: str, timeout: float = 5.0,  # noqa: ASYNC109
+    ) -> dict[str, Any]:
+        """Wait until the bot has called ``method`` at least once; return the last parameters."""
+        await self._wait(
+            lambda: any(m == method for m, _ in self.calls), timeout, f"{method} never called"
+        )
+        return [p for m, p in self.calls if m == method][-1]
+
+    def pending_updates(self) -> int:
+        """Updates the bot has not fetched yet."""
+        return len(self._updates)
+
+    # ------------------------------------------------------------------ internals
+    def _user(self, user: FakeUser | int) -> FakeUser:
+        if isinstance(user, FakeUser):
+            return user
+        return self.users[user] if user in self.users else self.user(user)
+
+    async def _wait(
+        self, ready: Any, timeout: float, what: str,  # noqa: ASYNC109
+    ) -> None:
+        async with self._changed:
+            try:
+                await asyncio.wait_for(self._changed.wait_for(ready), timeout)
+            except TimeoutError:
+                raise AssertionError(f"{what} within {timeout}s") from None
+
+    async def _notify(self) -> None:
+        async with self._changed:
+            self._changed.notify_all()
+
+    async def _push(self, update: dict[str, Any]) -> None:
+        update["update_id"] = next(self._update_ids)
+        self._updates.append(update)
+        await self._notify()
+
+    def _message_json(self, message: SentMessage) -> dict[str, Any]:
+        chat = self.chats.get(message.chat_id) or FakeChat(message.chat_id, "private")
+        data: dict[str, Any] = {
+            "message_id": message.message_id,
+            "date": int(time.time()),
+            "chat": chat.as_dict(),
+            "from": self.bot_user,
+        }
+        if message.text is not None:
+            data["text"] = message.text
+        if message.caption is not None:
+            data["caption"] = message.caption
+        if message.document_name is not None:
+            data["document"] = {
+                "file_id": f"doc{message.chat_id}_{message.message_id}",
+                "file_unique_id": f"u{message.chat_id}_{message.message_id}",
+                "file_name": message.document_name,
+            }
+        if message.reply_markup:
+            data["reply_markup"] = message.reply_markup
+        return data
+
+    def _take_failure(self, method: str) -> _Failure | None:
+        for failure in self._failures:
+            if failure.remaining <= 0:
+                continue
+            if failure.methods is None and method == "getUpdates":
+                continue
+            if failure.methods is not None and method not in failure.methods:
+                continue
+            failure.remaining -= 1
+            return failure
+        return None
+
+    async def _params(self, request: web.Request) -> dict[str, Any]:
+        params: dict[str, Any] = {}
+        files: dict[str, tuple[str, bytes]] = {}
+        if request.content_type == "application/json":
+            params = dict(await request.json())
+        elif request.content_type.startswith("multipart/"):
+            reader = await request.multipart()
+            while (part := await reader.next()) is not None:
+                if part.filename is not None:  # type: ignore[union-attr]
+                    files[part.name or ""] = (part.filename, await part.read())  # type: ignore[union-attr]
+                else:
+                    params[part.name or ""] = await part.text()  # type: ignore[union-attr]
+        else:
+            params = dict(await request.post())
+            params.update(request.query)
+        for key, value in list(params.items()):
+            if not isinstance(value, str):
+                continue
+            if key in JSON_FIELDS:
+                params[key] = json.loads(value)
+            elif key in INT_FIELDS:
+                params[key] = int(value)
+            elif value in ("true", "false"):
+                params[key] = value == "true"
+            elif value.startswith("attach://") and value[9:] in files:
+                params[key] = files[value[9:]]
+        for key, file in files.items():
+            params.setdefault(key, file)
+        return params
+
+    async def _handle(self, request: web.Request) -> web.Response:
+        if request.match_info["token"] != self.token:
+            return _error(401, "Unauthorized")
+        method = request.match_info["method"]
+        params = await self._params(request)
+        if method != "getUpdates":
+            self.calls.append((method, params))
+        failure = self._take_failure(method)
+        if failure is not None:
+            if failure.status == 429:
+                return _error(
+                    429,
+                    f"Too Many Requests: retry after {failure.retry_after}",
+                    parameters={"retry_after": failure.retry_after},
+                )
+            return _error(failure.status, "Internal Server Error")
+        handler = getattr(self, f"_api_{method}", None)
+        if handler is None:
+            return _error(404, "Not Found")
+        result: web.Response = await handler(params)
+        return result
+
+    # ------------------------------------------------------------------ Bot API methods
+    async def _api_getMe(self, params: dict[str, Any]) -> web.Response:
+        return _ok(self.bot_user)
+
+    async def _api_getUpdates(self, params: dict[str, Any]) -> web.Response:
+        offset = int(params.get("offset", 0) or 0)
+        timeout = float(params.get("timeout", 0) or 0)
+        if offset:
+            self._updates = [u for u in self._updates if u["update_id"] >= offset]
+        if not self._updates and timeout > 0:
+            async with self._changed:
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(
+                        self._changed.wait_for(lambda: bool(self._updates) or self._closing),
+                        timeout,
+                    )
+        limit = int(params.get("limit", 100) or 100)
+        return _ok(self._updates[:limit])
+
+    async def _api_deleteWebhook(self, params: dict[str, Any]) -> web.Response:
+        return _ok(True)
+
+    async def _api_close(self, params: dict[str, Any]) -> web.Response:
+        return _ok(True)
+
+    async def _api_logOut(self, params: dict[str, Any]) -> web.Response:
+        return _ok(True)
+
+    async def _api_setMyCommands(self, params: dict[str, Any]) -> web.Response:
+        scope = params.get("scope") or {"type": "default"}
+        self.commands[(scope["type"], params.get("language_code", ""))] = params["commands"]
+        return _ok(True)
+
+    async def _api_getMyCommands(self, params: dict[str, Any]) -> web.Response:
+        scope = params.get("scope") or {"type": "default"}
+        return _ok(self.commands.get((scope["type"], params.get("language_code", "")), []))
+
+    async def _api_deleteMyCommands(self, params: dict[str, Any]) -> web.Response:
+        scope = params.get("scope") or {"type": "default"}
+        self.commands.pop((scope["type"], params.get("language_code", "")), None)
+        return _ok(True)
+
+    def _check_chat(self, chat_id: int) -> web.Response | None:
+        if chat_id in self.blocked_by:
+            return _error(403, "Forbidden: bot was blocked by the user")
+        if chat_id not in self.chats:
+            return _error(400, "Bad Request: chat not found")
+        return None
+
+    async def _record_sent(self, message: SentMessage) -> web.Response:
+        self._sent[message.chat_id].append(message)
+        message.raw = self._message_json(message)
+        await self._notify()
+        return _ok(message.raw)
+
+    async def _api_sendMessage(self, params: dict[str, Any]) -> web.Response:
+        chat_id = int(params["chat_id"])
+        if (error := self._check_chat(chat_id)) is not None:
+            return error
+        text = str(params.get("text", ""))
+        if not text.strip():
+            return _error(400, "Bad Request: message text is empty")
+        return await self._record_sent(
+            SentMessage(
+                chat_id=chat_id,
+                message_id=next(self._message_ids[chat_id]),
+                text=text,
+                reply_markup=params.get("reply_markup"),
+                parse_mode=params.get("parse_mode"),
+                protect_content=bool(params.get("protect_content", False)),
+            )
+        )
+
+    async def _api_sendDocument(self, params: dict[str, Any]) -> web.Response:
+        chat_id = int(params["chat_id"])
+        if (error := self._check_chat(chat_id)) is not None:
+            return error
+        document = params.get("document")
+        if not isinstance(document, tuple):
+            return _error(400, "Bad Request: there is no document in the request")
+        name, content = document
+        return await self._record_sent(
+            SentMessage(
+                chat_id=chat_id,
+                message_id=next(self._message_ids[chat_id]),
+                text=None,
+                caption=params.get("caption"),
+                reply_markup=params.get("reply_markup"),
+                parse_mode=params.get("parse_mode"),
+                protect_content=bool(params.get("protect_content", False)),
+                document_name=name,
+                document_bytes=content,
+            )
+        )
+
+    def _find(self, params: dict[str, Any]) -> SentMessage | None:
+        chat_id = int(params.get("chat_id", 0))
+        message_id = int(params.get("message_id", 0))
+        for message in self._sent.get(chat_id, []):
+            if message.message_id == message_id and not message.deleted:
+                return message
+        return None
+
+    async def _edited(self, message: SentMessage) -> web.Response:
+        message.raw = self._message_json(message)
+        self._edits[message.chat_id].append(message)
+        await self._notify()
+        return _ok(message.raw)
+
+    async def _api_editMessageText(self, params: dict[str, Any]) -> web.Response:
+        if (error := self._check_chat(int(params.get("chat_id", 0)))) is not None:
+            return error
+        message = self._find(params)
+        if message is None:
+            return _error(400, "Bad Request: message to edit not found")
+        text = params.get("text")
+        markup = params.get("reply_markup")
+        if text == message.text and markup == message.reply_markup:
+            return _error(
+                400,
+                "Bad Request: message is not modified: specified new message content and reply "
+                "markup are exactly the same as a current content and reply markup of the message",
+            )
+        message.history.append(message.text)
+        message.text = text
+        message.reply_markup = markup
+        message.parse_mode = params.get("parse_mode")
+        return await self._edited(message)
+
+    async def _api_editMessageReplyMarkup(self, params: dict[str, Any]) -> web.Response:
+        if (error := self._check_chat(int(params.get("chat_id", 0)))) is not None:
+            return error
+        message = self._find(params)
+        if message is None:
+            return _error(400, "Bad Request: message to edit not found")
+        markup = params.get("reply_markup")
+        if markup == message.reply_markup:
+            return _error(400, "Bad Request: message is not modified")
+        message.reply_markup = markup
+        return await self._edited(message)
+
+    async def _api_deleteMessage(self, params: dict[str, Any]) -> web.Response:
+        message = self._find(params)
+        if message is None:
+            return _error(400, "Bad Request: message to delete not found")
+        message.deleted = True
+        await self._notify()
+        return _ok(True)
+
+    async def _api_answerCallbackQuery(self, params: dict[str, Any]) -> web.Response:
+        self.callback_answers[str(params["callback_query_id"])] = params
+        await self._notify()
+        return _ok(True)
+
+    async def _api_getChat(self, params: dict[str, Any]) -> web.Response:
+        chat = self.chats.get(int(params["chat_id"]))
+        if chat is None:
+            return _error(400, "Bad Request: chat not found")
+        data = chat.as_dict()
+        data.update(
+            accent_color_id=0,
+            max_reaction_count=11,
+            accepted_gift_types={
+                "unlimited_gifts": False,
+                "limited_gifts": False,
+                "unique_gifts": False,
+                "premium_subscription": False,
+                "gifts_from_channels": False,
+            },
+        )
+        return _ok(data)
+
+    def _member(self, chat_id: int, user_id: int) -> dict[str, Any]:
+        user = self._user(user_id).as_dict()
+        creator = self.creators.get(chat_id)
+        if user_id == creator:
+            return {"status": "creator", "user": user, "is_anonymous": False}
+        if user_id in self.admins.get(chat_id, set()):
+            rights = {
+                name: True
+                for name in (
+                    "can_be_edited", "can_manage_chat", "can_delete_messages",
+                    "can_manage_video_chats", "can_restrict_members", "can_promote_members",
+                    "can_change_info", "can_invite_users", "can_post_stories",
+                    "can_edit_stories", "can_delete_stories", "can_send_welcome_messages",
+                )
+            }
+            return {"status": "administrator", "user": user, "is_anonymous": False, **rights}
+        return {"status": "member", "user": user}
+
+    async def _api_getChatMember(self, params: dict[str, Any]) -> web.Response:
+        chat_id = int(params["chat_id"])
+        if chat_id not in self.chats:
+            return _error(400, "Bad Request: chat not found")
+        return _ok(self._member(chat_id, int(params["user_id"])))
+
+    async def _api_getChatAdministrators(self, params: dict[str, Any]) -> web.Response:
+        chat_id = int(params["chat_id"])
+        if chat_id not in self.chats:
+            return _error(400, "Bad Request: chat not found")
+        return _ok([self._member(chat_id, uid) for uid in sorted(self.admins.get(chat_id, set()))])
+
+
+def _frozen(methods: set[str] | frozenset[str] | None) -> frozenset[str] | None:
+    return None if methods is None else frozenset(methods)
+
+
+def _ok(result: Any) -> web.Response:
+    return web.json_response({"ok": True, "result": result})
+
+
+def _error(code: int, description: str, parameters: dict[str, Any] | None = None) -> web.Response:
+    body: dict[str, Any] = {"ok": False, "error_code": code, "description": description}
+    if parameters:
+        body["parameters"] = parameters
+    return web.json_response(body, status=code)
