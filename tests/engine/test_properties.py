@@ -56,7 +56,7 @@ def test_the_dead_and_the_jailed_never_act(seed: int) -> None:
 @settings(max_examples=150, deadline=None)
 @given(seeds)
 def test_no_points_after_death(seed: int) -> None:
-    protocol, states = play(random.Random(seed))
+    _, states = play(random.Random(seed))
     final = states[-1]
     labels: list[str] = []
     died_at: dict[int, float] = {}
