@@ -24,7 +24,7 @@ EXPIRY_REASON = "expired"
 # Players with something to lose whose current absence has not been swept yet.
 _AT_RISK = (
     " p.last_game_date IS NOT NULL"
-    " AND (p.expired_for IS NULL OR p.expired_for <> p.last_game_date)"
+    " AND p.expired_for IS NOT p.last_game_date"
     " AND (p.nickname_key IS NOT NULL OR b.points > 0)"
 )
 _COLUMNS = ", ".join(f"p.{c.strip()}" for c in _rows.PLAYER_COLUMNS.split(","))

@@ -15,6 +15,7 @@ ADMIN = 999
 
 @pytest.fixture
 def db_path(tmp_path: Path) -> Path:
+    (tmp_path / "data").mkdir(exist_ok=True)
     return tmp_path / "data" / "club.sqlite3"
 
 

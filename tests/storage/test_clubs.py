@@ -1,0 +1,66 @@
+from __future__ import annotations
+
+from datetime import date
+
+import pytest
+
+from storage import Database, InvalidValue, UnknownClub
+from tests.storage.conftest import CLUB
+
+
+async def test_ensure_get_and_locale(db: Database) -> None:
+    assert await db.clubs.get(CLUB) is None
+    club = await db.clubs.ensure(CLUB, title="Мафия", locale="ru")
+    assert (club.chat_id, club.title, club.locale, club.timers) == (CLUB, "Мафия", "ru", {})
+    again = await db.clubs.ensure(CLUB, title="Мафия 2", locale="en")
+    assert (again.title, again.locale) == ("Мафия 2", "ru")  # locale kept
+    assert (await db.clubs.set_locale(CLUB, "en")).locale == "en"
+    assert await db.clubs.get(CLUB) == await db.clubs.ensure(CLUB, title="Мафия 2", locale="ru")
+    with pytest.raises(InvalidValue):
+        await db.clubs.set_locale(CLUB, "")
+
+
+async def test_timers(db: Database) -> None:
+    await db.clubs.ensure(CLUB, title="C", locale="ru")
+    assert (await db.clubs.set_timers(CLUB, night=90, vote_turn=45)).timers == {
+        "night": 90, "vote_turn": 45}
+    assert (await db.clubs.set_timers(CLUB, night=60)).timers == {"night": 60, "vote_turn": 45}
+    for bad in (0, -5, True):
+        with pytest.raises(InvalidValue):
+            await db.clubs.set_timers(CLUB, night=bad)
+    assert (await db.clubs.get(CLUB)).timers["night"] == 60  # type: ignore[union-attr]
+
+
+async def test_hosts_and_presets(db: Database) -> None:
+    await db.clubs.ensure(CLUB, title="C", locale="ru")
+    await db.clubs.add_host(CLUB, 5)
+    await db.clubs.add_host(CLUB, 3)
+    await db.clubs.add_host(CLUB, 5)
+    assert await db.clubs.hosts(CLUB) == [3, 5]
+    await db.clubs.remove_host(CLUB, 5)
+    await db.clubs.remove_host(CLUB, 42)
+    assert await db.clubs.hosts(CLUB) == [3]
+    assert await db.clubs.preset(CLUB, 3) is None
+    await db.clubs.save_preset(CLUB, 3, ["mafia", "doctor", "civilian"])
+    await db.clubs.save_preset(CLUB, 3, ["mafia", "civilian", "civilian"])
+    assert await db.clubs.preset(CLUB, 3) == ["mafia", "civilian", "civilian"]
+    with pytest.raises(InvalidValue):
+        await db.clubs.save_preset(CLUB, 4, ["mafia"])
+    with pytest.raises(InvalidValue):
+        await db.clubs.save_preset(CLUB, 1, [""])
+
+
+async def test_unknown_club(db: Database) -> None:
+    for call in (
+        db.clubs.set_locale(1, "ru"),
+        db.clubs.set_timers(1, night=5),
+        db.clubs.add_host(1, 2),
+        db.clubs.remove_host(1, 2),
+        db.clubs.hosts(1),
+        db.clubs.save_preset(1, 1, ["mafia"]),
+        db.clubs.preset(1, 1),
+        db.first_day_killed.mark(1, date(2026, 1, 1), 2),
+    ):
+        with pytest.raises(UnknownClub) as err:
+            await call
+        assert err.value.chat_id == 1

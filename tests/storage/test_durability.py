@@ -1,0 +1,363 @@
+"""Transactions, crashes, concurrency, migrations, backup and the CLI, on real files."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import signal
+import sqlite3
+import subprocess
+import sys
+from datetime import date
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from storage import Database, GamePoints, InsufficientBalance, StorageError
+from storage import _ops as ops
+from storage.migrations import MIGRATIONS, SCHEMA_VERSION, migrate
+from tests.storage.conftest import ADMIN, CLUB, NOW, add_players
+
+DAY = date(2026, 3, 10)
+REPO = Path(__file__).resolve().parents[2]
+
+CRASH_SCRIPT = """
+import asyncio, sys, time
+from storage import Database
+
+async def main():
+    db = await Database.open(sys.argv[1])
+    async with db.transaction() as conn:
+        await conn.execute("UPDATE players SET nickname = 'Crashed', nickname_key = 'crashed'"
+                           " WHERE tg_id = 1")
+        await conn.executemany(
+            "INSERT INTO ledger (tg_id, points, kind, reason, day) VALUES (?, ?, 'adjust', 'x',"
+            " '2026-01-01')", [(1, 5)] * 1000)
+        print("in transaction", flush=True)
+        time.sleep(60)  # killed here, before COMMIT
+
+asyncio.run(main())
+"""
+
+
+def sql(path: Path, query: str) -> list[tuple[object, ...]]:
+    conn = sqlite3.connect(path)
+    try:
+        return conn.execute(query).fetchall()
+    finally:
+        conn.close()
+
+
+def test_sigkill_before_commit_leaves_nothing(db_path: Path) -> None:
+    async def prepare() -> None:
+        async with await Database.open(db_path) as db:
+            await add_players(db, 1)
+            await db.ledger.adjust(1, 7, reason="before", admin_id=ADMIN, now=NOW)
+
+    asyncio.run(prepare())
+    proc = subprocess.Popen(
+        [sys.executable, "-c", CRASH_SCRIPT, str(db_path)],
+        stdout=subprocess.PIPE, cwd=REPO, text=True,
+    )
+    try:
+        assert proc.stdout is not None
+        assert proc.stdout.readline().strip() == "in transaction"
+        os.kill(proc.pid, signal.SIGKILL)
+    finally:
+        proc.wait(timeout=30)
+    assert proc.returncode == -signal.SIGKILL
+
+    async def check() -> None:
+        async with await Database.open(db_path) as db:
+            assert await db.ledger.balance(1) == 7
+            assert len(await db.ledger.recent(1, 100)) == 1
+            player = await db.players.get(1)
+            assert player is not None and player.nickname == "nick1"
+            # and the file takes new writes
+            assert await db.ledger.adjust(1, 1, reason="after", admin_id=ADMIN, now=NOW) == 8
+
+    asyncio.run(check())
+    assert sql(db_path, "PRAGMA integrity_check") == [("ok",)]
+
+
+async def test_exception_inside_transaction_rolls_back(db: Database) -> None:
+    await add_players(db, 1)
+    with pytest.raises(RuntimeError):
+        async with db.transaction() as conn:
+            await conn.execute(
+                "INSERT INTO ledger (tg_id, points, kind, reason, day)"
+                " VALUES (1, 5, 'adjust', 'x', '2026-01-01')"
+            )
+            raise RuntimeError("boom")
+    assert await db.ledger.balance(1) == 0
+    assert await db.ledger.recent(1) == []
+
+
+async def test_failure_in_the_middle_of_finish_writes_nothing(
+    db: Database, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    await add_players(db, 1, 2)
+    await db.clubs.ensure(CLUB, title="C", locale="ru")
+    game_id = await db.games.create(CLUB, ADMIN, seats=[(1, 1), (2, 2)], created_at=NOW)
+    real = ops.games_played
+
+    async def games_played_then_crash(*args: object, **kwargs: object) -> None:
+        await real(*args, **kwargs)  # type: ignore[arg-type]
+        raise RuntimeError("crash after the marker and the counters")
+
+    monkeypatch.setattr(ops, "games_played", games_played_then_crash)
+    points = [GamePoints(1, 6, "team_win", "end"), GamePoints(2, 6, "team_win", "end")]
+    with pytest.raises(RuntimeError):
+        await db.games.finish(game_id, status="finished", points=points, day=DAY)
+    monkeypatch.setattr(ops, "games_played", real)
+    assert (await db.games.get(game_id)).status == "lobby"
+    assert (await db.players.get(1)).games_played == 0  # type: ignore[union-attr]
+    assert await db.ledger.balance(1) == 0
+    assert await db.games.finish(game_id, status="finished", points=points, day=DAY)
+    assert await db.ledger.balance(1) == 6
+
+
+async def test_cancelled_transaction_rolls_back(db: Database) -> None:
+    await add_players(db, 1)
+    inside = asyncio.Event()
+
+    async def writer() -> None:
+        async with db.transaction() as conn:
+            await conn.execute(
+                "INSERT INTO ledger (tg_id, points, kind, reason, day)"
+                " VALUES (1, 5, 'adjust', 'x', '2026-01-01')"
+            )
+            inside.set()
+            await asyncio.Event().wait()
+
+    task = asyncio.create_task(writer())
+    await inside.wait()
+    task.cancel()
+    with pytest.raises(asyncio.CancelledError):
+        await task
+    assert await db.ledger.balance(1) == 0
+    assert await db.ledger.adjust(1, 2, reason="x", admin_id=ADMIN, now=NOW) == 2
+
+
+async def test_readers_never_see_uncommitted_rows(db: Database) -> None:
+    await add_players(db, 1)
+    inside = asyncio.Event()
+    release = asyncio.Event()
+
+    async def writer() -> None:
+        async with db.transaction() as conn:
+            await conn.execute(
+                "INSERT INTO ledger (tg_id, points, kind, reason, day)"
+                " VALUES (1, 5, 'adjust', 'x', '2026-01-01')"
+            )
+            inside.set()
+            await release.wait()
+            raise RuntimeError("rolled back")
+
+    task = asyncio.create_task(writer())
+    await inside.wait()
+    reader = asyncio.create_task(db.ledger.balance(1))
+    await asyncio.sleep(0.01)
+    assert not reader.done()  # waits for the writer
+    release.set()
+    with pytest.raises(RuntimeError):
+        await task
+    assert await reader == 0
+
+
+async def test_concurrent_redemptions_never_overdraw(db: Database) -> None:
+    await add_players(db, 1)
+    await db.ledger.adjust(1, 100, reason="x", admin_id=ADMIN, now=NOW)
+
+    async def redeem() -> int | None:
+        try:
+            return await db.ledger.redeem(1, 3, reason="gift", admin_id=ADMIN, now=NOW)
+        except InsufficientBalance:
+            return None
+
+    results = await asyncio.gather(*(redeem() for _ in range(50)))
+    assert sum(r is not None for r in results) == 33
+    assert sorted(r for r in results if r is not None) == list(range(1, 100, 3))
+    assert await db.ledger.balance(1) == 1
+
+
+async def test_two_databases_on_one_file(db_path: Path) -> None:
+    first = await Database.open(db_path)
+    second = await Database.open(db_path)
+    try:
+        await add_players(first, 1, 2)
+        await first.clubs.ensure(CLUB, title="C", locale="ru")
+        game_id = await first.games.create(CLUB, ADMIN, seats=[(1, 1)], created_at=NOW)
+        await first.ledger.adjust(1, 100, reason="x", admin_id=ADMIN, now=NOW)
+
+        async def redeem(db: Database) -> bool:
+            try:
+                await db.ledger.redeem(1, 7, reason="gift", admin_id=ADMIN, now=NOW)
+            except InsufficientBalance:
+                return False
+            return True
+
+        async def adjust(db: Database) -> None:
+            await db.ledger.adjust(2, 1, reason="x", admin_id=ADMIN, now=NOW)
+
+        points = [GamePoints(1, 6, "team_win")]
+        outcome = await asyncio.gather(
+            *(redeem(first if i % 2 else second) for i in range(20)),
+            *(adjust(first if i % 2 else second) for i in range(30)),
+            first.ledger.record_game(game_id, points, day=DAY),
+            second.ledger.record_game(game_id, points, day=DAY),
+            second.games.finish(game_id, status="finished", points=points, day=DAY),
+        )
+        redeemed = sum(1 for r in outcome[:20] if r is True)
+        applied = [r for r in outcome[-3:] if r is True]
+        assert len(applied) == 1  # the game's points exactly once
+        # 100 points, 6 more arrive at some point: 14 or 15 gifts of 7, never below zero
+        assert redeemed in (14, 15)
+        assert await first.ledger.balance(1) == 106 - 7 * redeemed >= 0
+        assert await second.ledger.balance(2) == 30
+        for db in (first, second):
+            async with db.read() as conn, conn.execute(
+                "SELECT count(*) FROM ledger WHERE tg_id = 2") as cur:
+                row = await cur.fetchone()
+            assert row is not None and row[0] == 30
+    finally:
+        await first.close()
+        await second.close()
+
+
+async def test_pragmas_and_migrations_idempotent(db_path: Path) -> None:
+    db = await Database.open(db_path)
+    await add_players(db, 1)
+    await db.ledger.adjust(1, 4, reason="x", admin_id=ADMIN, now=NOW)
+    assert await db.schema_version() == SCHEMA_VERSION == len(MIGRATIONS)
+    async with db.read() as conn:
+        for pragma, expected in (("journal_mode", "wal"), ("foreign_keys", 1),
+                                 ("busy_timeout", 10_000), ("synchronous", 2)):
+            async with conn.execute(f"PRAGMA {pragma}") as cur:
+                row = await cur.fetchone()
+            assert row is not None and row[0] == expected, pragma
+    await db.close()
+    for _ in range(2):
+        again = await Database.open(db_path)
+        assert await again.schema_version() == SCHEMA_VERSION
+        assert await again.ledger.balance(1) == 4
+        async with again.transaction() as conn:
+            pass
+        assert await migrate(again._conn) == SCHEMA_VERSION  # nothing left to apply
+        await again.close()
+
+
+async def test_upgrade_from_version_1_fills_the_rank_histogram(db_path: Path) -> None:
+    import aiosqlite
+
+    conn = await aiosqlite.connect(db_path, isolation_level=None)
+    assert await migrate(conn, MIGRATIONS[:1]) == 1
+    await conn.execute("INSERT INTO players (tg_id, nickname, nickname_key) VALUES (1, 'A1', 'a1')")
+    await conn.execute("INSERT INTO players (tg_id, nickname, nickname_key) VALUES (2, 'B1', 'b1')")
+    await conn.execute("INSERT INTO ledger (tg_id, points, kind, reason, day)"
+                       " VALUES (1, 9, 'adjust', 'x', '2026-01-01'),"
+                       " (2, 3, 'adjust', 'x', '2026-01-01')")
+    await conn.close()
+    async with await Database.open(db_path) as db:
+        assert await db.schema_version() == SCHEMA_VERSION
+        info = await db.ledger.balance_with_rank(2)
+        assert (info.points, info.rank, info.players_ranked) == (3, 2, 2)
+
+
+async def test_newer_schema_is_refused(db_path: Path) -> None:
+    conn = sqlite3.connect(db_path)
+    conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION + 1}")
+    conn.close()
+    with pytest.raises(RuntimeError, match="newer"):
+        await Database.open(db_path)
+
+
+async def test_open_creates_parent_directory(tmp_path: Path) -> None:
+    path = tmp_path / "a" / "b" / "db.sqlite3"
+    async with await Database.open(path) as db:
+        assert db.path == path
+    assert path.is_file()
+
+
+async def test_backup_and_cli(db: Database, tmp_path: Path) -> None:
+    await add_players(db, 1, 2)
+    await db.ledger.adjust(1, 12, reason="x", admin_id=ADMIN, now=NOW)
+    out = await db.backup(tmp_path / "backups" / "copy.sqlite3")
+    assert sql(out, "SELECT tg_id, points FROM balances ORDER BY tg_id") == [(1, 12), (2, 0)]
+    assert sql(out, "PRAGMA integrity_check") == [("ok",)]
+
+    cli_out = tmp_path / "cli" / "copy2.sqlite3"
+    proc = await asyncio.create_subprocess_exec(
+        sys.executable, "-m", "storage", "backup", str(db.path), str(cli_out), cwd=REPO,
+        stdout=asyncio.subprocess.PIPE,
+    )
+    await proc.communicate()
+    assert proc.returncode == 0
+    assert sql(cli_out, "SELECT count(*) FROM ledger") == [(1,)]
+
+    proc = await asyncio.create_subprocess_exec(
+        sys.executable, "-m", "storage", "export", str(cli_out), cwd=REPO,
+        stdout=asyncio.subprocess.PIPE,
+    )
+    stdout, _ = await proc.communicate()
+    assert stdout.decode().splitlines() == [
+        "nickname,telegram_id,points", "nick1,1,12", "nick2,2,0"]
+
+    proc = await asyncio.create_subprocess_exec(
+        sys.executable, "-m", "storage", "backup", str(tmp_path / "missing.sqlite3"),
+        str(tmp_path / "x.sqlite3"), cwd=REPO, stderr=asyncio.subprocess.PIPE,
+    )
+    await proc.communicate()
+    assert proc.returncode == 2
+
+
+async def test_every_error_is_a_storage_error_with_a_code() -> None:
+    import storage.errors as errors
+
+    classes = [getattr(errors, name) for name in errors.__all__]
+    codes = {cls.code for cls in classes}
+    assert len(codes) == len(classes)
+    assert all(issubclass(cls, StorageError) for cls in classes)
+
+
+@settings(max_examples=25, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(st.lists(st.tuples(st.sampled_from(["adjust", "redeem", "block", "sweep"]),
+                          st.integers(1, 3), st.integers(-20, 20)), max_size=30))
+def test_cache_always_equals_ledger_sum(tmp_path: Path, ops_list: list[tuple[str, int, int]]
+                                        ) -> None:
+    async def scenario() -> None:
+        path = tmp_path / f"prop-{os.getpid()}-{id(ops_list)}.sqlite3"
+        path.unlink(missing_ok=True)
+        async with await Database.open(path) as db:
+            await add_players(db, 1, 2, 3)
+            await db.players.record_game_played([1, 2], date(2026, 1, 1))
+            for op, who, points in ops_list:
+                try:
+                    if op == "adjust":
+                        await db.ledger.adjust(who, points, reason="r", admin_id=1, now=NOW)
+                    elif op == "redeem":
+                        await db.ledger.redeem(who, points, reason="r", admin_id=1, now=NOW)
+                    elif op == "block":
+                        await db.players.block(who, reason="r", admin_id=1, now=NOW)
+                    else:
+                        await db.expiry.sweep(date(2026, 3, 1))
+                except StorageError:
+                    pass
+            async with db.read() as conn:
+                async with conn.execute(
+                    "SELECT b.tg_id, b.points, coalesce((SELECT sum(points) FROM ledger l"
+                    " WHERE l.tg_id = b.tg_id), 0) FROM balances b") as cur:
+                    rows = await cur.fetchall()
+                assert all(r[1] == r[2] >= 0 for r in rows)
+                async with conn.execute(
+                    "SELECT points, count(*) FROM balances WHERE ranked = 1 AND points > 0"
+                    " GROUP BY points ORDER BY points") as cur:
+                    expected = [tuple(r) for r in await cur.fetchall()]
+                async with conn.execute(
+                    "SELECT points, players FROM rank_histogram ORDER BY points") as cur:
+                    assert [tuple(r) for r in await cur.fetchall()] == expected
+
+    asyncio.run(scenario())

@@ -1,0 +1,90 @@
+from __future__ import annotations
+
+from datetime import date, timedelta
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from storage import Database, UnknownPlayer
+from storage.dates import add_months, expiry_cutoff, expiry_of
+from tests.storage.conftest import ADMIN, NOW, add_players
+
+LAST = date(2026, 1, 15)  # expires 2026-03-15, warning from 2026-03-08
+
+
+async def played(db: Database, tg_id: int, day: date, points: int = 0) -> None:
+    await db.players.record_game_played([tg_id], day)
+    if points:
+        await db.ledger.adjust(tg_id, points, reason="game", admin_id=ADMIN, now=NOW)
+
+
+def test_calendar_months() -> None:
+    assert expiry_of(date(2026, 1, 15)) == date(2026, 3, 15)
+    assert expiry_of(date(2025, 12, 31)) == date(2026, 2, 28)
+    assert expiry_of(date(2027, 12, 31)) == date(2028, 2, 29)
+    assert expiry_of(date(2026, 11, 30)) == date(2027, 1, 30)
+    assert add_months(date(2026, 3, 31), -1) == date(2026, 2, 28)
+    assert expiry_cutoff(date(2026, 2, 28)) == date(2025, 12, 31)
+    assert expiry_cutoff(date(2026, 3, 15)) == date(2026, 1, 15)
+
+
+@given(st.dates(min_value=date(2000, 3, 1), max_value=date(2100, 1, 1)))
+def test_cutoff_is_the_exact_boundary(today: date) -> None:
+    cutoff = expiry_cutoff(today)
+    assert expiry_of(cutoff) <= today
+    assert expiry_of(cutoff + timedelta(days=1)) > today
+
+
+async def test_warning_window_and_sent_once(db: Database) -> None:
+    await add_players(db, 1, 2, 3)
+    await played(db, 1, LAST, points=20)
+    await played(db, 2, LAST + timedelta(days=1), points=5)
+    await played(db, 3, LAST)
+    await db.players.record_game_played([3], date(2026, 3, 1))  # came back: safe
+    assert await db.expiry.warn_due(date(2026, 3, 7)) == []
+    due = await db.expiry.warn_due(date(2026, 3, 8))
+    assert [p.tg_id for p in due] == [1]
+    assert [p.tg_id for p in await db.expiry.warn_due(date(2026, 3, 9))] == [1, 2]
+    warned = await db.expiry.mark_warned(1, date(2026, 3, 8))
+    assert warned.expiry_warned_on == date(2026, 3, 8)
+    assert [p.tg_id for p in await db.expiry.warn_due(date(2026, 3, 9))] == [2]
+    assert await db.expiry.warn_due(date(2026, 3, 15)) == [
+        await db.players.get(2)]  # 1 is expiring today: sweep, not warning
+    # a new game, then a new absence: a new warning is due for it
+    await played(db, 1, date(2026, 3, 10))
+    assert [p.tg_id for p in await db.expiry.warn_due(date(2026, 5, 3))] == [1]
+
+
+async def test_sweep_burns_nickname_and_points_once(db: Database) -> None:
+    await add_players(db, 1, 2, 3, 4)
+    await played(db, 1, LAST, points=20)
+    await played(db, 2, LAST + timedelta(days=1), points=5)
+    await played(db, 3, LAST)  # nickname, no points
+    # 4 never played: never expires
+    assert await db.expiry.sweep(date(2026, 3, 14)) == []
+    burnt = await db.expiry.sweep(date(2026, 3, 15))
+    assert [(p.tg_id, p.nickname) for p in burnt] == [(1, "nick1"), (3, "nick3")]
+    p1 = await db.players.get(1)
+    assert p1 is not None and p1.nickname is None
+    assert await db.ledger.balance(1) == 0
+    row = (await db.ledger.recent(1, 1))[0]
+    assert (row.kind, row.points, row.reason, row.day) == (
+        "expiry_burn", -20, "expired", date(2026, 3, 15))
+    assert len(await db.ledger.recent(3)) == 0  # no zero rows
+    assert await db.players.by_nickname("nick1") is None
+    assert await db.expiry.sweep(date(2026, 3, 15)) == []  # idempotent
+    assert [p.tg_id for p in await db.expiry.sweep(date(2026, 4, 1))] == [2]
+    # a returning player's new nickname is not swept before it plays again
+    await db.players.set_nickname(1, "Back again")
+    assert await db.expiry.sweep(date(2026, 4, 2)) == []
+    assert await db.expiry.warn_due(date(2026, 4, 2)) == []
+    await played(db, 1, date(2026, 4, 5))
+    assert [p.tg_id for p in await db.expiry.sweep(date(2026, 6, 5))] == [1]
+    p4 = await db.players.get(4)
+    assert p4 is not None and p4.nickname == "nick4"
+
+
+async def test_mark_warned_unknown_player(db: Database) -> None:
+    with pytest.raises(UnknownPlayer):
+        await db.expiry.mark_warned(9, date(2026, 1, 1))

@@ -1,0 +1,162 @@
+from __future__ import annotations
+
+from datetime import date, datetime
+
+import pytest
+
+from storage import (
+    Database,
+    GameClosed,
+    GamePoints,
+    InvalidValue,
+    UnknownClub,
+    UnknownGame,
+    UnknownPlayer,
+)
+from tests.storage.conftest import ADMIN, CLUB, NOW, add_players
+
+DAY = date(2026, 3, 10)
+
+
+async def setup(db: Database, players: int = 4) -> int:
+    await add_players(db, *range(1, players + 1))
+    await db.clubs.ensure(CLUB, title="Club", locale="ru")
+    return await db.games.create(
+        CLUB, ADMIN, seats=[(s, s) for s in range(1, players + 1)], created_at=NOW
+    )
+
+
+async def test_create_and_get(db: Database) -> None:
+    game_id = await setup(db)
+    game = await db.games.get(game_id)
+    assert (game.id, game.club_chat_id, game.host_id, game.created_at) == (
+        game_id, CLUB, ADMIN, NOW)
+    assert game.status == "lobby" and game.commitment is None and game.finished_on is None
+    assert [(s.seat, s.tg_id, s.role) for s in game.seats] == [(i, i, None) for i in range(1, 5)]
+    assert game.seat_of(3) == 3 and game.seat_of(99) is None
+    assert [g.id for g in await db.games.running()] == [game_id]
+
+
+async def test_create_errors(db: Database) -> None:
+    await add_players(db, 1, 2)
+    with pytest.raises(UnknownClub):
+        await db.games.create(CLUB, ADMIN, seats=[(1, 1)], created_at=NOW)
+    await db.clubs.ensure(CLUB, title="Club", locale="ru")
+    with pytest.raises(UnknownPlayer):
+        await db.games.create(CLUB, ADMIN, seats=[(1, 1), (2, 77)], created_at=NOW)
+    for seats, reason in (
+        ([(1, 1), (1, 2)], "duplicate_seat"),
+        ([(1, 1), (2, 1)], "duplicate_player"),
+        ([(0, 1)], "seat_not_positive"),
+    ):
+        with pytest.raises(InvalidValue) as err:
+            await db.games.create(CLUB, ADMIN, seats=seats, created_at=NOW)
+        assert err.value.reason == reason
+    assert await db.games.running() == []
+    with pytest.raises(UnknownGame):
+        await db.games.get(1)
+
+
+async def test_event_log_sequence_and_replay(db: Database) -> None:
+    game_id = await setup(db)
+    payloads = [{"seat": 1, "target": 3}, {"text": "ночь", "nested": {"a": [1, 2]}}, {}]
+    seqs = [await db.games.append_event(game_id, f"k{i}", p, at=NOW if i == 0 else None)
+            for i, p in enumerate(payloads)]
+    assert seqs == [1, 2, 3]
+    events = await db.games.events(game_id)
+    assert [(e.seq, e.kind, e.payload) for e in events] == [
+        (1, "k0", payloads[0]), (2, "k1", payloads[1]), (3, "k2", {})]
+    assert events[0].at == NOW and events[1].at is None
+    assert [e.seq for e in await db.games.events(game_id, after=2)] == [3]
+    with pytest.raises(InvalidValue) as err:
+        await db.games.append_event(game_id, "bad", {"when": datetime(2026, 1, 1)})
+    assert err.value.reason == "not_json"
+    with pytest.raises(InvalidValue):
+        await db.games.append_event(game_id, "", {})
+    with pytest.raises(UnknownGame):
+        await db.games.append_event(404, "x", {})
+    with pytest.raises(UnknownGame):
+        await db.games.events(404)
+    assert len(await db.games.events(game_id)) == 3
+
+
+async def test_sequence_numbers_are_per_game(db: Database) -> None:
+    first = await setup(db)
+    second = await db.games.create(CLUB, ADMIN, seats=[(1, 1)], created_at=NOW)
+    assert await db.games.append_event(first, "a", {}) == 1
+    assert await db.games.append_event(second, "a", {}) == 1
+    assert await db.games.append_event(first, "a", {}) == 2
+
+
+async def test_status_commitment_roles_seats(db: Database) -> None:
+    game_id = await setup(db)
+    assert (await db.games.set_commitment(game_id, "sha256:abc")).commitment == "sha256:abc"
+    assert (await db.games.set_commitment(game_id, "sha256:abc")).commitment == "sha256:abc"
+    with pytest.raises(InvalidValue) as err:
+        await db.games.set_commitment(game_id, "sha256:other")
+    assert err.value.reason == "already_set"
+    with pytest.raises(InvalidValue):
+        await db.games.set_commitment(game_id, "")
+    game = await db.games.set_roles(game_id, {1: "mafia", 2: "doctor", 3: "civilian"})
+    assert game.roles == {1: "mafia", 2: "doctor", 3: "civilian"}
+    with pytest.raises(InvalidValue) as err:
+        await db.games.set_roles(game_id, {1: "civilian", 9: "mafia"})
+    assert err.value.reason == "no_such_seat"
+    assert (await db.games.get(game_id)).roles[1] == "mafia"  # nothing partial
+    with pytest.raises(InvalidValue):
+        await db.games.set_roles(game_id, {1: ""})
+    assert (await db.games.set_status(game_id, "running")).status == "running"
+    assert (await db.games.set_status(game_id, "paused")).status == "paused"
+    with pytest.raises(InvalidValue):
+        await db.games.set_status(game_id, "bogus")
+    reseated = await db.games.set_seats(game_id, [(1, 4), (2, 3)])
+    assert [(s.seat, s.tg_id, s.role) for s in reseated.seats] == [(1, 4, None), (2, 3, None)]
+    for call in (db.games.set_status(404, "running"), db.games.set_commitment(404, "x"),
+                 db.games.set_roles(404, {}), db.games.set_seats(404, [])):
+        with pytest.raises(UnknownGame):
+            await call
+
+
+async def test_finish_is_atomic_and_idempotent(db: Database) -> None:
+    game_id = await setup(db)
+    await db.games.set_status(game_id, "running")
+    points = [GamePoints(1, 6, "team_win", "end"), GamePoints(2, 1, "survived_day", "day 1")]
+    assert await db.games.finish(game_id, status="finished", points=points, day=DAY)
+    assert not await db.games.finish(game_id, status="finished", points=points, day=DAY)
+    assert not await db.ledger.record_game(game_id, points, day=DAY)
+    game = await db.games.get(game_id)
+    assert (game.status, game.finished_on) == ("finished", DAY)
+    assert await db.ledger.balance(1) == 6 and await db.ledger.balance(2) == 1
+    assert (await db.players.get(4)).games_played == 1  # type: ignore[union-attr]
+    assert await db.games.running() == []
+    # a closed game's log and seats no longer change
+    with pytest.raises(GameClosed) as err:
+        await db.games.append_event(game_id, "late", {})
+    assert err.value.status == "finished"
+    for call in (db.games.set_status(game_id, "running"), db.games.set_roles(game_id, {}),
+                 db.games.set_commitment(game_id, "x"), db.games.set_seats(game_id, [])):
+        with pytest.raises(GameClosed):
+            await call
+
+
+async def test_finish_failure_leaves_game_running(db: Database) -> None:
+    game_id = await setup(db)
+    await db.games.set_status(game_id, "running")
+    with pytest.raises(UnknownPlayer):
+        await db.games.finish(game_id, status="finished", day=DAY,
+                              points=[GamePoints(1, 6, "team_win"), GamePoints(50, 6, "x")])
+    game = await db.games.get(game_id)
+    assert (game.status, game.finished_on) == ("running", None)
+    assert await db.ledger.balance(1) == 0
+    with pytest.raises(InvalidValue):
+        await db.games.finish(game_id, status="running", points=[], day=DAY)
+    with pytest.raises(UnknownGame):
+        await db.games.finish(404, status="finished", points=[], day=DAY)
+
+
+async def test_aborted_after_set_status_still_accepts_finish_points_once(db: Database) -> None:
+    game_id = await setup(db)
+    await db.games.set_status(game_id, "aborted")
+    assert await db.games.finish(game_id, status="aborted", points=[], day=DAY)
+    assert not await db.games.finish(game_id, status="finished", points=[], day=DAY)
+    assert (await db.games.get(game_id)).status == "aborted"
