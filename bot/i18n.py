@@ -49,7 +49,9 @@ class Translator:
         catalogs: dict[str, dict[str, str]] = {}
         for path in sorted(directory.glob("*.toml")):
             with path.open("rb") as fh:
-                catalogs[path.stem] = _flatten(tomllib.load(fh))
+                # ``<lang>.<part>.toml`` (e.g. ru.game.toml) merges into the ``<lang>`` catalog.
+                lang = path.name.split(".", 1)[0]
+                catalogs.setdefault(lang, {}).update(_flatten(tomllib.load(fh)))
         return cls(catalogs, default)
 
     def has(self, locale: str, key: str) -> bool:

@@ -103,6 +103,12 @@ class Accounts:
     ) -> StartResult:
         existing = await self.db.players.get(tg_id)
         player = await self.db.players.register(tg_id, display_name=display_name[:64] or "?")
+        if player.language is None:
+            # Remember Telegram's language (ru/en) so messages the player did not ask for
+            # (a proposal, an expiry warning) are in it too; /lang changes it later.
+            code = pick_locale(None, language_code, "")
+            if code:
+                player = await self.db.players.set_language(tg_id, code)
         if player.bot_blocked:
             player = await self.db.players.set_bot_blocked(tg_id, False)
         game_id, bad = parse_start_payload(payload)
@@ -158,6 +164,10 @@ class Accounts:
         if proposer is None or proposer.spouse_proposed_to != tg_id:
             raise UserError("spouse.no_proposal")
         if not accept:
+            if proposer.spouse_id is None:
+                # storage has no "withdraw proposal"; divorce() of an unmarried player
+                # clears exactly its pending proposal
+                proposer = await self.db.players.divorce(proposer_id)
             return proposer
         try:
             _, proposer = await self.db.players.confirm_spouse(tg_id, proposer_id)

@@ -1,0 +1,21 @@
+"""Small helpers for flow tests (seeding storage directly where a game would)."""
+
+from __future__ import annotations
+
+from datetime import UTC, date, datetime
+
+from storage import Database, GamePoints
+
+CLUB_ID = -1001
+
+
+async def give_game_points(
+    db: Database, tg_id: int, points: int, day: date, reason: str = "survived_night"
+) -> int:
+    """Record a finished game with one award for ``tg_id`` (as the game layer will)."""
+    if await db.clubs.get(CLUB_ID) is None:
+        await db.clubs.ensure(CLUB_ID, title="Club", locale="ru")
+    created = datetime(day.year, day.month, day.day, 18, tzinfo=UTC)
+    game_id = await db.games.create(CLUB_ID, 1, seats=[(1, tg_id)], created_at=created)
+    await db.ledger.record_game(game_id, [GamePoints(tg_id, points, reason, "n1")], day=day)
+    return game_id
