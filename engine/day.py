@@ -57,6 +57,11 @@ def check_voter(state: GameState, voter: int) -> None:
 
 def check_vote(state: GameState, voter: int, target: int) -> None:
     """Raise RuleViolation when ``voter`` may not vote for ``target`` today."""
+    player = state.players.get(voter)
+    chosen = state.players.get(target)
+    if (player is not None and chosen is not None and player.alive and not player.jailed
+            and chosen.alive and not state.open_immunity_active(target, Phase.DAY)):
+        return
     check_voter(state, voter)
     chosen = state.players.get(target)
     if chosen is None:
@@ -69,6 +74,7 @@ def check_vote(state: GameState, voter: int, target: int) -> None:
         raise RuleViolation(
             "target_immune", f"may not vote for seat {target}: it has an open immunity", voter
         )
+    raise AssertionError("the fast path refused a legal vote")  # pragma: no cover
 
 
 def vote_candidates(state: GameState, voter: int) -> list[int]:

@@ -13,8 +13,13 @@ from engine.state import Player, Winner
 
 def winner_of(players: Mapping[int, Player]) -> Winner | None:
     """Civilians win when no Mafia is alive, the Mafia when no civilian is; both gone is a draw."""
-    mafia_alive = any(p.alive and p.is_mafia for p in players.values())
-    civilians_alive = any(p.alive and not p.is_mafia for p in players.values())
+    mafia_alive = civilians_alive = False
+    for p in players.values():
+        if p.alive:
+            if p.role.is_mafia:
+                mafia_alive = True
+            else:
+                civilians_alive = True
     if mafia_alive and civilians_alive:
         return None
     if mafia_alive:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
+from typing import NoReturn
 
 from engine.ending import end_points, game_over_event, release_all, survival_points, winner_of
 from engine.errors import RuleViolation
@@ -74,6 +75,22 @@ def check_actor(state: GameState, actor: int) -> Player:
 
 def check_night_choice(state: GameState, actor: int, target: int) -> None:
     """Raise RuleViolation when ``actor`` may not choose ``target`` this night."""
+    player = state.players.get(actor)
+    chosen = state.players.get(target)
+    # The fast path accepts; any doubt falls through to the path that names the reason.
+    if (player is not None and chosen is not None and player.alive and not player.jailed
+            and chosen.alive and target != actor):
+        action = player.role.action
+        if (action is not None
+                and (action is not Action.JAIL or not chosen.jailed)
+                and (action is not Action.BUYOUT or chosen.jailed)
+                and (action not in SHOT_ACTIONS
+                     or not state.open_immunity_active(target, Phase.NIGHT))):
+            return
+    _refuse_night_choice(state, actor, target)
+
+
+def _refuse_night_choice(state: GameState, actor: int, target: int) -> NoReturn:
     player = check_actor(state, actor)
     action = player.role.action
     assert action is not None
@@ -98,6 +115,7 @@ def check_night_choice(state: GameState, actor: int, target: int) -> None:
             f"may not {verb} seat {target}: the host does not accept the shot (open immunity)",
             actor,
         )
+    raise AssertionError("the fast path refused a legal choice")  # pragma: no cover
 
 
 def legal_targets(state: GameState, actor: int) -> list[int]:

@@ -7,6 +7,7 @@ from dataclasses import dataclass, fields
 from enum import StrEnum
 from importlib import resources
 from pathlib import Path
+from typing import NamedTuple
 
 
 class Reason(StrEnum):
@@ -61,8 +62,9 @@ class PointsConfig:
 DEFAULT_POINTS = PointsConfig.load()
 
 
-@dataclass(frozen=True, slots=True)
-class LedgerEntry:
+class LedgerEntry(NamedTuple):
+    """One award: a NamedTuple, since a long game creates hundreds of them."""
+
     seat: int
     points: int
     reason: Reason

@@ -63,7 +63,16 @@ def _seat_key(key: str, where: int, what: str) -> int:
 def _seat_map(value: object, where: int, what: str) -> dict[int, int]:
     if not isinstance(value, dict):
         raise ProtocolError(where, f"format: {what} must map seats to seats")
-    return {_seat_key(k, where, what): _int(v, where, f"{what} target") for k, v in value.items()}
+    try:  # the common case: JSON gives digit-string keys and int values
+        return {int(k): v for k, v in value.items()
+                if (k.isascii() and k.isdigit() and type(v) is int) or _bad()}
+    except ValueError:
+        return {_seat_key(k, where, what): _int(v, where, f"{what} target")
+                for k, v in value.items()}
+
+
+def _bad() -> bool:
+    raise ValueError
 
 
 def _parse_players(raw: object) -> tuple[list[SeatSpec], dict[int, int | None]]:

@@ -10,7 +10,47 @@ class Team(StrEnum):
     CIVILIANS = "civilians"
 
 
+class Action(StrEnum):
+    """What a role's night choice does; the replay protocol infers it from the role."""
+
+    MAFIA_PICK = "mafia_pick"
+    KILL = "kill"
+    BLOCK = "block"
+    HEAL = "heal"
+    CHALLENGE = "challenge"
+    JAIL = "jail"
+    CHECK = "check"
+    BUYOUT = "buyout"
+
+
+_MAFIA_IDS = frozenset({"mafia", "mafia_chief", "mafia_killer"})
+_ACTION_OF: dict[str, Action] = {
+    "mafia": Action.MAFIA_PICK,
+    "mafia_chief": Action.MAFIA_PICK,
+    "mafia_killer": Action.KILL,
+    "maniac": Action.KILL,
+    "marilyn": Action.BLOCK,
+    "marilyn_sister": Action.BLOCK,
+    "doctor": Action.HEAL,
+    "sportsman": Action.CHALLENGE,
+    "judge": Action.JAIL,
+    "policeman": Action.CHECK,
+    "oligarch": Action.BUYOUT,
+    "oligarch_brother": Action.BUYOUT,
+}
+
+
 class Role(StrEnum):
+    # Plain attributes set once per member (not properties): the engine reads them in hot loops.
+    team: Team
+    is_mafia: bool
+    action: Action | None
+
+    def __init__(self, value: str) -> None:
+        self.is_mafia = value in _MAFIA_IDS
+        self.team = Team.MAFIA if self.is_mafia else Team.CIVILIANS
+        self.action = _ACTION_OF.get(value)
+
     MAFIA = "mafia"
     MAFIA_CHIEF = "mafia_chief"
     MAFIA_KILLER = "mafia_killer"
@@ -27,55 +67,17 @@ class Role(StrEnum):
     OLIGARCH = "oligarch"
     OLIGARCH_BROTHER = "oligarch_brother"
 
-    @property
-    def team(self) -> Team:
-        return Team.MAFIA if self in MAFIA_ROLES else Team.CIVILIANS
 
-    @property
-    def is_mafia(self) -> bool:
-        return self in MAFIA_ROLES
-
-    @property
-    def action(self) -> Action | None:
-        return NIGHT_ACTION.get(self)
-
-
-class Action(StrEnum):
-    """What a role's night choice does; the replay protocol infers it from the role."""
-
-    MAFIA_PICK = "mafia_pick"
-    KILL = "kill"
-    BLOCK = "block"
-    HEAL = "heal"
-    CHALLENGE = "challenge"
-    JAIL = "jail"
-    CHECK = "check"
-    BUYOUT = "buyout"
-
-
-MAFIA_ROLES: frozenset[Role] = frozenset({Role.MAFIA, Role.MAFIA_CHIEF, Role.MAFIA_KILLER})
+MAFIA_ROLES: frozenset[Role] = frozenset(r for r in Role if r.is_mafia)
 COMMON_PICK_ROLES: frozenset[Role] = frozenset({Role.MAFIA, Role.MAFIA_CHIEF})
 LAWYER_ROLES: frozenset[Role] = frozenset({Role.LAWYER, Role.LAWYER_BROTHER})
 
 # Civilian cards, each at most once per table (RULES.md 2).
-CIVILIAN_ROLES: tuple[Role, ...] = tuple(r for r in Role if r not in MAFIA_ROLES)
+CIVILIAN_ROLES: tuple[Role, ...] = tuple(r for r in Role if not r.is_mafia)
 # Mafia cards that may appear at most once.
 UNIQUE_MAFIA_ROLES: frozenset[Role] = frozenset({Role.MAFIA_CHIEF, Role.MAFIA_KILLER})
 
-NIGHT_ACTION: dict[Role, Action] = {
-    Role.MAFIA: Action.MAFIA_PICK,
-    Role.MAFIA_CHIEF: Action.MAFIA_PICK,
-    Role.MAFIA_KILLER: Action.KILL,
-    Role.MANIAC: Action.KILL,
-    Role.MARILYN: Action.BLOCK,
-    Role.MARILYN_SISTER: Action.BLOCK,
-    Role.DOCTOR: Action.HEAL,
-    Role.SPORTSMAN: Action.CHALLENGE,
-    Role.JUDGE: Action.JAIL,
-    Role.POLICEMAN: Action.CHECK,
-    Role.OLIGARCH: Action.BUYOUT,
-    Role.OLIGARCH_BROTHER: Action.BUYOUT,
-}
+NIGHT_ACTION: dict[Role, Action] = {r: r.action for r in Role if r.action is not None}
 
 # Actions that are shots: open immunities stop them (RULES.md 3.3).
 SHOT_ACTIONS: frozenset[Action] = frozenset({Action.MAFIA_PICK, Action.KILL, Action.CHALLENGE})
