@@ -176,12 +176,14 @@ class FakeTelegram:
     def base_url(self) -> str:
         return f"http://127.0.0.1:{self.port}"
 
-    async def start(self) -> None:
+    async def start(self, port: int = 0) -> None:
+        """Listen on 127.0.0.1 (``port`` 0: a free one; see :attr:`base_url`)."""
+        self._closing = False
         app = web.Application()
         app.router.add_route("*", "/bot{token}/{method}", self._handle)
         self._runner = web.AppRunner(app, access_log=None)
         await self._runner.setup()
-        site = web.TCPSite(self._runner, "127.0.0.1", 0)
+        site = web.TCPSite(self._runner, "127.0.0.1", port)
         await site.start()
         server = site._server
         assert server is not None

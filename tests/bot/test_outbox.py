@@ -1,0 +1,200 @@
+"""The outbox against the fake server's 429 / 403 / 500 modes, and the limiter on a fake clock."""
+
+from __future__ import annotations
+
+import asyncio
+import socket
+from collections.abc import AsyncIterator
+from typing import Any
+
+import pytest
+from aiogram import Bot
+
+from bot.app import App, make_bot
+from bot.config import Settings
+from bot.outbox import Limits, Outbox, RateLimiter
+from tests.fakes.telegram_server import FakeTelegram
+
+
+class FakeTime:
+    """An injectable clock whose sleep only moves the clock (and yields once)."""
+
+    def __init__(self) -> None:
+        self.now = 0.0
+        self.sleeps: list[float] = []
+
+    def clock(self) -> float:
+        return self.now
+
+    async def sleep(self, delay: float) -> None:
+        self.sleeps.append(delay)
+        self.now += delay
+        await asyncio.sleep(0)
+
+
+def _bot(url: str, token: str) -> Bot:
+    settings = Settings(_env_file=None, bot_token=token, telegram_api_url=url)  # type: ignore[call-arg]
+    return make_bot(settings)
+
+
+@pytest.fixture
+async def bot(fake: FakeTelegram) -> AsyncIterator[Bot]:
+    bot = _bot(fake.base_url, fake.token)
+    yield bot
+    await bot.session.close()
+
+
+@pytest.fixture
+def time_() -> FakeTime:
+    return FakeTime()
+
+
+def _outbox(bot: Bot, time_: FakeTime, **limits: Any) -> Outbox:
+    return Outbox(bot, limits=Limits(**limits), clock=time_.clock, sleep=time_.sleep)
+
+
+async def test_retry_after_waits_what_telegram_says(
+    fake: FakeTelegram, bot: Bot, time_: FakeTime
+) -> None:
+    fake.user(1, "A")
+    fake.fail_next(2, status=429, retry_after=7, methods={"sendMessage"})
+    message = await _outbox(bot, time_).send_text(1, "hello")
+    assert message is not None
+    assert [m.text for m in fake.messages(1)] == ["hello"]
+    assert time_.sleeps.count(7.0) == 2
+    assert [name for name, _ in fake.calls].count("sendMessage") == 3
+
+
+async def test_server_errors_are_retried_with_backoff(
+    fake: FakeTelegram, bot: Bot, time_: FakeTime
+) -> None:
+    fake.user(1, "A")
+    fake.fail_next(4, status=500, methods={"sendMessage"})
+    outbox = _outbox(bot, time_, backoff_start=0.5, backoff_max=2.0)
+    assert await outbox.send_text(1, "hi") is not None
+    assert time_.sleeps == [0.5, 1.0, 2.0, 2.0]
+    assert [m.text for m in fake.messages(1)] == ["hi"]
+
+
+async def test_network_errors_are_retried_until_the_server_is_back(time_: FakeTime) -> None:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port = sock.getsockname()[1]
+    fake = FakeTelegram()
+    fake.user(1, "A")
+    bot = _bot(f"http://127.0.0.1:{port}", fake.token)
+
+    async def sleep_then_start(delay: float) -> None:
+        await time_.sleep(delay)
+        if len(time_.sleeps) == 2:
+            await fake.start(port)
+
+    outbox = Outbox(bot, limits=Limits(), clock=time_.clock, sleep=sleep_then_start)
+    try:
+        assert await outbox.send_text(1, "late but there") is not None
+        assert [m.text for m in fake.messages(1)] == ["late but there"]
+        assert len(time_.sleeps) == 2
+    finally:
+        await bot.session.close()
+        await fake.stop()
+
+
+async def test_blocked_user_runs_hooks_instead_of_raising(
+    fake: FakeTelegram, bot: Bot, time_: FakeTime
+) -> None:
+    fake.user(5, "Gone")
+    fake.block_bot(5)
+    outbox = _outbox(bot, time_)
+    blocked: list[int] = []
+
+    async def hook(chat_id: int) -> None:
+        blocked.append(chat_id)
+
+    async def broken_hook(chat_id: int) -> None:
+        raise RuntimeError("a broken hook must not break the outbox")
+
+    outbox.on_blocked(broken_hook)
+    outbox.on_blocked(hook)
+    assert await outbox.send_text(5, "anyone?") is None
+    assert blocked == [5]
+    assert fake.messages(5) == []
+
+
+async def test_bad_requests_are_not_retried(
+    fake: FakeTelegram, bot: Bot, time_: FakeTime
+) -> None:
+    fake.user(1, "A")
+    outbox = _outbox(bot, time_, chat_per_second=1000, chat_burst=1000)
+    message = await outbox.send_text(1, "one")
+    assert message is not None
+    assert await outbox.edit_text(1, 999, "x") is None  # message to edit not found
+    assert await outbox.edit_text(1, message.message_id, "one") is None  # not modified
+    edited = await outbox.edit_text(1, message.message_id, "two")
+    assert edited is not None and fake.messages(1)[0].text == "two"
+    assert await outbox.delete(1, message.message_id) is True
+    assert time_.sleeps == []
+
+
+async def test_order_per_chat_survives_flood_control(
+    fake: FakeTelegram, bot: Bot, time_: FakeTime
+) -> None:
+    fake.user(1, "A")
+    outbox = _outbox(bot, time_, chat_per_second=1000, chat_burst=1000)
+    fake.fail_next(3, status=429, retry_after=1, methods={"sendMessage"})
+    for i in range(10):
+        outbox.post(1, f"m{i}")
+    await outbox.flush()
+    assert [m.text for m in fake.messages(1)] == [f"m{i}" for i in range(10)]
+
+
+async def test_limiter_per_private_chat(time_: FakeTime) -> None:
+    limiter = RateLimiter(Limits(chat_per_second=1, chat_burst=3), time_.clock, time_.sleep)
+    stamps = []
+    for _ in range(6):
+        await limiter.acquire(1)
+        stamps.append(time_.now)
+    assert stamps[:3] == [0, 0, 0]
+    assert stamps[3:] == pytest.approx([1, 2, 3])
+    await limiter.acquire(2)  # another chat is not held back
+    assert time_.now == pytest.approx(3)
+
+
+async def test_limiter_per_group_per_minute(time_: FakeTime) -> None:
+    limits = Limits(chat_per_second=1000, chat_burst=1000, group_per_minute=20)
+    limiter = RateLimiter(limits, time_.clock, time_.sleep)
+    for _ in range(20):
+        await limiter.acquire(-100)
+    assert time_.now == 0
+    await limiter.acquire(-100)
+    assert time_.now == pytest.approx(3.0)  # 20 a minute: one every 3 s after the burst
+
+
+async def test_limiter_global(time_: FakeTime) -> None:
+    limiter = RateLimiter(Limits(global_per_second=30), time_.clock, time_.sleep)
+    for chat in range(30):
+        await limiter.acquire(chat + 1)
+    assert time_.now == 0
+    await limiter.acquire(99)
+    assert time_.now == pytest.approx(1 / 30)
+
+
+async def test_app_marks_player_who_blocked_the_bot(
+    app: App, fake: FakeTelegram, ask: Any
+) -> None:
+    fake.user(80, "Quiet", language_code="en")
+    await ask(80, "/start")
+    fake.block_bot(80)
+    await fake.send(80, "/help")  # the bot answers, Telegram says 403
+    await fake.wait_call("sendMessage")
+    db = app.services.db
+    for _ in range(100):
+        player = await db.players.get(80)
+        assert player is not None
+        if player.bot_blocked:
+            break
+        await asyncio.sleep(0.02)
+    assert player.bot_blocked
+    fake.block_bot(80, False)
+    await ask(80, "/start")
+    player = await db.players.get(80)
+    assert player is not None and not player.bot_blocked
