@@ -1,0 +1,66 @@
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from pydantic import ValidationError
+
+from bot.__main__ import describe
+from bot.config import PUBLIC_API_URL, Settings
+
+TOKEN = "123456789:AAF-fake-token-for-tests-only-0123456"
+
+
+def test_defaults(monkeypatch: pytest.MonkeyPatch) -> None:
+    for name in ("TELEGRAM_API_URL", "DATABASE_PATH", "ADMIN_IDS", "HOST_IDS", "NIGHT_SECONDS",
+                 "DEFAULT_LOCALE"):
+        monkeypatch.delenv(name, raising=False)
+    s = Settings(_env_file=None, bot_token=TOKEN)  # type: ignore[call-arg]
+    assert s.telegram_api_url == PUBLIC_API_URL
+    assert s.database_path == Path("data/mafia.sqlite3")
+    assert s.admin_ids == frozenset() and s.host_ids == frozenset()
+    assert (s.night_seconds, s.mafia_agree_seconds, s.vote_turn_seconds,
+            s.last_word_seconds) == (60, 30, 60, 30)
+    assert s.default_locale == "ru"
+
+
+def test_from_environment(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("BOT_TOKEN", TOKEN)
+    monkeypatch.setenv("ADMIN_IDS", "1, 2,3")
+    monkeypatch.setenv("HOST_IDS", "42")
+    monkeypatch.setenv("NIGHT_SECONDS", "0.25")
+    monkeypatch.setenv("DEFAULT_LOCALE", "en")
+    s = Settings(_env_file=None)  # type: ignore[call-arg]
+    assert s.bot_token.get_secret_value() == TOKEN
+    assert s.admin_ids == {1, 2, 3} and s.host_ids == {42}
+    assert s.timers.night == 0.25
+    assert s.default_locale == "en"
+
+
+def test_env_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("BOT_TOKEN", raising=False)
+    env = tmp_path / ".env"
+    env.write_text(f"BOT_TOKEN={TOKEN}\nADMIN_IDS=7\n", encoding="utf-8")
+    s = Settings(_env_file=env)  # type: ignore[call-arg]
+    assert s.admin_ids == {7}
+
+
+@pytest.mark.parametrize(
+    ("values", "message"),
+    [
+        ({}, "BOT_TOKEN is not set"),
+        ({"bot_token": "nonsense"}, "BOT_TOKEN is malformed"),
+        ({"bot_token": TOKEN, "admin_ids": "1,x"}, "ADMIN_IDS is malformed"),
+        ({"bot_token": TOKEN, "default_locale": "de"}, "DEFAULT_LOCALE is malformed"),
+        ({"bot_token": TOKEN, "night_seconds": "0"}, "NIGHT_SECONDS is malformed"),
+    ],
+)
+def test_bad_settings_are_one_line(
+    values: dict[str, str], message: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.delenv("BOT_TOKEN", raising=False)
+    with pytest.raises(ValidationError) as info:
+        Settings(_env_file=None, **values)  # type: ignore[arg-type]
+    text = describe(info.value)
+    assert message in text and "\n" not in text
+    assert "nonsense" not in text  # never echo the token
