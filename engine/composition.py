@@ -10,6 +10,7 @@ from engine.roles import CIVILIAN_ROLES, MAFIA_ROLES, UNIQUE_MAFIA_ROLES, Role
 
 MIN_PLAYERS = 6
 MAX_PLAYERS = 24
+KILLER_FROM = 16
 
 # The order in which civilian cards join the default composition as the table grows.
 CIVILIAN_PRIORITY: tuple[Role, ...] = (
@@ -60,7 +61,8 @@ def default_composition(n: int) -> tuple[Role, ...]:
     """The composition the bot proposes for ``n`` players: Mafia cards first, then civilians.
 
     Mafia is ceil(30%) of the table, or more where the twelve civilian cards run out (n > 18).
-    The Chief is always dealt; the Killer joins from three Mafia cards on.
+    The Chief is always dealt; the Killer, a strong card the club deals rarely, only from
+    ``KILLER_FROM`` players on.
     """
     if not MIN_PLAYERS <= n <= MAX_PLAYERS:
         raise CompositionError(
@@ -68,7 +70,7 @@ def default_composition(n: int) -> tuple[Role, ...]:
         )
     mafia = max(min_mafia(n), n - len(CIVILIAN_PRIORITY))
     mafia_cards = [Role.MAFIA_CHIEF]
-    if mafia >= 3:
+    if n >= KILLER_FROM:
         mafia_cards.append(Role.MAFIA_KILLER)
     mafia_cards += [Role.MAFIA] * (mafia - len(mafia_cards))
     return (*mafia_cards, *CIVILIAN_PRIORITY[: n - mafia])
