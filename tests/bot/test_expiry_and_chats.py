@@ -1,0 +1,115 @@
+"""The daily expiry job (called with ``today``), command menus, and the club chat."""
+
+from __future__ import annotations
+
+from datetime import date
+from typing import Any
+
+from bot.app import App
+from bot.services.expiry import run_expiry
+from tests.bot.helpers import give_game_points
+from tests.fakes.telegram_server import FakeTelegram
+
+
+async def _player(app: App, fake: FakeTelegram, ask: Any, uid: int, nick: str, lang: str,
+                  points: int, last_game: date) -> None:
+    fake.user(uid, nick, language_code=lang)
+    await ask(uid, "/start")
+    await ask(uid, f"/nick {nick}")
+    await give_game_points(app.services.db, uid, points, last_game)
+
+
+async def test_expiry_warns_a_week_ahead_then_burns(
+    app: App, fake: FakeTelegram, ask: Any
+) -> None:
+    await _player(app, fake, ask, 90, "Oldie", "en", 12, date(2026, 1, 5))
+    await _player(app, fake, ask, 91, "Старик", "ru", 4, date(2026, 1, 6))
+    await _player(app, fake, ask, 92, "Fresh", "en", 3, date(2026, 3, 1))
+    s = app.services
+
+    report = await run_expiry(s.db, s.outbox, s.translator, date(2026, 2, 25), "ru")
+    assert report.warned == [] and report.burned == []
+
+    report = await run_expiry(s.db, s.outbox, s.translator, date(2026, 2, 26), "ru")
+    assert report.warned == [90]
+    warning = await fake.next_message(90)
+    assert warning.text == (
+        "⏳ Your nickname <b>Oldie</b> and 12 points expire on 2026-03-05. "
+        "Come to a game before then to keep them!"
+    )
+    # the same day again: nobody is warned twice
+    report = await run_expiry(s.db, s.outbox, s.translator, date(2026, 2, 26), "ru")
+    assert report.warned == [] and fake.unread(90) == []
+
+    report = await run_expiry(s.db, s.outbox, s.translator, date(2026, 2, 27), "ru")
+    assert report.warned == [91]
+    assert (await fake.next_message(91)).text.startswith("⏳ Ваш ник <b>Старик</b> и 4 баллов")
+
+    report = await run_expiry(s.db, s.outbox, s.translator, date(2026, 3, 5), "ru")
+    assert report.burned == [90] and report.warned == []
+    assert "expired after two months" in (await fake.next_message(90)).text
+    assert await s.db.ledger.balance(90) == 0
+    player = await s.db.players.get(90)
+    assert player is not None and player.nickname is None
+
+    report = await run_expiry(s.db, s.outbox, s.translator, date(2026, 3, 6), "ru")
+    assert report.burned == [91]
+    assert (await fake.next_message(91)).text.startswith("Ваш ник и баллы сгорели")
+    assert await s.db.ledger.balance(92) == 3
+    text = (await ask(91, "/balance")).text
+    assert "сгорели (2 месяца без игр)" in text
+
+
+async def test_expiry_skips_messages_to_players_who_blocked_the_bot(
+    app: App, fake: FakeTelegram, ask: Any
+) -> None:
+    await _player(app, fake, ask, 93, "Silent", "en", 5, date(2026, 1, 5))
+    await app.services.db.players.set_bot_blocked(93, True)
+    s = app.services
+    report = await run_expiry(s.db, s.outbox, s.translator, date(2026, 3, 5), "ru")
+    assert report.burned == [93]
+    assert fake.unread(93) == []
+
+
+async def test_daily_job_is_scheduled(app: App) -> None:
+    job = app.scheduler.get_job("expiry")
+    assert job is not None
+    assert "cron" in str(job.trigger)
+
+
+async def test_command_menus_per_scope_and_language(app: App, fake: FakeTelegram) -> None:
+    for lang in ("ru", "en"):
+        private = [c["command"] for c in fake.commands[("all_private_chats", lang)]]
+        group = [c["command"] for c in fake.commands[("all_group_chats", lang)]]
+        assert {"start", "nick", "balance", "top", "complain"} <= set(private)
+        assert {"newgame", "deal", "status"} <= set(group)
+    ru = {c["command"]: c["description"] for c in fake.commands[("all_private_chats", "ru")]}
+    en = {c["command"]: c["description"] for c in fake.commands[("all_private_chats", "en")]}
+    assert ru["top"] == "Рейтинг" and en["top"] == "Leaderboard"
+    assert ("all_private_chats", "") in fake.commands  # fallback for other languages
+
+
+async def test_club_chat_uses_the_club_locale(app: App, fake: FakeTelegram, ask: Any) -> None:
+    club = fake.group(-500, "Клуб")
+    fake.user(95, "Host", language_code="en")
+    reply = await ask(95, "/help", chat_id=club.id)
+    assert reply.text.startswith("<b>Бот клуба «Мафия»</b>")  # DEFAULT_LOCALE=ru, not the user's
+    stored = await app.services.db.clubs.get(-500)
+    assert stored is not None and stored.title == "Клуб"
+    await app.services.db.clubs.set_locale(-500, "en")
+    assert (await ask(95, "/help@mafia_test_bot", chat_id=-500)).text.startswith(
+        "<b>Mafia club bot</b>"
+    )
+    assert (await ask(95, "/newgame", chat_id=-500)).text == "Games are not available yet."
+
+
+async def test_group_ignores_plain_text_and_private_commands(
+    app: App, fake: FakeTelegram, ask: Any
+) -> None:
+    fake.group(-501, "Club")
+    fake.user(96, "P", language_code="en")
+    await fake.send(96, "hello all", chat_id=-501)
+    await fake.send(96, "/balance", chat_id=-501)
+    reply = await ask(96, "/help", chat_id=-501)  # answered after the two above were handled
+    assert reply.text.startswith("<b>")
+    assert len(fake.messages(-501)) == 1
