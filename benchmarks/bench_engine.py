@@ -33,6 +33,7 @@ from engine import (
     voters,
 )
 from engine.replay import replay
+from engine.roles import COMMON_PICK_ROLES
 
 SEATS = list(range(1, 25))
 
@@ -52,33 +53,66 @@ def night_choices(state: GameState, rng: random.Random) -> dict[int, int]:
     return choices
 
 
-def long_game(seed: int) -> dict[str, Any]:
-    """A whole legal 24-player game written as a protocol (the longest of a few seeds)."""
-    best: dict[str, Any] = {}
-    for attempt in range(20):
-        rng = random.Random(seed + attempt)
-        state = table_24(seed + attempt)
-        steps: list[dict[str, Any]] = []
-        phase = Phase.NIGHT
-        while not state.over:
-            if phase is Phase.NIGHT:
-                choices = night_choices(state, rng)
-                state, _ = resolve_night(state, choices)
-                steps.append({"night": {str(a): t for a, t in choices.items()}})
+def typical_choices(state: GameState, rng: random.Random) -> dict[int, int]:
+    """The Mafia agree on one civilian; everyone else acts as in :func:`night_choices`."""
+    choices = night_choices(state, rng)
+    pickers = [a for a in choices if state.player(a).role in COMMON_PICK_ROLES]
+    if pickers:
+        shared = set.intersection(*(set(legal_targets(state, a)) for a in pickers))
+        civilians = sorted(s for s in shared if not state.player(s).is_mafia)
+        if civilians:
+            target = rng.choice(civilians)
+            choices.update(dict.fromkeys(pickers, target))
+    return choices
+
+
+def typical_votes(state: GameState, rng: random.Random) -> dict[int, int]:
+    """Mafia vote for civilians; a civilian finds a Mafia player half of the time."""
+    votes = {}
+    for voter in voters(state):
+        candidates = vote_candidates(state, voter)
+        mafia = [s for s in candidates if state.player(s).is_mafia]
+        civilians = [s for s in candidates if not state.player(s).is_mafia and s != voter]
+        if state.player(voter).is_mafia and civilians:
+            votes[voter] = civilians[len(civilians) // 2]
+        elif mafia and rng.random() < 0.5:
+            votes[voter] = mafia[0]
+        else:
+            votes[voter] = rng.choice(candidates)
+    return votes
+
+
+def play_game(seed: int, typical: bool) -> dict[str, Any]:
+    rng = random.Random(seed)
+    state = table_24(seed)
+    players = [{"seat": p.seat, "role": str(p.role), "sex": p.sex} for p in state]
+    steps: list[dict[str, Any]] = []
+    phase = Phase.NIGHT
+    while not state.over:
+        if phase is Phase.NIGHT:
+            choices = typical_choices(state, rng) if typical else night_choices(state, rng)
+            state, _ = resolve_night(state, choices)
+            steps.append({"night": {str(a): t for a, t in choices.items()}})
+        else:
+            if typical:
+                votes = typical_votes(state, rng)
             else:
                 votes = {v: rng.choice(vote_candidates(state, v)) for v in voters(state)}
-                full, _ = complete_votes(state, votes)
-                tally = tally_votes(full)
-                day: dict[str, Any] = {"votes": {str(v): t for v, t in votes.items()}}
-                if tally.shootout:
-                    day["fate"] = tally.tied[0]
-                state, _ = resolve_day(state, votes, fate=day.get("fate"))
-                steps.append({"day": day})
-            phase = Phase.DAY if phase is Phase.NIGHT else Phase.NIGHT
-        players = [{"seat": p.seat, "role": str(p.role), "sex": p.sex} for p in state]
-        if len(steps) > len(best.get("steps", [])):
-            best = {"players": players, "steps": steps}
-    return best
+            full, _ = complete_votes(state, votes)
+            tally = tally_votes(full)
+            day: dict[str, Any] = {"votes": {str(v): t for v, t in votes.items()}}
+            if tally.shootout:
+                day["fate"] = tally.tied[0]
+            state, _ = resolve_day(state, votes, fate=day.get("fate"))
+            steps.append({"day": day})
+        phase = Phase.DAY if phase is Phase.NIGHT else Phase.NIGHT
+    return {"players": players, "steps": steps}
+
+
+def long_game(seed: int) -> dict[str, Any]:
+    """A whole legal 24-player game of random choices: the longest of a few seeds."""
+    games = [play_game(seed + attempt, typical=False) for attempt in range(20)]
+    return max(games, key=lambda g: len(g["steps"]))
 
 
 def median_us(fn: Callable[[], object], runs: int) -> float:
@@ -99,13 +133,17 @@ def main() -> None:
 
     protocol = long_game(7)
     text = json.dumps(protocol)
+    typical = play_game(7, typical=True)
+    typical_text = json.dumps(typical)
     state = table_24(7)
     choices = night_choices(state, random.Random(1))
     cards = default_composition(24)
     seed = new_seed()
 
     rows = [
-        (f"replay a whole 24-player game ({len(protocol['steps'])} phases)",
+        (f"replay a typical 24-player game ({len(typical['steps'])} phases)",
+         median_us(lambda: replay(json.loads(typical_text)), args.runs)),
+        (f"replay a long random 24-player game ({len(protocol['steps'])} phases)",
          median_us(lambda: replay(json.loads(text)), args.runs)),
         (f"resolve one night of 24 players ({len(choices)} choices)",
          median_us(lambda: resolve_night(state, choices), args.runs)),
