@@ -7,7 +7,6 @@ import sys
 
 from pydantic import ValidationError
 
-from bot.app import StartupError, create_app
 from bot.config import Settings
 from bot.logs import setup_logging
 
@@ -25,6 +24,8 @@ def describe(error: ValidationError) -> str:
 
 
 async def run(settings: Settings) -> None:
+    from bot.app import create_app
+
     app = await create_app(settings)
     await app.run()
 
@@ -36,6 +37,9 @@ def main() -> int:
         print(f"error: {describe(e)}", file=sys.stderr)
         return 2
     setup_logging()
+    # imported after the settings check: aiogram takes seconds to import
+    from bot.app import StartupError
+
     try:
         asyncio.run(run(settings))
     except StartupError as e:

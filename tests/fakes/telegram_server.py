@@ -484,6 +484,8 @@ class FakeTelegram:
         if handler is None:
             return _error(404, "Not Found")
         result: web.Response = await handler(params)
+        if method != "getUpdates":
+            await self._notify()  # wake wait_call()
         return result
 
     # ------------------------------------------------------------------ Bot API methods

@@ -1,0 +1,101 @@
+"""``python -m bot`` as a real process against the fake server, and its one-line failures."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import signal
+import socket
+import sys
+from pathlib import Path
+
+from tests.fakes.telegram_server import FakeTelegram
+
+ROOT = Path(__file__).resolve().parents[2]
+SETTINGS = ("BOT_TOKEN", "TELEGRAM_API_URL", "DATABASE_PATH", "ADMIN_IDS", "HOST_IDS",
+            "NIGHT_SECONDS", "MAFIA_AGREE_SECONDS", "VOTE_TURN_SECONDS", "LAST_WORD_SECONDS",
+            "DEFAULT_LOCALE")
+
+
+def _env(tmp_path: Path, **values: str) -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items() if k.upper() not in SETTINGS}
+    env["PYTHONPATH"] = str(ROOT)
+    env["DATABASE_PATH"] = str(tmp_path / "db" / "mafia.sqlite3")
+    env.update(values)
+    return env
+
+
+async def _spawn(tmp_path: Path, env: dict[str, str]) -> asyncio.subprocess.Process:
+    # cwd is tmp_path: no .env from the repository is read
+    return await asyncio.create_subprocess_exec(
+        sys.executable, "-m", "bot", cwd=tmp_path, env=env,
+        stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE,
+    )
+
+
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port: int = sock.getsockname()[1]
+        return port
+
+
+async def test_runs_answers_and_stops_on_sigterm(fake: FakeTelegram, tmp_path: Path) -> None:
+    env = _env(tmp_path, BOT_TOKEN=fake.token, TELEGRAM_API_URL=fake.base_url)
+    proc = await _spawn(tmp_path, env)
+    try:
+        await fake.wait_call("setMyCommands", timeout=20)
+        fake.user(1, "Анна", language_code="ru")
+        await fake.send(1, "/start")
+        reply = await fake.next_message(1, timeout=20)
+        assert "Анна" in (reply.text or "")
+        assert ("all_private_chats", "en") in fake.commands
+    finally:
+        if proc.returncode is None:
+            proc.send_signal(signal.SIGTERM)
+        stdout, stderr = await asyncio.wait_for(proc.communicate(), 20)
+    assert proc.returncode == 0, stderr.decode()
+    log = stdout.decode()
+    assert "msg=started" in log and "msg=stopped" in log
+    assert "level=INFO" in log
+    assert fake.token.split(":")[1] not in log  # the token never reaches the log
+    assert "Traceback" not in stderr.decode()
+    assert (tmp_path / "db" / "mafia.sqlite3").exists()
+
+
+async def _fails(tmp_path: Path, env: dict[str, str]) -> tuple[int, list[str]]:
+    proc = await _spawn(tmp_path, env)
+    _, stderr = await asyncio.wait_for(proc.communicate(), 30)
+    assert proc.returncode is not None
+    return proc.returncode, stderr.decode().splitlines()
+
+
+async def test_missing_token_is_one_line(tmp_path: Path) -> None:
+    code, lines = await _fails(tmp_path, _env(tmp_path))
+    assert code != 0
+    assert lines == ["error: BOT_TOKEN is not set"]
+
+
+async def test_malformed_token_is_one_line(tmp_path: Path) -> None:
+    code, lines = await _fails(tmp_path, _env(tmp_path, BOT_TOKEN="not-a-token"))
+    assert code != 0
+    assert len(lines) == 1 and lines[0].startswith("error: BOT_TOKEN is malformed")
+
+
+async def test_unreachable_api_or_rejected_token_is_one_line(
+    fake: FakeTelegram, tmp_path: Path
+) -> None:
+    # both processes at once: importing aiogram takes seconds
+    url = f"http://127.0.0.1:{_free_port()}"
+    (tmp_path / "a").mkdir()
+    (tmp_path / "b").mkdir()
+    unreachable = _env(tmp_path / "a", BOT_TOKEN=fake.token, TELEGRAM_API_URL=url)
+    rejected = _env(tmp_path / "b", BOT_TOKEN="987654321:AAF-some-other-token-000000000000",
+                    TELEGRAM_API_URL=fake.base_url)
+    (code1, lines1), (code2, lines2) = await asyncio.gather(
+        _fails(tmp_path / "a", unreachable), _fails(tmp_path / "b", rejected)
+    )
+    assert code1 != 0
+    assert len(lines1) == 1 and lines1[0].startswith(f"error: cannot reach the Bot API at {url}")
+    assert code2 != 0
+    assert lines2 == [f"error: the Bot API at {fake.base_url} rejected BOT_TOKEN (Unauthorized)"]
