@@ -78,8 +78,11 @@ class App:
         try:
             self.me = await self.check_api()
             await self.bot.delete_webhook(drop_pending_updates=False)
-            await register_commands(self.bot, self.services.translator,
-                                    self.settings.default_locale)
+            try:
+                await register_commands(self.bot, self.services.translator,
+                                        self.settings.default_locale)
+            except TelegramAPIError as e:  # menus are a convenience: run without them
+                log.warning("could not register commands", extra={"error": str(e)})
             self.scheduler.add_job(
                 self.daily_expiry, CronTrigger(hour=EXPIRY_HOUR_UTC, minute=0, timezone=UTC),
                 id="expiry", replace_existing=True, coalesce=True, misfire_grace_time=6 * 3600,
@@ -114,8 +117,18 @@ class App:
         log.info("stopped")
 
 
+class BotSession(AiohttpSession):
+    """aiogram's session; closing skips the 250 ms grace period that only TLS needs."""
+
+    async def close(self) -> None:
+        if self.api.base.startswith("https://"):
+            await super().close()
+        elif self._session is not None and not self._session.closed:
+            await self._session.close()
+
+
 def make_bot(settings: Settings) -> Bot:
-    session = AiohttpSession(api=TelegramAPIServer.from_base(settings.telegram_api_url))
+    session = BotSession(api=TelegramAPIServer.from_base(settings.telegram_api_url))
     return Bot(
         settings.bot_token.get_secret_value(),
         session=session,

@@ -9,6 +9,7 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 
 from aiogram import BaseMiddleware
+from aiogram.exceptions import TelegramAPIError
 from aiogram.types import CallbackQuery, Chat, Message, TelegramObject, User
 
 from bot.errors import UserError, explain
@@ -68,7 +69,10 @@ class ContextMiddleware(BaseMiddleware):
 
     async def _answer(self, event: TelegramObject, text: str) -> None:
         if isinstance(event, CallbackQuery):
-            await event.answer(_plain(text), show_alert=True)
+            try:
+                await event.answer(_plain(text), show_alert=True)
+            except TelegramAPIError as e:  # already answered, or too late
+                log.warning("callback answer failed", extra={"error": str(e)})
         elif isinstance(event, Message):
             await self.services.outbox.send_text(event.chat.id, text)
 

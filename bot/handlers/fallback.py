@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from aiogram import F, Router
-from aiogram.types import Message
+from aiogram.types import CallbackQuery, Message
 
 from bot.i18n import Translator
 from bot.outbox import Outbox
@@ -21,10 +21,16 @@ async def not_a_command(
     await outbox.send_text(message.chat.id, translator.t(locale, "misc.not_a_command"))
 
 
+async def stale_button(query: CallbackQuery, translator: Translator, locale: str) -> None:
+    """A button nobody handles (an old message, a finished game): say so, stop the spinner."""
+    await query.answer(translator.t(locale, "misc.stale_button"))
+
+
 def create_router() -> Router:
     router = Router(name="fallback")
     router.message.filter(F.chat.type == "private")
 
     router.message.register(unknown_command, F.text.startswith("/"))
     router.message.register(not_a_command)
+    router.callback_query.register(stale_button)
     return router

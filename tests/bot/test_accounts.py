@@ -269,3 +269,10 @@ async def test_complain(app: App, fake: FakeTelegram, ask: Any) -> None:
 async def test_game_commands_placeholder(app: App, fake: FakeTelegram, ask: Any) -> None:
     fake.user(60, "P", language_code="en")
     assert (await ask(60, "/myrole")).text == "Games are not available yet."
+
+
+async def test_unknown_button_is_answered(app: App, fake: FakeTelegram, ask: Any) -> None:
+    user = fake.user(61, "P", language_code="en")
+    prompt = await ask(user, "/lang")
+    query = await fake.press(user, prompt, "old:button:from:last:year")
+    assert (await fake.callback_answer(query))["text"] == "This button is no longer active."
