@@ -35,7 +35,8 @@ async def run_expiry(
             locale = _locale(player, default_locale)
             await outbox.send_text(
                 player.tg_id,
-                translator.t(locale, "expiry.warning", nick=player.nickname or "—",
+                translator.t(locale, "expiry.warning",
+                             nick=player.nickname or translator.t(locale, "misc.none"),
                              points=points, date=player.expiry_date),
             )
         await db.expiry.mark_warned(player.tg_id, today)

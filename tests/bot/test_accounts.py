@@ -276,3 +276,18 @@ async def test_unknown_button_is_answered(app: App, fake: FakeTelegram, ask: Any
     prompt = await ask(user, "/lang")
     query = await fake.press(user, prompt, "old:button:from:last:year")
     assert (await fake.callback_answer(query))["text"] == "This button is no longer active."
+
+
+async def test_profile_top_complain_in_russian(app: App, fake: FakeTelegram, ask: Any) -> None:
+    await _two_players(fake, ask)
+    text = (await ask(31, "/profile")).text
+    assert text.startswith("<b>Профиль</b>") and "Ник: Juliet" in text
+    assert "Аккаунт: активен" in text and "Язык: Русский" in text
+    assert (await ask(31, "/top")).text == "Баллов пока ни у кого нет."
+    await give_game_points(app.services.db, 31, 2, date(2026, 3, 1))
+    assert (await ask(31, "/top")).text == "<b>Рейтинг</b>\n1. Juliet — 2"
+    assert (await ask(31, "/complain")).text.startswith("Использование")
+    assert (await ask(31, "/complain Juliet x")).text == "Нельзя пожаловаться на себя."
+    reply = await ask(31, "/complain Romeo опоздал")
+    assert reply.text == "Жалоба на <b>Romeo</b> записана. Спасибо."
+    assert (await ask(31, "/myrole")).text == "Игры пока недоступны."
