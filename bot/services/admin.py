@@ -53,7 +53,7 @@ class Admin:
             return player, int(words[0]), " ".join(words[1:])[:MAX_REASON]
         if not numbers:
             raise UserError(usage)
-        for index in numbers:
+        for index in reversed(numbers):  # the longest nickname wins ("Agent 007 5 mug")
             found = await self.db.players.by_nickname(" ".join(words[:index]))
             if found is not None:
                 reason = " ".join(words[index + 1 :])
