@@ -62,12 +62,12 @@ class Expiry:
 
     async def sweep(self, today: date) -> list[Player]:
         """Burn nickname and points of every player whose expiry date is ``today`` or earlier
-        (one 'expiry_burn' ledger row each, all in one transaction). Returns them as they were
-        before the burn (with the lost nickname)."""
+        (one 'expiry_burn' ledger row each, all in one transaction). Returns them, ordered by
+        tg_id, as they were before the burn (with the lost nickname)."""
         cutoff = expiry_cutoff(today).isoformat()
         async with self._db.transaction() as conn:
             # Set-based: the candidates go to a temporary table, then one statement each
-            # writes the burn rows and clears the nicknames.
+            # clears the nicknames and writes the burn rows.
             await conn.execute(
                 "CREATE TEMP TABLE IF NOT EXISTS expiry_sweep"
                 " (tg_id INTEGER PRIMARY KEY, points INTEGER NOT NULL)"
@@ -81,20 +81,22 @@ class Expiry:
             )
             async with conn.execute(
                 f"SELECT {_COLUMNS} FROM temp.expiry_sweep s JOIN players p ON p.tg_id = s.tg_id"
-                " ORDER BY p.last_game_date, p.tg_id"
+                " ORDER BY s.tg_id"
             ) as cur:
                 burnt = [_rows.player(r) for r in await cur.fetchall()]
             if burnt:
+                # Nicknames first: the players leave the leaderboard while they still hold
+                # their points, so the burn rows below touch no leaderboard bucket.
+                await conn.execute(
+                    "UPDATE players SET nickname = NULL, nickname_key = NULL,"
+                    " expired_for = last_game_date"
+                    " WHERE tg_id IN (SELECT tg_id FROM temp.expiry_sweep)"
+                )
                 await conn.execute(
                     "INSERT INTO ledger (tg_id, points, kind, reason, day)"
                     " SELECT tg_id, -points, ?, ?, ? FROM temp.expiry_sweep WHERE points > 0"
                     " ORDER BY tg_id",
                     (KIND_EXPIRY_BURN, EXPIRY_REASON, today.isoformat()),
-                )
-                await conn.execute(
-                    "UPDATE players SET nickname = NULL, nickname_key = NULL,"
-                    " expired_for = last_game_date"
-                    " WHERE tg_id IN (SELECT tg_id FROM temp.expiry_sweep)"
                 )
             await conn.execute("DELETE FROM temp.expiry_sweep")
             return burnt
