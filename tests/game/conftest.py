@@ -1,0 +1,95 @@
+"""In-process service tests: the real engine, real storage on tmp files, a fake clock and
+scheduler, and the real notifier writing into a recording sender."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import AsyncIterator
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+
+import pytest
+
+from bot.game.notifier import Notifier, RecordingSender
+from bot.game.service import GameService
+from bot.game.timers import GameTimers, Job
+from bot.i18n import Translator
+from storage.db import Database
+from tests.game.harness import CHAT, HOST, Harness
+
+
+class FakeClock:
+    def __init__(self, now: datetime) -> None:
+        self.now = now
+
+    def __call__(self) -> datetime:
+        return self.now
+
+
+class FakeDeadlines:
+    """Jobs run only when the test moves the clock (``advance``)."""
+
+    def __init__(self, clock: FakeClock) -> None:
+        self.clock = clock
+        self.jobs: dict[str, tuple[datetime, Job]] = {}
+
+    def arm(self, key: str, at: datetime, job: Job) -> None:
+        self.jobs[key] = (at, job)
+
+    def disarm(self, key: str) -> None:
+        self.jobs.pop(key, None)
+
+    def names(self) -> set[str]:
+        return {k.split(":", 1)[1] for k in self.jobs}
+
+    async def advance(self, seconds: float) -> None:
+        target = self.clock.now + timedelta(seconds=seconds)
+        while True:
+            due = sorted((at, key) for key, (at, _) in self.jobs.items() if at <= target)
+            if not due:
+                break
+            at, key = due[0]
+            _, job = self.jobs.pop(key)
+            self.clock.now = max(self.clock.now, at)
+            await job()
+        self.clock.now = target
+
+
+TIMERS = GameTimers(night=60, mafia_agree=30, vote_turn=60, last_word=30, cancel=20, fate=60)
+
+
+@pytest.fixture
+def translator() -> Translator:
+    return Translator.load()
+
+
+@pytest.fixture
+def fake_clock() -> FakeClock:
+    return FakeClock(datetime(2026, 11, 30, 18, 0, tzinfo=UTC))
+
+
+@pytest.fixture
+async def db(tmp_path: Path) -> AsyncIterator[Database]:
+    database = await Database.open(tmp_path / "game.sqlite3")
+    yield database
+    await database.close()
+
+
+@pytest.fixture
+async def h(db: Database, fake_clock: FakeClock, translator: Translator,
+            tmp_path: Path) -> AsyncIterator[Harness]:
+    harness = make_harness(db, fake_clock, translator, tmp_path)
+    await db.clubs.ensure(CHAT, title="Club", locale="ru")
+    yield harness
+
+
+def make_harness(db: Database, clock: FakeClock, translator: Translator, tmp_path: Path,
+                 *, seed: int = 7) -> Harness:
+    sender = RecordingSender()
+    deadlines = FakeDeadlines(clock)
+    service: GameService
+    notifier = Notifier(sender, translator, lambda tg: service.locale_of(tg))
+    service = GameService(db, notifier, deadlines, translator, timers=TIMERS,
+                          host_ids=frozenset({HOST}), clock=clock, default_locale="ru",
+                          bot_username="mafia_test_bot", rng=random.Random(seed))
+    return Harness(db, service, sender, deadlines, clock, translator, tmp_path)
