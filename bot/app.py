@@ -37,6 +37,7 @@ log = logging.getLogger("bot")
 
 EXPIRY_HOUR_UTC = 7  # the daily expiry job (warnings and burns) runs at 07:00 UTC
 STARTUP_TIMEOUT = 15
+SHUTDOWN_FLUSH_SECONDS = 10  # posted messages still retrying get this long at shutdown
 
 
 class StartupError(Exception):
@@ -111,7 +112,7 @@ class App:
     async def close(self) -> None:
         if self.scheduler.running:
             self.scheduler.shutdown(wait=False)
-        await self.services.outbox.flush()
+        await self.services.outbox.flush(within=SHUTDOWN_FLUSH_SECONDS)
         await self.services.db.close()
         await self.bot.session.close()
         log.info("stopped")

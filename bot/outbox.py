@@ -138,7 +138,7 @@ class Outbox:
         self.limiter = RateLimiter(self.limits, clock, sleep)
         self.sleep = sleep
         self.parse_mode = parse_mode
-        self._locks: dict[int, asyncio.Lock] = {}
+        self._locks: dict[int, list[Any]] = {}  # chat -> [FIFO lock, users]
         self._blocked_hooks: list[BlockedHook] = []
         self._tasks: set[asyncio.Task[Any]] = set()
 
@@ -216,18 +216,35 @@ class Outbox:
         task.add_done_callback(self._tasks.discard)
         return task
 
-    async def flush(self) -> None:
-        """Wait for every posted message (used on shutdown)."""
+    async def flush(self, within: float | None = None) -> int:
+        """Wait for every posted message (used on shutdown); returns how many are still
+        undelivered after ``within`` seconds (they are cancelled and logged)."""
+        loop = asyncio.get_running_loop()
+        deadline = None if within is None else loop.time() + within
         while self._tasks:
-            await asyncio.gather(*list(self._tasks), return_exceptions=True)
+            left = None if deadline is None else max(0.0, deadline - loop.time())
+            _, pending = await asyncio.wait(list(self._tasks), timeout=left)
+            if pending and deadline is not None and loop.time() >= deadline:
+                log.error("undelivered at shutdown", extra={"messages": len(pending)})
+                for task in pending:
+                    task.cancel()
+                await asyncio.gather(*pending, return_exceptions=True)
+                return len(pending)
+        return 0
 
     async def request(self, chat_id: int, method: TelegramMethod[T]) -> T | None:
         """Send ``method`` to ``chat_id`` within the limits; retry until it is delivered."""
-        lock = self._locks.get(chat_id)
-        if lock is None:
-            lock = self._locks[chat_id] = asyncio.Lock()
-        async with lock:
-            return await self._deliver(chat_id, method)
+        entry = self._locks.get(chat_id)
+        if entry is None:
+            entry = self._locks[chat_id] = [asyncio.Lock(), 0]
+        entry[1] += 1  # senders holding or waiting for this chat's lock
+        try:
+            async with entry[0]:
+                return await self._deliver(chat_id, method)
+        finally:
+            entry[1] -= 1
+            if entry[1] == 0:
+                del self._locks[chat_id]  # no lock kept for every chat ever seen
 
     async def _deliver(self, chat_id: int, method: TelegramMethod[T]) -> T | None:
         name = type(method).__name__

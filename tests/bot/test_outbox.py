@@ -198,3 +198,13 @@ async def test_app_marks_player_who_blocked_the_bot(
     await ask(80, "/start")
     player = await db.players.get(80)
     assert player is not None and not player.bot_blocked
+
+
+async def test_flush_gives_up_after_its_timeout(fake: FakeTelegram, bot: Bot) -> None:
+    fake.user(1, "A")
+    fake.fail_next(1000, status=500, methods={"sendMessage"})
+    outbox = Outbox(bot, limits=Limits(backoff_start=0.01, backoff_max=0.01))
+    outbox.post(1, "stuck")
+    assert await outbox.flush(within=0.2) == 1
+    assert fake.messages(1) == []
+    assert outbox._locks == {}
