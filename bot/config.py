@@ -55,6 +55,14 @@ class Settings(BaseSettings):
             raise ValueError("malformed token (expected digits:secret)")
         return SecretStr(value.get_secret_value().strip())
 
+    @field_validator("telegram_api_url")
+    @classmethod
+    def _http_url(cls, value: str) -> str:
+        value = value.strip().rstrip("/")
+        if not re.match(r"^https?://[^/\s]+", value):
+            raise ValueError("expected an http:// or https:// URL")
+        return value
+
     @field_validator("admin_ids", "host_ids", mode="before")
     @classmethod
     def _comma_ints(cls, value: Any) -> Any:

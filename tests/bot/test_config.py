@@ -53,6 +53,8 @@ def test_env_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
         ({"bot_token": TOKEN, "admin_ids": "1,x"}, "ADMIN_IDS is malformed"),
         ({"bot_token": TOKEN, "default_locale": "de"}, "DEFAULT_LOCALE is malformed"),
         ({"bot_token": TOKEN, "night_seconds": "0"}, "NIGHT_SECONDS is malformed"),
+        ({"bot_token": TOKEN, "telegram_api_url": "api.telegram.org"},
+         "TELEGRAM_API_URL is malformed"),
     ],
 )
 def test_bad_settings_are_one_line(
