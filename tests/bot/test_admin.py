@@ -156,6 +156,8 @@ async def test_complaints(app: App, fake: FakeTelegram, ask: Any) -> None:
     await ask(70, "/complain Trinity Ann pushes")
     text = (await ask(ADMIN_ID, "/complaints")).text
     assert text == "<b>Complaints</b>\nNeo — 2\nTrinity Ann — 1"
+    log = await app.services.db.admin_log.recent(10)
+    assert any(a.action == "complaints" and a.admin_id == ADMIN_ID for a in log)
 
 
 async def test_admin_in_russian(app: App, fake: FakeTelegram, ask: Any) -> None:
