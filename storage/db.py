@@ -36,6 +36,7 @@ class Database:
 
         self._conn = conn
         self._lock = asyncio.Lock()
+        self._holder: asyncio.Task[object] | None = None
         self._closed = False
         self.path = path
         self.players = Players(self)
@@ -74,7 +75,7 @@ class Database:
         return cls(conn, db_path)
 
     async def close(self) -> None:
-        async with self._lock:
+        async with self._locked():
             if not self._closed:
                 self._closed = True
                 await self._conn.close()
@@ -86,9 +87,27 @@ class Database:
         await self.close()
 
     @asynccontextmanager
-    async def transaction(self) -> AsyncIterator[aiosqlite.Connection]:
-        """``BEGIN IMMEDIATE``; COMMIT on success, ROLLBACK on any exception (incl. cancel)."""
+    async def _locked(self) -> AsyncIterator[None]:
+        task = asyncio.current_task()
+        if task is not None and task is self._holder:
+            raise RuntimeError(
+                "storage call inside db.transaction()/db.read() of the same task: it would"
+                " deadlock; use the yielded connection instead"
+            )
         async with self._lock:
+            self._holder = task
+            try:
+                yield
+            finally:
+                self._holder = None
+
+    @asynccontextmanager
+    async def transaction(self) -> AsyncIterator[aiosqlite.Connection]:
+        """``BEGIN IMMEDIATE``; COMMIT on success, ROLLBACK on any exception (incl. cancel).
+
+        Not re-entrant: inside it, use the yielded connection, not the repositories.
+        """
+        async with self._locked():
             await self._conn.execute("BEGIN IMMEDIATE")
             try:
                 yield self._conn
@@ -101,7 +120,7 @@ class Database:
     @asynccontextmanager
     async def read(self) -> AsyncIterator[aiosqlite.Connection]:
         """A read-only snapshot (deferred transaction) under the same lock."""
-        async with self._lock:
+        async with self._locked():
             await self._conn.execute("BEGIN")
             try:
                 yield self._conn
@@ -110,7 +129,7 @@ class Database:
                     await self._conn.execute("COMMIT")
 
     async def schema_version(self) -> int:
-        async with self._lock:
+        async with self._locked():
             return await user_version(self._conn)
 
     async def backup(self, out_path: str | Path) -> Path:
@@ -121,7 +140,7 @@ class Database:
         tmp.unlink(missing_ok=True)
         target = sqlite3.connect(tmp, check_same_thread=False)
         try:
-            async with self._lock:
+            async with self._locked():
                 await self._conn.backup(target, pages=-1)
         finally:
             target.close()

@@ -20,6 +20,7 @@ if TYPE_CHECKING:
     from storage.db import Database
 
 EXPIRY_REASON = "expired"
+SWEEP_BATCH = 5000
 
 # Players with something to lose whose current absence has not been swept yet.
 _AT_RISK = (
@@ -60,10 +61,26 @@ class Expiry:
             )
             return await _ops.require_player(conn, tg_id)
 
-    async def sweep(self, today: date) -> list[Player]:
-        """Burn nickname and points of every player whose expiry date is ``today`` or earlier
-        (one 'expiry_burn' ledger row each, all in one transaction). Returns them, ordered by
-        tg_id, as they were before the burn (with the lost nickname)."""
+    async def sweep(self, today: date, *, batch: int = SWEEP_BATCH) -> list[Player]:
+        """Burn nickname and points of every player whose expiry date is ``today`` or earlier:
+        one 'expiry_burn' ledger row each, written in the same transaction as the nickname
+        loss. Players are processed in transactions of at most ``batch`` players, so a large
+        catch-up never holds the database for long (other calls interleave between batches);
+        a crash between batches leaves whole players burnt and the rest for the next sweep.
+        Returns the burnt players, ordered by tg_id, as they were before the burn (with the
+        lost nickname)."""
+        if batch <= 0:
+            raise ValueError("batch must be positive")
+        burnt: list[Player] = []
+        while True:
+            chunk = await self._sweep_batch(today, batch)
+            burnt.extend(chunk)
+            if len(chunk) < batch:
+                break
+        burnt.sort(key=lambda p: p.tg_id)
+        return burnt
+
+    async def _sweep_batch(self, today: date, batch: int) -> list[Player]:
         cutoff = expiry_cutoff(today).isoformat()
         async with self._db.transaction() as conn:
             # Set-based: the candidates go to a temporary table, then one statement each
@@ -76,8 +93,8 @@ class Expiry:
             await conn.execute(
                 "INSERT INTO temp.expiry_sweep (tg_id, points)"
                 " SELECT p.tg_id, b.points FROM players p JOIN balances b ON b.tg_id = p.tg_id"
-                f" WHERE p.last_game_date <= ? AND {_AT_RISK}",
-                (cutoff,),
+                f" WHERE p.last_game_date <= ? AND {_AT_RISK} LIMIT ?",
+                (cutoff, batch),
             )
             async with conn.execute(
                 f"SELECT {_COLUMNS} FROM temp.expiry_sweep s JOIN players p ON p.tg_id = s.tg_id"

@@ -361,3 +361,11 @@ def test_cache_always_equals_ledger_sum(tmp_path: Path, ops_list: list[tuple[str
                     assert [tuple(r) for r in await cur.fetchall()] == expected
 
     asyncio.run(scenario())
+
+
+async def test_nested_storage_call_is_refused_not_deadlocked(db: Database) -> None:
+    await add_players(db, 1)
+    with pytest.raises(RuntimeError, match="deadlock"):
+        async with db.transaction():
+            await db.players.get(1)
+    assert await db.players.get(1) is not None  # the lock was released

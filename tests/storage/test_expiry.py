@@ -88,3 +88,19 @@ async def test_sweep_burns_nickname_and_points_once(db: Database) -> None:
 async def test_mark_warned_unknown_player(db: Database) -> None:
     with pytest.raises(UnknownPlayer):
         await db.expiry.mark_warned(9, date(2026, 1, 1))
+
+
+async def test_sweep_in_small_batches_burns_everyone_once(db: Database) -> None:
+    ids = list(range(1, 12))
+    await add_players(db, *ids)
+    for tg_id in ids:
+        await played(db, tg_id, LAST, points=tg_id)
+    burnt = await db.expiry.sweep(date(2026, 3, 15), batch=3)
+    assert [p.tg_id for p in burnt] == ids
+    assert all(p.nickname == f"nick{p.tg_id}" for p in burnt)
+    for tg_id in ids:
+        assert await db.ledger.balance(tg_id) == 0
+        assert [r.kind for r in await db.ledger.recent(tg_id)] == ["expiry_burn", "adjust"]
+    assert await db.expiry.sweep(date(2026, 3, 15), batch=3) == []
+    with pytest.raises(ValueError):
+        await db.expiry.sweep(date(2026, 3, 15), batch=0)
