@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import itertools
 import os
 import signal
 import sqlite3
@@ -21,6 +22,7 @@ from storage.migrations import MIGRATIONS, SCHEMA_VERSION, migrate
 from tests.storage.conftest import ADMIN, CLUB, NOW, add_players
 
 DAY = date(2026, 3, 10)
+_EXAMPLES = itertools.count()
 REPO = Path(__file__).resolve().parents[2]
 
 CRASH_SCRIPT = """
@@ -42,6 +44,43 @@ asyncio.run(main())
 """
 
 
+FINISH_CRASH_SCRIPT = """
+import asyncio, sys, time
+from datetime import date
+from storage import Database, GamePoints
+from storage import _ops
+
+real = _ops.games_played
+
+async def stalled(*args, **kwargs):
+    await real(*args, **kwargs)
+    print("inside finish", flush=True)
+    time.sleep(60)  # killed here: marker, status and counters written, not committed
+
+_ops.games_played = stalled
+
+async def main():
+    db = await Database.open(sys.argv[1])
+    await db.games.finish(int(sys.argv[2]), status="finished", day=date(2026, 3, 10),
+                          points=[GamePoints(1, 6, "team_win", "end")])
+
+asyncio.run(main())
+"""
+
+
+def run_and_kill(script: str, *args: str) -> None:
+    proc = subprocess.Popen(
+        [sys.executable, "-c", script, *args], stdout=subprocess.PIPE, cwd=REPO, text=True
+    )
+    try:
+        assert proc.stdout is not None
+        assert proc.stdout.readline().strip() in ("in transaction", "inside finish")
+        os.kill(proc.pid, signal.SIGKILL)
+    finally:
+        proc.wait(timeout=30)
+    assert proc.returncode == -signal.SIGKILL
+
+
 def sql(path: Path, query: str) -> list[tuple[object, ...]]:
     conn = sqlite3.connect(path)
     try:
@@ -57,17 +96,7 @@ def test_sigkill_before_commit_leaves_nothing(db_path: Path) -> None:
             await db.ledger.adjust(1, 7, reason="before", admin_id=ADMIN, now=NOW)
 
     asyncio.run(prepare())
-    proc = subprocess.Popen(
-        [sys.executable, "-c", CRASH_SCRIPT, str(db_path)],
-        stdout=subprocess.PIPE, cwd=REPO, text=True,
-    )
-    try:
-        assert proc.stdout is not None
-        assert proc.stdout.readline().strip() == "in transaction"
-        os.kill(proc.pid, signal.SIGKILL)
-    finally:
-        proc.wait(timeout=30)
-    assert proc.returncode == -signal.SIGKILL
+    run_and_kill(CRASH_SCRIPT, str(db_path))
 
     async def check() -> None:
         async with await Database.open(db_path) as db:
@@ -80,6 +109,35 @@ def test_sigkill_before_commit_leaves_nothing(db_path: Path) -> None:
 
     asyncio.run(check())
     assert sql(db_path, "PRAGMA integrity_check") == [("ok",)]
+
+
+def test_sigkill_in_the_middle_of_finish_leaves_the_game_running(db_path: Path) -> None:
+    async def prepare() -> int:
+        async with await Database.open(db_path) as db:
+            await add_players(db, 1, 2)
+            await db.clubs.ensure(CLUB, title="C", locale="ru")
+            game_id = await db.games.create(CLUB, ADMIN, seats=[(1, 1), (2, 2)],
+                                            created_at=NOW)
+            await db.games.set_status(game_id, "running")
+            return game_id
+
+    game_id = asyncio.run(prepare())
+    run_and_kill(FINISH_CRASH_SCRIPT, str(db_path), str(game_id))
+
+    async def check() -> None:
+        async with await Database.open(db_path) as db:
+            game = await db.games.get(game_id)
+            assert (game.status, game.finished_on) == ("running", None)
+            assert [g.id for g in await db.games.running()] == [game_id]
+            assert await db.ledger.balance(1) == 0
+            assert (await db.players.get(1)).games_played == 0  # type: ignore[union-attr]
+            # after the restart the game can be finished, once
+            points = [GamePoints(1, 6, "team_win", "end")]
+            assert await db.games.finish(game_id, status="finished", points=points, day=DAY)
+            assert not await db.games.finish(game_id, status="finished", points=points, day=DAY)
+            assert await db.ledger.balance(1) == 6
+
+    asyncio.run(check())
 
 
 async def test_exception_inside_transaction_rolls_back(db: Database) -> None:
@@ -329,8 +387,7 @@ async def test_every_error_is_a_storage_error_with_a_code() -> None:
 def test_cache_always_equals_ledger_sum(tmp_path: Path, ops_list: list[tuple[str, int, int]]
                                         ) -> None:
     async def scenario() -> None:
-        path = tmp_path / f"prop-{os.getpid()}-{id(ops_list)}.sqlite3"
-        path.unlink(missing_ok=True)
+        path = tmp_path / f"prop-{next(_EXAMPLES)}.sqlite3"
         async with await Database.open(path) as db:
             await add_players(db, 1, 2, 3)
             await db.players.record_game_played([1, 2], date(2026, 1, 1))
