@@ -163,6 +163,9 @@ class Harness:
 
     async def play_vote(self, *, against_mafia: bool = True) -> None:
         await self.service.start_vote(CHAT, HOST)
+        await self.play_vote_rest(against_mafia=against_mafia)
+
+    async def play_vote_rest(self, *, against_mafia: bool = True) -> None:
         table = self.table
         while not self.over and table.stage is Stage.VOTE:
             voter = table.current_voter()

@@ -1,0 +1,249 @@
+"""Votes: turns, timeouts, shoot-outs, the Lawyers, the friend immunity, host controls."""
+
+from __future__ import annotations
+
+import engine
+from bot.game.table import Stage
+from engine import Role
+from tests.game.harness import CHAT, HOST, Harness
+
+
+async def test_vote_turns_in_seat_order_and_timeouts(h: Harness) -> None:
+    await h.dealt(10)
+    await h.service.start_vote(CHAT, HOST)  # a game may start with a day
+    t = h.table
+    assert t.order == engine.voters(t.game) and t.current_voter() == t.order[0]
+    first, second = t.order[0], t.order[1]
+    assert await h.refused(h.vote(second, first)) == "game.vote.not_your_turn"
+    assert await h.refused(h.vote(first, 99)) == "game.rule.target_unknown"
+    await h.vote(first, second)
+    assert await h.refused(h.vote(first, second)) == "game.vote.already"
+    assert any("голосует за" in s for s in h.club_texts())
+    # the second voter lets its turn run out: a vote for itself
+    await h.deadlines.advance(61)
+    assert t.timeouts == [second] and t.current_voter() == t.order[2]
+    assert any("не успел" in s for s in h.club_texts())
+    for _ in t.order[2:]:
+        await h.deadlines.advance(61)
+    if t.stage is Stage.CANCEL:
+        await h.deadlines.advance(21)
+    assert t.stage in (Stage.EVENING, Stage.OVER)
+    assert isinstance(t.last_result, engine.DayResult)
+    assert set(t.last_result.timeouts) == set(t.order[1:])
+
+
+async def test_shootout_decided_by_the_bot(h: Harness) -> None:
+    await h.dealt(10)
+    await h.service.start_vote(CHAT, HOST)
+    t = h.table
+    a, b = t.order[0], t.order[1]
+    for i, voter in enumerate(list(t.order)):
+        target = a if i % 2 == 0 else b
+        if target == voter:
+            target = b if target == a else a
+        await h.vote(voter, target)
+    tally = engine.tally_votes(t.votes)
+    if t.stage is Stage.CANCEL:
+        await h.deadlines.advance(21)
+    if tally.shootout:
+        assert any("Перестрелка" in s for s in h.club_texts())
+        assert isinstance(t.last_result, engine.DayResult)
+        assert t.last_result.condemned in tally.tied
+
+
+async def test_shootout_drawn_by_the_host(h: Harness) -> None:
+    await h.dealt(10)
+    await h.service.set_fate_mode(CHAT, HOST, True)
+    await h.service.start_vote(CHAT, HOST)
+    t = h.table
+    voters = list(t.order)
+    a, b = voters[0], voters[1]
+    # split the votes 5/5 between a and b (nobody votes for itself)
+    half = len(voters) // 2
+    plan = {v: (b if v == a else a) for v in voters[:half]}
+    plan.update({v: (a if v == b else b) for v in voters[half:]})
+    counts = engine.tally_votes(plan)
+    for voter in voters:
+        await h.vote(voter, plan[voter])
+    if not counts.shootout:
+        return
+    assert t.stage is Stage.FATE
+    ask = [s for s in h.private(HOST) if s.markup is not None][-1]
+    assert len(h.buttons(ask)) == len(counts.tied)
+    outsider = next(s for s in t.seats if s not in counts.tied)
+    assert await h.refused(h.service.fate(h.game_id, 1001, t.step, counts.tied[0])) == \
+        "game.not_host"
+    assert await h.refused(h.service.fate(h.game_id, HOST, t.step, outsider)) == \
+        "game.rule.fate_not_tied"
+    await h.service.fate(h.game_id, HOST, t.step, counts.tied[1])
+    assert await h.refused(h.service.fate(h.game_id, HOST, t.step, counts.tied[0])) == \
+        "game.stale"
+    if t.stage is Stage.CANCEL:
+        await h.deadlines.advance(21)
+    assert isinstance(t.last_result, engine.DayResult)
+    assert t.last_result.condemned == counts.tied[1]
+
+
+async def test_lawyer_cancels_the_verdict(h: Harness) -> None:
+    await h.dealt(10)
+    await h.service.start_vote(CHAT, HOST)
+    t = h.table
+    lawyer = h.seats_with(Role.LAWYER)[0]
+    target = next(s for s in h.civilians() if s != lawyer)
+    for voter in list(t.order):
+        await h.vote(voter, target if voter != target else lawyer)
+    assert t.stage is Stage.CANCEL and t.lawyers == [lawyer]
+    ask = [s for s in h.private(h.tg(lawyer)) if s.markup is not None][-1]
+    assert h.buttons(ask)
+    outsider = next(s for s in t.seats if s not in (lawyer, target))
+    assert await h.refused(h.service.cancel(h.game_id, h.tg(outsider), t.step)) == \
+        "game.rule.not_a_lawyer"
+    assert await h.refused(h.service.cancel(h.game_id, h.tg(lawyer), t.step - 1)) == \
+        "game.stale"
+    await h.service.cancel(h.game_id, h.tg(lawyer), t.step)
+    assert await h.refused(h.service.cancel(h.game_id, h.tg(lawyer), t.step)) == "game.stale"
+    result = t.last_result
+    assert isinstance(result, engine.DayResult) and result.cancelled_by == lawyer
+    assert not result.died and t.game.player(target).alive
+    assert any(e.reason is engine.Reason.LAWYER_SAVE for e in t.game.ledger)
+
+
+async def test_verdict_final_after_the_window(h: Harness) -> None:
+    await h.dealt(10)
+    await h.service.start_vote(CHAT, HOST)
+    t = h.table
+    lawyer = h.seats_with(Role.LAWYER)[0]
+    target = next(s for s in h.civilians() if s != lawyer)
+    for voter in list(t.order):
+        await h.vote(voter, target if voter != target else lawyer)
+    await h.deadlines.advance(21)
+    assert not t.game.player(target).alive
+    texts = h.club_texts()
+    assert any("последнее слово" in s for s in texts)
+    await h.deadlines.advance(31)
+    assert any("окончено" in s for s in h.club_texts())
+
+
+async def test_friend_immunity_ordered_accepted_and_announced(h: Harness) -> None:
+    await h.lobby(10)
+    t = h.table
+    # seat 1 is "m", seat 2 "f" (neighbours), seat 3 "m", seat 4 "f"
+    assert await h.refused(h.service.friend_choose(h.game_id, 1001, 2, -1)) == \
+        "game.rule.friend_adjacent"
+    assert await h.refused(h.service.friend_choose(h.game_id, 1001, 3, -1)) == \
+        "game.rule.friend_same_sex"
+    _table, legal = await h.service.friend_menu(1001)
+    assert 4 in legal and 2 not in legal and 3 not in legal
+    await h.service.friend_choose(h.game_id, 1001, 4, -1)
+    await h.service.friend_choose(h.game_id, 1001, 4, 1)
+    assert await h.refused(h.service.friend_choose(h.game_id, 1001, 6, 1)) == \
+        "game.friend.duplicate"
+    ask = [s for s in h.private(HOST) if s.markup is not None][-1]
+    order_id = int(h.buttons(ask)[0].split(":")[2])
+    assert await h.refused(h.service.friend_decide(h.game_id, 1001, order_id, True)) == \
+        "game.not_host"
+    await h.service.friend_decide(h.game_id, HOST, order_id, True)
+    assert await h.refused(h.service.friend_decide(h.game_id, HOST, order_id, True)) == \
+        "game.friend.already"
+    await h.service.deal(CHAT, HOST)
+    holder = t.game.player(4)
+    assert holder.friend is not None and holder.friend.announce_by == 1
+    assert not any("дружить" in s for s in h.club_texts())  # secret until it triggers
+    await h.service.start_vote(CHAT, HOST)
+    for voter in list(t.order):
+        await h.vote(voter, 4 if voter != 4 else 1)
+    if t.stage is Stage.CANCEL:
+        await h.deadlines.advance(21)
+    assert t.game.player(4).alive
+    assert any("дружить" in s and "№1" in s for s in h.club_texts())
+
+
+async def test_technical_death_moves_the_vote_on(h: Harness) -> None:
+    await h.dealt(10)
+    await h.service.start_vote(CHAT, HOST)
+    t = h.table
+    current = t.current_voter()
+    assert current is not None
+    await h.service.technical_death(CHAT, HOST, current)
+    assert not t.game.player(current).alive and t.game.player(current).technical
+    assert t.current_voter() != current
+    assert any("технический" in s for s in h.club_texts())
+    assert not any("последнее слово" in s for s in h.club_texts())
+    assert await h.refused(h.service.technical_death(CHAT, HOST, current)) == \
+        "game.rule.already_dead"
+    assert await h.refused(h.vote(current, t.order[-1])) == "game.rule.voter_dead"
+
+
+async def test_pause_resume_extend_status(h: Harness) -> None:
+    await h.dealt(10)
+    await h.service.start_night(CHAT, HOST)
+    t = h.table
+    doctor = h.seats_with(Role.DOCTOR)[0]
+    await h.deadlines.advance(20)
+    await h.service.pause(CHAT, HOST)
+    assert not h.deadlines.jobs and t.paused
+    assert await h.refused(h.choose(doctor, h.civilians()[1])) == "game.paused"
+    await h.deadlines.advance(600)
+    assert t.stage is Stage.NIGHT
+    await h.service.resume(CHAT, HOST)
+    assert "night" in h.deadlines.names()
+    await h.service.extend(CHAT, HOST, 30)
+    status = await h.service.status(CHAT, HOST)
+    assert status.key == "game.status.text"
+    assert any("ещё не выбрали" in s.text for s in h.private(HOST))
+    await h.deadlines.advance(50)
+    assert t.stage is Stage.NIGHT  # 40 s were left, then 30 more
+    await h.deadlines.advance(25)
+    assert t.stage is not Stage.NIGHT
+
+
+async def test_endgame_aborts_without_points(h: Harness) -> None:
+    await h.dealt(10)
+    await h.play_night()
+    await h.service.end_game(CHAT, HOST)
+    game = await h.db.games.get(h.game_id)
+    assert game.status == "aborted"
+    assert all([await h.db.ledger.balance(tg) for tg in range(1001, 1011)]) is False or \
+        sum([await h.db.ledger.balance(tg) for tg in range(1001, 1011)]) == 0
+    assert h.over
+    assert await h.refused(h.service.status(CHAT, HOST)) == "game.none_in_chat"
+
+
+async def test_join_refusals(h: Harness) -> None:
+    await h.players(3)
+    table = await h.service.open_lobby(CHAT, "Club", HOST, is_admin=False)
+    gid = table.game_id
+    assert await h.refused(h.service.join(gid, 5555)) == "game.join.not_registered"
+    await h.db.players.register(5556, display_name="NoNick")
+    assert await h.refused(h.service.join(gid, 5556)) == "game.join.no_nick"
+    await h.db.players.block(1003, reason="rude", admin_id=1, now=h.clock())
+    assert await h.refused(h.service.join(gid, 1003)) == "game.join.blocked"
+    await h.service.join(gid, 1001)
+    assert await h.refused(h.service.join(gid, 1001)) == "game.join.already"
+    other = await h.service.open_lobby(-2002, "Other", HOST, is_admin=False)
+    assert await h.refused(h.service.join(other.game_id, 1001)) == "game.join.other_game"
+    assert await h.refused(h.service.leave(gid, 1002)) == "game.leave.not_joined"
+
+
+async def test_first_day_killed_marked_and_shown_next_game(h: Harness) -> None:
+    await h.dealt(10)
+    await h.play_to_end()
+    t = h.service
+    day = h.clock().date()
+    marked = await h.db.first_day_killed.for_day(CHAT, day)
+    game = h.game_id
+    events = await h.db.games.events(game)
+    assert marked is not None
+    # the next lobby at the same club the same day shows them
+    if marked:
+        table = await t.open_lobby(CHAT, "Club", HOST, is_admin=False)
+        tg = next(iter(marked))
+        await t.join(table.game_id, tg)
+        assert "убит в первые сутки" in h.club()[-1].text
+    assert events
+
+
+async def test_blocked_player_reported_to_host(h: Harness) -> None:
+    await h.dealt(10)
+    await h.service.on_blocked(1003)
+    assert any("заблокировал" in s.text for s in h.private(HOST))

@@ -1,0 +1,169 @@
+"""Nights: legal choices only, the Mafia window, deadlines, double presses, bad input."""
+
+from __future__ import annotations
+
+import asyncio
+
+import engine
+from bot.errors import UserError
+from bot.game.table import Stage
+from engine import Role
+from tests.game.harness import CHAT, HOST, Harness
+
+
+async def test_bad_night_inputs_change_nothing(h: Harness) -> None:
+    await h.dealt(10)
+    await h.service.start_night(CHAT, HOST)
+    t = h.table
+    doctor = h.seats_with(Role.DOCTOR)[0]
+    lucky = h.seats_with(Role.LUCKY)[0]
+    before = dict(t.choices)
+    gid, step = h.game_id, t.step
+    assert await h.refused(h.service.choose(gid, 424242, step, 1)) == "game.rule.not_at_table"
+    assert await h.refused(h.service.choose(gid, h.tg(doctor), step - 1, 1)) == "game.stale"
+    assert await h.refused(h.service.choose(gid, h.tg(doctor), step + 1, 1)) == "game.stale"
+    assert await h.refused(h.choose(doctor, doctor)) == "game.rule.target_self"
+    assert await h.refused(h.choose(doctor, 99)) == "game.rule.target_unknown"
+    assert await h.refused(h.choose(lucky, doctor)) == "game.rule.no_night_action"
+    assert await h.refused(h.service.choose(777, h.tg(doctor), step, 1)) == "game.not_found"
+    assert t.choices == before
+    target = next(s for s in t.seats if s != doctor)
+    await h.choose(doctor, target)
+    other = next(s for s in t.seats if s not in (doctor, target))
+    assert await h.refused(h.choose(doctor, other)) == "game.night.already"
+    assert t.choices[doctor] == target
+    events = await h.db.games.events(h.game_id)
+    assert [e.kind for e in events].count("choice") == 1
+
+
+async def test_concurrent_double_press_counts_once(h: Harness) -> None:
+    await h.dealt(10)
+    await h.service.start_night(CHAT, HOST)
+    doctor = h.seats_with(Role.DOCTOR)[0]
+    target = next(s for s in h.table.seats if s != doctor)
+    results = await asyncio.gather(h.choose(doctor, target), h.choose(doctor, target),
+                                   return_exceptions=True)
+    assert sum(not isinstance(r, BaseException) for r in results) == 1
+    assert sum(isinstance(r, UserError) for r in results) == 1
+    events = await h.db.games.events(h.game_id)
+    assert [e.kind for e in events].count("choice") == 1
+    # the Mafia too: two presses on the same target at once count once
+    chief = h.seats_with(Role.MAFIA_CHIEF)[0]
+    civ = next(s for s in h.civilians() if s != doctor)
+    await asyncio.gather(h.choose(chief, civ), h.choose(chief, civ), return_exceptions=True)
+    events = await h.db.games.events(h.game_id)
+    assert [e.kind for e in events].count("choice") == 2
+
+
+async def test_mafia_see_each_other_and_agree(h: Harness) -> None:
+    await h.dealt(10)
+    await h.service.start_night(CHAT, HOST)
+    t = h.table
+    first, *others = t.pickers()
+    assert others, "a 10-player table has more than one Mafia in the common pick"
+    a, b = h.civilians()[:2]
+    await h.choose(first, a)
+    edits = [s for s in h.private(h.tg(others[0])) if s.edit]
+    assert edits and f"№{a}" in edits[-1].text  # the other Mafia see the pick live
+    for seat in others:
+        await h.choose(seat, b)
+    assert not t.mafia_locked
+    assert await h.refused(h.choose(first, a)) == "game.night.same"
+    await h.choose(first, b)  # changes its mind: now they all agree
+    assert t.mafia_locked
+    assert await h.refused(h.choose(others[0], a)) == "game.night.mafia_locked"
+    assert {t.choices[s] for s in t.pickers()} == {b}
+
+
+async def test_mafia_window_closes_on_its_deadline(h: Harness) -> None:
+    await h.dealt(10)
+    await h.service.start_night(CHAT, HOST)
+    t = h.table
+    chief, mafia = h.seats_with(Role.MAFIA_CHIEF)[0], h.seats_with(Role.MAFIA)[0]
+    a, b = h.civilians()[:2]
+    await h.choose(chief, a)
+    await h.choose(mafia, b)
+    await h.deadlines.advance(31)
+    assert t.mafia_locked and t.stage is Stage.NIGHT
+    assert await h.refused(h.choose(mafia, a)) == "game.night.mafia_locked"
+    await h.deadlines.advance(30)
+    assert t.stage is not Stage.NIGHT
+    assert t.last_result is not None
+
+
+async def test_all_choices_in_resolve_the_night(h: Harness) -> None:
+    await h.dealt(10)
+    await h.play_night()
+    t = h.table
+    assert t.stage in (Stage.DAY, Stage.OVER)
+    assert isinstance(t.last_result, engine.NightResult)
+    morning = [s for s in h.club_texts() if "🌅" in s]
+    assert len(morning) == 1
+    police = h.seats_with(Role.POLICEMAN)[0]
+    texts = [s.text for s in h.private(h.tg(police))]
+    assert any("Проверка" in x for x in texts)
+    assert not any("Проверка" in x for x in h.club_texts())
+
+
+async def test_night_deadline_resolves_without_everyone(h: Harness) -> None:
+    await h.dealt(10)
+    await h.service.start_night(CHAT, HOST)
+    t = h.table
+    assert {"night", "mafia"} <= h.deadlines.names()
+    step = t.step
+    await h.deadlines.advance(59)
+    assert t.stage is Stage.NIGHT
+    await h.deadlines.advance(2)
+    assert t.stage is Stage.DAY and t.game.night_number == 1
+    # a button from the finished night
+    doctor = h.seats_with(Role.DOCTOR)[0]
+    assert await h.refused(h.service.choose(h.game_id, h.tg(doctor), step, 1)) == "game.stale"
+    assert await h.refused(h.service.start_night(CHAT, HOST)) == "game.rule.phase_order"
+
+
+async def test_dead_player_cannot_act_next_night(h: Harness) -> None:
+    await h.dealt(10)
+    await h.service.start_night(CHAT, HOST)
+    doctor = h.seats_with(Role.DOCTOR)[0]
+    await h.deadlines.advance(61)
+    await h.service.technical_death(CHAT, HOST, doctor)
+    await h.play_vote()
+    if h.over:
+        return
+    await h.service.start_night(CHAT, HOST)
+    assert await h.refused(h.choose(doctor, 1 if doctor != 1 else 2)) == "game.rule.actor_dead"
+
+
+async def test_open_immunity_refuses_the_shot(h: Harness) -> None:
+    ids = await h.players(10, newbies=False)
+    await h.db.players.register(2000, display_name="New", language="ru")
+    await h.db.players.set_nickname(2000, "Freshman")
+    table = await h.service.open_lobby(CHAT, "Club", HOST, is_admin=False)
+    h.game_id = table.game_id
+    for tg in [*ids[:9], 2000]:
+        await h.service.join(table.game_id, tg)
+    assert "новичок" in h.club()[-1].text or any("новичок" in s.text for s in h.club())
+    await h.service.deal(CHAT, HOST)
+    assert any("Открытые иммунитеты" in s for s in h.club_texts())
+    newbie = table.seat_of(2000)
+    assert newbie is not None
+    await h.service.start_night(CHAT, HOST)
+    killer = h.seats_with(Role.MAFIA_CHIEF)[0]
+    if killer != newbie:
+        assert await h.refused(h.choose(killer, newbie)) == "game.rule.target_immune"
+        prompt = [s for s in h.private(h.tg(killer)) if s.markup is not None][-1]
+        assert not any(d.endswith(f":{newbie}") for d in h.buttons(prompt))
+
+
+async def test_host_only_commands(h: Harness) -> None:
+    await h.lobby(10)
+    player = 1001
+    for call in (h.service.deal(CHAT, player), h.service.start_night(CHAT, player),
+                 h.service.pause(CHAT, player), h.service.end_game(CHAT, player),
+                 h.service.technical_death(CHAT, player, 1)):
+        assert await h.refused(call) == "game.not_host"
+    assert await h.refused(h.service.open_lobby(-5, "x", player, is_admin=False)) == \
+        "game.not_host_rights"
+    assert await h.refused(h.service.open_lobby(CHAT, "x", HOST, is_admin=False)) == \
+        "game.already_open"
+    assert await h.refused(h.service.start_night(CHAT, HOST)) == "game.deal.first"

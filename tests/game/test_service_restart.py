@@ -1,0 +1,130 @@
+"""Restarts: every running game is rebuilt from its log, deadlines re-armed, buttons work."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from bot.game.table import Stage, Table
+from bot.i18n import Translator
+from engine import Role
+from storage.db import Database
+from tests.game.conftest import FakeClock, make_harness
+from tests.game.harness import CHAT, HOST, Harness
+
+
+def snapshot(t: Table) -> tuple[object, ...]:
+    return (t.stage, t.step, t.state, dict(t.choices), t.mafia_locked, list(t.order), t.turn,
+            dict(t.votes), list(t.timeouts), t.fate, dict(t.deadlines), t.paused, t.seed,
+            t.commitment, {s: i.tg_id for s, i in t.seats.items()})
+
+
+async def restart(h: Harness, db: Database, tmp_path: Path) -> Harness:
+    """A new process: a new service on the same database file (the old one just vanishes,
+    as after kill -9: its memory and scheduler jobs are gone)."""
+    clock = h.clock
+    assert isinstance(clock, FakeClock)
+    again = await Database.open(db.path)
+    new = make_harness(again, clock, Translator.load(), tmp_path)
+    new.game_id = h.game_id
+    await new.service.restore()
+    return new
+
+
+async def test_restart_mid_night(h: Harness, db: Database, tmp_path: Path) -> None:
+    await h.dealt(10)
+    await h.service.start_night(CHAT, HOST)
+    doctor = h.seats_with(Role.DOCTOR)[0]
+    target = next(s for s in h.civilians() if s != doctor)
+    await h.choose(doctor, target)
+    first = h.table.pickers()[0]
+    await h.choose(first, next(s for s in h.civilians() if s != target))
+    before = snapshot(h.table)
+    step = h.table.step
+    await h.deadlines.advance(10)
+
+    h2 = await restart(h, db, tmp_path)
+    assert snapshot(h2.table) == before
+    assert {"night", "mafia"} <= h2.deadlines.names()
+    # the players still to choose got their prompt again; the doctor did not
+    for seat in h2.table.pending_night():
+        assert h2.private(h2.tg(seat)), seat
+    assert not h2.private(h2.tg(doctor))
+    # a button from before the restart still works ... or says why not
+    assert await h2.refused(h2.choose(doctor, target)) == "game.night.already"
+    police = h2.seats_with(Role.POLICEMAN)[0]
+    await h2.service.choose(h2.game_id, h2.tg(police), step, doctor)
+    assert h2.table.choices[police] == doctor
+    await h2.deadlines.advance(51)
+    assert h2.table.stage is Stage.DAY
+    assert any("🌅" in s for s in h2.club_texts())
+    await h2.play_to_end(start_with_day=True)
+    game = await h2.db.games.get(h2.game_id)
+    assert game.status == "finished"
+    await h2.db.close()
+
+
+async def test_restart_mid_vote(h: Harness, db: Database, tmp_path: Path) -> None:
+    await h.dealt(10)
+    await h.play_night()
+    await h.service.start_vote(CHAT, HOST)
+    t = h.table
+    await h.vote(t.order[0], t.order[1])
+    await h.deadlines.advance(61)  # the second voter times out
+    before = snapshot(t)
+    current = t.current_voter()
+    assert current is not None
+
+    h2 = await restart(h, db, tmp_path)
+    t2 = h2.table
+    assert snapshot(t2) == before
+    assert h2.deadlines.names() == {"turn"}
+    assert h2.private(h2.tg(current))  # re-prompted
+    await h2.vote(current, t2.order[0] if current != t2.order[0] else t2.order[1])
+    await h2.play_vote_rest()
+    assert t2.stage in (Stage.EVENING, Stage.OVER) or h2.over
+    await h2.db.close()
+
+
+async def test_restart_in_lobby_and_after_the_end(h: Harness, db: Database,
+                                                   tmp_path: Path) -> None:
+    await h.lobby(8)
+    h2 = await restart(h, db, tmp_path)
+    assert h2.table.stage is Stage.LOBBY and len(h2.table.seats) == 8
+    await h2.service.join(h2.game_id, *(await h2.players(1, first=1100)))
+    await h2.service.deal(CHAT, HOST)
+    await h2.play_to_end()
+    h3 = await restart(h2, db, tmp_path)
+    assert h3.service.tables == {}
+    await h2.db.close()
+    await h3.db.close()
+
+
+async def test_restart_when_the_crash_came_before_the_announcement(
+        h: Harness, db: Database, tmp_path: Path) -> None:
+    await h.dealt(10)
+    await h.service.start_night(CHAT, HOST)
+    t = h.table
+    # the night resolution is in the log, but the process died before announcing it
+    await h.db.games.append_event(h.game_id, "night_resolved", {"choices": {}})
+    h2 = await restart(h, db, tmp_path)
+    assert any("🌅" in s for s in h2.club_texts())
+    assert h2.table.stage is Stage.DAY and t.stage is Stage.NIGHT
+    h3 = await restart(h2, db, tmp_path)
+    assert not any("🌅" in s for s in h3.club_texts())  # announced once
+    for x in (h2, h3):
+        await x.db.close()
+
+
+async def test_restart_while_paused_keeps_the_pause(h: Harness, db: Database,
+                                                   tmp_path: Path) -> None:
+    await h.dealt(10)
+    await h.service.start_night(CHAT, HOST)
+    await h.deadlines.advance(15)
+    await h.service.pause(CHAT, HOST)
+    h2 = await restart(h, db, tmp_path)
+    assert h2.table.paused and not h2.deadlines.jobs
+    await h2.service.resume(CHAT, HOST)
+    assert "night" in h2.deadlines.names()
+    await h2.deadlines.advance(46)
+    assert h2.table.stage is Stage.DAY
+    await h2.db.close()
