@@ -108,25 +108,36 @@ class Database:
         Not re-entrant: inside it, use the yielded connection, not the repositories.
         """
         async with self._locked():
-            await self._conn.execute("BEGIN IMMEDIATE")
             try:
+                await self._conn.execute("BEGIN IMMEDIATE")
                 yield self._conn
                 await self._conn.execute("COMMIT")
             except BaseException:
-                if self._conn.in_transaction:
-                    await self._conn.execute("ROLLBACK")
+                await self._rollback()
                 raise
 
     @asynccontextmanager
     async def read(self) -> AsyncIterator[aiosqlite.Connection]:
         """A read-only snapshot (deferred transaction) under the same lock."""
         async with self._locked():
-            await self._conn.execute("BEGIN")
             try:
+                await self._conn.execute("BEGIN")
                 yield self._conn
             finally:
-                if self._conn.in_transaction:
-                    await self._conn.execute("COMMIT")
+                await self._rollback()
+
+    async def _rollback(self) -> None:
+        """End whatever transaction the connection is in, if any.
+
+        aiosqlite runs statements in order on its own thread, so this also waits for a
+        BEGIN/COMMIT whose await was cancelled: the next holder of the lock never finds the
+        connection inside a transaction. "No transaction is active" is fine here.
+        """
+        try:
+            await self._conn.execute("ROLLBACK")
+        except sqlite3.OperationalError as exc:
+            if "no transaction is active" not in str(exc):
+                raise
 
     async def schema_version(self) -> int:
         async with self._locked():

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import itertools
 import os
 import signal
@@ -426,3 +427,25 @@ async def test_nested_storage_call_is_refused_not_deadlocked(db: Database) -> No
         async with db.transaction():
             await db.players.get(1)
     assert await db.players.get(1) is not None  # the lock was released
+
+
+async def test_cancellation_at_any_point_leaves_a_usable_database(db: Database) -> None:
+    await add_players(db, 1)
+    expected = 0
+    for ticks in range(40):
+        task = asyncio.create_task(
+            db.ledger.adjust(1, 1, reason="x", admin_id=ADMIN, now=NOW))
+        for _ in range(ticks):
+            await asyncio.sleep(0)
+        task.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            expected = await task
+        # whatever happened, the connection is usable and the balance consistent
+        reader_balance = await db.ledger.balance(1)
+        assert reader_balance in (expected, expected + 1)
+        expected = reader_balance
+    assert await db.ledger.adjust(1, 1, reason="x", admin_id=ADMIN, now=NOW) == expected + 1
+    async with db.read() as conn, conn.execute(
+        "SELECT (SELECT sum(points) FROM ledger), (SELECT points FROM balances)") as cur:
+        row = await cur.fetchone()
+    assert row is not None and row[0] == row[1] == expected + 1
