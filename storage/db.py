@@ -14,6 +14,7 @@ import aiosqlite
 from storage.migrations import migrate, user_version
 
 BUSY_TIMEOUT_MS = 10_000
+CACHE_KIB = 32 * 1024  # page cache per connection (SQLite's default is 2 MiB)
 
 
 class Database:
@@ -68,6 +69,7 @@ class Database:
             # FULL: a committed transaction survives a power cut, not only a process crash.
             await conn.execute("PRAGMA synchronous = FULL")
             await conn.execute("PRAGMA temp_store = MEMORY")
+            await conn.execute(f"PRAGMA cache_size = -{CACHE_KIB}")
             await migrate(conn)
         except BaseException:
             await conn.close()

@@ -20,7 +20,7 @@ if TYPE_CHECKING:
     from storage.db import Database
 
 EXPIRY_REASON = "expired"
-SWEEP_BATCH = 5000
+SWEEP_BATCH = 50_000
 
 # Players with something to lose whose current absence has not been swept yet.
 _AT_RISK = (
