@@ -201,7 +201,7 @@ def resolve_day(
         check_cancel(state, cancel_by, condemned)
         assert condemned is not None
         cancelled_by = cancel_by
-        changed[cancel_by] = replace(changed[cancel_by], lawyer_used=True)
+        changed[cancel_by] = changed[cancel_by]._replace(lawyer_used=True)
         if not players[condemned].is_mafia and config.lawyer_save:
             ledger.append(LedgerEntry(cancel_by, config.lawyer_save, Reason.LAWYER_SAVE, label))
         events.append(Event("verdict_cancelled", EVERYONE, {"condemned": condemned}))
@@ -209,12 +209,12 @@ def resolve_day(
         player = players[condemned]
         if player.has_friend:
             assert player.friend is not None
-            changed[condemned] = replace(player, friend=replace(player.friend, used=True))
+            changed[condemned] = player._replace(friend=player.friend._replace(used=True))
             saved.append(condemned)
             events.append(Event("friend_saved", EVERYONE,
                                 {"seat": condemned, "by": player.friend.announce_by}))
         else:
-            changed[condemned] = replace(player, alive=False, jailed=False)
+            changed[condemned] = player._replace(alive=False, jailed=False)
             died.append(condemned)
             events.append(Event("condemned_died", EVERYONE, {"seat": condemned}))
             if player.role is Role.JUDGE:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import replace
 
 from engine.events import EVERYONE, Event
 from engine.points import LedgerEntry, PointsConfig, Reason
@@ -71,5 +70,5 @@ def release_all(players: dict[int, Player]) -> list[int]:
     """The Judge is gone: every jailed player is free at once (RULES.md 3.6)."""
     freed = [s for s, p in sorted(players.items()) if p.alive and p.jailed]
     for seat in freed:
-        players[seat] = replace(players[seat], jailed=False)
+        players[seat] = players[seat]._replace(jailed=False)
     return freed

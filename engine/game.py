@@ -102,7 +102,7 @@ def technical_death(state: GameState, seat: int) -> tuple[GameState, TechnicalDe
     if not player.alive:
         raise RuleViolation("already_dead", "is already dead", seat)
     players = state.with_players(
-        {seat: replace(player, alive=False, jailed=False, technical=True)}
+        {seat: player._replace(alive=False, jailed=False, technical=True)}
     )
     released = release_all(players) if player.role is Role.JUDGE else []
     events = [Event("technical_death", EVERYONE, {"seat": seat})]

@@ -213,7 +213,7 @@ def resolve_night(state: GameState, choices: Mapping[int, int]) -> tuple[GameSta
         if seat in shots:
             lucky = player.role is Role.LUCKY and player.luck_left
             if lucky:  # Decision: luck is spent the first night it is shot at, even if healed.
-                player = replace(player, luck_left=False)
+                player = player._replace(luck_left=False)
             if seat in healed:
                 stopped_by = "doctor"
             elif player.role is Role.SPORTSMAN:
@@ -226,11 +226,11 @@ def resolve_night(state: GameState, choices: Mapping[int, int]) -> tuple[GameSta
         if threatened:
             if player.has_friend:
                 assert player.friend is not None
-                player = replace(player, friend=replace(player.friend, used=True))
+                player = player._replace(friend=player.friend._replace(used=True))
                 saves.append(Save(seat, "friend"))
             else:
                 died.add(seat)
-                player = replace(player, alive=False, jailed=False)
+                player = player._replace(alive=False, jailed=False)
         changed[seat] = player
     saves = [s for s in saves if s.seat not in died]
 
@@ -250,14 +250,14 @@ def resolve_night(state: GameState, choices: Mapping[int, int]) -> tuple[GameSta
                 if actor not in died:
                     jailed.add(actor)
             elif new_players[target].jailed:
-                new_players[target] = replace(new_players[target], jailed=False)
+                new_players[target] = new_players[target]._replace(jailed=False)
                 released.append(target)
         for actor in acting(Action.JAIL):
             target = choices[actor]
             if actor not in died and target not in died:
                 jailed.add(target)
         for seat in jailed:
-            new_players[seat] = replace(new_players[seat], jailed=True)
+            new_players[seat] = new_players[seat]._replace(jailed=True)
 
     # 3.7 Checks.
     checks = [Check(a, choices[a], players[choices[a]].is_mafia) for a in acting(Action.CHECK)]
