@@ -5,9 +5,13 @@ from __future__ import annotations
 import random
 from collections import Counter
 from collections.abc import Mapping
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
-from engine.ending import end_points, game_over_event, release_all, survival_points, winner_of
+from engine.ending import (
+    release_all,
+    settle,
+    survival_points,
+)
 from engine.errors import RuleViolation
 from engine.events import EVERYONE, HOST, Event
 from engine.night import require_phase
@@ -226,10 +230,7 @@ def resolve_day(
     }))
 
     ledger += survival_points(changed, Reason.SURVIVED_DAY, label, config)
-    winner = winner_of(changed)
-    if winner is not None:
-        ledger += end_points(changed, winner, config)
-        events.append(game_over_event(changed, winner))
+    new_state = settle(state, changed, ledger, events, phase=Phase.DAY, day_number=number)
     result = DayResult(
         number=number,
         votes=full,
@@ -242,14 +243,5 @@ def resolve_day(
         released=tuple(released),
         ledger=tuple(ledger),
         events=tuple(events),
-    )
-    new_state = replace(
-        state,
-        players=changed,
-        phase=Phase.DAY,
-        day_number=number,
-        winner=winner,
-        over=winner is not None,
-        ledger=state.ledger + result.ledger,
     )
     return new_state, result

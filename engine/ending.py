@@ -3,11 +3,30 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import replace
+from typing import Any
 
 from engine.events import EVERYONE, Event
 from engine.points import LedgerEntry, PointsConfig, Reason
 from engine.roles import Team
-from engine.state import Player, Winner
+from engine.state import GameState, Player, Winner
+
+
+def settle(
+    state: GameState,
+    players: dict[int, Player],
+    ledger: list[LedgerEntry],
+    events: list[Event],
+    **phase: Any,
+) -> GameState:
+    """Close a phase or a technical death: check the end (RULES.md 7), add the end-of-game points
+    and the reveal to ``ledger`` and ``events``, and return the new state."""
+    winner = winner_of(players)
+    if winner is not None:
+        ledger += end_points(players, winner, state.points)
+        events.append(game_over_event(players, winner))
+    return replace(state, players=players, winner=winner, over=winner is not None,
+                   ledger=state.ledger + tuple(ledger), **phase)
 
 
 def winner_of(players: Mapping[int, Player]) -> Winner | None:

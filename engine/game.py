@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 from collections.abc import Collection, Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 from engine.composition import validate_composition
-from engine.ending import end_points, game_over_event, release_all, winner_of
+from engine.ending import release_all, settle
 from engine.errors import CompositionError, RuleViolation
 from engine.events import EVERYONE, Event
 from engine.points import DEFAULT_POINTS, LedgerEntry, PointsConfig
@@ -109,11 +109,6 @@ def technical_death(state: GameState, seat: int) -> tuple[GameState, TechnicalDe
     if released:
         events.append(Event("released", EVERYONE, {"seats": released}))
     ledger: list[LedgerEntry] = []
-    winner = winner_of(players)
-    if winner is not None:
-        ledger = end_points(players, winner, state.points)
-        events.append(game_over_event(players, winner))
+    new_state = settle(state, players, ledger, events)
     result = TechnicalDeathResult(seat, (seat,), tuple(released), tuple(ledger), tuple(events))
-    new_state = replace(state, players=players, winner=winner, over=winner is not None,
-                        ledger=state.ledger + result.ledger)
     return new_state, result

@@ -3,10 +3,14 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import NoReturn
 
-from engine.ending import end_points, game_over_event, release_all, survival_points, winner_of
+from engine.ending import (
+    release_all,
+    settle,
+    survival_points,
+)
 from engine.errors import RuleViolation
 from engine.events import EVERYONE, HOST, MAFIA, Event, to_seat
 from engine.points import LedgerEntry, Reason
@@ -284,10 +288,8 @@ def resolve_night(state: GameState, choices: Mapping[int, int]) -> tuple[GameSta
         "died": sorted(died), "checks": [(c.by, c.target, c.mafia) for c in checks],
     }))
 
-    winner = winner_of(new_players)
-    if winner is not None:
-        ledger += end_points(new_players, winner, config)
-        events.append(game_over_event(new_players, winner))
+    new_state = settle(state, new_players, ledger, events, phase=Phase.NIGHT,
+                       night_number=number)
     result = NightResult(
         number=number,
         died=tuple(sorted(died)),
@@ -299,15 +301,6 @@ def resolve_night(state: GameState, choices: Mapping[int, int]) -> tuple[GameSta
         common_target=common,
         ledger=tuple(ledger),
         events=tuple(events),
-    )
-    new_state = replace(
-        state,
-        players=new_players,
-        phase=Phase.NIGHT,
-        night_number=number,
-        winner=winner,
-        over=winner is not None,
-        ledger=state.ledger + result.ledger,
     )
     return new_state, result
 
