@@ -23,6 +23,7 @@ from apscheduler.triggers.cron import CronTrigger
 
 from bot.commands import register_commands
 from bot.config import Settings
+from bot.game.wiring import game_routers, install_games, start_games
 from bot.handlers import get_routers
 from bot.i18n import Translator, default_translator
 from bot.middlewares import AdminOnly, ContextMiddleware
@@ -157,10 +158,13 @@ async def create_app(
     outbox.on_blocked(accounts.mark_bot_blocked)
     services = Services(settings=settings, db=db, outbox=outbox, translator=translator,
                         accounts=accounts, admin=admin)
+    scheduler = AsyncIOScheduler(timezone=UTC)
+    install_games(services, scheduler)
     dispatcher = Dispatcher(**services.as_kwargs())
     context = ContextMiddleware(services)
     dispatcher.message.outer_middleware(context)
     dispatcher.callback_query.outer_middleware(context)
-    dispatcher.include_routers(*get_routers(admin_middleware=AdminOnly(services)))
-    scheduler = AsyncIOScheduler(timezone=UTC)
+    dispatcher.include_routers(*game_routers(),
+                               *get_routers(admin_middleware=AdminOnly(services)))
+    dispatcher.startup.register(start_games)
     return App(settings, bot, dispatcher, services, scheduler, clock)

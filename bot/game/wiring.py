@@ -1,0 +1,50 @@
+"""Plugging the game layer into the application (bot/app.py calls these two functions)."""
+
+from __future__ import annotations
+
+from aiogram import Bot, Router
+from apscheduler.schedulers.asyncio import AsyncIOScheduler
+
+from bot.game.notifier import Notifier, OutboxSender
+from bot.game.service import GameService
+from bot.game.timers import GameTimers, SchedulerDeadlines, utc_now
+from bot.services import Services
+
+
+def install_games(services: Services, scheduler: AsyncIOScheduler) -> GameService:
+    """Build the game service and hand it to the handlers (``games: GameService``)."""
+    settings = services.settings
+    timers = GameTimers(
+        night=settings.night_seconds,
+        mafia_agree=settings.mafia_agree_seconds,
+        vote_turn=settings.vote_turn_seconds,
+        last_word=settings.last_word_seconds,
+        cancel=min(20.0, settings.vote_turn_seconds),
+        fate=settings.vote_turn_seconds,
+    )
+    games: GameService
+    notifier = Notifier(OutboxSender(services.outbox), services.translator,
+                        lambda tg_id: games.locale_of(tg_id))
+    # Deadlines run on real time, like the scheduler that fires them.
+    games = GameService(services.db, notifier, SchedulerDeadlines(scheduler),
+                        services.translator, timers=timers, host_ids=settings.host_ids,
+                        clock=utc_now, default_locale=settings.default_locale)
+    services.outbox.on_blocked(games.on_blocked)
+    services.join_lobby = games.join_hook
+    services.extra["games"] = games
+    return games
+
+
+def game_routers() -> list[Router]:
+    """Included before the foundation's routers (their club placeholders answer otherwise)."""
+    from bot.handlers import game_club, game_private
+
+    return [game_private.create_router(), game_club.create_router()]
+
+
+async def start_games(bot: Bot, games: GameService) -> None:
+    """Dispatcher startup: learn the bot's username (deep links), rebuild every running game
+    from its log and re-arm its deadlines."""
+    me = await bot.me()
+    games.bot_username = me.username or ""
+    await games.restore()

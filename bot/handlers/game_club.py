@@ -1,0 +1,154 @@
+"""Club chat: the host runs the game; players press Join/Leave. Logic: bot.game.service."""
+
+from __future__ import annotations
+
+import logging
+import re
+
+from aiogram import Bot, F, Router
+from aiogram.filters import Command, CommandObject
+from aiogram.types import CallbackQuery, Message
+
+from bot.errors import UserError
+from bot.game.callbacks import LobbyCb
+from bot.game.service import GameService, Reply
+from bot.outbox import Outbox
+
+log = logging.getLogger("bot.handlers.game")
+TAGS = re.compile(r"<[^>]+>")
+
+
+def plain(text: str) -> str:
+    """Callback answers are plain text (no HTML), at most 200 characters."""
+    return TAGS.sub("", text).replace("&lt;", "<").replace("&gt;", ">").replace("&amp;", "&")[
+        :200]
+
+
+async def _say(message: Message, games: GameService, outbox: Outbox, locale: str,
+               answer: Reply) -> None:
+    await outbox.send_text(message.chat.id, games.notifier.t(locale, answer.key, **answer.kwargs))
+
+
+def _user(message: Message) -> int:
+    assert message.from_user is not None
+    return message.from_user.id
+
+
+async def _is_admin(bot: Bot, chat_id: int, user_id: int) -> bool:
+    try:
+        member = await bot.get_chat_member(chat_id, user_id)
+    except Exception:  # the API is down or the bot is not in the chat: not an admin then
+        log.warning("getChatMember failed", extra={"chat_id": chat_id})
+        return False
+    return member.status in ("creator", "administrator")
+
+
+async def newgame(message: Message, bot: Bot, games: GameService) -> None:
+    user = _user(message)
+    admin = user in games.host_ids or await _is_admin(bot, message.chat.id, user)
+    await games.open_lobby(message.chat.id, message.chat.title or str(message.chat.id), user,
+                           is_admin=admin)
+
+
+async def roles(message: Message, command: CommandObject, games: GameService, outbox: Outbox,
+                locale: str) -> None:
+    answer = await games.composition(message.chat.id, _user(message), (command.args or "").strip())
+    await _say(message, games, outbox, locale, answer)
+
+
+async def seat(message: Message, command: CommandObject, games: GameService, outbox: Outbox,
+               locale: str) -> None:
+    words = (command.args or "").split()
+    if len(words) < 2 or not words[-1].isdigit():
+        raise UserError("game.reseat.usage")
+    answer = await games.reseat(message.chat.id, _user(message), " ".join(words[:-1]),
+                                int(words[-1]))
+    await _say(message, games, outbox, locale, answer)
+
+
+async def fate_mode(message: Message, command: CommandObject, games: GameService,
+                    outbox: Outbox, locale: str) -> None:
+    mode = (command.args or "").strip().lower()
+    if mode not in ("host", "bot"):
+        raise UserError("game.fate.usage")
+    answer = await games.set_fate_mode(message.chat.id, _user(message), mode == "host")
+    await _say(message, games, outbox, locale, answer)
+
+
+async def deal(message: Message, games: GameService) -> None:
+    await games.deal(message.chat.id, _user(message))
+
+
+async def night(message: Message, games: GameService) -> None:
+    await games.start_night(message.chat.id, _user(message))
+
+
+async def day(message: Message, games: GameService) -> None:
+    await games.start_day(message.chat.id, _user(message))
+
+
+async def vote(message: Message, games: GameService) -> None:
+    await games.start_vote(message.chat.id, _user(message))
+
+
+async def status(message: Message, games: GameService, outbox: Outbox, locale: str) -> None:
+    answer = await games.status(message.chat.id, _user(message))
+    await _say(message, games, outbox, locale, answer)
+
+
+async def tech(message: Message, command: CommandObject, games: GameService, outbox: Outbox,
+               locale: str) -> None:
+    arg = (command.args or "").strip().lstrip("№#")
+    if not arg.isdigit():
+        raise UserError("game.tech.usage")
+    await games.technical_death(message.chat.id, _user(message), int(arg))
+
+
+async def pause(message: Message, games: GameService) -> None:
+    await games.pause(message.chat.id, _user(message))
+
+
+async def resume(message: Message, games: GameService) -> None:
+    await games.resume(message.chat.id, _user(message))
+
+
+async def extend(message: Message, command: CommandObject, games: GameService) -> None:
+    try:
+        seconds = float((command.args or "").strip())
+    except ValueError:
+        raise UserError("game.extend.bad", max=3600) from None
+    await games.extend(message.chat.id, _user(message), seconds)
+
+
+async def endgame(message: Message, games: GameService) -> None:
+    await games.end_game(message.chat.id, _user(message))
+
+
+async def lobby_button(query: CallbackQuery, callback_data: LobbyCb, games: GameService,
+                       locale: str) -> None:
+    if callback_data.action == "join":
+        answer = await games.join(callback_data.game, query.from_user.id)
+    else:
+        answer = await games.leave(callback_data.game, query.from_user.id)
+    await query.answer(plain(games.notifier.t(locale, answer.key, **answer.kwargs)))
+
+
+def create_router() -> Router:
+    router = Router(name="game_club")
+    router.message.filter(F.chat.type.in_({"group", "supergroup"}))
+    router.message.register(newgame, Command("newgame"))
+    router.message.register(roles, Command("roles"))
+    router.message.register(seat, Command("seat"))
+    router.message.register(fate_mode, Command("fate"))
+    router.message.register(deal, Command("deal"))
+    router.message.register(night, Command("night"))
+    router.message.register(day, Command("day"))
+    router.message.register(vote, Command("vote"))
+    router.message.register(status, Command("status"))
+    router.message.register(tech, Command("tech"))
+    router.message.register(pause, Command("pause"))
+    router.message.register(resume, Command("resume"))
+    router.message.register(extend, Command("extend"))
+    router.message.register(endgame, Command("endgame"))
+    router.callback_query.register(lobby_button, LobbyCb.filter())
+    return router

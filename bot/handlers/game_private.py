@@ -1,0 +1,88 @@
+"""Private chat: role cards, night choices, votes, the Lawyers, the host's draw, friends."""
+
+from __future__ import annotations
+
+from aiogram import F, Router
+from aiogram.filters import Command
+from aiogram.types import CallbackQuery, Message
+
+from bot.game.callbacks import CancelCb, FateCb, FriendAcceptCb, FriendCb, NightCb, VoteCb
+from bot.game.service import GameService, Reply
+from bot.handlers.game_club import plain
+from bot.outbox import Outbox
+
+
+def _user(message: Message) -> int:
+    assert message.from_user is not None
+    return message.from_user.id
+
+
+async def _answer(query: CallbackQuery, games: GameService, locale: str, answer: Reply) -> None:
+    await query.answer(plain(games.notifier.t(locale, answer.key, **answer.kwargs)))
+
+
+async def myrole(message: Message, games: GameService) -> None:
+    await games.my_role(_user(message))
+
+
+async def friend(message: Message, games: GameService, outbox: Outbox, locale: str) -> None:
+    table, seats = await games.friend_menu(_user(message))
+    markup = games.friend_markup(table, seats)(locale)
+    await outbox.send_text(message.chat.id, games.notifier.t(locale, "game.friend.menu"),
+                           reply_markup=markup)
+
+
+async def night_choice(query: CallbackQuery, callback_data: NightCb, games: GameService,
+                       locale: str) -> None:
+    answer = await games.choose(callback_data.game, query.from_user.id, callback_data.step,
+                                callback_data.target)
+    await _answer(query, games, locale, answer)
+
+
+async def vote_choice(query: CallbackQuery, callback_data: VoteCb, games: GameService,
+                      locale: str) -> None:
+    answer = await games.vote(callback_data.game, query.from_user.id, callback_data.step,
+                              callback_data.target)
+    await _answer(query, games, locale, answer)
+
+
+async def cancel_verdict(query: CallbackQuery, callback_data: CancelCb, games: GameService,
+                         locale: str) -> None:
+    answer = await games.cancel(callback_data.game, query.from_user.id, callback_data.step)
+    await _answer(query, games, locale, answer)
+
+
+async def fate_draw(query: CallbackQuery, callback_data: FateCb, games: GameService,
+                    locale: str) -> None:
+    answer = await games.fate(callback_data.game, query.from_user.id, callback_data.step,
+                              callback_data.target)
+    await _answer(query, games, locale, answer)
+
+
+async def friend_choice(query: CallbackQuery, callback_data: FriendCb, games: GameService,
+                        locale: str) -> None:
+    answer = await games.friend_choose(callback_data.game, query.from_user.id,
+                                       callback_data.holder, callback_data.announce)
+    await _answer(query, games, locale, answer)
+
+
+async def friend_decision(query: CallbackQuery, callback_data: FriendAcceptCb,
+                          games: GameService, locale: str) -> None:
+    answer = await games.friend_decide(callback_data.game, query.from_user.id,
+                                       callback_data.order, callback_data.accept)
+    await _answer(query, games, locale, answer)
+
+
+def create_router() -> Router:
+    router = Router(name="game_private_chat")
+    router.message.filter(F.chat.type == "private")
+    router.message.register(myrole, Command("myrole"))
+    router.message.register(friend, Command("friend"))
+    # Buttons are pressed in private chats; the service checks who may press what.
+    router.callback_query.register(night_choice, NightCb.filter())
+    router.callback_query.register(vote_choice, VoteCb.filter())
+    router.callback_query.register(cancel_verdict, CancelCb.filter())
+    router.callback_query.register(fate_draw, FateCb.filter())
+    router.callback_query.register(friend_choice, FriendCb.filter())
+    router.callback_query.register(friend_decision, FriendAcceptCb.filter())
+    return router

@@ -1,0 +1,205 @@
+"""Flow-test helpers: the real application polling the fake Bot API server over HTTP."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import engine
+from bot.app import App, create_app
+from bot.game.service import GameService
+from bot.game.table import Stage, Table
+from tests.bot.conftest import FAST_LIMITS, HOST_ID, make_settings
+from tests.fakes.telegram_server import FakeTelegram, SentMessage
+
+CLUB = -100777
+HOST = HOST_ID
+FLOW_TIMERS: dict[str, Any] = {
+    "night_seconds": 8, "mafia_agree_seconds": 3, "vote_turn_seconds": 3,
+    "last_word_seconds": 0.05,
+}
+
+
+async def wait_until(cond: Callable[[], object], timeout: float = 10.0, what: str = "") -> None:  # noqa: ASYNC109
+    deadline = time.monotonic() + timeout
+    while not cond():
+        if time.monotonic() > deadline:
+            raise AssertionError(f"timed out waiting for {what or cond}")
+        await asyncio.sleep(0.01)
+
+
+async def start_app(fake: FakeTelegram, tmp_path: Path,
+                    **overrides: Any) -> tuple[App, asyncio.Task[None]]:
+    settings = make_settings(fake, tmp_path, **{**FLOW_TIMERS, **overrides})
+    app = await create_app(settings, limits=FAST_LIMITS)
+    task = asyncio.create_task(app.run(handle_signals=False, polling_timeout=1))
+    await wait_until(lambda: app.started.is_set() or task.done(), 10, "the bot to start")
+    if task.done():
+        task.result()
+    return app, task
+
+
+async def stop_app(app: App, task: asyncio.Task[None]) -> None:
+    await app.stop()
+    await asyncio.wait_for(task, 10)
+
+
+@dataclass
+class Flow:
+    fake: FakeTelegram
+    app: App
+    lang: str = "ru"
+    game_id: int = 0
+    players: list[int] = field(default_factory=list)
+
+    @property
+    def games(self) -> GameService:
+        games = self.app.services.extra["games"]
+        assert isinstance(games, GameService)
+        return games
+
+    @property
+    def table(self) -> Table:
+        return self.games.tables[self.game_id]
+
+    @property
+    def over(self) -> bool:
+        return self.game_id not in self.games.tables
+
+    def tg(self, seat: int) -> int:
+        return self.table.tg_of(seat)
+
+    # ------------------------------------------------------------------ people
+    async def register(self, n: int, *, first: int = 3001) -> list[int]:
+        ids = []
+        for i in range(n):
+            uid = first + i
+            self.fake.user(uid, f"U{uid}", language_code=self.lang)
+            await self.fake.send(uid, "/start")
+            ids.append(uid)
+        for uid in ids:
+            await self.fake.next_message(uid)
+            await self.fake.send(uid, f"/nick Player{uid - first + 1}")
+        for uid in ids:
+            await self.fake.next_message(uid)
+        await self.app.services.db.players.record_game_played(ids, _today())
+        self.players += ids
+        return ids
+
+    async def host(self, text: str) -> None:
+        await self.fake.send(HOST, text, chat_id=CLUB)
+
+    async def press(self, uid: int, message: SentMessage, data: str) -> str:
+        query = await self.fake.press(uid, message, data)
+        answer = await self.fake.callback_answer(query, timeout=10)
+        return str(answer.get("text", ""))
+
+    def club_texts(self) -> list[str]:
+        return [m.body for m in self.fake.messages(CLUB)]
+
+    def latest_with(self, chat: int, prefix: str) -> SentMessage | None:
+        for message in reversed(self.fake.messages(chat)):
+            if any(d.startswith(prefix) for _, d in message.buttons()):
+                return message
+        return None
+
+    async def prompt(self, chat: int, prefix: str) -> SentMessage:
+        await wait_until(lambda: self.latest_with(chat, prefix) is not None, 10,
+                         f"a prompt {prefix} in {chat}")
+        message = self.latest_with(chat, prefix)
+        assert message is not None
+        return message
+
+    # ------------------------------------------------------------------ a game
+    async def lobby(self, n: int) -> None:
+        self.fake.group(CLUB, "Club")
+        self.fake.user(HOST, "Host", language_code=self.lang)
+        if await self.app.services.db.clubs.get(CLUB) is None:
+            await self.app.services.db.clubs.ensure(CLUB, title="Club", locale=self.lang)
+        ids = await self.register(n)
+        await self.host("/newgame")
+        lobby = await self.prompt(CLUB, "gl:")
+        self.game_id = int(lobby.buttons()[0][1].split(":")[1])
+        for uid in ids:
+            await self.press(uid, lobby, f"gl:{self.game_id}:join")
+        await wait_until(lambda: len(self.table.seats) == n, 10, "all seated")
+
+    async def deal(self) -> None:
+        await self.host("/deal")
+        await wait_until(lambda: self.table.started, 10, "the deal")
+        for uid in self.players[-len(self.table.seats):]:
+            await wait_until(lambda uid=uid: any(m.protect_content
+                                                 for m in self.fake.messages(uid)), 10, "a card")
+
+    async def night(self) -> None:
+        step = self.table.step
+        await self.host("/night")
+        await wait_until(lambda: self.over or self.table.step > step, 10, "the night")
+        if self.over:
+            return
+        table = self.table
+        pickers = table.pickers()
+        common = None
+        if pickers:
+            legal = set.intersection(*(set(engine.legal_targets(table.game, s))
+                                       for s in pickers))
+            options = sorted(s for s in legal if not table.game.player(s).is_mafia)
+            common = options[0] if options else None
+        for seat in engine.night_actors(table.game):
+            if self.over or table.stage is not Stage.NIGHT:
+                break
+            if table.is_picker(seat):
+                if common is None or table.mafia_locked:
+                    continue
+                target = common
+            else:
+                targets = engine.legal_targets(table.game, seat)
+                if not targets:
+                    continue
+                target = targets[0]
+            prompt = await self.prompt(self.tg(seat), f"gn:{self.game_id}:{table.step}:")
+            await self.press(self.tg(seat), prompt, f"gn:{self.game_id}:{table.step}:{target}")
+        await wait_until(lambda: self.over or self.table.stage is not Stage.NIGHT, 30,
+                         "the morning")
+
+    async def vote(self) -> None:
+        step = self.table.step
+        await self.host("/vote")
+        await wait_until(lambda: self.over or self.table.step > step, 10, "the vote")
+        table = self.table
+        while not self.over and table.stage is Stage.VOTE:
+            voter = table.current_voter()
+            if voter is None:
+                break
+            candidates = engine.vote_candidates(table.game, voter)
+            mafia = [c for c in candidates if table.game.player(c).is_mafia]
+            others = [c for c in candidates if c != voter]
+            if not candidates:
+                await wait_until(lambda v=voter: table.current_voter() != v, 30, "a timeout")
+                continue
+            target = (mafia or others or candidates)[0]
+            prompt = await self.prompt(self.tg(voter), f"gv:{self.game_id}:{table.step}:")
+            turn = table.turn
+            await self.press(self.tg(voter), prompt, f"gv:{self.game_id}:{table.step}:{target}")
+            await wait_until(lambda t=turn: self.over or table.turn != t
+                             or table.stage is not Stage.VOTE, 10, "the next turn")
+        await wait_until(lambda: self.over or table.stage in (Stage.EVENING, Stage.OVER), 40,
+                         "the verdict")
+
+    async def play_to_end(self, *, night_first: bool = True, limit: int = 40) -> None:
+        night = night_first
+        for _ in range(limit):
+            if self.over:
+                return
+            await (self.night() if night else self.vote())
+            night = not night
+        raise AssertionError("the game did not end")
+
+
+def _today() -> Any:
+    from datetime import UTC, datetime
+    return datetime.now(UTC).date()

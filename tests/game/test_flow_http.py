@@ -1,0 +1,54 @@
+"""Whole games over HTTP: the real bot polling the fake Bot API server."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import pytest
+
+import engine
+from bot.i18n import Translator
+from tests.fakes.telegram_server import FakeTelegram
+from tests.game.flow import CLUB, Flow, start_app, stop_app
+from tests.game.harness import role_names
+
+
+@pytest.fixture
+async def fake() -> AsyncIterator[FakeTelegram]:
+    async with FakeTelegram() as server:
+        yield server
+
+
+@pytest.mark.parametrize("size", [10, 16])
+@pytest.mark.parametrize("lang", ["ru", "en"])
+async def test_full_game_over_http(fake: FakeTelegram, tmp_path: Path, size: int,
+                                   lang: str) -> None:
+    app, task = await start_app(fake, tmp_path, default_locale=lang)
+    try:
+        flow = Flow(fake, app, lang)
+        await flow.lobby(size)
+        await flow.deal()
+        table = flow.table
+        # every card is private and protected from forwarding
+        for uid in flow.players:
+            cards = [m for m in fake.messages(uid) if m.protect_content]
+            assert len(cards) == 1
+        await flow.play_to_end()
+        texts = flow.club_texts()
+        end = next(i for i, t in enumerate(texts) if "🏁" in t)
+        names = role_names(Translator.load())
+        for text in texts[:end]:
+            assert not any(n.casefold() in text.casefold() for n in names), text
+        assert table.seed is not None and any(table.seed.hex() in t for t in texts[end:])
+        assert engine.verify(table.seed, table.cards, sorted(table.seats),
+                             table.commitment or "")
+        assert any(table.commitment or "-" in t for t in texts[:end])
+        db = app.services.db
+        game = await db.games.get(table.game_id)
+        assert game.status == "finished"
+        total = sum(e.points for e in table.game.ledger)
+        assert sum([await db.ledger.balance(uid) for uid in flow.players]) == total
+    finally:
+        await stop_app(app, task)
+    assert fake.messages(CLUB)
