@@ -649,6 +649,10 @@ class GameService:
     async def _night_prompt(self, table: Table, seat: int) -> None:
         picker = table.is_picker(seat)
         key = "game.night.prompt_mafia" if picker else "game.night.prompt"
+        if not engine.legal_targets(table.game, seat):
+            await self.notifier.private(table.tg_of(seat), "game.night.no_targets",
+                                        night=table.game.night_number + 1)
+            return
         message_id = await self.notifier.private(
             table.tg_of(seat), key, markup=self._night_markup(table, seat),
             **self._night_kwargs(table, seat))
@@ -779,6 +783,9 @@ class GameService:
         voter = table.order[turn]
         await self.notifier.club(table, "game.vote.turn", who=self.notifier.seat(table, voter),
                                  seconds=_secs(self.timers.vote_turn))
+        if not engine.vote_candidates(table.game, voter):
+            await self._turn_timeout(table)  # nobody may be voted for: nothing to wait for
+            return
         await self._vote_prompt(table, voter)
         self._arm(table)
 

@@ -139,8 +139,8 @@ class Table:
             if self.is_picker(seat):
                 if not self.mafia_locked:
                     out.append(seat)
-            elif seat not in self.choices:
-                out.append(seat)
+            elif seat not in self.choices and engine.legal_targets(self.game, seat):
+                out.append(seat)  # (nobody to choose, e.g. no prisoner to buy out: done)
         return out
 
     def current_voter(self) -> int | None:
