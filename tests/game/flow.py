@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import asyncio
 import time
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Callable
+from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -46,6 +47,15 @@ async def start_app(fake: FakeTelegram, tmp_path: Path,
 async def stop_app(app: App, task: asyncio.Task[None]) -> None:
     await app.stop()
     await asyncio.wait_for(task, 10)
+
+
+@asynccontextmanager
+async def running(fake: FakeTelegram, tmp_path: Path, **overrides: Any) -> AsyncIterator[App]:
+    app, task = await start_app(fake, tmp_path, **overrides)
+    try:
+        yield app
+    finally:
+        await stop_app(app, task)
 
 
 @dataclass
@@ -98,6 +108,22 @@ class Flow:
         answer = await self.fake.callback_answer(query, timeout=10)
         return str(answer.get("text", ""))
 
+    async def host_says(self, text: str) -> str:
+        """A host command answered in the club chat: the answer's text."""
+        before = len(self.fake.messages(CLUB))
+        await self.host(text)
+        await wait_until(lambda: len(self.fake.messages(CLUB)) > before, 10, f"answer to {text}")
+        return self.fake.messages(CLUB)[before].body
+
+    async def host_says_as(self, uid: int, text: str) -> str:
+        before = len(self.fake.messages(CLUB))
+        await self.fake.send(uid, text, chat_id=CLUB)
+        await wait_until(lambda: len(self.fake.messages(CLUB)) > before, 10, f"answer to {text}")
+        return self.fake.messages(CLUB)[before].body
+
+    async def log_kinds(self) -> list[str]:
+        return [e.kind for e in await self.app.services.db.games.events(self.game_id)]
+
     def club_texts(self) -> list[str]:
         return [m.body for m in self.fake.messages(CLUB)]
 
@@ -118,6 +144,9 @@ class Flow:
     async def lobby(self, n: int) -> None:
         self.fake.group(CLUB, "Club")
         self.fake.user(HOST, "Host", language_code=self.lang)
+        if await self.app.services.db.players.get(HOST) is None:
+            await self.fake.send(HOST, "/start")  # the host's private texts in its language
+            await self.fake.next_message(HOST)
         if await self.app.services.db.clubs.get(CLUB) is None:
             await self.app.services.db.clubs.ensure(CLUB, title="Club", locale=self.lang)
         ids = await self.register(n)
@@ -170,6 +199,9 @@ class Flow:
         step = self.table.step
         await self.host("/vote")
         await wait_until(lambda: self.over or self.table.step > step, 10, "the vote")
+        await self.vote_rest()
+
+    async def vote_rest(self) -> None:
         table = self.table
         while not self.over and table.stage is Stage.VOTE:
             voter = table.current_voter()

@@ -1,0 +1,259 @@
+"""Scenarios over HTTP: prompts per role, the Mafia window, votes, bad input, restarts."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import pytest
+
+import engine
+from bot.game.table import Stage
+from engine import Role
+from tests.fakes.telegram_server import FakeTelegram
+from tests.game.flow import CLUB, HOST, Flow, running, start_app, stop_app, wait_until
+
+
+@pytest.fixture
+async def fake() -> AsyncIterator[FakeTelegram]:
+    async with FakeTelegram() as server:
+        yield server
+
+
+def targets_of(message: object) -> list[int]:
+    return sorted(int(d.split(":")[-1]) for _, d in message.buttons())  # type: ignore[attr-defined]
+
+
+async def test_every_role_gets_its_own_prompt(fake: FakeTelegram, tmp_path: Path) -> None:
+    async with running(fake, tmp_path) as app:
+        flow = Flow(fake, app, "en")
+        await flow.lobby(16)
+        await flow.deal()
+        t = flow.table
+        for seat in t.seats:  # the card names the role, in the player's language
+            card = next(m for m in fake.messages(flow.tg(seat)) if m.protect_content)
+            assert flow.games.tr.t("en", f"game.role.{t.role(seat)}") in card.body
+        await flow.host("/night")
+        await wait_until(lambda: t.stage is Stage.NIGHT, 10, "night")
+        for seat in engine.night_actors(t.game):
+            if not engine.legal_targets(t.game, seat):
+                continue
+            prompt = await flow.prompt(flow.tg(seat), f"gn:{t.game_id}:{t.step}:")
+            assert targets_of(prompt) == engine.legal_targets(t.game, seat)
+            action = t.role(seat).action
+            assert flow.games.tr.t("en", f"game.action.{action}") in prompt.body
+        for seat in t.seats:
+            if t.role(seat).action is None:
+                assert flow.latest_with(flow.tg(seat), "gn:") is None
+        mafia = {flow.tg(s) for s in t.game.mafia_seats}
+        for uid in flow.players:
+            got_roster = any("Your team" in m.body for m in fake.messages(uid))
+            assert got_roster == (uid in mafia)
+
+
+async def test_mafia_window_live_picks_and_agreement(fake: FakeTelegram, tmp_path: Path) -> None:
+    async with running(fake, tmp_path) as app:
+        flow = Flow(fake, app, "ru")
+        await flow.lobby(10)
+        await flow.deal()
+        t = flow.table
+        await flow.host("/night")
+        await wait_until(lambda: t.stage is Stage.NIGHT, 10, "night")
+        first, *others = t.pickers()
+        a, b = [s for s in t.seats if not t.game.player(s).is_mafia][:2]
+        prefix = f"gn:{t.game_id}:{t.step}:"
+        p_first = await flow.prompt(flow.tg(first), prefix)
+        assert "Принято" in await flow.press(flow.tg(first), p_first, prefix + str(a))
+        p_other = await flow.prompt(flow.tg(others[0]), prefix)
+        await wait_until(lambda: f"№{a}" in fake.messages(flow.tg(others[0]))[-1].body
+                         or any(f"№{a}" in m.body for m in fake.messages(flow.tg(others[0]))
+                                if m.message_id == p_other.message_id), 10, "a live edit")
+        for seat in others:
+            prompt = await flow.prompt(flow.tg(seat), prefix)
+            await flow.press(flow.tg(seat), prompt, prefix + str(b))
+        assert not t.mafia_locked
+        answer = await flow.press(flow.tg(first), p_first, prefix + str(a))
+        assert "и так" in answer  # the same pick again
+        await flow.press(flow.tg(first), p_first, prefix + str(b))
+        await wait_until(lambda: t.mafia_locked, 10, "agreement")
+        answer = await flow.press(flow.tg(others[0]), p_other, prefix + str(a))
+        assert "закрыт" in answer
+        # the prompts lost their buttons once the pick closed
+        await wait_until(lambda: all(
+            not m.buttons() for s in t.pickers() for m in fake.messages(flow.tg(s))
+            if m.message_id == t.prompts.get(s)), 10, "closed prompts")
+
+
+async def test_vote_turn_timeouts_and_bad_presses(fake: FakeTelegram, tmp_path: Path) -> None:
+    async with running(fake, tmp_path, vote_turn_seconds=0.4) as app:
+        flow = Flow(fake, app, "en")
+        await flow.lobby(10)
+        await flow.deal()
+        t = flow.table
+        await flow.host("/vote")
+        await wait_until(lambda: t.stage is Stage.VOTE, 10, "vote")
+        first, second = t.order[0], t.order[1]
+        prompt = await flow.prompt(flow.tg(first), f"gv:{t.game_id}:{t.step}:")
+        step = t.step
+        # another player presses the first voter's button (a forwarded or forged press)
+        assert "not your turn" in await flow.press(flow.tg(second), prompt,
+                                                  f"gv:{t.game_id}:{step}:{first}")
+        assert "Nobody sits" in await flow.press(flow.tg(first), prompt,
+                                                 f"gv:{t.game_id}:{step}:99")
+        assert "out of date" in await flow.press(flow.tg(first), prompt,
+                                                 f"gv:{t.game_id}:{step - 1}:{second}")
+        assert await flow.press(flow.tg(first), prompt, "gv:forged")  # answered, not crashed
+        assert "outsider" not in t.votes
+        await wait_until(lambda: t.stage is not Stage.VOTE, 30, "the turns to run out")
+        await wait_until(lambda: t.stage in (Stage.EVENING, Stage.OVER) or flow.over, 30,
+                         "the verdict")
+        texts = flow.club_texts()
+        assert sum("did not vote in time" in x for x in texts) >= len(t.order) - 1
+        kinds = await flow.log_kinds()
+        assert kinds.count("vote_timeout") >= len(t.order) - 1 and "day_resolved" in kinds
+
+
+async def test_concurrent_double_press_counts_once(fake: FakeTelegram, tmp_path: Path) -> None:
+    async with running(fake, tmp_path) as app:
+        flow = Flow(fake, app, "ru")
+        await flow.lobby(10)
+        await flow.deal()
+        t = flow.table
+        await flow.host("/night")
+        await wait_until(lambda: t.stage is Stage.NIGHT, 10, "night")
+        doctor = next(s for s in t.seats if t.role(s) is Role.DOCTOR)
+        target = engine.legal_targets(t.game, doctor)[0]
+        data = f"gn:{t.game_id}:{t.step}:{target}"
+        prompt = await flow.prompt(flow.tg(doctor), f"gn:{t.game_id}:{t.step}:")
+        q1, q2 = await asyncio.gather(fake.press(flow.tg(doctor), prompt, data),
+                                      fake.press(flow.tg(doctor), prompt, data))
+        answers = [(await fake.callback_answer(q))["text"] for q in (q1, q2)]
+        assert sum("Принято" in a for a in answers) == 1
+        assert sum("уже сделали" in a for a in answers) == 1
+        assert (await flow.log_kinds()).count("choice") == 1
+
+
+async def test_restart_in_the_middle_of_a_night(fake: FakeTelegram, tmp_path: Path) -> None:
+    app, task = await start_app(fake, tmp_path)
+    flow = Flow(fake, app, "ru")
+    await flow.lobby(10)
+    await flow.deal()
+    t = flow.table
+    await flow.host("/night")
+    await wait_until(lambda: t.stage is Stage.NIGHT, 10, "night")
+    doctor = next(s for s in t.seats if t.role(s) is Role.DOCTOR)
+    police = next(s for s in t.seats if t.role(s) is Role.POLICEMAN)
+    prefix = f"gn:{t.game_id}:{t.step}:"
+    old_police_prompt = await flow.prompt(flow.tg(police), prefix)
+    prompt = await flow.prompt(flow.tg(doctor), prefix)
+    await flow.press(flow.tg(doctor), prompt, prefix + str(engine.legal_targets(t.game,
+                                                                                doctor)[0]))
+    await stop_app(app, task)
+
+    app2, task2 = await start_app(fake, tmp_path)
+    try:
+        flow2 = Flow(fake, app2, "ru", game_id=flow.game_id, players=flow.players)
+        t2 = flow2.table
+        assert t2.stage is Stage.NIGHT and doctor in t2.choices
+        # a button from before the restart still works
+        target = engine.legal_targets(t2.game, police)[0]
+        assert "Принято" in await flow2.press(flow2.tg(police), old_police_prompt,
+                                              prefix + str(target))
+        await wait_until(lambda: t2.stage is not Stage.NIGHT, 30, "the night resolves")
+        assert any("🌅" in x for x in flow2.club_texts())
+        await flow2.play_to_end(night_first=False)
+        assert (await app2.services.db.games.get(flow.game_id)).status == "finished"
+    finally:
+        await stop_app(app2, task2)
+
+
+async def test_restart_in_the_middle_of_a_vote(fake: FakeTelegram, tmp_path: Path) -> None:
+    app, task = await start_app(fake, tmp_path)
+    flow = Flow(fake, app, "en")
+    await flow.lobby(10)
+    await flow.deal()
+    t = flow.table
+    await flow.host("/vote")
+    await wait_until(lambda: t.stage is Stage.VOTE, 10, "vote")
+    first, second = t.order[0], t.order[1]
+    prompt = await flow.prompt(flow.tg(first), f"gv:{t.game_id}:{t.step}:")
+    await flow.press(flow.tg(first), prompt, f"gv:{t.game_id}:{t.step}:{second}")
+    await wait_until(lambda: t.current_voter() == second, 10, "the second turn")
+    await stop_app(app, task)
+
+    app2, task2 = await start_app(fake, tmp_path)
+    try:
+        flow2 = Flow(fake, app2, "en", game_id=flow.game_id, players=flow.players)
+        t2 = flow2.table
+        assert t2.votes == {first: second} and t2.current_voter() == second
+        prompt2 = await flow2.prompt(flow2.tg(second), f"gv:{t2.game_id}:{t2.step}:")
+        assert "Vote accepted" in await flow2.press(flow2.tg(second), prompt2,
+                                                    f"gv:{t2.game_id}:{t2.step}:{first}")
+        await flow2.vote_rest()
+        assert t2.stage in (Stage.EVENING, Stage.OVER) or flow2.over
+    finally:
+        await stop_app(app2, task2)
+
+
+async def test_host_controls_tech_status_pause_and_end(fake: FakeTelegram,
+                                                       tmp_path: Path) -> None:
+    async with running(fake, tmp_path) as app:
+        flow = Flow(fake, app, "en")
+        await flow.lobby(10)
+        assert "Only this game's host" in await flow.host_says_as(flow.players[0], "/deal")
+        await flow.deal()
+        t = flow.table
+        await flow.host("/night")
+        await wait_until(lambda: t.stage is Stage.NIGHT, 10, "night")
+        status = await flow.host_says("/status")
+        assert "night" in status
+        roles = {flow.games.tr.t(loc, f"game.role.{r}") for loc in ("ru", "en") for r in Role}
+        assert not any(r in status for r in roles)
+        assert "Still to choose" in fake.messages(HOST)[-1].body  # the night's list: host only
+        assert "paused" in await flow.host_says("/pause")
+        assert "paused" in await flow.host_says("/extend 10")
+        assert "goes on" in await flow.host_says("/resume")
+        assert "extended" in await flow.host_says("/extend 5")
+        seat = t.order[0] if t.order else 1
+        assert "technical death" in await flow.host_says(f"/tech {seat}")
+        assert not t.game.player(seat).alive
+        assert "Usage" in await flow.host_says("/tech x")
+        assert "aborted" in await flow.host_says("/endgame")
+        assert (await app.services.db.games.get(flow.game_id)).status == "aborted"
+        assert not any([await app.services.db.ledger.balance(u) for u in flow.players])
+
+
+async def test_deep_link_join_and_lobby_refusals(fake: FakeTelegram, tmp_path: Path) -> None:
+    async with running(fake, tmp_path) as app:
+        flow = Flow(fake, app, "en")
+        await flow.lobby(6)
+        stranger = fake.user(4001, "Stranger", language_code="en")
+        lobby = flow.latest_with(CLUB, "gl:")
+        assert lobby is not None
+        assert "Start the bot" in await flow.press(stranger.id, lobby, f"gl:{flow.game_id}:join")
+        await fake.send(stranger, f"/start join_{flow.game_id}")
+        await wait_until(lambda: any("nickname" in m.body for m in fake.messages(4001)), 10,
+                         "the no-nickname answer")
+        await fake.send(stranger, "/nick Stranger")
+        await fake.next_message(4001)
+        await fake.send(stranger, f"/start join_{flow.game_id}")
+        await wait_until(lambda: flow.table.seat_of(4001) == 7, 10, "the deep-link join")
+        assert "already" in await flow.press(4001, lobby, f"gl:{flow.game_id}:join")
+        assert "left" in await flow.press(4001, lobby, f"gl:{flow.game_id}:leave")
+        assert flow.table.seat_of(4001) is None
+
+
+async def test_blocked_player_does_not_stop_the_game(fake: FakeTelegram,
+                                                     tmp_path: Path) -> None:
+    async with running(fake, tmp_path, night_seconds=1.0, mafia_agree_seconds=0.5) as app:
+        flow = Flow(fake, app, "en")
+        await flow.lobby(10)
+        await flow.deal()
+        t = flow.table
+        actor = engine.night_actors(t.game)[0]
+        fake.block_bot(flow.tg(actor))
+        await flow.host("/night")
+        await wait_until(lambda: any("blocked the bot" in m.body for m in fake.messages(HOST)),
+                         10, "the host is told")
+        await wait_until(lambda: t.stage is not Stage.NIGHT, 10, "the deadline resolves")
