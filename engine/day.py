@@ -40,7 +40,8 @@ class DayResult:
     votes: dict[int, int]  # voter -> target, timeouts included as self-votes
     timeouts: tuple[int, ...]
     tally: Tally
-    condemned: int | None
+    verdict: int | None  # whom the vote (and the fate) condemned, before any cancel
+    condemned: int | None  # None when the vote failed: four or more tied, or a Lawyer cancelled
     cancelled_by: int | None
     saved: tuple[int, ...]  # seats the friend immunity saved
     died: tuple[int, ...]
@@ -226,7 +227,7 @@ def resolve_day(
                 if released:
                     events.append(Event("released", EVERYONE, {"seats": released}))
     events.append(Event("day_summary", HOST, {
-        "day": number, "condemned": condemned, "cancelled_by": cancelled_by,
+        "day": number, "verdict": condemned, "cancelled_by": cancelled_by,
     }))
 
     ledger += survival_points(changed, Reason.SURVIVED_DAY, label, config)
@@ -236,7 +237,8 @@ def resolve_day(
         votes=full,
         timeouts=tuple(timeouts),
         tally=tally,
-        condemned=condemned,
+        verdict=condemned,
+        condemned=None if cancelled_by is not None else condemned,
         cancelled_by=cancelled_by,
         saved=tuple(saved),
         died=tuple(died),

@@ -248,12 +248,10 @@ def resolve_night(state: GameState, choices: Mapping[int, int]) -> tuple[GameSta
     else:
         for actor in acting(Action.BUYOUT):
             target = choices[actor]
-            if target in died:
-                continue
             if players[target].is_mafia:
                 if actor not in died:
                     jailed.add(actor)
-            elif new_players[target].jailed:
+            elif target not in died and new_players[target].jailed:
                 new_players[target] = new_players[target]._replace(jailed=False)
                 released.append(target)
         for actor in acting(Action.JAIL):

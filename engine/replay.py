@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import json
 import random
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar
 
 from engine.day import resolve_day
 from engine.errors import CompositionError, RuleViolation
@@ -16,10 +16,10 @@ from engine.points import DEFAULT_POINTS, PointsConfig
 from engine.roles import Role
 from engine.state import FriendImmunity, GameState, OpenImmunity
 
-TOP_KEYS = {"players", "seed", "steps", "name", "description", "comment"}
-PLAYER_KEYS = {"seat", "name", "role", "sex", "immunities"}
 STEP_KINDS = {"night", "day", "technical_death"}
-DAY_KEYS = {"votes", "fate", "cancel_by"}
+MAX_SEAT_DIGITS = 9
+
+T = TypeVar("T")
 
 
 class ProtocolError(Exception):
@@ -55,24 +55,45 @@ def _int(value: object, where: int | str, what: str) -> int:
 
 
 def _seat_key(key: str, where: int, what: str) -> int:
-    if not (key.isascii() and key.isdigit()):
-        raise ProtocolError(where, f"format: {what} keys must be seat numbers, not {key!r}")
+    if not (key.isascii() and key.isdigit() and len(key) <= MAX_SEAT_DIGITS):
+        raise ProtocolError(where, f"format: {what} keys must be seat numbers, not {key[:20]!r}")
     return int(key)
+
+
+class JSONObject(dict[str, Any]):
+    """A decoded JSON object that remembers keys given twice (a seat acting or voting twice)."""
+
+    duplicates: tuple[str, ...] = ()
+
+
+def _repeats(items: Iterable[T]) -> list[T]:
+    seen: set[T] = set()
+    repeats = []
+    for item in items:
+        if item in seen:
+            repeats.append(item)
+        seen.add(item)
+    return repeats
+
+
+def _object_pairs(pairs: list[tuple[str, Any]]) -> JSONObject:
+    obj = JSONObject(pairs)
+    if len(obj) != len(pairs):
+        obj.duplicates = tuple(_repeats(k for k, _ in pairs))
+    return obj
 
 
 def _seat_map(value: object, where: int, what: str) -> dict[int, int]:
     if not isinstance(value, dict):
         raise ProtocolError(where, f"format: {what} must map seats to seats")
-    try:  # the common case: JSON gives digit-string keys and int values
-        return {int(k): v for k, v in value.items()
-                if (k.isascii() and k.isdigit() and type(v) is int) or _bad()}
-    except ValueError:
-        return {_seat_key(k, where, what): _int(v, where, f"{what} target")
-                for k, v in value.items()}
-
-
-def _bad() -> bool:
-    raise ValueError
+    result = {_seat_key(k, where, what): _int(v, where, f"{what} target")
+              for k, v in value.items()}
+    repeated = [int(k) for k in getattr(value, "duplicates", ())]
+    if len(result) != len(value):  # "01" and "1" are the same seat
+        repeated += _repeats(int(k) for k in value)
+    if repeated:
+        raise ProtocolError(where, f"acts twice in one {what}", repeated[0])
+    return result
 
 
 def _parse_players(raw: object) -> tuple[list[SeatSpec], dict[int, int | None]]:
@@ -84,9 +105,6 @@ def _parse_players(raw: object) -> tuple[list[SeatSpec], dict[int, int | None]]:
     for entry in raw:
         if not isinstance(entry, dict):
             raise ProtocolError("players", "format: each player must be an object")
-        unknown = sorted(set(entry) - PLAYER_KEYS)
-        if unknown:
-            raise ProtocolError("players", f"format: unknown player keys {unknown}")
         seat = _int(entry.get("seat"), "players", "seat")
         role_name = entry.get("role")
         try:
@@ -106,11 +124,8 @@ def _parse_players(raw: object) -> tuple[list[SeatSpec], dict[int, int | None]]:
                 if friend is not None:
                     raise ProtocolError("players", f"seat {seat}: the friend immunity twice")
                 by = None
-                if isinstance(item, dict):
-                    if set(item) - {"kind", "announce_by"}:
-                        raise ProtocolError("players", f"seat {seat}: unknown friend keys")
-                    if item.get("announce_by") is not None:
-                        by = _int(item["announce_by"], "players", "announce_by")
+                if isinstance(item, dict) and item.get("announce_by") is not None:
+                    by = _int(item["announce_by"], "players", "announce_by")
                 friend = FriendImmunity(announce_by=by)
                 orderers[seat] = by
             elif item in ("newbie", "first_day_killed"):
@@ -130,6 +145,8 @@ def _check_friend_orders(specs: list[SeatSpec], orderers: Mapping[int, int | Non
         try:
             check_friend_order(seats, sexes, orderer, holder)
         except RuleViolation as err:
+            if err.code == "friend_sex_unknown":
+                continue  # sex is optional in a protocol: check only what is known
             raise ProtocolError("players", f"friend immunity of seat {holder}: seat {orderer} "
                                 f"{err.message}") from None
 
@@ -160,9 +177,6 @@ def replay(protocol: object, points: PointsConfig = DEFAULT_POINTS) -> dict[str,
     """Replay a parsed protocol; raises ProtocolError naming the step and the seat at fault."""
     if not isinstance(protocol, dict):
         raise ProtocolError("protocol", "format: the protocol must be a JSON object")
-    unknown = sorted(set(protocol) - TOP_KEYS)
-    if unknown:
-        raise ProtocolError("protocol", f"format: unknown keys {unknown}")
     specs, orderers = _parse_players(protocol.get("players"))
     try:
         state = new_game(specs, points)
@@ -187,7 +201,7 @@ def replay(protocol: object, points: PointsConfig = DEFAULT_POINTS) -> dict[str,
                 state, night = resolve_night(state, _seat_map(body, index, "night"))
                 phases.append(phase_json("night", night))
             elif kind == "day":
-                if not isinstance(body, dict) or set(body) - DAY_KEYS:
+                if not isinstance(body, dict):
                     raise ProtocolError(index, "format: day holds votes, fate and cancel_by")
                 votes = _seat_map(body.get("votes", {}), index, "votes")
                 fate = body.get("fate")
@@ -233,9 +247,12 @@ class ProtocolErrorWithState(ProtocolError):
 def replay_text(text: str, points: PointsConfig = DEFAULT_POINTS) -> Outcome:
     """Parse and replay; never raises for a bad protocol."""
     try:
-        protocol = json.loads(text)
+        protocol = json.loads(text, object_pairs_hook=_object_pairs)
     except json.JSONDecodeError as err:
         return Outcome(None, f"protocol: format: not JSON ({err.msg}, line {err.lineno})",
+                       "protocol")
+    except (ValueError, RecursionError) as err:  # a number too long, nesting too deep
+        return Outcome(None, f"protocol: format: not readable JSON ({type(err).__name__})",
                        "protocol")
     try:
         return Outcome(replay(protocol, points), None)

@@ -103,3 +103,38 @@ def test_cli_missing_file() -> None:
                           capture_output=True, text=True, check=False)
     assert proc.returncode == 2
     assert proc.stdout == ""
+
+
+def _table_json() -> str:
+    players = ", ".join(
+        f'{{"seat": {i}, "role": "{r}"}}'
+        for i, r in enumerate(["mafia_chief", "mafia", "mafia", "doctor", "policeman", "marilyn",
+                               "judge", "sportsman", "lucky", "lawyer"], 1)
+    )
+    return f'"players": [{players}]'
+
+
+@pytest.mark.parametrize(
+    ("text", "step", "seat"),
+    [
+        ('{' + _table_json() + ', "seed": ' + "1" * 5000 + '}', "protocol", None),
+        ('{' + _table_json() + ', "steps": [{"night": {"' + "7" * 5000 + '": 2}}]}', 0, None),
+        ("[" * 100_000 + "]" * 100_000, "protocol", None),
+        ('{' + _table_json() + ', "steps": [{"night": {"1": 5, "1": 6}}]}', 0, 1),
+        ('{' + _table_json() + ', "steps": [{"night": {}}, {"day": {"votes": {"4": 1, "4": 2}}}]}',
+         1, 4),
+    ],
+    ids=["huge-seed", "huge-seat-key", "deep-nesting", "duplicate-actor", "duplicate-voter"],
+)
+def test_hostile_input_is_refused_in_one_line(text: str, step: object, seat: int | None) -> None:
+    outcome = replay_text(text)
+    assert outcome.result is None
+    assert outcome.error is not None and "\n" not in outcome.error
+    assert (outcome.error_step, outcome.error_seat) == (step, seat)
+
+
+def test_unknown_keys_are_ignored() -> None:
+    text = ('{' + _table_json().replace('"role": "doctor"', '"role": "doctor", "note": "x"')
+            + ', "version": 2, "steps": [{"night": {"4": 5}}, {"day": {"votes": {}, "x": 1}}]}')
+    outcome = replay_text(text)
+    assert outcome.error is None, outcome.error
