@@ -26,7 +26,7 @@ steps = st.one_of(
 )
 players = st.lists(
     st.fixed_dictionaries(
-        {"seat": st.one_of(st.integers(0, 14), scalars), "role": st.sampled_from(ROLES + ["x"])},
+        {"seat": st.one_of(st.integers(0, 14), scalars), "role": st.sampled_from([*ROLES, "x"])},
         optional={"sex": st.sampled_from(["m", "f", "x"]),
                   "immunities": st.lists(st.sampled_from(
                       ["newbie", "friend", "first_day_killed", "bogus",
