@@ -161,7 +161,7 @@ async def test_restart_in_the_middle_of_a_night(fake: FakeTelegram, tmp_path: Pa
         assert "Принято" in await flow2.press(flow2.tg(police), old_police_prompt,
                                               prefix + str(target))
         await wait_until(lambda: t2.stage is not Stage.NIGHT, 30, "the night resolves")
-        assert any("🌅" in x for x in flow2.club_texts())
+        await wait_until(lambda: any("🌅" in x for x in flow2.club_texts()), 10, "the morning")
         await flow2.play_to_end(night_first=False)
         assert (await app2.services.db.games.get(flow.game_id)).status == "finished"
     finally:
@@ -257,3 +257,87 @@ async def test_blocked_player_does_not_stop_the_game(fake: FakeTelegram,
         await wait_until(lambda: any("blocked the bot" in m.body for m in fake.messages(HOST)),
                          10, "the host is told")
         await wait_until(lambda: t.stage is not Stage.NIGHT, 10, "the deadline resolves")
+
+
+async def test_friend_immunity_over_http(fake: FakeTelegram, tmp_path: Path) -> None:
+    async with running(fake, tmp_path) as app:
+        flow = Flow(fake, app, "en")
+        await flow.lobby(10)
+        db = app.services.db
+        for i, uid in enumerate(flow.players):
+            await db.players.set_sex(uid, "m" if i % 2 == 0 else "f")
+        orderer = flow.tg(1)
+        await fake.send(orderer, "/friend")
+        menu = await flow.prompt(orderer, "gfr:")
+        offered = sorted(int(d.split(":")[2]) for _, d in menu.buttons())
+        assert 2 not in offered and 3 not in offered and 4 in offered  # neighbour, same sex
+        assert "not" in (await flow.press(orderer, menu, f"gfr:{flow.game_id}:2:-1")).lower()
+        await flow.press(orderer, menu, f"gfr:{flow.game_id}:4:-1")
+        ask = await flow.prompt(orderer, f"gfr:{flow.game_id}:4:1")
+        assert "sent to the host" in await flow.press(orderer, ask, f"gfr:{flow.game_id}:4:1")
+        host_ask = await flow.prompt(HOST, "gfa:")
+        accept = host_ask.button_data("Accept")
+        assert "host may" in (await flow.press(orderer, host_ask, accept)).lower()
+        await flow.press(HOST, host_ask, accept)
+        await wait_until(lambda: any("accepted" in m.body for m in fake.messages(orderer)), 10,
+                         "the orderer is told")
+        await flow.deal()
+        t = flow.table
+        holder = t.game.player(4)
+        assert holder.friend is not None and holder.friend.announce_by == 1
+        assert not any("friends" in x for x in flow.club_texts())  # secret until it saves
+        await flow.host("/vote")
+        await wait_until(lambda: t.stage is Stage.VOTE, 10, "vote")
+        while t.stage is Stage.VOTE and t.current_voter() is not None:
+            voter = t.current_voter()
+            assert voter is not None
+            target = 4 if voter != 4 else 1
+            prompt = await flow.prompt(flow.tg(voter), f"gv:{t.game_id}:{t.step}:")
+            await flow.press(flow.tg(voter), prompt, f"gv:{t.game_id}:{t.step}:{target}")
+            await wait_until(lambda v=voter: t.current_voter() != v, 10, "next turn")
+        await wait_until(lambda: t.stage is Stage.EVENING, 20, "the verdict")
+        assert t.game.player(4).alive
+        await wait_until(lambda: any("Let's be friends" in x and "Ordered by №1" in x
+                                     for x in flow.club_texts()), 10, "the announcement")
+
+
+async def test_shootout_drawn_by_the_host_and_lawyer_cancel(fake: FakeTelegram,
+                                                            tmp_path: Path) -> None:
+    async with running(fake, tmp_path) as app:
+        flow = Flow(fake, app, "ru")
+        await flow.lobby(10)
+        await flow.deal()
+        t = flow.table
+        assert "жребий ведущего" in await flow.host_says("/fate host")
+        await flow.host("/vote")
+        await wait_until(lambda: t.stage is Stage.VOTE, 10, "vote")
+        lawyer = next(s for s in t.seats if t.role(s) is Role.LAWYER)
+        a, b = [s for s in t.order if s != lawyer and not t.game.player(s).is_mafia][:2]
+        plan: dict[int, int] = {}
+        for i, voter in enumerate(t.order):
+            plan[voter] = (a if i % 2 == 0 else b) if voter not in (a, b) else (
+                b if voter == a else a)
+        counts = engine.tally_votes(plan)
+        for voter in list(t.order):
+            prompt = await flow.prompt(flow.tg(voter), f"gv:{t.game_id}:{t.step}:")
+            await flow.press(flow.tg(voter), prompt, f"gv:{t.game_id}:{t.step}:{plan[voter]}")
+            await wait_until(lambda v=voter: t.current_voter() != v, 10, "next turn")
+        if counts.shootout:
+            await wait_until(lambda: t.stage is Stage.FATE, 10, "the host's draw")
+            ask = await flow.prompt(HOST, f"gf:{t.game_id}:{t.step}:")
+            assert "ведущий" in await flow.press(flow.tg(a), ask, f"gf:{t.game_id}:{t.step}:{a}")
+            await flow.press(HOST, ask, f"gf:{t.game_id}:{t.step}:{a}")
+            condemned = a
+        else:
+            condemned = counts.leader
+        await wait_until(lambda: t.stage is Stage.CANCEL, 10, "the Lawyer's window")
+        if condemned != lawyer:
+            ask = await flow.prompt(flow.tg(lawyer), f"gc:{t.game_id}:{t.step}")
+            outsider = next(s for s in t.seats if s not in (lawyer, condemned))
+            assert "право" in await flow.press(flow.tg(outsider), ask,
+                                               f"gc:{t.game_id}:{t.step}")
+            assert "отменён" in await flow.press(flow.tg(lawyer), ask, f"gc:{t.game_id}:{t.step}")
+            await wait_until(lambda: t.stage is Stage.EVENING, 10, "the cancelled verdict")
+            assert condemned is not None and t.game.player(condemned).alive
+            await wait_until(lambda: any("отменён" in x for x in flow.club_texts()), 10,
+                             "the announcement")
