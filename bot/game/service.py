@@ -963,6 +963,39 @@ class GameService:
                 await self._next_turn(table, table.turn + 1)
             return reply("game.tech.ok")
 
+    async def give_word(self, chat_id: int, user_id: int, seat: int, by: int | None) -> Reply:
+        """``/speak SEAT [FROM]``: a jailed player gets speaking time (given by another player)."""
+        table = self.in_chat(chat_id)
+        async with self.lock(table.game_id):
+            self._host(table, user_id)
+            if not table.started:
+                raise UserError("game.deal.first")
+            player = table.game.players.get(seat)
+            if player is None:
+                raise UserError("game.rule.target_unknown")
+            if not player.alive:
+                raise UserError("game.rule.target_dead")
+            if not player.jailed:
+                raise UserError("game.rule.target_not_jailed")
+            if by is not None:
+                giver = table.game.players.get(by)
+                if giver is None or not giver.able or by == seat:
+                    raise UserError("game.speak.bad_giver")
+            seconds = self.timers.vote_turn
+            await self.notifier.club(
+                table, "game.speak.start" if by is None else "game.speak.given",
+                who=self.notifier.seat(table, seat),
+                by=self.notifier.seat(table, by) if by is not None else "",
+                seconds=_secs(seconds))
+            self.deadlines.arm(self._key(table, f"speak_{seat}"), self._at(seconds),
+                               partial(self._speech_over, table.game_id, seat))
+            return reply("game.tech.ok")
+
+    async def _speech_over(self, game_id: int, seat: int) -> None:
+        table = self.tables.get(game_id)
+        if table is not None:
+            await self.notifier.club(table, "game.speak.over", who=self.notifier.seat(table, seat))
+
     async def status(self, chat_id: int, user_id: int) -> Reply:
         """Phase, deadline and the seats still to act (the night's only to the host)."""
         table = self.in_chat(chat_id)

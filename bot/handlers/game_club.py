@@ -104,6 +104,14 @@ async def tech(message: Message, command: CommandObject, games: GameService, out
     await games.technical_death(message.chat.id, _user(message), int(arg))
 
 
+async def speak(message: Message, command: CommandObject, games: GameService) -> None:
+    words = [w.lstrip("№#") for w in (command.args or "").split()]
+    if not 1 <= len(words) <= 2 or not all(w.isdigit() for w in words):
+        raise UserError("game.speak.usage")
+    by = int(words[1]) if len(words) == 2 else None
+    await games.give_word(message.chat.id, _user(message), int(words[0]), by)
+
+
 async def pause(message: Message, games: GameService) -> None:
     await games.pause(message.chat.id, _user(message))
 
@@ -146,6 +154,7 @@ def create_router() -> Router:
     router.message.register(vote, Command("vote"))
     router.message.register(status, Command("status"))
     router.message.register(tech, Command("tech"))
+    router.message.register(speak, Command("speak"))
     router.message.register(pause, Command("pause"))
     router.message.register(resume, Command("resume"))
     router.message.register(extend, Command("extend"))

@@ -247,3 +247,29 @@ async def test_blocked_player_reported_to_host(h: Harness) -> None:
     await h.dealt(10)
     await h.service.on_blocked(1003)
     assert any("заблокировал" in s.text for s in h.private(HOST))
+
+
+async def test_jailed_player_neither_acts_nor_votes_but_may_speak(h: Harness) -> None:
+    await h.dealt(10)
+    await h.service.start_night(CHAT, HOST)
+    t = h.table
+    judge = h.seats_with(Role.JUDGE)[0]
+    prisoner = next(s for s in h.civilians() if s != judge and t.role(s).action is not None)
+    await h.choose(judge, prisoner)
+    await h.deadlines.advance(61)
+    if not t.game.player(judge).alive or not t.game.player(prisoner).jailed:
+        return  # the Judge died or was blocked this night: nothing to check
+    assert any("тюрьм" in s for s in h.club_texts())
+    await h.service.start_vote(CHAT, HOST)
+    assert prisoner not in t.order
+    assert await h.refused(h.vote(prisoner, judge)) == "game.rule.voter_jailed"
+    giver = t.order[0]
+    await h.service.give_word(CHAT, HOST, prisoner, giver)
+    assert any("отдаёт своё время" in s for s in h.club_texts())
+    assert await h.refused(h.service.give_word(CHAT, HOST, giver, None)) == \
+        "game.rule.target_not_jailed"
+    await h.play_vote_rest()
+    if h.over or not t.game.player(prisoner).jailed:
+        return
+    await h.service.start_night(CHAT, HOST)
+    assert await h.refused(h.choose(prisoner, judge)) == "game.rule.actor_jailed"
