@@ -266,9 +266,9 @@ async def test_complain(app: App, fake: FakeTelegram, ask: Any) -> None:
     assert [(p.nickname, n) for p, n in counts] == [("Juliet", 1)]
 
 
-async def test_game_commands_placeholder(app: App, fake: FakeTelegram, ask: Any) -> None:
+async def test_myrole_outside_a_game(app: App, fake: FakeTelegram, ask: Any) -> None:
     fake.user(60, "P", language_code="en")
-    assert (await ask(60, "/myrole")).text == "Games are not available yet."
+    assert (await ask(60, "/myrole")).text == "You are not in a game now."
 
 
 async def test_unknown_button_is_answered(app: App, fake: FakeTelegram, ask: Any) -> None:
@@ -290,4 +290,4 @@ async def test_profile_top_complain_in_russian(app: App, fake: FakeTelegram, ask
     assert (await ask(31, "/complain Juliet x")).text == "Нельзя пожаловаться на себя."
     reply = await ask(31, "/complain Romeo опоздал")
     assert reply.text == "Жалоба на <b>Romeo</b> записана. Спасибо."
-    assert (await ask(31, "/myrole")).text == "Игры пока недоступны."
+    assert (await ask(31, "/myrole")).text == "Вы сейчас не играете."

@@ -100,7 +100,9 @@ async def test_club_chat_uses_the_club_locale(app: App, fake: FakeTelegram, ask:
     assert (await ask(95, "/help@mafia_test_bot", chat_id=-500)).text.startswith(
         "<b>Mafia club bot</b>"
     )
-    assert (await ask(95, "/newgame", chat_id=-500)).text == "Games are not available yet."
+    assert (await ask(95, "/newgame", chat_id=-500)).text == (
+        "A game is opened by a chat administrator or a host listed in the bot's settings."
+    )
 
 
 async def test_group_ignores_plain_text_and_private_commands(
