@@ -20,7 +20,7 @@ from tests.fakes.telegram_server import FakeTelegram, SentMessage
 CLUB = -100777
 HOST = HOST_ID
 FLOW_TIMERS: dict[str, Any] = {
-    "night_seconds": 8, "mafia_agree_seconds": 3, "vote_turn_seconds": 3,
+    "night_seconds": 6, "mafia_agree_seconds": 3, "vote_turn_seconds": 1.5,
     "last_word_seconds": 0.05,
 }
 
