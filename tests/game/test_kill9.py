@@ -1,0 +1,112 @@
+"""``python -m bot`` killed with SIGKILL in the middle of a night: the next process goes on."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import signal
+import sys
+from collections.abc import AsyncIterator
+from datetime import UTC, datetime
+from pathlib import Path
+
+import pytest
+
+from storage.db import Database
+from tests.fakes.telegram_server import FakeTelegram, SentMessage
+from tests.game.flow import wait_until
+
+ROOT = Path(__file__).resolve().parents[2]
+CLUB = -100999
+HOST = 800
+PLAYERS = list(range(6001, 6011))
+SETTINGS = ("BOT_TOKEN", "TELEGRAM_API_URL", "DATABASE_PATH", "ADMIN_IDS", "HOST_IDS",
+            "NIGHT_SECONDS", "MAFIA_AGREE_SECONDS", "VOTE_TURN_SECONDS", "LAST_WORD_SECONDS",
+            "DEFAULT_LOCALE")
+
+
+@pytest.fixture
+async def fake() -> AsyncIterator[FakeTelegram]:
+    async with FakeTelegram() as server:
+        yield server
+
+
+async def spawn(tmp_path: Path, fake: FakeTelegram) -> asyncio.subprocess.Process:
+    env = {k: v for k, v in os.environ.items() if k.upper() not in SETTINGS}
+    env.update(PYTHONPATH=str(ROOT), BOT_TOKEN=fake.token, TELEGRAM_API_URL=fake.base_url,
+               DATABASE_PATH=str(tmp_path / "mafia.sqlite3"), HOST_IDS=str(HOST),
+               NIGHT_SECONDS="60", MAFIA_AGREE_SECONDS="4", VOTE_TURN_SECONDS="60",
+               LAST_WORD_SECONDS="1", DEFAULT_LOCALE="en")
+    return await asyncio.create_subprocess_exec(
+        sys.executable, "-m", "bot", cwd=tmp_path, env=env,
+        stdout=asyncio.subprocess.DEVNULL, stderr=asyncio.subprocess.PIPE)
+
+
+def prompts(fake: FakeTelegram, uid: int, prefix: str) -> list[SentMessage]:
+    return [m for m in fake.messages(uid) if any(d.startswith(prefix) for _, d in m.buttons())]
+
+
+async def test_sigkill_mid_night_then_the_night_goes_on(fake: FakeTelegram,
+                                                       tmp_path: Path) -> None:
+    db = await Database.open(tmp_path / "mafia.sqlite3")
+    await db.clubs.ensure(CLUB, title="Club", locale="en")
+    for i, uid in enumerate(PLAYERS, 1):
+        await db.players.register(uid, display_name=f"U{uid}", language="en")
+        await db.players.set_nickname(uid, f"Gamer{i}")
+        fake.user(uid, f"U{uid}", language_code="en")
+    await db.players.record_game_played(PLAYERS, datetime.now(UTC).date())  # no newbies
+    fake.group(CLUB, "Club")
+    fake.user(HOST, "Host", language_code="en")
+
+    proc = await spawn(tmp_path, fake)
+    try:
+        await fake.send(HOST, "/newgame", chat_id=CLUB)
+        await wait_until(lambda: prompts(fake, CLUB, "gl:"), 30, "the lobby")
+        lobby = prompts(fake, CLUB, "gl:")[0]
+        game = int(lobby.buttons()[0][1].split(":")[1])
+        for uid in PLAYERS:
+            await fake.callback_answer(await fake.press(uid, lobby, f"gl:{game}:join"), 20)
+        await fake.send(HOST, "/deal", chat_id=CLUB)
+        await wait_until(lambda: all(any(m.protect_content for m in fake.messages(u))
+                                     for u in PLAYERS), 30, "the cards")
+        await fake.send(HOST, "/night", chat_id=CLUB)
+        prefix = f"gn:{game}:1:"
+        await wait_until(lambda: sum(bool(prompts(fake, u, prefix)) for u in PLAYERS) >= 5, 30,
+                         "the night prompts")
+        await asyncio.sleep(0.3)
+        actors = [u for u in PLAYERS if prompts(fake, u, prefix)]
+        # a player with its own choice (the Mafia may change theirs while their window is open)
+        first = next(u for u in actors if "team" not in prompts(fake, u, prefix)[0].body)
+        actors.remove(first)
+        actors.insert(0, first)
+        old = prompts(fake, first, prefix)[0]
+        answer = await fake.callback_answer(await fake.press(first, old, old.buttons()[0][1]), 20)
+        assert answer["text"].startswith("Accepted")
+    finally:
+        proc.send_signal(signal.SIGKILL)  # no shutdown, no flush: as if the power went out
+        await proc.wait()
+
+    events = await db.games.events(game)
+    assert [e.kind for e in events].count("choice") == 1
+
+    proc = await spawn(tmp_path, fake)
+    try:
+        # everyone still to choose is prompted again; the one who chose is not
+        own = [u for u in actors[1:] if "team" not in prompts(fake, u, prefix)[0].body]
+        await wait_until(lambda: all(len(prompts(fake, u, prefix)) >= 2 for u in own),
+                         30, "prompts sent again")
+        assert not prompts(fake, first, prefix)  # its prompt was closed, no new one
+        # buttons from before the kill still work
+        for uid in own:
+            message = prompts(fake, uid, prefix)[0]
+            await fake.callback_answer(await fake.press(uid, message, message.buttons()[0][1]),
+                                       20)
+        await wait_until(lambda: any("Morning after night 1" in m.body
+                                     for m in fake.messages(CLUB)), 60, "the morning")
+        kinds = [e.kind for e in await db.games.events(game)]
+        assert "night_resolved" in kinds
+    finally:
+        proc.send_signal(signal.SIGTERM)
+        _, stderr = await asyncio.wait_for(proc.communicate(), 30)
+        await db.close()
+    assert "Traceback" not in stderr.decode(), stderr.decode()[-2000:]
