@@ -32,23 +32,35 @@ async def test_vote_turns_in_seat_order_and_timeouts(h: Harness) -> None:
     assert set(t.last_result.timeouts) == set(t.order[1:])
 
 
+def tie_plan(order: list[int], a: int, b: int) -> dict[int, int]:
+    """Votes that tie ``a`` and ``b`` (nobody votes for itself)."""
+    others = [v for v in order if v not in (a, b)]
+    half = len(others) // 2
+    plan = {v: a for v in others[:half]} | {v: b for v in others[half:2 * half]}
+    plan |= {v: a for v in others[2 * half:]}  # an odd one out would break the tie: see below
+    plan[a], plan[b] = b, a
+    if len(others) % 2:
+        plan[others[-1]] = others[0]
+    return plan
+
+
 async def test_shootout_decided_by_the_bot(h: Harness) -> None:
     await h.dealt(10)
     await h.service.start_vote(CHAT, HOST)
     t = h.table
     a, b = t.order[0], t.order[1]
-    for i, voter in enumerate(list(t.order)):
-        target = a if i % 2 == 0 else b
-        if target == voter:
-            target = b if target == a else a
-        await h.vote(voter, target)
-    tally = engine.tally_votes(t.votes)
+    plan = tie_plan(t.order, a, b)
+    tally = engine.tally_votes(plan)
+    assert tally.shootout and set(tally.tied) == {a, b}
+    for voter in list(t.order):
+        await h.vote(voter, plan[voter])
     if t.stage is Stage.CANCEL:
         await h.deadlines.advance(21)
-    if tally.shootout:
-        assert any("Перестрелка" in s for s in h.club_texts())
-        assert isinstance(t.last_result, engine.DayResult)
-        assert t.last_result.condemned in tally.tied
+    assert any("Перестрелка" in s for s in h.club_texts())
+    assert isinstance(t.last_result, engine.DayResult)
+    assert t.last_result.condemned in (a, b)
+    kinds = [e.kind for e in await h.db.games.events(h.game_id)]
+    assert kinds.index("fate") < kinds.index("day_resolved")  # logged before it is used
 
 
 async def test_shootout_drawn_by_the_host(h: Harness) -> None:
@@ -56,17 +68,12 @@ async def test_shootout_drawn_by_the_host(h: Harness) -> None:
     await h.service.set_fate_mode(CHAT, HOST, True)
     await h.service.start_vote(CHAT, HOST)
     t = h.table
-    voters = list(t.order)
-    a, b = voters[0], voters[1]
-    # split the votes 5/5 between a and b (nobody votes for itself)
-    half = len(voters) // 2
-    plan = {v: (b if v == a else a) for v in voters[:half]}
-    plan.update({v: (a if v == b else b) for v in voters[half:]})
+    a, b = t.order[0], t.order[1]
+    plan = tie_plan(t.order, a, b)
     counts = engine.tally_votes(plan)
-    for voter in voters:
+    assert counts.shootout
+    for voter in list(t.order):
         await h.vote(voter, plan[voter])
-    if not counts.shootout:
-        return
     assert t.stage is Stage.FATE
     ask = [s for s in h.private(HOST) if s.markup is not None][-1]
     assert len(h.buttons(ask)) == len(counts.tied)
@@ -82,6 +89,19 @@ async def test_shootout_drawn_by_the_host(h: Harness) -> None:
         await h.deadlines.advance(21)
     assert isinstance(t.last_result, engine.DayResult)
     assert t.last_result.condemned == counts.tied[1]
+
+
+async def test_host_draw_times_out_to_the_bot(h: Harness) -> None:
+    await h.dealt(10)
+    await h.service.set_fate_mode(CHAT, HOST, True)
+    await h.service.start_vote(CHAT, HOST)
+    t = h.table
+    plan = tie_plan(t.order, t.order[0], t.order[1])
+    for voter in list(t.order):
+        await h.vote(voter, plan[voter])
+    assert t.stage is Stage.FATE
+    await h.deadlines.advance(61)
+    assert t.fate in (t.order[0], t.order[1])
 
 
 async def test_lawyer_cancels_the_verdict(h: Harness) -> None:
