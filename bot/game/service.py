@@ -268,6 +268,8 @@ class GameService:
                     raise UserError("game.join.closed")
                 if table.seat_of(tg_id) is not None:
                     raise UserError("game.join.already", seat=table.seat_of(tg_id))
+                if tg_id == table.host_id:
+                    raise UserError("game.join.host")  # the host sees every role
                 other = self.of_player(tg_id)
                 if other is not None:
                     raise UserError("game.join.other_game", game=other.game_id)

@@ -137,7 +137,7 @@ class Table:
         out = []
         for seat in engine.night_actors(self.game):
             if self.is_picker(seat):
-                if not self.mafia_locked:
+                if not self.mafia_locked and engine.legal_targets(self.game, seat):
                     out.append(seat)
             elif seat not in self.choices and engine.legal_targets(self.game, seat):
                 out.append(seat)  # (nobody to choose, e.g. no prisoner to buy out: done)

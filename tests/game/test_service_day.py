@@ -243,6 +243,9 @@ async def test_join_refusals(h: Harness) -> None:
     other = await h.service.open_lobby(-2002, "Other", HOST, is_admin=False)
     assert await h.refused(h.service.join(other.game_id, 1001)) == "game.join.other_game"
     assert await h.refused(h.service.leave(gid, 1002)) == "game.leave.not_joined"
+    await h.db.players.register(HOST, display_name="Host")
+    await h.db.players.set_nickname(HOST, "TheHost")
+    assert await h.refused(h.service.join(gid, HOST)) == "game.join.host"
 
 
 async def test_first_day_killed_marked_and_shown_next_game(h: Harness) -> None:
