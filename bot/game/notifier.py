@@ -220,27 +220,36 @@ class Notifier:
         return self.tr.t(locale, f"game.ev.{kind}", **kwargs)
 
     def _summary(self, table: Table, data: Mapping[str, Any], locale: str) -> str:
-        """The host's whole truth of a phase: roles included (private to the host)."""
+        """The host's whole truth of a phase, roles included (private to the host)."""
+        t = self.tr.t
+
         def who(seat: int | None) -> str:
             if seat is None:
-                return "—"
-            return f"{self.seat(table, seat)} ({self.role_name(locale, table.role(seat))})"
+                return t(locale, "game.nobody")
+            return f"{self.seat(table, seat)} ({self.role_name(locale, str(table.role(seat)))})"
 
-        parts = []
+        lines = []
         for key, value in data.items():
-            if isinstance(value, dict):
-                shown = "; ".join(f"{who(a)} → {who(b)}" for a, b in value.items())
+            if key in ("night", "day"):
+                continue
+            label = t(locale, f"game.summary.{key}")
+            if key == "choices":
+                shown = "\n".join(f"  {who(a)} → {who(b)}" for a, b in value.items())
+                shown = "\n" + shown if shown else t(locale, "game.nobody")
+            elif key == "saved":
+                shown = ", ".join(f"{who(seat)} ({t(locale, f'game.summary.by_{by}')})"
+                                  for seat, by in value) or t(locale, "game.nobody")
+            elif key == "checks":
+                shown = ", ".join(
+                    f"{who(by)} → {who(target)}: "
+                    + t(locale, "game.summary.mafia_yes" if mafia else "game.summary.mafia_no")
+                    for by, target, mafia in value) or t(locale, "game.nobody")
             elif isinstance(value, list):
-                shown = "; ".join(
-                    " ".join(who(x) if isinstance(x, int) and not isinstance(x, bool) else str(x)
-                             for x in (v if isinstance(v, tuple | list) else (v,)))
-                    for v in value)
-            elif isinstance(value, int) and key not in ("night", "day"):
-                shown = who(value)
+                shown = ", ".join(who(x) for x in value) or t(locale, "game.nobody")
             else:
-                shown = str(value if value is not None else "—")
-            parts.append(f"{key}: {shown or '—'}")
-        return "\n".join(parts)
+                shown = who(value)
+            lines.append(f"{label}: {shown}")
+        return "\n".join(lines)
 
     async def events(self, table: Table, events: Iterable[Event]) -> None:
         for event in events:

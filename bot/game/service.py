@@ -381,7 +381,11 @@ class GameService:
                     raise rule(e) from None
                 await self._record(table, "composition", {"roles": [str(r) for r in cards]})
             elif table.started:
-                cards = table.cards
+                # During the game no card name goes to the club chat: the host gets it.
+                await self.notifier.private(
+                    table.host_id, "game.roles.show", count=len(table.cards),
+                    roles=lambda loc: self.roles_text(loc, table.cards))
+                return reply("game.roles.to_host")
             else:
                 cards = await self._cards(table)
             locale = table.locale

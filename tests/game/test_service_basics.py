@@ -69,3 +69,25 @@ async def test_night_prompts_only_legal_targets(h: Harness) -> None:
     # the Mafia learn each other on the first night
     for seat in h.seats_with(Role.MAFIA, Role.MAFIA_CHIEF, Role.MAFIA_KILLER):
         assert any("№" in s.text and s.markup is None for s in h.private(h.tg(seat)))
+
+
+async def test_roles_default_custom_and_hidden_after_the_deal(h: Harness) -> None:
+    await h.lobby(7)
+    shown = await h.service.composition(CHAT, HOST, None)
+    assert shown.key == "game.roles.show" and shown.kwargs["count"] == 7
+    assert await h.refused(h.service.composition(CHAT, HOST, "mafia, doctor")) == \
+        "game.rule.table_size"
+    assert await h.refused(h.service.composition(CHAT, HOST, "mafia*3, wizard")) == \
+        "game.roles.unknown"
+    assert await h.refused(h.service.composition(CHAT, 1001, "mafia*3")) == "game.not_host"
+    assert await h.refused(h.service.composition(
+        CHAT, HOST, "doctor, policeman, judge, lucky, lawyer, maniac, mafia")) == \
+        "game.rule.too_few_mafia"
+    await h.service.composition(CHAT, HOST, "Шеф Мафии, mafia*2, doctor, Полицейский, judge, lucky")
+    await h.service.deal(CHAT, HOST)
+    assert sorted(h.table.cards) == sorted([Role.MAFIA_CHIEF, Role.MAFIA, Role.MAFIA, Role.DOCTOR,
+                                            Role.POLICEMAN, Role.JUDGE, Role.LUCKY])
+    before = len(h.club())
+    answer = await h.service.composition(CHAT, 1001, None)
+    assert answer.key == "game.roles.to_host" and len(h.club()) == before
+    assert "Судья" in h.private(HOST)[-1].text
