@@ -9,7 +9,6 @@ ENV PYTHONDONTWRITEBYTECODE=1 \
 
 WORKDIR /app
 
-# Dependencies first (cached while only the code changes).
 COPY pyproject.toml README.md ./
 COPY engine ./engine
 COPY storage ./storage
