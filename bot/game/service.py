@@ -787,13 +787,16 @@ class GameService:
         await self._record(table, "turn", {
             "turn": turn, "deadlines": {TURN_DL: iso(self._at(self.timers.vote_turn))}})
         voter = table.order[turn]
-        await self.notifier.club(table, "game.vote.turn", who=self.notifier.seat(table, voter),
-                                 seconds=_secs(self.timers.vote_turn))
         if not engine.vote_candidates(table.game, voter):
+            await self.notifier.club(table, "game.vote.turn", who=self.notifier.seat(table, voter),
+                                     seconds=_secs(self.timers.vote_turn))
             await self._turn_timeout(table)  # nobody may be voted for: nothing to wait for
             return
-        await self._vote_prompt(table, voter)
         self._arm(table)
+        # The voter's buttons first: the club chat has the tighter rate limit.
+        await self._vote_prompt(table, voter)
+        await self.notifier.club(table, "game.vote.turn", who=self.notifier.seat(table, voter),
+                                 seconds=_secs(self.timers.vote_turn))
 
     async def _vote_prompt(self, table: Table, voter: int) -> None:
         candidates = engine.vote_candidates(table.game, voter)
@@ -1054,7 +1057,6 @@ class GameService:
             await self.db.games.set_status(table.game_id, STATUS_RUNNING)
             await self.notifier.club(table, "game.pause.resumed")
             self._arm(table)
-            await self._after_deadlines_passed(table)
             return reply("game.pause.resumed")
 
     async def extend(self, chat_id: int, user_id: int, seconds: float) -> Reply:
@@ -1181,9 +1183,6 @@ class GameService:
             await self._after_votes(table)
         elif name == CANCEL_DL and table.stage is Stage.CANCEL:
             await self._resolve_day(table, None)
-
-    async def _after_deadlines_passed(self, table: Table) -> None:
-        """After resume or restore: deadlines already in the past fire via their jobs."""
 
     # ================================================================== restart
     async def restore(self) -> list[int]:
