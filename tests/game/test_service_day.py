@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import asyncio
+
 import engine
 from bot.game.table import Stage
 from engine import Role
@@ -296,3 +298,28 @@ async def test_jailed_player_neither_acts_nor_votes_but_may_speak(h: Harness) ->
         return
     await h.service.start_night(CHAT, HOST)
     assert await h.refused(h.choose(prisoner, judge)) == "game.rule.actor_jailed"
+
+
+async def test_concurrent_double_presses_in_the_day_count_once(h: Harness) -> None:
+    await h.dealt(10)
+    await h.service.start_vote(CHAT, HOST)
+    t = h.table
+    first, second = t.order[0], t.order[1]
+    results = await asyncio.gather(h.vote(first, second), h.vote(first, second),
+                                   return_exceptions=True)
+    assert sum(not isinstance(r, BaseException) for r in results) == 1
+    kinds = [e.kind for e in await h.db.games.events(h.game_id)]
+    assert kinds.count("vote") == 1 and t.current_voter() == second
+    lawyer = h.seats_with(Role.LAWYER)[0]
+    target = next(s for s in h.civilians() if s not in (lawyer, first))
+    for voter in list(t.order[1:]):
+        await h.vote(voter, target if voter != target else lawyer)
+    if t.stage is not Stage.CANCEL or lawyer not in t.lawyers:
+        return
+    step = t.step
+    results = await asyncio.gather(h.service.cancel(h.game_id, h.tg(lawyer), step),
+                                   h.service.cancel(h.game_id, h.tg(lawyer), step),
+                                   return_exceptions=True)
+    assert sum(not isinstance(r, BaseException) for r in results) == 1
+    kinds = [e.kind for e in await h.db.games.events(h.game_id)]
+    assert kinds.count("day_resolved") == 1
