@@ -341,3 +341,19 @@ async def test_shootout_drawn_by_the_host_and_lawyer_cancel(fake: FakeTelegram,
             assert condemned is not None and t.game.player(condemned).alive
             await wait_until(lambda: any("отменён" in x for x in flow.club_texts()), 10,
                              "the announcement")
+
+
+async def test_chat_administrators_host_and_others_do_not(fake: FakeTelegram,
+                                                          tmp_path: Path) -> None:
+    async with running(fake, tmp_path, default_locale="en") as app:
+        flow = Flow(fake, app, "en")
+        fake.group(CLUB, "Club")
+        admin = fake.user(4501, "Admin", language_code="en")
+        player = fake.user(4502, "Player", language_code="en")
+        fake.set_admins(CLUB, [admin.id])
+        assert "chat administrator" in await flow.host_says_as(player.id, "/newgame")
+        await fake.send(admin, "/newgame", chat_id=CLUB)
+        lobby = await flow.prompt(CLUB, "gl:")
+        game = int(lobby.buttons()[0][1].split(":")[1])
+        assert flow.games.tables[game].host_id == admin.id
+        assert "Only this game's host" in await flow.host_says_as(player.id, "/deal")
