@@ -323,3 +323,17 @@ async def test_concurrent_double_presses_in_the_day_count_once(h: Harness) -> No
     assert sum(not isinstance(r, BaseException) for r in results) == 1
     kinds = [e.kind for e in await h.db.games.events(h.game_id)]
     assert kinds.count("day_resolved") == 1
+
+
+async def test_friend_order_refused_for_the_spouse_and_after_the_deal(h: Harness) -> None:
+    await h.lobby(10)
+    await h.db.players.propose_spouse(1001, 1004)
+    await h.db.players.confirm_spouse(1004, 1001)
+    assert await h.refused(h.service.friend_choose(h.game_id, 1001, 4, -1)) == \
+        "game.rule.friend_spouse"
+    _table, legal = await h.service.friend_menu(1001)
+    assert 4 not in legal
+    await h.service.deal(CHAT, HOST)
+    assert await h.refused(h.service.friend_menu(1001)) == "game.friend.no_lobby"
+    assert await h.refused(h.service.friend_choose(h.game_id, 1001, 6, 1)) == \
+        "game.friend.too_late"
