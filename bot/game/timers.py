@@ -53,6 +53,8 @@ class SchedulerDeadlines:
         self.scheduler.add_job(
             job, DateTrigger(run_date=at, timezone=UTC), id=key, replace_existing=True,
             misfire_grace_time=None, coalesce=True,
+            # a job re-arms its own key (the next vote turn) while it is still running
+            max_instances=100,
         )
 
     def disarm(self, key: str) -> None:
