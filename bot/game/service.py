@@ -1228,6 +1228,9 @@ class GameService:
         if table.paused:
             return
         if table.stage is Stage.NIGHT:
+            if not table.pending_night():
+                await self._resolve_night(table)  # the crash came after the last choice
+                return
             for seat in table.pending_night():
                 if table.is_picker(seat):
                     continue
@@ -1237,8 +1240,16 @@ class GameService:
                     await self._night_prompt(table, seat)
         elif table.stage is Stage.VOTE:
             voter = table.current_voter()
-            if voter is not None:
-                await self._vote_prompt(table, voter)
+            if voter is None:
+                await self._after_votes(table)  # the crash came between the last vote and tally
+                return
+            if voter in table.votes or voter in table.timeouts:
+                await self._next_turn(table, table.turn + 1)  # ... or before the next turn
+                return
+            if TURN_DL not in table.deadlines:
+                await self._next_turn(table, table.turn)  # ... or before the first turn
+                return
+            await self._vote_prompt(table, voter)
         elif table.stage is Stage.CANCEL:
             condemned = table.condemned()
             for lawyer in table.lawyers:
@@ -1246,8 +1257,6 @@ class GameService:
         elif table.stage is Stage.FATE:
             await self._fate_prompt(table, self._tally(table).tied)
         self._arm(table)
-        if table.stage is Stage.VOTE and table.current_voter() is None:
-            await self._after_votes(table)  # the crash came between the last vote and tally
 
     # ================================================================== blocked players
     async def on_blocked(self, chat_id: int) -> None:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import engine
 from bot.game.table import Stage, Table
 from bot.i18n import Translator
 from engine import Role
@@ -127,4 +128,70 @@ async def test_restart_while_paused_keeps_the_pause(h: Harness, db: Database,
     assert "night" in h2.deadlines.names()
     await h2.deadlines.advance(46)
     assert h2.table.stage is Stage.DAY
+    await h2.db.close()
+
+
+async def test_restart_between_a_vote_and_the_next_turn(h: Harness, db: Database,
+                                                        tmp_path: Path) -> None:
+    await h.dealt(10)
+    await h.service.start_vote(CHAT, HOST)
+    t = h.table
+    first, second = t.order[0], t.order[1]
+    # the process logged the vote and died before the next turn was logged
+    await h.db.games.append_event(h.game_id, "vote", {"seat": first, "target": second})
+    h2 = await restart(h, db, tmp_path)
+    t2 = h2.table
+    assert t2.votes == {first: second} and t2.current_voter() == second
+    assert h2.deadlines.names() == {"turn"}
+    assert h2.private(h2.tg(second))  # prompted
+    await h2.deadlines.advance(61)
+    assert t2.timeouts == [second]
+    await h2.db.close()
+
+
+async def test_restart_between_vote_start_and_the_first_turn(h: Harness, db: Database,
+                                                             tmp_path: Path) -> None:
+    await h.dealt(10)
+    order = [s for s in sorted(h.table.seats)]
+    await h.db.games.append_event(h.game_id, "vote_start", {"step": 1, "order": order})
+    h2 = await restart(h, db, tmp_path)
+    assert h2.table.current_voter() == order[0] and h2.deadlines.names() == {"turn"}
+    assert any(b.startswith("gv:") for s in h2.private(h2.tg(order[0])) for b in h2.buttons(s))
+    await h2.db.close()
+
+
+async def test_restart_between_the_last_vote_and_the_tally(h: Harness, db: Database,
+                                                          tmp_path: Path) -> None:
+    await h.dealt(10)
+    await h.service.start_vote(CHAT, HOST)
+    t = h.table
+    for voter in t.order[:-1]:
+        await h.vote(voter, t.order[-1])
+    last = t.order[-1]
+    await h.db.games.append_event(h.game_id, "vote", {"seat": last, "target": t.order[0]})
+    await h.db.games.append_event(h.game_id, "votes_done", {})
+    h2 = await restart(h, db, tmp_path)
+    t2 = h2.table
+    if t2.stage is Stage.CANCEL:
+        await h2.deadlines.advance(21)
+    assert t2.stage in (Stage.EVENING, Stage.OVER) or h2.over
+    await h2.db.close()
+
+
+async def test_restart_after_the_last_night_choice(h: Harness, db: Database,
+                                                  tmp_path: Path) -> None:
+    await h.dealt(10)
+    await h.service.start_night(CHAT, HOST)
+    t = h.table
+    common = next(s for s in h.civilians())
+    for seat in t.pending_night():
+        target = common if t.is_picker(seat) and common != seat else next(
+            x for x in (common, *h.civilians()) if x != seat)
+        if target not in engine.legal_targets(t.game, seat):
+            target = engine.legal_targets(t.game, seat)[0]
+        await h.db.games.append_event(h.game_id, "choice", {"seat": seat, "target": target})
+    await h.db.games.append_event(h.game_id, "mafia_locked", {})
+    h2 = await restart(h, db, tmp_path)
+    assert h2.table.stage in (Stage.DAY, Stage.OVER) or h2.over
+    assert any("🌅" in s for s in h2.club_texts())
     await h2.db.close()
