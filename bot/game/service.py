@@ -435,20 +435,27 @@ class GameService:
                 specs.append(engine.SeatSpec(seat, dealt[seat]))
             engine.new_game(specs)  # one more check before anything is written
             commitment = engine.commitment(seed, dealt)
-            await self.db.games.set_roles(table.game_id, {s: str(r) for s, r in dealt.items()})
-            await self.db.games.set_commitment(table.game_id, commitment)
-            await self.db.games.set_status(table.game_id, STATUS_RUNNING)
             await self._record(table, "deal", {
                 "seed": seed.hex(), "commitment": commitment, "cards": [str(c) for c in cards],
                 "seats": entries,
             })
-            await self.notifier.club(table, "game.deal.done", count=len(seats),
-                                     roles=lambda loc: self.roles_text(loc, cards),
-                                     commitment=commitment)
-            await self.notifier.events(table, [engine.open_immunities_event(table.game)])
-            for seat in seats:
-                await self._send_card(table, seat)
+            await self._announce_deal(table)
             return reply("game.deal.ok")
+
+    async def _announce_deal(self, table: Table) -> None:
+        """Storage's copy of the deal, the commitment, the open immunities, the cards.
+
+        The log's ``deal`` comes first: a crash before ``deal_announced`` repeats this."""
+        game = table.game
+        await self.db.games.set_roles(table.game_id, {p.seat: str(p.role) for p in game})
+        await self.db.games.set_commitment(table.game_id, table.commitment or "")
+        await self.db.games.set_status(table.game_id, STATUS_RUNNING)
+        await self.notifier.club(table, "game.deal.done", count=len(table.seats),
+                                 commitment=table.commitment or "")
+        await self.notifier.events(table, [engine.open_immunities_event(game)])
+        for seat in sorted(table.seats):
+            await self._send_card(table, seat)
+        await self._record(table, "deal_announced")
 
     async def _friends(self, table: Table, players: dict[int, Any]) -> dict[int, int | None]:
         """Accepted "Давай дружить" orders still legal at the deal: holder seat -> announcer."""
@@ -1218,6 +1225,8 @@ class GameService:
     async def _resume_after_restart(self, table: Table) -> None:
         if table.stage is Stage.LOBBY:
             return
+        if not table.deal_announced:
+            await self._announce_deal(table)  # the crash came right after the deal
         if table.last_result is not None and table.resolved_seq > table.announced:
             await self._announce(table, table.last_result)  # the crash came before it
             if not table.open or table.game.over:

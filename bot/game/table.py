@@ -71,6 +71,7 @@ class Table:
     seats: dict[int, SeatInfo] = field(default_factory=dict)
     seed: bytes | None = None
     commitment: str | None = None
+    deal_announced: bool = False
     cards: list[Role] = field(default_factory=list)
     state: GameState | None = None
     # the night under way
@@ -222,6 +223,9 @@ class Table:
         self.commitment = str(p["commitment"])
         self.state = engine.new_game(specs)
         self.stage = Stage.DEALT
+
+    def _on_deal_announced(self, p: dict[str, Any]) -> None:
+        self.deal_announced = True
 
     def _on_night_start(self, p: dict[str, Any]) -> None:
         self.step = int(p["step"])

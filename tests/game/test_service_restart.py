@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 from pathlib import Path
 
 import engine
@@ -194,4 +195,30 @@ async def test_restart_after_the_last_night_choice(h: Harness, db: Database,
     h2 = await restart(h, db, tmp_path)
     assert h2.table.stage in (Stage.DAY, Stage.OVER) or h2.over
     assert any("🌅" in s for s in h2.club_texts())
+    await h2.db.close()
+
+
+async def test_restart_right_after_the_deal_was_logged(h: Harness, db: Database,
+                                                      tmp_path: Path) -> None:
+    await h.lobby(10)
+    sent: list[str] = []
+
+    async def crash(table: object) -> None:
+        sent.append("crash")
+        raise RuntimeError("the process dies here")
+
+    h.service._announce_deal = crash  # type: ignore[method-assign]
+    with contextlib.suppress(RuntimeError):
+        await h.service.deal(CHAT, HOST)
+    assert sent == ["crash"]
+    game = await db.games.get(h.game_id)
+    assert game.commitment is None  # storage's copy not written yet
+    h2 = await restart(h, db, tmp_path)
+    t2 = h2.table
+    assert t2.started and t2.deal_announced
+    game = await db.games.get(h.game_id)
+    assert game.commitment == t2.commitment and game.status == "running" and game.roles
+    for seat in t2.seats:
+        assert [s for s in h2.private(h2.tg(seat)) if s.protect]
+    assert any(t2.commitment or "-" in s for s in h2.club_texts())
     await h2.db.close()
