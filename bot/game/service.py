@@ -1201,6 +1201,9 @@ class GameService:
             except Exception:
                 log.exception("cannot rebuild game %s", game.id)
                 continue
+            if table.stage is Stage.ABORTED:  # the crash came inside /endgame
+                await self.db.games.set_status(game.id, STATUS_ABORTED)
+                continue
             self.tables[game.id] = table
             restored.append(game.id)
             async with self.lock(game.id):

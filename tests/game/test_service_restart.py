@@ -222,3 +222,12 @@ async def test_restart_right_after_the_deal_was_logged(h: Harness, db: Database,
         assert [s for s in h2.private(h2.tg(seat)) if s.protect]
     assert any(t2.commitment or "-" in s for s in h2.club_texts())
     await h2.db.close()
+
+
+async def test_restart_inside_endgame(h: Harness, db: Database, tmp_path: Path) -> None:
+    await h.dealt(10)
+    await h.db.games.append_event(h.game_id, "aborted", {})
+    h2 = await restart(h, db, tmp_path)
+    assert h2.service.tables == {}
+    assert (await db.games.get(h.game_id)).status == "aborted"
+    await h2.db.close()
