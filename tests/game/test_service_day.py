@@ -337,3 +337,31 @@ async def test_friend_order_refused_for_the_spouse_and_after_the_deal(h: Harness
     assert await h.refused(h.service.friend_menu(1001)) == "game.friend.no_lobby"
     assert await h.refused(h.service.friend_choose(h.game_id, 1001, 6, 1)) == \
         "game.friend.too_late"
+
+
+async def test_killed_on_the_first_night_is_immune_in_the_next_game_that_day(
+        h: Harness) -> None:
+    await h.dealt(10)
+    await h.service.start_night(CHAT, HOST)
+    t = h.table
+    victim = next(s for s in h.civilians()
+                  if t.role(s) not in (Role.SPORTSMAN, Role.LUCKY))
+    for seat in t.pickers():
+        await h.choose(seat, victim)
+    await h.deadlines.advance(61)
+    assert not t.game.player(victim).alive
+    victim_tg = h.tg(victim)
+    for seat in list(t.game.mafia_seats):  # the host removes the Mafia: the civilians win
+        if not h.over:
+            await h.service.technical_death(CHAT, HOST, seat)
+    assert h.over
+    assert victim_tg in await h.db.first_day_killed.for_day(CHAT, h.clock().date())
+    table = await h.service.open_lobby(CHAT, "Club", HOST, is_admin=False)
+    h.game_id = table.game_id
+    for tg in range(1001, 1011):
+        await h.service.join(table.game_id, tg)
+    assert "убит в первые сутки" in h.club()[-1].text
+    await h.service.deal(CHAT, HOST)
+    seat = h.table.seat_of(victim_tg)
+    assert seat is not None
+    assert engine.OpenImmunity.FIRST_DAY_KILLED in h.table.game.player(seat).open_immunities
