@@ -14,7 +14,7 @@ from bot.services import Services
 
 # The club-chat commands of BOT.md, registered with set_my_commands (bot/commands.py).
 GAME_COMMANDS = ("newgame", "roles", "deal", "night", "day", "vote", "status", "tech",
-                 "pause", "resume", "extend", "endgame")
+                 "pause", "resume", "extend", "endgame", "seat", "fate", "speak")
 
 
 async def help_(message: Message, services: Services, locale: str) -> None:
