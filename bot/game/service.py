@@ -734,30 +734,34 @@ class GameService:
         await self._announce(table, result)
 
     async def _announce(self, table: Table, result: Result) -> None:
-        """The outcome of a resolution: engine events, then what comes next."""
+        """The outcome of a resolution: engine events, last words, then what comes next."""
         await self.notifier.events(table, result.events)
+        if not isinstance(result, engine.TechnicalDeathResult) and result.died:
+            await self._last_words(table, list(result.died), 0)  # never after a technical death
         if isinstance(result, engine.NightResult) and not table.game.over:
             await self.notifier.club(table, "game.day.start", day=table.game.day_number + 1)
-        if isinstance(result, engine.DayResult):
-            for seat in result.died:
-                await self.notifier.club(table, "game.last_word.start",
-                                         who=self.notifier.seat(table, seat),
-                                         seconds=_secs(self.timers.last_word))
-                self.deadlines.arm(self._key(table, f"last_word_{seat}"),
-                                   self._at(self.timers.last_word),
-                                   partial(self._last_word_over, table.game_id, seat))
-            if not table.game.over:
-                await self.notifier.club(table, "game.evening", night=table.game.night_number + 1)
+        if isinstance(result, engine.DayResult) and not table.game.over:
+            await self.notifier.club(table, "game.evening", night=table.game.night_number + 1)
         if table.game.over:
             await self._finish(table)
         else:
             await self._record(table, "announced", {"seq": table.resolved_seq})
 
-    async def _last_word_over(self, game_id: int, seat: int) -> None:
-        table = self.tables.get(game_id)
-        if table is not None:
+    async def _last_words(self, table: Table, seats: list[int], index: int) -> None:
+        """The dead speak one after another, LAST_WORD_SECONDS each (RULES.md 4.4)."""
+        await self.notifier.club(table, "game.last_word.start",
+                                 who=self.notifier.seat(table, seats[index]),
+                                 seconds=_secs(self.timers.last_word))
+        self.deadlines.arm(self._key(table, f"last_word_{seats[index]}"),
+                           self._at(self.timers.last_word),
+                           partial(self._last_word_over, table, seats, index))
+
+    async def _last_word_over(self, table: Table, seats: list[int], index: int) -> None:
+        async with self.lock(table.game_id):
             await self.notifier.club(table, "game.last_word.over",
-                                     who=self.notifier.seat(table, seat))
+                                     who=self.notifier.seat(table, seats[index]))
+            if index + 1 < len(seats):
+                await self._last_words(table, seats, index + 1)
 
     # ================================================================== day
     async def start_day(self, chat_id: int, user_id: int) -> Reply:

@@ -350,6 +350,10 @@ async def test_killed_on_the_first_night_is_immune_in_the_next_game_that_day(
         await h.choose(seat, victim)
     await h.deadlines.advance(61)
     assert not t.game.player(victim).alive
+    texts = h.club_texts()
+    assert any("последнее слово" in x and f"№{victim}" in x for x in texts)  # night deaths too
+    await h.deadlines.advance(31)
+    assert any("окончено" in x and f"№{victim}" in x for x in h.club_texts())
     victim_tg = h.tg(victim)
     for seat in list(t.game.mafia_seats):  # the host removes the Mafia: the civilians win
         if not h.over:
