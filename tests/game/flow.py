@@ -20,7 +20,7 @@ from tests.fakes.telegram_server import FakeTelegram, SentMessage
 CLUB = -100777
 HOST = HOST_ID
 FLOW_TIMERS: dict[str, Any] = {
-    "night_seconds": 6, "mafia_agree_seconds": 3, "vote_turn_seconds": 1.5,
+    "night_seconds": 6, "mafia_agree_seconds": 3, "vote_turn_seconds": 2,
     "last_word_seconds": 0.05,
 }
 
@@ -190,8 +190,16 @@ class Flow:
                 if not targets:
                     continue
                 target = targets[0]
-            prompt = await self.prompt(self.tg(seat), f"gn:{self.game_id}:{table.step}:")
-            await self.press(self.tg(seat), prompt, f"gn:{self.game_id}:{table.step}:{target}")
+            prefix = f"gn:{self.game_id}:{table.step}:"
+            uid = self.tg(seat)
+            picker = table.is_picker(seat)
+            await wait_until(lambda u=uid, p=prefix, k=picker: self.latest_with(u, p) is not None
+                             or table.stage is not Stage.NIGHT
+                             or (k and table.mafia_locked), 10, f"a prompt for {uid}")
+            prompt = self.latest_with(uid, prefix)
+            if prompt is None:
+                continue  # the night resolved or the Mafia's window closed meanwhile
+            await self.press(uid, prompt, prefix + str(target))
         await wait_until(lambda: self.over or self.table.stage is not Stage.NIGHT, 30,
                          "the morning")
 
@@ -214,9 +222,16 @@ class Flow:
                 await wait_until(lambda v=voter: table.current_voter() != v, 30, "a timeout")
                 continue
             target = (mafia or others or candidates)[0]
-            prompt = await self.prompt(self.tg(voter), f"gv:{self.game_id}:{table.step}:")
+            prefix = f"gv:{self.game_id}:{table.step}:"
+            uid = self.tg(voter)
             turn = table.turn
-            await self.press(self.tg(voter), prompt, f"gv:{self.game_id}:{table.step}:{target}")
+            await wait_until(lambda t=turn, u=uid, p=prefix: self.latest_with(u, p) is not None
+                             or table.turn != t or table.stage is not Stage.VOTE, 10,
+                             f"a vote prompt for {uid}")
+            prompt = self.latest_with(uid, prefix)
+            if prompt is None:
+                continue  # the turn ran out meanwhile
+            await self.press(uid, prompt, prefix + str(target))
             await wait_until(lambda t=turn: self.over or table.turn != t
                              or table.stage is not Stage.VOTE, 10, "the next turn")
         await wait_until(lambda: self.over or table.stage in (Stage.EVENING, Stage.OVER), 40,
