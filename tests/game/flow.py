@@ -108,18 +108,21 @@ class Flow:
         answer = await self.fake.callback_answer(query, timeout=10)
         return str(answer.get("text", ""))
 
-    async def host_says(self, text: str) -> str:
-        """A host command answered in the club chat: the answer's text."""
-        before = len(self.fake.messages(CLUB))
-        await self.host(text)
-        await wait_until(lambda: len(self.fake.messages(CLUB)) > before, 10, f"answer to {text}")
-        return self.fake.messages(CLUB)[before].body
+    async def host_says(self, text: str, expect: str) -> str:
+        """A host command; the first new club message containing ``expect``."""
+        return await self.host_says_as(HOST, text, expect)
 
-    async def host_says_as(self, uid: int, text: str) -> str:
+    async def host_says_as(self, uid: int, text: str, expect: str) -> str:
         before = len(self.fake.messages(CLUB))
         await self.fake.send(uid, text, chat_id=CLUB)
-        await wait_until(lambda: len(self.fake.messages(CLUB)) > before, 10, f"answer to {text}")
-        return self.fake.messages(CLUB)[before].body
+
+        def found() -> str | None:
+            return next((m.body for m in self.fake.messages(CLUB)[before:] if expect in m.body),
+                        None)
+        await wait_until(lambda: found() is not None, 10, f"{expect!r} after {text}")
+        answer = found()
+        assert answer is not None
+        return answer
 
     async def log_kinds(self) -> list[str]:
         return [e.kind for e in await self.app.services.db.games.events(self.game_id)]
