@@ -86,8 +86,12 @@ def _object_pairs(pairs: list[tuple[str, Any]]) -> JSONObject:
 def _seat_map(value: object, where: int, what: str) -> dict[int, int]:
     if not isinstance(value, dict):
         raise ProtocolError(where, f"format: {what} must map seats to seats")
-    result = {_seat_key(k, where, what): _int(v, where, f"{what} target")
-              for k, v in value.items()}
+    if all(k.isascii() and k.isdigit() and len(k) <= MAX_SEAT_DIGITS and type(v) is int
+           for k, v in value.items()):  # the common case, checked in one pass
+        result = {int(k): v for k, v in value.items()}
+    else:
+        result = {_seat_key(k, where, what): _int(v, where, f"{what} target")
+                  for k, v in value.items()}
     repeated = [int(k) for k in getattr(value, "duplicates", ())]
     if len(result) != len(value):  # "01" and "1" are the same seat
         repeated += _repeats(int(k) for k in value)
@@ -229,7 +233,8 @@ def replay(protocol: object, points: PointsConfig = DEFAULT_POINTS) -> dict[str,
         "jailed": state.jailed,
         "winner": None if state.winner is None else str(state.winner),
         "points": {str(s): p for s, p in totals.items()},
-        "ledger": [row.as_dict() for row in state.ledger],
+        "ledger": [{"seat": r.seat, "points": r.points, "reason": r.reason.value, "phase": r.phase}
+                   for r in state.ledger],
     }
 
 
