@@ -36,7 +36,7 @@ def install_games(services: Services, scheduler: AsyncIOScheduler) -> GameServic
 
 
 def game_routers() -> list[Router]:
-    """Included before the foundation's routers (their club placeholders answer otherwise)."""
+    """Included before the foundation's routers, so the game's commands are answered first."""
     from bot.handlers import game_club, game_private
 
     return [game_private.create_router(), game_club.create_router()]

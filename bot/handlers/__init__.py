@@ -19,6 +19,5 @@ def get_routers(*, admin_middleware: object | None = None) -> list[Router]:
         private.create_router(),
         admin_router,
         club.create_router(),
-        club.create_player_router(),
         fallback.create_router(),
     ]
