@@ -19,7 +19,8 @@ async def test_lobby_join_leave_and_seat_order(h: Harness) -> None:
     game = await h.db.games.get(table.game_id)
     assert [s.tg_id for s in game.seats] == [table.seats[s].tg_id for s in sorted(table.seats)]
     lobby = h.club()[0]
-    assert "join" in "".join(h.buttons(lobby)) or h.buttons(lobby)
+    buttons = h.buttons(lobby)
+    assert f"gl:{table.game_id}:join" in buttons and f"gl:{table.game_id}:leave" in buttons
 
 
 async def test_game_to_the_end_writes_points_once(h: Harness) -> None:

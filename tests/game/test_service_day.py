@@ -225,8 +225,7 @@ async def test_endgame_aborts_without_points(h: Harness) -> None:
     await h.service.end_game(CHAT, HOST)
     game = await h.db.games.get(h.game_id)
     assert game.status == "aborted"
-    assert all([await h.db.ledger.balance(tg) for tg in range(1001, 1011)]) is False or \
-        sum([await h.db.ledger.balance(tg) for tg in range(1001, 1011)]) == 0
+    assert [await h.db.ledger.balance(tg) for tg in range(1001, 1011)] == [0] * 10
     assert h.over
     assert await h.refused(h.service.status(CHAT, HOST)) == "game.none_in_chat"
 
