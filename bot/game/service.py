@@ -688,15 +688,20 @@ class GameService:
                 await self.notifier.edit_private(table.tg_of(seat), message_id, key,
                                                  markup=markup, **kwargs)
 
+    @staticmethod
+    def _expect(table: Table, stage: Stage, step: int) -> None:
+        """A button belongs to one phase step: any other is stale; nothing moves while paused."""
+        if table.stage is not stage or step != table.step:
+            raise UserError("game.stale")
+        if table.paused:
+            raise UserError("game.paused")
+
     async def choose(self, game_id: int, tg_id: int, step: int, target: int) -> Reply:
         """A night choice from a private button."""
         table = self.table(game_id)
         async with self.lock(game_id):
             seat = self._seat(table, tg_id)
-            if table.stage is not Stage.NIGHT or step != table.step:
-                raise UserError("game.stale")
-            if table.paused:
-                raise UserError("game.paused")
+            self._expect(table, Stage.NIGHT, step)
             try:
                 engine.check_night_choice(table.game, seat, target)
             except RuleViolation as e:
@@ -824,10 +829,7 @@ class GameService:
         table = self.table(game_id)
         async with self.lock(game_id):
             seat = self._seat(table, tg_id)
-            if table.stage is not Stage.VOTE or step != table.step:
-                raise UserError("game.stale")
-            if table.paused:
-                raise UserError("game.paused")
+            self._expect(table, Stage.VOTE, step)
             try:
                 engine.check_vote(table.game, seat, target)
             except RuleViolation as e:
@@ -917,10 +919,7 @@ class GameService:
         table = self.table(game_id)
         async with self.lock(game_id):
             self._host(table, user_id)
-            if table.stage is not Stage.FATE or step != table.step:
-                raise UserError("game.stale")
-            if table.paused:
-                raise UserError("game.paused")
+            self._expect(table, Stage.FATE, step)
             if target not in self._tally(table).tied:
                 raise UserError("game.rule.fate_not_tied")
             await self._record(table, "fate", {"seat": target, "by": "host"})
@@ -933,10 +932,7 @@ class GameService:
         table = self.table(game_id)
         async with self.lock(game_id):
             seat = self._seat(table, tg_id)
-            if table.stage is not Stage.CANCEL or step != table.step:
-                raise UserError("game.stale")
-            if table.paused:
-                raise UserError("game.paused")
+            self._expect(table, Stage.CANCEL, step)
             try:
                 engine.check_cancel(table.game, seat, table.condemned())
             except RuleViolation as e:
