@@ -977,6 +977,13 @@ class GameService:
             elif table.stage is Stage.VOTE and voter == seat and not table.paused:
                 self.deadlines.disarm(self._key(table, TURN_DL))
                 await self._next_turn(table, table.turn + 1)
+            elif table.stage in (Stage.FATE, Stage.CANCEL):
+                # The removed player's votes no longer count: the verdict is decided again
+                # (now, or when the host resumes).
+                self._disarm(table)
+                await self._record(table, "verdict_reset")
+                if not table.paused:
+                    await self._after_votes(table)
             return reply("game.tech.ok")
 
     async def give_word(self, chat_id: int, user_id: int, seat: int, by: int | None) -> Reply:
@@ -1064,6 +1071,8 @@ class GameService:
             await self.db.games.set_status(table.game_id, STATUS_RUNNING)
             await self.notifier.club(table, "game.pause.resumed")
             self._arm(table)
+            if table.stage is Stage.VOTE and table.current_voter() is None:
+                await self._after_votes(table)  # a verdict reset while paused
             return reply("game.pause.resumed")
 
     async def extend(self, chat_id: int, user_id: int, seconds: float) -> Reply:

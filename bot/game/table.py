@@ -279,6 +279,16 @@ class Table:
         self.turn = len(self.order)
         self.deadlines.pop(TURN_DL, None)
 
+    def _on_verdict_reset(self, p: dict[str, Any]) -> None:
+        """A technical death after the votes changed the tally: the fate and the Lawyers' window
+        are decided again from the new tally."""
+        self.fate = None
+        self.lawyers = []
+        for name in (FATE_DL, CANCEL_DL):
+            self.deadlines.pop(name, None)
+            self.remaining.pop(name, None)
+        self.stage = Stage.VOTE
+
     def _on_fate_wait(self, p: dict[str, Any]) -> None:
         self.stage = Stage.FATE
 

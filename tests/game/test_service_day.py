@@ -368,3 +368,58 @@ async def test_killed_on_the_first_night_is_immune_in_the_next_game_that_day(
     seat = h.table.seat_of(victim_tg)
     assert seat is not None
     assert engine.OpenImmunity.FIRST_DAY_KILLED in h.table.game.player(seat).open_immunities
+
+
+async def _finish_verdict(h: Harness) -> None:
+    t = h.table
+    for _ in range(3):
+        if t.stage is Stage.FATE:
+            tied = engine.tally_votes(engine.complete_votes(t.game, t.valid_votes())[0]).tied
+            await h.service.fate(h.game_id, HOST, t.step, tied[0])
+        elif t.stage is Stage.CANCEL:
+            await h.deadlines.advance(21)
+
+
+async def test_technical_death_while_the_host_draws_decides_the_verdict_again(
+    h: Harness,
+) -> None:
+    from tests.game.test_service_restart import snapshot
+
+    await h.dealt(10)
+    await h.service.set_fate_mode(CHAT, HOST, True)
+    await h.service.start_vote(CHAT, HOST)
+    t = h.table
+    a, b = t.order[0], t.order[1]
+    plan = tie_plan(t.order, a, b)
+    for voter in list(t.order):
+        await h.vote(voter, plan[voter])
+    assert t.stage is Stage.FATE
+    await h.service.technical_death(CHAT, HOST, a)
+    kinds = [e.kind for e in await h.db.games.events(h.game_id)]
+    assert kinds[kinds.index("tech"):][:2] == ["tech", "verdict_reset"]
+    await _finish_verdict(h)
+    assert t.stage in (Stage.EVENING, Stage.OVER)
+    assert isinstance(t.last_result, engine.DayResult)
+    assert t.last_result.condemned != a and a not in t.last_result.votes
+    rebuilt = await h.service._rebuild(h.game_id)
+    assert snapshot(rebuilt) == snapshot(t)
+
+
+async def test_technical_death_while_paused_after_the_votes(h: Harness) -> None:
+    await h.dealt(10)
+    await h.service.set_fate_mode(CHAT, HOST, True)
+    await h.service.start_vote(CHAT, HOST)
+    t = h.table
+    a, b = t.order[0], t.order[1]
+    plan = tie_plan(t.order, a, b)
+    for voter in list(t.order):
+        await h.vote(voter, plan[voter])
+    assert t.stage is Stage.FATE
+    await h.service.pause(CHAT, HOST)
+    await h.service.technical_death(CHAT, HOST, b)
+    assert t.stage is Stage.VOTE and t.fate is None
+    await h.service.resume(CHAT, HOST)
+    await _finish_verdict(h)
+    assert t.stage in (Stage.EVENING, Stage.OVER)
+    assert isinstance(t.last_result, engine.DayResult)
+    assert t.last_result.condemned != b
