@@ -13,7 +13,7 @@ import asyncio
 import logging
 import random
 import secrets
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from functools import partial
@@ -81,6 +81,7 @@ class GameService:
         default_locale: str = "ru",
         bot_username: str = "",
         rng: random.Random | None = None,
+        new_seed: Callable[[], bytes] = engine.new_seed,
     ) -> None:
         self.db = db
         self.notifier = notifier
@@ -92,6 +93,7 @@ class GameService:
         self.default_locale = default_locale
         self.bot_username = bot_username
         self.rng = rng or secrets.SystemRandom()
+        self.new_seed = new_seed  # the deal's secret seed; tests inject a reproducible one
         self.tables: dict[int, Table] = {}
         self.locales: dict[int, str] = {}
         self._locks: dict[int, asyncio.Lock] = {}
@@ -418,7 +420,7 @@ class GameService:
             players = {s: await self.db.players.get(table.tg_of(s)) for s in seats}
             marks = await self._open_immunities(table)
             friends = await self._friends(table, players)
-            seed = engine.new_seed()
+            seed = self.new_seed()
             dealt = engine.deal_cards(cards, seats, seed)
             entries = []
             specs = []

@@ -4,7 +4,7 @@ scheduler, and the real notifier writing into a recording sender."""
 from __future__ import annotations
 
 import random
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
@@ -83,6 +83,12 @@ async def h(db: Database, fake_clock: FakeClock, translator: Translator,
     yield harness
 
 
+def deal_seeds(seed: int) -> Callable[[], bytes]:
+    """Reproducible deal seeds, so a failing game replays the same way."""
+    source = random.Random(f"deal-{seed}")
+    return lambda: source.randbytes(32)
+
+
 def make_harness(db: Database, clock: FakeClock, translator: Translator, tmp_path: Path,
                  *, seed: int = 7) -> Harness:
     sender = RecordingSender()
@@ -91,5 +97,6 @@ def make_harness(db: Database, clock: FakeClock, translator: Translator, tmp_pat
     notifier = Notifier(sender, translator, lambda tg: service.locale_of(tg))
     service = GameService(db, notifier, deadlines, translator, timers=TIMERS,
                           host_ids=frozenset({HOST}), clock=clock, default_locale="ru",
-                          bot_username="mafia_test_bot", rng=random.Random(seed))
+                          bot_username="mafia_test_bot", rng=random.Random(seed),
+                          new_seed=deal_seeds(seed))
     return Harness(db, service, sender, deadlines, clock, translator, tmp_path)
