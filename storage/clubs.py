@@ -18,7 +18,8 @@ if TYPE_CHECKING:
 
 async def _fetch(conn: aiosqlite.Connection, chat_id: int) -> Club | None:
     async with conn.execute(
-        "SELECT chat_id, title, locale, timers FROM clubs WHERE chat_id = ?", (chat_id,)
+        "SELECT chat_id, title, locale, timers, fate_by_host FROM clubs WHERE chat_id = ?",
+        (chat_id,),
     ) as cur:
         row = await cur.fetchone()
     return None if row is None else _club(row)
@@ -27,7 +28,7 @@ async def _fetch(conn: aiosqlite.Connection, chat_id: int) -> Club | None:
 def _club(row: sqlite3.Row) -> Club:
     return Club(
         chat_id=row["chat_id"], title=row["title"], locale=row["locale"],
-        timers=dict(json.loads(row["timers"])),
+        timers=dict(json.loads(row["timers"])), fate_by_host=bool(row["fate_by_host"]),
     )
 
 
@@ -67,6 +68,14 @@ class Clubs:
         async with self._db.transaction() as conn:
             await _require(conn, chat_id)
             await conn.execute("UPDATE clubs SET locale = ? WHERE chat_id = ?", (locale, chat_id))
+            return await _require(conn, chat_id)
+
+    async def set_fate_by_host(self, chat_id: int, by_host: bool) -> Club:
+        """The club's preference for shoot-outs: the host's draw, or the bot's."""
+        async with self._db.transaction() as conn:
+            await _require(conn, chat_id)
+            await conn.execute("UPDATE clubs SET fate_by_host = ? WHERE chat_id = ?",
+                               (int(by_host), chat_id))
             return await _require(conn, chat_id)
 
     async def set_timers(self, chat_id: int, **seconds: int) -> Club:

@@ -97,6 +97,7 @@ class Club:
     title: str
     locale: str
     timers: dict[str, int] = field(default_factory=dict)
+    fate_by_host: bool = False  # shoot-outs drawn by the host rather than the bot
 
 
 @dataclass(frozen=True, slots=True)

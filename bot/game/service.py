@@ -186,6 +186,8 @@ class GameService:
                                                   **await self._lobby_kwargs(table))
             if message_id is not None:
                 await self._record(table, "lobby_message", {"message_id": message_id})
+            if club.fate_by_host:
+                await self._record(table, "fate_mode", {"host": True})
         return table
 
     def join_link(self, game_id: int) -> str:
@@ -399,6 +401,7 @@ class GameService:
         async with self.lock(table.game_id):
             self._host(table, user_id)
             await self._record(table, "fate_mode", {"host": by_host})
+            await self.db.clubs.set_fate_by_host(chat_id, by_host)  # the club's next games too
             return reply("game.fate.mode_host" if by_host else "game.fate.mode_bot")
 
     async def deal(self, chat_id: int, user_id: int) -> Reply:

@@ -424,3 +424,17 @@ async def test_technical_death_while_paused_after_the_votes(h: Harness) -> None:
     assert t.stage in (Stage.EVENING, Stage.OVER)
     assert isinstance(t.last_result, engine.DayResult)
     assert t.last_result.condemned != b
+
+
+async def test_the_club_keeps_its_shootout_preference(h: Harness) -> None:
+    await h.lobby(7)
+    assert h.table.fate_by_host is False
+    await h.service.set_fate_mode(CHAT, HOST, True)
+    assert h.table.fate_by_host is True
+    await h.service.end_game(CHAT, HOST)
+    club = await h.db.clubs.get(CHAT)
+    assert club is not None and club.fate_by_host is True
+    table = await h.service.open_lobby(CHAT, "Club", HOST, is_admin=False)
+    assert table.fate_by_host is True  # the next game of the club draws by the host
+    rebuilt = await h.service._rebuild(table.game_id)
+    assert rebuilt.fate_by_host is True

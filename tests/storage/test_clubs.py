@@ -64,3 +64,14 @@ async def test_unknown_club(db: Database) -> None:
         with pytest.raises(UnknownClub) as err:
             await call
         assert err.value.chat_id == 1
+
+
+async def test_fate_preference(db: Database) -> None:
+    club = await db.clubs.ensure(CLUB, title="C", locale="ru")
+    assert club.fate_by_host is False
+    assert (await db.clubs.set_fate_by_host(CLUB, True)).fate_by_host is True
+    stored = await db.clubs.get(CLUB)
+    assert stored is not None and stored.fate_by_host is True
+    assert (await db.clubs.set_fate_by_host(CLUB, False)).fate_by_host is False
+    with pytest.raises(UnknownClub):
+        await db.clubs.set_fate_by_host(CLUB + 1, True)
