@@ -167,6 +167,11 @@ class Flow:
             await wait_until(lambda uid=uid: any(m.protect_content
                                                  for m in self.fake.messages(uid)), 10, "a card")
 
+    async def start(self, command: str, stage: Stage) -> None:
+        """A host command that opens a phase (``/night``, ``/vote``); waits until it is open."""
+        await self.host(command)
+        await wait_until(lambda: self.table.stage is stage, 10, command)
+
     async def night(self) -> None:
         step = self.table.step
         await self.host("/night")

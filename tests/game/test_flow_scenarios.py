@@ -34,8 +34,7 @@ async def test_every_role_gets_its_own_prompt(fake: FakeTelegram, tmp_path: Path
         for seat in t.seats:  # the card names the role, in the player's language
             card = next(m for m in fake.messages(flow.tg(seat)) if m.protect_content)
             assert flow.games.tr.t("en", f"game.role.{t.role(seat)}") in card.body
-        await flow.host("/night")
-        await wait_until(lambda: t.stage is Stage.NIGHT, 10, "night")
+        await flow.start("/night", Stage.NIGHT)
         for seat in engine.night_actors(t.game):
             if not engine.legal_targets(t.game, seat):  # e.g. an Oligarch with nobody in jail
                 await wait_until(lambda s=seat: any("nobody for you" in m.body
@@ -61,8 +60,7 @@ async def test_mafia_window_live_picks_and_agreement(fake: FakeTelegram, tmp_pat
         await flow.lobby(10)
         await flow.deal()
         t = flow.table
-        await flow.host("/night")
-        await wait_until(lambda: t.stage is Stage.NIGHT, 10, "night")
+        await flow.start("/night", Stage.NIGHT)
         first, *others = t.pickers()
         a, b = [s for s in t.seats if not t.game.player(s).is_mafia][:2]
         prefix = f"gn:{t.game_id}:{t.step}:"
@@ -94,8 +92,7 @@ async def test_vote_turn_timeouts_and_bad_presses(fake: FakeTelegram, tmp_path: 
         await flow.lobby(10)
         await flow.deal()
         t = flow.table
-        await flow.host("/vote")
-        await wait_until(lambda: t.stage is Stage.VOTE, 10, "vote")
+        await flow.start("/vote", Stage.VOTE)
         first, second = t.order[0], t.order[1]
         prompt = await flow.prompt(flow.tg(first), f"gv:{t.game_id}:{t.step}:")
         step = t.step
@@ -123,8 +120,7 @@ async def test_concurrent_double_press_counts_once(fake: FakeTelegram, tmp_path:
         await flow.lobby(10)
         await flow.deal()
         t = flow.table
-        await flow.host("/night")
-        await wait_until(lambda: t.stage is Stage.NIGHT, 10, "night")
+        await flow.start("/night", Stage.NIGHT)
         doctor = next(s for s in t.seats if t.role(s) is Role.DOCTOR)
         target = engine.legal_targets(t.game, doctor)[0]
         data = f"gn:{t.game_id}:{t.step}:{target}"
@@ -143,8 +139,7 @@ async def test_restart_in_the_middle_of_a_night(fake: FakeTelegram, tmp_path: Pa
     await flow.lobby(10)
     await flow.deal()
     t = flow.table
-    await flow.host("/night")
-    await wait_until(lambda: t.stage is Stage.NIGHT, 10, "night")
+    await flow.start("/night", Stage.NIGHT)
     doctor = next(s for s in t.seats if t.role(s) is Role.DOCTOR)
     police = next(s for s in t.seats if t.role(s) is Role.POLICEMAN)
     prefix = f"gn:{t.game_id}:{t.step}:"
@@ -177,8 +172,7 @@ async def test_restart_in_the_middle_of_a_vote(fake: FakeTelegram, tmp_path: Pat
     await flow.lobby(10)
     await flow.deal()
     t = flow.table
-    await flow.host("/vote")
-    await wait_until(lambda: t.stage is Stage.VOTE, 10, "vote")
+    await flow.start("/vote", Stage.VOTE)
     first, second = t.order[0], t.order[1]
     prompt = await flow.prompt(flow.tg(first), f"gv:{t.game_id}:{t.step}:")
     await flow.press(flow.tg(first), prompt, f"gv:{t.game_id}:{t.step}:{second}")
@@ -207,8 +201,7 @@ async def test_host_controls_tech_status_pause_and_end(fake: FakeTelegram,
         assert "Only this game's host" in await flow.host_says_as(flow.players[0], "/deal", "host")
         await flow.deal()
         t = flow.table
-        await flow.host("/night")
-        await wait_until(lambda: t.stage is Stage.NIGHT, 10, "night")
+        await flow.start("/night", Stage.NIGHT)
         status = await flow.host_says("/status", "Game №")
         assert "night" in status
         roles = {flow.games.tr.t(loc, f"game.role.{r}") for loc in ("ru", "en") for r in Role}
@@ -290,8 +283,7 @@ async def test_friend_immunity_over_http(fake: FakeTelegram, tmp_path: Path) -> 
         holder = t.game.player(4)
         assert holder.friend is not None and holder.friend.announce_by == 1
         assert not any("friends" in x for x in flow.club_texts())  # secret until it saves
-        await flow.host("/vote")
-        await wait_until(lambda: t.stage is Stage.VOTE, 10, "vote")
+        await flow.start("/vote", Stage.VOTE)
         while t.stage is Stage.VOTE and t.current_voter() is not None:
             voter = t.current_voter()
             assert voter is not None
@@ -313,8 +305,7 @@ async def test_shootout_drawn_by_the_host_and_lawyer_cancel(fake: FakeTelegram,
         await flow.deal()
         t = flow.table
         assert "жребий ведущего" in await flow.host_says("/fate host", "жребий")
-        await flow.host("/vote")
-        await wait_until(lambda: t.stage is Stage.VOTE, 10, "vote")
+        await flow.start("/vote", Stage.VOTE)
         lawyer = next(s for s in t.seats if t.role(s) is Role.LAWYER)
         a, b = [s for s in t.order if s != lawyer and not t.game.player(s).is_mafia][:2]
         others = [v for v in t.order if v not in (a, b)]

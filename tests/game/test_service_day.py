@@ -370,6 +370,20 @@ async def test_killed_on_the_first_night_is_immune_in_the_next_game_that_day(
     assert engine.OpenImmunity.FIRST_DAY_KILLED in h.table.game.player(seat).open_immunities
 
 
+async def _tie_for_the_host_to_draw(h: Harness) -> tuple[int, int]:
+    """A dealt table of 10 whose vote ties its first two voters; the host's draw is pending."""
+    await h.dealt(10)
+    await h.service.set_fate_mode(CHAT, HOST, True)
+    await h.service.start_vote(CHAT, HOST)
+    t = h.table
+    a, b = t.order[0], t.order[1]
+    plan = tie_plan(t.order, a, b)
+    for voter in list(t.order):
+        await h.vote(voter, plan[voter])
+    assert t.stage is Stage.FATE
+    return a, b
+
+
 async def _finish_verdict(h: Harness) -> None:
     t = h.table
     for _ in range(3):
@@ -385,15 +399,8 @@ async def test_technical_death_while_the_host_draws_decides_the_verdict_again(
 ) -> None:
     from tests.game.test_service_restart import snapshot
 
-    await h.dealt(10)
-    await h.service.set_fate_mode(CHAT, HOST, True)
-    await h.service.start_vote(CHAT, HOST)
+    a, _ = await _tie_for_the_host_to_draw(h)
     t = h.table
-    a, b = t.order[0], t.order[1]
-    plan = tie_plan(t.order, a, b)
-    for voter in list(t.order):
-        await h.vote(voter, plan[voter])
-    assert t.stage is Stage.FATE
     await h.service.technical_death(CHAT, HOST, a)
     kinds = [e.kind for e in await h.db.games.events(h.game_id)]
     after = [k for k in kinds[kinds.index("tech"):] if k != "announced"]
@@ -407,15 +414,8 @@ async def test_technical_death_while_the_host_draws_decides_the_verdict_again(
 
 
 async def test_technical_death_while_paused_after_the_votes(h: Harness) -> None:
-    await h.dealt(10)
-    await h.service.set_fate_mode(CHAT, HOST, True)
-    await h.service.start_vote(CHAT, HOST)
+    _, b = await _tie_for_the_host_to_draw(h)
     t = h.table
-    a, b = t.order[0], t.order[1]
-    plan = tie_plan(t.order, a, b)
-    for voter in list(t.order):
-        await h.vote(voter, plan[voter])
-    assert t.stage is Stage.FATE
     await h.service.pause(CHAT, HOST)
     await h.service.technical_death(CHAT, HOST, b)
     assert t.stage is Stage.VOTE and t.fate is None
