@@ -69,7 +69,3 @@ class LedgerEntry(NamedTuple):
     points: int
     reason: Reason
     phase: str  # "night N", "day N" or "end"
-
-    def as_dict(self) -> dict[str, object]:
-        return {"seat": self.seat, "points": self.points, "reason": str(self.reason),
-                "phase": self.phase}

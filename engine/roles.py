@@ -77,7 +77,5 @@ CIVILIAN_ROLES: tuple[Role, ...] = tuple(r for r in Role if not r.is_mafia)
 # Mafia cards that may appear at most once.
 UNIQUE_MAFIA_ROLES: frozenset[Role] = frozenset({Role.MAFIA_CHIEF, Role.MAFIA_KILLER})
 
-NIGHT_ACTION: dict[Role, Action] = {r: r.action for r in Role if r.action is not None}
-
 # Actions that are shots: open immunities stop them (RULES.md 3.3).
 SHOT_ACTIONS: frozenset[Action] = frozenset({Action.MAFIA_PICK, Action.KILL, Action.CHALLENGE})
