@@ -13,8 +13,7 @@ COPY pyproject.toml README.md ./
 COPY engine ./engine
 COPY storage ./storage
 COPY bot ./bot
-COPY locales ./locales
-# Editable: the code (and locales/ next to bot/) stays in /app, where the bot reads it.
+# Editable: the code (and bot/locales/) stays in /app, where the bot reads it.
 RUN pip install -e . \
     && useradd --system --uid 10001 --home-dir /app mafia \
     && mkdir -p /data \

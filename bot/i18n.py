@@ -1,21 +1,40 @@
-"""Texts from ``locales/*.toml`` with ``{placeholder}`` formatting for HTML parse mode.
+"""Texts from ``bot/locales/<lang>/*.ftl`` (Project Fluent), rendered for HTML parse mode.
+
+Call sites use dotted keys, ``t(locale, "start.new", name=...)``; a key maps to the Fluent
+message id with every ``.`` replaced by ``-`` (``start.new`` -> ``start-new``,
+``game.lobby.text`` -> ``game-lobby-text``), so keys never contain ``-``. Each language folder may
+hold any number of ``*.ftl`` files (one per area: ``main.ftl``, ``game.ftl``, ...); all of them are
+loaded. Grammar lives in the files: counts select their word forms with CLDR plural categories
+(``{ $count -> [one] ... [few] ... *[many] ... }``), so the code passes plain numbers.
 
 Every ``str`` keyword argument is HTML-escaped (user-provided names must always be); wrap
-already-safe markup in :class:`Safe` to pass it through unchanged.
+already-safe markup in :class:`Safe` to pass it through unchanged. ``int``/``float`` arguments stay
+numbers (for plural selection) and are printed without grouping separators (``1500``, not
+``1,500``). Two functions are available to the files: ``DATE($d, format: "%d.%m.%Y")`` (strftime)
+and ``SIGNED($n)`` (``+5`` / ``-3``).
 """
 
 from __future__ import annotations
 
 import html
-import string
-import tomllib
-from collections.abc import Mapping
+import logging
+from collections.abc import Iterator, Mapping
+from datetime import date
+from decimal import Decimal
 from functools import cache
 from pathlib import Path
 from typing import Any
 
-LOCALES_DIR = Path(__file__).resolve().parent.parent / "locales"
+from fluent.runtime import FluentBundle
+from fluent.runtime.types import FluentNumber, FluentType, fluent_number
+from fluent.syntax import FluentParser
+from fluent.syntax import ast as ftl
+from fluent.syntax.visitor import Visitor
+
+LOCALES_DIR = Path(__file__).resolve().parent / "locales"
 SUPPORTED = ("ru", "en")
+
+log = logging.getLogger("bot.i18n")
 
 
 class Safe(str):
@@ -24,51 +43,151 @@ class Safe(str):
     __slots__ = ()
 
 
-def _flatten(data: Mapping[str, Any], prefix: str = "") -> dict[str, str]:
-    out: dict[str, str] = {}
-    for key, value in data.items():
-        name = f"{prefix}{key}"
-        if isinstance(value, Mapping):
-            out.update(_flatten(value, f"{name}."))
-        else:
-            out[name] = str(value)
-    return out
+class TranslationError(ValueError):
+    """A message could not be rendered (e.g. an argument it uses was not passed)."""
 
 
-def placeholders(template: str) -> set[str]:
-    return {name for _, name, _, _ in string.Formatter().parse(template) if name}
+class CatalogError(RuntimeError):
+    """The translation files are missing or broken."""
+
+
+def key_to_id(key: str) -> str:
+    """``start.new`` -> ``start-new`` (the one mapping from call-site keys to Fluent ids)."""
+    return key.replace(".", "-")
+
+
+def id_to_key(message_id: str) -> str:
+    return message_id.replace("-", ".")
+
+
+def variables(message: ftl.Message) -> set[str]:
+    """Names of the ``$variables`` a message uses (in its value and its attributes)."""
+    found: set[str] = set()
+
+    class Names(Visitor):
+        def visit_VariableReference(self, node: ftl.VariableReference) -> None:
+            found.add(node.id.name)
+
+    Names().visit(message)
+    return found
+
+
+def _date(value: Any, format: str = "%Y-%m-%d") -> str:
+    if not isinstance(value, date):
+        raise TypeError(f"DATE() needs a date, got {type(value).__name__}")
+    return value.strftime(format)
+
+
+def _signed(value: Any) -> str:
+    if not isinstance(value, int | float | Decimal):
+        raise TypeError(f"SIGNED() needs a number, got {type(value).__name__}")
+    return f"{value:+}" if not isinstance(value, int) else f"{int(value):+d}"
+
+
+FUNCTIONS: dict[str, Any] = {"DATE": _date, "SIGNED": _signed}
+
+
+def _argument(value: Any) -> Any:
+    if isinstance(value, Safe):
+        return str(value)
+    if isinstance(value, str):
+        return html.escape(value, quote=False)
+    if isinstance(value, bool):
+        return str(value)
+    if isinstance(value, FluentNumber):
+        return value
+    if isinstance(value, int | float | Decimal):
+        return fluent_number(value, useGrouping=False)
+    if isinstance(value, date | FluentType):
+        return value
+    return str(value)
+
+
+class Catalog:
+    """One language: its Fluent bundle plus the parsed messages (for checks and tests)."""
+
+    def __init__(self, locale: str) -> None:
+        self.locale = locale
+        self.bundle = FluentBundle([locale], functions=FUNCTIONS, use_isolating=False)
+        self.messages: dict[str, ftl.Message] = {}  # dotted key -> message
+        self.errors: list[str] = []  # syntax errors (junk) and duplicate ids
+
+    def add(self, source: str, name: str = "<string>") -> None:
+        resource = FluentParser(with_spans=False).parse(source)
+        for entry in resource.body:
+            if isinstance(entry, ftl.Junk):
+                annotations = "; ".join(a.message or a.code for a in entry.annotations)
+                content = (entry.content or "").strip()[:60]
+                self.errors.append(f"{name}: {annotations}: {content!r}")
+            elif isinstance(entry, ftl.Message):
+                key = id_to_key(entry.id.name)
+                if key in self.messages:
+                    self.errors.append(f"{name}: duplicate id {entry.id.name}")
+                self.messages[key] = entry
+        self.bundle.add_resource(resource, allow_overrides=True)
+
+    def __contains__(self, key: str) -> bool:
+        message = self.messages.get(key)
+        return message is not None and message.value is not None
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self.messages)
+
+    def __len__(self) -> int:
+        return len(self.messages)
+
+    def render(self, key: str, args: Mapping[str, Any]) -> str:
+        message = self.bundle.get_message(key_to_id(key))
+        assert message.value is not None
+        text, errors = self.bundle.format_pattern(message.value, dict(args))
+        if errors:
+            raise TranslationError(f"{self.locale}:{key}: {'; '.join(map(str, errors))}")
+        return str(text)
 
 
 class Translator:
-    def __init__(self, catalogs: Mapping[str, Mapping[str, str]], default: str = "ru") -> None:
-        self.catalogs = {k: dict(v) for k, v in catalogs.items()}
+    def __init__(self, catalogs: Mapping[str, Catalog], default: str = "ru") -> None:
+        self.catalogs = dict(catalogs)
         self.default = default
 
     @classmethod
+    def from_sources(cls, sources: Mapping[str, str], default: str = "ru") -> Translator:
+        """From Fluent source text per locale (tests, tools)."""
+        catalogs: dict[str, Catalog] = {}
+        for locale, source in sources.items():
+            catalogs[locale] = Catalog(locale)
+            catalogs[locale].add(source)
+        return cls(catalogs, default)
+
+    @classmethod
     def load(cls, directory: Path = LOCALES_DIR, default: str = "ru") -> Translator:
-        catalogs: dict[str, dict[str, str]] = {}
-        for path in sorted(directory.glob("*.toml")):
-            with path.open("rb") as fh:
-                # ``<lang>.<part>.toml`` (e.g. ru.game.toml) merges into the ``<lang>`` catalog.
-                lang = path.name.split(".", 1)[0]
-                catalogs.setdefault(lang, {}).update(_flatten(tomllib.load(fh)))
+        """Every ``<directory>/<lang>/*.ftl``; raises :class:`CatalogError` if there is none."""
+        catalogs: dict[str, Catalog] = {}
+        for folder in sorted(p for p in directory.glob("*") if p.is_dir()):
+            files = sorted(folder.glob("*.ftl"))
+            if not files:
+                continue
+            catalog = catalogs[folder.name] = Catalog(folder.name)
+            for path in files:
+                catalog.add(path.read_text(encoding="utf-8"), f"{folder.name}/{path.name}")
+            for error in catalog.errors:
+                log.error("translation file error: %s", error)
+        if default not in catalogs:
+            raise CatalogError(f"no translations for {default!r} in {directory} "
+                               f"(expected {directory}/{default}/*.ftl)")
         return cls(catalogs, default)
 
     def has(self, locale: str, key: str) -> bool:
-        return key in self.catalogs.get(locale, {})
+        catalog = self.catalogs.get(locale)
+        return catalog is not None and key in catalog
 
     def t(self, locale: str, key: str, /, **kwargs: Any) -> str:
-        template = self.catalogs.get(locale, {}).get(key)
-        if template is None:
-            template = self.catalogs.get(self.default, {}).get(key)
-        if template is None:
-            return html.escape(key)
-        safe = {
-            name: value if isinstance(value, Safe) or not isinstance(value, str)
-            else html.escape(value, quote=False)
-            for name, value in kwargs.items()
-        }
-        return template.format(**safe)
+        catalog = self.catalogs.get(locale)
+        if catalog is None or key not in catalog:
+            catalog = self.catalogs.get(self.default)
+            if catalog is None or key not in catalog:
+                return html.escape(key)
+        return catalog.render(key, {name: _argument(value) for name, value in kwargs.items()})
 
 
 @cache

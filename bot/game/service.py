@@ -1044,7 +1044,8 @@ class GameService:
                 "game.status.text", game=table.game_id,
                 stage=lambda loc: self.tr.t(loc, stage),
                 paused=lambda loc: self.tr.t(loc, "game.status.paused") if table.paused else "",
-                deadline=_secs(min(left)) if left else "—",
+                deadline=(lambda loc: self.tr.t(loc, "game.status.deadline",
+                                                seconds=_secs(min(left)))) if left else "—",
                 seats=self.notifier.seat_list(table, pending),
                 alive=len(table.game.alive) if table.started else len(table.seats))
 
@@ -1296,6 +1297,9 @@ class GameService:
                                     who=self.notifier.seat(table, seat))
 
 
-def _secs(seconds: float) -> str:
-    return f"{seconds:g}" if seconds < 10 else str(round(seconds))
+def _secs(seconds: float) -> int | float:
+    """A duration for the texts: whole seconds (a number, so the texts pick its plural form)."""
+    if seconds >= 10 or seconds == int(seconds):
+        return round(seconds)
+    return float(f"{seconds:g}")
 

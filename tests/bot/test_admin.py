@@ -167,7 +167,7 @@ async def test_admin_in_russian(app: App, fake: FakeTelegram, ask: Any) -> None:
     await fake.next_edit(ADMIN_ID)
     assert "/redeem НИК БАЛЛЫ ПРИЧИНА" in (await ask(ADMIN_ID, "/help")).text
     reply = await ask(ADMIN_ID, "/redeem Neo 3 кружка")
-    assert reply.text == "Списано 3 баллов у <b>Neo</b> (кружка). Баланс: 7."
+    assert reply.text == "Списано 3 балла у <b>Neo</b> (кружка). Баланс: 7."
     assert (await fake.next_message(70)).text == "3 points were exchanged for: кружка. Balance: 7."
     assert (await ask(ADMIN_ID, "/redeem Neo 8 машина")).text == (
         "У <b>Neo</b> только 7 баллов, нельзя списать 8."

@@ -43,7 +43,7 @@ async def test_expiry_warns_a_week_ahead_then_burns(
 
     report = await run_expiry(s.db, s.outbox, s.translator, date(2026, 2, 27), "ru")
     assert report.warned == [91]
-    assert (await fake.next_message(91)).text.startswith("⏳ Ваш ник <b>Старик</b> и 4 баллов")
+    assert (await fake.next_message(91)).text.startswith("⏳ Ваш ник <b>Старик</b> и 4 балла")
 
     report = await run_expiry(s.db, s.outbox, s.translator, date(2026, 3, 5), "ru")
     assert report.burned == [90] and report.warned == []

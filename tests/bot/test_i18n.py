@@ -1,19 +1,35 @@
-"""Locales are complete in both languages, placeholders agree, and arguments are escaped."""
+"""Locales are complete in both languages, variables agree, files parse, arguments are escaped."""
 
 from __future__ import annotations
 
 import ast
+from datetime import date
 from pathlib import Path
 
 import pytest
 
-from bot.i18n import LOCALES_DIR, Safe, Translator, pick_locale, placeholders
+from bot.i18n import (
+    LOCALES_DIR,
+    CatalogError,
+    Safe,
+    TranslationError,
+    Translator,
+    key_to_id,
+    pick_locale,
+    variables,
+)
 
 TRANSLATOR = Translator.load()
 
 
 def test_both_locales_exist() -> None:
     assert set(TRANSLATOR.catalogs) == {"ru", "en"}
+    assert len(TRANSLATOR.catalogs["ru"]) > 300
+
+
+@pytest.mark.parametrize("locale", ["ru", "en"])
+def test_files_parse_without_junk(locale: str) -> None:
+    assert TRANSLATOR.catalogs[locale].errors == []
 
 
 @pytest.mark.parametrize(("a", "b"), [("ru", "en"), ("en", "ru")])
@@ -22,24 +38,42 @@ def test_every_key_in_both(a: str, b: str) -> None:
     assert not missing, f"keys of {a} missing in {b}: {sorted(missing)}"
 
 
-def test_placeholders_agree() -> None:
-    ru, en = TRANSLATOR.catalogs["ru"], TRANSLATOR.catalogs["en"]
-    differ = {k for k in ru if k in en and placeholders(ru[k]) != placeholders(en[k])}
-    assert not differ, f"placeholders differ: {sorted(differ)}"
+def test_variables_agree() -> None:
+    ru, en = TRANSLATOR.catalogs["ru"].messages, TRANSLATOR.catalogs["en"].messages
+    differ = {k for k in ru if k in en and variables(ru[k]) != variables(en[k])}
+    assert not differ, f"variables differ: {sorted(differ)}"
 
 
-def test_completeness_check_catches_a_gap(tmp_path: Path) -> None:
-    (tmp_path / "ru.toml").write_text('a = "x {n}"\nb = "y"\n', encoding="utf-8")
-    (tmp_path / "en.toml").write_text('a = "x {m}"\n', encoding="utf-8")
+def test_completeness_check_catches_a_gap_and_junk(tmp_path: Path) -> None:
+    (tmp_path / "ru").mkdir()
+    (tmp_path / "en").mkdir()
+    (tmp_path / "ru" / "main.ftl").write_text("a = x { $n }\nb = y\n", encoding="utf-8")
+    (tmp_path / "ru" / "extra.ftl").write_text("c = z\n", encoding="utf-8")
+    (tmp_path / "en" / "main.ftl").write_text("a = x { $m }\nbroken = { $\n", encoding="utf-8")
     tr = Translator.load(tmp_path)
-    assert set(tr.catalogs["ru"]) - set(tr.catalogs["en"]) == {"b"}
-    assert placeholders(tr.catalogs["ru"]["a"]) != placeholders(tr.catalogs["en"]["a"])
+    assert set(tr.catalogs["ru"]) - set(tr.catalogs["en"]) == {"b", "c"}  # every *.ftl is loaded
+    ru_a, en_a = tr.catalogs["ru"].messages["a"], tr.catalogs["en"].messages["a"]
+    assert variables(ru_a) == {"n"} and variables(en_a) == {"m"}
+    assert tr.catalogs["ru"].errors == []
+    assert len(tr.catalogs["en"].errors) == 1
+
+
+def test_duplicate_ids_are_reported(tmp_path: Path) -> None:
+    (tmp_path / "ru").mkdir()
+    (tmp_path / "ru" / "a.ftl").write_text("k = 1\n", encoding="utf-8")
+    (tmp_path / "ru" / "b.ftl").write_text("k = 2\n", encoding="utf-8")
+    assert Translator.load(tmp_path).catalogs["ru"].errors == ["ru/b.ftl: duplicate id k"]
+
+
+def test_no_catalogs_refuse_to_load(tmp_path: Path) -> None:
+    with pytest.raises(CatalogError, match="no translations"):
+        Translator.load(tmp_path)
 
 
 def test_every_key_used_in_code_exists() -> None:
     """Literal keys passed to t(...) / UserError(...) in bot/ exist in the catalog."""
     keys: set[str] = set()
-    for path in (LOCALES_DIR.parent / "bot").rglob("*.py"):
+    for path in LOCALES_DIR.parent.rglob("*.py"):
         if "game" in path.parts:  # the game layer checks its own keys
             continue
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
@@ -57,17 +91,39 @@ def test_every_key_used_in_code_exists() -> None:
         assert not keys - set(TRANSLATOR.catalogs[locale]), locale
 
 
+def test_keys_map_to_fluent_ids() -> None:
+    assert key_to_id("game.lobby.text") == "game-lobby-text"
+    assert key_to_id("start.lobby_not_found") == "start-lobby_not_found"
+    assert TRANSLATOR.t("en", "start.back", name="Ann").startswith("Welcome back, Ann")
+
+
 def test_string_arguments_are_escaped() -> None:
-    tr = Translator({"en": {"k": "<b>{nick}</b> {n} {raw}"}}, "en")
+    tr = Translator.from_sources({"en": "k = <b>{ $nick }</b> { $n } { $raw }"}, "en")
     assert tr.t("en", "k", nick="<i>&", n=3, raw=Safe("<u>x</u>")) == (
         "<b>&lt;i&gt;&amp;</b> 3 <u>x</u>"
     )
 
 
+def test_numbers_have_no_grouping_and_dates_and_signs_format() -> None:
+    tr = Translator.from_sources({
+        "ru": 'k = { $n } { SIGNED($d) } { DATE($day, format: "%d.%m.%Y") }',
+        "en": 'k = { $n } { SIGNED($d) } { DATE($day, format: "%Y-%m-%d") }',
+    })
+    assert tr.t("ru", "k", n=1500000, d=5, day=date(2026, 3, 4)) == "1500000 +5 04.03.2026"
+    assert tr.t("en", "k", n=1500000, d=-5, day=date(2026, 3, 4)) == "1500000 -5 2026-03-04"
+
+
+def test_a_missing_argument_is_an_error() -> None:
+    tr = Translator.from_sources({"ru": "k = { $n }"})
+    with pytest.raises(TranslationError, match="n"):
+        tr.t("ru", "k")
+
+
 def test_missing_key_falls_back() -> None:
-    tr = Translator({"ru": {"k": "ру"}, "en": {}}, "ru")
+    tr = Translator.from_sources({"ru": "k = ру", "en": ""}, "ru")
     assert tr.t("en", "k") == "ру"
     assert tr.t("en", "nope") == "nope"
+    assert tr.t("de", "k") == "ру"
 
 
 @pytest.mark.parametrize(

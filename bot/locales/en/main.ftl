@@ -1,0 +1,230 @@
+# English texts (Project Fluent). HTML parse mode; $variables are filled by bot/i18n.py (strings escaped).
+# The code's key start.new is the id start-new here. Every id must exist in ru/ with the same
+# $variables; counts use plural selectors (tests/bot/test_i18n.py, tests/bot/test_plurals.py).
+
+## start
+
+start-new =
+    Welcome to the Mafia club, { $name }! 🎭
+    Choose a nickname to collect points: <code>/nick NAME</code>. All commands: /help
+start-back = Welcome back, { $name }! All commands: /help
+start-lobby_not_found = This game lobby is not found or is already closed.
+start-bad_payload = This link is not valid. All commands: /help
+
+## help
+
+help-private =
+    <b>Mafia club bot</b>
+    /nick NAME — your nickname (needed to collect points)
+    /profile — your profile
+    /lang — language
+    /sex — your sex
+    /spouse NICK — propose to a player; /divorce
+    /balance — your points, rank and their expiry date
+    /top — leaderboard
+    /complain NICK TEXT — complain about a player's behaviour
+    During a game: /myrole, /friend
+help-admin =
+    <b>Admin</b>
+    /redeem NICK POINTS REASON — exchange points for a gift
+    /adjust NICK POINTS REASON — correct a balance (POINTS may be negative)
+    /block NICK [REASON], /unblock NICK
+    /export — balances as CSV
+    /complaints — complaint counts
+help-group =
+    <b>Mafia club bot</b>
+    The host runs the game here: /newgame, /seat, /roles, /deal, /night, /day, /vote, /fate, /speak, /status, /tech, /pause, /resume, /extend, /endgame.
+    Players: open the bot in private and press Start.
+
+## misc
+
+misc-unknown_command = Unknown command. All commands: /help
+misc-not_a_command = I understand commands only. All commands: /help
+misc-error = Something went wrong. Please try again later.
+misc-not_registered = Please press /start first.
+misc-account_blocked = Your account is blocked by the administration.
+misc-none = —
+misc-stale_button = This button is no longer active.
+
+## nick
+
+nick-usage = Usage: <code>/nick NAME</code> (3–24 letters, digits, spaces, _ or -).
+nick-set = Your nickname is now <b>{ $nick }</b>.
+nick-same = Your nickname is already <b>{ $nick }</b>.
+nick-taken = The nickname <b>{ $nick }</b> is taken. Choose another one.
+nick-too_short = This nickname is too short: at least { $min ->
+        [one] { $min } character
+       *[other] { $min } characters
+    }.
+nick-too_long = This nickname is too long: at most { $max ->
+        [one] { $max } character
+       *[other] { $max } characters
+    }.
+nick-bad_chars = A nickname may contain only letters, digits, spaces, _ and -.
+nick-no_letter_or_digit = A nickname needs at least one letter or digit.
+
+## profile
+
+profile-text =
+    <b>Profile</b>
+    Name: { $name }
+    Nickname: { $nick }
+    Language: { $lang }
+    Sex: { $sex }
+    Spouse: { $spouse }
+    Games played: { $games }
+    Account: { $status }
+profile-no_nick = not set (/nick NAME)
+profile-status_ok = active
+profile-status_blocked = blocked
+
+## lang
+
+lang-prompt = Choose your language:
+lang-set = Language: English.
+lang-name_ru = Русский
+lang-name_en = English
+
+## sex
+
+sex-prompt = Choose your sex (needed for the “Let's be friends” immunity):
+sex-set = Sex: { $sex }.
+sex-m = male
+sex-f = female
+sex-button_m = ♂ Male
+sex-button_f = ♀ Female
+
+## spouse
+
+spouse-usage = Usage: <code>/spouse NICK</code>
+spouse-sent = Proposal sent to <b>{ $nick }</b>. They have to confirm it.
+spouse-proposal = <b>{ $nick }</b> wants to register you as their spouse. Do you agree?
+spouse-accept = ✅ Yes
+spouse-decline = ❌ No
+spouse-married = You and <b>{ $nick }</b> are now registered spouses. 💍
+spouse-declined = The proposal from <b>{ $nick }</b> is declined.
+spouse-declined_notice = <b>{ $nick }</b> declined your proposal.
+spouse-self = You cannot marry yourself.
+spouse-already_married = One of you is already married (/divorce first).
+spouse-no_proposal = This proposal is no longer valid.
+spouse-divorced = You are divorced from <b>{ $nick }</b>.
+spouse-divorced_notice = <b>{ $nick }</b> divorced you.
+spouse-not_married = You are not married.
+spouse-need_nick = Set your nickname first: <code>/nick NAME</code>.
+
+## balance
+
+balance-text = <b>Balance:</b> { $points ->
+        [one] { $points } point
+       *[other] { $points } points
+    }
+balance-rank = Rank: { $rank } of { $total }
+balance-unranked = Not on the leaderboard yet.
+balance-recent = <b>Recent:</b>
+balance-row = { DATE($day, format: "%Y-%m-%d") }  { SIGNED($points) }  { $reason }
+balance-no_rows = No points yet.
+balance-expires = Your points expire on { DATE($date, format: "%Y-%m-%d") } unless you play before.
+balance-no_expiry = Your points do not expire until you play a game.
+
+## ledger
+
+ledger-game = game #{ $game }: { $reason }
+ledger-adjust = adjustment: { $reason }
+ledger-redeem = gift: { $reason }
+ledger-expiry_burn = expired (2 months without games)
+ledger-block_burn = burned: account blocked
+
+## reason
+
+reason-survived_day = survived a day
+reason-survived_night = survived a night
+reason-vote_for_mafia = voted for a Mafia player
+reason-vote_for_civilian = voted for a civilian
+reason-lawyer_save = cancelled a vote against a civilian
+reason-mafia_shot = Mafia shot at a civilian
+reason-killer_shot = Killer shot at a civilian
+reason-team_win = team won
+reason-sole_survivor = sole survivor of the winning team
+
+## top
+
+top-header = <b>Leaderboard</b>
+top-row = { $rank }. { $nick } — { $points }
+top-empty = Nobody has points yet.
+
+## complain
+
+complain-usage = Usage: <code>/complain NICK TEXT</code>
+complain-sent = Your complaint about <b>{ $nick }</b> is recorded. Thank you.
+complain-self = You cannot complain about yourself.
+
+## admin
+
+admin-denied = This command is for admins only.
+admin-not_found = No player with the nickname <b>{ $nick }</b>.
+admin-redeem_usage = Usage: <code>/redeem NICK POINTS REASON</code> (POINTS is a positive whole number).
+admin-adjust_usage = Usage: <code>/adjust NICK POINTS REASON</code> (POINTS is a whole number, not 0).
+admin-block_usage = Usage: <code>/block NICK [REASON]</code>
+admin-unblock_usage = Usage: <code>/unblock NICK</code>
+admin-insufficient = <b>{ $nick }</b> has only { $balance ->
+        [one] { $balance } point
+       *[other] { $balance } points
+    }, cannot redeem { $points }.
+admin-invalid_amount = Invalid amount of points: { $points }.
+admin-redeemed = Redeemed { $points ->
+        [one] { $points } point
+       *[other] { $points } points
+    } from <b>{ $nick }</b> ({ $reason }). Balance: { $balance }.
+admin-redeemed_notice = { $points ->
+        [one] { $points } point was exchanged
+       *[other] { $points } points were exchanged
+    } for: { $reason }. Balance: { $balance }.
+admin-adjusted = Adjusted <b>{ $nick }</b> by { SIGNED($points) } ({ $reason }). Balance: { $balance }.
+admin-adjusted_notice = Your balance was adjusted by { SIGNED($points) }: { $reason }. Balance: { $balance }.
+admin-blocked = <b>{ $nick }</b> is blocked; their points are burned.
+admin-blocked_notice = Your account is blocked by the administration. Reason: { $reason }
+admin-already_blocked = <b>{ $nick }</b> is already blocked.
+admin-unblocked = <b>{ $nick }</b> is unblocked.
+admin-unblocked_notice = Your account is unblocked. Welcome back!
+admin-not_blocked = <b>{ $nick }</b> is not blocked.
+admin-no_reason = not given
+admin-export_caption = Balances on { DATE($date, format: "%Y-%m-%d") }
+admin-complaints_header = <b>Complaints</b>
+admin-complaints_row = { $nick } — { $count }
+admin-complaints_empty = No complaints.
+
+## expiry
+
+expiry-warning = ⏳ Your nickname <b>{ $nick }</b> and { $points ->
+        [one] { $points } point
+       *[other] { $points } points
+    } expire on { DATE($date, format: "%Y-%m-%d") }. Come to a game before then to keep them!
+expiry-burned = Your nickname and points expired after two months without games. Choose a new nickname with <code>/nick NAME</code>.
+
+## commands
+
+commands-start = Start the bot
+commands-help = Help
+commands-nick = Set your nickname
+commands-profile = Your profile
+commands-lang = Language
+commands-sex = Your sex
+commands-spouse = Register a spouse
+commands-divorce = Divorce
+commands-balance = Points and rank
+commands-top = Leaderboard
+commands-complain = Complain about a player
+commands-myrole = Your role card again
+commands-friend = Order “Let's be friends”
+commands-newgame = Open a game lobby
+commands-roles = Show or set the roles
+commands-deal = Deal the cards
+commands-night = Start the night
+commands-day = Start the day
+commands-vote = Start the vote
+commands-status = Game status
+commands-tech = Technical death: /tech SEAT
+commands-pause = Pause the game
+commands-resume = Resume the game
+commands-extend = Extend the deadline: /extend SECONDS
+commands-endgame = End the game

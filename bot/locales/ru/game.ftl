@@ -1,0 +1,376 @@
+# Тексты игры (bot/game), ключи game.* (id game-*).
+# В общий чат клуба до конца игры не должно попадать ни одно название карты.
+
+## game
+
+game-nobody = никто
+game-seat = №{ $seat } { $name }
+game-not_found = Эта игра не найдена или уже закончилась.
+game-none_in_chat = В этом чате сейчас нет игры. Ведущий открывает набор командой /newgame.
+game-not_host = Это может сделать только ведущий этой игры.
+game-not_host_rights = Открыть игру может администратор чата или ведущий из настроек бота.
+game-already_open = В этом чате уже идёт игра №{ $game }. Завершить её: /endgame.
+game-stale = Эта кнопка устарела: этот этап игры уже закончился.
+game-paused = Игра на паузе. Подождите, пока ведущий её продолжит.
+game-busy = Сначала нужно закончить текущий этап игры.
+game-aborted = Игра прервана ведущим. Баллы за неё не начисляются.
+game-aborted_ok = Игра прервана.
+game-restarted = Бот перезапустился; игра продолжается.
+game-blocked_bot = Игрок { $who } заблокировал бота и не получает сообщений. Игра идёт дальше: за него сработает таймер.
+game-evening = Голосование окончено. Следующая ночь: /night
+game-card =
+    <b>Ваша карта</b> (игра №{ $game }, место №{ $seat }): <b>{ $role }</b>
+    Команда: { $team }
+    { $about }
+game-lobby-text =
+    <b>Игра №{ $game }: набор игроков</b> ({ $count ->
+        [one] { $count } игрок
+        [few] { $count } игрока
+       *[many] { $count } игроков
+    })
+    { $seats }
+
+    Нажмите «Играю», чтобы сесть за стол. Если бот ещё не запущен у вас в личном чате, откройте его кнопкой ниже.
+game-lobby-join = Играю
+game-lobby-leave = Выйти
+game-lobby-open_bot = Открыть бота
+game-join-host = Ведущий видит все карты и не может играть за этим столом.
+game-join-not_registered = Сначала запустите бота в личном чате: { $link }
+game-join-blocked = Ваш аккаунт заблокирован администрацией: играть нельзя.
+game-join-no_nick = Чтобы играть и копить баллы, нужен ник: /nick НИК в личном чате с ботом.
+game-join-closed = Набор в эту игру закрыт.
+game-join-already = Вы уже за столом: место №{ $seat }.
+game-join-other_game = Вы уже записаны в игру №{ $game }.
+game-join-full = За столом нет свободных мест.
+game-join-ok = Вы за столом: место №{ $seat } (игра №{ $game }).
+game-leave-not_joined = Вас нет за этим столом.
+game-leave-ok = Вы вышли из-за стола.
+game-reseat-unknown = За столом нет игрока с ником { $nick }.
+game-reseat-bad_number = Место — число от 1 до { $max }.
+game-reseat-ok = { $nick } теперь на месте №{ $seat }.
+game-reseat-usage = Использование: <code>/seat НИК НОМЕР</code>
+game-roles-to_host = Состав этой игры отправлен ведущему в личный чат.
+game-roles-unknown = Не знаю такой карты: { $name }. Карты: mafia, mafia_chief, mafia_killer, doctor, … или их названия; mafia*3 — три карты.
+game-roles-show = <b>Состав ({ $count ->
+        [one] { $count } карта
+        [few] { $count } карты
+       *[many] { $count } карт
+    })</b>: { $roles }
+game-fate-mode_host = Перестрелку будет решать жребий ведущего — в этой игре и в следующих играх клуба.
+game-fate-mode_bot = Перестрелку будет решать жребий бота — в этой игре и в следующих играх клуба.
+game-fate-host_draws = Перестрелка: { $tied }. Жребий тянет ведущий.
+game-fate-ask = Перестрелка: { $tied }. Выберите, кто выбывает по жребию.
+game-fate-accepted = Жребий: { $who }.
+game-fate-usage = Использование: <code>/fate host</code> или <code>/fate bot</code>
+game-deal-already = Карты уже розданы.
+game-deal-first = Сначала раздайте карты: /deal
+game-deal-size = В составе { $cards ->
+        [one] { $cards } карта
+        [few] { $cards } карты
+       *[many] { $cards } карт
+    }, а за столом { $seats ->
+        [one] { $seats } игрок
+        [few] { $seats } игрока
+       *[many] { $seats } игроков
+    }. Исправьте состав: /roles
+game-deal-done =
+    <b>Карты розданы</b> ({ $count ->
+        [one] { $count } игрок
+        [few] { $count } игрока
+       *[many] { $count } игроков
+    }). Каждый получил свою карту в личном чате (/myrole — показать ещё раз).
+    Отпечаток раздачи (SHA-256): <code>{ $commitment }</code>
+    После игры бот раскроет ключ, и любой сможет проверить, что карты не подменялись.
+game-deal-ok = Готово.
+game-myrole-none = Вы сейчас не играете.
+game-myrole-sent = Ваша карта отправлена ещё раз.
+game-friend-menu = «Давай дружить»: для кого заказать иммунитет?
+game-friend-no_lobby = Заказать «Давай дружить» можно только за столом, до раздачи карт.
+game-friend-nobody = За этим столом некому заказать «Давай дружить».
+game-friend-dropped = Заказ «Давай дружить» для { $who } больше не подходит (изменилась рассадка) и не учтён.
+game-friend-ask_announce = Иммунитет для { $who }. Можно ли назвать ваше имя, если он сработает?
+game-friend-announce_yes = Да, назвать
+game-friend-announce_no = Нет, тайно
+game-friend-announce_1 = имя можно назвать
+game-friend-announce_0 = имя не называть
+game-friend-chosen = Выбрано.
+game-friend-duplicate = Вы уже заказали «Давай дружить» в этой игре.
+game-friend-host_ask = Заказ «Давай дружить»: { $orderer } → { $holder } ({ $announce }). Принять?
+game-friend-accept = Принять
+game-friend-decline = Отклонить
+game-friend-ordered = Заказ отправлен ведущему.
+game-friend-too_late = Карты уже розданы: заказы закрыты.
+game-friend-unknown = Этот заказ не найден.
+game-friend-already = Этот заказ уже принят.
+game-friend-accepted = Ведущий принял ваш заказ «Давай дружить» для { $who }.
+game-friend-declined = Ведущий отклонил ваш заказ «Давай дружить» для { $who }.
+game-friend-decided = Готово.
+game-night-no_targets = 🌙 Ночь { $night }. Этой ночью вам некого выбрать.
+game-night-start = 🌙 <b>Ночь { $night }.</b> Город засыпает. Все, кто может действовать, получили кнопки в личном чате ({ $seconds ->
+        [one] { $seconds } секунда
+        [few] { $seconds } секунды
+       *[many] { $seconds } секунд
+    }).
+game-night-started = Ночь началась.
+game-night-prompt = 🌙 Ночь { $night }. { $action }
+game-night-prompt_mafia =
+    🌙 Ночь { $night }. { $action }
+    Выбор вашей команды сейчас:
+    { $picks }
+    Можно передумать, пока все не сойдутся или не кончится время.
+game-night-prompt_mafia_locked =
+    🌙 Ночь { $night }. Выбор команды закрыт:
+    { $picks }
+game-night-chosen = Ваш выбор принят: { $who }.
+game-night-mafia_locked = Выбор вашей команды уже закрыт.
+game-night-same = Это и так ваш выбор.
+game-night-already = Вы уже сделали выбор этой ночью.
+game-night-accepted = Принято: { $who }.
+game-action-mafia_pick = Кого ваша команда убивает этой ночью?
+game-action-kill = Кого вы убиваете этой ночью?
+game-action-block = Кого вы блокируете этой ночью?
+game-action-heal = Кого вы лечите этой ночью?
+game-action-challenge = Кого вы вызываете этой ночью?
+game-action-jail = Кого вы сажаете в тюрьму?
+game-action-check = Кого вы проверяете?
+game-action-buyout = Кого из заключённых вы выкупаете?
+game-day-start = ☀️ <b>День { $day }.</b> Обсуждение. Голосование начнёт ведущий: /vote
+game-day-started = День начался.
+game-vote-start = 🗳 <b>Голосование, день { $day }.</b> Порядок: { $order }. На ход — { $seconds ->
+        [one] { $seconds } секунда
+        [few] { $seconds } секунды
+       *[many] { $seconds } секунд
+    }; кто не проголосует, голосует за себя.
+game-vote-started = Голосование началось.
+game-vote-turn = Голосует { $who } ({ $seconds ->
+        [one] { $seconds } секунда
+        [few] { $seconds } секунды
+       *[many] { $seconds } секунд
+    }).
+game-vote-prompt = 🗳 Ваш ход: за кого вы голосуете? ({ $seconds ->
+        [one] { $seconds } секунда
+        [few] { $seconds } секунды
+       *[many] { $seconds } секунд
+    })
+game-vote-chosen = Ваш голос: { $who }.
+game-vote-cast = { $voter } голосует за { $who }.
+game-vote-already = Вы уже проголосовали.
+game-vote-not_your_turn = Сейчас не ваш ход.
+game-vote-accepted = Голос принят: { $who }.
+game-vote-timeout_self = { $who } не успел проголосовать: голос за себя.
+game-vote-timeout_none = { $who } не успел проголосовать; у него иммунитет, голос не засчитан.
+game-vote-missed = Время вашего хода вышло.
+game-cancel-window = Приговор: { $who }. Он станет окончательным через { $seconds ->
+        [one] { $seconds } секунду
+        [few] { $seconds } секунды
+       *[many] { $seconds } секунд
+    }.
+game-cancel-ask = Приговор: { $who }. Вы можете отменить его (один раз за игру). { $seconds ->
+        [one] Осталась { $seconds } секунда
+        [few] Осталось { $seconds } секунды
+       *[many] Осталось { $seconds } секунд
+    }.
+game-cancel-button = Отменить приговор
+game-cancel-accepted = Приговор отменён.
+game-last_word-start = { $who }: последнее слово, { $seconds ->
+        [one] { $seconds } секунда
+        [few] { $seconds } секунды
+       *[many] { $seconds } секунд
+    }.
+game-last_word-over = Последнее слово { $who } окончено.
+game-speak-start = { $who } (в тюрьме) получает слово: { $seconds ->
+        [one] { $seconds } секунда
+        [few] { $seconds } секунды
+       *[many] { $seconds } секунд
+    }.
+game-speak-given = { $by } отдаёт своё время { $who } (в тюрьме): { $seconds ->
+        [one] { $seconds } секунда
+        [few] { $seconds } секунды
+       *[many] { $seconds } секунд
+    }.
+game-speak-over = Время { $who } окончено.
+game-speak-bad_giver = Отдать время может только живой игрок на свободе (не сам заключённый).
+game-speak-usage = Использование: <code>/speak НОМЕР [ОТ_КОГО]</code>
+game-tech-ok = Готово.
+game-tech-usage = Использование: <code>/tech НОМЕР</code>
+game-stage-lobby = набор игроков
+game-stage-dealt = карты розданы
+game-stage-night = ночь
+game-stage-day = день, обсуждение
+game-stage-vote = голосование
+game-stage-fate = перестрелка: жребий ведущего
+game-stage-cancel = приговор вынесен
+game-stage-evening = после голосования
+game-stage-over = игра окончена
+game-stage-aborted = игра прервана
+game-status-text =
+    <b>Игра №{ $game }</b>: { $stage }{ $paused }
+    До конца этапа: { $deadline }
+    Ещё не проголосовали: { $seats }
+    Живых: { $alive }
+game-status-paused = {" "}(пауза)
+game-status-deadline = { $seconds ->
+        [one] { $seconds } секунда
+        [few] { $seconds } секунды
+       *[many] { $seconds } секунд
+    }
+game-status-night_host = Этой ночью ещё не выбрали: { $seats }
+game-pause-already = Игра уже на паузе.
+game-pause-done = ⏸ Игра на паузе.
+game-pause-not_paused = Игра не на паузе.
+game-pause-resumed = ▶️ Игра продолжается.
+game-extend-bad = Продлить можно на 1…{ $max ->
+        [one] { $max } секунду
+        [few] { $max } секунды
+       *[many] { $max } секунд
+    }: <code>/extend 30</code>
+game-extend-nothing = Сейчас нечего продлевать.
+game-extend-done = ⏱ Время продлено на { $seconds ->
+        [one] { $seconds } секунду
+        [few] { $seconds } секунды
+       *[many] { $seconds } секунд
+    }.
+game-end-points =
+    <b>Баллы за игру</b>
+    { $lines }
+game-end-points_line = { $who }: { $total } ({ $detail })
+game-end-seed =
+    <b>Раздача</b>
+    { $lines }
+    Ключ: <code>{ $seed }</code>
+    Отпечаток: <code>{ $commitment }</code>
+    Проверка: SHA-256(ключ + JSON «место → карта») = отпечаток; колода: { $cards }; места: { $seats }.
+game-summary-choices = Выборы
+game-summary-blocked = Заблокированы
+game-summary-common_target = Общий выбор мафии
+game-summary-saved = Спасены
+game-summary-died = Погибли
+game-summary-checks = Проверки
+game-summary-verdict = Приговор
+game-summary-cancelled_by = Отменил приговор
+game-summary-by_doctor = доктор
+game-summary-by_sportsman = спортсмен
+game-summary-by_lucky = удача
+game-summary-by_friend = «Давай дружить»
+game-summary-mafia_yes = мафия
+game-summary-mafia_no = не мафия
+game-ev-open_immunities =
+    <b>Открытые иммунитеты</b> (первая ночь и первый день):
+    { $lines }
+game-ev-open_immunities_none = Открытых иммунитетов в этой игре нет.
+game-ev-immunity_line = №{ $seat } { $name } — { $what }
+game-ev-night_deaths = 🌅 Утро после ночи { $night }. Этой ночью погибли: { $seats }.
+game-ev-night_deaths_none = 🌅 Утро после ночи { $night }. Этой ночью никто не погиб.
+game-ev-friend_saved = «Давай дружить» спас { $who }.
+game-ev-friend_saved_by = «Давай дружить» спас { $who }. Заказал: { $by }.
+game-ev-jailed = В тюрьме: { $seats }.
+game-ev-released = Освобождены: { $seats }.
+game-ev-check_mafia = Проверка: { $who } — <b>мафия</b>.
+game-ev-check_civilian = Проверка: { $who } — <b>не мафия</b>.
+game-ev-check_no_result = Этой ночью проверка не дала результата.
+game-ev-night_summary =
+    <b>Итоги ночи (только для ведущего)</b>
+    { $text }
+game-ev-day_summary =
+    <b>Итоги дня (только для ведущего)</b>
+    { $text }
+game-ev-mafia_team =
+    <b>Ваша команда</b>:
+    { $lines }
+game-ev-vote_tally =
+    <b>Итоги голосования, день { $day }</b>
+    { $lines }
+game-ev-shootout = Перестрелка между { $tied }. Жребий: { $who }.
+game-ev-vote_failed = Голосование не состоялось ({ $tied }): никто не выбывает.
+game-ev-verdict_cancelled = Приговор { $who } отменён.
+game-ev-condemned_died = { $who } покидает игру по итогам голосования.
+game-ev-technical_death = { $who } удалён ведущим (технический труп).
+game-ev-game_over =
+    🏁 <b>Игра окончена: { $winner }</b>
+    { $lines }
+game-winner-civilians = победили мирные жители
+game-winner-mafia = победила мафия
+game-winner-draw = ничья
+game-immunity-newbie = новичок
+game-immunity-first_day_killed = убит в первые сутки
+game-team-mafia = мафия
+game-team-civilians = мирные жители
+game-role-mafia = Мафия
+game-role-mafia_chief = Шеф Мафии
+game-role-mafia_killer = Киллер Мафии
+game-role-marilyn = Мэрэлин
+game-role-marilyn_sister = Сестра Мэрэлин
+game-role-doctor = Доктор
+game-role-maniac = Маньяк
+game-role-sportsman = Спортсмен
+game-role-judge = Судья
+game-role-policeman = Полицейский
+game-role-lucky = Счастливчик
+game-role-lawyer = Адвокат
+game-role-lawyer_brother = Брат адвоката
+game-role-oligarch = Олигарх
+game-role-oligarch_brother = Брат олигарха
+game-about-mafia = Ночью вместе с остальной мафией выбираете, кого убить.
+game-about-mafia_chief = Ночью вместе с мафией выбираете, кого убить; если мафия не сошлась, решает ваш выбор.
+game-about-mafia_killer = Каждую ночь убиваете одного игрока сами, отдельно от общего выбора мафии.
+game-about-marilyn = Ночью блокируете действие одного игрока.
+game-about-marilyn_sister = Ночью блокируете действие одного игрока.
+game-about-doctor = Ночью лечите одного игрока (не себя): его не убьют этой ночью.
+game-about-maniac = Ночью убиваете одного игрока.
+game-about-sportsman = Ночью вызываете игрока: если это мафия, погибаете оба. Ночью вас не убить выстрелом.
+game-about-judge = Ночью сажаете игрока в тюрьму: он не действует и не голосует.
+game-about-policeman = Ночью проверяете игрока: мафия он или нет.
+game-about-lucky = Ночью не действуете; первый выстрел в вас не попадёт.
+game-about-lawyer = Один раз за игру можете отменить приговор дня (не свой).
+game-about-lawyer_brother = Один раз за игру можете отменить приговор дня (не свой).
+game-about-oligarch = Ночью можете выкупить игрока из тюрьмы.
+game-about-oligarch_brother = Ночью можете выкупить игрока из тюрьмы.
+game-reason-survived_day = пережил день
+game-reason-survived_night = пережил ночь
+game-reason-vote_for_mafia = голос против мафии
+game-reason-vote_for_civilian = голос против мирного
+game-reason-lawyer_save = отмена приговора мирному
+game-reason-mafia_shot = выстрел мафии
+game-reason-killer_shot = выстрел киллера
+game-reason-team_win = победа команды
+game-reason-sole_survivor = единственный выживший
+game-rule-game_over = Игра уже окончена.
+game-rule-phase_order = Ночи и дни чередуются: сейчас нужен другой этап.
+game-rule-not_at_table = Вы не за этим столом.
+game-rule-actor_dead = Вы выбыли из игры и не можете действовать.
+game-rule-actor_jailed = Вы в тюрьме и не можете действовать.
+game-rule-no_night_action = У вашей карты нет ночного действия.
+game-rule-target_unknown = На этом месте никого нет.
+game-rule-target_self = Нельзя выбрать себя.
+game-rule-target_dead = Этот игрок уже выбыл.
+game-rule-target_jailed = Этот игрок уже в тюрьме.
+game-rule-target_not_jailed = Этот игрок не в тюрьме.
+game-rule-target_immune = У этого игрока открытый иммунитет: ведущий не примет этот выбор. Выберите другого.
+game-rule-voter_dead = Вы выбыли из игры и не голосуете.
+game-rule-voter_jailed = Вы в тюрьме и не голосуете.
+game-rule-not_a_lawyer = Отменить приговор может только тот, у кого есть это право.
+game-rule-nothing_to_cancel = Отменять нечего: приговора нет.
+game-rule-lawyer_dead = Вы выбыли и не можете отменить приговор.
+game-rule-lawyer_jailed = Вы в тюрьме и не можете отменить приговор.
+game-rule-lawyer_used = Вы уже отменяли приговор в этой игре.
+game-rule-lawyer_self = Нельзя отменить свой собственный приговор.
+game-rule-fate_not_tied = Жребий выбирает только из участников перестрелки.
+game-rule-fate_without_shootout = Перестрелки нет.
+game-rule-friend_self = Нельзя заказать иммунитет для себя.
+game-rule-friend_sex_unknown = Нужно знать пол обоих игроков (/sex в личном чате).
+game-rule-friend_same_sex = «Давай дружить» заказывают только для игрока противоположного пола.
+game-rule-friend_adjacent = Нельзя заказать иммунитет соседу по столу.
+game-rule-friend_spouse = Нельзя заказать иммунитет для своего супруга.
+game-rule-already_dead = Этот игрок уже выбыл.
+game-rule-table_size = За столом должно быть от 6 до 24 игроков.
+game-rule-duplicate_card = Эта карта может быть в составе только один раз.
+game-rule-too_few_mafia = Мафии должно быть не меньше 30% стола.
+game-rule-no_civilians = В составе нужен хотя бы один мирный.
+game-rule-bad_seat = Места — положительные числа.
+game-rule-duplicate_seat = Каждое место — один раз.
+
+## commands
+
+commands-seat = Пересадить игрока: /seat НИК НОМЕР
+commands-fate = Кто решает перестрелку: /fate host или bot
+commands-speak = Слово заключённому: /speak НОМЕР [ОТ_КОГО]

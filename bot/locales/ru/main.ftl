@@ -1,0 +1,237 @@
+# Русские тексты (Project Fluent). Режим HTML; $переменные заполняет bot/i18n.py (строки экранируются).
+# Ключ в коде start.new = id start-new здесь. Каждый id должен быть и в en/ с теми же $переменными,
+# числа — с формами множественного числа (tests/bot/test_i18n.py, tests/bot/test_plurals.py).
+
+## start
+
+start-new =
+    Добро пожаловать в клуб «Мафия», { $name }! 🎭
+    Выберите ник, чтобы копить баллы: <code>/nick НИК</code>. Все команды: /help
+start-back = С возвращением, { $name }! Все команды: /help
+start-lobby_not_found = Эта игра не найдена или набор в неё уже закрыт.
+start-bad_payload = Эта ссылка недействительна. Все команды: /help
+
+## help
+
+help-private =
+    <b>Бот клуба «Мафия»</b>
+    /nick НИК — ваш ник (нужен, чтобы копить баллы)
+    /profile — ваш профиль
+    /lang — язык
+    /sex — ваш пол
+    /spouse НИК — предложение игроку; /divorce — развод
+    /balance — баллы, место в рейтинге и срок их сгорания
+    /top — рейтинг
+    /complain НИК ТЕКСТ — жалоба на поведение игрока
+    Во время игры: /myrole, /friend
+help-admin =
+    <b>Администратор</b>
+    /redeem НИК БАЛЛЫ ПРИЧИНА — обменять баллы на подарок
+    /adjust НИК БАЛЛЫ ПРИЧИНА — исправить баланс (БАЛЛЫ могут быть отрицательными)
+    /block НИК [ПРИЧИНА], /unblock НИК
+    /export — балансы в CSV
+    /complaints — число жалоб
+help-group =
+    <b>Бот клуба «Мафия»</b>
+    Ведущий проводит игру здесь: /newgame, /seat, /roles, /deal, /night, /day, /vote, /fate, /speak, /status, /tech, /pause, /resume, /extend, /endgame.
+    Игрокам: откройте бота в личном чате и нажмите «Старт».
+
+## misc
+
+misc-unknown_command = Неизвестная команда. Все команды: /help
+misc-not_a_command = Я понимаю только команды. Все команды: /help
+misc-error = Что-то пошло не так. Попробуйте позже.
+misc-not_registered = Сначала нажмите /start.
+misc-account_blocked = Ваш аккаунт заблокирован администрацией.
+misc-none = —
+misc-stale_button = Эта кнопка больше не действует.
+
+## nick
+
+nick-usage = Использование: <code>/nick НИК</code> (3–24 буквы, цифры, пробелы, _ или -).
+nick-set = Ваш ник теперь <b>{ $nick }</b>.
+nick-same = Ваш ник уже <b>{ $nick }</b>.
+nick-taken = Ник <b>{ $nick }</b> занят. Выберите другой.
+nick-too_short = Слишком короткий ник: нужно не меньше { $min ->
+        [one] { $min } символа
+        [few] { $min } символов
+       *[many] { $min } символов
+    }.
+nick-too_long = Слишком длинный ник: не больше { $max ->
+        [one] { $max } символа
+        [few] { $max } символов
+       *[many] { $max } символов
+    }.
+nick-bad_chars = В нике можно использовать только буквы, цифры, пробелы, _ и -.
+nick-no_letter_or_digit = В нике нужна хотя бы одна буква или цифра.
+
+## profile
+
+profile-text =
+    <b>Профиль</b>
+    Имя: { $name }
+    Ник: { $nick }
+    Язык: { $lang }
+    Пол: { $sex }
+    Супруг(а): { $spouse }
+    Сыграно игр: { $games }
+    Аккаунт: { $status }
+profile-no_nick = не задан (/nick НИК)
+profile-status_ok = активен
+profile-status_blocked = заблокирован
+
+## lang
+
+lang-prompt = Выберите язык:
+lang-set = Язык: русский.
+lang-name_ru = Русский
+lang-name_en = English
+
+## sex
+
+sex-prompt = Укажите пол (нужно для иммунитета «Давай дружить»):
+sex-set = Пол: { $sex }.
+sex-m = мужской
+sex-f = женский
+sex-button_m = ♂ Мужской
+sex-button_f = ♀ Женский
+
+## spouse
+
+spouse-usage = Использование: <code>/spouse НИК</code>
+spouse-sent = Предложение отправлено игроку <b>{ $nick }</b>. Он(а) должен(на) подтвердить.
+spouse-proposal = <b>{ $nick }</b> хочет зарегистрировать вас как супруга(у). Вы согласны?
+spouse-accept = ✅ Да
+spouse-decline = ❌ Нет
+spouse-married = Вы и <b>{ $nick }</b> теперь зарегистрированные супруги. 💍
+spouse-declined = Предложение от <b>{ $nick }</b> отклонено.
+spouse-declined_notice = <b>{ $nick }</b> отклонил(а) ваше предложение.
+spouse-self = Нельзя жениться на себе.
+spouse-already_married = Кто-то из вас уже в браке (сначала /divorce).
+spouse-no_proposal = Это предложение уже недействительно.
+spouse-divorced = Вы разведены с <b>{ $nick }</b>.
+spouse-divorced_notice = <b>{ $nick }</b> развёлся(лась) с вами.
+spouse-not_married = Вы не в браке.
+spouse-need_nick = Сначала задайте ник: <code>/nick НИК</code>.
+
+## balance
+
+balance-text = <b>Баланс:</b> { $points ->
+        [one] { $points } балл
+        [few] { $points } балла
+       *[many] { $points } баллов
+    }
+balance-rank = Место в рейтинге: { $rank } из { $total }
+balance-unranked = Вы пока не в рейтинге.
+balance-recent = <b>Последние начисления:</b>
+balance-row = { DATE($day, format: "%d.%m.%Y") }  { SIGNED($points) }  { $reason }
+balance-no_rows = Баллов пока нет.
+balance-expires = Баллы сгорят { DATE($date, format: "%d.%m.%Y") }, если до этого вы не сыграете.
+balance-no_expiry = Баллы не сгорают, пока вы не сыграли ни одной игры.
+
+## ledger
+
+ledger-game = игра №{ $game }: { $reason }
+ledger-adjust = корректировка: { $reason }
+ledger-redeem = подарок: { $reason }
+ledger-expiry_burn = сгорели (2 месяца без игр)
+ledger-block_burn = сгорели: аккаунт заблокирован
+
+## reason
+
+reason-survived_day = пережил(а) день
+reason-survived_night = пережил(а) ночь
+reason-vote_for_mafia = голос за мафию
+reason-vote_for_civilian = голос за мирного
+reason-lawyer_save = отмена голосования против мирного
+reason-mafia_shot = выстрел мафии в мирного
+reason-killer_shot = выстрел киллера в мирного
+reason-team_win = победа команды
+reason-sole_survivor = единственный выживший победившей команды
+
+## top
+
+top-header = <b>Рейтинг</b>
+top-row = { $rank }. { $nick } — { $points }
+top-empty = Баллов пока ни у кого нет.
+
+## complain
+
+complain-usage = Использование: <code>/complain НИК ТЕКСТ</code>
+complain-sent = Жалоба на <b>{ $nick }</b> записана. Спасибо.
+complain-self = Нельзя пожаловаться на себя.
+
+## admin
+
+admin-denied = Эта команда только для администраторов.
+admin-not_found = Игрока с ником <b>{ $nick }</b> нет.
+admin-redeem_usage = Использование: <code>/redeem НИК БАЛЛЫ ПРИЧИНА</code> (БАЛЛЫ — целое положительное число).
+admin-adjust_usage = Использование: <code>/adjust НИК БАЛЛЫ ПРИЧИНА</code> (БАЛЛЫ — целое число, не 0).
+admin-block_usage = Использование: <code>/block НИК [ПРИЧИНА]</code>
+admin-unblock_usage = Использование: <code>/unblock НИК</code>
+admin-insufficient = У <b>{ $nick }</b> только { $balance ->
+        [one] { $balance } балл
+        [few] { $balance } балла
+       *[many] { $balance } баллов
+    }, нельзя списать { $points }.
+admin-invalid_amount = Недопустимое число баллов: { $points }.
+admin-redeemed = { $points ->
+        [one] Списан { $points } балл
+        [few] Списано { $points } балла
+       *[many] Списано { $points } баллов
+    } у <b>{ $nick }</b> ({ $reason }). Баланс: { $balance }.
+admin-redeemed_notice = { $points ->
+        [one] { $points } балл обменян
+        [few] { $points } балла обменяны
+       *[many] { $points } баллов обменяны
+    } на: { $reason }. Баланс: { $balance }.
+admin-adjusted = Баланс <b>{ $nick }</b> изменён на { SIGNED($points) } ({ $reason }). Баланс: { $balance }.
+admin-adjusted_notice = Ваш баланс изменён на { SIGNED($points) }: { $reason }. Баланс: { $balance }.
+admin-blocked = <b>{ $nick }</b> заблокирован(а), баллы сгорели.
+admin-blocked_notice = Ваш аккаунт заблокирован администрацией. Причина: { $reason }
+admin-already_blocked = <b>{ $nick }</b> уже заблокирован(а).
+admin-unblocked = <b>{ $nick }</b> разблокирован(а).
+admin-unblocked_notice = Ваш аккаунт разблокирован. С возвращением!
+admin-not_blocked = <b>{ $nick }</b> не заблокирован(а).
+admin-no_reason = не указана
+admin-export_caption = Балансы на { DATE($date, format: "%d.%m.%Y") }
+admin-complaints_header = <b>Жалобы</b>
+admin-complaints_row = { $nick } — { $count }
+admin-complaints_empty = Жалоб нет.
+
+## expiry
+
+expiry-warning = ⏳ Ваш ник <b>{ $nick }</b> и { $points ->
+        [one] { $points } балл
+        [few] { $points } балла
+       *[many] { $points } баллов
+    } сгорят { DATE($date, format: "%d.%m.%Y") }. Приходите на игру до этого дня, чтобы их сохранить!
+expiry-burned = Ваш ник и баллы сгорели: два месяца без игр. Выберите новый ник: <code>/nick НИК</code>.
+
+## commands
+
+commands-start = Запустить бота
+commands-help = Помощь
+commands-nick = Задать ник
+commands-profile = Ваш профиль
+commands-lang = Язык
+commands-sex = Ваш пол
+commands-spouse = Зарегистрировать супруга(у)
+commands-divorce = Развод
+commands-balance = Баллы и рейтинг
+commands-top = Рейтинг
+commands-complain = Пожаловаться на игрока
+commands-myrole = Ваша карта роли
+commands-friend = Заказать «Давай дружить»
+commands-newgame = Открыть набор в игру
+commands-roles = Показать или задать роли
+commands-deal = Раздать карты
+commands-night = Начать ночь
+commands-day = Начать день
+commands-vote = Начать голосование
+commands-status = Состояние игры
+commands-tech = Технический труп: /tech МЕСТО
+commands-pause = Пауза
+commands-resume = Продолжить игру
+commands-extend = Продлить срок: /extend СЕКУНДЫ
+commands-endgame = Завершить игру

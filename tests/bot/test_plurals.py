@@ -1,0 +1,144 @@
+"""Every text with a count picks the right word form in Russian and English.
+
+The expected forms come from the rules written out here (not from the library that renders them):
+Russian ``one`` = ends in 1 but not 11, ``few`` = ends in 2-4 but not 12-14, else ``many``.
+"""
+
+from __future__ import annotations
+
+from datetime import date
+from typing import Any
+
+import pytest
+from fluent.syntax import ast as ftl
+from fluent.syntax.visitor import Visitor
+
+from bot.i18n import Translator
+
+TRANSLATOR = Translator.load()
+COUNTS = (0, 1, 2, 5, 11, 12, 14, 21, 22, 25, 111, 112, 1001)
+
+# key -> (counted variable, ru forms one/few/many, en forms one/other, other arguments)
+POINTS_RU = ("балл", "балла", "баллов")
+POINTS_EN = ("point", "points")
+SECONDS_RU = ("секунда", "секунды", "секунд")
+SECONDS_ACC_RU = ("секунду", "секунды", "секунд")
+SECONDS_EN = ("second", "seconds")
+PLAYERS_RU = ("игрок", "игрока", "игроков")
+PLAYERS_EN = ("player", "players")
+CARDS_RU = ("карта", "карты", "карт")
+CARDS_EN = ("card", "cards")
+CHARS_RU = ("символа", "символов", "символов")
+CHARS_EN = ("character", "characters")
+WHO: dict[str, Any] = {"who": "Ann", "by": "Bob"}
+
+CASES: dict[str, tuple[str, tuple[str, str, str], tuple[str, str], dict[str, Any]]] = {
+    "balance.text": ("points", POINTS_RU, POINTS_EN, {}),
+    "admin.insufficient": ("balance", POINTS_RU, POINTS_EN, {"nick": "Neo", "points": 3}),
+    "admin.redeemed": ("points", POINTS_RU, POINTS_EN,
+                       {"nick": "Neo", "reason": "mug", "balance": 4}),
+    "admin.redeemed_notice": ("points", POINTS_RU, POINTS_EN, {"reason": "mug", "balance": 4}),
+    "expiry.warning": ("points", POINTS_RU, POINTS_EN, {"nick": "Neo", "date": date(2026, 3, 4)}),
+    "nick.too_short": ("min", CHARS_RU, CHARS_EN, {}),
+    "nick.too_long": ("max", CHARS_RU, CHARS_EN, {}),
+    "game.lobby.text": ("count", PLAYERS_RU, PLAYERS_EN, {"game": 7, "seats": "—"}),
+    "game.roles.show": ("count", CARDS_RU, CARDS_EN, {"roles": "mafia"}),
+    "game.deal.size": ("cards", CARDS_RU, CARDS_EN, {"seats": 3}),
+    "game.deal.size#seats": ("seats", PLAYERS_RU, PLAYERS_EN, {"cards": 3}),
+    "game.deal.done": ("count", PLAYERS_RU, PLAYERS_EN, {"commitment": "ab"}),
+    "game.night.start": ("seconds", SECONDS_RU, SECONDS_EN, {"night": 1}),
+    "game.vote.start": ("seconds", SECONDS_RU, SECONDS_EN, {"day": 1, "order": "1, 2"}),
+    "game.vote.turn": ("seconds", SECONDS_RU, SECONDS_EN, WHO),
+    "game.vote.prompt": ("seconds", SECONDS_RU, SECONDS_EN, {}),
+    "game.cancel.window": ("seconds", SECONDS_ACC_RU, SECONDS_EN, WHO),
+    "game.cancel.ask": ("seconds", SECONDS_RU, SECONDS_EN, WHO),
+    "game.last_word.start": ("seconds", SECONDS_RU, SECONDS_EN, WHO),
+    "game.speak.start": ("seconds", SECONDS_RU, SECONDS_EN, WHO),
+    "game.speak.given": ("seconds", SECONDS_RU, SECONDS_EN, WHO),
+    "game.status.deadline": ("seconds", SECONDS_RU, SECONDS_EN, {}),
+    "game.extend.bad": ("max", SECONDS_ACC_RU, SECONDS_EN, {}),
+    "game.extend.done": ("seconds", SECONDS_ACC_RU, SECONDS_EN, {}),
+}
+
+
+def ru_form(n: int, forms: tuple[str, str, str]) -> str:
+    if n % 10 == 1 and n % 100 != 11:
+        return forms[0]
+    if 2 <= n % 10 <= 4 and not 12 <= n % 100 <= 14:
+        return forms[1]
+    return forms[2]
+
+
+def en_form(n: int, forms: tuple[str, str]) -> str:
+    return forms[0] if n == 1 else forms[1]
+
+
+def plural_selectors(message: ftl.Message) -> set[str]:
+    """The variables a message selects variants on."""
+    found: set[str] = set()
+
+    class Selectors(Visitor):
+        def visit_SelectExpression(self, node: ftl.SelectExpression) -> None:
+            if isinstance(node.selector, ftl.VariableReference):
+                found.add(node.selector.id.name)
+            self.generic_visit(node)
+
+    Selectors().visit(message)
+    return found
+
+
+@pytest.mark.parametrize("case", sorted(CASES))
+@pytest.mark.parametrize("n", COUNTS)
+def test_counts_pick_the_right_form(case: str, n: int) -> None:
+    key = case.split("#")[0]
+    var, ru_forms, en_forms, extra = CASES[case]
+    ru = TRANSLATOR.t("ru", key, **{**extra, var: n})
+    en = TRANSLATOR.t("en", key, **{**extra, var: n})
+    assert f"{n} {ru_form(n, ru_forms)}" in ru, ru
+    assert f"{n} {en_form(n, en_forms)}" in en, en
+    wrong_ru = {f"{n} {form}" for form in ru_forms} - {f"{n} {ru_form(n, ru_forms)}"}
+    assert not [w for w in wrong_ru if f"{w} " in f"{ru} " or f"{w}." in ru or f"{w})" in ru]
+
+
+def test_the_examples_from_the_bug_report() -> None:
+    assert TRANSLATOR.t("ru", "balance.text", points=1) == "<b>Баланс:</b> 1 балл"
+    assert TRANSLATOR.t("en", "balance.text", points=1) == "<b>Balance:</b> 1 point"
+    assert TRANSLATOR.t("ru", "admin.redeemed_notice", points=22, reason="кружка",
+                        balance=3).startswith("22 балла обменяны на: кружка.")
+    assert "(22 игрока)" in TRANSLATOR.t("ru", "game.deal.done", count=22, commitment="x")
+    forms = [TRANSLATOR.t("ru", "balance.text", points=n).split("</b> ")[1]
+             for n in (1, 2, 5, 11, 21, 22, 111)]
+    assert forms == ["1 балл", "2 балла", "5 баллов", "11 баллов", "21 балл", "22 балла",
+                     "111 баллов"]
+
+
+@pytest.mark.parametrize("locale", ["ru", "en"])
+def test_every_text_with_a_plural_is_covered(locale: str) -> None:
+    """A new text that selects on a count must be added to CASES (and so get checked)."""
+    catalog = TRANSLATOR.catalogs[locale]
+    selecting = {(key, var) for key, message in catalog.messages.items()
+                 for var in plural_selectors(message)}
+    covered = {(case.split("#")[0], spec[0]) for case, spec in CASES.items()}
+    assert selecting == covered
+
+
+NUMBER_NAMES = {"points", "balance", "count", "seconds", "cards", "min", "max"}
+
+
+@pytest.mark.parametrize("locale", ["ru", "en"])
+def test_counted_words_never_follow_a_bare_number(locale: str) -> None:
+    """A count variable right before a noun must go through a selector (no "1 баллов")."""
+    nouns = ("балл", "point", "секунд", "second", "игрок", "player", "карт", "card", "символ",
+             "character", " с)", " s)", " с.", " s.")
+    for key, message in TRANSLATOR.catalogs[locale].messages.items():
+        assert message.value is not None
+        for i, element in enumerate(message.value.elements[:-1]):
+            if not isinstance(element, ftl.Placeable):
+                continue
+            expr = element.expression
+            if not (isinstance(expr, ftl.VariableReference) and expr.id.name in NUMBER_NAMES):
+                continue
+            following = message.value.elements[i + 1]
+            if isinstance(following, ftl.TextElement):
+                text = following.value[:12]
+                assert not any(text.startswith((f" {n}", n)) for n in nouns), (key, text)
