@@ -1,4 +1,7 @@
-"""``python -m bot``: long polling until SIGTERM/SIGINT."""
+"""``python -m bot``: long polling until SIGTERM/SIGINT.
+
+``python -m bot check``: the health check (texts, database, getMe); prints one line, exits 0 or 1.
+"""
 
 from __future__ import annotations
 
@@ -30,12 +33,24 @@ async def run(settings: Settings) -> None:
     await app.run()
 
 
-def main() -> int:
+async def check(settings: Settings) -> str:
+    from bot.app import health_check
+
+    return await health_check(settings)
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = sys.argv[1:] if argv is None else argv
+    if args not in ([], ["check"]):
+        print("usage: python -m bot [check]", file=sys.stderr)
+        return 2
     try:
         settings = Settings()
     except ValidationError as e:
         print(f"error: {describe(e)}", file=sys.stderr)
-        return 2
+        return 1 if args else 2
+    if args == ["check"]:
+        return run_check(settings)
     setup_logging()
     # imported after the settings check: aiogram takes seconds to import
     from bot.app import StartupError
@@ -47,6 +62,17 @@ def main() -> int:
         return 1
     except KeyboardInterrupt:
         return 130
+    return 0
+
+
+def run_check(settings: Settings) -> int:
+    from bot.app import StartupError
+
+    try:
+        print(asyncio.run(check(settings)))
+    except StartupError as e:
+        print(f"error: {e}", file=sys.stderr)
+        return 1
     return 0
 
 

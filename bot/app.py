@@ -22,10 +22,10 @@ from apscheduler.schedulers.asyncio import AsyncIOScheduler
 from apscheduler.triggers.cron import CronTrigger
 
 from bot.commands import register_commands
-from bot.config import Settings
+from bot.config import LOCALES, Settings
 from bot.game.wiring import game_routers, install_games, start_games
 from bot.handlers import get_routers
-from bot.i18n import Translator, default_translator
+from bot.i18n import CatalogError, Translator, default_translator
 from bot.middlewares import AdminOnly, ContextMiddleware
 from bot.outbox import Limits, Outbox
 from bot.services import Services
@@ -58,9 +58,13 @@ class App:
 
     async def check_api(self) -> User:
         """getMe: fails fast with a clear message when the API is unreachable or the token bad."""
-        url = self.settings.telegram_api_url
+        return await self.check_api_of(self.bot, self.settings)
+
+    @staticmethod
+    async def check_api_of(bot: Bot, settings: Settings) -> User:
+        url = settings.telegram_api_url
         try:
-            return await self.bot.get_me(request_timeout=STARTUP_TIMEOUT)
+            return await bot.get_me(request_timeout=STARTUP_TIMEOUT)
         except TelegramUnauthorizedError:
             raise StartupError(f"the Bot API at {url} rejected BOT_TOKEN (Unauthorized)") from None
         except TelegramNetworkError as e:
@@ -129,6 +133,43 @@ class BotSession(AiohttpSession):
             await self._session.close()
 
 
+def load_translations() -> Translator:
+    """The packaged texts; a missing or incomplete ``bot/locales`` stops the start-up."""
+    try:
+        translator = default_translator()
+    except CatalogError as e:
+        raise StartupError(f"translations missing: {e}") from None
+    missing = [locale for locale in LOCALES if locale not in translator.catalogs]
+    if missing:
+        raise StartupError(f"translations missing for {', '.join(missing)}")
+    return translator
+
+
+async def open_database(settings: Settings) -> Database:
+    try:
+        return await Database.open(settings.database_path)
+    except Exception as e:
+        raise StartupError(f"cannot open the database {settings.database_path}: {e}") from None
+
+
+async def health_check(settings: Settings) -> str:
+    """``python -m bot check``: texts load, the database opens, getMe answers; one line back.
+
+    Raises :class:`StartupError` (its message is the one line) when something is wrong.
+    """
+    load_translations()
+    db = await open_database(settings)
+    try:
+        bot = make_bot(settings)
+        try:
+            me = await App.check_api_of(bot, settings)
+        finally:
+            await bot.session.close()
+    finally:
+        await db.close()
+    return f"ok: @{me.username or me.id} answers, database {settings.database_path} opens"
+
+
 def make_bot(settings: Settings) -> Bot:
     session = BotSession(api=TelegramAPIServer.from_base(settings.telegram_api_url))
     return Bot(
@@ -146,12 +187,9 @@ async def create_app(
     translator: Translator | None = None,
 ) -> App:
     """Open the database and wire bot, outbox, services, routers and middlewares."""
-    try:
-        db = await Database.open(settings.database_path)
-    except Exception as e:
-        raise StartupError(f"cannot open the database {settings.database_path}: {e}") from None
+    translator = translator or load_translations()
+    db = await open_database(settings)
     bot = make_bot(settings)
-    translator = translator or default_translator()
     outbox = Outbox(bot, limits=limits)
     accounts = Accounts(db, default_locale=settings.default_locale, clock=clock)
     admin = Admin(db, accounts, settings.admin_ids, clock=clock)

@@ -192,7 +192,8 @@ class Translator:
 
 @cache
 def default_translator() -> Translator:
-    return Translator.load()
+    """The packaged texts (``LOCALES_DIR``), loaded once; raises :class:`CatalogError`."""
+    return Translator.load(LOCALES_DIR)
 
 
 def t(locale: str, key: str, /, **kwargs: Any) -> str:
