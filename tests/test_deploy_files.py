@@ -1,0 +1,47 @@
+"""The lock files cover pyproject.toml with hashes, and the Docker files use them."""
+
+from __future__ import annotations
+
+import re
+import tomllib
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+PIN = re.compile(r"^([A-Za-z0-9_.-]+)==(\S+) \\$", re.M)
+
+
+def _name(requirement: str) -> str:
+    return re.split(r"[<>=!~ \[;]", requirement, maxsplit=1)[0].lower().replace("_", "-").replace(
+        ".", "-")
+
+
+def _pins(lock: str) -> dict[str, str]:
+    text = (ROOT / lock).read_text(encoding="utf-8")
+    pins = {_name(m[1]): m[2] for m in PIN.finditer(text)}
+    blocks = re.split(r"\n(?=\S)", text)
+    for block in blocks:
+        if "==" in block.split("\n")[0]:
+            assert "--hash=sha256:" in block, block.split("\n")[0]
+    return pins
+
+
+def test_locks_cover_pyproject_with_hashes() -> None:
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]
+    runtime, dev = _pins("requirements.lock"), _pins("requirements-dev.lock")
+    assert {_name(r) for r in project["dependencies"]} <= set(runtime)
+    assert {_name(r) for r in project["optional-dependencies"]["dev"]} <= set(dev)
+    assert {k: dev[k] for k in runtime} == runtime  # the dev lock pins the bot's deps the same
+
+
+def test_venv_script_and_docker_use_the_locks() -> None:
+    venv = (ROOT / "scripts" / "_venv.sh").read_text(encoding="utf-8")
+    assert "--require-hashes -r requirements-dev.lock" in venv
+    assert "cat pyproject.toml requirements-dev.lock | sha256sum" in venv  # lock change: reinstall
+    docker = (ROOT / "Dockerfile").read_text(encoding="utf-8")
+    assert re.search(r"^FROM python:3\.11\.\d+-slim-bookworm$", docker, re.M)
+    assert "pip install --require-hashes -r requirements.lock" in docker
+    assert "pip install --no-deps" in docker
+    assert 'CMD ["python", "-m", "bot", "check"]' in docker
+    compose = (ROOT / "docker-compose.yml").read_text(encoding="utf-8")
+    assert "required: false" in compose
+    assert "- BOT_TOKEN\n" in compose
