@@ -15,7 +15,7 @@ WORKDIR /app
 COPY requirements.lock ./
 RUN pip install --require-hashes -r requirements.lock
 
-# Then the project itself, as a plain install (its texts, bot/locales, are package data).
+# Then the project itself, as a plain install (its texts, locales, are package data).
 COPY pyproject.toml README.md /tmp/src/
 COPY engine /tmp/src/engine
 COPY storage /tmp/src/storage

@@ -134,7 +134,7 @@ class BotSession(AiohttpSession):
 
 
 def load_translations() -> Translator:
-    """The packaged texts; a missing or incomplete ``bot/locales`` stops the start-up."""
+    """The packaged texts; a missing or incomplete ``locales`` stops the start-up."""
     try:
         translator = default_translator()
     except CatalogError as e:

@@ -1,4 +1,4 @@
-"""Texts from ``bot/locales/<lang>/*.ftl`` (Project Fluent), rendered for HTML parse mode.
+"""Texts from ``locales/<lang>/*.ftl`` (Project Fluent), rendered for HTML parse mode.
 
 Call sites use dotted keys, ``t(locale, "start.new", name=...)``; a key maps to the Fluent
 message id with every ``.`` replaced by ``-`` (``start.new`` -> ``start-new``,
@@ -31,7 +31,9 @@ from fluent.syntax import FluentParser
 from fluent.syntax import ast as ftl
 from fluent.syntax.visitor import Visitor
 
-LOCALES_DIR = Path(__file__).resolve().parent / "locales"
+import locales
+
+LOCALES_DIR = Path(locales.__file__).resolve().parent
 SUPPORTED = ("ru", "en")
 
 log = logging.getLogger("bot.i18n")

@@ -26,14 +26,14 @@ def test_the_wheel_ships_the_texts(tmp_path: Path) -> None:
     for name in ("pyproject.toml", "README.md"):
         shutil.copy(ROOT / name, source / name)
     junk = shutil.ignore_patterns("__pycache__", "*.egg-info")
-    for name in ("engine", "storage", "bot"):
+    for name in ("engine", "storage", "bot", "locales"):
         shutil.copytree(ROOT / name, source / name, ignore=junk)
     wheels = tmp_path / "wheels"
     _run(sys.executable, "-m", "pip", "wheel", "--no-deps", "-q", "-w", wheels, source,
          cwd=tmp_path)
     (wheel,) = wheels.glob("mafia_club_bot-*.whl")
     names = zipfile.ZipFile(wheel).namelist()
-    assert {"bot/locales/ru/main.ftl", "bot/locales/en/game.ftl"} <= set(names)
+    assert {"locales/ru/main.ftl", "locales/en/game.ftl"} <= set(names)
 
     # A fresh venv; the dependencies come from this venv's site-packages through a .pth line
     # (a path added that way does not process this venv's own .pth files, so the editable

@@ -2,7 +2,7 @@
 
 Only this module knows how an audience maps to chats: everyone -> the club chat, a seat -> that
 player's private chat, the Mafia -> each living Mafia player in private, the host -> the host in
-private. Texts come from ``bot/locales/<lang>/game.ftl`` through the translator.
+private. Texts come from ``locales/<lang>/game.ftl`` through the translator.
 """
 
 from __future__ import annotations
