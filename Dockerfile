@@ -20,6 +20,7 @@ COPY pyproject.toml README.md /tmp/src/
 COPY engine /tmp/src/engine
 COPY storage /tmp/src/storage
 COPY bot /tmp/src/bot
+COPY locales /tmp/src/locales
 RUN pip install --no-deps /tmp/src \
     && rm -rf /tmp/src \
     && useradd --system --uid 10001 --home-dir /app mafia \
