@@ -1,7 +1,7 @@
 """Deadlines: a tiny interface over the scheduler, so the service never sees APScheduler.
 
 Jobs are never persisted: every deadline lives in the game's event log, and on start the
-service re-arms them from the rebuilt games (``GameService.restore``).
+service re-arms them from the rebuilt games (``Restorer.restore``, ``bot/game/restore.py``).
 """
 
 from __future__ import annotations

@@ -21,7 +21,7 @@ from tests.game.test_service_restart import snapshot
 async def check(h: Harness) -> None:
     if h.over:
         return
-    rebuilt = await h.service._rebuild(h.game_id)
+    rebuilt = await h.service.restorer.rebuild(h.game_id)
     assert snapshot(rebuilt) == snapshot(h.table)
 
 

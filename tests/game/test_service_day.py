@@ -409,7 +409,7 @@ async def test_technical_death_while_the_host_draws_decides_the_verdict_again(
     assert t.stage in (Stage.EVENING, Stage.OVER)
     assert isinstance(t.last_result, engine.DayResult)
     assert t.last_result.condemned != a and a not in t.last_result.votes
-    rebuilt = await h.service._rebuild(h.game_id)
+    rebuilt = await h.service.restorer.rebuild(h.game_id)
     assert snapshot(rebuilt) == snapshot(t)
 
 
@@ -436,5 +436,5 @@ async def test_the_club_keeps_its_shootout_preference(h: Harness) -> None:
     assert club is not None and club.fate_by_host is True
     table = await h.service.open_lobby(CHAT, "Club", HOST, is_admin=False)
     assert table.fate_by_host is True  # the next game of the club draws by the host
-    rebuilt = await h.service._rebuild(table.game_id)
+    rebuilt = await h.service.restorer.rebuild(table.game_id)
     assert rebuilt.fate_by_host is True

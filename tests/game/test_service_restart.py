@@ -207,7 +207,7 @@ async def test_restart_right_after_the_deal_was_logged(h: Harness, db: Database,
         sent.append("crash")
         raise RuntimeError("the process dies here")
 
-    h.service._announce_deal = crash  # type: ignore[method-assign]
+    h.service.dealer.announce_deal = crash  # type: ignore[method-assign]
     with contextlib.suppress(RuntimeError):
         await h.service.deal(CHAT, HOST)
     assert sent == ["crash"]

@@ -1,0 +1,228 @@
+"""The shared core of the game layer: what every phase of the evening stands on.
+
+Every step follows the same path (docs/game-flow.md): take the game's lock (:meth:`GameCore.lock`),
+check who may act and whether the button is stale (:meth:`GameCore.expect`), ask the engine (a
+refusal becomes a :class:`UserError` with a locale key, :func:`rule`), append the step to the
+game's event log and apply it to the in-memory :class:`Table` (:meth:`GameCore.record`), then
+notify through the one :class:`Notifier` (club posts and private messages leave only there).
+Deadlines are scheduler jobs (:meth:`GameCore.arm`) that the phase owning them answers
+(:meth:`GameCore.on_expiry`); they call the same steps a host or a player would take.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import random
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from functools import partial
+from typing import Any
+
+from bot.errors import UserError
+from bot.game.notifier import Notifier
+from bot.game.table import CANCEL_DL, FATE_DL, MAFIA_DL, NIGHT_DL, TURN_DL, Result, Stage, Table
+from bot.game.timers import Clock, Deadlines, GameTimers
+from bot.i18n import Translator
+from engine import CompositionError, Phase, RuleViolation
+from storage.db import Database
+
+log = logging.getLogger("bot.game")
+
+ACTIVE_STAGES = (Stage.NIGHT, Stage.VOTE, Stage.FATE, Stage.CANCEL)
+
+Expiry = Callable[[Table], Awaitable[None]]
+"""What a phase does when one of its deadlines fires (called under the game's lock)."""
+
+
+def rule(error: RuleViolation | CompositionError) -> UserError:
+    """An engine refusal, as the answer the user sees (``game.rule.<code>``)."""
+    return UserError(f"game.rule.{error.code}")
+
+
+@dataclass(frozen=True)
+class Reply:
+    """What the service answers (a callback answer or a message): a locale key."""
+
+    key: str
+    kwargs: dict[str, Any]
+
+
+def reply(key: str, **kwargs: Any) -> Reply:
+    return Reply(key, kwargs)
+
+
+def secs(seconds: float) -> int | float:
+    """A duration for the texts: whole seconds (a number, so the texts pick its plural form)."""
+    if seconds >= 10 or seconds == int(seconds):
+        return round(seconds)
+    return float(f"{seconds:g}")
+
+
+class GameCore:
+    """The running games (:attr:`tables`), their locks, the log-then-apply step and the
+    deadlines. Phase services hold one and never touch each other's state."""
+
+    def __init__(
+        self,
+        db: Database,
+        notifier: Notifier,
+        deadlines: Deadlines,
+        translator: Translator,
+        *,
+        timers: GameTimers,
+        host_ids: frozenset[int],
+        clock: Clock,
+        default_locale: str,
+        bot_username: str,
+        rng: random.Random,
+        new_seed: Callable[[], bytes],
+    ) -> None:
+        self.db = db
+        self.notifier = notifier
+        self.deadlines = deadlines
+        self.tr = translator
+        self.timers = timers
+        self.host_ids = host_ids
+        self.clock = clock
+        self.default_locale = default_locale
+        self.bot_username = bot_username
+        self.rng = rng
+        self.new_seed = new_seed  # the deal's secret seed; tests inject a reproducible one
+        self.tables: dict[int, Table] = {}  # the running games, by game id
+        self.locales: dict[int, str] = {}
+        self.seating = asyncio.Lock()  # joins: one open game per player
+        self._locks: dict[int, asyncio.Lock] = {}
+        self._expiries: dict[str, Expiry] = {}
+
+    # ------------------------------------------------------------------ the running games
+    def add(self, table: Table) -> None:
+        self.tables[table.game_id] = table
+
+    def drop(self, game_id: int) -> None:
+        """The game is over or aborted: it leaves the registry (its log stays)."""
+        self.tables.pop(game_id, None)
+
+    # ------------------------------------------------------------------ steps
+    def locale_of(self, tg_id: int) -> str:
+        return self.locales.get(tg_id, self.default_locale)
+
+    def lock(self, game_id: int) -> asyncio.Lock:
+        lock = self._locks.get(game_id)
+        if lock is None:
+            lock = self._locks[game_id] = asyncio.Lock()
+        return lock
+
+    def table(self, game_id: int) -> Table:
+        table = self.tables.get(game_id)
+        if table is None or not table.open:
+            raise UserError("game.not_found")
+        return table
+
+    def in_chat(self, chat_id: int) -> Table:
+        for table in self.tables.values():
+            if table.chat_id == chat_id and table.open:
+                return table
+        raise UserError("game.none_in_chat")
+
+    def of_player(self, tg_id: int) -> Table | None:
+        for table in self.tables.values():
+            if table.open and table.seat_of(tg_id) is not None:
+                return table
+        return None
+
+    def require_host(self, table: Table, user_id: int) -> None:
+        if user_id != table.host_id:
+            raise UserError("game.not_host")
+
+    def require_seat(self, table: Table, tg_id: int) -> int:
+        seat = table.seat_of(tg_id)
+        if seat is None:
+            raise UserError("game.rule.not_at_table")
+        return seat
+
+    async def record(self, table: Table, kind: str, payload: dict[str, Any] | None = None
+               ) -> Result | None:
+        """Write the step to the log first, then apply it: the log is the truth."""
+        body = payload or {}
+        seq = await self.db.games.append_event(table.game_id, kind, body, at=self.clock())
+        return table.apply(kind, body, seq)
+
+    def at(self, seconds: float) -> datetime:
+        return self.clock() + timedelta(seconds=seconds)
+
+    async def load_player(self, tg_id: int) -> None:
+        player = await self.db.players.get(tg_id)
+        if player is not None and player.language:
+            self.locales[tg_id] = player.language
+
+    def can_start_phase(self, table: Table, phase: Phase) -> None:
+        if table.stage is Stage.LOBBY:
+            raise UserError("game.deal.first")
+        if table.paused:
+            raise UserError("game.paused")
+        if table.stage in ACTIVE_STAGES:
+            raise UserError("game.busy")
+        if table.game.phase is not None and table.game.next_phase() is not phase:
+            raise UserError("game.rule.phase_order")
+
+    @staticmethod
+    def expect(table: Table, stage: Stage, step: int) -> None:
+        """A button belongs to one phase step: any other is stale; nothing moves while paused."""
+        if table.stage is not stage or step != table.step:
+            raise UserError("game.stale")
+        if table.paused:
+            raise UserError("game.paused")
+
+    def key(self, table: Table, name: str) -> str:
+        return f"game{table.game_id}:{name}"
+
+    def arm(self, table: Table) -> None:
+        if table.paused or not table.open:
+            return
+        now = self.clock()
+        for name, at in table.deadlines.items():
+            self.deadlines.arm(self.key(table, name), max(at, now),
+                               partial(self.on_deadline, table.game_id, name, table.step))
+
+    def disarm(self, table: Table) -> None:
+        for name in (NIGHT_DL, MAFIA_DL, TURN_DL, FATE_DL, CANCEL_DL):
+            self.deadlines.disarm(self.key(table, name))
+
+    # ------------------------------------------------------------------ deadlines
+    def on_expiry(self, name: str, expiry: Expiry) -> None:
+        """A phase claims the deadline ``name`` (one of ``bot.game.table``'s ``*_DL``)."""
+        self._expiries[name] = expiry
+
+    async def on_deadline(self, game_id: int, name: str, step: int) -> None:
+        """A scheduler job: the same steps a host or a player would take."""
+        table = self.tables.get(game_id)
+        if table is None:
+            return
+        try:
+            async with self.lock(game_id):
+                if (not table.open or table.paused or step != table.step
+                        or name not in table.deadlines):
+                    return
+                if table.deadlines[name] > self.clock() + timedelta(seconds=0.001):
+                    self.arm(table)  # moved by /extend: wait for the new time
+                    return
+                expiry = self._expiries.get(name)
+                if expiry is not None:
+                    await expiry(table)
+        except Exception:
+            log.exception("deadline %s of game %s failed", name, game_id)
+
+
+class PhaseService:
+    """A room of the evening on the shared core: the core's tools under short names."""
+
+    def __init__(self, core: GameCore) -> None:
+        self.core = core
+        self.db = core.db
+        self.notifier = core.notifier  # every club post and private message leaves here
+        self.deadlines = core.deadlines
+        self.tr = core.tr
+        self.timers = core.timers
+        self.clock = core.clock

@@ -1,0 +1,106 @@
+"""After a restart: rebuild every running game from its log, finish what the crash interrupted,
+send the open prompts again and re-arm the deadlines."""
+
+from __future__ import annotations
+
+import logging
+
+from bot.game.core import GameCore, PhaseService
+from bot.game.day import DayService
+from bot.game.deal import DealService
+from bot.game.night import NightService
+from bot.game.results import Results
+from bot.game.table import TURN_DL, SeatInfo, Stage, Table
+from storage.models import STATUS_ABORTED
+
+log = logging.getLogger("bot.game")
+
+
+class Restorer(PhaseService):
+    """Runs once at startup (``start_games``), before any update is handled."""
+
+    def __init__(self, core: GameCore, results: Results,
+                 dealer: DealService, night: NightService, day: DayService) -> None:
+        super().__init__(core)
+        self.results = results
+        self.dealer = dealer
+        self.night = night
+        self.day = day
+
+    async def restore(self) -> list[int]:
+        """Rebuild every running game from its log, re-arm deadlines, resend open prompts."""
+        restored = []
+        for game in await self.db.games.running():
+            try:
+                table = await self.rebuild(game.id)
+            except Exception:
+                log.exception("cannot rebuild game %s", game.id)
+                continue
+            if table.stage is Stage.ABORTED:  # the crash came inside /endgame
+                await self.db.games.set_status(game.id, STATUS_ABORTED)
+                continue
+            self.core.add(table)
+            restored.append(game.id)
+            async with self.core.lock(game.id):
+                await self._resume_after_restart(table)
+        return restored
+
+    async def rebuild(self, game_id: int) -> Table:
+        game = await self.db.games.get(game_id)
+        club = await self.db.clubs.get(game.club_chat_id)
+        table = Table(game.id, game.club_chat_id, game.host_id, game.created_at.date(),
+                      locale=club.locale if club is not None else self.core.default_locale)
+        await self.core.load_player(game.host_id)
+        for seat in game.seats:
+            player = await self.db.players.get(seat.tg_id)
+            name = (player.nickname or player.display_name) if player else str(seat.tg_id)
+            table.seats[seat.seat] = SeatInfo(seat.seat, seat.tg_id, name)
+            await self.core.load_player(seat.tg_id)
+        for event in await self.db.games.events(game_id):
+            table.apply(event.kind, dict(event.payload), event.seq)
+        return table
+
+    async def _resume_after_restart(self, table: Table) -> None:
+        if table.stage is Stage.LOBBY:
+            return
+        if not table.deal_announced:
+            await self.dealer.announce_deal(table)  # the crash came right after the deal
+        if table.last_result is not None and table.resolved_seq > table.announced:
+            await self.results.announce(table, table.last_result)  # the crash came before it
+            if not table.open or table.game.over:
+                return
+        if table.stage is Stage.OVER:
+            await self.results.finish(table)
+            return
+        if table.paused:
+            return
+        if table.stage is Stage.NIGHT:
+            if not table.pending_night():
+                await self.night.resolve(table)  # the crash came after the last choice
+                return
+            for seat in table.pending_night():
+                if table.is_picker(seat):
+                    continue
+                await self.night.prompt(table, seat)
+            if not table.mafia_locked:
+                for seat in table.pickers():
+                    await self.night.prompt(table, seat)
+        elif table.stage is Stage.VOTE:
+            voter = table.current_voter()
+            if voter is None:
+                await self.day.after_votes(table)  # the crash came between the last vote and tally
+                return
+            if voter in table.votes or voter in table.timeouts:
+                await self.day.next_turn(table, table.turn + 1)  # ... or before the next turn
+                return
+            if TURN_DL not in table.deadlines:
+                await self.day.next_turn(table, table.turn)  # ... or before the first turn
+                return
+            await self.day.vote_prompt(table, voter)
+        elif table.stage is Stage.CANCEL:
+            condemned = table.condemned()
+            for lawyer in table.lawyers:
+                await self.day.cancel_prompt(table, lawyer, condemned)
+        elif table.stage is Stage.FATE:
+            await self.day.fate_prompt(table, self.day.tally(table).tied)
+        self.core.arm(table)

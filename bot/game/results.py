@@ -1,0 +1,92 @@
+"""Announcing a result: engine events, the dead's last words, what comes next, and the end.
+
+A night, a day or a technical death resolves into a :data:`Result`; :meth:`Results.announce`
+sends it and logs ``announced``. When the game is over, :meth:`Results.finish` posts the points,
+reveals the deal and writes the ledger once; ``/endgame`` reveals the deal too.
+"""
+
+from __future__ import annotations
+
+from functools import partial
+
+import engine
+from bot.game.core import PhaseService, secs
+from bot.game.table import Result, Stage, Table
+from storage.models import GamePoints
+
+
+class Results(PhaseService):
+    """What a resolution announces, and the end of the game (``/endgame`` reveals too)."""
+
+    async def announce(self, table: Table, result: Result) -> None:
+        """The outcome of a resolution: engine events, last words, then what comes next."""
+        await self.notifier.events(table, result.events)
+        if not isinstance(result, engine.TechnicalDeathResult) and result.died:
+            await self._last_words(table, list(result.died), 0)  # never after a technical death
+        if isinstance(result, engine.NightResult) and not table.game.over:
+            await self.notifier.club(table, "game.day.start", day=table.game.day_number + 1)
+        if isinstance(result, engine.DayResult) and not table.game.over:
+            await self.notifier.club(table, "game.evening", night=table.game.night_number + 1)
+        if table.game.over:
+            await self.finish(table)
+        else:
+            await self.core.record(table, "announced", {"seq": table.resolved_seq})
+
+    async def _last_words(self, table: Table, seats: list[int], index: int) -> None:
+        """The dead speak one after another, LAST_WORD_SECONDS each (RULES.md 4.4)."""
+        await self.notifier.club(table, "game.last_word.start",
+                                 who=self.notifier.seat(table, seats[index]),
+                                 seconds=secs(self.timers.last_word))
+        self.deadlines.arm(self.core.key(table, f"last_word_{seats[index]}"),
+                           self.core.at(self.timers.last_word),
+                           partial(self._last_word_over, table, seats, index))
+
+    async def _last_word_over(self, table: Table, seats: list[int], index: int) -> None:
+        async with self.core.lock(table.game_id):
+            await self.notifier.club(table, "game.last_word.over",
+                                     who=self.notifier.seat(table, seats[index]))
+            if index + 1 < len(seats):
+                await self._last_words(table, seats, index + 1)
+
+    async def reveal(self, table: Table) -> None:
+        assert table.seed is not None
+        game = table.game
+        await self.notifier.club(
+            table, "game.end.seed", seed=table.seed.hex(), commitment=table.commitment or "",
+            cards=", ".join(str(c) for c in table.cards),
+            seats=", ".join(str(s) for s in table.game.seats),
+            lines=lambda loc: "\n".join(
+                f"{self.notifier.seat(table, p.seat)} — {self.tr.t(loc, f'game.role.{p.role}')}"
+                for p in game))
+
+    async def finish(self, table: Table) -> None:
+        """Results, the seed, the points (once), first-day-killed marks, games played."""
+        self.core.disarm(table)
+        game = table.game
+        totals: dict[int, list[engine.LedgerEntry]] = {}
+        for entry in game.ledger:
+            totals.setdefault(entry.seat, []).append(entry)
+
+        def points(loc: str) -> str:
+            lines = []
+            for seat in game.seats:
+                entries = totals.get(seat, [])
+                reasons: dict[str, int] = {}
+                for e in entries:
+                    reasons[str(e.reason)] = reasons.get(str(e.reason), 0) + e.points
+                detail = ", ".join(f"{self.tr.t(loc, f'game.reason.{r}')} +{p}"
+                                   for r, p in reasons.items())
+                lines.append(self.tr.t(loc, "game.end.points_line",
+                                       who=self.notifier.seat(table, seat),
+                                       total=sum(e.points for e in entries),
+                                       detail=detail or "—"))
+            return "\n".join(lines)
+        await self.notifier.club(table, "game.end.points", lines=points)
+        await self.reveal(table)
+        for seat in sorted(table.first_day_dead):
+            await self.db.first_day_killed.mark(table.chat_id, table.day, table.tg_of(seat))
+        rows_ = [GamePoints(table.tg_of(e.seat), e.points, str(e.reason), e.phase)
+                 for e in game.ledger]
+        await self.db.games.finish(table.game_id, status="finished", points=rows_, day=table.day)
+        table.stage = Stage.OVER
+        self.core.drop(table.game_id)
