@@ -33,6 +33,7 @@ from bot.services import Services
 from bot.services.accounts import Accounts, Clock, utc_now
 from bot.services.admin import Admin
 from bot.services.expiry import ExpiryReport, run_expiry
+from bot.services.stats import Stats
 from storage.db import Database
 
 log = logging.getLogger("bot")
@@ -179,6 +180,7 @@ async def create_app(
     outbox.on_blocked(accounts.mark_bot_blocked)
     services = Services(settings=settings, db=db, outbox=outbox, translator=translator,
                         accounts=accounts, admin=admin)
+    services.extra["stats"] = Stats(db)
     scheduler = AsyncIOScheduler(timezone=UTC)
     install_games(services, scheduler)
     dispatcher = Dispatcher(**services.as_kwargs())

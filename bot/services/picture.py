@@ -125,13 +125,13 @@ def render_table(view: TableView, *, size: int = SIZE) -> bytes:
     draw = ImageDraw.Draw(image)
     centre = size / 2
     title_font, name_font, small = font(size // 28), font(size // 44), font(size // 56)
-    draw.text((centre, size * 0.04), _fit(view.title, 60), fill=INK, font=title_font,
+    draw.text((centre, size * 0.025), _fit(view.title, 60), fill=INK, font=title_font,
               anchor="mt")
-    table_r = size * 0.24
+    table_r = size * 0.2
     draw.ellipse((centre - table_r, centre - table_r, centre + table_r, centre + table_r),
                  fill=TABLE)
     count = max(len(view.seats), 1)
-    ring = size * 0.34
+    ring = size * 0.31
     dot = max(10.0, min(size * 0.045, math.pi * ring / count * 0.55))
     for index, seat in enumerate(view.seats):
         angle = -math.pi / 2 + 2 * math.pi * index / count

@@ -25,6 +25,10 @@ async def test_game_record_of_a_finished_game(played: Played) -> None:
     assert sum(p.total for p in record.points) == sum(r.points for r in rows) > 0
     assert set(record.links.values()) == {f"Player{i}" for i in range(1, 11)}
     assert record.deal is not None and record.deal.ok
+    # the hand check: sha256(seed bytes + body) is the commitment published before the game
+    import hashlib
+    assert hashlib.sha256(bytes.fromhex(record.deal.seed) + record.deal.body.encode()
+                          ).hexdigest() == record.deal.computed == record.game.commitment
 
 
 async def test_running_unknown_and_aborted_games_have_no_record(played: Played) -> None:
