@@ -146,7 +146,7 @@ def render_table(view: TableView, *, size: int = SIZE) -> bytes:
             for k in (-0.5, 0.0, 0.5):
                 draw.line((x + k * dot, y - dot, x + k * dot, y + dot), fill=INK, width=2)
         # the labels go outward from the seat, away from the table
-        lx = centre + (ring + dot + size * 0.05) * math.cos(angle)
+        lx = centre + (ring + dot + size * 0.075) * math.cos(angle)
         ly = centre + (ring + dot + size * 0.035) * math.sin(angle)
         lines: list[tuple[str, tuple[int, int, int], object]] = [
             (_fit(seat.nickname, 16), MUTED if seat.state is SeatState.DEAD else INK, name_font)]
