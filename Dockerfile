@@ -11,6 +11,11 @@ ENV PYTHONDONTWRITEBYTECODE=1 \
 
 WORKDIR /app
 
+# The table picture (bot/services/picture.py) draws Cyrillic nicknames with DejaVu Sans.
+RUN apt-get update \
+    && apt-get install -y --no-install-recommends fonts-dejavu-core \
+    && rm -rf /var/lib/apt/lists/*
+
 # The dependencies exactly as locked (hashes checked), in their own layer.
 COPY requirements.lock ./
 RUN pip install --require-hashes -r requirements.lock
@@ -21,6 +26,7 @@ COPY engine /tmp/src/engine
 COPY storage /tmp/src/storage
 COPY bot /tmp/src/bot
 COPY locales /tmp/src/locales
+COPY web /tmp/src/web
 RUN pip install --no-deps /tmp/src \
     && rm -rf /tmp/src \
     && useradd --system --uid 10001 --home-dir /app mafia \
@@ -29,6 +35,8 @@ RUN pip install --no-deps /tmp/src \
 
 USER mafia
 VOLUME ["/data"]
+# The read-only web pages, when WEB_PORT is set (e.g. WEB_PORT=8080 and publish the port).
+EXPOSE 8080
 
 # Texts load, the database opens and the Bot API answers getMe (one line; exit 0 or 1).
 HEALTHCHECK --interval=60s --timeout=30s --start-period=30s --retries=3 \

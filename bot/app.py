@@ -18,6 +18,7 @@ from aiogram.exceptions import (
     TelegramUnauthorizedError,
 )
 from aiogram.types import User
+from aiohttp import web
 from apscheduler.schedulers.asyncio import AsyncIOScheduler
 from apscheduler.triggers.cron import CronTrigger
 
@@ -32,6 +33,7 @@ from bot.services import Services
 from bot.services.accounts import Accounts, Clock, utc_now
 from bot.services.admin import Admin
 from bot.services.expiry import ExpiryReport, run_expiry
+from bot.services.stats import Stats
 from storage.db import Database
 
 log = logging.getLogger("bot")
@@ -55,6 +57,7 @@ class App:
     clock: Clock = utc_now
     started: asyncio.Event = field(default_factory=asyncio.Event)
     me: User | None = None
+    web_runner: web.AppRunner | None = None
 
     async def check_api(self) -> User:
         """getMe: fails fast with a clear message when the API is unreachable or the token bad."""
@@ -95,6 +98,7 @@ class App:
                 next_run_time=datetime.now(UTC),  # catch up at start; storage is idempotent
             )
             self.scheduler.start()
+            await self.start_web()
             log.info("started", extra={"bot": self.me.username, "bot_id": self.me.id,
                                        "api": self.settings.telegram_api_url,
                                        "db": str(self.settings.database_path)})
@@ -105,6 +109,21 @@ class App:
             )
         finally:
             await self.close()
+
+    async def start_web(self) -> None:
+        """The read-only web pages (web/), when WEB_PORT is set."""
+        port = self.settings.web_port
+        if port is None or self.web_runner is not None:
+            return
+        from web.app import create_web_app, start_web
+
+        app = create_web_app(self.services.db, translator=self.services.translator,
+                             today=lambda: self.clock().date())
+        try:
+            self.web_runner = await start_web(app, port, self.settings.web_host)
+        except OSError as e:
+            raise StartupError(f"cannot serve the web pages on port {port}: {e}") from None
+        log.info("web pages", extra={"port": port})
 
     async def _mark_started(self) -> None:
         self.started.set()
@@ -117,6 +136,9 @@ class App:
     async def close(self) -> None:
         if self.scheduler.running:
             self.scheduler.shutdown(wait=False)
+        if self.web_runner is not None:
+            await self.web_runner.cleanup()
+            self.web_runner = None
         await self.services.outbox.flush(within=SHUTDOWN_FLUSH_SECONDS)
         await self.services.db.close()
         await self.bot.session.close()
@@ -196,6 +218,7 @@ async def create_app(
     outbox.on_blocked(accounts.mark_bot_blocked)
     services = Services(settings=settings, db=db, outbox=outbox, translator=translator,
                         accounts=accounts, admin=admin)
+    services.extra["stats"] = Stats(db)
     scheduler = AsyncIOScheduler(timezone=UTC)
     install_games(services, scheduler)
     dispatcher = Dispatcher(**services.as_kwargs())

@@ -14,8 +14,8 @@ from bot.handlers.club import GAME_COMMANDS, PLAYER_GAME_COMMANDS
 from bot.i18n import SUPPORTED, Translator
 
 PRIVATE_COMMANDS = ("start", "help", "nick", "profile", "lang", "sex", "spouse", "divorce",
-                    "balance", "top", "complain", *PLAYER_GAME_COMMANDS)
-GROUP_COMMANDS = ("help", *GAME_COMMANDS)
+                    "balance", "top", "stats", "complain", *PLAYER_GAME_COMMANDS)
+GROUP_COMMANDS = ("help", "top", *GAME_COMMANDS)
 
 
 def menu(translator: Translator, locale: str, names: tuple[str, ...]) -> list[BotCommand]:

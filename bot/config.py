@@ -47,6 +47,9 @@ class Settings(BaseSettings):
     vote_turn_seconds: float = 60
     last_word_seconds: float = 30
     default_locale: Locale = "ru"
+    web_port: int | None = None  # serve the read-only web pages (web/) on this port
+    web_host: str = "0.0.0.0"
+    web_url: str | None = None  # the pages' public address, linked from /stats and /top
 
     @field_validator("bot_token")
     @classmethod
@@ -61,6 +64,18 @@ class Settings(BaseSettings):
         value = value.strip().rstrip("/")
         if not re.match(r"^https?://[^/\s]+", value):
             raise ValueError("expected an http:// or https:// URL")
+        return value
+
+    @field_validator("web_port", "web_url", mode="before")
+    @classmethod
+    def _empty_is_unset(cls, value: Any) -> Any:
+        return None if isinstance(value, str) and not value.strip() else value
+
+    @field_validator("web_port")
+    @classmethod
+    def _port(cls, value: int | None) -> int | None:
+        if value is not None and not 0 < value < 65536:
+            raise ValueError("must be a port number (1-65535)")
         return value
 
     @field_validator("admin_ids", "host_ids", mode="before")

@@ -1,9 +1,12 @@
-"""Rendering of the longer answers (profile, balance, top, complaints) from service data."""
+"""Rendering of the longer answers (profile, balance, top, stats, complaints) from service data."""
 
 from __future__ import annotations
 
+from urllib.parse import quote
+
 from bot.i18n import Safe, Translator
 from bot.services.accounts import BalanceView
+from bot.services.stats import Leaderboard, PlayerStats
 from storage.models import LedgerRow, Player, TopEntry
 
 
@@ -76,3 +79,52 @@ def complaints(tr: Translator, locale: str, counts: list[tuple[Player, int]]) ->
                           nick=player.nickname or player.display_name, count=count))
     return "\n".join(lines)
 
+
+
+def leaderboard(tr: Translator, locale: str, board: Leaderboard) -> str:
+    """One table of ``/top``: the club's (with its period) or the network's."""
+    if board.since is None:
+        header = tr.t(locale, "stats.top.network", until=board.until)
+    else:
+        header = tr.t(locale, "stats.top.club", club=board.title, since=board.since,
+                      until=board.until)
+    lines = [header]
+    lines += [tr.t(locale, "stats.top.row", rank=e.rank, nick=e.nickname, points=e.points)
+              for e in board.entries] or [tr.t(locale, "stats.top.empty")]
+    return "\n".join(lines)
+
+
+def player_stats(tr: Translator, locale: str, s: PlayerStats, web_url: str | None) -> str:
+    """``/stats``: games, wins per team, cards, survival, points, last reasons, expiry."""
+    lines = [tr.t(locale, "stats.header", nick=s.nickname)]
+    if s.games:
+        lines.append(tr.t(locale, "stats.games", games=s.played))
+        for team, (played, won) in s.by_team.items():
+            lines.append(tr.t(locale, "stats.team", team=tr.t(locale, f"game.team.{team}"),
+                              played=played, won=won))
+        if s.draws:
+            lines.append(tr.t(locale, "stats.draws", draws=s.draws))
+        cards = ", ".join(tr.t(locale, "stats.card", card=tr.t(locale, f"game.role.{c}"),
+                               count=n) for c, n in s.cards.most_common())
+        lines.append(tr.t(locale, "stats.cards", cards=Safe(cards)))
+        lines.append(tr.t(locale, "stats.survival", rate=s.survival_rate or 0,
+                          survived=s.survived, games=s.played))
+    else:
+        lines.append(tr.t(locale, "stats.no_games"))
+    lines.append("")
+    lines.append(tr.t(locale, "stats.points", balance=s.balance, earned=s.earned,
+                      spent=s.spent))
+    if s.rank is not None:
+        lines.append(tr.t(locale, "stats.rank", rank=s.rank))
+    if s.recent:
+        lines.append(tr.t(locale, "stats.recent"))
+        lines += [tr.t(locale, "stats.row", day=row.day, points=row.points,
+                       reason=Safe(ledger_reason(tr, locale, row))) for row in s.recent]
+    if s.expires_on is not None:
+        lines.append(tr.t(locale, "stats.expires", date=s.expires_on))
+    else:
+        lines.append(tr.t(locale, "stats.no_expiry"))
+    if web_url:
+        lines.append(tr.t(locale, "stats.web", url=f"{web_url.rstrip('/')}/player/"
+                          f"{quote(s.nickname)}"))
+    return "\n".join(lines)

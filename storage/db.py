@@ -34,6 +34,7 @@ class Database:
         from storage.ledger import Ledger
         from storage.players import Players
         from storage.records import AdminLog, Complaints, FirstDayKilled, Immunity
+        from storage.stats import Stats
 
         self._conn = conn
         self._lock = asyncio.Lock()
@@ -49,6 +50,7 @@ class Database:
         self.first_day_killed = FirstDayKilled(self)
         self.complaints = Complaints(self)
         self.admin_log = AdminLog(self)
+        self.stats = Stats(self)
 
     @classmethod
     async def open(cls, path: str | Path) -> Database:

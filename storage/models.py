@@ -127,6 +127,18 @@ class Game:
 
 
 @dataclass(frozen=True, slots=True)
+class PlayedGame:
+    """A finished game as one player saw it: its club, the day, the seat and the card."""
+
+    game_id: int
+    club_chat_id: int
+    club_title: str
+    finished_on: date | None
+    seat: int
+    role: str | None
+
+
+@dataclass(frozen=True, slots=True)
 class GameEvent:
     game_id: int
     seq: int

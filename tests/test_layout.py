@@ -3,7 +3,7 @@ from pathlib import Path
 
 
 def test_packages_import() -> None:
-    for name in ("engine", "storage", "bot"):
+    for name in ("engine", "storage", "bot", "web"):
         assert importlib.import_module(name).__name__ == name
 
 

@@ -4,11 +4,12 @@ from __future__ import annotations
 
 from aiogram import Router
 
-from bot.handlers import admin, club, fallback, private
+from bot.handlers import admin, club, fallback, private, stats
 
 
 def get_routers(*, admin_middleware: object | None = None) -> list[Router]:
-    """Private, admin, club, then fallback last (it answers commands nobody else took).
+    """Stats (/stats, /top in every chat), private, admin, club, then fallback last (it
+    answers commands nobody else took).
 
     ``admin_middleware`` becomes the admin router's inner message middleware (AdminOnly).
     """
@@ -16,6 +17,7 @@ def get_routers(*, admin_middleware: object | None = None) -> list[Router]:
     if admin_middleware is not None:
         admin_router.message.middleware(admin_middleware)  # type: ignore[arg-type]
     return [
+        stats.create_router(),
         private.create_router(),
         admin_router,
         club.create_router(),

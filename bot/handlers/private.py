@@ -177,12 +177,6 @@ async def balance(
     await outbox.send_text(message.chat.id, texts.balance(translator, locale, view))
 
 
-async def top(
-    message: Message, accounts: Accounts, outbox: Outbox, translator: Translator, locale: str
-) -> None:
-    await outbox.send_text(message.chat.id, texts.top(translator, locale, await accounts.top()))
-
-
 async def complain(
     message: Message, command: CommandObject, accounts: Accounts, outbox: Outbox,
     translator: Translator, locale: str,
@@ -211,6 +205,5 @@ def create_router() -> Router:
     router.callback_query.register(spouse_answer, SpouseCb.filter())
     router.message.register(divorce, Command("divorce"))
     router.message.register(balance, Command("balance"))
-    router.message.register(top, Command("top"))
     router.message.register(complain, Command("complain"))
     return router

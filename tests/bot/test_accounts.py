@@ -248,10 +248,12 @@ async def test_balance_rank_rows_and_expiry(app: App, fake: FakeTelegram, ask: A
 async def test_top(app: App, fake: FakeTelegram, ask: Any) -> None:
     fake.user(50, "A", language_code="en")
     await ask(50, "/start")
-    assert (await ask(50, "/top")).text == "Nobody has points yet."
+    empty = "<b>Network</b> — current balances (10.03.2026)\nNobody has points here yet."
+    assert (await ask(50, "/top")).text == empty
     await ask(50, "/nick Ace")
     await give_game_points(app.services.db, 50, 3, date(2026, 3, 1))
-    assert (await ask(50, "/top")).text == "<b>Leaderboard</b>\n1. Ace — 3"
+    assert (await ask(50, "/top")).text == (
+        "<b>Network</b> — current balances (10.03.2026)\n1. Ace — 3")
 
 
 async def test_complain(app: App, fake: FakeTelegram, ask: Any) -> None:
@@ -283,9 +285,11 @@ async def test_profile_top_complain_in_russian(app: App, fake: FakeTelegram, ask
     text = (await ask(31, "/profile")).text
     assert text.startswith("<b>Профиль</b>") and "Ник: Juliet" in text
     assert "Аккаунт: активен" in text and "Язык: Русский" in text
-    assert (await ask(31, "/top")).text == "Баллов пока ни у кого нет."
+    assert (await ask(31, "/top")).text == (
+        "<b>Сеть клубов</b> — текущие балансы (10.03.2026)\nЗдесь пока ни у кого нет баллов.")
     await give_game_points(app.services.db, 31, 2, date(2026, 3, 1))
-    assert (await ask(31, "/top")).text == "<b>Рейтинг</b>\n1. Juliet — 2"
+    assert (await ask(31, "/top")).text == (
+        "<b>Сеть клубов</b> — текущие балансы (10.03.2026)\n1. Juliet — 2")
     assert (await ask(31, "/complain")).text.startswith("Использование")
     assert (await ask(31, "/complain Juliet x")).text == "Нельзя пожаловаться на себя."
     reply = await ask(31, "/complain Romeo опоздал")

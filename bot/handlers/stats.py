@@ -1,0 +1,49 @@
+"""``/stats [NICK]`` (private) and ``/top`` (private and club chats); logic in services.stats."""
+
+from __future__ import annotations
+
+from aiogram import F, Router
+from aiogram.filters import Command, CommandObject
+from aiogram.types import Message
+
+from bot import texts
+from bot.errors import UserError
+from bot.services import Services
+from bot.services.stats import Stats
+from storage.models import Club, Player
+
+
+async def stats(message: Message, command: CommandObject, services: Services, stats: Stats,
+                locale: str, player: Player | None) -> None:
+    tr, nick = services.translator, (command.args or "").strip()
+    if nick:
+        record = await stats.player(nick)
+        if record is None:
+            raise UserError("stats.unknown", nick=nick)
+    else:
+        if player is None:
+            raise UserError("misc.not_registered")
+        record = await stats.of(player, history=0)
+    text = texts.player_stats(tr, locale, record, services.settings.web_url)
+    if not nick and player is not None and player.nickname is None:
+        text = tr.t(locale, "stats.no_nick") + "\n\n" + text
+    await services.outbox.send_text(message.chat.id, text)
+
+
+async def top(message: Message, services: Services, stats: Stats, locale: str,
+              club: Club | None = None) -> None:
+    today = services.accounts.clock().date()
+    if club is None and message.from_user is not None:
+        club = await stats.home_club(message.from_user.id)
+    boards = [] if club is None else [await stats.club_top(club, today)]
+    boards.append(await stats.network_top(today))
+    text = "\n\n".join(texts.leaderboard(services.translator, locale, b) for b in boards)
+    await services.outbox.send_text(message.chat.id, text)
+
+
+def create_router() -> Router:
+    router = Router(name="stats")
+    router.message.register(stats, Command("stats"), F.chat.type == "private")
+    router.message.register(top, Command("top"),
+                            F.chat.type.in_({"private", "group", "supergroup"}))
+    return router

@@ -1,0 +1,58 @@
+"""/stats and /top through the real application over HTTP (the fake Bot API server)."""
+
+from __future__ import annotations
+
+from datetime import UTC, date, datetime
+from typing import Any
+
+from bot.app import App
+from storage import GamePoints
+from tests.bot.helpers import CLUB_ID, give_game_points
+from tests.fakes.telegram_server import FakeTelegram
+
+
+async def finished_game(app: App, tg_id: int, points: int) -> None:
+    db = app.services.db
+    if await db.clubs.get(CLUB_ID) is None:
+        await db.clubs.ensure(CLUB_ID, title="Club <1>", locale="en")
+    game = await db.games.create(CLUB_ID, 1, seats=[(1, tg_id)],
+                                 created_at=datetime(2026, 3, 1, 18, tzinfo=UTC))
+    await db.games.finish(game, status="finished", day=date(2026, 3, 1),
+                          points=[GamePoints(tg_id, points, "team_win", "end")])
+
+
+async def test_stats_own_and_by_nickname(app: App, fake: FakeTelegram, ask: Any) -> None:
+    fake.user(70, "A", language_code="en")
+    fake.user(71, "B", language_code="en")
+    await ask(70, "/start")
+    await ask(71, "/start")
+    text = (await ask(70, "/stats")).text
+    assert text.startswith("You have no nickname yet")
+    assert "No finished games yet." in text and "Points: 0 (earned 0, spent 0)" in text
+    await ask(70, "/nick Ace")
+    await give_game_points(app.services.db, 70, 5, date(2026, 3, 1))
+    await app.services.db.ledger.redeem(70, 2, reason="mug", admin_id=900,
+                                        now=datetime(2026, 3, 5, tzinfo=UTC))
+    text = (await ask(71, "/stats ace")).text
+    assert text.startswith("<b>Ace</b> — record")
+    assert "Points: 3 (earned 5, spent 2)" in text and "Rank: 1" in text
+    assert "-2  gift: mug" in text and "+5  game #1: survived a night" in text
+    assert "expire on 01.05.2026" in text
+    assert "/player/" not in text  # WEB_URL unset: no link
+    assert (await ask(71, "/stats Ghost<b>")).text == "No player has the nickname Ghost&lt;b&gt;."
+
+
+async def test_top_shows_the_home_club_and_the_network(app: App, fake: FakeTelegram,
+                                                       ask: Any) -> None:
+    fake.user(72, "A", language_code="en")
+    await ask(72, "/start")
+    await ask(72, "/nick Bee")
+    await finished_game(app, 72, 4)
+    text = (await ask(72, "/top")).text
+    assert text == (
+        "<b>Club &lt;1&gt;</b> — points from this club's games, 09.01.2026–10.03.2026\n"
+        "1. Bee — 4\n\n"
+        "<b>Network</b> — current balances (10.03.2026)\n1. Bee — 4")
+    fake.group(CLUB_ID, "Club <1>")
+    in_club = (await ask(72, "/top", chat_id=CLUB_ID)).text
+    assert in_club == text

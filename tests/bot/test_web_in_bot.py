@@ -1,0 +1,42 @@
+"""WEB_PORT: the bot's own process serves the read-only pages, and stops them with itself."""
+
+from __future__ import annotations
+
+import socket
+from typing import Any
+
+import aiohttp
+import pytest
+
+from bot.app import App
+from bot.config import Settings
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+PORT = free_port()
+
+
+@pytest.fixture
+def settings_overrides() -> dict[str, Any]:
+    return {"web_port": PORT, "web_host": "127.0.0.1"}
+
+
+async def test_the_bot_serves_the_pages(app: App) -> None:
+    async with aiohttp.ClientSession() as session, session.get(
+            f"http://127.0.0.1:{PORT}/?lang=en") as response:
+        assert response.status == 200
+        assert "current balances" in await response.text()
+    assert app.web_runner is not None
+
+
+def test_web_port_setting_is_checked() -> None:
+    base = {"bot_token": "123456:ABCdefGHIjklMNOpqrSTUvwxYZ012345678"}
+    assert Settings(**base, web_port="").web_port is None  # type: ignore[arg-type]
+    assert Settings(**base, web_port="8080").web_port == 8080  # type: ignore[arg-type]
+    with pytest.raises(ValueError):
+        Settings(**base, web_port=70000)  # type: ignore[arg-type]

@@ -1,0 +1,96 @@
+"""The web pages over HTTP (aiohttp's test server): content, languages, escaping, 404s."""
+
+from __future__ import annotations
+
+import io
+from collections.abc import AsyncIterator
+from datetime import date
+
+import pytest
+from aiohttp.test_utils import TestClient, TestServer
+from PIL import Image
+
+from bot.i18n import Translator
+from tests.game.harness import role_names
+from tests.web.conftest import Played
+from web.app import create_web_app
+
+TODAY = date(2026, 11, 30)
+
+
+@pytest.fixture
+async def client(played: Played, translator: Translator) -> AsyncIterator[TestClient[
+        object, object]]:
+    app = create_web_app(played.db, translator=translator, today=lambda: TODAY)
+    async with TestClient(TestServer(app)) as c:
+        yield c
+
+
+async def get(client: TestClient[object, object], path: str, status: int = 200,
+              **headers: str) -> str:
+    response = await client.get(path, headers=headers)
+    assert response.status == status, path
+    return await response.text()
+
+
+async def test_home_shows_the_network_and_the_club_with_periods(client: TestClient[
+        object, object]) -> None:
+    html = await get(client, "/?lang=en")
+    assert "current balances, 30.11.2026" in html
+    assert "Points from this club&#39;s games, 01.10.2026 – 30.11.2026." in html or \
+        "Points from this club's games, 01.10.2026 – 30.11.2026." in html
+    assert "Club &lt;Night&gt;" in html and "Club <Night>" not in html
+    assert 'href="/player/Player' in html
+    ru = await get(client, "/", **{"Accept-Language": "ru-RU,ru;q=0.9"})
+    assert "текущие балансы" in ru
+    assert "текущие балансы" in await get(client, "/?lang=ru", **{"Accept-Language": "en"})
+    assert "current balances" in await get(client, "/", **{"Accept-Language": "de, en;q=0.5"})
+
+
+async def test_player_page_has_nickname_history_games_and_expiry_only(
+        client: TestClient[object, object], played: Played) -> None:
+    html = await get(client, "/player/player1?lang=en")
+    assert "Player Player1" in html
+    assert "30.01.2027" in html  # expiry: the game day + 2 months
+    assert f"/game/{played.game_id}?lang=en" in html
+    assert "game #" in html  # a ledger reason
+    assert "1001" not in html and "User 1001" not in html  # no Telegram id or name
+    await get(client, "/player/nobody?lang=en", status=404)
+
+
+async def test_game_page_shows_the_finished_game_and_checks_the_deal(
+        client: TestClient[object, object], played: Played, translator: Translator) -> None:
+    html = await get(client, f"/game/{played.game_id}?lang=en")
+    assert 'id="verdict"' in html and "✓ The commitment" in html
+    assert "Night 1" in html and "The deal" in html
+    game = await played.db.games.get(played.game_id)
+    assert game.commitment is not None and game.commitment in html
+    assert any(translator.t("en", f"game.role.{s.role}") in html for s in game.seats)
+    assert "User 10" not in html and "1001" not in html
+    picture = await client.get(f"/game/{played.game_id}/table.png?lang=ru")
+    assert picture.status == 200 and picture.content_type == "image/png"
+    assert Image.open(io.BytesIO(await picture.read())).size == (720, 720)
+
+
+async def test_nothing_of_a_running_game_is_shown(client: TestClient[object, object],
+                                                  played: Played,
+                                                  translator: Translator) -> None:
+    html = await get(client, f"/game/{played.running_id}?lang=en", status=404)
+    assert "not finished" in html
+    main = html.split("<main>", 1)[1].split("</main>", 1)[0]  # (the site is "Mafia club")
+    assert not [r for r in role_names(translator) if r in main]
+    await get(client, f"/game/{played.running_id}/table.png", status=404)
+    await get(client, "/game/abc", status=404)
+    await get(client, "/game/999999", status=404)
+    await get(client, "/club/xyz", status=404)
+    await get(client, "/club/5", status=404)
+
+
+async def test_names_are_escaped(client: TestClient[object, object], played: Played) -> None:
+    await played.db.players.register(77, display_name="x", language="en")
+    await played.db.players.set_nickname(77, "Evil-b")
+    html = await get(client, "/player/Evil-b?lang=en")
+    assert "Player Evil-b" in html
+    club = await get(client, "/club/-1001?lang=en")
+    assert "<h1>Club &lt;Night&gt;</h1>" in club
+    assert f"/game/{played.game_id}?lang=en" in club

@@ -1,0 +1,81 @@
+"""The table picture: no card before the end (checked on the renderer's inputs), every card at
+the end, and a real PNG of the expected size with the state colours in it."""
+
+from __future__ import annotations
+
+import io
+from dataclasses import replace
+
+from PIL import Image
+
+from bot.i18n import Translator
+from bot.services.picture import COLOURS, SeatState, SeatView, TableView, render_table, table_view
+from bot.services.stats import Stats
+from engine import GameState
+from tests.game.harness import role_names
+from tests.web.conftest import Played
+
+
+def view_of(state: GameState, names: dict[int, str], tr: Translator, locale: str) -> TableView:
+    return table_view(state, names, title="Game", label=lambda k: tr.t(locale, f"stats.pic.{k}")
+                      if k.startswith("seat.") else tr.t(locale, f"game.{k}"))
+
+
+async def test_no_card_before_the_end(played: Played, translator: Translator) -> None:
+    table = played.h.service.tables[played.running_id]
+    names = {s: i.name for s, i in table.seats.items()}
+    secrets = role_names(translator)
+    for state in (table.game, replace(table.game, night_number=1)):
+        for locale in ("ru", "en"):
+            view = view_of(state, names, translator, locale)
+            assert all(s.card is None for s in view.seats)
+            drawn = " ".join(view.texts())
+            assert not [r for r in secrets if r in drawn], drawn
+            assert {s.nickname for s in view.seats} == set(names.values())
+
+
+async def test_every_card_at_the_end(played: Played, translator: Translator) -> None:
+    got = await Stats(played.db).picture_state(played.game_id)
+    assert got is not None
+    state, names = got
+    view = view_of(state, names, translator, "en")
+    assert [s.card for s in view.seats] == [
+        translator.t("en", f"game.role.{state.player(s.seat).role}") for s in view.seats]
+    dead = {s.seat for s in view.seats if s.state is SeatState.DEAD}
+    assert dead == {p.seat for p in state if not p.alive}
+
+
+def test_open_immunities_are_shown_only_while_in_force(played: Played,
+                                                       translator: Translator) -> None:
+    table = played.h.service.tables[played.running_id]
+    first = next(iter(table.game))
+    imm = frozenset({"newbie"})
+    players = dict(table.game.players)
+    players[first.seat] = first._replace(open_immunities=imm)  # type: ignore[arg-type]
+    state = replace(table.game, players=players)
+    names = {s: i.name for s, i in table.seats.items()}
+    label = translator.t("en", "game.immunity.newbie")
+    assert label in view_of(state, names, translator, "en").texts()
+    later = replace(state, night_number=1, day_number=1)
+    assert label not in view_of(later, names, translator, "en").texts()
+
+
+def test_render_is_a_png_of_the_size_with_the_state_colours() -> None:
+    seats = tuple(SeatView(i, f"Игрок {i}", state)
+                  for i, state in enumerate([SeatState.ALIVE, SeatState.DEAD, SeatState.JAILED,
+                                             SeatState.ALIVE] * 3, 1))
+    view = TableView("Игра №1", seats, {s: str(s) for s in SeatState})
+    data = render_table(view, size=400)
+    image = Image.open(io.BytesIO(data))
+    assert image.format == "PNG" and image.size == (400, 400)
+    only_alive = Image.open(io.BytesIO(render_table(replace(view, seats=tuple(
+        replace(s, state=SeatState.ALIVE) for s in seats)), size=400)))
+    # the legend shows every colour once; the seats add far more of their state's colour
+    for state in (SeatState.DEAD, SeatState.JAILED):
+        assert pixels(image, COLOURS[state]) > 5 * pixels(only_alive, COLOURS[state]) > 0
+    assert pixels(only_alive, COLOURS["alive"]) > pixels(image, COLOURS["alive"])
+
+
+def pixels(image: Image.Image, colour: tuple[int, int, int]) -> int:
+    counts = image.convert("RGB").getcolors(image.width * image.height) or []
+    return sum(n for n, c in counts if c == colour)

@@ -1,0 +1,8 @@
+"""The read-only web pages: leaderboards, players, finished games (aiohttp + Jinja2).
+
+Run by the bot's process when ``WEB_PORT`` is set, or alone with ``python -m web``.
+"""
+
+from web.app import create_web_app, start_web
+
+__all__ = ["create_web_app", "start_web"]

@@ -1,0 +1,44 @@
+"""``python -m web``: serve the read-only pages alone (WEB_PORT, DATABASE_PATH, DEFAULT_LOCALE)."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import os
+import sys
+from pathlib import Path
+
+from bot.i18n import SUPPORTED, Translator
+from storage.db import Database
+from web.app import create_web_app, start_web
+
+
+async def serve(path: Path, port: int, locale: str) -> None:
+    db = await Database.open(path)
+    runner = await start_web(create_web_app(db, translator=Translator.load(default=locale)),
+                             port)
+    print(f"serving http://0.0.0.0:{port}/ (database {path})", flush=True)
+    try:
+        await asyncio.Event().wait()
+    finally:
+        await runner.cleanup()
+        await db.close()
+
+
+def main() -> int:
+    port_text = os.environ.get("WEB_PORT", "8080")
+    if not port_text.isdigit() or not 0 < int(port_text) < 65536:
+        print(f"error: WEB_PORT must be a port number, not {port_text!r}", file=sys.stderr)
+        return 2
+    path = Path(os.environ.get("DATABASE_PATH", "data/mafia.sqlite3"))
+    if not path.exists():
+        print(f"error: the database {path} does not exist", file=sys.stderr)
+        return 2
+    locale = os.environ.get("DEFAULT_LOCALE", "ru")
+    with contextlib.suppress(KeyboardInterrupt):
+        asyncio.run(serve(path, int(port_text), locale if locale in SUPPORTED else "ru"))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,197 @@
+"""aiohttp routes over the stats service; pages rendered server-side with Jinja2 (autoescape).
+
+Pages: ``/`` (the network's and every club's table), ``/club/{id}``, ``/player/{nick}``,
+``/game/{id}`` and its picture ``/game/{id}/table.png``. Only finished games are shown; a game
+under way answers 404 "not finished". Players are named by nickname only.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from datetime import UTC, date, datetime
+from pathlib import Path
+from typing import Any
+
+from aiohttp import web
+from jinja2 import Environment, FileSystemLoader, select_autoescape
+from markupsafe import Markup
+
+from bot import texts
+from bot.game.notifier import Notifier, RecordingSender
+from bot.i18n import SUPPORTED, Safe, Translator, default_translator
+from bot.services.picture import render_table, table_view
+from bot.services.stats import Stats
+from storage.db import Database
+
+HERE = Path(__file__).resolve().parent
+Today = Callable[[], date]
+
+STATS: web.AppKey[Stats] = web.AppKey("stats", Stats)
+TRANSLATOR: web.AppKey[Translator] = web.AppKey("translator", Translator)
+ENV: web.AppKey[Environment] = web.AppKey("env", Environment)
+TODAY: web.AppKey[Today] = web.AppKey("today", object)  # type: ignore[arg-type]
+PICTURES: web.AppKey[dict[tuple[int, str], bytes]] = web.AppKey("pictures", dict)
+
+
+def utc_today() -> date:
+    return datetime.now(UTC).date()
+
+
+def pick(request: web.Request, default: str) -> str:
+    """``?lang=ru|en``, else the first supported language of Accept-Language, else default."""
+    lang = request.query.get("lang", "")
+    if lang in SUPPORTED:
+        return lang
+    for part in request.headers.get("Accept-Language", "").split(","):
+        code = part.split(";")[0].strip().split("-")[0].lower()
+        if code in SUPPORTED:
+            return code
+    return default
+
+
+class Page:
+    """What every template gets: ``t(key, **kw)`` (already-escaped HTML), the locale, links."""
+
+    def __init__(self, request: web.Request, locale: str) -> None:
+        self.request = request
+        self.locale = locale
+        self.tr = request.app[TRANSLATOR]
+
+    def t(self, key: str, /, **kwargs: Any) -> Markup:
+        return Markup(self.tr.t(self.locale, key, **kwargs))
+
+    def url(self, path: str) -> str:
+        return f"{path}?lang={self.locale}"
+
+    @property
+    def other_lang_url(self) -> str:
+        other = "en" if self.locale == "ru" else "ru"
+        return f"{self.request.path}?lang={other}"
+
+
+def render(request: web.Request, template: str, *, status: int = 200,
+           **context: Any) -> web.Response:
+    locale = pick(request, request.app[TRANSLATOR].default)
+    page = Page(request, locale)
+    html = request.app[ENV].get_template(template).render(page=page, t=page.t, **context)
+    return web.Response(text=html, content_type="text/html", charset="utf-8", status=status)
+
+
+def not_found(request: web.Request, key: str = "web.not_found") -> web.Response:
+    return render(request, "message.html", status=404, key=key)
+
+
+async def home(request: web.Request) -> web.Response:
+    stats, today = request.app[STATS], request.app[TODAY]()
+    network = await stats.network_top(today)
+    clubs = [await stats.club_top(c, today) for c in await stats.db.stats.clubs()]
+    return render(request, "home.html", network=network, clubs=clubs)
+
+
+async def club(request: web.Request) -> web.Response:
+    stats = request.app[STATS]
+    try:
+        chat_id = int(request.match_info["club"])
+    except ValueError:
+        return not_found(request)
+    found = await stats.db.clubs.get(chat_id)
+    if found is None:
+        return not_found(request)
+    board = await stats.club_top(found, request.app[TODAY]())
+    games = await stats.db.stats.finished_games(chat_id)
+    return render(request, "club.html", board=board, games=games)
+
+
+async def player(request: web.Request) -> web.Response:
+    stats = request.app[STATS]
+    record = await stats.player(request.match_info["nick"])
+    if record is None:
+        return not_found(request)
+    page_locale = pick(request, request.app[TRANSLATOR].default)
+    tr = request.app[TRANSLATOR]
+    reasons = [Markup(texts.ledger_reason(tr, page_locale, row)) for row in record.history]
+    return render(request, "player.html", p=record, reasons=reasons)
+
+
+def _game_id(request: web.Request) -> int | None:
+    try:
+        return int(request.match_info["game"])
+    except ValueError:
+        return None
+
+
+async def game(request: web.Request) -> web.Response:
+    stats = request.app[STATS]
+    game_id = _game_id(request)
+    if game_id is None:
+        return not_found(request)
+    record = await stats.game_record(game_id)
+    if record is None:
+        return not_found(request, "web.not_finished")
+    locale = pick(request, request.app[TRANSLATOR].default)
+    notifier = Notifier(RecordingSender(), request.app[TRANSLATOR], lambda _: locale)
+    phases = [
+        (phase, [Markup(notifier.render(record.table, e, locale)) for e in phase.events])
+        for phase in record.phases
+    ]
+    return render(request, "game.html", r=record, phases=phases)
+
+
+async def picture(request: web.Request) -> web.Response:
+    stats, tr = request.app[STATS], request.app[TRANSLATOR]
+    game_id = _game_id(request)
+    if game_id is None:
+        return not_found(request)
+    locale = pick(request, tr.default)
+    cached = request.app[PICTURES].get((game_id, locale))
+    if cached is None:
+        got = await stats.picture_state(game_id)
+        if got is None:
+            return not_found(request, "web.not_finished")
+        state, names = got
+        found = await stats.db.games.get(game_id)
+        club_ = await stats.db.clubs.get(found.club_chat_id)
+
+        def label(key: str) -> str:
+            prefix = "stats.pic." if key.startswith("seat.") else "game."
+            return tr.t(locale, prefix + key)
+
+        title = tr.t(locale, "stats.pic.title", game=game_id,
+                     club=Safe(club_.title if club_ else ""))
+        cached = render_table(table_view(state, names, title=title, label=label))
+        request.app[PICTURES][(game_id, locale)] = cached
+    return web.Response(body=cached, content_type="image/png",
+                        headers={"Cache-Control": "public, max-age=86400"})
+
+
+def environment() -> Environment:
+    env = Environment(loader=FileSystemLoader(HERE / "templates"),
+                      autoescape=select_autoescape(default=True, default_for_string=True))
+    return env
+
+
+def create_web_app(db: Database, *, translator: Translator | None = None,
+                   today: Today = utc_today) -> web.Application:
+    app = web.Application()
+    app[STATS] = Stats(db)
+    app[TRANSLATOR] = translator or default_translator()
+    app[ENV] = environment()
+    app[TODAY] = today
+    app[PICTURES] = {}
+    app.add_routes([
+        web.get("/", home),
+        web.get("/club/{club}", club),
+        web.get("/player/{nick}", player),
+        web.get("/game/{game}", game),
+        web.get("/game/{game}/table.png", picture),
+        web.static("/static", HERE / "static"),
+    ])
+    return app
+
+
+async def start_web(app: web.Application, port: int, host: str = "0.0.0.0") -> web.AppRunner:
+    """Serve ``app`` on ``host:port`` (the caller keeps the runner and calls ``cleanup()``)."""
+    runner = web.AppRunner(app, access_log=None)
+    await runner.setup()
+    await web.TCPSite(runner, host, port).start()
+    return runner
