@@ -44,7 +44,7 @@ async def test_runs_answers_and_stops_on_sigterm(fake: FakeTelegram, tmp_path: P
     env = _env(tmp_path, BOT_TOKEN=fake.token, TELEGRAM_API_URL=fake.base_url)
     proc = await _spawn(tmp_path, env)
     try:
-        await fake.wait_call("setMyCommands", timeout=20)
+        await fake.wait_call("setMyCommands", timeout=90)  # importing aiogram on a busy 2-core box
         fake.user(1, "Анна", language_code="ru")
         await fake.send(1, "/start")
         reply = await fake.next_message(1, timeout=20)
@@ -65,7 +65,7 @@ async def test_runs_answers_and_stops_on_sigterm(fake: FakeTelegram, tmp_path: P
 
 async def _fails(tmp_path: Path, env: dict[str, str]) -> tuple[int, list[str]]:
     proc = await _spawn(tmp_path, env)
-    _, stderr = await asyncio.wait_for(proc.communicate(), 30)
+    _, stderr = await asyncio.wait_for(proc.communicate(), 90)
     assert proc.returncode is not None
     return proc.returncode, stderr.decode().splitlines()
 
