@@ -385,6 +385,9 @@ async def _db_conflict(
     for owner_id, owner_nick in owners:
         if owner_id != row.tg_id:
             return ("taken" if nickname_key(owner_nick) == key else "lookalike"), owner_nick
+        # this very account already plays here under the nickname: importing it again would
+        # count its points twice (e.g. /export fed back into the same bot)
+        return "already_here", owner_nick
     async with conn.execute(
         "SELECT nickname FROM imported_players WHERE skeleton = ? AND claimed_by IS NULL"
         " LIMIT 1", (skel,)

@@ -88,12 +88,11 @@ class Players:
     async def lookalikes(self) -> list[list[str]]:
         """Groups of current nicknames (players and unlinked imported records) that look
         alike: what ``/lookalikes`` and ``python -m storage lookalikes DB`` report."""
-        async with self._db.read() as conn:
-            async with conn.execute(
-                "SELECT nickname FROM players WHERE nickname_key IS NOT NULL"
-                " UNION ALL SELECT nickname FROM imported_players WHERE claimed_by IS NULL"
-            ) as cur:
-                names = [str(r[0]) for r in await cur.fetchall()]
+        async with self._db.read() as conn, conn.execute(
+            "SELECT nickname FROM players WHERE nickname_key IS NOT NULL"
+            " UNION ALL SELECT nickname FROM imported_players WHERE claimed_by IS NULL"
+        ) as cur:
+            names = [str(r[0]) for r in await cur.fetchall()]
         return lookalike_groups(names)
 
     async def set_language(self, tg_id: int, language: str) -> Player:

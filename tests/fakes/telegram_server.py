@@ -573,17 +573,14 @@ class FakeTelegram:
         return _ok(True)
 
     async def _api_setMyCommands(self, params: dict[str, Any]) -> web.Response:
-        scope = params.get("scope") or {"type": "default"}
-        self.commands[(scope["type"], params.get("language_code", ""))] = params["commands"]
+        self.commands[(_scope_key(params), params.get("language_code", ""))] = params["commands"]
         return _ok(True)
 
     async def _api_getMyCommands(self, params: dict[str, Any]) -> web.Response:
-        scope = params.get("scope") or {"type": "default"}
-        return _ok(self.commands.get((scope["type"], params.get("language_code", "")), []))
+        return _ok(self.commands.get((_scope_key(params), params.get("language_code", "")), []))
 
     async def _api_deleteMyCommands(self, params: dict[str, Any]) -> web.Response:
-        scope = params.get("scope") or {"type": "default"}
-        self.commands.pop((scope["type"], params.get("language_code", "")), None)
+        self.commands.pop((_scope_key(params), params.get("language_code", "")), None)
         return _ok(True)
 
     def _check_chat(self, chat_id: int) -> web.Response | None:
@@ -760,6 +757,14 @@ class FakeTelegram:
         if chat_id not in self.chats:
             return _error(400, "Bad Request: chat not found")
         return _ok([self._member(chat_id, uid) for uid in sorted(self.admins.get(chat_id, set()))])
+
+
+def _scope_key(params: dict[str, Any]) -> str:
+    """``scope.type``, plus ``:<chat_id>`` for chat scopes (``"chat:900"``)."""
+    scope = params.get("scope") or {"type": "default"}
+    if "chat_id" in scope:
+        return f"{scope['type']}:{scope['chat_id']}"
+    return str(scope["type"])
 
 
 def _frozen(methods: set[str] | frozenset[str] | None) -> frozenset[str] | None:

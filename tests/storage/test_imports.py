@@ -55,7 +55,8 @@ async def test_apply_links_counts_games_and_is_idempotent(db: Database) -> None:
     assert [r.nickname for r in await db.imports.pending()] == ["Gone Away", "Old Timer", "Taken"]
 
     again = await db.imports.run(CSV, admin_id=ADMIN, now=NOW, apply=True)
-    assert again.added == [] and sorted(again.unchanged) == ["Gone Away", "Linked", "Old Timer", "Taken"]
+    assert again.added == []
+    assert sorted(again.unchanged) == ["Gone Away", "Linked", "Old Timer", "Taken"]
     assert await db.ledger.balance(5) == 40
     assert len(await db.imports.pending()) == 3
 
