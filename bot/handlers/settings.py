@@ -54,9 +54,9 @@ def render(tr: Translator, view: SettingsView, page: str) -> tuple[str, InlineKe
     for name in TIMERS:
         short = tr.t(loc, f"club.settings.s_{name}")
         rows.append([_button(tr.t(loc, "club.settings.step", name=short, sign="−", step=STEP),
-                             "timer", f"{name}:-"),
+                             "timer", f"{name}.-"),
                      _button(tr.t(loc, "club.settings.step", name=short, sign="+", step=STEP),
-                             "timer", f"{name}:+")])
+                             "timer", f"{name}.+")])
     rows.append([_button(tr.t(loc, "club.settings.fate_toggle"), "fate")])
     rows.append([_button(tr.t(loc, "club.settings.hosts", count=len(view.hosts)), "hosts"),
                  _button(tr.t(loc, "club.settings.presets", count=len(view.presets)),
@@ -96,7 +96,7 @@ async def settings_button(query: CallbackQuery, callback_data: SettingsCb, bot: 
     if action == "lang":
         await club_settings.set_locale(chat, arg)
     elif action == "timer":
-        name, _, sign = arg.partition(":")
+        name, _, sign = arg.partition(".")
         await club_settings.step_timer(chat, name, 1 if sign == "+" else -1)
     elif action == "fate":
         await club_settings.toggle_fate(chat)
