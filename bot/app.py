@@ -33,8 +33,8 @@ from bot.services import Services
 from bot.services.accounts import Accounts, Clock, utc_now
 from bot.services.admin import Admin
 from bot.services.club_settings import ClubSettings
-from bot.services.moving import Moving
 from bot.services.expiry import ExpiryReport, run_expiry
+from bot.services.moving import Moving
 from bot.services.stats import Stats
 from storage.db import Database
 

@@ -13,7 +13,6 @@ from collections.abc import Iterable
 from aiogram import Bot
 from aiogram.types import (
     BotCommand,
-    BotCommandScope,
     BotCommandScopeAllChatAdministrators,
     BotCommandScopeAllGroupChats,
     BotCommandScopeAllPrivateChats,
@@ -32,6 +31,10 @@ ADMIN_COMMANDS = ("redeem", "adjust", "block", "unblock", "export", "import", "l
                   "lookalikes", "complaints")
 
 
+Scope = (BotCommandScopeAllPrivateChats | BotCommandScopeAllGroupChats
+         | BotCommandScopeAllChatAdministrators | BotCommandScopeChat)
+
+
 def menu(translator: Translator, locale: str, names: tuple[str, ...]) -> list[BotCommand]:
     return [BotCommand(command=n, description=translator.t(locale, f"commands.{n}"))
             for n in names]
@@ -40,7 +43,7 @@ def menu(translator: Translator, locale: str, names: tuple[str, ...]) -> list[Bo
 async def register_commands(bot: Bot, translator: Translator, default_locale: str,
                             admin_ids: Iterable[int] = ()) -> None:
     """Every scope in every language, plus the default-language fallbacks."""
-    scopes: list[tuple[BotCommandScope, tuple[str, ...]]] = [
+    scopes: list[tuple[Scope, tuple[str, ...]]] = [
         (BotCommandScopeAllPrivateChats(), PRIVATE_COMMANDS),
         (BotCommandScopeAllGroupChats(), MEMBER_COMMANDS),
         (BotCommandScopeAllChatAdministrators(), GROUP_ADMIN_COMMANDS),

@@ -44,7 +44,8 @@ async def start(
 
 async def help_(message: Message, services: Services, locale: str) -> None:
     text = services.translator.t(locale, "help.private")
-    text += "\n\n" + services.translator.t(locale, "club.help.limits", complaints=COMPLAINTS_PER_DAY)
+    text += "\n\n" + services.translator.t(locale, "club.help.limits",
+                                           complaints=COMPLAINTS_PER_DAY)
     if message.from_user and services.admin.is_admin(message.from_user.id):
         text += "\n\n" + services.translator.t(locale, "help.admin")
     await services.outbox.send_text(message.chat.id, text)

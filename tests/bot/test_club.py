@@ -6,16 +6,16 @@ from __future__ import annotations
 from typing import Any
 
 from bot.app import App
-from tests.bot.conftest import ADMIN_ID, HOST_ID
+from tests.bot.conftest import ADMIN_ID
 from tests.fakes.telegram_server import FakeTelegram
 
 CSV = (
-    "nickname,points,games_played,last_game_date,telegram_id,username\n"
-    "Old Timer,120,87,2026-02-01,,oldtimer\n"
-    "Veteran,40,12,2026-02-20,,\n"
-    "Bad Points,ten,1,2026-02-01,,\n"
-    "0ld Timer,5,1,2026-02-01,,\n"
-).encode()
+    b"nickname,points,games_played,last_game_date,telegram_id,username\n"
+    b"Old Timer,120,87,2026-02-01,,oldtimer\n"
+    b"Veteran,40,12,2026-02-20,,\n"
+    b"Bad Points,ten,1,2026-02-01,,\n"
+    b"0ld Timer,5,1,2026-02-01,,\n"
+)
 CLUB = -1001
 
 
