@@ -32,7 +32,9 @@ from bot.outbox import Limits, Outbox
 from bot.services import Services
 from bot.services.accounts import Accounts, Clock, utc_now
 from bot.services.admin import Admin
+from bot.services.club_settings import ClubSettings
 from bot.services.expiry import ExpiryReport, run_expiry
+from bot.services.moving import Moving
 from bot.services.stats import Stats
 from storage.db import Database
 
@@ -89,7 +91,7 @@ class App:
             await self.bot.delete_webhook(drop_pending_updates=False)
             try:
                 await register_commands(self.bot, self.services.translator,
-                                        self.settings.default_locale)
+                                        self.settings.default_locale, self.settings.admin_ids)
             except TelegramAPIError as e:  # menus are a convenience: run without them
                 log.warning("could not register commands", extra={"error": str(e)})
             self.scheduler.add_job(
@@ -219,6 +221,8 @@ async def create_app(
     services = Services(settings=settings, db=db, outbox=outbox, translator=translator,
                         accounts=accounts, admin=admin)
     services.extra["stats"] = Stats(db)
+    services.extra["moving"] = Moving(accounts, settings.admin_ids)
+    services.extra["club_settings"] = ClubSettings(db, settings)
     scheduler = AsyncIOScheduler(timezone=UTC)
     install_games(services, scheduler)
     dispatcher = Dispatcher(**services.as_kwargs())

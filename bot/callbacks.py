@@ -18,3 +18,10 @@ class SexCb(CallbackData, prefix="sex"):
 class SpouseCb(CallbackData, prefix="spouse"):
     accept: bool
     proposer: int
+
+
+class SettingsCb(CallbackData, prefix="cset"):
+    """``/settings`` buttons: action main|lang|timer|fate|hosts|host_rm|presets|preset_rm."""
+
+    action: str
+    arg: str = ""

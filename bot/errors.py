@@ -8,6 +8,8 @@ from storage.errors import (
     InsufficientBalance,
     InvalidAmount,
     InvalidNickname,
+    LookalikeNickname,
+    NicknameReserved,
     NicknameTaken,
     SpouseError,
     StorageError,
@@ -30,6 +32,10 @@ def explain(error: StorageError) -> UserError:
         return UserError(f"nick.{error.reason}", min=MIN_LENGTH, max=MAX_LENGTH)
     if isinstance(error, NicknameTaken):
         return UserError("nick.taken", nick=error.nickname)
+    if isinstance(error, LookalikeNickname):
+        return UserError("nick.lookalike", nick=error.nickname, existing=error.existing)
+    if isinstance(error, NicknameReserved):
+        return UserError("nick.reserved", nick=error.nickname)
     if isinstance(error, SpouseError):
         return UserError(f"spouse.{error.reason}")
     if isinstance(error, InvalidAmount):

@@ -50,21 +50,29 @@ class ContextMiddleware(BaseMiddleware):
                 )
             data["club"] = club
             locale = club.locale
+            # popups answer the presser in the presser's own language
+            if user is not None:
+                presser = await services.accounts.get(user.id)
+                data["user_locale"] = services.accounts.locale_of(presser, user.language_code)
         elif user is not None:
             player = await services.accounts.get(user.id)
             data["player"] = player
             locale = services.accounts.locale_of(player, user.language_code)
         data["locale"] = locale
+        data.setdefault("user_locale", locale)
+        # a refusal is a popup for a button (the presser's language), a post for a command
+        answer_locale = data["user_locale"] if isinstance(event, CallbackQuery) else locale
         try:
             return await handler(event, data)
         except UserError as e:
-            await self._answer(event, services.translator.t(locale, e.key, **e.kwargs))
+            await self._answer(event, services.translator.t(answer_locale, e.key, **e.kwargs))
         except StorageError as e:
             err = explain(e)
-            await self._answer(event, services.translator.t(locale, err.key, **err.kwargs))
+            await self._answer(event, services.translator.t(answer_locale, err.key,
+                                                            **err.kwargs))
         except Exception:
             log.exception("handler failed", extra={"chat_id": chat.id if chat else None})
-            await self._answer(event, services.translator.t(locale, "misc.error"))
+            await self._answer(event, services.translator.t(answer_locale, "misc.error"))
         return None
 
     async def _answer(self, event: TelegramObject, text: str) -> None:

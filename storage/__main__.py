@@ -1,4 +1,4 @@
-"""``python -m storage backup DB_PATH OUT_PATH`` | ``python -m storage export DB_PATH``."""
+"""``python -m storage backup DB_PATH OUT_PATH`` | ``export DB_PATH`` | ``lookalikes DB_PATH``."""
 
 from __future__ import annotations
 
@@ -18,6 +18,14 @@ async def _export(db_path: Path) -> str:
         await db.close()
 
 
+async def _lookalikes(db_path: Path) -> list[list[str]]:
+    db = await Database.open(db_path)
+    try:
+        return await db.players.lookalikes()
+    finally:
+        await db.close()
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m storage")
     sub = parser.add_subparsers(dest="command", required=True)
@@ -26,6 +34,9 @@ def main(argv: list[str] | None = None) -> int:
     backup.add_argument("out_path", type=Path)
     export = sub.add_parser("export", help="balances as CSV on stdout")
     export.add_argument("db_path", type=Path)
+    lookalikes = sub.add_parser(
+        "lookalikes", help="groups of nicknames that look alike (one group a line)")
+    lookalikes.add_argument("db_path", type=Path)
     args = parser.parse_args(argv)
     if not args.db_path.is_file():
         print(f"no database at {args.db_path}", file=sys.stderr)
@@ -33,6 +44,11 @@ def main(argv: list[str] | None = None) -> int:
     if args.command == "backup":
         out = backup_file(args.db_path, args.out_path)
         print(f"backed up {args.db_path} to {out}")
+    elif args.command == "lookalikes":
+        groups = asyncio.run(_lookalikes(args.db_path))
+        for group in groups:
+            print(" | ".join(group))
+        print(f"{len(groups)} group(s) of look-alike nicknames")
     else:
         sys.stdout.write(asyncio.run(_export(args.db_path)))
     return 0

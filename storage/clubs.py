@@ -136,3 +136,22 @@ class Clubs:
             ) as cur:
                 row = await cur.fetchone()
         return None if row is None else [str(r) for r in json.loads(row[0])]
+
+    async def presets(self, chat_id: int) -> dict[int, list[str]]:
+        """Every saved composition of the club: table size -> roles."""
+        async with self._db.read() as conn:
+            await _require(conn, chat_id)
+            async with conn.execute(
+                "SELECT size, roles FROM club_presets WHERE chat_id = ? ORDER BY size", (chat_id,)
+            ) as cur:
+                return {int(r[0]): [str(x) for x in json.loads(r[1])]
+                        for r in await cur.fetchall()}
+
+    async def delete_preset(self, chat_id: int, size: int) -> bool:
+        """Forget the composition for ``size``; False if there was none."""
+        async with self._db.transaction() as conn:
+            await _require(conn, chat_id)
+            cur = await conn.execute(
+                "DELETE FROM club_presets WHERE chat_id = ? AND size = ?", (chat_id, size)
+            )
+            return cur.rowcount > 0

@@ -31,6 +31,7 @@ class Database:
         from storage.clubs import Clubs
         from storage.expiry import Expiry
         from storage.games import Games
+        from storage.imports import Imports
         from storage.ledger import Ledger
         from storage.players import Players
         from storage.records import AdminLog, Complaints, FirstDayKilled, Immunity
@@ -51,6 +52,7 @@ class Database:
         self.complaints = Complaints(self)
         self.admin_log = AdminLog(self)
         self.stats = Stats(self)
+        self.imports = Imports(self)
 
     @classmethod
     async def open(cls, path: str | Path) -> Database:
@@ -73,6 +75,7 @@ class Database:
             await conn.execute("PRAGMA temp_store = MEMORY")
             await conn.execute(f"PRAGMA cache_size = -{CACHE_KIB}")
             await migrate(conn)
+            await _backfill(conn)
         except BaseException:
             await conn.close()
             raise
@@ -161,6 +164,19 @@ class Database:
             target.close()
         os.replace(tmp, out)
         return out
+
+
+async def _backfill(conn: aiosqlite.Connection) -> None:
+    """Look-alike keys of nicknames written without one (a one-off after the migration)."""
+    from storage.players import backfill_skeletons
+
+    await conn.execute("BEGIN IMMEDIATE")
+    try:
+        await backfill_skeletons(conn)
+        await conn.execute("COMMIT")
+    except BaseException:
+        await conn.execute("ROLLBACK")
+        raise
 
 
 def backup_file(db_path: str | Path, out_path: str | Path) -> Path:

@@ -47,7 +47,8 @@ class UnknownOrder(StorageError):
 
 
 class InvalidNickname(StorageError):
-    """``reason``: "too_short", "too_long", "bad_chars", "no_letter_or_digit"."""
+    """``reason``: "too_short", "too_long", "bad_chars", "stacked_marks",
+    "no_letter_or_digit"."""
 
     code = "invalid_nickname"
 
@@ -64,6 +65,27 @@ class NicknameTaken(StorageError):
         super().__init__(f"nickname {nickname!r} is taken")
         self.nickname = nickname
         self.owner_tg_id = owner_tg_id
+
+
+class LookalikeNickname(StorageError):
+    """The nickname looks like ``existing`` (same ``storage.lookalike.skeleton``)."""
+
+    code = "lookalike_nickname"
+
+    def __init__(self, nickname: str, existing: str) -> None:
+        super().__init__(f"nickname {nickname!r} looks like {existing!r}")
+        self.nickname = nickname
+        self.existing = existing
+
+
+class NicknameReserved(StorageError):
+    """The nickname belongs to an imported record not linked to this account yet."""
+
+    code = "nickname_reserved"
+
+    def __init__(self, nickname: str) -> None:
+        super().__init__(f"nickname {nickname!r} is reserved by an imported record")
+        self.nickname = nickname
 
 
 class InvalidAmount(StorageError):
@@ -89,7 +111,7 @@ class InsufficientBalance(StorageError):
 
 
 class SpouseError(StorageError):
-    """``reason``: "self", "already_married", "no_proposal"."""
+    """``reason``: "self", "already_married", "already_proposed", "no_proposal"."""
 
     code = "spouse_error"
 

@@ -121,19 +121,22 @@ class Ledger:
         return player.expiry_date
 
     async def export_csv(self) -> str:
-        """``nickname,telegram_id,points`` for every player with a nickname or points."""
+        """Every player with a nickname or points, in the columns ``/import`` reads
+        (``storage.imports.COLUMNS``): nickname, points, games_played, last_game_date,
+        telegram_id, username (the bot stores no usernames: always empty)."""
         async with self._db.read() as conn, conn.execute(
-            "SELECT p.nickname, p.tg_id, b.points FROM players p"
-            " JOIN balances b ON b.tg_id = p.tg_id"
+            "SELECT p.nickname, b.points, p.games_played, p.last_game_date, p.tg_id"
+            " FROM players p JOIN balances b ON b.tg_id = p.tg_id"
             " WHERE p.nickname IS NOT NULL OR b.points > 0"
             " ORDER BY b.points DESC, p.tg_id"
         ) as cur:
             rows = await cur.fetchall()
         out = io.StringIO()
         writer = csv.writer(out, lineterminator="\n")
-        writer.writerow(["nickname", "telegram_id", "points"])
-        for nickname, tg_id, points in rows:
-            writer.writerow([nickname or "", tg_id, points])
+        writer.writerow(["nickname", "points", "games_played", "last_game_date", "telegram_id",
+                         "username"])
+        for nickname, points, games, last, tg_id in rows:
+            writer.writerow([nickname or "", points, games, last or "", tg_id, ""])
         return out.getvalue()
 
     async def _change(

@@ -6,8 +6,19 @@ from collections.abc import Iterable
 from datetime import date, datetime
 from typing import TYPE_CHECKING
 
+import aiosqlite
+
 from storage import _ops, _rows
-from storage.errors import InvalidNickname, InvalidValue, NicknameTaken, SpouseError, UnknownPlayer
+from storage.errors import (
+    InvalidNickname,
+    InvalidValue,
+    LookalikeNickname,
+    NicknameReserved,
+    NicknameTaken,
+    SpouseError,
+    UnknownPlayer,
+)
+from storage.lookalike import lookalike_groups, skeleton
 from storage.models import KIND_BLOCK_BURN, Player
 from storage.nickname import nickname_key, normalize_nickname
 
@@ -52,9 +63,12 @@ class Players:
             return await _ops.require_player(conn, tg_id)
 
     async def set_nickname(self, tg_id: int, nickname: str) -> Player:
-        """Set (or change) the personal nickname. Raises InvalidNickname, NicknameTaken."""
+        """Set (or change) the personal nickname. Raises InvalidNickname, NicknameTaken,
+        LookalikeNickname (it looks like another player's), NicknameReserved (an imported
+        record not linked to this account holds it or a look-alike)."""
         text = normalize_nickname(nickname)
         key = nickname_key(text)
+        skel = skeleton(text)
         async with self._db.transaction() as conn:
             await _ops.require_player(conn, tg_id)
             async with conn.execute(
@@ -63,11 +77,23 @@ class Players:
                 owner = await cur.fetchone()
             if owner is not None and int(owner[0]) != tg_id:
                 raise NicknameTaken(text, int(owner[0]))
+            await check_lookalike(conn, text, skel, tg_id)
             await conn.execute(
-                "UPDATE players SET nickname = ?, nickname_key = ? WHERE tg_id = ?",
-                (text, key, tg_id),
+                "UPDATE players SET nickname = ?, nickname_key = ?, nickname_skeleton = ?"
+                " WHERE tg_id = ?",
+                (text, key, skel, tg_id),
             )
             return await _ops.require_player(conn, tg_id)
+
+    async def lookalikes(self) -> list[list[str]]:
+        """Groups of current nicknames (players and unlinked imported records) that look
+        alike: what ``/lookalikes`` and ``python -m storage lookalikes DB`` report."""
+        async with self._db.read() as conn, conn.execute(
+            "SELECT nickname FROM players WHERE nickname_key IS NOT NULL"
+            " UNION ALL SELECT nickname FROM imported_players WHERE claimed_by IS NULL"
+        ) as cur:
+            names = [str(r[0]) for r in await cur.fetchall()]
+        return lookalike_groups(names)
 
     async def set_language(self, tg_id: int, language: str) -> Player:
         _check_language(language)
@@ -91,6 +117,8 @@ class Players:
             other = await _ops.require_player(conn, spouse_tg_id)
             if me.spouse_id is not None or other.spouse_id is not None:
                 raise SpouseError(tg_id, spouse_tg_id, "already_married")
+            if me.spouse_proposed_to == spouse_tg_id:
+                raise SpouseError(tg_id, spouse_tg_id, "already_proposed")
             await conn.execute(
                 "UPDATE players SET spouse_proposed_to = ? WHERE tg_id = ?",
                 (spouse_tg_id, tg_id),
@@ -172,6 +200,41 @@ class Players:
             if cur.rowcount == 0:
                 raise UnknownPlayer(tg_id)
             return await _ops.require_player(conn, tg_id)
+
+
+async def check_lookalike(conn: aiosqlite.Connection, text: str, skel: str, tg_id: int) -> None:
+    """Raise LookalikeNickname / NicknameReserved when ``text`` (``skel`` = its skeleton) looks
+    like another player's nickname or belongs to an imported record not linked to ``tg_id``."""
+    async with conn.execute(
+        "SELECT nickname FROM players WHERE nickname_skeleton = ? AND nickname_key IS NOT NULL"
+        " AND tg_id <> ? ORDER BY tg_id LIMIT 1",
+        (skel, tg_id),
+    ) as cur:
+        row = await cur.fetchone()
+    if row is not None:
+        raise LookalikeNickname(text, str(row[0]))
+    async with conn.execute(
+        "SELECT nickname FROM imported_players WHERE skeleton = ? AND claimed_by IS NULL"
+        " ORDER BY id LIMIT 1",
+        (skel,),
+    ) as cur:
+        row = await cur.fetchone()
+    if row is not None:
+        raise NicknameReserved(str(row[0]))
+
+
+async def backfill_skeletons(conn: aiosqlite.Connection) -> int:
+    """Write ``nickname_skeleton`` where a nickname has none (older rows, other writers)."""
+    async with conn.execute(
+        "SELECT tg_id, nickname FROM players"
+        " WHERE nickname_key IS NOT NULL AND nickname_skeleton IS NULL"
+    ) as cur:
+        rows = [(skeleton(str(r[1])), int(r[0])) for r in await cur.fetchall()]
+    if rows:
+        await conn.executemany(
+            "UPDATE players SET nickname_skeleton = ? WHERE tg_id = ?", rows
+        )
+    return len(rows)
 
 
 def _check_language(language: str | None) -> None:

@@ -150,6 +150,15 @@ class Complaints:
             return Complaint(id=cur.lastrowid, from_id=from_id, about_id=about_id, text=body,
                              at=now)
 
+    async def count_from(self, from_id: int, day: date) -> int:
+        """Complaints ``from_id`` filed on ``day`` (by the date of their timestamp)."""
+        async with self._db.read() as conn, conn.execute(
+            "SELECT count(*) FROM complaints WHERE from_id = ? AND substr(at, 1, 10) = ?",
+            (from_id, day.isoformat()),
+        ) as cur:
+            row = await cur.fetchone()
+        return 0 if row is None else int(row[0])
+
     async def counts(self) -> list[tuple[Player, int]]:
         """(player complained about, number of complaints), most complained about first."""
         async with self._db.read() as conn, conn.execute(

@@ -34,6 +34,8 @@ class HostControls(PhaseService):
             self.core.require_host(table, user_id)
             if not table.started:
                 raise UserError("game.deal.first")
+            if seat not in table.seats:
+                raise UserError("club.bad_seat", seat=seat, count=len(table.seats))
             try:
                 engine.technical_death(table.game, seat)
             except RuleViolation as e:
@@ -71,8 +73,9 @@ class HostControls(PhaseService):
             left = [max(0.0, (at - now).total_seconds()) for at in table.deadlines.values()]
             stage = f"game.stage.{table.stage}"
             pending: list[int] = []
-            if table.stage is Stage.NIGHT:
-                # Who still has to choose tonight tells who has a night action: host only.
+            if table.stage is Stage.NIGHT and user_id == table.host_id:
+                # Who still has to choose tonight tells who has a night action: host only,
+                # and only when the host asks (a member's /status is answered in the chat).
                 await self.notifier.private(
                     table.host_id, "game.status.night_host",
                     seats=self.notifier.seat_list(table, table.pending_night()))

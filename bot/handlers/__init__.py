@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from aiogram import Router
 
-from bot.handlers import admin, club, fallback, private, stats
+from bot.handlers import admin, club, fallback, moving, private, settings, stats, wrong_chat
 
 
 def get_routers(*, admin_middleware: object | None = None) -> list[Router]:
@@ -14,12 +14,17 @@ def get_routers(*, admin_middleware: object | None = None) -> list[Router]:
     ``admin_middleware`` becomes the admin router's inner message middleware (AdminOnly).
     """
     admin_router = admin.create_router()
+    moving_router = moving.create_router()
     if admin_middleware is not None:
         admin_router.message.middleware(admin_middleware)  # type: ignore[arg-type]
+        moving_router.message.middleware(admin_middleware)  # type: ignore[arg-type]
     return [
         stats.create_router(),
         private.create_router(),
         admin_router,
+        moving_router,
         club.create_router(),
+        settings.create_router(),
+        wrong_chat.create_router(),
         fallback.create_router(),
     ]

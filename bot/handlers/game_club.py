@@ -13,6 +13,7 @@ from bot.errors import UserError
 from bot.game.callbacks import LobbyCb
 from bot.game.service import GameService, Reply
 from bot.outbox import Outbox
+from storage.db import Database
 
 log = logging.getLogger("bot.handlers.game")
 TAGS = re.compile(r"<[^>]+>")
@@ -43,9 +44,10 @@ async def _is_admin(bot: Bot, chat_id: int, user_id: int) -> bool:
     return member.status in ("creator", "administrator")
 
 
-async def newgame(message: Message, bot: Bot, games: GameService) -> None:
+async def newgame(message: Message, bot: Bot, games: GameService, db: Database) -> None:
     user = _user(message)
-    admin = user in games.host_ids or await _is_admin(bot, message.chat.id, user)
+    admin = (user in games.host_ids or user in await db.clubs.hosts(message.chat.id)
+             or await _is_admin(bot, message.chat.id, user))
     await games.open_lobby(message.chat.id, message.chat.title or str(message.chat.id), user,
                            is_admin=admin)
 
@@ -133,12 +135,13 @@ async def endgame(message: Message, games: GameService) -> None:
 
 
 async def lobby_button(query: CallbackQuery, callback_data: LobbyCb, games: GameService,
-                       locale: str) -> None:
+                       user_locale: str) -> None:
     if callback_data.action == "join":
         answer = await games.join(callback_data.game, query.from_user.id)
     else:
         answer = await games.leave(callback_data.game, query.from_user.id)
-    await query.answer(plain(games.notifier.t(locale, answer.key, **answer.kwargs)))
+    # a popup: in the presser's language, not the club's
+    await query.answer(plain(games.notifier.t(user_locale, answer.key, **answer.kwargs)))
 
 
 def create_router() -> Router:

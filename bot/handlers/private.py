@@ -6,12 +6,13 @@ from aiogram import F, Router
 from aiogram.filters import Command, CommandObject, CommandStart
 from aiogram.types import CallbackQuery, InlineKeyboardButton, InlineKeyboardMarkup, Message
 
-from bot import texts
+from bot import club_texts, texts
 from bot.callbacks import LangCb, SexCb, SpouseCb
 from bot.i18n import Translator
 from bot.outbox import Outbox
 from bot.services import Services
-from bot.services.accounts import Accounts, display
+from bot.services.accounts import COMPLAINTS_PER_DAY, Accounts, display
+from bot.services.moving import Moving
 
 
 def _args(command: CommandObject) -> str:
@@ -29,6 +30,10 @@ async def start(
     tr, chat = services.translator, message.chat.id
     key = "start.new" if result.is_new else "start.back"
     await services.outbox.send_text(chat, tr.t(locale, key, name=user.full_name))
+    moving: Moving = services.extra["moving"]
+    link = await moving.link_on_start(user.id, user.username)
+    if link is not None:
+        await services.outbox.send_text(chat, club_texts.linked(tr, locale, link))
     if result.bad_payload:
         await services.outbox.send_text(chat, tr.t(locale, "start.bad_payload"))
     elif result.join_game_id is not None:
@@ -39,22 +44,36 @@ async def start(
 
 async def help_(message: Message, services: Services, locale: str) -> None:
     text = services.translator.t(locale, "help.private")
+    text += "\n\n" + services.translator.t(locale, "club.help.limits",
+                                           complaints=COMPLAINTS_PER_DAY)
     if message.from_user and services.admin.is_admin(message.from_user.id):
         text += "\n\n" + services.translator.t(locale, "help.admin")
     await services.outbox.send_text(message.chat.id, text)
 
 
 async def nick(
-    message: Message, command: CommandObject, accounts: Accounts, outbox: Outbox,
-    translator: Translator, locale: str,
+    message: Message, command: CommandObject, moving: Moving, services: Services, locale: str,
 ) -> None:
-    assert message.from_user is not None
+    user = message.from_user
+    assert user is not None
+    outbox, translator = services.outbox, services.translator
     if not _args(command):
         await outbox.send_text(message.chat.id, translator.t(locale, "nick.usage"))
         return
-    player, changed = await accounts.set_nickname(message.from_user.id, _args(command))
-    key = "nick.set" if changed else "nick.same"
-    await outbox.send_text(message.chat.id, translator.t(locale, key, nick=player.nickname))
+    outcome = await moving.set_nickname(user.id, user.username, _args(command))
+    if outcome.link is not None:
+        text = club_texts.linked(translator, locale, outcome.link)
+    elif outcome.claimed:
+        text = translator.t(locale, "club.nick.claimed", nick=outcome.nickname)
+        for admin_id in sorted(services.admin.admin_ids):
+            admin = await services.accounts.get(admin_id)
+            await outbox.send_text(admin_id, translator.t(
+                services.accounts.locale_of(admin, None), "club.nick.claim_admin",
+                nick=outcome.nickname, name=user.full_name, id=user.id))
+    else:
+        key = "nick.set" if outcome.changed else "nick.same"
+        text = translator.t(locale, key, nick=outcome.nickname)
+    await outbox.send_text(message.chat.id, text)
 
 
 async def profile(

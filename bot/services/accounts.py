@@ -15,6 +15,7 @@ from storage.models import BalanceInfo, LedgerRow, Player, TopEntry
 
 Clock = Callable[[], datetime]
 JOIN_PAYLOAD = re.compile(r"^join_(\d{1,18})$")
+COMPLAINTS_PER_DAY = 3  # complaints one player may file per calendar day (UTC)
 
 
 def utc_now() -> datetime:
@@ -44,7 +45,7 @@ class Proposal:
 
 def parse_start_payload(payload: str | None) -> tuple[int | None, bool]:
     """``(game_id, bad)`` from a /start deep-link payload (``join_<game_id>``)."""
-    if not payload:
+    if not payload or payload.strip() == "help":  # "help": a link from a club chat
         return None, False
     match = JOIN_PAYLOAD.match(payload.strip())
     if match is None:
@@ -207,7 +208,10 @@ class Accounts:
             raise UserError("complain.usage")
         if about.tg_id == tg_id:
             raise UserError("complain.self")
-        await self.db.complaints.add(tg_id, about.tg_id, text[:1000], self.clock())
+        now = self.clock()
+        if await self.db.complaints.count_from(tg_id, now.date()) >= COMPLAINTS_PER_DAY:
+            raise UserError("club.complain.limit", limit=COMPLAINTS_PER_DAY)
+        await self.db.complaints.add(tg_id, about.tg_id, text[:1000], now)
         return about
 
     async def mark_bot_blocked(self, chat_id: int) -> None:

@@ -140,8 +140,9 @@ async def test_export_csv_document(app: App, fake: FakeTelegram, ask: Any) -> No
     assert document.caption == "Balances on 2026-03-10"
     assert document.document_bytes is not None
     rows = list(csv.reader(io.StringIO(document.document_bytes.decode())))
-    assert rows[0] == ["nickname", "telegram_id", "points"]
-    assert ["Neo", "70", "10"] in rows
+    assert rows[0] == ["nickname", "points", "games_played", "last_game_date", "telegram_id",
+                       "username"]
+    assert ["Neo", "10", "1", "2026-03-01", "70", ""] in rows
     actions = [a.action for a in await app.services.db.admin_log.recent(10)]
     assert "export" in actions
 

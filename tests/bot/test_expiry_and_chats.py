@@ -80,9 +80,9 @@ async def test_daily_job_is_scheduled(app: App) -> None:
 async def test_command_menus_per_scope_and_language(app: App, fake: FakeTelegram) -> None:
     for lang in ("ru", "en"):
         private = [c["command"] for c in fake.commands[("all_private_chats", lang)]]
-        group = [c["command"] for c in fake.commands[("all_group_chats", lang)]]
+        group = [c["command"] for c in fake.commands[("all_chat_administrators", lang)]]
         assert {"start", "nick", "balance", "top", "complain"} <= set(private)
-        assert {"newgame", "deal", "status"} <= set(group)
+        assert {"newgame", "deal", "status"} <= set(group)  # hosts: the chat's administrators
     ru = {c["command"]: c["description"] for c in fake.commands[("all_private_chats", "ru")]}
     en = {c["command"]: c["description"] for c in fake.commands[("all_private_chats", "en")]}
     assert ru["top"] == "Рейтинг" and en["top"] == "Leaderboard"
@@ -105,13 +105,14 @@ async def test_club_chat_uses_the_club_locale(app: App, fake: FakeTelegram, ask:
     )
 
 
-async def test_group_ignores_plain_text_and_private_commands(
+async def test_group_ignores_plain_text_and_points_private_commands_to_private(
     app: App, fake: FakeTelegram, ask: Any
 ) -> None:
     fake.group(-501, "Club")
     fake.user(96, "P", language_code="en")
     await fake.send(96, "hello all", chat_id=-501)
-    await fake.send(96, "/balance", chat_id=-501)
-    reply = await ask(96, "/help", chat_id=-501)  # answered after the two above were handled
+    reply = await ask(96, "/balance", chat_id=-501)  # answered after the text was handled
+    assert reply.text.startswith("Эта команда работает в личном чате")  # the club: ru
+    reply = await ask(96, "/help", chat_id=-501)
     assert reply.text.startswith("<b>")
-    assert len(fake.messages(-501)) == 1
+    assert len(fake.messages(-501)) == 2  # the plain text got no answer

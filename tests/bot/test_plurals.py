@@ -31,6 +31,12 @@ CARDS_EN = ("card", "cards")
 CHARS_RU = ("символа", "символов", "символов")
 CHARS_EN = ("character", "characters")
 WHO: dict[str, Any] = {"who": "Ann", "by": "Bob"}
+COMPLAINTS_ACC_RU = ("жалобу", "жалобы", "жалоб")
+COMPLAINTS_EN = ("complaint", "complaints")
+ROWS_RU = ("строка", "строки", "строк")
+ROWS_EN = ("more row", "more rows")
+SECONDS_GEN_RU = ("секунды", "секунд", "секунд")
+IMPORT: dict[str, Any] = {"linked": 1, "unchanged": 2, "refused": 3}
 
 CASES: dict[str, tuple[str, tuple[str, str, str], tuple[str, str], dict[str, Any]]] = {
     "balance.text": ("points", POINTS_RU, POINTS_EN, {}),
@@ -58,6 +64,17 @@ CASES: dict[str, tuple[str, tuple[str, str, str], tuple[str, str], dict[str, Any
     "game.status.deadline": ("seconds", SECONDS_RU, SECONDS_EN, {}),
     "game.extend.bad": ("max", SECONDS_ACC_RU, SECONDS_EN, {}),
     "game.extend.done": ("seconds", SECONDS_ACC_RU, SECONDS_EN, {}),
+    "club.help.limits": ("complaints", COMPLAINTS_ACC_RU, COMPLAINTS_EN, {}),
+    "club.complain.limit": ("limit", COMPLAINTS_ACC_RU, COMPLAINTS_EN, {}),
+    "club.import.dry": ("added", PLAYERS_RU, PLAYERS_EN, IMPORT),
+    "club.import.done": ("added", PLAYERS_RU, PLAYERS_EN, IMPORT),
+    "club.import.more": ("count", ROWS_RU, ROWS_EN, {}),
+    "club.link.done": ("points", POINTS_RU, POINTS_EN, {"nick": "Neo"}),
+    "club.link.notice": ("points", POINTS_RU, POINTS_EN, {"nick": "Neo", "games": 3}),
+    "club.settings.timer": ("seconds", SECONDS_RU, SECONDS_EN, {"name": "Night"}),
+    "club.settings.timer_range": ("min", SECONDS_GEN_RU, SECONDS_EN, {"max": 600}),
+    "club.settings.timer_range#max": ("max", SECONDS_GEN_RU, SECONDS_EN, {"min": 15}),
+    "club.bad_seat": ("count", PLAYERS_RU, PLAYERS_EN, {"seat": 99}),
 }
 
 

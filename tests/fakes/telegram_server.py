@@ -166,6 +166,7 @@ class FakeTelegram:
         self._update_ids = itertools.count(1)
         self._callback_ids = itertools.count(1)
         self._failures: list[_Failure] = []
+        self.files: dict[str, bytes] = {}  # file_id -> content of documents users sent
         self._changed = asyncio.Condition()
         self._runner: web.AppRunner | None = None
         self._closing = False
@@ -181,6 +182,7 @@ class FakeTelegram:
         self._closing = False
         app = web.Application()
         app.router.add_route("*", "/bot{token}/{method}", self._handle)
+        app.router.add_route("GET", "/file/bot{token}/{path:.+}", self._file)
         self._runner = web.AppRunner(app, access_log=None)
         await self._runner.setup()
         site = web.TCPSite(self._runner, "127.0.0.1", port)
@@ -280,6 +282,60 @@ class FakeTelegram:
             "chat": chat.as_dict(),
             "from": user.as_dict(),
             "text": text,
+        }
+        if text.startswith("/"):
+            length = len(text.split(maxsplit=1)[0])
+            message["entities"] = [{"type": "bot_command", "offset": 0, "length": length}]
+        await self._push({"message": message})
+        return message
+
+    async def send_document(
+        self,
+        user: FakeUser | int,
+        filename: str,
+        content: bytes,
+        *,
+        caption: str | None = None,
+        chat_id: int | None = None,
+    ) -> dict[str, Any]:
+        """The user sends a file (with an optional caption, a command if it starts with '/');
+        the bot fetches it with getFile and the file URL. Returns the message."""
+        user = self._user(user)
+        chat = self.chats[chat_id if chat_id is not None else user.id]
+        message_id = next(self._message_ids[chat.id])
+        file_id = f"user_doc_{chat.id}_{message_id}"
+        self.files[file_id] = content
+        message: dict[str, Any] = {
+            "message_id": message_id,
+            "date": int(time.time()),
+            "chat": chat.as_dict(),
+            "from": user.as_dict(),
+            "document": {"file_id": file_id, "file_unique_id": "u" + file_id,
+                         "file_name": filename, "file_size": len(content)},
+        }
+        if caption is not None:
+            message["caption"] = caption
+            if caption.startswith("/"):
+                length = len(caption.split(maxsplit=1)[0])
+                message["caption_entities"] = [
+                    {"type": "bot_command", "offset": 0, "length": length}]
+        await self._push({"message": message})
+        return message
+
+    async def reply(
+        self, user: FakeUser | int, text: str, to: dict[str, Any], *, chat_id: int | None = None
+    ) -> dict[str, Any]:
+        """The user answers message ``to`` (as returned by :meth:`send`/:meth:`send_document`)
+        with ``text``."""
+        user = self._user(user)
+        chat = self.chats[chat_id if chat_id is not None else user.id]
+        message: dict[str, Any] = {
+            "message_id": next(self._message_ids[chat.id]),
+            "date": int(time.time()),
+            "chat": chat.as_dict(),
+            "from": user.as_dict(),
+            "text": text,
+            "reply_to_message": to,
         }
         if text.startswith("/"):
             length = len(text.split(maxsplit=1)[0])
@@ -517,17 +573,14 @@ class FakeTelegram:
         return _ok(True)
 
     async def _api_setMyCommands(self, params: dict[str, Any]) -> web.Response:
-        scope = params.get("scope") or {"type": "default"}
-        self.commands[(scope["type"], params.get("language_code", ""))] = params["commands"]
+        self.commands[(_scope_key(params), params.get("language_code", ""))] = params["commands"]
         return _ok(True)
 
     async def _api_getMyCommands(self, params: dict[str, Any]) -> web.Response:
-        scope = params.get("scope") or {"type": "default"}
-        return _ok(self.commands.get((scope["type"], params.get("language_code", "")), []))
+        return _ok(self.commands.get((_scope_key(params), params.get("language_code", "")), []))
 
     async def _api_deleteMyCommands(self, params: dict[str, Any]) -> web.Response:
-        scope = params.get("scope") or {"type": "default"}
-        self.commands.pop((scope["type"], params.get("language_code", "")), None)
+        self.commands.pop((_scope_key(params), params.get("language_code", "")), None)
         return _ok(True)
 
     def _check_chat(self, chat_id: int) -> web.Response | None:
@@ -582,6 +635,21 @@ class FakeTelegram:
                 document_bytes=content,
             )
         )
+
+    async def _api_getFile(self, params: dict[str, Any]) -> web.Response:
+        file_id = str(params.get("file_id", ""))
+        if file_id not in self.files:
+            return _error(400, "Bad Request: invalid file_id")
+        return _ok({"file_id": file_id, "file_unique_id": "u" + file_id,
+                    "file_size": len(self.files[file_id]), "file_path": f"documents/{file_id}"})
+
+    async def _file(self, request: web.Request) -> web.Response:
+        if request.match_info["token"] != self.token:
+            return _error(401, "Unauthorized")
+        file_id = request.match_info["path"].rsplit("/", 1)[-1]
+        if file_id not in self.files:
+            return _error(404, "Not Found")
+        return web.Response(body=self.files[file_id])
 
     def _find(self, params: dict[str, Any]) -> SentMessage | None:
         chat_id = int(params.get("chat_id", 0))
@@ -689,6 +757,14 @@ class FakeTelegram:
         if chat_id not in self.chats:
             return _error(400, "Bad Request: chat not found")
         return _ok([self._member(chat_id, uid) for uid in sorted(self.admins.get(chat_id, set()))])
+
+
+def _scope_key(params: dict[str, Any]) -> str:
+    """``scope.type``, plus ``:<chat_id>`` for chat scopes (``"chat:900"``)."""
+    scope = params.get("scope") or {"type": "default"}
+    if "chat_id" in scope:
+        return f"{scope['type']}:{scope['chat_id']}"
+    return str(scope["type"])
 
 
 def _frozen(methods: set[str] | frozenset[str] | None) -> frozenset[str] | None:

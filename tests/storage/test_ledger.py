@@ -189,10 +189,10 @@ async def test_export_csv(db: Database) -> None:
     text = await db.ledger.export_csv()
     rows = list(csv.reader(io.StringIO(text)))
     assert rows == [
-        ["nickname", "telegram_id", "points"],
-        ["Анна Ж", "1", "7"],
-        ["", "3", "2"],
-        ["nick2", "2", "0"],
+        ["nickname", "points", "games_played", "last_game_date", "telegram_id", "username"],
+        ["Анна Ж", "7", "0", "", "1", ""],
+        ["", "2", "0", "", "3", ""],
+        ["nick2", "0", "0", "", "2", ""],
     ]
 
 

@@ -1,0 +1,64 @@
+"""Admin's private chat: /import (a CSV document), /link, /lookalikes (logic: services.moving)."""
+
+from __future__ import annotations
+
+import io
+
+from aiogram import Bot, F, Router
+from aiogram.filters import Command, CommandObject
+from aiogram.types import Message
+
+from bot import club_texts
+from bot.errors import UserError
+from bot.services import Services
+from bot.services.moving import MAX_FILE_BYTES, Moving
+
+
+def _user_id(message: Message) -> int:
+    assert message.from_user is not None
+    return message.from_user.id
+
+
+async def import_(message: Message, command: CommandObject, bot: Bot, moving: Moving,
+                  services: Services, locale: str) -> None:
+    """``/import`` as the caption of a CSV (dry run), ``/import apply`` as its caption or as a
+    reply to it (writes)."""
+    mode = (command.args or "").strip().lower()
+    document = message.document
+    if document is None and message.reply_to_message is not None:
+        document = message.reply_to_message.document
+    if document is None or mode not in ("", "dry", "apply"):
+        raise UserError("club.import.usage")
+    if document.file_size is not None and document.file_size > MAX_FILE_BYTES:
+        raise UserError("club.import.too_big", size=MAX_FILE_BYTES // 1024)
+    buffer = io.BytesIO()
+    await bot.download(document, destination=buffer)
+    report = await moving.run_import(_user_id(message), buffer.getvalue(), apply=mode == "apply")
+    await services.outbox.send_text(
+        message.chat.id, club_texts.import_report(services.translator, locale, report))
+
+
+async def link(message: Message, command: CommandObject, moving: Moving, services: Services,
+               locale: str) -> None:
+    result, tg_id = await moving.admin_link(_user_id(message), (command.args or "").strip())
+    tr = services.translator
+    await services.outbox.send_text(message.chat.id, tr.t(
+        locale, "club.link.done", nick=result.record.nickname, points=result.points))
+    player = await services.accounts.get(tg_id)
+    await services.outbox.send_text(tg_id, club_texts.linked(
+        tr, services.accounts.locale_of(player, None), result))
+
+
+async def lookalikes(message: Message, moving: Moving, services: Services, locale: str) -> None:
+    groups = await moving.lookalikes(_user_id(message))
+    await services.outbox.send_text(
+        message.chat.id, club_texts.lookalikes(services.translator, locale, groups))
+
+
+def create_router() -> Router:
+    router = Router(name="moving")
+    router.message.filter(F.chat.type == "private")
+    router.message.register(import_, Command("import"))
+    router.message.register(link, Command("link"))
+    router.message.register(lookalikes, Command("lookalikes"))
+    return router

@@ -1,0 +1,126 @@
+"""Club chat: ``/settings`` with inline buttons (logic: bot.services.club_settings).
+
+Posts (the settings message) are in the club's language; popups answer the presser in the
+presser's own language (``user_locale``)."""
+
+from __future__ import annotations
+
+from aiogram import Bot, F, Router
+from aiogram.filters import Command, CommandObject
+from aiogram.types import CallbackQuery, InlineKeyboardButton, InlineKeyboardMarkup, Message
+
+from bot.callbacks import SettingsCb
+from bot.errors import UserError
+from bot.i18n import SUPPORTED, Translator
+from bot.services import Services
+from bot.services.club_settings import STEP, TIMERS, ClubSettings, SettingsView
+
+Rows = list[list[InlineKeyboardButton]]
+
+
+def _button(text: str, action: str, arg: str = "") -> InlineKeyboardButton:
+    return InlineKeyboardButton(text=text, callback_data=SettingsCb(action=action, arg=arg).pack())
+
+
+def render(tr: Translator, view: SettingsView, page: str) -> tuple[str, InlineKeyboardMarkup]:
+    """The settings message in the club's language: main page, hosts or compositions."""
+    loc = view.club.locale
+    back = _button(tr.t(loc, "club.settings.back"), "main")
+    rows: Rows = []
+    if page == "hosts":
+        lines = [tr.t(loc, "club.settings.hosts_head", count=len(view.hosts))]
+        lines += [tr.t(loc, "club.settings.host_line", name=name, id=tg_id)
+                  for tg_id, name in view.hosts]
+        lines.append(tr.t(loc, "club.settings.hosts_hint"))
+        rows = [[_button(tr.t(loc, "club.settings.remove", name=name), "host_rm", str(tg_id))]
+                for tg_id, name in view.hosts]
+        return "\n".join(lines), InlineKeyboardMarkup(inline_keyboard=[*rows, [back]])
+    if page == "presets":
+        lines = [tr.t(loc, "club.settings.presets_head", count=len(view.presets))]
+        for size, roles in view.presets.items():
+            names = ", ".join(tr.t(loc, f"game.role.{r}") for r in roles)
+            lines.append(tr.t(loc, "club.settings.preset_line", size=size, roles=names))
+        rows = [[_button(tr.t(loc, "club.settings.remove_preset", size=size), "preset_rm",
+                         str(size))] for size in view.presets]
+        return "\n".join(lines), InlineKeyboardMarkup(inline_keyboard=[*rows, [back]])
+    lines = [tr.t(loc, "club.settings.head", title=view.club.title,
+                  language=tr.t(loc, f"lang.name_{loc}"))]
+    for name in TIMERS:
+        lines.append(tr.t(loc, "club.settings.timer", name=tr.t(loc, f"club.settings.t_{name}"),
+                          seconds=view.timers[name]))
+    fate = "host" if view.club.fate_by_host else "bot"
+    lines.append(tr.t(loc, f"club.settings.fate_{fate}"))
+    rows.append([_button(tr.t(loc, f"lang.name_{code}"), "lang", code) for code in SUPPORTED])
+    for name in TIMERS:
+        short = tr.t(loc, f"club.settings.s_{name}")
+        rows.append([_button(tr.t(loc, "club.settings.step", name=short, sign="−", step=STEP),
+                             "timer", f"{name}.-"),
+                     _button(tr.t(loc, "club.settings.step", name=short, sign="+", step=STEP),
+                             "timer", f"{name}.+")])
+    rows.append([_button(tr.t(loc, "club.settings.fate_toggle"), "fate")])
+    rows.append([_button(tr.t(loc, "club.settings.hosts", count=len(view.hosts)), "hosts"),
+                 _button(tr.t(loc, "club.settings.presets", count=len(view.presets)),
+                         "presets")])
+    return "\n".join(lines), InlineKeyboardMarkup(inline_keyboard=rows)
+
+
+async def settings_command(message: Message, command: CommandObject, bot: Bot,
+                           club_settings: ClubSettings, services: Services, locale: str) -> None:
+    assert message.from_user is not None
+    chat = message.chat.id
+    await club_settings.require(bot, chat, message.from_user.id)
+    args = (command.args or "").split()
+    tr = services.translator
+    if args:
+        target = message.reply_to_message.from_user if message.reply_to_message else None
+        if args != ["host", "add"] or target is None or target.is_bot:
+            raise UserError("club.settings.usage")
+        await club_settings.add_host(chat, target.id)
+        await services.outbox.send_text(chat, tr.t(locale, "club.settings.host_added",
+                                                   name=target.full_name))
+        return
+    text, markup = render(tr, await club_settings.view(chat), "main")
+    await services.outbox.send_text(chat, text, reply_markup=markup)
+
+
+async def settings_button(query: CallbackQuery, callback_data: SettingsCb, bot: Bot,
+                          club_settings: ClubSettings, services: Services,
+                          user_locale: str) -> None:
+    message = query.message
+    if message is None:
+        return
+    chat = message.chat.id
+    await club_settings.require(bot, chat, query.from_user.id)
+    action, arg = callback_data.action, callback_data.arg
+    page = "main"
+    if action == "lang":
+        await club_settings.set_locale(chat, arg)
+    elif action == "timer":
+        name, _, sign = arg.partition(".")
+        await club_settings.step_timer(chat, name, 1 if sign == "+" else -1)
+    elif action == "fate":
+        await club_settings.toggle_fate(chat)
+    elif action in ("hosts", "host_rm"):
+        page = "hosts"
+        if action == "host_rm":
+            await club_settings.remove_host(chat, int(arg))
+    elif action in ("presets", "preset_rm"):
+        page = "presets"
+        if action == "preset_rm":
+            await club_settings.delete_preset(chat, int(arg))
+    elif action != "main":
+        raise UserError("misc.stale_button")
+    text, markup = render(services.translator, await club_settings.view(chat), page)
+    changed = action not in ("main", "hosts", "presets")
+    await query.answer(services.translator.t(user_locale, "club.settings.saved")
+                       if changed else None)
+    await services.outbox.edit_text(chat, message.message_id, text, reply_markup=markup)
+
+
+def create_router() -> Router:
+    router = Router(name="settings")
+    router.message.filter(F.chat.type.in_({"group", "supergroup"}))
+    router.callback_query.filter(F.message.chat.type.in_({"group", "supergroup"}))
+    router.message.register(settings_command, Command("settings"))
+    router.callback_query.register(settings_button, SettingsCb.filter())
+    return router

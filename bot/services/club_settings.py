@@ -1,0 +1,99 @@
+"""Club settings (``/settings`` in the club chat): language, timers, hosts, shoot-out mode,
+saved compositions. Only the chat's administrators and HOST_IDS/ADMIN_IDS may change them."""
+
+from __future__ import annotations
+
+import logging
+import math
+from dataclasses import dataclass
+
+from aiogram import Bot
+
+from bot.config import Settings
+from bot.errors import UserError
+from bot.i18n import SUPPORTED
+from storage.db import Database
+from storage.models import Club
+
+log = logging.getLogger("bot.settings")
+TIMERS = ("night", "mafia_agree", "vote_turn", "last_word")
+STEP = 15
+MIN_SECONDS = 15
+MAX_SECONDS = 600
+
+
+@dataclass(frozen=True)
+class SettingsView:
+    club: Club
+    timers: dict[str, int]
+    hosts: list[tuple[int, str]]  # (tg_id, name)
+    presets: dict[int, list[str]]
+
+
+class ClubSettings:
+    def __init__(self, db: Database, settings: Settings) -> None:
+        self.db = db
+        self.settings = settings
+
+    async def may_change(self, bot: Bot, chat_id: int, user_id: int) -> bool:
+        if user_id in self.settings.admin_ids or user_id in self.settings.host_ids:
+            return True
+        try:
+            member = await bot.get_chat_member(chat_id, user_id)
+        except Exception:  # the API is down or the bot is not in the chat: not an admin then
+            log.warning("getChatMember failed", extra={"chat_id": chat_id})
+            return False
+        return member.status in ("creator", "administrator")
+
+    async def require(self, bot: Bot, chat_id: int, user_id: int) -> None:
+        if not await self.may_change(bot, chat_id, user_id):
+            raise UserError("club.settings.denied")
+
+    def default_seconds(self, name: str) -> int:
+        return max(1, math.ceil(float(getattr(self.settings.timers, name))))
+
+    async def view(self, chat_id: int) -> SettingsView:
+        club = await self.db.clubs.get(chat_id)
+        if club is None:
+            raise UserError("misc.error")
+        timers = {n: int(club.timers.get(n, self.default_seconds(n))) for n in TIMERS}
+        hosts = []
+        for tg_id in await self.db.clubs.hosts(chat_id):
+            player = await self.db.players.get(tg_id)
+            name = (player.nickname or player.display_name) if player else str(tg_id)
+            hosts.append((tg_id, name))
+        return SettingsView(club, timers, hosts, await self.db.clubs.presets(chat_id))
+
+    async def set_locale(self, chat_id: int, code: str) -> None:
+        if code not in SUPPORTED:
+            raise UserError("misc.error")
+        await self.db.clubs.set_locale(chat_id, code)
+
+    async def step_timer(self, chat_id: int, name: str, sign: int) -> int:
+        if name not in TIMERS or sign not in (-1, 1):
+            raise UserError("misc.error")
+        current = (await self.view(chat_id)).timers[name]
+        value = current + sign * STEP
+        if not MIN_SECONDS <= value <= MAX_SECONDS:
+            raise UserError("club.settings.timer_range", min=MIN_SECONDS, max=MAX_SECONDS)
+        await self.db.clubs.set_timers(chat_id, **{name: value})
+        return value
+
+    async def toggle_fate(self, chat_id: int) -> bool:
+        club = await self.db.clubs.get(chat_id)
+        if club is None:
+            raise UserError("misc.error")
+        await self.db.clubs.set_fate_by_host(chat_id, not club.fate_by_host)
+        return not club.fate_by_host
+
+    async def add_host(self, chat_id: int, tg_id: int) -> None:
+        await self.db.clubs.add_host(chat_id, tg_id)
+
+    async def remove_host(self, chat_id: int, tg_id: int) -> None:
+        if tg_id not in await self.db.clubs.hosts(chat_id):
+            raise UserError("club.settings.no_such_host")
+        await self.db.clubs.remove_host(chat_id, tg_id)
+
+    async def delete_preset(self, chat_id: int, size: int) -> None:
+        if not await self.db.clubs.delete_preset(chat_id, size):
+            raise UserError("club.settings.no_such_preset")

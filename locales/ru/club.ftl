@@ -1,0 +1,144 @@
+# Тексты клуба: переезд клуба (/import, /link), честные ники, /settings, меню, лимиты.
+
+## Лимиты на повторы
+club-help-limits = <b>Лимиты:</b> одно открытое предложение на пару (повторный /spouse так и скажет); в день можно отправить { $complaints ->
+        [one] { $complaints } жалобу
+        [few] { $complaints } жалобы
+       *[many] { $complaints } жалоб
+    }; в чате клуба /status отвечает там же и не пишет ведущему.
+club-complain-limit = Сегодня вы уже отправили { $limit ->
+        [one] { $limit } жалобу
+        [few] { $limit } жалобы
+       *[many] { $limit } жалоб
+    } — это дневной лимит. Попробуйте завтра.
+spouse-already_proposed = Вы уже сделали предложение этому игроку. Дождитесь ответа.
+
+## Честные ники
+nick-lookalike = Ник <b>{ $nick }</b> похож на занятый ник <b>{ $existing }</b>. Выберите ник, который выглядит иначе.
+nick-reserved = Ник <b>{ $nick }</b> принадлежит импортированной записи клуба. Отправьте <code>/nick { $nick }</code>, чтобы заявить его; администратор подтвердит.
+nick-stacked_marks = Слишком много знаков над одной буквой: не больше двух разных.
+club-lookalikes-none = Похожих ников нет.
+club-lookalikes-head = <b>Похожие ники</b> (групп: { $count }):
+club-lookalikes-group = • { $names }
+
+## Переезд клуба
+club-import-usage = Отправьте CSV клуба документом с подписью <code>/import</code> (проверка: ничего не записывается) или <code>/import apply</code>; либо ответьте на файл командой <code>/import apply</code>. Столбцы: nickname, points, games_played, last_game_date (ГГГГ-ММ-ДД), telegram_id, username — те же, что пишет /export.
+club-import-too_big = Файл слишком большой (не больше { $size } КБ).
+club-import-not_utf8 = Файл не в кодировке UTF-8. Сохраните CSV в UTF-8 и отправьте снова.
+club-import-file_empty = Файл пуст: первая строка должна называть столбцы.
+club-import-file_missing_column = Нет обязательного столбца: { $value }. Ничего не импортировано.
+club-import-file_unknown_column = Неизвестный столбец: { $value }. Допустимы: nickname, points, games_played, last_game_date, telegram_id, username. Ничего не импортировано.
+club-import-file_too_many_rows = Слишком много строк (не больше { $value }). Ничего не импортировано.
+club-import-dry = <b>Проверка, ничего не записано.</b> Добавится { $added ->
+        [one] { $added } игрок
+        [few] { $added } игрока
+       *[many] { $added } игроков
+    } (сразу привязываются к аккаунтам Telegram: { $linked }); без изменений: { $unchanged }; отклонено строк: { $refused }.
+club-import-done = <b>Импортировано:</b> { $added ->
+        [one] { $added } игрок
+        [few] { $added } игрока
+       *[many] { $added } игроков
+    } (привязаны к аккаунтам Telegram: { $linked }); без изменений: { $unchanged }; отклонено строк: { $refused }.
+club-import-row = строка { $line }: { $why }
+club-import-more = … и ещё { $count ->
+        [one] { $count } строка
+        [few] { $count } строки
+       *[many] { $count } строк
+    }
+club-import-apply_hint = Чтобы записать, ответьте на файл командой <code>/import apply</code>.
+club-import-why_bad_number = не целое число ≥ 0 ({ $value })
+club-import-why_bad_date = неверная дата ({ $value }): ГГГГ-ММ-ДД или ДД.ММ.ГГГГ, не в будущем
+club-import-why_missing_date = баллы или игры без даты последней игры ({ $value })
+club-import-why_bad_username = неверное имя пользователя Telegram ({ $value })
+club-import-why_duplicate = повтор более ранней строки: { $value }
+club-import-why_lookalike = похож на ник { $value }
+club-import-why_taken = ник занят игроком ({ $value })
+club-import-why_changed = { $value } уже импортирован с другими данными (повторный импорт ничего не меняет)
+club-import-why_tg_other_nick = у этого аккаунта Telegram уже есть ник { $value }
+club-import-why_nickname_too_short = слишком короткий ник ({ $value })
+club-import-why_nickname_too_long = слишком длинный ник ({ $value })
+club-import-why_nickname_bad_chars = в нике недопустимые символы ({ $value })
+club-import-why_nickname_stacked_marks = в нике нагромождение знаков над буквой ({ $value })
+club-import-why_nickname_no_letter_or_digit = в нике нет ни буквы, ни цифры ({ $value })
+club-link-usage = Использование: <code>/link НИК</code> — подтверждает заявку на импортированный ник.
+club-link-not_found = Нет импортированной записи, ждущей ник <b>{ $nick }</b>.
+club-link-no_claim = Ник <b>{ $nick }</b> ещё никто не заявил (игрок отправляет <code>/nick { $nick }</code>).
+club-link-done = <b>{ $nick }</b> привязан; начислено { $points ->
+        [one] { $points } балл
+        [few] { $points } балла
+       *[many] { $points } баллов
+    }.
+club-link-notice = Ваша запись клуба <b>{ $nick }</b> теперь ваша: { $points ->
+        [one] { $points } балл
+        [few] { $points } балла
+       *[many] { $points } баллов
+    }, сыграно игр: { $games }.
+club-link-expired_notice = Ваша запись клуба <b>{ $nick }</b> теперь ваша (сыграно игр: { $games }). Её баллы сгорели: последняя игра была больше двух месяцев назад.
+club-nick-claimed = <b>{ $nick }</b> — импортированная запись клуба. Администратора попросили подтвердить, что она ваша.
+club-nick-claim_admin = { $name } (id { $id }) заявляет импортированный ник <b>{ $nick }</b>. Подтвердите: <code>/link { $nick }</code>.
+
+## Настройки клуба
+club-settings-denied = Менять настройки могут только администраторы чата и ведущие клуба.
+club-settings-usage = <code>/settings</code> показывает настройки; ответьте на сообщение участника командой <code>/settings host add</code>, чтобы сделать его ведущим.
+club-settings-head = <b>Настройки: { $title }</b>
+    Язык: { $language }
+club-settings-timer = { $name }: { $seconds ->
+        [one] { $seconds } секунда
+        [few] { $seconds } секунды
+       *[many] { $seconds } секунд
+    }
+club-settings-t_night = Ночь
+club-settings-t_mafia_agree = Договорённость мафии
+club-settings-t_vote_turn = Ход голосования
+club-settings-t_last_word = Последнее слово
+club-settings-s_night = 🌙
+club-settings-s_mafia_agree = 🤝
+club-settings-s_vote_turn = 🗳
+club-settings-s_last_word = 💬
+club-settings-step = { $name } { $sign }{ $step }
+club-settings-fate_host = Перестрелки: жребий тянет ведущий.
+club-settings-fate_bot = Перестрелки: жребий тянет бот.
+club-settings-fate_toggle = 🎲 Сменить, кто тянет жребий
+club-settings-hosts = 🎙 Ведущие ({ $count })
+club-settings-presets = 🃏 Составы ({ $count })
+club-settings-back = ← Назад
+club-settings-hosts_head = <b>Ведущие</b> (в списке: { $count })
+club-settings-host_line = • { $name } (id { $id })
+club-settings-hosts_hint = Добавить: ответьте на сообщение участника командой <code>/settings host add</code>. Администраторы чата ведут в любом случае.
+club-settings-remove = ✖ { $name }
+club-settings-presets_head = <b>Сохранённые составы</b> (в списке: { $count })
+club-settings-preset_line = { $size }: { $roles }
+club-settings-remove_preset = ✖ { $size }
+club-settings-saved = Сохранено.
+club-settings-timer_range = Таймер — от { $min ->
+        [one] { $min } секунды
+        [few] { $min } секунд
+       *[many] { $min } секунд
+    } до { $max ->
+        [one] { $max } секунды
+        [few] { $max } секунд
+       *[many] { $max } секунд
+    }.
+club-settings-no_such_host = Этого ведущего уже нет в списке.
+club-settings-no_such_preset = Этот состав уже удалён.
+club-settings-host_added = { $name } теперь ведущий этого клуба.
+
+## Меню и не тот чат
+club-where-private = Эта команда работает в личном чате с ботом: { $link }
+club-where-group = Эта команда работает в групповом чате клуба.
+club-bad_seat = Места { $seat } нет: за столом { $count ->
+        [one] { $count } игрок
+        [few] { $count } игрока
+       *[many] { $count } игроков
+    }.
+commands-settings = Настройки клуба (админы)
+commands-redeem = Обменять баллы: /redeem НИК БАЛЛЫ ПРИЧИНА
+commands-adjust = Поправить баллы: /adjust НИК ±БАЛЛЫ ПРИЧИНА
+commands-block = Заблокировать аккаунт
+commands-unblock = Разблокировать аккаунт
+commands-export = Балансы в CSV
+commands-import = Импорт игроков клуба из CSV
+commands-link = Подтвердить заявку на импортированный ник
+commands-lookalikes = Похожие ники
+commands-complaints = Жалобы
+club-import-why_already_here = этот аккаунт Telegram уже играет здесь как { $value } (повторный импорт посчитал бы его баллы дважды)

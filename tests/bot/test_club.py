@@ -1,0 +1,200 @@
+"""Issue 11 over HTTP: /import (a document), linking, look-alike nicknames, /settings,
+menus per scope, commands in the wrong chat, limits on repeats."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from bot.app import App
+from tests.bot.conftest import ADMIN_ID
+from tests.fakes.telegram_server import FakeTelegram
+
+CSV = (
+    b"nickname,points,games_played,last_game_date,telegram_id,username\n"
+    b"Old Timer,120,87,2026-02-01,,oldtimer\n"
+    b"Veteran,40,12,2026-02-20,,\n"
+    b"Bad Points,ten,1,2026-02-01,,\n"
+    b"0ld Timer,5,1,2026-02-01,,\n"
+)
+CLUB = -1001
+
+
+async def _admin(fake: FakeTelegram, ask: Any) -> None:
+    fake.user(ADMIN_ID, "Admin", language_code="en")
+    await ask(ADMIN_ID, "/start")
+
+
+async def test_import_dry_run_then_apply_then_again(app: App, fake: FakeTelegram,
+                                                    ask: Any) -> None:
+    await _admin(fake, ask)
+    sent = await fake.send_document(ADMIN_ID, "club.csv", CSV, caption="/import")
+    dry = await fake.next_message(ADMIN_ID)
+    assert "Dry run" in dry.text and "Would add 2 players" in dry.text
+    assert "line 4: not a whole number ≥ 0 (points=ten)" in dry.text
+    assert "line 5: looks like the nickname Old Timer" in dry.text
+    assert await app.services.db.imports.pending() == []
+
+    await fake.reply(ADMIN_ID, "/import apply", sent)
+    done = await fake.next_message(ADMIN_ID)
+    assert done.text.startswith("<b>Imported</b> 2 players")
+    assert [r.nickname for r in await app.services.db.imports.pending()] == [
+        "Old Timer", "Veteran"]
+
+    await fake.send_document(ADMIN_ID, "club.csv", CSV, caption="/import apply")
+    again = await fake.next_message(ADMIN_ID)
+    assert "0 players" in again.text and "unchanged: 2" in again.text
+    assert len(await app.services.db.imports.pending()) == 2
+
+
+async def test_import_refusals_and_non_admin(app: App, fake: FakeTelegram, ask: Any) -> None:
+    await _admin(fake, ask)
+    await fake.send_document(ADMIN_ID, "c.csv", b"nickname,points,colour\nAbc,1,red\n",
+                             caption="/import apply")
+    assert "Unknown column: colour" in (await fake.next_message(ADMIN_ID)).text
+    await fake.send_document(ADMIN_ID, "c.csv", b"\xff\xfe\x00bad", caption="/import")
+    assert "not UTF-8" in (await fake.next_message(ADMIN_ID)).text
+    assert "as a document" in (await ask(ADMIN_ID, "/import")).text
+    fake.user(70, "Neo", language_code="en")
+    await ask(70, "/start")
+    await fake.send_document(70, "club.csv", CSV, caption="/import apply")
+    assert (await fake.next_message(70)).text == "This command is for admins only."
+    assert await app.services.db.imports.pending() == []
+
+
+async def test_linking_by_username_and_by_admin_confirmation(app: App, fake: FakeTelegram,
+                                                             ask: Any) -> None:
+    await _admin(fake, ask)
+    await fake.send_document(ADMIN_ID, "club.csv", CSV, caption="/import apply")
+    await fake.next_message(ADMIN_ID)
+    # the imported username matches at /start: the record is theirs at once
+    fake.user(71, "Old", language_code="en", username="OldTimer")
+    await ask(71, "/start")
+    notice = await fake.next_message(71)
+    assert "Old Timer" in notice.text and "120 points" in notice.text
+    player = await app.services.db.players.get(71)
+    assert player is not None and player.nickname == "Old Timer" and player.games_played == 87
+    assert await app.services.db.ledger.balance(71) == 120
+    # someone else claims "Veteran": an admin must confirm
+    fake.user(72, "Vet", language_code="en")
+    await ask(72, "/start")
+    claim = await ask(72, "/nick veteran")
+    assert "asked to confirm" in claim.text
+    assert "claims the imported nickname" in (await fake.next_message(ADMIN_ID)).text
+    assert (await app.services.db.players.get(72)).nickname is None  # type: ignore[union-attr]
+    assert "linked; 40 points" in (await ask(ADMIN_ID, "/link Veteran")).text
+    assert "Veteran" in (await fake.next_message(72)).text
+    assert await app.services.db.ledger.balance(72) == 40
+    assert await app.services.db.imports.pending() == []
+
+
+async def test_lookalike_nicknames(app: App, fake: FakeTelegram, ask: Any) -> None:
+    for uid in (81, 82, 83, 84):
+        fake.user(uid, f"U{uid}", language_code="en")
+        await ask(uid, "/start")
+    assert "Bobby" in (await ask(81, "/nick Bobby")).text
+    refusal = await ask(82, "/nick B\u043ebby")
+    assert refusal.text == ("The nickname <b>B\u043ebby</b> looks like <b>Bobby</b>, which is"
+                            " taken. Choose one that looks different.")
+    assert "is taken" in (await ask(83, "/nick \uff22\uff4f\uff42\uff42\uff59")).text
+    assert "accents" in (await ask(84, "/nick Bobb\u00fd\u0301\u0301")).text
+    await _admin(fake, ask)
+    assert (await ask(ADMIN_ID, "/lookalikes")).text == "No nicknames look alike."
+
+
+async def test_settings_buttons(app: App, fake: FakeTelegram, ask: Any) -> None:
+    fake.group(CLUB, "Club")
+    fake.set_admins(CLUB, [500])
+    fake.user(500, "Owner", language_code="ru")
+    fake.user(501, "Member", language_code="en")
+    await ask(501, "/start")
+    assert "Only the chat" not in (await ask(500, "/help", chat_id=CLUB)).text
+    refusal = await ask(501, "/settings", chat_id=CLUB)
+    assert refusal.text.startswith("Менять настройки могут")  # a post: the club's language
+    panel = await ask(500, "/settings", chat_id=CLUB)
+    assert "Ночь: 1 секунда" in panel.text  # the default (0.2 s) rounded up to whole seconds
+    # a member's press: a popup in the member's own language, nothing changes
+    query = await fake.press(501, panel, button="English")
+    answer = await fake.callback_answer(query)
+    assert answer["text"].startswith("Only the chat's administrators")
+    assert (await app.services.db.clubs.get(CLUB)).locale == "ru"  # type: ignore[union-attr]
+    # the chat's admin switches the club to English: the panel is redrawn in English
+    query = await fake.press(500, panel, button="English")
+    assert (await fake.callback_answer(query))["text"] == "Сохранено."  # presser: ru
+    assert "Language: English" in (await fake.next_edit(CLUB)).text
+    assert (await app.services.db.clubs.get(CLUB)).locale == "en"  # type: ignore[union-attr]
+    query = await fake.press(500, panel, button="🌙 +15")
+    await fake.callback_answer(query)
+    assert "Night: 16 seconds" in (await fake.next_edit(CLUB)).text
+    assert (await app.services.db.clubs.get(CLUB)).timers["night"] == 16  # type: ignore[union-attr]
+    query = await fake.press(500, panel, button="🎲")
+    await fake.callback_answer(query)
+    assert "the host draws" in (await fake.next_edit(CLUB)).text
+    # hosts: add by replying to a member's message, remove from the list
+    said = await fake.send(501, "hi", chat_id=CLUB)
+    await fake.reply(500, "/settings host add", said, chat_id=CLUB)
+    assert "Member is now a host" in (await fake.next_message(CLUB)).text
+    assert await app.services.db.clubs.hosts(CLUB) == [501]
+    query = await fake.press(500, panel, button="Hosts")
+    await fake.callback_answer(query)
+    assert "Member (id 501)" in (await fake.next_edit(CLUB)).text
+    query = await fake.press(500, panel, button="✖ Member")
+    await fake.callback_answer(query)
+    await fake.next_edit(CLUB)
+    assert await app.services.db.clubs.hosts(CLUB) == []
+    # saved compositions: list and delete
+    await app.services.db.clubs.save_preset(CLUB, 3, ["mafia", "civilian", "civilian"])
+    query = await fake.press(500, panel, button="Back")
+    await fake.callback_answer(query)
+    await fake.next_edit(CLUB)
+    query = await fake.press(500, panel, button="Compositions")
+    await fake.callback_answer(query)
+    assert "3: " in (await fake.next_edit(CLUB)).text
+    query = await fake.press(500, panel, button="✖ 3")
+    await fake.callback_answer(query)
+    await fake.next_edit(CLUB)
+    assert await app.services.db.clubs.presets(CLUB) == {}
+
+
+async def test_menus_per_scope(app: App, fake: FakeTelegram) -> None:
+    await fake.wait_call("setMyCommands")
+    for lang in ("ru", "en"):
+        members = [c["command"] for c in fake.commands[("all_group_chats", lang)]]
+        admins = [c["command"] for c in fake.commands[("all_chat_administrators", lang)]]
+        mine = [c["command"] for c in fake.commands[(f"chat:{ADMIN_ID}", lang)]]
+        assert members == ["help"]
+        assert {"newgame", "deal", "status", "settings"} <= set(admins)
+        assert {"import", "export", "link", "lookalikes", "balance"} <= set(mine)
+    assert "import" not in [c["command"] for c in fake.commands[("all_private_chats", "en")]]
+
+
+async def test_commands_in_the_wrong_chat(app: App, fake: FakeTelegram, ask: Any) -> None:
+    fake.group(CLUB, "Club")
+    fake.user(60, "P", language_code="en")
+    await ask(60, "/start")
+    for command in ("/balance", "/lang", "/nick X"):
+        answer = await ask(60, command, chat_id=CLUB)
+        assert answer.text.startswith("Эта команда работает в личном чате"), command
+        assert "https://t.me/mafia_test_bot?start=help" in answer.text
+    assert (await ask(60, "/newgame")).text == "This command works in the club's group chat."
+    assert "Unknown command" in (await ask(60, "/nonsense")).text
+    # the link's "?start=help" is a plain start, not a bad deep link
+    await ask(60, "/start help")
+    profile = await ask(60, "/profile")
+    assert profile.text == (await ask(60, "/profile")).text
+
+
+async def test_limits_on_repeats(app: App, fake: FakeTelegram, ask: Any) -> None:
+    for uid, nick in ((61, "Alice"), (62, "Bob Marley")):
+        fake.user(uid, nick, language_code="en")
+        await ask(uid, "/start")
+        await ask(uid, f"/nick {nick}")
+    assert "Proposal sent" in (await ask(61, "/spouse Bob Marley")).text
+    await fake.next_message(62)
+    assert (await ask(61, "/spouse Bob Marley")).text.startswith("You have already proposed")
+    assert fake.unread(62) == []  # no second proposal
+    for _ in range(3):
+        assert "recorded" in (await ask(61, "/complain Bob Marley rude")).text
+    limit = await ask(61, "/complain Bob Marley rude again")
+    assert limit.text.startswith("You have already filed 3 complaints today")
+    assert sum(n for _, n in await app.services.db.complaints.counts()) == 3
+    assert "3 complaints a day" in (await ask(61, "/help")).text

@@ -1,0 +1,111 @@
+from __future__ import annotations
+
+from datetime import date
+
+from storage import Database
+from tests.storage.conftest import ADMIN, NOW, add_players
+
+# NOW is 2026-03-10: a last game on 2026-02-01 has not expired, one on 2025-12-01 has.
+CSV = (
+    "nickname,points,games_played,last_game_date,telegram_id,username\n"
+    "Old Timer,120,87,2026-02-01,,@oldtimer\n"
+    "Linked,40,12,01.02.2026,5,\n"
+    "Gone Away,30,9,2025-12-01,,\n"
+    "Bad Points,ten,1,2026-02-01,,\n"
+    "Bad Date,1,1,2026-02-30,,\n"
+    "Future,1,1,2027-01-01,,\n"
+    "old timer,5,1,2026-02-01,,\n"
+    "0ld Timer,5,1,2026-02-01,,\n"
+    "Taken,5,1,2026-02-01,,\n"
+    "No Date,5,1,,,\n"
+    "x,5,1,2026-02-01,,\n"
+)
+
+
+def reasons(report) -> list[tuple[int, str]]:  # type: ignore[no-untyped-def]
+    return [(r.line, r.reason) for r in report.refused]
+
+
+async def test_dry_run_reports_and_writes_nothing(db: Database) -> None:
+    await add_players(db, 5, nick=False)
+    await add_players(db, 6, nick=False)
+    await db.players.set_nickname(6, "Taken")
+    report = await db.imports.run(CSV, admin_id=ADMIN, now=NOW, apply=False)
+    assert not report.applied and report.file_error is None
+    assert [r.nickname for r in report.added] == ["Old Timer", "Linked", "Gone Away"]
+    assert report.linked == ["Linked"]
+    assert reasons(report) == [
+        (5, "bad_number"), (6, "bad_date"), (7, "bad_date"), (8, "duplicate"),
+        (9, "lookalike"), (10, "taken"), (11, "missing_date"), (12, "nickname_too_short"),
+    ]
+    assert await db.imports.pending() == []
+    assert await db.ledger.balance(5) == 0
+
+
+async def test_apply_links_counts_games_and_is_idempotent(db: Database) -> None:
+    await add_players(db, 5, nick=False)
+    report = await db.imports.run(CSV, admin_id=ADMIN, now=NOW, apply=True)
+    assert report.applied and report.linked == ["Linked"]
+    linked = await db.players.get(5)
+    assert linked is not None and linked.nickname == "Linked"
+    assert linked.games_played == 12 and linked.last_game_date == date(2026, 2, 1)
+    assert await db.ledger.balance(5) == 40
+    rows = await db.ledger.recent(5)
+    assert [(r.kind, r.reason, r.points) for r in rows] == [("adjust", "import", 40)]
+    assert [r.nickname for r in await db.imports.pending()] == ["Gone Away", "Old Timer", "Taken"]
+
+    again = await db.imports.run(CSV, admin_id=ADMIN, now=NOW, apply=True)
+    assert again.added == []
+    assert sorted(again.unchanged) == ["Gone Away", "Linked", "Old Timer", "Taken"]
+    assert await db.ledger.balance(5) == 40
+    assert len(await db.imports.pending()) == 3
+
+    changed = CSV.replace("Old Timer,120", "Old Timer,999")
+    third = await db.imports.run(changed, admin_id=ADMIN, now=NOW, apply=True)
+    assert (2, "changed") in reasons(third)
+
+
+async def test_linking_later_by_username_and_expired_points(db: Database) -> None:
+    await db.imports.run(CSV, admin_id=ADMIN, now=NOW, apply=True)
+    await add_players(db, 7, 8, nick=False)
+    record = await db.imports.matching(7, "OldTimer")
+    assert record is not None and record.nickname == "Old Timer"
+    result = await db.imports.link(record.id, 7, now=NOW)
+    assert result.points == 120 and not result.expired
+    player = await db.players.get(7)
+    assert player is not None and player.nickname == "Old Timer" and player.games_played == 87
+    assert await db.ledger.balance(7) == 120
+
+    gone = await db.imports.by_nickname("gone away")
+    assert gone is not None
+    result = await db.imports.link(gone.id, 8, now=NOW, admin_id=ADMIN)
+    assert result.expired and result.points == 0
+    player = await db.players.get(8)
+    assert player is not None and player.nickname == "Gone Away" and player.games_played == 9
+    assert await db.ledger.balance(8) == 0
+    # the absence counts as swept: the next expiry run keeps the nickname
+    assert await db.expiry.sweep(NOW.date()) == []
+    assert [r.nickname for r in await db.imports.pending()] == ["Linked", "Taken"]  # 5 never came
+
+
+async def test_imported_nicknames_are_reserved(db: Database) -> None:
+    import pytest
+
+    from storage import NicknameReserved
+
+    await db.imports.run(CSV, admin_id=ADMIN, now=NOW, apply=True)
+    await add_players(db, 9, nick=False)
+    with pytest.raises(NicknameReserved) as err:
+        await db.players.set_nickname(9, "0LD TIMER")
+    assert err.value.nickname == "Old Timer"
+
+
+async def test_file_level_refusals(db: Database) -> None:
+    report = await db.imports.run("nickname,points,colour\nA1,1,red\n", admin_id=ADMIN,
+                                  now=NOW, apply=True)
+    assert report.file_error == "unknown_column" and report.file_value == "colour"
+    report = await db.imports.run("nickname,games_played\n", admin_id=ADMIN, now=NOW,
+                                  apply=True)
+    assert report.file_error == "missing_column" and report.file_value == "points"
+    report = await db.imports.run("", admin_id=ADMIN, now=NOW, apply=True)
+    assert report.file_error == "empty"
