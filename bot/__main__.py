@@ -18,8 +18,10 @@ def describe(error: ValidationError) -> str:
     """One line naming the bad settings (never their values: the token is a secret)."""
     parts = []
     for item in error.errors():
-        name = "_".join(str(p) for p in item["loc"]).upper() or "settings"
-        if item["type"] == "missing":
+        name = "_".join(str(p) for p in item["loc"]).upper()
+        if not name:  # a rule across settings: its message names them
+            parts.append(str(item["msg"]).removeprefix("Value error, "))
+        elif item["type"] == "missing":
             parts.append(f"{name} is not set")
         else:
             parts.append(f"{name} is malformed ({item['msg']})")

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import signal
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 
@@ -13,6 +14,7 @@ from aiogram.client.session.aiohttp import AiohttpSession
 from aiogram.client.telegram import TelegramAPIServer
 from aiogram.enums import ParseMode
 from aiogram.exceptions import (
+    ClientDecodeError,
     TelegramAPIError,
     TelegramNetworkError,
     TelegramUnauthorizedError,
@@ -24,14 +26,16 @@ from apscheduler.triggers.cron import CronTrigger
 
 from bot.commands import register_commands
 from bot.config import LOCALES, Settings
+from bot.game.timers import JobGuard
 from bot.game.wiring import game_routers, install_games, start_games
 from bot.handlers import get_routers
 from bot.i18n import CatalogError, Translator, default_translator
-from bot.middlewares import AdminOnly, ContextMiddleware
+from bot.middlewares import AdminOnly, BlockedInGame, ContextMiddleware
 from bot.outbox import Limits, Outbox
 from bot.services import Services
 from bot.services.accounts import Accounts, Clock, utc_now
 from bot.services.admin import Admin
+from bot.services.chats import ChatMoves
 from bot.services.club_settings import ClubSettings
 from bot.services.expiry import ExpiryReport, run_expiry
 from bot.services.moving import Moving
@@ -60,6 +64,9 @@ class App:
     started: asyncio.Event = field(default_factory=asyncio.Event)
     me: User | None = None
     web_runner: web.AppRunner | None = None
+    webhook_runner: web.AppRunner | None = None
+    guard: JobGuard = field(default_factory=JobGuard)
+    stopping: asyncio.Event = field(default_factory=asyncio.Event)
 
     async def check_api(self) -> User:
         """getMe: fails fast with a clear message when the API is unreachable or the token bad."""
@@ -78,6 +85,10 @@ class App:
             raise StartupError(f"the Bot API at {url} answered: {e.message}") from None
         except TimeoutError:
             raise StartupError(f"cannot reach the Bot API at {url}: timed out") from None
+        except ClientDecodeError:  # e.g. a proxy's HTML page instead of the Bot API's JSON
+            raise StartupError(
+                f"the Bot API at {url} did not answer JSON (is TELEGRAM_API_URL a Bot API "
+                "server?)") from None
 
     async def daily_expiry(self) -> ExpiryReport:
         s = self.services
@@ -85,17 +96,20 @@ class App:
                                 self.settings.default_locale)
 
     async def run(self, *, handle_signals: bool = True, polling_timeout: int = 10) -> None:
-        """Start polling until SIGTERM/SIGINT (or :meth:`stop`), then shut down cleanly."""
+        """Start long polling (or the webhook server when WEBHOOK_URL is set) until
+        SIGTERM/SIGINT (or :meth:`stop`), then shut down cleanly."""
         try:
             self.me = await self.check_api()
-            await self.bot.delete_webhook(drop_pending_updates=False)
+            if self.settings.webhook_url is None:
+                await self.bot.delete_webhook(drop_pending_updates=False)
             try:
                 await register_commands(self.bot, self.services.translator,
                                         self.settings.default_locale, self.settings.admin_ids)
             except TelegramAPIError as e:  # menus are a convenience: run without them
                 log.warning("could not register commands", extra={"error": str(e)})
             self.scheduler.add_job(
-                self.daily_expiry, CronTrigger(hour=EXPIRY_HOUR_UTC, minute=0, timezone=UTC),
+                self.guard.wrap("expiry", self.daily_expiry),
+                CronTrigger(hour=EXPIRY_HOUR_UTC, minute=0, timezone=UTC),
                 id="expiry", replace_existing=True, coalesce=True, misfire_grace_time=6 * 3600,
                 next_run_time=datetime.now(UTC),  # catch up at start; storage is idempotent
             )
@@ -105,12 +119,60 @@ class App:
                                        "api": self.settings.telegram_api_url,
                                        "db": str(self.settings.database_path)})
             self.dispatcher.startup.register(self._mark_started)
-            await self.dispatcher.start_polling(
-                self.bot, handle_signals=handle_signals, polling_timeout=polling_timeout,
-                close_bot_session=False,
-            )
+            if self.settings.webhook_url is not None:
+                await self.run_webhook(handle_signals=handle_signals)
+            else:
+                await self.dispatcher.start_polling(
+                    self.bot, handle_signals=handle_signals, polling_timeout=polling_timeout,
+                    close_bot_session=False,
+                )
         finally:
             await self.close()
+
+    async def run_webhook(self, *, handle_signals: bool) -> None:
+        """Webhook mode: aiogram's request handler on an aiohttp server; Telegram's
+        ``X-Telegram-Bot-Api-Secret-Token`` header must carry WEBHOOK_SECRET (else 401, and
+        nothing is processed). setWebhook is called once the server listens."""
+        from urllib.parse import urlsplit
+
+        from aiogram.webhook.aiohttp_server import SimpleRequestHandler, setup_application
+
+        settings = self.settings
+        url = settings.webhook_url
+        assert url is not None and settings.webhook_secret is not None
+        secret = settings.webhook_secret.get_secret_value()
+        path = urlsplit(url).path or "/"
+        webapp = web.Application()
+        handler = SimpleRequestHandler(self.dispatcher, self.bot, secret_token=secret)
+        # not handler.register(): its shutdown hook would close the bot's session before the
+        # outbox is flushed; close() does that, in order
+        webapp.router.add_route("POST", path, handler.handle)
+        setup_application(webapp, self.dispatcher, bot=self.bot)
+        self.webhook_runner = web.AppRunner(webapp, access_log=None)
+        await self.webhook_runner.setup()  # runs the dispatcher's startup (games restored)
+        try:
+            await web.TCPSite(self.webhook_runner, settings.webhook_host,
+                              settings.webhook_port).start()
+        except OSError as e:
+            raise StartupError(
+                f"cannot listen for the webhook on port {settings.webhook_port}: {e}") from None
+        try:
+            await self.bot.set_webhook(
+                url, secret_token=secret, drop_pending_updates=False,
+                allowed_updates=self.dispatcher.resolve_used_update_types())
+        except TelegramAPIError as e:
+            raise StartupError(f"setWebhook {url} failed: {e.message}") from None
+        log.info("webhook", extra={"url": url, "port": settings.webhook_port})
+        loop = asyncio.get_running_loop()
+        if handle_signals:
+            for sig in (signal.SIGTERM, signal.SIGINT):
+                loop.add_signal_handler(sig, self.stopping.set)
+        try:
+            await self.stopping.wait()
+        finally:
+            if handle_signals:
+                for sig in (signal.SIGTERM, signal.SIGINT):
+                    loop.remove_signal_handler(sig)
 
     async def start_web(self) -> None:
         """The read-only web pages (web/), when WEB_PORT is set."""
@@ -131,13 +193,21 @@ class App:
         self.started.set()
 
     async def stop(self) -> None:
-        """Stop polling (the way a signal does); :meth:`run` then returns."""
+        """Stop polling or the webhook (the way a signal does); :meth:`run` then returns."""
+        self.stopping.set()
         if self.dispatcher._running_lock.locked():
             await self.dispatcher.stop_polling()
 
     async def close(self) -> None:
+        """Stop order: no new updates, no new jobs; running jobs cancelled quietly (what they
+        had not posted is re-armed at the next start); posted messages flushed; then storage
+        and the session."""
+        if self.webhook_runner is not None:
+            await self.webhook_runner.cleanup()  # the dispatcher's shutdown runs here
+            self.webhook_runner = None
         if self.scheduler.running:
             self.scheduler.shutdown(wait=False)
+        await self.guard.stop()
         if self.web_runner is not None:
             await self.web_runner.cleanup()
             self.web_runner = None
@@ -218,18 +288,26 @@ async def create_app(
     accounts = Accounts(db, default_locale=settings.default_locale, clock=clock)
     admin = Admin(db, accounts, settings.admin_ids, clock=clock)
     outbox.on_blocked(accounts.mark_bot_blocked)
+    chat_moves = ChatMoves(db)
+    outbox.on_migrated(chat_moves.moved)
     services = Services(settings=settings, db=db, outbox=outbox, translator=translator,
-                        accounts=accounts, admin=admin)
+                        accounts=accounts, admin=admin, chat_moves=chat_moves)
     services.extra["stats"] = Stats(db)
     services.extra["moving"] = Moving(accounts, settings.admin_ids)
     services.extra["club_settings"] = ClubSettings(db, settings)
     scheduler = AsyncIOScheduler(timezone=UTC)
-    install_games(services, scheduler)
+    guard = JobGuard()
+    games = install_games(services, scheduler, guard)
+    chat_moves.on_moved(games.move_chat)
     dispatcher = Dispatcher(**services.as_kwargs())
     context = ContextMiddleware(services)
     dispatcher.message.outer_middleware(context)
     dispatcher.callback_query.outer_middleware(context)
-    dispatcher.include_routers(*game_routers(),
-                               *get_routers(admin_middleware=AdminOnly(services)))
+    blocked = BlockedInGame(services)
+    routers = game_routers()
+    for router in routers:
+        router.message.middleware(blocked)
+        router.callback_query.middleware(blocked)
+    dispatcher.include_routers(*routers, *get_routers(admin_middleware=AdminOnly(services)))
     dispatcher.startup.register(start_games)
-    return App(settings, bot, dispatcher, services, scheduler, clock)
+    return App(settings, bot, dispatcher, services, scheduler, clock, guard=guard)

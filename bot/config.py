@@ -6,7 +6,7 @@ import re
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, SecretStr, field_validator
+from pydantic import BaseModel, SecretStr, field_validator, model_validator
 from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
 TOKEN_RE = re.compile(r"^\d{1,20}:[A-Za-z0-9_-]{20,}$")
@@ -50,6 +50,12 @@ class Settings(BaseSettings):
     web_port: int | None = None  # serve the read-only web pages (web/) on this port
     web_host: str = "0.0.0.0"
     web_url: str | None = None  # the pages' public address, linked from /stats and /top
+    # Webhook mode (long polling when WEBHOOK_URL is unset): Telegram POSTs updates to
+    # WEBHOOK_URL, which must reach WEBHOOK_HOST:WEBHOOK_PORT (a reverse proxy usually).
+    webhook_url: str | None = None
+    webhook_secret: SecretStr | None = None  # required with WEBHOOK_URL
+    webhook_host: str = "0.0.0.0"
+    webhook_port: int = 8080
 
     @field_validator("bot_token")
     @classmethod
@@ -66,12 +72,34 @@ class Settings(BaseSettings):
             raise ValueError("expected an http:// or https:// URL")
         return value
 
-    @field_validator("web_port", "web_url", mode="before")
+    @field_validator("web_port", "web_url", "webhook_url", "webhook_secret", mode="before")
     @classmethod
     def _empty_is_unset(cls, value: Any) -> Any:
         return None if isinstance(value, str) and not value.strip() else value
 
-    @field_validator("web_port")
+    @field_validator("webhook_url")
+    @classmethod
+    def _webhook_url(cls, value: str | None) -> str | None:
+        if value is not None and not re.match(r"^https?://[^/\s]+\S*$", value.strip()):
+            raise ValueError("expected an http:// or https:// URL")
+        return None if value is None else value.strip()
+
+    @field_validator("webhook_secret")
+    @classmethod
+    def _secret_shape(cls, value: SecretStr | None) -> SecretStr | None:
+        # Telegram's secret_token: 1-256 characters, A-Z a-z 0-9 _ -
+        if value is not None and not re.match(r"^[A-Za-z0-9_-]{1,256}$",
+                                              value.get_secret_value()):
+            raise ValueError("1-256 characters of A-Z, a-z, 0-9, _ and -")
+        return value
+
+    @model_validator(mode="after")
+    def _webhook_needs_secret(self) -> Settings:
+        if self.webhook_url is not None and self.webhook_secret is None:
+            raise ValueError("WEBHOOK_SECRET must be set with WEBHOOK_URL")
+        return self
+
+    @field_validator("web_port", "webhook_port")
     @classmethod
     def _port(cls, value: int | None) -> int | None:
         if value is not None and not 0 < value < 65536:

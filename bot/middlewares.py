@@ -40,6 +40,9 @@ class ContextMiddleware(BaseMiddleware):
         self, handler: Handler, event: TelegramObject, data: dict[str, Any]
     ) -> Any:
         services = self.services
+        if isinstance(event, Message) and (event.migrate_to_chat_id or event.migrate_from_chat_id):
+            await self._migrated(event)  # a service message: nothing else to handle
+            return None
         chat, user = _chat_and_user(event)
         locale: str = services.settings.default_locale
         if chat is not None and chat.type != "private":
@@ -75,6 +78,21 @@ class ContextMiddleware(BaseMiddleware):
             await self._answer(event, services.translator.t(answer_locale, "misc.error"))
         return None
 
+    async def _migrated(self, message: Message) -> None:
+        """The group became a supergroup: Telegram posts ``migrate_to_chat_id`` in the old
+        group and ``migrate_from_chat_id`` in the new one; either moves the club (idempotent)."""
+        if message.migrate_to_chat_id:
+            old, new = message.chat.id, message.migrate_to_chat_id
+        else:
+            assert message.migrate_from_chat_id is not None
+            old, new = message.migrate_from_chat_id, message.chat.id
+        moves = self.services.chat_moves
+        if moves is not None:
+            try:
+                await moves.move(old, new)
+            except Exception:
+                log.exception("chat migration failed", extra={"chat_id": old})
+
     async def _answer(self, event: TelegramObject, text: str) -> None:
         if isinstance(event, CallbackQuery):
             try:
@@ -97,6 +115,25 @@ class AdminOnly(BaseMiddleware):
         _, user = _chat_and_user(event)
         if user is None or not self.services.admin.is_admin(user.id):
             raise UserError("admin.denied")
+        return await handler(event, data)
+
+
+class BlockedInGame(BaseMiddleware):
+    """Inner middleware of the game routers: an account blocked by the administration that sits
+    at an open table gets a clear refusal and changes nothing; the host hears of it once."""
+
+    def __init__(self, services: Services) -> None:
+        self.services = services
+
+    async def __call__(
+        self, handler: Handler, event: TelegramObject, data: dict[str, Any]
+    ) -> Any:
+        _, user = _chat_and_user(event)
+        games = self.services.extra.get("games")
+        if user is not None and games is not None:
+            player = await self.services.db.players.get(user.id)
+            if player is not None and player.blocked and await games.refuse_blocked(user.id):
+                raise UserError("game.blocked_account.refused")
         return await handler(event, data)
 
 

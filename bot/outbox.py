@@ -6,6 +6,8 @@
 * Network errors and 5xx: retry with capped exponential backoff; a message is never dropped.
 * ``TelegramForbiddenError`` (the user blocked the bot, was kicked...): the blocked hooks run
   (storage marks the player, the game layer tells the host) and the send returns ``None``.
+* ``TelegramMigrateToChat`` (the group became a supergroup): the migrated hooks run (the club
+  and its games move to the new chat id) and the same request is sent again to the new id.
 * Other ``TelegramBadRequest`` (message not modified, chat not found): logged, returns ``None``;
   resending the same request cannot succeed.
 
@@ -25,6 +27,7 @@ from aiogram import Bot
 from aiogram.exceptions import (
     TelegramBadRequest,
     TelegramForbiddenError,
+    TelegramMigrateToChat,
     TelegramNetworkError,
     TelegramRetryAfter,
     TelegramServerError,
@@ -45,6 +48,7 @@ T = TypeVar("T")
 Clock = Callable[[], float]
 Sleep = Callable[[float], Awaitable[None]]
 BlockedHook = Callable[[int], Awaitable[None]]
+MigratedHook = Callable[[int, int], Awaitable[None]]
 
 
 @dataclass
@@ -140,12 +144,18 @@ class Outbox:
         self.parse_mode = parse_mode
         self._locks: dict[int, list[Any]] = {}  # chat -> [FIFO lock, users]
         self._blocked_hooks: list[BlockedHook] = []
+        self._migrated_hooks: list[MigratedHook] = []
         self._tasks: set[asyncio.Task[Any]] = set()
 
     # ------------------------------------------------------------------ hooks
     def on_blocked(self, hook: BlockedHook) -> None:
         """Call ``hook(chat_id)`` when Telegram says the bot may not write to that chat."""
         self._blocked_hooks.append(hook)
+
+    def on_migrated(self, hook: MigratedHook) -> None:
+        """Call ``hook(old_chat_id, new_chat_id)`` when Telegram says a group became a
+        supergroup (``migrate_to_chat_id``), before the request is sent again to the new id."""
+        self._migrated_hooks.append(hook)
 
     # ------------------------------------------------------------------ sending
     async def send_text(
@@ -266,6 +276,15 @@ class Outbox:
                                                "error": e.message})
                 await self._blocked(chat_id)
                 return None
+            except TelegramMigrateToChat as e:
+                new_chat_id = e.migrate_to_chat_id
+                log.warning("chat migrated, resending", extra={
+                    "chat_id": chat_id, "new_chat_id": new_chat_id, "method": name})
+                if new_chat_id == chat_id or getattr(method, "chat_id", None) is None:
+                    return None
+                await self._migrated(chat_id, new_chat_id)
+                method = method.model_copy(update={"chat_id": new_chat_id})
+                chat_id = new_chat_id
             except TelegramBadRequest as e:
                 log.warning("bad request", extra={"chat_id": chat_id, "method": name,
                                                   "error": e.message})
@@ -278,6 +297,13 @@ class Outbox:
                 )
                 await self.sleep(delay)
                 delay = min(delay * 2, self.limits.backoff_max)
+
+    async def _migrated(self, old_chat_id: int, new_chat_id: int) -> None:
+        for hook in self._migrated_hooks:
+            try:
+                await hook(old_chat_id, new_chat_id)
+            except Exception:
+                log.exception("migrated hook failed", extra={"chat_id": old_chat_id})
 
     async def _blocked(self, chat_id: int) -> None:
         for hook in self._blocked_hooks:

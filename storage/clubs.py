@@ -155,3 +155,44 @@ class Clubs:
                 "DELETE FROM club_presets WHERE chat_id = ? AND size = ?", (chat_id, size)
             )
             return cur.rowcount > 0
+
+    async def move_chat(self, old_chat_id: int, new_chat_id: int) -> Club | None:
+        """A group became a supergroup (Telegram's ``migrate_to_chat_id``): the club, its
+        settings, hosts, presets, games (lobby, running and finished) and first-day-killed marks
+        move to ``new_chat_id`` in ONE transaction. Every table keyed by a club's chat id is
+        re-addressed here, so a new one belongs in this function too.
+
+        The new chat may already have a club row (the first update from the supergroup
+        creates one with defaults): the old club's settings win, the new title is kept.
+        Idempotent: returns ``None`` when there is nothing under ``old_chat_id`` (already moved).
+        """
+        if old_chat_id == new_chat_id:
+            return None
+        async with self._db.transaction() as conn:
+            old = await _fetch(conn, old_chat_id)
+            if old is None:
+                return None
+            await conn.execute(
+                "INSERT INTO clubs (chat_id, title, locale, timers, fate_by_host)"
+                " SELECT ?, title, locale, timers, fate_by_host FROM clubs WHERE chat_id = ?"
+                " ON CONFLICT (chat_id) DO UPDATE SET locale = excluded.locale,"
+                " timers = excluded.timers, fate_by_host = excluded.fate_by_host",
+                (new_chat_id, old_chat_id),
+            )
+            await conn.execute(
+                "INSERT OR IGNORE INTO club_hosts (chat_id, tg_id)"
+                " SELECT ?, tg_id FROM club_hosts WHERE chat_id = ?", (new_chat_id, old_chat_id))
+            await conn.execute(
+                "INSERT OR IGNORE INTO club_presets (chat_id, size, roles)"
+                " SELECT ?, size, roles FROM club_presets WHERE chat_id = ?",
+                (new_chat_id, old_chat_id))
+            await conn.execute("UPDATE games SET club_chat_id = ? WHERE club_chat_id = ?",
+                               (new_chat_id, old_chat_id))
+            await conn.execute(
+                "INSERT OR IGNORE INTO first_day_killed (club_chat_id, day, tg_id)"
+                " SELECT ?, day, tg_id FROM first_day_killed WHERE club_chat_id = ?",
+                (new_chat_id, old_chat_id))
+            await conn.execute("DELETE FROM first_day_killed WHERE club_chat_id = ?",
+                               (old_chat_id,))
+            await conn.execute("DELETE FROM clubs WHERE chat_id = ?", (old_chat_id,))
+            return await _require(conn, new_chat_id)

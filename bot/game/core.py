@@ -100,6 +100,17 @@ class GameCore:
     def add(self, table: Table) -> None:
         self.tables[table.game_id] = table
 
+    def move_chat(self, old_chat_id: int, new_chat_id: int) -> list[Table]:
+        """The club became a supergroup: its lobby and running game now live in the new chat
+        (storage moved already, ``db.clubs.move_chat``); the game goes on there."""
+        moved = [t for t in self.tables.values() if t.chat_id == old_chat_id]
+        for table in moved:
+            if table.chat_id == old_chat_id:
+                table.chat_id = new_chat_id
+                table.lobby_message_id = None  # message ids do not carry over to the new chat
+                log.info("game %s moved to chat %s", table.game_id, new_chat_id)
+        return moved
+
     def drop(self, game_id: int) -> None:
         """The game is over or aborted: it leaves the registry (its log stays)."""
         self.tables.pop(game_id, None)

@@ -27,6 +27,7 @@ class HostControls(PhaseService):
         self.results = results
         self.night = night
         self.day = day
+        self._told_blocked: set[tuple[int, int]] = set()  # (game, player) the host heard about
 
     async def technical_death(self, chat_id: int, user_id: int, seat: int) -> Reply:
         table = self.core.in_chat(chat_id)
@@ -153,6 +154,21 @@ class HostControls(PhaseService):
                 await self.results.reveal(table)
             self.core.drop(table.game_id)
             return reply("game.aborted_ok")
+
+    async def refuse_blocked(self, tg_id: int) -> bool:
+        """An account blocked by the administration acts in a game: True when ``tg_id`` sits
+        at an open table (the action must be refused; nothing it does changes the game). The
+        host is told once per game and decides (e.g. ``/tech``)."""
+        table = self.core.of_player(tg_id)
+        if table is None:
+            return False
+        seat = table.seat_of(tg_id)
+        assert seat is not None
+        if (table.game_id, tg_id) not in self._told_blocked:
+            self._told_blocked.add((table.game_id, tg_id))
+            await self.notifier.private(table.host_id, "game.blocked_account.host",
+                                        who=self.notifier.seat(table, seat), seat=seat)
+        return True
 
     async def on_blocked(self, chat_id: int) -> None:
         """The outbox could not write to ``chat_id``: tell the host (the deadline goes on)."""

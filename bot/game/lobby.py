@@ -46,6 +46,17 @@ class LobbyService(PhaseService):
                 await self.core.record(table, "fate_mode", {"host": True})
         return table
 
+    async def repost(self, table: Table) -> None:
+        """The lobby message again (the club moved to a supergroup): joins go on there."""
+        async with self.core.lock(table.game_id):
+            if table.stage is not Stage.LOBBY or not table.open:
+                return
+            message_id = await self.notifier.club(table, "game.lobby.text",
+                                                  markup=self._lobby_markup(table),
+                                                  **await self._lobby_kwargs(table))
+            if message_id is not None:
+                await self.core.record(table, "lobby_message", {"message_id": message_id})
+
     def join_link(self, game_id: int) -> str:
         return f"https://t.me/{self.core.bot_username}?start=join_{game_id}"
 

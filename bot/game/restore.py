@@ -43,6 +43,7 @@ class Restorer(PhaseService):
             restored.append(game.id)
             async with self.core.lock(game.id):
                 await self._resume_after_restart(table)
+                self.results.rearm_last_word(table)
         return restored
 
     async def rebuild(self, game_id: int) -> Table:

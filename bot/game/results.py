@@ -7,11 +7,12 @@ reveals the deal and writes the ledger once; ``/endgame`` reveals the deal too.
 
 from __future__ import annotations
 
+from datetime import datetime
 from functools import partial
 
 import engine
 from bot.game.core import PhaseService, secs
-from bot.game.table import Result, Stage, Table
+from bot.game.table import Result, Stage, Table, iso
 from storage.models import GamePoints
 
 
@@ -33,18 +34,39 @@ class Results(PhaseService):
             await self.core.record(table, "announced", {"seq": table.resolved_seq})
 
     async def _last_words(self, table: Table, seats: list[int], index: int) -> None:
-        """The dead speak one after another, LAST_WORD_SECONDS each (RULES.md 4.4)."""
+        """The dead speak one after another, LAST_WORD_SECONDS each (RULES.md 4.4).
+
+        The timer is logged (``last_word``) while the game runs, so a restart re-arms it
+        (:meth:`rearm_last_word`) and "the last word is over" is still posted."""
         await self.notifier.club(table, "game.last_word.start",
                                  who=self.notifier.seat(table, seats[index]),
                                  seconds=secs(self.timers.last_word))
+        until = self.core.at(self.timers.last_word)
+        if not table.game.over:  # a finished game's log is closed: its last words are not kept
+            await self.core.record(table, "last_word", {
+                "seats": seats, "index": index, "until": iso(until)})
+        self._arm_last_word(table, seats, index, until)
+
+    def _arm_last_word(self, table: Table, seats: list[int], index: int,
+                       until: datetime) -> None:
         self.deadlines.arm(self.core.key(table, f"last_word_{seats[index]}"),
-                           self.core.at(self.timers.last_word),
+                           max(until, self.clock()),
                            partial(self._last_word_over, table, seats, index))
+
+    def rearm_last_word(self, table: Table) -> None:
+        """After a restart: the last word under way when the bot stopped ends on time (or at
+        once, when its time passed while the bot was down)."""
+        if table.last_words is not None and table.open:
+            seats, index, until = table.last_words
+            self._arm_last_word(table, seats, index, until)
 
     async def _last_word_over(self, table: Table, seats: list[int], index: int) -> None:
         async with self.core.lock(table.game_id):
             await self.notifier.club(table, "game.last_word.over",
                                      who=self.notifier.seat(table, seats[index]))
+            # logged after the post: a stop during the post re-posts it at the next start
+            if table.last_words is not None and self.core.tables.get(table.game_id) is table:
+                await self.core.record(table, "last_word_over", {"index": index})
             if index + 1 < len(seats):
                 await self._last_words(table, seats, index + 1)
 

@@ -15,6 +15,7 @@ every action by handing it to the room it belongs to — this file is the game's
 
 from __future__ import annotations
 
+import asyncio
 import random
 import secrets
 from collections.abc import Callable
@@ -29,7 +30,7 @@ from bot.game.night import NightService
 from bot.game.notifier import Notifier
 from bot.game.restore import Restorer
 from bot.game.results import Results
-from bot.game.table import Table
+from bot.game.table import Stage, Table
 from bot.game.timers import Clock, Deadlines, GameTimers, utc_now
 from bot.i18n import Translator
 from storage.db import Database
@@ -64,6 +65,7 @@ class GameService:
         self.day = DayService(core, self.results)
         self.host = HostControls(core, self.results, self.night, self.day)
         self.restorer = Restorer(core, self.results, self.dealer, self.night, self.day)
+        self._background: set[asyncio.Task[None]] = set()
 
         # The lobby
         self.open_lobby = self.lobby.open_lobby
@@ -101,8 +103,20 @@ class GameService:
         self.extend = self.host.extend
         self.end_game = self.host.end_game
         self.on_blocked = self.host.on_blocked
+        self.refuse_blocked = self.host.refuse_blocked
         # After a restart
         self.restore = self.restorer.restore
+
+    # ------------------------------------------------------------------ a supergroup
+    async def move_chat(self, old_chat_id: int, new_chat_id: int) -> None:
+        """The club's group became a supergroup: its tables follow; an open lobby is posted
+        again in the new chat (the old lobby message cannot be edited there). The post runs
+        as its own task: this hook may fire inside a step that holds the game's lock."""
+        for table in self.core.move_chat(old_chat_id, new_chat_id):
+            if table.stage is Stage.LOBBY:
+                task = asyncio.create_task(self.lobby.repost(table))
+                self._background.add(task)
+                task.add_done_callback(self._background.discard)
 
     # ------------------------------------------------------------------ shared state
     @property

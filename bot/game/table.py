@@ -96,6 +96,8 @@ class Table:
     announced: int = 0  # the resolution seq whose outcome was announced (see the service)
     locale: str = "ru"  # the club chat's language (not logged: read from the club)
     prompts: dict[int, int] = field(default_factory=dict)  # seat -> prompt message id (memory)
+    # the dead speaking: (seats in order, the one speaking now, until when); re-armed at start
+    last_words: tuple[list[int], int, datetime] | None = None
     seq: int = 0  # the last applied log sequence number
 
     # ------------------------------------------------------------------ queries
@@ -342,6 +344,14 @@ class Table:
 
     def _on_announced(self, p: dict[str, Any]) -> None:
         self.announced = int(p["seq"])
+
+    def _on_last_word(self, p: dict[str, Any]) -> None:
+        self.last_words = ([int(s) for s in p["seats"]], int(p["index"]),
+                           datetime.fromisoformat(p["until"]))
+
+    def _on_last_word_over(self, p: dict[str, Any]) -> None:
+        if self.last_words is not None and self.last_words[1] == int(p["index"]):
+            self.last_words = None
 
     def _on_aborted(self, p: dict[str, Any]) -> None:
         self.stage = Stage.ABORTED

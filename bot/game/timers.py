@@ -1,16 +1,21 @@
 """Deadlines: a tiny interface over the scheduler, so the service never sees APScheduler.
 
+Every scheduled job runs inside :class:`JobGuard`: an exception is logged and never kills the
+scheduler's job or the game's timers; a stop (SIGTERM/SIGINT) cancels the running jobs
+quietly (an INFO line, no traceback) — what they had not finished is re-armed at the next start.
+
 Jobs are never persisted: every deadline lives in the game's event log, and on start the
 service re-arms them from the rebuilt games (``Restorer.restore``, ``bot/game/restore.py``).
 """
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from typing import Protocol
+from typing import Any, Protocol
 
 from apscheduler.schedulers.asyncio import AsyncIOScheduler
 from apscheduler.triggers.date import DateTrigger
@@ -43,15 +48,56 @@ class Deadlines(Protocol):
     def disarm(self, key: str) -> None: ...
 
 
+class JobGuard:
+    """Runs scheduled jobs so that one bad answer never stops the scheduler or a game."""
+
+    def __init__(self) -> None:
+        self.running: set[asyncio.Task[Any]] = set()
+        self.stopping = False
+
+    def wrap(self, key: str, job: Callable[[], Awaitable[Any]]) -> Job:
+        async def guarded() -> None:
+            await self.run(key, job)
+        return guarded
+
+    async def run(self, key: str, job: Callable[[], Awaitable[Any]]) -> None:
+        if self.stopping:
+            return
+        task = asyncio.current_task()
+        if task is not None:
+            self.running.add(task)
+        try:
+            await job()
+        except asyncio.CancelledError:
+            # the stop: what the job had not finished is re-armed at the next start
+            log.info("job %s cancelled by the stop", key)
+        except Exception:
+            log.exception("job %s failed", key)
+        finally:
+            if task is not None:
+                self.running.discard(task)
+
+    async def stop(self) -> None:
+        """At shutdown (after the scheduler stopped): cancel the jobs still running."""
+        self.stopping = True
+        tasks = [t for t in self.running if not t.done()]
+        for task in tasks:
+            task.cancel()
+        if tasks:
+            await asyncio.gather(*tasks, return_exceptions=True)
+
+
 class SchedulerDeadlines:
     """Deadlines on an APScheduler 3 ``AsyncIOScheduler`` (memory job store, not pickled)."""
 
-    def __init__(self, scheduler: AsyncIOScheduler) -> None:
+    def __init__(self, scheduler: AsyncIOScheduler, guard: JobGuard | None = None) -> None:
         self.scheduler = scheduler
+        self.guard = guard or JobGuard()
 
     def arm(self, key: str, at: datetime, job: Job) -> None:
         self.scheduler.add_job(
-            job, DateTrigger(run_date=at, timezone=UTC), id=key, replace_existing=True,
+            self.guard.wrap(key, job), DateTrigger(run_date=at, timezone=UTC), id=key,
+            replace_existing=True,
             misfire_grace_time=None, coalesce=True,
             # a job re-arms its own key (the next vote turn) while it is still running
             max_instances=100,

@@ -7,11 +7,12 @@ from apscheduler.schedulers.asyncio import AsyncIOScheduler
 
 from bot.game.notifier import Notifier, OutboxSender
 from bot.game.service import GameService
-from bot.game.timers import GameTimers, SchedulerDeadlines, utc_now
+from bot.game.timers import GameTimers, JobGuard, SchedulerDeadlines, utc_now
 from bot.services import Services
 
 
-def install_games(services: Services, scheduler: AsyncIOScheduler) -> GameService:
+def install_games(services: Services, scheduler: AsyncIOScheduler,
+                  guard: JobGuard | None = None) -> GameService:
     """Build the game service and hand it to the handlers (``games: GameService``)."""
     settings = services.settings
     timers = GameTimers(
@@ -26,7 +27,7 @@ def install_games(services: Services, scheduler: AsyncIOScheduler) -> GameServic
     notifier = Notifier(OutboxSender(services.outbox), services.translator,
                         lambda tg_id: games.locale_of(tg_id))
     # Deadlines run on real time, like the scheduler that fires them.
-    games = GameService(services.db, notifier, SchedulerDeadlines(scheduler),
+    games = GameService(services.db, notifier, SchedulerDeadlines(scheduler, guard),
                         services.translator, timers=timers, host_ids=settings.host_ids,
                         clock=utc_now, default_locale=settings.default_locale)
     services.outbox.on_blocked(games.on_blocked)

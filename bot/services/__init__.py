@@ -11,6 +11,7 @@ from bot.i18n import Translator
 from bot.outbox import Outbox
 from bot.services.accounts import Accounts
 from bot.services.admin import Admin
+from bot.services.chats import ChatMoves
 from storage.db import Database
 
 # join_lobby(user_id, game_id, locale) -> True if the player joined (the game layer answers)
@@ -38,6 +39,7 @@ class Services:
     accounts: Accounts
     admin: Admin
     join_lobby: JoinLobby = no_lobbies
+    chat_moves: ChatMoves | None = None  # a group became a supergroup (bot/services/chats.py)
     extra: dict[str, Any] = field(default_factory=dict)
 
     def as_kwargs(self) -> dict[str, Any]:

@@ -18,6 +18,7 @@ log = logging.getLogger("bot.expiry")
 class ExpiryReport:
     warned: list[int] = field(default_factory=list)
     burned: list[int] = field(default_factory=list)
+    failed: list[int] = field(default_factory=list)  # not warned this run: retried on the next
 
 
 async def run_expiry(
@@ -27,28 +28,46 @@ async def run_expiry(
 
     Idempotent for a given ``today``: storage remembers who was warned and who expired.
     Players who blocked the bot are marked/burned without a message.
+
+    Each player is handled on their own: an unexpected error while warning one is logged and
+    the player stays unmarked (warned on the next run); the others are still warned, and the
+    burns still run. A burn is one storage transaction; its notice failing is logged only.
     """
     report = ExpiryReport()
     for player in await db.expiry.warn_due(today):
-        points = await db.ledger.balance(player.tg_id)
-        if not player.bot_blocked and player.expiry_date is not None:
-            locale = _locale(player, default_locale)
-            await outbox.send_text(
-                player.tg_id,
-                translator.t(locale, "expiry.warning",
-                             nick=player.nickname or translator.t(locale, "misc.none"),
-                             points=points, date=player.expiry_date),
-            )
-        await db.expiry.mark_warned(player.tg_id, today)
+        try:
+            await _warn(db, outbox, translator, player, today, default_locale)
+        except Exception:
+            log.exception("expiry warning failed", extra={"tg_id": player.tg_id})
+            report.failed.append(player.tg_id)
+            continue
         report.warned.append(player.tg_id)
     for player in await db.expiry.sweep(today):
-        if not player.bot_blocked:
+        report.burned.append(player.tg_id)
+        if player.bot_blocked:
+            continue
+        try:
             locale = _locale(player, default_locale)
             await outbox.send_text(player.tg_id, translator.t(locale, "expiry.burned"))
-        report.burned.append(player.tg_id)
+        except Exception:
+            log.exception("expiry notice failed", extra={"tg_id": player.tg_id})
     log.info("expiry run", extra={"day": today.isoformat(), "warned": len(report.warned),
-                                  "burned": len(report.burned)})
+                                  "burned": len(report.burned), "failed": len(report.failed)})
     return report
+
+
+async def _warn(db: Database, outbox: Outbox, translator: Translator, player: Player,
+                today: date, default_locale: str) -> None:
+    points = await db.ledger.balance(player.tg_id)
+    if not player.bot_blocked and player.expiry_date is not None:
+        locale = _locale(player, default_locale)
+        await outbox.send_text(
+            player.tg_id,
+            translator.t(locale, "expiry.warning",
+                         nick=player.nickname or translator.t(locale, "misc.none"),
+                         points=points, date=player.expiry_date),
+        )
+    await db.expiry.mark_warned(player.tg_id, today)
 
 
 def _locale(player: Player, default_locale: str) -> str:

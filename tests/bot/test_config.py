@@ -55,6 +55,13 @@ def test_env_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
         ({"bot_token": TOKEN, "night_seconds": "0"}, "NIGHT_SECONDS is malformed"),
         ({"bot_token": TOKEN, "telegram_api_url": "api.telegram.org"},
          "TELEGRAM_API_URL is malformed"),
+        ({"bot_token": TOKEN, "webhook_url": "https://bot.example.org/tg"},
+         "WEBHOOK_SECRET must be set with WEBHOOK_URL"),
+        ({"bot_token": TOKEN, "webhook_url": "https://bot.example.org/tg",
+          "webhook_secret": "has spaces"}, "WEBHOOK_SECRET is malformed"),
+        ({"bot_token": TOKEN, "webhook_url": "bot.example.org", "webhook_secret": "s"},
+         "WEBHOOK_URL is malformed"),
+        ({"bot_token": TOKEN, "webhook_port": "0"}, "WEBHOOK_PORT is malformed"),
     ],
 )
 def test_bad_settings_are_one_line(
@@ -66,3 +73,17 @@ def test_bad_settings_are_one_line(
     text = describe(info.value)
     assert message in text and "\n" not in text
     assert "nonsense" not in text  # never echo the token
+
+
+def test_webhook_settings(monkeypatch: pytest.MonkeyPatch) -> None:
+    for name in ("WEBHOOK_URL", "WEBHOOK_SECRET", "WEBHOOK_HOST", "WEBHOOK_PORT"):
+        monkeypatch.delenv(name, raising=False)
+    polling = Settings(_env_file=None, bot_token=TOKEN, webhook_url="")  # type: ignore[call-arg]
+    assert polling.webhook_url is None and polling.webhook_secret is None
+    monkeypatch.setenv("WEBHOOK_URL", "https://bot.example.org/tg/hook")
+    monkeypatch.setenv("WEBHOOK_SECRET", "s3cret_-X")
+    monkeypatch.setenv("WEBHOOK_PORT", "8443")
+    s = Settings(_env_file=None, bot_token=TOKEN)  # type: ignore[call-arg]
+    assert s.webhook_url == "https://bot.example.org/tg/hook"
+    assert s.webhook_secret is not None and s.webhook_secret.get_secret_value() == "s3cret_-X"
+    assert (s.webhook_host, s.webhook_port) == ("0.0.0.0", 8443)

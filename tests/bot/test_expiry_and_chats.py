@@ -116,3 +116,28 @@ async def test_group_ignores_plain_text_and_points_private_commands_to_private(
     reply = await ask(96, "/help", chat_id=-501)
     assert reply.text.startswith("<b>")
     assert len(fake.messages(-501)) == 2  # the plain text got no answer
+
+
+async def test_expiry_goes_on_after_an_unexpected_api_error(
+    app: App, fake: FakeTelegram, ask: Any
+) -> None:
+    """The first warning gets an answer the outbox does not expect (409): that player is
+    warned on the next run; the others are warned, and the burns run, this time."""
+    await _player(app, fake, ask, 95, "First", "en", 5, date(2026, 1, 5))
+    await _player(app, fake, ask, 96, "Second", "en", 6, date(2026, 1, 5))
+    await _player(app, fake, ask, 97, "Gone", "en", 7, date(2025, 12, 1))
+    s = app.services
+    fake.fail_next(1, status=409, retry_after=None, methods={"sendMessage"})
+
+    report = await run_expiry(s.db, s.outbox, s.translator, date(2026, 2, 26), "ru")
+    assert len(report.failed) == 1 and len(report.warned) == 1
+    assert sorted(report.failed + report.warned) == [95, 96]
+    assert report.burned == [97]
+    assert await s.db.ledger.balance(97) == 0
+    warned = report.warned[0]
+    assert "expire on" in (await fake.next_message(warned)).text
+    assert "expired after two months" in (await fake.next_message(97)).text
+
+    again = await run_expiry(s.db, s.outbox, s.translator, date(2026, 2, 26), "ru")
+    assert again.warned == report.failed and again.failed == []  # retried, once
+    assert "expire on" in (await fake.next_message(report.failed[0])).text

@@ -99,3 +99,13 @@ async def test_unreachable_api_or_rejected_token_is_one_line(
     assert len(lines1) == 1 and lines1[0].startswith(f"error: cannot reach the Bot API at {url}")
     assert code2 != 0
     assert lines2 == [f"error: the Bot API at {fake.base_url} rejected BOT_TOKEN (Unauthorized)"]
+
+
+async def test_html_answer_at_start_up_is_one_line(fake: FakeTelegram, tmp_path: Path) -> None:
+    """A proxy's HTML page instead of the Bot API's JSON: one line, exit non-zero."""
+    fake.html_answers = True
+    code, lines = await _fails(tmp_path, _env(tmp_path, BOT_TOKEN=fake.token,
+                                              TELEGRAM_API_URL=fake.base_url))
+    assert code != 0
+    assert lines == [f"error: the Bot API at {fake.base_url} did not answer JSON "
+                     "(is TELEGRAM_API_URL a Bot API server?)"]

@@ -2,7 +2,11 @@
 
 The real aiogram ``Bot`` talks to it through ``TelegramAPIServer.from_base(fake.base_url)``.
 Tests drive it through the *control side*: plain Python methods on :class:`FakeTelegram`
-(``send``, ``press``, ``next_message``, ``fail_next``, ...). See docs/bot.md.
+(``send``, ``press``, ``next_message``, ``fail_next``, ``migrate``, ...). See docs/bot.md.
+
+Updates reach the bot by long polling (getUpdates), or — once the bot called setWebhook — by
+POSTing each one to the webhook URL with the ``X-Telegram-Bot-Api-Secret-Token`` header, in
+order, retrying until the bot answers 2xx (getUpdates then answers 409, like Telegram).
 """
 
 from __future__ import annotations
@@ -171,6 +175,12 @@ class FakeTelegram:
         self._runner: web.AppRunner | None = None
         self._closing = False
         self.port = 0
+        self.migrated: dict[int, int] = {}  # old group id -> its supergroup's id
+        self.html_answers = False  # answer every call with a proxy's HTML page
+        self.webhook: dict[str, Any] | None = None  # {"url", "secret"} after setWebhook
+        self.webhook_statuses: list[int] = []  # the bot's HTTP answers to delivered updates
+        self.polled_updates = 0  # updates handed out by getUpdates
+        self._delivery: asyncio.Task[None] | None = None
 
     # ------------------------------------------------------------------ lifecycle
     @property
@@ -190,10 +200,16 @@ class FakeTelegram:
         server = site._server
         assert server is not None
         self.port = server.sockets[0].getsockname()[1]  # type: ignore[attr-defined]
+        self._delivery = asyncio.create_task(self._deliver_webhook())
 
     async def stop(self) -> None:
         self._closing = True
         await self._notify()  # release pending long polls
+        if self._delivery is not None:
+            self._delivery.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._delivery
+            self._delivery = None
         if self._runner is not None:
             await self._runner.cleanup()
             self._runner = None
@@ -261,6 +277,31 @@ class FakeTelegram:
         self._failures.append(
             _Failure(status, retry_after if status == 429 else None, _frozen(methods), count)
         )
+
+    async def migrate(self, old_chat_id: int, new_chat_id: int, *,
+                      service_messages: bool = True) -> FakeChat:
+        """The group ``old_chat_id`` becomes the supergroup ``new_chat_id``: from now on every
+        send to the old id answers 400 with ``migrate_to_chat_id``. With ``service_messages``
+        the bot also gets Telegram's two service messages (``migrate_to_chat_id`` in the old
+        group, ``migrate_from_chat_id`` in the new one)."""
+        old = self.chats[old_chat_id]
+        new = self.group(new_chat_id, old.title or "Mafia Club", type="supergroup")
+        if old_chat_id in self.admins:
+            self.set_admins(new_chat_id, [self.creators.get(old_chat_id, 0),
+                                          *self.admins[old_chat_id]])
+        self.migrated[old_chat_id] = new_chat_id
+        if service_messages:
+            someone = next(iter(self.users.values()), None) or self.user(1, "Admin")
+            for chat, key, value in ((old, "migrate_to_chat_id", new_chat_id),
+                                     (new, "migrate_from_chat_id", old_chat_id)):
+                await self._push({"message": {
+                    "message_id": next(self._message_ids[chat.id]), "date": int(time.time()),
+                    "chat": chat.as_dict(), "from": someone.as_dict(), key: value}})
+        return new
+
+    def clear_failures(self) -> None:
+        """Forget the failures still planned by :meth:`fail_next`."""
+        self._failures.clear()
 
     # ------------------------------------------------------------------ control: updates
     async def send(
@@ -520,7 +561,39 @@ class FakeTelegram:
             params.setdefault(key, file)
         return params
 
+    async def _deliver_webhook(self) -> None:
+        """POST the updates to the bot's webhook, one at a time, in order."""
+        import aiohttp
+
+        async with aiohttp.ClientSession() as session:
+            while not self._closing:
+                async with self._changed:
+                    await self._changed.wait_for(
+                        lambda: self._closing or (self.webhook is not None and bool(self._updates)))
+                hook = self.webhook
+                if self._closing or hook is None or not self._updates:
+                    continue
+                update = self._updates[0]
+                headers = {}
+                if hook.get("secret"):
+                    headers["X-Telegram-Bot-Api-Secret-Token"] = str(hook["secret"])
+                try:
+                    async with session.post(hook["url"], json=update, headers=headers,
+                                            timeout=aiohttp.ClientTimeout(total=10)) as resp:
+                        status = resp.status
+                except (aiohttp.ClientError, TimeoutError):
+                    status = 0
+                self.webhook_statuses.append(status)
+                if 200 <= status < 300:
+                    if self._updates and self._updates[0] is update:
+                        self._updates.pop(0)
+                else:
+                    await asyncio.sleep(0.05)  # Telegram retries later
+
     async def _handle(self, request: web.Request) -> web.Response:
+        if self.html_answers:
+            return web.Response(status=200, content_type="text/html",
+                                text="<html><body><h1>Welcome to our proxy</h1></body></html>")
         if request.match_info["token"] != self.token:
             return _error(401, "Unauthorized")
         method = request.match_info["method"]
@@ -549,6 +622,9 @@ class FakeTelegram:
         return _ok(self.bot_user)
 
     async def _api_getUpdates(self, params: dict[str, Any]) -> web.Response:
+        if self.webhook is not None:
+            return _error(409, "Conflict: can't use getUpdates method while webhook is active;"
+                               " use deleteWebhook to delete the webhook first")
         offset = int(params.get("offset", 0) or 0)
         timeout = float(params.get("timeout", 0) or 0)
         if offset:
@@ -561,10 +637,21 @@ class FakeTelegram:
                         timeout,
                     )
         limit = int(params.get("limit", 100) or 100)
+        self.polled_updates += len(self._updates[:limit])
         return _ok(self._updates[:limit])
 
     async def _api_deleteWebhook(self, params: dict[str, Any]) -> web.Response:
+        self.webhook = None
         return _ok(True)
+
+    async def _api_setWebhook(self, params: dict[str, Any]) -> web.Response:
+        self.webhook = {"url": str(params["url"]), "secret": params.get("secret_token")}
+        await self._notify()  # start delivering what is queued
+        return _ok(True)
+
+    async def _api_getWebhookInfo(self, params: dict[str, Any]) -> web.Response:
+        return _ok({"url": self.webhook["url"] if self.webhook else "",
+                    "has_custom_certificate": False, "pending_update_count": len(self._updates)})
 
     async def _api_close(self, params: dict[str, Any]) -> web.Response:
         return _ok(True)
@@ -584,6 +671,9 @@ class FakeTelegram:
         return _ok(True)
 
     def _check_chat(self, chat_id: int) -> web.Response | None:
+        if chat_id in self.migrated:
+            return _error(400, "Bad Request: group chat was upgraded to a supergroup chat",
+                          parameters={"migrate_to_chat_id": self.migrated[chat_id]})
         if chat_id in self.blocked_by:
             return _error(403, "Forbidden: bot was blocked by the user")
         if chat_id not in self.chats:

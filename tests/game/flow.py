@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import socket
 import time
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
@@ -33,8 +34,28 @@ async def wait_until(cond: Callable[[], object], timeout: float = 10.0, what: st
         await asyncio.sleep(0.01)
 
 
-async def start_app(fake: FakeTelegram, tmp_path: Path,
+def webhook_settings(port: int) -> dict[str, Any]:
+    """Settings for webhook mode on ``port`` (the fake server POSTs updates there)."""
+    return {"webhook_url": f"http://127.0.0.1:{port}/tg/hook", "webhook_secret": WEBHOOK_SECRET,
+            "webhook_host": "127.0.0.1", "webhook_port": port}
+
+
+WEBHOOK_SECRET = "flow-test-secret_1"
+MODES = ("polling", "webhook")
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port: int = sock.getsockname()[1]
+        return port
+
+
+async def start_app(fake: FakeTelegram, tmp_path: Path, *, mode: str = "polling",
                     **overrides: Any) -> tuple[App, asyncio.Task[None]]:
+    """The real application; ``mode="webhook"`` serves a webhook (the fake POSTs updates)."""
+    if mode == "webhook":
+        overrides = {**webhook_settings(free_port()), **overrides}
     settings = make_settings(fake, tmp_path, **{**FLOW_TIMERS, **overrides})
     app = await create_app(settings, limits=FAST_LIMITS)
     task = asyncio.create_task(app.run(handle_signals=False, polling_timeout=1))
@@ -65,6 +86,7 @@ class Flow:
     lang: str = "ru"
     game_id: int = 0
     players: list[int] = field(default_factory=list)
+    club: int = CLUB  # the club chat (a supergroup migration changes it)
 
     @property
     def games(self) -> GameService:
@@ -101,7 +123,7 @@ class Flow:
         return ids
 
     async def host(self, text: str) -> None:
-        await self.fake.send(HOST, text, chat_id=CLUB)
+        await self.fake.send(HOST, text, chat_id=self.club)
 
     async def press(self, uid: int, message: SentMessage, data: str) -> str:
         query = await self.fake.press(uid, message, data)
@@ -113,12 +135,12 @@ class Flow:
         return await self.host_says_as(HOST, text, expect)
 
     async def host_says_as(self, uid: int, text: str, expect: str) -> str:
-        before = len(self.fake.messages(CLUB))
-        await self.fake.send(uid, text, chat_id=CLUB)
+        before = len(self.fake.messages(self.club))
+        await self.fake.send(uid, text, chat_id=self.club)
 
         def found() -> str | None:
-            return next((m.body for m in self.fake.messages(CLUB)[before:] if expect in m.body),
-                        None)
+            return next((m.body for m in self.fake.messages(self.club)[before:]
+                         if expect in m.body), None)
         await wait_until(lambda: found() is not None, 10, f"{expect!r} after {text}")
         answer = found()
         assert answer is not None
@@ -128,7 +150,7 @@ class Flow:
         return [e.kind for e in await self.app.services.db.games.events(self.game_id)]
 
     def club_texts(self) -> list[str]:
-        return [m.body for m in self.fake.messages(CLUB)]
+        return [m.body for m in self.fake.messages(self.club)]
 
     def latest_with(self, chat: int, prefix: str) -> SentMessage | None:
         for message in reversed(self.fake.messages(chat)):
@@ -145,16 +167,16 @@ class Flow:
 
     # ------------------------------------------------------------------ a game
     async def lobby(self, n: int) -> None:
-        self.fake.group(CLUB, "Club")
+        self.fake.group(self.club, "Club")
         self.fake.user(HOST, "Host", language_code=self.lang)
         if await self.app.services.db.players.get(HOST) is None:
             await self.fake.send(HOST, "/start")  # the host's private texts in its language
             await self.fake.next_message(HOST)
-        if await self.app.services.db.clubs.get(CLUB) is None:
-            await self.app.services.db.clubs.ensure(CLUB, title="Club", locale=self.lang)
+        if await self.app.services.db.clubs.get(self.club) is None:
+            await self.app.services.db.clubs.ensure(self.club, title="Club", locale=self.lang)
         ids = await self.register(n)
         await self.host("/newgame")
-        lobby = await self.prompt(CLUB, "gl:")
+        lobby = await self.prompt(self.club, "gl:")
         self.game_id = int(lobby.buttons()[0][1].split(":")[1])
         for uid in ids:
             await self.press(uid, lobby, f"gl:{self.game_id}:join")
@@ -178,6 +200,10 @@ class Flow:
         await wait_until(lambda: self.over or self.table.step > step, 10, "the night")
         if self.over:
             return
+        await self.night_choices()
+
+    async def night_choices(self) -> None:
+        """Every night actor presses a legal target; waits for the morning."""
         table = self.table
         pickers = table.pickers()
         common = None

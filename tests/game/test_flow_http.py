@@ -10,7 +10,7 @@ import pytest
 import engine
 from bot.i18n import Translator
 from tests.fakes.telegram_server import FakeTelegram
-from tests.game.flow import CLUB, Flow, start_app, stop_app
+from tests.game.flow import CLUB, WEBHOOK_SECRET, Flow, start_app, stop_app
 from tests.game.harness import role_names
 
 
@@ -20,11 +20,13 @@ async def fake() -> AsyncIterator[FakeTelegram]:
         yield server
 
 
-@pytest.mark.parametrize("size", [10, 16])
-@pytest.mark.parametrize("lang", ["ru", "en"])
+@pytest.mark.parametrize(("size", "lang", "mode"), [
+    (10, "ru", "polling"), (16, "ru", "polling"), (10, "en", "polling"), (16, "en", "polling"),
+    (10, "ru", "webhook"), (16, "en", "webhook"),
+])
 async def test_full_game_over_http(fake: FakeTelegram, tmp_path: Path, size: int,
-                                   lang: str) -> None:
-    app, task = await start_app(fake, tmp_path, default_locale=lang)
+                                   lang: str, mode: str) -> None:
+    app, task = await start_app(fake, tmp_path, mode=mode, default_locale=lang)
     try:
         flow = Flow(fake, app, lang)
         await flow.lobby(size)
@@ -49,6 +51,9 @@ async def test_full_game_over_http(fake: FakeTelegram, tmp_path: Path, size: int
         assert game.status == "finished"
         total = sum(e.points for e in table.game.ledger)
         assert sum([await db.ledger.balance(uid) for uid in flow.players]) == total
+        if mode == "webhook":  # every update came by POST, none by getUpdates
+            assert fake.webhook is not None and fake.webhook["secret"] == WEBHOOK_SECRET
+            assert fake.polled_updates == 0 and fake.webhook_statuses.count(200) > size
     finally:
         await stop_app(app, task)
     assert fake.messages(CLUB)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import logging
 from datetime import UTC, datetime, timedelta
 
 from apscheduler.schedulers.asyncio import AsyncIOScheduler
@@ -36,3 +37,39 @@ async def test_arm_replace_disarm_and_past_deadlines() -> None:
         assert sorted(fired) == ["a", "b", "past"]
     finally:
         scheduler.shutdown(wait=False)
+
+
+async def test_a_failing_job_is_logged_and_the_next_ones_run(caplog) -> None:  # type: ignore[no-untyped-def]
+    """JobGuard: an exception never reaches the scheduler; a stop cancels running jobs
+    quietly (INFO, no traceback)."""
+    caplog.set_level(logging.INFO)
+    scheduler = AsyncIOScheduler(timezone=UTC)
+    deadlines = SchedulerDeadlines(scheduler)
+    fired: list[str] = []
+    release = asyncio.Event()
+
+    async def broken() -> None:
+        raise RuntimeError("a bad answer")
+
+    async def fine() -> None:
+        fired.append("fine")
+
+    async def slow() -> None:
+        await release.wait()
+        fired.append("slow")  # never: the stop cancels it
+
+    now = datetime.now(UTC)
+    scheduler.start()
+    try:
+        deadlines.arm("broken", now, broken)
+        deadlines.arm("fine", now + timedelta(seconds=0.05), fine)
+        deadlines.arm("slow", now, slow)
+        await wait_until(lambda: "fine" in fired and deadlines.guard.running, 5, "the jobs")
+    finally:
+        scheduler.shutdown(wait=False)
+    await deadlines.guard.stop()
+    assert fired == ["fine"]
+    failed = [r for r in caplog.records if "job broken failed" in r.getMessage()]
+    assert len(failed) == 1 and failed[0].exc_info is not None
+    assert any("job slow cancelled by the stop" in r.getMessage() for r in caplog.records)
+    assert not [r for r in caplog.records if r.levelname == "ERROR" and "slow" in r.getMessage()]

@@ -75,3 +75,32 @@ async def test_fate_preference(db: Database) -> None:
     assert (await db.clubs.set_fate_by_host(CLUB, False)).fate_by_host is False
     with pytest.raises(UnknownClub):
         await db.clubs.set_fate_by_host(CLUB + 1, True)
+
+
+async def test_move_chat_carries_everything_in_one_step(db: Database) -> None:
+    from tests.storage.conftest import NOW
+
+    new = -1009999
+    await db.clubs.ensure(CLUB, title="Group", locale="en")
+    await db.clubs.set_timers(CLUB, night=90)
+    await db.clubs.set_fate_by_host(CLUB, True)
+    await db.clubs.add_host(CLUB, 5)
+    await db.clubs.save_preset(CLUB, 2, ["civilian", "mafia"])
+    game_id = await db.games.create(CLUB, host_id=5, created_at=NOW)
+    await db.first_day_killed.mark(CLUB, date(2026, 3, 10), 7)
+    # the first update from the supergroup already created a club with defaults
+    await db.clubs.ensure(new, title="Supergroup", locale="ru")
+
+    moved = await db.clubs.move_chat(CLUB, new)
+    assert moved is not None
+    assert (moved.chat_id, moved.title, moved.locale, moved.timers, moved.fate_by_host) == (
+        new, "Supergroup", "en", {"night": 90}, True)
+    assert await db.clubs.get(CLUB) is None
+    assert await db.clubs.hosts(new) == [5]
+    assert await db.clubs.preset(new, 2) == ["civilian", "mafia"]
+    assert (await db.games.get(game_id)).club_chat_id == new
+    assert await db.first_day_killed.has(new, date(2026, 3, 10), 7)
+    assert not await db.first_day_killed.has(CLUB, date(2026, 3, 10), 7)
+    # a second notice of the same migration changes nothing
+    assert await db.clubs.move_chat(CLUB, new) is None
+    assert (await db.games.get(game_id)).club_chat_id == new
