@@ -53,7 +53,7 @@ async def test_runs_answers_and_stops_on_sigterm(fake: FakeTelegram, tmp_path: P
     finally:
         if proc.returncode is None:
             proc.send_signal(signal.SIGTERM)
-        stdout, stderr = await asyncio.wait_for(proc.communicate(), 20)
+        stdout, stderr = await asyncio.wait_for(proc.communicate(), 60)
     assert proc.returncode == 0, stderr.decode()
     log = stdout.decode()
     assert "msg=started" in log and "msg=stopped" in log
