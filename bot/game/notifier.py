@@ -1,7 +1,8 @@
 """The only way game texts leave the bot: engine events and service messages -> chats.
 
 Only this module knows how an audience maps to chats: everyone -> the club chat, a seat -> that
-player's private chat, the Mafia -> each living Mafia player in private, the host -> the host in
+player's private chat (``Table.chat_of``: the host's for an offline seat, with a "for №5 NICK"
+line on top), the Mafia -> each living Mafia player in private, the host -> the host in
 private. Texts come from ``locales/<lang>/game.ftl`` through the translator.
 """
 
@@ -143,6 +144,30 @@ class Notifier:
         await self.sender.edit(tg_id, message_id, self.t(locale, key, **kwargs),
                                markup=None if markup is None else markup(locale))
 
+    def _for_seat(self, table: Table, seat: int, locale: str, text: str) -> str:
+        """An offline seat's message goes to the host: say whose it is."""
+        if not table.is_offline(seat):
+            return text
+        head = self.tr.t(locale, "seats.for", seat=seat, name=table.name(seat))
+        return f"{head}\n{text}"
+
+    async def to_seat(self, table: Table, seat: int, key: str, /, *, markup: Markup | None = None,
+                      protect: bool = False, **kwargs: Any) -> int | None:
+        """A private message to a seat: its player, or the host for an offline seat."""
+        chat = table.chat_of(seat)
+        locale = self.locale_of(chat)
+        return await self.sender.send(
+            chat, self._for_seat(table, seat, locale, self.t(locale, key, **kwargs)),
+            markup=None if markup is None else markup(locale), protect=protect)
+
+    async def edit_seat(self, table: Table, seat: int, message_id: int, key: str, /, *,
+                        markup: Markup | None = None, **kwargs: Any) -> None:
+        chat = table.chat_of(seat)
+        locale = self.locale_of(chat)
+        await self.sender.edit(
+            chat, message_id, self._for_seat(table, seat, locale, self.t(locale, key, **kwargs)),
+            markup=None if markup is None else markup(locale))
+
     async def edit_club(self, table: Table, message_id: int, key: str, *,
                         markup: Markup | None = None, **kwargs: Any) -> None:
         locale = table.locale
@@ -152,16 +177,21 @@ class Notifier:
     # ------------------------------------------------------------------ engine events
     def chats(self, table: Table, event: Event) -> list[int]:
         """The audience -> chat mapping (the single place it lives)."""
+        return [chat for chat, _ in self._targets(table, event)]
+
+    def _targets(self, table: Table, event: Event) -> list[tuple[int, int | None]]:
+        """(chat, seat) pairs of an event's audience; the seat when it is a seat's message."""
         kind = event.audience.kind
         if kind is AudienceKind.EVERYONE:
-            return [table.chat_id]
+            return [(table.chat_id, None)]
         if kind is AudienceKind.HOST:
-            return [table.host_id]
+            return [(table.host_id, None)]
         if kind is AudienceKind.SEAT:
             seat = event.audience.seat
-            return [] if seat is None or seat not in table.seats else [table.tg_of(seat)]
+            return [] if seat is None or seat not in table.seats else [
+                (table.chat_of(seat), seat)]
         # The Mafia: every living Mafia player.
-        return [table.tg_of(p.seat) for p in table.game if p.is_mafia and p.alive]
+        return [(table.chat_of(p.seat), p.seat) for p in table.game if p.is_mafia and p.alive]
 
     def render(self, table: Table, event: Event, locale: str) -> str:
         """The text of one engine event in ``locale``."""
@@ -253,7 +283,9 @@ class Notifier:
 
     async def events(self, table: Table, events: Iterable[Event]) -> None:
         for event in events:
-            for chat in self.chats(table, event):
+            for chat, seat in self._targets(table, event):
                 locale = table.locale if chat == table.chat_id else self.locale_of(chat)
                 text = self.render(table, event, locale)
+                if seat is not None:
+                    text = self._for_seat(table, seat, locale, text)
                 await self.sender.send(chat, text)

@@ -26,12 +26,13 @@ async def run_expiry(
     """Warn the players whose points expire within a week, then burn the expired ones.
 
     Idempotent for a given ``today``: storage remembers who was warned and who expired.
-    Players who blocked the bot are marked/burned without a message.
+    Players who blocked the bot, and accounts without Telegram, are marked/burned without a
+    message.
     """
     report = ExpiryReport()
     for player in await db.expiry.warn_due(today):
         points = await db.ledger.balance(player.tg_id)
-        if not player.bot_blocked and player.expiry_date is not None:
+        if not player.bot_blocked and not player.offline and player.expiry_date is not None:
             locale = _locale(player, default_locale)
             await outbox.send_text(
                 player.tg_id,
@@ -42,7 +43,7 @@ async def run_expiry(
         await db.expiry.mark_warned(player.tg_id, today)
         report.warned.append(player.tg_id)
     for player in await db.expiry.sweep(today):
-        if not player.bot_blocked:
+        if not player.bot_blocked and not player.offline:
             locale = _locale(player, default_locale)
             await outbox.send_text(player.tg_id, translator.t(locale, "expiry.burned"))
         report.burned.append(player.tg_id)
