@@ -157,3 +157,24 @@ async def test_restart_mid_night_keeps_offline_seats(h: Harness, db: Database,
     await h2.play_to_end(start_with_day=True)
     assert (await h2.db.games.get(h2.game_id)).status == "finished"
     await h2.db.close()
+
+
+async def test_offline_seat_holds_a_friend_immunity_and_can_die_technically(h: Harness) -> None:
+    await h.lobby(9)  # seat 3 "m" (player 1003)
+    await h.service.add_offline(CHAT, HOST, "Ghost", "f")  # seat 10, beside 9 and 1
+    _table, legal = await h.service.friend_menu(1003)
+    assert 10 in legal
+    await h.service.friend_choose(h.game_id, 1003, 10, 0)
+    ask = [s for s in h.private(HOST) if s.markup is not None][-1]
+    await h.service.friend_decide(h.game_id, HOST, int(h.buttons(ask)[0].split(":")[2]), True)
+    # an offline seat places no order of its own: /friend is a player's private command
+    ghost = await h.db.players.by_nickname("Ghost")
+    assert ghost is not None
+    assert await h.refused(h.service.friend_menu(ghost.tg_id)) == "seats.played_by_host"
+    await h.service.deal(CHAT, HOST)
+    t = h.table
+    assert t.is_offline(10) and t.game.player(10).friend is not None
+    await h.service.start_vote(CHAT, HOST)
+    await h.service.technical_death(CHAT, HOST, 10)
+    assert not t.game.player(10).alive and t.game.player(10).technical
+    assert await h.refused(h.vote(10, 1)) == "game.rule.voter_dead"
