@@ -13,7 +13,8 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup
+from aiogram.methods import SendPhoto
+from aiogram.types import BufferedInputFile, InlineKeyboardButton, InlineKeyboardMarkup
 
 from bot.game.table import Table
 from bot.i18n import Safe, Translator
@@ -33,6 +34,8 @@ class Sender(Protocol):
     async def edit(self, chat_id: int, message_id: int, text: str, *,
                    markup: InlineKeyboardMarkup | None = None) -> None: ...
 
+    async def send_photo(self, chat_id: int, png: bytes, caption: str) -> int | None: ...
+
 
 class OutboxSender:
     """Sends through the rate-limited outbox."""
@@ -50,6 +53,12 @@ class OutboxSender:
                    markup: InlineKeyboardMarkup | None = None) -> None:
         await self.outbox.edit_text(chat_id, message_id, text, reply_markup=markup)
 
+    async def send_photo(self, chat_id: int, png: bytes, caption: str) -> int | None:
+        message = await self.outbox.request(chat_id, SendPhoto(
+            chat_id=chat_id, photo=BufferedInputFile(png, filename="table.png"),
+            caption=caption, parse_mode=self.outbox.parse_mode))
+        return None if message is None else message.message_id
+
 
 @dataclass(frozen=True)
 class Sent:
@@ -59,6 +68,7 @@ class Sent:
     protect: bool = False
     message_id: int = 0
     edit: bool = False
+    photo: bytes | None = None  # a picture, ``text`` its caption
 
 
 class RecordingSender:
@@ -81,6 +91,13 @@ class RecordingSender:
                    markup: InlineKeyboardMarkup | None = None) -> None:
         if chat_id not in self.blocked:
             self.sent.append(Sent(chat_id, text, markup, False, message_id, edit=True))
+
+    async def send_photo(self, chat_id: int, png: bytes, caption: str) -> int | None:
+        if chat_id in self.blocked:
+            return None
+        self._next += 1
+        self.sent.append(Sent(chat_id, caption, None, False, self._next, photo=png))
+        return self._next
 
     def to(self, chat_id: int) -> list[Sent]:
         return [s for s in self.sent if s.chat_id == chat_id]
@@ -143,6 +160,14 @@ class Notifier:
         locale = self.locale_of(tg_id)
         await self.sender.edit(tg_id, message_id, self.t(locale, key, **kwargs),
                                markup=None if markup is None else markup(locale))
+
+    async def club_photo(self, table: Table, png: bytes | None, key: str, **kwargs: Any
+                         ) -> int | None:
+        """A club post with the table's picture, ``key`` its caption (plain text without one)."""
+        if png is None:
+            return await self.club(table, key, **kwargs)
+        return await self.sender.send_photo(table.chat_id, png,
+                                            self.t(table.locale, key, **kwargs))
 
     def _for_seat(self, table: Table, seat: int, locale: str, text: str) -> str:
         """An offline seat's message goes to the host: say whose it is."""

@@ -19,3 +19,8 @@ seats-unseat-ok = { $nick } no longer sits at the table.
 commands-addseat = A seat without Telegram: /addseat NICK [m|f]
 commands-unseat = Take a player off the lobby: /unseat NICK
 seats-offline_account = { $nick } has no Telegram (an account without Telegram): nobody could answer.
+
+## the table's picture in the club chat (with the day's first post; every card at the end)
+
+seats-picture-day = Game №{ $game } — day { $day }
+seats-picture-end = Game №{ $game } — the end: every card

@@ -19,3 +19,8 @@ seats-unseat-ok = { $nick } больше не за столом.
 commands-addseat = Место без Telegram: /addseat НИК [m|f]
 commands-unseat = Убрать игрока из набора: /unseat НИК
 seats-offline_account = У { $nick } нет Telegram (аккаунт без Telegram): ответить на предложение некому.
+
+## the table's picture in the club chat (with the day's first post; every card at the end)
+
+seats-picture-day = Игра №{ $game } — день { $day }
+seats-picture-end = Игра №{ $game } — итог: все карты
