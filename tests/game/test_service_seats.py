@@ -178,3 +178,18 @@ async def test_offline_seat_holds_a_friend_immunity_and_can_die_technically(h: H
     await h.service.technical_death(CHAT, HOST, 10)
     assert not t.game.player(10).alive and t.game.player(10).technical
     assert await h.refused(h.vote(10, 1)) == "game.rule.voter_dead"
+
+
+async def test_restart_in_the_lobby_keeps_the_offline_mark(h: Harness, db: Database,
+                                                           tmp_path: Path) -> None:
+    await offline_lobby(h, 8, ("Ghost", "Шмель"))
+    await h.service.unseat(CHAT, HOST, "Шмель")
+    h2 = await restart(h, db, tmp_path)
+    t2 = h2.table
+    assert t2.stage is Stage.LOBBY and len(t2.seats) == 9
+    assert [s for s in sorted(t2.seats) if t2.is_offline(s)] == [9]
+    await h2.service.add_offline(CHAT, HOST, "Шмель", None)  # found again, not created
+    await h2.service.deal(CHAT, HOST)
+    assert [s for s in sorted(t2.seats) if t2.is_offline(s)] == [9, 10]
+    assert len([s for s in h2.private(HOST) if s.protect]) == 2
+    await h2.db.close()
