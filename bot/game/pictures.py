@@ -6,10 +6,13 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from typing import TYPE_CHECKING
 
 from bot.game.table import Table
 from bot.i18n import Translator
-from bot.services.picture import TableView, render_table, table_view
+
+if TYPE_CHECKING:  # Pillow is imported on the first picture, not at the bot's start
+    from bot.services.picture import TableView
 
 log = logging.getLogger("bot.game")
 
@@ -22,6 +25,8 @@ def view_of(table: Table, tr: Translator, key: str, **kwargs: object) -> TableVi
         prefix = "stats.pic." if name.startswith("seat.") else "game."
         return tr.t(locale, prefix + name)
 
+    from bot.services.picture import table_view
+
     names = {seat: info.name for seat, info in table.seats.items()}
     return table_view(table.game, names, title=tr.t(locale, key, **kwargs), label=label)
 
@@ -30,8 +35,10 @@ async def table_png(table: Table, tr: Translator, key: str, **kwargs: object) ->
     """The PNG (rendered off the event loop); None when it cannot be drawn (the post then goes
     out as text: a picture never holds the game up)."""
     try:
+        from bot.services import picture
+
         view = view_of(table, tr, key, **kwargs)
-        return await asyncio.to_thread(render_table, view)
+        return await asyncio.to_thread(picture.render_table, view)
     except Exception:
         log.exception("cannot draw the table of game %s", table.game_id)
         return None

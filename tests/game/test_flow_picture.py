@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-import bot.game.pictures
+import bot.services.picture
 from bot.services.picture import TableView, render_table
 from tests.fakes.telegram_server import FakeTelegram
 from tests.game.flow import CLUB, Flow, start_app, stop_app
@@ -27,7 +27,7 @@ async def test_table_picture_each_day_and_at_the_end(fake: FakeTelegram, tmp_pat
     def spy(view: TableView) -> bytes:
         views.append(view)
         return render_table(view)
-    monkeypatch.setattr(bot.game.pictures, "render_table", spy)
+    monkeypatch.setattr(bot.services.picture, "render_table", spy)
 
     app, task = await start_app(fake, tmp_path)
     try:
