@@ -28,6 +28,16 @@ ACTIVE_STATUSES = (STATUS_LOBBY, STATUS_RUNNING, STATUS_PAUSED)
 FINAL_STATUSES = (STATUS_FINISHED, STATUS_ABORTED)
 GAME_STATUSES = ACTIVE_STATUSES + FINAL_STATUSES
 
+# Offline accounts (players without Telegram, seated by a host) get ids below every Telegram id:
+# Telegram's user and chat ids have at most 52 significant bits, so an id at or below -2**52
+# is never a Telegram chat, and nothing is ever sent to it (``Players.create_offline``).
+OFFLINE_ID_MAX = -(1 << 52)
+
+
+def is_offline_account(tg_id: int) -> bool:
+    """The account has no Telegram chat."""
+    return tg_id <= OFFLINE_ID_MAX
+
 
 @dataclass(frozen=True, slots=True)
 class Player:
@@ -45,6 +55,11 @@ class Player:
     blocked_reason: str | None
     bot_blocked: bool
     expiry_warned_on: date | None
+
+    @property
+    def offline(self) -> bool:
+        """An account without Telegram (seated by a host; see ``Players.create_offline``)."""
+        return is_offline_account(self.tg_id)
 
     @property
     def expiry_date(self) -> date | None:

@@ -19,7 +19,7 @@ from storage.errors import (
     UnknownPlayer,
 )
 from storage.lookalike import lookalike_groups, skeleton
-from storage.models import KIND_BLOCK_BURN, Player
+from storage.models import KIND_BLOCK_BURN, OFFLINE_ID_MAX, Player
 from storage.nickname import nickname_key, normalize_nickname
 
 if TYPE_CHECKING:
@@ -59,6 +59,35 @@ class Players:
                 " ON CONFLICT (tg_id) DO UPDATE SET display_name = excluded.display_name,"
                 " language = coalesce(excluded.language, players.language)",
                 (tg_id, display_name, language),
+            )
+            return await _ops.require_player(conn, tg_id)
+
+    async def create_offline(self, nickname: str, *, sex: str | None = None) -> Player:
+        """A new account without Telegram, holding ``nickname`` (a host seats it at a game).
+
+        Its id is the next free one below :data:`OFFLINE_ID_MAX`. Raises InvalidNickname,
+        NicknameTaken, InvalidValue (sex)."""
+        text = normalize_nickname(nickname)
+        key = nickname_key(text)
+        if sex is not None and sex not in ("m", "f"):
+            raise InvalidValue("sex", sex, "not_m_or_f")
+        async with self._db.transaction() as conn:
+            async with conn.execute(
+                "SELECT tg_id FROM players WHERE nickname_key = ?", (key,)
+            ) as cur:
+                owner = await cur.fetchone()
+            if owner is not None:
+                raise NicknameTaken(text, int(owner[0]))
+            skel = skeleton(text)
+            await check_lookalike(conn, text, skel, 0)
+            async with conn.execute("SELECT min(tg_id) FROM players") as cur:
+                row = await cur.fetchone()
+            lowest = OFFLINE_ID_MAX + 1 if row is None or row[0] is None else int(row[0])
+            tg_id = min(lowest, OFFLINE_ID_MAX + 1) - 1
+            await conn.execute(
+                "INSERT INTO players (tg_id, display_name, nickname, nickname_key,"
+                " nickname_skeleton, sex) VALUES (?, ?, ?, ?, ?, ?)",
+                (tg_id, text, text, key, skel, sex),
             )
             return await _ops.require_player(conn, tg_id)
 

@@ -55,3 +55,43 @@ class FriendAcceptCb(CallbackData, prefix="gfa"):
     game: int
     order: int
     accept: bool
+
+
+# The host's buttons for an offline seat (a player without Telegram): they name the seat, and
+# the service accepts them from the host only, for that seat only (``GameCore.acting_seat``).
+class ForNightCb(CallbackData, prefix="gsn"):
+    game: int
+    step: int
+    seat: int
+    target: int
+
+
+class ForVoteCb(CallbackData, prefix="gsv"):
+    game: int
+    step: int
+    seat: int
+    target: int
+
+
+class ForCancelCb(CallbackData, prefix="gsc"):
+    game: int
+    step: int
+    seat: int
+
+
+def night_data(game: int, step: int, seat: int, target: int, *, offline: bool) -> str:
+    if offline:
+        return ForNightCb(game=game, step=step, seat=seat, target=target).pack()
+    return NightCb(game=game, step=step, target=target).pack()
+
+
+def vote_data(game: int, step: int, seat: int, target: int, *, offline: bool) -> str:
+    if offline:
+        return ForVoteCb(game=game, step=step, seat=seat, target=target).pack()
+    return VoteCb(game=game, step=step, target=target).pack()
+
+
+def cancel_data(game: int, step: int, seat: int, *, offline: bool) -> str:
+    if offline:
+        return ForCancelCb(game=game, step=step, seat=seat).pack()
+    return CancelCb(game=game, step=step).pack()

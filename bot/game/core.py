@@ -151,6 +151,17 @@ class GameCore:
         seat = table.seat_of(tg_id)
         if seat is None:
             raise UserError("game.rule.not_at_table")
+        if table.is_offline(seat):
+            raise UserError("seats.played_by_host", seat=seat)  # the host presses for it
+        return seat
+
+    def acting_seat(self, table: Table, user_id: int, seat: int | None) -> int:
+        """Whose press this is: the presser's own seat (``seat`` None), or the offline seat
+        named by the button, which only the host may press for."""
+        if seat is None:
+            return self.require_seat(table, user_id)
+        if user_id != table.host_id or not table.is_offline(seat):
+            raise UserError("seats.not_yours")
         return seat
 
     async def record(self, table: Table, kind: str, payload: dict[str, Any] | None = None

@@ -8,7 +8,7 @@ from functools import partial
 
 import engine
 from bot.errors import UserError
-from bot.game.callbacks import CancelCb, FateCb, VoteCb
+from bot.game.callbacks import FateCb, cancel_data, vote_data
 from bot.game.core import GameCore, PhaseService, Reply, reply, rule, secs
 from bot.game.notifier import button, rows
 from bot.game.results import Results
@@ -74,19 +74,21 @@ class DayService(PhaseService):
 
     async def vote_prompt(self, table: Table, voter: int) -> None:
         candidates = engine.vote_candidates(table.game, voter)
-        message_id = await self.notifier.private(
-            table.tg_of(voter), "game.vote.prompt", seconds=secs(self.timers.vote_turn),
+        offline = table.is_offline(voter)
+        message_id = await self.notifier.to_seat(
+            table, voter, "game.vote.prompt", seconds=secs(self.timers.vote_turn),
             markup=lambda loc: rows([
                 button(self.notifier.seat(table, c),
-                       VoteCb(game=table.game_id, step=table.step, target=c).pack())
+                       vote_data(table.game_id, table.step, voter, c, offline=offline))
                 for c in candidates], 2))
         if message_id is not None:
             table.prompts[voter] = message_id
 
-    async def vote(self, game_id: int, tg_id: int, step: int, target: int) -> Reply:
+    async def vote(self, game_id: int, tg_id: int, step: int, target: int, *,
+                   for_seat: int | None = None) -> Reply:
         table = self.core.table(game_id)
         async with self.core.lock(game_id):
-            seat = self.core.require_seat(table, tg_id)
+            seat = self.core.acting_seat(table, tg_id, for_seat)
             self.core.expect(table, Stage.VOTE, step)
             try:
                 engine.check_vote(table.game, seat, target)
@@ -100,8 +102,8 @@ class DayService(PhaseService):
             self.deadlines.disarm(self.core.key(table, TURN_DL))
             message_id = table.prompts.get(seat)
             if message_id is not None:
-                await self.notifier.edit_private(tg_id, message_id, "game.vote.chosen",
-                                                 who=self.notifier.seat(table, target))
+                await self.notifier.edit_seat(table, seat, message_id, "game.vote.chosen",
+                                              who=self.notifier.seat(table, target))
             await self.notifier.club(table, "game.vote.cast", voter=self.notifier.seat(table, seat),
                                      who=self.notifier.seat(table, target))
             await self.next_turn(table, table.turn + 1)
@@ -117,7 +119,7 @@ class DayService(PhaseService):
         await self.notifier.club(table, key, who=self.notifier.seat(table, voter))
         message_id = table.prompts.get(voter)
         if message_id is not None:
-            await self.notifier.edit_private(table.tg_of(voter), message_id, "game.vote.missed")
+            await self.notifier.edit_seat(table, voter, message_id, "game.vote.missed")
         await self.next_turn(table, table.turn + 1)
 
     def tally(self, table: Table) -> engine.Tally:
@@ -161,13 +163,14 @@ class DayService(PhaseService):
                 for s in tied], 3))
 
     async def cancel_prompt(self, table: Table, lawyer: int, condemned: int | None) -> None:
-        await self.notifier.private(
-            table.tg_of(lawyer), "game.cancel.ask",
+        offline = table.is_offline(lawyer)
+        await self.notifier.to_seat(
+            table, lawyer, "game.cancel.ask",
             who=self.notifier.seat(table, condemned) if condemned is not None else "?",
             seconds=secs(self.timers.cancel),
             markup=lambda loc: rows([button(
                 self.tr.t(loc, "game.cancel.button"),
-                CancelCb(game=table.game_id, step=table.step).pack())]))
+                cancel_data(table.game_id, table.step, lawyer, offline=offline))]))
 
     def _lawyer_window(self, table: Table) -> bool:
         """The window opens whenever the deal has a Lawyer card (public knowledge), so that
@@ -186,11 +189,12 @@ class DayService(PhaseService):
             await self.after_votes(table)
             return reply("game.fate.accepted", who=self.notifier.seat(table, target))
 
-    async def cancel(self, game_id: int, tg_id: int, step: int) -> Reply:
-        """A Lawyer cancels the verdict."""
+    async def cancel(self, game_id: int, tg_id: int, step: int, *,
+                     for_seat: int | None = None) -> Reply:
+        """A Lawyer cancels the verdict (``for_seat``: the host, for an offline Lawyer)."""
         table = self.core.table(game_id)
         async with self.core.lock(game_id):
-            seat = self.core.require_seat(table, tg_id)
+            seat = self.core.acting_seat(table, tg_id, for_seat)
             self.core.expect(table, Stage.CANCEL, step)
             try:
                 engine.check_cancel(table.game, seat, table.condemned())

@@ -141,6 +141,7 @@ class DealService(PhaseService):
                     "seat": seat, "tg_id": tg, "name": table.name(seat), "role": str(dealt[seat]),
                     "sex": None if player is None else player.sex, "immunities": immunities,
                     "friend": seat in friends, "friend_by": friend_by,
+                    "offline": tg in table.offline,
                 })
                 specs.append(engine.SeatSpec(seat, dealt[seat]))
             engine.new_game(specs)  # one more check before anything is written
@@ -188,8 +189,8 @@ class DealService(PhaseService):
 
     async def _send_card(self, table: Table, seat: int) -> None:
         role = table.role(seat)
-        await self.notifier.private(
-            table.tg_of(seat), "game.card", protect=True, seat=seat, game=table.game_id,
+        await self.notifier.to_seat(
+            table, seat, "game.card", protect=True, seat=seat, game=table.game_id,
             role=lambda loc: self.tr.t(loc, f"game.role.{role}"),
             team=lambda loc: self.tr.t(loc, f"game.team.{role.team}"),
             about=lambda loc: self.tr.t(loc, f"game.about.{role}"))

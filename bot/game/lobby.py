@@ -6,14 +6,21 @@ from collections.abc import Sequence
 from typing import Any
 
 import engine
-from bot.errors import UserError
+from bot.errors import UserError, explain
 from bot.game.callbacks import FriendAcceptCb, FriendCb, LobbyCb
 from bot.game.core import PhaseService, Reply, reply, rule
 from bot.game.notifier import Markup, button, rows
 from bot.game.table import SeatInfo, Stage, Table
 from engine import RuleViolation
 from engine.composition import MAX_PLAYERS
-from storage.errors import InvalidOrder, UnknownOrder
+from storage.errors import (
+    InvalidNickname,
+    InvalidOrder,
+    LookalikeNickname,
+    NicknameReserved,
+    NicknameTaken,
+    UnknownOrder,
+)
 
 
 class LobbyService(PhaseService):
@@ -89,6 +96,8 @@ class LobbyService(PhaseService):
                 line = self.tr.t(locale, "game.seat", seat=info.seat, name=info.name)
                 extra = [self.tr.t(locale, f"game.immunity.{m}") for m in
                          sorted(marks.get(info.tg_id, ()))]
+                if info.tg_id in table.offline:
+                    extra.insert(0, self.tr.t(locale, "seats.lobby_mark"))
                 if extra:
                     line += f" — {', '.join(extra)}"
                 lines.append(line)
@@ -195,6 +204,70 @@ class LobbyService(PhaseService):
             await self._save_seats(table, order)
             await self._refresh_lobby(table)
             return reply("game.reseat.ok", nick=player.nickname or nick, seat=position)
+
+    async def add_offline(self, chat_id: int, user_id: int, nick: str, sex: str | None
+                          ) -> Reply:
+        """``/addseat NICK [m|f]``: seat a player without Telegram; the host plays its buttons.
+
+        The account is found by nickname, or created without Telegram (``create_offline``)."""
+        table = self.core.in_chat(chat_id)
+        async with self.core.seating, self.core.lock(table.game_id):
+            self.core.require_host(table, user_id)
+            if table.stage is not Stage.LOBBY:
+                raise UserError("game.join.closed")
+            if len(table.seats) >= MAX_PLAYERS:
+                raise UserError("game.join.full")
+            player = await self.db.players.by_nickname(nick)
+            created = player is None
+            if player is None:
+                try:
+                    player = await self.db.players.create_offline(nick, sex=sex)
+                except (InvalidNickname, LookalikeNickname, NicknameReserved) as e:
+                    raise explain(e) from None
+                except NicknameTaken:  # taken in between: look it up again
+                    player = await self.db.players.by_nickname(nick)
+                    if player is None:
+                        raise UserError("seats.add.usage") from None
+            elif sex is not None and player.offline and player.sex != sex:
+                player = await self.db.players.set_sex(player.tg_id, sex)
+            if player.blocked:
+                raise UserError("seats.add.blocked", nick=player.nickname or nick)
+            if player.tg_id == table.host_id:
+                raise UserError("game.join.host")
+            seated = table.seat_of(player.tg_id)
+            if seated is not None:
+                raise UserError("seats.add.already", nick=player.nickname or nick, seat=seated)
+            other = self.core.of_player(player.tg_id)
+            if other is not None:
+                raise UserError("seats.add.other_game", nick=player.nickname or nick,
+                                game=other.game_id)
+            name = player.nickname or nick
+            order = [*sorted(table.seats.values(), key=lambda s: s.seat),
+                     SeatInfo(0, player.tg_id, name)]
+            await self._save_seats(table, order)
+            await self.core.record(table, "offline_seat", {"tg_id": player.tg_id})
+            await self._refresh_lobby(table)
+            return reply("seats.add.new" if created else "seats.add.ok", nick=name,
+                         seat=table.seat_of(player.tg_id))
+
+    async def unseat(self, chat_id: int, user_id: int, nick: str) -> Reply:
+        """``/unseat NICK``: the host takes a seat off the table before the deal."""
+        table = self.core.in_chat(chat_id)
+        async with self.core.lock(table.game_id):
+            self.core.require_host(table, user_id)
+            if table.stage is not Stage.LOBBY:
+                raise UserError("game.join.closed")
+            player = await self.db.players.by_nickname(nick)
+            if player is None or table.seat_of(player.tg_id) is None:
+                raise UserError("game.reseat.unknown", nick=nick)
+            order = [s for s in sorted(table.seats.values(), key=lambda s: s.seat)
+                     if s.tg_id != player.tg_id]
+            await self._save_seats(table, order)
+            if player.tg_id in table.offline:
+                await self.core.record(table, "offline_seat",
+                                       {"tg_id": player.tg_id, "seated": False})
+            await self._refresh_lobby(table)
+            return reply("seats.unseat.ok", nick=player.nickname or nick)
 
     def spouses(self, table: Table, players: dict[int, Any]) -> dict[int, int]:
         out = {}

@@ -6,7 +6,7 @@ from typing import Any
 
 import engine
 from bot.errors import UserError
-from bot.game.callbacks import NightCb
+from bot.game.callbacks import night_data
 from bot.game.core import GameCore, PhaseService, Reply, reply, rule, secs
 from bot.game.notifier import Markup, button, rows
 from bot.game.results import Results
@@ -51,7 +51,8 @@ class NightService(PhaseService):
         targets = engine.legal_targets(table.game, seat)
         return lambda locale: rows([
             button(self.notifier.seat(table, t),
-                   NightCb(game=table.game_id, step=table.step, target=t).pack())
+                   night_data(table.game_id, table.step, seat, t,
+                              offline=table.is_offline(seat)))
             for t in targets], 2)
 
     def _kwargs(self, table: Table, seat: int) -> dict[str, Any]:
@@ -76,11 +77,11 @@ class NightService(PhaseService):
         picker = table.is_picker(seat)
         key = "game.night.prompt_mafia" if picker else "game.night.prompt"
         if not engine.legal_targets(table.game, seat):
-            await self.notifier.private(table.tg_of(seat), "game.night.no_targets",
+            await self.notifier.to_seat(table, seat, "game.night.no_targets",
                                         night=table.game.night_number + 1)
             return
-        message_id = await self.notifier.private(
-            table.tg_of(seat), key, markup=self._markup(table, seat),
+        message_id = await self.notifier.to_seat(
+            table, seat, key, markup=self._markup(table, seat),
             **self._kwargs(table, seat))
         if message_id is not None:
             table.prompts[seat] = message_id
@@ -93,19 +94,20 @@ class NightService(PhaseService):
             markup = None if locked else self._markup(table, seat)
             key = "game.night.prompt_mafia_locked" if locked else "game.night.prompt_mafia"
             if message_id is None:
-                new_id = await self.notifier.private(table.tg_of(seat), key, markup=markup,
+                new_id = await self.notifier.to_seat(table, seat, key, markup=markup,
                                                      **kwargs)
                 if new_id is not None:
                     table.prompts[seat] = new_id
             else:
-                await self.notifier.edit_private(table.tg_of(seat), message_id, key,
-                                                 markup=markup, **kwargs)
+                await self.notifier.edit_seat(table, seat, message_id, key,
+                                              markup=markup, **kwargs)
 
-    async def choose(self, game_id: int, tg_id: int, step: int, target: int) -> Reply:
-        """A night choice from a private button."""
+    async def choose(self, game_id: int, tg_id: int, step: int, target: int, *,
+                     for_seat: int | None = None) -> Reply:
+        """A night choice from a private button (``for_seat``: the host's, for an offline seat)."""
         table = self.core.table(game_id)
         async with self.core.lock(game_id):
-            seat = self.core.require_seat(table, tg_id)
+            seat = self.core.acting_seat(table, tg_id, for_seat)
             self.core.expect(table, Stage.NIGHT, step)
             try:
                 engine.check_night_choice(table.game, seat, target)
@@ -128,8 +130,8 @@ class NightService(PhaseService):
                 await self.core.record(table, "choice", {"seat": seat, "target": target})
                 message_id = table.prompts.get(seat)
                 if message_id is not None:
-                    await self.notifier.edit_private(
-                        tg_id, message_id, "game.night.chosen",
+                    await self.notifier.edit_seat(
+                        table, seat, message_id, "game.night.chosen",
                         who=self.notifier.seat(table, target))
             if not table.pending_night():
                 await self.resolve(table)

@@ -1,7 +1,8 @@
 """The only way game texts leave the bot: engine events and service messages -> chats.
 
 Only this module knows how an audience maps to chats: everyone -> the club chat, a seat -> that
-player's private chat, the Mafia -> each living Mafia player in private, the host -> the host in
+player's private chat (``Table.chat_of``: the host's for an offline seat, with a "for №5 NICK"
+line on top), the Mafia -> each living Mafia player in private, the host -> the host in
 private. Texts come from ``locales/<lang>/game.ftl`` through the translator.
 """
 
@@ -12,7 +13,8 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup
+from aiogram.methods import SendPhoto
+from aiogram.types import BufferedInputFile, InlineKeyboardButton, InlineKeyboardMarkup
 
 from bot.game.table import Table
 from bot.i18n import Safe, Translator
@@ -32,6 +34,8 @@ class Sender(Protocol):
     async def edit(self, chat_id: int, message_id: int, text: str, *,
                    markup: InlineKeyboardMarkup | None = None) -> None: ...
 
+    async def send_photo(self, chat_id: int, png: bytes, caption: str) -> int | None: ...
+
 
 class OutboxSender:
     """Sends through the rate-limited outbox."""
@@ -49,6 +53,12 @@ class OutboxSender:
                    markup: InlineKeyboardMarkup | None = None) -> None:
         await self.outbox.edit_text(chat_id, message_id, text, reply_markup=markup)
 
+    async def send_photo(self, chat_id: int, png: bytes, caption: str) -> int | None:
+        message = await self.outbox.request(chat_id, SendPhoto(
+            chat_id=chat_id, photo=BufferedInputFile(png, filename="table.png"),
+            caption=caption, parse_mode=self.outbox.parse_mode))
+        return None if message is None else message.message_id
+
 
 @dataclass(frozen=True)
 class Sent:
@@ -58,6 +68,7 @@ class Sent:
     protect: bool = False
     message_id: int = 0
     edit: bool = False
+    photo: bytes | None = None  # a picture, ``text`` its caption
 
 
 class RecordingSender:
@@ -80,6 +91,13 @@ class RecordingSender:
                    markup: InlineKeyboardMarkup | None = None) -> None:
         if chat_id not in self.blocked:
             self.sent.append(Sent(chat_id, text, markup, False, message_id, edit=True))
+
+    async def send_photo(self, chat_id: int, png: bytes, caption: str) -> int | None:
+        if chat_id in self.blocked:
+            return None
+        self._next += 1
+        self.sent.append(Sent(chat_id, caption, None, False, self._next, photo=png))
+        return self._next
 
     def to(self, chat_id: int) -> list[Sent]:
         return [s for s in self.sent if s.chat_id == chat_id]
@@ -143,6 +161,38 @@ class Notifier:
         await self.sender.edit(tg_id, message_id, self.t(locale, key, **kwargs),
                                markup=None if markup is None else markup(locale))
 
+    async def club_photo(self, table: Table, png: bytes | None, key: str, **kwargs: Any
+                         ) -> int | None:
+        """A club post with the table's picture, ``key`` its caption (plain text without one)."""
+        if png is None:
+            return await self.club(table, key, **kwargs)
+        return await self.sender.send_photo(table.chat_id, png,
+                                            self.t(table.locale, key, **kwargs))
+
+    def _for_seat(self, table: Table, seat: int, locale: str, text: str) -> str:
+        """An offline seat's message goes to the host: say whose it is."""
+        if not table.is_offline(seat):
+            return text
+        head = self.tr.t(locale, "seats.for", seat=seat, name=table.name(seat))
+        return f"{head}\n{text}"
+
+    async def to_seat(self, table: Table, seat: int, key: str, /, *, markup: Markup | None = None,
+                      protect: bool = False, **kwargs: Any) -> int | None:
+        """A private message to a seat: its player, or the host for an offline seat."""
+        chat = table.chat_of(seat)
+        locale = self.locale_of(chat)
+        return await self.sender.send(
+            chat, self._for_seat(table, seat, locale, self.t(locale, key, **kwargs)),
+            markup=None if markup is None else markup(locale), protect=protect)
+
+    async def edit_seat(self, table: Table, seat: int, message_id: int, key: str, /, *,
+                        markup: Markup | None = None, **kwargs: Any) -> None:
+        chat = table.chat_of(seat)
+        locale = self.locale_of(chat)
+        await self.sender.edit(
+            chat, message_id, self._for_seat(table, seat, locale, self.t(locale, key, **kwargs)),
+            markup=None if markup is None else markup(locale))
+
     async def edit_club(self, table: Table, message_id: int, key: str, *,
                         markup: Markup | None = None, **kwargs: Any) -> None:
         locale = table.locale
@@ -152,16 +202,21 @@ class Notifier:
     # ------------------------------------------------------------------ engine events
     def chats(self, table: Table, event: Event) -> list[int]:
         """The audience -> chat mapping (the single place it lives)."""
+        return [chat for chat, _ in self._targets(table, event)]
+
+    def _targets(self, table: Table, event: Event) -> list[tuple[int, int | None]]:
+        """(chat, seat) pairs of an event's audience; the seat when it is a seat's message."""
         kind = event.audience.kind
         if kind is AudienceKind.EVERYONE:
-            return [table.chat_id]
+            return [(table.chat_id, None)]
         if kind is AudienceKind.HOST:
-            return [table.host_id]
+            return [(table.host_id, None)]
         if kind is AudienceKind.SEAT:
             seat = event.audience.seat
-            return [] if seat is None or seat not in table.seats else [table.tg_of(seat)]
+            return [] if seat is None or seat not in table.seats else [
+                (table.chat_of(seat), seat)]
         # The Mafia: every living Mafia player.
-        return [table.tg_of(p.seat) for p in table.game if p.is_mafia and p.alive]
+        return [(table.chat_of(p.seat), p.seat) for p in table.game if p.is_mafia and p.alive]
 
     def render(self, table: Table, event: Event, locale: str) -> str:
         """The text of one engine event in ``locale``."""
@@ -253,7 +308,9 @@ class Notifier:
 
     async def events(self, table: Table, events: Iterable[Event]) -> None:
         for event in events:
-            for chat in self.chats(table, event):
+            for chat, seat in self._targets(table, event):
                 locale = table.locale if chat == table.chat_id else self.locale_of(chat)
                 text = self.render(table, event, locale)
+                if seat is not None:
+                    text = self._for_seat(table, seat, locale, text)
                 await self.sender.send(chat, text)

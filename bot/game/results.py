@@ -12,6 +12,7 @@ from functools import partial
 
 import engine
 from bot.game.core import PhaseService, secs
+from bot.game.pictures import table_png
 from bot.game.table import Result, Stage, Table, iso
 from storage.models import GamePoints
 
@@ -25,7 +26,9 @@ class Results(PhaseService):
         if not isinstance(result, engine.TechnicalDeathResult) and result.died:
             await self._last_words(table, list(result.died), 0)  # never after a technical death
         if isinstance(result, engine.NightResult) and not table.game.over:
-            await self.notifier.club(table, "game.day.start", day=table.game.day_number + 1)
+            day = table.game.day_number + 1  # the day's first post carries the table's picture
+            png = await table_png(table, self.tr, "seats.picture.day", game=table.game_id, day=day)
+            await self.notifier.club_photo(table, png, "game.day.start", day=day)
         if isinstance(result, engine.DayResult) and not table.game.over:
             await self.notifier.club(table, "game.evening", night=table.game.night_number + 1)
         if table.game.over:
@@ -105,6 +108,9 @@ class Results(PhaseService):
             return "\n".join(lines)
         await self.notifier.club(table, "game.end.points", lines=points)
         await self.reveal(table)
+        png = await table_png(table, self.tr, "seats.picture.end", game=table.game_id)
+        if png is not None:
+            await self.notifier.club_photo(table, png, "seats.picture.end", game=table.game_id)
         for seat in sorted(table.first_day_dead):
             await self.db.first_day_killed.mark(table.chat_id, table.day, table.tg_of(seat))
         rows_ = [GamePoints(table.tg_of(e.seat), e.points, str(e.reason), e.phase)

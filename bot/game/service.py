@@ -74,6 +74,8 @@ class GameService:
         self.join_hook = self.lobby.join_hook
         self.leave = self.lobby.leave
         self.reseat = self.lobby.reseat
+        self.add_offline = self.lobby.add_offline
+        self.unseat = self.lobby.unseat
         self.friend_menu = self.lobby.friend_menu
         self.friend_markup = self.lobby.friend_markup
         self.friend_choose = self.lobby.friend_choose

@@ -69,6 +69,7 @@ class Table:
     composition: list[Role] | None = None
     fate_by_host: bool = False
     seats: dict[int, SeatInfo] = field(default_factory=dict)
+    offline: set[int] = field(default_factory=set)  # accounts whose seat the host plays
     seed: bytes | None = None
     commitment: str | None = None
     deal_announced: bool = False
@@ -118,7 +119,19 @@ class Table:
         return next((s.seat for s in self.seats.values() if s.tg_id == tg_id), None)
 
     def tg_of(self, seat: int) -> int:
+        """The seat's account (points, marks); where its messages go is :meth:`chat_of`."""
         return self.seats[seat].tg_id
+
+    def is_offline(self, seat: int) -> bool:
+        """The seat's player has no Telegram tonight: the host plays its buttons."""
+        info = self.seats.get(seat)
+        return info is not None and info.tg_id in self.offline
+
+    def chat_of(self, seat: int) -> int:
+        """The private chat of a seat: its player's, or the host's for an offline seat.
+
+        The one place a seat maps to a chat (the notifier and the rooms send through it)."""
+        return self.host_id if self.is_offline(seat) else self.seats[seat].tg_id
 
     def name(self, seat: int) -> str:
         info = self.seats.get(seat)
@@ -205,12 +218,22 @@ class Table:
     def _on_fate_mode(self, p: dict[str, Any]) -> None:
         self.fate_by_host = bool(p["host"])
 
+    def _on_offline_seat(self, p: dict[str, Any]) -> None:
+        """The host seated an account without Telegram in the lobby (or took it off)."""
+        if p.get("seated", True):
+            self.offline.add(int(p["tg_id"]))
+        else:
+            self.offline.discard(int(p["tg_id"]))
+
     def _on_deal(self, p: dict[str, Any]) -> None:
         specs = []
         self.seats = {}
+        self.offline = set()
         for entry in p["seats"]:
             seat = int(entry["seat"])
             self.seats[seat] = SeatInfo(seat, int(entry["tg_id"]), str(entry["name"]))
+            if entry.get("offline"):
+                self.offline.add(int(entry["tg_id"]))
             friend = None
             if entry.get("friend"):
                 by = entry.get("friend_by")

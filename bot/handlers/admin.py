@@ -24,9 +24,10 @@ async def redeem(
     await services.outbox.send_text(message.chat.id, tr.t(
         locale, "admin.redeemed", points=change.points, nick=display(player),
         reason=change.reason, balance=change.balance))
-    await services.outbox.send_text(player.tg_id, tr.t(
-        services.accounts.locale_of(player, None), "admin.redeemed_notice",
-        points=change.points, reason=change.reason, balance=change.balance))
+    if not player.offline:  # an account without Telegram gets no notice
+        await services.outbox.send_text(player.tg_id, tr.t(
+            services.accounts.locale_of(player, None), "admin.redeemed_notice",
+            points=change.points, reason=change.reason, balance=change.balance))
 
 
 async def adjust(
@@ -37,9 +38,10 @@ async def adjust(
     await services.outbox.send_text(message.chat.id, tr.t(
         locale, "admin.adjusted", points=change.points, nick=display(player),
         reason=change.reason, balance=change.balance))
-    await services.outbox.send_text(player.tg_id, tr.t(
-        services.accounts.locale_of(player, None), "admin.adjusted_notice",
-        points=change.points, reason=change.reason, balance=change.balance))
+    if not player.offline:  # an account without Telegram gets no notice
+        await services.outbox.send_text(player.tg_id, tr.t(
+            services.accounts.locale_of(player, None), "admin.adjusted_notice",
+            points=change.points, reason=change.reason, balance=change.balance))
 
 
 async def block(
@@ -50,9 +52,10 @@ async def block(
     player_locale = services.accounts.locale_of(player, None)
     await services.outbox.send_text(message.chat.id,
                                     tr.t(locale, "admin.blocked", nick=display(player)))
-    await services.outbox.send_text(player.tg_id, tr.t(
-        player_locale, "admin.blocked_notice",
-        reason=reason or tr.t(player_locale, "admin.no_reason")))
+    if not player.offline:  # an account without Telegram gets no notice
+        await services.outbox.send_text(player.tg_id, tr.t(
+            player_locale, "admin.blocked_notice",
+            reason=reason or tr.t(player_locale, "admin.no_reason")))
 
 
 async def unblock(
@@ -62,8 +65,9 @@ async def unblock(
     tr = services.translator
     await services.outbox.send_text(message.chat.id,
                                     tr.t(locale, "admin.unblocked", nick=display(player)))
-    await services.outbox.send_text(
-        player.tg_id, tr.t(services.accounts.locale_of(player, None), "admin.unblocked_notice"))
+    if not player.offline:
+        await services.outbox.send_text(player.tg_id, tr.t(
+            services.accounts.locale_of(player, None), "admin.unblocked_notice"))
 
 
 async def export(message: Message, services: Services, locale: str) -> None:

@@ -14,7 +14,8 @@ from bot.services import Services
 
 # The club-chat commands (BOT.md), registered with set_my_commands (bot/commands.py).
 GAME_COMMANDS = ("newgame", "roles", "deal", "night", "day", "vote", "status", "tech",
-                 "pause", "resume", "extend", "endgame", "seat", "fate", "speak")
+                 "pause", "resume", "extend", "endgame", "seat", "addseat", "unseat", "fate",
+                 "speak")
 
 # Game commands players use in private chat (handled in bot/handlers/game_private.py).
 PLAYER_GAME_COMMANDS = ("myrole", "friend")

@@ -68,6 +68,30 @@ async def seat(message: Message, command: CommandObject, games: GameService, out
     await _say(message, games, outbox, locale, answer)
 
 
+SEXES = {"m": "m", "f": "f", "м": "m", "ж": "f"}
+
+
+async def addseat(message: Message, command: CommandObject, games: GameService, outbox: Outbox,
+                  locale: str) -> None:
+    """``/addseat NICK [m|f]``: a seat for a player without Telegram (the host plays it)."""
+    words = (command.args or "").split()
+    sex = SEXES.get(words[-1].casefold()) if len(words) > 1 else None
+    nick = " ".join(words[:-1] if sex is not None else words)
+    if not nick:
+        raise UserError("seats.add.usage")
+    answer = await games.add_offline(message.chat.id, _user(message), nick, sex)
+    await _say(message, games, outbox, locale, answer)
+
+
+async def unseat(message: Message, command: CommandObject, games: GameService, outbox: Outbox,
+                 locale: str) -> None:
+    nick = (command.args or "").strip()
+    if not nick:
+        raise UserError("seats.unseat.usage")
+    answer = await games.unseat(message.chat.id, _user(message), nick)
+    await _say(message, games, outbox, locale, answer)
+
+
 async def fate_mode(message: Message, command: CommandObject, games: GameService,
                     outbox: Outbox, locale: str) -> None:
     mode = (command.args or "").strip().lower()
@@ -150,6 +174,8 @@ def create_router() -> Router:
     router.message.register(newgame, Command("newgame"))
     router.message.register(roles, Command("roles"))
     router.message.register(seat, Command("seat"))
+    router.message.register(addseat, Command("addseat"))
+    router.message.register(unseat, Command("unseat"))
     router.message.register(fate_mode, Command("fate"))
     router.message.register(deal, Command("deal"))
     router.message.register(night, Command("night"))

@@ -6,7 +6,17 @@ from aiogram import F, Router
 from aiogram.filters import Command
 from aiogram.types import CallbackQuery, Message
 
-from bot.game.callbacks import CancelCb, FateCb, FriendAcceptCb, FriendCb, NightCb, VoteCb
+from bot.game.callbacks import (
+    CancelCb,
+    FateCb,
+    ForCancelCb,
+    ForNightCb,
+    ForVoteCb,
+    FriendAcceptCb,
+    FriendCb,
+    NightCb,
+    VoteCb,
+)
 from bot.game.service import GameService, Reply
 from bot.handlers.game_club import plain
 from bot.outbox import Outbox
@@ -52,6 +62,28 @@ async def cancel_verdict(query: CallbackQuery, callback_data: CancelCb, games: G
     await _answer(query, games, locale, answer)
 
 
+async def night_choice_for(query: CallbackQuery, callback_data: ForNightCb, games: GameService,
+                           locale: str) -> None:
+    """The host chooses for an offline seat (the button names the seat)."""
+    answer = await games.choose(callback_data.game, query.from_user.id, callback_data.step,
+                                callback_data.target, for_seat=callback_data.seat)
+    await _answer(query, games, locale, answer)
+
+
+async def vote_choice_for(query: CallbackQuery, callback_data: ForVoteCb, games: GameService,
+                          locale: str) -> None:
+    answer = await games.vote(callback_data.game, query.from_user.id, callback_data.step,
+                              callback_data.target, for_seat=callback_data.seat)
+    await _answer(query, games, locale, answer)
+
+
+async def cancel_verdict_for(query: CallbackQuery, callback_data: ForCancelCb,
+                             games: GameService, locale: str) -> None:
+    answer = await games.cancel(callback_data.game, query.from_user.id, callback_data.step,
+                                for_seat=callback_data.seat)
+    await _answer(query, games, locale, answer)
+
+
 async def fate_draw(query: CallbackQuery, callback_data: FateCb, games: GameService,
                     locale: str) -> None:
     answer = await games.fate(callback_data.game, query.from_user.id, callback_data.step,
@@ -82,6 +114,9 @@ def create_router() -> Router:
     router.callback_query.register(night_choice, NightCb.filter())
     router.callback_query.register(vote_choice, VoteCb.filter())
     router.callback_query.register(cancel_verdict, CancelCb.filter())
+    router.callback_query.register(night_choice_for, ForNightCb.filter())
+    router.callback_query.register(vote_choice_for, ForVoteCb.filter())
+    router.callback_query.register(cancel_verdict_for, ForCancelCb.filter())
     router.callback_query.register(fate_draw, FateCb.filter())
     router.callback_query.register(friend_choice, FriendCb.filter())
     router.callback_query.register(friend_decision, FriendAcceptCb.filter())

@@ -152,6 +152,8 @@ class Accounts:
         if me.nickname is None:
             raise UserError("spouse.need_nick")
         target = await self.by_nick(nick)
+        if target.offline:  # no Telegram: nobody could answer the proposal
+            raise UserError("seats.offline_account", nick=target.nickname or nick)
         try:
             me = await self.db.players.propose_spouse(tg_id, target.tg_id)
         except StorageError as e:

@@ -27,7 +27,8 @@ async def run_expiry(
     """Warn the players whose points expire within a week, then burn the expired ones.
 
     Idempotent for a given ``today``: storage remembers who was warned and who expired.
-    Players who blocked the bot are marked/burned without a message.
+    Players who blocked the bot, and accounts without Telegram, are marked/burned without a
+    message.
 
     Each player is handled on their own: an unexpected error while warning one is logged and
     the player stays unmarked (warned on the next run); the others are still warned, and the
@@ -44,7 +45,7 @@ async def run_expiry(
         report.warned.append(player.tg_id)
     for player in await db.expiry.sweep(today):
         report.burned.append(player.tg_id)
-        if player.bot_blocked:
+        if player.bot_blocked or player.offline:
             continue
         try:
             locale = _locale(player, default_locale)

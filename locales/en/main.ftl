@@ -33,7 +33,7 @@ help-admin =
     /complaints — complaint counts
 help-group =
     <b>Mafia club bot</b>
-    The host runs the game here: /newgame, /seat, /roles, /deal, /night, /day, /vote, /fate, /speak, /status, /tech, /pause, /resume, /extend, /endgame.
+    The host runs the game here: /newgame, /seat, /addseat, /unseat, /roles, /deal, /night, /day, /vote, /fate, /speak, /status, /tech, /pause, /resume, /extend, /endgame.
     Players: open the bot in private and press Start.
 
 ## misc

@@ -33,7 +33,7 @@ help-admin =
     /complaints — число жалоб
 help-group =
     <b>Бот клуба «Мафия»</b>
-    Ведущий проводит игру здесь: /newgame, /seat, /roles, /deal, /night, /day, /vote, /fate, /speak, /status, /tech, /pause, /resume, /extend, /endgame.
+    Ведущий проводит игру здесь: /newgame, /seat, /addseat, /unseat, /roles, /deal, /night, /day, /vote, /fate, /speak, /status, /tech, /pause, /resume, /extend, /endgame.
     Игрокам: откройте бота в личном чате и нажмите «Старт».
 
 ## misc

@@ -39,6 +39,7 @@ SENDING_METHODS = frozenset(
     {
         "sendMessage",
         "sendDocument",
+        "sendPhoto",
         "editMessageText",
         "editMessageReplyMarkup",
         "deleteMessage",
@@ -98,6 +99,7 @@ class SentMessage:
     document_name: str | None = None
     document_bytes: bytes | None = None
     caption: str | None = None
+    photo_bytes: bytes | None = None  # sendPhoto
     deleted: bool = False
     history: list[str | None] = field(default_factory=list)
     raw: dict[str, Any] = field(default_factory=dict)
@@ -515,6 +517,12 @@ class FakeTelegram:
                 "file_unique_id": f"u{message.chat_id}_{message.message_id}",
                 "file_name": message.document_name,
             }
+        if message.photo_bytes is not None:
+            data["photo"] = [{
+                "file_id": f"photo{message.chat_id}_{message.message_id}",
+                "file_unique_id": f"p{message.chat_id}_{message.message_id}",
+                "width": 720, "height": 720,
+            }]
         if message.reply_markup:
             data["reply_markup"] = message.reply_markup
         return data
@@ -740,6 +748,26 @@ class FakeTelegram:
         if file_id not in self.files:
             return _error(404, "Not Found")
         return web.Response(body=self.files[file_id])
+
+    async def _api_sendPhoto(self, params: dict[str, Any]) -> web.Response:
+        chat_id = int(params["chat_id"])
+        if (error := self._check_chat(chat_id)) is not None:
+            return error
+        photo = params.get("photo")
+        if not isinstance(photo, tuple):
+            return _error(400, "Bad Request: there is no photo in the request")
+        return await self._record_sent(
+            SentMessage(
+                chat_id=chat_id,
+                message_id=next(self._message_ids[chat_id]),
+                text=None,
+                caption=params.get("caption"),
+                reply_markup=params.get("reply_markup"),
+                parse_mode=params.get("parse_mode"),
+                protect_content=bool(params.get("protect_content", False)),
+                photo_bytes=photo[1],
+            )
+        )
 
     def _find(self, params: dict[str, Any]) -> SentMessage | None:
         chat_id = int(params.get("chat_id", 0))

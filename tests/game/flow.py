@@ -105,6 +105,14 @@ class Flow:
     def tg(self, seat: int) -> int:
         return self.table.tg_of(seat)
 
+    def presser(self, seat: int, kind: str) -> tuple[int, str]:
+        """Who presses a seat's ``kind`` ("n" night, "v" vote) buttons, and their prefix: the
+        player, or the host for an offline seat (the button names the seat)."""
+        table = self.table
+        if table.is_offline(seat):
+            return HOST, f"gs{kind}:{self.game_id}:{table.step}:{seat}:"
+        return self.tg(seat), f"g{kind}:{self.game_id}:{table.step}:"
+
     # ------------------------------------------------------------------ people
     async def register(self, n: int, *, first: int = 3001) -> list[int]:
         ids = []
@@ -198,6 +206,10 @@ class Flow:
         step = self.table.step
         await self.host("/night")
         await wait_until(lambda: self.over or self.table.step > step, 10, "the night")
+        await self.night_rest()
+
+    async def night_rest(self) -> None:
+        """Every night actor still to choose presses its prompt; waits for the morning."""
         if self.over:
             return
         await self.night_choices()
@@ -216,16 +228,15 @@ class Flow:
             if self.over or table.stage is not Stage.NIGHT:
                 break
             if table.is_picker(seat):
-                if common is None or table.mafia_locked:
+                if common is None or table.mafia_locked or table.choices.get(seat) == common:
                     continue
                 target = common
             else:
                 targets = engine.legal_targets(table.game, seat)
-                if not targets:
+                if not targets or seat in table.choices:
                     continue
                 target = targets[0]
-            prefix = f"gn:{self.game_id}:{table.step}:"
-            uid = self.tg(seat)
+            uid, prefix = self.presser(seat, "n")
             picker = table.is_picker(seat)
             await wait_until(lambda u=uid, p=prefix, k=picker: self.latest_with(u, p) is not None
                              or table.stage is not Stage.NIGHT
@@ -256,8 +267,7 @@ class Flow:
                 await wait_until(lambda v=voter: table.current_voter() != v, 30, "a timeout")
                 continue
             target = (mafia or others or candidates)[0]
-            prefix = f"gv:{self.game_id}:{table.step}:"
-            uid = self.tg(voter)
+            uid, prefix = self.presser(voter, "v")
             turn = table.turn
             await wait_until(lambda t=turn, u=uid, p=prefix: self.latest_with(u, p) is not None
                              or table.turn != t or table.stage is not Stage.VOTE, 10,

@@ -98,9 +98,15 @@ class Harness:
 
     # ------------------------------------------------------------------ moves
     async def choose(self, seat: int, target: int) -> Reply:
+        if self.table.is_offline(seat):  # the host presses for a seat without Telegram
+            return await self.service.choose(self.game_id, HOST, self.table.step, target,
+                                             for_seat=seat)
         return await self.service.choose(self.game_id, self.tg(seat), self.table.step, target)
 
     async def vote(self, seat: int, target: int) -> Reply:
+        if self.table.is_offline(seat):
+            return await self.service.vote(self.game_id, HOST, self.table.step, target,
+                                           for_seat=seat)
         return await self.service.vote(self.game_id, self.tg(seat), self.table.step, target)
 
     async def refused(self, coro: Any) -> str:

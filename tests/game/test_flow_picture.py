@@ -1,0 +1,62 @@
+"""The table's picture in the club chat over HTTP: one with each day's first post, one with every
+card at the end; before the end the renderer is never given a card."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import pytest
+
+import bot.services.picture
+from bot.services.picture import TableView, render_table
+from tests.fakes.telegram_server import FakeTelegram
+from tests.game.flow import CLUB, Flow, start_app, stop_app
+
+
+@pytest.fixture
+async def fake() -> AsyncIterator[FakeTelegram]:
+    async with FakeTelegram() as server:
+        yield server
+
+
+async def test_table_picture_each_day_and_at_the_end(fake: FakeTelegram, tmp_path: Path,
+                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    views: list[TableView] = []
+
+    def spy(view: TableView) -> bytes:
+        views.append(view)
+        return render_table(view)
+    monkeypatch.setattr(bot.services.picture, "render_table", spy)
+
+    app, task = await start_app(fake, tmp_path)
+    try:
+        flow = Flow(fake, app, "ru")
+        await flow.lobby(10)
+        await flow.deal()
+        table = flow.table
+        await flow.play_to_end()
+    finally:
+        await stop_app(app, task)
+
+    messages = fake.messages(CLUB)
+    photos = [m for m in messages if m.photo_bytes is not None]
+    assert all(p.photo_bytes and p.photo_bytes.startswith(b"\x89PNG") for p in photos)
+    mornings = [p for p in photos if "☀️" in p.body]
+    final = photos[-1]
+    assert photos == [*mornings, final]
+    # one picture a day: the day's first post is the picture, captioned with the morning text
+    days = [m for m in messages if "☀️" in m.body and "Обсуждение" in m.body]
+    assert days == mornings and len(mornings) == len(views) - 1 >= 1
+    assert [f"День {n}." in p.body for n, p in enumerate(mornings, 1)] == [True] * len(mornings)
+    # the final picture comes after the reveal, with every card
+    end = next(i for i, m in enumerate(messages) if "🏁" in m.body)
+    assert messages.index(final) > end and "все карты" in (final.caption or "")
+    # what the renderer drew: no card before the end, every card at the end
+    roles = {s: flow.games.tr.t("ru", f"game.role.{table.role(s)}") for s in table.seats}
+    for view in views[:-1]:
+        assert all(seat.card is None for seat in view.seats)
+        assert not set(roles.values()) & set(view.texts())
+    assert {seat.seat: seat.card for seat in views[-1].seats} == roles
+    assert [seat.nickname for seat in views[-1].seats] == [table.name(s) for s in
+                                                          sorted(table.seats)]
