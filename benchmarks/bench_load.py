@@ -192,7 +192,8 @@ class Bench:
                     table.finished_at = time.monotonic()
                     table.phases.append((time.monotonic(), "end"))
                 elif any(BUSY in t for t in texts) and not any(marker in t for t in texts):
-                    await asyncio.sleep(1)  # the previous part is still being announced
+                    table.phases.pop()  # not begun: the previous part is still being announced
+                    await asyncio.sleep(1)
                     continue
                 night = not night
                 await asyncio.sleep(self.rng.uniform(0.2, 1.0))  # the host talks
