@@ -373,6 +373,23 @@ def figures(fake: FakeTelegram, tables: list[Table], bench: Bench) -> dict[str, 
     }
 
 
+async def settle(path: Path, tables: list[Table], within: float = 60) -> None:
+    """Wait (at most ``within`` s) until every game that posted "Game over" is finished in the
+    database: the ledger is written after the end posts, which queue behind the group limit."""
+    ids = [t.game_id for t in tables if t.finished_at]
+    deadline = time.monotonic() + within
+    async with aiosqlite.connect(path) as conn:
+        while ids and time.monotonic() < deadline:
+            marks = ",".join("?" * len(ids))
+            async with conn.execute(f"SELECT count(*) FROM games WHERE id IN ({marks}) "
+                                    "AND status = 'finished'", ids) as cursor:
+                row = await cursor.fetchone()
+            if row and row[0] == len(ids):
+                break
+            await asyncio.sleep(1)
+    await asyncio.sleep(2)
+
+
 async def ledger_check(path: Path, tables: list[Table],
                        fake: FakeTelegram) -> tuple[int, list[str]]:
     good, problems = 0, []
@@ -422,7 +439,7 @@ async def run(games: int, minutes: float, seed: int) -> dict[str, Any]:
             started = time.monotonic()
             await asyncio.gather(*(bench.play(t) for t in tables))
             wall = time.monotonic() - started
-            await asyncio.sleep(2)  # the last posts
+            await settle(tmp / "mafia.sqlite3", tables)  # the last posts and ledger writes
             peak, cpu = proc_stats(proc.pid)
             cpu -= start_cpu
         finally:
