@@ -7,12 +7,12 @@ from collections.abc import AsyncIterator
 import aiohttp
 import pytest
 from aiogram import Bot
-from aiogram.exceptions import TelegramBadRequest, TelegramNotFound
+from aiogram.exceptions import TelegramBadRequest, TelegramNotFound, TelegramRetryAfter
 from aiogram.methods import Close, LogOut, TelegramMethod
 
 from bot.app import make_bot
 from bot.config import Settings
-from tests.fakes.telegram_server import FakeTelegram
+from tests.fakes.telegram_server import FakeTelegram, TelegramLimits
 
 
 @pytest.fixture
@@ -84,3 +84,66 @@ async def test_long_polling_with_offset(fake: FakeTelegram, bot: Bot) -> None:
     assert updates[0].message is not None and updates[0].message.entities is not None
     rest = await bot.get_updates(offset=updates[-1].update_id + 1, timeout=0)
     assert rest == [] and fake.pending_updates() == 0
+
+
+class ManualClock:
+    def __init__(self) -> None:
+        self.now = 1000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+async def test_limits_a_group_gets_20_posts_a_minute_then_429_with_retry_after() -> None:
+    clock = ManualClock()
+    async with FakeTelegram(limits=TelegramLimits(), clock=clock) as fake:
+        fake.group(-10, "Club")
+        settings = Settings(  # type: ignore[call-arg]
+            _env_file=None, bot_token=fake.token, telegram_api_url=fake.base_url
+        )
+        bot = make_bot(settings)
+        try:
+            for i in range(20):  # a post every 1.5 s: within 1/s per chat, 20 in 30 s
+                await bot.send_message(-10, f"post {i}")
+                clock.now += 1.5
+            with pytest.raises(TelegramRetryAfter) as error:
+                await bot.send_message(-10, "post 21")
+            # the first post leaves the minute's window 60 s after it was sent
+            assert error.value.retry_after == 30
+            assert [r.status for r in fake.log][-2:] == [200, 429]
+            assert len(fake.messages(-10)) == 20
+            clock.now += 30
+            await bot.send_message(-10, "post 21 again")
+            assert len(fake.messages(-10)) == 21
+        finally:
+            await bot.session.close()
+
+
+async def test_limits_a_private_chat_bursts_then_1_a_second_and_30_a_second_overall() -> None:
+    clock = ManualClock()
+    async with FakeTelegram(limits=TelegramLimits(), clock=clock) as fake:
+        for uid in range(1, 41):
+            fake.user(uid, f"U{uid}")
+        settings = Settings(  # type: ignore[call-arg]
+            _env_file=None, bot_token=fake.token, telegram_api_url=fake.base_url
+        )
+        bot = make_bot(settings)
+        try:
+            for _ in range(3):  # the burst
+                await bot.send_message(1, "hi")
+            with pytest.raises(TelegramRetryAfter) as error:
+                await bot.send_message(1, "too soon")
+            assert error.value.retry_after == 1
+            await bot.answer_callback_query("q1")  # answers to buttons are not limited
+            for uid in range(2, 29):  # 30 messages in this instant overall (3 + 27)
+                await bot.send_message(uid, "hi")
+            with pytest.raises(TelegramRetryAfter):
+                await bot.send_message(29, "the 31st")
+            clock.now += 1
+            await bot.send_message(1, "a second later")
+            await bot.send_message(29, "the 31st again")
+            assert [r.status for r in fake.log].count(429) == 2
+        finally:
+            await bot.session.close()
+        async with FakeTelegram() as unlimited:  # off by default
+            assert unlimited.rate_limit is None

@@ -7,6 +7,12 @@ Tests drive it through the *control side*: plain Python methods on :class:`FakeT
 Updates reach the bot by long polling (getUpdates), or — once the bot called setWebhook — by
 POSTing each one to the webhook URL with the ``X-Telegram-Bot-Api-Secret-Token`` header, in
 order, retrying until the bot answers 2xx (getUpdates then answers 409, like Telegram).
+
+Every request is recorded with its time (:attr:`FakeTelegram.log`), and so is the moment each
+update is handed to the bot (:attr:`FakeTelegram.delivered_at`). With ``limits=TelegramLimits()``
+the server enforces Telegram's rate limits (off by default): beyond them it answers
+429 "Too Many Requests" with ``retry_after``, as Telegram does. The load benchmark
+(``benchmarks/bench_load.py``) uses both.
 """
 
 from __future__ import annotations
@@ -15,8 +21,9 @@ import asyncio
 import contextlib
 import itertools
 import json
+import math
 import time
-from collections import defaultdict
+from collections import defaultdict, deque
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -45,6 +52,11 @@ SENDING_METHODS = frozenset(
         "deleteMessage",
         "answerCallbackQuery",
     }
+)
+
+# Requests that count against Telegram's message limits (answers to buttons do not).
+LIMITED_METHODS = frozenset(
+    {"sendMessage", "sendDocument", "editMessageText", "editMessageReplyMarkup"}
 )
 
 DEFAULT_TOKEN = "123456789:AAF-fake-token-for-tests-only-0123456"
@@ -127,6 +139,82 @@ class SentMessage:
         raise AssertionError(f"no button with {text_part!r} in {self.buttons()!r}")
 
 
+@dataclass(frozen=True)
+class TelegramLimits:
+    """Telegram's published limits: ~30 messages a second overall, 1 a second per private chat
+    (a short burst allowed), 20 a minute per group."""
+
+    global_per_second: float = 30
+    chat_per_second: float = 1
+    chat_burst: float = 3
+    group_per_minute: float = 20
+
+
+@dataclass
+class _Bucket:
+    rate: float  # tokens a second
+    capacity: float
+    tokens: float
+    updated: float
+
+    def wait(self, now: float) -> float:
+        self.tokens = min(self.capacity, self.tokens + (now - self.updated) * self.rate)
+        self.updated = now
+        return 0.0 if self.tokens >= 1 else (1 - self.tokens) / self.rate
+
+
+class RateLimit:
+    """:meth:`check` counts one message to a chat, or says how long to wait (counting nothing).
+
+    Overall and per chat: token buckets (a burst, then the rate); per group: at most
+    ``group_per_minute`` messages in any 60 seconds (a sliding window).
+    """
+
+    def __init__(self, limits: TelegramLimits, clock: Any = time.monotonic) -> None:
+        self.limits = limits
+        self.clock = clock
+        self._buckets: dict[int | None, _Bucket] = {}
+        self._groups: dict[int, deque[float]] = defaultdict(deque)
+
+    def _bucket(self, key: int | None, rate: float, capacity: float) -> _Bucket:
+        bucket = self._buckets.get(key)
+        if bucket is None:
+            bucket = self._buckets[key] = _Bucket(rate, capacity, capacity, self.clock())
+        return bucket
+
+    def check(self, chat_id: int) -> float:
+        limits, now = self.limits, self.clock()
+        rate = limits.global_per_second
+        buckets = [self._bucket(None, rate, rate),
+                   self._bucket(chat_id, limits.chat_per_second, limits.chat_burst)]
+        wait = max(b.wait(now) for b in buckets)
+        window: deque[float] | None = None
+        if chat_id < 0:
+            window = self._groups[chat_id]
+            while window and window[0] <= now - 60:
+                window.popleft()
+            if len(window) >= limits.group_per_minute:
+                wait = max(wait, window[0] + 60 - now)
+        if wait > 0:
+            return wait
+        for bucket in buckets:
+            bucket.tokens -= 1
+        if window is not None:
+            window.append(now)
+        return 0.0
+
+
+@dataclass
+class Request:
+    """One request the bot made: when (``time.monotonic()``), what, and the answer's status."""
+
+    at: float
+    method: str
+    chat_id: int | None
+    status: int
+    params: dict[str, Any]
+
+
 @dataclass
 class _Failure:
     status: int
@@ -143,6 +231,8 @@ class FakeTelegram:
         *,
         token: str = DEFAULT_TOKEN,
         bot_username: str = "mafia_test_bot",
+        limits: TelegramLimits | None = None,
+        clock: Any = time.monotonic,
     ) -> None:
         self.token = token
         self.bot_id = int(token.split(":", 1)[0])
@@ -173,6 +263,12 @@ class FakeTelegram:
         self._callback_ids = itertools.count(1)
         self._failures: list[_Failure] = []
         self.files: dict[str, bytes] = {}  # file_id -> content of documents users sent
+        self.clock = clock
+        self.rate_limit = RateLimit(limits, clock) if limits is not None else None
+        self.log: list[Request] = []  # every request but getUpdates, with its time and status
+        self.delivered_at: dict[int, float] = {}  # update_id -> first handed to the bot
+        self.sent_updates: dict[int, dict[str, Any]] = {}  # update_id -> the update
+        self.query_updates: dict[str, int] = {}  # callback query id -> update_id
         self._changed = asyncio.Condition()
         self._runner: web.AppRunner | None = None
         self._closing = False
@@ -496,6 +592,9 @@ class FakeTelegram:
 
     async def _push(self, update: dict[str, Any]) -> None:
         update["update_id"] = next(self._update_ids)
+        self.sent_updates[update["update_id"]] = update
+        if "callback_query" in update:
+            self.query_updates[update["callback_query"]["id"]] = update["update_id"]
         self._updates.append(update)
         await self._notify()
 
@@ -582,6 +681,7 @@ class FakeTelegram:
                 if self._closing or hook is None or not self._updates:
                     continue
                 update = self._updates[0]
+                self.delivered_at.setdefault(update["update_id"], self.clock())
                 headers = {}
                 if hook.get("secret"):
                     headers["X-Telegram-Bot-Api-Secret-Token"] = str(hook["secret"])
@@ -606,23 +706,33 @@ class FakeTelegram:
             return _error(401, "Unauthorized")
         method = request.match_info["method"]
         params = await self._params(request)
-        if method != "getUpdates":
-            self.calls.append((method, params))
+        if method == "getUpdates":
+            return await self._api_getUpdates(params)
+        self.calls.append((method, params))
+        at = self.clock()
+        result = await self._answer(method, params)
+        chat_id = params.get("chat_id")
+        self.log.append(Request(at, method, chat_id if isinstance(chat_id, int) else None,
+                                result.status, params))
+        await self._notify()  # wake wait_call()
+        return result
+
+    async def _answer(self, method: str, params: dict[str, Any]) -> web.Response:
         failure = self._take_failure(method)
         if failure is not None:
             if failure.status == 429:
-                return _error(
-                    429,
-                    f"Too Many Requests: retry after {failure.retry_after}",
-                    parameters={"retry_after": failure.retry_after},
-                )
+                return _too_many(failure.retry_after or 1)
             return _error(failure.status, "Internal Server Error")
+        if self.rate_limit is not None and method in LIMITED_METHODS:
+            chat_id = params.get("chat_id")
+            if isinstance(chat_id, int):
+                wait = self.rate_limit.check(chat_id)
+                if wait > 0:
+                    return _too_many(max(1, math.ceil(wait)))
         handler = getattr(self, f"_api_{method}", None)
         if handler is None:
             return _error(404, "Not Found")
         result: web.Response = await handler(params)
-        if method != "getUpdates":
-            await self._notify()  # wake wait_call()
         return result
 
     # ------------------------------------------------------------------ Bot API methods
@@ -645,8 +755,12 @@ class FakeTelegram:
                         timeout,
                     )
         limit = int(params.get("limit", 100) or 100)
-        self.polled_updates += len(self._updates[:limit])
-        return _ok(self._updates[:limit])
+        batch = self._updates[:limit]
+        self.polled_updates += len(batch)
+        now = self.clock()
+        for update in batch:
+            self.delivered_at.setdefault(update["update_id"], now)
+        return _ok(batch)
 
     async def _api_deleteWebhook(self, params: dict[str, Any]) -> web.Response:
         self.webhook = None
@@ -891,6 +1005,13 @@ def _frozen(methods: set[str] | frozenset[str] | None) -> frozenset[str] | None:
 
 def _ok(result: Any) -> web.Response:
     return web.json_response({"ok": True, "result": result})
+
+
+def _too_many(retry_after: int) -> web.Response:
+    return _error(
+        429, f"Too Many Requests: retry after {retry_after}",
+        parameters={"retry_after": retry_after},
+    )
 
 
 def _error(code: int, description: str, parameters: dict[str, Any] | None = None) -> web.Response:
