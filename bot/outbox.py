@@ -3,10 +3,12 @@
 * Telegram's limits: ~30 messages a second overall, 1 a second per chat (short bursts allowed),
   20 a minute per group. Token buckets with an injectable clock and sleep.
 * ``TelegramRetryAfter``: wait exactly what Telegram said, then retry.
-* Network errors and 5xx: retry with capped exponential backoff; a message is never dropped.
+* Network errors, 5xx, 409 and non-JSON bodies (an HTML error page: ``ClientDecodeError``):
+  retry with capped exponential backoff; a message is never dropped.
 * ``TelegramForbiddenError`` (the user blocked the bot, was kicked...): the blocked hooks run
   (storage marks the player, the game layer tells the host) and the send returns ``None``.
-* Other ``TelegramBadRequest`` (message not modified, chat not found): logged, returns ``None``;
+* Other ``TelegramBadRequest`` (message not modified, chat not found), 404, a chat migrated:
+  logged, returns ``None``;
   resending the same request cannot succeed.
 
 Sends to one chat go out in order (a FIFO lock per chat).
@@ -23,11 +25,14 @@ from typing import Any, TypeVar
 
 from aiogram import Bot
 from aiogram.exceptions import (
+    ClientDecodeError,
+    TelegramAPIError,
     TelegramBadRequest,
     TelegramForbiddenError,
-    TelegramNetworkError,
+    TelegramMigrateToChat,
+    TelegramNotFound,
     TelegramRetryAfter,
-    TelegramServerError,
+    TelegramUnauthorizedError,
 )
 from aiogram.methods import (
     DeleteMessage,
@@ -264,13 +269,15 @@ class Outbox:
             except TelegramForbiddenError as e:
                 log.info("bot blocked", extra={"chat_id": chat_id, "method": name,
                                                "error": e.message})
-                await self._blocked(chat_id)
+                await self.blocked(chat_id)
                 return None
-            except TelegramBadRequest as e:
+            except (TelegramBadRequest, TelegramNotFound, TelegramMigrateToChat,
+                    TelegramUnauthorizedError) as e:
                 log.warning("bad request", extra={"chat_id": chat_id, "method": name,
                                                   "error": e.message})
                 return None
-            except (TelegramNetworkError, TelegramServerError) as e:
+            except (TelegramAPIError, ClientDecodeError, TimeoutError) as e:
+                # network errors, 5xx, 409, an HTML or other non-JSON body: try again
                 log.warning(
                     "send failed, retrying",
                     extra={"chat_id": chat_id, "method": name, "attempt": attempt,
@@ -279,7 +286,8 @@ class Outbox:
                 await self.sleep(delay)
                 delay = min(delay * 2, self.limits.backoff_max)
 
-    async def _blocked(self, chat_id: int) -> None:
+    async def blocked(self, chat_id: int) -> None:
+        """Run the blocked hooks (also used by the delivery worker, ``bot/delivery.py``)."""
         for hook in self._blocked_hooks:
             try:
                 await hook(chat_id)

@@ -32,6 +32,7 @@ class Database:
         from storage.expiry import Expiry
         from storage.games import Games
         from storage.ledger import Ledger
+        from storage.outbox import Outbox
         from storage.players import Players
         from storage.records import AdminLog, Complaints, FirstDayKilled, Immunity
         from storage.stats import Stats
@@ -51,6 +52,7 @@ class Database:
         self.complaints = Complaints(self)
         self.admin_log = AdminLog(self)
         self.stats = Stats(self)
+        self.outbox = Outbox(self)
 
     @classmethod
     async def open(cls, path: str | Path) -> Database:

@@ -37,11 +37,9 @@ class LobbyService(PhaseService):
             self.core.add(table)
             await self.core.load_player(user_id)
         async with self.core.lock(game_id):
-            message_id = await self.notifier.club(table, "game.lobby.text",
-                                                  markup=self._lobby_markup(table),
-                                                  **await self._lobby_kwargs(table))
-            if message_id is not None:
-                await self.core.record(table, "lobby_message", {"message_id": message_id})
+            await self.notifier.club(table, "game.lobby.text", ref=self.core.ref(table, "lobby"),
+                                     markup=self._lobby_markup(table),
+                                     **await self._lobby_kwargs(table))
             if club.fate_by_host:
                 await self.core.record(table, "fate_mode", {"host": True})
         return table
@@ -100,9 +98,7 @@ class LobbyService(PhaseService):
         return marks
 
     async def _refresh_lobby(self, table: Table) -> None:
-        if table.lobby_message_id is None:
-            return
-        await self.notifier.edit_club(table, table.lobby_message_id, "game.lobby.text",
+        await self.notifier.edit_club(table, self.core.ref(table, "lobby"), "game.lobby.text",
                                       markup=self._lobby_markup(table),
                                       **await self._lobby_kwargs(table))
 
@@ -148,9 +144,9 @@ class LobbyService(PhaseService):
         try:
             answer = await self.join(game_id, tg_id)
         except UserError as e:
-            await self.notifier.sender.send(tg_id, self.tr.t(locale, e.key, **e.kwargs))
+            await self.notifier.send(tg_id, self.tr.t(locale, e.key, **e.kwargs))
             return True
-        await self.notifier.sender.send(tg_id, self.tr.t(locale, answer.key, **answer.kwargs))
+        await self.notifier.send(tg_id, self.tr.t(locale, answer.key, **answer.kwargs))
         return True
 
     async def leave(self, game_id: int, tg_id: int) -> Reply:

@@ -79,27 +79,24 @@ class NightService(PhaseService):
             await self.notifier.private(table.tg_of(seat), "game.night.no_targets",
                                         night=table.game.night_number + 1)
             return
-        message_id = await self.notifier.private(
-            table.tg_of(seat), key, markup=self._markup(table, seat),
-            **self._kwargs(table, seat))
-        if message_id is not None:
-            table.prompts[seat] = message_id
+        ref = self.prompt_ref(table, seat)
+        await self.notifier.private(table.tg_of(seat), key, markup=self._markup(table, seat),
+                                    ref=ref, **self._kwargs(table, seat))
+        table.prompts[seat] = ref
+
+    def prompt_ref(self, table: Table, seat: int) -> str:
+        return self.core.ref(table, f"s{table.step}", "prompt", seat)
 
     async def _refresh_mafia(self, table: Table) -> None:
         locked = table.mafia_locked
         for seat in table.pickers():
-            message_id = table.prompts.get(seat)
             kwargs = self._kwargs(table, seat)
             markup = None if locked else self._markup(table, seat)
             key = "game.night.prompt_mafia_locked" if locked else "game.night.prompt_mafia"
-            if message_id is None:
-                new_id = await self.notifier.private(table.tg_of(seat), key, markup=markup,
-                                                     **kwargs)
-                if new_id is not None:
-                    table.prompts[seat] = new_id
-            else:
-                await self.notifier.edit_private(table.tg_of(seat), message_id, key,
-                                                 markup=markup, **kwargs)
+            await self.notifier.edit_private(table.tg_of(seat), self.prompt_ref(table, seat),
+                                             key, markup=markup, **kwargs)
+            if locked:
+                table.prompts.pop(seat, None)
 
     async def choose(self, game_id: int, tg_id: int, step: int, target: int) -> Reply:
         """A night choice from a private button."""
@@ -126,18 +123,25 @@ class NightService(PhaseService):
                 if seat in table.choices:
                     raise UserError("game.night.already")
                 await self.core.record(table, "choice", {"seat": seat, "target": target})
-                message_id = table.prompts.get(seat)
-                if message_id is not None:
+                ref = table.prompts.pop(seat, None)
+                if ref is not None:
                     await self.notifier.edit_private(
-                        tg_id, message_id, "game.night.chosen",
-                        who=self.notifier.seat(table, target))
+                        tg_id, ref, "game.night.chosen", who=self.notifier.seat(table, target))
             if not table.pending_night():
                 await self.resolve(table)
             return reply("game.night.accepted", who=self.notifier.seat(table, target))
 
+    async def close_prompts(self, table: Table) -> None:
+        """The night is over: the prompts still open lose their buttons."""
+        for seat, ref in sorted(table.prompts.items()):
+            if seat in table.seats:
+                await self.notifier.edit_private(table.tg_of(seat), ref, "game.night.closed")
+        table.prompts = {}
+
     async def resolve(self, table: Table) -> None:
         choices = table.valid_choices()
         self.core.disarm(table)
+        await self.close_prompts(table)
         result = await self.core.record(table, "night_resolved", {
             "choices": {str(k): v for k, v in sorted(choices.items())}})
         assert result is not None

@@ -3,21 +3,29 @@
 Only this module knows how an audience maps to chats: everyone -> the club chat, a seat -> that
 player's private chat, the Mafia -> each living Mafia player in private, the host -> the host in
 private. Texts come from ``locales/<lang>/game.ftl`` through the translator.
+
+Nothing is sent from here: inside a game step (the game's lock, :meth:`GameCore.lock`) every
+request is collected and written to the durable outbox in the step's transaction, together with
+the log events that caused it; the delivery worker sends them afterwards (docs/delivery.md).
+A message that is edited later is sent under a stable key (``ref``, e.g. ``g12:s3:prompt:5``)
+and the edit names that key.
 """
 
 from __future__ import annotations
 
 import logging
 from collections.abc import Callable, Iterable, Mapping, Sequence
+from contextvars import ContextVar, Token
 from dataclasses import dataclass
 from typing import Any, Protocol
 
 from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup
 
+from bot.delivery import Delivery, markup_of, send_payload
 from bot.game.table import Table
 from bot.i18n import Safe, Translator
-from bot.outbox import Outbox
 from engine import AudienceKind, Event
+from storage.outbox import EDIT, SEND, Queued
 
 log = logging.getLogger("bot.game.notifier")
 
@@ -25,29 +33,35 @@ Markup = Callable[[str], InlineKeyboardMarkup]  # locale -> keyboard
 Lazy = Callable[[str], str]  # locale -> text (already safe HTML)
 
 
+MERGE_LIMIT = 3500  # characters: merged club posts stay well under Telegram's 4096
+
+
 class Sender(Protocol):
-    async def send(self, chat_id: int, text: str, *, markup: InlineKeyboardMarkup | None = None,
-                   protect: bool = False) -> int | None: ...
+    """Where the notifier's requests go. ``durable``: the requests of a game step are written
+    in the step's own transaction (:meth:`bot.game.core.GameCore.flush`), then ``queued`` is
+    told; otherwise ``deliver`` takes them after the step's events are logged."""
 
-    async def edit(self, chat_id: int, message_id: int, text: str, *,
-                   markup: InlineKeyboardMarkup | None = None) -> None: ...
+    durable: bool
+
+    async def deliver(self, messages: Sequence[Queued]) -> None: ...
+
+    async def queued(self, messages: Sequence[Queued]) -> None: ...
 
 
-class OutboxSender:
-    """Sends through the rate-limited outbox."""
+class QueueSender:
+    """The durable outbox: rows in SQLite, sent by the delivery worker (``bot/delivery.py``)."""
 
-    def __init__(self, outbox: Outbox) -> None:
-        self.outbox = outbox
+    durable = True
 
-    async def send(self, chat_id: int, text: str, *, markup: InlineKeyboardMarkup | None = None,
-                   protect: bool = False) -> int | None:
-        message = await self.outbox.send_text(chat_id, text, reply_markup=markup,
-                                              protect_content=protect or None)
-        return None if message is None else message.message_id
+    def __init__(self, delivery: Delivery) -> None:
+        self.delivery = delivery
 
-    async def edit(self, chat_id: int, message_id: int, text: str, *,
-                   markup: InlineKeyboardMarkup | None = None) -> None:
-        await self.outbox.edit_text(chat_id, message_id, text, reply_markup=markup)
+    async def deliver(self, messages: Sequence[Queued]) -> None:
+        await self.delivery.enqueue(list(messages))
+
+    async def queued(self, messages: Sequence[Queued]) -> None:
+        for chat_id in {m.chat_id for m in messages}:
+            self.delivery.wake(chat_id)
 
 
 @dataclass(frozen=True)
@@ -58,31 +72,50 @@ class Sent:
     protect: bool = False
     message_id: int = 0
     edit: bool = False
+    key: str | None = None
 
 
 class RecordingSender:
-    """Keeps everything in memory (service tests; also handy for dry runs)."""
+    """Keeps everything in memory, as if Telegram confirmed each request at once (service
+    tests; also handy for dry runs). Sends under a key already sent are ignored, as the outbox
+    does."""
+
+    durable = False
 
     def __init__(self) -> None:
         self.sent: list[Sent] = []
         self.blocked: set[int] = set()
+        self.ids: dict[tuple[int, str], int] = {}
         self._next = 0
 
-    async def send(self, chat_id: int, text: str, *, markup: InlineKeyboardMarkup | None = None,
-                   protect: bool = False) -> int | None:
-        if chat_id in self.blocked:
-            return None
-        self._next += 1
-        self.sent.append(Sent(chat_id, text, markup, protect, self._next))
-        return self._next
+    async def deliver(self, messages: Sequence[Queued]) -> None:
+        for m in messages:
+            if m.chat_id in self.blocked:
+                continue
+            text, markup = m.payload["text"], markup_of(m.payload)
+            if m.method == EDIT:
+                assert m.key is not None
+                message_id = self.ids.get((m.chat_id, m.key))
+                if message_id is not None:
+                    self.sent.append(Sent(m.chat_id, text, markup, False, message_id, edit=True,
+                                          key=m.key))
+                continue
+            if m.key is not None and (m.chat_id, m.key) in self.ids:
+                continue
+            self._next += 1
+            if m.key is not None:
+                self.ids[(m.chat_id, m.key)] = self._next
+            self.sent.append(Sent(m.chat_id, text, markup, bool(m.payload.get("protect")),
+                                  self._next, key=m.key))
 
-    async def edit(self, chat_id: int, message_id: int, text: str, *,
-                   markup: InlineKeyboardMarkup | None = None) -> None:
-        if chat_id not in self.blocked:
-            self.sent.append(Sent(chat_id, text, markup, False, message_id, edit=True))
+    async def queued(self, messages: Sequence[Queued]) -> None:
+        await self.deliver(messages)
 
     def to(self, chat_id: int) -> list[Sent]:
         return [s for s in self.sent if s.chat_id == chat_id]
+
+
+_batch: ContextVar[list[Queued] | None] = ContextVar("notifier_batch", default=None)
 
 
 def button(text: str, data: str) -> InlineKeyboardButton:
@@ -123,31 +156,73 @@ class Notifier:
     def role_name(self, locale: str, role: str) -> str:
         return self.tr.t(locale, f"game.role.{role}")
 
+    # ------------------------------------------------------------------ a game step's batch
+    def begin(self) -> Token[list[Queued] | None]:
+        """Collect this task's requests instead of delivering them (a game step)."""
+        return _batch.set([])
+
+    def take(self) -> list[Queued]:
+        """The requests collected so far in this step (the batch is emptied)."""
+        batch = _batch.get()
+        if batch is None:
+            return []
+        taken = list(batch)
+        batch.clear()
+        return taken
+
+    def end(self, token: Token[list[Queued] | None]) -> None:
+        _batch.reset(token)
+
+    async def _queue(self, message: Queued) -> None:
+        batch = _batch.get()
+        if batch is None:
+            await self.sender.deliver([message])
+            return
+        if (message.method == SEND and message.chat_id < 0 and message.key is None
+                and set(message.payload) == {"text"}):
+            # Say it once: plain club posts of one step go out as one post.
+            last = next((m for m in reversed(batch) if m.chat_id == message.chat_id), None)
+            if (last is not None and last.method == SEND and last.key is None
+                    and set(last.payload) == {"text"}
+                    and len(last.payload["text"]) + len(message.payload["text"]) < MERGE_LIMIT):
+                last.payload["text"] += "\n\n" + message.payload["text"]
+                return
+        batch.append(message)
+
+    async def send(self, chat_id: int, text: str, *, markup: InlineKeyboardMarkup | None = None,
+                   protect: bool = False, ref: str | None = None) -> None:
+        await self._queue(Queued(chat_id, SEND, send_payload(text, markup, protect), ref))
+
+    async def edit(self, chat_id: int, ref: str, text: str, *,
+                   markup: InlineKeyboardMarkup | None = None, throttle: float = 0.0) -> None:
+        await self._queue(Queued(chat_id, EDIT, send_payload(text, markup), ref, throttle))
+
     async def club(self, table: Table, key: str, *, markup: Markup | None = None,
-                   **kwargs: Any) -> int | None:
+                   ref: str | None = None, **kwargs: Any) -> None:
+        """A club post; ``ref``: the key later edits name (its own post, never merged)."""
         locale = table.locale
-        return await self.sender.send(
-            table.chat_id, self.t(locale, key, **kwargs),
-            markup=None if markup is None else markup(locale))
+        await self.send(table.chat_id, self.t(locale, key, **kwargs),
+                        markup=None if markup is None else markup(locale), ref=ref)
 
     async def private(self, tg_id: int, key: str, *, markup: Markup | None = None,
-                      protect: bool = False, **kwargs: Any) -> int | None:
+                      protect: bool = False, ref: str | None = None, **kwargs: Any) -> None:
         locale = self.locale_of(tg_id)
-        return await self.sender.send(
-            tg_id, self.t(locale, key, **kwargs),
-            markup=None if markup is None else markup(locale), protect=protect)
+        await self.send(tg_id, self.t(locale, key, **kwargs),
+                        markup=None if markup is None else markup(locale), protect=protect,
+                        ref=ref)
 
-    async def edit_private(self, tg_id: int, message_id: int, key: str, *,
+    async def edit_private(self, tg_id: int, ref: str, key: str, *,
                            markup: Markup | None = None, **kwargs: Any) -> None:
         locale = self.locale_of(tg_id)
-        await self.sender.edit(tg_id, message_id, self.t(locale, key, **kwargs),
-                               markup=None if markup is None else markup(locale))
+        await self.edit(tg_id, ref, self.t(locale, key, **kwargs),
+                        markup=None if markup is None else markup(locale))
 
-    async def edit_club(self, table: Table, message_id: int, key: str, *,
-                        markup: Markup | None = None, **kwargs: Any) -> None:
+    async def edit_club(self, table: Table, ref: str, key: str, *,
+                        markup: Markup | None = None, throttle: float = 0.0,
+                        **kwargs: Any) -> None:
         locale = table.locale
-        await self.sender.edit(table.chat_id, message_id, self.t(locale, key, **kwargs),
-                               markup=None if markup is None else markup(locale))
+        await self.edit(table.chat_id, ref, self.t(locale, key, **kwargs),
+                        markup=None if markup is None else markup(locale), throttle=throttle)
 
     # ------------------------------------------------------------------ engine events
     def chats(self, table: Table, event: Event) -> list[int]:
@@ -256,4 +331,4 @@ class Notifier:
             for chat in self.chats(table, event):
                 locale = table.locale if chat == table.chat_id else self.locale_of(chat)
                 text = self.render(table, event, locale)
-                await self.sender.send(chat, text)
+                await self.send(chat, text)

@@ -63,6 +63,10 @@ class Restorer(PhaseService):
     async def _resume_after_restart(self, table: Table) -> None:
         if table.stage is Stage.LOBBY:
             return
+        if table.stage is not Stage.OVER and not table.game.over:
+            # told once per restart (a second restart with nothing new in between says nothing)
+            await self.notifier.club(table, "game.restarted",
+                                     ref=self.core.ref(table, "restarted", table.seq))
         if not table.deal_announced:
             await self.dealer.announce_deal(table)  # the crash came right after the deal
         if table.last_result is not None and table.resolved_seq > table.announced:

@@ -20,7 +20,10 @@ class Results(PhaseService):
 
     async def announce(self, table: Table, result: Result) -> None:
         """The outcome of a resolution: engine events, last words, then what comes next."""
-        await self.notifier.events(table, result.events)
+        told = {kind for step, kind in table.told if step == table.step}
+        await self.notifier.events(table, [
+            e for e in result.events
+            if not (isinstance(result, engine.DayResult) and e.kind in told)])
         if not isinstance(result, engine.TechnicalDeathResult) and result.died:
             await self._last_words(table, list(result.died), 0)  # never after a technical death
         if isinstance(result, engine.NightResult) and not table.game.over:
@@ -87,6 +90,7 @@ class Results(PhaseService):
             await self.db.first_day_killed.mark(table.chat_id, table.day, table.tg_of(seat))
         rows_ = [GamePoints(table.tg_of(e.seat), e.points, str(e.reason), e.phase)
                  for e in game.ledger]
+        await self.core.flush(table)  # the end's posts are queued before the game is closed
         await self.db.games.finish(table.game_id, status="finished", points=rows_, day=table.day)
         table.stage = Stage.OVER
         self.core.drop(table.game_id)

@@ -20,6 +20,7 @@ import secrets
 from collections.abc import Callable
 
 import engine
+from bot.delivery import Delivery
 from bot.game.core import GameCore, Reply, reply, rule
 from bot.game.day import DayService
 from bot.game.deal import DealService
@@ -103,6 +104,7 @@ class GameService:
         self.on_blocked = self.host.on_blocked
         # After a restart
         self.restore = self.restorer.restore
+        self.delivery: Delivery | None = None  # the durable outbox's worker (bot/wiring.py)
 
     # ------------------------------------------------------------------ shared state
     @property

@@ -124,6 +124,11 @@ class Flow:
         assert answer is not None
         return answer
 
+    async def delivered(self, within: float = 20) -> None:  # noqa: ASYNC109
+        """Wait until the durable outbox has sent everything queued so far."""
+        delivery = self.app.services.extra["delivery"]
+        assert await delivery.idle(within), "the outbox did not drain"
+
     async def log_kinds(self) -> list[str]:
         return [e.kind for e in await self.app.services.db.games.events(self.game_id)]
 
