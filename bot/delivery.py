@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import contextvars
 import logging
 import time
 from collections.abc import Callable
@@ -95,7 +96,8 @@ class Delivery:
             worker[1].set()
             return
         event = asyncio.Event()
-        task = asyncio.create_task(self._run(chat_id, event), name=f"delivery:{chat_id}")
+        task = asyncio.create_task(self._run(chat_id, event), name=f"delivery:{chat_id}",
+                                   context=contextvars.Context())  # nothing of the caller's step
         self._workers[chat_id] = (task, event)
 
     async def enqueue(self, messages: list[Queued]) -> None:
@@ -195,7 +197,8 @@ class Delivery:
         await self.outbox.limiter.acquire(chat_id)
         name = type(method).__name__
         try:
-            result = await self.outbox.bot(method)
+            result = await self.outbox.bot(method,
+                                           request_timeout=int(self.outbox.limits.request_timeout))
         except TelegramRetryAfter as e:
             log.warning("flood control", extra={"chat_id": chat_id, "method": name,
                                                 "retry_after": e.retry_after})

@@ -85,6 +85,7 @@ class Limits:
     group_per_minute: float = 20
     backoff_start: float = 0.5
     backoff_max: float = 30.0
+    request_timeout: float = 20.0  # seconds: the durable outbox's requests (bot/delivery.py)
 
 
 @dataclass

@@ -229,6 +229,24 @@ class GameCore:
         return f"game{table.game_id}:{name}"
 
     @staticmethod
+    def prompt_ref(table: Table, chat_id: int, ref: str, again: bool) -> str:
+        """A prompt's key; ``again`` (after a restart): a fresh one, and the old prompt is
+        remembered so it loses its buttons with the moment (its buttons work till then)."""
+        if not again:
+            return ref
+        table.old_prompts.append((chat_id, ref))
+        return f"{ref}:r{table.seq}"
+
+    async def close_prompts(self, table: Table, key: str = "game.prompt_closed") -> None:
+        """The moment is over: every prompt still open loses its buttons."""
+        for seat, ref in sorted(table.prompts.items()):
+            chat = table.host_id if seat == 0 else table.tg_of(seat)
+            await self.notifier.edit_private(chat, ref, key)
+        for chat, ref in table.old_prompts:
+            await self.notifier.edit_private(chat, ref, key)
+        table.prompts, table.old_prompts = {}, []
+
+    @staticmethod
     def ref(table: Table, *parts: object) -> str:
         """The stable outbox key of a message that is edited later, e.g. ``g12:s3:prompt:5``."""
         return ":".join([f"g{table.game_id}", *(str(p) for p in parts)])

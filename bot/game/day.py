@@ -110,9 +110,10 @@ class DayService(PhaseService):
         await self.notifier.edit_club(table, self.board_ref(table), "game.vote.board",
                                       throttle=BOARD_EDIT_GAP, **self.board_kwargs(table))
 
-    async def vote_prompt(self, table: Table, voter: int) -> None:
+    async def vote_prompt(self, table: Table, voter: int, *, again: bool = False) -> None:
         candidates = engine.vote_candidates(table.game, voter)
-        ref = self.core.ref(table, f"s{table.step}", "vote", voter)
+        ref = self.core.prompt_ref(table, table.tg_of(voter),
+                                   self.core.ref(table, f"s{table.step}", "vote", voter), again)
         await self.notifier.private(
             table.tg_of(voter), "game.vote.prompt", seconds=secs(self.timers.vote_turn), ref=ref,
             markup=lambda loc: rows([
@@ -204,8 +205,10 @@ class DayService(PhaseService):
             return
         await self._resolve_day(table, None)
 
-    async def fate_prompt(self, table: Table, tied: Sequence[int]) -> None:
-        ref = self.core.ref(table, f"s{table.step}", "fate")
+    async def fate_prompt(self, table: Table, tied: Sequence[int], *, again: bool = False
+                          ) -> None:
+        ref = self.core.prompt_ref(table, table.host_id,
+                                   self.core.ref(table, f"s{table.step}", "fate"), again)
         table.prompts[0] = ref  # seat 0: the host
         await self.notifier.private(
             table.host_id, "game.fate.ask", tied=self.notifier.seat_list(table, tied), ref=ref,
@@ -214,8 +217,10 @@ class DayService(PhaseService):
                        FateCb(game=table.game_id, step=table.step, target=s).pack())
                 for s in tied], 3))
 
-    async def cancel_prompt(self, table: Table, lawyer: int, condemned: int | None) -> None:
-        ref = self.core.ref(table, f"s{table.step}", "cancel", lawyer)
+    async def cancel_prompt(self, table: Table, lawyer: int, condemned: int | None, *,
+                            again: bool = False) -> None:
+        ref = self.core.prompt_ref(table, table.tg_of(lawyer),
+                                   self.core.ref(table, f"s{table.step}", "cancel", lawyer), again)
         table.prompts[lawyer] = ref
         await self.notifier.private(
             table.tg_of(lawyer), "game.cancel.ask", ref=ref,
@@ -239,7 +244,7 @@ class DayService(PhaseService):
                 raise UserError("game.rule.fate_not_tied")
             await self.core.record(table, "fate", {"seat": target, "by": "host"})
             self.deadlines.disarm(self.core.key(table, FATE_DL))
-            await self.close_prompts(table)
+            await self.core.close_prompts(table)
             await self.after_votes(table)
             return reply("game.fate.accepted", who=self.notifier.seat(table, target))
 
@@ -258,17 +263,9 @@ class DayService(PhaseService):
             await self._resolve_day(table, seat)
             return reply("game.cancel.accepted")
 
-    async def close_prompts(self, table: Table) -> None:
-        """The moment is over: the prompts still open (a voter's, the Lawyers', the host's
-        draw) lose their buttons."""
-        for seat, ref in sorted(table.prompts.items()):
-            chat = table.host_id if seat == 0 else table.tg_of(seat)
-            await self.notifier.edit_private(chat, ref, "game.prompt_closed")
-        table.prompts = {}
-
     async def _resolve_day(self, table: Table, cancel_by: int | None) -> None:
         self.core.disarm(table)
-        await self.close_prompts(table)
+        await self.core.close_prompts(table)
         result = await self.core.record(table, "day_resolved", {
             "votes": {str(k): v for k, v in sorted(table.valid_votes().items())},
             "fate": table.fate, "cancel_by": cancel_by})
@@ -319,7 +316,7 @@ class DayService(PhaseService):
             tally = self.tally(table)
             seat = engine.draw_fate(tally.tied, self.core.rng)
             await self.core.record(table, "fate", {"seat": seat, "by": "bot"})
-            await self.close_prompts(table)
+            await self.core.close_prompts(table)
             await self.after_votes(table)
 
     async def _cancel_over(self, table: Table) -> None:

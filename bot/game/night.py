@@ -72,14 +72,14 @@ class NightService(PhaseService):
             kwargs["picks"] = render
         return kwargs
 
-    async def prompt(self, table: Table, seat: int) -> None:
+    async def prompt(self, table: Table, seat: int, *, again: bool = False) -> None:
         picker = table.is_picker(seat)
         key = "game.night.prompt_mafia" if picker else "game.night.prompt"
         if not engine.legal_targets(table.game, seat):
             await self.notifier.private(table.tg_of(seat), "game.night.no_targets",
                                         night=table.game.night_number + 1)
             return
-        ref = self.prompt_ref(table, seat)
+        ref = self.core.prompt_ref(table, table.tg_of(seat), self.prompt_ref(table, seat), again)
         await self.notifier.private(table.tg_of(seat), key, markup=self._markup(table, seat),
                                     ref=ref, **self._kwargs(table, seat))
         table.prompts[seat] = ref
@@ -93,8 +93,9 @@ class NightService(PhaseService):
             kwargs = self._kwargs(table, seat)
             markup = None if locked else self._markup(table, seat)
             key = "game.night.prompt_mafia_locked" if locked else "game.night.prompt_mafia"
-            await self.notifier.edit_private(table.tg_of(seat), self.prompt_ref(table, seat),
-                                             key, markup=markup, **kwargs)
+            ref = table.prompts.get(seat) or self.prompt_ref(table, seat)
+            await self.notifier.edit_private(table.tg_of(seat), ref, key, markup=markup,
+                                             **kwargs)
             if locked:
                 table.prompts.pop(seat, None)
 
@@ -131,17 +132,10 @@ class NightService(PhaseService):
                 await self.resolve(table)
             return reply("game.night.accepted", who=self.notifier.seat(table, target))
 
-    async def close_prompts(self, table: Table) -> None:
-        """The night is over: the prompts still open lose their buttons."""
-        for seat, ref in sorted(table.prompts.items()):
-            if seat in table.seats:
-                await self.notifier.edit_private(table.tg_of(seat), ref, "game.night.closed")
-        table.prompts = {}
-
     async def resolve(self, table: Table) -> None:
         choices = table.valid_choices()
         self.core.disarm(table)
-        await self.close_prompts(table)
+        await self.core.close_prompts(table, "game.night.closed")
         result = await self.core.record(table, "night_resolved", {
             "choices": {str(k): v for k, v in sorted(choices.items())}})
         assert result is not None

@@ -13,6 +13,7 @@ and the edit names that key.
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from contextvars import ContextVar, Token
@@ -115,7 +116,17 @@ class RecordingSender:
         return [s for s in self.sent if s.chat_id == chat_id]
 
 
-_batch: ContextVar[list[Queued] | None] = ContextVar("notifier_batch", default=None)
+# A game step's requests, tied to the task running the step: tasks and scheduler jobs started
+# from inside a step inherit the context, never the batch.
+_batch: ContextVar[tuple[object, list[Queued]] | None] = ContextVar("notifier_batch",
+                                                                     default=None)
+
+
+def _current() -> list[Queued] | None:
+    entry = _batch.get()
+    if entry is None or entry[0] is not asyncio.current_task():
+        return None
+    return entry[1]
 
 
 def button(text: str, data: str) -> InlineKeyboardButton:
@@ -157,24 +168,24 @@ class Notifier:
         return self.tr.t(locale, f"game.role.{role}")
 
     # ------------------------------------------------------------------ a game step's batch
-    def begin(self) -> Token[list[Queued] | None]:
+    def begin(self) -> Token[tuple[object, list[Queued]] | None]:
         """Collect this task's requests instead of delivering them (a game step)."""
-        return _batch.set([])
+        return _batch.set((asyncio.current_task(), []))
 
     def take(self) -> list[Queued]:
         """The requests collected so far in this step (the batch is emptied)."""
-        batch = _batch.get()
+        batch = _current()
         if batch is None:
             return []
         taken = list(batch)
         batch.clear()
         return taken
 
-    def end(self, token: Token[list[Queued] | None]) -> None:
+    def end(self, token: Token[tuple[object, list[Queued]] | None]) -> None:
         _batch.reset(token)
 
     async def _queue(self, message: Queued) -> None:
-        batch = _batch.get()
+        batch = _current()
         if batch is None:
             await self.sender.deliver([message])
             return

@@ -97,6 +97,7 @@ class Table:
     locale: str = "ru"  # the club chat's language (not logged: read from the club)
     prompts: dict[int, str] = field(default_factory=dict)  # seat -> open prompt's key (memory)
     seq: int = 0  # the last applied log sequence number
+    old_prompts: list[tuple[int, str]] = field(default_factory=list)  # (chat, key): resent
     told: set[tuple[int, str]] = field(default_factory=set)  # (step, event kind) said early
     blocked_told: set[int] = field(default_factory=set)  # seats whose block the host heard of
 

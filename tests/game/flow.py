@@ -124,7 +124,7 @@ class Flow:
         assert answer is not None
         return answer
 
-    async def delivered(self, within: float = 20) -> None:  # noqa: ASYNC109
+    async def delivered(self, within: float = 20) -> None:
         """Wait until the durable outbox has sent everything queued so far."""
         delivery = self.app.services.extra["delivery"]
         assert await delivery.idle(within), "the outbox did not drain"
