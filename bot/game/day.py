@@ -47,9 +47,10 @@ class DayService(PhaseService):
             self.core.can_start_phase(table, Phase.DAY)
             order = engine.voters(table.game)
             await self.core.record(table, "vote_start", {"step": table.step + 1, "order": order})
-            await self.next_turn(table, 0)
+            # the board first (its turn lines are edited in): an edit follows its send
             await self.notifier.club(table, "game.vote.board", ref=self.board_ref(table),
                                      **self.board_kwargs(table))
+            await self.next_turn(table, 0)
             return reply("game.vote.started")
 
     async def next_turn(self, table: Table, start: int) -> None:

@@ -184,11 +184,37 @@ class Notifier:
     def end(self, token: Token[tuple[object, list[Queued]] | None]) -> None:
         _batch.reset(token)
 
+    def seal(self, chat_id: int, ref: str) -> str | None:
+        """Give the plain post being gathered for ``chat_id`` in this step the key ``ref`` (so
+        it can be edited later, and is not sent twice); its text, or None if there is none."""
+        batch = _current()
+        if batch is None:
+            return None
+        for i in range(len(batch) - 1, -1, -1):
+            m = batch[i]
+            if m.chat_id == chat_id:
+                if m.method != SEND or m.key is not None or set(m.payload) != {"text"}:
+                    return None
+                batch[i] = Queued(m.chat_id, SEND, m.payload, ref)
+                return str(m.payload["text"])
+        return None
+
     async def _queue(self, message: Queued) -> None:
         batch = _current()
         if batch is None:
             await self.sender.deliver([message])
             return
+        if message.method == EDIT:
+            # an edit of a message queued in this same step replaces its text (one request)
+            for i in range(len(batch) - 1, -1, -1):
+                queued = batch[i]
+                if queued.chat_id == message.chat_id and queued.key == message.key:
+                    payload = {**queued.payload, **message.payload}
+                    if "markup" not in message.payload:
+                        payload.pop("markup", None)
+                    batch[i] = Queued(queued.chat_id, queued.method, payload, queued.key,
+                                      max(queued.throttle, message.throttle))
+                    return
         if (message.method == SEND and message.chat_id < 0 and message.key is None
                 and set(message.payload) == {"text"}):
             # Say it once: plain club posts of one step go out as one post.

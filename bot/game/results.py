@@ -34,22 +34,40 @@ class Results(PhaseService):
             await self.finish(table)
         else:
             await self.core.record(table, "announced", {"seq": table.resolved_seq})
+        # the outcome is one post; the last words' ends are edited into it
+        ref = self.core.ref(table, f"r{table.resolved_seq}")
+        text = self.notifier.seal(table.chat_id, ref)
+        table.last_post = (ref, text) if text is not None else None
 
     async def _last_words(self, table: Table, seats: list[int], index: int) -> None:
         """The dead speak one after another, LAST_WORD_SECONDS each (RULES.md 4.4)."""
         await self.notifier.club(table, "game.last_word.start",
                                  who=self.notifier.seat(table, seats[index]),
                                  seconds=secs(self.timers.last_word))
+        self._arm_last_word(table, seats, index)
+
+    def _arm_last_word(self, table: Table, seats: list[int], index: int) -> None:
         self.deadlines.arm(self.core.key(table, f"last_word_{seats[index]}"),
                            self.core.at(self.timers.last_word),
                            partial(self._last_word_over, table, seats, index))
 
     async def _last_word_over(self, table: Table, seats: list[int], index: int) -> None:
         async with self.core.lock(table.game_id):
-            await self.notifier.club(table, "game.last_word.over",
-                                     who=self.notifier.seat(table, seats[index]))
+            t = self.notifier.t
+            loc = table.locale
+            lines = [t(loc, "game.last_word.over", who=self.notifier.seat(table, seats[index]))]
             if index + 1 < len(seats):
-                await self._last_words(table, seats, index + 1)
+                lines.append(t(loc, "game.last_word.start",
+                               who=self.notifier.seat(table, seats[index + 1]),
+                               seconds=secs(self.timers.last_word)))
+                self._arm_last_word(table, seats, index + 1)
+            if table.last_post is None:
+                await self.notifier.send(table.chat_id, "\n\n".join(lines))
+                return
+            ref, text = table.last_post
+            text = "\n\n".join([text, *lines])
+            table.last_post = (ref, text)
+            await self.notifier.edit(table.chat_id, ref, text)  # said in the post, not a new one
 
     async def reveal(self, table: Table) -> None:
         assert table.seed is not None

@@ -98,6 +98,7 @@ class Table:
     prompts: dict[int, str] = field(default_factory=dict)  # seat -> open prompt's key (memory)
     seq: int = 0  # the last applied log sequence number
     old_prompts: list[tuple[int, str]] = field(default_factory=list)  # (chat, key): resent
+    last_post: tuple[str, str] | None = None  # (key, text): the latest outcome's club post
     told: set[tuple[int, str]] = field(default_factory=set)  # (step, event kind) said early
     blocked_told: set[int] = field(default_factory=set)  # seats whose block the host heard of
 
