@@ -30,14 +30,14 @@ class Results(PhaseService):
             await self.notifier.club(table, "game.day.start", day=table.game.day_number + 1)
         if isinstance(result, engine.DayResult) and not table.game.over:
             await self.notifier.club(table, "game.evening", night=table.game.night_number + 1)
-        if table.game.over:
-            await self.finish(table)
-        else:
-            await self.core.record(table, "announced", {"seq": table.resolved_seq})
         # the outcome is one post; the last words' ends are edited into it
         ref = self.core.ref(table, f"r{table.resolved_seq}")
         text = self.notifier.seal(table.chat_id, ref)
         table.last_post = (ref, text) if text is not None else None
+        if table.game.over:
+            await self.finish(table)
+        else:
+            await self.core.record(table, "announced", {"seq": table.resolved_seq})
 
     async def _last_words(self, table: Table, seats: list[int], index: int) -> None:
         """The dead speak one after another, LAST_WORD_SECONDS each (RULES.md 4.4)."""
