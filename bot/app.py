@@ -26,6 +26,7 @@ from apscheduler.triggers.cron import CronTrigger
 
 from bot.commands import register_commands
 from bot.config import LOCALES, Settings
+from bot.delivery import Delivery
 from bot.game.timers import JobGuard
 from bot.game.wiring import game_routers, install_games, start_games
 from bot.handlers import get_routers
@@ -47,6 +48,7 @@ log = logging.getLogger("bot")
 EXPIRY_HOUR_UTC = 7  # the daily expiry job (warnings and burns) runs at 07:00 UTC
 STARTUP_TIMEOUT = 15
 SHUTDOWN_FLUSH_SECONDS = 10  # posted messages still retrying get this long at shutdown
+SHUTDOWN_DRAIN_SECONDS = 3  # the durable outbox: sent by the next start if not now
 
 
 class StartupError(Exception):
@@ -212,6 +214,9 @@ class App:
             await self.web_runner.cleanup()
             self.web_runner = None
         await self.services.outbox.flush(within=SHUTDOWN_FLUSH_SECONDS)
+        delivery = self.services.extra.get("delivery")
+        if isinstance(delivery, Delivery):
+            await delivery.stop(within=SHUTDOWN_DRAIN_SECONDS)  # the rest stays queued
         await self.services.db.close()
         await self.bot.session.close()
         log.info("stopped")
@@ -285,6 +290,7 @@ async def create_app(
     db = await open_database(settings)
     bot = make_bot(settings)
     outbox = Outbox(bot, limits=limits)
+    delivery = Delivery(db, outbox)
     accounts = Accounts(db, default_locale=settings.default_locale, clock=clock)
     admin = Admin(db, accounts, settings.admin_ids, clock=clock)
     outbox.on_blocked(accounts.mark_bot_blocked)
@@ -295,6 +301,7 @@ async def create_app(
     services.extra["stats"] = Stats(db)
     services.extra["moving"] = Moving(accounts, settings.admin_ids)
     services.extra["club_settings"] = ClubSettings(db, settings)
+    services.extra["delivery"] = delivery
     scheduler = AsyncIOScheduler(timezone=UTC)
     guard = JobGuard()
     games = install_games(services, scheduler, guard)

@@ -9,9 +9,9 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 
 from aiogram import BaseMiddleware
-from aiogram.exceptions import TelegramAPIError
 from aiogram.types import CallbackQuery, Chat, Message, TelegramObject, User
 
+from bot.delivery import answer_query
 from bot.errors import UserError, explain
 from bot.services import Services
 from storage.errors import StorageError
@@ -95,10 +95,7 @@ class ContextMiddleware(BaseMiddleware):
 
     async def _answer(self, event: TelegramObject, text: str) -> None:
         if isinstance(event, CallbackQuery):
-            try:
-                await event.answer(_plain(text), show_alert=True)
-            except TelegramAPIError as e:  # already answered, or too late
-                log.warning("callback answer failed", extra={"error": str(e)})
+            await answer_query(event, _plain(text), alert=True)  # one retry; never raises
         elif isinstance(event, Message):
             await self.services.outbox.send_text(event.chat.id, text)
 

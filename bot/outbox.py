@@ -3,12 +3,14 @@
 * Telegram's limits: ~30 messages a second overall, 1 a second per chat (short bursts allowed),
   20 a minute per group. Token buckets with an injectable clock and sleep.
 * ``TelegramRetryAfter``: wait exactly what Telegram said, then retry.
-* Network errors and 5xx: retry with capped exponential backoff; a message is never dropped.
+* Network errors, 5xx, 409 and non-JSON bodies (an HTML error page: ``ClientDecodeError``):
+  retry with capped exponential backoff; a message is never dropped.
 * ``TelegramForbiddenError`` (the user blocked the bot, was kicked...): the blocked hooks run
   (storage marks the player, the game layer tells the host) and the send returns ``None``.
 * ``TelegramMigrateToChat`` (the group became a supergroup): the migrated hooks run (the club
   and its games move to the new chat id) and the same request is sent again to the new id.
-* Other ``TelegramBadRequest`` (message not modified, chat not found): logged, returns ``None``;
+* Other ``TelegramBadRequest`` (message not modified, chat not found), 404: logged, returns
+  ``None``;
   resending the same request cannot succeed.
 
 Sends to one chat go out in order (a FIFO lock per chat).
@@ -25,12 +27,14 @@ from typing import Any, TypeVar
 
 from aiogram import Bot
 from aiogram.exceptions import (
+    ClientDecodeError,
+    TelegramAPIError,
     TelegramBadRequest,
     TelegramForbiddenError,
     TelegramMigrateToChat,
-    TelegramNetworkError,
+    TelegramNotFound,
     TelegramRetryAfter,
-    TelegramServerError,
+    TelegramUnauthorizedError,
 )
 from aiogram.methods import (
     DeleteMessage,
@@ -84,6 +88,7 @@ class Limits:
     group_per_minute: float = 20
     backoff_start: float = 0.5
     backoff_max: float = 30.0
+    request_timeout: float = 20.0  # seconds: the durable outbox's requests (bot/delivery.py)
 
 
 @dataclass
@@ -274,7 +279,7 @@ class Outbox:
             except TelegramForbiddenError as e:
                 log.info("bot blocked", extra={"chat_id": chat_id, "method": name,
                                                "error": e.message})
-                await self._blocked(chat_id)
+                await self.blocked(chat_id)
                 return None
             except TelegramMigrateToChat as e:
                 new_chat_id = e.migrate_to_chat_id
@@ -282,14 +287,15 @@ class Outbox:
                     "chat_id": chat_id, "new_chat_id": new_chat_id, "method": name})
                 if new_chat_id == chat_id or getattr(method, "chat_id", None) is None:
                     return None
-                await self._migrated(chat_id, new_chat_id)
+                await self.migrated(chat_id, new_chat_id)
                 method = method.model_copy(update={"chat_id": new_chat_id})
                 chat_id = new_chat_id
-            except TelegramBadRequest as e:
+            except (TelegramBadRequest, TelegramNotFound, TelegramUnauthorizedError) as e:
                 log.warning("bad request", extra={"chat_id": chat_id, "method": name,
                                                   "error": e.message})
                 return None
-            except (TelegramNetworkError, TelegramServerError) as e:
+            except (TelegramAPIError, ClientDecodeError, TimeoutError) as e:
+                # network errors, 5xx, 409, an HTML or other non-JSON body: try again
                 log.warning(
                     "send failed, retrying",
                     extra={"chat_id": chat_id, "method": name, "attempt": attempt,
@@ -298,14 +304,16 @@ class Outbox:
                 await self.sleep(delay)
                 delay = min(delay * 2, self.limits.backoff_max)
 
-    async def _migrated(self, old_chat_id: int, new_chat_id: int) -> None:
+    async def migrated(self, old_chat_id: int, new_chat_id: int) -> None:
+        """Run the migrated hooks (also used by the delivery worker, ``bot/delivery.py``)."""
         for hook in self._migrated_hooks:
             try:
                 await hook(old_chat_id, new_chat_id)
             except Exception:
                 log.exception("migrated hook failed", extra={"chat_id": old_chat_id})
 
-    async def _blocked(self, chat_id: int) -> None:
+    async def blocked(self, chat_id: int) -> None:
+        """Run the blocked hooks (also used by the delivery worker, ``bot/delivery.py``)."""
         for hook in self._blocked_hooks:
             try:
                 await hook(chat_id)

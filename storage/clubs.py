@@ -11,6 +11,7 @@ import aiosqlite
 
 from storage.errors import InvalidValue, UnknownClub
 from storage.models import Club
+from storage.outbox import readdress_in
 
 if TYPE_CHECKING:
     from storage.db import Database
@@ -194,5 +195,6 @@ class Clubs:
                 (new_chat_id, old_chat_id))
             await conn.execute("DELETE FROM first_day_killed WHERE club_chat_id = ?",
                                (old_chat_id,))
+            await readdress_in(conn, old_chat_id, new_chat_id)  # the durable outbox's queue
             await conn.execute("DELETE FROM clubs WHERE chat_id = ?", (old_chat_id,))
             return await _require(conn, new_chat_id)

@@ -33,6 +33,7 @@ class Database:
         from storage.games import Games
         from storage.imports import Imports
         from storage.ledger import Ledger
+        from storage.outbox import Outbox
         from storage.players import Players
         from storage.records import AdminLog, Complaints, FirstDayKilled, Immunity
         from storage.stats import Stats
@@ -53,6 +54,7 @@ class Database:
         self.admin_log = AdminLog(self)
         self.stats = Stats(self)
         self.imports = Imports(self)
+        self.outbox = Outbox(self)
 
     @classmethod
     async def open(cls, path: str | Path) -> Database:

@@ -20,6 +20,7 @@ from storage.models import (
     GamePoints,
     Seat,
 )
+from storage.outbox import Queued, enqueue_in
 
 if TYPE_CHECKING:
     from storage.db import Database
@@ -142,6 +143,30 @@ class Games:
                 (game_id, seq, kind, text, None if at is None else at.isoformat()),
             )
             return seq
+
+    async def append_events_with_messages(
+        self, game_id: int, events: Sequence[tuple[int, str, Mapping[str, Any], datetime | None]],
+        messages: Sequence[Queued], *, now: float,
+    ) -> None:
+        """One step of a game in one transaction: its log events ``(seq, kind, payload, at)``
+        and the messages they cause (the durable outbox, ``storage/outbox.py``)."""
+        rows = []
+        for seq, kind, payload, at in events:
+            if not kind:
+                raise InvalidValue("kind", kind, "empty")
+            try:
+                text = json.dumps(dict(payload), ensure_ascii=False, sort_keys=True,
+                                  allow_nan=False)
+            except (TypeError, ValueError) as exc:
+                raise InvalidValue("payload", payload, "not_json") from exc
+            rows.append((game_id, seq, kind, text, None if at is None else at.isoformat()))
+        async with self._db.transaction() as conn:
+            if rows:
+                await _require_open(conn, game_id)
+                await conn.executemany(
+                    "INSERT INTO game_events (game_id, seq, kind, payload, at)"
+                    " VALUES (?, ?, ?, ?, ?)", rows)
+            await enqueue_in(conn, messages, now)
 
     async def events(self, game_id: int, *, after: int = 0) -> list[GameEvent]:
         """The log in order (only events with ``seq > after``)."""

@@ -4,7 +4,8 @@ Every step follows the same path (docs/game-flow.md): take the game's lock (:met
 check who may act and whether the button is stale (:meth:`GameCore.expect`), ask the engine (a
 refusal becomes a :class:`UserError` with a locale key, :func:`rule`), append the step to the
 game's event log and apply it to the in-memory :class:`Table` (:meth:`GameCore.record`), then
-notify through the one :class:`Notifier` (club posts and private messages leave only there).
+say what happened through the one :class:`Notifier`. The step's log events and its messages are
+written in ONE transaction when the lock is released; the delivery worker sends afterwards.
 Deadlines are scheduler jobs (:meth:`GameCore.arm`) that the phase owning them answers
 (:meth:`GameCore.on_expiry`); they call the same steps a host or a player would take.
 """
@@ -14,7 +15,9 @@ from __future__ import annotations
 import asyncio
 import logging
 import random
-from collections.abc import Awaitable, Callable
+import time
+from collections.abc import AsyncIterator, Awaitable, Callable
+from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from functools import partial
@@ -95,6 +98,8 @@ class GameCore:
         self.seating = asyncio.Lock()  # joins: one open game per player
         self._locks: dict[int, asyncio.Lock] = {}
         self._expiries: dict[str, Expiry] = {}
+        # a step's log events, written with its messages when the step ends
+        self._staged: dict[int, list[tuple[int, str, dict[str, Any], datetime | None]]] = {}
 
     # ------------------------------------------------------------------ the running games
     def add(self, table: Table) -> None:
@@ -119,11 +124,49 @@ class GameCore:
     def locale_of(self, tg_id: int) -> str:
         return self.locales.get(tg_id, self.default_locale)
 
-    def lock(self, game_id: int) -> asyncio.Lock:
+    @asynccontextmanager
+    async def lock(self, game_id: int) -> AsyncIterator[None]:
+        """One step of a game: its lock held; the log events it records and the messages it
+        says are written in one transaction when it ends (:meth:`flush`); nothing is sent
+        under the lock (the delivery worker sends afterwards)."""
         lock = self._locks.get(game_id)
         if lock is None:
             lock = self._locks[game_id] = asyncio.Lock()
-        return lock
+        async with lock:
+            token = self.notifier.begin()
+            self._staged[game_id] = []
+            try:
+                yield
+            finally:
+                try:
+                    await self._commit(game_id)
+                finally:
+                    self._staged.pop(game_id, None)
+                    self.notifier.end(token)
+
+    async def flush(self, table: Table) -> None:
+        """Commit what this step recorded and said so far (before a write that must follow
+        it, e.g. the game's status or its points)."""
+        if table.game_id in self._staged:
+            await self._commit(table.game_id)
+
+    async def _commit(self, game_id: int) -> None:
+        events = self._staged.get(game_id)
+        messages = self.notifier.take()
+        if not events and not messages:
+            return
+        staged = list(events or [])
+        if events is not None:
+            events.clear()
+        sender = self.notifier.sender
+        try:
+            await self.db.games.append_events_with_messages(
+                game_id, staged, messages if sender.durable else [], now=time.time())
+        except Exception:
+            # The table in memory is ahead of its log: rebuilt from the log at the next start.
+            log.exception("cannot write a step of game %s", game_id)
+            raise
+        await sender.queued(messages)
 
     def table(self, game_id: int) -> Table:
         table = self.tables.get(game_id)
@@ -166,10 +209,17 @@ class GameCore:
 
     async def record(self, table: Table, kind: str, payload: dict[str, Any] | None = None
                ) -> Result | None:
-        """Write the step to the log first, then apply it: the log is the truth."""
+        """Apply the step and stage it for the log (written with the step's messages when the
+        step ends; a step that fails to apply is never logged): the log is the truth."""
         body = payload or {}
-        seq = await self.db.games.append_event(table.game_id, kind, body, at=self.clock())
-        return table.apply(kind, body, seq)
+        staged = self._staged.get(table.game_id)
+        if staged is None:  # outside a step: on its own
+            seq = await self.db.games.append_event(table.game_id, kind, body, at=self.clock())
+            return table.apply(kind, body, seq)
+        seq = table.seq + 1
+        result = table.apply(kind, body, seq)
+        staged.append((seq, kind, body, self.clock()))
+        return result
 
     def at(self, seconds: float) -> datetime:
         return self.clock() + timedelta(seconds=seconds)
@@ -199,6 +249,29 @@ class GameCore:
 
     def key(self, table: Table, name: str) -> str:
         return f"game{table.game_id}:{name}"
+
+    @staticmethod
+    def prompt_ref(table: Table, chat_id: int, ref: str, again: bool) -> str:
+        """A prompt's key; ``again`` (after a restart): a fresh one, and the old prompt is
+        remembered so it loses its buttons with the moment (its buttons work till then)."""
+        if not again:
+            return ref
+        table.old_prompts.append((chat_id, ref))
+        return f"{ref}:r{table.seq}"
+
+    async def close_prompts(self, table: Table, key: str = "game.prompt_closed") -> None:
+        """The moment is over: every prompt still open loses its buttons."""
+        for seat, ref in sorted(table.prompts.items()):
+            chat = table.host_id if seat == 0 else table.chat_of(seat)
+            await self.notifier.edit_private(chat, ref, key)
+        for chat, ref in table.old_prompts:
+            await self.notifier.edit_private(chat, ref, key)
+        table.prompts, table.old_prompts = {}, []
+
+    @staticmethod
+    def ref(table: Table, *parts: object) -> str:
+        """The stable outbox key of a message that is edited later, e.g. ``g12:s3:prompt:5``."""
+        return ":".join([f"g{table.game_id}", *(str(p) for p in parts)])
 
     def arm(self, table: Table) -> None:
         if table.paused or not table.open:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from functools import partial
+from typing import Any
 
 import engine
 from bot.errors import UserError
@@ -13,8 +14,11 @@ from bot.game.core import GameCore, PhaseService, Reply, reply, rule, secs
 from bot.game.notifier import button, rows
 from bot.game.results import Results
 from bot.game.table import CANCEL_DL, FATE_DL, TURN_DL, Stage, Table, iso
-from engine import Phase, RuleViolation
+from engine import Audience, AudienceKind, Phase, RuleViolation
 from engine.roles import LAWYER_ROLES
+
+EVERYONE = Audience(AudienceKind.EVERYONE)
+BOARD_EDIT_GAP = 3.0  # seconds: the vote board is edited at most this often
 
 
 class DayService(PhaseService):
@@ -43,9 +47,9 @@ class DayService(PhaseService):
             self.core.can_start_phase(table, Phase.DAY)
             order = engine.voters(table.game)
             await self.core.record(table, "vote_start", {"step": table.step + 1, "order": order})
-            await self.notifier.club(table, "game.vote.start", day=table.game.day_number + 1,
-                                     order=self.notifier.seat_list(table, order),
-                                     seconds=secs(self.timers.vote_turn))
+            # the board first (its turn lines are edited in): an edit follows its send
+            await self.notifier.club(table, "game.vote.board", ref=self.board_ref(table),
+                                     **self.board_kwargs(table))
             await self.next_turn(table, 0)
             return reply("game.vote.started")
 
@@ -62,27 +66,63 @@ class DayService(PhaseService):
             "turn": turn, "deadlines": {TURN_DL: iso(self.core.at(self.timers.vote_turn))}})
         voter = table.order[turn]
         if not engine.vote_candidates(table.game, voter):
-            await self.notifier.club(table, "game.vote.turn", who=self.notifier.seat(table, voter),
-                                     seconds=secs(self.timers.vote_turn))
             await self._turn_timeout(table)  # nobody may be voted for: nothing to wait for
             return
         self.core.arm(table)
         # The voter's buttons first: the club chat has the tighter rate limit.
         await self.vote_prompt(table, voter)
-        await self.notifier.club(table, "game.vote.turn", who=self.notifier.seat(table, voter),
-                                 seconds=secs(self.timers.vote_turn))
+        await self.refresh_board(table)
 
-    async def vote_prompt(self, table: Table, voter: int) -> None:
+    # ------------------------------------------------------------------ the vote board
+    def board_ref(self, table: Table) -> str:
+        return self.core.ref(table, f"s{table.step}", "board")
+
+    def board_kwargs(self, table: Table) -> dict[str, Any]:
+        """The one live post of a vote: order, whose turn, the votes so far, the turn's time."""
+        seat = self.notifier.seat
+        current = table.current_voter()
+        order, votes, timeouts = list(table.order), dict(table.votes), list(table.timeouts)
+        seconds = secs(self.timers.vote_turn)
+        able = set(engine.voters(table.game)) if table.started else set()
+
+        def lines(loc: str) -> str:
+            out = []
+            for s in order:
+                if s in votes:
+                    out.append(self.tr.t(loc, "game.vote.board_voted", voter=seat(table, s),
+                                         who=seat(table, votes[s])))
+                elif s in timeouts:
+                    own = s in able and engine.timeout_vote(table.game, s) is not None
+                    key = "game.vote.board_timeout_self" if own else "game.vote.board_timeout_none"
+                    out.append(self.tr.t(loc, key, who=seat(table, s)))
+                elif s == current:
+                    out.append(self.tr.t(loc, "game.vote.board_now", who=seat(table, s),
+                                         seconds=seconds))
+                else:
+                    out.append(self.tr.t(loc, "game.vote.board_waiting", who=seat(table, s)))
+            return "\n".join(out)
+        return {"day": table.game.day_number + 1, "seconds": seconds, "lines": lines,
+                "done": (lambda loc: "\n" + self.tr.t(loc, "game.vote.board_done"))
+                if current is None else ""}
+
+    async def refresh_board(self, table: Table) -> None:
+        """Edit the board (a queued edit is replaced by a newer one; one edit every few
+        seconds at most)."""
+        await self.notifier.edit_club(table, self.board_ref(table), "game.vote.board",
+                                      throttle=BOARD_EDIT_GAP, **self.board_kwargs(table))
+
+    async def vote_prompt(self, table: Table, voter: int, *, again: bool = False) -> None:
         candidates = engine.vote_candidates(table.game, voter)
         offline = table.is_offline(voter)
-        message_id = await self.notifier.to_seat(
-            table, voter, "game.vote.prompt", seconds=secs(self.timers.vote_turn),
+        ref = self.core.prompt_ref(table, table.chat_of(voter),
+                                   self.core.ref(table, f"s{table.step}", "vote", voter), again)
+        await self.notifier.to_seat(
+            table, voter, "game.vote.prompt", seconds=secs(self.timers.vote_turn), ref=ref,
             markup=lambda loc: rows([
                 button(self.notifier.seat(table, c),
                        vote_data(table.game_id, table.step, voter, c, offline=offline))
                 for c in candidates], 2))
-        if message_id is not None:
-            table.prompts[voter] = message_id
+        table.prompts[voter] = ref
 
     async def vote(self, game_id: int, tg_id: int, step: int, target: int, *,
                    for_seat: int | None = None) -> Reply:
@@ -100,13 +140,12 @@ class DayService(PhaseService):
                 raise UserError("game.vote.not_your_turn")
             await self.core.record(table, "vote", {"seat": seat, "target": target})
             self.deadlines.disarm(self.core.key(table, TURN_DL))
-            message_id = table.prompts.get(seat)
-            if message_id is not None:
-                await self.notifier.edit_seat(table, seat, message_id, "game.vote.chosen",
+            ref = table.prompts.pop(seat, None)
+            if ref is not None:
+                await self.notifier.edit_seat(table, seat, ref, "game.vote.chosen",
                                               who=self.notifier.seat(table, target))
-            await self.notifier.club(table, "game.vote.cast", voter=self.notifier.seat(table, seat),
-                                     who=self.notifier.seat(table, target))
             await self.next_turn(table, table.turn + 1)
+            await self.refresh_board(table)
             return reply("game.vote.accepted", who=self.notifier.seat(table, target))
 
     async def _turn_timeout(self, table: Table) -> None:
@@ -114,17 +153,30 @@ class DayService(PhaseService):
         if voter is None:
             return
         await self.core.record(table, "vote_timeout", {"seat": voter})
-        own = engine.timeout_vote(table.game, voter)
-        key = "game.vote.timeout_self" if own is not None else "game.vote.timeout_none"
-        await self.notifier.club(table, key, who=self.notifier.seat(table, voter))
-        message_id = table.prompts.get(voter)
-        if message_id is not None:
-            await self.notifier.edit_seat(table, voter, message_id, "game.vote.missed")
+        ref = table.prompts.pop(voter, None)
+        if ref is not None:
+            await self.notifier.edit_seat(table, voter, ref, "game.vote.missed")
         await self.next_turn(table, table.turn + 1)
+        await self.refresh_board(table)
 
     def tally(self, table: Table) -> engine.Tally:
         full, _ = engine.complete_votes(table.game, table.valid_votes())
         return engine.tally_votes(full)
+
+    async def _say_tally(self, table: Table, tally: engine.Tally) -> None:
+        """The tally (and the shoot-out's draw, once made) before the verdict; the day's
+        resolution then does not say it again."""
+        full, _ = engine.complete_votes(table.game, table.valid_votes())
+        day = table.game.day_number + 1
+        events = [engine.Event("vote_tally", EVERYONE, {
+            "day": day, "votes": full, "counts": tally.counts})]
+        if tally.shootout and table.fate is not None:
+            events.append(engine.Event("shootout", EVERYONE, {
+                "tied": list(tally.tied), "condemned": table.fate}))
+        told = {e.kind for e in events}
+        await self.notifier.events(table, [e for e in events
+                                           if (table.step, e.kind) not in table.told])
+        table.told |= {(table.step, k) for k in told}
 
     async def after_votes(self, table: Table) -> None:
         tally = self.tally(table)
@@ -132,6 +184,7 @@ class DayService(PhaseService):
             if table.fate_by_host:
                 await self.core.record(table, "fate_wait", {
                     "deadlines": {FATE_DL: iso(self.core.at(self.timers.fate))}})
+                await self._say_tally(table, tally)
                 await self.notifier.club(table, "game.fate.host_draws",
                                          tied=self.notifier.seat_list(table, tally.tied))
                 await self.fate_prompt(table, tally.tied)
@@ -145,6 +198,7 @@ class DayService(PhaseService):
             deadline = iso(self.core.at(self.timers.cancel))
             await self.core.record(table, "cancel_window", {
                 "lawyers": lawyers, "deadlines": {CANCEL_DL: deadline}})
+            await self._say_tally(table, tally)
             await self.notifier.club(table, "game.cancel.window",
                                      who=self.notifier.seat(table, condemned),
                                      seconds=secs(self.timers.cancel))
@@ -154,18 +208,26 @@ class DayService(PhaseService):
             return
         await self._resolve_day(table, None)
 
-    async def fate_prompt(self, table: Table, tied: Sequence[int]) -> None:
+    async def fate_prompt(self, table: Table, tied: Sequence[int], *, again: bool = False
+                          ) -> None:
+        ref = self.core.prompt_ref(table, table.host_id,
+                                   self.core.ref(table, f"s{table.step}", "fate"), again)
+        table.prompts[0] = ref  # seat 0: the host
         await self.notifier.private(
-            table.host_id, "game.fate.ask", tied=self.notifier.seat_list(table, tied),
+            table.host_id, "game.fate.ask", tied=self.notifier.seat_list(table, tied), ref=ref,
             markup=lambda loc: rows([
                 button(self.notifier.seat(table, s),
                        FateCb(game=table.game_id, step=table.step, target=s).pack())
                 for s in tied], 3))
 
-    async def cancel_prompt(self, table: Table, lawyer: int, condemned: int | None) -> None:
+    async def cancel_prompt(self, table: Table, lawyer: int, condemned: int | None, *,
+                            again: bool = False) -> None:
         offline = table.is_offline(lawyer)
+        ref = self.core.prompt_ref(table, table.chat_of(lawyer),
+                                   self.core.ref(table, f"s{table.step}", "cancel", lawyer), again)
+        table.prompts[lawyer] = ref
         await self.notifier.to_seat(
-            table, lawyer, "game.cancel.ask",
+            table, lawyer, "game.cancel.ask", ref=ref,
             who=self.notifier.seat(table, condemned) if condemned is not None else "?",
             seconds=secs(self.timers.cancel),
             markup=lambda loc: rows([button(
@@ -186,6 +248,7 @@ class DayService(PhaseService):
                 raise UserError("game.rule.fate_not_tied")
             await self.core.record(table, "fate", {"seat": target, "by": "host"})
             self.deadlines.disarm(self.core.key(table, FATE_DL))
+            await self.core.close_prompts(table)
             await self.after_votes(table)
             return reply("game.fate.accepted", who=self.notifier.seat(table, target))
 
@@ -207,6 +270,7 @@ class DayService(PhaseService):
 
     async def _resolve_day(self, table: Table, cancel_by: int | None) -> None:
         self.core.disarm(table)
+        await self.core.close_prompts(table)
         result = await self.core.record(table, "day_resolved", {
             "votes": {str(k): v for k, v in sorted(table.valid_votes().items())},
             "fate": table.fate, "cancel_by": cancel_by})
@@ -257,6 +321,7 @@ class DayService(PhaseService):
             tally = self.tally(table)
             seat = engine.draw_fate(tally.tied, self.core.rng)
             await self.core.record(table, "fate", {"seat": seat, "by": "bot"})
+            await self.core.close_prompts(table)
             await self.after_votes(table)
 
     async def _cancel_over(self, table: Table) -> None:

@@ -158,6 +158,7 @@ class DealService(PhaseService):
 
         The log's ``deal`` comes first: a crash before ``deal_announced`` repeats this."""
         game = table.game
+        await self.core.flush(table)  # the deal is logged before storage's copy of it
         await self.db.games.set_roles(table.game_id, {p.seat: str(p.role) for p in game})
         await self.db.games.set_commitment(table.game_id, table.commitment or "")
         await self.db.games.set_status(table.game_id, STATUS_RUNNING)
@@ -165,7 +166,7 @@ class DealService(PhaseService):
                                  commitment=table.commitment or "")
         await self.notifier.events(table, [engine.open_immunities_event(game)])
         for seat in sorted(table.seats):
-            await self._send_card(table, seat)
+            await self._send_card(table, seat, ref=self.core.ref(table, "card", seat))
         await self.core.record(table, "deal_announced")
 
     async def _friends(self, table: Table, players: dict[int, Any]) -> dict[int, int | None]:
@@ -187,10 +188,10 @@ class DealService(PhaseService):
             out[holder] = orderer if order.announce_name else None
         return out
 
-    async def _send_card(self, table: Table, seat: int) -> None:
+    async def _send_card(self, table: Table, seat: int, ref: str | None = None) -> None:
         role = table.role(seat)
         await self.notifier.to_seat(
-            table, seat, "game.card", protect=True, seat=seat, game=table.game_id,
+            table, seat, "game.card", protect=True, seat=seat, game=table.game_id, ref=ref,
             role=lambda loc: self.tr.t(loc, f"game.role.{role}"),
             team=lambda loc: self.tr.t(loc, f"game.team.{role.team}"),
             about=lambda loc: self.tr.t(loc, f"game.about.{role}"))

@@ -105,6 +105,7 @@ class HostControls(PhaseService):
                          for k, at in table.deadlines.items()}
             self.core.disarm(table)
             await self.core.record(table, "pause", {"remaining": remaining})
+            await self.core.flush(table)
             await self.db.games.set_status(table.game_id, STATUS_PAUSED)
             await self.notifier.club(table, "game.pause.done")
             return reply("game.pause.done")
@@ -117,6 +118,7 @@ class HostControls(PhaseService):
                 raise UserError("game.pause.not_paused")
             deadlines = {k: iso(self.core.at(v)) for k, v in table.remaining.items()}
             await self.core.record(table, "resume", {"deadlines": deadlines})
+            await self.core.flush(table)
             await self.db.games.set_status(table.game_id, STATUS_RUNNING)
             await self.notifier.club(table, "game.pause.resumed")
             self.core.arm(table)
@@ -148,6 +150,7 @@ class HostControls(PhaseService):
             self.core.require_host(table, user_id)
             self.core.disarm(table)
             await self.core.record(table, "aborted")
+            await self.core.flush(table)
             await self.db.games.set_status(table.game_id, STATUS_ABORTED)
             await self.notifier.club(table, "game.aborted")
             if table.started:
@@ -177,5 +180,8 @@ class HostControls(PhaseService):
             return
         seat = table.seat_of(chat_id)
         assert seat is not None
+        if seat in table.blocked_told:
+            return  # the host is told once
+        table.blocked_told.add(seat)
         await self.notifier.private(table.host_id, "game.blocked_bot",
                                     who=self.notifier.seat(table, seat))

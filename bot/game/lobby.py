@@ -44,11 +44,9 @@ class LobbyService(PhaseService):
             self.core.add(table)
             await self.core.load_player(user_id)
         async with self.core.lock(game_id):
-            message_id = await self.notifier.club(table, "game.lobby.text",
-                                                  markup=self._lobby_markup(table),
-                                                  **await self._lobby_kwargs(table))
-            if message_id is not None:
-                await self.core.record(table, "lobby_message", {"message_id": message_id})
+            await self.notifier.club(table, "game.lobby.text", ref=self.core.ref(table, "lobby"),
+                                     markup=self._lobby_markup(table),
+                                     **await self._lobby_kwargs(table))
             if club.fate_by_host:
                 await self.core.record(table, "fate_mode", {"host": True})
         return table
@@ -58,11 +56,10 @@ class LobbyService(PhaseService):
         async with self.core.lock(table.game_id):
             if table.stage is not Stage.LOBBY or not table.open:
                 return
-            message_id = await self.notifier.club(table, "game.lobby.text",
-                                                  markup=self._lobby_markup(table),
-                                                  **await self._lobby_kwargs(table))
-            if message_id is not None:
-                await self.core.record(table, "lobby_message", {"message_id": message_id})
+            # the same key in the new chat: the lobby's later edits find this post
+            await self.notifier.club(table, "game.lobby.text", ref=self.core.ref(table, "lobby"),
+                                     markup=self._lobby_markup(table),
+                                     **await self._lobby_kwargs(table))
 
     def join_link(self, game_id: int) -> str:
         return f"https://t.me/{self.core.bot_username}?start=join_{game_id}"
@@ -120,9 +117,7 @@ class LobbyService(PhaseService):
         return marks
 
     async def _refresh_lobby(self, table: Table) -> None:
-        if table.lobby_message_id is None:
-            return
-        await self.notifier.edit_club(table, table.lobby_message_id, "game.lobby.text",
+        await self.notifier.edit_club(table, self.core.ref(table, "lobby"), "game.lobby.text",
                                       markup=self._lobby_markup(table),
                                       **await self._lobby_kwargs(table))
 
@@ -168,9 +163,9 @@ class LobbyService(PhaseService):
         try:
             answer = await self.join(game_id, tg_id)
         except UserError as e:
-            await self.notifier.sender.send(tg_id, self.tr.t(locale, e.key, **e.kwargs))
+            await self.notifier.send(tg_id, self.tr.t(locale, e.key, **e.kwargs))
             return True
-        await self.notifier.sender.send(tg_id, self.tr.t(locale, answer.key, **answer.kwargs))
+        await self.notifier.send(tg_id, self.tr.t(locale, answer.key, **answer.kwargs))
         return True
 
     async def leave(self, game_id: int, tg_id: int) -> Reply:

@@ -73,34 +73,32 @@ class NightService(PhaseService):
             kwargs["picks"] = render
         return kwargs
 
-    async def prompt(self, table: Table, seat: int) -> None:
+    async def prompt(self, table: Table, seat: int, *, again: bool = False) -> None:
         picker = table.is_picker(seat)
         key = "game.night.prompt_mafia" if picker else "game.night.prompt"
         if not engine.legal_targets(table.game, seat):
             await self.notifier.to_seat(table, seat, "game.night.no_targets",
                                         night=table.game.night_number + 1)
             return
-        message_id = await self.notifier.to_seat(
-            table, seat, key, markup=self._markup(table, seat),
-            **self._kwargs(table, seat))
-        if message_id is not None:
-            table.prompts[seat] = message_id
+        ref = self.core.prompt_ref(table, table.chat_of(seat), self.prompt_ref(table, seat),
+                                   again)
+        await self.notifier.to_seat(table, seat, key, markup=self._markup(table, seat),
+                                    ref=ref, **self._kwargs(table, seat))
+        table.prompts[seat] = ref
+
+    def prompt_ref(self, table: Table, seat: int) -> str:
+        return self.core.ref(table, f"s{table.step}", "prompt", seat)
 
     async def _refresh_mafia(self, table: Table) -> None:
         locked = table.mafia_locked
         for seat in table.pickers():
-            message_id = table.prompts.get(seat)
             kwargs = self._kwargs(table, seat)
             markup = None if locked else self._markup(table, seat)
             key = "game.night.prompt_mafia_locked" if locked else "game.night.prompt_mafia"
-            if message_id is None:
-                new_id = await self.notifier.to_seat(table, seat, key, markup=markup,
-                                                     **kwargs)
-                if new_id is not None:
-                    table.prompts[seat] = new_id
-            else:
-                await self.notifier.edit_seat(table, seat, message_id, key,
-                                              markup=markup, **kwargs)
+            ref = table.prompts.get(seat) or self.prompt_ref(table, seat)
+            await self.notifier.edit_seat(table, seat, ref, key, markup=markup, **kwargs)
+            if locked:
+                table.prompts.pop(seat, None)
 
     async def choose(self, game_id: int, tg_id: int, step: int, target: int, *,
                      for_seat: int | None = None) -> Reply:
@@ -128,10 +126,10 @@ class NightService(PhaseService):
                 if seat in table.choices:
                     raise UserError("game.night.already")
                 await self.core.record(table, "choice", {"seat": seat, "target": target})
-                message_id = table.prompts.get(seat)
-                if message_id is not None:
+                ref = table.prompts.pop(seat, None)
+                if ref is not None:
                     await self.notifier.edit_seat(
-                        table, seat, message_id, "game.night.chosen",
+                        table, seat, ref, "game.night.chosen",
                         who=self.notifier.seat(table, target))
             if not table.pending_night():
                 await self.resolve(table)
@@ -140,6 +138,7 @@ class NightService(PhaseService):
     async def resolve(self, table: Table) -> None:
         choices = table.valid_choices()
         self.core.disarm(table)
+        await self.core.close_prompts(table, "game.night.closed")
         result = await self.core.record(table, "night_resolved", {
             "choices": {str(k): v for k, v in sorted(choices.items())}})
         assert result is not None

@@ -4,22 +4,30 @@ Only this module knows how an audience maps to chats: everyone -> the club chat,
 player's private chat (``Table.chat_of``: the host's for an offline seat, with a "for №5 NICK"
 line on top), the Mafia -> each living Mafia player in private, the host -> the host in
 private. Texts come from ``locales/<lang>/game.ftl`` through the translator.
+
+Nothing is sent from here: inside a game step (the game's lock, :meth:`GameCore.lock`) every
+request is collected and written to the durable outbox in the step's transaction, together with
+the log events that caused it; the delivery worker sends them afterwards (docs/delivery.md).
+A message that is edited later is sent under a stable key (``ref``, e.g. ``g12:s3:prompt:5``)
+and the edit names that key.
 """
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from collections.abc import Callable, Iterable, Mapping, Sequence
+from contextvars import ContextVar, Token
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from aiogram.methods import SendPhoto
-from aiogram.types import BufferedInputFile, InlineKeyboardButton, InlineKeyboardMarkup
+from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup
 
+from bot.delivery import Delivery, markup_of, photo_of, photo_payload, send_payload
 from bot.game.table import Table
 from bot.i18n import Safe, Translator
-from bot.outbox import Outbox
 from engine import AudienceKind, Event
+from storage.outbox import EDIT, SEND, Queued
 
 log = logging.getLogger("bot.game.notifier")
 
@@ -27,37 +35,35 @@ Markup = Callable[[str], InlineKeyboardMarkup]  # locale -> keyboard
 Lazy = Callable[[str], str]  # locale -> text (already safe HTML)
 
 
+MERGE_LIMIT = 3500  # characters: merged club posts stay well under Telegram's 4096
+
+
 class Sender(Protocol):
-    async def send(self, chat_id: int, text: str, *, markup: InlineKeyboardMarkup | None = None,
-                   protect: bool = False) -> int | None: ...
+    """Where the notifier's requests go. ``durable``: the requests of a game step are written
+    in the step's own transaction (:meth:`bot.game.core.GameCore.flush`), then ``queued`` is
+    told; otherwise ``deliver`` takes them after the step's events are logged."""
 
-    async def edit(self, chat_id: int, message_id: int, text: str, *,
-                   markup: InlineKeyboardMarkup | None = None) -> None: ...
+    durable: bool
 
-    async def send_photo(self, chat_id: int, png: bytes, caption: str) -> int | None: ...
+    async def deliver(self, messages: Sequence[Queued]) -> None: ...
+
+    async def queued(self, messages: Sequence[Queued]) -> None: ...
 
 
-class OutboxSender:
-    """Sends through the rate-limited outbox."""
+class QueueSender:
+    """The durable outbox: rows in SQLite, sent by the delivery worker (``bot/delivery.py``)."""
 
-    def __init__(self, outbox: Outbox) -> None:
-        self.outbox = outbox
+    durable = True
 
-    async def send(self, chat_id: int, text: str, *, markup: InlineKeyboardMarkup | None = None,
-                   protect: bool = False) -> int | None:
-        message = await self.outbox.send_text(chat_id, text, reply_markup=markup,
-                                              protect_content=protect or None)
-        return None if message is None else message.message_id
+    def __init__(self, delivery: Delivery) -> None:
+        self.delivery = delivery
 
-    async def edit(self, chat_id: int, message_id: int, text: str, *,
-                   markup: InlineKeyboardMarkup | None = None) -> None:
-        await self.outbox.edit_text(chat_id, message_id, text, reply_markup=markup)
+    async def deliver(self, messages: Sequence[Queued]) -> None:
+        await self.delivery.enqueue(list(messages))
 
-    async def send_photo(self, chat_id: int, png: bytes, caption: str) -> int | None:
-        message = await self.outbox.request(chat_id, SendPhoto(
-            chat_id=chat_id, photo=BufferedInputFile(png, filename="table.png"),
-            caption=caption, parse_mode=self.outbox.parse_mode))
-        return None if message is None else message.message_id
+    async def queued(self, messages: Sequence[Queued]) -> None:
+        for chat_id in {m.chat_id for m in messages}:
+            self.delivery.wake(chat_id)
 
 
 @dataclass(frozen=True)
@@ -68,39 +74,66 @@ class Sent:
     protect: bool = False
     message_id: int = 0
     edit: bool = False
+    key: str | None = None
     photo: bytes | None = None  # a picture, ``text`` its caption
 
 
 class RecordingSender:
-    """Keeps everything in memory (service tests; also handy for dry runs)."""
+    """Keeps everything in memory, as if Telegram confirmed each request at once (service
+    tests; also handy for dry runs). Sends under a key already sent are ignored, as the outbox
+    does."""
+
+    durable = False
 
     def __init__(self) -> None:
         self.sent: list[Sent] = []
         self.blocked: set[int] = set()
+        self.ids: dict[tuple[int, str], int] = {}
         self._next = 0
 
-    async def send(self, chat_id: int, text: str, *, markup: InlineKeyboardMarkup | None = None,
-                   protect: bool = False) -> int | None:
-        if chat_id in self.blocked:
-            return None
-        self._next += 1
-        self.sent.append(Sent(chat_id, text, markup, protect, self._next))
-        return self._next
+    async def deliver(self, messages: Sequence[Queued]) -> None:
+        for m in messages:
+            if m.chat_id in self.blocked:
+                continue
+            photo = photo_of(m.payload)
+            if photo is not None:
+                self._next += 1
+                self.sent.append(Sent(m.chat_id, photo[1], None, False, self._next, photo=photo[0]))
+                continue
+            text, markup = m.payload["text"], markup_of(m.payload)
+            if m.method == EDIT:
+                assert m.key is not None
+                message_id = self.ids.get((m.chat_id, m.key))
+                if message_id is not None:
+                    self.sent.append(Sent(m.chat_id, text, markup, False, message_id, edit=True,
+                                          key=m.key))
+                continue
+            if m.key is not None and (m.chat_id, m.key) in self.ids:
+                continue
+            self._next += 1
+            if m.key is not None:
+                self.ids[(m.chat_id, m.key)] = self._next
+            self.sent.append(Sent(m.chat_id, text, markup, bool(m.payload.get("protect")),
+                                  self._next, key=m.key))
 
-    async def edit(self, chat_id: int, message_id: int, text: str, *,
-                   markup: InlineKeyboardMarkup | None = None) -> None:
-        if chat_id not in self.blocked:
-            self.sent.append(Sent(chat_id, text, markup, False, message_id, edit=True))
-
-    async def send_photo(self, chat_id: int, png: bytes, caption: str) -> int | None:
-        if chat_id in self.blocked:
-            return None
-        self._next += 1
-        self.sent.append(Sent(chat_id, caption, None, False, self._next, photo=png))
-        return self._next
+    async def queued(self, messages: Sequence[Queued]) -> None:
+        await self.deliver(messages)
 
     def to(self, chat_id: int) -> list[Sent]:
         return [s for s in self.sent if s.chat_id == chat_id]
+
+
+# A game step's requests, tied to the task running the step: tasks and scheduler jobs started
+# from inside a step inherit the context, never the batch.
+_batch: ContextVar[tuple[object, list[Queued]] | None] = ContextVar("notifier_batch",
+                                                                     default=None)
+
+
+def _current() -> list[Queued] | None:
+    entry = _batch.get()
+    if entry is None or entry[0] is not asyncio.current_task():
+        return None
+    return entry[1]
 
 
 def button(text: str, data: str) -> InlineKeyboardButton:
@@ -141,33 +174,101 @@ class Notifier:
     def role_name(self, locale: str, role: str) -> str:
         return self.tr.t(locale, f"game.role.{role}")
 
+    # ------------------------------------------------------------------ a game step's batch
+    def begin(self) -> Token[tuple[object, list[Queued]] | None]:
+        """Collect this task's requests instead of delivering them (a game step)."""
+        return _batch.set((asyncio.current_task(), []))
+
+    def take(self) -> list[Queued]:
+        """The requests collected so far in this step (the batch is emptied)."""
+        batch = _current()
+        if batch is None:
+            return []
+        taken = list(batch)
+        batch.clear()
+        return taken
+
+    def end(self, token: Token[tuple[object, list[Queued]] | None]) -> None:
+        _batch.reset(token)
+
+    def seal(self, chat_id: int, ref: str) -> str | None:
+        """Give the plain post being gathered for ``chat_id`` in this step the key ``ref`` (so
+        it can be edited later, and is not sent twice); its text, or None if there is none."""
+        batch = _current()
+        if batch is None:
+            return None
+        for i in range(len(batch) - 1, -1, -1):
+            m = batch[i]
+            if m.chat_id == chat_id:
+                if m.method != SEND or m.key is not None or set(m.payload) != {"text"}:
+                    return None
+                batch[i] = Queued(m.chat_id, SEND, m.payload, ref)
+                return str(m.payload["text"])
+        return None
+
+    async def _queue(self, message: Queued) -> None:
+        batch = _current()
+        if batch is None:
+            await self.sender.deliver([message])
+            return
+        if message.method == EDIT:
+            # an edit of a message queued in this same step replaces its text (one request)
+            for i in range(len(batch) - 1, -1, -1):
+                queued = batch[i]
+                if queued.chat_id == message.chat_id and queued.key == message.key:
+                    payload = {**queued.payload, **message.payload}
+                    if "markup" not in message.payload:
+                        payload.pop("markup", None)
+                    batch[i] = Queued(queued.chat_id, queued.method, payload, queued.key,
+                                      max(queued.throttle, message.throttle))
+                    return
+        if (message.method == SEND and message.chat_id < 0 and message.key is None
+                and set(message.payload) == {"text"}):
+            # Say it once: plain club posts of one step go out as one post.
+            last = next((m for m in reversed(batch) if m.chat_id == message.chat_id), None)
+            if (last is not None and last.method == SEND and last.key is None
+                    and set(last.payload) == {"text"}
+                    and len(last.payload["text"]) + len(message.payload["text"]) < MERGE_LIMIT):
+                last.payload["text"] += "\n\n" + message.payload["text"]
+                return
+        batch.append(message)
+
+    async def send(self, chat_id: int, text: str, *, markup: InlineKeyboardMarkup | None = None,
+                   protect: bool = False, ref: str | None = None) -> None:
+        await self._queue(Queued(chat_id, SEND, send_payload(text, markup, protect), ref))
+
+    async def edit(self, chat_id: int, ref: str, text: str, *,
+                   markup: InlineKeyboardMarkup | None = None, throttle: float = 0.0) -> None:
+        await self._queue(Queued(chat_id, EDIT, send_payload(text, markup), ref, throttle))
+
     async def club(self, table: Table, key: str, *, markup: Markup | None = None,
-                   **kwargs: Any) -> int | None:
+                   ref: str | None = None, **kwargs: Any) -> None:
+        """A club post; ``ref``: the key later edits name (its own post, never merged)."""
         locale = table.locale
-        return await self.sender.send(
-            table.chat_id, self.t(locale, key, **kwargs),
-            markup=None if markup is None else markup(locale))
+        await self.send(table.chat_id, self.t(locale, key, **kwargs),
+                        markup=None if markup is None else markup(locale), ref=ref)
 
     async def private(self, tg_id: int, key: str, *, markup: Markup | None = None,
-                      protect: bool = False, **kwargs: Any) -> int | None:
+                      protect: bool = False, ref: str | None = None, **kwargs: Any) -> None:
         locale = self.locale_of(tg_id)
-        return await self.sender.send(
-            tg_id, self.t(locale, key, **kwargs),
-            markup=None if markup is None else markup(locale), protect=protect)
+        await self.send(tg_id, self.t(locale, key, **kwargs),
+                        markup=None if markup is None else markup(locale), protect=protect,
+                        ref=ref)
 
-    async def edit_private(self, tg_id: int, message_id: int, key: str, *,
+    async def edit_private(self, tg_id: int, ref: str, key: str, *,
                            markup: Markup | None = None, **kwargs: Any) -> None:
         locale = self.locale_of(tg_id)
-        await self.sender.edit(tg_id, message_id, self.t(locale, key, **kwargs),
-                               markup=None if markup is None else markup(locale))
+        await self.edit(tg_id, ref, self.t(locale, key, **kwargs),
+                        markup=None if markup is None else markup(locale))
 
     async def club_photo(self, table: Table, png: bytes | None, key: str, **kwargs: Any
-                         ) -> int | None:
-        """A club post with the table's picture, ``key`` its caption (plain text without one)."""
+                         ) -> None:
+        """The table's picture as its own club post, ``key`` its caption (nothing without one:
+        the outcome's text is posted anyway)."""
         if png is None:
-            return await self.club(table, key, **kwargs)
-        return await self.sender.send_photo(table.chat_id, png,
-                                            self.t(table.locale, key, **kwargs))
+            return
+        caption = self.t(table.locale, key, **kwargs)
+        await self._queue(Queued(table.chat_id, SEND, photo_payload(png, caption)))
 
     def _for_seat(self, table: Table, seat: int, locale: str, text: str) -> str:
         """An offline seat's message goes to the host: say whose it is."""
@@ -177,27 +278,28 @@ class Notifier:
         return f"{head}\n{text}"
 
     async def to_seat(self, table: Table, seat: int, key: str, /, *, markup: Markup | None = None,
-                      protect: bool = False, **kwargs: Any) -> int | None:
+                      protect: bool = False, ref: str | None = None, **kwargs: Any) -> None:
         """A private message to a seat: its player, or the host for an offline seat."""
         chat = table.chat_of(seat)
         locale = self.locale_of(chat)
-        return await self.sender.send(
+        await self.send(
             chat, self._for_seat(table, seat, locale, self.t(locale, key, **kwargs)),
-            markup=None if markup is None else markup(locale), protect=protect)
+            markup=None if markup is None else markup(locale), protect=protect, ref=ref)
 
-    async def edit_seat(self, table: Table, seat: int, message_id: int, key: str, /, *,
+    async def edit_seat(self, table: Table, seat: int, ref: str, key: str, /, *,
                         markup: Markup | None = None, **kwargs: Any) -> None:
         chat = table.chat_of(seat)
         locale = self.locale_of(chat)
-        await self.sender.edit(
-            chat, message_id, self._for_seat(table, seat, locale, self.t(locale, key, **kwargs)),
+        await self.edit(
+            chat, ref, self._for_seat(table, seat, locale, self.t(locale, key, **kwargs)),
             markup=None if markup is None else markup(locale))
 
-    async def edit_club(self, table: Table, message_id: int, key: str, *,
-                        markup: Markup | None = None, **kwargs: Any) -> None:
+    async def edit_club(self, table: Table, ref: str, key: str, *,
+                        markup: Markup | None = None, throttle: float = 0.0,
+                        **kwargs: Any) -> None:
         locale = table.locale
-        await self.sender.edit(table.chat_id, message_id, self.t(locale, key, **kwargs),
-                               markup=None if markup is None else markup(locale))
+        await self.edit(table.chat_id, ref, self.t(locale, key, **kwargs),
+                        markup=None if markup is None else markup(locale), throttle=throttle)
 
     # ------------------------------------------------------------------ engine events
     def chats(self, table: Table, event: Event) -> list[int]:
@@ -313,4 +415,4 @@ class Notifier:
                 text = self.render(table, event, locale)
                 if seat is not None:
                     text = self._for_seat(table, seat, locale, text)
-                await self.sender.send(chat, text)
+                await self.send(chat, text)

@@ -64,6 +64,10 @@ class Restorer(PhaseService):
     async def _resume_after_restart(self, table: Table) -> None:
         if table.stage is Stage.LOBBY:
             return
+        if table.stage is not Stage.OVER and not table.game.over:
+            # told once per restart (a second restart with nothing new in between says nothing)
+            await self.notifier.club(table, "game.restarted",
+                                     ref=self.core.ref(table, "restarted", table.seq))
         if not table.deal_announced:
             await self.dealer.announce_deal(table)  # the crash came right after the deal
         if table.last_result is not None and table.resolved_seq > table.announced:
@@ -82,10 +86,10 @@ class Restorer(PhaseService):
             for seat in table.pending_night():
                 if table.is_picker(seat):
                     continue
-                await self.night.prompt(table, seat)
+                await self.night.prompt(table, seat, again=True)
             if not table.mafia_locked:
                 for seat in table.pickers():
-                    await self.night.prompt(table, seat)
+                    await self.night.prompt(table, seat, again=True)
         elif table.stage is Stage.VOTE:
             voter = table.current_voter()
             if voter is None:
@@ -97,11 +101,11 @@ class Restorer(PhaseService):
             if TURN_DL not in table.deadlines:
                 await self.day.next_turn(table, table.turn)  # ... or before the first turn
                 return
-            await self.day.vote_prompt(table, voter)
+            await self.day.vote_prompt(table, voter, again=True)
         elif table.stage is Stage.CANCEL:
             condemned = table.condemned()
             for lawyer in table.lawyers:
-                await self.day.cancel_prompt(table, lawyer, condemned)
+                await self.day.cancel_prompt(table, lawyer, condemned, again=True)
         elif table.stage is Stage.FATE:
-            await self.day.fate_prompt(table, self.day.tally(table).tied)
+            await self.day.fate_prompt(table, self.day.tally(table).tied, again=True)
         self.core.arm(table)

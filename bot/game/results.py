@@ -22,15 +22,26 @@ class Results(PhaseService):
 
     async def announce(self, table: Table, result: Result) -> None:
         """The outcome of a resolution: engine events, last words, then what comes next."""
-        await self.notifier.events(table, result.events)
-        if not isinstance(result, engine.TechnicalDeathResult) and result.died:
-            await self._last_words(table, list(result.died), 0)  # never after a technical death
-        if isinstance(result, engine.NightResult) and not table.game.over:
-            day = table.game.day_number + 1  # the day's first post carries the table's picture
+        told = {kind for step, kind in table.told if step == table.step}
+        morning = isinstance(result, engine.NightResult) and not table.game.over
+        png = None
+        if morning:  # the day opens with the table's picture, its caption saying so
+            day = table.game.day_number + 1
             png = await table_png(table, self.tr, "seats.picture.day", game=table.game_id, day=day)
             await self.notifier.club_photo(table, png, "game.day.start", day=day)
+        await self.notifier.events(table, [
+            e for e in result.events
+            if not (isinstance(result, engine.DayResult) and e.kind in told)])
+        if not isinstance(result, engine.TechnicalDeathResult) and result.died:
+            await self._last_words(table, list(result.died), 0)  # never after a technical death
+        if morning and png is None:  # no picture: the day's start is said in words
+            await self.notifier.club(table, "game.day.start", day=table.game.day_number + 1)
         if isinstance(result, engine.DayResult) and not table.game.over:
             await self.notifier.club(table, "game.evening", night=table.game.night_number + 1)
+        # the outcome is one post; the last words' ends are edited into it
+        ref = self.core.ref(table, f"r{table.resolved_seq}")
+        text = self.notifier.seal(table.chat_id, ref)
+        table.last_post = (ref, text) if text is not None else None
         if table.game.over:
             await self.finish(table)
         else:
@@ -65,13 +76,28 @@ class Results(PhaseService):
 
     async def _last_word_over(self, table: Table, seats: list[int], index: int) -> None:
         async with self.core.lock(table.game_id):
-            await self.notifier.club(table, "game.last_word.over",
-                                     who=self.notifier.seat(table, seats[index]))
-            # logged after the post: a stop during the post re-posts it at the next start
+            t = self.notifier.t
+            loc = table.locale
+            lines = [t(loc, "game.last_word.over", who=self.notifier.seat(table, seats[index]))]
+            # logged with the post it causes (one step): a stop before it re-arms the timer
             if table.last_words is not None and self.core.tables.get(table.game_id) is table:
                 await self.core.record(table, "last_word_over", {"index": index})
             if index + 1 < len(seats):
-                await self._last_words(table, seats, index + 1)
+                lines.append(t(loc, "game.last_word.start",
+                               who=self.notifier.seat(table, seats[index + 1]),
+                               seconds=secs(self.timers.last_word)))
+                until = self.core.at(self.timers.last_word)
+                if not table.game.over and self.core.tables.get(table.game_id) is table:
+                    await self.core.record(table, "last_word", {
+                        "seats": seats, "index": index + 1, "until": iso(until)})
+                self._arm_last_word(table, seats, index + 1, until)
+            if table.last_post is None:
+                await self.notifier.send(table.chat_id, "\n\n".join(lines))
+                return
+            ref, text = table.last_post
+            text = "\n\n".join([text, *lines])
+            table.last_post = (ref, text)
+            await self.notifier.edit(table.chat_id, ref, text)  # said in the post, not a new one
 
     async def reveal(self, table: Table) -> None:
         assert table.seed is not None
@@ -115,6 +141,7 @@ class Results(PhaseService):
             await self.db.first_day_killed.mark(table.chat_id, table.day, table.tg_of(seat))
         rows_ = [GamePoints(table.tg_of(e.seat), e.points, str(e.reason), e.phase)
                  for e in game.ledger]
+        await self.core.flush(table)  # the end's posts are queued before the game is closed
         await self.db.games.finish(table.game_id, status="finished", points=rows_, day=table.day)
         table.stage = Stage.OVER
         self.core.drop(table.game_id)

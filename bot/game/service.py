@@ -21,6 +21,7 @@ import secrets
 from collections.abc import Callable
 
 import engine
+from bot.delivery import Delivery
 from bot.game.core import GameCore, Reply, reply, rule
 from bot.game.day import DayService
 from bot.game.deal import DealService
@@ -108,6 +109,7 @@ class GameService:
         self.refuse_blocked = self.host.refuse_blocked
         # After a restart
         self.restore = self.restorer.restore
+        self.delivery: Delivery | None = None  # the durable outbox's worker (bot/wiring.py)
 
     # ------------------------------------------------------------------ a supergroup
     async def move_chat(self, old_chat_id: int, new_chat_id: int) -> None:

@@ -96,10 +96,14 @@ class Table:
     resolved_seq: int = 0  # the log seq of the last resolution (night, day, technical death)
     announced: int = 0  # the resolution seq whose outcome was announced (see the service)
     locale: str = "ru"  # the club chat's language (not logged: read from the club)
-    prompts: dict[int, int] = field(default_factory=dict)  # seat -> prompt message id (memory)
+    prompts: dict[int, str] = field(default_factory=dict)  # seat -> open prompt's key (memory)
     # the dead speaking: (seats in order, the one speaking now, until when); re-armed at start
     last_words: tuple[list[int], int, datetime] | None = None
     seq: int = 0  # the last applied log sequence number
+    old_prompts: list[tuple[int, str]] = field(default_factory=list)  # (chat, key): resent
+    last_post: tuple[str, str] | None = None  # (key, text): the latest outcome's club post
+    told: set[tuple[int, str]] = field(default_factory=set)  # (step, event kind) said early
+    blocked_told: set[int] = field(default_factory=set)  # seats whose block the host heard of
 
     # ------------------------------------------------------------------ queries
     @property

@@ -5,7 +5,8 @@ from __future__ import annotations
 from aiogram import Bot, Router
 from apscheduler.schedulers.asyncio import AsyncIOScheduler
 
-from bot.game.notifier import Notifier, OutboxSender
+from bot.delivery import Delivery
+from bot.game.notifier import Notifier, QueueSender
 from bot.game.service import GameService
 from bot.game.timers import GameTimers, JobGuard, SchedulerDeadlines, utc_now
 from bot.services import Services
@@ -24,7 +25,9 @@ def install_games(services: Services, scheduler: AsyncIOScheduler,
         fate=settings.vote_turn_seconds,
     )
     games: GameService
-    notifier = Notifier(OutboxSender(services.outbox), services.translator,
+    delivery = services.extra["delivery"]
+    assert isinstance(delivery, Delivery)
+    notifier = Notifier(QueueSender(delivery), services.translator,
                         lambda tg_id: games.locale_of(tg_id))
     # Deadlines run on real time, like the scheduler that fires them.
     games = GameService(services.db, notifier, SchedulerDeadlines(scheduler, guard),
@@ -33,6 +36,7 @@ def install_games(services: Services, scheduler: AsyncIOScheduler,
     services.outbox.on_blocked(games.on_blocked)
     services.join_lobby = games.join_hook
     services.extra["games"] = games
+    games.delivery = delivery
     return games
 
 
@@ -44,8 +48,10 @@ def game_routers() -> list[Router]:
 
 
 async def start_games(bot: Bot, games: GameService) -> None:
-    """Dispatcher startup: learn the bot's username (deep links), rebuild every running game
-    from its log and re-arm its deadlines."""
+    """Dispatcher startup: learn the bot's username (deep links), start the delivery worker,
+    rebuild every running game from its log and re-arm its deadlines."""
     me = await bot.me()
     games.bot_username = me.username or ""
+    if games.delivery is not None:
+        await games.delivery.start()  # what a previous process left queued goes out first
     await games.restore()

@@ -9,6 +9,7 @@ from aiogram import Bot, F, Router
 from aiogram.filters import Command, CommandObject
 from aiogram.types import CallbackQuery, Message
 
+from bot.delivery import answer_query
 from bot.errors import UserError
 from bot.game.callbacks import LobbyCb
 from bot.game.service import GameService, Reply
@@ -127,7 +128,8 @@ async def tech(message: Message, command: CommandObject, games: GameService, out
     arg = (command.args or "").strip().lstrip("№#")
     if not arg.isdigit():
         raise UserError("game.tech.usage")
-    await games.technical_death(message.chat.id, _user(message), int(arg))
+    answer = await games.technical_death(message.chat.id, _user(message), int(arg))
+    await _say(message, games, outbox, locale, answer)
 
 
 async def speak(message: Message, command: CommandObject, games: GameService) -> None:
@@ -165,7 +167,7 @@ async def lobby_button(query: CallbackQuery, callback_data: LobbyCb, games: Game
     else:
         answer = await games.leave(callback_data.game, query.from_user.id)
     # a popup: in the presser's language, not the club's
-    await query.answer(plain(games.notifier.t(user_locale, answer.key, **answer.kwargs)))
+    await answer_query(query, plain(games.notifier.t(user_locale, answer.key, **answer.kwargs)))
 
 
 def create_router() -> Router:

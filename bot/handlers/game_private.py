@@ -6,6 +6,7 @@ from aiogram import F, Router
 from aiogram.filters import Command
 from aiogram.types import CallbackQuery, Message
 
+from bot.delivery import answer_query
 from bot.game.callbacks import (
     CancelCb,
     FateCb,
@@ -28,7 +29,7 @@ def _user(message: Message) -> int:
 
 
 async def _answer(query: CallbackQuery, games: GameService, locale: str, answer: Reply) -> None:
-    await query.answer(plain(games.notifier.t(locale, answer.key, **answer.kwargs)))
+    await answer_query(query, plain(games.notifier.t(locale, answer.key, **answer.kwargs)))
 
 
 async def myrole(message: Message, games: GameService) -> None:

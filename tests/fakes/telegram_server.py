@@ -42,6 +42,9 @@ JSON_FIELDS = frozenset(
     }
 )
 INT_FIELDS = frozenset({"chat_id", "user_id", "message_id", "offset", "limit", "cache_time"})
+FAULT_KINDS = ("html502", "json500", "429", "drop", "hang")
+GROUP_LIMITED = frozenset({"sendMessage", "sendDocument", "editMessageText",
+                           "editMessageReplyMarkup"})
 SENDING_METHODS = frozenset(
     {
         "sendMessage",
@@ -269,6 +272,11 @@ class FakeTelegram:
         self.delivered_at: dict[int, float] = {}  # update_id -> first handed to the bot
         self.sent_updates: dict[int, dict[str, Any]] = {}  # update_id -> the update
         self.query_updates: dict[str, int] = {}  # callback query id -> update_id
+        self._faults: dict[tuple[str, int], tuple[str, float]] = {}
+        self.method_calls: dict[str, int] = defaultdict(int)
+        self.faults_hit: list[tuple[str, int, str]] = []
+        self.group_limit: int | None = None
+        self._group_times: dict[int, list[float]] = defaultdict(list)
         self._changed = asyncio.Condition()
         self._runner: web.AppRunner | None = None
         self._closing = False
@@ -400,6 +408,22 @@ class FakeTelegram:
     def clear_failures(self) -> None:
         """Forget the failures still planned by :meth:`fail_next`."""
         self._failures.clear()
+    def fault(self, method: str, nth: int, kind: str, *, hang: float = 5.0) -> None:
+        """The ``nth`` call (1-based, counted from the server's start) of ``method`` misbehaves
+        the way Telegram sometimes does, and is NOT carried out:
+
+        ``html502`` an HTML error page with status 502; ``json500`` a JSON 500; ``429`` Too Many
+        Requests (retry after 1 s); ``drop`` the connection closed without an answer; ``hang``
+        no answer for ``hang`` seconds (past the client's timeout), then a 504.
+        """
+        if kind not in FAULT_KINDS:
+            raise ValueError(kind)
+        self._faults[(method, nth)] = (kind, hang)
+
+    def limit_groups(self, per_minute: int | None) -> None:
+        """Like Telegram: more than ``per_minute`` sends/edits to one group within a minute
+        answer 429 (None: no limit)."""
+        self.group_limit = per_minute
 
     # ------------------------------------------------------------------ control: updates
     async def send(
@@ -709,15 +733,52 @@ class FakeTelegram:
         if method == "getUpdates":
             return await self._api_getUpdates(params)
         self.calls.append((method, params))
+        self.method_calls[method] += 1
         at = self.clock()
-        result = await self._answer(method, params)
+        result = await self._fault(request, method)  # (a Response is falsy: compare to None)
+        if result is None:
+            result = await self._answer(method, params)
         chat_id = params.get("chat_id")
         self.log.append(Request(at, method, chat_id if isinstance(chat_id, int) else None,
                                 result.status, params))
         await self._notify()  # wake wait_call()
         return result
 
+    async def _fault(self, request: web.Request, method: str) -> web.Response | None:
+        """A misbehaviour planned by :meth:`fault` for this call, if any."""
+        fault = self._faults.pop((method, self.method_calls[method]), None)
+        if fault is not None:
+            kind, hang = fault
+            self.faults_hit.append((method, self.method_calls[method], kind))
+            if kind == "html502":
+                return web.Response(status=502, content_type="text/html",
+                                    text="<html><body><h1>502 Bad Gateway</h1></body></html>")
+            if kind == "json500":
+                return _error(500, "Internal Server Error")
+            if kind == "429":
+                return _error(429, "Too Many Requests: retry after 1",
+                              parameters={"retry_after": 1})
+            if kind == "drop":
+                if request.transport is not None:
+                    request.transport.abort()
+                return web.Response(status=500)
+            await asyncio.sleep(hang)
+            return _error(504, "Gateway Timeout")
+        return None
+
     async def _answer(self, method: str, params: dict[str, Any]) -> web.Response:
+        if self.group_limit is not None and method in GROUP_LIMITED:
+            chat = params.get("chat_id")
+            if isinstance(chat, int | str) and int(chat) < 0:
+                now = time.monotonic()
+                times = [t for t in self._group_times[int(chat)] if now - t < 60]
+                if len(times) >= self.group_limit:
+                    self._group_times[int(chat)] = times
+                    wait = max(1, int(60 - (now - times[0])) + 1)
+                    return _error(429, f"Too Many Requests: retry after {wait}",
+                                  parameters={"retry_after": wait})
+                times.append(now)
+                self._group_times[int(chat)] = times
         failure = self._take_failure(method)
         if failure is not None:
             if failure.status == 429:
@@ -726,9 +787,9 @@ class FakeTelegram:
         if self.rate_limit is not None and method in LIMITED_METHODS:
             chat_id = params.get("chat_id")
             if isinstance(chat_id, int):
-                wait = self.rate_limit.check(chat_id)
-                if wait > 0:
-                    return _too_many(max(1, math.ceil(wait)))
+                left = self.rate_limit.check(chat_id)
+                if left > 0:
+                    return _too_many(max(1, math.ceil(left)))
         handler = getattr(self, f"_api_{method}", None)
         if handler is None:
             return _error(404, "Not Found")

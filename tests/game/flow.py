@@ -154,6 +154,21 @@ class Flow:
         assert answer is not None
         return answer
 
+    async def delivered(self, within: float = 20) -> None:
+        """Wait until no game step is under way and the durable outbox has sent everything."""
+        delivery = self.app.services.extra["delivery"]
+        db = self.app.services.db
+        deadline = time.monotonic() + within
+        while True:
+            await wait_until(lambda: not any(lock.locked()
+                                             for lock in self.games.core._locks.values()),
+                             max(0.1, deadline - time.monotonic()), "the game steps to end")
+            assert await delivery.idle(max(0.1, deadline - time.monotonic())), "not drained"
+            if not await db.outbox.pending_chats():
+                return
+            assert time.monotonic() < deadline, "the outbox did not drain"
+            await asyncio.sleep(0.05)
+
     async def log_kinds(self) -> list[str]:
         return [e.kind for e in await self.app.services.db.games.events(self.game_id)]
 

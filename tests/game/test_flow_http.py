@@ -37,6 +37,7 @@ async def test_full_game_over_http(fake: FakeTelegram, tmp_path: Path, size: int
             cards = [m for m in fake.messages(uid) if m.protect_content]
             assert len(cards) == 1
         await flow.play_to_end()
+        await flow.delivered()
         texts = flow.club_texts()
         end = next(i for i, t in enumerate(texts) if "🏁" in t)
         names = role_names(Translator.load())

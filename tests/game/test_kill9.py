@@ -9,6 +9,7 @@ import sys
 from collections.abc import AsyncIterator
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -31,15 +32,18 @@ async def fake() -> AsyncIterator[FakeTelegram]:
         yield server
 
 
-async def spawn(tmp_path: Path, fake: FakeTelegram) -> asyncio.subprocess.Process:
+async def spawn(tmp_path: Path, fake: FakeTelegram, stderr: Any = asyncio.subprocess.PIPE,
+                **settings: str) -> asyncio.subprocess.Process:
     env = {k: v for k, v in os.environ.items() if k.upper() not in SETTINGS}
     env.update(PYTHONPATH=str(ROOT), BOT_TOKEN=fake.token, TELEGRAM_API_URL=fake.base_url,
                DATABASE_PATH=str(tmp_path / "mafia.sqlite3"), HOST_IDS=str(HOST),
                NIGHT_SECONDS="60", MAFIA_AGREE_SECONDS="4", VOTE_TURN_SECONDS="60",
                LAST_WORD_SECONDS="1", DEFAULT_LOCALE="en")
+    env.update(settings)
     return await asyncio.create_subprocess_exec(
         sys.executable, "-m", "bot", cwd=tmp_path, env=env,
-        stdout=asyncio.subprocess.DEVNULL, stderr=asyncio.subprocess.PIPE)
+        stdout=stderr if stderr is not asyncio.subprocess.PIPE else asyncio.subprocess.DEVNULL,
+        stderr=stderr)
 
 
 def prompts(fake: FakeTelegram, uid: int, prefix: str) -> list[SentMessage]:

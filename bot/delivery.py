@@ -1,0 +1,277 @@
+"""The delivery worker: sends the durable outbox (``storage/outbox.py``) in order per chat.
+
+One asyncio task per chat with queued rows, started at start-up for what a previous process left
+and woken by every enqueue. Within Telegram's limits (the shared :class:`bot.outbox.RateLimiter`)
+it sends each chat's rows oldest first and
+
+* marks a request Telegram confirmed ``sent`` (with its message id): it is never sent again;
+* retries every transient failure (an HTML or other non-JSON body, 5xx, a timeout, a dropped
+  connection, 429 after ``retry_after``) with capped backoff, until it is delivered;
+* records a permanent refusal (403 blocked, 400 chat not found, 404, a message to edit that is
+  gone) as ``failed`` and runs the outbox's blocked hooks once for that request (the player is
+  marked, the host told) — never retried forever.
+
+An edit names the key of an earlier send; same-chat FIFO guarantees the send went first. A
+throttled edit (the vote board) waits for its slot without holding the chat's other messages.
+See docs/delivery.md.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import base64
+import contextlib
+import contextvars
+import logging
+import time
+from collections.abc import Callable
+from typing import Any
+
+from aiogram.exceptions import (
+    ClientDecodeError,
+    TelegramBadRequest,
+    TelegramForbiddenError,
+    TelegramMigrateToChat,
+    TelegramNotFound,
+    TelegramRetryAfter,
+    TelegramUnauthorizedError,
+)
+from aiogram.methods import EditMessageText, SendMessage, SendPhoto, TelegramMethod
+from aiogram.types import BufferedInputFile, CallbackQuery, InlineKeyboardMarkup, Message
+
+from bot.outbox import Outbox
+from storage.db import Database
+from storage.outbox import EDIT, OutboxRow, Queued
+
+log = logging.getLogger("bot.delivery")
+
+Wall = Callable[[], float]
+
+NOT_MODIFIED = "message is not modified"
+
+
+def is_transient(error: BaseException) -> bool:
+    """Whether resending the same request may succeed (see :class:`Delivery`)."""
+    if isinstance(error, ClientDecodeError | TelegramRetryAfter):
+        return True
+    return not isinstance(error, TelegramForbiddenError | TelegramBadRequest | TelegramNotFound
+                          | TelegramMigrateToChat | TelegramUnauthorizedError)
+
+
+def send_payload(text: str, markup: InlineKeyboardMarkup | None = None,
+                 protect: bool = False) -> dict[str, Any]:
+    payload: dict[str, Any] = {"text": text}
+    if markup is not None:
+        payload["markup"] = markup.model_dump(mode="json", exclude_none=True)
+    if protect:
+        payload["protect"] = True
+    return payload
+
+
+def photo_payload(png: bytes, caption: str) -> dict[str, Any]:
+    """A picture (the table's) with its caption; kept in the row, base64, until it is sent."""
+    return {"photo": base64.b64encode(png).decode("ascii"), "caption": caption}
+
+
+def photo_of(payload: dict[str, Any]) -> tuple[bytes, str] | None:
+    if "photo" not in payload:
+        return None
+    return base64.b64decode(payload["photo"]), str(payload.get("caption", ""))
+
+
+def markup_of(payload: dict[str, Any]) -> InlineKeyboardMarkup | None:
+    data = payload.get("markup")
+    return None if data is None else InlineKeyboardMarkup.model_validate(data)
+
+
+class Delivery:
+    def __init__(self, db: Database, outbox: Outbox, *, wall: Wall = time.time) -> None:
+        self.db = db
+        self.outbox = outbox
+        self.wall = wall
+        self._workers: dict[int, tuple[asyncio.Task[None], asyncio.Event]] = {}
+        self._running = False
+
+    # ------------------------------------------------------------------ lifecycle
+    async def start(self) -> None:
+        """Resume whatever a previous process left queued."""
+        self._running = True
+        for chat_id in await self.db.outbox.pending_chats():
+            self.wake(chat_id)
+
+    def wake(self, chat_id: int) -> None:
+        """Something was queued for ``chat_id`` (call after the transaction committed)."""
+        if not self._running:
+            return
+        worker = self._workers.get(chat_id)
+        if worker is not None:
+            worker[1].set()
+            return
+        event = asyncio.Event()
+        task = asyncio.create_task(self._run(chat_id, event), name=f"delivery:{chat_id}",
+                                   context=contextvars.Context())  # nothing of the caller's step
+        self._workers[chat_id] = (task, event)
+
+    async def enqueue(self, messages: list[Queued]) -> None:
+        """Queue outside a game step (its own transaction) and wake the workers."""
+        await self.db.outbox.enqueue(messages, self.wall())
+        for chat_id in {m.chat_id for m in messages}:
+            self.wake(chat_id)
+
+    async def idle(self, within: float | None = None) -> bool:
+        """Wait until every worker has emptied its queue; False if ``within`` ran out."""
+        loop = asyncio.get_running_loop()
+        deadline = None if within is None else loop.time() + within
+        while self._workers:
+            tasks = [t for t, _ in self._workers.values()]
+            left = None if deadline is None else max(0.0, deadline - loop.time())
+            if left == 0.0:
+                return False
+            await asyncio.wait(tasks, timeout=left)
+        return True
+
+    async def stop(self, within: float = 0) -> None:
+        """Let the workers drain for ``within`` seconds, then stop them (rows stay queued)."""
+        if within > 0:
+            await self.idle(within)
+        self._running = False
+        tasks = [t for t, _ in self._workers.values()]
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+        self._workers.clear()
+
+    # ------------------------------------------------------------------ the worker
+    async def _run(self, chat_id: int, event: asyncio.Event) -> None:
+        try:
+            while self._running:
+                event.clear()
+                rows = await self.db.outbox.pending(chat_id)
+                if not rows:
+                    if event.is_set():
+                        continue
+                    break
+                now = self.wall()
+                head: OutboxRow | None = None
+                wait: float | None = None
+                for row in rows:
+                    if row.method == EDIT and row.attempts == 0 and row.next_at > now:
+                        # a throttled edit waits for its slot; the chat's other rows go on
+                        gap = row.next_at - now
+                        wait = gap if wait is None else min(wait, gap)
+                        continue
+                    head = row
+                    break
+                if head is not None and head.next_at > now:
+                    wait, head = head.next_at - now, None  # backing off: order is kept
+                if head is None:
+                    with contextlib.suppress(TimeoutError):
+                        await asyncio.wait_for(event.wait(), wait)
+                    continue
+                try:
+                    await self._send(head)
+                except asyncio.CancelledError:
+                    raise
+                except Exception:
+                    log.exception("delivery step failed", extra={"chat_id": chat_id})
+                    await asyncio.sleep(self.outbox.limits.backoff_start)
+        finally:
+            current = self._workers.get(chat_id)
+            if current is not None and current[0] is asyncio.current_task():
+                del self._workers[chat_id]
+
+    def _backoff(self, attempts: int) -> float:
+        limits = self.outbox.limits
+        return float(min(limits.backoff_start * 2 ** min(attempts, 30), limits.backoff_max))
+
+    async def _method(self, row: OutboxRow) -> TelegramMethod[Any] | str:
+        """The request for ``row``, or why it cannot be made."""
+        payload = row.payload
+        markup = markup_of(payload)
+        photo = photo_of(payload)
+        if photo is not None:
+            return SendPhoto(chat_id=row.chat_id,
+                             photo=BufferedInputFile(photo[0], filename="table.png"),
+                             caption=photo[1], parse_mode=self.outbox.parse_mode)
+        if row.method != EDIT:
+            return SendMessage(chat_id=row.chat_id, text=payload["text"],
+                               parse_mode=self.outbox.parse_mode, reply_markup=markup,
+                               protect_content=True if payload.get("protect") else None)
+        assert row.key is not None
+        target = await self.db.outbox.message_id(row.chat_id, row.key)
+        if target is None or target[0] != "sent" or target[1] is None:
+            return f"no message to edit ({None if target is None else target[0]})"
+        return EditMessageText(chat_id=row.chat_id, message_id=target[1], text=payload["text"],
+                               parse_mode=self.outbox.parse_mode, reply_markup=markup)
+
+    async def _send(self, row: OutboxRow) -> None:
+        chat_id = row.chat_id
+        method = await self._method(row)
+        if isinstance(method, str):
+            log.warning("cannot edit %s in %s: %s", row.key, chat_id, method)
+            await self.db.outbox.mark_failed(row, method)
+            return
+        await self.outbox.limiter.acquire(chat_id)
+        name = type(method).__name__
+        try:
+            result = await self.outbox.bot(method,
+                                           request_timeout=int(self.outbox.limits.request_timeout))
+        except TelegramRetryAfter as e:
+            log.warning("flood control", extra={"chat_id": chat_id, "method": name,
+                                                "retry_after": e.retry_after})
+            await self.db.outbox.retry_at(row, self.wall() + float(e.retry_after), e.message)
+            return
+        except TelegramMigrateToChat as e:
+            # The group became a supergroup: the club, its games and this chat's queued rows
+            # move to the new id (one storage transaction, run by the migrated hooks); the
+            # new chat's worker sends them, this one finds nothing left.
+            new_chat_id = e.migrate_to_chat_id
+            log.warning("chat migrated", extra={"chat_id": chat_id, "new_chat_id": new_chat_id})
+            if new_chat_id == chat_id:
+                await self.db.outbox.mark_failed(row, "migrated to itself")
+                return
+            await self.outbox.migrated(chat_id, new_chat_id)
+            await self.db.outbox.readdress(chat_id, new_chat_id)
+            self.wake(new_chat_id)
+            return
+        except Exception as e:
+            error = f"{type(e).__name__}: {e}"
+            if isinstance(e, TelegramBadRequest) and NOT_MODIFIED in e.message.lower():
+                await self.db.outbox.mark_sent(row, None, self.wall())  # already as wanted
+                return
+            if is_transient(e):
+                delay = self._backoff(row.attempts)
+                log.warning("send failed, retrying", extra={
+                    "chat_id": chat_id, "method": name, "attempt": row.attempts + 1,
+                    "delay": delay, "error": error})
+                await self.db.outbox.retry_at(row, self.wall() + delay, error)
+                return
+            log.warning("send refused", extra={"chat_id": chat_id, "method": name,
+                                               "error": error})
+            await self.db.outbox.mark_failed(row, error)
+            if isinstance(e, TelegramForbiddenError) or (
+                    isinstance(e, TelegramBadRequest | TelegramNotFound)
+                    and row.method != EDIT and "chat not found" in str(e).lower()):
+                await self.outbox.blocked(chat_id)
+            return
+        message_id = result.message_id if isinstance(result, Message) else None
+        if not await self.db.outbox.mark_sent(row, message_id, self.wall()):
+            log.debug("edit coalesced while in flight", extra={"chat_id": chat_id})
+
+
+async def answer_query(query: CallbackQuery, text: str, *, alert: bool = False) -> None:
+    """Answer a button press right away (never queued: Telegram drops late answers), with one
+    retry on a transient error."""
+    for attempt in (1, 2):
+        try:
+            await query.answer(text, show_alert=alert or None)
+            return
+        except TelegramRetryAfter as e:
+            if attempt == 2 or e.retry_after > 5:
+                log.warning("callback answer dropped", extra={"error": e.message})
+                return
+            await asyncio.sleep(float(e.retry_after))
+        except Exception as e:
+            if attempt == 2 or not is_transient(e):
+                log.warning("callback answer failed", extra={"error": f"{type(e).__name__}: {e}"})
+                return

@@ -1,0 +1,20 @@
+# Живое табло голосования в чате клуба и кнопки, чьё время прошло (bot/game/day.py, night.py).
+game-vote-board =
+    🗳 <b>Голосование, день { $day }.</b> На ход — { $seconds ->
+        [one] { $seconds } секунда
+        [few] { $seconds } секунды
+       *[many] { $seconds } секунд
+    }; кто не проголосует, голосует за себя.
+    { $lines }{ $done }
+game-vote-board_voted = { $voter } → { $who }
+game-vote-board_now = ⏳ Голосует { $who } ({ $seconds ->
+        [one] { $seconds } секунда
+        [few] { $seconds } секунды
+       *[many] { $seconds } секунд
+    })
+game-vote-board_waiting = { $who }
+game-vote-board_timeout_self = { $who } → не успел проголосовать: голос за себя
+game-vote-board_timeout_none = { $who } → не успел проголосовать; у него иммунитет, голос не засчитан
+game-vote-board_done = ✅ Все проголосовали.
+game-night-closed = 🌙 Ночь окончена; выбор закрыт.
+game-prompt_closed = Время вышло; кнопки закрыты.

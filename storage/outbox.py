@@ -1,0 +1,172 @@
+"""The durable outbox: what the bot must deliver, queued in SQLite (see docs/delivery.md).
+
+Rows are written in the same transaction as the game's log event that causes them
+(:meth:`storage.games.Games.append_events_with_messages`) or on their own (:meth:`Outbox.enqueue`);
+the delivery worker (``bot/delivery.py``) reads them per chat in id order and marks each one
+``sent`` (with Telegram's message id) or ``failed`` (a permanent refusal).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+import aiosqlite
+
+if TYPE_CHECKING:
+    from storage.db import Database
+
+SEND = "send"
+EDIT = "edit"
+
+
+@dataclass(frozen=True)
+class Queued:
+    """A request to queue: a send (``key`` optional; a second send of the same key is ignored)
+    or an edit of the message sent under ``key``. ``throttle``: an edit of that key goes out at
+    most once every ``throttle`` seconds (later edits are coalesced)."""
+
+    chat_id: int
+    method: str
+    payload: dict[str, Any] = field(default_factory=dict)
+    key: str | None = None
+    throttle: float = 0.0
+
+
+@dataclass(frozen=True)
+class OutboxRow:
+    id: int
+    chat_id: int
+    key: str | None
+    method: str
+    payload: dict[str, Any]
+    attempts: int
+    next_at: float
+    rev: int
+
+
+def _dump(payload: dict[str, Any]) -> str:
+    return json.dumps(payload, ensure_ascii=False, sort_keys=True)
+
+
+async def enqueue_in(conn: aiosqlite.Connection, messages: Iterable[Queued], now: float) -> int:
+    """Queue ``messages`` inside an open transaction; returns how many rows were written."""
+    written = 0
+    for m in messages:
+        text = _dump(m.payload)
+        if m.method == SEND:
+            cur = await conn.execute(
+                "INSERT OR IGNORE INTO outbox (chat_id, key, method, payload, created, next_at)"
+                " VALUES (?, ?, 'send', ?, ?, 0)", (m.chat_id, m.key, text, now))
+            written += cur.rowcount
+            continue
+        if m.method != EDIT or m.key is None:
+            raise ValueError(f"bad outbox request: {m.method} {m.key}")
+        cur = await conn.execute(
+            "UPDATE outbox SET payload = ?, rev = rev + 1 WHERE chat_id = ? AND key = ?"
+            " AND method = 'edit' AND status = 'pending'", (text, m.chat_id, m.key))
+        if cur.rowcount:
+            written += 1
+            continue
+        next_at = 0.0
+        if m.throttle > 0:
+            async with conn.execute(
+                "SELECT max(sent_at) FROM outbox WHERE chat_id = ? AND key = ? AND method = 'edit'"
+                " AND status = 'sent'", (m.chat_id, m.key)) as c:
+                row = await c.fetchone()
+            if row is not None and row[0] is not None:
+                next_at = float(row[0]) + m.throttle
+        await conn.execute(
+            "INSERT INTO outbox (chat_id, key, method, payload, created, next_at)"
+            " VALUES (?, ?, 'edit', ?, ?, ?)", (m.chat_id, m.key, text, now, next_at))
+        written += 1
+    return written
+
+
+async def readdress_in(conn: aiosqlite.Connection, old_chat_id: int, new_chat_id: int) -> int:
+    cur = await conn.execute(
+        "UPDATE OR IGNORE outbox SET chat_id = ? WHERE chat_id = ? AND status = 'pending'",
+        (new_chat_id, old_chat_id))
+    return cur.rowcount
+
+
+class Outbox:
+    def __init__(self, db: Database) -> None:
+        self._db = db
+
+    async def enqueue(self, messages: Sequence[Queued], now: float) -> int:
+        if not messages:
+            return 0
+        async with self._db.transaction() as conn:
+            return await enqueue_in(conn, messages, now)
+
+    async def pending_chats(self) -> list[int]:
+        async with self._db.read() as conn, conn.execute(
+            "SELECT DISTINCT chat_id FROM outbox WHERE status = 'pending'") as cur:
+            return [int(r[0]) for r in await cur.fetchall()]
+
+    async def pending(self, chat_id: int, limit: int = 50) -> list[OutboxRow]:
+        """The chat's queued requests, oldest first."""
+        async with self._db.read() as conn, conn.execute(
+            "SELECT id, chat_id, key, method, payload, attempts, next_at, rev FROM outbox"
+            " WHERE chat_id = ? AND status = 'pending' ORDER BY id LIMIT ?",
+            (chat_id, limit)) as cur:
+            return [OutboxRow(int(r[0]), int(r[1]), r[2], str(r[3]), json.loads(r[4]),
+                              int(r[5]), float(r[6]), int(r[7]))
+                    for r in await cur.fetchall()]
+
+    async def message_id(self, chat_id: int, key: str) -> tuple[str, int | None] | None:
+        """The send under ``key``: (status, Telegram's message id), or None if never queued."""
+        async with self._db.read() as conn, conn.execute(
+            "SELECT status, message_id FROM outbox WHERE chat_id = ? AND key = ?"
+            " AND method = 'send'", (chat_id, key)) as cur:
+            row = await cur.fetchone()
+        if row is None:
+            return None
+        return str(row[0]), None if row[1] is None else int(row[1])
+
+    async def mark_sent(self, row: OutboxRow, message_id: int | None, now: float) -> bool:
+        """Confirmed by Telegram. False when an edit was coalesced meanwhile (send it again)."""
+        async with self._db.transaction() as conn:
+            cur = await conn.execute(
+                "UPDATE outbox SET status = 'sent', message_id = ?, sent_at = ?, error = NULL,"
+                " attempts = attempts + 1 WHERE id = ? AND rev = ?",
+                (message_id, now, row.id, row.rev))
+            if cur.rowcount:
+                return True
+            await conn.execute(
+                "UPDATE outbox SET message_id = ?, attempts = attempts + 1 WHERE id = ?",
+                (message_id, row.id))
+            return False
+
+    async def retry_at(self, row: OutboxRow, next_at: float, error: str) -> None:
+        async with self._db.transaction() as conn:
+            await conn.execute(
+                "UPDATE outbox SET attempts = attempts + 1, next_at = ?, error = ? WHERE id = ?",
+                (next_at, error[:500], row.id))
+
+    async def mark_failed(self, row: OutboxRow, error: str) -> None:
+        async with self._db.transaction() as conn:
+            await conn.execute(
+                "UPDATE outbox SET status = 'failed', attempts = attempts + 1, error = ?"
+                " WHERE id = ?", (error[:500], row.id))
+
+    async def readdress(self, old_chat_id: int, new_chat_id: int) -> int:
+        """A group became a supergroup: its queued requests go to the new chat id (sent rows
+        stay: their message ids belong to the old chat). Idempotent; how many moved."""
+        async with self._db.transaction() as conn:
+            return await readdress_in(conn, old_chat_id, new_chat_id)
+
+    async def rows(self, chat_id: int | None = None) -> list[dict[str, Any]]:
+        """Every row (tests and diagnostics)."""
+        async with self._db.read() as conn:
+            sql = ("SELECT id, chat_id, key, method, payload, status, message_id, attempts, error"
+                   " FROM outbox")
+            args: tuple[Any, ...] = ()
+            if chat_id is not None:
+                sql += " WHERE chat_id = ?"
+                args = (chat_id,)
+            async with conn.execute(sql + " ORDER BY id", args) as cur:
+                return [dict(r) for r in await cur.fetchall()]

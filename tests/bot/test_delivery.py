@@ -1,0 +1,145 @@
+"""The durable outbox and its worker against the fake Bot API misbehaving like Telegram."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import pytest
+from aiogram import Bot
+
+from bot.app import BotSession
+from bot.delivery import Delivery, send_payload
+from bot.outbox import Limits, Outbox
+from storage.db import Database
+from storage.outbox import EDIT, SEND, Queued
+from tests.fakes.telegram_server import DEFAULT_TOKEN, FAULT_KINDS, FakeTelegram
+from tests.game.flow import wait_until
+
+LIMITS = Limits(global_per_second=10_000, chat_per_second=10_000, chat_burst=10_000,
+                group_per_minute=1_000_000, backoff_start=0.01, backoff_max=0.05,
+                request_timeout=1)
+USER = 42
+GROUP = -100500
+
+
+@pytest.fixture
+async def fake() -> AsyncIterator[FakeTelegram]:
+    async with FakeTelegram() as server:
+        server.user(USER, "Ann")
+        server.group(GROUP, "Club")
+        yield server
+
+
+@pytest.fixture
+async def db(tmp_path: Path) -> AsyncIterator[Database]:
+    database = await Database.open(tmp_path / "outbox.sqlite3")
+    yield database
+    await database.close()
+
+
+def make_bot(fake: FakeTelegram) -> Bot:
+    from aiogram.client.telegram import TelegramAPIServer
+    return Bot(DEFAULT_TOKEN, session=BotSession(api=TelegramAPIServer.from_base(fake.base_url)))
+
+
+@pytest.fixture
+async def outbox(fake: FakeTelegram) -> AsyncIterator[Outbox]:
+    bot = make_bot(fake)
+    yield Outbox(bot, limits=LIMITS)
+    await bot.session.close()
+
+
+def send(chat: int, text: str, key: str | None = None) -> Queued:
+    return Queued(chat, SEND, send_payload(text), key)
+
+
+def edit(chat: int, key: str, text: str, throttle: float = 0) -> Queued:
+    return Queued(chat, EDIT, send_payload(text), key, throttle)
+
+
+async def test_edits_of_a_queued_key_are_coalesced(db: Database) -> None:
+    await db.outbox.enqueue([send(GROUP, "board", "g1:board")], 0)
+    for i in range(10):
+        await db.outbox.enqueue([edit(GROUP, "g1:board", f"board {i}")], 0)
+    rows = await db.outbox.rows(GROUP)
+    assert [(r["method"], r["status"]) for r in rows] == [("send", "pending"),
+                                                          ("edit", "pending")]
+    assert '"board 9"' in rows[1]["payload"]
+    # a second send under the same key is ignored (a step repeated after a restart)
+    await db.outbox.enqueue([send(GROUP, "board again", "g1:board")], 0)
+    assert len(await db.outbox.rows(GROUP)) == 2
+
+
+@pytest.mark.parametrize("kind", FAULT_KINDS)
+async def test_a_transient_fault_is_retried_and_delivered_once(
+        fake: FakeTelegram, db: Database, outbox: Outbox, kind: str) -> None:
+    fake.fault("sendMessage", 1, kind, hang=2)
+    fake.fault("editMessageText", 1, kind, hang=2)
+    delivery = Delivery(db, outbox)
+    await delivery.start()
+    await delivery.enqueue([send(USER, "one", "k1"), send(USER, "two"),
+                            edit(USER, "k1", "one, edited")])
+    assert await delivery.idle(30)
+    bodies = [m.body for m in fake.messages(USER)]
+    assert bodies == ["one, edited", "two"]  # in order, each once, the edit found its message
+    rows = await db.outbox.rows(USER)
+    assert [r["status"] for r in rows] == ["sent"] * 3
+    assert rows[0]["message_id"] == fake.messages(USER)[0].message_id
+    assert rows[0]["attempts"] == 2 and "Error" in (rows[0]["error"] or "Error")
+    assert ("sendMessage", 1, kind) in fake.faults_hit
+    await delivery.stop()
+
+
+async def test_permanent_refusals_are_recorded_not_retried(
+        fake: FakeTelegram, db: Database, outbox: Outbox) -> None:
+    told: list[int] = []
+
+    async def hook(chat_id: int) -> None:
+        told.append(chat_id)
+    outbox.on_blocked(hook)
+    fake.block_bot(USER)
+    delivery = Delivery(db, outbox)
+    await delivery.start()
+    await delivery.enqueue([send(USER, "card", "card"), edit(USER, "card", "x"),
+                            send(-999, "nowhere")])
+    assert await delivery.idle(10)
+    rows = await db.outbox.rows()
+    assert [r["status"] for r in rows] == ["failed"] * 3
+    assert "blocked" in rows[0]["error"] and "no message to edit" in rows[1]["error"]
+    assert sorted(told) == [-999, USER]  # the blocked hooks ran once per refused send
+    assert sum(1 for m, _ in fake.calls if m == "sendMessage") == 2  # never retried
+    await delivery.stop()
+
+
+async def test_a_restart_resumes_the_queue(fake: FakeTelegram, db: Database,
+                                           outbox: Outbox) -> None:
+    fake.fail_next(1000, status=502, methods={"sendMessage"})
+    first = Delivery(db, outbox)
+    await first.start()
+    await first.enqueue([send(GROUP, f"post {i}") for i in range(3)])
+    assert not await first.idle(0.3)
+    await first.stop()  # as if the process stopped: nothing was delivered
+    assert not fake.messages(GROUP)
+    fake._failures.clear()
+    second = Delivery(db, outbox)
+    await second.start()
+    assert await second.idle(10)
+    assert [m.body for m in fake.messages(GROUP)] == ["post 0", "post 1", "post 2"]
+    await second.stop()
+
+
+async def test_a_throttled_edit_does_not_hold_the_chat(fake: FakeTelegram, db: Database,
+                                                       outbox: Outbox) -> None:
+    delivery = Delivery(db, outbox)
+    await delivery.start()
+    await delivery.enqueue([send(GROUP, "board", "b")])
+    assert await delivery.idle(10)
+    await delivery.enqueue([edit(GROUP, "b", "board 1", throttle=60)])  # first edit: at once
+    assert await delivery.idle(10)
+    await delivery.enqueue([edit(GROUP, "b", "board 2", throttle=60)])  # waits for its slot
+    await delivery.enqueue([send(GROUP, "verdict")])
+    await wait_until(lambda: any(m.body == "verdict" for m in fake.messages(GROUP)), 10)
+    assert fake.messages(GROUP)[0].body == "board 1"
+    assert [r["status"] for r in await db.outbox.rows(GROUP)][-2:] == ["pending", "sent"]
+    await delivery.stop()

@@ -1,0 +1,83 @@
+"""A whole scripted game, once on a well-behaved Bot API and once per fault kind with every k-th
+sendMessage and editMessageText failing (the deal, every night's resolution, every vote turn get
+hit): the same results and points, every message delivered in order per chat, none twice."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import AsyncIterator
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+from tests.fakes.telegram_server import FAULT_KINDS, FakeTelegram
+from tests.game.conftest import deal_seeds
+from tests.game.flow import Flow, start_app, stop_app
+
+PLAYERS = 8
+EVERY = 4  # the k of "every k-th call"
+TIMERS = {"night_seconds": 30, "mafia_agree_seconds": 30, "vote_turn_seconds": 30,
+          "last_word_seconds": 0.05}
+NO_GAME = ("no game in this chat", "нет игры")  # a host command racing the end (flow helper)
+
+
+@dataclass
+class Run:
+    chats: dict[int, list[str]]
+    winner: str
+    points: dict[int, int]
+    faults: int
+
+
+async def play(tmp_path: Path, kind: str | None) -> Run:
+    async with FakeTelegram() as fake:
+        if kind is not None:
+            for method in ("sendMessage", "editMessageText"):
+                for nth in range(EVERY, 2000, EVERY):
+                    fake.fault(method, nth, kind, hang=2)
+        app, task = await start_app(fake, tmp_path, default_locale="en", **TIMERS)
+        app.services.outbox.limits.request_timeout = 1  # "hang" outlasts the client's timeout
+        try:
+            flow = Flow(fake, app, "en")
+            games = flow.games
+            games.core.new_seed = deal_seeds(3)  # the same deal and draws in every run
+            games.core.rng = random.Random(3)
+            await flow.lobby(PLAYERS)
+            await flow.deal()
+            table = flow.table
+            await flow.play_to_end()
+            await flow.delivered(within=120)
+            chats = {chat: [m.body for m in fake.messages(chat)
+                            if not any(n in m.body for n in NO_GAME)]
+                     for chat in [*flow.players, table.host_id, table.chat_id]}
+            db = app.services.db
+            points = {uid: await db.ledger.balance(uid) for uid in flow.players}
+            assert (await db.games.get(table.game_id)).status == "finished"
+            winner = str(table.game.winner)
+            return Run(chats, winner, points, len(fake.faults_hit))
+        finally:
+            await stop_app(app, task)
+
+
+_CLEAN: list[Run] = []
+
+
+@pytest.fixture
+async def clean(tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[Run]:
+    """The well-behaved run, played once per test session."""
+    if not _CLEAN:
+        _CLEAN.append(await play(tmp_path_factory.mktemp("clean"), None))
+    yield _CLEAN[0]
+
+
+@pytest.mark.parametrize("kind", FAULT_KINDS)
+async def test_every_fault_kind_over_a_whole_game(clean: Run, tmp_path: Path,
+                                                  kind: str) -> None:
+    faulty = await play(tmp_path, kind)
+    assert faulty.faults > 10  # the sweep really hit the game
+    assert faulty.winner == clean.winner
+    assert faulty.points == clean.points
+    for chat, bodies in clean.chats.items():
+        # every message the clean run delivered, in the same order, none twice
+        assert faulty.chats[chat] == bodies, chat

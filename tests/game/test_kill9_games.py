@@ -1,0 +1,217 @@
+"""Whole games in a row, ``python -m bot`` killed with SIGKILL at random points of each: the
+same results (the points written equal the engine's ledger replayed from the log), no point lost
+or counted twice, every outcome post delivered.
+
+``KILL9_GAMES`` (default 20) sets how many games; each game is driven only through the fake Bot
+API (commands and button presses), and the driver reads the game's state from its log.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import random
+import signal
+from collections.abc import AsyncIterator
+from datetime import UTC, datetime
+from pathlib import Path
+
+import pytest
+
+import engine
+from bot.game.table import SeatInfo, Stage, Table
+from storage.db import Database
+from tests.fakes.telegram_server import FakeTelegram, SentMessage
+from tests.game.flow import wait_until
+from tests.game.test_kill9 import CLUB, HOST, SETTINGS, spawn
+
+# 20 games with several restarts each take ~15 minutes here (a restart of ``python -m bot``
+# costs seconds on a busy machine): the suite plays 2; ``KILL9_GAMES=20`` plays the full run.
+GAMES = int(os.environ.get("KILL9_GAMES", "2"))
+GAME_SECONDS = 300  # the most one game may take, restarts included
+PLAYERS = list(range(7001, 7007))  # six: the smallest table
+KILL_CHANCE = float(os.environ.get("KILL9_CHANCE", "0.08"))  # after each action of the driver
+TIMERS = {"NIGHT_SECONDS": "20", "MAFIA_AGREE_SECONDS": "20", "VOTE_TURN_SECONDS": "20",
+          "LAST_WORD_SECONDS": "0.05"}
+assert set(TIMERS) <= set(SETTINGS)
+
+
+@pytest.fixture
+async def fake() -> AsyncIterator[FakeTelegram]:
+    async with FakeTelegram() as server:
+        yield server
+
+
+class Bot:
+    """The process under test: started, killed with SIGKILL, started again."""
+
+    def __init__(self, tmp_path: Path, fake: FakeTelegram) -> None:
+        self.tmp_path, self.fake = tmp_path, fake
+        self.proc: asyncio.subprocess.Process | None = None
+        self.kills = 0
+
+    async def start(self) -> None:
+        with (self.tmp_path / "stderr.log").open("ab") as log:  # never a full pipe
+            self.proc = await spawn(self.tmp_path, self.fake, stderr=log, **TIMERS)
+
+    async def kill(self) -> None:
+        assert self.proc is not None
+        self.proc.send_signal(signal.SIGKILL)
+        await self.proc.wait()
+        self.kills += 1
+        await self.start()
+
+    async def stop(self) -> None:
+        if self.proc is not None and self.proc.returncode is None:
+            self.proc.send_signal(signal.SIGTERM)
+            await asyncio.wait_for(self.proc.wait(), 30)
+
+
+async def state(db: Database, game_id: int) -> Table:
+    game = await db.games.get(game_id)
+    table = Table(game.id, game.club_chat_id, game.host_id, game.created_at.date())
+    for seat in game.seats:
+        table.seats[seat.seat] = SeatInfo(seat.seat, seat.tg_id, str(seat.tg_id))
+    for event in await db.games.events(game_id):
+        table.apply(event.kind, dict(event.payload), event.seq)
+    return table
+
+
+def latest(fake: FakeTelegram, chat: int, prefix: str) -> SentMessage | None:
+    for message in reversed(fake.messages(chat)):
+        if any(d.startswith(prefix) for _, d in message.buttons()):
+            return message
+    return None
+
+
+async def play_one(fake: FakeTelegram, db: Database, bot: Bot, rng: random.Random,
+                   played: int) -> int:
+    """Drive one game to its end; returns its id."""
+    before = {m.message_id for m in fake.messages(CLUB)}
+    await fake.send(HOST, "/newgame", chat_id=CLUB)
+    await wait_until(lambda: any(m.message_id not in before for m in fake.messages(CLUB)
+                                 if m.buttons()), 60, "the lobby")
+    lobby = next(m for m in reversed(fake.messages(CLUB)) if m.buttons())
+    loop = asyncio.get_running_loop()
+    game_id = int(lobby.buttons()[0][1].split(":")[1])
+    done: dict[object, float] = {}  # action -> when it was last taken
+    table: Table | None = None
+    deadline = loop.time() + GAME_SECONDS
+    while loop.time() < deadline:
+        status = (await db.games.get(game_id)).status
+        if status == "finished":
+            return game_id
+        table = await state(db, game_id)
+        action: tuple[object, ...] | None = None
+        if table.stage is Stage.LOBBY:
+            free = [u for u in PLAYERS if table.seat_of(u) is None]
+            action = ("join", free[0]) if free else ("cmd", "/deal")
+        elif table.stage in (Stage.NIGHT, Stage.VOTE) and not table.paused:
+            action = next_press(fake, table)
+        elif table.stage in (Stage.DEALT, Stage.DAY, Stage.EVENING):
+            command = "/night" if table.game.next_phase() is engine.Phase.NIGHT else "/vote"
+            action = ("cmd", command, table.seq)
+        key = (game_id, action, table.seq)
+        if action is not None and loop.time() - done.get(key, -99.0) > 5:
+            done[key] = loop.time()
+            await act(fake, table, lobby, action)
+            if rng.random() < KILL_CHANCE:
+                await asyncio.sleep(rng.random() * 0.3)
+                await bot.kill()
+        await asyncio.sleep(0.05)
+    kinds = [e.kind for e in await db.games.events(game_id)][-8:]
+    raise AssertionError(f"game {game_id} (#{played + 1}) did not end: "
+                         f"{table and table.stage} {kinds} {(await db.games.get(game_id)).status}")
+
+
+def next_press(fake: FakeTelegram, table: Table) -> tuple[object, ...] | None:
+    game = table.game
+    if table.stage is Stage.NIGHT:
+        pickers = table.pickers()
+        common = None
+        if pickers:
+            legal = set.intersection(*(set(engine.legal_targets(game, s)) for s in pickers))
+            options = sorted(s for s in legal if not game.player(s).is_mafia)
+            common = options[0] if options else None
+        for seat in table.pending_night():
+            if table.is_picker(seat):
+                if common is None or table.choices.get(seat) == common:
+                    continue
+                target = common
+            else:
+                targets = engine.legal_targets(game, seat)
+                if not targets:
+                    continue
+                target = targets[0]
+            return ("press", seat, f"gn:{table.game_id}:{table.step}:", target)
+        return None
+    voter = table.current_voter()
+    if voter is None:
+        return None
+    candidates = engine.vote_candidates(game, voter)
+    if not candidates:
+        return None
+    mafia = [c for c in candidates if game.player(c).is_mafia]
+    return ("press", voter, f"gv:{table.game_id}:{table.step}:", (mafia or candidates)[0])
+
+
+async def act(fake: FakeTelegram, table: Table, lobby: SentMessage,
+              action: tuple[object, ...]) -> None:
+    if action[0] == "join":
+        await fake.press(int(str(action[1])), lobby, f"gl:{table.game_id}:join")
+    elif action[0] == "cmd":
+        await fake.send(HOST, str(action[1]), chat_id=CLUB)
+    else:
+        _, seat, prefix, target = action
+        uid = table.tg_of(int(str(seat)))
+        prompt = latest(fake, uid, str(prefix))
+        if prompt is not None:
+            await fake.press(uid, prompt, f"{prefix}{target}")
+
+
+async def check(db: Database, fake: FakeTelegram, game_id: int) -> int:
+    """The game's points as the engine counts them from the log; its outcome posts delivered."""
+    table = await state(db, game_id)
+    assert table.game.over
+    for _ in range(600):
+        if not await db.outbox.pending_chats():
+            break
+        await asyncio.sleep(0.05)
+    rows = {r["key"]: r for r in await db.outbox.rows(CLUB) if r["method"] == "send"}
+    sent = {m.message_id for m in fake.messages(CLUB)}
+    resolutions = [e.seq for e in await db.games.events(game_id)
+                   if e.kind in ("night_resolved", "day_resolved")]
+    assert resolutions
+    for seq in resolutions:  # every outcome was posted, whatever the kills
+        row = rows.get(f"g{game_id}:r{seq}")
+        assert row is not None and row["status"] == "sent", (game_id, seq, row)
+        assert row["message_id"] in sent
+    assert any("🏁" in m.body for m in fake.messages(CLUB))
+    return sum(e.points for e in table.game.ledger)
+
+
+async def test_kill9_at_random_points_of_whole_games(fake: FakeTelegram,
+                                                      tmp_path: Path) -> None:
+    db = await Database.open(tmp_path / "mafia.sqlite3")
+    await db.clubs.ensure(CLUB, title="Club", locale="en")
+    for i, uid in enumerate(PLAYERS, 1):
+        await db.players.register(uid, display_name=f"U{uid}", language="en")
+        await db.players.set_nickname(uid, f"Gamer{i}")
+        fake.user(uid, f"U{uid}", language_code="en")
+    await db.players.record_game_played(PLAYERS, datetime.now(UTC).date())
+    fake.group(CLUB, "Club")
+    fake.user(HOST, "Host", language_code="en")
+    rng = random.Random(9)
+    bot = Bot(tmp_path, fake)
+    await bot.start()
+    expected = sum([await db.ledger.balance(u) for u in PLAYERS])
+    try:
+        for played in range(GAMES):
+            game_id = await play_one(fake, db, bot, rng, played)
+            expected += await check(db, fake, game_id)
+            # no point lost or counted twice, over every game so far
+            assert sum([await db.ledger.balance(u) for u in PLAYERS]) == expected
+        assert bot.kills >= 1  # the games really were interrupted
+    finally:
+        await bot.stop()
+        await db.close()
