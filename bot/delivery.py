@@ -259,7 +259,8 @@ class Delivery:
             log.debug("edit coalesced while in flight", extra={"chat_id": chat_id})
 
 
-async def answer_query(query: CallbackQuery, text: str, *, alert: bool = False) -> None:
+async def answer_query(query: CallbackQuery, text: str | None = None, *,
+                       alert: bool = False) -> None:
     """Answer a button press right away (never queued: Telegram drops late answers), with one
     retry on a transient error."""
     for attempt in (1, 2):

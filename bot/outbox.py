@@ -1,7 +1,8 @@
 """The one way out: everything the bot sends goes through :class:`Outbox`.
 
 * Telegram's limits: ~30 messages a second overall, 1 a second per chat (short bursts allowed),
-  20 a minute per group. Token buckets with an injectable clock and sleep.
+  20 in any minute per group. Token buckets (a sliding window for groups) with an injectable
+  clock and sleep.
 * ``TelegramRetryAfter``: wait exactly what Telegram said, then retry.
 * Network errors, 5xx, 409 and non-JSON bodies (an HTML error page: ``ClientDecodeError``):
   retry with capped exponential backoff; a message is never dropped.
@@ -21,6 +22,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
+from collections import deque
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
@@ -81,6 +83,28 @@ class TokenBucket:
 
 
 @dataclass
+class SlidingWindow:
+    """At most ``limit`` requests in any ``span`` seconds (a group's 20 a minute). A token
+    bucket with a burst of 20 would let up to 40 through in the first minute, and Telegram
+    answers the rest with a 429 that holds the chat for up to a minute."""
+
+    limit: int
+    span: float = 60.0
+    times: deque[float] = field(default_factory=deque)
+
+    def wait_time(self, now: float) -> float:
+        while self.times and now - self.times[0] >= self.span:
+            self.times.popleft()
+        return 0.0 if len(self.times) < self.limit else self.times[0] + self.span - now
+
+    def take(self, now: float) -> None:
+        self.times.append(now)
+
+
+Bucket = TokenBucket | SlidingWindow
+
+
+@dataclass
 class Limits:
     global_per_second: float = 30
     chat_per_second: float = 1
@@ -98,15 +122,15 @@ class RateLimiter:
     sleep: Sleep = asyncio.sleep
     _global: TokenBucket = field(init=False)
     _chats: dict[int, TokenBucket] = field(default_factory=dict, init=False)
-    _groups: dict[int, TokenBucket] = field(default_factory=dict, init=False)
+    _groups: dict[int, SlidingWindow] = field(default_factory=dict, init=False)
 
     def __post_init__(self) -> None:
         rate = self.limits.global_per_second
         self._global = TokenBucket(rate, rate)
 
-    def _buckets(self, chat_id: int) -> list[TokenBucket]:
+    def _buckets(self, chat_id: int) -> list[Bucket]:
         limits = self.limits
-        buckets = [self._global]
+        buckets: list[Bucket] = [self._global]
         chat = self._chats.get(chat_id)
         if chat is None:
             chat = self._chats[chat_id] = TokenBucket(limits.chat_per_second, limits.chat_burst)
@@ -114,8 +138,7 @@ class RateLimiter:
         if chat_id < 0:
             group = self._groups.get(chat_id)
             if group is None:
-                per_minute = limits.group_per_minute
-                group = self._groups[chat_id] = TokenBucket(per_minute / 60, per_minute)
+                group = self._groups[chat_id] = SlidingWindow(int(limits.group_per_minute))
             buckets.append(group)
         return buckets
 

@@ -18,7 +18,9 @@ from engine import Audience, AudienceKind, Phase, RuleViolation
 from engine.roles import LAWYER_ROLES
 
 EVERYONE = Audience(AudienceKind.EVERYONE)
-BOARD_EDIT_GAP = 3.0  # seconds: the vote board is edited at most this often
+# seconds: the vote board is edited at most this often — 10 of the group's 20 requests a
+# minute at most, so the outcome posts always find room
+BOARD_EDIT_GAP = 6.0
 
 
 class DayService(PhaseService):

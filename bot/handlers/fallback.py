@@ -5,6 +5,7 @@ from __future__ import annotations
 from aiogram import F, Router
 from aiogram.types import CallbackQuery, Message
 
+from bot.delivery import answer_query
 from bot.i18n import Translator
 from bot.outbox import Outbox
 
@@ -23,7 +24,7 @@ async def not_a_command(
 
 async def stale_button(query: CallbackQuery, translator: Translator, locale: str) -> None:
     """A button nobody handles (an old message, a finished game): say so, stop the spinner."""
-    await query.answer(translator.t(locale, "misc.stale_button"))
+    await answer_query(query, translator.t(locale, "misc.stale_button"))
 
 
 def create_router() -> Router:

@@ -10,6 +10,7 @@ from aiogram.filters import Command, CommandObject
 from aiogram.types import CallbackQuery, InlineKeyboardButton, InlineKeyboardMarkup, Message
 
 from bot.callbacks import SettingsCb
+from bot.delivery import answer_query
 from bot.errors import UserError
 from bot.i18n import SUPPORTED, Translator
 from bot.services import Services
@@ -112,7 +113,7 @@ async def settings_button(query: CallbackQuery, callback_data: SettingsCb, bot: 
         raise UserError("misc.stale_button")
     text, markup = render(services.translator, await club_settings.view(chat), page)
     changed = action not in ("main", "hosts", "presets")
-    await query.answer(services.translator.t(user_locale, "club.settings.saved")
+    await answer_query(query, services.translator.t(user_locale, "club.settings.saved")
                        if changed else None)
     await services.outbox.edit_text(chat, message.message_id, text, reply_markup=markup)
 
