@@ -18,7 +18,7 @@ import random
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, fields, replace
 from datetime import datetime, timedelta
 from functools import partial
 from typing import Any
@@ -30,6 +30,7 @@ from bot.game.timers import Clock, Deadlines, GameTimers
 from bot.i18n import Translator
 from engine import CompositionError, Phase, RuleViolation
 from storage.db import Database
+from storage.models import Club
 
 log = logging.getLogger("bot.game")
 
@@ -247,6 +248,15 @@ class GameCore:
         if table.paused:
             raise UserError("game.paused")
 
+    def club_timers(self, club: Club | None) -> GameTimers:
+        """The bot's timers with the club's own settings (``/settings``) over them."""
+        if club is None or not club.timers:
+            return self.timers
+        known = {f.name for f in fields(GameTimers)}
+        return replace(self.timers, **{name: float(seconds)
+                                       for name, seconds in club.timers.items()
+                                       if name in known and seconds > 0})
+
     def key(self, table: Table, name: str) -> str:
         return f"game{table.game_id}:{name}"
 
@@ -319,5 +329,8 @@ class PhaseService:
         self.notifier = core.notifier  # every club post and private message leaves here
         self.deadlines = core.deadlines
         self.tr = core.tr
-        self.timers = core.timers
         self.clock = core.clock
+
+    def timers(self, table: Table) -> GameTimers:
+        """The table's timers: its club's (``/settings``), else the bot's settings."""
+        return table.timers or self.core.timers

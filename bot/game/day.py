@@ -65,7 +65,7 @@ class DayService(PhaseService):
             await self.after_votes(table)
             return
         await self.core.record(table, "turn", {
-            "turn": turn, "deadlines": {TURN_DL: iso(self.core.at(self.timers.vote_turn))}})
+            "turn": turn, "deadlines": {TURN_DL: iso(self.core.at(self.timers(table).vote_turn))}})
         voter = table.order[turn]
         if not engine.vote_candidates(table.game, voter):
             await self._turn_timeout(table)  # nobody may be voted for: nothing to wait for
@@ -84,7 +84,7 @@ class DayService(PhaseService):
         seat = self.notifier.seat
         current = table.current_voter()
         order, votes, timeouts = list(table.order), dict(table.votes), list(table.timeouts)
-        seconds = secs(self.timers.vote_turn)
+        seconds = secs(self.timers(table).vote_turn)
         able = set(engine.voters(table.game)) if table.started else set()
 
         def lines(loc: str) -> str:
@@ -119,7 +119,7 @@ class DayService(PhaseService):
         ref = self.core.prompt_ref(table, table.chat_of(voter),
                                    self.core.ref(table, f"s{table.step}", "vote", voter), again)
         await self.notifier.to_seat(
-            table, voter, "game.vote.prompt", seconds=secs(self.timers.vote_turn), ref=ref,
+            table, voter, "game.vote.prompt", seconds=secs(self.timers(table).vote_turn), ref=ref,
             markup=lambda loc: rows([
                 button(self.notifier.seat(table, c),
                        vote_data(table.game_id, table.step, voter, c, offline=offline))
@@ -185,7 +185,7 @@ class DayService(PhaseService):
         if tally.shootout and table.fate is None:
             if table.fate_by_host:
                 await self.core.record(table, "fate_wait", {
-                    "deadlines": {FATE_DL: iso(self.core.at(self.timers.fate))}})
+                    "deadlines": {FATE_DL: iso(self.core.at(self.timers(table).fate))}})
                 await self._say_tally(table, tally)
                 await self.notifier.club(table, "game.fate.host_draws",
                                          tied=self.notifier.seat_list(table, tally.tied))
@@ -197,13 +197,13 @@ class DayService(PhaseService):
         condemned = tally.leader if tally.leader is not None else table.fate
         if condemned is not None and not tally.failed and self._lawyer_window(table):
             lawyers = engine.cancellers(table.game, condemned)
-            deadline = iso(self.core.at(self.timers.cancel))
+            deadline = iso(self.core.at(self.timers(table).cancel))
             await self.core.record(table, "cancel_window", {
                 "lawyers": lawyers, "deadlines": {CANCEL_DL: deadline}})
             await self._say_tally(table, tally)
             await self.notifier.club(table, "game.cancel.window",
                                      who=self.notifier.seat(table, condemned),
-                                     seconds=secs(self.timers.cancel))
+                                     seconds=secs(self.timers(table).cancel))
             for lawyer in lawyers:
                 await self.cancel_prompt(table, lawyer, condemned)
             self.core.arm(table)
@@ -231,7 +231,7 @@ class DayService(PhaseService):
         await self.notifier.to_seat(
             table, lawyer, "game.cancel.ask", ref=ref,
             who=self.notifier.seat(table, condemned) if condemned is not None else "?",
-            seconds=secs(self.timers.cancel),
+            seconds=secs(self.timers(table).cancel),
             markup=lambda loc: rows([button(
                 self.tr.t(loc, "game.cancel.button"),
                 cancel_data(table.game_id, table.step, lawyer, offline=offline))]))
@@ -297,7 +297,7 @@ class DayService(PhaseService):
                 giver = table.game.players.get(by)
                 if giver is None or not giver.able or by == seat:
                     raise UserError("game.speak.bad_giver")
-            seconds = self.timers.vote_turn
+            seconds = self.timers(table).vote_turn
             await self.notifier.club(
                 table, "game.speak.start" if by is None else "game.speak.given",
                 who=self.notifier.seat(table, seat),

@@ -40,7 +40,8 @@ class LobbyService(PhaseService):
                                                   locale=self.core.default_locale)
             now = self.clock()
             game_id = await self.db.games.create(chat_id, user_id, created_at=now)
-            table = Table(game_id, chat_id, user_id, now.date(), locale=club.locale)
+            table = Table(game_id, chat_id, user_id, now.date(), locale=club.locale,
+                          timers=self.core.club_timers(club))
             self.core.add(table)
             await self.core.load_player(user_id)
         async with self.core.lock(game_id):

@@ -30,13 +30,13 @@ class NightService(PhaseService):
             self.core.can_start_phase(table, Phase.NIGHT)
             step = table.step + 1
             night = table.game.night_number + 1
-            deadlines = {NIGHT_DL: iso(self.core.at(self.timers.night))}
+            deadlines = {NIGHT_DL: iso(self.core.at(self.timers(table).night))}
             if table.pickers():
-                deadlines[MAFIA_DL] = iso(self.core.at(min(self.timers.mafia_agree,
-                                                           self.timers.night)))
+                deadlines[MAFIA_DL] = iso(self.core.at(min(self.timers(table).mafia_agree,
+                                                           self.timers(table).night)))
             await self.core.record(table, "night_start", {"step": step, "deadlines": deadlines})
             await self.notifier.club(table, "game.night.start", night=night,
-                                     seconds=secs(self.timers.night))
+                                     seconds=secs(self.timers(table).night))
             if night == 1:
                 await self.notifier.events(table, [engine.mafia_roster(table.game)])
             table.prompts = {}

@@ -50,7 +50,8 @@ class Restorer(PhaseService):
         game = await self.db.games.get(game_id)
         club = await self.db.clubs.get(game.club_chat_id)
         table = Table(game.id, game.club_chat_id, game.host_id, game.created_at.date(),
-                      locale=club.locale if club is not None else self.core.default_locale)
+                      locale=club.locale if club is not None else self.core.default_locale,
+                      timers=self.core.club_timers(club))
         await self.core.load_player(game.host_id)
         for seat in game.seats:
             player = await self.db.players.get(seat.tg_id)

@@ -54,8 +54,8 @@ class Results(PhaseService):
         (:meth:`rearm_last_word`) and "the last word is over" is still posted."""
         await self.notifier.club(table, "game.last_word.start",
                                  who=self.notifier.seat(table, seats[index]),
-                                 seconds=secs(self.timers.last_word))
-        until = self.core.at(self.timers.last_word)
+                                 seconds=secs(self.timers(table).last_word))
+        until = self.core.at(self.timers(table).last_word)
         if not table.game.over:  # a finished game's log is closed: its last words are not kept
             await self.core.record(table, "last_word", {
                 "seats": seats, "index": index, "until": iso(until)})
@@ -85,8 +85,8 @@ class Results(PhaseService):
             if index + 1 < len(seats):
                 lines.append(t(loc, "game.last_word.start",
                                who=self.notifier.seat(table, seats[index + 1]),
-                               seconds=secs(self.timers.last_word)))
-                until = self.core.at(self.timers.last_word)
+                               seconds=secs(self.timers(table).last_word)))
+                until = self.core.at(self.timers(table).last_word)
                 if not table.game.over and self.core.tables.get(table.game_id) is table:
                     await self.core.record(table, "last_word", {
                         "seats": seats, "index": index + 1, "until": iso(until)})

@@ -14,6 +14,7 @@ from enum import StrEnum
 from typing import Any
 
 import engine
+from bot.game.timers import GameTimers
 from engine import (
     DayResult,
     FriendImmunity,
@@ -96,6 +97,7 @@ class Table:
     resolved_seq: int = 0  # the log seq of the last resolution (night, day, technical death)
     announced: int = 0  # the resolution seq whose outcome was announced (see the service)
     locale: str = "ru"  # the club chat's language (not logged: read from the club)
+    timers: GameTimers | None = None  # the club's timers (/settings), read like its language
     prompts: dict[int, str] = field(default_factory=dict)  # seat -> open prompt's key (memory)
     # the dead speaking: (seats in order, the one speaking now, until when); re-armed at start
     last_words: tuple[list[int], int, datetime] | None = None
