@@ -17,7 +17,8 @@ from jinja2 import Environment, FileSystemLoader, select_autoescape
 from markupsafe import Markup
 
 from bot import texts
-from bot.game.notifier import Notifier, RecordingSender
+from bot.game.notifier import Notifier
+from bot.game.senders import RecordingSender
 from bot.i18n import SUPPORTED, Safe, Translator, default_translator
 from bot.services.picture import render_table, table_view
 from bot.services.stats import Stats

@@ -6,7 +6,8 @@ from aiogram import Bot, Router
 from apscheduler.schedulers.asyncio import AsyncIOScheduler
 
 from bot.delivery import Delivery
-from bot.game.notifier import Notifier, QueueSender
+from bot.game.notifier import Notifier
+from bot.game.senders import QueueSender
 from bot.game.service import GameService
 from bot.game.timers import GameTimers, JobGuard, SchedulerDeadlines, utc_now
 from bot.services import Services

@@ -60,7 +60,7 @@ async def run_expiry(
 async def _warn(db: Database, outbox: Outbox, translator: Translator, player: Player,
                 today: date, default_locale: str) -> None:
     points = await db.ledger.balance(player.tg_id)
-    if not player.bot_blocked and player.expiry_date is not None:
+    if not player.bot_blocked and not player.offline and player.expiry_date is not None:
         locale = _locale(player, default_locale)
         await outbox.send_text(
             player.tg_id,

@@ -121,13 +121,22 @@ async def test_group_ignores_plain_text_and_points_private_commands_to_private(
 async def test_expiry_goes_on_after_an_unexpected_api_error(
     app: App, fake: FakeTelegram, ask: Any
 ) -> None:
-    """The first warning gets an answer the outbox does not expect (409): that player is
-    warned on the next run; the others are warned, and the burns run, this time."""
+    """The first warning fails in a way nothing expects (the outbox retries every API error,
+    so the failure here is an exception from inside the send): that player is warned on the
+    next run; the others are warned, and the burns run, this time."""
     await _player(app, fake, ask, 95, "First", "en", 5, date(2026, 1, 5))
     await _player(app, fake, ask, 96, "Second", "en", 6, date(2026, 1, 5))
     await _player(app, fake, ask, 97, "Gone", "en", 7, date(2025, 12, 1))
     s = app.services
-    fake.fail_next(1, status=409, retry_after=None, methods={"sendMessage"})
+    send_text = s.outbox.send_text
+    failures = [RuntimeError("unexpected")]
+
+    async def first_fails(chat_id: int, text: str, **kwargs: Any) -> Any:
+        if failures:
+            raise failures.pop()
+        return await send_text(chat_id, text, **kwargs)
+
+    s.outbox.send_text = first_fails  # type: ignore[method-assign]
 
     report = await run_expiry(s.db, s.outbox, s.translator, date(2026, 2, 26), "ru")
     assert len(report.failed) == 1 and len(report.warned) == 1

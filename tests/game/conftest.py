@@ -10,7 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from bot.game.notifier import Notifier, RecordingSender
+from bot.game.notifier import Notifier
+from bot.game.senders import RecordingSender
 from bot.game.service import GameService
 from bot.game.timers import GameTimers, Job
 from bot.i18n import Translator

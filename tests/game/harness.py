@@ -10,7 +10,7 @@ from typing import Any, Protocol
 
 import engine
 from bot.errors import UserError
-from bot.game.notifier import RecordingSender, Sent
+from bot.game.senders import RecordingSender, Sent
 from bot.game.service import GameService, Reply
 from bot.game.table import Stage, Table
 from bot.i18n import Translator

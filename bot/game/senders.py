@@ -1,0 +1,98 @@
+"""Where the notifier's requests go: the durable outbox (:class:`QueueSender`, the bot) or
+memory (:class:`RecordingSender`, service tests and the web pages' replays)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Protocol
+
+from aiogram.types import InlineKeyboardMarkup
+
+from bot.delivery import Delivery, markup_of, photo_of
+from storage.outbox import EDIT, Queued
+
+
+class Sender(Protocol):
+    """Where the notifier's requests go. ``durable``: the requests of a game step are written
+    in the step's own transaction (:meth:`bot.game.core.GameCore.flush`), then ``queued`` is
+    told; otherwise ``deliver`` takes them after the step's events are logged."""
+
+    durable: bool
+
+    async def deliver(self, messages: Sequence[Queued]) -> None: ...
+
+    async def queued(self, messages: Sequence[Queued]) -> None: ...
+
+
+class QueueSender:
+    """The durable outbox: rows in SQLite, sent by the delivery worker (``bot/delivery.py``)."""
+
+    durable = True
+
+    def __init__(self, delivery: Delivery) -> None:
+        self.delivery = delivery
+
+    async def deliver(self, messages: Sequence[Queued]) -> None:
+        await self.delivery.enqueue(list(messages))
+
+    async def queued(self, messages: Sequence[Queued]) -> None:
+        for chat_id in {m.chat_id for m in messages}:
+            self.delivery.wake(chat_id)
+
+
+@dataclass(frozen=True)
+class Sent:
+    chat_id: int
+    text: str
+    markup: InlineKeyboardMarkup | None = None
+    protect: bool = False
+    message_id: int = 0
+    edit: bool = False
+    key: str | None = None
+    photo: bytes | None = None  # a picture, ``text`` its caption
+
+
+class RecordingSender:
+    """Keeps everything in memory, as if Telegram confirmed each request at once (service
+    tests; also handy for dry runs). Sends under a key already sent are ignored, as the outbox
+    does."""
+
+    durable = False
+
+    def __init__(self) -> None:
+        self.sent: list[Sent] = []
+        self.blocked: set[int] = set()
+        self.ids: dict[tuple[int, str], int] = {}
+        self._next = 0
+
+    async def deliver(self, messages: Sequence[Queued]) -> None:
+        for m in messages:
+            if m.chat_id in self.blocked:
+                continue
+            photo = photo_of(m.payload)
+            if photo is not None:
+                self._next += 1
+                self.sent.append(Sent(m.chat_id, photo[1], None, False, self._next, photo=photo[0]))
+                continue
+            text, markup = m.payload["text"], markup_of(m.payload)
+            if m.method == EDIT:
+                assert m.key is not None
+                message_id = self.ids.get((m.chat_id, m.key))
+                if message_id is not None:
+                    self.sent.append(Sent(m.chat_id, text, markup, False, message_id, edit=True,
+                                          key=m.key))
+                continue
+            if m.key is not None and (m.chat_id, m.key) in self.ids:
+                continue
+            self._next += 1
+            if m.key is not None:
+                self.ids[(m.chat_id, m.key)] = self._next
+            self.sent.append(Sent(m.chat_id, text, markup, bool(m.payload.get("protect")),
+                                  self._next, key=m.key))
+
+    async def queued(self, messages: Sequence[Queued]) -> None:
+        await self.deliver(messages)
+
+    def to(self, chat_id: int) -> list[Sent]:
+        return [s for s in self.sent if s.chat_id == chat_id]
