@@ -173,7 +173,9 @@ async def check(db: Database, fake: FakeTelegram, game_id: int) -> int:
     """The game's points as the engine counts them from the log; its outcome posts delivered."""
     table = await state(db, game_id)
     assert table.game.over
-    for _ in range(600):
+    # the club chat's posts of game after game share one group's 20-a-minute window: after a
+    # restart the queue may need more than a minute to drain
+    for _ in range(3000):
         if not await db.outbox.pending_chats():
             break
         await asyncio.sleep(0.05)
