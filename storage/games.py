@@ -57,6 +57,16 @@ async def _require_open(conn: aiosqlite.Connection, game_id: int) -> None:
         raise GameClosed(game_id, status)
 
 
+def _event_text(kind: str, payload: Mapping[str, Any]) -> str:
+    """A log event's payload as stored; refuses an empty kind and what JSON cannot hold."""
+    if not kind:
+        raise InvalidValue("kind", kind, "empty")
+    try:
+        return json.dumps(dict(payload), ensure_ascii=False, sort_keys=True, allow_nan=False)
+    except (TypeError, ValueError) as exc:
+        raise InvalidValue("payload", payload, "not_json") from exc
+
+
 def _check_seats(seats: Sequence[tuple[int, int]]) -> None:
     numbers = [s for s, _ in seats]
     players = [p for _, p in seats]
@@ -122,13 +132,7 @@ class Games:
         self, game_id: int, kind: str, payload: Mapping[str, Any], *, at: datetime | None = None
     ) -> int:
         """Append to the game's log; returns the event's sequence number (1, 2, ...)."""
-        if not kind:
-            raise InvalidValue("kind", kind, "empty")
-        try:
-            text = json.dumps(dict(payload), ensure_ascii=False, sort_keys=True,
-                              allow_nan=False)
-        except (TypeError, ValueError) as exc:
-            raise InvalidValue("payload", payload, "not_json") from exc
+        text = _event_text(kind, payload)
         async with self._db.transaction() as conn:
             await _require_open(conn, game_id)
             async with conn.execute(
@@ -152,14 +156,8 @@ class Games:
         and the messages they cause (the durable outbox, ``storage/outbox.py``)."""
         rows = []
         for seq, kind, payload, at in events:
-            if not kind:
-                raise InvalidValue("kind", kind, "empty")
-            try:
-                text = json.dumps(dict(payload), ensure_ascii=False, sort_keys=True,
-                                  allow_nan=False)
-            except (TypeError, ValueError) as exc:
-                raise InvalidValue("payload", payload, "not_json") from exc
-            rows.append((game_id, seq, kind, text, None if at is None else at.isoformat()))
+            rows.append((game_id, seq, kind, _event_text(kind, payload),
+                         None if at is None else at.isoformat()))
         async with self._db.transaction() as conn:
             if rows:
                 await _require_open(conn, game_id)
