@@ -21,6 +21,7 @@ from storage.errors import (
     NicknameTaken,
     UnknownOrder,
 )
+from storage.models import Player
 
 
 class LobbyService(PhaseService):
@@ -182,16 +183,21 @@ class LobbyService(PhaseService):
             await self._refresh_lobby(table)
             return reply("game.leave.ok")
 
+    async def _seated(self, table: Table, nick: str) -> tuple[Player, int]:
+        """The player holding ``nick`` and their seat at ``table``; refused when not seated."""
+        player = await self.db.players.by_nickname(nick)
+        seat = None if player is None else table.seat_of(player.tg_id)
+        if player is None or seat is None:
+            raise UserError("game.reseat.unknown", nick=nick)
+        return player, seat
+
     async def reseat(self, chat_id: int, user_id: int, nick: str, position: int) -> Reply:
         table = self.core.in_chat(chat_id)
         async with self.core.lock(table.game_id):
             self.core.require_host(table, user_id)
             if table.stage is not Stage.LOBBY:
                 raise UserError("game.join.closed")
-            player = await self.db.players.by_nickname(nick)
-            seat = None if player is None else table.seat_of(player.tg_id)
-            if player is None or seat is None:
-                raise UserError("game.reseat.unknown", nick=nick)
+            player, seat = await self._seated(table, nick)
             if not 1 <= position <= len(table.seats):
                 raise UserError("game.reseat.bad_number", max=len(table.seats))
             order = [s for s in sorted(table.seats.values(), key=lambda s: s.seat)
@@ -253,9 +259,7 @@ class LobbyService(PhaseService):
             self.core.require_host(table, user_id)
             if table.stage is not Stage.LOBBY:
                 raise UserError("game.join.closed")
-            player = await self.db.players.by_nickname(nick)
-            if player is None or table.seat_of(player.tg_id) is None:
-                raise UserError("game.reseat.unknown", nick=nick)
+            player, _ = await self._seated(table, nick)
             order = [s for s in sorted(table.seats.values(), key=lambda s: s.seat)
                      if s.tg_id != player.tg_id]
             await self._save_seats(table, order)
