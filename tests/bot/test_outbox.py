@@ -185,6 +185,23 @@ async def test_limiter_global(time_: FakeTime) -> None:
     assert time_.now == pytest.approx(1 / 30)
 
 
+async def test_limiter_global_waiters_take_turns(time_: FakeTime) -> None:
+    """300 chats at once: first come, first served, and one sleeper per token beyond the
+    burst (not every waiter waking 30 times a second to find the token gone)."""
+    limiter = RateLimiter(Limits(global_per_second=30), time_.clock, time_.sleep)
+    done: list[tuple[int, float]] = []
+
+    async def send(chat: int) -> None:
+        await limiter.acquire(chat)
+        done.append((chat, time_.now))
+
+    await asyncio.gather(*(send(chat) for chat in range(1, 301)))
+    assert [chat for chat, _ in done] == list(range(1, 301))
+    assert len(time_.sleeps) == 270
+    assert done[29][1] == 0
+    assert done[-1][1] == pytest.approx(9.0)
+
+
 async def test_app_marks_player_who_blocked_the_bot(
     app: App, fake: FakeTelegram, ask: Any
 ) -> None:
