@@ -10,7 +10,6 @@ from datetime import UTC, datetime
 
 from aiogram import Bot, Dispatcher
 from aiogram.client.default import DefaultBotProperties
-from aiogram.client.session.aiohttp import AiohttpSession
 from aiogram.client.telegram import TelegramAPIServer
 from aiogram.enums import ParseMode
 from aiogram.exceptions import (
@@ -41,6 +40,7 @@ from bot.services.club_settings import ClubSettings
 from bot.services.expiry import ExpiryReport, run_expiry
 from bot.services.moving import Moving
 from bot.services.stats import Stats
+from bot.session import BotSession
 from storage.db import Database
 
 log = logging.getLogger("bot")
@@ -220,16 +220,6 @@ class App:
         await self.services.db.close()
         await self.bot.session.close()
         log.info("stopped")
-
-
-class BotSession(AiohttpSession):
-    """aiogram's session; closing skips the 250 ms grace period that only TLS needs."""
-
-    async def close(self) -> None:
-        if self.api.base.startswith("https://"):
-            await super().close()
-        elif self._session is not None and not self._session.closed:
-            await self._session.close()
 
 
 def load_translations() -> Translator:

@@ -8,9 +8,9 @@ from pathlib import Path
 import pytest
 from aiogram import Bot
 
-from bot.app import BotSession
 from bot.delivery import Delivery, send_payload
 from bot.outbox import Limits, Outbox
+from bot.session import BotSession
 from storage.db import Database
 from storage.outbox import EDIT, SEND, Queued
 from tests.fakes.telegram_server import DEFAULT_TOKEN, FAULT_KINDS, FakeTelegram
