@@ -166,5 +166,6 @@ def render_table(view: TableView, *, size: int = SIZE) -> bytes:
         draw.text((lx + 22, ly), word, fill=INK, font=small, anchor="lm")
         lx += 22 + draw.textlength(word, font=small) + 24
     out = io.BytesIO()
-    image.save(out, format="PNG", optimize=True)
+    # optimize=True tried every filter: 3x the CPU (90 ms, a morning of 200 tables) for 8 %
+    image.save(out, format="PNG", compress_level=6)
     return out.getvalue()
