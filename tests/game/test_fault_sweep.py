@@ -1,6 +1,7 @@
 """A whole scripted game, once on a well-behaved Bot API and then once per fault kind and offset
-with every k-th sendMessage and editMessageText failing — over the k offsets every one of those
-calls of the game fails in some run (the deal, every night's resolution, every vote turn): the
+with every k-th call of each of the game's methods failing (sendMessage, editMessageText,
+sendPhoto, answerCallbackQuery) — over the k offsets every one of those calls of the game fails
+in some run (the deal, every night's resolution, every vote turn, every button's answer): the
 same results and points, every message delivered in order per chat, none twice."""
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from tests.game.flow import Flow, start_app, stop_app
 
 PLAYERS = 8
 EVERY = 4  # the k of "every k-th call"
+METHODS = ("sendMessage", "editMessageText", "sendPhoto", "answerCallbackQuery")
 TIMERS = {"night_seconds": 30, "mafia_agree_seconds": 30, "vote_turn_seconds": 30,
           "last_word_seconds": 0.05}
 NO_GAME = ("no game in this chat", "нет игры")  # a host command racing the end (flow helper)
@@ -34,7 +36,7 @@ class Run:
 async def play(tmp_path: Path, kind: str | None, offset: int = 0) -> Run:
     async with FakeTelegram() as fake:
         if kind is not None:
-            for method in ("sendMessage", "editMessageText"):
+            for method in METHODS:
                 for nth in range(EVERY - offset, 2000, EVERY):
                     fake.fault(method, nth, kind, hang=2)
         app, task = await start_app(fake, tmp_path, default_locale="en", **TIMERS)

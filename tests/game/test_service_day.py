@@ -230,6 +230,24 @@ async def test_endgame_aborts_without_points(h: Harness) -> None:
     assert await h.refused(h.service.status(CHAT, HOST)) == "game.none_in_chat"
 
 
+async def test_joins_at_once_keep_one_open_game_per_player(h: Harness) -> None:
+    """Presses of "I play" in several lobbies at once: every player gets exactly one seat,
+    and the seats in storage are the seats in memory."""
+    players = await h.players(12)
+    tables = [await h.service.open_lobby(-3000 - i, f"Club {i}", HOST, is_admin=False)
+              for i in range(3)]
+    presses = [h.service.join(t.game_id, tg) for tg in players for t in tables]
+    results = await asyncio.gather(*presses, return_exceptions=True)
+    assert sum(not isinstance(r, BaseException) for r in results) == len(players)
+    seated = [tg for t in tables for tg in (s.tg_id for s in t.seats.values())]
+    assert sorted(seated) == sorted(players)
+    for t in tables:
+        assert sorted(t.seats) == list(range(1, len(t.seats) + 1))
+        stored = await h.db.games.get(t.game_id)
+        assert {s.seat: s.tg_id for s in stored.seats} == {
+            n: s.tg_id for n, s in t.seats.items()}
+
+
 async def test_join_refusals(h: Harness) -> None:
     await h.players(3)
     table = await h.service.open_lobby(CHAT, "Club", HOST, is_admin=False)
