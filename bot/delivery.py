@@ -169,7 +169,8 @@ class Delivery:
                         await asyncio.wait_for(event.wait(), wait)
                     continue
                 try:
-                    await self._send(head)
+                    await self._send(head, urgent=chat_id < 0 or any(
+                        r.method != EDIT for r in rows))
                 except asyncio.CancelledError:
                     raise
                 except Exception:
@@ -204,14 +205,17 @@ class Delivery:
         return EditMessageText(chat_id=row.chat_id, message_id=target[1], text=payload["text"],
                                parse_mode=self.outbox.parse_mode, reply_markup=markup)
 
-    async def _send(self, row: OutboxRow) -> None:
+    async def _send(self, row: OutboxRow, *, urgent: bool = True) -> None:
+        """``urgent``: what a game waits for (a club post, a card, a prompt — or an edit queued
+        before one in the same chat) goes before the clean-up edits of private prompts within
+        the overall limit (:meth:`bot.outbox.RateLimiter.acquire`)."""
         chat_id = row.chat_id
         method = await self._method(row)
         if isinstance(method, str):
             log.warning("cannot edit %s in %s: %s", row.key, chat_id, method)
             await self.db.outbox.mark_failed(row, method)
             return
-        await self.outbox.limiter.acquire(chat_id)
+        await self.outbox.limiter.acquire(chat_id, urgent=urgent)
         name = type(method).__name__
         try:
             result = await self.outbox.bot(method,

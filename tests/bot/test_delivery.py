@@ -143,3 +143,30 @@ async def test_a_throttled_edit_does_not_hold_the_chat(fake: FakeTelegram, db: D
     assert fake.messages(GROUP)[0].body == "board 1"
     assert [r["status"] for r in await db.outbox.rows(GROUP)][-2:] == ["pending", "sent"]
     await delivery.stop()
+
+
+async def test_prompt_clean_up_edits_are_not_urgent(
+        fake: FakeTelegram, db: Database, outbox: Outbox, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Within the overall limit a club post, a private send, and an edit queued before a send
+    are urgent; an edit alone in a private chat (a closed prompt) is not."""
+    other = 43
+    fake.user(other, "Bob")
+    asked: list[tuple[int, bool]] = []
+    acquire = outbox.limiter.acquire
+
+    async def record(chat_id: int, *, urgent: bool = True) -> None:
+        asked.append((chat_id, urgent))
+        await acquire(chat_id, urgent=urgent)
+
+    monkeypatch.setattr(outbox.limiter, "acquire", record)
+    delivery = Delivery(db, outbox)
+    await delivery.start()
+    await delivery.enqueue([send(GROUP, "post", "g1:post"), send(USER, "prompt", "g1:p"),
+                            send(other, "prompt", "g1:q")])
+    assert await delivery.idle(10)
+    asked.clear()
+    await delivery.enqueue([edit(GROUP, "g1:post", "post!"), edit(USER, "g1:p", "chosen"),
+                            edit(other, "g1:q", "chosen"), send(other, "next prompt")])
+    assert await delivery.idle(10)
+    await delivery.stop()
+    assert sorted(asked) == sorted([(GROUP, True), (USER, False), (other, True), (other, True)])

@@ -202,6 +202,38 @@ async def test_limiter_global_waiters_take_turns(time_: FakeTime) -> None:
     assert done[-1][1] == pytest.approx(9.0)
 
 
+async def test_limiter_urgent_requests_go_first(time_: FakeTime) -> None:
+    """A game's prompts do not wait behind a flood of clean-up edits: once the burst is
+    spent, every urgent request goes before the remaining non-urgent ones, in order."""
+    limiter = RateLimiter(Limits(global_per_second=30), time_.clock, time_.sleep)
+    done: list[str] = []
+
+    async def send(name: str, chat: int, urgent: bool) -> None:
+        await limiter.acquire(chat, urgent=urgent)
+        done.append(name)
+
+    later = [asyncio.create_task(send(f"edit{i}", 1000 + i, False)) for i in range(60)]
+    await asyncio.sleep(0)
+    urgent = [asyncio.create_task(send(f"prompt{i}", 2000 + i, True)) for i in range(5)]
+    await asyncio.gather(*later, *urgent)
+    assert done[:30] == [f"edit{i}" for i in range(30)]  # the burst, before the prompts came
+    # at most the edit already waiting for its token goes first; the prompts then, in order
+    prompts = [done.index(f"prompt{i}") for i in range(5)]
+    assert prompts == sorted(prompts) and prompts[-1] <= 35
+    assert [n for n in done if n.startswith("edit")] == [f"edit{i}" for i in range(60)]
+
+
+async def test_limiter_cancelled_waiter_leaves_the_queue(time_: FakeTime) -> None:
+    limiter = RateLimiter(Limits(global_per_second=30), time_.clock, time_.sleep)
+    for chat in range(30):
+        await limiter.acquire(chat + 1)
+    waiting = asyncio.create_task(limiter.acquire(100))
+    await asyncio.sleep(0)
+    waiting.cancel()
+    await asyncio.gather(waiting, return_exceptions=True)
+    await asyncio.wait_for(limiter.acquire(101), 1)  # not stuck behind the cancelled one
+
+
 async def test_app_marks_player_who_blocked_the_bot(
     app: App, fake: FakeTelegram, ask: Any
 ) -> None:
