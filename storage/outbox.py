@@ -107,6 +107,18 @@ class Outbox:
             "SELECT DISTINCT chat_id FROM outbox WHERE status = 'pending'") as cur:
             return [int(r[0]) for r in await cur.fetchall()]
 
+    async def undelivered(self, sends: Sequence[tuple[int, str]]) -> int:
+        """How many of these sends ``(chat_id, key)`` are still queued (not yet confirmed by
+        Telegram; a refused one counts as done)."""
+        waiting = 0
+        async with self._db.read() as conn:
+            for chat_id, key in sends:
+                async with conn.execute(
+                        "SELECT 1 FROM outbox WHERE chat_id = ? AND key = ? AND method = 'send'"
+                        " AND status = 'pending'", (chat_id, key)) as cur:
+                    waiting += await cur.fetchone() is not None
+        return waiting
+
     async def pending(self, chat_id: int, limit: int = 50) -> list[OutboxRow]:
         """The chat's queued requests, oldest first."""
         async with self._db.read() as conn, conn.execute(

@@ -34,6 +34,7 @@ from storage.models import Club
 
 log = logging.getLogger("bot.game")
 
+PROMPT_CHECK_SECONDS = 1.0  # a deadline whose prompts are still queued looks again after this
 ACTIVE_STAGES = (Stage.NIGHT, Stage.VOTE, Stage.FATE, Stage.CANCEL)
 
 Expiry = Callable[[Table], Awaitable[None]]
@@ -99,6 +100,7 @@ class GameCore:
         self.seating = asyncio.Lock()  # joins: one open game per player
         self._locks: dict[int, asyncio.Lock] = {}
         self._expiries: dict[str, Expiry] = {}
+        self._postponed: set[tuple[int, str, int]] = set()  # (game, deadline, step)
         # a step's log events, written with its messages when the step ends
         self._staged: dict[int, list[tuple[int, str, dict[str, Any], datetime | None]]] = {}
 
@@ -296,6 +298,33 @@ class GameCore:
             self.deadlines.disarm(self.key(table, name))
 
     # ------------------------------------------------------------------ deadlines
+    async def _waiting_for_prompts(self, table: Table, name: str) -> bool:
+        """The time to choose counts from the moment the prompt arrives: while one of the
+        moment's prompts is still in the bot's queue (a busy evening, Telegram's limits), the
+        deadline is looked at again every :data:`PROMPT_CHECK_SECONDS`; once every prompt has
+        arrived the moment gets its whole length again. Not logged: after a restart the
+        deadline in the log stands."""
+        key = (table.game_id, name, table.step)
+        if self.notifier.sender.durable and table.prompts:
+            sends = [(table.host_id if seat == 0 else table.chat_of(seat), ref)
+                     for seat, ref in table.prompts.items()]
+            if await self.db.outbox.undelivered(sends):
+                self._postponed.add(key)
+                self.deadlines.arm(self.key(table, name), self.at(PROMPT_CHECK_SECONDS),
+                                   partial(self.on_deadline, table.game_id, name, table.step))
+                return True
+        if key in self._postponed:
+            self._postponed.discard(key)
+            table.deadlines[name] = self.at(self._length(table, name))
+            self.arm(table)
+            return True
+        return False
+
+    def _length(self, table: Table, name: str) -> float:
+        timers = table.timers or self.timers
+        return {NIGHT_DL: timers.night, MAFIA_DL: timers.mafia_agree, TURN_DL: timers.vote_turn,
+                CANCEL_DL: timers.cancel, FATE_DL: timers.fate}[name]
+
     def on_expiry(self, name: str, expiry: Expiry) -> None:
         """A phase claims the deadline ``name`` (one of ``bot.game.table``'s ``*_DL``)."""
         self._expiries[name] = expiry
@@ -312,6 +341,8 @@ class GameCore:
                     return
                 if table.deadlines[name] > self.clock() + timedelta(seconds=0.001):
                     self.arm(table)  # moved by /extend: wait for the new time
+                    return
+                if await self._waiting_for_prompts(table, name):
                     return
                 expiry = self._expiries.get(name)
                 if expiry is not None:

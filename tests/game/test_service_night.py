@@ -167,3 +167,24 @@ async def test_host_only_commands(h: Harness) -> None:
     assert await h.refused(h.service.open_lobby(CHAT, "x", HOST, is_admin=False)) == \
         "game.already_open"
     assert await h.refused(h.service.start_night(CHAT, HOST)) == "game.deal.first"
+
+
+async def test_night_time_counts_from_the_prompts_arrival(h: Harness) -> None:
+    """A busy evening: the night's prompts are still in the bot's queue when the night's time
+    is up. The night waits for them, then gives its whole length again."""
+    await h.dealt(10)
+    h.sender.durable = True  # the step's messages go to the outbox, where nothing sends them
+    await h.service.start_night(CHAT, HOST)
+    t = h.table
+    assert t.prompts
+    await h.deadlines.advance(61)
+    assert t.stage is Stage.NIGHT  # the prompts never arrived: nobody has had the time
+    await h.deadlines.advance(10)
+    assert t.stage is Stage.NIGHT
+    async with h.db.transaction() as conn:  # Telegram confirms them now
+        await conn.execute("UPDATE outbox SET status = 'sent' WHERE status = 'pending'")
+    await h.deadlines.advance(1)
+    await h.deadlines.advance(59)
+    assert t.stage is Stage.NIGHT  # 60 s from the arrival, not from the start
+    await h.deadlines.advance(2)
+    assert t.stage is Stage.DAY and t.game.night_number == 1
