@@ -147,6 +147,10 @@ class Outbox:
                 " attempts = attempts + 1 WHERE id = ? AND rev = ?",
                 (message_id, now, row.id, row.rev))
             if cur.rowcount:
+                if "photo" in row.payload:  # a picture's bytes are not kept once it is sent
+                    kept = {k: v for k, v in row.payload.items() if k != "photo"}
+                    await conn.execute("UPDATE outbox SET payload = ? WHERE id = ?",
+                                       (_dump(kept), row.id))
                 return True
             await conn.execute(
                 "UPDATE outbox SET message_id = ?, attempts = attempts + 1 WHERE id = ?",

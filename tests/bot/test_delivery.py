@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+import json
 from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
 from aiogram import Bot
 
-from bot.delivery import Delivery, send_payload
+from bot.delivery import Delivery, photo_payload, send_payload
 from bot.outbox import Limits, Outbox
 from bot.session import BotSession
 from storage.db import Database
@@ -170,3 +171,18 @@ async def test_prompt_clean_up_edits_are_not_urgent(
     assert await delivery.idle(10)
     await delivery.stop()
     assert sorted(asked) == sorted([(GROUP, True), (USER, False), (other, True), (other, True)])
+
+
+async def test_a_picture_is_sent_once_and_its_bytes_not_kept(
+        fake: FakeTelegram, db: Database, outbox: Outbox) -> None:
+    png = b"\x89PNG\r\n\x1a\n" + bytes(range(256)) * 40
+    delivery = Delivery(db, outbox)
+    await delivery.start()
+    await delivery.enqueue([Queued(GROUP, SEND, photo_payload(png, "☀️ Day 1"), "g1:pic")])
+    assert await delivery.idle(10)
+    await delivery.stop()
+    [sent] = [m for m in fake.messages(GROUP) if m.photo_bytes is not None]
+    assert sent.photo_bytes == png and "Day 1" in sent.body
+    [row] = await db.outbox.rows(GROUP)
+    assert row["status"] == "sent" and "photo" not in json.loads(row["payload"])
+    assert json.loads(row["payload"])["caption"] == "☀️ Day 1"
