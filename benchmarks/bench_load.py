@@ -10,13 +10,16 @@ as JSON) a table of figures; what each figure means is in docs/benchmarks.md.
 
 Before the games, a 20-player table is dealt alone: the time from ``/deal`` to the last card,
 against the minimum Telegram's limits allow.
+
+This file is the entry point (set-up, the 20-player deal, the run); the simulated host and
+players are in ``benchmarks/load/players.py``, the figures, the ledger check and the table
+text in ``benchmarks/load/figures.py``.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
-import bisect
 import json
 import os
 import platform
@@ -26,16 +29,14 @@ import statistics
 import sys
 import tempfile
 import time
-from collections import Counter, defaultdict
-from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-import aiosqlite
-
+from benchmarks.load.figures import SENDS, figures, ledger_check, settle, table_text
+from benchmarks.load.players import Bench, Table, wait_until
 from storage.db import Database
-from tests.fakes.telegram_server import FakeTelegram, Request, SentMessage, TelegramLimits
+from tests.fakes.telegram_server import FakeTelegram, TelegramLimits
 
 ROOT = Path(__file__).resolve().parents[1]
 PLAYERS_PER_GAME = 12
@@ -45,166 +46,7 @@ TIMERS = {"NIGHT_SECONDS": "3", "MAFIA_AGREE_SECONDS": "2", "VOTE_TURN_SECONDS":
 SETTINGS = ("BOT_TOKEN", "TELEGRAM_API_URL", "DATABASE_PATH", "ADMIN_IDS", "HOST_IDS",
             "NIGHT_SECONDS", "MAFIA_AGREE_SECONDS", "VOTE_TURN_SECONDS", "LAST_WORD_SECONDS",
             "DEFAULT_LOCALE", "WEB_PORT", "WEB_URL")
-# club texts (DEFAULT_LOCALE=en) that close a phase
-DAY_BEGINS, EVENING, GAME_OVER, BUSY = "☀️ <b>Day", "The vote is over", "Game over", "Finish the"
-CHOICE_PREFIXES = ("gn:", "gv:", "gc:")
-SENDS = frozenset({"sendMessage", "sendDocument"})
-EDITS = frozenset({"editMessageText", "editMessageReplyMarkup"})
 CLK_TCK = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
-
-
-@dataclass
-class Table:
-    """One simulated table: its club chat, host and players, and what happened to it."""
-
-    index: int
-    club: int
-    host: int
-    players: list[int]
-    game_id: int = 0
-    phases: list[tuple[float, str]] = field(default_factory=list)  # (start, phase kind)
-    over: bool = False
-    error: str = ""
-    finished_at: float = 0.0
-    joins: list[str] = field(default_factory=list)
-
-
-def percentile(values: list[float], q: float) -> float:
-    if not values:
-        return float("nan")
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, max(0, round(q / 100 * len(ordered) + 0.5) - 1))]
-
-
-async def wait_until(cond: Any, timeout: float, what: str) -> None:  # noqa: ASYNC109
-    deadline = time.monotonic() + timeout
-    while not cond():
-        if time.monotonic() > deadline:
-            raise TimeoutError(what)
-        await asyncio.sleep(0.1)
-
-
-def buttons_with(message: SentMessage, prefixes: tuple[str, ...]) -> list[str]:
-    return [data for _, data in message.buttons() if data.startswith(prefixes)]
-
-
-class Bench:
-    def __init__(self, fake: FakeTelegram, rng: random.Random, deadline: float) -> None:
-        self.fake = fake
-        self.rng = rng
-        self.deadline = deadline
-        self.slow: set[int] = set()  # players who answer late (often after their turn)
-        self.queries: list[str] = []
-        self.tasks: set[asyncio.Task[None]] = set()
-
-    # ------------------------------------------------------------------ players
-    async def answer_prompts(self, table: Table) -> None:
-        """Each player answers every new choice prompt in private (a random button)."""
-        seen: dict[int, int] = defaultdict(int)
-        while not table.over:
-            for uid in table.players:
-                messages = self.fake.messages(uid)
-                for message in messages[seen[uid]:]:
-                    choices = buttons_with(message, CHOICE_PREFIXES)
-                    if choices:
-                        task = asyncio.create_task(self.choose(uid, message, choices))
-                        self.tasks.add(task)
-                        task.add_done_callback(self.tasks.discard)
-                seen[uid] = len(messages)
-            await asyncio.sleep(0.2)
-
-    async def choose(self, uid: int, message: SentMessage, choices: list[str]) -> None:
-        roll = self.rng.random()
-        if roll < 0.08:
-            return  # misses the turn: the timer acts
-        slow = uid in self.slow
-        delay = self.rng.uniform(1.0, 3.0) if slow else self.rng.uniform(0.2, 1.0)
-        await asyncio.sleep(delay)
-        data = self.rng.choice(choices)
-        self.queries.append(await self.fake.press(uid, message, data))
-
-    # ------------------------------------------------------------------ the host
-    async def host_says(self, table: Table, text: str) -> int:
-        before = len(self.fake.messages(table.club))
-        await self.fake.send(table.host, text, chat_id=table.club)
-        return before
-
-    def club_since(self, table: Table, before: int) -> list[str]:
-        return [m.body for m in self.fake.messages(table.club)[before:]]
-
-    async def lobby(self, table: Table) -> None:
-        table.phases.append((time.monotonic(), "lobby"))
-        await self.host_says(table, "/newgame")
-        await wait_until(lambda: any(buttons_with(m, ("gl:",))
-                                     for m in self.fake.messages(table.club)),
-                         self.remaining(), "the lobby post")
-        lobby = next(m for m in self.fake.messages(table.club) if buttons_with(m, ("gl:",)))
-        table.game_id = int(buttons_with(lobby, ("gl:",))[0].split(":")[1])
-        for uid in table.players:
-            await asyncio.sleep(self.rng.uniform(0.05, 0.3))
-            query = await self.fake.press(uid, lobby, f"gl:{table.game_id}:join")
-            self.queries.append(query)
-            table.joins.append(query)
-
-    async def deal(self, table: Table) -> float:
-        """/deal once every player is seated; returns when the command was sent."""
-        await wait_until(lambda: self.all_joined(table), self.remaining(), "everyone seated")
-        table.phases.append((time.monotonic(), "deal"))
-        while True:
-            before = await self.host_says(table, "/deal")
-            sent = time.monotonic()
-            await wait_until(lambda b=before: self.club_since(table, b),
-                             self.remaining(), "an answer to /deal")
-            if not any(BUSY in t for t in self.club_since(table, before)):
-                return sent
-            await asyncio.sleep(1)
-
-    def all_joined(self, table: Table) -> bool:
-        answers = self.fake.callback_answers
-        return all("at the table" in str(answers.get(q, {}).get("text", ""))
-                   for q in table.joins) and len(table.joins) == len(table.players)
-
-    def has_card(self, uid: int) -> bool:
-        return any(m.protect_content for m in self.fake.messages(uid))
-
-    async def play(self, table: Table) -> None:
-        players = asyncio.create_task(self.answer_prompts(table))
-        try:
-            await self.lobby(table)
-            await self.deal(table)
-            await wait_until(lambda: all(self.has_card(u) for u in table.players),
-                             self.remaining(), "the cards")
-            night = True
-            while not table.over:
-                command = "/night" if night else "/vote"
-                table.phases.append((time.monotonic(), command[1:]))
-                before = await self.host_says(table, command)
-                marker = DAY_BEGINS if night else EVENING
-
-                def done(before: int = before, marker: str = marker) -> bool:
-                    texts = self.club_since(table, before)
-                    return any(marker in t or GAME_OVER in t or BUSY in t for t in texts)
-
-                await wait_until(done, self.remaining(), f"the end of {command}")
-                texts = self.club_since(table, before)
-                if any(GAME_OVER in t for t in texts):
-                    table.over = True
-                    table.finished_at = time.monotonic()
-                    table.phases.append((time.monotonic(), "end"))
-                elif any(BUSY in t for t in texts) and not any(marker in t for t in texts):
-                    table.phases.pop()  # not begun: the previous part is still being announced
-                    await asyncio.sleep(1)
-                    continue
-                night = not night
-                await asyncio.sleep(self.rng.uniform(0.2, 1.0))  # the host talks
-        except TimeoutError as e:
-            table.error = f"stuck waiting for {e}"
-        finally:
-            table.over = True
-            players.cancel()
-
-    def remaining(self) -> float:
-        return max(0.1, self.deadline - time.monotonic())
 
 
 # ---------------------------------------------------------------------- set-up
@@ -285,132 +127,6 @@ async def deal_table(bench: Bench, table: Table) -> dict[str, Any]:
             "ratio": took / minimum, "club_posts": club_posts}
 
 
-# ---------------------------------------------------------------------- the figures
-def first_request_after(log: list[Request]) -> dict[int, list[float]]:
-    by_chat: dict[int, list[float]] = defaultdict(list)
-    for r in log:
-        if r.chat_id is not None:
-            by_chat[r.chat_id].append(r.at)
-    return by_chat
-
-
-def figures(fake: FakeTelegram, tables: list[Table], bench: Bench) -> dict[str, Any]:
-    log = fake.log
-    answered: dict[str, float] = {}
-    for r in log:
-        if r.method == "answerCallbackQuery" and r.status == 200:
-            answered.setdefault(str(r.params.get("callback_query_id")), r.at)
-    press: list[float] = []
-    unanswered = 0
-    for query in bench.queries:
-        update_id = fake.query_updates[query]
-        if update_id not in fake.delivered_at:
-            continue
-        if query in answered:
-            press.append(answered[query] - fake.delivered_at[update_id])
-        else:
-            unanswered += 1
-    by_chat = first_request_after(log)
-    first: list[float] = []
-    for update_id, at in fake.delivered_at.items():
-        update = fake.sent_updates[update_id]
-        if "callback_query" in update:
-            query = update["callback_query"]["id"]
-            if query in answered:
-                first.append(answered[query] - at)
-            continue
-        times = by_chat.get(update["message"]["chat"]["id"], [])
-        i = bisect.bisect_left(times, at)
-        if i < len(times):
-            first.append(times[i] - at)
-    club_of = {t.club: t for t in tables}
-    players_of = {uid: t for t in tables for uid in t.players}
-    posts: Counter[str] = Counter()
-    edits: Counter[str] = Counter()
-    private = 0
-    for r in log:
-        if r.status != 200 or r.chat_id is None:
-            continue
-        table = club_of.get(r.chat_id)
-        if table is not None and (r.method in SENDS or r.method in EDITS):
-            starts = [s for s, _ in table.phases]
-            phase = table.phases[max(0, bisect.bisect_right(starts, r.at) - 1)][1] \
-                if table.phases else "lobby"
-            (posts if r.method in SENDS else edits)[phase] += 1
-        elif r.chat_id in players_of and r.method in SENDS:
-            private += 1
-    too_many = sum(1 for r in log if r.status == 429)
-    too_many_club = sum(1 for r in log if r.status == 429 and r.chat_id in club_of)
-    # lost: a send that failed and was never repeated successfully, plus expected posts missing
-    delivered_texts = {(r.chat_id, r.params.get("text")) for r in log
-                       if r.status == 200 and r.method in SENDS}
-    failed_never_sent = {(r.chat_id, r.params.get("text")) for r in log
-                         if r.status != 200 and r.method in SENDS} - delivered_texts
-    missing_cards = sum(1 for t in tables for u in t.players
-                        if not any(m.protect_content for m in fake.messages(u)))
-    missing_final = sum(1 for t in tables if t.finished_at and not any(
-        "Key:" in m.body for m in fake.messages(t.club)))
-    phases_per_game: Counter[str] = Counter()
-    for t in tables:
-        for _, kind in t.phases:
-            phases_per_game[kind] += 1
-    n = len(tables)
-    return {
-        "press_answer_ms": (1000 * percentile(press, 50), 1000 * percentile(press, 99),
-                            1000 * max(press, default=float("nan"))),
-        "presses": len(press), "unanswered": unanswered,
-        "update_first_ms": (1000 * percentile(first, 50), 1000 * percentile(first, 99)),
-        "club_posts_per_game": sum(posts.values()) / n,
-        "club_edits_per_game": sum(edits.values()) / n,
-        "club_per_phase": {k: (posts[k] / max(1, phases_per_game[k]),
-                               edits[k] / max(1, phases_per_game[k]))
-                           for k in ("lobby", "deal", "night", "vote", "end")},
-        "private_per_game": private / n,
-        "requests": len(log), "too_many": too_many, "too_many_club": too_many_club,
-        "lost": len(failed_never_sent) + missing_cards + missing_final,
-        "lost_detail": {"failed_never_resent": len(failed_never_sent),
-                        "missing_cards": missing_cards, "missing_final_post": missing_final},
-    }
-
-
-async def settle(path: Path, tables: list[Table], within: float = 60) -> None:
-    """Wait (at most ``within`` s) until every game that posted "Game over" is finished in the
-    database: the ledger is written after the end posts, which queue behind the group limit."""
-    ids = [t.game_id for t in tables if t.finished_at]
-    deadline = time.monotonic() + within
-    async with aiosqlite.connect(path) as conn:
-        while ids and time.monotonic() < deadline:
-            marks = ",".join("?" * len(ids))
-            async with conn.execute(f"SELECT count(*) FROM games WHERE id IN ({marks}) "
-                                    "AND status = 'finished'", ids) as cursor:
-                row = await cursor.fetchone()
-            if row and row[0] == len(ids):
-                break
-            await asyncio.sleep(1)
-    await asyncio.sleep(2)
-
-
-async def ledger_check(path: Path, tables: list[Table],
-                       fake: FakeTelegram) -> tuple[int, list[str]]:
-    good, problems = 0, []
-    async with aiosqlite.connect(path) as conn:
-        for t in tables:
-            async with conn.execute("SELECT status FROM games WHERE id = ?", (t.game_id,)) as c:
-                row = await c.fetchone()
-            async with conn.execute("SELECT count(*) FROM ledger WHERE game_id = ?",
-                                    (t.game_id,)) as c:
-                rows = await c.fetchone()
-            status = row[0] if row else "none"
-            ledger = rows[0] if rows else 0
-            won = any(GAME_OVER in m.body for m in fake.messages(t.club))
-            if status == "finished" and ledger > 0 and won and not t.error:
-                good += 1
-            else:
-                problems.append(f"table {t.index} (game {t.game_id}): status {status}, "
-                                f"{ledger} ledger rows, win posted: {won}, {t.error or 'ok'}")
-    return good, problems
-
-
 # ---------------------------------------------------------------------- main
 async def run(games: int, minutes: float, seed: int) -> dict[str, Any]:
     rng = random.Random(seed)
@@ -463,38 +179,6 @@ async def run(games: int, minutes: float, seed: int) -> dict[str, Any]:
         machine=f"{platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}",
     )
     return result
-
-
-def table_text(r: dict[str, Any]) -> str:
-    p50, p99, pmax = r["press_answer_ms"]
-    u50, u99 = r["update_first_ms"]
-    phases = ", ".join(f"{k} {p:.1f}/{e:.1f}" for k, (p, e) in r["club_per_phase"].items())
-    d = r["deal"]
-    rows = [
-        ("games (12 players)", f"{r['games']}"),
-        ("finished correctly (win posted, ledger rows)", f"{r['finished']}"),
-        ("stuck / not finished in time", f"{r['stuck']}"),
-        ("wall time of the games, s", f"{r['wall_seconds']:.0f}"),
-        ("median game length, min", f"{r['game_minutes']:.1f}"),
-        ("press -> answerCallbackQuery p50 / p99 / max, ms",
-         f"{p50:.0f} / {p99:.0f} / {pmax:.0f} ({r['presses']} presses, "
-         f"{r['unanswered']} unanswered)"),
-        ("update -> first request p50 / p99, ms", f"{u50:.0f} / {u99:.0f}"),
-        ("club posts / edits per game", f"{r['club_posts_per_game']:.1f} / "
-                                        f"{r['club_edits_per_game']:.1f}"),
-        ("club posts/edits per phase", phases),
-        ("private messages per game", f"{r['private_per_game']:.1f}"),
-        ("requests (all) / 429s received (to club chats)",
-         f"{r['requests']} / {r['too_many']} ({r['too_many_club']})"),
-        ("messages lost", f"{r['lost']} {r['lost_detail']}"),
-        ("bot peak RSS, MB", f"{r['peak_rss_mb']:.0f}"),
-        ("bot CPU seconds (games only)", f"{r['cpu_seconds']:.1f}"),
-        ("tracebacks in the bot's log", f"{r['tracebacks']}"),
-        (f"deal of {d['players']}: /deal -> last card, s",
-         f"{d['seconds']:.2f} (minimum {d['minimum']:.2f}, {d['ratio']:.1f}x)"),
-    ]
-    width = max(len(k) for k, _ in rows)
-    return "\n".join(f"{k.ljust(width)}  {v}" for k, v in rows)
 
 
 def main() -> None:

@@ -12,7 +12,7 @@ Every request is recorded with its time (:attr:`FakeTelegram.log`), and so is th
 update is handed to the bot (:attr:`FakeTelegram.delivered_at`). With ``limits=TelegramLimits()``
 the server enforces Telegram's rate limits (off by default): beyond them it answers
 429 "Too Many Requests" with ``retry_after``, as Telegram does. The load benchmark
-(``benchmarks/bench_load.py``) uses both.
+(``benchmarks/bench_load.py`` and ``benchmarks/load/``) uses both.
 """
 
 from __future__ import annotations

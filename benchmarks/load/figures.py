@@ -1,0 +1,188 @@
+"""The load benchmark's figures: what is computed from the fake server's request log, the
+ledger check against the bot's database, and the report's table text (what each figure means
+is in docs/benchmarks.md).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import bisect
+import time
+from collections import Counter, defaultdict
+from pathlib import Path
+from typing import Any
+
+import aiosqlite
+
+from benchmarks.load.players import GAME_OVER, Bench, Table
+from tests.fakes.telegram_server import FakeTelegram, Request
+
+SENDS = frozenset({"sendMessage", "sendDocument"})
+EDITS = frozenset({"editMessageText", "editMessageReplyMarkup"})
+
+
+def percentile(values: list[float], q: float) -> float:
+    if not values:
+        return float("nan")
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, max(0, round(q / 100 * len(ordered) + 0.5) - 1))]
+
+
+
+# ---------------------------------------------------------------------- the figures
+def first_request_after(log: list[Request]) -> dict[int, list[float]]:
+    by_chat: dict[int, list[float]] = defaultdict(list)
+    for r in log:
+        if r.chat_id is not None:
+            by_chat[r.chat_id].append(r.at)
+    return by_chat
+
+
+def figures(fake: FakeTelegram, tables: list[Table], bench: Bench) -> dict[str, Any]:
+    log = fake.log
+    answered: dict[str, float] = {}
+    for r in log:
+        if r.method == "answerCallbackQuery" and r.status == 200:
+            answered.setdefault(str(r.params.get("callback_query_id")), r.at)
+    press: list[float] = []
+    unanswered = 0
+    for query in bench.queries:
+        update_id = fake.query_updates[query]
+        if update_id not in fake.delivered_at:
+            continue
+        if query in answered:
+            press.append(answered[query] - fake.delivered_at[update_id])
+        else:
+            unanswered += 1
+    by_chat = first_request_after(log)
+    first: list[float] = []
+    for update_id, at in fake.delivered_at.items():
+        update = fake.sent_updates[update_id]
+        if "callback_query" in update:
+            query = update["callback_query"]["id"]
+            if query in answered:
+                first.append(answered[query] - at)
+            continue
+        times = by_chat.get(update["message"]["chat"]["id"], [])
+        i = bisect.bisect_left(times, at)
+        if i < len(times):
+            first.append(times[i] - at)
+    club_of = {t.club: t for t in tables}
+    players_of = {uid: t for t in tables for uid in t.players}
+    posts: Counter[str] = Counter()
+    edits: Counter[str] = Counter()
+    private = 0
+    for r in log:
+        if r.status != 200 or r.chat_id is None:
+            continue
+        table = club_of.get(r.chat_id)
+        if table is not None and (r.method in SENDS or r.method in EDITS):
+            starts = [s for s, _ in table.phases]
+            phase = table.phases[max(0, bisect.bisect_right(starts, r.at) - 1)][1] \
+                if table.phases else "lobby"
+            (posts if r.method in SENDS else edits)[phase] += 1
+        elif r.chat_id in players_of and r.method in SENDS:
+            private += 1
+    too_many = sum(1 for r in log if r.status == 429)
+    too_many_club = sum(1 for r in log if r.status == 429 and r.chat_id in club_of)
+    # lost: a send that failed and was never repeated successfully, plus expected posts missing
+    delivered_texts = {(r.chat_id, r.params.get("text")) for r in log
+                       if r.status == 200 and r.method in SENDS}
+    failed_never_sent = {(r.chat_id, r.params.get("text")) for r in log
+                         if r.status != 200 and r.method in SENDS} - delivered_texts
+    missing_cards = sum(1 for t in tables for u in t.players
+                        if not any(m.protect_content for m in fake.messages(u)))
+    missing_final = sum(1 for t in tables if t.finished_at and not any(
+        "Key:" in m.body for m in fake.messages(t.club)))
+    phases_per_game: Counter[str] = Counter()
+    for t in tables:
+        for _, kind in t.phases:
+            phases_per_game[kind] += 1
+    n = len(tables)
+    return {
+        "press_answer_ms": (1000 * percentile(press, 50), 1000 * percentile(press, 99),
+                            1000 * max(press, default=float("nan"))),
+        "presses": len(press), "unanswered": unanswered,
+        "update_first_ms": (1000 * percentile(first, 50), 1000 * percentile(first, 99)),
+        "club_posts_per_game": sum(posts.values()) / n,
+        "club_edits_per_game": sum(edits.values()) / n,
+        "club_per_phase": {k: (posts[k] / max(1, phases_per_game[k]),
+                               edits[k] / max(1, phases_per_game[k]))
+                           for k in ("lobby", "deal", "night", "vote", "end")},
+        "private_per_game": private / n,
+        "requests": len(log), "too_many": too_many, "too_many_club": too_many_club,
+        "lost": len(failed_never_sent) + missing_cards + missing_final,
+        "lost_detail": {"failed_never_resent": len(failed_never_sent),
+                        "missing_cards": missing_cards, "missing_final_post": missing_final},
+    }
+
+
+async def settle(path: Path, tables: list[Table], within: float = 60) -> None:
+    """Wait (at most ``within`` s) until every game that posted "Game over" is finished in the
+    database: the ledger is written after the end posts, which queue behind the group limit."""
+    ids = [t.game_id for t in tables if t.finished_at]
+    deadline = time.monotonic() + within
+    async with aiosqlite.connect(path) as conn:
+        while ids and time.monotonic() < deadline:
+            marks = ",".join("?" * len(ids))
+            async with conn.execute(f"SELECT count(*) FROM games WHERE id IN ({marks}) "
+                                    "AND status = 'finished'", ids) as cursor:
+                row = await cursor.fetchone()
+            if row and row[0] == len(ids):
+                break
+            await asyncio.sleep(1)
+    await asyncio.sleep(2)
+
+
+async def ledger_check(path: Path, tables: list[Table],
+                       fake: FakeTelegram) -> tuple[int, list[str]]:
+    good, problems = 0, []
+    async with aiosqlite.connect(path) as conn:
+        for t in tables:
+            async with conn.execute("SELECT status FROM games WHERE id = ?", (t.game_id,)) as c:
+                row = await c.fetchone()
+            async with conn.execute("SELECT count(*) FROM ledger WHERE game_id = ?",
+                                    (t.game_id,)) as c:
+                rows = await c.fetchone()
+            status = row[0] if row else "none"
+            ledger = rows[0] if rows else 0
+            won = any(GAME_OVER in m.body for m in fake.messages(t.club))
+            if status == "finished" and ledger > 0 and won and not t.error:
+                good += 1
+            else:
+                problems.append(f"table {t.index} (game {t.game_id}): status {status}, "
+                                f"{ledger} ledger rows, win posted: {won}, {t.error or 'ok'}")
+    return good, problems
+
+
+
+def table_text(r: dict[str, Any]) -> str:
+    p50, p99, pmax = r["press_answer_ms"]
+    u50, u99 = r["update_first_ms"]
+    phases = ", ".join(f"{k} {p:.1f}/{e:.1f}" for k, (p, e) in r["club_per_phase"].items())
+    d = r["deal"]
+    rows = [
+        ("games (12 players)", f"{r['games']}"),
+        ("finished correctly (win posted, ledger rows)", f"{r['finished']}"),
+        ("stuck / not finished in time", f"{r['stuck']}"),
+        ("wall time of the games, s", f"{r['wall_seconds']:.0f}"),
+        ("median game length, min", f"{r['game_minutes']:.1f}"),
+        ("press -> answerCallbackQuery p50 / p99 / max, ms",
+         f"{p50:.0f} / {p99:.0f} / {pmax:.0f} ({r['presses']} presses, "
+         f"{r['unanswered']} unanswered)"),
+        ("update -> first request p50 / p99, ms", f"{u50:.0f} / {u99:.0f}"),
+        ("club posts / edits per game", f"{r['club_posts_per_game']:.1f} / "
+                                        f"{r['club_edits_per_game']:.1f}"),
+        ("club posts/edits per phase", phases),
+        ("private messages per game", f"{r['private_per_game']:.1f}"),
+        ("requests (all) / 429s received (to club chats)",
+         f"{r['requests']} / {r['too_many']} ({r['too_many_club']})"),
+        ("messages lost", f"{r['lost']} {r['lost_detail']}"),
+        ("bot peak RSS, MB", f"{r['peak_rss_mb']:.0f}"),
+        ("bot CPU seconds (games only)", f"{r['cpu_seconds']:.1f}"),
+        ("tracebacks in the bot's log", f"{r['tracebacks']}"),
+        (f"deal of {d['players']}: /deal -> last card, s",
+         f"{d['seconds']:.2f} (minimum {d['minimum']:.2f}, {d['ratio']:.1f}x)"),
+    ]
+    width = max(len(k) for k, _ in rows)
+    return "\n".join(f"{k.ljust(width)}  {v}" for k, v in rows)
