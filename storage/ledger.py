@@ -122,7 +122,7 @@ class Ledger:
 
     async def export_csv(self) -> str:
         """Every player with a nickname or points, in the columns ``/import`` reads
-        (``storage.imports.COLUMNS``): nickname, points, games_played, last_game_date,
+        (``storage.import_csv.COLUMNS``): nickname, points, games_played, last_game_date,
         telegram_id, username (the bot stores no usernames: always empty)."""
         async with self._db.read() as conn, conn.execute(
             "SELECT p.nickname, b.points, p.games_played, p.last_game_date, p.tg_id"
