@@ -48,6 +48,9 @@ log = logging.getLogger("bot.delivery")
 Wall = Callable[[], float]
 
 NOT_MODIFIED = "message is not modified"
+# rows read per look at a chat's queue: the head, and a few behind a throttled edit (a chat has
+# at most one queued edit per key); a club's queue may hold pictures, so not 50 of them a time
+PEEK = 8
 
 
 def is_transient(error: BaseException) -> bool:
@@ -146,7 +149,7 @@ class Delivery:
         try:
             while self._running:
                 event.clear()
-                rows = await self.db.outbox.pending(chat_id)
+                rows = await self.db.outbox.pending(chat_id, limit=PEEK)
                 if not rows:
                     if event.is_set():
                         continue
