@@ -24,7 +24,7 @@ import contextlib
 import contextvars
 import logging
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from aiogram.exceptions import (
@@ -102,13 +102,16 @@ class Delivery:
         for chat_id in await self.db.outbox.pending_chats():
             self.wake(chat_id)
 
-    def wake(self, chat_id: int) -> None:
-        """Something was queued for ``chat_id`` (call after the transaction committed)."""
+    def wake(self, chat_id: int, *, urgent: bool = False) -> None:
+        """Something was queued for ``chat_id`` (call after the transaction committed);
+        ``urgent``: a send or a club post, which a sender waiting with an edit takes along."""
         if not self._running:
             return
         worker = self._workers.get(chat_id)
         if worker is not None:
             worker[1].set()
+            if urgent:
+                self.outbox.limiter.promote(chat_id)
             return
         event = asyncio.Event()
         task = asyncio.create_task(self._run(chat_id, event), name=f"delivery:{chat_id}",
@@ -118,8 +121,15 @@ class Delivery:
     async def enqueue(self, messages: list[Queued]) -> None:
         """Queue outside a game step (its own transaction) and wake the workers."""
         await self.db.outbox.enqueue(messages, self.wall())
-        for chat_id in {m.chat_id for m in messages}:
-            self.wake(chat_id)
+        self.queued(messages)
+
+    def queued(self, messages: Sequence[Queued]) -> None:
+        """Wake the workers of the chats ``messages`` were queued for."""
+        urgent: dict[int, bool] = {}
+        for m in messages:
+            urgent[m.chat_id] = urgent.get(m.chat_id, False) or m.chat_id < 0 or m.method != EDIT
+        for chat_id, is_urgent in urgent.items():
+            self.wake(chat_id, urgent=is_urgent)
 
     async def idle(self, within: float | None = None) -> bool:
         """Wait until every worker has emptied its queue; False if ``within`` ran out."""

@@ -127,6 +127,7 @@ class RateLimiter:
     _chats: dict[int, TokenBucket] = field(default_factory=dict, init=False)
     _groups: dict[int, SlidingWindow] = field(default_factory=dict, init=False)
     _queue: list[list[Any]] = field(default_factory=list, init=False)  # a heap
+    _waiting: dict[int, list[Any]] = field(default_factory=dict, init=False)  # chat -> entry
     _order: Iterator[int] = field(default_factory=itertools.count, init=False)
 
     def __post_init__(self) -> None:
@@ -160,7 +161,7 @@ class RateLimiter:
         own = buckets[1:]
         while True:
             await self._wait_for(own)
-            await self._overall(urgent)
+            await self._overall(chat_id, urgent)
             now = self.clock()
             if not any(b.wait_time(now) > 0 for b in own):
                 for bucket in own:
@@ -168,10 +169,21 @@ class RateLimiter:
                 return
             # another sender to this chat took its slot meanwhile: the overall token is spent
 
-    async def _overall(self, urgent: bool) -> None:
+    def promote(self, chat_id: int) -> None:
+        """Something urgent was queued for ``chat_id`` while its sender waits for its turn
+        with a clean-up edit: the sender moves up (keeping its place among the urgent)."""
+        entry = self._waiting.get(chat_id)
+        if entry is None or entry[0] == 0:
+            return
+        entry[0] = 0
+        heapq.heapify(self._queue)
+        self._queue[0][2].set()
+
+    async def _overall(self, chat_id: int, urgent: bool) -> None:
         entry: list[Any] = [0 if urgent else 1, next(self._order), asyncio.Event()]
         queue = self._queue
         heapq.heappush(queue, entry)
+        self._waiting[chat_id] = entry
         try:
             while True:
                 if queue[0] is not entry:
@@ -186,6 +198,8 @@ class RateLimiter:
                 self._global.take(self.clock())
                 return
         finally:
+            if self._waiting.get(chat_id) is entry:
+                del self._waiting[chat_id]
             if entry in queue:  # cancelled while waiting
                 queue.remove(entry)
                 heapq.heapify(queue)

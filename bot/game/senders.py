@@ -37,8 +37,7 @@ class QueueSender:
         await self.delivery.enqueue(list(messages))
 
     async def queued(self, messages: Sequence[Queued]) -> None:
-        for chat_id in {m.chat_id for m in messages}:
-            self.delivery.wake(chat_id)
+        self.delivery.queued(messages)
 
 
 @dataclass(frozen=True)

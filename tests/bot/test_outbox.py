@@ -223,6 +223,25 @@ async def test_limiter_urgent_requests_go_first(time_: FakeTime) -> None:
     assert [n for n in done if n.startswith("edit")] == [f"edit{i}" for i in range(60)]
 
 
+async def test_limiter_promotes_a_waiting_chat(time_: FakeTime) -> None:
+    """A chat waiting with a clean-up edit gets a prompt queued behind it: its sender moves
+    up among the urgent, so the prompt does not wait behind every other chat's edits."""
+    limiter = RateLimiter(Limits(global_per_second=30), time_.clock, time_.sleep)
+    done: list[int] = []
+
+    async def send(chat: int) -> None:
+        await limiter.acquire(chat, urgent=False)
+        done.append(chat)
+
+    tasks = [asyncio.create_task(send(chat)) for chat in range(1, 61)]
+    await asyncio.sleep(0)
+    limiter.promote(50)
+    limiter.promote(2)  # already through (the burst): nothing to do
+    await asyncio.gather(*tasks)
+    assert done.index(50) <= 31
+    assert [c for c in done if c != 50] == [c for c in range(1, 61) if c != 50]
+
+
 async def test_limiter_cancelled_waiter_leaves_the_queue(time_: FakeTime) -> None:
     limiter = RateLimiter(Limits(global_per_second=30), time_.clock, time_.sleep)
     for chat in range(30):
