@@ -31,6 +31,7 @@ class Run:
     winner: str
     points: dict[int, int]
     faults: int
+    methods_hit: frozenset[str]
 
 
 async def play(tmp_path: Path, kind: str | None, offset: int = 0) -> Run:
@@ -58,7 +59,8 @@ async def play(tmp_path: Path, kind: str | None, offset: int = 0) -> Run:
             points = {uid: await db.ledger.balance(uid) for uid in flow.players}
             assert (await db.games.get(table.game_id)).status == "finished"
             winner = str(table.game.winner)
-            return Run(chats, winner, points, len(fake.faults_hit))
+            return Run(chats, winner, points, len(fake.faults_hit),
+                       frozenset(method for method, _, _ in fake.faults_hit))
         finally:
             await stop_app(app, task)
 
@@ -80,6 +82,7 @@ async def test_every_fault_kind_over_a_whole_game(clean: Run, tmp_path: Path,
                                                   kind: str, offset: int) -> None:
     faulty = await play(tmp_path, kind, offset)
     assert faulty.faults > 10  # the sweep really hit the game
+    assert {"sendMessage", "editMessageText", "answerCallbackQuery"} <= faulty.methods_hit
     assert faulty.winner == clean.winner
     assert faulty.points == clean.points
     for chat, bodies in clean.chats.items():
