@@ -184,6 +184,7 @@ class RateLimiter:
         queue = self._queue
         heapq.heappush(queue, entry)
         self._waiting[chat_id] = entry
+        taken = False
         try:
             while True:
                 if queue[0] is not entry:
@@ -195,12 +196,13 @@ class RateLimiter:
                     await self.sleep(wait)  # a more urgent entry may have come meanwhile
                     continue
                 heapq.heappop(queue)
+                taken = True
                 self._global.take(self.clock())
                 return
         finally:
             if self._waiting.get(chat_id) is entry:
                 del self._waiting[chat_id]
-            if entry in queue:  # cancelled while waiting
+            if not taken:  # cancelled while waiting
                 queue.remove(entry)
                 heapq.heapify(queue)
             if queue:
