@@ -45,13 +45,18 @@ def figures(fake: FakeTelegram, tables: list[Table], bench: Bench) -> dict[str, 
         if r.method == "answerCallbackQuery" and r.status == 200:
             answered.setdefault(str(r.params.get("callback_query_id")), r.at)
     press: list[float] = []
+    press_by_kind: dict[str, list[float]] = {}  # the lobby's "I play" vs the game's choices
     unanswered = 0
     for query in bench.queries:
         update_id = fake.query_updates[query]
         if update_id not in fake.delivered_at:
             continue
         if query in answered:
-            press.append(answered[query] - fake.delivered_at[update_id])
+            waited = answered[query] - fake.delivered_at[update_id]
+            press.append(waited)
+            data = str(fake.sent_updates[update_id]["callback_query"].get("data", ""))
+            kind = "lobby" if data.startswith("gl:") else "game"
+            press_by_kind.setdefault(kind, []).append(waited)
         else:
             unanswered += 1
     by_chat = first_request_after(log)
@@ -103,6 +108,8 @@ def figures(fake: FakeTelegram, tables: list[Table], bench: Bench) -> dict[str, 
         "press_answer_ms": (1000 * percentile(press, 50), 1000 * percentile(press, 99),
                             1000 * max(press, default=float("nan"))),
         "presses": len(press), "unanswered": unanswered,
+        "press_answer_ms_by_kind": {k: (len(v), 1000 * percentile(v, 50), 1000 * percentile(v, 99))
+                                    for k, v in sorted(press_by_kind.items())},
         "update_first_ms": (1000 * percentile(first, 50), 1000 * percentile(first, 99)),
         "club_posts_per_game": sum(posts.values()) / n,
         "club_edits_per_game": sum(edits.values()) / n,
@@ -170,6 +177,9 @@ def table_text(r: dict[str, Any]) -> str:
         ("press -> answerCallbackQuery p50 / p99 / max, ms",
          f"{p50:.0f} / {p99:.0f} / {pmax:.0f} ({r['presses']} presses, "
          f"{r['unanswered']} unanswered)"),
+        ("  of which (presses, p50 / p99 ms)", "; ".join(
+            f"{k} {n}: {a:.0f} / {b:.0f}"
+            for k, (n, a, b) in r.get("press_answer_ms_by_kind", {}).items())),
         ("update -> first request p50 / p99, ms", f"{u50:.0f} / {u99:.0f}"),
         ("club posts / edits per game", f"{r['club_posts_per_game']:.1f} / "
                                         f"{r['club_edits_per_game']:.1f}"),
