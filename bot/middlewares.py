@@ -56,10 +56,11 @@ class ContextMiddleware(BaseMiddleware):
             # popups answer the presser in the presser's own language
             if user is not None:
                 presser = await services.accounts.get(user.id)
+                data["account"] = presser
                 data["user_locale"] = services.accounts.locale_of(presser, user.language_code)
         elif user is not None:
             player = await services.accounts.get(user.id)
-            data["player"] = player
+            data["player"] = data["account"] = player
             locale = services.accounts.locale_of(player, user.language_code)
         data["locale"] = locale
         data.setdefault("user_locale", locale)
@@ -128,7 +129,9 @@ class BlockedInGame(BaseMiddleware):
         _, user = _chat_and_user(event)
         games = self.services.extra.get("games")
         if user is not None and games is not None:
-            player = await self.services.db.players.get(user.id)
+            # the account as the outer middleware read it for this update (one read, not two)
+            player = (data["account"] if "account" in data
+                      else await self.services.db.players.get(user.id))
             if player is not None and player.blocked and await games.refuse_blocked(user.id):
                 raise UserError("game.blocked_account.refused")
         return await handler(event, data)
