@@ -14,20 +14,23 @@ import aiosqlite
 from storage.migrations import migrate, user_version
 
 BUSY_TIMEOUT_MS = 10_000
-CACHE_KIB = 32 * 1024  # page cache per connection (SQLite's default is 2 MiB)
+CACHE_KIB = 32 * 1024  # the writing connection's page cache (SQLite's default is 2 MiB)
+READ_CACHE_KIB = 8 * 1024  # the reading connection's
 
 
 class Database:
     """The club network's memory. Create with ``await Database.open(path)``.
 
-    All statements go through one connection guarded by an :class:`asyncio.Lock`: a write
-    is ``BEGIN IMMEDIATE ... COMMIT`` (``transaction()``), a read is a deferred transaction
-    (``read()``) so it sees one consistent snapshot and never another coroutine's uncommitted
-    rows. Other processes / other ``Database`` objects on the same file wait through
-    ``busy_timeout``.
+    Writes go through one connection guarded by an :class:`asyncio.Lock`: ``BEGIN IMMEDIATE
+    ... COMMIT`` (``transaction()``). Reads (``read()``) go through a second, read-only
+    connection with its own lock: a deferred transaction, so a read sees one consistent
+    snapshot of what was committed (WAL) and never another coroutine's uncommitted rows — and
+    it does not wait behind a write's ``fsync``. Other processes / other ``Database`` objects
+    on the same file wait through ``busy_timeout``.
     """
 
-    def __init__(self, conn: aiosqlite.Connection, path: Path) -> None:
+    def __init__(self, conn: aiosqlite.Connection, path: Path,
+                 reader: aiosqlite.Connection | None = None) -> None:
         from storage.clubs import Clubs
         from storage.expiry import Expiry
         from storage.games import Games
@@ -41,6 +44,9 @@ class Database:
         self._conn = conn
         self._lock = asyncio.Lock()
         self._holder: asyncio.Task[object] | None = None
+        self._reader = reader if reader is not None else conn
+        self._read_lock = asyncio.Lock() if reader is not None else self._lock
+        self._read_holder: asyncio.Task[object] | None = None
         self._closed = False
         self.path = path
         self.players = Players(self)
@@ -78,15 +84,19 @@ class Database:
             await conn.execute(f"PRAGMA cache_size = -{CACHE_KIB}")
             await migrate(conn)
             await _backfill(conn)
+            reader = await _open_reader(db_path)
         except BaseException:
             await conn.close()
             raise
-        return cls(conn, db_path)
+        return cls(conn, db_path, reader)
 
     async def close(self) -> None:
         async with self._locked():
             if not self._closed:
                 self._closed = True
+                if self._reader is not self._conn:
+                    async with self._read_lock:
+                        await self._reader.close()
                 await self._conn.close()
 
     async def __aenter__(self) -> Database:
@@ -127,26 +137,32 @@ class Database:
 
     @asynccontextmanager
     async def read(self) -> AsyncIterator[aiosqlite.Connection]:
-        """A read-only snapshot (deferred transaction) under the same lock."""
-        async with self._locked():
+        """A read-only snapshot (deferred transaction) on the reading connection."""
+        if self._reader is self._conn:
+            async with self._locked():
+                try:
+                    await self._conn.execute("BEGIN")
+                    yield self._conn
+                finally:
+                    await self._rollback()
+            return
+        task = asyncio.current_task()
+        if task is not None and task in (self._read_holder, self._holder):
+            raise RuntimeError(
+                "storage call inside db.transaction()/db.read() of the same task: it would"
+                " deadlock or miss the transaction's rows; use the yielded connection instead"
+            )
+        async with self._read_lock:
+            self._read_holder = task
             try:
-                await self._conn.execute("BEGIN")
-                yield self._conn
+                await self._reader.execute("BEGIN")
+                yield self._reader
             finally:
-                await self._rollback()
+                self._read_holder = None
+                await _end(self._reader)
 
     async def _rollback(self) -> None:
-        """End whatever transaction the connection is in, if any.
-
-        aiosqlite runs statements in order on its own thread, so this also waits for a
-        BEGIN/COMMIT whose await was cancelled: the next holder of the lock never finds the
-        connection inside a transaction. "No transaction is active" is fine here.
-        """
-        try:
-            await self._conn.execute("ROLLBACK")
-        except sqlite3.OperationalError as exc:
-            if "no transaction is active" not in str(exc):
-                raise
+        await _end(self._conn)
 
     async def schema_version(self) -> int:
         async with self._locked():
@@ -166,6 +182,36 @@ class Database:
             target.close()
         os.replace(tmp, out)
         return out
+
+
+async def _end(conn: aiosqlite.Connection) -> None:
+    """End whatever transaction the connection is in, if any.
+
+    aiosqlite runs statements in order on its own thread, so this also waits for a
+    BEGIN/COMMIT whose await was cancelled: the next holder of the lock never finds the
+    connection inside a transaction. "No transaction is active" is fine here.
+    """
+    try:
+        await conn.execute("ROLLBACK")
+    except sqlite3.OperationalError as exc:
+        if "no transaction is active" not in str(exc):
+            raise
+
+
+async def _open_reader(path: Path) -> aiosqlite.Connection:
+    """The reading connection (WAL: readers never block the writer nor wait for it)."""
+    reader = await aiosqlite.connect(path, isolation_level=None,
+                                     timeout=BUSY_TIMEOUT_MS / 1000)
+    try:
+        reader.row_factory = sqlite3.Row
+        await reader.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
+        await reader.execute("PRAGMA query_only = ON")
+        await reader.execute("PRAGMA temp_store = MEMORY")
+        await reader.execute(f"PRAGMA cache_size = -{READ_CACHE_KIB}")
+    except BaseException:
+        await reader.close()
+        raise
+    return reader
 
 
 async def _backfill(conn: aiosqlite.Connection) -> None:

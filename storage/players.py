@@ -36,6 +36,17 @@ class Players:
         async with self._db.read() as conn:
             return await _ops.fetch_player(conn, tg_id)
 
+    async def get_many(self, tg_ids: Iterable[int]) -> dict[int, Player]:
+        """The accounts of ``tg_ids`` that exist, in one read (a lobby of 20 is one query)."""
+        ids = sorted(set(tg_ids))
+        if not ids:
+            return {}
+        async with self._db.read() as conn, conn.execute(
+            f"SELECT {_rows.PLAYER_COLUMNS} FROM players"
+            f" WHERE tg_id IN ({','.join('?' * len(ids))})", ids,
+        ) as cur:
+            return {p.tg_id: p for p in map(_rows.player, await cur.fetchall())}
+
     async def by_nickname(self, nickname: str) -> Player | None:
         """Case-insensitive lookup; spaces are normalized like in ``set_nickname``."""
         try:

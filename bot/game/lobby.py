@@ -106,9 +106,10 @@ class LobbyService(PhaseService):
     async def open_immunities(self, table: Table) -> dict[int, set[engine.OpenImmunity]]:
         """Newbies (no game played yet) and the killed on the first day (same club, same day)."""
         killed = await self.db.first_day_killed.for_day(table.chat_id, table.day)
+        players = await self.db.players.get_many(s.tg_id for s in table.seats.values())
         marks: dict[int, set[engine.OpenImmunity]] = {}
         for info in table.seats.values():
-            player = await self.db.players.get(info.tg_id)
+            player = players.get(info.tg_id)
             found = set()
             if player is not None and player.games_played == 0:
                 found.add(engine.OpenImmunity.NEWBIE)

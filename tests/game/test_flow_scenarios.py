@@ -237,7 +237,8 @@ async def test_deep_link_join_and_lobby_refusals(fake: FakeTelegram, tmp_path: P
         await wait_until(lambda: any("nickname" in m.body for m in fake.messages(4001)), 10,
                          "the no-nickname answer")
         await fake.send(stranger, "/nick Stranger")
-        await fake.next_message(4001)
+        await wait_until(lambda: any("nickname is now" in m.body for m in fake.messages(4001)),
+                         10, "the nickname set")
         await fake.send(stranger, f"/start join_{flow.game_id}")
         await wait_until(lambda: flow.table.seat_of(4001) == 7, 10, "the deep-link join")
         assert "already" in await flow.press(4001, lobby, f"gl:{flow.game_id}:join")

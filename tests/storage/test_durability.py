@@ -217,13 +217,27 @@ async def test_readers_never_see_uncommitted_rows(db: Database) -> None:
 
     task = asyncio.create_task(writer())
     await inside.wait()
-    reader = asyncio.create_task(db.ledger.balance(1))
-    await asyncio.sleep(0.01)
-    assert not reader.done()  # waits for the writer
-    release.set()
+    try:
+        # the reading connection does not wait for the writer: it sees what was committed
+        assert await asyncio.wait_for(db.ledger.balance(1), 5) == 0
+    finally:
+        release.set()
     with pytest.raises(RuntimeError):
         await task
-    assert await reader == 0
+    assert await db.ledger.balance(1) == 0
+    await db.ledger.adjust(1, 7, reason="x", admin_id=ADMIN, now=NOW)
+    assert await db.ledger.balance(1) == 7  # a read after a commit sees it
+
+
+async def test_a_read_inside_a_transaction_of_the_same_task_is_refused(db: Database) -> None:
+    await add_players(db, 1)
+    with pytest.raises(RuntimeError, match="yielded connection"):
+        async with db.transaction():
+            await db.ledger.balance(1)
+    with pytest.raises(RuntimeError, match="yielded connection"):
+        async with db.read():
+            await db.ledger.balance(1)
+    assert await db.ledger.balance(1) == 0
 
 
 async def test_concurrent_redemptions_never_overdraw(db: Database) -> None:
@@ -291,12 +305,20 @@ async def test_pragmas_and_migrations_idempotent(db_path: Path) -> None:
     await add_players(db, 1)
     await db.ledger.adjust(1, 4, reason="x", admin_id=ADMIN, now=NOW)
     assert await db.schema_version() == SCHEMA_VERSION == len(MIGRATIONS)
-    async with db.read() as conn:
+    async with db.transaction() as conn:  # the writing connection
         for pragma, expected in (("journal_mode", "wal"), ("foreign_keys", 1),
                                  ("busy_timeout", 10_000), ("synchronous", 2)):
             async with conn.execute(f"PRAGMA {pragma}") as cur:
                 row = await cur.fetchone()
             assert row is not None and row[0] == expected, pragma
+    async with db.read() as conn:  # the reading one: it cannot write
+        for pragma, expected in (("journal_mode", "wal"), ("busy_timeout", 10_000),
+                                 ("query_only", 1)):
+            async with conn.execute(f"PRAGMA {pragma}") as cur:
+                row = await cur.fetchone()
+            assert row is not None and row[0] == expected, pragma
+        with pytest.raises(sqlite3.OperationalError):
+            await conn.execute("DELETE FROM players")
     await db.close()
     for _ in range(2):
         again = await Database.open(db_path)

@@ -26,6 +26,16 @@ async def test_register_is_idempotent_and_updates_display_name(db: Database) -> 
     assert await db.players.get(2) is None
 
 
+async def test_get_many_reads_the_existing_accounts_at_once(db: Database) -> None:
+    await add_players(db, 1, 2, 3)
+    await db.players.record_game_played([2], date(2026, 11, 30))
+    found = await db.players.get_many([3, 1, 2, 2, 99])
+    assert sorted(found) == [1, 2, 3]  # the unknown 99 is left out
+    assert found == {tg: await db.players.get(tg) for tg in (1, 2, 3)}
+    assert found[2].games_played == 1 and found[1].games_played == 0
+    assert await db.players.get_many([]) == {}
+
+
 async def test_nickname_set_change_and_case_insensitive_lookup(db: Database) -> None:
     await add_players(db, 1, 2, nick=False)
     player = await db.players.set_nickname(1, "  Ёжик  в  тумане ")
