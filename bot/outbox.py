@@ -1,8 +1,7 @@
 """The one way out: everything the bot sends goes through :class:`Outbox`.
 
 * Telegram's limits: ~30 messages a second overall, 1 a second per chat (short bursts allowed),
-  20 in any minute per group. Token buckets (a sliding window for groups) with an injectable
-  clock and sleep.
+  20 in any minute per group (:class:`bot.rate_limit.RateLimiter`).
 * ``TelegramRetryAfter``: wait exactly what Telegram said, then retry.
 * Network errors, 5xx, 409 and non-JSON bodies (an HTML error page: ``ClientDecodeError``):
   retry with capped exponential backoff; a message is never dropped.
