@@ -61,6 +61,12 @@ def is_transient(error: BaseException) -> bool:
                           | TelegramMigrateToChat | TelegramUnauthorizedError)
 
 
+def urgent(chat_id: int, method: str) -> bool:
+    """What a game waits for: anything to a club chat, any send (a card, a prompt); not the
+    clean-up edit of a private prompt."""
+    return chat_id < 0 or method != EDIT
+
+
 def send_payload(text: str, markup: InlineKeyboardMarkup | None = None,
                  protect: bool = False) -> dict[str, Any]:
     payload: dict[str, Any] = {"text": text}
@@ -125,10 +131,10 @@ class Delivery:
 
     def queued(self, messages: Sequence[Queued]) -> None:
         """Wake the workers of the chats ``messages`` were queued for."""
-        urgent: dict[int, bool] = {}
+        waking: dict[int, bool] = {}
         for m in messages:
-            urgent[m.chat_id] = urgent.get(m.chat_id, False) or m.chat_id < 0 or m.method != EDIT
-        for chat_id, is_urgent in urgent.items():
+            waking[m.chat_id] = waking.get(m.chat_id, False) or urgent(m.chat_id, m.method)
+        for chat_id, is_urgent in waking.items():
             self.wake(chat_id, urgent=is_urgent)
 
     async def idle(self, within: float | None = None) -> bool:
@@ -182,8 +188,7 @@ class Delivery:
                         await asyncio.wait_for(event.wait(), wait)
                     continue
                 try:
-                    await self._send(head, urgent=chat_id < 0 or any(
-                        r.method != EDIT for r in rows))
+                    await self._send(head, urgent=any(urgent(chat_id, r.method) for r in rows))
                 except asyncio.CancelledError:
                     raise
                 except Exception:
