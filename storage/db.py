@@ -14,6 +14,7 @@ import aiosqlite
 from storage.migrations import migrate, user_version
 
 BUSY_TIMEOUT_MS = 10_000
+GROUP_MAX = 64  # transactions committed together at most: a busy writer still commits often
 CACHE_KIB = 32 * 1024  # the writing connection's page cache (SQLite's default is 2 MiB)
 READ_CACHE_KIB = 8 * 1024  # the reading connection's
 
@@ -21,8 +22,11 @@ READ_CACHE_KIB = 8 * 1024  # the reading connection's
 class Database:
     """The club network's memory. Create with ``await Database.open(path)``.
 
-    Writes go through one connection guarded by an :class:`asyncio.Lock`: ``BEGIN IMMEDIATE
-    ... COMMIT`` (``transaction()``). Reads (``read()``) go through a second, read-only
+    Writes go through one connection guarded by an :class:`asyncio.Lock` (``transaction()``),
+    committed in groups: while other writers wait for the lock, a finished transaction is
+    released as a savepoint of one ``BEGIN IMMEDIATE``, and the last of the group commits it
+    for all (one ``fsync`` for many writers). Each ``transaction()`` returns only once its
+    rows are committed, or raises. Reads (``read()``) go through a second, read-only
     connection with its own lock: a deferred transaction, so a read sees one consistent
     snapshot of what was committed (WAL) and never another coroutine's uncommitted rows — and
     it does not wait behind a write's ``fsync``. Other processes / other ``Database`` objects
@@ -44,6 +48,9 @@ class Database:
         self._conn = conn
         self._lock = asyncio.Lock()
         self._holder: asyncio.Task[object] | None = None
+        self._group: _Group | None = None  # the open transaction of the current group
+        self._writers = 0  # transactions waiting for the lock
+        self._flushes: set[asyncio.Task[None]] = set()
         self._reader = reader if reader is not None else conn
         self._read_lock = asyncio.Lock() if reader is not None else self._lock
         self._read_holder: asyncio.Task[object] | None = None
@@ -91,7 +98,7 @@ class Database:
         return cls(conn, db_path, reader)
 
     async def close(self) -> None:
-        async with self._locked():
+        async with self._exclusive():
             if not self._closed:
                 self._closed = True
                 if self._reader is not self._conn:
@@ -121,25 +128,113 @@ class Database:
                 self._holder = None
 
     @asynccontextmanager
+    async def _exclusive(self) -> AsyncIterator[None]:
+        """The writing connection with no transaction open (an open group committed first)."""
+        async with self._locked():
+            await self._commit_group()
+            yield
+
+    @asynccontextmanager
     async def transaction(self) -> AsyncIterator[aiosqlite.Connection]:
-        """``BEGIN IMMEDIATE``; COMMIT on success, ROLLBACK on any exception (incl. cancel).
+        """A write transaction: its rows are committed when the block ends without an
+        exception (the call returns once they are durable), rolled back on any exception
+        (incl. cancel). Another transaction's failure never undoes it; a failed commit
+        raises in every transaction of its group.
 
         Not re-entrant: inside it, use the yielded connection, not the repositories.
         """
-        async with self._locked():
+        conn = self._conn
+        self._writers += 1
+        waiting = True
+        try:
+            async with self._locked():
+                self._writers -= 1
+                waiting = False
+                group = await self._join_group()
+                try:
+                    await conn.execute("SAVEPOINT step")
+                    yield conn
+                    await conn.execute("RELEASE step")
+                    group.size += 1
+                except BaseException:
+                    await self._undo_step(group)
+                    raise
+                finally:
+                    if self._group is group and (self._writers == 0
+                                                 or group.size >= GROUP_MAX):
+                        await self._commit_group()
+        finally:
+            if waiting:  # cancelled in the queue: the group may have been left to it
+                self._writers -= 1
+                self._commit_later()
+        await group.durable()
+
+    async def _join_group(self) -> _Group:
+        if self._group is None:
             try:
                 await self._conn.execute("BEGIN IMMEDIATE")
-                yield self._conn
-                await self._conn.execute("COMMIT")
             except BaseException:
-                await self._rollback()
+                await _end(self._conn)
                 raise
+            self._group = _Group()
+        return self._group
+
+    async def _undo_step(self, group: _Group) -> None:
+        """Roll back one transaction of the group; if SQLite rolled back the whole group (an
+        I/O error, a full disk), the others fail too."""
+        try:
+            await self._conn.execute("ROLLBACK TO step")
+            await self._conn.execute("RELEASE step")
+        except BaseException as exc:
+            # the caller's own exception goes on; the group's others learn why they failed
+            if self._group is group:
+                self._group = None
+                lost = GroupRolledBack("rolled back with another transaction of its group")
+                lost.__cause__ = exc
+                group.fail(lost)
+            await _end(self._conn)
+
+    async def _commit_group(self) -> None:
+        """COMMIT the open group (the lock held), seeing the statement through even if this
+        task is cancelled meanwhile: the group's other transactions wait for its outcome."""
+        group = self._group
+        if group is None:
+            return
+        self._group = None
+        commit = asyncio.ensure_future(_run(self._conn, "COMMIT"))
+        cancelled = False
+        while not commit.done():
+            try:
+                await asyncio.shield(commit)
+            except asyncio.CancelledError:
+                cancelled = True
+            except Exception:
+                break
+        exc = commit.exception()
+        if exc is None:
+            group.succeed()
+        else:
+            group.fail(exc)
+            await _end(self._conn)
+        if cancelled:
+            raise asyncio.CancelledError
+
+    def _commit_later(self) -> None:
+        if self._group is None or self._writers:
+            return
+        task = asyncio.get_running_loop().create_task(self._flush())
+        self._flushes.add(task)
+        task.add_done_callback(self._flushes.discard)
+
+    async def _flush(self) -> None:
+        async with self._exclusive():
+            pass
 
     @asynccontextmanager
     async def read(self) -> AsyncIterator[aiosqlite.Connection]:
         """A read-only snapshot (deferred transaction) on the reading connection."""
         if self._reader is self._conn:
-            async with self._locked():
+            async with self._exclusive():
                 try:
                     await self._conn.execute("BEGIN")
                     yield self._conn
@@ -165,7 +260,7 @@ class Database:
         await _end(self._conn)
 
     async def schema_version(self) -> int:
-        async with self._locked():
+        async with self._exclusive():
             return await user_version(self._conn)
 
     async def backup(self, out_path: str | Path) -> Path:
@@ -176,7 +271,7 @@ class Database:
         tmp.unlink(missing_ok=True)
         target = sqlite3.connect(tmp, check_same_thread=False)
         try:
-            async with self._locked():
+            async with self._exclusive():
                 await self._conn.backup(target, pages=-1)
         finally:
             target.close()
@@ -196,6 +291,40 @@ async def _end(conn: aiosqlite.Connection) -> None:
     except sqlite3.OperationalError as exc:
         if "no transaction is active" not in str(exc):
             raise
+
+
+async def _run(conn: aiosqlite.Connection, sql: str) -> None:
+    await conn.execute(sql)
+
+
+class GroupRolledBack(sqlite3.OperationalError):
+    """A transaction lost because SQLite rolled back the whole group it was committed with."""
+
+
+class _Group:
+    """Transactions committed by one COMMIT; each waits for its outcome."""
+
+    def __init__(self) -> None:
+        self.size = 0
+        self._done: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        self._done.add_done_callback(_retrieve)
+
+    def succeed(self) -> None:
+        if not self._done.done():
+            self._done.set_result(None)
+
+    def fail(self, exc: BaseException) -> None:
+        if not self._done.done():
+            self._done.set_exception(exc)
+
+    async def durable(self) -> None:
+        # shielded: one waiter cancelled does not cancel the outcome the others wait for
+        await asyncio.shield(self._done)
+
+
+def _retrieve(done: asyncio.Future[None]) -> None:
+    if not done.cancelled():
+        done.exception()  # each waiter re-raises it; this only marks it seen
 
 
 async def _open_reader(path: Path) -> aiosqlite.Connection:

@@ -67,6 +67,17 @@ def _event_text(kind: str, payload: Mapping[str, Any]) -> str:
         raise InvalidValue("payload", payload, "not_json") from exc
 
 
+async def _write_seats(conn: aiosqlite.Connection, game_id: int,
+                       seats: Sequence[tuple[int, int]]) -> None:
+    await _require_open(conn, game_id)
+    await _ops.require_players(conn, (p for _, p in seats))
+    await conn.execute("DELETE FROM game_seats WHERE game_id = ?", (game_id,))
+    await conn.executemany(
+        "INSERT INTO game_seats (game_id, seat, tg_id) VALUES (?, ?, ?)",
+        [(game_id, s, p) for s, p in seats],
+    )
+
+
 def _check_seats(seats: Sequence[tuple[int, int]]) -> None:
     numbers = [s for s, _ in seats]
     players = [p for _, p in seats]
@@ -119,13 +130,7 @@ class Games:
         """Replace the seating (lobby joins, leaves, reordering); roles are cleared."""
         _check_seats(seats)
         async with self._db.transaction() as conn:
-            await _require_open(conn, game_id)
-            await _ops.require_players(conn, (p for _, p in seats))
-            await conn.execute("DELETE FROM game_seats WHERE game_id = ?", (game_id,))
-            await conn.executemany(
-                "INSERT INTO game_seats (game_id, seat, tg_id) VALUES (?, ?, ?)",
-                [(game_id, s, p) for s, p in seats],
-            )
+            await _write_seats(conn, game_id, seats)
             return await fetch_game(conn, game_id)
 
     async def append_event(
@@ -151,16 +156,23 @@ class Games:
     async def append_events_with_messages(
         self, game_id: int, events: Sequence[tuple[int, str, Mapping[str, Any], datetime | None]],
         messages: Sequence[Queued], *, now: float,
+        seats: Sequence[tuple[int, int]] | None = None,
     ) -> None:
-        """One step of a game in one transaction: its log events ``(seq, kind, payload, at)``
-        and the messages they cause (the durable outbox, ``storage/outbox.py``)."""
+        """One step of a game in one transaction: its log events ``(seq, kind, payload, at)``,
+        the messages they cause (the durable outbox, ``storage/outbox.py``) and, if the step
+        changed them, the lobby's seats (as :meth:`set_seats`)."""
         rows = []
         for seq, kind, payload, at in events:
             rows.append((game_id, seq, kind, _event_text(kind, payload),
                          None if at is None else at.isoformat()))
+        if seats is not None:
+            _check_seats(seats)
         async with self._db.transaction() as conn:
-            if rows:
+            if seats is not None:
+                await _write_seats(conn, game_id, seats)  # the game checked open there
+            elif rows:
                 await _require_open(conn, game_id)
+            if rows:
                 await conn.executemany(
                     "INSERT INTO game_events (game_id, seq, kind, payload, at)"
                     " VALUES (?, ?, ?, ?, ?)", rows)

@@ -160,3 +160,20 @@ async def test_aborted_after_set_status_still_accepts_finish_points_once(db: Dat
     assert await db.games.finish(game_id, status="aborted", points=[], day=DAY)
     assert not await db.games.finish(game_id, status="finished", points=[], day=DAY)
     assert (await db.games.get(game_id)).status == "aborted"
+
+
+async def test_a_step_writes_its_events_and_seats_together(db: Database) -> None:
+    game_id = await setup(db, players=3)
+    await db.games.append_events_with_messages(
+        game_id, [(1, "offline_seat", {"tg_id": 3}, None)], [], now=0.0,
+        seats=[(1, 3), (2, 1)])
+    game = await db.games.get(game_id)
+    assert [(s.seat, s.tg_id) for s in game.seats] == [(1, 3), (2, 1)]
+    assert [(e.seq, e.kind) for e in await db.games.events(game_id)] == [(1, "offline_seat")]
+    # an unknown player: neither the seats nor the events are written
+    with pytest.raises(UnknownPlayer):
+        await db.games.append_events_with_messages(
+            game_id, [(2, "offline_seat", {"tg_id": 2}, None)], [], now=0.0,
+            seats=[(1, 99)])
+    assert [(s.seat, s.tg_id) for s in (await db.games.get(game_id)).seats] == [(1, 3), (2, 1)]
+    assert len(await db.games.events(game_id)) == 1
