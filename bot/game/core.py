@@ -25,7 +25,17 @@ from typing import Any
 
 from bot.errors import UserError
 from bot.game.notifier import Notifier
-from bot.game.table import CANCEL_DL, FATE_DL, MAFIA_DL, NIGHT_DL, TURN_DL, Result, Stage, Table
+from bot.game.table import (
+    CANCEL_DL,
+    FATE_DL,
+    MAFIA_DL,
+    NIGHT_DL,
+    TURN_DL,
+    Result,
+    SeatInfo,
+    Stage,
+    Table,
+)
 from bot.game.timers import Clock, Deadlines, GameTimers
 from bot.i18n import Translator
 from engine import CompositionError, Phase, RuleViolation
@@ -103,6 +113,8 @@ class GameCore:
         self._postponed: set[tuple[int, str, int]] = set()  # (game, deadline, step)
         # a step's log events, written with its messages when the step ends
         self._staged: dict[int, list[tuple[int, str, dict[str, Any], datetime | None]]] = {}
+        # a step that changed the lobby's seats: its table and the seats before it
+        self._seats: dict[int, tuple[Table, dict[int, SeatInfo]]] = {}
 
     # ------------------------------------------------------------------ the running games
     def add(self, table: Table) -> None:
@@ -145,6 +157,7 @@ class GameCore:
                     await self._commit(game_id)
                 finally:
                     self._staged.pop(game_id, None)
+                    self._seats.pop(game_id, None)
                     self.notifier.end(token)
 
     async def flush(self, table: Table) -> None:
@@ -153,19 +166,28 @@ class GameCore:
         if table.game_id in self._staged:
             await self._commit(table.game_id)
 
+    def stage_seats(self, table: Table, before: dict[int, SeatInfo]) -> None:
+        """``table.seats`` changed in this step (from ``before``): written with its commit."""
+        self._seats.setdefault(table.game_id, (table, before))
+
     async def _commit(self, game_id: int) -> None:
         events = self._staged.get(game_id)
         messages = self.notifier.take()
-        if not events and not messages:
+        seated = self._seats.pop(game_id, None)
+        if not events and not messages and seated is None:
             return
         staged = list(events or [])
         if events is not None:
             events.clear()
+        seats = None if seated is None else [(s.seat, s.tg_id) for s in seated[0].seats.values()]
         sender = self.notifier.sender
         try:
             await self.db.games.append_events_with_messages(
-                game_id, staged, messages if sender.durable else [], now=time.time())
+                game_id, staged, messages if sender.durable else [], now=time.time(),
+                seats=seats)
         except Exception:
+            if seated is not None:  # not written: the seats as they were (lock still held)
+                seated[0].seats = seated[1]
             # The table in memory is ahead of its log: rebuilt from the log at the next start.
             log.exception("cannot write a step of game %s", game_id)
             raise

@@ -9,6 +9,7 @@ from typing import Any
 import engine
 from bot.errors import UserError
 from bot.game.core import GameCore, PhaseService, Reply, reply, rule
+from bot.game.friends import FriendOrders
 from bot.game.lobby import LobbyService
 from bot.game.table import Stage, Table
 from engine import CompositionError, Role, RuleViolation
@@ -21,9 +22,10 @@ log = logging.getLogger("bot.game")
 class DealService(PhaseService):
     """The cards: composition, shoot-out mode, the committed deal, each player's card."""
 
-    def __init__(self, core: GameCore, lobby: LobbyService) -> None:
+    def __init__(self, core: GameCore, lobby: LobbyService, friends: FriendOrders) -> None:
         super().__init__(core)
         self.lobby = lobby
+        self.friends = friends
         self._role_names = self._build_role_names()
 
     def _build_role_names(self) -> dict[str, Role]:
@@ -173,7 +175,7 @@ class DealService(PhaseService):
         """Accepted "Давай дружить" orders still legal at the deal: holder seat -> announcer."""
         orders = await self.db.immunity.for_game(table.game_id)
         sexes = {s: (p.sex if p is not None else None) for s, p in players.items()}
-        spouse = self.lobby.spouses(table, players)
+        spouse = self.friends.spouses(table, players)
         out: dict[int, int | None] = {}
         for order in orders:
             orderer, holder = table.seat_of(order.orderer_id), table.seat_of(order.holder_id)

@@ -1,4 +1,4 @@
-"""The lobby: opening a game, taking and changing seats, "Давай дружить" orders."""
+"""The lobby: opening a game, taking and changing seats (orders: `bot/game/friends.py`)."""
 
 from __future__ import annotations
 
@@ -7,19 +7,16 @@ from typing import Any
 
 import engine
 from bot.errors import UserError, explain
-from bot.game.callbacks import FriendAcceptCb, FriendCb, LobbyCb
-from bot.game.core import PhaseService, Reply, reply, rule
+from bot.game.callbacks import LobbyCb
+from bot.game.core import PhaseService, Reply, reply
 from bot.game.notifier import Markup, button, rows
 from bot.game.table import SeatInfo, Stage, Table
-from engine import RuleViolation
 from engine.composition import MAX_PLAYERS
 from storage.errors import (
     InvalidNickname,
-    InvalidOrder,
     LookalikeNickname,
     NicknameReserved,
     NicknameTaken,
-    UnknownOrder,
 )
 from storage.models import Player
 
@@ -83,8 +80,9 @@ class LobbyService(PhaseService):
             return markup
         return build
 
-    async def _lobby_kwargs(self, table: Table) -> dict[str, Any]:
-        marks = await self.open_immunities(table)
+    async def _lobby_kwargs(self, table: Table,
+                            known: dict[int, Player] | None = None) -> dict[str, Any]:
+        marks = await self._lobby_marks(table, known or {})
         seats = sorted(table.seats.values(), key=lambda s: s.seat)
 
         def render(locale: str) -> str:
@@ -103,50 +101,54 @@ class LobbyService(PhaseService):
             return "\n".join(lines)
         return {"game": table.game_id, "seats": render, "count": len(seats)}
 
+    async def _lobby_marks(self, table: Table, known: dict[int, Player]
+                           ) -> dict[int, frozenset[engine.OpenImmunity]]:
+        """The lobby list's open immunities, worked out once per seated player (the list is
+        drawn again at every join; the deal reads them afresh, :meth:`open_immunities`)."""
+        if table.killed_today is None:
+            table.killed_today = frozenset(
+                await self.db.first_day_killed.for_day(table.chat_id, table.day))
+        missing = [s.tg_id for s in table.seats.values() if s.tg_id not in table.lobby_marks]
+        unknown = [tg_id for tg_id in missing if tg_id not in known]
+        players = {**known, **(await self.db.players.get_many(unknown) if unknown else {})}
+        for tg_id in missing:
+            table.lobby_marks[tg_id] = _marks(players.get(tg_id), tg_id in table.killed_today)
+        return table.lobby_marks
+
     async def open_immunities(self, table: Table) -> dict[int, set[engine.OpenImmunity]]:
         """Newbies (no game played yet) and the killed on the first day (same club, same day)."""
         killed = await self.db.first_day_killed.for_day(table.chat_id, table.day)
         players = await self.db.players.get_many(s.tg_id for s in table.seats.values())
         marks: dict[int, set[engine.OpenImmunity]] = {}
         for info in table.seats.values():
-            player = players.get(info.tg_id)
-            found = set()
-            if player is not None and player.games_played == 0:
-                found.add(engine.OpenImmunity.NEWBIE)
-            if info.tg_id in killed:
-                found.add(engine.OpenImmunity.FIRST_DAY_KILLED)
+            found = _marks(players.get(info.tg_id), info.tg_id in killed)
             if found:
-                marks[info.tg_id] = found
+                marks[info.tg_id] = set(found)
         return marks
 
-    async def _refresh_lobby(self, table: Table) -> None:
+    async def _refresh_lobby(self, table: Table, known: dict[int, Player] | None = None
+                             ) -> None:
         await self.notifier.edit_club(table, self.core.ref(table, "lobby"), "game.lobby.text",
                                       markup=self._lobby_markup(table),
-                                      **await self._lobby_kwargs(table))
+                                      **await self._lobby_kwargs(table, known))
 
-    async def _save_seats(self, table: Table, order: Sequence[SeatInfo]) -> None:
-        seats = {i: SeatInfo(i, info.tg_id, info.name) for i, info in enumerate(order, 1)}
-        await self.db.games.set_seats(table.game_id, [(s.seat, s.tg_id) for s in seats.values()])
-        table.seats = seats
+    def _save_seats(self, table: Table, order: Sequence[SeatInfo]) -> None:
+        """The new seating in memory; written with the step (:meth:`GameCore.stage_seats`)."""
+        before = table.seats
+        table.seats = {i: SeatInfo(i, info.tg_id, info.name) for i, info in enumerate(order, 1)}
+        self.core.stage_seats(table, before)
 
     async def _take_seat(self, table: Table, info: SeatInfo,
                          other_game: Callable[[int], UserError]) -> None:
         """Seat ``info`` last at ``table`` (its game's lock held). One open game per player is
-        checked and the seat taken in memory under the seating lock, which is not held over
-        the write: 2,400 players joining 200 tables at once do not queue on one lock."""
+        checked and the seat taken in memory under the seating lock; the seats are written
+        with the step's own transaction, after the lock: 2,400 players joining 200 tables at
+        once do not queue on one lock, and a join is one write."""
         async with self.core.seating:
             other = self.core.of_player(info.tg_id)
             if other is not None:
                 raise other_game(other.game_id)
-            before = table.seats
-            order = [*sorted(before.values(), key=lambda s: s.seat), info]
-            table.seats = {i: SeatInfo(i, s.tg_id, s.name) for i, s in enumerate(order, 1)}
-        try:
-            await self.db.games.set_seats(table.game_id,
-                                          [(s.seat, s.tg_id) for s in table.seats.values()])
-        except BaseException:
-            table.seats = before  # under the game's lock: nothing else changed the seats
-            raise
+            self._save_seats(table, [*sorted(table.seats.values(), key=lambda s: s.seat), info])
 
     async def join(self, game_id: int, tg_id: int) -> Reply:
         player = await self.db.players.get(tg_id)
@@ -170,7 +172,7 @@ class LobbyService(PhaseService):
                 raise UserError("game.join.full")
             await self._take_seat(table, SeatInfo(0, tg_id, player.nickname),
                                   lambda game: UserError("game.join.other_game", game=game))
-            await self._refresh_lobby(table)
+            await self._refresh_lobby(table, {tg_id: player})
             return reply("game.join.ok", seat=table.seat_of(tg_id), game=game_id)
 
     async def join_hook(self, tg_id: int, game_id: int, locale: str) -> bool:
@@ -194,7 +196,7 @@ class LobbyService(PhaseService):
                 raise UserError("game.leave.not_joined")
             order = [s for s in sorted(table.seats.values(), key=lambda s: s.seat)
                      if s.tg_id != tg_id]
-            await self._save_seats(table, order)
+            self._save_seats(table, order)
             await self._refresh_lobby(table)
             return reply("game.leave.ok")
 
@@ -218,7 +220,7 @@ class LobbyService(PhaseService):
             order = [s for s in sorted(table.seats.values(), key=lambda s: s.seat)
                      if s.tg_id != player.tg_id]
             order.insert(position - 1, table.seats[seat])
-            await self._save_seats(table, order)
+            self._save_seats(table, order)
             await self._refresh_lobby(table)
             return reply("game.reseat.ok", nick=player.nickname or nick, seat=position)
 
@@ -273,115 +275,18 @@ class LobbyService(PhaseService):
             player, _ = await self._seated(table, nick)
             order = [s for s in sorted(table.seats.values(), key=lambda s: s.seat)
                      if s.tg_id != player.tg_id]
-            await self._save_seats(table, order)
+            self._save_seats(table, order)
             if player.tg_id in table.offline:
                 await self.core.record(table, "offline_seat",
                                        {"tg_id": player.tg_id, "seated": False})
             await self._refresh_lobby(table)
             return reply("seats.unseat.ok", nick=player.nickname or nick)
 
-    def spouses(self, table: Table, players: dict[int, Any]) -> dict[int, int]:
-        out = {}
-        for seat, player in players.items():
-            if player is not None and player.spouse_id is not None:
-                other = table.seat_of(player.spouse_id)
-                if other is not None:
-                    out[seat] = other
-        return out
 
-    async def friend_menu(self, tg_id: int) -> tuple[Table, list[int]]:
-        """The lobby the player sits in, and the seats it may befriend (engine-checked)."""
-        table = self.core.of_player(tg_id)
-        if table is None or table.stage is not Stage.LOBBY:
-            raise UserError("game.friend.no_lobby")
-        seat = self.core.require_seat(table, tg_id)
-        players = {s: await self.db.players.get(table.tg_of(s)) for s in table.seats}
-        if players[seat] is None or players[seat].sex is None:  # type: ignore[union-attr]
-            raise UserError("game.rule.friend_sex_unknown")
-        legal = []
-        for holder in sorted(table.seats):
-            try:
-                self._check_friend(table, players, seat, holder)
-            except UserError:
-                continue
-            legal.append(holder)
-        if not legal:
-            raise UserError("game.friend.nobody")
-        return table, legal
-
-    def _check_friend(self, table: Table, players: dict[int, Any], orderer: int,
-                      holder: int) -> None:
-        sexes = {s: (p.sex if p is not None else None) for s, p in players.items()}
-        try:
-            engine.check_friend_order(list(table.seats), sexes, orderer, holder,
-                                      self.spouses(table, players))
-        except RuleViolation as e:
-            raise rule(e) from None
-
-    def friend_markup(self, table: Table, seats: Sequence[int]) -> Markup:
-        return lambda locale: rows([
-            button(self.notifier.seat(table, s),
-                   FriendCb(game=table.game_id, holder=s).pack()) for s in seats], 2)
-
-    def friend_announce_markup(self, table: Table, holder: int) -> Markup:
-        return lambda locale: rows([
-            button(self.tr.t(locale, "game.friend.announce_yes"),
-                   FriendCb(game=table.game_id, holder=holder, announce=1).pack()),
-            button(self.tr.t(locale, "game.friend.announce_no"),
-                   FriendCb(game=table.game_id, holder=holder, announce=0).pack()),
-        ], 2)
-
-    async def friend_choose(self, game_id: int, tg_id: int, holder: int, announce: int
-                            ) -> Reply:
-        table = self.core.table(game_id)
-        async with self.core.lock(game_id):
-            if table.stage is not Stage.LOBBY:
-                raise UserError("game.friend.too_late")
-            seat = self.core.require_seat(table, tg_id)
-            players = {s: await self.db.players.get(table.tg_of(s)) for s in table.seats}
-            self._check_friend(table, players, seat, holder)
-            if announce < 0:
-                await self.notifier.private(tg_id, "game.friend.ask_announce",
-                                            markup=self.friend_announce_markup(table, holder),
-                                            who=self.notifier.seat(table, holder))
-                return reply("game.friend.chosen")
-            try:
-                order = await self.db.immunity.order(game_id, tg_id, table.tg_of(holder),
-                                                     announce_name=bool(announce))
-            except InvalidOrder:
-                raise UserError("game.friend.duplicate") from None
-            accept = FriendAcceptCb(game=game_id, order=order.id, accept=True).pack()
-            decline = FriendAcceptCb(game=game_id, order=order.id, accept=False).pack()
-            await self.notifier.private(
-                table.host_id, "game.friend.host_ask",
-                markup=lambda loc: rows([button(self.tr.t(loc, "game.friend.accept"), accept),
-                                         button(self.tr.t(loc, "game.friend.decline"), decline)],
-                                        2),
-                orderer=self.notifier.seat(table, seat), holder=self.notifier.seat(table, holder),
-                announce=lambda loc: self.tr.t(loc, f"game.friend.announce_{int(announce)}"))
-            return reply("game.friend.ordered")
-
-    async def friend_decide(self, game_id: int, user_id: int, order_id: int, accept: bool
-                            ) -> Reply:
-        table = self.core.table(game_id)
-        async with self.core.lock(game_id):
-            self.core.require_host(table, user_id)
-            if table.stage is not Stage.LOBBY:
-                raise UserError("game.friend.too_late")
-            orders = {o.id: o for o in await self.db.immunity.for_game(game_id)}
-            order = orders.get(order_id)
-            if order is None:
-                raise UserError("game.friend.unknown")
-            if order.accepted:
-                raise UserError("game.friend.already")
-            if accept:
-                try:
-                    await self.db.immunity.accept(order_id)
-                except UnknownOrder:
-                    raise UserError("game.friend.unknown") from None
-            holder = table.seat_of(order.holder_id)
-            who = self.notifier.seat(table, holder) if holder is not None else "?"
-            await self.notifier.private(
-                order.orderer_id, "game.friend.accepted" if accept else "game.friend.declined",
-                who=who)
-            return reply("game.friend.decided")
+def _marks(player: Player | None, killed_today: bool) -> frozenset[engine.OpenImmunity]:
+    found = set()
+    if player is not None and player.games_played == 0:
+        found.add(engine.OpenImmunity.NEWBIE)
+    if killed_today:
+        found.add(engine.OpenImmunity.FIRST_DAY_KILLED)
+    return frozenset(found)

@@ -25,6 +25,7 @@ from bot.delivery import Delivery
 from bot.game.core import GameCore, Reply, reply, rule
 from bot.game.day import DayService
 from bot.game.deal import DealService
+from bot.game.friends import FriendOrders
 from bot.game.host import HostControls
 from bot.game.lobby import LobbyService
 from bot.game.night import NightService
@@ -61,7 +62,8 @@ class GameService:
             bot_username=bot_username, rng=rng or secrets.SystemRandom(), new_seed=new_seed)
         self.results = Results(core)
         self.lobby = LobbyService(core)
-        self.dealer = DealService(core, self.lobby)
+        self.friends = FriendOrders(core)
+        self.dealer = DealService(core, self.lobby, self.friends)
         self.night = NightService(core, self.results)
         self.day = DayService(core, self.results)
         self.host = HostControls(core, self.results, self.night, self.day)
@@ -77,10 +79,10 @@ class GameService:
         self.reseat = self.lobby.reseat
         self.add_offline = self.lobby.add_offline
         self.unseat = self.lobby.unseat
-        self.friend_menu = self.lobby.friend_menu
-        self.friend_markup = self.lobby.friend_markup
-        self.friend_choose = self.lobby.friend_choose
-        self.friend_decide = self.lobby.friend_decide
+        self.friend_menu = self.friends.friend_menu
+        self.friend_markup = self.friends.friend_markup
+        self.friend_choose = self.friends.friend_choose
+        self.friend_decide = self.friends.friend_decide
         # The deal
         self.parse_roles = self.dealer.parse_roles
         self.roles_text = self.dealer.roles_text

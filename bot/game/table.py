@@ -106,6 +106,10 @@ class Table:
     last_post: tuple[str, str] | None = None  # (key, text): the latest outcome's club post
     told: set[tuple[int, str]] = field(default_factory=set)  # (step, event kind) said early
     blocked_told: set[int] = field(default_factory=set)  # seats whose block the host heard of
+    # the lobby list's open immunities by account, and the club's killed on the first day
+    # today: worked out once, not at every join (memory)
+    lobby_marks: dict[int, frozenset[OpenImmunity]] = field(default_factory=dict)
+    killed_today: frozenset[int] | None = None
 
     # ------------------------------------------------------------------ queries
     @property

@@ -3,10 +3,15 @@
 from __future__ import annotations
 
 import asyncio
+import sqlite3
+from collections.abc import Iterable
+
+import pytest
 
 import engine
 from bot.game.table import Stage
 from engine import Role
+from storage.models import Player
 from tests.game.harness import CHAT, HOST, Harness
 
 
@@ -246,6 +251,63 @@ async def test_joins_at_once_keep_one_open_game_per_player(h: Harness) -> None:
         stored = await h.db.games.get(t.game_id)
         assert {s.seat: s.tg_id for s in stored.seats} == {
             n: s.tg_id for n, s in t.seats.items()}
+
+
+async def test_a_join_is_one_write(h: Harness) -> None:
+    """The seats go in the step's own transaction with the lobby's edit: one COMMIT."""
+    players = await h.players(2)
+    table = await h.service.open_lobby(CHAT, "Club", HOST, is_admin=False)
+    await h.service.join(table.game_id, players[0])
+    commits: list[str] = []
+    await h.db._conn.set_trace_callback(
+        lambda sql: commits.append(sql) if sql.strip().upper() == "COMMIT" else None)
+    await h.service.join(table.game_id, players[1])
+    await h.db._conn.set_trace_callback(None)
+    assert len(commits) == 1
+    stored = await h.db.games.get(table.game_id)
+    assert [(s.seat, s.tg_id) for s in stored.seats] == [(1, players[0]), (2, players[1])]
+
+
+async def test_a_join_whose_write_fails_leaves_the_seats_as_they_were(
+        h: Harness, monkeypatch: pytest.MonkeyPatch) -> None:
+    players = await h.players(3)
+    table = await h.service.open_lobby(CHAT, "Club", HOST, is_admin=False)
+    await h.service.join(table.game_id, players[0])
+
+    async def broken(*args: object, **kwargs: object) -> None:
+        raise sqlite3.OperationalError("disk I/O error")
+
+    real = h.db.games.append_events_with_messages
+    monkeypatch.setattr(h.db.games, "append_events_with_messages", broken)
+    with pytest.raises(sqlite3.OperationalError):
+        await h.service.join(table.game_id, players[1])
+    assert [s.tg_id for s in table.seats.values()] == [players[0]]
+    assert h.service.core.of_player(players[1]) is None  # free to join again
+    monkeypatch.setattr(h.db.games, "append_events_with_messages", real)
+    await h.service.join(table.game_id, players[1])
+    stored = await h.db.games.get(table.game_id)
+    assert [s.tg_id for s in stored.seats] == [players[0], players[1]]
+
+
+async def test_the_lobby_list_reads_each_player_once(h: Harness,
+                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    """The list is drawn again at every join; its marks (newbie, killed on the first day)
+    are worked out once per player, not re-read for the whole table at every press."""
+    players = await h.players(6)
+    table = await h.service.open_lobby(CHAT, "Club", HOST, is_admin=False)
+    asked: list[list[int]] = []
+    real = h.db.players.get_many
+
+    async def counting(ids: Iterable[int]) -> dict[int, Player]:
+        wanted = list(ids)
+        asked.append(wanted)
+        return await real(wanted)
+
+    monkeypatch.setattr(h.db.players, "get_many", counting)
+    for tg in players:
+        await h.service.join(table.game_id, tg)
+    assert asked == []  # the joiner's own account was read anyway, before the lock
+    assert set(table.lobby_marks) == set(players)
 
 
 async def test_join_refusals(h: Harness) -> None:
