@@ -204,21 +204,26 @@ class App:
         """Stop order: no new updates, no new jobs; running jobs cancelled quietly (what they
         had not posted is re-armed at the next start); posted messages flushed; then storage
         and the session."""
-        if self.webhook_runner is not None:
-            await self.webhook_runner.cleanup()  # the dispatcher's shutdown runs here
-            self.webhook_runner = None
-        if self.scheduler.running:
-            self.scheduler.shutdown(wait=False)
-        await self.guard.stop()
-        if self.web_runner is not None:
-            await self.web_runner.cleanup()
-            self.web_runner = None
-        await self.services.outbox.flush(within=SHUTDOWN_FLUSH_SECONDS)
-        delivery = self.services.extra.get("delivery")
-        if isinstance(delivery, Delivery):
-            await delivery.stop(within=SHUTDOWN_DRAIN_SECONDS)  # the rest stays queued
-        await self.services.db.close()
-        await self.bot.session.close()
+        try:
+            if self.webhook_runner is not None:
+                await self.webhook_runner.cleanup()  # the dispatcher's shutdown runs here
+                self.webhook_runner = None
+            if self.scheduler.running:
+                self.scheduler.shutdown(wait=False)
+            await self.guard.stop()
+            if self.web_runner is not None:
+                await self.web_runner.cleanup()
+                self.web_runner = None
+            await self.services.outbox.flush(within=SHUTDOWN_FLUSH_SECONDS)
+            delivery = self.services.extra.get("delivery")
+            if isinstance(delivery, Delivery):
+                await delivery.stop(within=SHUTDOWN_DRAIN_SECONDS)  # the rest stays queued
+        finally:
+            # whatever failed above: the database's threads would keep the process alive
+            try:
+                await self.services.db.close()
+            finally:
+                await self.bot.session.close()
         log.info("stopped")
 
 
