@@ -26,6 +26,7 @@ from apscheduler.triggers.cron import CronTrigger
 from bot.commands import register_commands
 from bot.config import LOCALES, Settings
 from bot.delivery import Delivery
+from bot.game.service import GameService
 from bot.game.timers import JobGuard
 from bot.game.wiring import game_routers, install_games, start_games
 from bot.handlers import get_routers
@@ -211,6 +212,9 @@ class App:
             if self.scheduler.running:
                 self.scheduler.shutdown(wait=False)
             await self.guard.stop()
+            games = self.services.extra.get("games")
+            if isinstance(games, GameService):
+                await games.core.writes.drain()  # the steps' writes, before storage closes
             if self.web_runner is not None:
                 await self.web_runner.cleanup()
                 self.web_runner = None

@@ -13,9 +13,9 @@ Deadlines are scheduler jobs (:meth:`GameCore.arm`) that the phase owning them a
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import random
-import time
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, fields, replace
@@ -37,6 +37,7 @@ from bot.game.table import (
     Table,
 )
 from bot.game.timers import Clock, Deadlines, GameTimers
+from bot.game.writes import StepWriter
 from bot.i18n import Translator
 from engine import CompositionError, Phase, RuleViolation
 from storage.db import Database
@@ -115,6 +116,7 @@ class GameCore:
         self._staged: dict[int, list[tuple[int, str, dict[str, Any], datetime | None]]] = {}
         # a step that changed the lobby's seats: its table and the seats before it
         self._seats: dict[int, tuple[Table, dict[int, SeatInfo]]] = {}
+        self.writes = StepWriter(db, lambda: self.notifier.sender)
 
     # ------------------------------------------------------------------ the running games
     def add(self, table: Table) -> None:
@@ -141,57 +143,55 @@ class GameCore:
 
     @asynccontextmanager
     async def lock(self, game_id: int) -> AsyncIterator[None]:
-        """One step of a game: its lock held; the log events it records and the messages it
-        says are written in one transaction when it ends (:meth:`flush`); nothing is sent
-        under the lock (the delivery worker sends afterwards)."""
+        """One step of a game: its lock held; the log events it records, the messages it
+        says and the seats it changes are written in one transaction after the lock is
+        released (:mod:`bot.game.writes`), and the step returns once they are durable;
+        nothing is sent under the lock (the delivery worker sends afterwards)."""
         lock = self._locks.get(game_id)
         if lock is None:
             lock = self._locks[game_id] = asyncio.Lock()
-        async with lock:
-            token = self.notifier.begin()
-            self._staged[game_id] = []
-            try:
-                yield
-            finally:
+        written: asyncio.Future[None] | None = None
+        try:
+            async with lock:
+                token = self.notifier.begin()
+                self._staged[game_id] = []
                 try:
-                    await self._commit(game_id)
+                    yield
                 finally:
-                    self._staged.pop(game_id, None)
-                    self._seats.pop(game_id, None)
-                    self.notifier.end(token)
+                    try:
+                        written = self._stage(game_id)
+                    finally:
+                        self._staged.pop(game_id, None)
+                        self._seats.pop(game_id, None)
+                        self.notifier.end(token)
+        except BaseException:
+            if written is not None:  # the step's own error is what its caller hears
+                with contextlib.suppress(Exception):
+                    await asyncio.shield(written)
+            raise
+        if written is not None:
+            await asyncio.shield(written)
 
     async def flush(self, table: Table) -> None:
-        """Commit what this step recorded and said so far (before a write that must follow
-        it, e.g. the game's status or its points)."""
+        """Write what this step recorded and said so far, and wait until it is durable
+        (before a write that must follow it, e.g. the game's status or its points)."""
         if table.game_id in self._staged:
-            await self._commit(table.game_id)
+            written = self._stage(table.game_id)
+            if written is not None:
+                await asyncio.shield(written)
+        await self.writes.settled(table.game_id)
 
     def stage_seats(self, table: Table, before: dict[int, SeatInfo]) -> None:
         """``table.seats`` changed in this step (from ``before``): written with its commit."""
         self._seats.setdefault(table.game_id, (table, before))
 
-    async def _commit(self, game_id: int) -> None:
+    def _stage(self, game_id: int) -> asyncio.Future[None] | None:
         events = self._staged.get(game_id)
-        messages = self.notifier.take()
-        seated = self._seats.pop(game_id, None)
-        if not events and not messages and seated is None:
-            return
         staged = list(events or [])
         if events is not None:
             events.clear()
-        seats = None if seated is None else [(s.seat, s.tg_id) for s in seated[0].seats.values()]
-        sender = self.notifier.sender
-        try:
-            await self.db.games.append_events_with_messages(
-                game_id, staged, messages if sender.durable else [], now=time.time(),
-                seats=seats)
-        except Exception:
-            if seated is not None:  # not written: the seats as they were (lock still held)
-                seated[0].seats = seated[1]
-            # The table in memory is ahead of its log: rebuilt from the log at the next start.
-            log.exception("cannot write a step of game %s", game_id)
-            raise
-        await sender.queued(messages)
+        return self.writes.stage(game_id, staged, self.notifier.take(),
+                                 self._seats.pop(game_id, None))
 
     def table(self, game_id: int) -> Table:
         table = self.tables.get(game_id)
@@ -238,7 +238,8 @@ class GameCore:
         step ends; a step that fails to apply is never logged): the log is the truth."""
         body = payload or {}
         staged = self._staged.get(table.game_id)
-        if staged is None:  # outside a step: on its own
+        if staged is None:  # outside a step: on its own, after the steps' writes
+            await self.writes.settled(table.game_id)
             seq = await self.db.games.append_event(table.game_id, kind, body, at=self.clock())
             return table.apply(kind, body, seq)
         seq = table.seq + 1
@@ -328,6 +329,7 @@ class GameCore:
         deadline in the log stands."""
         key = (table.game_id, name, table.step)
         if self.notifier.sender.durable and table.prompts:
+            await self.writes.settled(table.game_id)  # the prompts' rows are in the outbox
             sends = [(table.host_id if seat == 0 else table.chat_of(seat), ref)
                      for seat, ref in table.prompts.items()]
             if await self.db.outbox.undelivered(sends):

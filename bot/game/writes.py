@@ -1,0 +1,129 @@
+"""A game step's write, after its lock: the log events it recorded, the messages it said and
+the seats it changed go to storage in one transaction once the game's lock is released, in
+the order of the steps. Steps of one game that end while the game's previous write is still
+under way are written together, in one transaction.
+
+Why: a step held its game's lock until its write was committed, so a table whose 12 players
+pressed "I play" at once queued 12 commits, one after the other, behind every other game's.
+Now the lock covers the step's work in memory only; each step still returns (and its press is
+answered) only once its write is durable.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
+
+from bot.game.senders import Sender
+from bot.game.table import SeatInfo, Table
+from storage.db import Database
+from storage.outbox import Queued
+
+log = logging.getLogger(__name__)
+
+Event = tuple[int, str, dict[str, Any], datetime | None]
+
+
+class StepLost(RuntimeError):
+    """A game's earlier write failed: the later ones are not written (no gap in the log)."""
+
+
+@dataclass(eq=False)
+class _Write:
+    events: list[Event] = field(default_factory=list)
+    messages: list[Queued] = field(default_factory=list)
+    seats: list[tuple[int, int]] | None = None
+    # (table, seats before, seats after) of each step that changed them: undone if not written
+    reseated: list[tuple[Table, dict[int, SeatInfo], dict[int, SeatInfo]]] = field(
+        default_factory=list)
+    done: asyncio.Future[None] = field(
+        default_factory=lambda: asyncio.get_running_loop().create_future())
+    failed: bool = False
+
+
+class StepWriter:
+    """The writes of the games' steps, one chain per game."""
+
+    def __init__(self, db: Database, sender: Callable[[], Sender]) -> None:
+        self.db = db
+        self._sender = sender
+        self._open: dict[int, _Write] = {}  # a game's write not started yet: steps join it
+        self._last: dict[int, tuple[_Write, asyncio.Task[None]]] = {}
+
+    def stage(self, game_id: int, events: list[Event], messages: list[Queued],
+              seated: tuple[Table, dict[int, SeatInfo]] | None) -> asyncio.Future[None] | None:
+        """Queue a step's write; the future is done once it is durable (or failed)."""
+        if not events and not messages and seated is None:
+            return None
+        write = self._open.get(game_id)
+        if write is None:
+            write = self._open[game_id] = _Write()
+            write.done.add_done_callback(_retrieve)
+            before = self._last.get(game_id)
+            task = asyncio.get_running_loop().create_task(
+                self._write(game_id, write, None if before is None else before[0]))
+            self._last[game_id] = (write, task)
+            task.add_done_callback(lambda _: self._forget(game_id, write))
+        write.events += events
+        write.messages += messages
+        if seated is not None:
+            table, before_seats = seated
+            write.seats = [(s.seat, s.tg_id) for s in table.seats.values()]
+            write.reseated.append((table, before_seats, table.seats))
+        return write.done
+
+    async def settled(self, game_id: int) -> None:
+        """Wait until the game's writes queued so far are done (written or failed)."""
+        last = self._last.get(game_id)
+        if last is not None:
+            await asyncio.wait([last[1]])
+
+    async def drain(self) -> None:
+        """Every queued write done (at shutdown, before storage closes)."""
+        tasks = [task for _, task in self._last.values()]
+        if tasks:
+            await asyncio.wait(tasks)
+
+    def _forget(self, game_id: int, write: _Write) -> None:
+        last = self._last.get(game_id)
+        if last is not None and last[0] is write:
+            del self._last[game_id]
+
+    async def _write(self, game_id: int, write: _Write, before: _Write | None) -> None:
+        try:
+            if before is not None:
+                await asyncio.wait([before.done])
+            # from here on, steps that end start the next write
+            if self._open.get(game_id) is write:
+                del self._open[game_id]
+            if before is not None and before.failed:
+                raise StepLost(f"an earlier write of game {game_id} failed")
+            sender = self._sender()
+            await self.db.games.append_events_with_messages(
+                game_id, write.events, write.messages if sender.durable else [],
+                now=time.time(), seats=write.seats)
+            await sender.queued(write.messages)
+        except BaseException as exc:
+            write.failed = True
+            for table, seats_before, seats_after in reversed(write.reseated):
+                if table.seats is seats_after:  # nothing changed them since: as they were
+                    table.seats = seats_before
+            # The table in memory is ahead of its log: rebuilt from the log at the next start.
+            log.exception("cannot write a step of game %s", game_id)
+            if not write.done.done():
+                write.done.set_exception(
+                    exc if isinstance(exc, Exception) else StepLost("write cancelled"))
+            if not isinstance(exc, Exception):
+                raise
+        else:
+            write.done.set_result(None)
+
+
+def _retrieve(done: asyncio.Future[None]) -> None:
+    if not done.cancelled():
+        done.exception()  # the step's caller re-raises it; this only marks it seen

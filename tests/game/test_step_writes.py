@@ -1,0 +1,129 @@
+"""A step's write after its lock (bot/game/writes.py): steps of one game queued behind its
+write go in one transaction; a step returns only once its write is durable; a failed write
+takes the writes queued behind it along (no gap in the log); shutdown drains them."""
+
+from __future__ import annotations
+
+import asyncio
+import sqlite3
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+
+from bot.game.writes import StepLost
+from tests.game.harness import CHAT, HOST, Harness
+
+
+def _stored_seats(h: Harness, game_id: int) -> list[int]:
+    """What another connection sees: only committed rows."""
+    conn = sqlite3.connect(h.db.path)
+    try:
+        return [r[0] for r in conn.execute(
+            "SELECT tg_id FROM game_seats WHERE game_id = ? ORDER BY seat", (game_id,))]
+    finally:
+        conn.close()
+
+
+async def _turns_until(done: Callable[[], bool]) -> None:
+    """Let the other tasks run until ``done()`` (a bounded number of loop turns)."""
+    for _ in range(10_000):
+        if done():
+            return
+        await asyncio.sleep(0)
+    raise AssertionError("never happened")
+
+
+class _Writes:
+    """Counts the steps' writes and can hold the next one until released."""
+
+    def __init__(self, h: Harness, monkeypatch: pytest.MonkeyPatch) -> None:
+        self.calls: list[int] = []
+        self.hold = asyncio.Event()
+        self.hold.set()
+        self.holding = asyncio.Event()
+        self.fail_next = False
+        real = h.db.games.append_events_with_messages
+
+        async def write(game_id: int, events: Any, messages: Any, **kw: Any) -> None:
+            self.calls.append(len(kw.get("seats") or []))
+            if not self.hold.is_set():
+                self.holding.set()
+                await self.hold.wait()
+            if self.fail_next:
+                self.fail_next = False
+                raise sqlite3.OperationalError("disk I/O error")
+            await real(game_id, events, messages, **kw)
+
+        monkeypatch.setattr(h.db.games, "append_events_with_messages", write)
+
+
+async def test_joins_queued_behind_a_write_go_in_one(h: Harness,
+                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    players = await h.players(6)
+    table = await h.service.open_lobby(CHAT, "Club", HOST, is_admin=False)
+    writes = _Writes(h, monkeypatch)
+    writes.hold.clear()
+    first = asyncio.create_task(h.service.join(table.game_id, players[0]))
+    await writes.holding.wait()  # the first join's write is under way; its lock is free
+    rest = [asyncio.create_task(h.service.join(table.game_id, tg)) for tg in players[1:]]
+    await _turns_until(lambda: len(table.seats) == len(players))  # in memory only
+    assert not any(t.done() for t in [first, *rest])  # none answered before it is durable
+    assert _stored_seats(h, table.game_id) == []
+    writes.hold.set()
+    await asyncio.gather(first, *rest)
+    assert writes.calls == [1, 6]  # the first join alone, then the five others together
+    assert _stored_seats(h, table.game_id) == players
+
+
+async def test_a_step_returns_once_its_write_is_durable(h: Harness) -> None:
+    players = await h.players(3)
+    table = await h.service.open_lobby(CHAT, "Club", HOST, is_admin=False)
+    seen = {}
+
+    async def join_then_look(tg: int) -> None:
+        await h.service.join(table.game_id, tg)
+        seen[tg] = _stored_seats(h, table.game_id)
+
+    await asyncio.gather(*(join_then_look(tg) for tg in players))
+    assert all(tg in stored for tg, stored in seen.items())
+
+
+async def test_a_failed_write_fails_the_ones_queued_behind_it(
+        h: Harness, monkeypatch: pytest.MonkeyPatch) -> None:
+    players = await h.players(4)
+    table = await h.service.open_lobby(CHAT, "Club", HOST, is_admin=False)
+    await h.service.join(table.game_id, players[0])
+    writes = _Writes(h, monkeypatch)
+    writes.hold.clear()
+    writes.fail_next = True
+    failing = asyncio.create_task(h.service.join(table.game_id, players[1]))
+    await writes.holding.wait()
+    behind = asyncio.create_task(h.service.join(table.game_id, players[2]))
+    await _turns_until(lambda: len(table.seats) == 3)
+    writes.hold.set()
+    with pytest.raises(sqlite3.OperationalError):
+        await failing
+    with pytest.raises(StepLost):
+        await behind
+    assert _stored_seats(h, table.game_id) == [players[0]]
+    # a later step starts a new chain
+    await h.service.join(table.game_id, players[3])
+    assert _stored_seats(h, table.game_id)[-1] == players[3]
+
+
+async def test_drain_waits_for_the_queued_writes(h: Harness,
+                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    players = await h.players(2)
+    table = await h.service.open_lobby(CHAT, "Club", HOST, is_admin=False)
+    writes = _Writes(h, monkeypatch)
+    writes.hold.clear()
+    join = asyncio.create_task(h.service.join(table.game_id, players[0]))
+    await writes.holding.wait()
+    join.cancel()  # the press's handler gone (shutdown): its write goes on
+    drained = asyncio.create_task(h.service.core.writes.drain())
+    await asyncio.sleep(0)
+    assert not drained.done()
+    writes.hold.set()
+    await drained
+    assert _stored_seats(h, table.game_id) == [players[0]]
