@@ -77,6 +77,11 @@ class StepWriter:
             write.reseated.append((table, before_seats, table.seats))
         return write.done
 
+    @property
+    def idle(self) -> bool:
+        """No write queued or under way."""
+        return not self._last
+
     async def settled(self, game_id: int) -> None:
         """Wait until the game's writes queued so far are done (written or failed)."""
         last = self._last.get(game_id)

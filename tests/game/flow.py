@@ -159,10 +159,11 @@ class Flow:
         delivery = self.app.services.extra["delivery"]
         db = self.app.services.db
         deadline = time.monotonic() + within
+        core = self.games.core
         while True:
-            await wait_until(lambda: not any(lock.locked()
-                                             for lock in self.games.core._locks.values()),
-                             max(0.1, deadline - time.monotonic()), "the game steps to end")
+            await wait_until(lambda: core.writes.idle and not any(
+                lock.locked() for lock in core._locks.values()),
+                max(0.1, deadline - time.monotonic()), "the game steps to end")
             assert await delivery.idle(max(0.1, deadline - time.monotonic())), "not drained"
             if not await db.outbox.pending_chats():
                 return
