@@ -13,11 +13,9 @@ from storage.models import KIND_GAME, GamePoints, Player
 
 
 async def fetch_player(conn: aiosqlite.Connection, tg_id: int) -> Player | None:
-    async with conn.execute(
-        f"SELECT {_rows.PLAYER_COLUMNS} FROM players WHERE tg_id = ?", (tg_id,)
-    ) as cur:
-        row = await cur.fetchone()
-    return None if row is None else _rows.player(row)
+    rows = await conn.execute_fetchall(
+        f"SELECT {_rows.PLAYER_COLUMNS} FROM players WHERE tg_id = ?", (tg_id,))
+    return next((_rows.player(r) for r in rows), None)
 
 
 async def require_player(conn: aiosqlite.Connection, tg_id: int) -> Player:
@@ -34,11 +32,11 @@ async def balance(conn: aiosqlite.Connection, tg_id: int) -> int:
 
 
 async def game_status(conn: aiosqlite.Connection, game_id: int) -> str:
-    async with conn.execute("SELECT status FROM games WHERE id = ?", (game_id,)) as cur:
-        row = await cur.fetchone()
-    if row is None:
+    rows = list(await conn.execute_fetchall("SELECT status FROM games WHERE id = ?",
+                                            (game_id,)))
+    if not rows:
         raise UnknownGame(game_id)
-    return str(row[0])
+    return str(rows[0][0])
 
 
 async def insert_ledger(
@@ -78,10 +76,8 @@ async def require_players(conn: aiosqlite.Connection, tg_ids: Iterable[int]) -> 
     if not wanted:
         return
     marks = ",".join("?" * len(wanted))
-    async with conn.execute(
-        f"SELECT tg_id FROM players WHERE tg_id IN ({marks})", wanted
-    ) as cur:
-        found = {int(r[0]) for r in await cur.fetchall()}
+    found = {int(r[0]) for r in await conn.execute_fetchall(
+        f"SELECT tg_id FROM players WHERE tg_id IN ({marks})", wanted)}
     for tg_id in wanted:
         if tg_id not in found:
             raise UnknownPlayer(tg_id)

@@ -17,13 +17,11 @@ if TYPE_CHECKING:
     from storage.db import Database
 
 
+_CLUB = "SELECT chat_id, title, locale, timers, fate_by_host FROM clubs WHERE chat_id = ?"
+
+
 async def _fetch(conn: aiosqlite.Connection, chat_id: int) -> Club | None:
-    async with conn.execute(
-        "SELECT chat_id, title, locale, timers, fate_by_host FROM clubs WHERE chat_id = ?",
-        (chat_id,),
-    ) as cur:
-        row = await cur.fetchone()
-    return None if row is None else _club(row)
+    return next((_club(r) for r in await conn.execute_fetchall(_CLUB, (chat_id,))), None)
 
 
 def _club(row: sqlite3.Row) -> Club:
@@ -61,8 +59,7 @@ class Clubs:
             return await _require(conn, chat_id)
 
     async def get(self, chat_id: int) -> Club | None:
-        async with self._db.read() as conn:
-            return await _fetch(conn, chat_id)
+        return next((_club(r) for r in await self._db.query(_CLUB, (chat_id,))), None)
 
     async def set_locale(self, chat_id: int, locale: str) -> Club:
         _check_locale(locale)

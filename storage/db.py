@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 import os
 import sqlite3
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Sequence
 from contextlib import asynccontextmanager
 from pathlib import Path
 
@@ -255,6 +255,22 @@ class Database:
             finally:
                 self._read_holder = None
                 await _end(self._reader)
+
+    async def query(self, sql: str, params: Sequence[object] = ()) -> list[sqlite3.Row]:
+        """One SELECT on the reading connection, in one trip to its thread (no BEGIN/ROLLBACK:
+        a single statement is its own snapshot). The hot reads (an account, a club, a chat's
+        queue) use it: under load every trip to a thread waits for a turn of the busy loop."""
+        task = asyncio.current_task()
+        if task is not None and task in (self._read_holder, self._holder):
+            raise RuntimeError(
+                "storage call inside db.transaction()/db.read() of the same task: it would"
+                " deadlock or miss the transaction's rows; use the yielded connection instead"
+            )
+        if self._reader is self._conn:
+            async with self._exclusive():
+                return list(await self._conn.execute_fetchall(sql, params))
+        async with self._read_lock:
+            return list(await self._reader.execute_fetchall(sql, params))
 
     async def _rollback(self) -> None:
         await _end(self._conn)

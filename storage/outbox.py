@@ -54,14 +54,14 @@ def _dump(payload: dict[str, Any]) -> str:
 async def enqueue_in(conn: aiosqlite.Connection, messages: Iterable[Queued], now: float) -> int:
     """Queue ``messages`` inside an open transaction; returns how many rows were written."""
     written = 0
+    sends: list[tuple[int, str | None, str, float]] = []
     for m in messages:
         text = _dump(m.payload)
-        if m.method == SEND:
-            cur = await conn.execute(
-                "INSERT OR IGNORE INTO outbox (chat_id, key, method, payload, created, next_at)"
-                " VALUES (?, ?, 'send', ?, ?, 0)", (m.chat_id, m.key, text, now))
-            written += cur.rowcount
+        if m.method == SEND:  # a run of sends goes in one statement (one trip to the thread)
+            sends.append((m.chat_id, m.key, text, now))
             continue
+        written += await _insert_sends(conn, sends)
+        sends = []
         if m.method != EDIT or m.key is None:
             raise ValueError(f"bad outbox request: {m.method} {m.key}")
         cur = await conn.execute(
@@ -72,17 +72,26 @@ async def enqueue_in(conn: aiosqlite.Connection, messages: Iterable[Queued], now
             continue
         next_at = 0.0
         if m.throttle > 0:
-            async with conn.execute(
+            last = list(await conn.execute_fetchall(
                 "SELECT max(sent_at) FROM outbox WHERE chat_id = ? AND key = ? AND method = 'edit'"
-                " AND status = 'sent'", (m.chat_id, m.key)) as c:
-                row = await c.fetchone()
-            if row is not None and row[0] is not None:
-                next_at = float(row[0]) + m.throttle
+                " AND status = 'sent'", (m.chat_id, m.key)))
+            if last and last[0][0] is not None:
+                next_at = float(last[0][0]) + m.throttle
         await conn.execute(
             "INSERT INTO outbox (chat_id, key, method, payload, created, next_at)"
             " VALUES (?, ?, 'edit', ?, ?, ?)", (m.chat_id, m.key, text, now, next_at))
         written += 1
-    return written
+    return written + await _insert_sends(conn, sends)
+
+
+async def _insert_sends(conn: aiosqlite.Connection,
+                        sends: list[tuple[int, str | None, str, float]]) -> int:
+    if not sends:
+        return 0
+    cur = await conn.executemany(
+        "INSERT OR IGNORE INTO outbox (chat_id, key, method, payload, created, next_at)"
+        " VALUES (?, ?, 'send', ?, ?, 0)", sends)
+    return max(cur.rowcount, 0)
 
 
 async def readdress_in(conn: aiosqlite.Connection, old_chat_id: int, new_chat_id: int) -> int:
@@ -103,41 +112,38 @@ class Outbox:
             return await enqueue_in(conn, messages, now)
 
     async def pending_chats(self) -> list[int]:
-        async with self._db.read() as conn, conn.execute(
-            "SELECT DISTINCT chat_id FROM outbox WHERE status = 'pending'") as cur:
-            return [int(r[0]) for r in await cur.fetchall()]
+        return [int(r[0]) for r in await self._db.query(
+            "SELECT DISTINCT chat_id FROM outbox WHERE status = 'pending'")]
 
     async def undelivered(self, sends: Sequence[tuple[int, str]]) -> int:
         """How many of these sends ``(chat_id, key)`` are still queued (not yet confirmed by
         Telegram; a refused one counts as done)."""
-        waiting = 0
-        async with self._db.read() as conn:
-            for chat_id, key in sends:
-                async with conn.execute(
-                        "SELECT 1 FROM outbox WHERE chat_id = ? AND key = ? AND method = 'send'"
-                        " AND status = 'pending'", (chat_id, key)) as cur:
-                    waiting += await cur.fetchone() is not None
-        return waiting
+        if not sends:
+            return 0
+        pairs = ",".join("(?, ?)" for _ in sends)
+        rows = await self._db.query(
+            "SELECT count(*) FROM outbox WHERE method = 'send' AND status = 'pending'"
+            f" AND (chat_id, key) IN (VALUES {pairs})",
+            [v for chat_key in sends for v in chat_key])
+        return int(rows[0][0])
 
     async def pending(self, chat_id: int, limit: int = 50) -> list[OutboxRow]:
         """The chat's queued requests, oldest first."""
-        async with self._db.read() as conn, conn.execute(
-            "SELECT id, chat_id, key, method, payload, attempts, next_at, rev FROM outbox"
-            " WHERE chat_id = ? AND status = 'pending' ORDER BY id LIMIT ?",
-            (chat_id, limit)) as cur:
-            return [OutboxRow(int(r[0]), int(r[1]), r[2], str(r[3]), json.loads(r[4]),
-                              int(r[5]), float(r[6]), int(r[7]))
-                    for r in await cur.fetchall()]
+        return [OutboxRow(int(r[0]), int(r[1]), r[2], str(r[3]), json.loads(r[4]),
+                          int(r[5]), float(r[6]), int(r[7]))
+                for r in await self._db.query(
+                    "SELECT id, chat_id, key, method, payload, attempts, next_at, rev"
+                    " FROM outbox WHERE chat_id = ? AND status = 'pending' ORDER BY id"
+                    " LIMIT ?", (chat_id, limit))]
 
     async def message_id(self, chat_id: int, key: str) -> tuple[str, int | None] | None:
         """The send under ``key``: (status, Telegram's message id), or None if never queued."""
-        async with self._db.read() as conn, conn.execute(
+        rows = await self._db.query(
             "SELECT status, message_id FROM outbox WHERE chat_id = ? AND key = ?"
-            " AND method = 'send'", (chat_id, key)) as cur:
-            row = await cur.fetchone()
-        if row is None:
+            " AND method = 'send'", (chat_id, key))
+        if not rows:
             return None
-        return str(row[0]), None if row[1] is None else int(row[1])
+        return str(rows[0][0]), None if rows[0][1] is None else int(rows[0][1])
 
     async def mark_sent(self, row: OutboxRow, message_id: int | None, now: float) -> bool:
         """Confirmed by Telegram. False when an edit was coalesced meanwhile (send it again)."""

@@ -33,19 +33,19 @@ class Players:
         self._db = db
 
     async def get(self, tg_id: int) -> Player | None:
-        async with self._db.read() as conn:
-            return await _ops.fetch_player(conn, tg_id)
+        rows = await self._db.query(
+            f"SELECT {_rows.PLAYER_COLUMNS} FROM players WHERE tg_id = ?", (tg_id,))
+        return next((_rows.player(r) for r in rows), None)
 
     async def get_many(self, tg_ids: Iterable[int]) -> dict[int, Player]:
         """The accounts of ``tg_ids`` that exist, in one read (a lobby of 20 is one query)."""
         ids = sorted(set(tg_ids))
         if not ids:
             return {}
-        async with self._db.read() as conn, conn.execute(
+        rows = await self._db.query(
             f"SELECT {_rows.PLAYER_COLUMNS} FROM players"
-            f" WHERE tg_id IN ({','.join('?' * len(ids))})", ids,
-        ) as cur:
-            return {p.tg_id: p for p in map(_rows.player, await cur.fetchall())}
+            f" WHERE tg_id IN ({','.join('?' * len(ids))})", ids)
+        return {p.tg_id: p for p in map(_rows.player, rows)}
 
     async def by_nickname(self, nickname: str) -> Player | None:
         """Case-insensitive lookup; spaces are normalized like in ``set_nickname``."""

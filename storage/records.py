@@ -121,11 +121,9 @@ class FirstDayKilled:
             return await cur.fetchone() is not None
 
     async def for_day(self, club_chat_id: int, day: date) -> set[int]:
-        async with self._db.read() as conn, conn.execute(
+        return {int(r[0]) for r in await self._db.query(
             "SELECT tg_id FROM first_day_killed WHERE club_chat_id = ? AND day = ?",
-            (club_chat_id, day.isoformat()),
-        ) as cur:
-            return {int(r[0]) for r in await cur.fetchall()}
+            (club_chat_id, day.isoformat()))}
 
 
 class Complaints:

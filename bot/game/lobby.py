@@ -150,8 +150,10 @@ class LobbyService(PhaseService):
                 raise other_game(other.game_id)
             self._save_seats(table, [*sorted(table.seats.values(), key=lambda s: s.seat), info])
 
-    async def join(self, game_id: int, tg_id: int) -> Reply:
-        player = await self.db.players.get(tg_id)
+    async def join(self, game_id: int, tg_id: int, account: Player | None = None) -> Reply:
+        """``account``: the presser's account as the update's middleware read it (no second
+        read on the busiest press of the evening)."""
+        player = account if account is not None else await self.db.players.get(tg_id)
         if player is None:
             raise UserError("game.join.not_registered", link=self.join_link(game_id))
         if player.blocked:

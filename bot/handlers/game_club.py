@@ -15,6 +15,7 @@ from bot.game.callbacks import LobbyCb
 from bot.game.service import GameService, Reply
 from bot.outbox import Outbox
 from storage.db import Database
+from storage.models import Player
 
 log = logging.getLogger("bot.handlers.game")
 TAGS = re.compile(r"<[^>]+>")
@@ -161,9 +162,9 @@ async def endgame(message: Message, games: GameService) -> None:
 
 
 async def lobby_button(query: CallbackQuery, callback_data: LobbyCb, games: GameService,
-                       user_locale: str) -> None:
+                       user_locale: str, account: Player | None = None) -> None:
     if callback_data.action == "join":
-        answer = await games.join(callback_data.game, query.from_user.id)
+        answer = await games.join(callback_data.game, query.from_user.id, account)
     else:
         answer = await games.leave(callback_data.game, query.from_user.id)
     # a popup: in the presser's language, not the club's

@@ -240,6 +240,48 @@ async def test_a_read_inside_a_transaction_of_the_same_task_is_refused(db: Datab
     assert await db.ledger.balance(1) == 0
 
 
+async def test_a_single_query_sees_what_was_committed_and_nothing_else(db: Database) -> None:
+    """``db.query``: one SELECT on the reading connection, no transaction of its own."""
+    await add_players(db, 1)
+    inside = asyncio.Event()
+    release = asyncio.Event()
+
+    async def writer() -> None:
+        async with db.transaction() as conn:
+            await conn.execute("UPDATE players SET nickname = 'Mid' WHERE tg_id = 1")
+            inside.set()
+            await release.wait()
+
+    task = asyncio.create_task(writer())
+    await inside.wait()
+    player = await asyncio.wait_for(db.players.get(1), 5)  # not waiting for the writer
+    assert player is not None and player.nickname == "nick1"
+    release.set()
+    await task
+    player = await db.players.get(1)
+    assert player is not None and player.nickname == "Mid"
+    with pytest.raises(RuntimeError, match="yielded connection"):
+        async with db.transaction():
+            await db.players.get(1)
+    with pytest.raises(RuntimeError, match="yielded connection"):
+        async with db.read():
+            await db.query("SELECT 1")
+
+
+async def test_undelivered_counts_the_sends_still_queued(db: Database) -> None:
+    from storage.outbox import SEND, Queued, enqueue_in
+
+    queued = [Queued(10, SEND, {"text": "x"}, key="a"), Queued(10, SEND, {"text": "y"}, key="b"),
+              Queued(11, SEND, {"text": "z"}, key="a")]
+    async with db.transaction() as conn:
+        assert await enqueue_in(conn, [*queued, queued[0]], now=1.0) == 3  # once per key
+    assert await db.outbox.undelivered([(10, "a"), (10, "b"), (11, "a"), (12, "a")]) == 3
+    row = (await db.outbox.pending(10))[0]
+    await db.outbox.mark_sent(row, 99, now=2.0)
+    assert await db.outbox.undelivered([(10, "a"), (10, "b"), (11, "a")]) == 2
+    assert await db.outbox.undelivered([]) == 0
+
+
 async def test_concurrent_redemptions_never_overdraw(db: Database) -> None:
     await add_players(db, 1)
     await db.ledger.adjust(1, 100, reason="x", admin_id=ADMIN, now=NOW)
