@@ -25,10 +25,9 @@ class Results(PhaseService):
         told = {kind for step, kind in table.told if step == table.step}
         morning = isinstance(result, engine.NightResult) and not table.game.over
         png = None
-        if morning:  # the day opens with the table's picture, its caption saying so
+        if morning:
             day = table.game.day_number + 1
             png = await table_png(table, self.tr, "seats.picture.day", game=table.game_id, day=day)
-            await self.notifier.club_photo(table, png, "game.day.start", day=day)
         await self.notifier.events(table, [
             e for e in result.events
             if not (isinstance(result, engine.DayResult) and e.kind in told)])
@@ -42,6 +41,8 @@ class Results(PhaseService):
         ref = self.core.ref(table, f"r{table.resolved_seq}")
         text = self.notifier.seal(table.chat_id, ref)
         table.last_post = (ref, text) if text is not None else None
+        if png is not None:  # after the night's news, the day: the table's picture, its caption
+            await self.notifier.club_photo(table, png, "game.day.start", day=day)
         if table.game.over:
             await self.finish(table)
         else:

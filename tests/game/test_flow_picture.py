@@ -45,9 +45,10 @@ async def test_table_picture_each_day_and_at_the_end(fake: FakeTelegram, tmp_pat
     mornings = [p for p in photos if "☀️" in p.body]
     final = photos[-1]
     assert photos == [*mornings, final]
-    # one picture a day: the day's first post is the picture, captioned with the morning text
+    # one picture a day, captioned with the day's start, right after the night's news
     days = [m for m in messages if "☀️" in m.body and "Обсуждение" in m.body]
     assert days == mornings and len(mornings) == len(views) - 1 >= 1
+    assert all("🌅" in messages[messages.index(p) - 1].body for p in mornings)
     assert [f"День {n}." in p.body for n, p in enumerate(mornings, 1)] == [True] * len(mornings)
     # the final picture comes after the reveal, with every card
     end = next(i for i, m in enumerate(messages) if "🏁" in m.body)
