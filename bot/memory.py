@@ -81,10 +81,20 @@ def snapshot() -> dict[str, Any]:
 async def report(interval: float, top: int = 0) -> None:
     """Log :func:`snapshot` every ``interval`` seconds (and tracemalloc's ``top`` lines)."""
     start = None
+    started = False
     if top > 0:
         if not tracemalloc.is_tracing():
             tracemalloc.start(1)
+            started = True
         start = tracemalloc.take_snapshot()
+    try:
+        await _report(interval, top, start)
+    finally:
+        if started:
+            tracemalloc.stop()
+
+
+async def _report(interval: float, top: int, start: tracemalloc.Snapshot | None) -> None:
     while True:
         log.info("memory", extra=snapshot())
         if start is not None:
