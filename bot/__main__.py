@@ -30,9 +30,15 @@ def describe(error: ValidationError) -> str:
 
 async def run(settings: Settings) -> None:
     from bot.app import create_app
+    from bot.memory import start_from_env
 
+    report = start_from_env()  # opt-in: BOT_MEMORY_LOG
     app = await create_app(settings)
-    await app.run()
+    try:
+        await app.run()
+    finally:
+        if report is not None:
+            report.cancel()
 
 
 async def check(settings: Settings) -> str:

@@ -50,6 +50,11 @@ EXPIRY_HOUR_UTC = 7  # the daily expiry job (warnings and burns) runs at 07:00 U
 STARTUP_TIMEOUT = 15
 SHUTDOWN_FLUSH_SECONDS = 10  # posted messages still retrying get this long at shutdown
 SHUTDOWN_DRAIN_SECONDS = 3  # the durable outbox: sent by the next start if not now
+# Updates handled at once (long polling): the rest wait at Telegram, not in memory. Each one in
+# flight holds its parsed Update and aiogram's middleware chain, about 45 KB; the lobby burst
+# of the load benchmark (2,400 "I play" presses at N = 200) had them all in flight at once,
+# +110 MB of RSS that the allocator kept (docs/benchmarks.md, "Memory at N = 200").
+UPDATES_IN_FLIGHT = 200
 
 
 class StartupError(Exception):
@@ -70,6 +75,7 @@ class App:
     webhook_runner: web.AppRunner | None = None
     guard: JobGuard = field(default_factory=JobGuard)
     stopping: asyncio.Event = field(default_factory=asyncio.Event)
+    updates_in_flight: int = UPDATES_IN_FLIGHT
 
     async def check_api(self) -> User:
         """getMe: fails fast with a clear message when the API is unreachable or the token bad."""
@@ -127,7 +133,7 @@ class App:
             else:
                 await self.dispatcher.start_polling(
                     self.bot, handle_signals=handle_signals, polling_timeout=polling_timeout,
-                    close_bot_session=False,
+                    close_bot_session=False, tasks_concurrency_limit=self.updates_in_flight,
                 )
         finally:
             await self.close()

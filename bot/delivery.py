@@ -187,8 +187,10 @@ class Delivery:
                     with contextlib.suppress(TimeoutError):
                         await asyncio.wait_for(event.wait(), wait)
                     continue
+                is_urgent = any(urgent(chat_id, r.method) for r in rows)
+                del rows  # not held while the sender waits for its turn (2,400 chats at once)
                 try:
-                    await self._send(head, urgent=any(urgent(chat_id, r.method) for r in rows))
+                    await self._send(head, urgent=is_urgent)
                 except asyncio.CancelledError:
                     raise
                 except Exception:
@@ -203,8 +205,19 @@ class Delivery:
         limits = self.outbox.limits
         return float(min(limits.backoff_start * 2 ** min(attempts, 30), limits.backoff_max))
 
-    async def _method(self, row: OutboxRow) -> TelegramMethod[Any] | str:
-        """The request for ``row``, or why it cannot be made."""
+    async def _target(self, row: OutboxRow) -> int | str | None:
+        """The message an edit changes (None for a send), or why there is none."""
+        if row.method != EDIT or "photo" in row.payload:
+            return None
+        assert row.key is not None
+        target = await self.db.outbox.message_id(row.chat_id, row.key)
+        if target is None or target[0] != "sent" or target[1] is None:
+            return f"no message to edit ({None if target is None else target[0]})"
+        return target[1]
+
+    def _method(self, row: OutboxRow, target: int | None) -> TelegramMethod[Any]:
+        """The request for ``row``; built once its turn came, so that the chats waiting for
+        theirs hold only their row, not the request's models."""
         payload = row.payload
         markup = markup_of(payload)
         photo = photo_of(payload)
@@ -212,15 +225,11 @@ class Delivery:
             return SendPhoto(chat_id=row.chat_id,
                              photo=BufferedInputFile(photo[0], filename="table.png"),
                              caption=photo[1], parse_mode=self.outbox.parse_mode)
-        if row.method != EDIT:
+        if target is None:
             return SendMessage(chat_id=row.chat_id, text=payload["text"],
                                parse_mode=self.outbox.parse_mode, reply_markup=markup,
                                protect_content=True if payload.get("protect") else None)
-        assert row.key is not None
-        target = await self.db.outbox.message_id(row.chat_id, row.key)
-        if target is None or target[0] != "sent" or target[1] is None:
-            return f"no message to edit ({None if target is None else target[0]})"
-        return EditMessageText(chat_id=row.chat_id, message_id=target[1], text=payload["text"],
+        return EditMessageText(chat_id=row.chat_id, message_id=target, text=payload["text"],
                                parse_mode=self.outbox.parse_mode, reply_markup=markup)
 
     async def _send(self, row: OutboxRow, *, urgent: bool = True) -> None:
@@ -228,12 +237,13 @@ class Delivery:
         before one in the same chat) goes before the clean-up edits of private prompts within
         the overall limit (:meth:`bot.outbox.RateLimiter.acquire`)."""
         chat_id = row.chat_id
-        method = await self._method(row)
-        if isinstance(method, str):
-            log.warning("cannot edit %s in %s: %s", row.key, chat_id, method)
-            await self.db.outbox.mark_failed(row, method)
+        target = await self._target(row)
+        if isinstance(target, str):
+            log.warning("cannot edit %s in %s: %s", row.key, chat_id, target)
+            await self.db.outbox.mark_failed(row, target)
             return
         await self.outbox.limiter.acquire(chat_id, urgent=urgent)
+        method = self._method(row, target)
         name = type(method).__name__
         try:
             result = await self.outbox.bot(method,

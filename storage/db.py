@@ -15,7 +15,8 @@ from storage.migrations import migrate, user_version
 
 BUSY_TIMEOUT_MS = 10_000
 GROUP_MAX = 64  # transactions committed together at most: a busy writer still commits often
-CACHE_KIB = 32 * 1024  # the writing connection's page cache (SQLite's default is 2 MiB)
+CACHE_KIB = 8 * 1024  # the writing connection's page cache (SQLite's default is 2 MiB)
+SWEEP_CACHE_KIB = 32 * 1024  # the writer's, for the expiry catch-up only (storage/expiry.py)
 READ_CACHE_KIB = 8 * 1024  # the reading connection's
 
 
@@ -274,6 +275,11 @@ class Database:
 
     async def _rollback(self) -> None:
         await _end(self._conn)
+
+    async def set_cache(self, kib: int) -> None:
+        """The writing connection's page cache, in KiB (shrinking frees the pages over it)."""
+        async with self._exclusive():
+            await self._conn.execute(f"PRAGMA cache_size = -{int(kib)}")
 
     async def schema_version(self) -> int:
         async with self._exclusive():

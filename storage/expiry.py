@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING
 
 from storage import _ops, _rows
 from storage.dates import WARNING_DAYS, expiry_cutoff
+from storage.db import CACHE_KIB, SWEEP_CACHE_KIB
 from storage.models import KIND_EXPIRY_BURN, Player
 
 if TYPE_CHECKING:
@@ -72,11 +73,16 @@ class Expiry:
         if batch <= 0:
             raise ValueError("batch must be positive")
         burnt: list[Player] = []
-        while True:
-            chunk = await self._sweep_batch(today, batch)
-            burnt.extend(chunk)
-            if len(chunk) < batch:
-                break
+        # a catch-up of months touches most of the players' pages: a big cache for it only
+        await self._db.set_cache(SWEEP_CACHE_KIB)
+        try:
+            while True:
+                chunk = await self._sweep_batch(today, batch)
+                burnt.extend(chunk)
+                if len(chunk) < batch:
+                    break
+        finally:
+            await self._db.set_cache(CACHE_KIB)
         burnt.sort(key=lambda p: p.tg_id)
         return burnt
 

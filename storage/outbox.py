@@ -41,10 +41,15 @@ class OutboxRow:
     chat_id: int
     key: str | None
     method: str
-    payload: dict[str, Any]
+    payload_json: str  # as stored: decoded when the request is built, not while it waits
     attempts: int
     next_at: float
     rev: int
+
+    @property
+    def payload(self) -> dict[str, Any]:
+        decoded: dict[str, Any] = json.loads(self.payload_json)
+        return decoded
 
 
 def _dump(payload: dict[str, Any]) -> str:
@@ -129,7 +134,7 @@ class Outbox:
 
     async def pending(self, chat_id: int, limit: int = 50) -> list[OutboxRow]:
         """The chat's queued requests, oldest first."""
-        return [OutboxRow(int(r[0]), int(r[1]), r[2], str(r[3]), json.loads(r[4]),
+        return [OutboxRow(int(r[0]), int(r[1]), r[2], str(r[3]), str(r[4]),
                           int(r[5]), float(r[6]), int(r[7]))
                 for r in await self._db.query(
                     "SELECT id, chat_id, key, method, payload, attempts, next_at, rev"
@@ -153,8 +158,9 @@ class Outbox:
                 " attempts = attempts + 1 WHERE id = ? AND rev = ?",
                 (message_id, now, row.id, row.rev))
             if cur.rowcount:
-                if "photo" in row.payload:  # a picture's bytes are not kept once it is sent
-                    kept = {k: v for k, v in row.payload.items() if k != "photo"}
+                payload = row.payload
+                if "photo" in payload:  # a picture's bytes are not kept once it is sent
+                    kept = {k: v for k, v in payload.items() if k != "photo"}
                     await conn.execute("UPDATE outbox SET payload = ? WHERE id = ?",
                                        (_dump(kept), row.id))
                 return True

@@ -8,6 +8,7 @@ from hypothesis import strategies as st
 
 from storage import Database, UnknownPlayer
 from storage.dates import add_months, expiry_cutoff, expiry_of
+from storage.db import CACHE_KIB, SWEEP_CACHE_KIB
 from tests.storage.conftest import ADMIN, NOW, add_players
 
 LAST = date(2026, 1, 15)  # expires 2026-03-15, warning from 2026-03-08
@@ -104,3 +105,35 @@ async def test_sweep_in_small_batches_burns_everyone_once(db: Database) -> None:
     assert await db.expiry.sweep(date(2026, 3, 15), batch=3) == []
     with pytest.raises(ValueError):
         await db.expiry.sweep(date(2026, 3, 15), batch=0)
+
+
+async def writer_cache(db: Database) -> int:
+    async with db.transaction() as conn, conn.execute("PRAGMA cache_size") as cur:
+        row = await cur.fetchone()
+    assert row is not None
+    return int(row[0])
+
+
+async def test_the_sweep_alone_gets_the_big_page_cache(
+        db: Database, monkeypatch: pytest.MonkeyPatch) -> None:
+    assert await writer_cache(db) == -CACHE_KIB
+    await add_players(db, 1, 2)
+    await played(db, 1, LAST, points=5)
+    statements: list[str] = []
+    async with db.transaction() as conn:
+        await conn.set_trace_callback(statements.append)
+    assert [p.tg_id for p in await db.expiry.sweep(date(2026, 3, 15))] == [1]
+    caches = [i for i, s in enumerate(statements) if s.startswith("PRAGMA cache_size")]
+    burns = [i for i, s in enumerate(statements) if s.startswith("INSERT INTO ledger")]
+    assert [statements[i] for i in caches] == [f"PRAGMA cache_size = -{SWEEP_CACHE_KIB}",
+                                               f"PRAGMA cache_size = -{CACHE_KIB}"]
+    assert caches[0] < burns[0] < caches[1]  # raised for the burn, lowered after it
+    assert await writer_cache(db) == -CACHE_KIB
+
+    async def broken(today: date, batch: int) -> list[object]:
+        raise RuntimeError("disk on fire")
+
+    monkeypatch.setattr(db.expiry, "_sweep_batch", broken)
+    with pytest.raises(RuntimeError):
+        await db.expiry.sweep(date(2026, 3, 15))
+    assert await writer_cache(db) == -CACHE_KIB  # lowered again after a failed sweep
