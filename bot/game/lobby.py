@@ -85,20 +85,24 @@ class LobbyService(PhaseService):
         marks = await self._lobby_marks(table, known or {})
         seats = sorted(table.seats.values(), key=lambda s: s.seat)
 
+        def line(locale: str, info: SeatInfo) -> str:
+            found = frozenset(str(m) for m in marks.get(info.tg_id, ()))
+            key = (locale, info.seat, info.name, found, info.tg_id in table.offline)
+            drawn = table.lobby_lines.get(key)
+            if drawn is None:  # a line is drawn once, not at every join of the evening
+                drawn = self.tr.t(locale, "game.seat", seat=info.seat, name=info.name)
+                extra = [self.tr.t(locale, f"game.immunity.{m}") for m in sorted(found)]
+                if key[4]:
+                    extra.insert(0, self.tr.t(locale, "seats.lobby_mark"))
+                if extra:
+                    drawn += f" — {', '.join(extra)}"
+                table.lobby_lines[key] = drawn
+            return drawn
+
         def render(locale: str) -> str:
             if not seats:
                 return self.tr.t(locale, "game.nobody")
-            lines = []
-            for info in seats:
-                line = self.tr.t(locale, "game.seat", seat=info.seat, name=info.name)
-                extra = [self.tr.t(locale, f"game.immunity.{m}") for m in
-                         sorted(marks.get(info.tg_id, ()))]
-                if info.tg_id in table.offline:
-                    extra.insert(0, self.tr.t(locale, "seats.lobby_mark"))
-                if extra:
-                    line += f" — {', '.join(extra)}"
-                lines.append(line)
-            return "\n".join(lines)
+            return "\n".join(line(locale, info) for info in seats)
         return {"game": table.game_id, "seats": render, "count": len(seats)}
 
     async def _lobby_marks(self, table: Table, known: dict[int, Player]

@@ -110,6 +110,10 @@ class Table:
     # today: worked out once, not at every join (memory)
     lobby_marks: dict[int, frozenset[OpenImmunity]] = field(default_factory=dict)
     killed_today: frozenset[int] | None = None
+    lobby_lines: dict[tuple[str, int, str, frozenset[str], bool], str] = field(
+        default_factory=dict)  # the lobby list's drawn lines (memory)
+    _seat_index: tuple[dict[int, SeatInfo], int, dict[int, int]] | None = field(
+        default=None, repr=False, compare=False)
 
     # ------------------------------------------------------------------ queries
     @property
@@ -126,7 +130,14 @@ class Table:
         return self.stage not in (Stage.OVER, Stage.ABORTED)
 
     def seat_of(self, tg_id: int) -> int | None:
-        return next((s.seat for s in self.seats.values() if s.tg_id == tg_id), None)
+        # an index of the seats, rebuilt when they are replaced or grow (every join asks
+        # every open table whether the presser already sits there)
+        index = self._seat_index
+        if index is None or index[0] is not self.seats or index[1] != len(self.seats):
+            index = (self.seats, len(self.seats),
+                     {s.tg_id: s.seat for s in self.seats.values()})
+            self._seat_index = index
+        return index[2].get(tg_id)
 
     def tg_of(self, seat: int) -> int:
         """The seat's account (points, marks); where its messages go is :meth:`chat_of`."""
