@@ -106,12 +106,11 @@ class Table:
     last_post: tuple[str, str] | None = None  # (key, text): the latest outcome's club post
     told: set[tuple[int, str]] = field(default_factory=set)  # (step, event kind) said early
     blocked_told: set[int] = field(default_factory=set)  # seats whose block the host heard of
-    # the lobby list's open immunities by account, and the club's killed on the first day
-    # today: worked out once, not at every join (memory)
+    # the lobby list's marks by account, the club's first-day killed today, its drawn lines:
+    # worked out once, not at every join (memory)
     lobby_marks: dict[int, frozenset[OpenImmunity]] = field(default_factory=dict)
     killed_today: frozenset[int] | None = None
-    lobby_lines: dict[tuple[str, int, str, frozenset[str], bool], str] = field(
-        default_factory=dict)  # the lobby list's drawn lines (memory)
+    lobby_lines: dict[tuple[str, int, str, frozenset[str], bool], str] = field(default_factory=dict)
     _seat_index: tuple[dict[int, SeatInfo], int, dict[int, int]] | None = field(
         default=None, repr=False, compare=False)
 
@@ -130,8 +129,7 @@ class Table:
         return self.stage not in (Stage.OVER, Stage.ABORTED)
 
     def seat_of(self, tg_id: int) -> int | None:
-        # an index of the seats, rebuilt when they are replaced or grow (every join asks
-        # every open table whether the presser already sits there)
+        # indexed, rebuilt when the seats are replaced or grow (every join asks every table)
         index = self._seat_index
         if index is None or index[0] is not self.seats or index[1] != len(self.seats):
             index = (self.seats, len(self.seats),
