@@ -17,7 +17,7 @@ import aiosqlite
 from benchmarks.load.players import GAME_OVER, Bench, Table
 from tests.fakes.telegram_server import FakeTelegram, Request
 
-SENDS = frozenset({"sendMessage", "sendDocument"})
+SENDS = frozenset({"sendMessage", "sendDocument", "sendPhoto"})
 EDITS = frozenset({"editMessageText", "editMessageReplyMarkup"})
 
 
