@@ -242,14 +242,9 @@ class Database:
                 finally:
                     await self._rollback()
             return
-        task = asyncio.current_task()
-        if task is not None and task in (self._read_holder, self._holder):
-            raise RuntimeError(
-                "storage call inside db.transaction()/db.read() of the same task: it would"
-                " deadlock or miss the transaction's rows; use the yielded connection instead"
-            )
+        self._refuse_read_inside()
         async with self._read_lock:
-            self._read_holder = task
+            self._read_holder = asyncio.current_task()
             try:
                 await self._reader.execute("BEGIN")
                 yield self._reader
@@ -261,17 +256,22 @@ class Database:
         """One SELECT on the reading connection, in one trip to its thread (no BEGIN/ROLLBACK:
         a single statement is its own snapshot). The hot reads (an account, a club, a chat's
         queue) use it: under load every trip to a thread waits for a turn of the busy loop."""
+        self._refuse_read_inside()
+        if self._reader is self._conn:
+            async with self._exclusive():
+                return list(await self._conn.execute_fetchall(sql, params))
+        async with self._read_lock:
+            return list(await self._reader.execute_fetchall(sql, params))
+
+    def _refuse_read_inside(self) -> None:
+        """A read from inside this task's own transaction or read would deadlock on the lock
+        or miss the transaction's rows."""
         task = asyncio.current_task()
         if task is not None and task in (self._read_holder, self._holder):
             raise RuntimeError(
                 "storage call inside db.transaction()/db.read() of the same task: it would"
                 " deadlock or miss the transaction's rows; use the yielded connection instead"
             )
-        if self._reader is self._conn:
-            async with self._exclusive():
-                return list(await self._conn.execute_fetchall(sql, params))
-        async with self._read_lock:
-            return list(await self._reader.execute_fetchall(sql, params))
 
     async def _rollback(self) -> None:
         await _end(self._conn)
