@@ -36,7 +36,13 @@ from aiogram.exceptions import (
     TelegramRetryAfter,
     TelegramUnauthorizedError,
 )
-from aiogram.methods import EditMessageText, SendMessage, SendPhoto, TelegramMethod
+from aiogram.methods import (
+    EditMessageCaption,
+    EditMessageText,
+    SendMessage,
+    SendPhoto,
+    TelegramMethod,
+)
 from aiogram.types import BufferedInputFile, CallbackQuery, InlineKeyboardMarkup, Message
 
 from bot.outbox import Outbox
@@ -229,6 +235,10 @@ class Delivery:
             return SendMessage(chat_id=row.chat_id, text=payload["text"],
                                parse_mode=self.outbox.parse_mode, reply_markup=markup,
                                protect_content=True if payload.get("protect") else None)
+        if "text" not in payload:  # a picture's caption (the morning's post)
+            return EditMessageCaption(chat_id=row.chat_id, message_id=target,
+                                      caption=payload["caption"],
+                                      parse_mode=self.outbox.parse_mode, reply_markup=markup)
         return EditMessageText(chat_id=row.chat_id, message_id=target, text=payload["text"],
                                parse_mode=self.outbox.parse_mode, reply_markup=markup)
 

@@ -18,7 +18,7 @@ from benchmarks.load.players import GAME_OVER, Bench, Table
 from tests.fakes.telegram_server import FakeTelegram, Request
 
 SENDS = frozenset({"sendMessage", "sendDocument", "sendPhoto"})
-EDITS = frozenset({"editMessageText", "editMessageReplyMarkup"})
+EDITS = frozenset({"editMessageText", "editMessageCaption", "editMessageReplyMarkup"})
 
 
 def percentile(values: list[float], q: float) -> float:

@@ -71,10 +71,16 @@ class RecordingSender:
                 continue
             photo = photo_of(m.payload)
             if photo is not None:
+                if m.key is not None and (m.chat_id, m.key) in self.ids:
+                    continue
                 self._next += 1
-                self.sent.append(Sent(m.chat_id, photo[1], None, False, self._next, photo=photo[0]))
+                if m.key is not None:
+                    self.ids[(m.chat_id, m.key)] = self._next
+                self.sent.append(Sent(m.chat_id, photo[1], None, False, self._next, key=m.key,
+                                      photo=photo[0]))
                 continue
-            text, markup = m.payload["text"], markup_of(m.payload)
+            text = str(m.payload.get("text", m.payload.get("caption")))  # a picture's: caption
+            markup = markup_of(m.payload)
             if m.method == EDIT:
                 assert m.key is not None
                 message_id = self.ids.get((m.chat_id, m.key))

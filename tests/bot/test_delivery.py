@@ -196,6 +196,28 @@ async def test_a_picture_is_sent_once_and_its_bytes_not_kept(
     assert json.loads(row["payload"])["caption"] == "☀️ Day 1"
 
 
+async def test_a_pictures_caption_is_edited_in_place(
+        fake: FakeTelegram, db: Database, outbox: Outbox) -> None:
+    """The morning's picture: the last words' ends are edited into its caption
+    (``editMessageCaption``), in order with the chat's other posts."""
+    png = b"\x89PNG\r\n\x1a\n" + bytes(64)
+    delivery = Delivery(db, outbox)
+    await delivery.start()
+    await delivery.enqueue([
+        Queued(GROUP, SEND, photo_payload(png, "🌅 Morning"), "g1:r5"),
+        Queued(GROUP, EDIT, {"caption": "🌅 Morning\n\nthe last word is over"}, "g1:r5"),
+        send(GROUP, "🗳 board")])
+    assert await delivery.idle(10)
+    await delivery.stop()
+    picture, board = fake.messages(GROUP)
+    assert picture.photo_bytes == png and picture.text is None
+    assert picture.caption == "🌅 Morning\n\nthe last word is over"
+    assert picture.history == ["🌅 Morning"] and board.body == "🗳 board"
+    methods = [call for call, p in fake.calls if p.get("chat_id") == GROUP]
+    assert methods == ["sendPhoto", "editMessageCaption", "sendMessage"]
+    assert all(r["status"] == "sent" for r in await db.outbox.rows(GROUP))
+
+
 async def test_a_request_is_built_once_its_turn_came(
         fake: FakeTelegram, db: Database, outbox: Outbox, monkeypatch: pytest.MonkeyPatch) -> None:
     """A chat waiting for its turn holds its row, not the request's models (2,400 private chats

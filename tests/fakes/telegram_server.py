@@ -43,14 +43,15 @@ JSON_FIELDS = frozenset(
 )
 INT_FIELDS = frozenset({"chat_id", "user_id", "message_id", "offset", "limit", "cache_time"})
 FAULT_KINDS = ("html502", "json500", "429", "drop", "hang")
-GROUP_LIMITED = frozenset({"sendMessage", "sendDocument", "editMessageText",
-                           "editMessageReplyMarkup"})
+GROUP_LIMITED = frozenset({"sendMessage", "sendDocument", "sendPhoto", "editMessageText",
+                           "editMessageCaption", "editMessageReplyMarkup"})
 SENDING_METHODS = frozenset(
     {
         "sendMessage",
         "sendDocument",
         "sendPhoto",
         "editMessageText",
+        "editMessageCaption",
         "editMessageReplyMarkup",
         "deleteMessage",
         "answerCallbackQuery",
@@ -59,7 +60,8 @@ SENDING_METHODS = frozenset(
 
 # Requests that count against Telegram's message limits (answers to buttons do not).
 LIMITED_METHODS = frozenset(
-    {"sendMessage", "sendDocument", "editMessageText", "editMessageReplyMarkup"}
+    {"sendMessage", "sendDocument", "sendPhoto", "editMessageText", "editMessageCaption",
+     "editMessageReplyMarkup"}
 )
 
 DEFAULT_TOKEN = "123456789:AAF-fake-token-for-tests-only-0123456"
@@ -974,6 +976,24 @@ class FakeTelegram:
             )
         message.history.append(message.text)
         message.text = text
+        message.reply_markup = markup
+        message.parse_mode = params.get("parse_mode")
+        return await self._edited(message)
+
+    async def _api_editMessageCaption(self, params: dict[str, Any]) -> web.Response:
+        if (error := self._check_chat(int(params.get("chat_id", 0)))) is not None:
+            return error
+        message = self._find(params)
+        if message is None:
+            return _error(400, "Bad Request: message to edit not found")
+        if message.photo_bytes is None and message.caption is None:
+            return _error(400, "Bad Request: there is no caption in the message to edit")
+        caption = params.get("caption")
+        markup = params.get("reply_markup")
+        if caption == message.caption and markup == message.reply_markup:
+            return _error(400, "Bad Request: message is not modified")
+        message.history.append(message.caption)
+        message.caption = caption
         message.reply_markup = markup
         message.parse_mode = params.get("parse_mode")
         return await self._edited(message)
