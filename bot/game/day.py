@@ -180,6 +180,12 @@ class DayService(PhaseService):
                                            if (table.step, e.kind) not in table.told])
         table.told |= {(table.step, k) for k in told}
 
+    async def _tell_vote(self, table: Table) -> None:
+        """The tally's post: the vote's later news (the draw, the verdict) is edited into it."""
+        ref = self.results.tally_ref(table)
+        post = table.vote_post if table.vote_post and table.vote_post.ref == ref else None
+        table.vote_post = await self.notifier.tell(table.chat_id, post, ref)
+
     async def after_votes(self, table: Table) -> None:
         tally = self.tally(table)
         if tally.shootout and table.fate is None:
@@ -189,6 +195,7 @@ class DayService(PhaseService):
                 await self._say_tally(table, tally)
                 await self.notifier.club(table, "game.fate.host_draws",
                                          tied=self.notifier.seat_list(table, tally.tied))
+                await self._tell_vote(table)
                 await self.fate_prompt(table, tally.tied)
                 self.core.arm(table)
                 return
@@ -204,6 +211,7 @@ class DayService(PhaseService):
             await self.notifier.club(table, "game.cancel.window",
                                      who=self.notifier.seat(table, condemned),
                                      seconds=secs(self.timers(table).cancel))
+            await self._tell_vote(table)
             for lawyer in lawyers:
                 await self.cancel_prompt(table, lawyer, condemned)
             self.core.arm(table)

@@ -37,6 +37,9 @@ class NightService(PhaseService):
             await self.core.record(table, "night_start", {"step": step, "deadlines": deadlines})
             await self.notifier.club(table, "game.night.start", night=night,
                                      seconds=secs(self.timers(table).night))
+            # the night falls in the latest post (the deal's, the evening's), not a new one
+            table.last_post = await self.notifier.tell(
+                table.chat_id, table.last_post, self.core.ref(table, f"s{step}", "night"))
             if night == 1:
                 await self.notifier.events(table, [engine.mafia_roster(table.game)])
             table.prompts = {}

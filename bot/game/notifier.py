@@ -23,6 +23,7 @@ from typing import Any
 from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup
 
 from bot.delivery import photo_payload, send_payload
+from bot.game.posts import TEXT_LIMIT, Post
 from bot.game.senders import Sender
 from bot.game.table import Table
 from bot.i18n import Safe, Translator
@@ -35,7 +36,7 @@ Markup = Callable[[str], InlineKeyboardMarkup]  # locale -> keyboard
 Lazy = Callable[[str], str]  # locale -> text (already safe HTML)
 
 
-MERGE_LIMIT = 3500  # characters: merged club posts stay well under Telegram's 4096
+MERGE_LIMIT = TEXT_LIMIT  # characters: merged club posts stay well under Telegram's 4096
 
 
 # A game step's requests, tied to the task running the step: tasks and scheduler jobs started
@@ -106,9 +107,9 @@ class Notifier:
     def end(self, token: Token[tuple[object, list[Queued]] | None]) -> None:
         _batch.reset(token)
 
-    def seal(self, chat_id: int, ref: str) -> str | None:
-        """Give the plain post being gathered for ``chat_id`` in this step the key ``ref`` (so
-        it can be edited later, and is not sent twice); its text, or None if there is none."""
+    def _gathered(self, chat_id: int) -> tuple[list[Queued], int] | None:
+        """The step's batch and the index of the plain post being gathered for ``chat_id``
+        (the chat's latest request in this step, a plain unkeyed send), if there is one."""
         batch = _current()
         if batch is None:
             return None
@@ -117,9 +118,45 @@ class Notifier:
             if m.chat_id == chat_id:
                 if m.method != SEND or m.key is not None or set(m.payload) != {"text"}:
                     return None
-                batch[i] = Queued(m.chat_id, SEND, m.payload, ref)
-                return str(m.payload["text"])
+                return batch, i
         return None
+
+    def seal(self, chat_id: int, ref: str) -> str | None:
+        """Give the plain post being gathered for ``chat_id`` in this step the key ``ref`` (so
+        it can be edited later, and is not sent twice); its text, or None if there is none."""
+        found = self._gathered(chat_id)
+        if found is None:
+            return None
+        batch, i = found
+        m = batch[i]
+        batch[i] = Queued(m.chat_id, SEND, m.payload, ref)
+        return str(m.payload["text"])
+
+    def take_post(self, chat_id: int, limit: int) -> str | None:
+        """Take the plain post being gathered for ``chat_id`` out of the step (it is said
+        elsewhere: in an earlier post, a caption); None if there is none or it is longer than
+        ``limit``."""
+        found = self._gathered(chat_id)
+        if found is None:
+            return None
+        batch, i = found
+        text = str(batch[i].payload["text"])
+        if len(text) > limit:
+            return None
+        del batch[i]
+        return text
+
+    async def tell(self, chat_id: int, post: Post | None, ref: str) -> Post | None:
+        """What this step says in ``chat_id`` (its plain post) is edited into ``post`` when it
+        fits there, or else is a new post under ``ref``; the post that holds it now."""
+        if post is not None:
+            text = self.take_post(chat_id, post.room())
+            if text is not None:
+                post = post.plus(text)
+                await self.edit_post(chat_id, post)
+                return post
+        sealed = self.seal(chat_id, ref)
+        return post if sealed is None else Post(ref, sealed)
 
     async def _queue(self, message: Queued) -> None:
         batch = _current()
@@ -176,14 +213,20 @@ class Notifier:
         await self.edit(tg_id, ref, self.t(locale, key, **kwargs),
                         markup=None if markup is None else markup(locale))
 
-    async def club_photo(self, table: Table, png: bytes | None, key: str, **kwargs: Any
-                         ) -> None:
-        """The table's picture as its own club post, ``key`` its caption (nothing without one:
-        the outcome's text is posted anyway)."""
+    async def club_photo(self, table: Table, png: bytes | None, caption: str, *,
+                         ref: str | None = None) -> None:
+        """The table's picture as its own club post (nothing without one: its caption is then
+        posted by the caller)."""
         if png is None:
             return
-        caption = self.t(table.locale, key, **kwargs)
-        await self._queue(Queued(table.chat_id, SEND, photo_payload(png, caption)))
+        await self._queue(Queued(table.chat_id, SEND, photo_payload(png, caption), ref))
+
+    async def edit_post(self, chat_id: int, post: Post) -> None:
+        """Replace the text (or a picture's caption) of the post sent under ``post.ref``."""
+        if post.caption:
+            await self._queue(Queued(chat_id, EDIT, {"caption": post.text}, post.ref))
+        else:
+            await self.edit(chat_id, post.ref, post.text)
 
     def _for_seat(self, table: Table, seat: int, locale: str, text: str) -> str:
         """An offline seat's message goes to the host: say whose it is."""

@@ -13,6 +13,7 @@ from functools import partial
 import engine
 from bot.game.core import PhaseService, secs
 from bot.game.pictures import table_png
+from bot.game.posts import CAPTION_LIMIT, Post
 from bot.game.table import Result, Stage, Table, iso
 from storage.models import GamePoints
 
@@ -33,20 +34,43 @@ class Results(PhaseService):
             if not (isinstance(result, engine.DayResult) and e.kind in told)])
         if not isinstance(result, engine.TechnicalDeathResult) and result.died:
             await self._last_words(table, list(result.died), 0)  # never after a technical death
-        if morning and png is None:  # no picture: the day's start is said in words
-            await self.notifier.club(table, "game.day.start", day=table.game.day_number + 1)
         if isinstance(result, engine.DayResult) and not table.game.over:
             await self.notifier.club(table, "game.evening", night=table.game.night_number + 1)
-        # the outcome is one post; the last words' ends are edited into it
         ref = self.core.ref(table, f"r{table.resolved_seq}")
-        text = self.notifier.seal(table.chat_id, ref)
-        table.last_post = (ref, text) if text is not None else None
-        if png is not None:  # after the night's news, the day: the table's picture, its caption
-            await self.notifier.club_photo(table, png, "game.day.start", day=day)
+        vote_post = None
+        if isinstance(result, engine.DayResult):  # the verdict goes in the vote's tally post
+            vote_post, table.vote_post = table.vote_post, None
+            if vote_post is not None and vote_post.ref != self.tally_ref(table):
+                vote_post = None
         if table.game.over:
-            await self.finish(table)
+            await self.finish(table)  # the end's posts join the outcome's
+            return
+        if morning:
+            await self._morning(table, png, day, ref)
         else:
-            await self.core.record(table, "announced", {"seq": table.resolved_seq})
+            table.last_post = await self.notifier.tell(table.chat_id, vote_post, ref)
+        await self.core.record(table, "announced", {"seq": table.resolved_seq})
+
+    async def _morning(self, table: Table, png: bytes | None, day: int, ref: str) -> None:
+        """The morning is one post: the day's picture, its caption the night's news and the
+        day's start (the last words' ends are edited into it); without a picture, or when the
+        news is too long for a caption, the news is a post and the picture follows it."""
+        start = self.notifier.t(table.locale, "game.day.start", day=day)
+        if png is None:
+            await self.notifier.club(table, "game.day.start", day=day)
+            table.last_post = await self.notifier.tell(table.chat_id, None, ref)
+            return
+        news = self.notifier.take_post(table.chat_id, CAPTION_LIMIT - len(start) - 2)
+        if news is None:  # too long for a caption (or nothing said)
+            table.last_post = await self.notifier.tell(table.chat_id, None, ref)
+            await self.notifier.club_photo(table, png, start)
+            return
+        caption = f"{news}\n\n{start}"
+        await self.notifier.club_photo(table, png, caption, ref=ref)
+        table.last_post = Post(ref, caption, caption=True)
+
+    def tally_ref(self, table: Table) -> str:
+        return self.core.ref(table, f"s{table.step}", "tally")
 
     async def _last_words(self, table: Table, seats: list[int], index: int) -> None:
         """The dead speak one after another, LAST_WORD_SECONDS each (RULES.md 4.4).
@@ -92,13 +116,11 @@ class Results(PhaseService):
                     await self.core.record(table, "last_word", {
                         "seats": seats, "index": index + 1, "until": iso(until)})
                 self._arm_last_word(table, seats, index + 1, until)
-            if table.last_post is None:
-                await self.notifier.send(table.chat_id, "\n\n".join(lines))
-                return
-            ref, text = table.last_post
-            text = "\n\n".join([text, *lines])
-            table.last_post = (ref, text)
-            await self.notifier.edit(table.chat_id, ref, text)  # said in the post, not a new one
+            await self.notifier.send(table.chat_id, "\n\n".join(lines))
+            # said in the outcome's post, not a new one (a new one when it no longer fits)
+            table.last_post = await self.notifier.tell(
+                table.chat_id, table.last_post,
+                self.core.ref(table, f"r{table.resolved_seq}", "w", index))
 
     async def reveal(self, table: Table) -> None:
         assert table.seed is not None
@@ -135,9 +157,12 @@ class Results(PhaseService):
             return "\n".join(lines)
         await self.notifier.club(table, "game.end.points", lines=points)
         await self.reveal(table)
+        # one post: the outcome, the points and the deal (the last words' ends go in too)
+        table.last_post = await self.notifier.tell(table.chat_id, None,
+                                                   self.core.ref(table, "end"))
         png = await table_png(table, self.tr, "seats.picture.end", game=table.game_id)
-        if png is not None:
-            await self.notifier.club_photo(table, png, "seats.picture.end", game=table.game_id)
+        await self.notifier.club_photo(
+            table, png, self.notifier.t(table.locale, "seats.picture.end", game=table.game_id))
         for seat in sorted(table.first_day_dead):
             await self.db.first_day_killed.mark(table.chat_id, table.day, table.tg_of(seat))
         rows_ = [GamePoints(table.tg_of(e.seat), e.points, str(e.reason), e.phase)

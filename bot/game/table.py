@@ -14,6 +14,7 @@ from enum import StrEnum
 from typing import Any
 
 import engine
+from bot.game.posts import Post
 from bot.game.timers import GameTimers
 from engine import (
     DayResult,
@@ -41,7 +42,6 @@ class Stage(StrEnum):
     ABORTED = "aborted"
 
 
-# Deadline names (one scheduler job each).
 NIGHT_DL, MAFIA_DL, TURN_DL, FATE_DL, CANCEL_DL = "night", "mafia", "turn", "fate", "cancel"
 
 Result = NightResult | DayResult | TechnicalDeathResult
@@ -103,7 +103,8 @@ class Table:
     last_words: tuple[list[int], int, datetime] | None = None
     seq: int = 0  # the last applied log sequence number
     old_prompts: list[tuple[int, str]] = field(default_factory=list)  # (chat, key): resent
-    last_post: tuple[str, str] | None = None  # (key, text): the latest outcome's club post
+    last_post: Post | None = None  # the latest outcome's club post (last words' ends go in)
+    vote_post: Post | None = None  # the vote's tally post (the verdict goes in)
     told: set[tuple[int, str]] = field(default_factory=set)  # (step, event kind) said early
     blocked_told: set[int] = field(default_factory=set)  # seats whose block the host heard of
     # the lobby list's marks by account, the club's first-day killed today, its drawn lines:
@@ -147,9 +148,8 @@ class Table:
         return info is not None and info.tg_id in self.offline
 
     def chat_of(self, seat: int) -> int:
-        """The private chat of a seat: its player's, or the host's for an offline seat.
-
-        The one place a seat maps to a chat (the notifier and the rooms send through it)."""
+        """The private chat of a seat: its player's, or the host's for an offline seat (the one
+        place a seat maps to a chat: the notifier and the rooms send through it)."""
         return self.host_id if self.is_offline(seat) else self.seats[seat].tg_id
 
     def name(self, seat: int) -> str:

@@ -218,8 +218,15 @@ class Flow:
         await self.host(command)
         await wait_until(lambda: self.table.stage is stage, 10, command)
 
+    async def last_words(self) -> None:
+        """A host lets the dead finish (their ends are edited into the post the next phase's
+        start is told in too: the order is theirs, not the timers')."""
+        await wait_until(lambda: self.over or self.table.last_words is None, 15,
+                         "the last words")
+
     async def night(self) -> None:
         step = self.table.step
+        await self.last_words()
         await self.host("/night")
         await wait_until(lambda: self.over or self.table.step > step, 10, "the night")
         await self.night_rest()
@@ -266,6 +273,7 @@ class Flow:
 
     async def vote(self) -> None:
         step = self.table.step
+        await self.last_words()
         await self.host("/vote")
         await wait_until(lambda: self.over or self.table.step > step, 10, "the vote")
         await self.vote_rest()

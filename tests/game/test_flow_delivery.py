@@ -35,6 +35,13 @@ async def test_a_12_player_game_reads_well(fake: FakeTelegram, tmp_path: Path) -
         await flow.delivered()
         # the night's prompts that nobody pressed any more lost their buttons
         assert not open_buttons(fake, flow.players, f"gn:{game}:")
+        # the night falls in the deal's post; the morning is ONE post: the day's picture,
+        # its caption the night's news and the day's start
+        [deal] = [m for m in fake.messages(CLUB) if "Cards dealt" in m.body]
+        assert "Night 1." in deal.body
+        [morning] = [m for m in fake.messages(CLUB) if "Morning after night 1" in m.body]
+        assert morning.photo_bytes is not None and "Day 1." in (morning.caption or "")
+        assert not flow.over
         await flow.vote()
         await flow.delivered()
         texts = flow.club_texts()
@@ -43,18 +50,30 @@ async def test_a_12_player_game_reads_well(fake: FakeTelegram, tmp_path: Path) -
         assert len(boards) == 1 and "Everyone has voted" in boards[0]
         assert not any(re.search(r"votes now|votes for №", t) for t in texts if t != boards[0])
         assert any(call == "editMessageText" and p["chat_id"] == CLUB for call, p in fake.calls)
-        # the tally comes before the verdict, and is said once
+        # the tally comes before the verdict, said once: the verdict is edited into its post
         tally = [i for i, t in enumerate(texts) if "Votes, day 1" in t]
         verdict = [i for i, t in enumerate(texts) if "leaves the game by the vote" in t
                    or "verdict on" in t or "The vote failed" in t]
-        assert len(tally) == 1 and verdict and tally[0] <= verdict[0]
+        assert len(tally) == 1 and verdict == tally
+        told = texts[tally[0]]
+        assert told.index("Votes, day 1") < told.index("Next night")
         assert not open_buttons(fake, flow.players, f"gv:{game}:")
         assert not open_buttons(fake, flow.players, f"gc:{game}:")
         await flow.play_to_end(night_first=True)
         await flow.delivered()
         posts = fake.messages(CLUB)
-        assert any("🏁" in m.body for m in posts)
-        assert len(posts) < 30, "\n---\n".join(m.body for m in posts)
+        bodies = [m.body for m in posts]
+        # every later night falls in the evening's post: no post of its own
+        assert not any(b.startswith("🌙") for b in bodies)
+        assert any("Night 2." in b and "Votes, day 1" in b for b in bodies)
+        # the end: the outcome, the points and the deal in one post, then the final picture
+        [end] = [b for b in bodies if "🏁" in b]
+        assert "Points for the game" in end and "The deal" in end
+        assert posts[-1].photo_bytes is not None or "🏁" in posts[-1].body
+        days = sum(1 for b in bodies if "🗳" in b)
+        # lobby, deal (+ night 1), a morning, a board and a tally a round, the end (+ picture)
+        assert len(posts) <= 2 + 3 * days + 1 + 2, "\n---\n".join(bodies)
+        assert len(posts) < 30, "\n---\n".join(bodies)
 
 
 async def test_presses_are_answered_while_the_club_chat_is_throttled(

@@ -45,11 +45,15 @@ async def test_table_picture_each_day_and_at_the_end(fake: FakeTelegram, tmp_pat
     mornings = [p for p in photos if "☀️" in p.body]
     final = photos[-1]
     assert photos == [*mornings, final]
-    # one picture a day, captioned with the day's start, right after the night's news
+    # one picture a day: the morning's one post, captioned with the night's news, then the
+    # day's start
     days = [m for m in messages if "☀️" in m.body and "Обсуждение" in m.body]
     assert days == mornings and len(mornings) == len(views) - 1 >= 1
-    assert all("🌅" in messages[messages.index(p) - 1].body for p in mornings)
-    assert [f"День {n}." in p.body for n, p in enumerate(mornings, 1)] == [True] * len(mornings)
+    assert all(p.body.startswith("🌅") for p in mornings)
+    assert not any(m.body.startswith("🌅") for m in messages
+                   if m not in mornings and "🏁" not in m.body)  # (a morning that ends it)
+    assert [p.body.index(f"Утро после ночи {n}") < p.body.index(f"День {n}.")
+            for n, p in enumerate(mornings, 1)] == [True] * len(mornings)
     # the final picture comes after the reveal, with every card
     end = next(i for i, m in enumerate(messages) if "🏁" in m.body)
     assert messages.index(final) > end and "все карты" in (final.caption or "")

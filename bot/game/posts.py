@@ -1,0 +1,31 @@
+"""Club posts that later facts are told in by an edit, not by a new post (say it once).
+
+* the outcome of a resolution: the last words' ends are edited into it;
+* the morning: the day's picture, its caption the night's news and the day's start;
+* the vote's tally (posted when the votes are done, before the Lawyers' window or the host's
+  draw): the verdict and the evening are edited into it.
+
+A :class:`Post` is what the bot knows of such a post: its outbox key and its whole text (an
+edit replaces the text, so it is sent whole). Kept in memory only: after a restart the next
+fact is a new post.
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+CAPTION_LIMIT = 1024  # Telegram's limit of a picture's caption
+TEXT_LIMIT = 3500  # characters: a post stays well under Telegram's 4096
+
+
+class Post(NamedTuple):
+    ref: str  # the outbox key the edits name
+    text: str
+    caption: bool = False  # a picture's caption (editMessageCaption), not a message's text
+
+    def room(self) -> int:
+        """How many characters may still be added (the blank line between included)."""
+        return (CAPTION_LIMIT if self.caption else TEXT_LIMIT) - len(self.text) - 2
+
+    def plus(self, more: str) -> Post:
+        return self._replace(text=f"{self.text}\n\n{more}")
