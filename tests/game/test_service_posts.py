@@ -1,0 +1,82 @@
+"""The club chat's posts of a round, with the service (``bot/game/posts.py``): the morning's
+picture and its caption, its fallbacks, the verdict in the tally's post, the last words' ends."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+import bot.game.results
+from bot.game.senders import Sent
+from tests.game.harness import CHAT, HOST, Harness
+
+
+def posts(h: Harness) -> list[Sent]:
+    """New club posts (not edits)."""
+    return [s for s in h.club() if not s.edit]
+
+
+def mornings(h: Harness) -> list[int]:
+    return [i for i, s in enumerate(posts(h)) if "🌅" in s.text]
+
+
+async def test_the_morning_is_one_picture_and_the_last_words_end_in_its_caption(
+        h: Harness) -> None:
+    await h.dealt(10)
+    await h.play_night(random.Random(1))
+    [i] = mornings(h)
+    post = posts(h)[i]
+    assert post.photo is not None and post.photo.startswith(b"\x89PNG")
+    assert post.text.index("Утро после ночи 1") < post.text.index("День 1.")
+    assert h.table.last_words is not None, "the seed's night kills"
+    before = len(posts(h))
+    await h.deadlines.advance(31 * 3)  # every last word ends (30 s each)
+    edits = [s for s in h.sender.sent if s.edit and s.key == post.key]
+    assert edits and "окончено" in edits[-1].text and edits[-1].text.startswith(post.text)
+    assert len(posts(h)) == before  # nothing new was posted for them
+
+
+async def test_news_too_long_for_a_caption_is_a_post_and_the_picture_follows(
+        h: Harness, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(bot.game.results, "CAPTION_LIMIT", 60)
+    await h.dealt(10)
+    await h.play_night(random.Random(1))
+    [i] = mornings(h)
+    news, picture = posts(h)[i], posts(h)[i + 1]
+    assert news.photo is None and "День 1." not in news.text
+    assert picture.photo is not None and "День 1." in picture.text and "🌅" not in picture.text
+
+
+async def test_without_a_picture_the_morning_is_one_text_post(
+        h: Harness, monkeypatch: pytest.MonkeyPatch) -> None:
+    async def no_picture(*args: object, **kwargs: object) -> None:
+        return None
+    monkeypatch.setattr(bot.game.results, "table_png", no_picture)
+    await h.dealt(10)
+    await h.play_night(random.Random(1))
+    [i] = mornings(h)
+    post = posts(h)[i]
+    assert post.photo is None and "День 1." in post.text
+    assert not any(s.photo is not None for s in h.club())
+
+
+async def test_the_verdict_is_edited_into_the_tally_post(h: Harness) -> None:
+    await h.dealt(10)  # the deal of 10 has a Lawyer card: the Lawyers' window opens
+    await h.play_night(random.Random(1))
+    await h.deadlines.advance(31 * 3)
+    if h.over:
+        pytest.skip("the night ended the game")
+    await h.play_vote()  # (the Lawyers' window runs out in it)
+    tallies = [s for s in posts(h) if "Итоги голосования, день 1" in s.text]
+    assert len(tallies) == 1 and tallies[0].key is not None
+    assert "/night" not in tallies[0].text
+    edits = [s for s in h.sender.sent if s.edit and s.key == tallies[0].key]
+    assert edits and edits[-1].text.startswith(tallies[0].text)  # said in the tally's post
+    assert "/night" in edits[-1].text
+    assert not any("/night" in s.text for s in posts(h))  # and in no post of its own
+    posted = len(posts(h))
+    await h.deadlines.advance(31 * 3)
+    await h.service.start_night(CHAT, HOST)
+    night = [s for s in h.sender.sent if s.edit and s.key == tallies[0].key][-1]
+    assert "Ночь 2." in night.text and len(posts(h)) == posted  # the night falls in it too
