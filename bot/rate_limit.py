@@ -71,6 +71,10 @@ class Limits:
     chat_per_second: float = 1
     chat_burst: float = 3
     group_per_minute: float = 20
+    # seconds: a group's minute, with a margin — a request reaches Telegram a little after its
+    # turn was taken here, and Telegram counts the minute from its arrival (at exactly 60 s the
+    # 21st post of a busy minute met a 429 now and then, which holds the chat a second or more)
+    group_span: float = 61.0
     backoff_start: float = 0.5
     backoff_max: float = 30.0
     request_timeout: float = 20.0  # seconds: the durable outbox's requests (bot/delivery.py)
@@ -102,7 +106,8 @@ class RateLimiter:
         if chat_id < 0:
             group = self._groups.get(chat_id)
             if group is None:
-                group = self._groups[chat_id] = SlidingWindow(int(limits.group_per_minute))
+                group = self._groups[chat_id] = SlidingWindow(
+                    int(limits.group_per_minute), limits.group_span)
             buckets.append(group)
         return buckets
 
