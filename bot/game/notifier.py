@@ -23,7 +23,7 @@ from typing import Any
 from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup
 
 from bot.delivery import photo_payload, send_payload
-from bot.game.posts import TEXT_LIMIT, Post
+from bot.game.posts import TEXT_LIMIT, Post, units
 from bot.game.senders import Sender
 from bot.game.table import Table
 from bot.i18n import Safe, Translator
@@ -36,7 +36,7 @@ Markup = Callable[[str], InlineKeyboardMarkup]  # locale -> keyboard
 Lazy = Callable[[str], str]  # locale -> text (already safe HTML)
 
 
-MERGE_LIMIT = TEXT_LIMIT  # characters: merged club posts stay well under Telegram's 4096
+MERGE_LIMIT = TEXT_LIMIT  # UTF-16 units: merged club posts stay well under Telegram's 4096
 
 
 # A game step's requests, tied to the task running the step: tasks and scheduler jobs started
@@ -141,7 +141,7 @@ class Notifier:
             return None
         batch, i = found
         text = str(batch[i].payload["text"])
-        if len(text) > limit:
+        if units(text) > limit:
             return None
         del batch[i]
         return text
@@ -180,7 +180,7 @@ class Notifier:
             last = next((m for m in reversed(batch) if m.chat_id == message.chat_id), None)
             if (last is not None and last.method == SEND and last.key is None
                     and set(last.payload) == {"text"}
-                    and len(last.payload["text"]) + len(message.payload["text"]) < MERGE_LIMIT):
+                    and units(last.payload["text"]) + units(message.payload["text"]) < MERGE_LIMIT):
                 last.payload["text"] += "\n\n" + message.payload["text"]
                 return
         batch.append(message)

@@ -15,7 +15,13 @@ from __future__ import annotations
 from typing import NamedTuple
 
 CAPTION_LIMIT = 1024  # Telegram's limit of a picture's caption
-TEXT_LIMIT = 3500  # characters: a post stays well under Telegram's 4096
+TEXT_LIMIT = 3500  # a post stays well under Telegram's 4096 (lengths in UTF-16 units: units())
+
+
+def units(text: str) -> int:
+    """A text's length as Telegram counts it: UTF-16 code units (an emoji in a nickname is
+    two). The HTML tags are counted too, so the figure errs on the safe side."""
+    return len(text.encode("utf-16-le")) // 2
 
 
 class Post(NamedTuple):
@@ -25,7 +31,7 @@ class Post(NamedTuple):
 
     def room(self) -> int:
         """How many characters may still be added (the blank line between included)."""
-        return (CAPTION_LIMIT if self.caption else TEXT_LIMIT) - len(self.text) - 2
+        return (CAPTION_LIMIT if self.caption else TEXT_LIMIT) - units(self.text) - 2
 
     def plus(self, more: str) -> Post:
         return self._replace(text=f"{self.text}\n\n{more}")

@@ -13,7 +13,7 @@ from functools import partial
 import engine
 from bot.game.core import PhaseService, secs
 from bot.game.pictures import table_png
-from bot.game.posts import CAPTION_LIMIT, Post
+from bot.game.posts import CAPTION_LIMIT, Post, units
 from bot.game.table import Result, Stage, Table, iso
 from storage.models import GamePoints
 
@@ -60,7 +60,7 @@ class Results(PhaseService):
             await self.notifier.club(table, "game.day.start", day=day)
             table.last_post = await self.notifier.tell(table.chat_id, None, ref)
             return
-        news = self.notifier.take_post(table.chat_id, CAPTION_LIMIT - len(start) - 2)
+        news = self.notifier.take_post(table.chat_id, CAPTION_LIMIT - units(start) - 2)
         if news is None:  # too long for a caption (or nothing said)
             table.last_post = await self.notifier.tell(table.chat_id, None, ref)
             await self.notifier.club_photo(table, png, start)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from bot.game.notifier import Notifier
-from bot.game.posts import CAPTION_LIMIT, TEXT_LIMIT, Post
+from bot.game.posts import CAPTION_LIMIT, TEXT_LIMIT, Post, units
 from bot.game.senders import RecordingSender
 from bot.i18n import Translator
 from storage.outbox import EDIT, SEND
@@ -21,6 +21,13 @@ def test_a_post_has_room_up_to_its_limit() -> None:
     caption = Post("g1:r1", "x" * 100, caption=True)
     assert caption.room() == CAPTION_LIMIT - 102
     assert caption.plus("y") == Post("g1:r1", "x" * 100 + "\n\ny", caption=True)
+
+
+def test_length_is_counted_as_telegram_counts_it() -> None:
+    """UTF-16 code units: an emoji outside the BMP (a nickname's) is two; Cyrillic and № one."""
+    assert units("Ночь №1") == 7
+    assert units("🌅🦊") == 4
+    assert Post("g1:r1", "🦊" * 100, caption=True).room() == CAPTION_LIMIT - 202
 
 
 async def test_a_steps_post_is_edited_into_the_open_post(translator: Translator) -> None:
@@ -66,6 +73,17 @@ async def test_what_does_not_fit_is_a_new_post(translator: Translator) -> None:
     assert post == Post("g1:r4:w:0", "z" * 30)
     assert [(m.method, m.key, m.payload) for m in batch] == [
         (SEND, "g1:r4:w:0", {"text": "z" * 30})]
+
+
+async def test_a_post_too_long_only_in_utf16_is_not_taken(translator: Translator) -> None:
+    n = notifier(translator)
+    token = n.begin()
+    try:
+        await n.send(CLUB, "🦊" * 30)  # 30 characters, 60 units
+        assert n.take_post(CLUB, 59) is None
+        assert n.take_post(CLUB, 60) == "🦊" * 30
+    finally:
+        n.end(token)
 
 
 async def test_nothing_said_keeps_the_open_post(translator: Translator) -> None:
