@@ -213,7 +213,7 @@ class Delivery:
 
     async def _target(self, row: OutboxRow) -> int | str | None:
         """The message an edit changes (None for a send), or why there is none."""
-        if row.method != EDIT or "photo" in row.payload:
+        if row.method != EDIT:
             return None
         assert row.key is not None
         target = await self.db.outbox.message_id(row.chat_id, row.key)

@@ -182,9 +182,8 @@ class DayService(PhaseService):
 
     async def _tell_vote(self, table: Table) -> None:
         """The tally's post: the vote's later news (the draw, the verdict) is edited into it."""
-        ref = self.results.tally_ref(table)
-        post = table.vote_post if table.vote_post and table.vote_post.ref == ref else None
-        table.vote_post = await self.notifier.tell(table.chat_id, post, ref)
+        table.vote_post = await self.notifier.tell(
+            table.chat_id, self.results.vote_post(table), self.results.tally_ref(table))
 
     async def after_votes(self, table: Table) -> None:
         tally = self.tally(table)

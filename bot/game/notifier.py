@@ -36,9 +36,6 @@ Markup = Callable[[str], InlineKeyboardMarkup]  # locale -> keyboard
 Lazy = Callable[[str], str]  # locale -> text (already safe HTML)
 
 
-MERGE_LIMIT = TEXT_LIMIT  # UTF-16 units: merged club posts stay well under Telegram's 4096
-
-
 # A game step's requests, tied to the task running the step: tasks and scheduler jobs started
 # from inside a step inherit the context, never the batch.
 _batch: ContextVar[tuple[object, list[Queued]] | None] = ContextVar("notifier_batch",
@@ -176,13 +173,14 @@ class Notifier:
                     return
         if (message.method == SEND and message.chat_id < 0 and message.key is None
                 and set(message.payload) == {"text"}):
-            # Say it once: plain club posts of one step go out as one post.
-            last = next((m for m in reversed(batch) if m.chat_id == message.chat_id), None)
-            if (last is not None and last.method == SEND and last.key is None
-                    and set(last.payload) == {"text"}
-                    and units(last.payload["text"]) + units(message.payload["text"]) < MERGE_LIMIT):
-                last.payload["text"] += "\n\n" + message.payload["text"]
-                return
+            # Say it once: plain club posts of one step go out as one post (well under
+            # Telegram's 4096).
+            found = self._gathered(message.chat_id)
+            if found is not None:
+                last = found[0][found[1]]
+                if units(last.payload["text"]) + units(message.payload["text"]) < TEXT_LIMIT:
+                    last.payload["text"] += "\n\n" + message.payload["text"]
+                    return
         batch.append(message)
 
     async def send(self, chat_id: int, text: str, *, markup: InlineKeyboardMarkup | None = None,

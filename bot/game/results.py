@@ -13,7 +13,7 @@ from functools import partial
 import engine
 from bot.game.core import PhaseService, secs
 from bot.game.pictures import table_png
-from bot.game.posts import CAPTION_LIMIT, Post, units
+from bot.game.posts import Post
 from bot.game.table import Result, Stage, Table, iso
 from storage.models import GamePoints
 
@@ -39,9 +39,7 @@ class Results(PhaseService):
         ref = self.core.ref(table, f"r{table.resolved_seq}")
         vote_post = None
         if isinstance(result, engine.DayResult):  # the verdict goes in the vote's tally post
-            vote_post, table.vote_post = table.vote_post, None
-            if vote_post is not None and vote_post.ref != self.tally_ref(table):
-                vote_post = None
+            vote_post, table.vote_post = self.vote_post(table), None
         if table.game.over:
             await self.finish(table)  # the end's posts join the outcome's
             return
@@ -57,10 +55,10 @@ class Results(PhaseService):
         news is too long for a caption, the news is a post and the picture follows it."""
         start = self.notifier.t(table.locale, "game.day.start", day=day)
         if png is None:
-            await self.notifier.club(table, "game.day.start", day=day)
+            await self.notifier.send(table.chat_id, start)
             table.last_post = await self.notifier.tell(table.chat_id, None, ref)
             return
-        news = self.notifier.take_post(table.chat_id, CAPTION_LIMIT - units(start) - 2)
+        news = self.notifier.take_post(table.chat_id, Post(ref, start, caption=True).room())
         if news is None:  # too long for a caption (or nothing said)
             table.last_post = await self.notifier.tell(table.chat_id, None, ref)
             await self.notifier.club_photo(table, png, start)
@@ -71,6 +69,11 @@ class Results(PhaseService):
 
     def tally_ref(self, table: Table) -> str:
         return self.core.ref(table, f"s{table.step}", "tally")
+
+    def vote_post(self, table: Table) -> Post | None:
+        """The tally's post of the vote under way, if it was posted (not an earlier vote's)."""
+        post = table.vote_post
+        return post if post is not None and post.ref == self.tally_ref(table) else None
 
     async def _last_words(self, table: Table, seats: list[int], index: int) -> None:
         """The dead speak one after another, LAST_WORD_SECONDS each (RULES.md 4.4).

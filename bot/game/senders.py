@@ -70,16 +70,8 @@ class RecordingSender:
             if m.chat_id in self.blocked:
                 continue
             photo = photo_of(m.payload)
-            if photo is not None:
-                if m.key is not None and (m.chat_id, m.key) in self.ids:
-                    continue
-                self._next += 1
-                if m.key is not None:
-                    self.ids[(m.chat_id, m.key)] = self._next
-                self.sent.append(Sent(m.chat_id, photo[1], None, False, self._next, key=m.key,
-                                      photo=photo[0]))
-                continue
-            text = str(m.payload.get("text", m.payload.get("caption")))  # a picture's: caption
+            text = photo[1] if photo is not None else str(
+                m.payload.get("text", m.payload.get("caption")))  # an edit of a picture: caption
             markup = markup_of(m.payload)
             if m.method == EDIT:
                 assert m.key is not None
@@ -94,7 +86,8 @@ class RecordingSender:
             if m.key is not None:
                 self.ids[(m.chat_id, m.key)] = self._next
             self.sent.append(Sent(m.chat_id, text, markup, bool(m.payload.get("protect")),
-                                  self._next, key=m.key))
+                                  self._next, key=m.key,
+                                  photo=photo[0] if photo is not None else None))
 
     async def queued(self, messages: Sequence[Queued]) -> None:
         await self.deliver(messages)

@@ -961,39 +961,30 @@ class FakeTelegram:
         return _ok(message.raw)
 
     async def _api_editMessageText(self, params: dict[str, Any]) -> web.Response:
+        return await self._edit_content(params, "text")
+
+    async def _api_editMessageCaption(self, params: dict[str, Any]) -> web.Response:
+        return await self._edit_content(params, "caption")
+
+    async def _edit_content(self, params: dict[str, Any], field: str) -> web.Response:
+        """editMessageText / editMessageCaption: replace the message's text or caption."""
         if (error := self._check_chat(int(params.get("chat_id", 0)))) is not None:
             return error
         message = self._find(params)
         if message is None:
             return _error(400, "Bad Request: message to edit not found")
-        text = params.get("text")
+        if field == "caption" and message.photo_bytes is None and message.caption is None:
+            return _error(400, "Bad Request: there is no caption in the message to edit")
+        value = params.get(field)
         markup = params.get("reply_markup")
-        if text == message.text and markup == message.reply_markup:
+        if value == getattr(message, field) and markup == message.reply_markup:
             return _error(
                 400,
                 "Bad Request: message is not modified: specified new message content and reply "
                 "markup are exactly the same as a current content and reply markup of the message",
             )
-        message.history.append(message.text)
-        message.text = text
-        message.reply_markup = markup
-        message.parse_mode = params.get("parse_mode")
-        return await self._edited(message)
-
-    async def _api_editMessageCaption(self, params: dict[str, Any]) -> web.Response:
-        if (error := self._check_chat(int(params.get("chat_id", 0)))) is not None:
-            return error
-        message = self._find(params)
-        if message is None:
-            return _error(400, "Bad Request: message to edit not found")
-        if message.photo_bytes is None and message.caption is None:
-            return _error(400, "Bad Request: there is no caption in the message to edit")
-        caption = params.get("caption")
-        markup = params.get("reply_markup")
-        if caption == message.caption and markup == message.reply_markup:
-            return _error(400, "Bad Request: message is not modified")
-        message.history.append(message.caption)
-        message.caption = caption
+        message.history.append(getattr(message, field))
+        setattr(message, field, value)
         message.reply_markup = markup
         message.parse_mode = params.get("parse_mode")
         return await self._edited(message)

@@ -185,7 +185,7 @@ async def check(db: Database, fake: FakeTelegram, game_id: int) -> int:
     # every outcome reached the club chat, whatever the kills: each morning's news (the day's
     # picture's caption, or a post), and each vote's verdict (edited into the tally's post, or a
     # post of its own after a restart)
-    bodies = [m.body for m in fake.messages(CLUB) if m.chat_id == CLUB]
+    bodies = [m.body for m in fake.messages(CLUB)]
     game_start = max(i for i, b in enumerate(bodies) if f"Game №{game_id}:" in b)
     bodies = bodies[game_start:]
     mornings = {n for n in range(1, nights + 1)

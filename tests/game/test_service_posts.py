@@ -7,6 +7,7 @@ import random
 
 import pytest
 
+import bot.game.posts
 import bot.game.results
 from bot.game.senders import Sent
 from tests.game.harness import CHAT, HOST, Harness
@@ -39,7 +40,7 @@ async def test_the_morning_is_one_picture_and_the_last_words_end_in_its_caption(
 
 async def test_news_too_long_for_a_caption_is_a_post_and_the_picture_follows(
         h: Harness, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(bot.game.results, "CAPTION_LIMIT", 60)
+    monkeypatch.setattr(bot.game.posts, "CAPTION_LIMIT", 60)
     await h.dealt(10)
     await h.play_night(random.Random(1))
     [i] = mornings(h)
