@@ -167,7 +167,7 @@ def resolve_day(
     full, timeouts = complete_votes(state, votes)
     players = state.players
     config = state.points
-    number = state.day_number + 1
+    number = state.current_day  # (the day is not resolved yet: day_number + 1)
     label = f"day {number}"
     ledger: list[LedgerEntry] = []
     for voter, target in full.items():

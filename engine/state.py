@@ -101,6 +101,14 @@ class GameState:
     def mafia_seats(self) -> list[int]:
         return [s for s, p in sorted(self.players.items()) if p.is_mafia]
 
+    @property
+    def current_day(self) -> int:
+        """The day's number as everyone reads it: the day under way or the next one
+        (``day_number + 1``), and once it is resolved, that same day until a night falls.
+        The one place it is derived: the vote's board, its tally, the morning and the
+        pages all say it (a board edited after the verdict still names its own day)."""
+        return self.day_number if self.phase is Phase.DAY else self.day_number + 1
+
     def next_phase(self) -> Phase:
         """Phases alternate; the first one is the host's choice (night when nothing says)."""
         if self.phase is None:

@@ -39,7 +39,7 @@ class DayService(PhaseService):
         async with self.core.lock(table.game_id):
             self.core.require_host(table, user_id)
             self.core.can_start_phase(table, Phase.DAY)
-            await self.notifier.club(table, "game.day.start", day=table.game.day_number + 1)
+            await self.notifier.club(table, "game.day.start", day=table.game.current_day)
             return reply("game.day.started")
 
     async def start_vote(self, chat_id: int, user_id: int) -> Reply:
@@ -103,7 +103,7 @@ class DayService(PhaseService):
                 else:
                     out.append(self.tr.t(loc, "game.vote.board_waiting", who=seat(table, s)))
             return "\n".join(out)
-        return {"day": table.game.day_number + 1, "seconds": seconds, "lines": lines,
+        return {"day": table.game.current_day, "seconds": seconds, "lines": lines,
                 "done": (lambda loc: "\n" + self.tr.t(loc, "game.vote.board_done"))
                 if current is None else ""}
 
@@ -169,7 +169,7 @@ class DayService(PhaseService):
         """The tally (and the shoot-out's draw, once made) before the verdict; the day's
         resolution then does not say it again."""
         full, _ = engine.complete_votes(table.game, table.valid_votes())
-        day = table.game.day_number + 1
+        day = table.game.current_day
         events = [engine.Event("vote_tally", EVERYONE, {
             "day": day, "votes": full, "counts": tally.counts})]
         if tally.shootout and table.fate is not None:

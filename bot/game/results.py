@@ -27,7 +27,7 @@ class Results(PhaseService):
         morning = isinstance(result, engine.NightResult) and not table.game.over
         png = None
         if morning:
-            day = table.game.day_number + 1
+            day = table.game.current_day
             png = await table_png(table, self.tr, "seats.picture.day", game=table.game_id, day=day)
         await self.notifier.events(table, [
             e for e in result.events

@@ -148,3 +148,14 @@ def test_no_phase_after_the_end() -> None:
     with pytest.raises(RuleViolation) as err:
         resolve_night(state, {})
     assert err.value.code == "game_over"
+
+
+def test_current_day_is_one_number_through_a_day_and_its_evening() -> None:
+    state = table(T10)
+    assert state.current_day == 1  # a game the host starts with a day
+    state, result = resolve_day(state, {s: 8 for s in state.alive if s != 8} | {8: 1})
+    assert result.number == state.current_day == 1  # the evening still names day 1
+    state, _ = resolve_night(state, {1: 7, 2: 7, 3: 7})
+    assert state.current_day == 2  # the morning opens day 2
+    state, result = resolve_day(state, {s: 9 for s in state.alive if s != 9} | {9: 1})
+    assert result.number == state.current_day == 2

@@ -1,0 +1,48 @@
+"""The club chat's flaws of issue 22 (part C), with the service: one day number everywhere, the
+deal listed once at the end, the night falling after a last word."""
+
+from __future__ import annotations
+
+import random
+import re
+
+import engine
+from bot.game.table import Stage
+from tests.game.harness import Harness
+
+
+def board_days(h: Harness) -> list[tuple[str, int]]:
+    """(the board's key, its day) for every send and edit of a vote board."""
+    out = []
+    for s in h.club():
+        m = re.search(r"Голосование, день (\d+)", s.text)
+        if m and s.key is not None:
+            out.append((s.key, int(m.group(1))))
+    return out
+
+
+def tally_days(h: Harness) -> list[int]:
+    return [int(m.group(1)) for s in h.club()
+            for m in [re.search(r"Итоги голосования, день (\d+)", s.text)] if m]
+
+
+async def test_one_day_one_number_in_a_game_started_with_a_day(h: Harness) -> None:
+    await h.dealt(6)  # no Lawyer card: the last vote resolves the day at once
+    assert not any(c in engine.roles.LAWYER_ROLES for c in h.table.cards)
+    await h.play_vote()
+    assert h.table.stage is Stage.EVENING
+    assert {day for _, day in board_days(h)} == {1}, board_days(h)  # every edit of the board
+    assert set(tally_days(h)) == {1}
+    assert isinstance(h.table.last_result, engine.DayResult)
+    assert h.table.last_result.number == 1  # the game's page names its phases by this
+    await h.deadlines.advance(31)  # the last word
+    await h.play_night(random.Random(1))
+    await h.deadlines.advance(31 * 3)
+    if h.over:
+        return
+    morning = [s for s in h.club() if s.photo is not None][-1]
+    assert "День 2." in morning.text
+    await h.play_vote()
+    last = board_days(h)[-1][0]
+    assert {d for k, d in board_days(h) if k == last} == {2}, board_days(h)
+    assert tally_days(h)[-1] == 2
