@@ -125,13 +125,19 @@ class Results(PhaseService):
                 table.chat_id, table.last_post,
                 self.core.ref(table, f"r{table.resolved_seq}", "w", index))
 
-    async def reveal(self, table: Table) -> None:
+    async def reveal(self, table: Table, *, cards: bool = True) -> None:
+        """The deal's key (the fair-deal check) and, for ``/endgame``, every seat's card; at
+        the end ``cards=False``: its "Game over" has just listed them (said once)."""
         assert table.seed is not None
         game = table.game
+        key = {"seed": table.seed.hex(), "commitment": table.commitment or "",
+               "cards": ", ".join(str(c) for c in table.cards),
+               "seats": ", ".join(str(s) for s in table.game.seats)}
+        if not cards:
+            await self.notifier.club(table, "game.end.key", **key)
+            return
         await self.notifier.club(
-            table, "game.end.seed", seed=table.seed.hex(), commitment=table.commitment or "",
-            cards=", ".join(str(c) for c in table.cards),
-            seats=", ".join(str(s) for s in table.game.seats),
+            table, "game.end.seed", **key,
             lines=lambda loc: "\n".join(
                 f"{self.notifier.seat(table, p.seat)} — {self.tr.t(loc, f'game.role.{p.role}')}"
                 for p in game))
@@ -159,7 +165,7 @@ class Results(PhaseService):
                                        detail=detail or "—"))
             return "\n".join(lines)
         await self.notifier.club(table, "game.end.points", lines=points)
-        await self.reveal(table)
+        await self.reveal(table, cards=False)  # "Game over" listed the cards
         # one post: the outcome, the points and the deal (the last words' ends go in too)
         table.last_post = await self.notifier.tell(table.chat_id, None,
                                                    self.core.ref(table, "end"))

@@ -223,6 +223,11 @@ game-end-seed =
     Key: <code>{ $seed }</code>
     Fingerprint: <code>{ $commitment }</code>
     Check: SHA-256(key + JSON “seat → card”) = fingerprint; deck: { $cards }; seats: { $seats }.
+game-end-key =
+    <b>The deal's key</b>
+    Key: <code>{ $seed }</code>
+    Fingerprint: <code>{ $commitment }</code>
+    Check: SHA-256(key + JSON “seat → card”, the cards above) = fingerprint; deck: { $cards }; seats: { $seats }.
 game-summary-choices = Choices
 game-summary-blocked = Blocked
 game-summary-common_target = The Mafia's common pick

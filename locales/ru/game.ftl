@@ -240,6 +240,11 @@ game-end-seed =
     Ключ: <code>{ $seed }</code>
     Отпечаток: <code>{ $commitment }</code>
     Проверка: SHA-256(ключ + JSON «место → карта») = отпечаток; колода: { $cards }; места: { $seats }.
+game-end-key =
+    <b>Ключ раздачи</b>
+    Ключ: <code>{ $seed }</code>
+    Отпечаток: <code>{ $commitment }</code>
+    Проверка: SHA-256(ключ + JSON «место → карта» — карты выше) = отпечаток; колода: { $cards }; места: { $seats }.
 game-summary-choices = Выборы
 game-summary-blocked = Заблокированы
 game-summary-common_target = Общий выбор мафии

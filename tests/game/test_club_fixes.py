@@ -8,7 +8,7 @@ import re
 
 import engine
 from bot.game.table import Stage
-from tests.game.harness import Harness
+from tests.game.harness import CHAT, HOST, Harness
 
 
 def board_days(h: Harness) -> list[tuple[str, int]]:
@@ -46,3 +46,29 @@ async def test_one_day_one_number_in_a_game_started_with_a_day(h: Harness) -> No
     last = board_days(h)[-1][0]
     assert {d for k, d in board_days(h) if k == last} == {2}, board_days(h)
     assert tally_days(h)[-1] == 2
+
+
+
+def card_lines(text: str) -> list[str]:
+    """The "№N Name — Card" lines of a post."""
+    return [line for line in text.splitlines() if re.match(r"№\d+ \S+ — ", line)]
+
+
+async def test_the_end_lists_every_card_once_and_keeps_the_key(h: Harness) -> None:
+    await h.dealt(10)
+    seed, commitment = h.table.seed, h.table.commitment
+    assert seed is not None and commitment is not None
+    await h.play_to_end()
+    [end] = [s for s in h.club() if s.key is not None and s.key.endswith(":end")]
+    lines = card_lines(end.text)
+    assert len(lines) == 10 == len(set(lines)), end.text  # each seat's card once
+    assert end.text.index("🏁") < end.text.index(lines[0])  # under "Game over"
+    assert seed.hex() in end.text and commitment in end.text  # the fair-deal check's key
+    assert "колода: " in end.text and "места: 1, 2, 3" in end.text
+
+
+async def test_an_aborted_game_still_reveals_every_card(h: Harness) -> None:
+    await h.dealt(10)
+    await h.service.end_game(CHAT, HOST)
+    lines = card_lines("\n".join(h.club_texts()))
+    assert len(lines) == 10 == len(set(lines))  # no "Game over" list: the deal lists them

@@ -68,7 +68,9 @@ async def test_a_12_player_game_reads_well(fake: FakeTelegram, tmp_path: Path) -
         assert any("Night 2." in b and "Votes, day 1" in b for b in bodies)
         # the end: the outcome, the points and the deal in one post, then the final picture
         [end] = [b for b in bodies if "🏁" in b]
-        assert "Points for the game" in end and "The deal" in end
+        assert "Points for the game" in end and "The deal's key" in end
+        cards = [line for line in end.splitlines() if re.match(r"№\d+ \S+ — ", line)]
+        assert len(cards) == 12 == len(set(cards)), end  # every card once, under "Game over"
         assert posts[-1].photo_bytes is not None or "🏁" in posts[-1].body
         days = sum(1 for b in bodies if "🗳" in b)
         # lobby, deal (+ night 1), a morning, a board and a tally a round, the end (+ picture)
