@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from datetime import datetime
 from functools import partial
+from typing import Any
 
 import engine
 from bot.game.core import PhaseService, secs
@@ -130,9 +131,9 @@ class Results(PhaseService):
         the end ``cards=False``: its "Game over" has just listed them (said once)."""
         assert table.seed is not None
         game = table.game
-        key = {"seed": table.seed.hex(), "commitment": table.commitment or "",
-               "cards": ", ".join(str(c) for c in table.cards),
-               "seats": ", ".join(str(s) for s in table.game.seats)}
+        key: dict[str, Any] = {"seed": table.seed.hex(), "commitment": table.commitment or "",
+                               "cards": ", ".join(str(c) for c in table.cards),
+                               "seats": ", ".join(str(s) for s in table.game.seats)}
         if not cards:
             await self.notifier.club(table, "game.end.key", **key)
             return
