@@ -34,6 +34,7 @@ class NightService(PhaseService):
             if table.pickers():
                 deadlines[MAFIA_DL] = iso(self.core.at(min(self.timers(table).mafia_agree,
                                                            self.timers(table).night)))
+            await self.results.end_last_word(table)  # the word's end, then the night
             await self.core.record(table, "night_start", {"step": step, "deadlines": deadlines})
             await self.notifier.club(table, "game.night.start", night=night,
                                      seconds=secs(self.timers(table).night))

@@ -94,7 +94,20 @@ class Results(PhaseService):
                        until: datetime) -> None:
         self.deadlines.arm(self.core.key(table, f"last_word_{seats[index]}"),
                            max(until, self.clock()),
-                           partial(self._last_word_over, table, seats, index))
+                           partial(self._last_word_over, table, seats, index,
+                                   table.game.night_number))
+
+    async def end_last_word(self, table: Table) -> None:
+        """The night falls (``/night``, inside its step): a last word still under way ends
+        first, said before the night in the same post, and its timer is stopped; the dead not
+        heard yet are not called. The table then reads the word's end, then the night."""
+        if table.last_words is None:
+            return
+        seats, index, _ = table.last_words
+        self.deadlines.disarm(self.core.key(table, f"last_word_{seats[index]}"))
+        await self.core.record(table, "last_word_over", {"index": index})
+        await self.notifier.club(table, "game.last_word.over",
+                                 who=self.notifier.seat(table, seats[index]))
 
     def rearm_last_word(self, table: Table) -> None:
         """After a restart: the last word under way when the bot stopped ends on time (or at
@@ -103,8 +116,11 @@ class Results(PhaseService):
             seats, index, until = table.last_words
             self._arm_last_word(table, seats, index, until)
 
-    async def _last_word_over(self, table: Table, seats: list[int], index: int) -> None:
+    async def _last_word_over(self, table: Table, seats: list[int], index: int,
+                              night: int) -> None:
         async with self.core.lock(table.game_id):
+            if table.stage is Stage.NIGHT or table.game.night_number > night:
+                return  # a night fell since this word began: it ended then (end_last_word)
             t = self.notifier.t
             loc = table.locale
             lines = [t(loc, "game.last_word.over", who=self.notifier.seat(table, seats[index]))]

@@ -72,3 +72,28 @@ async def test_an_aborted_game_still_reveals_every_card(h: Harness) -> None:
     await h.service.end_game(CHAT, HOST)
     lines = card_lines("\n".join(h.club_texts()))
     assert len(lines) == 10 == len(set(lines))  # no "Game over" list: the deal lists them
+
+
+async def test_the_night_falls_after_the_last_word_ends(h: Harness) -> None:
+    await h.dealt(10)
+    await h.play_night(random.Random(1))
+    await h.deadlines.advance(31 * 3)  # the morning's last words end
+    await h.play_vote()  # (the Lawyers' window runs out in it: the verdict, its last word)
+    assert not h.over and isinstance(h.table.last_result, engine.DayResult)
+    assert h.table.last_result.died and h.table.last_words is not None
+    speaking = h.table.last_words[0][h.table.last_words[1]]
+    [tally] = [s for s in h.club() if not s.edit and "Итоги голосования, день 1" in s.text]
+    [(_, fired)] = [job for key, job in h.deadlines.jobs.items()
+                    if key.endswith(f"last_word_{speaking}")]
+    await h.service.start_night(CHAT, HOST)  # the host does not wait for the word's end
+    post = [s for s in h.club() if s.key == tally.key][-1].text
+    over = f"Последнее слово №{speaking} "
+    assert over in post and post.index(over) < post.index("Ночь 2."), post  # then the night
+    assert h.table.last_words is None
+    sent = len(h.sender.sent)
+    await h.deadlines.advance(31)  # the word's timer was stopped: its end is not said again
+    await fired()  # as if its timer had fired while the night was falling: nothing more
+    assert not [s for s in h.sender.sent[sent:] if "окончено" in s.text]
+    kinds = [e.kind for e in await h.db.games.events(h.game_id)]
+    night = len(kinds) - 1 - kinds[::-1].index("night_start")
+    assert kinds[night - 1] == "last_word_over"  # in the night's step, logged before it
