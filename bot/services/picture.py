@@ -38,6 +38,8 @@ COLOURS = {
     "jailed": (220, 140, 30),
 }
 IMMUNITY = (60, 110, 200)
+NUMBER = (255, 255, 255)  # a seat's number: white, outlined in INK
+NUMBER_STROKE = 2
 
 
 class SeatState(StrEnum):
@@ -119,6 +121,17 @@ def _fit(text: str, limit: int) -> str:
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
+RING = 0.31  # the seats' circle, as a share of the picture's size
+
+
+def seat_geometry(index: int, count: int, size: int = SIZE) -> tuple[float, float, float]:
+    """Where seat ``index`` of ``count`` is drawn: its centre and its disc's radius."""
+    ring = size * RING
+    angle = -math.pi / 2 + 2 * math.pi * index / max(count, 1)
+    dot = max(10.0, min(size * 0.045, math.pi * ring / max(count, 1) * 0.55))
+    return size / 2 + ring * math.cos(angle), size / 2 + ring * math.sin(angle), dot
+
+
 def render_table(view: TableView, *, size: int = SIZE) -> bytes:
     """The PNG of ``view``: a square picture ``size`` pixels wide."""
     image = Image.new("RGB", (size, size), BACKGROUND)
@@ -131,20 +144,27 @@ def render_table(view: TableView, *, size: int = SIZE) -> bytes:
     draw.ellipse((centre - table_r, centre - table_r, centre + table_r, centre + table_r),
                  fill=TABLE)
     count = max(len(view.seats), 1)
-    ring = size * 0.31
-    dot = max(10.0, min(size * 0.045, math.pi * ring / count * 0.55))
+    ring = size * RING
     for index, seat in enumerate(view.seats):
+        x, y, dot = seat_geometry(index, count, size)
         angle = -math.pi / 2 + 2 * math.pi * index / count
-        x, y = centre + ring * math.cos(angle), centre + ring * math.sin(angle)
         colour = COLOURS[seat.state]
         draw.ellipse((x - dot, y - dot, x + dot, y + dot), fill=colour, outline=INK, width=2)
-        draw.text((x, y), str(seat.seat), fill=(255, 255, 255), font=name_font, anchor="mm")
         if seat.state is SeatState.DEAD:
             draw.line((x - dot, y - dot, x + dot, y + dot), fill=INK, width=3)
             draw.line((x - dot, y + dot, x + dot, y - dot), fill=INK, width=3)
         elif seat.state is SeatState.JAILED:
             for k in (-0.5, 0.0, 0.5):
                 draw.line((x + k * dot, y - dot, x + k * dot, y + dot), fill=INK, width=2)
+        # the number last, on a patch of the seat's colour and outlined: the cross and the
+        # bars stop around it instead of crossing it out
+        number = str(seat.seat)
+        left, top, right, bottom = draw.textbbox((x, y), number, font=name_font, anchor="mm")
+        r = max(right - left, bottom - top) / 2 + NUMBER_STROKE + 1
+        if seat.state is not SeatState.ALIVE:
+            draw.ellipse((x - r, y - r, x + r, y + r), fill=colour)
+        draw.text((x, y), number, fill=NUMBER, font=name_font, anchor="mm",
+                  stroke_width=NUMBER_STROKE, stroke_fill=INK)
         # the labels go outward from the seat, away from the table
         lx = centre + (ring + dot + size * 0.075) * math.cos(angle)
         ly = centre + (ring + dot + size * 0.035) * math.sin(angle)

@@ -9,7 +9,17 @@ from dataclasses import replace
 from PIL import Image
 
 from bot.i18n import Translator
-from bot.services.picture import COLOURS, SeatState, SeatView, TableView, render_table, table_view
+from bot.services.picture import (
+    COLOURS,
+    INK,
+    NUMBER,
+    SeatState,
+    SeatView,
+    TableView,
+    render_table,
+    seat_geometry,
+    table_view,
+)
 from bot.services.stats import Stats
 from engine import GameState
 from tests.game.harness import role_names
@@ -76,6 +86,40 @@ def test_render_is_a_png_of_the_size_with_the_state_colours() -> None:
     assert pixels(only_alive, COLOURS["alive"]) > pixels(image, COLOURS["alive"])
 
 
+def light(image: Image.Image) -> int:
+    """Pixels of a number's white (the seats' colours and the ink are all darker)."""
+    assert min(NUMBER) > 200 and all(min(c) < 200 for c in (*COLOURS.values(), INK))
+    counts = image.convert("RGB").getcolors(image.width * image.height) or []
+    return sum(n for n, c in counts if min(c) > 200)
+
+
 def pixels(image: Image.Image, colour: tuple[int, int, int]) -> int:
     counts = image.convert("RGB").getcolors(image.width * image.height) or []
     return sum(n for n, c in counts if c == colour)
+
+
+def seat_crop(count: int, seat: int, state: SeatState, share: float) -> Image.Image:
+    """Seat ``seat`` of ``count`` drawn in ``state`` (the others alive): the square around its
+    centre, ``share`` of its disc's radius each way."""
+    seats = tuple(SeatView(i, f"P{i}", state if i == seat else SeatState.ALIVE)
+                  for i in range(1, count + 1))
+    png = render_table(TableView("Game", seats, {s: str(s) for s in SeatState}))
+    x, y, dot = seat_geometry(seat - 1, count)
+    half = dot * share
+    return Image.open(io.BytesIO(png)).crop(
+        (round(x - half), round(y - half), round(x + half), round(y + half)))
+
+
+def test_a_dead_or_jailed_seat_keeps_its_number_readable() -> None:
+    """The cross and the bars are drawn under the number, on a patch of the seat's colour: the
+    number's white is whole, as on a living seat, and the mark is still there around it."""
+    for count in (12, 24):
+        for seat in range(1, count + 1, 5):
+            white = light(seat_crop(count, seat, SeatState.ALIVE, 0.45))
+            assert white > 10, (count, seat)
+            ink = pixels(seat_crop(count, seat, SeatState.ALIVE, 1.0), INK)
+            for state in (SeatState.DEAD, SeatState.JAILED):
+                number = seat_crop(count, seat, state, 0.45)
+                assert light(number) == white, (count, seat, state)  # nothing drawn over it
+                marked = pixels(seat_crop(count, seat, state, 1.0), INK)
+                assert marked > ink + 20, (count, seat, state)  # the cross, the bars
