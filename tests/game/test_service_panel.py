@@ -131,3 +131,26 @@ def test_mini_app_only_on_public_https(translator: Translator) -> None:
     rows = plain.markup(view, "main", "en").inline_keyboard
     assert not any(b.web_app for row in rows for b in row)
     assert [b.text for row in rows for b in row] == ["⏸ Pause", "⛔ End the game"]
+
+
+async def test_a_restart_sends_a_fresh_panel(hp: Harness, db: Database, tmp_path: Path) -> None:
+    h = hp
+    await h.dealt(10)
+    await h.service.host_act(h.game_id, HOST, "night")
+    first = panel_requests(h)[0].key
+    clock = h.clock
+    assert isinstance(clock, FakeClock)
+    again = await Database.open(db.path)
+    try:
+        h2 = make_harness(again, clock, Translator.load(), tmp_path, panel=True)
+        h2.sender = h2.service.notifier.sender = Capture()  # type: ignore[misc]
+        h2.game_id = h.game_id
+        await h2.service.restore()
+        sent = panel_requests(h2)
+        assert [q.method for q in sent] == [SEND] and sent[0].key != first
+        assert "night 1" in str(sent[0].payload["text"])
+        # its buttons work in the new process
+        await h2.service.panel.press(h2.game_id, HOST, h2.table.step, "pause", "")
+        assert h2.table.paused and panel_requests(h2)[-1].method == EDIT
+    finally:
+        await again.close()
