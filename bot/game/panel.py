@@ -49,6 +49,7 @@ class HostPanel(PhaseService):
             self.shown.pop(game_id, None)
             self.modes.pop(game_id, None)
             self.sent.pop(game_id, None)
+            self.drawing.forget(game_id)
             if ref is not None:
                 await self.notifier.edit(host, ref, self.tr.t(locale, "panel.over"))
             return
