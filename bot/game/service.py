@@ -10,6 +10,8 @@ every action by handing it to the room it belongs to — this file is the game's
   ``/speak``;
 * :mod:`bot.game.results` — announcing a result, last words, the end of the game;
 * :mod:`bot.game.host` — ``/status``, ``/tech``, ``/pause``, ``/resume``, ``/extend``, ``/endgame``;
+* :mod:`bot.game.host_view` — ``host_view`` and ``host_act``: the host's table and actions
+  (the private panel and the Mini App use them; each action calls its command's method);
 * :mod:`bot.game.restore` — rebuilding and resuming every running game after a restart.
 """
 
@@ -27,9 +29,11 @@ from bot.game.day import DayService
 from bot.game.deal import DealService
 from bot.game.friends import FriendOrders
 from bot.game.host import HostControls
+from bot.game.host_view import HostDesk, HostView
 from bot.game.lobby import LobbyService
 from bot.game.night import NightService
 from bot.game.notifier import Notifier
+from bot.game.panel import HostPanel
 from bot.game.restore import Restorer
 from bot.game.results import Results
 from bot.game.table import Stage, Table
@@ -37,7 +41,7 @@ from bot.game.timers import Clock, Deadlines, GameTimers, utc_now
 from bot.i18n import Translator
 from storage.db import Database
 
-__all__ = ["GameService", "Reply", "reply", "rule"]
+__all__ = ["GameService", "HostView", "Reply", "reply", "rule"]
 
 
 class GameService:
@@ -55,6 +59,8 @@ class GameService:
         bot_username: str = "",
         rng: random.Random | None = None,
         new_seed: Callable[[], bytes] = engine.new_seed,
+        panel: bool = False,
+        web_url: str | None = None,
     ) -> None:
         self.core = core = GameCore(
             db, notifier, deadlines, translator, timers=timers or GameTimers(),
@@ -109,6 +115,14 @@ class GameService:
         self.end_game = self.host.end_game
         self.on_blocked = self.host.on_blocked
         self.refuse_blocked = self.host.refuse_blocked
+        # The host's table (the panel, the Mini App): one read model, one action entry point
+        self.desk = HostDesk(core, self)
+        self.host_view = self.desk.view
+        self.host_act = self.desk.act
+        # The host's live panel in private (off in service tests that count the host's messages)
+        self.panel = HostPanel(core, self.desk, web_url)
+        if panel:
+            core.after_step = self.panel.refresh
         # After a restart
         self.restore = self.restorer.restore
         self.delivery: Delivery | None = None  # the durable outbox's worker (bot/wiring.py)
