@@ -10,6 +10,8 @@ every action by handing it to the room it belongs to — this file is the game's
   ``/speak``;
 * :mod:`bot.game.results` — announcing a result, last words, the end of the game;
 * :mod:`bot.game.host` — ``/status``, ``/tech``, ``/pause``, ``/resume``, ``/extend``, ``/endgame``;
+* :mod:`bot.game.host_view` — ``host_view`` and ``host_act``: the host's table and actions
+  (the private panel and the Mini App use them; each action calls its command's method);
 * :mod:`bot.game.restore` — rebuilding and resuming every running game after a restart.
 """
 
@@ -27,6 +29,7 @@ from bot.game.day import DayService
 from bot.game.deal import DealService
 from bot.game.friends import FriendOrders
 from bot.game.host import HostControls
+from bot.game.host_view import HostDesk, HostView
 from bot.game.lobby import LobbyService
 from bot.game.night import NightService
 from bot.game.notifier import Notifier
@@ -37,7 +40,7 @@ from bot.game.timers import Clock, Deadlines, GameTimers, utc_now
 from bot.i18n import Translator
 from storage.db import Database
 
-__all__ = ["GameService", "Reply", "reply", "rule"]
+__all__ = ["GameService", "HostView", "Reply", "reply", "rule"]
 
 
 class GameService:
@@ -109,6 +112,10 @@ class GameService:
         self.end_game = self.host.end_game
         self.on_blocked = self.host.on_blocked
         self.refuse_blocked = self.host.refuse_blocked
+        # The host's table (the panel, the Mini App): one read model, one action entry point
+        self.desk = HostDesk(core, self)
+        self.host_view = self.desk.view
+        self.host_act = self.desk.act
         # After a restart
         self.restore = self.restorer.restore
         self.delivery: Delivery | None = None  # the durable outbox's worker (bot/wiring.py)
