@@ -184,7 +184,7 @@ class App:
                     loop.remove_signal_handler(sig)
 
     async def start_web(self) -> None:
-        """The read-only web pages (web/), when WEB_PORT is set."""
+        """The read-only web pages (web/) and the host's Mini App, when WEB_PORT is set."""
         port = self.settings.web_port
         if port is None or self.web_runner is not None:
             return
@@ -192,6 +192,12 @@ class App:
 
         app = create_web_app(self.services.db, translator=self.services.translator,
                              today=lambda: self.clock().date())
+        games = self.services.extra.get("games")
+        if isinstance(games, GameService):  # the host's Mini App lives where the games do
+            from web.host_app import install_host_app
+
+            install_host_app(app, games, self.settings.bot_token.get_secret_value(),
+                             self.clock)
         try:
             self.web_runner = await start_web(app, port, self.settings.web_host)
         except OSError as e:
