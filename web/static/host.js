@@ -25,6 +25,8 @@
     stopped = true;
     root.setAttribute("data-state", "refused");
     $("table").hidden = true;
+    $("phase").textContent = "";
+    $("countdown").textContent = "";
     $("actions").textContent = "";
     $("prompt").hidden = true;
     $("fatal").textContent = text;
