@@ -95,3 +95,14 @@ def cancel_data(game: int, step: int, seat: int, *, offline: bool) -> str:
     if offline:
         return ForCancelCb(game=game, step=step, seat=seat).pack()
     return CancelCb(game=game, step=step).pack()
+
+
+class PanelCb(CallbackData, prefix="gh"):
+    """A button of the host's panel: an action of ``GameService.host_act`` (``arg`` its
+    argument, ``.`` for ``:``), or ``menu`` (``arg``: the panel page to show). ``step``: the
+    phase the panel was drawn at; a press from another is stale."""
+
+    game: int
+    step: int
+    action: str
+    arg: str = ""

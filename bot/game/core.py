@@ -117,6 +117,8 @@ class GameCore:
         # a step that changed the lobby's seats: its table and the seats before it
         self._seats: dict[int, tuple[Table, dict[int, SeatInfo]]] = {}
         self.writes = StepWriter(db, lambda: self.notifier.sender)
+        # what every step that went through ends with (the host's panel follows the table)
+        self.after_step: Callable[[Table], Awaitable[None]] | None = None
 
     # ------------------------------------------------------------------ the running games
     def add(self, table: Table) -> None:
@@ -155,8 +157,11 @@ class GameCore:
             async with lock:
                 token = self.notifier.begin()
                 self._staged[game_id] = []
+                table = self.tables.get(game_id)
                 try:
                     yield
+                    if table is not None and self.after_step is not None:
+                        await self._after_step(table)
                 finally:
                     try:
                         written = self._stage(game_id)
@@ -171,6 +176,13 @@ class GameCore:
             raise
         if written is not None:
             await asyncio.shield(written)
+
+    async def _after_step(self, table: Table) -> None:
+        assert self.after_step is not None
+        try:
+            await self.after_step(table)
+        except Exception:  # the panel must never undo the step it follows
+            log.exception("after the step of game %s", table.game_id)
 
     async def flush(self, table: Table) -> None:
         """Write what this step recorded and said so far, and wait until it is durable

@@ -33,6 +33,7 @@ from bot.game.host_view import HostDesk, HostView
 from bot.game.lobby import LobbyService
 from bot.game.night import NightService
 from bot.game.notifier import Notifier
+from bot.game.panel import HostPanel
 from bot.game.restore import Restorer
 from bot.game.results import Results
 from bot.game.table import Stage, Table
@@ -58,6 +59,8 @@ class GameService:
         bot_username: str = "",
         rng: random.Random | None = None,
         new_seed: Callable[[], bytes] = engine.new_seed,
+        panel: bool = False,
+        web_url: str | None = None,
     ) -> None:
         self.core = core = GameCore(
             db, notifier, deadlines, translator, timers=timers or GameTimers(),
@@ -116,6 +119,10 @@ class GameService:
         self.desk = HostDesk(core, self)
         self.host_view = self.desk.view
         self.host_act = self.desk.act
+        # The host's live panel in private (off in service tests that count the host's messages)
+        self.panel = HostPanel(core, self.desk, web_url)
+        if panel:
+            core.after_step = self.panel.refresh
         # After a restart
         self.restore = self.restorer.restore
         self.delivery: Delivery | None = None  # the durable outbox's worker (bot/wiring.py)

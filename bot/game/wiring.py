@@ -33,12 +33,18 @@ def install_games(services: Services, scheduler: AsyncIOScheduler,
     # Deadlines run on real time, like the scheduler that fires them.
     games = GameService(services.db, notifier, SchedulerDeadlines(scheduler, guard),
                         services.translator, timers=timers, host_ids=settings.host_ids,
-                        clock=utc_now, default_locale=settings.default_locale)
+                        clock=utc_now, default_locale=settings.default_locale, panel=True,
+                        web_url=mini_app_url(settings.web_url))
     services.outbox.on_blocked(games.on_blocked)
     services.join_lobby = games.join_hook
     services.extra["games"] = games
     games.delivery = delivery
     return games
+
+
+def mini_app_url(web_url: str | None) -> str | None:
+    """The pages' address when Telegram may open it as a Mini App (public HTTPS only)."""
+    return web_url if web_url and web_url.startswith("https://") else None
 
 
 def game_routers() -> list[Router]:

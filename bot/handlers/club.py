@@ -18,7 +18,7 @@ GAME_COMMANDS = ("newgame", "roles", "deal", "night", "day", "vote", "status", "
                  "speak")
 
 # Game commands players use in private chat (handled in bot/handlers/game_private.py).
-PLAYER_GAME_COMMANDS = ("myrole", "friend")
+PLAYER_GAME_COMMANDS = ("myrole", "friend", "panel")
 
 
 async def help_(message: Message, services: Services, locale: str) -> None:

@@ -16,6 +16,7 @@ from bot.game.callbacks import (
     FriendAcceptCb,
     FriendCb,
     NightCb,
+    PanelCb,
     VoteCb,
 )
 from bot.game.service import GameService, Reply
@@ -106,11 +107,30 @@ async def friend_decision(query: CallbackQuery, callback_data: FriendAcceptCb,
     await _answer(query, games, locale, answer)
 
 
+async def panel(message: Message, games: GameService, outbox: Outbox, locale: str) -> None:
+    """``/panel``: the host's panel again, at the bottom of the chat."""
+    if not await games.panel.show(_user(message)):
+        await outbox.send_text(message.chat.id, games.notifier.t(locale, "panel.none"))
+
+
+async def panel_button(query: CallbackQuery, callback_data: PanelCb, games: GameService,
+                       locale: str) -> None:
+    """A button of the host's panel: answered at once (the panel's edit follows); a page of
+    the panel gets an empty answer, an action the service's answer."""
+    answer = await games.panel.press(callback_data.game, query.from_user.id, callback_data.step,
+                                     callback_data.action, callback_data.arg)
+    if answer is None:
+        await answer_query(query)
+    else:
+        await _answer(query, games, locale, answer)
+
+
 def create_router() -> Router:
     router = Router(name="game_private_chat")
     router.message.filter(F.chat.type == "private")
     router.message.register(myrole, Command("myrole"))
     router.message.register(friend, Command("friend"))
+    router.message.register(panel, Command("panel"))
     # Buttons are pressed in private chats; the service checks who may press what.
     router.callback_query.register(night_choice, NightCb.filter())
     router.callback_query.register(vote_choice, VoteCb.filter())
@@ -121,4 +141,5 @@ def create_router() -> Router:
     router.callback_query.register(fate_draw, FateCb.filter())
     router.callback_query.register(friend_choice, FriendCb.filter())
     router.callback_query.register(friend_decision, FriendAcceptCb.filter())
+    router.callback_query.register(panel_button, PanelCb.filter())
     return router

@@ -216,6 +216,7 @@ commands-top = Leaderboard
 commands-complain = Complain about a player
 commands-myrole = Your role card again
 commands-friend = Order “Let's be friends”
+commands-panel = The host's panel of your game again
 commands-newgame = Open a game lobby
 commands-roles = Show or set the roles
 commands-deal = Deal the cards

@@ -223,6 +223,7 @@ commands-top = Рейтинг
 commands-complain = Пожаловаться на игрока
 commands-myrole = Ваша карта роли
 commands-friend = Заказать «Давай дружить»
+commands-panel = Пульт ведущего вашей игры заново
 commands-newgame = Открыть набор в игру
 commands-roles = Показать или задать роли
 commands-deal = Раздать карты

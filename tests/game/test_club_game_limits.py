@@ -10,7 +10,7 @@ import pytest
 
 from bot.game.table import Stage
 from tests.fakes.telegram_server import FakeTelegram
-from tests.game.flow import CLUB, HOST, Flow, running
+from tests.game.flow import CLUB, HOST, Flow, running, wait_until
 
 
 @pytest.fixture
@@ -34,8 +34,9 @@ async def test_member_status_and_bad_seat(fake: FakeTelegram, tmp_path: Path) ->
         assert answer == "There is no seat 99: the table has 10 players."
         assert all(flow.table.game.player(s).alive for s in flow.table.seats)
         await flow.host_says("/status", "Game №")
-        await fake.next_message(HOST)  # the host's own /status still tells who is to choose
-        assert any("Still to choose" in m.body for m in fake.messages(HOST)[host_before:])
+        # the host's own /status still tells who is to choose
+        await wait_until(lambda: any("Still to choose" in m.body
+                                     for m in fake.messages(HOST)[host_before:]), 5, "the note")
 
 
 async def test_lobby_popup_in_the_pressers_language(fake: FakeTelegram, tmp_path: Path) -> None:

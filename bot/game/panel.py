@@ -1,0 +1,109 @@
+"""The host's live panel: ONE private message to the game's host, kept current by edits.
+
+Every game step ends with :meth:`HostPanel.refresh` (``GameCore.after_step``): the host's view
+(:mod:`bot.game.host_view`) is drawn again and, when it changed, the panel is edited — in the
+step's own transaction, like everything else the step says, and at most once every
+:data:`PANEL_EDIT_GAP` seconds (a queued edit is replaced by a newer one: docs/delivery.md), so a
+busy night costs a handful of requests in the host's chat, never a flood. The press is answered
+first; the edit follows. The panel's buttons call ``GameService.host_act`` — the same service
+methods the typed commands call — so the club chat hears only the public outcome.
+"""
+
+from __future__ import annotations
+
+import logging
+
+from bot.errors import UserError
+from bot.game.core import GameCore, PhaseService, Reply
+from bot.game.host_view import HostDesk, HostView, build_view
+from bot.game.panel_render import PAGES, PanelDrawing
+from bot.game.table import Table
+
+log = logging.getLogger("bot.game.panel")
+
+# seconds: the panel is edited at most this often (a private chat takes about one message a
+# second; the host's prompts for offline seats and the nights' summaries share it)
+PANEL_EDIT_GAP = 1.5
+
+
+class HostPanel(PhaseService):
+    def __init__(self, core: GameCore, desk: HostDesk, web_url: str | None = None) -> None:
+        super().__init__(core)
+        self.desk = desk
+        self.drawing = PanelDrawing(core.tr, web_url)
+        self.modes: dict[int, str] = {}  # game -> the page shown (memory: "main" after a restart)
+        self.refs: dict[int, str] = {}  # game -> the panel message's outbox key in this process
+        self.shown: dict[int, tuple[HostView, str, str]] = {}  # game -> (view, page, locale)
+        self.sent: dict[int, int] = {}  # game -> panels sent in this process (/panel: +1)
+
+    def ref(self, table: Table) -> str | None:
+        return self.refs.get(table.game_id)
+
+    async def refresh(self, table: Table) -> None:
+        """The end of a step of ``table``: the panel follows (called under the game's lock)."""
+        game_id = table.game_id
+        host = table.host_id
+        locale = self.core.locale_of(host)
+        if not table.open:
+            ref = self.refs.pop(game_id, None)
+            self.shown.pop(game_id, None)
+            self.modes.pop(game_id, None)
+            self.sent.pop(game_id, None)
+            if ref is not None:
+                await self.notifier.edit(host, ref, self.tr.t(locale, "panel.over"))
+            return
+        mode = self.modes.get(game_id, "main")
+        presets = await self.desk.presets(table) if mode == "preset" else None
+        view = build_view(self.core, table, presets)
+        if self.shown.get(game_id) == (view, mode, locale):
+            return
+        self.shown[game_id] = (view, mode, locale)
+        text = self.drawing.text(view, mode, locale)
+        markup = self.drawing.markup(view, mode, locale)
+        ref = self.refs.get(game_id)
+        if ref is None:
+            # a new message per process (after a restart the host gets a fresh panel below;
+            # the same key again — nothing happened since — edits the old one)
+            self.sent[game_id] = self.sent.get(game_id, 0) + 1
+            ref = self.refs[game_id] = self.core.ref(table, "panel",
+                                                     f"{table.seq}.{self.sent[game_id]}")
+            await self.notifier.send(host, text, markup=markup, ref=ref)
+        else:
+            await self.notifier.edit(host, ref, text, markup=markup, throttle=PANEL_EDIT_GAP)
+
+    async def press(self, game_id: int, user_id: int, step: int, action: str, arg: str
+                    ) -> Reply | None:
+        """A panel button: a page of the panel (``menu``), or an action (``host_act``)."""
+        table = self.core.table(game_id)
+        self.core.require_host(table, user_id)
+        if action == "menu":
+            page = arg.partition(".")[0]
+            if step != table.step or page not in PAGES or (
+                    page != "main" and page not in build_view(self.core, table).actions):
+                raise UserError("game.stale")
+            async with self.core.lock(game_id):  # the step's end draws the page
+                self.modes[game_id] = arg
+            return None
+        self.modes[game_id] = "main"
+        value: str | None = arg.replace(".", ":") if arg else None
+        try:
+            return await self.desk.act(game_id, user_id, action, value, step=step)
+        except UserError:
+            if game_id in self.core.tables:
+                async with self.core.lock(game_id):
+                    pass  # the main page again
+            raise
+
+    async def show(self, user_id: int) -> bool:
+        """``/panel``: the host's panel again, as a new message at the bottom of the chat."""
+        for table in list(self.core.tables.values()):
+            if table.open and table.host_id == user_id:
+                async with self.core.lock(table.game_id):
+                    old = self.refs.pop(table.game_id, None)
+                    self.shown.pop(table.game_id, None)
+                    self.modes[table.game_id] = "main"
+                    if old is not None:  # the old one loses its buttons
+                        await self.notifier.edit(user_id, old, self.tr.t(
+                            self.core.locale_of(user_id), "panel.moved"))
+                return True
+        return False

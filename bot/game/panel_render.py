@@ -1,0 +1,147 @@
+"""The host's panel drawn from a :class:`HostView`: its text and its buttons (pure).
+
+Pages (``mode``): ``main``; ``tech`` (whose seat) and ``tech.N`` (confirm); ``end`` (confirm);
+``seat`` (whom to move) and ``seat.N`` (where to); ``preset`` (which composition). Only the
+actions in ``view.actions`` get a button."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup, WebAppInfo
+
+from bot.game.callbacks import PanelCb
+from bot.game.host_view import DAY_STAGES, EXTEND_SECONDS, HostView
+from bot.game.table import Stage
+from bot.i18n import Safe, Translator
+
+PAGES = ("main", "tech", "end", "seat", "preset")
+_Button = Callable[..., InlineKeyboardButton]
+
+
+class PanelDrawing:
+    def __init__(self, tr: Translator, web_url: str | None) -> None:
+        self.tr = tr
+        self.web_url = web_url  # public HTTPS pages: the "Open the table" Mini App button
+
+    # ------------------------------------------------------------------ text
+    def text(self, view: HostView, mode: str, locale: str) -> str:
+        t = self.tr.t
+        stage = Stage(view.stage)
+        label = t(locale, f"game.stage.{view.stage}")
+        if stage is Stage.NIGHT:
+            label = t(locale, "panel.night", number=view.night)
+        elif stage in DAY_STAGES:
+            day = t(locale, "panel.day", number=view.day)
+            label = day if stage is Stage.DAY else f"{day}, {label}"
+        lines = [t(locale, "panel.head", game=view.game_id, stage=label,
+                   paused=Safe(t(locale, "panel.paused")) if view.paused else "")]
+        if view.deadline is not None:
+            lines.append(t(locale, "panel.deadline", time=view.deadline.strftime("%H:%M:%S")))
+        elif view.remaining is not None:
+            lines.append(t(locale, "panel.left", seconds=round(view.remaining)))
+        names = {s.seat: s.name for s in view.seats}
+        lines += ["", t(locale, "panel.seats")]
+        for s in view.seats:
+            marks = "".join(t(locale, f"panel.mark.{m}") for m, on in (
+                ("dead", not s.alive), ("jailed", s.jailed), ("offline", s.offline),
+                ("acted", s.acted), ("voter", s.seat == view.voter)) if on)
+            lines.append(t(locale, "panel.seat", seat=s.seat, name=s.name, marks=Safe(marks)))
+        if view.choices:
+            lines += ["", t(locale, "panel.choices")]
+            lines += [t(locale, "panel.choice", seat=c.seat, target=c.target,
+                        role=t(locale, f"game.role.{c.role}"), name=names.get(c.target, "?"))
+                      for c in view.choices]
+        if view.votes:
+            lines += ["", t(locale, "panel.votes")]
+            lines += [t(locale, "panel.vote", seat=a, target=b) for a, b in view.votes]
+        if view.tied and "fate" in view.actions:
+            lines += ["", t(locale, "panel.tied")]
+        if stage in (Stage.LOBBY, Stage.DEALT):
+            lines.append("")
+            if view.composition:
+                lines.append(t(locale, "panel.composition", roles=", ".join(
+                    t(locale, f"game.role.{r}") for r in view.composition)))
+            lines.append(t(locale, "panel.fate.host" if view.fate_by_host else "panel.fate.bot"))
+        prompt = self._prompt(view, mode, locale, names)
+        if prompt:
+            lines += ["", prompt]
+        return "\n".join(lines)
+
+    def _prompt(self, view: HostView, mode: str, locale: str, names: dict[int, str]) -> str:
+        page, _, seat = mode.partition(".")
+        who = f"№{seat} {names.get(int(seat), '?')}" if seat.isdigit() else ""
+        if page == "tech":
+            return self.tr.t(locale, "panel.confirm.tech", who=who) if who else self.tr.t(
+                locale, "panel.pick.tech")
+        if page == "seat":
+            return self.tr.t(locale, "panel.pick.place", who=who) if who else self.tr.t(
+                locale, "panel.pick.seat")
+        if page == "end":
+            return self.tr.t(locale, "panel.confirm.end")
+        if page == "preset":
+            return self.tr.t(locale, "panel.pick.preset")
+        return ""
+
+    # ------------------------------------------------------------------ buttons
+    def markup(self, view: HostView, mode: str, locale: str) -> InlineKeyboardMarkup:
+        def b(key: str, action: str, arg: object = "", **kw: object) -> InlineKeyboardButton:
+            return InlineKeyboardButton(text=self.tr.t(locale, key, **kw), callback_data=PanelCb(
+                game=view.game_id, step=view.step, action=action, arg=str(arg)).pack())
+
+        def seat_button(seat: int, name: str, action: str, arg: str) -> InlineKeyboardButton:
+            return InlineKeyboardButton(text=f"№{seat} {name}", callback_data=PanelCb(
+                game=view.game_id, step=view.step, action=action, arg=arg).pack())
+
+        back = b("panel.btn.back", "menu", "main")
+        page, _, arg = mode.partition(".")
+        rows: list[list[InlineKeyboardButton]] = []
+        if page == "tech" and arg.isdigit():
+            rows = [[b("panel.btn.yes", "tech", arg), back]]
+        elif page == "tech":
+            rows = [*_grid([seat_button(s.seat, s.name, "menu", f"tech.{s.seat}")
+                            for s in view.seats if s.alive]), [back]]
+        elif page == "end":
+            rows = [[b("panel.btn.yes", "end"), back]]
+        elif page == "seat" and arg.isdigit():
+            rows = [*_grid([seat_button(s.seat, s.name, "seat", f"{arg}.{s.seat}")
+                            for s in view.seats if str(s.seat) != arg]), [back]]
+        elif page == "seat":
+            rows = [*_grid([seat_button(s.seat, s.name, "menu", f"seat.{s.seat}")
+                            for s in view.seats]), [back]]
+        elif page == "preset":
+            rows = [[b(f"panel.preset.{name}", "preset", name, count=len(cards))
+                     for name, cards in view.presets.items()], [back]]
+        else:
+            rows = self._main(view, b)
+        if self.web_url and page == "main":
+            rows.append([InlineKeyboardButton(
+                text=self.tr.t(locale, "panel.btn.open"),
+                web_app=WebAppInfo(url=f"{self.web_url.rstrip('/')}/host/{view.game_id}"))])
+        return InlineKeyboardMarkup(inline_keyboard=[r for r in rows if r])
+
+    @staticmethod
+    def _main(view: HostView, b: _Button) -> list[list[InlineKeyboardButton]]:
+        can = view.actions
+        names = {s.seat: s.name for s in view.seats}
+        phase = [b(f"panel.btn.{a}", a) for a in ("night", "day", "vote", "deal") if a in can]
+        timer = [b("panel.btn.resume", "resume")] if "resume" in can else []
+        if "pause" in can:
+            timer.append(b("panel.btn.pause", "pause"))
+        if "extend" in can:
+            timer.append(b("panel.btn.extend", "extend", EXTEND_SECONDS,
+                           seconds=EXTEND_SECONDS))
+        draw = [b("panel.btn.draw", "fate", s, who=f"№{s} {names.get(s, '?')}")
+                for s in view.tied] if "fate" in can else []
+        lobby = [b(f"panel.btn.{a}", "menu", a) for a in ("seat", "preset") if a in can]
+        fate = ([b("panel.btn.fate.bot" if view.fate_by_host else "panel.btn.fate.host",
+                   "fate_mode", "bot" if view.fate_by_host else "host")]
+                if "fate_mode" in can and view.stage in (Stage.LOBBY, Stage.DEALT) else [])
+        last = [b("panel.btn.tech", "menu", "tech")] if "tech" in can else []
+        last.append(b("panel.btn.end", "menu", "end"))
+        return [phase, *_grid(draw), timer, lobby, fate, last]
+
+
+def _grid(buttons: list[InlineKeyboardButton], width: int = 3
+          ) -> list[list[InlineKeyboardButton]]:
+    return [buttons[i:i + width] for i in range(0, len(buttons), width)]

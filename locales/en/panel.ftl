@@ -1,0 +1,55 @@
+# The host's live panel in private (bot/game/panel.py), keys panel.* (ids panel-*).
+
+panel-head = 🎩 <b>Game №{ $game }</b>: { $stage }{ $paused }
+panel-paused = {" "}— ⏸ paused
+panel-night = night { $number }
+panel-day = day { $number }
+panel-deadline = ⏱ until { $time } UTC
+panel-left = ⏸ { $seconds ->
+        [one] { $seconds } second
+       *[other] { $seconds } seconds
+    } left when the game resumes
+panel-seats = <b>Seats</b>
+panel-seat = №{ $seat } { $name }{ $marks }
+panel-mark-dead = {" "}💀
+panel-mark-jailed = {" "}⛓ jailed
+panel-mark-offline = {" "}📵
+panel-mark-acted = {" "}✅
+panel-mark-voter = {" "}👈 votes now
+panel-choices = <b>Tonight so far</b>
+panel-choice = №{ $seat } { $role } → №{ $target } { $name }
+panel-votes = <b>Votes</b>
+panel-vote = №{ $seat } → №{ $target }
+panel-tied = 🎲 A shoot-out: draw the condemned below.
+panel-composition = 🃏 Composition: { $roles }
+panel-fate-host = 🎲 Shoot-outs: drawn by you
+panel-fate-bot = 🎲 Shoot-outs: drawn by the bot
+panel-pick-tech = 💀 Technical death: whose seat?
+panel-confirm-tech = 💀 Remove { $who } from the game (technical death)? The table hears it at once.
+panel-confirm-end = ⛔ End the game now? Nobody gets points for it; the deal is revealed.
+panel-pick-seat = 🪑 Whom do you move?
+panel-pick-place = 🪑 Where does { $who } sit?
+panel-pick-preset = 🃏 Which composition?
+panel-over = The game is over. This panel is closed.
+panel-btn-night = 🌙 Start the night
+panel-btn-day = ☀️ Announce the day
+panel-btn-vote = 🗳 Start the vote
+panel-btn-pause = ⏸ Pause
+panel-btn-resume = ▶️ Resume
+panel-btn-extend = ⏱ +{ $seconds } s
+panel-btn-tech = 💀 Technical death
+panel-btn-end = ⛔ End the game
+panel-btn-deal = 🎴 Deal the cards
+panel-btn-seat = 🪑 Seat a player
+panel-btn-preset = 🃏 Composition
+panel-btn-fate-host = 🎲 Shoot-outs: the bot draws → you
+panel-btn-fate-bot = 🎲 Shoot-outs: you draw → the bot
+panel-btn-draw = 🎲 { $who }
+panel-btn-yes = ✔️ Yes
+panel-btn-back = ↩️ Back
+panel-btn-open = 🌐 Open the table
+panel-preset-club = The club's ({ $count })
+panel-preset-default = The bot's ({ $count })
+panel-shown = The panel is below.
+panel-none = You host no open game.
+panel-moved = The panel moved below.

@@ -1,0 +1,56 @@
+# Пульт ведущего в личном чате (bot/game/panel.py), ключи panel.* (id panel-*).
+
+panel-head = 🎩 <b>Игра №{ $game }</b>: { $stage }{ $paused }
+panel-paused = {" "}— ⏸ пауза
+panel-night = ночь { $number }
+panel-day = день { $number }
+panel-deadline = ⏱ до { $time } UTC
+panel-left = ⏸ после паузы останется { $seconds ->
+        [one] { $seconds } секунда
+        [few] { $seconds } секунды
+       *[other] { $seconds } секунд
+    }
+panel-seats = <b>Места</b>
+panel-seat = №{ $seat } { $name }{ $marks }
+panel-mark-dead = {" "}💀
+panel-mark-jailed = {" "}⛓ в тюрьме
+panel-mark-offline = {" "}📵
+panel-mark-acted = {" "}✅
+panel-mark-voter = {" "}👈 голосует
+panel-choices = <b>Выбор этой ночи</b>
+panel-choice = №{ $seat } { $role } → №{ $target } { $name }
+panel-votes = <b>Голоса</b>
+panel-vote = №{ $seat } → №{ $target }
+panel-tied = 🎲 Перестрелка: вытяните жребий кнопкой ниже.
+panel-composition = 🃏 Состав: { $roles }
+panel-fate-host = 🎲 Перестрелки: жребий тянете вы
+panel-fate-bot = 🎲 Перестрелки: жребий тянет бот
+panel-pick-tech = 💀 Техническая смерть: чьё место?
+panel-confirm-tech = 💀 Вывести { $who } из игры (техническая смерть)? Стол узнает об этом сразу.
+panel-confirm-end = ⛔ Закончить игру сейчас? Очков за неё не будет; раздача откроется.
+panel-pick-seat = 🪑 Кого пересадить?
+panel-pick-place = 🪑 Куда сядет { $who }?
+panel-pick-preset = 🃏 Какой состав?
+panel-over = Игра окончена. Пульт закрыт.
+panel-btn-night = 🌙 Начать ночь
+panel-btn-day = ☀️ Объявить день
+panel-btn-vote = 🗳 Начать голосование
+panel-btn-pause = ⏸ Пауза
+panel-btn-resume = ▶️ Продолжить
+panel-btn-extend = ⏱ +{ $seconds } с
+panel-btn-tech = 💀 Техническая смерть
+panel-btn-end = ⛔ Закончить игру
+panel-btn-deal = 🎴 Раздать карты
+panel-btn-seat = 🪑 Пересадить игрока
+panel-btn-preset = 🃏 Состав
+panel-btn-fate-host = 🎲 Перестрелки: бот → вы
+panel-btn-fate-bot = 🎲 Перестрелки: вы → бот
+panel-btn-draw = 🎲 { $who }
+panel-btn-yes = ✔️ Да
+panel-btn-back = ↩️ Назад
+panel-btn-open = 🌐 Открыть стол
+panel-preset-club = Клуба ({ $count })
+panel-preset-default = Бота ({ $count })
+panel-shown = Пульт — ниже.
+panel-none = Вы не ведёте открытую игру.
+panel-moved = Пульт перенесён ниже.
