@@ -10,6 +10,9 @@ import pytest
 
 from bot.app import App
 from bot.config import Settings
+from tests.bot.conftest import HOST_ID, FixedClock
+from tests.fakes.telegram_server import FakeTelegram
+from tests.web.initdata import sign_init_data
 
 
 def free_port() -> int:
@@ -32,6 +35,24 @@ async def test_the_bot_serves_the_pages(app: App) -> None:
         assert response.status == 200
         assert "current balances" in await response.text()
     assert app.web_runner is not None
+
+
+async def test_the_bot_serves_the_hosts_mini_app(app: App, fake: FakeTelegram,
+                                                 clock: FixedClock) -> None:
+    """The Mini App's routes live in the bot's process (where the games are), checked with
+    the bot's token and the app's clock; ``python -m web`` has none (tests/web)."""
+    base = f"http://127.0.0.1:{PORT}/host/1"
+    signed = sign_init_data(fake.token, HOST_ID, clock.now)
+    async with aiohttp.ClientSession() as session:
+        async with session.get(f"{base}?lang=en") as response:
+            assert response.status == 200
+            assert "/static/host.js" in await response.text()
+        async with session.get(f"{base}/state") as response:
+            assert response.status == 401
+        async with session.get(f"{base}/state?lang=en",
+                               headers={"Authorization": f"tma {signed}"}) as response:
+            assert response.status == 404  # signed by this bot's token: no such game
+            assert (await response.json())["text"] == "This game is not found or is over."
 
 
 def test_web_port_setting_is_checked() -> None:

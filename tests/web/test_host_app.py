@@ -19,9 +19,10 @@ from engine import Role
 from storage.db import Database
 from tests.game.conftest import FakeClock, make_harness
 from tests.game.harness import CHAT, HOST, Harness
+from tests.game.test_service_day import tie_plan
 from tests.web.initdata import forge, sign_init_data
 from web.app import create_web_app
-from web.host_app import install_host_app, mini_app_url
+from web.host_app import install_host_app
 
 TOKEN = "123456:ABCdefGHIjklMNOpqrSTUvwxYZ012345678"
 PLAYER = 1001
@@ -204,6 +205,7 @@ async def test_the_page_holds_no_game_data(h: Harness, client: TestClient[Any, A
     page = await r.text()
     assert f'data-game="{h.game_id}"' in page and "/static/host.js" in page
     assert "telegram-web-app.js" in page
+    assert "script-src 'self' https://telegram.org;" in r.headers["Content-Security-Policy"]
     assert "Player1" not in page  # the table comes only with the host's proof
     assert '"no_init_data": "Open this table from the button on your panel in Telegram."' in page
     ru = await (await client.get(f"/host/{h.game_id}")).text()  # the club's language
@@ -222,8 +224,42 @@ async def test_the_read_only_pages_have_no_mini_app(h: Harness, translator: Tran
     assert h.table.stage is Stage.DEALT
 
 
-def test_the_button_only_for_public_https() -> None:
-    assert mini_app_url("https://mafia.example.org/", 7) == "https://mafia.example.org/host/7"
-    assert mini_app_url("http://mafia.example.org", 7) is None
-    assert mini_app_url(None, 7) is None
-    assert mini_app_url("", 7) is None
+
+async def test_the_lobby_from_the_app(h: Harness, client: TestClient[Any, Any]) -> None:
+    await h.lobby(10)
+    state = await (await client.get(f"/host/{h.game_id}/state?lang=en", headers=auth(h))).json()
+    assert state["phase"] == "taking seats" and state["deadline_in"] is None
+    buttons = {(a["name"], a.get("arg")): a for a in state["actions"]}
+    assert buttons[("preset", "default")]["label"] == "The standard set (10 cards)"
+    assert buttons[("fate_mode", "host")]["label"] == "Shoot-outs: I draw"
+    move = buttons[("seat", None)]
+    assert move["seats"] == list(range(1, 11)) and "{seat}" in move["then"]
+
+    async def press(action: str, arg: object) -> int:
+        r = await client.post(f"/host/{h.game_id}/act?lang=en", headers=auth(h),
+                              json={"action": action, "arg": arg, "step": 0})
+        return r.status
+
+    assert await press("seat", "1:5") == 200
+    assert h.table.seats[5].name == "Player1"
+    assert await press("fate_mode", "host") == 200 and h.table.fate_by_host
+    assert await press("preset", "default") == 200 and h.table.composition
+    assert await press("deal", None) == 200 and h.table.stage is Stage.DEALT
+
+
+async def test_the_hosts_draw_from_the_app(h: Harness, client: TestClient[Any, Any]) -> None:
+    await h.dealt(10)
+    await h.service.host_act(h.game_id, HOST, "fate_mode", "host")
+    await h.service.host_act(h.game_id, HOST, "vote")
+    t = h.table
+    plan = tie_plan(t.order, t.order[0], t.order[1])
+    for voter in list(t.order):
+        await h.vote(voter, plan[voter])
+    state = await (await client.get(f"/host/{h.game_id}/state?lang=en", headers=auth(h))).json()
+    assert state["stage"] == "fate" and sorted(state["tied"]) == sorted(t.order[:2])
+    draw = next(a for a in state["actions"] if a["name"] == "fate")
+    assert sorted(draw["seats"]) == sorted(t.order[:2]) and draw["label"] == "Draw the shoot-out"
+    r = await client.post(f"/host/{h.game_id}/act?lang=en", headers=auth(h),
+                          json={"action": "fate", "arg": t.order[1], "step": state["step"]})
+    assert r.status == 200
+    assert t.fate == t.order[1]
