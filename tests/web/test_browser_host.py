@@ -33,13 +33,20 @@ async def fake() -> AsyncIterator[FakeTelegram]:
 
 
 PORT = free_port()
+PUBLIC = "https://mafia.example.org"  # WEB_URL: the panel's button opens the Mini App there
+
+
+def mini_app_buttons(fake: FakeTelegram, chat: int) -> list[str]:
+    """The Mini App buttons' addresses in the messages (and their edits) sent to ``chat``."""
+    return [b["web_app"]["url"] for m in fake.messages(chat) if m.reply_markup
+            for row in m.reply_markup.get("inline_keyboard", []) for b in row if "web_app" in b]
 
 
 @pytest.fixture
 async def flow(fake: FakeTelegram, tmp_path: Path) -> AsyncIterator[Flow]:
     """A dealt 10-player game in the real bot, whose process serves the pages on PORT."""
-    async with running(fake, tmp_path, web_port=PORT, web_host="127.0.0.1", night_seconds=60,
-                       mafia_agree_seconds=30, vote_turn_seconds=60) as app:
+    async with running(fake, tmp_path, web_port=PORT, web_host="127.0.0.1", web_url=PUBLIC,
+                       night_seconds=60, mafia_agree_seconds=30, vote_turn_seconds=60) as app:
         flow = Flow(fake, app, "en")
         await flow.lobby(10)
         await flow.deal()
@@ -65,6 +72,11 @@ async def open_app(browser: Browser, flow: Flow, init_data: str | None) -> Page:
 
 
 async def test_the_host_sees_the_table_and_starts_the_vote(browser: Browser, flow: Flow) -> None:
+    # the host's panel in private carries the button; the page is at its address's path
+    await wait_until(lambda: mini_app_buttons(flow.fake, HOST), 10, "the panel's button")
+    assert mini_app_buttons(flow.fake, HOST)[-1] == f"{PUBLIC}/host/{flow.game_id}"
+    assert not any(mini_app_buttons(flow.fake, uid) for uid in flow.players)
+    assert not mini_app_buttons(flow.fake, CLUB)
     page = await open_app(browser, flow, signed(flow.fake, HOST))
     await page.wait_for_selector("#host[data-state=live]")
     assert await page.locator(".seat").count() == 10
