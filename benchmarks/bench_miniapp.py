@@ -66,7 +66,7 @@ async def run(n: int, folder: Path) -> list[str]:
     await h.dealt(12)
     await h.service.start_night(CHAT, HOST)
     app = create_web_app(db, translator=translator)
-    install_host_app(app, h.service, TOKEN, clock)
+    install_host_app(app, h.service, TOKEN)
     signed = sign_init_data(TOKEN, HOST, clock() - timedelta(seconds=30))
     host = {"Authorization": f"tma {signed}"}
     forged = {"Authorization": f"tma {forge(signed, HOST + 1)}"}

@@ -196,8 +196,7 @@ class App:
         if isinstance(games, GameService):  # the host's Mini App lives where the games do
             from web.host_app import install_host_app
 
-            install_host_app(app, games, self.settings.bot_token.get_secret_value(),
-                             self.clock)
+            install_host_app(app, games, self.settings.bot_token.get_secret_value())
         try:
             self.web_runner = await start_web(app, port, self.settings.web_host)
         except OSError as e:

@@ -19,7 +19,6 @@ import html
 import json
 import logging
 import re
-from collections.abc import Callable
 from datetime import datetime
 from typing import Any
 
@@ -36,7 +35,6 @@ log = logging.getLogger("web.host")
 TELEGRAM_JS = "https://telegram.org/js/telegram-web-app.js"
 GAMES: web.AppKey[GameService] = web.AppKey("host_games", GameService)
 TOKEN: web.AppKey[str] = web.AppKey("host_token", str)
-CLOCK: web.AppKey[Callable[[], datetime]] = web.AppKey("host_clock", object)  # type: ignore[arg-type]
 SCRIPT: web.AppKey[str] = web.AppKey("host_script", str)
 
 # the order of the buttons on the page; anything else the view offers comes after them
@@ -150,7 +148,7 @@ def _refusal(e: UserError, t: Texts) -> web.HTTPException:
 def _user(request: web.Request, t: Texts) -> int:
     try:
         user = host_user(request.app[TOKEN], request.headers.get("Authorization"),
-                         request.app[CLOCK]())
+                         request.app[GAMES].core.clock())
     except AuthError as e:
         log.info("mini app refused", extra={"reason": e.reason, "path": request.path})
         raise _fail(401, t("miniapp.unauthorized"), "unauthorized") from None
@@ -164,7 +162,7 @@ async def state(request: web.Request) -> web.Response:
         view = await request.app[GAMES].host_view(game_id, user_id)
     except UserError as e:
         raise _refusal(e, t) from None
-    return web.json_response(state_json(view, t, request.app[CLOCK]()),
+    return web.json_response(state_json(view, t, request.app[GAMES].core.clock()),
                              headers={"Cache-Control": "no-store"})
 
 
@@ -211,13 +209,12 @@ async def page(request: web.Request) -> web.Response:
                                    "connect-src 'self'; base-uri 'none'; form-action 'none'"})
 
 
-def install_host_app(app: web.Application, games: GameService, token: str,
-                     clock: Callable[[], datetime], *,
+def install_host_app(app: web.Application, games: GameService, token: str, *,
                      telegram_js: str = TELEGRAM_JS) -> None:
-    """Add the Mini App's routes to the web app (before it starts)."""
+    """Add the Mini App's routes to the web app (before it starts). ``auth_date`` and the
+    countdown are read on the games' clock (the one their deadlines are set by)."""
     app[GAMES] = games
     app[TOKEN] = token
-    app[CLOCK] = clock
     app[SCRIPT] = telegram_js
     app.add_routes([
         web.get("/host/{game}", page),

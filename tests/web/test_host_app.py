@@ -42,7 +42,7 @@ async def h(tmp_path: Path, translator: Translator) -> AsyncIterator[Harness]:
 @pytest.fixture
 async def client(h: Harness, translator: Translator) -> AsyncIterator[TestClient[Any, Any]]:
     app = create_web_app(h.db, translator=translator)
-    install_host_app(app, h.service, TOKEN, h.clock)
+    install_host_app(app, h.service, TOKEN)
     async with TestClient(TestServer(app)) as c:
         yield c
 
@@ -210,6 +210,10 @@ async def test_the_page_holds_no_game_data(h: Harness, client: TestClient[Any, A
     assert '"no_init_data": "Open this table from the button on your panel in Telegram."' in page
     ru = await (await client.get(f"/host/{h.game_id}")).text()  # the club's language
     assert "стол ведущего" in ru
+    h.table.locale = "en"  # an English club
+    assert "the host's table" in await (await client.get(f"/host/{h.game_id}")).text()
+    r = await client.get(f"/host/{h.game_id}", headers={"Accept-Language": "ru-RU,ru;q=0.9"})
+    assert "стол ведущего" in await r.text()  # the host's Telegram speaks Russian
     assert (await client.get("/static/host.js")).status == 200
 
 
