@@ -42,7 +42,7 @@ ORDER = ("deal", "preset", "seat", "night", "day", "vote", "fate", "extend", "pa
          "tech", "fate_mode", "end")
 DANGER = {"tech", "end"}
 PAGE_TEXTS = ("yes", "cancel", "jailed", "offline", "acted", "dead", "refused",
-              "no_init_data", "offline_net")
+              "no_init_data", "offline_net", "choices", "votes")
 TAGS = re.compile(r"<[^>]*>")
 
 
@@ -117,6 +117,7 @@ def state_json(view: HostView, t: Texts, now: datetime) -> dict[str, Any]:
                   for s in view.seats],
         "choices": [t("miniapp.choice", seat=c.seat, role=t(f"game.role.{c.role}"),
                       target=c.target) for c in view.choices],
+        "votes": [t("miniapp.vote", seat=voter, target=target) for voter, target in view.votes],
         "tied": list(view.tied),
         "actions": _actions(view, t),
     }

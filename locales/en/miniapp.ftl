@@ -2,6 +2,8 @@
 miniapp-title = Game #{ $game }: the host's table
 miniapp-loading = Loading the table…
 miniapp-paused = paused
+miniapp-votes = The vote so far
+miniapp-vote = №{ $seat } → №{ $target }
 miniapp-choices = Tonight's choices
 miniapp-noscript = This page needs JavaScript: open it from your panel in Telegram.
 miniapp-night = Night { $n }

@@ -2,6 +2,8 @@
 miniapp-title = Игра №{ $game }: стол ведущего
 miniapp-loading = Загружаем стол…
 miniapp-paused = пауза
+miniapp-votes = Голоса
+miniapp-vote = №{ $seat } → №{ $target }
 miniapp-choices = Выборы этой ночи
 miniapp-noscript = Для этой страницы нужен JavaScript: откройте её с панели в Telegram.
 miniapp-night = Ночь { $n }

@@ -5,6 +5,7 @@ page must work without it (tests never need the network)."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import AsyncIterator
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -100,9 +101,21 @@ async def test_the_host_sees_the_table_and_starts_the_vote(browser: Browser, flo
     assert flow.table.stage is Stage.VOTE
     await wait_until(lambda: any("Vote, day 1" in t for t in flow.club_texts()), 10,
                      "the vote's board in the club chat")
-    assert "№" in await page.inner_text("#phase")  # who votes now
-    assert await page.inner_text("#countdown")  # the turn's countdown runs
+    table = flow.table
+    voter = table.current_voter()
+    assert voter is not None
+    assert await page.inner_text("#phase") == f"Day 1 · vote · №{voter} votes now"
+    await page.wait_for_selector(f".seat.turn[data-seat='{voter}']")
+    assert re.fullmatch(r"1:00|0:5\d", await page.inner_text("#countdown"))  # the turn's minute
     assert await page.locator("button[data-action=vote]").count() == 0
+    # the voter votes on the phone: the page shows the vote and the next turn
+    target = next(c for c in engine.vote_candidates(table.game, voter) if c != voter)
+    uid, prefix = flow.presser(voter, "v")
+    await flow.press(uid, await flow.prompt(uid, prefix), prefix + str(target))
+    await page.wait_for_selector(f".seat.acted[data-seat='{voter}']")
+    assert await page.inner_text("#choices-title") == "The vote so far"
+    assert await page.inner_text("#choices") == f"№{voter} → №{target}"
+    assert await page.locator(f".seat.turn[data-seat='{voter}']").count() == 0
     await shot(page, "host-miniapp.png")
 
 

@@ -110,6 +110,11 @@ async def test_the_action_starts_the_vote_and_a_stale_one_changes_nothing(
     after = await (await client.get(f"/host/{h.game_id}/state", headers=auth(h))).json()
     assert after["stage"] == "vote" and after["voter"] == h.table.current_voter()
     assert after["phase"] == f"День 1 · голосование · Голосует №{after['voter']}"
+    voter = after["voter"]
+    target = next(c for c in engine.vote_candidates(h.table.game, voter) if c != voter)
+    await h.vote(voter, target)
+    after = await (await client.get(f"/host/{h.game_id}/state", headers=auth(h))).json()
+    assert after["votes"] == [f"№{voter} → №{target}"] and after["voter"] != voter
     # the same press again, from the page drawn before: stale, nothing changes
     before = snapshot(h)
     for body in ({"action": "vote", "arg": None, "step": state["step"]},

@@ -93,6 +93,7 @@
       ["alive", "dead", "jailed", "offline", "acted"].forEach(function (k) {
         if (s[k]) b.classList.add(k);
       });
+      if (s.seat === view.voter) b.classList.add("turn");
       b.appendChild(el("span", "num", s.seat));
       b.appendChild(el("span", "name", s.name));
       var marks = [];
@@ -112,10 +113,13 @@
   }
 
   function drawChoices() {
+    // tonight's choices (the host's whole truth), or the vote so far (public anyway)
+    var lines = view.choices.length ? view.choices : view.votes;
     var list = $("choices");
     list.textContent = "";
-    (view.choices || []).forEach(function (line) { list.appendChild(el("li", null, line)); });
-    $("choices-box").hidden = !(view.choices && view.choices.length);
+    lines.forEach(function (line) { list.appendChild(el("li", null, line)); });
+    $("choices-title").textContent = view.choices.length ? T.choices : T.votes;
+    $("choices-box").hidden = !lines.length;
   }
 
   function drawActions() {
