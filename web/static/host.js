@@ -217,6 +217,12 @@
       if (r.status !== 200) return;
       view = r.data;
       receivedAt = performance.now();
+      if (pending) {  // a press half-way (a seat to pick, a yes to give) follows the new state
+        var now = view.actions.filter(function (a) {
+          return a.name === pending.action.name && a.arg === pending.action.arg;
+        })[0];
+        if (now) pending.action = now; else pending = null;
+      }
       root.setAttribute("data-state", "live");
       draw();
     });
