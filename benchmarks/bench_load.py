@@ -5,8 +5,10 @@ The real bot process (``python -m bot``) runs against the project's fake Bot API
 overall, 1 a second per private chat after a burst of 3, 20 a minute per group: 429 with
 ``retry_after`` beyond them). Simulated players in this process play ``N`` concurrent
 12-player games to the end with compressed timers: random legal choices (the buttons they are
-given), some players slow, some missing their turn. Then it prints (and with ``--out`` writes
-as JSON) a table of figures; what each figure means is in docs/benchmarks.md.
+given), some players slow, some missing their turn. With ``--panel`` the hosts deal and start
+the nights and votes with their private panel's buttons instead of typed commands. Then it
+prints (and with ``--out`` writes as JSON) a table of figures; what each figure means is in
+docs/benchmarks.md.
 
 Before the games, a 20-player table is dealt alone: the time from ``/deal`` to the last card,
 against the minimum Telegram's limits allow.
@@ -128,7 +130,7 @@ async def deal_table(bench: Bench, table: Table) -> dict[str, Any]:
 
 
 # ---------------------------------------------------------------------- main
-async def run(games: int, minutes: float, seed: int) -> dict[str, Any]:
+async def run(games: int, minutes: float, seed: int, panel: bool = False) -> dict[str, Any]:
     rng = random.Random(seed)
     tmp = Path(tempfile.mkdtemp(prefix="bench_load_"))
     deal = make_tables(0, 1, DEAL_TABLE)
@@ -148,7 +150,7 @@ async def run(games: int, minutes: float, seed: int) -> dict[str, Any]:
             deal_result = await deal_table(bench, deal[0])
             await asyncio.sleep(2)
             fake.log.clear()
-            bench = Bench(fake, rng, time.monotonic() + minutes * 60)
+            bench = Bench(fake, rng, time.monotonic() + minutes * 60, panel=panel)
             for t in tables:
                 if rng.random() < 0.25:
                     bench.slow.update(rng.sample(t.players, 2))
@@ -188,9 +190,12 @@ def main() -> None:
                         help="give up on games not over after this long (they count as stuck)")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--out", type=Path, help="also write the figures as JSON here")
+    parser.add_argument("--panel", action="store_true",
+                        help="the hosts deal and start nights and votes from their panel")
     args = parser.parse_args()
-    result = asyncio.run(run(args.games, args.minutes, args.seed))
-    print(f"bench_load --games {args.games} on {result['machine']}")
+    result = asyncio.run(run(args.games, args.minutes, args.seed, args.panel))
+    print(f"bench_load --games {args.games}{' --panel' if args.panel else ''} "
+          f"on {result['machine']}")
     print(table_text(result))
     for problem in result["problems"]:
         print("  ", problem)

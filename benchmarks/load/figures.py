@@ -55,7 +55,8 @@ def figures(fake: FakeTelegram, tables: list[Table], bench: Bench) -> dict[str, 
             waited = answered[query] - fake.delivered_at[update_id]
             press.append(waited)
             data = str(fake.sent_updates[update_id]["callback_query"].get("data", ""))
-            kind = "lobby" if data.startswith("gl:") else "game"
+            kind = ("lobby" if data.startswith("gl:") else "panel" if data.startswith("gh:")
+                    else "game")
             press_by_kind.setdefault(kind, []).append(waited)
         else:
             unanswered += 1

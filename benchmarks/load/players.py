@@ -48,7 +48,9 @@ def buttons_with(message: SentMessage, prefixes: tuple[str, ...]) -> list[str]:
 
 
 class Bench:
-    def __init__(self, fake: FakeTelegram, rng: random.Random, deadline: float) -> None:
+    def __init__(self, fake: FakeTelegram, rng: random.Random, deadline: float, *,
+                 panel: bool = False) -> None:
+        self.panel = panel  # the hosts press their panel's buttons instead of typing commands
         self.fake = fake
         self.rng = rng
         self.deadline = deadline
@@ -85,14 +87,34 @@ class Bench:
     # ------------------------------------------------------------------ the host
     async def host_says(self, table: Table, text: str) -> int:
         before = len(self.fake.messages(table.club))
+        if self.panel and text in ("/deal", "/night", "/vote"):
+            await self.host_presses(table, text[1:])
+            return before
         await self.fake.send(table.host, text, chat_id=table.club)
         return before
+
+    def panel_button(self, table: Table, action: str) -> tuple[SentMessage, str] | None:
+        for message in reversed(self.fake.messages(table.host)):
+            for data in buttons_with(message, (f"gh:{table.game_id}:",)):
+                if data.split(":")[3] == action:
+                    return message, data
+        return None
+
+    async def host_presses(self, table: Table, action: str) -> None:
+        """The host's panel button (once the panel shows it: only what may be done now)."""
+        await wait_until(lambda: self.panel_button(table, action) is not None,
+                         self.remaining(), f"the panel's {action}")
+        found = self.panel_button(table, action)
+        assert found is not None
+        self.queries.append(await self.fake.press(table.host, *found))
 
     def club_since(self, table: Table, before: int) -> list[str]:
         return [m.body for m in self.fake.messages(table.club)[before:]]
 
     async def lobby(self, table: Table) -> None:
         table.phases.append((time.monotonic(), "lobby"))
+        if self.panel:
+            await self.fake.send(table.host, "/start")  # the panel comes to the host in private
         await self.host_says(table, "/newgame")
         await wait_until(lambda: any(buttons_with(m, ("gl:",))
                                      for m in self.fake.messages(table.club)),

@@ -133,7 +133,9 @@ class SentMessage:
         out: list[tuple[str, str]] = []
         for row in self.reply_markup.get("inline_keyboard", []):
             for button in row:
-                out.append((button["text"], button.get("callback_data") or button.get("url", "")))
+                web_app = button.get("web_app") or {}
+                out.append((button["text"], button.get("callback_data") or button.get("url")
+                            or web_app.get("url", "")))
         return out
 
     def button_data(self, text_part: str) -> str:
@@ -878,6 +880,8 @@ class FakeTelegram:
         text = str(params.get("text", ""))
         if not text.strip():
             return _error(400, "Bad Request: message text is empty")
+        if (error := _check_markup(chat_id, params.get("reply_markup"))) is not None:
+            return error
         return await self._record_sent(
             SentMessage(
                 chat_id=chat_id,
@@ -977,6 +981,8 @@ class FakeTelegram:
             return _error(400, "Bad Request: there is no caption in the message to edit")
         value = params.get(field)
         markup = params.get("reply_markup")
+        if (error := _check_markup(message.chat_id, markup)) is not None:
+            return error
         if value == getattr(message, field) and markup == message.reply_markup:
             return _error(
                 400,
@@ -1091,3 +1097,18 @@ def _error(code: int, description: str, parameters: dict[str, Any] | None = None
     if parameters:
         body["parameters"] = parameters
     return web.json_response(body, status=code)
+
+
+def _check_markup(chat_id: int, markup: Any) -> web.Response | None:
+    """A ``web_app`` button (a Mini App) is refused outside private chats and without HTTPS,
+    as Telegram does."""
+    if not isinstance(markup, dict):
+        return None
+    for row in markup.get("inline_keyboard", []):
+        for button in row:
+            web_app = button.get("web_app")
+            if web_app is None:
+                continue
+            if chat_id < 0 or not str(web_app.get("url", "")).startswith("https://"):
+                return _error(400, "Bad Request: BUTTON_TYPE_INVALID")
+    return None

@@ -91,7 +91,7 @@ def deal_seeds(seed: int) -> Callable[[], bytes]:
 
 
 def make_harness(db: Database, clock: FakeClock, translator: Translator, tmp_path: Path,
-                 *, seed: int = 7) -> Harness:
+                 *, seed: int = 7, panel: bool = False, web_url: str | None = None) -> Harness:
     sender = RecordingSender()
     deadlines = FakeDeadlines(clock)
     service: GameService
@@ -99,5 +99,5 @@ def make_harness(db: Database, clock: FakeClock, translator: Translator, tmp_pat
     service = GameService(db, notifier, deadlines, translator, timers=TIMERS,
                           host_ids=frozenset({HOST}), clock=clock, default_locale="ru",
                           bot_username="mafia_test_bot", rng=random.Random(seed),
-                          new_seed=deal_seeds(seed))
+                          new_seed=deal_seeds(seed), panel=panel, web_url=web_url)
     return Harness(db, service, sender, deadlines, clock, translator, tmp_path)

@@ -1,0 +1,205 @@
+"""The host's live panel over the fake Bot API: a whole game driven from the panel alone (after
+``/newgame``, which opens it), a stale panel button, a player pressing a panel button."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import pytest
+
+import engine
+from bot.game.callbacks import PanelCb
+from bot.game.table import Stage
+from engine import Phase
+from tests.fakes.telegram_server import FakeTelegram, SentMessage
+from tests.game.flow import HOST, Flow, running, wait_until
+from tests.game.test_service_day import tie_plan
+
+
+@pytest.fixture
+async def fake() -> AsyncIterator[FakeTelegram]:
+    async with FakeTelegram() as server:
+        yield server
+
+
+def panel_of(flow: Flow) -> SentMessage | None:
+    return flow.latest_with(HOST, f"gh:{flow.game_id}:")
+
+
+def data(flow: Flow, action: str, arg: object = "", step: int | None = None) -> str:
+    return PanelCb(game=flow.game_id, step=flow.table.step if step is None else step,
+                   action=action, arg=str(arg)).pack()
+
+
+async def press(flow: Flow, action: str, arg: object = "", *, uid: int = HOST) -> str:
+    """Press the panel's button for ``action`` once the panel shows it; the answer's text."""
+    wanted = data(flow, action, arg)
+
+    def shown() -> bool:
+        panel = panel_of(flow)
+        return panel is not None and any(d == wanted for _, d in panel.buttons())
+    await wait_until(shown, 10, f"the panel's button {wanted}")
+    panel = panel_of(flow)
+    assert panel is not None
+    return await flow.press(uid, panel, wanted)
+
+
+async def panel_says(flow: Flow, text: str) -> str:
+    await wait_until(lambda: (p := panel_of(flow)) is not None and text in p.body, 10,
+                     f"{text!r} on the panel")
+    panel = panel_of(flow)
+    assert panel is not None
+    return panel.body
+
+
+def ended(flow: Flow) -> bool:
+    table = flow.games.tables.get(flow.game_id)
+    return table is None or table.stage is Stage.OVER
+
+
+async def tie_vote(flow: Flow) -> None:
+    """Every voter presses its prompt so that the first two able voters tie."""
+    table = flow.table
+    order = [s for s in table.order if s in engine.voters(table.game)]
+    pairs = ((a, b) for i, a in enumerate(order) for b in order[i + 1:])
+    for a, b in pairs:
+        plan = tie_plan(order, a, b)
+        if all(plan[v] in engine.vote_candidates(table.game, v) for v in order):
+            break
+    else:
+        raise AssertionError("no tie possible")
+    for voter in order:
+        uid, prefix = flow.presser(voter, "v")
+        await wait_until(lambda u=uid, p=prefix: flow.latest_with(u, p) is not None, 10,
+                         f"the vote prompt of {voter}")
+        prompt = flow.latest_with(uid, prefix)
+        assert prompt is not None
+        turn = table.turn
+        await flow.press(uid, prompt, prefix + str(plan[voter]))
+        await wait_until(lambda t=turn: table.turn != t or table.stage is not Stage.VOTE, 10,
+                         "the next turn")
+
+
+async def test_a_whole_game_from_the_panel(fake: FakeTelegram, tmp_path: Path) -> None:
+    async with running(fake, tmp_path) as app:
+        flow = Flow(fake, app, "en")
+        await flow.lobby(10)  # /newgame: the only typed command; the panel comes with it
+        body = await panel_says(flow, "Player10")
+        assert "taking seats" in body
+        panel = panel_of(flow)
+        assert panel is not None
+        club_before = len(fake.messages(flow.club))
+        # lobby moves: seat a player (who, then where), the bot's composition, who draws
+        await press(flow, "menu", "seat")
+        await panel_says(flow, "Whom do you move?")
+        await press(flow, "menu", "seat.1")
+        await panel_says(flow, "Where does №1 Player1 sit?")
+        answer = await press(flow, "seat", "1.4")
+        assert "№4" in answer
+        assert flow.table.seats[4].name == "Player1"
+        await press(flow, "menu", "preset")
+        answer = await press(flow, "preset", "default")
+        assert flow.table.composition is not None and "Composition (10 cards)" in answer
+        await press(flow, "fate_mode", "host")
+        await wait_until(lambda: flow.table.fate_by_host, 10, "the host draws")
+        await panel_says(flow, "drawn by you")
+        await press(flow, "deal")
+        await wait_until(lambda: flow.table.started, 10, "the deal")
+        # the night: tonight's choices come in on the panel, with the chooser's card
+        await press(flow, "night")
+        await wait_until(lambda: flow.table.stage is Stage.NIGHT, 10, "the night")
+        await panel_says(flow, "night 1")
+        await flow.night_rest()
+        await flow.last_words()
+        # a technical death in the day, from the seat picker and its confirmation
+        victim = next(s for s in sorted(flow.table.seats) if flow.table.game.player(s).alive
+                      and not flow.table.game.player(s).is_mafia)
+        await press(flow, "menu", "tech")
+        await press(flow, "menu", f"tech.{victim}")
+        await panel_says(flow, "technical death)?")
+        await press(flow, "tech", victim)
+        await wait_until(lambda: not flow.table.game.player(victim).alive, 10, "the removal")
+        await wait_until(lambda: any("technical" in t.lower() for t in flow.club_texts()), 10,
+                         "the public outcome")
+        if flow.over:
+            return
+        # the vote, paused and resumed, ending in a shoot-out the host draws
+        await press(flow, "vote")
+        await wait_until(lambda: flow.table.stage is Stage.VOTE, 10, "the vote")
+        await press(flow, "pause")
+        await wait_until(lambda: flow.table.paused, 10, "the pause")
+        await panel_says(flow, "paused")
+        await press(flow, "resume")
+        await wait_until(lambda: not flow.table.paused, 10, "the resume")
+        await tie_vote(flow)
+        await wait_until(lambda: flow.table.stage is Stage.FATE, 10, "the host's draw")
+        await panel_says(flow, "A shoot-out")
+        draws = [d for _, d in (panel_of(flow) or SentMessage(0, 0, "")).buttons()
+                 if d.startswith(data(flow, "fate"))]
+        assert len(draws) >= 2
+        drawn = int(draws[-1].rsplit(":", 1)[1])
+        answer = await press(flow, "fate", drawn)
+        assert f"№{drawn}" in answer
+        await wait_until(lambda: flow.over or flow.table.stage in (Stage.EVENING, Stage.OVER),
+                         20, "the verdict")
+        # the rest of the game: every phase started from the panel
+        for _ in range(30):
+            if ended(flow):
+                break
+            await flow.last_words()
+            if ended(flow):
+                break
+            if flow.table.game.next_phase() is Phase.NIGHT:
+                await press(flow, "night")
+                await wait_until(lambda: flow.over or flow.table.stage is Stage.NIGHT, 10, "n")
+                await flow.night_rest()
+            else:
+                await press(flow, "vote")
+                await wait_until(lambda: flow.over or flow.table.stage is Stage.VOTE, 10, "v")
+                await flow.vote_rest()
+        await wait_until(lambda: flow.over, 10, "the end")
+        await wait_until(lambda: "The game is over" in panel.body, 10, "the panel closed")
+        assert panel.buttons() == []
+        assert panel_of(flow) is None  # one panel for the whole game
+        # the club chat heard the outcomes, never a "Done."
+        said = " ".join(m.body for m in fake.messages(flow.club)[club_before:])
+        for reply in ("now sits at seat", "Shoot-outs will be", "Done.", "Composition ("):
+            assert reply not in said
+
+
+async def test_stale_and_foreign_presses(fake: FakeTelegram, tmp_path: Path) -> None:
+    async with running(fake, tmp_path) as app:
+        flow = Flow(fake, app, "en")
+        await flow.lobby(10)
+        await press(flow, "deal")
+        await wait_until(lambda: flow.table.started, 10, "the deal")
+        await panel_says(flow, "cards dealt")
+        panel = panel_of(flow)
+        assert panel is not None
+        old_night = data(flow, "night")
+        # a player presses the host's button: refused, nothing moves
+        player = flow.players[0]
+        answer = await flow.press(player, panel, old_night)
+        assert answer == "Only this game's host may do that."
+        assert flow.table.stage is Stage.DEALT
+        await press(flow, "night")
+        await wait_until(lambda: flow.table.stage is Stage.NIGHT, 10, "the night")
+        step = flow.table.step
+        # the night's button pressed again from the old panel: stale
+        answer = await flow.press(HOST, panel, old_night)
+        assert answer == "This button is out of date: that part of the game is over."
+        assert flow.table.step == step
+        # a page of the panel from an older step: stale too
+        answer = await flow.press(HOST, panel, data(flow, "menu", "end", step=step - 1))
+        assert "out of date" in answer
+        # the confirmation keeps the game going until "Yes"
+        await press(flow, "menu", "end")
+        await panel_says(flow, "End the game now?")
+        await press(flow, "menu", "main")
+        await panel_says(flow, "night 1")
+        assert not flow.over
+        await press(flow, "menu", "end")
+        await press(flow, "end")
+        await wait_until(lambda: flow.over, 10, "the end")
+        await wait_until(lambda: "The game is over" in panel.body, 10, "the panel closed")

@@ -1,0 +1,156 @@
+"""The host's panel with the service: one message kept current by throttled edits, only when the
+table changed; its pages; ``/panel``; the Mini App button; names escaped."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator, Sequence
+from datetime import UTC, datetime
+from pathlib import Path
+
+import pytest
+
+from bot.game.host_view import HostView, SeatView
+from bot.game.panel import PANEL_EDIT_GAP
+from bot.game.panel_render import PanelDrawing
+from bot.game.senders import RecordingSender
+from bot.game.wiring import mini_app_url
+from bot.i18n import Translator
+from storage.db import Database
+from storage.outbox import EDIT, SEND, Queued
+from tests.game.conftest import FakeClock, make_harness
+from tests.game.harness import CHAT, HOST, Harness
+
+
+class Capture(RecordingSender):
+    """Records the queued requests too (their throttle)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.requests: list[Queued] = []
+
+    async def deliver(self, messages: Sequence[Queued]) -> None:
+        self.requests += messages
+        await super().deliver(messages)
+
+
+@pytest.fixture
+async def hp(db: Database, fake_clock: FakeClock, translator: Translator,
+             tmp_path: Path) -> AsyncIterator[Harness]:
+    harness = make_harness(db, fake_clock, translator, tmp_path, panel=True,
+                           web_url="https://club.example/mafia")
+    harness.sender = harness.service.notifier.sender = Capture()  # type: ignore[misc]
+    await db.clubs.ensure(CHAT, title="Club", locale="en")
+    await db.players.register(HOST, display_name="Host", language="en")
+    yield harness
+
+
+def panel_requests(h: Harness) -> list[Queued]:
+    assert isinstance(h.sender, Capture)
+    return [q for q in h.sender.requests if q.chat_id == HOST and (q.key or "").startswith(
+        f"g{h.game_id}:panel")]
+
+
+def current_panel(h: Harness) -> str:
+    return str(panel_requests(h)[-1].payload["text"])
+
+
+async def test_one_panel_edited_only_when_the_table_changes(hp: Harness) -> None:
+    h = hp
+    await h.lobby(10)
+    sent = panel_requests(h)
+    assert [q.method for q in sent].count(SEND) == 1
+    assert all(q.method == EDIT and q.throttle == PANEL_EDIT_GAP for q in sent[1:])
+    assert "Player10" in current_panel(h)
+    before = len(panel_requests(h))
+    # a step that changes nothing (a member's /status; a refused command): no edit
+    await h.service.status(CHAT, 1001)
+    await h.refused(h.service.technical_death(CHAT, HOST, 3))  # before the deal: refused
+    assert len(panel_requests(h)) == before
+    await h.service.deal(CHAT, HOST)
+    assert len(panel_requests(h)) == before + 1
+    assert "cards dealt" in current_panel(h)
+    markup = panel_requests(h)[-1].payload["markup"]["inline_keyboard"]
+    buttons = [str(b.get("callback_data", "")) for row in markup for b in row]
+    assert any(d.endswith(":night:") for d in buttons)
+    assert not any(":deal:" in d for d in buttons)
+    web = [b for row in markup for b in row if "web_app" in b]
+    assert web and web[0]["web_app"]["url"] == f"https://club.example/mafia/host/{h.game_id}"
+
+
+async def test_pages_and_a_refused_page(hp: Harness) -> None:
+    h = hp
+    await h.dealt(10)
+    await h.service.panel.press(h.game_id, HOST, 0, "menu", "tech")
+    assert "whose seat?" in current_panel(h)
+    await h.service.panel.press(h.game_id, HOST, 0, "menu", "tech.3")
+    assert "Remove №3 Player3" in current_panel(h)
+    assert await h.refused(h.service.panel.press(h.game_id, 1001, 0, "menu", "end")) == \
+        "game.not_host"
+    assert await h.refused(h.service.panel.press(h.game_id, HOST, 5, "menu", "end")) == \
+        "game.stale"
+    assert await h.refused(h.service.panel.press(h.game_id, HOST, 0, "menu", "preset")) == \
+        "game.stale"  # the lobby's page, after the deal
+    await h.service.panel.press(h.game_id, HOST, 0, "tech", "3")
+    assert not h.table.game.player(3).alive
+    assert "💀" in current_panel(h) and "whose seat?" not in current_panel(h)
+
+
+async def test_panel_command_sends_a_new_one(hp: Harness) -> None:
+    h = hp
+    await h.lobby(10)
+    first = panel_requests(h)[0].key
+    assert await h.service.panel.show(1001) is False  # not a host
+    assert await h.service.panel.show(HOST) is True
+    sends = [q for q in panel_requests(h) if q.method == SEND]
+    assert len(sends) == 2 and sends[1].key != first
+    moved = [q for q in panel_requests(h) if q.key == first and q.method == EDIT][-1]
+    assert "moved below" in str(moved.payload["text"]) and "markup" not in moved.payload
+
+
+async def test_end_closes_the_panel(hp: Harness) -> None:
+    h = hp
+    await h.dealt(10)
+    await h.service.host_act(h.game_id, HOST, "end")
+    last = panel_requests(h)[-1]
+    assert last.method == EDIT and "game is over" in str(last.payload["text"])
+    assert "markup" not in last.payload
+
+
+def test_mini_app_only_on_public_https(translator: Translator) -> None:
+    assert mini_app_url("https://club.example") == "https://club.example"
+    assert mini_app_url("http://localhost:8080") is None and mini_app_url(None) is None
+    view = HostView(
+        game_id=3, chat_id=CHAT, stage="night", step=1, night=1, day=0, paused=False,
+        deadline=datetime(2026, 1, 1, 18, 1, tzinfo=UTC), remaining=None,
+        seats=(SeatView(1, "<b>Vera</b> & co", True, False, False, True),),
+        choices=(), voter=None, votes=(), tied=(), fate_by_host=False, presets={},
+        composition=None, actions=frozenset({"pause", "end"}))
+    plain = PanelDrawing(translator, None)
+    text = plain.text(view, "main", "en")
+    assert "&lt;b&gt;Vera&lt;/b&gt; &amp; co ✅" in text and "until 18:01:00 UTC" in text
+    rows = plain.markup(view, "main", "en").inline_keyboard
+    assert not any(b.web_app for row in rows for b in row)
+    assert [b.text for row in rows for b in row] == ["⏸ Pause", "⛔ End the game"]
+
+
+async def test_a_restart_sends_a_fresh_panel(hp: Harness, db: Database, tmp_path: Path) -> None:
+    h = hp
+    await h.dealt(10)
+    await h.service.host_act(h.game_id, HOST, "night")
+    first = panel_requests(h)[0].key
+    clock = h.clock
+    assert isinstance(clock, FakeClock)
+    again = await Database.open(db.path)
+    try:
+        h2 = make_harness(again, clock, Translator.load(), tmp_path, panel=True)
+        h2.sender = h2.service.notifier.sender = Capture()  # type: ignore[misc]
+        h2.game_id = h.game_id
+        await h2.service.restore()
+        sent = panel_requests(h2)
+        assert [q.method for q in sent] == [SEND] and sent[0].key != first
+        assert "night 1" in str(sent[0].payload["text"])
+        # its buttons work in the new process
+        await h2.service.panel.press(h2.game_id, HOST, h2.table.step, "pause", "")
+        assert h2.table.paused and panel_requests(h2)[-1].method == EDIT
+    finally:
+        await again.close()
