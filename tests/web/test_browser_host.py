@@ -137,6 +137,20 @@ async def test_the_night_comes_in_live(browser: Browser, flow: Flow) -> None:
     await shot(page, "host-miniapp-night.png")
 
 
+async def test_a_seat_picker_follows_the_table(browser: Browser, flow: Flow) -> None:
+    """Half-way through a press (the seat picker open), the table changes elsewhere (the host
+    types /tech 3 in the club chat): the picker stays and no longer offers the dead seat."""
+    page = await open_app(browser, flow, signed(flow.fake, HOST))
+    await page.wait_for_selector("#host[data-state=live]")
+    await page.click("button[data-action=tech]")
+    await page.wait_for_selector(".seat.pick[data-seat='3']")
+    await flow.host_says("/tech 3", "№3")
+    await page.wait_for_selector(".seat.dead[data-seat='3']")
+    assert await page.locator(".seat.pick[data-seat='3']").count() == 0
+    assert await page.locator(".seat.pick").count() == 9
+    assert "Tap the seat" in await page.inner_text("#prompt")
+
+
 @pytest.mark.parametrize("case", ["forged", "expired", "player", "none"])
 async def test_anyone_else_is_refused(browser: Browser, flow: Flow, case: str) -> None:
     player = flow.table.seats[1].tg_id
