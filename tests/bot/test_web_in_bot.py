@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import logging
 import socket
 from datetime import UTC, datetime
+from pathlib import Path
 from typing import Any
 
 import aiohttp
@@ -13,6 +15,7 @@ from bot.app import App
 from bot.config import Settings
 from tests.bot.conftest import HOST_ID
 from tests.fakes.telegram_server import FakeTelegram
+from tests.game.flow import running
 from tests.web.initdata import sign_init_data
 
 
@@ -53,6 +56,19 @@ async def test_the_bot_serves_the_hosts_mini_app(app: App, fake: FakeTelegram) -
                                headers={"Authorization": f"tma {signed}"}) as response:
             assert response.status == 404  # signed by this bot's token: no such game
             assert (await response.json())["text"] == "This game is not found or is over."
+
+
+async def test_a_public_web_url_without_web_port_is_warned_of(
+        fake: FakeTelegram, tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    """The panel's button would open a Mini App that no process serves."""
+    caplog.set_level(logging.WARNING, logger="bot")
+    async with running(fake, tmp_path, web_url="https://mafia.example.org"):
+        pass
+    assert any("WEB_PORT is unset" in r.getMessage() for r in caplog.records)
+    caplog.clear()
+    async with running(fake, tmp_path, web_url="http://mafia.example.org"):
+        pass
+    assert not any("WEB_PORT is unset" in r.getMessage() for r in caplog.records)
 
 
 def test_web_port_setting_is_checked() -> None:
