@@ -272,3 +272,25 @@ async def test_the_hosts_draw_from_the_app(h: Harness, client: TestClient[Any, A
                           json={"action": "fate", "arg": t.order[1], "step": state["step"]})
     assert r.status == 200
     assert t.fate == t.order[1]
+
+
+async def test_pause_and_resume_from_the_app(h: Harness, client: TestClient[Any, Any]) -> None:
+    await h.dealt(10)
+    await h.service.host_act(h.game_id, HOST, "vote")
+    h.clock.now += timedelta(seconds=20)
+
+    async def press(action: str) -> dict[str, Any]:
+        r = await client.post(f"/host/{h.game_id}/act?lang=en", headers=auth(h),
+                              json={"action": action, "arg": None, "step": h.table.step})
+        assert r.status == 200, await r.text()
+        got: dict[str, Any] = await (await client.get(f"/host/{h.game_id}/state?lang=en",
+                                                      headers=auth(h))).json()
+        return got
+
+    paused = await press("pause")
+    assert paused["paused"] and paused["deadline_in"] == 40  # the turn's time left, kept
+    assert [a["name"] for a in paused["actions"]] == ["resume", "tech", "fate_mode", "end"]
+    h.clock.now += timedelta(minutes=5)
+    resumed = await press("resume")
+    assert not resumed["paused"] and resumed["deadline_in"] == 40
+    assert "pause" in [a["name"] for a in resumed["actions"]]
