@@ -42,7 +42,7 @@ ORDER = ("deal", "preset", "seat", "night", "day", "vote", "fate", "extend", "pa
          "tech", "fate_mode", "end")
 DANGER = {"tech", "end"}
 PAGE_TEXTS = ("yes", "cancel", "jailed", "offline", "acted", "dead", "refused",
-              "no_init_data", "offline_net", "choices", "votes")
+              "no_init_data", "offline_net", "choices", "votes", "close")
 TAGS = re.compile(r"<[^>]*>")
 
 

@@ -15,6 +15,7 @@ miniapp-offline = no Telegram
 miniapp-acted = acted
 miniapp-dead = dead
 miniapp-yes = Yes
+miniapp-close = Close
 miniapp-cancel = Cancel
 miniapp-refused = This table cannot be opened here.
 miniapp-no_init_data = Open this table from the button on your panel in Telegram.

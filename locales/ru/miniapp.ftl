@@ -15,6 +15,7 @@ miniapp-offline = без Telegram
 miniapp-acted = выбрал
 miniapp-dead = выбыл
 miniapp-yes = Да
+miniapp-close = Закрыть
 miniapp-cancel = Отмена
 miniapp-refused = Этот стол здесь не открыть.
 miniapp-no_init_data = Откройте стол кнопкой на своей панели в Telegram.

@@ -5,6 +5,7 @@ page must work without it (tests never need the network)."""
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import AsyncIterator
 from datetime import UTC, datetime, timedelta
@@ -149,6 +150,32 @@ async def test_a_seat_picker_follows_the_table(browser: Browser, flow: Flow) -> 
     assert await page.locator(".seat.pick[data-seat='3']").count() == 0
     assert await page.locator(".seat.pick").count() == 9
     assert "Tap the seat" in await page.inner_text("#prompt")
+
+
+async def test_inside_telegram_and_an_hour_later(browser: Browser, flow: Flow) -> None:
+    """With Telegram's own object (what telegram-web-app.js gives inside the client): initData
+    is taken from it. The page stays open past the hour its initData is good for: the next
+    poll is refused, and the page offers to close (the panel's button opens a fresh one)."""
+    page = await browser.new_page(viewport=PHONE, locale="en-US")
+
+    async def offline(route: Route) -> None:
+        await route.abort()
+
+    await page.route("https://telegram.org/**", offline)
+    init_data = signed(flow.fake, HOST, age=3600 - 6)  # good for six more seconds
+    await page.add_init_script(script=(
+        "window.Telegram = {WebApp: {initData: " + json.dumps(init_data) + ","
+        " ready: function () { window.readied = true; }, expand: function () {},"
+        " close: function () { window.closedApp = true; }}};"))
+    await page.goto(f"http://127.0.0.1:{PORT}/host/{flow.game_id}?lang=en")  # no #tgWebAppData
+    await page.wait_for_selector("#host[data-state=live]")
+    assert await page.evaluate("window.readied") is True
+    assert await page.locator(".seat").count() == 10
+    await page.wait_for_selector("#fatal:not([hidden])", timeout=20_000)
+    assert "more than an hour old" in await page.inner_text("#fatal")
+    assert await page.locator("#actions button").all_inner_texts() == ["Close"]
+    await page.click("#close")
+    assert await page.evaluate("window.closedApp") is True
 
 
 @pytest.mark.parametrize("case", ["forged", "expired", "player", "none"])

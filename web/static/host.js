@@ -11,7 +11,7 @@
   var lang = root.getAttribute("data-lang");
   var tg = window.Telegram && window.Telegram.WebApp;
   var initData = (tg && tg.initData) || new URLSearchParams(location.hash.slice(1)).get("tgWebAppData") || "";
-  var view = null, receivedAt = 0, pending = null, timer = null, stopped = false;
+  var view = null, receivedAt = 0, pending = null, stopped = false;
 
   function $(id) { return document.getElementById(id); }
   function el(tag, cls, text) {
@@ -31,6 +31,13 @@
     $("prompt").hidden = true;
     $("fatal").textContent = text;
     $("fatal").hidden = false;
+    if (tg && tg.close) {  // back to the chat, where the panel's button opens a fresh table
+      var close = el("button", "action", T.close);
+      close.type = "button";
+      close.id = "close";
+      close.addEventListener("click", function () { tg.close(); });
+      $("actions").appendChild(close);
+    }
   }
 
   function say(text, kind) {
@@ -205,7 +212,8 @@
     root.setAttribute("data-busy", "1");
     call("POST", "/act", { action: a.name, arg: arg, step: view.step })
       .then(function (r) {
-        say(r.data.text || "", r.status === 200 ? "ok" : "refused");
+        say(r.data.text || (r.status === 200 ? "" : T.offline_net),
+            r.status === 200 ? "ok" : "refused");
         return refresh();
       })
       .catch(function (e) { if (!stopped) say(T.offline_net, "refused"); })
@@ -231,7 +239,7 @@
   function poll() {
     if (stopped) return;
     refresh().catch(function () { if (!stopped) say(T.offline_net, "refused"); })
-      .then(function () { if (!stopped) timer = setTimeout(poll, POLL_MS); });
+      .then(function () { if (!stopped) setTimeout(poll, POLL_MS); });
   }
 
   if (tg) {
