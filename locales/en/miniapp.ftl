@@ -23,8 +23,14 @@ miniapp-offline_net = No connection to the bot; trying again…
 miniapp-unauthorized = Telegram's proof of who you are is missing, wrong or more than an hour old: open the table again from your panel.
 miniapp-bad_request = The action was not understood; nothing changed.
 miniapp-action-deal = Deal the cards
-miniapp-action-preset_club = The club's set ({ $count } cards)
-miniapp-action-preset_default = The standard set ({ $count } cards)
+miniapp-action-preset_club = The club's set ({ $count ->
+        [one] { $count } card
+       *[other] { $count } cards
+    })
+miniapp-action-preset_default = The standard set ({ $count ->
+        [one] { $count } card
+       *[other] { $count } cards
+    })
 miniapp-action-seat = Move a player
 miniapp-action-fate_mode_host = Shoot-outs: I draw
 miniapp-action-fate_mode_bot = Shoot-outs: the bot draws

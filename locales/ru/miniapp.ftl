@@ -23,8 +23,16 @@ miniapp-offline_net = Нет связи с ботом; пробуем снова
 miniapp-unauthorized = Подтверждения Telegram нет, оно неверное или старше часа: откройте стол заново с панели.
 miniapp-bad_request = Действие не понято; ничего не изменилось.
 miniapp-action-deal = Раздать карты
-miniapp-action-preset_club = Набор клуба ({ $count } карт)
-miniapp-action-preset_default = Обычный набор ({ $count } карт)
+miniapp-action-preset_club = Набор клуба ({ $count ->
+        [one] { $count } карта
+        [few] { $count } карты
+       *[many] { $count } карт
+    })
+miniapp-action-preset_default = Обычный набор ({ $count ->
+        [one] { $count } карта
+        [few] { $count } карты
+       *[many] { $count } карт
+    })
 miniapp-action-seat = Пересадить игрока
 miniapp-action-fate_mode_host = Перестрелки: жребий тяну я
 miniapp-action-fate_mode_bot = Перестрелки: жребий тянет бот
