@@ -28,7 +28,7 @@ from bot.config import LOCALES, Settings
 from bot.delivery import Delivery
 from bot.game.service import GameService
 from bot.game.timers import JobGuard
-from bot.game.wiring import game_routers, install_games, start_games
+from bot.game.wiring import game_routers, install_games, mini_app_url, start_games
 from bot.handlers import get_routers
 from bot.i18n import CatalogError, Translator, default_translator
 from bot.middlewares import AdminOnly, BlockedInGame, ContextMiddleware
@@ -184,14 +184,22 @@ class App:
                     loop.remove_signal_handler(sig)
 
     async def start_web(self) -> None:
-        """The read-only web pages (web/), when WEB_PORT is set."""
+        """The read-only web pages (web/) and the host's Mini App, when WEB_PORT is set."""
         port = self.settings.web_port
+        if port is None and mini_app_url(self.settings.web_url):
+            log.warning("WEB_URL is public HTTPS but WEB_PORT is unset: the host's panel shows "
+                        "the Mini App's button, and this process does not serve the Mini App")
         if port is None or self.web_runner is not None:
             return
         from web.app import create_web_app, start_web
 
         app = create_web_app(self.services.db, translator=self.services.translator,
                              today=lambda: self.clock().date())
+        games = self.services.extra.get("games")
+        if isinstance(games, GameService):  # the host's Mini App lives where the games do
+            from web.host_app import install_host_app
+
+            install_host_app(app, games, self.settings.bot_token.get_secret_value())
         try:
             self.web_runner = await start_web(app, port, self.settings.web_host)
         except OSError as e:

@@ -1,4 +1,5 @@
-"""The read-only web pages: leaderboards, players, finished games (aiohttp + Jinja2).
+"""The read-only web pages: leaderboards, players, finished games (aiohttp + Jinja2); and, in
+the bot's process only, the host's Mini App (:mod:`web.host_app`).
 
 Run by the bot's process when ``WEB_PORT`` is set, or alone with ``python -m web``.
 """

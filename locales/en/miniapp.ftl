@@ -1,0 +1,51 @@
+# The host's Mini App (web/host_app.py): the live table on the host's phone.
+miniapp-title = Game #{ $game }: the host's table
+miniapp-loading = Loading the table…
+miniapp-paused = paused
+miniapp-votes = The vote so far
+miniapp-vote = №{ $seat } → №{ $target }
+miniapp-choices = Tonight's choices
+miniapp-noscript = This page needs JavaScript: open it from your panel in Telegram.
+miniapp-night = Night { $n }
+miniapp-day = Day { $n }
+miniapp-voter = №{ $seat } votes now
+miniapp-choice = №{ $seat } { $role } → №{ $target }
+miniapp-jailed = jailed
+miniapp-offline = no Telegram
+miniapp-acted = acted
+miniapp-dead = dead
+miniapp-yes = Yes
+miniapp-close = Close
+miniapp-cancel = Cancel
+miniapp-refused = This table cannot be opened here.
+miniapp-no_init_data = Open this table from the button on your panel in Telegram.
+miniapp-offline_net = No connection to the bot; trying again…
+miniapp-unauthorized = Telegram's proof of who you are is missing, wrong or more than an hour old: open the table again from your panel.
+miniapp-bad_request = The action was not understood; nothing changed.
+miniapp-action-deal = Deal the cards
+miniapp-action-preset_club = The club's set ({ $count ->
+        [one] { $count } card
+       *[other] { $count } cards
+    })
+miniapp-action-preset_default = The standard set ({ $count ->
+        [one] { $count } card
+       *[other] { $count } cards
+    })
+miniapp-action-seat = Move a player
+miniapp-action-fate_mode_host = Shoot-outs: I draw
+miniapp-action-fate_mode_bot = Shoot-outs: the bot draws
+miniapp-action-night = Start the night
+miniapp-action-day = Announce the day
+miniapp-action-vote = Start the vote
+miniapp-action-fate = Draw the shoot-out
+miniapp-action-extend = +{ $seconds } s
+miniapp-action-pause = Pause
+miniapp-action-resume = Resume
+miniapp-action-tech = Technical death
+miniapp-action-end = End the game
+miniapp-pick-tech = Tap the seat that leaves the game.
+miniapp-pick-fate = Tap the seat the draw sends away (the tied ones are lit).
+miniapp-pick-seat_from = Tap the player to move.
+miniapp-pick-seat_to = Tap the seat for { $seat }.
+miniapp-confirm-tech = Technical death for { $seat }? This cannot be undone.
+miniapp-confirm-end = End the game now? Nobody gets points.

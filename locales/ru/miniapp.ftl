@@ -1,0 +1,53 @@
+# Mini App ведущего (web/host_app.py): живой стол на телефоне ведущего.
+miniapp-title = Игра №{ $game }: стол ведущего
+miniapp-loading = Загружаем стол…
+miniapp-paused = пауза
+miniapp-votes = Голоса
+miniapp-vote = №{ $seat } → №{ $target }
+miniapp-choices = Выборы этой ночи
+miniapp-noscript = Для этой страницы нужен JavaScript: откройте её с панели в Telegram.
+miniapp-night = Ночь { $n }
+miniapp-day = День { $n }
+miniapp-voter = Голосует №{ $seat }
+miniapp-choice = №{ $seat } { $role } → №{ $target }
+miniapp-jailed = в тюрьме
+miniapp-offline = без Telegram
+miniapp-acted = выбрал
+miniapp-dead = выбыл
+miniapp-yes = Да
+miniapp-close = Закрыть
+miniapp-cancel = Отмена
+miniapp-refused = Этот стол здесь не открыть.
+miniapp-no_init_data = Откройте стол кнопкой на своей панели в Telegram.
+miniapp-offline_net = Нет связи с ботом; пробуем снова…
+miniapp-unauthorized = Подтверждения Telegram нет, оно неверное или старше часа: откройте стол заново с панели.
+miniapp-bad_request = Действие не понято; ничего не изменилось.
+miniapp-action-deal = Раздать карты
+miniapp-action-preset_club = Набор клуба ({ $count ->
+        [one] { $count } карта
+        [few] { $count } карты
+       *[many] { $count } карт
+    })
+miniapp-action-preset_default = Обычный набор ({ $count ->
+        [one] { $count } карта
+        [few] { $count } карты
+       *[many] { $count } карт
+    })
+miniapp-action-seat = Пересадить игрока
+miniapp-action-fate_mode_host = Перестрелки: жребий тяну я
+miniapp-action-fate_mode_bot = Перестрелки: жребий тянет бот
+miniapp-action-night = Начать ночь
+miniapp-action-day = Объявить день
+miniapp-action-vote = Начать голосование
+miniapp-action-fate = Жребий перестрелки
+miniapp-action-extend = +{ $seconds } с
+miniapp-action-pause = Пауза
+miniapp-action-resume = Продолжить
+miniapp-action-tech = Техническая смерть
+miniapp-action-end = Завершить игру
+miniapp-pick-tech = Нажмите место игрока, который выбывает.
+miniapp-pick-fate = Нажмите место, которое покидает стол по жребию (подсвечены равные по голосам).
+miniapp-pick-seat_from = Нажмите игрока, которого пересадить.
+miniapp-pick-seat_to = Нажмите место для { $seat }.
+miniapp-confirm-tech = Техническая смерть для { $seat }? Отменить нельзя.
+miniapp-confirm-end = Завершить игру сейчас? Очков не получит никто.
