@@ -9,6 +9,8 @@ from pathlib import Path
 from typing import Any
 
 from bot.app import App
+from bot.i18n import Translator
+from storage.import_csv import ALIASES
 from storage.spreadsheet import MAX_FILE_BYTES, MAX_ROWS, read_table, write_csv, write_xlsx
 from tests.bot.conftest import ADMIN_ID
 from tests.fakes.telegram_server import FakeTelegram
@@ -201,3 +203,18 @@ async def test_export_xlsx_and_the_round_trip(app: App, fake: FakeTelegram, ask:
         assert "refused rows: 0" in report
     assert await _state(app) == before
     assert "Usage: <code>/export</code>" in (await ask(ADMIN_ID, "/export pdf")).text
+
+
+def test_every_column_name_is_in_the_help_and_the_docs() -> None:
+    docs = (FIXTURES.parent.parent.parent / "docs" / "bot.md").read_text(encoding="utf-8")
+    rows = {line.split("|")[1].strip(" `"): line for line in docs.splitlines()
+            if line.startswith("| `")}
+    tr = Translator.load()
+    helps = {lang: tr.t(lang, "club.import.usage") for lang in ("ru", "en")}
+    for column, names in ALIASES.items():
+        help_lines = {lang: next(line for line in text.splitlines() if names[0] in line)
+                      for lang, text in helps.items()}
+        for name in names:
+            assert name in rows[column], (column, name)
+            for lang, line in help_lines.items():
+                assert name in line, (lang, column, name)
