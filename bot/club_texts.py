@@ -5,11 +5,14 @@ from __future__ import annotations
 import html
 import re
 
+from bot.game.posts import units
 from bot.i18n import Translator
 from storage.imports import ImportReport, LinkResult
 from storage.spreadsheet import write_csv, write_xlsx
 
 MAX_LISTED = 40
+REPORT_LIMIT = 3600  # UTF-16 units; Telegram refuses a message over 4096
+MAX_IGNORED = 20
 _DELIMITERS = {",": "comma", ";": "semicolon", "\t": "tab"}
 
 
@@ -24,11 +27,18 @@ def import_report(tr: Translator, locale: str, report: ImportReport) -> str:
     lines = [tr.t(locale, key, added=len(report.added), linked=len(report.linked),
                   unchanged=len(report.unchanged), refused=len(report.refused))]
     lines += _source(tr, locale, report)
+    listed = 0
     for refusal in report.refused[:MAX_LISTED]:
         why = tr.t(locale, f"club.import.why_{refusal.reason}", value=refusal.value)
-        lines.append(tr.t(locale, "club.import.row", line=refusal.line, why=why))
-    if len(report.refused) > MAX_LISTED:
-        lines.append(tr.t(locale, "club.import.more", count=len(report.refused) - MAX_LISTED))
+        line = tr.t(locale, "club.import.row", line=refusal.line, why=why)
+        # long values must not push the message past Telegram's limit (it would be lost);
+        # the refused rows' file has them all
+        if units("\n".join([*lines, line])) > REPORT_LIMIT:
+            break
+        lines.append(line)
+        listed += 1
+    if len(report.refused) > listed:
+        lines.append(tr.t(locale, "club.import.more", count=len(report.refused) - listed))
     if not report.applied and report.added:
         lines.append(tr.t(locale, "club.import.apply_hint"))
     return "\n".join(lines)
@@ -47,7 +57,9 @@ def _source(tr: Translator, locale: str, report: ImportReport) -> list[str]:
     lines.append(tr.t(locale, "club.import.columns", columns=", ".join(
         f"{name} → {column}" for name, column in report.columns)))
     if report.ignored:
-        lines.append(tr.t(locale, "club.import.ignored", columns=", ".join(report.ignored)))
+        names = report.ignored[:MAX_IGNORED] + (["…"] if len(report.ignored) > MAX_IGNORED
+                                                else [])
+        lines.append(tr.t(locale, "club.import.ignored", columns=", ".join(names)))
     return lines
 
 

@@ -218,3 +218,19 @@ def test_every_column_name_is_in_the_help_and_the_docs() -> None:
             assert name in rows[column], (column, name)
             for lang, line in help_lines.items():
                 assert name in line, (lang, column, name)
+
+
+async def test_a_long_report_stays_one_message(app: App, fake: FakeTelegram, ask: Any) -> None:
+    """40 refused rows with 300-character values would pass Telegram's 4096: the report stops
+    listing in time; the refused rows' file has them all."""
+    await _admin(fake, ask)
+    rows = [[f"Player {i} " + "x" * 300, 1, "01.02.2026"] for i in range(40)]
+    await fake.send_document(ADMIN_ID, "long.csv",
+                             write_csv(["nickname", "points", "last game"], rows),
+                             caption="/import")
+    report = (await fake.next_message(ADMIN_ID)).text
+    assert report is not None and len(report.encode("utf-16-le")) // 2 <= 4096
+    assert "refused rows: 40" in report and "more rows" in report
+    refused = await fake.next_message(ADMIN_ID)
+    assert refused.document_bytes is not None
+    assert len(refused.document_bytes.decode("utf-8-sig").splitlines()) == 41
