@@ -130,6 +130,7 @@ def parse_csv(data: str, report: ImportReport, today: date) -> list[ImportRow]:
 def parse_table(table: Table, report: ImportReport, today: date) -> list[ImportRow]:
     """Rows of the table that are valid on their own; refusals go into ``report``."""
     report.table = table
+    _find_header(table)
     index: dict[str, int] = {}
     for i, name in enumerate(table.header):
         column = _BY_NAME.get(_name_key(name))
@@ -154,6 +155,25 @@ def parse_table(table: Table, report: ImportReport, today: date) -> list[ImportR
         if row is not None:
             rows.append(row)
     return rows
+
+
+HEADER_SEARCH_ROWS = 10
+
+
+def _find_header(table: Table) -> None:
+    """A sheet often has a title above its header ("Рейтинг клуба, март"): when the first row
+    does not name the required columns and one of the next few does, that one is the header."""
+    def names_required(cells: list[str]) -> bool:
+        return set(REQUIRED) <= {_BY_NAME.get(_name_key(c)) for c in cells}
+
+    if names_required(table.header):
+        return
+    for i, (_, cells) in enumerate(table.rows[:HEADER_SEARCH_ROWS]):
+        if names_required(cells):
+            while cells and not cells[-1]:
+                cells = cells[:-1]
+            table.header, table.rows = cells, table.rows[i + 1:]
+            return
 
 
 def _int(text: str, *, default: int | None, digits: int = 9) -> int | None:

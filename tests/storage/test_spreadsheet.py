@@ -218,3 +218,15 @@ async def test_a_refused_file_writes_nothing(db: Database) -> None:
         report = await db.imports.run(data, admin_id=ADMIN, now=NOW, apply=True)
         assert report.file_error is not None and not report.applied
     assert await _state(db) == before
+
+
+def test_a_title_above_the_header() -> None:
+    data = write_xlsx(["Рейтинг клуба, март 2026", ""],
+                      [["", ""], ["Ник", "Баллы"], ["Борис", 12]], title="s")
+    report = ImportReport()
+    rows = parse_table(read_table(data), report, TODAY)
+    assert [(r.line, r.nickname, r.points) for r in rows] == [(4, "Борис", 12)]
+    assert report.file_error is None and report.ignored == []
+    report = ImportReport()
+    assert parse_table(read_table(b"Title\nName,Score\nBoris,1\n"), report, TODAY) == []
+    assert report.file_error == "missing_column" and report.ignored == ["Title"]
