@@ -30,6 +30,7 @@ The file is read in ``storage/spreadsheet.py`` and checked row by row in
 
 from __future__ import annotations
 
+import asyncio
 import sqlite3
 from dataclasses import dataclass
 from datetime import date, datetime
@@ -139,7 +140,9 @@ class Imports:
             rows = parse_csv(data, report, now.date())
         else:
             try:
-                table = read_table(data, sheet)
+                # a 10,000-row .xlsx takes seconds to parse: not on the event loop, where the
+                # bot runs the club's game at the same time
+                table = await asyncio.to_thread(read_table, data, sheet)
             except FileRefused as e:
                 report.file_error, report.file_value, report.sheets = e.code, e.value, e.sheets
                 return report
