@@ -6,7 +6,7 @@ import html
 import re
 
 from bot.game.posts import units
-from bot.i18n import Translator
+from bot.i18n import Safe, Translator
 from storage.imports import ImportReport, LinkResult
 from storage.spreadsheet import write_csv, write_xlsx
 
@@ -52,8 +52,10 @@ def _source(tr: Translator, locale: str, report: ImportReport) -> list[str]:
     if table.format == "xlsx":
         lines = [tr.t(locale, "club.import.source_xlsx", sheet=table.sheet)]
     else:
-        lines = [tr.t(locale, "club.import.source_csv", encoding=table.encoding,
-                      delimiter=_DELIMITERS.get(table.delimiter, "comma"))]
+        encoding = tr.t(locale, f"club.import.encoding_{table.encoding}")
+        delimiter = tr.t(locale, f"club.import.delimiter_{_DELIMITERS[table.delimiter]}")
+        lines = [tr.t(locale, "club.import.source_csv", encoding=Safe(encoding),
+                      delimiter=Safe(delimiter))]
     lines.append(tr.t(locale, "club.import.columns", columns=", ".join(
         f"{name} → {column}" for name, column in report.columns)))
     if report.ignored:

@@ -81,7 +81,7 @@ def read_text(text: str) -> Table:
     first = next((line for line in lines if line.strip()), "")
     if not first:
         raise FileRefused("empty")
-    match = re.fullmatch(r"\s*sep=(.)\s*", first)
+    match = re.fullmatch(r"\s*sep=([,;\t])\s*", first)
     if match is not None:  # Excel's hint line: the delimiter, then the header
         delimiter = match.group(1)
         text = text[text.index(first) + len(first):].lstrip("\r\n")
@@ -92,7 +92,9 @@ def read_text(text: str) -> Table:
         records = [(n, [c.strip() for c in cells]) for n, cells in enumerate(reader, start=1)]
     except csv.Error as e:
         raise FileRefused("broken", str(e)) from None
-    return _table("csv", records, delimiter=delimiter)
+    table = _table("csv", records)
+    table.delimiter = delimiter
+    return table
 
 
 def _decode(data: bytes) -> tuple[str, str]:
@@ -131,9 +133,10 @@ def _delimiter(line: str) -> str:
     return best if widths[best] > 1 else ","
 
 
-def _table(fmt: str, records: Iterable[tuple[int, list[str]]], **info: str) -> Table:
+def _table(fmt: str, records: Iterable[tuple[int, list[str]]]) -> Table:
+    """The first non-empty row is the header; empty rows are skipped; at most MAX_ROWS."""
     header: list[str] | None = None
-    table = Table(fmt, [], **info)  # type: ignore[arg-type]
+    table = Table(fmt, [])
     for number, cells in records:
         if not any(cells):
             continue
@@ -186,8 +189,8 @@ def _read_xlsx(data: bytes, sheet: str | None) -> Table:
         if not chosen:
             raise FileRefused("empty")
         records = _xlsx_rows(book[chosen])
-        table = _table("xlsx", records, sheet=chosen)
-        table.sheets = titles
+        table = _table("xlsx", records)
+        table.sheet, table.sheets = chosen, titles
         return table
     except FileRefused:
         raise

@@ -40,15 +40,13 @@ club-import-file_no_sheet = There is no sheet named «{ $value }». Sheets in th
 club-import-file_formula = Cell { $value } holds a formula. Replace formulas with their values (copy, then "Paste special" → "Values only") and send the file again. Nothing was imported.
 club-import-file_duplicate_column = Two columns mean the same: { $value }. Keep one of them. Nothing was imported.
 club-import-source_xlsx = File: .xlsx, sheet «{ $sheet }».
-club-import-source_csv = File: CSV, { $encoding ->
-        [cp1251] Windows-1251 encoding (what older Excel writes; read as such: check that the names look right)
-        [utf8bom] UTF-8 with BOM
-       *[utf8] UTF-8
-    }, separated by { $delimiter ->
-        [semicolon] semicolons
-        [tab] tabs
-       *[comma] commas
-    }.
+club-import-source_csv = File: CSV, { $encoding }, separated by { $delimiter }.
+club-import-encoding_cp1251 = Windows-1251 encoding (what older Excel writes; read as such: check that the names look right)
+club-import-encoding_utf8bom = UTF-8 with BOM
+club-import-encoding_utf8 = UTF-8
+club-import-delimiter_semicolon = semicolons
+club-import-delimiter_tab = tabs
+club-import-delimiter_comma = commas
 club-import-columns = Columns: { $columns }.
 club-import-ignored = Columns ignored (not known): { $columns }.
 club-import-refused_file = The refused rows, with the reason in the last column. Fix them and send this file again with the caption <code>/import</code>.

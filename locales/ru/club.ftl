@@ -42,15 +42,13 @@ club-import-file_no_sheet = Листа «{ $value }» нет. Листы в фа
 club-import-file_formula = В ячейке { $value } формула. Замените формулы значениями (скопируйте, затем «Специальная вставка» → «Только значения») и отправьте файл снова. Ничего не импортировано.
 club-import-file_duplicate_column = Два столбца означают одно и то же: { $value }. Оставьте один. Ничего не импортировано.
 club-import-source_xlsx = Файл: .xlsx, лист «{ $sheet }».
-club-import-source_csv = Файл: CSV, { $encoding ->
-        [cp1251] кодировка Windows-1251 (так пишет старый Excel; прочитан в ней: проверьте, что имена выглядят верно)
-        [utf8bom] UTF-8 с BOM
-       *[utf8] UTF-8
-    }, разделитель — { $delimiter ->
-        [semicolon] точка с запятой
-        [tab] табуляция
-       *[comma] запятая
-    }.
+club-import-source_csv = Файл: CSV, { $encoding }, разделитель — { $delimiter }.
+club-import-encoding_cp1251 = кодировка Windows-1251 (так пишет старый Excel; прочитан в ней: проверьте, что имена выглядят верно)
+club-import-encoding_utf8bom = UTF-8 с BOM
+club-import-encoding_utf8 = UTF-8
+club-import-delimiter_semicolon = точка с запятой
+club-import-delimiter_tab = табуляция
+club-import-delimiter_comma = запятая
 club-import-columns = Столбцы: { $columns }.
 club-import-ignored = Пропущены (неизвестные) столбцы: { $columns }.
 club-import-refused_file = Отклонённые строки, причина — в последнем столбце. Исправьте их и отправьте этот файл снова с подписью <code>/import</code>.
