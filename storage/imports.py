@@ -1,9 +1,10 @@
 """Moving a club in: players imported from a CSV of the club's old records.
 
-Columns (the header row names them, in any order; ``/export`` writes the same ones):
-``nickname`` (required), ``points`` (required), ``games_played``, ``last_game_date``
-(``YYYY-MM-DD`` or ``DD.MM.YYYY``; required when points or games are above zero),
-``telegram_id``, ``username`` (without or with ``@``). Any other column refuses the file.
+Columns (the header row names them, in any order, in English or Russian: ``ALIASES`` in
+``storage/import_csv.py``; ``/export`` writes the same ones): ``nickname`` (required),
+``points`` (required), ``games_played``, ``last_game_date`` (``YYYY-MM-DD``, ``DD.MM.YYYY``,
+``DD.MM.YY`` or a date cell; required when points or games are above zero), ``telegram_id``,
+``username`` (without or with ``@``). Any other column is ignored and named in the report.
 
 Every accepted row becomes an ``imported_players`` record that holds its nickname (nobody else
 can take it or a look-alike). When a Telegram account is linked to it (at once if the row's
@@ -18,14 +19,18 @@ of linking, the record still brings its nickname and games but no points, and th
 counts as swept (``expired_for``), so the nickname is kept until the player plays and is
 away for two months again.
 
-Idempotent: a record keeps the hash of its row; importing the same row again is
-"unchanged", a different row for an imported nickname is refused ("changed").
+Idempotent: a record keeps the hash of its row's values; importing the same row again is
+"unchanged", a different row for an imported nickname is refused ("changed"). A row that says
+exactly what the bot already holds for the player owning the nickname (points, games, last
+game; the same telegram_id or none) is "unchanged" too: ``/export`` fed back changes nothing.
 
-The file itself is read and checked row by row in ``storage/import_csv.py``.
+The file is read in ``storage/spreadsheet.py`` and checked row by row in
+``storage/import_csv.py``.
 """
 
 from __future__ import annotations
 
+import asyncio
 import sqlite3
 from dataclasses import dataclass
 from datetime import date, datetime
@@ -44,10 +49,12 @@ from storage.import_csv import (
     ImportRow,
     Refusal,
     parse_csv,
+    parse_table,
 )
 from storage.lookalike import skeleton
 from storage.models import KIND_ADJUST
 from storage.nickname import nickname_key, normalize_nickname
+from storage.spreadsheet import FileRefused, read_table
 
 if TYPE_CHECKING:
     from storage.db import Database
@@ -65,6 +72,7 @@ __all__ = [
     "LinkResult",
     "Refusal",
     "parse_csv",
+    "parse_table",
 ]
 
 IMPORT_REASON = "import"
@@ -120,13 +128,25 @@ class Imports:
         self._db = db
 
     async def run(
-        self, data: str, *, admin_id: int, now: datetime, apply: bool
+        self, data: str | bytes, *, admin_id: int, now: datetime, apply: bool,
+        sheet: str | None = None,
     ) -> ImportReport:
-        """Check a CSV against the file itself and the database; with ``apply``, write the
-        accepted rows (and link those whose telegram_id is a registered player) in one
-        transaction. A dry run writes nothing and reports exactly what ``apply`` would do."""
+        """Check a file (bytes: .xlsx or CSV, see ``storage/spreadsheet.py``; str: CSV text)
+        against itself and the database; with ``apply``, write the accepted rows (and link
+        those whose telegram_id is a registered player) in one transaction. A dry run writes
+        nothing and reports exactly what ``apply`` would do."""
         report = ImportReport()
-        rows = parse_csv(data, report, now.date())
+        if isinstance(data, str):
+            rows = parse_csv(data, report, now.date())
+        else:
+            try:
+                # a 10,000-row .xlsx takes seconds to parse: not on the event loop, where the
+                # bot runs the club's game at the same time
+                table = await asyncio.to_thread(read_table, data, sheet)
+            except FileRefused as e:
+                report.file_error, report.file_value, report.sheets = e.code, e.value, e.sheets
+                return report
+            rows = parse_table(table, report, now.date())
         if report.file_error is not None:
             return report
         ctx = self._db.transaction() if apply else self._db.read()
@@ -182,11 +202,20 @@ class Imports:
             ) as cur:
                 old = await cur.fetchone()
             if old is not None:
-                if old[0] == row.row_hash:
+                if old[0] in (row.row_hash, row.legacy_hash):
                     report.unchanged.append(row.nickname)
                 else:
                     refuse("changed", row.nickname)
                 by_key[key] = by_skel[skel] = row
+                continue
+            if await _holds(conn, row, key):
+                report.unchanged.append(row.nickname)
+                by_key[key] = by_skel[skel] = row
+                continue
+            if row.last_game_date is None and (row.points > 0 or row.games_played > 0):
+                # checked after _holds: an exported player given points before any game
+                # has no date and is still the same row
+                refuse("missing_date", row.nickname)
                 continue
             problem = await _db_conflict(conn, row, key, skel)
             if problem is not None:
@@ -259,6 +288,19 @@ class Imports:
         """Apply the record to the player (see the module docstring)."""
         async with self._db.transaction() as conn:
             return await _link(conn, record_id, tg_id, now, admin_id)
+
+
+async def _holds(conn: aiosqlite.Connection, row: ImportRow, key: str) -> bool:
+    """The player owning the nickname already has exactly this row's values."""
+    async with conn.execute(
+        "SELECT p.tg_id, p.games_played, p.last_game_date, b.points FROM players p"
+        " JOIN balances b ON b.tg_id = p.tg_id WHERE p.nickname_key = ?", (key,),
+    ) as cur:
+        owner = await cur.fetchone()
+    if owner is None or row.tg_id not in (None, int(owner[0])):
+        return False
+    last = None if row.last_game_date is None else row.last_game_date.isoformat()
+    return (int(owner[1]), owner[2], int(owner[3])) == (row.games_played, last, row.points)
 
 
 async def _db_conflict(

@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-import csv
-import io
 from collections.abc import Sequence
 from datetime import date, datetime
 from typing import TYPE_CHECKING
 
 from storage import _ops, _rows
 from storage.errors import InsufficientBalance, InvalidAmount, InvalidValue
+from storage.import_csv import COLUMNS
 from storage.models import (
     KIND_ADJUST,
     KIND_REDEEM,
@@ -17,7 +16,9 @@ from storage.models import (
     GamePoints,
     LedgerRow,
     TopEntry,
+    is_offline_account,
 )
+from storage.spreadsheet import write_csv, write_xlsx
 
 if TYPE_CHECKING:
     from storage.db import Database
@@ -120,10 +121,11 @@ class Ledger:
             player = await _ops.require_player(conn, tg_id)
         return player.expiry_date
 
-    async def export_csv(self) -> str:
+    async def export_rows(self) -> list[list[str | int | date | None]]:
         """Every player with a nickname or points, in the columns ``/import`` reads
         (``storage.import_csv.COLUMNS``): nickname, points, games_played, last_game_date,
-        telegram_id, username (the bot stores no usernames: always empty)."""
+        telegram_id (empty for an account without Telegram), username (the bot stores no
+        usernames: always empty)."""
         async with self._db.read() as conn, conn.execute(
             "SELECT p.nickname, b.points, p.games_played, p.last_game_date, p.tg_id"
             " FROM players p JOIN balances b ON b.tg_id = p.tg_id"
@@ -131,13 +133,19 @@ class Ledger:
             " ORDER BY b.points DESC, p.tg_id"
         ) as cur:
             rows = await cur.fetchall()
-        out = io.StringIO()
-        writer = csv.writer(out, lineterminator="\n")
-        writer.writerow(["nickname", "points", "games_played", "last_game_date", "telegram_id",
-                         "username"])
-        for nickname, points, games, last, tg_id in rows:
-            writer.writerow([nickname or "", points, games, last or "", tg_id, ""])
-        return out.getvalue()
+        return [[nickname or "", points, games,
+                 None if last is None else date.fromisoformat(last),
+                 None if is_offline_account(tg_id) else tg_id, ""]
+                for nickname, points, games, last, tg_id in rows]
+
+    async def export_csv(self) -> str:
+        """:meth:`export_rows` as CSV text (dates ``YYYY-MM-DD``)."""
+        data = write_csv(COLUMNS, await self.export_rows())
+        return data.decode("utf-8")
+
+    async def export_xlsx(self) -> bytes:
+        """:meth:`export_rows` as one ``.xlsx`` sheet with the same columns (date cells)."""
+        return write_xlsx(COLUMNS, await self.export_rows(), title="balances")
 
     async def _change(
         self, tg_id: int, delta: int, *, kind: str, reason: str, admin_id: int, now: datetime

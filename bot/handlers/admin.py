@@ -7,6 +7,7 @@ from aiogram.filters import Command, CommandObject
 from aiogram.types import Message
 
 from bot import texts
+from bot.errors import UserError
 from bot.services import Services
 from bot.services.accounts import display
 
@@ -70,11 +71,19 @@ async def unblock(
             services.accounts.locale_of(player, None), "admin.unblocked_notice"))
 
 
-async def export(message: Message, services: Services, locale: str) -> None:
-    data = await services.admin.export_csv(_admin_id(message))
+async def export(message: Message, command: CommandObject, services: Services,
+                 locale: str) -> None:
+    """``/export`` (CSV) or ``/export xlsx``: the columns ``/import`` reads."""
+    form = (command.args or "csv").strip().lower().lstrip(".")
+    if form not in ("csv", "xlsx"):
+        raise UserError("admin.export_usage")
+    if form == "xlsx":
+        data = await services.admin.export_xlsx(_admin_id(message))
+    else:
+        data = await services.admin.export_csv(_admin_id(message))
     today = services.admin.clock().date()
     await services.outbox.send_document(
-        message.chat.id, data, f"balances-{today.isoformat()}.csv",
+        message.chat.id, data, f"balances-{today.isoformat()}.{form}",
         caption=services.translator.t(locale, "admin.export_caption", date=today),
     )
 

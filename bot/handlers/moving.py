@@ -1,4 +1,5 @@
-"""Admin's private chat: /import (a CSV document), /link, /lookalikes (logic: services.moving)."""
+"""Admin's private chat: /import (an .xlsx or CSV document), /link, /lookalikes (logic:
+services.moving)."""
 
 from __future__ import annotations
 
@@ -19,23 +20,48 @@ def _user_id(message: Message) -> int:
     return message.from_user.id
 
 
+def _mode_and_sheet(args: str | None) -> tuple[str, str | None]:
+    """``[apply|dry] [SHEET]`` -> (mode, sheet or None)."""
+    text = (args or "").strip()
+    words = text.split(maxsplit=1)
+    if words and words[0].lower() in ("apply", "dry"):
+        return words[0].lower(), (words[1].strip() if len(words) > 1 else None)
+    return "", text or None
+
+
+def _caption_sheet(caption: str | None) -> str | None:
+    """The sheet named in the caption of the file replied to (``/import SHEET``)."""
+    words = (caption or "").split(maxsplit=1)
+    if not words or words[0].split("@")[0].lower() != "/import":
+        return None
+    return _mode_and_sheet(words[1] if len(words) > 1 else "")[1]
+
+
 async def import_(message: Message, command: CommandObject, bot: Bot, moving: Moving,
                   services: Services, locale: str) -> None:
-    """``/import`` as the caption of a CSV (dry run), ``/import apply`` as its caption or as a
-    reply to it (writes)."""
-    mode = (command.args or "").strip().lower()
+    """``/import [SHEET]`` as the caption of an .xlsx or CSV (dry run), ``/import apply
+    [SHEET]`` as its caption or as a reply to it (writes). Refused rows come back as a file."""
+    mode, sheet = _mode_and_sheet(command.args)
     document = message.document
     if document is None and message.reply_to_message is not None:
         document = message.reply_to_message.document
-    if document is None or mode not in ("", "dry", "apply"):
+        sheet = sheet or _caption_sheet(message.reply_to_message.caption)
+    if document is None:
         raise UserError("club.import.usage")
     if document.file_size is not None and document.file_size > MAX_FILE_BYTES:
         raise UserError("club.import.too_big", size=MAX_FILE_BYTES // 1024)
     buffer = io.BytesIO()
     await bot.download(document, destination=buffer)
-    report = await moving.run_import(_user_id(message), buffer.getvalue(), apply=mode == "apply")
+    report = await moving.run_import(_user_id(message), buffer.getvalue(),
+                                     apply=mode == "apply", sheet=sheet)
+    tr = services.translator
     await services.outbox.send_text(
-        message.chat.id, club_texts.import_report(services.translator, locale, report))
+        message.chat.id, club_texts.import_report(tr, locale, report))
+    refused = club_texts.refused_file(tr, locale, report, document.file_name)
+    if refused is not None:
+        await services.outbox.send_document(
+            message.chat.id, refused[0], refused[1],
+            caption=tr.t(locale, "club.import.refused_file"))
 
 
 async def link(message: Message, command: CommandObject, moving: Moving, services: Services,

@@ -1,7 +1,7 @@
 """Moving a club in (``/import``, ``/link``), honest nicknames (``/nick``, ``/lookalikes``).
 
-The CSV format, the expiry decision and idempotency are described in ``storage/imports.py``
-and docs/bot.md ("Moving a club in").
+The file's forms (.xlsx, CSV), the expiry decision and idempotency are described in
+``storage/imports.py``, ``storage/spreadsheet.py`` and docs/bot.md ("Moving a club in").
 """
 
 from __future__ import annotations
@@ -12,8 +12,9 @@ from bot.errors import UserError, explain
 from bot.services.accounts import Accounts
 from storage.errors import StorageError
 from storage.imports import ImportReport, LinkResult
+from storage.spreadsheet import MAX_FILE_BYTES
 
-MAX_FILE_BYTES = 2 * 1024 * 1024
+__all__ = ["MAX_FILE_BYTES", "Moving", "NickOutcome"]
 
 
 @dataclass(frozen=True)
@@ -37,16 +38,15 @@ class Moving:
         if admin_id not in self.admin_ids:
             raise UserError("admin.denied")
 
-    async def run_import(self, admin_id: int, data: bytes, *, apply: bool) -> ImportReport:
+    async def run_import(self, admin_id: int, data: bytes, *, apply: bool,
+                         sheet: str | None = None) -> ImportReport:
+        """The file as sent (.xlsx or CSV; ``sheet``: an .xlsx sheet other than the first);
+        a file refused as a whole comes back as ``report.file_error``, nothing written."""
         self._require_admin(admin_id)
         if len(data) > MAX_FILE_BYTES:
             raise UserError("club.import.too_big", size=MAX_FILE_BYTES // 1024)
-        try:
-            text = data.decode("utf-8-sig")
-        except UnicodeDecodeError:
-            raise UserError("club.import.not_utf8") from None
-        return await self.db.imports.run(text, admin_id=admin_id, now=self.accounts.clock(),
-                                         apply=apply)
+        return await self.db.imports.run(data, admin_id=admin_id, now=self.accounts.clock(),
+                                         apply=apply, sheet=sheet)
 
     async def link_on_start(self, tg_id: int, username: str | None) -> LinkResult | None:
         """At /start: an imported record naming this account's id or username is applied."""

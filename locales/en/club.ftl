@@ -20,12 +20,40 @@ club-lookalikes-head = <b>Nicknames that look alike</b> (groups: { $count }):
 club-lookalikes-group = • { $names }
 
 ## Moving a club in
-club-import-usage = Send the club's CSV as a document with the caption <code>/import</code> (a dry run: nothing is written) or <code>/import apply</code>; or reply to the file with <code>/import apply</code>. Columns: nickname, points, games_played, last_game_date (YYYY-MM-DD), telegram_id, username — the same as /export writes.
+club-import-usage = Send the club's table as a document — .xlsx, or CSV with commas, semicolons or tabs in UTF-8 or Windows-1251 — with the caption <code>/import</code> (a dry run: nothing is written) or <code>/import apply</code>; or reply to the file with <code>/import apply</code>. Another sheet than the first: <code>/import SHEET</code> or <code>/import apply SHEET</code>.
+    The first row names the columns (case and spaces do not matter; other columns are ignored):
+    • nickname, required: nickname, nick, player, ник, никнейм, игрок, псевдоним
+    • points, required: points, score, balance, баллы, очки, балл, баланс
+    • games played: games_played, games, игр, игры, сыграно игр, количество игр, число игр
+    • last game (DD.MM.YYYY, DD.MM.YY, YYYY-MM-DD or a date cell; needed with points or games): last_game_date, last game, last game date, last played, последняя игра, дата последней игры
+    • Telegram id: telegram_id, tg id, id telegram, телеграм id, id телеграм, id в телеграм, id в телеграме
+    • Telegram username: username, telegram username, tg username, логин, юзернейм, логин в телеграм, логин в телеграме
+    Numbers may have spaces between thousands (1 200). <code>/export</code> and <code>/export xlsx</code> write the same columns.
 club-import-too_big = The file is too big (at most { $size } KB).
-club-import-not_utf8 = The file is not UTF-8 text. Save the CSV as UTF-8 and send it again.
+club-import-file_too_big = The file is too big (at most { $value } KB). Nothing was imported.
+club-import-file_not_spreadsheet = This is not a spreadsheet. Send the table as .xlsx or as CSV text. Nothing was imported.
+club-import-file_unknown_encoding = The text's encoding is neither UTF-8 nor Windows-1251. In Excel: "Save as" → "CSV UTF-8"; in Google Sheets: "Download" → "CSV". Nothing was imported.
+club-import-file_old_format = The .{ $value } format is not read. Save the table as .xlsx (Excel workbook) and send it again. Nothing was imported.
+club-import-file_encrypted = The .xlsx is protected by a password. Remove the password (or save a copy without it) and send it again. Nothing was imported.
+club-import-file_broken = The file is damaged and cannot be read. Save it again from the spreadsheet program and send it. Nothing was imported.
+club-import-file_no_sheet = There is no sheet named «{ $value }». Sheets in the file: { $sheets }. Nothing was imported.
+club-import-file_formula = Cell { $value } holds a formula. Replace formulas with their values (copy, then "Paste special" → "Values only") and send the file again. Nothing was imported.
+club-import-file_duplicate_column = Two columns mean the same: { $value }. Keep one of them. Nothing was imported.
+club-import-source_xlsx = File: .xlsx, sheet «{ $sheet }».
+club-import-source_csv = File: CSV, { $encoding }, separated by { $delimiter }.
+club-import-encoding_cp1251 = Windows-1251 encoding (what older Excel writes; read as such: check that the names look right)
+club-import-encoding_utf8bom = UTF-8 with BOM
+club-import-encoding_utf8 = UTF-8
+club-import-delimiter_semicolon = semicolons
+club-import-delimiter_tab = tabs
+club-import-delimiter_comma = commas
+club-import-columns = Columns: { $columns }.
+club-import-ignored = Columns ignored (not known): { $columns }.
+club-import-refused_file = The refused rows, with the reason in the last column. Fix them and send this file again with the caption <code>/import</code>.
+club-import-reason_column = reason
+admin-export_usage = Usage: <code>/export</code> (CSV) or <code>/export xlsx</code> (Excel workbook).
 club-import-file_empty = The file is empty: the first line must name the columns.
 club-import-file_missing_column = Required column missing: { $value }. Nothing was imported.
-club-import-file_unknown_column = Unknown column: { $value }. Allowed: nickname, points, games_played, last_game_date, telegram_id, username. Nothing was imported.
 club-import-file_too_many_rows = Too many rows (at most { $value }). Nothing was imported.
 club-import-dry = <b>Dry run, nothing written.</b> Would add { $added ->
         [one] { $added } player
@@ -42,7 +70,7 @@ club-import-more = … and { $count ->
     }
 club-import-apply_hint = To write it, reply to the file with <code>/import apply</code>.
 club-import-why_bad_number = not a whole number ≥ 0 ({ $value })
-club-import-why_bad_date = bad date ({ $value }): YYYY-MM-DD or DD.MM.YYYY, not in the future
+club-import-why_bad_date = bad date ({ $value }): DD.MM.YYYY, DD.MM.YY or YYYY-MM-DD, not in the future
 club-import-why_missing_date = points or games without a last game date ({ $value })
 club-import-why_bad_username = bad Telegram username ({ $value })
 club-import-why_duplicate = duplicate of an earlier line: { $value }
@@ -125,8 +153,8 @@ commands-redeem = Redeem points: /redeem NICK POINTS REASON
 commands-adjust = Adjust points: /adjust NICK ±POINTS REASON
 commands-block = Block an account
 commands-unblock = Unblock an account
-commands-export = Balances as CSV
-commands-import = Import a club's players from CSV
+commands-export = Balances as CSV or .xlsx
+commands-import = Import a club's players from .xlsx or CSV
 commands-link = Confirm an imported nickname's claim
 commands-lookalikes = Nicknames that look alike
 commands-complaints = Complaints

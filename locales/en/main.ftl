@@ -29,7 +29,7 @@ help-admin =
     /redeem NICK POINTS REASON — exchange points for a gift
     /adjust NICK POINTS REASON — correct a balance (POINTS may be negative)
     /block NICK [REASON], /unblock NICK
-    /export — balances as CSV
+    /export [xlsx] — balances as CSV or .xlsx
     /complaints — complaint counts
 help-group =
     <b>Mafia club bot</b>

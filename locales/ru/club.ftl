@@ -22,12 +22,40 @@ club-lookalikes-head = <b>Похожие ники</b> (групп: { $count }):
 club-lookalikes-group = • { $names }
 
 ## Переезд клуба
-club-import-usage = Отправьте CSV клуба документом с подписью <code>/import</code> (проверка: ничего не записывается) или <code>/import apply</code>; либо ответьте на файл командой <code>/import apply</code>. Столбцы: nickname, points, games_played, last_game_date (ГГГГ-ММ-ДД), telegram_id, username — те же, что пишет /export.
+club-import-usage = Отправьте таблицу клуба документом — .xlsx или CSV (через запятую, точку с запятой или табуляцию; UTF-8 или Windows-1251) — с подписью <code>/import</code> (проверка: ничего не записывается) или <code>/import apply</code>; либо ответьте на файл командой <code>/import apply</code>. Не первый лист: <code>/import ЛИСТ</code> или <code>/import apply ЛИСТ</code>.
+    Первая строка называет столбцы (регистр и пробелы не важны; прочие столбцы пропускаются):
+    • ник, обязателен: nickname, nick, player, ник, никнейм, игрок, псевдоним
+    • баллы, обязательны: points, score, balance, баллы, очки, балл, баланс
+    • сыграно игр: games_played, games, игр, игры, сыграно игр, количество игр, число игр
+    • последняя игра (ДД.ММ.ГГГГ, ДД.ММ.ГГ, ГГГГ-ММ-ДД или ячейка с датой; нужна при баллах или играх): last_game_date, last game, last game date, last played, последняя игра, дата последней игры
+    • id в Telegram: telegram_id, tg id, id telegram, телеграм id, id телеграм, id в телеграм, id в телеграме
+    • имя пользователя Telegram: username, telegram username, tg username, логин, юзернейм, логин в телеграм, логин в телеграме
+    В числах допустимы пробелы между тысячами (1 200). <code>/export</code> и <code>/export xlsx</code> пишут те же столбцы.
 club-import-too_big = Файл слишком большой (не больше { $size } КБ).
-club-import-not_utf8 = Файл не в кодировке UTF-8. Сохраните CSV в UTF-8 и отправьте снова.
+club-import-file_too_big = Файл слишком большой (не больше { $value } КБ). Ничего не импортировано.
+club-import-file_not_spreadsheet = Это не таблица. Отправьте её как .xlsx или как текст CSV. Ничего не импортировано.
+club-import-file_unknown_encoding = Кодировка текста — не UTF-8 и не Windows-1251. В Excel: «Сохранить как» → «CSV UTF-8»; в Google Таблицах: «Скачать» → «CSV». Ничего не импортировано.
+club-import-file_old_format = Формат .{ $value } не читается. Сохраните таблицу как .xlsx (книга Excel) и отправьте снова. Ничего не импортировано.
+club-import-file_encrypted = Файл .xlsx защищён паролем. Снимите пароль (или сохраните копию без него) и отправьте снова. Ничего не импортировано.
+club-import-file_broken = Файл повреждён и не читается. Сохраните его заново в программе электронных таблиц и отправьте. Ничего не импортировано.
+club-import-file_no_sheet = Листа «{ $value }» нет. Листы в файле: { $sheets }. Ничего не импортировано.
+club-import-file_formula = В ячейке { $value } формула. Замените формулы значениями (скопируйте, затем «Специальная вставка» → «Только значения») и отправьте файл снова. Ничего не импортировано.
+club-import-file_duplicate_column = Два столбца означают одно и то же: { $value }. Оставьте один. Ничего не импортировано.
+club-import-source_xlsx = Файл: .xlsx, лист «{ $sheet }».
+club-import-source_csv = Файл: CSV, { $encoding }, разделитель — { $delimiter }.
+club-import-encoding_cp1251 = кодировка Windows-1251 (так пишет старый Excel; прочитан в ней: проверьте, что имена выглядят верно)
+club-import-encoding_utf8bom = UTF-8 с BOM
+club-import-encoding_utf8 = UTF-8
+club-import-delimiter_semicolon = точка с запятой
+club-import-delimiter_tab = табуляция
+club-import-delimiter_comma = запятая
+club-import-columns = Столбцы: { $columns }.
+club-import-ignored = Пропущены (неизвестные) столбцы: { $columns }.
+club-import-refused_file = Отклонённые строки, причина — в последнем столбце. Исправьте их и отправьте этот файл снова с подписью <code>/import</code>.
+club-import-reason_column = причина
+admin-export_usage = Использование: <code>/export</code> (CSV) или <code>/export xlsx</code> (книга Excel).
 club-import-file_empty = Файл пуст: первая строка должна называть столбцы.
 club-import-file_missing_column = Нет обязательного столбца: { $value }. Ничего не импортировано.
-club-import-file_unknown_column = Неизвестный столбец: { $value }. Допустимы: nickname, points, games_played, last_game_date, telegram_id, username. Ничего не импортировано.
 club-import-file_too_many_rows = Слишком много строк (не больше { $value }). Ничего не импортировано.
 club-import-dry = <b>Проверка, ничего не записано.</b> Добавится { $added ->
         [one] { $added } игрок
@@ -47,7 +75,7 @@ club-import-more = … и ещё { $count ->
     }
 club-import-apply_hint = Чтобы записать, ответьте на файл командой <code>/import apply</code>.
 club-import-why_bad_number = не целое число ≥ 0 ({ $value })
-club-import-why_bad_date = неверная дата ({ $value }): ГГГГ-ММ-ДД или ДД.ММ.ГГГГ, не в будущем
+club-import-why_bad_date = неверная дата ({ $value }): ДД.ММ.ГГГГ, ДД.ММ.ГГ или ГГГГ-ММ-ДД, не в будущем
 club-import-why_missing_date = баллы или игры без даты последней игры ({ $value })
 club-import-why_bad_username = неверное имя пользователя Telegram ({ $value })
 club-import-why_duplicate = повтор более ранней строки: { $value }
@@ -136,8 +164,8 @@ commands-redeem = Обменять баллы: /redeem НИК БАЛЛЫ ПРИ�
 commands-adjust = Поправить баллы: /adjust НИК ±БАЛЛЫ ПРИЧИНА
 commands-block = Заблокировать аккаунт
 commands-unblock = Разблокировать аккаунт
-commands-export = Балансы в CSV
-commands-import = Импорт игроков клуба из CSV
+commands-export = Балансы в CSV или .xlsx
+commands-import = Импорт игроков клуба из .xlsx или CSV
 commands-link = Подтвердить заявку на импортированный ник
 commands-lookalikes = Похожие ники
 commands-complaints = Жалобы

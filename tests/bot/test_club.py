@@ -32,27 +32,39 @@ async def test_import_dry_run_then_apply_then_again(app: App, fake: FakeTelegram
     assert "Dry run" in dry.text and "Would add 2 players" in dry.text
     assert "line 4: not a whole number ≥ 0 (points=ten)" in dry.text
     assert "line 5: looks like the nickname Old Timer" in dry.text
+    # issue 21: the refused rows come back as a file, with the reason in a last column
+    refused = await fake.next_message(ADMIN_ID)
+    assert refused.document_name == "club-refused.csv" and refused.document_bytes is not None
+    assert refused.document_bytes.decode("utf-8-sig").splitlines() == [
+        "nickname,points,games_played,last_game_date,telegram_id,username,reason",
+        "Bad Points,ten,1,2026-02-01,,,not a whole number ≥ 0 (points=ten)",
+        "0ld Timer,5,1,2026-02-01,,,looks like the nickname Old Timer",
+    ]
     assert await app.services.db.imports.pending() == []
 
     await fake.reply(ADMIN_ID, "/import apply", sent)
     done = await fake.next_message(ADMIN_ID)
     assert done.text.startswith("<b>Imported</b> 2 players")
+    assert (await fake.next_message(ADMIN_ID)).document_name == "club-refused.csv"
     assert [r.nickname for r in await app.services.db.imports.pending()] == [
         "Old Timer", "Veteran"]
 
     await fake.send_document(ADMIN_ID, "club.csv", CSV, caption="/import apply")
     again = await fake.next_message(ADMIN_ID)
     assert "0 players" in again.text and "unchanged: 2" in again.text
+    assert (await fake.next_message(ADMIN_ID)).document_name == "club-refused.csv"
     assert len(await app.services.db.imports.pending()) == 2
 
 
 async def test_import_refusals_and_non_admin(app: App, fake: FakeTelegram, ask: Any) -> None:
     await _admin(fake, ask)
+    # issue 21: an unknown column is ignored and named, not a refusal of the file
     await fake.send_document(ADMIN_ID, "c.csv", b"nickname,points,colour\nAbc,1,red\n",
                              caption="/import apply")
-    assert "Unknown column: colour" in (await fake.next_message(ADMIN_ID)).text
+    assert "Columns ignored (not known): colour" in (await fake.next_message(ADMIN_ID)).text
+    assert (await fake.next_message(ADMIN_ID)).document_name == "c-refused.csv"
     await fake.send_document(ADMIN_ID, "c.csv", b"\xff\xfe\x00bad", caption="/import")
-    assert "not UTF-8" in (await fake.next_message(ADMIN_ID)).text
+    assert "This is not a spreadsheet" in (await fake.next_message(ADMIN_ID)).text
     assert "as a document" in (await ask(ADMIN_ID, "/import")).text
     fake.user(70, "Neo", language_code="en")
     await ask(70, "/start")
@@ -66,6 +78,7 @@ async def test_linking_by_username_and_by_admin_confirmation(app: App, fake: Fak
     await _admin(fake, ask)
     await fake.send_document(ADMIN_ID, "club.csv", CSV, caption="/import apply")
     await fake.next_message(ADMIN_ID)
+    await fake.next_message(ADMIN_ID)  # the refused rows' file
     # the imported username matches at /start: the record is theirs at once
     fake.user(71, "Old", language_code="en", username="OldTimer")
     await ask(71, "/start")

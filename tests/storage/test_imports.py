@@ -101,9 +101,13 @@ async def test_imported_nicknames_are_reserved(db: Database) -> None:
 
 
 async def test_file_level_refusals(db: Database) -> None:
-    report = await db.imports.run("nickname,points,colour\nA1,1,red\n", admin_id=ADMIN,
+    # issue 21: a column it does not know is ignored and named, not a refusal of the file
+    report = await db.imports.run("nickname,points,colour\nAbc1,0,red\n", admin_id=ADMIN,
                                   now=NOW, apply=True)
-    assert report.file_error == "unknown_column" and report.file_value == "colour"
+    assert report.file_error is None and report.ignored == ["colour"]
+    assert [r.nickname for r in report.added] == ["Abc1"]
+    report = await db.imports.run("ник,points,Nickname\n", admin_id=ADMIN, now=NOW, apply=True)
+    assert report.file_error == "duplicate_column" and report.file_value == "ник, Nickname"
     report = await db.imports.run("nickname,games_played\n", admin_id=ADMIN, now=NOW,
                                   apply=True)
     assert report.file_error == "missing_column" and report.file_value == "points"
