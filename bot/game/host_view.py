@@ -75,7 +75,8 @@ def public_day(table: Table) -> tuple[int, int]:
         return 0, 0
     game = table.game
     night = game.night_number + (1 if table.stage is Stage.NIGHT else 0)
-    day = game.day_number + (1 if table.stage in DAY_STAGES else 0)
+    # the engine's one day number while a day is played (a resolved day keeps its number)
+    day = game.current_day if table.stage in DAY_STAGES else game.day_number
     return night, day
 
 
