@@ -161,7 +161,10 @@ class GameCore:
                 try:
                     yield
                     if table is not None and self.after_step is not None:
-                        await self._after_step(table)
+                        try:
+                            await self.after_step(table)
+                        except Exception:  # the panel never undoes the step it follows
+                            log.exception("after the step of game %s", table.game_id)
                 finally:
                     try:
                         written = self._stage(game_id)
@@ -176,13 +179,6 @@ class GameCore:
             raise
         if written is not None:
             await asyncio.shield(written)
-
-    async def _after_step(self, table: Table) -> None:
-        assert self.after_step is not None
-        try:
-            await self.after_step(table)
-        except Exception:  # the panel must never undo the step it follows
-            log.exception("after the step of game %s", table.game_id)
 
     async def flush(self, table: Table) -> None:
         """Write what this step recorded and said so far, and wait until it is durable

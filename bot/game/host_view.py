@@ -126,8 +126,7 @@ def build_view(core: GameCore, table: Table,
     if table.started:
         game = table.game
         if table.stage is Stage.NIGHT:
-            pending = set(table.pending_night())
-            acted = {s for s in engine.night_actors(game) if s not in pending}
+            acted = set(table.choices)  # who has chosen tonight (the Mafia: who has picked)
             choices = tuple(ChoiceView(s, str(table.role(s)), t)
                             for s, t in sorted(table.choices.items()))
         elif table.stage in (Stage.VOTE, Stage.FATE, Stage.CANCEL):

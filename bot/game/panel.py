@@ -15,7 +15,7 @@ import logging
 
 from bot.errors import UserError
 from bot.game.core import GameCore, PhaseService, Reply
-from bot.game.host_view import HostDesk, HostView, build_view
+from bot.game.host_view import HostDesk, HostView, build_view, legal_actions
 from bot.game.panel_render import PAGES, PanelDrawing
 from bot.game.table import Table
 
@@ -49,12 +49,15 @@ class HostPanel(PhaseService):
             self.shown.pop(game_id, None)
             self.modes.pop(game_id, None)
             self.sent.pop(game_id, None)
+            self.drawing.forget(game_id)
             if ref is not None:
                 await self.notifier.edit(host, ref, self.tr.t(locale, "panel.over"))
             return
         mode = self.modes.get(game_id, "main")
         presets = await self.desk.presets(table) if mode == "preset" else None
         view = build_view(self.core, table, presets)
+        if mode.partition(".")[0] not in (*view.actions, "main"):
+            mode = self.modes[game_id] = "main"  # the page's action passed (e.g. seats dealt)
         if self.shown.get(game_id) == (view, mode, locale):
             return
         self.shown[game_id] = (view, mode, locale)
@@ -79,7 +82,7 @@ class HostPanel(PhaseService):
         if action == "menu":
             page = arg.partition(".")[0]
             if step != table.step or page not in PAGES or (
-                    page != "main" and page not in build_view(self.core, table).actions):
+                    page != "main" and page not in legal_actions(self.core, table)):
                 raise UserError("game.stale")
             async with self.core.lock(game_id):  # the step's end draws the page
                 self.modes[game_id] = arg

@@ -7,6 +7,7 @@ actions in ``view.actions`` get a button."""
 from __future__ import annotations
 
 from collections.abc import Callable
+from html import escape
 
 from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup, WebAppInfo
 
@@ -20,13 +21,30 @@ _Button = Callable[..., InlineKeyboardButton]
 
 
 class PanelDrawing:
+    """Draws the panel. Drawn after every step that changes what it shows, so it is kept cheap:
+    texts without a player's name are translated once per language (:meth:`_t`), the lines
+    that carry names are plain ``№N NAME`` (escaped here), and the buttons are built again
+    only when what they depend on changed (:meth:`markup`)."""
+
     def __init__(self, tr: Translator, web_url: str | None) -> None:
         self.tr = tr
         self.web_url = web_url  # public HTTPS pages: the "Open the table" Mini App button
+        self._texts: dict[tuple[str, str, tuple[tuple[str, object], ...]], str] = {}
+        self._markups: dict[int, tuple[tuple[object, ...], InlineKeyboardMarkup]] = {}
+
+    def _t(self, locale: str, key: str, **kw: int | str) -> str:
+        """A text whose arguments are numbers or fixed words (never a name), kept."""
+        found = (locale, key, tuple(sorted(kw.items())))
+        text = self._texts.get(found)
+        if text is None:
+            if len(self._texts) > 4096:
+                self._texts.clear()
+            text = self._texts[found] = self.tr.t(locale, key, **kw)
+        return text
 
     # ------------------------------------------------------------------ text
     def text(self, view: HostView, mode: str, locale: str) -> str:
-        t = self.tr.t
+        t = self._t
         stage = Stage(view.stage)
         label = t(locale, f"game.stage.{view.stage}")
         if stage is Stage.NIGHT:
@@ -34,27 +52,26 @@ class PanelDrawing:
         elif stage in DAY_STAGES:
             day = t(locale, "panel.day", number=view.day)
             label = day if stage is Stage.DAY else f"{day}, {label}"
-        lines = [t(locale, "panel.head", game=view.game_id, stage=label,
-                   paused=Safe(t(locale, "panel.paused")) if view.paused else "")]
+        lines = [self.tr.t(locale, "panel.head", game=view.game_id, stage=Safe(label),
+                           paused=Safe(t(locale, "panel.paused")) if view.paused else "")]
         if view.deadline is not None:
             lines.append(t(locale, "panel.deadline", time=view.deadline.strftime("%H:%M:%S")))
         elif view.remaining is not None:
             lines.append(t(locale, "panel.left", seconds=round(view.remaining)))
-        names = {s.seat: s.name for s in view.seats}
+        names = {s.seat: escape(s.name, quote=False) for s in view.seats}
         lines += ["", t(locale, "panel.seats")]
         for s in view.seats:
             marks = "".join(t(locale, f"panel.mark.{m}") for m, on in (
                 ("dead", not s.alive), ("jailed", s.jailed), ("offline", s.offline),
                 ("acted", s.acted), ("voter", s.seat == view.voter)) if on)
-            lines.append(t(locale, "panel.seat", seat=s.seat, name=s.name, marks=Safe(marks)))
+            lines.append(f"№{s.seat} {names[s.seat]}{marks}")
         if view.choices:
             lines += ["", t(locale, "panel.choices")]
-            lines += [t(locale, "panel.choice", seat=c.seat, target=c.target,
-                        role=t(locale, f"game.role.{c.role}"), name=names.get(c.target, "?"))
-                      for c in view.choices]
+            lines += [f"№{c.seat} {t(locale, f'game.role.{c.role}')} → "
+                      f"№{c.target} {names.get(c.target, '?')}" for c in view.choices]
         if view.votes:
             lines += ["", t(locale, "panel.votes")]
-            lines += [t(locale, "panel.vote", seat=a, target=b) for a, b in view.votes]
+            lines += [f"№{a} → №{b}" for a, b in view.votes]
         if view.tied and "fate" in view.actions:
             lines += ["", t(locale, "panel.tied")]
         if stage in (Stage.LOBBY, Stage.DEALT):
@@ -69,24 +86,39 @@ class PanelDrawing:
         return "\n".join(lines)
 
     def _prompt(self, view: HostView, mode: str, locale: str, names: dict[int, str]) -> str:
+        """The page's question (``names`` are escaped already)."""
         page, _, seat = mode.partition(".")
-        who = f"№{seat} {names.get(int(seat), '?')}" if seat.isdigit() else ""
+        who = Safe(f"№{seat} {names.get(int(seat), '?')}") if seat.isdigit() else ""
         if page == "tech":
-            return self.tr.t(locale, "panel.confirm.tech", who=who) if who else self.tr.t(
+            return self.tr.t(locale, "panel.confirm.tech", who=who) if who else self._t(
                 locale, "panel.pick.tech")
         if page == "seat":
-            return self.tr.t(locale, "panel.pick.place", who=who) if who else self.tr.t(
+            return self.tr.t(locale, "panel.pick.place", who=who) if who else self._t(
                 locale, "panel.pick.seat")
-        if page == "end":
-            return self.tr.t(locale, "panel.confirm.end")
-        if page == "preset":
-            return self.tr.t(locale, "panel.pick.preset")
+        if page in ("end", "preset"):
+            return self._t(locale, "panel.confirm.end" if page == "end" else "panel.pick.preset")
         return ""
 
     # ------------------------------------------------------------------ buttons
     def markup(self, view: HostView, mode: str, locale: str) -> InlineKeyboardMarkup:
-        def b(key: str, action: str, arg: object = "", **kw: object) -> InlineKeyboardButton:
-            return InlineKeyboardButton(text=self.tr.t(locale, key, **kw), callback_data=PanelCb(
+        """The page's buttons; the last ones of the game again when nothing they show
+        changed."""
+        key = (mode, locale, view.step, view.stage, view.actions, view.tied, view.fate_by_host,
+               tuple((s.seat, s.name, s.alive) for s in view.seats),
+               tuple((k, len(v)) for k, v in view.presets.items()))
+        kept = self._markups.get(view.game_id)
+        if kept is not None and kept[0] == key:
+            return kept[1]
+        markup = self._markup(view, mode, locale)
+        self._markups[view.game_id] = (key, markup)
+        return markup
+
+    def forget(self, game_id: int) -> None:
+        self._markups.pop(game_id, None)
+
+    def _markup(self, view: HostView, mode: str, locale: str) -> InlineKeyboardMarkup:
+        def b(key: str, action: str, arg: object = "", **kw: int | str) -> InlineKeyboardButton:
+            return InlineKeyboardButton(text=self._t(locale, key, **kw), callback_data=PanelCb(
                 game=view.game_id, step=view.step, action=action, arg=str(arg)).pack())
 
         def seat_button(seat: int, name: str, action: str, arg: str) -> InlineKeyboardButton:
@@ -131,7 +163,8 @@ class PanelDrawing:
         if "extend" in can:
             timer.append(b("panel.btn.extend", "extend", EXTEND_SECONDS,
                            seconds=EXTEND_SECONDS))
-        draw = [b("panel.btn.draw", "fate", s, who=f"№{s} {names.get(s, '?')}")
+        draw = [InlineKeyboardButton(text=f"🎲 №{s} {names.get(s, '?')}", callback_data=PanelCb(
+            game=view.game_id, step=view.step, action="fate", arg=str(s)).pack())
                 for s in view.tied] if "fate" in can else []
         lobby = [b(f"panel.btn.{a}", "menu", a) for a in ("seat", "preset") if a in can]
         fate = ([b("panel.btn.fate.bot" if view.fate_by_host else "panel.btn.fate.host",

@@ -10,16 +10,13 @@ panel-left = ⏸ { $seconds ->
        *[other] { $seconds } seconds
     } left when the game resumes
 panel-seats = <b>Seats</b>
-panel-seat = №{ $seat } { $name }{ $marks }
 panel-mark-dead = {" "}💀
 panel-mark-jailed = {" "}⛓ jailed
 panel-mark-offline = {" "}📵
 panel-mark-acted = {" "}✅
 panel-mark-voter = {" "}👈 votes now
 panel-choices = <b>Tonight so far</b>
-panel-choice = №{ $seat } { $role } → №{ $target } { $name }
 panel-votes = <b>Votes</b>
-panel-vote = №{ $seat } → №{ $target }
 panel-tied = 🎲 A shoot-out: draw the condemned below.
 panel-composition = 🃏 Composition: { $roles }
 panel-fate-host = 🎲 Shoot-outs: drawn by you
@@ -44,7 +41,6 @@ panel-btn-seat = 🪑 Seat a player
 panel-btn-preset = 🃏 Composition
 panel-btn-fate-host = 🎲 Shoot-outs: the bot draws → you
 panel-btn-fate-bot = 🎲 Shoot-outs: you draw → the bot
-panel-btn-draw = 🎲 { $who }
 panel-btn-yes = ✔️ Yes
 panel-btn-back = ↩️ Back
 panel-btn-open = 🌐 Open the table

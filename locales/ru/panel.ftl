@@ -11,16 +11,13 @@ panel-left = ⏸ после паузы останется { $seconds ->
        *[other] { $seconds } секунд
     }
 panel-seats = <b>Места</b>
-panel-seat = №{ $seat } { $name }{ $marks }
 panel-mark-dead = {" "}💀
 panel-mark-jailed = {" "}⛓ в тюрьме
 panel-mark-offline = {" "}📵
 panel-mark-acted = {" "}✅
 panel-mark-voter = {" "}👈 голосует
 panel-choices = <b>Выбор этой ночи</b>
-panel-choice = №{ $seat } { $role } → №{ $target } { $name }
 panel-votes = <b>Голоса</b>
-panel-vote = №{ $seat } → №{ $target }
 panel-tied = 🎲 Перестрелка: вытяните жребий кнопкой ниже.
 panel-composition = 🃏 Состав: { $roles }
 panel-fate-host = 🎲 Перестрелки: жребий тянете вы
@@ -45,7 +42,6 @@ panel-btn-seat = 🪑 Пересадить игрока
 panel-btn-preset = 🃏 Состав
 panel-btn-fate-host = 🎲 Перестрелки: бот → вы
 panel-btn-fate-bot = 🎲 Перестрелки: вы → бот
-panel-btn-draw = 🎲 { $who }
 panel-btn-yes = ✔️ Да
 panel-btn-back = ↩️ Назад
 panel-btn-open = 🌐 Открыть стол

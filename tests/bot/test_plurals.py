@@ -58,6 +58,7 @@ CASES: dict[str, tuple[str, tuple[str, str, str], tuple[str, str], dict[str, Any
     "game.vote.start": ("seconds", SECONDS_RU, SECONDS_EN, {"day": 1, "order": "1, 2"}),
     "game.vote.turn": ("seconds", SECONDS_RU, SECONDS_EN, WHO),
     "game.vote.prompt": ("seconds", SECONDS_RU, SECONDS_EN, {}),
+    "panel.left": ("seconds", SECONDS_RU, SECONDS_EN, {}),
     "game.vote.board": ("seconds", SECONDS_RU, SECONDS_EN, {"day": 1, "lines": "—", "done": ""}),
     "game.vote.board_now": ("seconds", SECONDS_RU, SECONDS_EN, WHO),
     "game.cancel.window": ("seconds", SECONDS_ACC_RU, SECONDS_EN, WHO),

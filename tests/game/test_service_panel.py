@@ -154,3 +154,13 @@ async def test_a_restart_sends_a_fresh_panel(hp: Harness, db: Database, tmp_path
         assert h2.table.paused and panel_requests(h2)[-1].method == EDIT
     finally:
         await again.close()
+
+
+async def test_a_page_closes_when_its_action_passes(hp: Harness) -> None:
+    h = hp
+    await h.lobby(10)
+    await h.service.panel.press(h.game_id, HOST, 0, "menu", "seat")
+    assert "Whom do you move?" in current_panel(h)
+    await h.service.deal(CHAT, HOST)  # typed: the seats are dealt meanwhile
+    assert "Whom do you move?" not in current_panel(h) and "cards dealt" in current_panel(h)
+    assert h.service.panel.modes[h.game_id] == "main"
