@@ -5,33 +5,32 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from datetime import date, datetime
 
-import aiosqlite
-
 from storage import _rows
 from storage.errors import InvalidAmount, InvalidValue, UnknownGame, UnknownPlayer
 from storage.models import KIND_GAME, GamePoints, Player
+from storage.sql import Connection
 
 
-async def fetch_player(conn: aiosqlite.Connection, tg_id: int) -> Player | None:
+async def fetch_player(conn: Connection, tg_id: int) -> Player | None:
     rows = await conn.execute_fetchall(
         f"SELECT {_rows.PLAYER_COLUMNS} FROM players WHERE tg_id = ?", (tg_id,))
     return next((_rows.player(r) for r in rows), None)
 
 
-async def require_player(conn: aiosqlite.Connection, tg_id: int) -> Player:
+async def require_player(conn: Connection, tg_id: int) -> Player:
     found = await fetch_player(conn, tg_id)
     if found is None:
         raise UnknownPlayer(tg_id)
     return found
 
 
-async def balance(conn: aiosqlite.Connection, tg_id: int) -> int:
+async def balance(conn: Connection, tg_id: int) -> int:
     async with conn.execute("SELECT points FROM balances WHERE tg_id = ?", (tg_id,)) as cur:
         row = await cur.fetchone()
     return 0 if row is None else int(row[0])
 
 
-async def game_status(conn: aiosqlite.Connection, game_id: int) -> str:
+async def game_status(conn: Connection, game_id: int) -> str:
     rows = list(await conn.execute_fetchall("SELECT status FROM games WHERE id = ?",
                                             (game_id,)))
     if not rows:
@@ -40,7 +39,7 @@ async def game_status(conn: aiosqlite.Connection, game_id: int) -> str:
 
 
 async def insert_ledger(
-    conn: aiosqlite.Connection,
+    conn: Connection,
     tg_id: int,
     points: int,
     *,
@@ -61,17 +60,18 @@ async def insert_ledger(
 
 
 async def admin_log(
-    conn: aiosqlite.Connection, admin_id: int, action: str, details: str, now: datetime
+    conn: Connection, admin_id: int, action: str, details: str, now: datetime
 ) -> int:
-    cur = await conn.execute(
-        "INSERT INTO admin_log (admin_id, action, details, at) VALUES (?, ?, ?, ?)",
+    async with conn.execute(
+        "INSERT INTO admin_log (admin_id, action, details, at) VALUES (?, ?, ?, ?) RETURNING id",
         (admin_id, action, details, now.isoformat()),
-    )
-    assert cur.lastrowid is not None
-    return cur.lastrowid
+    ) as cur:
+        row = await cur.fetchone()
+    assert row is not None
+    return int(row[0])
 
 
-async def require_players(conn: aiosqlite.Connection, tg_ids: Iterable[int]) -> None:
+async def require_players(conn: Connection, tg_ids: Iterable[int]) -> None:
     wanted = sorted(set(tg_ids))
     if not wanted:
         return
@@ -83,7 +83,7 @@ async def require_players(conn: aiosqlite.Connection, tg_ids: Iterable[int]) -> 
             raise UnknownPlayer(tg_id)
 
 
-async def games_played(conn: aiosqlite.Connection, tg_ids: Iterable[int], day: date) -> None:
+async def games_played(conn: Connection, tg_ids: Iterable[int], day: date) -> None:
     """Count one more game for each player and move its first/last game dates."""
     ids = sorted(set(tg_ids))
     await require_players(conn, ids)
@@ -100,7 +100,7 @@ async def games_played(conn: aiosqlite.Connection, tg_ids: Iterable[int], day: d
 
 
 async def record_points(
-    conn: aiosqlite.Connection, game_id: int, rows: Sequence[GamePoints], day: date
+    conn: Connection, game_id: int, rows: Sequence[GamePoints], day: date
 ) -> bool:
     """Write a game's ledger rows once; False (and nothing written) if already applied."""
     await game_status(conn, game_id)
@@ -110,7 +110,7 @@ async def record_points(
         if not row.reason:
             raise InvalidValue("reason", row.reason, "empty")
     cur = await conn.execute(
-        "INSERT OR IGNORE INTO game_points_applied (game_id, day) VALUES (?, ?)",
+        "INSERT INTO game_points_applied (game_id, day) VALUES (?, ?) ON CONFLICT DO NOTHING",
         (game_id, day.isoformat()),
     )
     if cur.rowcount == 0:

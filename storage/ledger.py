@@ -6,7 +6,6 @@ import csv
 import io
 from collections.abc import Sequence
 from datetime import date, datetime
-from typing import TYPE_CHECKING
 
 from storage import _ops, _rows
 from storage.errors import InsufficientBalance, InvalidAmount, InvalidValue
@@ -18,13 +17,11 @@ from storage.models import (
     LedgerRow,
     TopEntry,
 )
-
-if TYPE_CHECKING:
-    from storage.db import Database
+from storage.sql import Store
 
 
 class Ledger:
-    def __init__(self, db: Database) -> None:
+    def __init__(self, db: Store) -> None:
         self._db = db
 
     async def balance(self, tg_id: int) -> int:

@@ -6,13 +6,10 @@ Nothing here writes. Every method reads one consistent snapshot (``Database.read
 from __future__ import annotations
 
 from datetime import date
-from typing import TYPE_CHECKING
 
 from storage import _rows
 from storage.models import KIND_GAME, STATUS_FINISHED, Club, LedgerRow, PlayedGame, TopEntry
-
-if TYPE_CHECKING:
-    from storage.db import Database
+from storage.sql import Store
 
 
 def _ranks(rows: list[tuple[int, str, int]]) -> list[TopEntry]:
@@ -25,7 +22,7 @@ def _ranks(rows: list[tuple[int, str, int]]) -> list[TopEntry]:
 
 
 class Stats:
-    def __init__(self, db: Database) -> None:
+    def __init__(self, db: Store) -> None:
         self._db = db
 
     async def played_games(self, tg_id: int, *, limit: int | None = None) -> list[PlayedGame]:

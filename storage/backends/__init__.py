@@ -1,0 +1,39 @@
+"""The connection and transaction layer, one module per backend (the bottom of storage).
+
+Each backend opens its connections, applies its migrations and says how a write transaction
+begins; :mod:`storage.transactions` runs the transactions over it and knows no SQL dialect.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Protocol
+
+from storage.sql import Connection
+
+
+class Backend(Protocol):
+    name: str  # "sqlite" | "postgresql"
+    writer: Connection  # the one writing connection (group commit)
+    reader: Connection  # the reading connection (the writer itself where there is none)
+    begin_write: tuple[str, ...]  # statements opening a group: the write lock taken up front
+    begin_read: str  # a read-only snapshot
+    path: Path | None  # the SQLite file; None on a server
+
+    async def end(self, conn: Connection) -> None:
+        """End whatever transaction ``conn`` is in (none is fine)."""
+
+    async def ready(self) -> None:
+        """Before a transaction: reconnect what was lost (a server restarting)."""
+
+    async def set_cache(self, kib: int | None) -> None: ...
+
+    async def schema_version(self) -> int: ...
+
+    async def backup(self, out: Path) -> Path: ...
+
+    async def close(self) -> None: ...
+
+
+def is_url(target: str | Path) -> bool:
+    return isinstance(target, str) and target.startswith(("postgresql://", "postgres://"))
