@@ -316,11 +316,11 @@ async def _link(
     await conn.execute(
         "UPDATE players SET nickname = ?1, nickname_key = ?2, nickname_skeleton = ?3,"
         " games_played = games_played + ?8,"
-        " first_game_date = CASE WHEN ?4 IS NULL THEN first_game_date"
+        " first_game_date = CASE WHEN CAST(?4 AS TEXT) IS NULL THEN first_game_date"
         "   WHEN first_game_date IS NULL OR first_game_date > ?4 THEN ?4"
         "   ELSE first_game_date END,"
         " last_game_date = ?5,"
-        " expired_for = CASE WHEN ?6 THEN ?5 ELSE expired_for END"
+        " expired_for = CASE WHEN ?6 = 1 THEN ?5 ELSE expired_for END"
         " WHERE tg_id = ?7",
         (record.nickname, key, skeleton(record.nickname),
          None if record.last_game_date is None else record.last_game_date.isoformat(),

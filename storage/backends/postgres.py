@@ -190,6 +190,7 @@ class PgBackend:
         self.writer = cast(Connection, writer)
         self.reader = cast(Connection, reader)
         self.path: Path | None = None
+        self._closed = False
 
     @classmethod
     async def open(cls, url: str) -> PgBackend:
@@ -216,6 +217,8 @@ class PgBackend:
     async def ready(self) -> None:
         """A connection lost (the server restarted) is opened again before the next
         transaction; while the server is down this raises (the caller says "try again")."""
+        if self._closed:
+            raise ValueError("the database is closed")  # as aiosqlite says it
         for pg in (self._writer, self._reader):
             if pg.closed():
                 await pg.settle()
@@ -233,6 +236,7 @@ class PgBackend:
             " DATABASE_URL (restore: pg_restore -d DATABASE_URL OUT.dump; docs/storage.md)")
 
     async def close(self) -> None:
+        self._closed = True
         for pg in (self._reader, self._writer):
             await pg.settle()
             if not pg.closed():
