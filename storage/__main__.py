@@ -1,56 +1,122 @@
-"""``python -m storage backup DB_PATH OUT_PATH`` | ``export DB_PATH`` | ``lookalikes DB_PATH``."""
+"""``python -m storage``: ``backup DB OUT`` | ``export DB`` | ``lookalikes DB`` |
+``copy SRC.sqlite3 postgresql://...``. DB is a SQLite file or a PostgreSQL URL."""
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import os
+import shutil
+import subprocess
 import sys
 from pathlib import Path
+from urllib.parse import urlsplit, urlunsplit
 
+from storage.backends import is_url
+from storage.backends.postgres import DatabaseUrlError, describe
+from storage.copy import CopyError, copy
 from storage.db import Database, backup_file
 
+PG_DUMP_HELP = (
+    "on PostgreSQL, back up with pg_dump: pg_dump --format=custom --file OUT.dump 'URL'"
+    " (restore into an empty database: pg_restore --dbname 'URL' OUT.dump; docs/storage.md)"
+)
 
-async def _export(db_path: Path) -> str:
-    db = await Database.open(db_path)
+
+async def _export(target: str | Path) -> str:
+    db = await Database.open(target)
     try:
         return await db.ledger.export_csv()
     finally:
         await db.close()
 
 
-async def _lookalikes(db_path: Path) -> list[list[str]]:
-    db = await Database.open(db_path)
+async def _lookalikes(target: str | Path) -> list[list[str]]:
+    db = await Database.open(target)
     try:
         return await db.players.lookalikes()
     finally:
         await db.close()
 
 
+def _pg_dump(url: str, out: Path) -> int:
+    """pg_dump's custom format to ``out`` (through ``out.partial``); the password goes by
+    environment, never on a command line other users can see."""
+    pg_dump = shutil.which("pg_dump")
+    if pg_dump is None:
+        print(f"pg_dump is not installed; {PG_DUMP_HELP}", file=sys.stderr)
+        return 2
+    parts = urlsplit(url)
+    env = dict(os.environ)
+    if parts.password:
+        env["PGPASSWORD"] = parts.password
+    netloc = parts.hostname or ""
+    if parts.username:
+        netloc = f"{parts.username}@{netloc}"
+    if parts.port:
+        netloc += f":{parts.port}"
+    bare = urlunsplit((parts.scheme, netloc, parts.path, parts.query, ""))
+    out.parent.mkdir(parents=True, exist_ok=True)
+    tmp = out.with_name(out.name + ".partial")
+    done = subprocess.run([pg_dump, "--format=custom", "--file", str(tmp), bare], env=env,
+                          capture_output=True, text=True, check=False)
+    if done.returncode != 0:
+        last = (done.stderr.strip().splitlines() or ["failed"])[-1]
+        print(f"pg_dump of {describe(url)} failed: {last}; {PG_DUMP_HELP}", file=sys.stderr)
+        tmp.unlink(missing_ok=True)
+        return 2
+    os.replace(tmp, out)
+    print(f"backed up {describe(url)} to {out} (pg_dump custom format;"
+          f" restore: pg_restore --dbname URL {out})")
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m storage")
     sub = parser.add_subparsers(dest="command", required=True)
     backup = sub.add_parser("backup", help="online backup of the database to a file")
-    backup.add_argument("db_path", type=Path)
+    backup.add_argument("db")
     backup.add_argument("out_path", type=Path)
     export = sub.add_parser("export", help="balances as CSV on stdout")
-    export.add_argument("db_path", type=Path)
+    export.add_argument("db")
     lookalikes = sub.add_parser(
         "lookalikes", help="groups of nicknames that look alike (one group a line)")
-    lookalikes.add_argument("db_path", type=Path)
+    lookalikes.add_argument("db")
+    copier = sub.add_parser(
+        "copy", help="copy a SQLite file into an empty PostgreSQL database and check it")
+    copier.add_argument("db", help="the SQLite file (the bot stopped)")
+    copier.add_argument("url", help="postgresql://user:password@host:port/dbname")
     args = parser.parse_args(argv)
-    if not args.db_path.is_file():
-        print(f"no database at {args.db_path}", file=sys.stderr)
+    target: str | Path = args.db if is_url(args.db) else Path(args.db)
+    if isinstance(target, Path) and not target.is_file():
+        print(f"no database at {target}", file=sys.stderr)
         return 2
+    try:
+        return _command(args, target)
+    except (DatabaseUrlError, CopyError) as exc:
+        print(exc, file=sys.stderr)
+        return 2
+
+
+def _command(args: argparse.Namespace, target: str | Path) -> int:
     if args.command == "backup":
-        out = backup_file(args.db_path, args.out_path)
-        print(f"backed up {args.db_path} to {out}")
+        if isinstance(target, str):
+            return _pg_dump(target, args.out_path)
+        out = backup_file(target, args.out_path)
+        print(f"backed up {target} to {out}")
+    elif args.command == "copy":
+        if isinstance(target, str) or not is_url(args.url):
+            print("usage: python -m storage copy SRC.sqlite3 postgresql://...", file=sys.stderr)
+            return 2
+        asyncio.run(copy(target, args.url))
+        print(f"copied {target} to {describe(args.url)}: every check passed")
     elif args.command == "lookalikes":
-        groups = asyncio.run(_lookalikes(args.db_path))
+        groups = asyncio.run(_lookalikes(target))
         for group in groups:
             print(" | ".join(group))
         print(f"{len(groups)} group(s) of look-alike nicknames")
     else:
-        sys.stdout.write(asyncio.run(_export(args.db_path)))
+        sys.stdout.write(asyncio.run(_export(target)))
     return 0
 
 
