@@ -12,8 +12,8 @@ import sys
 from pathlib import Path
 from urllib.parse import urlsplit, urlunsplit
 
-from storage.backends import is_url
-from storage.backends.postgres import DatabaseUrlError, describe
+from storage.backends import DatabaseUrlError, is_url
+from storage.backends.postgres import describe
 from storage.copy import CopyError, copy
 from storage.db import Database, backup_file
 

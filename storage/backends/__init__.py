@@ -35,5 +35,10 @@ class Backend(Protocol):
     async def close(self) -> None: ...
 
 
+class DatabaseUrlError(ValueError):
+    """A database URL that cannot be used (malformed, unreachable, refused); the message
+    names it without its password."""
+
+
 def is_url(target: str | Path) -> bool:
     return isinstance(target, str) and target.startswith(("postgresql://", "postgres://"))

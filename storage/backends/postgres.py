@@ -20,6 +20,7 @@ from urllib.parse import urlsplit
 
 import asyncpg
 
+from storage.backends import DatabaseUrlError
 from storage.migrations_pg import migrate, user_version
 from storage.sql import Connection, Row
 
@@ -145,10 +146,6 @@ class PgConnection:
 def _retrieve(task: asyncio.Future[Any]) -> None:
     if not task.cancelled():
         task.exception()  # the caller re-raises it; a cancelled caller's is dropped here
-
-
-class DatabaseUrlError(ValueError):
-    """A DATABASE_URL that cannot be used; the message never holds the password."""
 
 
 def describe(url: str) -> str:
