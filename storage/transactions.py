@@ -12,7 +12,7 @@ from collections.abc import AsyncIterator, Sequence
 from contextlib import asynccontextmanager
 from typing import Any
 
-from storage.backends import Backend
+from storage.backends import Backend, DatabaseUnavailable
 from storage.sql import Connection, Row
 
 GROUP_MAX = 64  # transactions committed together at most: a busy writer still commits often
@@ -128,7 +128,10 @@ class Transactions:
             # the caller's own exception goes on; the group's others learn why they failed
             if self._group is group:
                 self._group = None
-                lost = GroupRolledBack("rolled back with another transaction of its group")
+                lost: Exception = GroupRolledBack(
+                    "rolled back with another transaction of its group")
+                if isinstance(exc, DatabaseUnavailable):  # the server went away: retry later
+                    lost = DatabaseUnavailable(str(exc))
                 lost.__cause__ = exc
                 group.fail(lost)
             await self._backend.end(self._conn)

@@ -10,15 +10,15 @@ Without the binaries the PostgreSQL tests skip, except on CI (``CI=true``), wher
 from __future__ import annotations
 
 import asyncio
+import atexit
+import contextlib
 import itertools
 import os
 import shutil
 import socket
 import subprocess
 import tempfile
-from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
-from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -117,24 +117,50 @@ class Cluster:
         return await self.new_database("template0")
 
 
-@contextmanager
-def cluster() -> Iterator[Cluster | None]:
-    """A started cluster with the migrated template, or None without the binaries."""
+_shared: list[Cluster | None] = []
+
+
+def shared() -> Cluster | None:
+    """This process's cluster (started at the first call, stopped at exit), or None without
+    the binaries (a failure on CI)."""
+    if not _shared:
+        _shared.append(_start())
+    return _shared[0]
+
+
+def _start() -> Cluster | None:
     bin_dir = pg_bin()
     if bin_dir is None or not (bin_dir / "pg_ctl").exists():
         if os.environ.get("CI") == "true":
             pytest.fail("PostgreSQL's binaries are missing on CI (.ci/run installs them)")
-        yield None
-        return
+        return None
     root = Path(tempfile.mkdtemp(prefix="mafia-pg-"))
     c = Cluster(bin_dir, root)
     try:
         c.init()
         c.start()
-        try:
-            c.make_template()
-            yield c
-        finally:
-            c.stop("immediate")
-    finally:
-        shutil.rmtree(root, ignore_errors=True)
+        atexit.register(_remove, c)
+        c.make_template()
+    except BaseException:
+        _remove(c)
+        raise
+    return c
+
+
+def _remove(c: Cluster) -> None:
+    with contextlib.suppress(Exception):
+        c.stop("immediate")
+    shutil.rmtree(c.root, ignore_errors=True)
+
+
+@pytest.fixture(scope="session")
+def pg_cluster() -> Cluster | None:
+    return shared()
+
+
+@pytest.fixture
+def pg(pg_cluster: Cluster | None) -> Cluster:
+    """The cluster; the test skips without PostgreSQL's binaries (never on CI)."""
+    if pg_cluster is None:
+        pytest.skip("PostgreSQL's binaries are not installed (apt-get install postgresql)")
+    return pg_cluster

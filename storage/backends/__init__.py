@@ -40,5 +40,10 @@ class DatabaseUrlError(ValueError):
     names it without its password."""
 
 
+class DatabaseUnavailable(ConnectionError):
+    """The database server cannot be reached right now (restarting, the network): nothing of
+    the transaction was written; the same call may succeed in a moment."""
+
+
 def is_url(target: str | Path) -> bool:
     return isinstance(target, str) and target.startswith(("postgresql://", "postgres://"))

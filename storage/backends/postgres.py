@@ -20,7 +20,7 @@ from urllib.parse import urlsplit
 
 import asyncpg
 
-from storage.backends import DatabaseUrlError
+from storage.backends import DatabaseUnavailable, DatabaseUrlError
 from storage.migrations_pg import migrate, user_version
 from storage.sql import Connection, Row
 
@@ -30,6 +30,12 @@ CONNECT_TIMEOUT_S = 10.0
 # a quoted literal or identifier (left alone), or a placeholder
 _TOKEN = re.compile(r"'(?:[^']|'')*'|\"(?:[^\"]|\"\")*\"|\?(\d*)")
 _T = TypeVar("_T")
+# the server went away (restart, shutdown, network): the statement's transaction is lost
+LOST: tuple[type[BaseException], ...] = (
+    OSError, asyncpg.PostgresConnectionError, asyncpg.InterfaceError,
+    asyncpg.OperatorInterventionError, asyncpg.CannotConnectNowError,
+)
+_UNREACHABLE: tuple[type[BaseException], ...] = (TimeoutError, *LOST)
 
 
 @lru_cache(maxsize=4096)
@@ -111,14 +117,20 @@ class PgConnection:
 
     async def _execute(self, sql: str, args: tuple[Any, ...]) -> PgCursor:
         query, rows = numbered(sql)
-        if rows:
-            found = cast(list[Row], await self.raw.fetch(query, *args))
-            return PgCursor(found, len(found))
-        return PgCursor([], _count(await self.raw.execute(query, *args)))
+        try:
+            if rows:
+                found = cast(list[Row], await self.raw.fetch(query, *args))
+                return PgCursor(found, len(found))
+            return PgCursor([], _count(await self.raw.execute(query, *args)))
+        except LOST as exc:
+            raise DatabaseUnavailable(f"the database connection was lost: {exc}") from exc
 
     async def _executemany(self, sql: str, args: list[tuple[Any, ...]]) -> PgCursor:
-        if args:
-            await self.raw.executemany(numbered(sql)[0], args)
+        try:
+            if args:
+                await self.raw.executemany(numbered(sql)[0], args)
+        except LOST as exc:
+            raise DatabaseUnavailable(f"the database connection was lost: {exc}") from exc
         return PgCursor([], -1)
 
     async def _ordered(self, fn: Callable[..., Awaitable[_T]], *args: Any) -> _T:
@@ -207,7 +219,7 @@ class PgBackend:
             return  # the server went away: so did the transaction
         try:
             await conn.execute("ROLLBACK")
-        except (OSError, asyncpg.InterfaceError, asyncpg.PostgresConnectionError):
+        except DatabaseUnavailable:
             if not pg.closed():
                 raise
 
@@ -219,7 +231,11 @@ class PgBackend:
         for pg in (self._writer, self._reader):
             if pg.closed():
                 await pg.settle()
-                pg.raw = await asyncpg.connect(self.url, timeout=CONNECT_TIMEOUT_S)
+                try:
+                    pg.raw = await asyncpg.connect(self.url, timeout=CONNECT_TIMEOUT_S)
+                except _UNREACHABLE as exc:
+                    raise DatabaseUnavailable(
+                        f"cannot reach {describe(self.url)}: {_reason(exc)}") from None
 
     async def set_cache(self, kib: int | None) -> None:
         return None  # the server's shared_buffers, not a connection's

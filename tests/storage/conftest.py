@@ -1,7 +1,7 @@
 from __future__ import annotations
 
 import sqlite3
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -9,7 +9,7 @@ import asyncpg
 import pytest
 
 from storage import Database
-from tests.pg_cluster import Cluster, cluster
+from tests.pg_cluster import Cluster, pg, pg_cluster  # noqa: F401  (fixtures)
 
 NOW = datetime(2026, 3, 10, 21, 30, tzinfo=UTC)
 CLUB = -100123
@@ -34,12 +34,6 @@ def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
         only = metafunc.definition.get_closest_marker("sqlite_only") is not None
         metafunc.parametrize("backend", ["sqlite"] if only else ["sqlite", "postgresql"],
                              indirect=True)
-
-
-@pytest.fixture(scope="session")
-def pg_cluster() -> Iterator[Cluster | None]:
-    with cluster() as c:
-        yield c
 
 
 @pytest.fixture

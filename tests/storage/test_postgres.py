@@ -25,13 +25,6 @@ REPO = Path(__file__).resolve().parents[2]
 DAY = date(2026, 3, 10)
 
 
-@pytest.fixture
-def pg(pg_cluster: Cluster | None) -> Cluster:
-    if pg_cluster is None:
-        pytest.skip("PostgreSQL's binaries are not installed (apt-get install postgresql)")
-    return pg_cluster
-
-
 async def _club_network(db: Database) -> int:
     """Players, points, a finished game with its log, a game still running, queued posts."""
     await add_players(db, 1, 2, 3, 4)
