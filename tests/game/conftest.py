@@ -17,6 +17,7 @@ from bot.game.timers import GameTimers, Job
 from bot.i18n import Translator
 from storage.db import Database
 from tests.game.harness import CHAT, HOST, Harness
+from tests.pg_cluster import pg, pg_cluster  # noqa: F401  (fixtures)
 
 
 class FakeClock:
