@@ -66,6 +66,9 @@ async def test_copy_moves_everything_and_checks_it(pg: Cluster, db_path: Path,
         assert (await copied.players.get(4)).spouse_id == 1  # type: ignore[union-attr]
         assert [e.kind for e in await copied.games.events(game)] == ["deal", "night", "day"]
         assert len(await copied.outbox.pending(CLUB)) == 2
+        # the cache triggers work again after the bulk load
+        assert await copied.ledger.adjust(3, 1, reason="x", admin_id=ADMIN, now=NOW) == 8
+        assert (await copied.ledger.balance_with_rank(1)).rank == 2
         # new rows get new ids after the copied ones
         assert await copied.games.create(CLUB, 1, created_at=NOW) == game + 2
     finally:
