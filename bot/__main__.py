@@ -67,7 +67,7 @@ def main(argv: list[str] | None = None) -> int:
         asyncio.run(run(settings))
     except StartupError as e:
         print(f"error: {e}", file=sys.stderr)
-        return 1
+        return e.exit_code
     except KeyboardInterrupt:
         return 130
     return 0
@@ -80,7 +80,7 @@ def run_check(settings: Settings) -> int:
         print(asyncio.run(check(settings)))
     except StartupError as e:
         print(f"error: {e}", file=sys.stderr)
-        return 1
+        return e.exit_code
     return 0
 
 

@@ -42,6 +42,7 @@ from bot.services.expiry import ExpiryReport, run_expiry
 from bot.services.moving import Moving
 from bot.services.stats import Stats
 from bot.session import BotSession
+from storage.backends import DatabaseUrlError
 from storage.db import Database
 
 log = logging.getLogger("bot")
@@ -59,6 +60,14 @@ UPDATES_IN_FLIGHT = 200
 
 class StartupError(Exception):
     """The bot cannot start; the message is the one line shown to the operator."""
+
+    exit_code = 1
+
+
+class DatabaseUnreachable(StartupError):
+    """DATABASE_URL names no database the bot can reach (exit code 2, as for bad settings)."""
+
+    exit_code = 2
 
 
 @dataclass
@@ -126,7 +135,7 @@ class App:
             await self.start_web()
             log.info("started", extra={"bot": self.me.username, "bot_id": self.me.id,
                                        "api": self.settings.telegram_api_url,
-                                       "db": str(self.settings.database_path)})
+                                       "db": self.settings.database_label})
             self.dispatcher.startup.register(self._mark_started)
             if self.settings.webhook_url is not None:
                 await self.run_webhook(handle_signals=handle_signals)
@@ -259,9 +268,11 @@ def load_translations() -> Translator:
 
 async def open_database(settings: Settings) -> Database:
     try:
-        return await Database.open(settings.database_path)
+        return await Database.open(settings.database)
+    except DatabaseUrlError as e:
+        raise DatabaseUnreachable(str(e)) from None
     except Exception as e:
-        raise StartupError(f"cannot open the database {settings.database_path}: {e}") from None
+        raise StartupError(f"cannot open the database {settings.database_label}: {e}") from None
 
 
 async def health_check(settings: Settings) -> str:
@@ -279,7 +290,7 @@ async def health_check(settings: Settings) -> str:
             await bot.session.close()
     finally:
         await db.close()
-    return f"ok: @{me.username or me.id} answers, database {settings.database_path} opens"
+    return f"ok: @{me.username or me.id} answers, database {settings.database_label} opens"
 
 
 def make_bot(settings: Settings) -> Bot:

@@ -5,12 +5,14 @@ from __future__ import annotations
 import re
 from pathlib import Path
 from typing import Annotated, Any, Literal
+from urllib.parse import urlsplit
 
 from pydantic import BaseModel, SecretStr, field_validator, model_validator
 from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
 TOKEN_RE = re.compile(r"^\d{1,20}:[A-Za-z0-9_-]{20,}$")
 PUBLIC_API_URL = "https://api.telegram.org"
+_URL_SHAPE = "expected postgresql://user:password@host:port/dbname"
 
 Locale = Literal["ru", "en"]
 LOCALES: tuple[Locale, ...] = ("ru", "en")
@@ -40,6 +42,8 @@ class Settings(BaseSettings):
     bot_token: SecretStr
     telegram_api_url: str = PUBLIC_API_URL
     database_path: Path = Path("data/mafia.sqlite3")
+    # PostgreSQL instead of the SQLite file: postgresql://user:password@host:port/dbname
+    database_url: SecretStr | None = None
     admin_ids: Annotated[frozenset[int], NoDecode] = frozenset()
     host_ids: Annotated[frozenset[int], NoDecode] = frozenset()
     night_seconds: float = 60
@@ -72,7 +76,8 @@ class Settings(BaseSettings):
             raise ValueError("expected an http:// or https:// URL")
         return value
 
-    @field_validator("web_port", "web_url", "webhook_url", "webhook_secret", mode="before")
+    @field_validator("web_port", "web_url", "webhook_url", "webhook_secret", "database_url",
+                     mode="before")
     @classmethod
     def _empty_is_unset(cls, value: Any) -> Any:
         return None if isinstance(value, str) and not value.strip() else value
@@ -83,6 +88,39 @@ class Settings(BaseSettings):
         if value is not None and not re.match(r"^https?://[^/\s]+\S*$", value.strip()):
             raise ValueError("expected an http:// or https:// URL")
         return None if value is None else value.strip()
+
+    @field_validator("database_url")
+    @classmethod
+    def _postgres_url(cls, value: SecretStr | None) -> SecretStr | None:
+        if value is None:
+            return None
+        url = value.get_secret_value().strip()
+        try:
+            parts = urlsplit(url)
+            parts.port  # noqa: B018  (a bad port raises here)
+        except ValueError:
+            raise ValueError(_URL_SHAPE) from None
+        if parts.scheme not in ("postgresql", "postgres") or not parts.hostname \
+                or parts.path.strip("/") == "":
+            raise ValueError(_URL_SHAPE)
+        return SecretStr(url)
+
+    @property
+    def database(self) -> str | Path:
+        """Where the data lives: the PostgreSQL URL when set, else the SQLite file."""
+        if self.database_url is not None:
+            return self.database_url.get_secret_value()
+        return self.database_path
+
+    @property
+    def database_label(self) -> str:
+        """The database named for people and logs (never a password)."""
+        if self.database_url is None:
+            return str(self.database_path)
+        parts = urlsplit(self.database_url.get_secret_value())
+        user = f"{parts.username}@" if parts.username else ""
+        port = f":{parts.port}" if parts.port else ""
+        return f"{parts.scheme}://{user}{parts.hostname}{port}{parts.path}"
 
     @field_validator("webhook_secret")
     @classmethod

@@ -46,6 +46,7 @@ from aiogram.methods import (
 from aiogram.types import BufferedInputFile, CallbackQuery, InlineKeyboardMarkup, Message
 
 from bot.outbox import Outbox
+from storage.backends import DatabaseUnavailable
 from storage.db import Database
 from storage.outbox import EDIT, OutboxRow, Queued
 
@@ -57,6 +58,7 @@ NOT_MODIFIED = "message is not modified"
 # rows read per look at a chat's queue: the head, and a few behind a throttled edit (a chat has
 # at most one queued edit per key); a club's queue may hold pictures, so not 50 of them a time
 PEEK = 8
+UNAVAILABLE_PAUSE = 1.0  # a worker's wait while the database restarts
 
 
 def is_transient(error: BaseException) -> bool:
@@ -171,7 +173,11 @@ class Delivery:
         try:
             while self._running:
                 event.clear()
-                rows = await self.db.outbox.pending(chat_id, limit=PEEK)
+                try:
+                    rows = await self.db.outbox.pending(chat_id, limit=PEEK)
+                except DatabaseUnavailable:  # PostgreSQL restarting: the rows wait for it
+                    await asyncio.sleep(UNAVAILABLE_PAUSE)
+                    continue
                 if not rows:
                     if event.is_set():
                         continue

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import html
 import logging
 import re
@@ -14,6 +15,7 @@ from aiogram.types import CallbackQuery, Chat, Message, TelegramObject, User
 from bot.delivery import answer_query
 from bot.errors import UserError, explain
 from bot.services import Services
+from storage.backends import DatabaseUnavailable
 from storage.errors import StorageError
 
 log = logging.getLogger("bot.handlers")
@@ -37,6 +39,20 @@ class ContextMiddleware(BaseMiddleware):
         self.services = services
 
     async def __call__(
+        self, handler: Handler, event: TelegramObject, data: dict[str, Any]
+    ) -> Any:
+        try:
+            return await self._call(handler, event, data)
+        except DatabaseUnavailable as e:  # PostgreSQL restarting: the update changed nothing
+            log.warning("database unavailable", extra={"error": str(e)})
+            locale = data.get("user_locale") or data.get("locale") \
+                or self.services.settings.default_locale
+            text = self.services.translator.t(locale, "misc.database_unavailable")
+            with contextlib.suppress(Exception):  # a post may need the database too
+                await self._answer(event, text)
+            return None
+
+    async def _call(
         self, handler: Handler, event: TelegramObject, data: dict[str, Any]
     ) -> Any:
         services = self.services
@@ -74,6 +90,8 @@ class ContextMiddleware(BaseMiddleware):
             err = explain(e)
             await self._answer(event, services.translator.t(answer_locale, err.key,
                                                             **err.kwargs))
+        except DatabaseUnavailable:
+            raise
         except Exception:
             log.exception("handler failed", extra={"chat_id": chat.id if chat else None})
             await self._answer(event, services.translator.t(answer_locale, "misc.error"))

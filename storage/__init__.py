@@ -1,5 +1,7 @@
-"""Storage: SQLite through aiosqlite. ``db = await Database.open(path)``; see docs/storage.md."""
+"""Storage: SQLite (aiosqlite) or PostgreSQL (asyncpg). ``db = await Database.open(path_or_url)``;
+see docs/storage.md."""
 
+from storage.backends import DatabaseUnavailable, DatabaseUrlError
 from storage.db import Database, backup_file
 from storage.errors import (
     GameClosed,
@@ -43,6 +45,8 @@ __all__ = [
     "Club",
     "Complaint",
     "Database",
+    "DatabaseUnavailable",
+    "DatabaseUrlError",
     "Game",
     "GameClosed",
     "GameEvent",

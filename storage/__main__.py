@@ -1,84 +1,150 @@
-"""``python -m storage backup DB_PATH OUT_PATH`` | ``export DB_PATH [--xlsx OUT]`` |
-``lookalikes DB_PATH`` | ``import DB_OR_URL FILE [--apply]`` (``storage/import_cli.py``)."""
+"""``python -m storage``: ``backup DB OUT`` | ``export DB [--xlsx OUT]`` |
+``lookalikes DB`` | ``import DB FILE [--apply]`` (``storage/import_cli.py``) |
+``copy SRC.sqlite3 postgresql://...``. DB is a SQLite file or a PostgreSQL URL."""
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import os
+import shutil
+import subprocess
 import sys
 from pathlib import Path
+from urllib.parse import urlsplit, urlunsplit
 
 from storage import import_cli
+from storage.backends import DatabaseUrlError, is_url
+from storage.backends.postgres import describe
+from storage.copy import CopyError, copy
 from storage.db import Database, backup_file
 
+PG_DUMP_HELP = (
+    "on PostgreSQL, back up with pg_dump: pg_dump --format=custom --file OUT.dump 'URL'"
+    " (restore into an empty database: pg_restore --dbname 'URL' OUT.dump; docs/storage.md)"
+)
 
-async def _export(db_path: Path) -> str:
-    db = await Database.open(db_path)
+
+async def _export(target: str | Path) -> str:
+    db = await Database.open(target)
     try:
         return await db.ledger.export_csv()
     finally:
         await db.close()
 
 
-async def _export_xlsx(db_path: Path) -> bytes:
-    db = await Database.open(db_path)
+async def _export_xlsx(target: str | Path) -> bytes:
+    db = await Database.open(target)
     try:
         return await db.ledger.export_xlsx()
     finally:
         await db.close()
 
 
-async def _lookalikes(db_path: Path) -> list[list[str]]:
-    db = await Database.open(db_path)
+async def _lookalikes(target: str | Path) -> list[list[str]]:
+    db = await Database.open(target)
     try:
         return await db.players.lookalikes()
     finally:
         await db.close()
 
 
+def _pg_dump(url: str, out: Path) -> int:
+    """pg_dump's custom format to ``out`` (through ``out.partial``); the password goes by
+    environment, never on a command line other users can see."""
+    pg_dump = shutil.which("pg_dump")
+    if pg_dump is None:
+        print(f"pg_dump is not installed; {PG_DUMP_HELP}", file=sys.stderr)
+        return 2
+    parts = urlsplit(url)
+    env = dict(os.environ)
+    if parts.password:
+        env["PGPASSWORD"] = parts.password
+    netloc = parts.hostname or ""
+    if parts.username:
+        netloc = f"{parts.username}@{netloc}"
+    if parts.port:
+        netloc += f":{parts.port}"
+    bare = urlunsplit((parts.scheme, netloc, parts.path, parts.query, ""))
+    out.parent.mkdir(parents=True, exist_ok=True)
+    tmp = out.with_name(out.name + ".partial")
+    done = subprocess.run([pg_dump, "--format=custom", "--file", str(tmp), bare], env=env,
+                          capture_output=True, text=True, check=False)
+    if done.returncode != 0:
+        last = (done.stderr.strip().splitlines() or ["failed"])[-1]
+        print(f"pg_dump of {describe(url)} failed: {last}; {PG_DUMP_HELP}", file=sys.stderr)
+        tmp.unlink(missing_ok=True)
+        return 2
+    os.replace(tmp, out)
+    print(f"backed up {describe(url)} to {out} (pg_dump custom format;"
+          f" restore: pg_restore --dbname URL {out})")
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m storage")
     sub = parser.add_subparsers(dest="command", required=True)
     backup = sub.add_parser("backup", help="online backup of the database to a file")
-    backup.add_argument("db_path", type=Path)
+    backup.add_argument("db")
     backup.add_argument("out_path", type=Path)
     export = sub.add_parser("export", help="balances as CSV on stdout")
-    export.add_argument("db_path", type=Path)
+    export.add_argument("db")
     export.add_argument("--xlsx", type=Path, metavar="OUT",
                         help="write the same columns as an .xlsx file instead")
     lookalikes = sub.add_parser(
         "lookalikes", help="groups of nicknames that look alike (one group a line)")
-    lookalikes.add_argument("db_path", type=Path)
+    lookalikes.add_argument("db")
     importing = sub.add_parser(
         "import", help="a club's .xlsx or CSV: the dry run's report (exit 0), or --apply;"
         " exit 2 with one line for a file it cannot import")
     importing.add_argument("db", metavar="DB_OR_URL",
-                           help="the SQLite database file (PostgreSQL URLs: not in this build)")
+                           help="the SQLite database file or a postgresql:// URL")
     importing.add_argument("file", type=Path, metavar="FILE")
     importing.add_argument("--apply", action="store_true", help="write it")
     importing.add_argument("--sheet", help="an .xlsx sheet other than the first")
     importing.add_argument("--refused", type=Path, metavar="OUT",
                            help="write the refused rows with a reason column (.csv or .xlsx)")
+    copier = sub.add_parser(
+        "copy", help="copy a SQLite file into an empty PostgreSQL database and check it")
+    copier.add_argument("db", help="the SQLite file (the bot stopped)")
+    copier.add_argument("url", help="postgresql://user:password@host:port/dbname")
     args = parser.parse_args(argv)
     if args.command == "import":
         return asyncio.run(import_cli.main(args.db, args.file, apply=args.apply,
                                            sheet=args.sheet, refused=args.refused))
-    if not args.db_path.is_file():
-        print(f"no database at {args.db_path}", file=sys.stderr)
+    target: str | Path = args.db if is_url(args.db) else Path(args.db)
+    if isinstance(target, Path) and not target.is_file():
+        print(f"no database at {target}", file=sys.stderr)
         return 2
+    try:
+        return _command(args, target)
+    except (DatabaseUrlError, CopyError) as exc:
+        print(exc, file=sys.stderr)
+        return 2
+
+
+def _command(args: argparse.Namespace, target: str | Path) -> int:
     if args.command == "backup":
-        out = backup_file(args.db_path, args.out_path)
-        print(f"backed up {args.db_path} to {out}")
+        if isinstance(target, str):
+            return _pg_dump(target, args.out_path)
+        out = backup_file(target, args.out_path)
+        print(f"backed up {target} to {out}")
+    elif args.command == "copy":
+        if isinstance(target, str) or not is_url(args.url):
+            print("usage: python -m storage copy SRC.sqlite3 postgresql://...", file=sys.stderr)
+            return 2
+        asyncio.run(copy(target, args.url))
+        print(f"copied {target} to {describe(args.url)}: every check passed")
     elif args.command == "lookalikes":
-        groups = asyncio.run(_lookalikes(args.db_path))
+        groups = asyncio.run(_lookalikes(target))
         for group in groups:
             print(" | ".join(group))
         print(f"{len(groups)} group(s) of look-alike nicknames")
     elif args.xlsx is not None:
-        args.xlsx.write_bytes(asyncio.run(_export_xlsx(args.db_path)))
+        args.xlsx.write_bytes(asyncio.run(_export_xlsx(target)))
         print(f"exported to {args.xlsx}")
     else:
-        sys.stdout.write(asyncio.run(_export(args.db_path)))
+        sys.stdout.write(asyncio.run(_export(target)))
     return 0
 
 

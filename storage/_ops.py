@@ -5,33 +5,34 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from datetime import date, datetime
 
-import aiosqlite
-
 from storage import _rows
 from storage.errors import InvalidAmount, InvalidValue, UnknownGame, UnknownPlayer
 from storage.models import KIND_GAME, GamePoints, Player
+from storage.sql import Connection
+
+LEDGER_ROWS_AT_ONCE = 500  # rows of one INSERT (7 values each: far below SQLite's limit)
 
 
-async def fetch_player(conn: aiosqlite.Connection, tg_id: int) -> Player | None:
+async def fetch_player(conn: Connection, tg_id: int) -> Player | None:
     rows = await conn.execute_fetchall(
         f"SELECT {_rows.PLAYER_COLUMNS} FROM players WHERE tg_id = ?", (tg_id,))
     return next((_rows.player(r) for r in rows), None)
 
 
-async def require_player(conn: aiosqlite.Connection, tg_id: int) -> Player:
+async def require_player(conn: Connection, tg_id: int) -> Player:
     found = await fetch_player(conn, tg_id)
     if found is None:
         raise UnknownPlayer(tg_id)
     return found
 
 
-async def balance(conn: aiosqlite.Connection, tg_id: int) -> int:
+async def balance(conn: Connection, tg_id: int) -> int:
     async with conn.execute("SELECT points FROM balances WHERE tg_id = ?", (tg_id,)) as cur:
         row = await cur.fetchone()
     return 0 if row is None else int(row[0])
 
 
-async def game_status(conn: aiosqlite.Connection, game_id: int) -> str:
+async def game_status(conn: Connection, game_id: int) -> str:
     rows = list(await conn.execute_fetchall("SELECT status FROM games WHERE id = ?",
                                             (game_id,)))
     if not rows:
@@ -40,7 +41,7 @@ async def game_status(conn: aiosqlite.Connection, game_id: int) -> str:
 
 
 async def insert_ledger(
-    conn: aiosqlite.Connection,
+    conn: Connection,
     tg_id: int,
     points: int,
     *,
@@ -61,17 +62,18 @@ async def insert_ledger(
 
 
 async def admin_log(
-    conn: aiosqlite.Connection, admin_id: int, action: str, details: str, now: datetime
+    conn: Connection, admin_id: int, action: str, details: str, now: datetime
 ) -> int:
-    cur = await conn.execute(
-        "INSERT INTO admin_log (admin_id, action, details, at) VALUES (?, ?, ?, ?)",
+    async with conn.execute(
+        "INSERT INTO admin_log (admin_id, action, details, at) VALUES (?, ?, ?, ?) RETURNING id",
         (admin_id, action, details, now.isoformat()),
-    )
-    assert cur.lastrowid is not None
-    return cur.lastrowid
+    ) as cur:
+        row = await cur.fetchone()
+    assert row is not None
+    return int(row[0])
 
 
-async def require_players(conn: aiosqlite.Connection, tg_ids: Iterable[int]) -> None:
+async def require_players(conn: Connection, tg_ids: Iterable[int]) -> None:
     wanted = sorted(set(tg_ids))
     if not wanted:
         return
@@ -83,24 +85,28 @@ async def require_players(conn: aiosqlite.Connection, tg_ids: Iterable[int]) -> 
             raise UnknownPlayer(tg_id)
 
 
-async def games_played(conn: aiosqlite.Connection, tg_ids: Iterable[int], day: date) -> None:
+async def games_played(conn: Connection, tg_ids: Iterable[int], day: date) -> None:
     """Count one more game for each player and move its first/last game dates."""
     ids = sorted(set(tg_ids))
     await require_players(conn, ids)
     iso = day.isoformat()
-    await conn.executemany(
+    if not ids:
+        return
+    # one statement for the table (PostgreSQL's cache triggers run once per statement)
+    marks = ",".join(f"?{i}" for i in range(2, len(ids) + 2))
+    await conn.execute(
         "UPDATE players SET games_played = games_played + 1,"
         " first_game_date = CASE WHEN first_game_date IS NULL OR first_game_date > ?1"
         "   THEN ?1 ELSE first_game_date END,"
         " last_game_date = CASE WHEN last_game_date IS NULL OR last_game_date < ?1"
         "   THEN ?1 ELSE last_game_date END"
-        " WHERE tg_id = ?2",
-        [(iso, tg_id) for tg_id in ids],
+        f" WHERE tg_id IN ({marks})",
+        [iso, *ids],
     )
 
 
 async def record_points(
-    conn: aiosqlite.Connection, game_id: int, rows: Sequence[GamePoints], day: date
+    conn: Connection, game_id: int, rows: Sequence[GamePoints], day: date
 ) -> bool:
     """Write a game's ledger rows once; False (and nothing written) if already applied."""
     await game_status(conn, game_id)
@@ -110,7 +116,7 @@ async def record_points(
         if not row.reason:
             raise InvalidValue("reason", row.reason, "empty")
     cur = await conn.execute(
-        "INSERT OR IGNORE INTO game_points_applied (game_id, day) VALUES (?, ?)",
+        "INSERT INTO game_points_applied (game_id, day) VALUES (?, ?) ON CONFLICT DO NOTHING",
         (game_id, day.isoformat()),
     )
     if cur.rowcount == 0:
@@ -120,10 +126,12 @@ async def record_points(
     players = set(seated) | {row.tg_id for row in rows}
     await games_played(conn, players, day)  # also raises UnknownPlayer
     iso = day.isoformat()
-    await conn.executemany(
-        "INSERT INTO ledger (tg_id, points, kind, reason, game_id, phase, day)"
-        " VALUES (?, ?, ?, ?, ?, ?, ?)",
-        [(r.tg_id, r.points, KIND_GAME, r.reason, game_id, r.phase, iso)
-         for r in rows if r.points != 0],
-    )
+    awarded = [(r.tg_id, r.points, KIND_GAME, r.reason, game_id, r.phase, iso)
+               for r in rows if r.points != 0]
+    for start in range(0, len(awarded), LEDGER_ROWS_AT_ONCE):  # one statement per chunk
+        chunk = awarded[start:start + LEDGER_ROWS_AT_ONCE]
+        await conn.execute(
+            "INSERT INTO ledger (tg_id, points, kind, reason, game_id, phase, day) VALUES "
+            + ",".join(["(?, ?, ?, ?, ?, ?, ?)"] * len(chunk)),
+            [v for row in chunk for v in row])
     return True

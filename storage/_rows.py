@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import sqlite3
 from datetime import date, datetime
 from typing import Any
 
@@ -15,6 +14,7 @@ from storage.models import (
     LedgerRow,
     Player,
 )
+from storage.sql import Row
 
 PLAYER_COLUMNS = (
     "tg_id, display_name, nickname, language, sex, spouse_id, spouse_proposed_to, "
@@ -31,7 +31,7 @@ def opt_datetime(value: Any) -> datetime | None:
     return None if value is None else datetime.fromisoformat(value)
 
 
-def player(row: sqlite3.Row) -> Player:
+def player(row: Row) -> Player:
     """``row`` starts with the PLAYER_COLUMNS, in order (positional: much faster than names)."""
     return Player(
         tg_id=row[0],
@@ -54,7 +54,7 @@ def player(row: sqlite3.Row) -> Player:
 LEDGER_COLUMNS = "id, tg_id, points, kind, reason, game_id, phase, admin_id, day, at"
 
 
-def ledger_row(row: sqlite3.Row) -> LedgerRow:
+def ledger_row(row: Row) -> LedgerRow:
     return LedgerRow(
         id=row["id"],
         tg_id=row["tg_id"],
@@ -69,7 +69,7 @@ def ledger_row(row: sqlite3.Row) -> LedgerRow:
     )
 
 
-def game_event(row: sqlite3.Row) -> GameEvent:
+def game_event(row: Row) -> GameEvent:
     return GameEvent(
         game_id=row["game_id"],
         seq=row["seq"],
@@ -79,7 +79,7 @@ def game_event(row: sqlite3.Row) -> GameEvent:
     )
 
 
-def order(row: sqlite3.Row) -> ImmunityOrder:
+def order(row: Row) -> ImmunityOrder:
     return ImmunityOrder(
         id=row["id"],
         game_id=row["game_id"],
@@ -91,7 +91,7 @@ def order(row: sqlite3.Row) -> ImmunityOrder:
     )
 
 
-def complaint(row: sqlite3.Row) -> Complaint:
+def complaint(row: Row) -> Complaint:
     return Complaint(
         id=row["id"],
         from_id=row["from_id"],
@@ -101,7 +101,7 @@ def complaint(row: sqlite3.Row) -> Complaint:
     )
 
 
-def admin_action(row: sqlite3.Row) -> AdminAction:
+def admin_action(row: Row) -> AdminAction:
     return AdminAction(
         id=row["id"],
         admin_id=row["admin_id"],

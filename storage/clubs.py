@@ -3,35 +3,28 @@
 from __future__ import annotations
 
 import json
-import sqlite3
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
-
-import aiosqlite
 
 from storage.errors import InvalidValue, UnknownClub
 from storage.models import Club
 from storage.outbox import readdress_in
-
-if TYPE_CHECKING:
-    from storage.db import Database
-
+from storage.sql import Connection, Row, Store
 
 _CLUB = "SELECT chat_id, title, locale, timers, fate_by_host FROM clubs WHERE chat_id = ?"
 
 
-async def _fetch(conn: aiosqlite.Connection, chat_id: int) -> Club | None:
+async def _fetch(conn: Connection, chat_id: int) -> Club | None:
     return next((_club(r) for r in await conn.execute_fetchall(_CLUB, (chat_id,))), None)
 
 
-def _club(row: sqlite3.Row) -> Club:
+def _club(row: Row) -> Club:
     return Club(
         chat_id=row["chat_id"], title=row["title"], locale=row["locale"],
         timers=dict(json.loads(row["timers"])), fate_by_host=bool(row["fate_by_host"]),
     )
 
 
-async def _require(conn: aiosqlite.Connection, chat_id: int) -> Club:
+async def _require(conn: Connection, chat_id: int) -> Club:
     club = await _fetch(conn, chat_id)
     if club is None:
         raise UnknownClub(chat_id)
@@ -44,7 +37,7 @@ def _check_locale(locale: str) -> None:
 
 
 class Clubs:
-    def __init__(self, db: Database) -> None:
+    def __init__(self, db: Store) -> None:
         self._db = db
 
     async def ensure(self, chat_id: int, *, title: str, locale: str) -> Club:
@@ -94,7 +87,8 @@ class Clubs:
         async with self._db.transaction() as conn:
             await _require(conn, chat_id)
             await conn.execute(
-                "INSERT OR IGNORE INTO club_hosts (chat_id, tg_id) VALUES (?, ?)", (chat_id, tg_id)
+                "INSERT INTO club_hosts (chat_id, tg_id) VALUES (?, ?) ON CONFLICT DO NOTHING",
+                (chat_id, tg_id),
             )
 
     async def remove_host(self, chat_id: int, tg_id: int) -> None:
@@ -178,17 +172,20 @@ class Clubs:
                 (new_chat_id, old_chat_id),
             )
             await conn.execute(
-                "INSERT OR IGNORE INTO club_hosts (chat_id, tg_id)"
-                " SELECT ?, tg_id FROM club_hosts WHERE chat_id = ?", (new_chat_id, old_chat_id))
+                "INSERT INTO club_hosts (chat_id, tg_id)"
+                " SELECT ?, tg_id FROM club_hosts WHERE chat_id = ? ON CONFLICT DO NOTHING",
+                (new_chat_id, old_chat_id))
             await conn.execute(
-                "INSERT OR IGNORE INTO club_presets (chat_id, size, roles)"
-                " SELECT ?, size, roles FROM club_presets WHERE chat_id = ?",
+                "INSERT INTO club_presets (chat_id, size, roles)"
+                " SELECT ?, size, roles FROM club_presets WHERE chat_id = ?"
+                " ON CONFLICT DO NOTHING",
                 (new_chat_id, old_chat_id))
             await conn.execute("UPDATE games SET club_chat_id = ? WHERE club_chat_id = ?",
                                (new_chat_id, old_chat_id))
             await conn.execute(
-                "INSERT OR IGNORE INTO first_day_killed (club_chat_id, day, tg_id)"
-                " SELECT ?, day, tg_id FROM first_day_killed WHERE club_chat_id = ?",
+                "INSERT INTO first_day_killed (club_chat_id, day, tg_id)"
+                " SELECT ?, day, tg_id FROM first_day_killed WHERE club_chat_id = ?"
+                " ON CONFLICT DO NOTHING",
                 (new_chat_id, old_chat_id))
             await conn.execute("DELETE FROM first_day_killed WHERE club_chat_id = ?",
                                (old_chat_id,))

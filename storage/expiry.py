@@ -10,30 +10,27 @@ until then too.
 from __future__ import annotations
 
 from datetime import date, timedelta
-from typing import TYPE_CHECKING
 
 from storage import _ops, _rows
 from storage.dates import WARNING_DAYS, expiry_cutoff
-from storage.db import CACHE_KIB, SWEEP_CACHE_KIB
 from storage.models import KIND_EXPIRY_BURN, Player
-
-if TYPE_CHECKING:
-    from storage.db import Database
+from storage.sql import Store
 
 EXPIRY_REASON = "expired"
 SWEEP_BATCH = 50_000
+SWEEP_CACHE_KIB = 32 * 1024  # SQLite's writer page cache while the sweep runs (then the default)
 
 # Players with something to lose whose current absence has not been swept yet.
 _AT_RISK = (
     " p.last_game_date IS NOT NULL"
-    " AND p.expired_for IS NOT p.last_game_date"
+    " AND p.expired_for IS DISTINCT FROM p.last_game_date"
     " AND (p.nickname_key IS NOT NULL OR b.points > 0)"
 )
 _COLUMNS = ", ".join(f"p.{c.strip()}" for c in _rows.PLAYER_COLUMNS.split(","))
 
 
 class Expiry:
-    def __init__(self, db: Database) -> None:
+    def __init__(self, db: Store) -> None:
         self._db = db
 
     async def warn_due(self, today: date) -> list[Player]:
@@ -82,7 +79,7 @@ class Expiry:
                 if len(chunk) < batch:
                     break
         finally:
-            await self._db.set_cache(CACHE_KIB)
+            await self._db.set_cache(None)
         burnt.sort(key=lambda p: p.tg_id)
         return burnt
 
@@ -95,15 +92,15 @@ class Expiry:
                 "CREATE TEMP TABLE IF NOT EXISTS expiry_sweep"
                 " (tg_id INTEGER PRIMARY KEY, points INTEGER NOT NULL)"
             )
-            await conn.execute("DELETE FROM temp.expiry_sweep")
+            await conn.execute("DELETE FROM expiry_sweep")
             await conn.execute(
-                "INSERT INTO temp.expiry_sweep (tg_id, points)"
+                "INSERT INTO expiry_sweep (tg_id, points)"
                 " SELECT p.tg_id, b.points FROM players p JOIN balances b ON b.tg_id = p.tg_id"
                 f" WHERE p.last_game_date <= ? AND {_AT_RISK} LIMIT ?",
                 (cutoff, batch),
             )
             async with conn.execute(
-                f"SELECT {_COLUMNS} FROM temp.expiry_sweep s JOIN players p ON p.tg_id = s.tg_id"
+                f"SELECT {_COLUMNS} FROM expiry_sweep s JOIN players p ON p.tg_id = s.tg_id"
                 " ORDER BY s.tg_id"
             ) as cur:
                 burnt = [_rows.player(r) for r in await cur.fetchall()]
@@ -113,13 +110,13 @@ class Expiry:
                 await conn.execute(
                     "UPDATE players SET nickname = NULL, nickname_key = NULL,"
                     " expired_for = last_game_date"
-                    " WHERE tg_id IN (SELECT tg_id FROM temp.expiry_sweep)"
+                    " WHERE tg_id IN (SELECT tg_id FROM expiry_sweep)"
                 )
                 await conn.execute(
                     "INSERT INTO ledger (tg_id, points, kind, reason, day)"
-                    " SELECT tg_id, -points, ?, ?, ? FROM temp.expiry_sweep WHERE points > 0"
+                    " SELECT tg_id, -points, ?, ?, ? FROM expiry_sweep WHERE points > 0"
                     " ORDER BY tg_id",
                     (KIND_EXPIRY_BURN, EXPIRY_REASON, today.isoformat()),
                 )
-            await conn.execute("DELETE FROM temp.expiry_sweep")
+            await conn.execute("DELETE FROM expiry_sweep")
             return burnt

@@ -5,9 +5,7 @@ from __future__ import annotations
 import json
 from collections.abc import Mapping, Sequence
 from datetime import date, datetime
-from typing import TYPE_CHECKING, Any
-
-import aiosqlite
+from typing import Any
 
 from storage import _ops, _rows
 from storage.errors import GameClosed, InvalidValue, UnknownClub, UnknownGame
@@ -21,12 +19,10 @@ from storage.models import (
     Seat,
 )
 from storage.outbox import Queued, enqueue_in
-
-if TYPE_CHECKING:
-    from storage.db import Database
+from storage.sql import Connection, Store
 
 
-async def fetch_game(conn: aiosqlite.Connection, game_id: int) -> Game:
+async def fetch_game(conn: Connection, game_id: int) -> Game:
     async with conn.execute(
         "SELECT id, club_chat_id, host_id, created_at, status, commitment, finished_on"
         " FROM games WHERE id = ?",
@@ -51,7 +47,7 @@ async def fetch_game(conn: aiosqlite.Connection, game_id: int) -> Game:
     )
 
 
-async def _require_open(conn: aiosqlite.Connection, game_id: int) -> None:
+async def _require_open(conn: Connection, game_id: int) -> None:
     status = await _ops.game_status(conn, game_id)
     if status in FINAL_STATUSES:
         raise GameClosed(game_id, status)
@@ -67,7 +63,7 @@ def _event_text(kind: str, payload: Mapping[str, Any]) -> str:
         raise InvalidValue("payload", payload, "not_json") from exc
 
 
-async def _write_seats(conn: aiosqlite.Connection, game_id: int,
+async def _write_seats(conn: Connection, game_id: int,
                        seats: Sequence[tuple[int, int]]) -> None:
     await _require_open(conn, game_id)
     await _ops.require_players(conn, (p for _, p in seats))
@@ -90,7 +86,7 @@ def _check_seats(seats: Sequence[tuple[int, int]]) -> None:
 
 
 class Games:
-    def __init__(self, db: Database) -> None:
+    def __init__(self, db: Store) -> None:
         self._db = db
 
     async def create(
@@ -110,12 +106,14 @@ class Games:
                 if await cur.fetchone() is None:
                     raise UnknownClub(club_chat_id)
             await _ops.require_players(conn, (p for _, p in seats))
-            cur = await conn.execute(
-                "INSERT INTO games (club_chat_id, host_id, created_at) VALUES (?, ?, ?)",
+            async with conn.execute(
+                "INSERT INTO games (club_chat_id, host_id, created_at) VALUES (?, ?, ?)"
+                " RETURNING id",
                 (club_chat_id, host_id, created_at.isoformat()),
-            )
-            game_id = cur.lastrowid
-            assert game_id is not None
+            ) as cur:
+                row = await cur.fetchone()
+            assert row is not None
+            game_id = int(row[0])
             await conn.executemany(
                 "INSERT INTO game_seats (game_id, seat, tg_id) VALUES (?, ?, ?)",
                 [(game_id, s, p) for s, p in seats],

@@ -15,13 +15,14 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import TextIO
 
+from storage.backends import DatabaseUrlError
+from storage.backends.postgres import describe
 from storage.db import Database
 from storage.import_csv import ImportReport
 from storage.spreadsheet import MAX_FILE_BYTES, write_csv, write_xlsx
 
-# the schemes a Database.open of this build takes as a URL; the PostgreSQL backend
-# (DATABASE_URL) adds "postgresql" and "postgres" here when it lands
-URL_SCHEMES: tuple[str, ...] = ()
+# the schemes Database.open takes as a URL (the PostgreSQL backend)
+URL_SCHEMES: tuple[str, ...] = ("postgresql", "postgres")
 SHELL_ADMIN_ID = 0  # admin_log and imported_players.admin_id of an import from the shell
 
 FILE_ERRORS = {
@@ -134,11 +135,16 @@ async def main(db: str, file: Path, *, apply: bool, sheet: str | None,
     except CliError as e:
         print(e, file=sys.stderr)
         return 2
-    report = await run(target, data, apply=apply, sheet=sheet)
+    try:
+        report = await run(target, data, apply=apply, sheet=sheet)
+    except DatabaseUrlError as e:  # its message names the URL without the password
+        print(e, file=sys.stderr)
+        return 2
     if report.file_error is not None:
         print(f"cannot import {file}: {file_error(report)}; nothing written", file=sys.stderr)
         return 2
-    print_report(report, sys.stdout, again=f"python -m storage import {db} {file}")
+    shown = describe(db) if isinstance(target, str) else db  # never the password
+    print_report(report, sys.stdout, again=f"python -m storage import {shown} {file}")
     if refused is not None and report.refused:
         count = write_refused(report, refused)
         print(f"refused rows with their reason written to {refused} ({count})")

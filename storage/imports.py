@@ -31,12 +31,8 @@ The file is read in ``storage/spreadsheet.py`` and checked row by row in
 from __future__ import annotations
 
 import asyncio
-import sqlite3
 from dataclasses import dataclass
 from datetime import date, datetime
-from typing import TYPE_CHECKING
-
-import aiosqlite
 
 from storage import _ops
 from storage.dates import expiry_cutoff
@@ -55,9 +51,7 @@ from storage.lookalike import skeleton
 from storage.models import KIND_ADJUST
 from storage.nickname import nickname_key, normalize_nickname
 from storage.spreadsheet import FileRefused, read_table
-
-if TYPE_CHECKING:
-    from storage.db import Database
+from storage.sql import Connection, Row, Store
 
 __all__ = [
     "COLUMNS",
@@ -106,7 +100,7 @@ class ImportNotFound(StorageError):
         self.nickname = nickname
 
 
-def _record(row: sqlite3.Row) -> ImportedRecord:
+def _record(row: Row) -> ImportedRecord:
     return ImportedRecord(
         id=int(row["id"]), nickname=row["nickname"], points=int(row["points"]),
         games_played=int(row["games_played"]),
@@ -124,7 +118,7 @@ _RECORD_COLUMNS = (
 
 
 class Imports:
-    def __init__(self, db: Database) -> None:
+    def __init__(self, db: Store) -> None:
         self._db = db
 
     async def run(
@@ -175,7 +169,7 @@ class Imports:
         return report
 
     async def _check(
-        self, conn: aiosqlite.Connection, rows: list[ImportRow], report: ImportReport
+        self, conn: Connection, rows: list[ImportRow], report: ImportReport
     ) -> list[ImportRow]:
         accepted: list[ImportRow] = []
         by_key: dict[str, ImportRow] = {}
@@ -228,19 +222,20 @@ class Imports:
         return accepted
 
     async def _insert(
-        self, conn: aiosqlite.Connection, row: ImportRow, admin_id: int, now: datetime
+        self, conn: Connection, row: ImportRow, admin_id: int, now: datetime
     ) -> int:
-        cur = await conn.execute(
+        async with conn.execute(
             "INSERT INTO imported_players (nickname, nickname_key, skeleton, points,"
             " games_played, last_game_date, link_tg_id, link_username, row_hash, imported_on,"
-            " admin_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            " admin_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
             (row.nickname, nickname_key(row.nickname), skeleton(row.nickname), row.points,
              row.games_played, None if row.last_game_date is None
              else row.last_game_date.isoformat(), row.tg_id, row.username, row.row_hash,
              now.date().isoformat(), admin_id),
-        )
-        assert cur.lastrowid is not None
-        return cur.lastrowid
+        ) as cur:
+            inserted = await cur.fetchone()
+        assert inserted is not None
+        return int(inserted[0])
 
     async def pending(self) -> list[ImportedRecord]:
         """Records not linked to an account yet, by nickname."""
@@ -254,7 +249,8 @@ class Imports:
         """The unlinked record whose telegram_id or username names this account."""
         async with self._db.read() as conn, conn.execute(
             f"SELECT {_RECORD_COLUMNS} FROM imported_players WHERE claimed_by IS NULL"
-            " AND (link_tg_id = ? OR (? IS NOT NULL AND link_username = ?)) ORDER BY id LIMIT 1",
+            " AND (link_tg_id = ? OR (CAST(? AS TEXT) IS NOT NULL AND link_username = ?))"
+            " ORDER BY id LIMIT 1",
             (tg_id, username, None if username is None else username.lower()),
         ) as cur:
             row = await cur.fetchone()
@@ -290,7 +286,7 @@ class Imports:
             return await _link(conn, record_id, tg_id, now, admin_id)
 
 
-async def _holds(conn: aiosqlite.Connection, row: ImportRow, key: str) -> bool:
+async def _holds(conn: Connection, row: ImportRow, key: str) -> bool:
     """The player owning the nickname already has exactly this row's values."""
     async with conn.execute(
         "SELECT p.tg_id, p.games_played, p.last_game_date, b.points FROM players p"
@@ -304,7 +300,7 @@ async def _holds(conn: aiosqlite.Connection, row: ImportRow, key: str) -> bool:
 
 
 async def _db_conflict(
-    conn: aiosqlite.Connection, row: ImportRow, key: str, skel: str
+    conn: Connection, row: ImportRow, key: str, skel: str
 ) -> tuple[str, str] | None:
     """Why the database refuses a new row, or None."""
     async with conn.execute(
@@ -342,7 +338,7 @@ async def _db_conflict(
 
 
 async def _link(
-    conn: aiosqlite.Connection, record_id: int, tg_id: int, now: datetime, admin_id: int | None
+    conn: Connection, record_id: int, tg_id: int, now: datetime, admin_id: int | None
 ) -> LinkResult:
     async with conn.execute(
         f"SELECT {_RECORD_COLUMNS} FROM imported_players WHERE id = ? AND claimed_by IS NULL",
@@ -362,11 +358,11 @@ async def _link(
     await conn.execute(
         "UPDATE players SET nickname = ?1, nickname_key = ?2, nickname_skeleton = ?3,"
         " games_played = games_played + ?8,"
-        " first_game_date = CASE WHEN ?4 IS NULL THEN first_game_date"
+        " first_game_date = CASE WHEN CAST(?4 AS TEXT) IS NULL THEN first_game_date"
         "   WHEN first_game_date IS NULL OR first_game_date > ?4 THEN ?4"
         "   ELSE first_game_date END,"
         " last_game_date = ?5,"
-        " expired_for = CASE WHEN ?6 THEN ?5 ELSE expired_for END"
+        " expired_for = CASE WHEN ?6 = 1 THEN ?5 ELSE expired_for END"
         " WHERE tg_id = ?7",
         (record.nickname, key, skeleton(record.nickname),
          None if record.last_game_date is None else record.last_game_date.isoformat(),

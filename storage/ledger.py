@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from datetime import date, datetime
-from typing import TYPE_CHECKING
 
 from storage import _ops, _rows
 from storage.errors import InsufficientBalance, InvalidAmount, InvalidValue
@@ -19,13 +18,11 @@ from storage.models import (
     is_offline_account,
 )
 from storage.spreadsheet import write_csv, write_xlsx
-
-if TYPE_CHECKING:
-    from storage.db import Database
+from storage.sql import Store
 
 
 class Ledger:
-    def __init__(self, db: Database) -> None:
+    def __init__(self, db: Store) -> None:
         self._db = db
 
     async def balance(self, tg_id: int) -> int:

@@ -1,4 +1,4 @@
-"""The durable outbox: what the bot must deliver, queued in SQLite (see docs/delivery.md).
+"""The durable outbox: what the bot must deliver, queued in the database (see docs/delivery.md).
 
 Rows are written in the same transaction as the game's log event that causes them
 (:meth:`storage.games.Games.append_events_with_messages`) or on their own (:meth:`Outbox.enqueue`);
@@ -11,14 +11,12 @@ from __future__ import annotations
 import json
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-import aiosqlite
-
-if TYPE_CHECKING:
-    from storage.db import Database
+from storage.sql import Connection, Store
 
 SEND = "send"
+_SENDS_AT_ONCE = 200  # rows of one INSERT (4 values each: far below SQLite's limit)
 EDIT = "edit"
 
 
@@ -56,7 +54,7 @@ def _dump(payload: dict[str, Any]) -> str:
     return json.dumps(payload, ensure_ascii=False, sort_keys=True)
 
 
-async def enqueue_in(conn: aiosqlite.Connection, messages: Iterable[Queued], now: float) -> int:
+async def enqueue_in(conn: Connection, messages: Iterable[Queued], now: float) -> int:
     """Queue ``messages`` inside an open transaction; returns how many rows were written."""
     written = 0
     sends: list[tuple[int, str | None, str, float]] = []
@@ -89,25 +87,34 @@ async def enqueue_in(conn: aiosqlite.Connection, messages: Iterable[Queued], now
     return written + await _insert_sends(conn, sends)
 
 
-async def _insert_sends(conn: aiosqlite.Connection,
+async def _insert_sends(conn: Connection,
                         sends: list[tuple[int, str | None, str, float]]) -> int:
     if not sends:
         return 0
-    cur = await conn.executemany(
-        "INSERT OR IGNORE INTO outbox (chat_id, key, method, payload, created, next_at)"
-        " VALUES (?, ?, 'send', ?, ?, 0)", sends)
-    return max(cur.rowcount, 0)
+    written = 0
+    for start in range(0, len(sends), _SENDS_AT_ONCE):
+        chunk = sends[start:start + _SENDS_AT_ONCE]
+        # one multi-row statement: its row count is the rows written on every backend
+        cur = await conn.execute(
+            "INSERT INTO outbox (chat_id, key, method, payload, created, next_at) VALUES "
+            + ",".join(["(?, ?, 'send', ?, ?, 0)"] * len(chunk)) + " ON CONFLICT DO NOTHING",
+            [v for send in chunk for v in send])
+        written += max(cur.rowcount, 0)
+    return written
 
 
-async def readdress_in(conn: aiosqlite.Connection, old_chat_id: int, new_chat_id: int) -> int:
+async def readdress_in(conn: Connection, old_chat_id: int, new_chat_id: int) -> int:
+    # a send whose key the new chat already has stays behind (the unique send key)
     cur = await conn.execute(
-        "UPDATE OR IGNORE outbox SET chat_id = ? WHERE chat_id = ? AND status = 'pending'",
+        "UPDATE outbox SET chat_id = ?1 WHERE chat_id = ?2 AND status = 'pending'"
+        " AND NOT (method = 'send' AND EXISTS (SELECT 1 FROM outbox o WHERE o.chat_id = ?1"
+        " AND o.method = 'send' AND o.key = outbox.key))",
         (new_chat_id, old_chat_id))
     return cur.rowcount
 
 
 class Outbox:
-    def __init__(self, db: Database) -> None:
+    def __init__(self, db: Store) -> None:
         self._db = db
 
     async def enqueue(self, messages: Sequence[Queued], now: float) -> int:
@@ -125,7 +132,7 @@ class Outbox:
         Telegram; a refused one counts as done)."""
         if not sends:
             return 0
-        pairs = ",".join("(?, ?)" for _ in sends)
+        pairs = ",".join("(CAST(? AS BIGINT), CAST(? AS TEXT))" for _ in sends)
         rows = await self._db.query(
             "SELECT count(*) FROM outbox WHERE method = 'send' AND status = 'pending'"
             f" AND (chat_id, key) IN (VALUES {pairs})",

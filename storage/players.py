@@ -4,9 +4,6 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from datetime import date, datetime
-from typing import TYPE_CHECKING
-
-import aiosqlite
 
 from storage import _ops, _rows
 from storage.errors import (
@@ -21,15 +18,13 @@ from storage.errors import (
 from storage.lookalike import lookalike_groups, skeleton
 from storage.models import KIND_BLOCK_BURN, OFFLINE_ID_MAX, Player
 from storage.nickname import nickname_key, normalize_nickname
-
-if TYPE_CHECKING:
-    from storage.db import Database
+from storage.sql import Connection, Store
 
 MAX_LANGUAGE_LENGTH = 16
 
 
 class Players:
-    def __init__(self, db: Database) -> None:
+    def __init__(self, db: Store) -> None:
         self._db = db
 
     async def get(self, tg_id: int) -> Player | None:
@@ -242,7 +237,7 @@ class Players:
             return await _ops.require_player(conn, tg_id)
 
 
-async def check_lookalike(conn: aiosqlite.Connection, text: str, skel: str, tg_id: int) -> None:
+async def check_lookalike(conn: Connection, text: str, skel: str, tg_id: int) -> None:
     """Raise LookalikeNickname / NicknameReserved when ``text`` (``skel`` = its skeleton) looks
     like another player's nickname or belongs to an imported record not linked to ``tg_id``."""
     async with conn.execute(
@@ -263,7 +258,7 @@ async def check_lookalike(conn: aiosqlite.Connection, text: str, skel: str, tg_i
         raise NicknameReserved(str(row[0]))
 
 
-async def backfill_skeletons(conn: aiosqlite.Connection) -> int:
+async def backfill_skeletons(conn: Connection) -> int:
     """Write ``nickname_skeleton`` where a nickname has none (older rows, other writers)."""
     async with conn.execute(
         "SELECT tg_id, nickname FROM players"

@@ -3,9 +3,6 @@
 from __future__ import annotations
 
 from datetime import date, datetime
-from typing import TYPE_CHECKING
-
-import aiosqlite
 
 from storage import _ops, _rows
 from storage.errors import (
@@ -16,15 +13,13 @@ from storage.errors import (
     UnknownOrder,
 )
 from storage.models import FINAL_STATUSES, AdminAction, Complaint, ImmunityOrder, Player
-
-if TYPE_CHECKING:
-    from storage.db import Database
+from storage.sql import Connection, Store
 
 MAX_COMPLAINT_LENGTH = 2000
 _ORDER_COLUMNS = "id, game_id, orderer_id, holder_id, announce_name, accepted, used"
 
 
-async def _fetch_order(conn: aiosqlite.Connection, order_id: int) -> ImmunityOrder:
+async def _fetch_order(conn: Connection, order_id: int) -> ImmunityOrder:
     async with conn.execute(
         f"SELECT {_ORDER_COLUMNS} FROM immunity_orders WHERE id = ?", (order_id,)
     ) as cur:
@@ -38,7 +33,7 @@ class Immunity:
     """"Давай дружить" orders (RULES 5.2). Storage checks integrity (both seated, not self,
     one order per orderer and game); the sex / neighbour / spouse rules are the engine's."""
 
-    def __init__(self, db: Database) -> None:
+    def __init__(self, db: Store) -> None:
         self._db = db
 
     async def order(
@@ -58,15 +53,15 @@ class Immunity:
                 row = await cur.fetchone()
             if row is None or int(row[0]) != 2:
                 raise InvalidOrder(game_id, "not_seated")
-            cur = await conn.execute(
-                "INSERT OR IGNORE INTO immunity_orders (game_id, orderer_id, holder_id,"
-                " announce_name) VALUES (?, ?, ?, ?)",
+            async with conn.execute(
+                "INSERT INTO immunity_orders (game_id, orderer_id, holder_id,"
+                " announce_name) VALUES (?, ?, ?, ?) ON CONFLICT DO NOTHING RETURNING id",
                 (game_id, orderer_id, holder_id, int(announce_name)),
-            )
-            if cur.rowcount == 0:
+            ) as cur:
+                row = await cur.fetchone()
+            if row is None:
                 raise InvalidOrder(game_id, "duplicate")
-            assert cur.lastrowid is not None
-            return await _fetch_order(conn, cur.lastrowid)
+            return await _fetch_order(conn, int(row[0]))
 
     async def accept(self, order_id: int) -> ImmunityOrder:
         """The host accepted the order."""
@@ -97,7 +92,7 @@ class Immunity:
 class FirstDayKilled:
     """"Убит в первые сутки" marks: per club and calendar day (RULES 5.1)."""
 
-    def __init__(self, db: Database) -> None:
+    def __init__(self, db: Store) -> None:
         self._db = db
 
     async def mark(self, club_chat_id: int, day: date, tg_id: int) -> None:
@@ -108,8 +103,8 @@ class FirstDayKilled:
                 if await cur.fetchone() is None:
                     raise UnknownClub(club_chat_id)
             await conn.execute(
-                "INSERT OR IGNORE INTO first_day_killed (club_chat_id, day, tg_id)"
-                " VALUES (?, ?, ?)",
+                "INSERT INTO first_day_killed (club_chat_id, day, tg_id)"
+                " VALUES (?, ?, ?) ON CONFLICT DO NOTHING",
                 (club_chat_id, day.isoformat(), tg_id),
             )
 
@@ -127,7 +122,7 @@ class FirstDayKilled:
 
 
 class Complaints:
-    def __init__(self, db: Database) -> None:
+    def __init__(self, db: Store) -> None:
         self._db = db
 
     async def add(self, from_id: int, about_id: int, text: str, now: datetime) -> Complaint:
@@ -140,12 +135,14 @@ class Complaints:
             raise InvalidValue("complaint", len(body), "too_long")
         async with self._db.transaction() as conn:
             await _ops.require_players(conn, (from_id, about_id))
-            cur = await conn.execute(
-                "INSERT INTO complaints (from_id, about_id, text, at) VALUES (?, ?, ?, ?)",
+            async with conn.execute(
+                "INSERT INTO complaints (from_id, about_id, text, at) VALUES (?, ?, ?, ?)"
+                " RETURNING id",
                 (from_id, about_id, body, now.isoformat()),
-            )
-            assert cur.lastrowid is not None
-            return Complaint(id=cur.lastrowid, from_id=from_id, about_id=about_id, text=body,
+            ) as cur:
+                row = await cur.fetchone()
+            assert row is not None
+            return Complaint(id=int(row[0]), from_id=from_id, about_id=about_id, text=body,
                              at=now)
 
     async def count_from(self, from_id: int, day: date) -> int:
@@ -182,7 +179,7 @@ class Complaints:
 class AdminLog:
     """Who did what, when. redeem/adjust/block/unblock write here by themselves."""
 
-    def __init__(self, db: Database) -> None:
+    def __init__(self, db: Store) -> None:
         self._db = db
 
     async def record(self, admin_id: int, action: str, details: str, now: datetime) -> int:

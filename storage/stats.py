@@ -6,13 +6,10 @@ Nothing here writes. Every method reads one consistent snapshot (``Database.read
 from __future__ import annotations
 
 from datetime import date
-from typing import TYPE_CHECKING
 
 from storage import _rows
 from storage.models import KIND_GAME, STATUS_FINISHED, Club, LedgerRow, PlayedGame, TopEntry
-
-if TYPE_CHECKING:
-    from storage.db import Database
+from storage.sql import Store
 
 
 def _ranks(rows: list[tuple[int, str, int]]) -> list[TopEntry]:
@@ -24,8 +21,11 @@ def _ranks(rows: list[tuple[int, str, int]]) -> list[TopEntry]:
     return entries
 
 
+NO_LIMIT = 2**62  # LIMIT with no limit on both backends (SQLite's -1 is refused by PostgreSQL)
+
+
 class Stats:
-    def __init__(self, db: Database) -> None:
+    def __init__(self, db: Store) -> None:
         self._db = db
 
     async def played_games(self, tg_id: int, *, limit: int | None = None) -> list[PlayedGame]:
@@ -35,7 +35,7 @@ class Stats:
             " FROM game_seats s JOIN games g ON g.id = s.game_id"
             " JOIN clubs c ON c.chat_id = g.club_chat_id"
             " WHERE s.tg_id = ? AND g.status = ? ORDER BY g.id DESC LIMIT ?",
-            (tg_id, STATUS_FINISHED, -1 if limit is None else limit),
+            (tg_id, STATUS_FINISHED, NO_LIMIT if limit is None else limit),
         ) as cur:
             rows = await cur.fetchall()
         return [
@@ -68,7 +68,7 @@ class Stats:
             " JOIN players p ON p.tg_id = l.tg_id"
             " WHERE l.kind = ? AND g.club_chat_id = ? AND l.day BETWEEN ? AND ?"
             " AND p.nickname IS NOT NULL AND p.blocked = 0"
-            " GROUP BY l.tg_id HAVING total > 0"
+            " GROUP BY l.tg_id, p.nickname, p.nickname_key HAVING sum(l.points) > 0"
             " ORDER BY total DESC, p.nickname_key LIMIT ?",
             (KIND_GAME, club_chat_id, since.isoformat(), until.isoformat(), limit),
         ) as cur:

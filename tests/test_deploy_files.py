@@ -45,3 +45,15 @@ def test_venv_script_and_docker_use_the_locks() -> None:
     compose = (ROOT / "docker-compose.yml").read_text(encoding="utf-8")
     assert "required: false" in compose
     assert "- BOT_TOKEN\n" in compose
+
+
+def test_postgres_compose_and_ci() -> None:
+    """The second way to run (docker-compose.postgres.yml) waits for a healthy server on a
+    volume; CI installs the server the PostgreSQL tests start (they never skip there)."""
+    compose = (ROOT / "docker-compose.postgres.yml").read_text(encoding="utf-8")
+    assert "image: postgres:" in compose and "mafia-pg:/var/lib/postgresql/data" in compose
+    assert "pg_isready" in compose and "condition: service_healthy" in compose
+    assert "DATABASE_URL=postgresql://" in compose
+    assert "DATABASE_URL" not in (ROOT / "docker-compose.yml").read_text(encoding="utf-8")
+    ci = (ROOT / ".ci" / "run").read_text(encoding="utf-8")
+    assert "apt-get install" in ci and "postgresql" in ci

@@ -1,4 +1,5 @@
-"""``python -m web``: serve the read-only pages alone (WEB_PORT, DATABASE_PATH, DEFAULT_LOCALE)."""
+"""``python -m web``: serve the read-only pages alone (WEB_PORT, DATABASE_URL or DATABASE_PATH,
+DEFAULT_LOCALE)."""
 
 from __future__ import annotations
 
@@ -9,15 +10,18 @@ import sys
 from pathlib import Path
 
 from bot.i18n import SUPPORTED, Translator
+from storage.backends import DatabaseUrlError, is_url
+from storage.backends.postgres import describe
 from storage.db import Database
 from web.app import create_web_app, start_web
 
 
-async def serve(path: Path, port: int, locale: str) -> None:
+async def serve(path: str | Path, port: int, locale: str) -> None:
     db = await Database.open(path)
     runner = await start_web(create_web_app(db, translator=Translator.load(default=locale)),
                              port)
-    print(f"serving http://0.0.0.0:{port}/ (database {path})", flush=True)
+    label = describe(path) if isinstance(path, str) else path
+    print(f"serving http://0.0.0.0:{port}/ (database {label})", flush=True)
     try:
         await asyncio.Event().wait()
     finally:
@@ -30,13 +34,22 @@ def main() -> int:
     if not port_text.isdigit() or not 0 < int(port_text) < 65536:
         print(f"error: WEB_PORT must be a port number, not {port_text!r}", file=sys.stderr)
         return 2
-    path = Path(os.environ.get("DATABASE_PATH", "data/mafia.sqlite3"))
-    if not path.exists():
+    url = os.environ.get("DATABASE_URL", "").strip()
+    path: str | Path = url or Path(os.environ.get("DATABASE_PATH", "data/mafia.sqlite3"))
+    if isinstance(path, str) and not is_url(path):
+        print("error: DATABASE_URL is malformed (expected postgresql://user:password@host:port"
+              "/dbname)", file=sys.stderr)
+        return 2
+    if isinstance(path, Path) and not path.exists():
         print(f"error: the database {path} does not exist", file=sys.stderr)
         return 2
     locale = os.environ.get("DEFAULT_LOCALE", "ru")
-    with contextlib.suppress(KeyboardInterrupt):
-        asyncio.run(serve(path, int(port_text), locale if locale in SUPPORTED else "ru"))
+    try:
+        with contextlib.suppress(KeyboardInterrupt):
+            asyncio.run(serve(path, int(port_text), locale if locale in SUPPORTED else "ru"))
+    except DatabaseUrlError as e:
+        print(f"error: {e}", file=sys.stderr)
+        return 2
     return 0
 
 

@@ -21,10 +21,13 @@ from typing import Any
 
 from bot.game.senders import Sender
 from bot.game.table import SeatInfo, Table
+from storage.backends import DatabaseUnavailable
 from storage.db import Database
 from storage.outbox import Queued
 
 log = logging.getLogger(__name__)
+UNAVAILABLE_TRIES = 60  # a step's write waits up to a minute for a restarting database
+UNAVAILABLE_PAUSE = 1.0
 
 Event = tuple[int, str, dict[str, Any], datetime | None]
 
@@ -109,9 +112,18 @@ class StepWriter:
             if before is not None and before.failed:
                 raise StepLost(f"an earlier write of game {game_id} failed")
             sender = self._sender()
-            await self.db.games.append_events_with_messages(
-                game_id, write.events, write.messages if sender.durable else [],
-                now=time.time(), seats=write.seats)
+            for attempt in range(UNAVAILABLE_TRIES):
+                try:
+                    await self.db.games.append_events_with_messages(
+                        game_id, write.events, write.messages if sender.durable else [],
+                        now=time.time(), seats=write.seats)
+                    break
+                except DatabaseUnavailable:
+                    # PostgreSQL restarting: nothing of the transaction was written; the
+                    # step (and the press waiting for it) waits for the server to come back
+                    if attempt == UNAVAILABLE_TRIES - 1:
+                        raise
+                    await asyncio.sleep(UNAVAILABLE_PAUSE)
             await sender.queued(write.messages)
         except BaseException as exc:
             write.failed = True

@@ -41,6 +41,7 @@ help-group =
 misc-unknown_command = Неизвестная команда. Все команды: /help
 misc-not_a_command = Я понимаю только команды. Все команды: /help
 misc-error = Что-то пошло не так. Попробуйте позже.
+misc-database_unavailable = База данных перезапускается, ничего не изменено. Попробуйте ещё раз чуть позже.
 misc-not_registered = Сначала нажмите /start.
 misc-account_blocked = Ваш аккаунт заблокирован администрацией.
 misc-none = —

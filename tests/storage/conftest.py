@@ -1,16 +1,20 @@
 from __future__ import annotations
 
+import sqlite3
 from collections.abc import AsyncIterator
 from datetime import UTC, datetime
 from pathlib import Path
 
+import asyncpg
 import pytest
 
 from storage import Database
+from tests.pg_cluster import Cluster, pg, pg_cluster  # noqa: F401  (fixtures)
 
 NOW = datetime(2026, 3, 10, 21, 30, tzinfo=UTC)
 CLUB = -100123
 ADMIN = 999
+DB_ERRORS = (sqlite3.DatabaseError, asyncpg.PostgresError)  # a refused statement, per backend
 
 
 @pytest.fixture
@@ -19,9 +23,39 @@ def db_path(tmp_path: Path) -> Path:
     return tmp_path / "data" / "club.sqlite3"
 
 
+def pytest_configure(config: pytest.Config) -> None:
+    config.addinivalue_line(
+        "markers", "sqlite_only: a test of SQLite's own machinery (not run on PostgreSQL)")
+
+
+def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
+    """Every test using ``db`` runs on both backends, unless marked ``sqlite_only``."""
+    if "backend" in metafunc.fixturenames:
+        only = metafunc.definition.get_closest_marker("sqlite_only") is not None
+        metafunc.parametrize("backend", ["sqlite"] if only else ["sqlite", "postgresql"],
+                             indirect=True)
+
+
 @pytest.fixture
-async def db(db_path: Path) -> AsyncIterator[Database]:
-    database = await Database.open(db_path)
+def backend(request: pytest.FixtureRequest) -> str:
+    return str(request.param)
+
+
+@pytest.fixture
+async def db_target(backend: str, db_path: Path,
+                    request: pytest.FixtureRequest) -> str | Path:
+    """Where this test's database lives: the SQLite file, or a fresh PostgreSQL database."""
+    if backend == "sqlite":
+        return db_path
+    c: Cluster | None = request.getfixturevalue("pg_cluster")
+    if c is None:
+        pytest.skip("PostgreSQL's binaries are not installed (apt-get install postgresql)")
+    return await c.new_database()
+
+
+@pytest.fixture
+async def db(db_target: str | Path) -> AsyncIterator[Database]:
+    database = await Database.open(db_target)
     try:
         yield database
     finally:

@@ -404,6 +404,7 @@ async def test_open_creates_parent_directory(tmp_path: Path) -> None:
     assert path.is_file()
 
 
+@pytest.mark.sqlite_only
 async def test_backup_and_cli(db: Database, tmp_path: Path) -> None:
     await add_players(db, 1, 2)
     await db.ledger.adjust(1, 12, reason="x", admin_id=ADMIN, now=NOW)

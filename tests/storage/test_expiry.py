@@ -114,6 +114,7 @@ async def writer_cache(db: Database) -> int:
     return int(row[0])
 
 
+@pytest.mark.sqlite_only
 async def test_the_sweep_alone_gets_the_big_page_cache(
         db: Database, monkeypatch: pytest.MonkeyPatch) -> None:
     assert await writer_cache(db) == -CACHE_KIB

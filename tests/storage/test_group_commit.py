@@ -10,11 +10,13 @@ from collections.abc import Awaitable, Callable
 from pathlib import Path
 
 import aiosqlite
+import asyncpg
 import pytest
 
 from storage import Database
 from storage.db import GROUP_MAX, GroupRolledBack
 
+INTEGRITY = (sqlite3.IntegrityError, asyncpg.IntegrityConstraintViolationError)
 Body = Callable[[aiosqlite.Connection], Awaitable[None]]
 
 
@@ -23,9 +25,15 @@ async def _table(db: Database) -> None:
         await conn.execute("CREATE TABLE t (x INTEGER PRIMARY KEY)")
 
 
-async def _rows(path: Path) -> list[int]:
+async def _rows(target: str | Path) -> list[int]:
     """What another connection sees: only committed rows."""
-    conn = sqlite3.connect(path)
+    if isinstance(target, str):
+        pg = await asyncpg.connect(target)
+        try:
+            return [r[0] for r in await pg.fetch("SELECT x FROM t ORDER BY x")]
+        finally:
+            await pg.close()
+    conn = sqlite3.connect(target)
     try:
         return [r[0] for r in conn.execute("SELECT x FROM t ORDER BY x")]
     finally:
@@ -40,8 +48,19 @@ def _insert(x: int) -> Body:
 
 async def _commits(db: Database) -> list[str]:
     seen: list[str] = []
-    await db._conn.set_trace_callback(  # the writer's statements, as SQLite runs them
-        lambda s: seen.append(s) if s.strip().upper() == "COMMIT" else None)
+    if db.backend == "sqlite":
+        await db._conn.set_trace_callback(  # the writer's statements, as SQLite runs them
+            lambda s: seen.append(s) if s.strip().upper() == "COMMIT" else None)
+        return seen
+    pg = db._conn
+    execute = pg.execute
+
+    def spy(sql: str, parameters: object = None) -> object:  # the writer's statements
+        if sql.strip().upper() == "COMMIT":
+            seen.append(sql)
+        return execute(sql, parameters)  # type: ignore[arg-type]
+
+    pg.execute = spy  # type: ignore[method-assign]
     return seen
 
 
@@ -76,40 +95,41 @@ async def _queued(db: Database, bodies: list[Body]) -> list[BaseException | None
     return outcomes[1:]
 
 
-async def test_queued_transactions_share_one_commit(db: Database, db_path: Path) -> None:
+async def test_queued_transactions_share_one_commit(db: Database, db_target: str | Path) -> None:
     await _table(db)
     commits = await _commits(db)
     outcomes = await _queued(db, [_insert(x) for x in range(1, 11)])
     assert outcomes == [None] * 10
-    assert await _rows(db_path) == list(range(11))
+    assert await _rows(db_target) == list(range(11))
     assert len(commits) == 1
 
 
-async def test_a_lone_transaction_commits_at_once(db: Database, db_path: Path) -> None:
+async def test_a_lone_transaction_commits_at_once(db: Database, db_target: str | Path) -> None:
     await _table(db)
     commits = await _commits(db)
     async with db.transaction() as conn:
         await conn.execute("INSERT INTO t (x) VALUES (7)")
     # returned: committed, visible to another connection
-    assert await _rows(db_path) == [7]
+    assert await _rows(db_target) == [7]
     assert len(commits) == 1
 
 
 async def test_each_returns_only_once_its_rows_are_committed(db: Database,
-                                                             db_path: Path) -> None:
+                                                             db_target: str | Path) -> None:
     await _table(db)
     seen: dict[int, list[int]] = {}
 
     async def write_then_look(x: int) -> None:
         async with db.transaction() as conn:
             await conn.execute("INSERT INTO t (x) VALUES (?)", (x,))
-        seen[x] = await _rows(db_path)
+        seen[x] = await _rows(db_target)
 
     await asyncio.gather(*(write_then_look(x) for x in range(20)))
     assert all(x in rows for x, rows in seen.items())
 
 
-async def test_a_failing_transaction_undoes_only_itself(db: Database, db_path: Path) -> None:
+async def test_a_failing_transaction_undoes_only_itself(db: Database,
+                                                        db_target: str | Path) -> None:
     await _table(db)
 
     async def fails(conn: aiosqlite.Connection) -> None:
@@ -119,11 +139,11 @@ async def test_a_failing_transaction_undoes_only_itself(db: Database, db_path: P
     outcomes = await _queued(db, [_insert(1), fails, _insert(3)])
     assert outcomes[0] is None and outcomes[2] is None
     assert isinstance(outcomes[1], RuntimeError)
-    assert await _rows(db_path) == [0, 1, 3]
+    assert await _rows(db_target) == [0, 1, 3]
 
 
 async def test_a_constraint_error_undoes_only_its_transaction(db: Database,
-                                                              db_path: Path) -> None:
+                                                              db_target: str | Path) -> None:
     await _table(db)
 
     async def duplicate(conn: aiosqlite.Connection) -> None:
@@ -131,12 +151,12 @@ async def test_a_constraint_error_undoes_only_its_transaction(db: Database,
         await conn.execute("INSERT INTO t (x) VALUES (1)")  # taken by the one before
 
     outcomes = await _queued(db, [_insert(1), duplicate, _insert(6)])
-    assert isinstance(outcomes[1], sqlite3.IntegrityError)
-    assert await _rows(db_path) == [0, 1, 6]
+    assert isinstance(outcomes[1], INTEGRITY)
+    assert await _rows(db_target) == [0, 1, 6]
 
 
 async def test_a_cancelled_transaction_undoes_only_itself(db: Database,
-                                                          db_path: Path) -> None:
+                                                          db_target: str | Path) -> None:
     await _table(db)
     inside = asyncio.Event()
 
@@ -161,11 +181,11 @@ async def test_a_cancelled_transaction_undoes_only_itself(db: Database,
     with pytest.raises(asyncio.CancelledError):
         await victim
     await last
-    assert await _rows(db_path) == [1, 3]
+    assert await _rows(db_target) == [1, 3]
 
 
 @pytest.mark.parametrize("turns", [0, 1, 2, 3, 5, 8])
-async def test_cancelled_while_queued_the_group_still_commits(db: Database, db_path: Path,
+async def test_cancelled_while_queued_the_group_still_commits(db: Database, db_target: str | Path,
                                                                turns: int) -> None:
     """The last of a group leaves the COMMIT to a writer still queued; if that writer is
     cancelled before its turn (at any point around the release), the group is committed
@@ -195,13 +215,13 @@ async def test_cancelled_while_queued_the_group_still_commits(db: Database, db_p
     await asyncio.wait_for(head, 10)  # a guard against a hang, not a measure of speed
     with contextlib.suppress(asyncio.CancelledError):
         await queued
-    rows = await _rows(db_path)
+    rows = await _rows(db_target)
     assert rows in ([1], [1, 2])  # 2 only if the writer got its turn before the cancel
     assert db._group is None
 
 
 async def test_a_failed_commit_fails_every_transaction_of_the_group(
-        db: Database, db_path: Path) -> None:
+        db: Database, db_target: str | Path) -> None:
     await _table(db)
     async with db.transaction() as conn:
         await conn.execute("CREATE TABLE p (id INTEGER PRIMARY KEY)")
@@ -212,16 +232,16 @@ async def test_a_failed_commit_fails_every_transaction_of_the_group(
         await conn.execute("INSERT INTO c (p) VALUES (99)")  # checked at COMMIT
 
     outcomes = await _queued(db, [_insert(1), dangling, _insert(3)])
-    assert all(isinstance(o, sqlite3.IntegrityError) for o in outcomes)
-    assert await _rows(db_path) == []
+    assert all(isinstance(o, INTEGRITY) for o in outcomes)
+    assert await _rows(db_target) == []
     # and the writer goes on
     async with db.transaction() as conn:
         await conn.execute("INSERT INTO t (x) VALUES (4)")
-    assert await _rows(db_path) == [4]
+    assert await _rows(db_target) == [4]
 
 
 async def test_a_whole_group_rolled_back_fails_its_earlier_transactions(
-        db: Database, db_path: Path) -> None:
+        db: Database, db_target: str | Path) -> None:
     """SQLite rolls a whole transaction back on some errors (I/O, a full disk): the group's
     earlier transactions then fail too, never report success for lost rows."""
     await _table(db)
@@ -234,22 +254,22 @@ async def test_a_whole_group_rolled_back_fails_its_earlier_transactions(
     assert isinstance(outcomes[0], GroupRolledBack)
     assert isinstance(outcomes[1], sqlite3.OperationalError)
     assert outcomes[2] is None  # a new group after the loss
-    assert await _rows(db_path) == [3]
+    assert await _rows(db_target) == [3]
 
 
 async def test_a_busy_writer_still_commits_every_group_max(db: Database,
-                                                           db_path: Path) -> None:
+                                                           db_target: str | Path) -> None:
     await _table(db)
     commits = await _commits(db)
     count = GROUP_MAX * 2 + 5
     outcomes = await _queued(db, [_insert(x) for x in range(1, count + 1)])
     assert outcomes == [None] * count
-    assert len(await _rows(db_path)) == count + 1
+    assert len(await _rows(db_target)) == count + 1
     assert len(commits) == 3
 
 
-async def test_close_commits_an_open_group(db_path: Path) -> None:
-    db = await Database.open(db_path)
+async def test_close_commits_an_open_group(db_target: str | Path) -> None:
+    db = await Database.open(db_target)
     await _table(db)
     release = asyncio.Event()
     holding = asyncio.Event()
@@ -275,4 +295,4 @@ async def test_close_commits_an_open_group(db_path: Path) -> None:
     await closing
     with pytest.raises(ValueError):  # the connection is closed by then
         await tail
-    assert await _rows(db_path) == [1]
+    assert await _rows(db_target) == [1]

@@ -10,9 +10,10 @@ from pathlib import Path
 
 import pytest
 
-from storage import Database
+from storage import Database, import_cli
 from storage.__main__ import main
 from storage.spreadsheet import read_table
+from tests.pg_cluster import Cluster
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures" / "import"
 ROOT = Path(__file__).resolve().parent.parent.parent
@@ -71,8 +72,8 @@ def test_dry_run_report_then_apply_then_again(club_db: Path, tmp_path: Path,
     (None, "letter.docx", "cannot import {file}: not a spreadsheet: send .xlsx or CSV text;"
                           " nothing written"),
     (None, "missing.csv", "cannot read {file}: No such file or directory"),
-    ("postgresql://club@localhost/mafia", "club-en.csv",
-     "postgresql:// databases are not supported by this build: pass the SQLite database file"),
+    ("mysql://club@localhost/mafia", "club-en.csv",
+     "mysql:// databases are not supported by this build: pass the SQLite database file"),
     ("nowhere.sqlite3", "club-en.csv", "no database at nowhere.sqlite3"),
 ])
 def test_what_it_cannot_import_is_one_line_and_exit_2(
@@ -110,3 +111,30 @@ def test_export_as_xlsx(club_db: Path, tmp_path: Path,
     assert capsys.readouterr().out == f"exported to {out}\n"
     assert read_table(out.read_bytes()).header == [
         "nickname", "points", "games_played", "last_game_date", "telegram_id", "username"]
+
+
+def test_an_unreachable_url_is_one_line_without_its_password(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    url = "postgresql://club:s3cret@127.0.0.1:1/mafia"  # nothing listens on port 1
+    assert main(["import", url, str(FIXTURES / "club-en.csv")]) == 2
+    captured = capsys.readouterr()
+    assert captured.out == ""
+    assert captured.err.count("\n") == 1 and "s3cret" not in captured.err
+    assert "127.0.0.1:1" in captured.err
+
+
+async def test_import_into_postgresql_by_url(
+        pg: Cluster, capsys: pytest.CaptureFixture[str]) -> None:
+    """The same dry run and apply on a PostgreSQL database named by its URL."""
+    url = await pg.new_database()
+    file = str(FIXTURES / "club-en.csv")
+    assert await import_cli.main(url, Path(file), apply=False, sheet=None, refused=None) == 0
+    out = capsys.readouterr().out
+    assert "would add: 3 (Night Owl, Kate, Sam)" in out
+    assert await import_cli.main(url, Path(file), apply=True, sheet=None, refused=None) == 0
+    assert "added: 3" in capsys.readouterr().out
+    db = await Database.open(url)
+    try:
+        assert len(await db.imports.pending()) == 3
+    finally:
+        await db.close()

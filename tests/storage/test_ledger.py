@@ -15,7 +15,7 @@ from storage import (
     UnknownGame,
     UnknownPlayer,
 )
-from tests.storage.conftest import ADMIN, CLUB, NOW, add_players
+from tests.storage.conftest import ADMIN, CLUB, DB_ERRORS, NOW, add_players
 
 DAY = date(2026, 3, 10)
 
@@ -126,13 +126,11 @@ async def test_balance_never_below_zero(db: Database) -> None:
 
 
 async def test_ledger_is_append_only_and_cache_check_holds(db: Database) -> None:
-    import sqlite3
-
     await add_players(db, 1)
     await db.ledger.adjust(1, 5, reason="x", admin_id=ADMIN, now=NOW)
     for sql in ("UPDATE ledger SET points = 50", "DELETE FROM ledger",
                 "UPDATE balances SET points = -1"):
-        with pytest.raises(sqlite3.DatabaseError):
+        with pytest.raises(DB_ERRORS):
             async with db.transaction() as conn:
                 await conn.execute(sql)
     assert await db.ledger.balance(1) == 5

@@ -49,7 +49,7 @@ async def test_lookalikes_are_refused_naming_the_existing_one(db: Database) -> N
     assert (await db.players.set_nickname(1, "BOBBY")).nickname == "BOBBY"
 
 
-async def test_existing_lookalikes_are_reported(db: Database, db_path, capsys) -> None:  # type: ignore[no-untyped-def]
+async def test_existing_lookalikes_are_reported(db: Database, db_target, capsys) -> None:  # type: ignore[no-untyped-def]
     await add_players(db, 1, 2, 3, nick=False)
     await db.players.set_nickname(1, "Bobby")
     await db.players.set_nickname(3, "Anna")
@@ -61,6 +61,6 @@ async def test_existing_lookalikes_are_reported(db: Database, db_path, capsys) -
         )
     assert await db.players.lookalikes() == [["Bobby", CYRILLIC_O]]
     await db.close()
-    assert await asyncio.to_thread(main, ["lookalikes", str(db_path)]) == 0
+    assert await asyncio.to_thread(main, ["lookalikes", str(db_target)]) == 0
     out = capsys.readouterr().out
     assert "Bobby" in out and CYRILLIC_O in out and "Anna" not in out

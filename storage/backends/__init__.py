@@ -1,0 +1,51 @@
+"""The connection and transaction layer, one module per backend (the bottom of storage).
+
+Each backend opens its connections, applies its migrations and says how a write transaction
+begins; :mod:`storage.transactions` runs the transactions over it and knows no SQL dialect.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Protocol
+
+from storage.sql import Connection
+
+
+class Backend(Protocol):
+    name: str  # "sqlite" | "postgresql"
+    writer: Connection  # the one writing connection (group commit)
+    reader: Connection  # the reading connection (the writer itself where there is none)
+    begin_write: tuple[str, ...]  # statements opening a group: the write lock taken up front
+    begin_read: str  # a read-only snapshot
+    path: Path | None  # the SQLite file; None on a server
+
+    async def end(self, conn: Connection) -> None:
+        """End whatever transaction ``conn`` is in (none is fine)."""
+
+    async def ready(self, conn: Connection) -> None:
+        """Before a transaction or read on ``conn`` (its lock held, nothing open on it):
+        reconnect it if it was lost (a server restarting). Never another connection: a
+        transaction still running on a lost connection must fail, not go on elsewhere."""
+
+    async def set_cache(self, kib: int | None) -> None: ...
+
+    async def schema_version(self) -> int: ...
+
+    async def backup(self, out: Path) -> Path: ...
+
+    async def close(self) -> None: ...
+
+
+class DatabaseUrlError(ValueError):
+    """A database URL that cannot be used (malformed, unreachable, refused); the message
+    names it without its password."""
+
+
+class DatabaseUnavailable(ConnectionError):
+    """The database server cannot be reached right now (restarting, the network): nothing of
+    the transaction was written; the same call may succeed in a moment."""
+
+
+def is_url(target: str | Path) -> bool:
+    return isinstance(target, str) and target.startswith(("postgresql://", "postgres://"))

@@ -1,0 +1,134 @@
+"""SQLite through aiosqlite: one writing and one read-only connection on a WAL file."""
+
+from __future__ import annotations
+
+import os
+import sqlite3
+from pathlib import Path
+from typing import cast
+
+import aiosqlite
+
+from storage.migrations import migrate, user_version
+from storage.sql import Connection
+
+BUSY_TIMEOUT_MS = 10_000
+CACHE_KIB = 8 * 1024  # the writing connection's page cache (SQLite's default is 2 MiB)
+READ_CACHE_KIB = 8 * 1024  # the reading connection's
+
+
+class SqliteBackend:
+    name = "sqlite"
+    # SQLite's write lock taken up front: other processes wait (busy_timeout)
+    begin_write: tuple[str, ...] = ("BEGIN IMMEDIATE",)
+    begin_read = "BEGIN"  # deferred: a snapshot of what was committed (WAL)
+
+    def __init__(self, conn: aiosqlite.Connection, path: Path,
+                 reader: aiosqlite.Connection | None) -> None:
+        self.raw = conn
+        self.raw_reader = reader if reader is not None else conn
+        self.writer = cast(Connection, conn)
+        self.reader = cast(Connection, self.raw_reader)
+        self.path: Path | None = path
+
+    @classmethod
+    async def open(cls, path: Path, *, reader: bool = True) -> SqliteBackend:
+        """Open (creating the file and its parent directory) and apply pending migrations."""
+        path.parent.mkdir(parents=True, exist_ok=True)
+        conn = await aiosqlite.connect(path, isolation_level=None,
+                                       timeout=BUSY_TIMEOUT_MS / 1000)
+        try:
+            conn.row_factory = sqlite3.Row
+            await conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
+            await conn.execute("PRAGMA foreign_keys = ON")
+            async with conn.execute("PRAGMA journal_mode = WAL") as cur:
+                mode = await cur.fetchone()
+            if mode is None or str(mode[0]).lower() != "wal":
+                raise RuntimeError(f"could not switch {path} to WAL mode: {mode!r}")
+            # FULL: a committed transaction survives a power cut, not only a process crash.
+            await conn.execute("PRAGMA synchronous = FULL")
+            await conn.execute("PRAGMA temp_store = MEMORY")
+            await conn.execute(f"PRAGMA cache_size = -{CACHE_KIB}")
+            await migrate(conn)
+            second = await _open_reader(path) if reader else None
+        except BaseException:
+            await conn.close()
+            raise
+        return cls(conn, path, second)
+
+    async def end(self, conn: Connection) -> None:
+        """aiosqlite runs statements in order on its own thread, so this also waits for a
+        BEGIN/COMMIT whose await was cancelled: the next holder of the lock never finds the
+        connection inside a transaction. "No transaction is active" is fine here."""
+        try:
+            await conn.execute("ROLLBACK")
+        except sqlite3.OperationalError as exc:
+            if "no transaction is active" not in str(exc):
+                raise
+
+    async def ready(self, conn: Connection) -> None:
+        return None  # a file does not go away
+
+    async def set_cache(self, kib: int | None) -> None:
+        await self.raw.execute(f"PRAGMA cache_size = -{int(kib or CACHE_KIB)}")
+
+    async def schema_version(self) -> int:
+        return await user_version(self.raw)
+
+    async def backup(self, out: Path) -> Path:
+        tmp = _partial(out)
+        target = sqlite3.connect(tmp, check_same_thread=False)
+        try:
+            await self.raw.backup(target, pages=-1)
+        finally:
+            target.close()
+        os.replace(tmp, out)
+        return out
+
+    async def close(self) -> None:
+        if self.raw_reader is not self.raw:
+            await self.raw_reader.close()
+        await self.raw.close()
+
+
+def _partial(out: Path) -> Path:
+    out.parent.mkdir(parents=True, exist_ok=True)
+    tmp = out.with_name(out.name + ".partial")
+    tmp.unlink(missing_ok=True)
+    return tmp
+
+
+async def _open_reader(path: Path) -> aiosqlite.Connection:
+    """The reading connection (WAL: readers never block the writer nor wait for it)."""
+    reader = await aiosqlite.connect(path, isolation_level=None,
+                                     timeout=BUSY_TIMEOUT_MS / 1000)
+    try:
+        reader.row_factory = sqlite3.Row
+        await reader.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
+        await reader.execute("PRAGMA query_only = ON")
+        await reader.execute("PRAGMA temp_store = MEMORY")
+        await reader.execute(f"PRAGMA cache_size = -{READ_CACHE_KIB}")
+    except BaseException:
+        await reader.close()
+        raise
+    return reader
+
+
+def backup_file(db_path: str | Path, out_path: str | Path) -> Path:
+    """Synchronous online backup of a database file (used by ``python -m storage backup``)."""
+    src_path = Path(db_path)
+    if not src_path.is_file():
+        raise FileNotFoundError(src_path)
+    out = Path(out_path)
+    tmp = _partial(out)
+    src = sqlite3.connect(src_path, timeout=BUSY_TIMEOUT_MS / 1000)
+    try:
+        dst = sqlite3.connect(tmp)
+        try:
+            src.backup(dst)
+        finally:
+            dst.close()
+    finally:
+        src.close()
+    os.replace(tmp, out)
+    return out

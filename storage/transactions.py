@@ -1,0 +1,266 @@
+"""Serialized, group-committed write transactions and snapshot reads over one backend.
+
+Knows no SQL dialect: the statements it runs (SAVEPOINT, RELEASE, ROLLBACK TO, COMMIT) mean the
+same on SQLite and PostgreSQL; how a group begins is the backend's (``begin_write``).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import sqlite3
+from collections.abc import AsyncIterator, Sequence
+from contextlib import asynccontextmanager
+from typing import Any
+
+from storage.backends import Backend, DatabaseUnavailable
+from storage.sql import Connection, Row
+
+GROUP_MAX = 64  # transactions committed together at most: a busy writer still commits often
+
+
+class Transactions:
+    """Writes go through one connection guarded by an :class:`asyncio.Lock` (``transaction()``),
+    committed in groups: while other writers wait for the lock, a finished transaction is
+    released as a savepoint of one open transaction, and the last of the group commits it
+    for all (one ``fsync`` for many writers). Each ``transaction()`` returns only once its
+    rows are committed, or raises. Reads (``read()``) go through a second, read-only
+    connection with its own lock: one consistent snapshot of what was committed, never another
+    coroutine's uncommitted rows, and no wait behind a write's ``fsync``. Other processes wait
+    for the write lock the backend takes when a group begins.
+    """
+
+    def __init__(self, backend: Backend) -> None:
+        self._backend = backend
+        self._conn = backend.writer
+        self._lock = asyncio.Lock()
+        self._holder: asyncio.Task[object] | None = None
+        self._group: _Group | None = None  # the open transaction of the current group
+        self._writers = 0  # transactions waiting for the lock
+        self._flushes: set[asyncio.Task[None]] = set()
+        self._reader = backend.reader
+        self._read_lock = asyncio.Lock() if self._reader is not self._conn else self._lock
+        self._read_holder: asyncio.Task[object] | None = None
+        self._closed = False
+
+    async def close(self) -> None:
+        async with self._exclusive():
+            if not self._closed:
+                self._closed = True
+                async with self._read_lock if self._reader is not self._conn else _nothing():
+                    await self._backend.close()
+
+    @asynccontextmanager
+    async def _locked(self) -> AsyncIterator[None]:
+        task = asyncio.current_task()
+        if task is not None and task is self._holder:
+            raise RuntimeError(
+                "storage call inside db.transaction()/db.read() of the same task: it would"
+                " deadlock; use the yielded connection instead"
+            )
+        async with self._lock:
+            self._holder = task
+            try:
+                yield
+            finally:
+                self._holder = None
+
+    @asynccontextmanager
+    async def _exclusive(self) -> AsyncIterator[None]:
+        """The writing connection with no transaction open (an open group committed first)."""
+        async with self._locked():
+            await self._commit_group()
+            yield
+
+    @asynccontextmanager
+    async def transaction(self) -> AsyncIterator[Connection]:
+        """A write transaction: its rows are committed when the block ends without an
+        exception (the call returns once they are durable), rolled back on any exception
+        (incl. cancel). Another transaction's failure never undoes it; a failed commit
+        raises in every transaction of its group.
+
+        Not re-entrant: inside it, use the yielded connection, not the repositories.
+        """
+        conn = self._conn
+        self._writers += 1
+        waiting = True
+        try:
+            async with self._locked():
+                self._writers -= 1
+                waiting = False
+                group = await self._join_group()
+                try:
+                    await conn.execute("SAVEPOINT step")
+                    yield conn
+                    await conn.execute("RELEASE step")
+                    group.size += 1
+                except BaseException:
+                    await self._undo_step(group)
+                    raise
+                finally:
+                    if self._group is group and (self._writers == 0
+                                                 or group.size >= GROUP_MAX):
+                        await self._commit_group()
+        finally:
+            if waiting:  # cancelled in the queue: the group may have been left to it
+                self._writers -= 1
+                self._commit_later()
+        await group.durable()
+
+    async def _join_group(self) -> _Group:
+        if self._group is None:
+            await self._backend.ready(self._conn)
+            try:
+                for statement in self._backend.begin_write:
+                    await self._conn.execute(statement)
+            except BaseException:
+                await self._backend.end(self._conn)
+                raise
+            self._group = _Group()
+        return self._group
+
+    async def _undo_step(self, group: _Group) -> None:
+        """Roll back one transaction of the group; if the database rolled back the whole group
+        (an I/O error, a full disk, a lost connection), the others fail too."""
+        try:
+            await self._conn.execute("ROLLBACK TO step")
+            await self._conn.execute("RELEASE step")
+        except BaseException as exc:
+            # the caller's own exception goes on; the group's others learn why they failed
+            if self._group is group:
+                self._group = None
+                lost: Exception = GroupRolledBack(
+                    "rolled back with another transaction of its group")
+                if isinstance(exc, DatabaseUnavailable):  # the server went away: retry later
+                    lost = DatabaseUnavailable(str(exc))
+                lost.__cause__ = exc
+                group.fail(lost)
+            await self._backend.end(self._conn)
+
+    async def _commit_group(self) -> None:
+        """COMMIT the open group (the lock held), seeing the statement through even if this
+        task is cancelled meanwhile: the group's other transactions wait for its outcome."""
+        group = self._group
+        if group is None:
+            return
+        self._group = None
+        commit = asyncio.ensure_future(_run(self._conn, "COMMIT"))
+        cancelled = False
+        while not commit.done():
+            try:
+                await asyncio.shield(commit)
+            except asyncio.CancelledError:
+                cancelled = True
+            except Exception:
+                break
+        exc = commit.exception()
+        if exc is None:
+            group.succeed()
+        else:
+            group.fail(exc)
+            await self._backend.end(self._conn)
+        if cancelled:
+            raise asyncio.CancelledError
+
+    def _commit_later(self) -> None:
+        if self._group is None or self._writers:
+            return
+        task = asyncio.get_running_loop().create_task(self._flush())
+        self._flushes.add(task)
+        task.add_done_callback(self._flushes.discard)
+
+    async def _flush(self) -> None:
+        async with self._exclusive():
+            pass
+
+    @asynccontextmanager
+    async def read(self) -> AsyncIterator[Connection]:
+        """A read-only snapshot on the reading connection."""
+        if self._reader is self._conn:
+            async with self._exclusive():
+                try:
+                    await self._conn.execute(self._backend.begin_read)
+                    yield self._conn
+                finally:
+                    await self._backend.end(self._conn)
+            return
+        self._refuse_read_inside()
+        async with self._read_lock:
+            self._read_holder = asyncio.current_task()
+            try:
+                await self._backend.ready(self._reader)
+                await self._reader.execute(self._backend.begin_read)
+                yield self._reader
+            finally:
+                self._read_holder = None
+                await self._backend.end(self._reader)
+
+    async def query(self, sql: str, params: Sequence[Any] = ()) -> list[Row]:
+        """One SELECT on the reading connection, in one trip (no BEGIN/ROLLBACK: a single
+        statement is its own snapshot). The hot reads (an account, a club, a chat's queue)
+        use it: under load every trip to a thread waits for a turn of the busy loop."""
+        self._refuse_read_inside()
+        if self._reader is self._conn:
+            async with self._exclusive():
+                return list(await self._conn.execute_fetchall(sql, params))
+        async with self._read_lock:
+            await self._backend.ready(self._reader)
+            return list(await self._reader.execute_fetchall(sql, params))
+
+    def _refuse_read_inside(self) -> None:
+        """A read from inside this task's own transaction or read would deadlock on the lock
+        or miss the transaction's rows."""
+        task = asyncio.current_task()
+        if task is not None and task in (self._read_holder, self._holder):
+            raise RuntimeError(
+                "storage call inside db.transaction()/db.read() of the same task: it would"
+                " deadlock or miss the transaction's rows; use the yielded connection instead"
+            )
+
+    async def set_cache(self, kib: int | None) -> None:
+        """The writing connection's page cache in KiB (None: the default; SQLite only)."""
+        async with self._exclusive():
+            await self._backend.set_cache(kib)
+
+    async def schema_version(self) -> int:
+        async with self._exclusive():
+            return await self._backend.schema_version()
+
+
+@asynccontextmanager
+async def _nothing() -> AsyncIterator[None]:
+    yield
+
+
+async def _run(conn: Connection, sql: str) -> None:
+    await conn.execute(sql)
+
+
+class GroupRolledBack(sqlite3.OperationalError):
+    """A transaction lost because the database rolled back the whole group it was committed
+    with (an ``sqlite3.OperationalError`` for the callers written against SQLite)."""
+
+
+class _Group:
+    """Transactions committed by one COMMIT; each waits for its outcome."""
+
+    def __init__(self) -> None:
+        self.size = 0
+        self._done: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        self._done.add_done_callback(_retrieve)
+
+    def succeed(self) -> None:
+        if not self._done.done():
+            self._done.set_result(None)
+
+    def fail(self, exc: BaseException) -> None:
+        if not self._done.done():
+            self._done.set_exception(exc)
+
+    async def durable(self) -> None:
+        # shielded: one waiter cancelled does not cancel the outcome the others wait for
+        await asyncio.shield(self._done)
+
+
+def _retrieve(done: asyncio.Future[None]) -> None:
+    if not done.cancelled():
+        done.exception()  # each waiter re-raises it; this only marks it seen

@@ -1,0 +1,194 @@
+"""PostgreSQL's own promises: moving a SQLite club network onto it (``python -m storage copy``),
+its backup through pg_dump, a bad DATABASE_URL, a database newer than the code."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import shutil
+import subprocess
+import sys
+from datetime import date
+from pathlib import Path
+
+import asyncpg
+import pytest
+
+from storage import Database, DatabaseUnavailable, GamePoints
+from storage.__main__ import main
+from storage.migrations_pg import SCHEMA_VERSION
+from storage.outbox import Queued
+from tests.pg_cluster import Cluster
+from tests.storage.conftest import ADMIN, CLUB, NOW, add_players
+
+REPO = Path(__file__).resolve().parents[2]
+DAY = date(2026, 3, 10)
+
+
+async def _club_network(db: Database) -> int:
+    """Players, points, a finished game with its log, a game still running, queued posts."""
+    await add_players(db, 1, 2, 3, 4)
+    await db.players.propose_spouse(4, 1)  # a spouse proposal to an earlier row...
+    await db.players.confirm_spouse(1, 4)  # ...and a marriage across rows
+    await db.clubs.ensure(CLUB, title="Клуб", locale="ru")
+    game = await db.games.create(CLUB, 1, seats=[(1, 1), (2, 2), (3, 3)], created_at=NOW)
+    for kind in ("deal", "night", "day"):
+        await db.games.append_event(game, kind, {"step": kind, "имя": "Анна"}, at=NOW)
+    await db.games.finish(game, status="finished", day=DAY,
+                          points=[GamePoints(1, 6, "team_win", "end"),
+                                  GamePoints(2, 3, "best_move", "end")])
+    running = await db.games.create(CLUB, 1, seats=[(1, 3), (2, 4)], created_at=NOW)
+    await db.games.append_event(running, "deal", {"n": 2}, at=NOW)
+    await db.ledger.redeem(1, 2, reason="кофе", admin_id=ADMIN, now=NOW)
+    await db.ledger.adjust(3, 7, reason="турнир", admin_id=ADMIN, now=NOW)
+    await db.players.block(2, reason="x", admin_id=ADMIN, now=NOW)
+    await db.outbox.enqueue([Queued(CLUB, "send", {"text": "утро"}, key="m1"),
+                             Queued(CLUB, "edit", {"text": "итог"}, key="m0")], now=1.0)
+    return game
+
+
+async def test_copy_moves_everything_and_checks_it(pg: Cluster, db_path: Path,
+                                                   capsys: pytest.CaptureFixture[str]) -> None:
+    db = await Database.open(db_path)
+    game = await _club_network(db)
+    await db.close()
+    url = await pg.empty_database()
+    assert await asyncio.to_thread(main, ["copy", str(db_path), url]) == 0
+    out = capsys.readouterr().out
+    for checked in ("ok: every balance", "ok: ledger sums per player", "ok: rank histogram",
+                    "ok: finished games' logs", "ok: the queued outbox", "(2 queued requests)",
+                    "every check passed"):
+        assert checked in out
+    copied = await Database.open(url)
+    try:
+        assert await copied.ledger.balance(1) == 4
+        assert (await copied.ledger.balance_with_rank(3)).rank == 1
+        assert (await copied.players.get(4)).spouse_id == 1  # type: ignore[union-attr]
+        assert [e.kind for e in await copied.games.events(game)] == ["deal", "night", "day"]
+        assert len(await copied.outbox.pending(CLUB)) == 2
+        # the cache triggers work again after the bulk load
+        assert await copied.ledger.adjust(3, 1, reason="x", admin_id=ADMIN, now=NOW) == 8
+        assert (await copied.ledger.balance_with_rank(1)).rank == 2
+        # new rows get new ids after the copied ones
+        assert await copied.games.create(CLUB, 1, created_at=NOW) == game + 2
+    finally:
+        await copied.close()
+    # a second copy into the now non-empty database is refused, and changes nothing
+    assert await asyncio.to_thread(main, ["copy", str(db_path), url]) == 2
+    assert "not empty" in capsys.readouterr().err
+
+
+async def test_copy_refuses_a_missing_file_and_a_bad_url(pg: Cluster, tmp_path: Path,
+                                                        capsys: pytest.CaptureFixture[str]
+                                                        ) -> None:
+    assert main(["copy", str(tmp_path / "none.sqlite3"), pg.url("x")]) == 2
+    assert "no database" in capsys.readouterr().err
+    (tmp_path / "a.sqlite3").touch()
+    assert await asyncio.to_thread(
+        main, ["copy", str(tmp_path / "a.sqlite3"), pg.url("no_such_db")]) == 2
+    assert "does not exist" in capsys.readouterr().err
+
+
+@pytest.mark.skipif(shutil.which("pg_dump") is None, reason="pg_dump is not installed")
+async def test_backup_is_pg_dump_and_restores(pg: Cluster, tmp_path: Path) -> None:
+    url = await pg.new_database()
+    db = await Database.open(url)
+    await _club_network(db)
+    await db.close()
+    out = tmp_path / "backups" / "club.dump"
+    assert await asyncio.to_thread(main, ["backup", url, str(out)]) == 0
+    assert out.stat().st_size > 0 and not out.with_name("club.dump.partial").exists()
+    restored = await pg.empty_database()
+    await asyncio.to_thread(subprocess.run, ["pg_restore", "--dbname", restored, str(out)],
+                            check=True, capture_output=True)
+    again = await Database.open(restored)
+    try:
+        assert await again.ledger.balance(1) == 4
+        assert await again.ledger.balance(3) == 7
+        assert len(await again.outbox.pending(CLUB)) == 2
+    finally:
+        await again.close()
+
+
+def _bot(env: dict[str, str], cwd: Path) -> subprocess.CompletedProcess[str]:
+    clean = {k: v for k, v in os.environ.items() if not k.startswith(("DATABASE_", "BOT_"))}
+    clean.update(PYTHONPATH=str(REPO), BOT_TOKEN="123456:" + "A" * 30,
+                 TELEGRAM_API_URL="http://127.0.0.1:9", **env)
+    return subprocess.run([sys.executable, "-m", "bot"], cwd=cwd, env=clean,
+                          capture_output=True, text=True, timeout=120, check=False)
+
+
+@pytest.mark.parametrize("case", ["unreachable", "no_database", "malformed"])
+def test_a_bad_database_url_is_one_line_without_the_password(pg: Cluster, tmp_path: Path,
+                                                             case: str) -> None:
+    port = pg.port if case == "no_database" else 9  # nothing listens on 9
+    url = {"malformed": "postgresql://kim:s3cret-pw@/",
+           }.get(case, f"postgresql://kim:s3cret-pw@127.0.0.1:{port}/club")
+    done = _bot({"DATABASE_URL": url}, tmp_path)
+    assert done.returncode == 2
+    lines = done.stderr.strip().splitlines()
+    assert len(lines) == 1, done.stderr
+    assert "s3cret-pw" not in done.stderr + done.stdout
+    assert "DATABASE_URL" in lines[0] or "postgresql://kim@127.0.0.1" in lines[0]
+    assert not (tmp_path / "data").exists()  # no SQLite file made instead
+
+
+async def test_a_database_newer_than_the_code_is_refused(pg: Cluster) -> None:
+    url = await pg.new_database()
+    conn = await asyncpg.connect(url)
+    try:
+        await conn.execute("INSERT INTO schema_migrations (version, name) VALUES ($1, 'future')",
+                           SCHEMA_VERSION + 1)
+    finally:
+        await conn.close()
+    with pytest.raises(RuntimeError, match="newer than this code"):
+        await Database.open(url)
+
+
+async def test_migrations_run_once(pg: Cluster) -> None:
+    url = await pg.empty_database()
+    opened = await asyncio.gather(*(Database.open(url) for _ in range(3)))
+    try:
+        assert [await d.schema_version() for d in opened] == [SCHEMA_VERSION] * 3
+    finally:
+        for d in opened:
+            await d.close()
+    conn = await asyncpg.connect(url)
+    try:
+        assert await conn.fetchval("SELECT count(*) FROM schema_migrations") == SCHEMA_VERSION
+    finally:
+        await conn.close()
+
+
+async def test_the_server_restarting_between_and_during_transactions(pg: Cluster) -> None:
+    """Calls while the server is down raise DatabaseUnavailable and write nothing; once it is
+    back the same Database reconnects by itself; a transaction cut off by the restart is
+    rolled back whole (none of it is committed on the new connection)."""
+    db = await Database.open(await pg.new_database())
+    try:
+        await add_players(db, 1)
+        await asyncio.to_thread(pg.stop, "fast")
+        try:
+            with pytest.raises(DatabaseUnavailable):
+                await db.ledger.adjust(1, 5, reason="x", admin_id=ADMIN, now=NOW)
+            with pytest.raises(DatabaseUnavailable):
+                await db.ledger.balance(1)
+        finally:
+            await asyncio.to_thread(pg.start)
+        assert await db.ledger.adjust(1, 5, reason="x", admin_id=ADMIN, now=NOW) == 5
+        assert await db.ledger.balance(1) == 5
+
+        with pytest.raises(DatabaseUnavailable):
+            async with db.transaction() as conn:
+                await conn.execute(
+                    "INSERT INTO ledger (tg_id, points, kind, reason, day)"
+                    " VALUES (1, 7, 'adjust', 'cut off', '2026-03-10')")
+                await asyncio.to_thread(pg.stop, "fast")
+                try:
+                    await conn.execute("SELECT 1")
+                finally:
+                    await asyncio.to_thread(pg.start)
+        assert await db.ledger.balance(1) == 5
+        assert [r.reason for r in await db.ledger.recent(1)] == ["x"]
+    finally:
+        await db.close()
