@@ -29,16 +29,21 @@ def describe(error: ValidationError) -> str:
 
 
 async def run(settings: Settings) -> None:
-    from bot.app import create_app
+    from bot.app import create_app, take_process_lock
     from bot.memory import start_from_env
 
-    report = start_from_env()  # opt-in: BOT_MEMORY_LOG
-    app = await create_app(settings)
+    lock = take_process_lock(settings)  # a second process on one SQLite file stops here
     try:
-        await app.run()
+        report = start_from_env()  # opt-in: BOT_MEMORY_LOG
+        app = await create_app(settings)
+        try:
+            await app.run()
+        finally:
+            if report is not None:
+                report.cancel()
     finally:
-        if report is not None:
-            report.cancel()
+        if lock is not None:
+            lock.release()
 
 
 async def check(settings: Settings) -> str:

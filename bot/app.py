@@ -43,6 +43,7 @@ from bot.services.moving import Moving
 from bot.services.stats import Stats
 from bot.session import BotSession
 from storage.backends import DatabaseUrlError
+from storage.backends.single import DatabaseInUse, ProcessLock
 from storage.db import Database
 
 log = logging.getLogger("bot")
@@ -265,6 +266,19 @@ async def open_database(settings: Settings) -> Database:
         raise DatabaseUnreachable(str(e)) from None
     except Exception as e:
         raise StartupError(f"cannot open the database {settings.database_label}: {e}") from None
+
+
+def take_process_lock(settings: Settings) -> ProcessLock | None:
+    """On SQLite, the one bot process per database file (storage/backends/single.py); on
+    PostgreSQL nothing: several processes share the work there (docs/scaling.md)."""
+    if settings.database_url is not None:
+        return None
+    try:
+        return ProcessLock.take(settings.database_path)
+    except DatabaseInUse as e:
+        raise StartupError(str(e)) from None
+    except OSError as e:
+        raise StartupError(f"cannot lock the database {settings.database_label}: {e}") from None
 
 
 async def health_check(settings: Settings) -> str:
