@@ -35,6 +35,7 @@ from typing import Any
 
 from benchmarks.load.figures import SENDS, figures, ledger_check, settle, table_text
 from benchmarks.load.players import Bench, Table, wait_until
+from benchmarks.places import PgPlace
 from storage.db import Database
 from tests.fakes.telegram_server import FakeTelegram, TelegramLimits
 
@@ -43,16 +44,17 @@ PLAYERS_PER_GAME = 12
 DEAL_TABLE = 20
 TIMERS = {"NIGHT_SECONDS": "3", "MAFIA_AGREE_SECONDS": "2", "VOTE_TURN_SECONDS": "2",
           "LAST_WORD_SECONDS": "0.5"}
-SETTINGS = ("BOT_TOKEN", "TELEGRAM_API_URL", "DATABASE_PATH", "ADMIN_IDS", "HOST_IDS",
+SETTINGS = ("BOT_TOKEN", "TELEGRAM_API_URL", "DATABASE_PATH", "DATABASE_URL", "ADMIN_IDS",
+            "HOST_IDS",
             "NIGHT_SECONDS", "MAFIA_AGREE_SECONDS", "VOTE_TURN_SECONDS", "LAST_WORD_SECONDS",
             "DEFAULT_LOCALE", "WEB_PORT", "WEB_URL")
 CLK_TCK = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
 
 
 # ---------------------------------------------------------------------- set-up
-async def prefill(path: Path, tables: list[Table]) -> None:
+async def prefill(target: str | Path, tables: list[Table]) -> None:
     """Players registered with nicknames, not newbies; clubs in English."""
-    db = await Database.open(path)
+    db = await Database.open(target)
     try:
         for table in tables:
             await db.clubs.ensure(table.club, title=f"Club {table.index}", locale="en")
@@ -78,11 +80,14 @@ def introduce(fake: FakeTelegram, tables: list[Table]) -> None:
             fake.user(uid, f"U{uid}", language_code="en")
 
 
-async def spawn(tmp: Path, fake: FakeTelegram, hosts: list[int]) -> asyncio.subprocess.Process:
+async def spawn(tmp: Path, fake: FakeTelegram, hosts: list[int],
+                target: str | Path) -> asyncio.subprocess.Process:
     env = {k: v for k, v in os.environ.items() if k.upper() not in SETTINGS}
     env.update(PYTHONPATH=str(ROOT), BOT_TOKEN=fake.token, TELEGRAM_API_URL=fake.base_url,
                DATABASE_PATH=str(tmp / "mafia.sqlite3"), HOST_IDS=",".join(map(str, hosts)),
                DEFAULT_LOCALE="en", **TIMERS)
+    if isinstance(target, str):
+        env["DATABASE_URL"] = target
     output = (tmp / "bot.log").open("wb")  # the child's logs (stdout)
     return await asyncio.create_subprocess_exec(
         sys.executable, "-m", "bot", cwd=tmp, env=env,
@@ -128,16 +133,21 @@ async def deal_table(bench: Bench, table: Table) -> dict[str, Any]:
 
 
 # ---------------------------------------------------------------------- main
-async def run(games: int, minutes: float, seed: int) -> dict[str, Any]:
+async def run(games: int, minutes: float, seed: int, url: str | None = None) -> dict[str, Any]:
     rng = random.Random(seed)
     tmp = Path(tempfile.mkdtemp(prefix="bench_load_"))
+    target: str | Path = tmp / "mafia.sqlite3"
+    if url is not None:  # a fresh database "bench" on that server
+        place = PgPlace(url)
+        await place.create()
+        target = place.target
     deal = make_tables(0, 1, DEAL_TABLE)
     tables = make_tables(1, games, PLAYERS_PER_GAME)
     bench_start = time.monotonic()
-    await prefill(tmp / "mafia.sqlite3", deal + tables)
+    await prefill(target, deal + tables)
     async with FakeTelegram(limits=TelegramLimits()) as fake:
         introduce(fake, deal + tables)
-        proc = await spawn(tmp, fake, [t.host for t in deal + tables])
+        proc = await spawn(tmp, fake, [t.host for t in deal + tables], target)
         peak, cpu = 0.0, 0.0
         try:
             await wait_until(lambda: any(m == "setMyCommands" for m, _ in fake.calls) or
@@ -155,7 +165,7 @@ async def run(games: int, minutes: float, seed: int) -> dict[str, Any]:
             started = time.monotonic()
             await asyncio.gather(*(bench.play(t) for t in tables))
             wall = time.monotonic() - started
-            await settle(tmp / "mafia.sqlite3", tables)  # the last posts and ledger writes
+            await settle(target, tables)  # the last posts and ledger writes
             peak, cpu = proc_stats(proc.pid)
             cpu -= start_cpu
         finally:
@@ -166,7 +176,7 @@ async def run(games: int, minutes: float, seed: int) -> dict[str, Any]:
                 except TimeoutError:
                     proc.kill()
         result = figures(fake, tables, bench)
-        good, problems = await ledger_check(tmp / "mafia.sqlite3", tables, fake)
+        good, problems = await ledger_check(target, tables, fake)
     durations = [t.finished_at - t.phases[0][0] for t in tables if t.finished_at]
     log_text = (tmp / "bot.log").read_text(errors="replace")
     result.update(
@@ -188,9 +198,13 @@ def main() -> None:
                         help="give up on games not over after this long (they count as stuck)")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--out", type=Path, help="also write the figures as JSON here")
+    parser.add_argument("--url", default=None,
+                        help="run the bot on this PostgreSQL server (a database 'bench' is"
+                        " created there) instead of a SQLite file")
     args = parser.parse_args()
-    result = asyncio.run(run(args.games, args.minutes, args.seed))
-    print(f"bench_load --games {args.games} on {result['machine']}")
+    result = asyncio.run(run(args.games, args.minutes, args.seed, args.url))
+    backend = "PostgreSQL" if args.url else "SQLite"
+    print(f"bench_load --games {args.games} on {result['machine']}, {backend}")
     print(table_text(result))
     for problem in result["problems"]:
         print("  ", problem)

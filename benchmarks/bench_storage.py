@@ -12,7 +12,6 @@ import asyncio
 import os
 import platform
 import random
-import shutil
 import statistics
 import tempfile
 import time
@@ -20,7 +19,9 @@ from collections.abc import Awaitable, Callable
 from datetime import date, datetime, timedelta
 from pathlib import Path
 
+from benchmarks.places import PgPlace, SqlitePlace
 from storage import Database, GamePoints
+from storage.outbox import EDIT, Queued
 
 CLUB = -1001
 TODAY = date(2026, 6, 1)
@@ -66,11 +67,6 @@ async def timed(runs: int, op: Callable[[int], Awaitable[object]]) -> list[float
     return samples
 
 
-def _remove_db(path: Path) -> None:
-    for suffix in ("", "-wal", "-shm"):
-        Path(f"{path}{suffix}").unlink(missing_ok=True)
-
-
 def line(name: str, samples: list[float], target: str) -> str:
     ordered = sorted(samples)
     p95 = ordered[min(len(ordered) - 1, int(len(ordered) * 0.95))]
@@ -78,16 +74,19 @@ def line(name: str, samples: list[float], target: str) -> str:
             f" {target} |")
 
 
-async def run(path: Path, players: int, rows: int, runs: int, catch_up_runs: int) -> None:
+async def run(place: SqlitePlace | PgPlace, players: int, rows: int, runs: int,
+              catch_up_runs: int) -> None:
     rng = random.Random(7)
-    db = await Database.open(path)
+    db = await Database.open(place.target)
     started = time.perf_counter()
     await fill(db, players, rows, rng)
     fill_s = time.perf_counter() - started
-    pristine = await db.backup(path.with_name("pristine.sqlite3"))
+    await place.snapshot(db)
+    if isinstance(place, PgPlace):
+        db = await Database.open(place.target)  # closed for the snapshot
     print(f"machine: {platform.machine()}, {os.cpu_count()} cores, {platform.system()}"
-          f" {platform.release()}, Python {platform.python_version()}")
-    size = await asyncio.to_thread(os.path.getsize, path)
+          f" {platform.release()}, Python {platform.python_version()}, {db.backend}")
+    size = await place.size()
     print(f"filled {players:,} players and {rows:,} ledger rows in {fill_s:.1f} s"
           f" ({size / 1e6:.0f} MB)\n")
     print("| operation | runs | median ms | p95 ms | target |")
@@ -124,6 +123,21 @@ async def run(path: Path, players: int, rows: int, runs: int, catch_up_runs: int
 
     print(line("games.append_event", await timed(runs, append), "-"), flush=True)
 
+    # a join: the lobby's seats, the step's log event and the lobby post's edit, together
+    lobbies = [await db.games.create(CLUB, 1, created_at=datetime(2026, 6, 1, 20, 0))
+               for _ in range(runs // 16 + 1)]
+    joiners = rng.sample(range(1, players + 1), 16)
+
+    async def join(i: int) -> None:
+        game, n = lobbies[i // 16], i % 16 + 1
+        await db.games.append_events_with_messages(
+            game, [(n, "join", {"tg_id": joiners[n - 1]}, None)],
+            [Queued(CLUB, EDIT, {"text": f"{n} seated"}, key=f"lobby-{game}")], now=float(i),
+            seats=[(k, joiners[k - 1]) for k in range(1, n + 1)])
+
+    print(line("a join (seats + log event + post edit)", await timed(runs, join), "-"),
+          flush=True)
+
     due = len(await db.expiry.warn_due(TODAY))
     print(line(f"expiry.warn_due (a week's expiries: {due:,} players)", await timed(
         max(1, runs // 10), lambda i: db.expiry.warn_due(TODAY)), "-"), flush=True)
@@ -134,8 +148,7 @@ async def run(path: Path, players: int, rows: int, runs: int, catch_up_runs: int
     probe_ms: list[float] = []
     burnt = 0
     for run_no in range(catch_up_runs):
-        copy = path.with_name(f"catch-up-{run_no}.sqlite3")
-        await asyncio.to_thread(shutil.copyfile, pristine, copy)
+        copy = await place.copy(run_no)
         other = await Database.open(copy)
         done = asyncio.Event()
 
@@ -153,7 +166,7 @@ async def run(path: Path, players: int, rows: int, runs: int, catch_up_runs: int
         done.set()
         await prober
         await other.close()
-        await asyncio.to_thread(_remove_db, copy)
+        await place.remove(copy)
     print(line(f"expiry.sweep catch-up ({burnt:,} players burnt)", catch_up, "< 2 s"))
     print(f"| ledger.balance_with_rank while a catch-up runs (p95 column: the worst) |"
           f" {len(probe_ms)} | {statistics.median(probe_ms):.2f} | {max(probe_ms):.2f} | - |")
@@ -167,7 +180,7 @@ async def run(path: Path, players: int, rows: int, runs: int, catch_up_runs: int
     per_day = statistics.median(sweep_sizes)
     print(line(f"expiry.sweep daily (median {per_day:,.0f} players burnt)", daily, "< 2 s"))
     await db.close()
-    await asyncio.to_thread(_remove_db, pristine)
+    await place.close()
 
 
 def main() -> None:
@@ -177,13 +190,25 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=200)
     parser.add_argument("--catch-up-runs", type=int, default=5)
     parser.add_argument("--path", type=Path, default=None, help="database file (default: temp)")
+    parser.add_argument("--url", default=None,
+                        help="a PostgreSQL server instead (postgresql://user@host:port/any;"
+                        " databases bench* are created and dropped there)")
     args = parser.parse_args()
+    sizes = (args.players, args.rows, args.runs, args.catch_up_runs)
+    if args.url is not None:
+        place = PgPlace(args.url)
+        asyncio.run(_on_server(place, *sizes))
+        return
     if args.path is not None:
-        asyncio.run(run(args.path, args.players, args.rows, args.runs, args.catch_up_runs))
+        asyncio.run(run(SqlitePlace(args.path), *sizes))
         return
     with tempfile.TemporaryDirectory() as tmp:
-        asyncio.run(run(Path(tmp) / "bench.sqlite3", args.players, args.rows, args.runs,
-                        args.catch_up_runs))
+        asyncio.run(run(SqlitePlace(Path(tmp) / "bench.sqlite3"), *sizes))
+
+
+async def _on_server(place: PgPlace, *sizes: int) -> None:
+    await place.create()
+    await run(place, *sizes)
 
 
 if __name__ == "__main__":

@@ -70,12 +70,13 @@ class Cluster:
         self._run(str(self.bin / "initdb"), "-D", str(self.data), "-U", "postgres",
                   "--auth=trust", "--locale=C.UTF-8", "--encoding=UTF8")
 
-    def start(self) -> None:
-        # fsync off: the tests stop the server, never the machine (faster, same behaviour)
+    def start(self, *, durable: bool = False) -> None:
+        """``durable``: PostgreSQL's defaults (every commit flushed), as the benchmarks run;
+        else fsync off: the tests stop the server, never the machine (faster, same results)."""
         options = (f"-p {self.port} -c listen_addresses=127.0.0.1"
-                   f" -c unix_socket_directories={self.root}"
-                   " -c fsync=off -c synchronous_commit=off -c full_page_writes=off"
-                   " -c max_connections=200")
+                   f" -c unix_socket_directories={self.root} -c max_connections=200")
+        if not durable:
+            options += " -c fsync=off -c synchronous_commit=off -c full_page_writes=off"
         self._run(str(self.bin / "pg_ctl"), "-D", str(self.data), "-l",
                   str(self.root / "server.log"), "-o", options, "-w", "-t", "60", "start")
 

@@ -12,9 +12,8 @@ from collections import Counter, defaultdict
 from pathlib import Path
 from typing import Any
 
-import aiosqlite
-
 from benchmarks.load.players import GAME_OVER, Bench, Table
+from storage import Database
 from tests.fakes.telegram_server import FakeTelegram, Request
 
 SENDS = frozenset({"sendMessage", "sendDocument", "sendPhoto"})
@@ -124,41 +123,44 @@ def figures(fake: FakeTelegram, tables: list[Table], bench: Bench) -> dict[str, 
     }
 
 
-async def settle(path: Path, tables: list[Table], within: float = 60) -> None:
+async def settle(target: str | Path, tables: list[Table], within: float = 60) -> None:
     """Wait (at most ``within`` s) until every game that posted "Game over" is finished in the
     database: the ledger is written after the end posts, which queue behind the group limit."""
     ids = [t.game_id for t in tables if t.finished_at]
     deadline = time.monotonic() + within
-    async with aiosqlite.connect(path) as conn:
+    db = await Database.open(target)
+    try:
         while ids and time.monotonic() < deadline:
             marks = ",".join("?" * len(ids))
-            async with conn.execute(f"SELECT count(*) FROM games WHERE id IN ({marks}) "
-                                    "AND status = 'finished'", ids) as cursor:
-                row = await cursor.fetchone()
-            if row and row[0] == len(ids):
+            rows = await db.query(f"SELECT count(*) FROM games WHERE id IN ({marks}) "
+                                  "AND status = 'finished'", ids)
+            if rows and rows[0][0] == len(ids):
                 break
             await asyncio.sleep(1)
+    finally:
+        await db.close()
     await asyncio.sleep(2)
 
 
-async def ledger_check(path: Path, tables: list[Table],
+async def ledger_check(target: str | Path, tables: list[Table],
                        fake: FakeTelegram) -> tuple[int, list[str]]:
     good, problems = 0, []
-    async with aiosqlite.connect(path) as conn:
+    db = await Database.open(target)
+    try:
         for t in tables:
-            async with conn.execute("SELECT status FROM games WHERE id = ?", (t.game_id,)) as c:
-                row = await c.fetchone()
-            async with conn.execute("SELECT count(*) FROM ledger WHERE game_id = ?",
-                                    (t.game_id,)) as c:
-                rows = await c.fetchone()
-            status = row[0] if row else "none"
-            ledger = rows[0] if rows else 0
+            found = await db.query("SELECT status FROM games WHERE id = ?", (t.game_id,))
+            counted = await db.query("SELECT count(*) FROM ledger WHERE game_id = ?",
+                                     (t.game_id,))
+            status = found[0][0] if found else "none"
+            ledger = counted[0][0] if counted else 0
             won = any(GAME_OVER in m.body for m in fake.messages(t.club))
             if status == "finished" and ledger > 0 and won and not t.error:
                 good += 1
             else:
                 problems.append(f"table {t.index} (game {t.game_id}): status {status}, "
                                 f"{ledger} ledger rows, win posted: {won}, {t.error or 'ok'}")
+    finally:
+        await db.close()
     return good, problems
 
 

@@ -14,6 +14,7 @@ from bot.app import App, create_app
 from bot.config import Settings
 from bot.outbox import Limits
 from tests.fakes.telegram_server import FakeTelegram, FakeUser, SentMessage
+from tests.pg_cluster import pg, pg_cluster  # noqa: F401  (fixtures)
 
 ADMIN_ID = 900
 HOST_ID = 800

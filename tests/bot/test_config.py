@@ -87,3 +87,21 @@ def test_webhook_settings(monkeypatch: pytest.MonkeyPatch) -> None:
     assert s.webhook_url == "https://bot.example.org/tg/hook"
     assert s.webhook_secret is not None and s.webhook_secret.get_secret_value() == "s3cret_-X"
     assert (s.webhook_host, s.webhook_port) == ("0.0.0.0", 8443)
+
+
+def test_database_url_chooses_postgresql_and_never_shows_its_password(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("DATABASE_URL", raising=False)
+    sqlite = Settings(_env_file=None, bot_token=TOKEN, database_url="  ")  # type: ignore[call-arg]
+    assert sqlite.database == sqlite.database_path and sqlite.database_url is None
+    url = "postgresql://kim:s3cret@db.example:5433/club"
+    s = Settings(_env_file=None, bot_token=TOKEN, database_url=url)  # type: ignore[call-arg]
+    assert s.database == url
+    assert s.database_label == "postgresql://kim@db.example:5433/club"
+    assert "s3cret" not in repr(s) + str(s.model_dump())
+    for bad in ("mysql://kim@db/club", "postgresql://kim:pw@db.example:5433/",
+                "postgresql://kim:pw@db.example:99999/club", "postgresql:///club"):
+        with pytest.raises(ValidationError) as err:
+            Settings(_env_file=None, bot_token=TOKEN, database_url=bad)  # type: ignore[call-arg]
+        assert describe(err.value).startswith("DATABASE_URL is malformed")
+        assert "pw" not in describe(err.value)

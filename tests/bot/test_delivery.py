@@ -35,9 +35,13 @@ async def fake() -> AsyncIterator[FakeTelegram]:
         yield server
 
 
-@pytest.fixture
-async def db(tmp_path: Path) -> AsyncIterator[Database]:
-    database = await Database.open(tmp_path / "outbox.sqlite3")
+@pytest.fixture(params=["sqlite", "postgresql"])
+async def db(tmp_path: Path, request: pytest.FixtureRequest) -> AsyncIterator[Database]:
+    """The durable outbox on each backend."""
+    target: str | Path = tmp_path / "outbox.sqlite3"
+    if request.param == "postgresql":
+        target = await request.getfixturevalue("pg").new_database()
+    database = await Database.open(target)
     yield database
     await database.close()
 

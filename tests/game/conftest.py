@@ -70,6 +70,16 @@ def fake_clock() -> FakeClock:
     return FakeClock(datetime(2026, 11, 30, 18, 0, tzinfo=UTC))
 
 
+@pytest.fixture(params=["sqlite", "postgresql"])
+async def bot_database(request: pytest.FixtureRequest, tmp_path: Path) -> str | Path:
+    """Where ``python -m bot`` processes keep a test's data: a SQLite file or a PostgreSQL
+    database (DATABASE_URL); tests/game/test_kill9.py's ``db_env`` says it to the process."""
+    if request.param == "postgresql":
+        url: str = await request.getfixturevalue("pg").new_database()
+        return url
+    return tmp_path / "mafia.sqlite3"
+
+
 @pytest.fixture
 async def db(tmp_path: Path) -> AsyncIterator[Database]:
     database = await Database.open(tmp_path / "game.sqlite3")

@@ -21,7 +21,8 @@ ROOT = Path(__file__).resolve().parents[2]
 CLUB = -100999
 HOST = 800
 PLAYERS = list(range(6001, 6011))
-SETTINGS = ("BOT_TOKEN", "TELEGRAM_API_URL", "DATABASE_PATH", "ADMIN_IDS", "HOST_IDS",
+SETTINGS = ("BOT_TOKEN", "TELEGRAM_API_URL", "DATABASE_PATH", "DATABASE_URL", "ADMIN_IDS",
+            "HOST_IDS",
             "NIGHT_SECONDS", "MAFIA_AGREE_SECONDS", "VOTE_TURN_SECONDS", "LAST_WORD_SECONDS",
             "DEFAULT_LOCALE")
 
@@ -46,13 +47,18 @@ async def spawn(tmp_path: Path, fake: FakeTelegram, stderr: Any = asyncio.subpro
         stderr=stderr)
 
 
+def db_env(target: str | Path) -> dict[str, str]:
+    """The settings pointing ``python -m bot`` at ``target``."""
+    return {"DATABASE_URL": target} if isinstance(target, str) else {}
+
+
 def prompts(fake: FakeTelegram, uid: int, prefix: str) -> list[SentMessage]:
     return [m for m in fake.messages(uid) if any(d.startswith(prefix) for _, d in m.buttons())]
 
 
-async def test_sigkill_mid_night_then_the_night_goes_on(fake: FakeTelegram,
-                                                       tmp_path: Path) -> None:
-    db = await Database.open(tmp_path / "mafia.sqlite3")
+async def test_sigkill_mid_night_then_the_night_goes_on(fake: FakeTelegram, tmp_path: Path,
+                                                       bot_database: str | Path) -> None:
+    db = await Database.open(bot_database)
     await db.clubs.ensure(CLUB, title="Club", locale="en")
     for i, uid in enumerate(PLAYERS, 1):
         await db.players.register(uid, display_name=f"U{uid}", language="en")
@@ -62,7 +68,7 @@ async def test_sigkill_mid_night_then_the_night_goes_on(fake: FakeTelegram,
     fake.group(CLUB, "Club")
     fake.user(HOST, "Host", language_code="en")
 
-    proc = await spawn(tmp_path, fake)
+    proc = await spawn(tmp_path, fake, **db_env(bot_database))
     try:
         await fake.send(HOST, "/newgame", chat_id=CLUB)
         await wait_until(lambda: prompts(fake, CLUB, "gl:"), 30, "the lobby")
@@ -93,7 +99,7 @@ async def test_sigkill_mid_night_then_the_night_goes_on(fake: FakeTelegram,
     events = await db.games.events(game)
     assert [e.kind for e in events].count("choice") == 1
 
-    proc = await spawn(tmp_path, fake)
+    proc = await spawn(tmp_path, fake, **db_env(bot_database))
     try:
         # everyone still to choose is prompted again; the one who chose is not
         own = [u for u in actors[1:] if "team" not in prompts(fake, u, prefix)[0].body]

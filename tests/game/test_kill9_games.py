@@ -23,7 +23,7 @@ from bot.game.table import SeatInfo, Stage, Table
 from storage.db import Database
 from tests.fakes.telegram_server import FakeTelegram, SentMessage
 from tests.game.flow import wait_until
-from tests.game.test_kill9 import CLUB, HOST, SETTINGS, spawn
+from tests.game.test_kill9 import CLUB, HOST, SETTINGS, db_env, spawn
 
 # 20 games with several restarts each take ~15 minutes here (a restart of ``python -m bot``
 # costs seconds on a busy machine): the suite plays 2; ``KILL9_GAMES=20`` plays the full run.
@@ -45,14 +45,15 @@ async def fake() -> AsyncIterator[FakeTelegram]:
 class Bot:
     """The process under test: started, killed with SIGKILL, started again."""
 
-    def __init__(self, tmp_path: Path, fake: FakeTelegram) -> None:
+    def __init__(self, tmp_path: Path, fake: FakeTelegram, target: str | Path) -> None:
         self.tmp_path, self.fake = tmp_path, fake
+        self.settings = {**TIMERS, **db_env(target)}
         self.proc: asyncio.subprocess.Process | None = None
         self.kills = 0
 
     async def start(self) -> None:
         with (self.tmp_path / "stderr.log").open("ab") as log:  # never a full pipe
-            self.proc = await spawn(self.tmp_path, self.fake, stderr=log, **TIMERS)
+            self.proc = await spawn(self.tmp_path, self.fake, stderr=log, **self.settings)
 
     async def kill(self) -> None:
         assert self.proc is not None
@@ -198,9 +199,9 @@ async def check(db: Database, fake: FakeTelegram, game_id: int) -> int:
     return sum(e.points for e in table.game.ledger)
 
 
-async def test_kill9_at_random_points_of_whole_games(fake: FakeTelegram,
-                                                      tmp_path: Path) -> None:
-    db = await Database.open(tmp_path / "mafia.sqlite3")
+async def test_kill9_at_random_points_of_whole_games(fake: FakeTelegram, tmp_path: Path,
+                                                      bot_database: str | Path) -> None:
+    db = await Database.open(bot_database)
     await db.clubs.ensure(CLUB, title="Club", locale="en")
     for i, uid in enumerate(PLAYERS, 1):
         await db.players.register(uid, display_name=f"U{uid}", language="en")
@@ -210,7 +211,7 @@ async def test_kill9_at_random_points_of_whole_games(fake: FakeTelegram,
     fake.group(CLUB, "Club")
     fake.user(HOST, "Host", language_code="en")
     rng = random.Random(9)
-    bot = Bot(tmp_path, fake)
+    bot = Bot(tmp_path, fake, bot_database)
     await bot.start()
     expected = sum([await db.ledger.balance(u) for u in PLAYERS])
     try:
