@@ -31,6 +31,7 @@ from bot.game.timers import JobGuard
 from bot.game.wiring import game_routers, install_games, start_games
 from bot.handlers import get_routers
 from bot.i18n import CatalogError, Translator, default_translator
+from bot.inbox import InboxDispatcher
 from bot.middlewares import AdminOnly, BlockedInGame, ContextMiddleware
 from bot.outbox import Limits, Outbox
 from bot.services import Services
@@ -336,7 +337,9 @@ async def create_app(
     guard = JobGuard()
     games = install_games(services, scheduler, guard)
     chat_moves.on_moved(games.move_chat)
-    dispatcher = Dispatcher(**services.as_kwargs())
+    # PostgreSQL: the inbox before the handlers (bot/inbox.py); SQLite: as ever
+    dispatcher = (InboxDispatcher if db.backend == "postgresql" else Dispatcher)(
+        **services.as_kwargs())
     context = ContextMiddleware(services)
     dispatcher.message.outer_middleware(context)
     dispatcher.callback_query.outer_middleware(context)
@@ -347,4 +350,6 @@ async def create_app(
         router.callback_query.middleware(blocked)
     dispatcher.include_routers(*routers, *get_routers(admin_middleware=AdminOnly(services)))
     dispatcher.startup.register(start_games)
+    if isinstance(dispatcher, InboxDispatcher):
+        dispatcher.use_inbox(db.inbox)  # its startup step runs after the games' restore
     return App(settings, bot, dispatcher, services, scheduler, clock, guard=guard)

@@ -273,6 +273,15 @@ def _c_collation(tables: str) -> str:
 
 MIGRATIONS: list[tuple[str, str]] = [
     ("the schema of SQLite's version 7, with its triggers", _c_collation(_TABLES) + _TRIGGERS),
+    ("the inbox: every update received, before it is handled", """
+CREATE TABLE inbox (
+    update_id BIGINT           PRIMARY KEY,
+    payload   TEXT             NOT NULL,
+    received  DOUBLE PRECISION NOT NULL,
+    handled   DOUBLE PRECISION
+);
+CREATE INDEX inbox_pending ON inbox(update_id) WHERE handled IS NULL;
+"""),
 ]
 
 SCHEMA_VERSION = len(MIGRATIONS)
