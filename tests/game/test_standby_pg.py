@@ -1,7 +1,7 @@
 """Several ``python -m bot`` on one PostgreSQL (bot/standby.py): one runs the clubs, the others
 wait in the server's queue for its lock; ``kill -9`` of any of them at random moments of whole
 games, and the games go on: results equal the engine's count from each log, the ledger exact,
-every outcome delivered.
+every outcome delivered, every update written to the inbox and handled.
 
 Soak test: about a minute and a half per game on a busy 2-core machine (``STANDBY_GAMES``,
 default 1, sets how many games).
@@ -108,6 +108,22 @@ def in_charge(fleet: Fleet) -> list[Process]:
     return [p for p in fleet.alive() if p.in_charge]
 
 
+async def all_in_the_inbox(db: Database, fake: FakeTelegram) -> None:
+    """Every update the fake handed out (to any process, killed or not) was written to the
+    inbox and handled: none lost between receiving and handling."""
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + 60
+    while True:
+        rows = await db.query("SELECT update_id, handled FROM inbox")
+        ids = {int(r[0]) for r in rows}
+        pending = sorted(int(r[0]) for r in rows if r[1] is None)
+        missing = sorted(set(fake.delivered_at) - ids)
+        if not missing and not pending:
+            return
+        assert loop.time() < deadline, (missing, pending)
+        await asyncio.sleep(0.2)
+
+
 async def _seed(db: Database, fake: FakeTelegram) -> None:
     await db.clubs.ensure(CLUB, title="Club", locale="en")
     for i, uid in enumerate(PLAYERS, 1):
@@ -180,6 +196,7 @@ async def test_kill9_of_random_processes_during_whole_games(
             assert sum([await db.ledger.balance(u) for u in PLAYERS]) == expected
             played += 1
         assert len(in_charge(fleet)) <= 1  # never two at once
+        await all_in_the_inbox(db, fake)
     finally:
         await fleet.stop()
         await db.close()
