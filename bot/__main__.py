@@ -35,19 +35,23 @@ async def run(settings: Settings) -> None:
 
     lock = take_process_lock(settings)  # a second process on one SQLite file stops here
     clubs = None
+    watching = None
+    report = start_from_env()  # opt-in: BOT_MEMORY_LOG
     try:
-        clubs = await take_clubs(settings)  # on PostgreSQL: waits while another runs them
-        watching = None if clubs is None else asyncio.create_task(watch(clubs, exit_now))
-        report = start_from_env()  # opt-in: BOT_MEMORY_LOG
+        app = await create_app(settings)  # a bad DATABASE_URL stops here, with its one line
         try:
-            app = await create_app(settings)
-            await app.run()
-        finally:
-            if report is not None:
-                report.cancel()
-            if watching is not None:
-                watching.cancel()
+            clubs = await take_clubs(settings)  # on PostgreSQL: waits while another runs them
+        except BaseException:
+            await app.close()
+            raise
+        if clubs is not None:
+            watching = asyncio.create_task(watch(clubs, exit_now))
+        await app.run()
     finally:
+        if report is not None:
+            report.cancel()
+        if watching is not None:
+            watching.cancel()
         if clubs is not None:
             await clubs.release()
         if lock is not None:

@@ -40,17 +40,21 @@ class SessionLock:
         self.url = url
         self.key = key
         self._conn: asyncpg.Connection | None = None
+        self._held = False  # granted on the current connection
 
     async def _connect(self) -> asyncpg.Connection:
         if self._conn is None or self._conn.is_closed():
+            self._held = False  # a session's lock ends with it
             self._conn = await asyncpg.connect(self.url, timeout=CONNECT_TIMEOUT_S,
                                                server_settings=KEEPALIVES)
         return self._conn
 
     async def _try(self) -> bool:
         conn = await self._connect()
-        return bool(await conn.fetchval("SELECT pg_try_advisory_lock($1)", self.key,
-                                        timeout=PING_TIMEOUT_S))
+        if not self._held:
+            self._held = bool(await conn.fetchval("SELECT pg_try_advisory_lock($1)", self.key,
+                                                  timeout=PING_TIMEOUT_S))
+        return self._held
 
     async def try_acquire(self) -> bool | None:
         """True: granted (or already held); False: another process holds it; None: the server
@@ -68,6 +72,7 @@ class SessionLock:
             try:
                 conn = await self._connect()
                 await conn.fetchval("SELECT pg_advisory_lock($1)", self.key)
+                self._held = True
                 return
             except _FAILED:
                 await self._drop()
@@ -77,7 +82,7 @@ class SessionLock:
         """A round trip on the lock's connection; if the connection was lost, the lock is
         asked for again (the server released it with the connection)."""
         conn = self._conn
-        if conn is not None and not conn.is_closed():
+        if conn is not None and not conn.is_closed() and self._held:
             try:
                 await conn.fetchval("SELECT 1", timeout=PING_TIMEOUT_S)
                 return Holding.HELD
@@ -90,11 +95,13 @@ class SessionLock:
 
     async def _drop(self) -> None:
         conn, self._conn = self._conn, None
+        self._held = False
         if conn is not None:
             conn.terminate()
 
     async def release(self) -> None:
         conn, self._conn = self._conn, None
+        self._held = False
         if conn is not None and not conn.is_closed():
             with contextlib.suppress(Exception):
                 await asyncio.wait_for(conn.close(), PING_TIMEOUT_S)
