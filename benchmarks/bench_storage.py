@@ -29,7 +29,7 @@ TODAY = date(2026, 6, 1)
 
 async def fill(db: Database, players: int, rows: int, rng: random.Random) -> None:
     """``players`` players (70% with a nickname, last games spread over 150 days) and
-    ``rows`` game ledger rows spread over them, in one transaction."""
+    ``rows`` game ledger rows spread over them."""
     people = []
     for tg_id in range(1, players + 1):
         last = TODAY - timedelta(days=rng.randrange(150))
@@ -46,9 +46,13 @@ async def fill(db: Database, players: int, rows: int, rng: random.Random) -> Non
         await conn.execute(
             "INSERT INTO clubs (chat_id, title, locale) VALUES (?, 'Bench club', 'ru')", (CLUB,)
         )
-        reasons = ("survived_day", "survived_night", "vote_for_mafia", "team_win")
-        batch = 100_000
-        for start in range(0, rows, batch):
+    # The ledger in transactions of 10,000 rows: on PostgreSQL one transaction of a million
+    # rows would update the same few hundred rank_histogram rows a million times, and row
+    # versions of a transaction still open cannot be pruned (each update walks them all).
+    reasons = ("survived_day", "survived_night", "vote_for_mafia", "team_win")
+    batch = 10_000
+    for start in range(0, rows, batch):
+        async with db.transaction() as conn:
             await conn.executemany(
                 "INSERT INTO ledger (tg_id, points, kind, reason, phase, day)"
                 " VALUES (?, ?, 'game', ?, 'day 1', ?)",

@@ -3,8 +3,11 @@ onto PostgreSQL (the bot stopped), then check the copy against the file.
 
 The target must be empty (its schema is created by the migrations). Every table is copied in
 one transaction, ids kept; the caches (``balances``, ``rank_histogram``) are not copied but
-rebuilt by the target's own triggers from the players and the ledger, so checking them against
-the file's checks the ledger itself. Then: every balance, the ledger's sums (per player and
+computed on the target from its players and ledger, so checking them against the file's checks
+the ledger itself. The cache triggers are paused for the bulk load (re-enabled in the same
+transaction): a million ledger rows in one transaction would otherwise update the same few
+hundred histogram rows a million times, and their versions cannot be pruned while it is open.
+Then: every balance, the ledger's sums (per player and
 kind), every finished game's log and points, the queued outbox, the number of rows of every
 table. Each check prints one line; any difference fails the copy.
 """
@@ -31,6 +34,8 @@ DERIVED = ("balances", "rank_histogram")  # kept by triggers on both sides
 _IDENTITY = ("games", "ledger", "immunity_orders", "complaints", "admin_log",
              "imported_players", "outbox")
 _SPOUSES = ("spouse_id", "spouse_proposed_to")
+_CACHE_TRIGGERS = (("ledger", "ledger_balance"), ("balances", "balances_rank_histogram_out"),
+                   ("balances", "balances_rank_histogram_in"))
 
 
 class CopyError(Exception):
@@ -74,6 +79,8 @@ async def _refuse_non_empty(pg: asyncpg.Connection) -> None:
 
 async def _copy_rows(src: sqlite3.Connection, pg: asyncpg.Connection, report: Report) -> None:
     async with pg.transaction():
+        for table, trigger in _CACHE_TRIGGERS:
+            await pg.execute(f"ALTER TABLE {table} DISABLE TRIGGER {trigger}")
         for table in TABLES:
             columns = _columns(src, table)
             rows = src.execute(f"SELECT {', '.join(columns)} FROM {table}").fetchall()
@@ -89,6 +96,15 @@ async def _copy_rows(src: sqlite3.Connection, pg: asyncpg.Connection, report: Re
         await pg.executemany(
             "UPDATE players SET spouse_id = $2, spouse_proposed_to = $3 WHERE tg_id = $1",
             spouses)
+        await pg.execute(
+            "UPDATE balances b SET points = s.total FROM (SELECT tg_id, sum(points) AS total"
+            " FROM ledger GROUP BY tg_id) s WHERE b.tg_id = s.tg_id")
+        await pg.execute(
+            "INSERT INTO rank_histogram (points, players) SELECT points, count(*)"
+            " FROM balances WHERE ranked = 1 AND points > 0 GROUP BY points")
+        for table, trigger in _CACHE_TRIGGERS:
+            await pg.execute(f"ALTER TABLE {table} ENABLE TRIGGER {trigger}")
+        report("computed balances and rank_histogram from the ledger")
         for table in _IDENTITY:  # the next id follows the file's (AUTOINCREMENT) counter
             last = max(int(src.execute(f"SELECT coalesce(max(id), 0) FROM {table}")
                            .fetchone()[0]), _sqlite_sequence(src, table))

@@ -108,7 +108,7 @@ class Transactions:
 
     async def _join_group(self) -> _Group:
         if self._group is None:
-            await self._backend.ready()
+            await self._backend.ready(self._conn)
             try:
                 for statement in self._backend.begin_write:
                     await self._conn.execute(statement)
@@ -187,7 +187,7 @@ class Transactions:
         async with self._read_lock:
             self._read_holder = asyncio.current_task()
             try:
-                await self._backend.ready()
+                await self._backend.ready(self._reader)
                 await self._reader.execute(self._backend.begin_read)
                 yield self._reader
             finally:
@@ -203,7 +203,7 @@ class Transactions:
             async with self._exclusive():
                 return list(await self._conn.execute_fetchall(sql, params))
         async with self._read_lock:
-            await self._backend.ready()
+            await self._backend.ready(self._reader)
             return list(await self._reader.execute_fetchall(sql, params))
 
     def _refuse_read_inside(self) -> None:

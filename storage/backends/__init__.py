@@ -23,8 +23,10 @@ class Backend(Protocol):
     async def end(self, conn: Connection) -> None:
         """End whatever transaction ``conn`` is in (none is fine)."""
 
-    async def ready(self) -> None:
-        """Before a transaction: reconnect what was lost (a server restarting)."""
+    async def ready(self, conn: Connection) -> None:
+        """Before a transaction or read on ``conn`` (its lock held, nothing open on it):
+        reconnect it if it was lost (a server restarting). Never another connection: a
+        transaction still running on a lost connection must fail, not go on elsewhere."""
 
     async def set_cache(self, kib: int | None) -> None: ...
 

@@ -223,19 +223,19 @@ class PgBackend:
             if not pg.closed():
                 raise
 
-    async def ready(self) -> None:
-        """A connection lost (the server restarted) is opened again before the next
+    async def ready(self, conn: Connection) -> None:
+        """A connection lost (the server restarted) is opened again before its next
         transaction; while the server is down this raises (the caller says "try again")."""
         if self._closed:
             raise ValueError("the database is closed")  # as aiosqlite says it
-        for pg in (self._writer, self._reader):
-            if pg.closed():
-                await pg.settle()
-                try:
-                    pg.raw = await asyncpg.connect(self.url, timeout=CONNECT_TIMEOUT_S)
-                except _UNREACHABLE as exc:
-                    raise DatabaseUnavailable(
-                        f"cannot reach {describe(self.url)}: {_reason(exc)}") from None
+        pg = cast(PgConnection, conn)
+        if pg.closed():
+            await pg.settle()
+            try:
+                pg.raw = await asyncpg.connect(self.url, timeout=CONNECT_TIMEOUT_S)
+            except _UNREACHABLE as exc:
+                raise DatabaseUnavailable(
+                    f"cannot reach {describe(self.url)}: {_reason(exc)}") from None
 
     async def set_cache(self, kib: int | None) -> None:
         return None  # the server's shared_buffers, not a connection's

@@ -66,7 +66,7 @@ class SqliteBackend:
             if "no transaction is active" not in str(exc):
                 raise
 
-    async def ready(self) -> None:
+    async def ready(self, conn: Connection) -> None:
         return None  # a file does not go away
 
     async def set_cache(self, kib: int | None) -> None:

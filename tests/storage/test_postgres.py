@@ -14,7 +14,7 @@ from pathlib import Path
 import asyncpg
 import pytest
 
-from storage import Database, GamePoints
+from storage import Database, DatabaseUnavailable, GamePoints
 from storage.__main__ import main
 from storage.migrations_pg import SCHEMA_VERSION
 from storage.outbox import Queued
@@ -66,6 +66,9 @@ async def test_copy_moves_everything_and_checks_it(pg: Cluster, db_path: Path,
         assert (await copied.players.get(4)).spouse_id == 1  # type: ignore[union-attr]
         assert [e.kind for e in await copied.games.events(game)] == ["deal", "night", "day"]
         assert len(await copied.outbox.pending(CLUB)) == 2
+        # the cache triggers work again after the bulk load
+        assert await copied.ledger.adjust(3, 1, reason="x", admin_id=ADMIN, now=NOW) == 8
+        assert (await copied.ledger.balance_with_rank(1)).rank == 2
         # new rows get new ids after the copied ones
         assert await copied.games.create(CLUB, 1, created_at=NOW) == game + 2
     finally:
@@ -155,3 +158,37 @@ async def test_migrations_run_once(pg: Cluster) -> None:
         assert await conn.fetchval("SELECT count(*) FROM schema_migrations") == SCHEMA_VERSION
     finally:
         await conn.close()
+
+
+async def test_the_server_restarting_between_and_during_transactions(pg: Cluster) -> None:
+    """Calls while the server is down raise DatabaseUnavailable and write nothing; once it is
+    back the same Database reconnects by itself; a transaction cut off by the restart is
+    rolled back whole (none of it is committed on the new connection)."""
+    db = await Database.open(await pg.new_database())
+    try:
+        await add_players(db, 1)
+        await asyncio.to_thread(pg.stop, "fast")
+        try:
+            with pytest.raises(DatabaseUnavailable):
+                await db.ledger.adjust(1, 5, reason="x", admin_id=ADMIN, now=NOW)
+            with pytest.raises(DatabaseUnavailable):
+                await db.ledger.balance(1)
+        finally:
+            await asyncio.to_thread(pg.start)
+        assert await db.ledger.adjust(1, 5, reason="x", admin_id=ADMIN, now=NOW) == 5
+        assert await db.ledger.balance(1) == 5
+
+        with pytest.raises(DatabaseUnavailable):
+            async with db.transaction() as conn:
+                await conn.execute(
+                    "INSERT INTO ledger (tg_id, points, kind, reason, day)"
+                    " VALUES (1, 7, 'adjust', 'cut off', '2026-03-10')")
+                await asyncio.to_thread(pg.stop, "fast")
+                try:
+                    await conn.execute("SELECT 1")
+                finally:
+                    await asyncio.to_thread(pg.start)
+        assert await db.ledger.balance(1) == 5
+        assert [r.reason for r in await db.ledger.recent(1)] == ["x"]
+    finally:
+        await db.close()
