@@ -10,6 +10,8 @@ from storage.errors import InvalidAmount, InvalidValue, UnknownGame, UnknownPlay
 from storage.models import KIND_GAME, GamePoints, Player
 from storage.sql import Connection
 
+LEDGER_ROWS_AT_ONCE = 500  # rows of one INSERT (7 values each: far below SQLite's limit)
+
 
 async def fetch_player(conn: Connection, tg_id: int) -> Player | None:
     rows = await conn.execute_fetchall(
@@ -88,14 +90,18 @@ async def games_played(conn: Connection, tg_ids: Iterable[int], day: date) -> No
     ids = sorted(set(tg_ids))
     await require_players(conn, ids)
     iso = day.isoformat()
-    await conn.executemany(
+    if not ids:
+        return
+    # one statement for the table (PostgreSQL's cache triggers run once per statement)
+    marks = ",".join(f"?{i}" for i in range(2, len(ids) + 2))
+    await conn.execute(
         "UPDATE players SET games_played = games_played + 1,"
         " first_game_date = CASE WHEN first_game_date IS NULL OR first_game_date > ?1"
         "   THEN ?1 ELSE first_game_date END,"
         " last_game_date = CASE WHEN last_game_date IS NULL OR last_game_date < ?1"
         "   THEN ?1 ELSE last_game_date END"
-        " WHERE tg_id = ?2",
-        [(iso, tg_id) for tg_id in ids],
+        f" WHERE tg_id IN ({marks})",
+        [iso, *ids],
     )
 
 
@@ -120,10 +126,12 @@ async def record_points(
     players = set(seated) | {row.tg_id for row in rows}
     await games_played(conn, players, day)  # also raises UnknownPlayer
     iso = day.isoformat()
-    await conn.executemany(
-        "INSERT INTO ledger (tg_id, points, kind, reason, game_id, phase, day)"
-        " VALUES (?, ?, ?, ?, ?, ?, ?)",
-        [(r.tg_id, r.points, KIND_GAME, r.reason, game_id, r.phase, iso)
-         for r in rows if r.points != 0],
-    )
+    awarded = [(r.tg_id, r.points, KIND_GAME, r.reason, game_id, r.phase, iso)
+               for r in rows if r.points != 0]
+    for start in range(0, len(awarded), LEDGER_ROWS_AT_ONCE):  # one statement per chunk
+        chunk = awarded[start:start + LEDGER_ROWS_AT_ONCE]
+        await conn.execute(
+            "INSERT INTO ledger (tg_id, points, kind, reason, game_id, phase, day) VALUES "
+            + ",".join(["(?, ?, ?, ?, ?, ?, ?)"] * len(chunk)),
+            [v for row in chunk for v in row])
     return True

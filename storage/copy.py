@@ -5,8 +5,7 @@ The target must be empty (its schema is created by the migrations). Every table 
 one transaction, ids kept; the caches (``balances``, ``rank_histogram``) are not copied but
 computed on the target from its players and ledger, so checking them against the file's checks
 the ledger itself. The cache triggers are paused for the bulk load (re-enabled in the same
-transaction): a million ledger rows in one transaction would otherwise update the same few
-hundred histogram rows a million times, and their versions cannot be pruned while it is open.
+transaction): one statement each computes the caches instead.
 Then: every balance, the ledger's sums (per player and
 kind), every finished game's log and points, the queued outbox, the number of rows of every
 table. Each check prints one line; any difference fails the copy.
@@ -34,8 +33,7 @@ DERIVED = ("balances", "rank_histogram")  # kept by triggers on both sides
 _IDENTITY = ("games", "ledger", "immunity_orders", "complaints", "admin_log",
              "imported_players", "outbox")
 _SPOUSES = ("spouse_id", "spouse_proposed_to")
-_CACHE_TRIGGERS = (("ledger", "ledger_balance"), ("balances", "balances_rank_histogram_out"),
-                   ("balances", "balances_rank_histogram_in"))
+_CACHE_TRIGGERS = (("ledger", "ledger_balances"), ("balances", "balances_rank_histogram"))
 
 
 class CopyError(Exception):
