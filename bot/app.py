@@ -31,6 +31,7 @@ from bot.game.timers import JobGuard
 from bot.game.wiring import game_routers, install_games, mini_app_url, start_games
 from bot.handlers import get_routers
 from bot.i18n import CatalogError, Translator, default_translator
+from bot.inbox import InboxDispatcher
 from bot.middlewares import AdminOnly, BlockedInGame, ContextMiddleware
 from bot.outbox import Limits, Outbox
 from bot.services import Services
@@ -43,6 +44,7 @@ from bot.services.moving import Moving
 from bot.services.stats import Stats
 from bot.session import BotSession
 from storage.backends import DatabaseUrlError
+from storage.backends.single import DatabaseInUse, ProcessLock
 from storage.db import Database
 
 log = logging.getLogger("bot")
@@ -275,6 +277,19 @@ async def open_database(settings: Settings) -> Database:
         raise StartupError(f"cannot open the database {settings.database_label}: {e}") from None
 
 
+def take_process_lock(settings: Settings) -> ProcessLock | None:
+    """On SQLite, the one bot process per database file (storage/backends/single.py); on
+    PostgreSQL nothing: several processes share the work there (docs/scaling.md)."""
+    if settings.database_url is not None:
+        return None
+    try:
+        return ProcessLock.take(settings.database_path)
+    except DatabaseInUse as e:
+        raise StartupError(str(e)) from None
+    except OSError as e:
+        raise StartupError(f"cannot lock the database {settings.database_label}: {e}") from None
+
+
 async def health_check(settings: Settings) -> str:
     """``python -m bot check``: texts load, the database opens, getMe answers; one line back.
 
@@ -330,7 +345,9 @@ async def create_app(
     guard = JobGuard()
     games = install_games(services, scheduler, guard)
     chat_moves.on_moved(games.move_chat)
-    dispatcher = Dispatcher(**services.as_kwargs())
+    # PostgreSQL: the inbox before the handlers (bot/inbox.py); SQLite: as ever
+    dispatcher = (InboxDispatcher if db.backend == "postgresql" else Dispatcher)(
+        **services.as_kwargs())
     context = ContextMiddleware(services)
     dispatcher.message.outer_middleware(context)
     dispatcher.callback_query.outer_middleware(context)
@@ -341,4 +358,6 @@ async def create_app(
         router.callback_query.middleware(blocked)
     dispatcher.include_routers(*routers, *get_routers(admin_middleware=AdminOnly(services)))
     dispatcher.startup.register(start_games)
+    if isinstance(dispatcher, InboxDispatcher):
+        dispatcher.use_inbox(db.inbox)  # its startup step runs after the games' restore
     return App(settings, bot, dispatcher, services, scheduler, clock, guard=guard)

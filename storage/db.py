@@ -10,6 +10,7 @@ from storage.clubs import Clubs
 from storage.expiry import SWEEP_CACHE_KIB, Expiry
 from storage.games import Games
 from storage.imports import Imports
+from storage.inbox import Inbox
 from storage.ledger import Ledger
 from storage.outbox import Outbox
 from storage.players import Players, backfill_skeletons
@@ -45,6 +46,7 @@ class Database(Transactions):
         self.stats = Stats(self)
         self.imports = Imports(self)
         self.outbox = Outbox(self)
+        self.inbox = Inbox(self)
 
     @classmethod
     async def open(cls, target: str | Path) -> Database:

@@ -352,6 +352,15 @@ CREATE TRIGGER balances_rank_histogram AFTER UPDATE ON balances
 MIGRATIONS: list[tuple[str, str]] = [
     ("the schema of SQLite's version 7, with its triggers", _c_collation(_TABLES) + _TRIGGERS),
     ("the caches (balances, rank_histogram) kept per statement", _STATEMENT_CACHES),
+    ("the inbox: every update received, before it is handled", """
+CREATE TABLE inbox (
+    update_id BIGINT           PRIMARY KEY,
+    payload   TEXT             NOT NULL,
+    received  DOUBLE PRECISION NOT NULL,
+    handled   DOUBLE PRECISION
+);
+CREATE INDEX inbox_pending ON inbox(update_id) WHERE handled IS NULL;
+"""),
 ]
 
 SCHEMA_VERSION = len(MIGRATIONS)

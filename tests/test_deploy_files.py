@@ -54,6 +54,7 @@ def test_postgres_compose_and_ci() -> None:
     assert "image: postgres:" in compose and "mafia-pg:/var/lib/postgresql/data" in compose
     assert "pg_isready" in compose and "condition: service_healthy" in compose
     assert "DATABASE_URL=postgresql://" in compose
+    assert "replicas: 2" in compose  # one runs the clubs, one waits to take over
     assert "DATABASE_URL" not in (ROOT / "docker-compose.yml").read_text(encoding="utf-8")
     ci = (ROOT / ".ci" / "run").read_text(encoding="utf-8")
     assert "apt-get install" in ci and "postgresql" in ci

@@ -109,3 +109,38 @@ async def test_html_answer_at_start_up_is_one_line(fake: FakeTelegram, tmp_path:
     assert code != 0
     assert lines == [f"error: the Bot API at {fake.base_url} did not answer JSON "
                      "(is TELEGRAM_API_URL a Bot API server?)"]
+
+
+async def test_second_process_on_one_sqlite_file_refuses(
+    fake: FakeTelegram, tmp_path: Path
+) -> None:
+    """SQLite runs one bot process: a second one on the same file exits with one line naming
+    the first; once the first is gone (kill -9: the kernel drops its lock) a new one starts."""
+    env = _env(tmp_path, BOT_TOKEN=fake.token, TELEGRAM_API_URL=fake.base_url)
+    first = await _spawn(tmp_path, env)
+    try:
+        await fake.wait_call("setMyCommands", timeout=90)
+        code, lines = await _fails(tmp_path, env)
+        assert code == 1
+        assert lines == [f"error: another bot process (pid {first.pid}) is running on "
+                         f"{tmp_path / 'db' / 'mafia.sqlite3'}: SQLite allows one; stop it, or "
+                         "set DATABASE_URL to PostgreSQL to run several"]
+        assert first.returncode is None  # the first goes on answering
+        fake.user(1, "Анна", language_code="ru")
+        await fake.send(1, "/start")
+        assert "Анна" in ((await fake.next_message(1, timeout=20)).text or "")
+    finally:
+        if first.returncode is None:
+            first.kill()
+        await asyncio.wait_for(first.communicate(), 60)
+    fake.calls.clear()  # wait for the new process's own start
+    second = await _spawn(tmp_path, env)
+    try:
+        await fake.wait_call("setMyCommands", timeout=90)
+        await fake.send(1, "/start")
+        assert "Анна" in ((await fake.next_message(1, timeout=20)).text or "")
+    finally:
+        if second.returncode is None:
+            second.send_signal(signal.SIGTERM)
+        _, stderr = await asyncio.wait_for(second.communicate(), 60)
+    assert second.returncode == 0, stderr.decode()
