@@ -33,7 +33,8 @@ async def fake() -> AsyncIterator[FakeTelegram]:
 
 
 async def spawn(tmp_path: Path, fake: FakeTelegram, stderr: Any = asyncio.subprocess.PIPE,
-                **settings: str) -> asyncio.subprocess.Process:
+                module: str = "bot", **settings: str) -> asyncio.subprocess.Process:
+    """``python -m bot`` (or ``module``, a wrapper of its ``main``) against the fake."""
     env = {k: v for k, v in os.environ.items() if k.upper() not in SETTINGS}
     env.update(PYTHONPATH=str(ROOT), BOT_TOKEN=fake.token, TELEGRAM_API_URL=fake.base_url,
                DATABASE_PATH=str(tmp_path / "mafia.sqlite3"), HOST_IDS=str(HOST),
@@ -41,7 +42,7 @@ async def spawn(tmp_path: Path, fake: FakeTelegram, stderr: Any = asyncio.subpro
                LAST_WORD_SECONDS="1", DEFAULT_LOCALE="en")
     env.update(settings)
     return await asyncio.create_subprocess_exec(
-        sys.executable, "-m", "bot", cwd=tmp_path, env=env,
+        sys.executable, "-m", module, cwd=tmp_path, env=env,
         stdout=stderr if stderr is not asyncio.subprocess.PIPE else asyncio.subprocess.DEVNULL,
         stderr=stderr)
 
@@ -50,8 +51,11 @@ def prompts(fake: FakeTelegram, uid: int, prefix: str) -> list[SentMessage]:
     return [m for m in fake.messages(uid) if any(d.startswith(prefix) for _, d in m.buttons())]
 
 
+@pytest.mark.soak
 async def test_sigkill_mid_night_then_the_night_goes_on(fake: FakeTelegram,
                                                        tmp_path: Path) -> None:
+    """Soak test (about 30 s): two starts of ``python -m bot`` (seconds each: aiogram's import),
+    a lobby, a deal and a night over HTTP, and the Mafia's real 4 s window to agree."""
     db = await Database.open(tmp_path / "mafia.sqlite3")
     await db.clubs.ensure(CLUB, title="Club", locale="en")
     for i, uid in enumerate(PLAYERS, 1):

@@ -52,7 +52,8 @@ class Bot:
 
     async def start(self) -> None:
         with (self.tmp_path / "stderr.log").open("ab") as log:  # never a full pipe
-            self.proc = await spawn(self.tmp_path, self.fake, stderr=log, **TIMERS)
+            self.proc = await spawn(self.tmp_path, self.fake, stderr=log,
+                                    module="tests.game.relaxed_bot", **TIMERS)
 
     async def kill(self) -> None:
         assert self.proc is not None
@@ -198,8 +199,11 @@ async def check(db: Database, fake: FakeTelegram, game_id: int) -> int:
     return sum(e.points for e in table.game.ledger)
 
 
+@pytest.mark.soak
 async def test_kill9_at_random_points_of_whole_games(fake: FakeTelegram,
                                                       tmp_path: Path) -> None:
+    """Soak test (about a minute): two whole games by a process killed and started again several
+    times, and every start of ``python -m bot`` costs seconds (aiogram's import)."""
     db = await Database.open(tmp_path / "mafia.sqlite3")
     await db.clubs.ensure(CLUB, title="Club", locale="en")
     for i, uid in enumerate(PLAYERS, 1):

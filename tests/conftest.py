@@ -1,0 +1,20 @@
+"""Suite-wide: the ``soak`` marker, and soak tests first in the run.
+
+The suite runs side by side (pytest-xdist, ``scripts/test``): the controller hands tests out in
+collection order, round robin, so a long test collected last is started last and the whole run
+waits for it alone. Soak tests (a docstring says why each needs more than 20 s) are therefore
+moved to the front, where they run beside the many short ones.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    config.addinivalue_line(
+        "markers", "soak: a test that needs more than 20 s (its docstring says why); run first")
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    items.sort(key=lambda item: item.get_closest_marker("soak") is None)  # stable: order kept
