@@ -1,9 +1,10 @@
 """Suite-wide: the ``soak`` marker, and soak tests first in the run.
 
 The suite runs side by side (pytest-xdist, ``scripts/test``): the controller hands tests out in
-collection order, round robin, so a long test collected last is started last and the whole run
-waits for it alone. Soak tests (a docstring says why each needs more than 20 s) are therefore
-moved to the front, where they run beside the many short ones.
+collection order, one at a time as workers free up (``--maxschedchunk 1``), so a long test
+collected last would start last and the whole run would wait for it alone. Soak tests (a
+docstring says why each needs more than 20 s) are therefore moved to the front: they start
+first, on every worker, and the many short ones fill in around them.
 """
 
 from __future__ import annotations

@@ -15,7 +15,6 @@ import pytest
 
 from storage.db import Database
 from tests.fakes.telegram_server import FakeTelegram, SentMessage
-from tests.game.flow import wait_until
 
 ROOT = Path(__file__).resolve().parents[2]
 CLUB = -100999
@@ -69,17 +68,17 @@ async def test_sigkill_mid_night_then_the_night_goes_on(fake: FakeTelegram,
     proc = await spawn(tmp_path, fake)
     try:
         await fake.send(HOST, "/newgame", chat_id=CLUB)
-        await wait_until(lambda: prompts(fake, CLUB, "gl:"), 30, "the lobby")
+        await fake.wait_for(lambda: prompts(fake, CLUB, "gl:"), 30, "the lobby")
         lobby = prompts(fake, CLUB, "gl:")[0]
         game = int(lobby.buttons()[0][1].split(":")[1])
         for uid in PLAYERS:
             await fake.callback_answer(await fake.press(uid, lobby, f"gl:{game}:join"), 20)
         await fake.send(HOST, "/deal", chat_id=CLUB)
-        await wait_until(lambda: all(any(m.protect_content for m in fake.messages(u))
+        await fake.wait_for(lambda: all(any(m.protect_content for m in fake.messages(u))
                                      for u in PLAYERS), 30, "the cards")
         await fake.send(HOST, "/night", chat_id=CLUB)
         prefix = f"gn:{game}:1:"
-        await wait_until(lambda: sum(bool(prompts(fake, u, prefix)) for u in PLAYERS) >= 5, 30,
+        await fake.wait_for(lambda: sum(bool(prompts(fake, u, prefix)) for u in PLAYERS) >= 5, 30,
                          "the night prompts")
         await asyncio.sleep(0.3)
         actors = [u for u in PLAYERS if prompts(fake, u, prefix)]
@@ -101,7 +100,7 @@ async def test_sigkill_mid_night_then_the_night_goes_on(fake: FakeTelegram,
     try:
         # everyone still to choose is prompted again; the one who chose is not
         own = [u for u in actors[1:] if "team" not in prompts(fake, u, prefix)[0].body]
-        await wait_until(lambda: all(len(prompts(fake, u, prefix)) >= 2 for u in own),
+        await fake.wait_for(lambda: all(len(prompts(fake, u, prefix)) >= 2 for u in own),
                          30, "prompts sent again")
         assert not prompts(fake, first, prefix)  # its prompt was closed, no new one
         # buttons from before the kill still work
@@ -109,7 +108,7 @@ async def test_sigkill_mid_night_then_the_night_goes_on(fake: FakeTelegram,
             message = prompts(fake, uid, prefix)[0]
             await fake.callback_answer(await fake.press(uid, message, message.buttons()[0][1]),
                                        20)
-        await wait_until(lambda: any("Morning after night 1" in m.body
+        await fake.wait_for(lambda: any("Morning after night 1" in m.body
                                      for m in fake.messages(CLUB)), 60, "the morning")
         kinds = [e.kind for e in await db.games.events(game)]
         assert "night_resolved" in kinds

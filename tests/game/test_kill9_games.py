@@ -22,7 +22,6 @@ import engine
 from bot.game.table import SeatInfo, Stage, Table
 from storage.db import Database
 from tests.fakes.telegram_server import FakeTelegram, SentMessage
-from tests.game.flow import wait_until
 from tests.game.test_kill9 import CLUB, HOST, SETTINGS, spawn
 
 # 20 games with several restarts each take ~15 minutes here (a restart of ``python -m bot``
@@ -90,8 +89,8 @@ async def play_one(fake: FakeTelegram, db: Database, bot: Bot, rng: random.Rando
     """Drive one game to its end; returns its id."""
     before = {m.message_id for m in fake.messages(CLUB)}
     await fake.send(HOST, "/newgame", chat_id=CLUB)
-    await wait_until(lambda: any(m.message_id not in before for m in fake.messages(CLUB)
-                                 if m.buttons()), 60, "the lobby")
+    await fake.wait_for(lambda: any(m.message_id not in before for m in fake.messages(CLUB)
+                                    if m.buttons()), 60, "the lobby")
     lobby = next(m for m in reversed(fake.messages(CLUB)) if m.buttons())
     loop = asyncio.get_running_loop()
     game_id = int(lobby.buttons()[0][1].split(":")[1])
@@ -99,6 +98,7 @@ async def play_one(fake: FakeTelegram, db: Database, bot: Bot, rng: random.Rando
     table: Table | None = None
     deadline = loop.time() + GAME_SECONDS
     while loop.time() < deadline:
+        mark = fake.changes  # the bot writes its log before it sends: a request means news
         status = (await db.games.get(game_id)).status
         if status == "finished":
             return game_id
@@ -119,7 +119,7 @@ async def play_one(fake: FakeTelegram, db: Database, bot: Bot, rng: random.Rando
             if rng.random() < KILL_CHANCE:
                 await asyncio.sleep(rng.random() * 0.3)
                 await bot.kill()
-        await asyncio.sleep(0.05)
+        await fake.changed(0.5, since=mark)
     kinds = [e.kind for e in await db.games.events(game_id)][-8:]
     raise AssertionError(f"game {game_id} (#{played + 1}) did not end: "
                          f"{table and table.stage} {kinds} {(await db.games.get(game_id)).status}")
