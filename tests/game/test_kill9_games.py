@@ -1,6 +1,7 @@
 """Whole games in a row, ``python -m bot`` killed with SIGKILL at random points of each: the
 same results (the points written equal the engine's ledger replayed from the log), no point lost
-or counted twice, every outcome post delivered.
+or counted twice, every outcome post delivered. The process is ``python -m
+tests.game.relaxed_bot``: ``python -m bot``'s ``main`` without the outbox's rate limits.
 
 ``KILL9_GAMES`` (default 20) sets how many games; each game is driven only through the fake Bot
 API (commands and button presses), and the driver reads the game's state from its log.
@@ -33,6 +34,9 @@ KILL_CHANCE = float(os.environ.get("KILL9_CHANCE", "0.08"))  # after each action
 TIMERS = {"NIGHT_SECONDS": "20", "MAFIA_AGREE_SECONDS": "20", "VOTE_TURN_SECONDS": "20",
           "LAST_WORD_SECONDS": "0.05"}
 assert set(TIMERS) <= set(SETTINGS)
+
+# one after another on one worker (tests/conftest.py): each start of the bot costs seconds of CPU
+pytestmark = pytest.mark.xdist_group("bot_processes")
 
 
 @pytest.fixture
@@ -202,8 +206,8 @@ async def check(db: Database, fake: FakeTelegram, game_id: int) -> int:
 @pytest.mark.soak
 async def test_kill9_at_random_points_of_whole_games(fake: FakeTelegram,
                                                       tmp_path: Path) -> None:
-    """Soak test (about a minute): two whole games by a process killed and started again several
-    times, and every start of ``python -m bot`` costs seconds (aiogram's import)."""
+    """Soak test (1-2.5 minutes here): two whole games by a process killed and started again
+    several times, and every start of ``python -m bot`` costs seconds (aiogram's import)."""
     db = await Database.open(tmp_path / "mafia.sqlite3")
     await db.clubs.ensure(CLUB, title="Club", locale="en")
     for i, uid in enumerate(PLAYERS, 1):
