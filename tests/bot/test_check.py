@@ -15,6 +15,9 @@ from tests.bot.conftest import make_settings
 from tests.bot.test_process import _env
 from tests.fakes.telegram_server import FakeTelegram
 
+# one after another on one worker (tests/conftest.py): each start of the bot costs seconds of CPU
+pytestmark = pytest.mark.xdist_group("bot_processes")
+
 
 async def _check(cwd: Path, env: dict[str, str]) -> tuple[int, list[str], list[str]]:
     proc = await asyncio.create_subprocess_exec(

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import AsyncIterator
 
 import aiohttp
@@ -147,3 +148,27 @@ async def test_limits_a_private_chat_bursts_then_1_a_second_and_30_a_second_over
             await bot.session.close()
         async with FakeTelegram() as unlimited:  # off by default
             assert unlimited.rate_limit is None
+
+
+async def test_wait_for_wakes_on_the_bots_request_and_times_out(fake: FakeTelegram,
+                                                                bot: Bot) -> None:
+    fake.user(1, "A")
+    waiter = asyncio.create_task(fake.wait_for(lambda: fake.messages(1), 5, "a message"))
+    await asyncio.sleep(0)
+    assert not waiter.done()
+    await bot.send_message(1, "hi")
+    await asyncio.wait_for(waiter, 1)  # woken by the request itself
+    with pytest.raises(AssertionError, match=r"nothing else within 0\.05s"):
+        await fake.wait_for(lambda: len(fake.messages(1)) > 1, 0.05, "nothing else")
+
+
+async def test_changed_counts_requests_since_a_mark(fake: FakeTelegram, bot: Bot) -> None:
+    fake.user(1, "A")
+    assert not await fake.changed(0.05)  # nothing happens by itself
+    mark = fake.changes
+    await bot.send_message(1, "hi")  # before the wait: still seen, as it came after the mark
+    assert await fake.changed(0.05, since=mark)
+    later = asyncio.create_task(fake.changed(5))
+    await asyncio.sleep(0)
+    await fake.send(1, "/start")  # an update pushed counts too
+    assert await asyncio.wait_for(later, 1)

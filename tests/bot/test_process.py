@@ -9,7 +9,12 @@ import socket
 import sys
 from pathlib import Path
 
+import pytest
+
 from tests.fakes.telegram_server import FakeTelegram
+
+# one after another on one worker (tests/conftest.py): each start of the bot costs seconds of CPU
+pytestmark = pytest.mark.xdist_group("bot_processes")
 
 ROOT = Path(__file__).resolve().parents[2]
 SETTINGS = ("BOT_TOKEN", "TELEGRAM_API_URL", "DATABASE_PATH", "ADMIN_IDS", "HOST_IDS",

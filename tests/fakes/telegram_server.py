@@ -24,6 +24,7 @@ import json
 import math
 import time
 from collections import defaultdict, deque
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -282,6 +283,7 @@ class FakeTelegram:
         self.group_limit: int | None = None
         self._group_times: dict[int, list[float]] = defaultdict(list)
         self._changed = asyncio.Condition()
+        self.changes = 0  # requests of the bot and updates pushed so far (see changed())
         self._runner: web.AppRunner | None = None
         self._closing = False
         self.port = 0
@@ -595,6 +597,24 @@ class FakeTelegram:
         )
         return [p for m, p in self.calls if m == method][-1]
 
+    async def wait_for(
+        self, ready: Callable[[], object], timeout: float = 5.0,  # noqa: ASYNC109
+        what: str = "",
+    ) -> None:
+        """Wait until ``ready()`` (a condition on what the bot sent: messages, prompts, calls)
+        is true. It is checked now and again after each request of the bot and each update the
+        test pushes, never by polling; an AssertionError after ``timeout`` seconds."""
+        await self._wait(ready, timeout, what or f"{ready}")
+
+    async def changed(self, timeout: float, since: int | None = None) -> bool:  # noqa: ASYNC109
+        """Wait for the bot's next request (or an update pushed) after :attr:`changes` was
+        ``since`` (default: now); False if none came within ``timeout`` seconds. For a driver
+        that reads state the bot wrote before it sent: note ``changes``, read, then wait."""
+        seen = self.changes if since is None else since
+        with contextlib.suppress(AssertionError):
+            await self._wait(lambda: self.changes != seen, timeout, "a change")
+        return self.changes != seen
+
     def pending_updates(self) -> int:
         """Updates the bot has not fetched yet."""
         return len(self._updates)
@@ -615,6 +635,7 @@ class FakeTelegram:
                 raise AssertionError(f"{what} within {timeout}s") from None
 
     async def _notify(self) -> None:
+        self.changes += 1
         async with self._changed:
             self._changed.notify_all()
 

@@ -149,7 +149,7 @@ class Flow:
         def found() -> str | None:
             return next((m.body for m in self.fake.messages(self.club)[before:]
                          if expect in m.body), None)
-        await wait_until(lambda: found() is not None, 10, f"{expect!r} after {text}")
+        await self.fake.wait_for(lambda: found() is not None, 10, f"{expect!r} after {text}")
         answer = found()
         assert answer is not None
         return answer
@@ -183,8 +183,8 @@ class Flow:
         return None
 
     async def prompt(self, chat: int, prefix: str) -> SentMessage:
-        await wait_until(lambda: self.latest_with(chat, prefix) is not None, 10,
-                         f"a prompt {prefix} in {chat}")
+        await self.fake.wait_for(lambda: self.latest_with(chat, prefix) is not None, 10,
+                                 f"a prompt {prefix} in {chat}")
         message = self.latest_with(chat, prefix)
         assert message is not None
         return message
@@ -210,8 +210,9 @@ class Flow:
         await self.host("/deal")
         await wait_until(lambda: self.table.started, 10, "the deal")
         for uid in self.players[-len(self.table.seats):]:
-            await wait_until(lambda uid=uid: any(m.protect_content
-                                                 for m in self.fake.messages(uid)), 10, "a card")
+            await self.fake.wait_for(lambda uid=uid: any(m.protect_content
+                                                         for m in self.fake.messages(uid)),
+                                     10, "a card")
 
     async def start(self, command: str, stage: Stage) -> None:
         """A host command that opens a phase (``/night``, ``/vote``); waits until it is open."""

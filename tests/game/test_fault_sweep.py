@@ -6,8 +6,12 @@ same results and points, every message delivered in order per chat, none twice."
 
 from __future__ import annotations
 
+import asyncio
+import fcntl
+import os
+import pickle
 import random
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -70,16 +74,47 @@ _CLEAN: list[Run] = []
 
 @pytest.fixture
 async def clean(tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[Run]:
-    """The well-behaved run, played once per test session."""
+    """The well-behaved run, played once per test session: under pytest-xdist the first worker
+    to get here plays it and leaves it in the session's temporary folder for the others."""
     if not _CLEAN:
-        _CLEAN.append(await play(tmp_path_factory.mktemp("clean"), None))
+        if os.environ.get("PYTEST_XDIST_WORKER"):
+            shared = tmp_path_factory.getbasetemp().parent  # one folder per session
+            _CLEAN.append(await shared_once(shared / "fault-sweep-clean",
+                                            lambda: play(tmp_path_factory.mktemp("clean"), None)))
+        else:
+            _CLEAN.append(await play(tmp_path_factory.mktemp("clean"), None))
     yield _CLEAN[0]
 
 
+async def shared_once(path: Path, make: Callable[[], Awaitable[Run]]) -> Run:
+    """``make()``'s result, made by one process of many (an exclusive lock on ``path``.lock)."""
+    with path.with_suffix(".lock").open("a") as lock:
+        await asyncio.to_thread(fcntl.flock, lock, fcntl.LOCK_EX)
+        try:
+            run = _load(path)
+            if run is None:
+                run = await make()
+                path.write_bytes(pickle.dumps(run))  # noqa: ASYNC240 (small, local, once)
+            return run
+        finally:
+            fcntl.flock(lock, fcntl.LOCK_UN)
+
+
+def _load(path: Path) -> Run | None:
+    if not path.exists():
+        return None
+    run: Run = pickle.loads(path.read_bytes())
+    return run
+
+
+@pytest.mark.soak
 @pytest.mark.parametrize("offset", range(EVERY))
 @pytest.mark.parametrize("kind", FAULT_KINDS)
 async def test_every_fault_kind_over_a_whole_game(clean: Run, tmp_path: Path,
                                                   kind: str, offset: int) -> None:
+    """Soak test (the 429 and hang kinds 30-50 s each): a whole game over HTTP in which every
+    fourth call fails, and each 429 waits Telegram's ``retry_after`` (1 s, its least) and each
+    hang the client's request timeout (1 s, its least) before the retry."""
     faulty = await play(tmp_path, kind, offset)
     assert faulty.faults > 10  # the sweep really hit the game
     assert {"sendMessage", "editMessageText", "answerCallbackQuery"} <= faulty.methods_hit

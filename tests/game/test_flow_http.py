@@ -20,12 +20,16 @@ async def fake() -> AsyncIterator[FakeTelegram]:
         yield server
 
 
+@pytest.mark.soak
 @pytest.mark.parametrize(("size", "lang", "mode"), [
     (10, "ru", "polling"), (16, "ru", "polling"), (10, "en", "polling"), (16, "en", "polling"),
     (10, "ru", "webhook"), (16, "en", "webhook"),
 ])
 async def test_full_game_over_http(fake: FakeTelegram, tmp_path: Path, size: int,
                                    lang: str, mode: str) -> None:
+    """Soak test (16 players: about 20 s): a whole game of up to 16 players, each of its
+    hundreds of sends and presses a round trip through the fake Bot API and the bot's polling
+    (or webhook)."""
     app, task = await start_app(fake, tmp_path, mode=mode, default_locale=lang)
     try:
         flow = Flow(fake, app, lang)

@@ -15,12 +15,14 @@ import pytest
 
 from storage.db import Database
 from tests.fakes.telegram_server import FakeTelegram, SentMessage
-from tests.game.flow import wait_until
 
 ROOT = Path(__file__).resolve().parents[2]
 CLUB = -100999
 HOST = 800
 PLAYERS = list(range(6001, 6011))
+
+# one after another on one worker (tests/conftest.py): each start of the bot costs seconds of CPU
+pytestmark = pytest.mark.xdist_group("bot_processes")
 SETTINGS = ("BOT_TOKEN", "TELEGRAM_API_URL", "DATABASE_PATH", "DATABASE_URL", "ADMIN_IDS",
             "HOST_IDS",
             "NIGHT_SECONDS", "MAFIA_AGREE_SECONDS", "VOTE_TURN_SECONDS", "LAST_WORD_SECONDS",
@@ -34,7 +36,8 @@ async def fake() -> AsyncIterator[FakeTelegram]:
 
 
 async def spawn(tmp_path: Path, fake: FakeTelegram, stderr: Any = asyncio.subprocess.PIPE,
-                **settings: str) -> asyncio.subprocess.Process:
+                module: str = "bot", **settings: str) -> asyncio.subprocess.Process:
+    """``python -m bot`` (or ``module``, a wrapper of its ``main``) against the fake."""
     env = {k: v for k, v in os.environ.items() if k.upper() not in SETTINGS}
     env.update(PYTHONPATH=str(ROOT), BOT_TOKEN=fake.token, TELEGRAM_API_URL=fake.base_url,
                DATABASE_PATH=str(tmp_path / "mafia.sqlite3"), HOST_IDS=str(HOST),
@@ -42,7 +45,7 @@ async def spawn(tmp_path: Path, fake: FakeTelegram, stderr: Any = asyncio.subpro
                LAST_WORD_SECONDS="1", DEFAULT_LOCALE="en")
     env.update(settings)
     return await asyncio.create_subprocess_exec(
-        sys.executable, "-m", "bot", cwd=tmp_path, env=env,
+        sys.executable, "-m", module, cwd=tmp_path, env=env,
         stdout=stderr if stderr is not asyncio.subprocess.PIPE else asyncio.subprocess.DEVNULL,
         stderr=stderr)
 
@@ -56,8 +59,11 @@ def prompts(fake: FakeTelegram, uid: int, prefix: str) -> list[SentMessage]:
     return [m for m in fake.messages(uid) if any(d.startswith(prefix) for _, d in m.buttons())]
 
 
+@pytest.mark.soak
 async def test_sigkill_mid_night_then_the_night_goes_on(fake: FakeTelegram, tmp_path: Path,
                                                        bot_database: str | Path) -> None:
+    """Soak test (about 30 s): two starts of ``python -m bot`` (seconds each: aiogram's import),
+    a lobby, a deal and a night over HTTP, and the Mafia's real 4 s window to agree."""
     db = await Database.open(bot_database)
     await db.clubs.ensure(CLUB, title="Club", locale="en")
     for i, uid in enumerate(PLAYERS, 1):
@@ -71,17 +77,17 @@ async def test_sigkill_mid_night_then_the_night_goes_on(fake: FakeTelegram, tmp_
     proc = await spawn(tmp_path, fake, **db_env(bot_database))
     try:
         await fake.send(HOST, "/newgame", chat_id=CLUB)
-        await wait_until(lambda: prompts(fake, CLUB, "gl:"), 30, "the lobby")
+        await fake.wait_for(lambda: prompts(fake, CLUB, "gl:"), 30, "the lobby")
         lobby = prompts(fake, CLUB, "gl:")[0]
         game = int(lobby.buttons()[0][1].split(":")[1])
         for uid in PLAYERS:
             await fake.callback_answer(await fake.press(uid, lobby, f"gl:{game}:join"), 20)
         await fake.send(HOST, "/deal", chat_id=CLUB)
-        await wait_until(lambda: all(any(m.protect_content for m in fake.messages(u))
+        await fake.wait_for(lambda: all(any(m.protect_content for m in fake.messages(u))
                                      for u in PLAYERS), 30, "the cards")
         await fake.send(HOST, "/night", chat_id=CLUB)
         prefix = f"gn:{game}:1:"
-        await wait_until(lambda: sum(bool(prompts(fake, u, prefix)) for u in PLAYERS) >= 5, 30,
+        await fake.wait_for(lambda: sum(bool(prompts(fake, u, prefix)) for u in PLAYERS) >= 5, 30,
                          "the night prompts")
         await asyncio.sleep(0.3)
         actors = [u for u in PLAYERS if prompts(fake, u, prefix)]
@@ -103,7 +109,7 @@ async def test_sigkill_mid_night_then_the_night_goes_on(fake: FakeTelegram, tmp_
     try:
         # everyone still to choose is prompted again; the one who chose is not
         own = [u for u in actors[1:] if "team" not in prompts(fake, u, prefix)[0].body]
-        await wait_until(lambda: all(len(prompts(fake, u, prefix)) >= 2 for u in own),
+        await fake.wait_for(lambda: all(len(prompts(fake, u, prefix)) >= 2 for u in own),
                          30, "prompts sent again")
         assert not prompts(fake, first, prefix)  # its prompt was closed, no new one
         # buttons from before the kill still work
@@ -111,7 +117,7 @@ async def test_sigkill_mid_night_then_the_night_goes_on(fake: FakeTelegram, tmp_
             message = prompts(fake, uid, prefix)[0]
             await fake.callback_answer(await fake.press(uid, message, message.buttons()[0][1]),
                                        20)
-        await wait_until(lambda: any("Morning after night 1" in m.body
+        await fake.wait_for(lambda: any("Morning after night 1" in m.body
                                      for m in fake.messages(CLUB)), 60, "the morning")
         kinds = [e.kind for e in await db.games.events(game)]
         assert "night_resolved" in kinds

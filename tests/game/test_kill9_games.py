@@ -1,6 +1,7 @@
 """Whole games in a row, ``python -m bot`` killed with SIGKILL at random points of each: the
 same results (the points written equal the engine's ledger replayed from the log), no point lost
-or counted twice, every outcome post delivered.
+or counted twice, every outcome post delivered. The process is ``python -m
+tests.game.relaxed_bot``: ``python -m bot``'s ``main`` without the outbox's rate limits.
 
 ``KILL9_GAMES`` (default 20) sets how many games; each game is driven only through the fake Bot
 API (commands and button presses), and the driver reads the game's state from its log.
@@ -22,7 +23,6 @@ import engine
 from bot.game.table import SeatInfo, Stage, Table
 from storage.db import Database
 from tests.fakes.telegram_server import FakeTelegram, SentMessage
-from tests.game.flow import wait_until
 from tests.game.test_kill9 import CLUB, HOST, SETTINGS, db_env, spawn
 
 # 20 games with several restarts each take ~15 minutes here (a restart of ``python -m bot``
@@ -34,6 +34,9 @@ KILL_CHANCE = float(os.environ.get("KILL9_CHANCE", "0.08"))  # after each action
 TIMERS = {"NIGHT_SECONDS": "20", "MAFIA_AGREE_SECONDS": "20", "VOTE_TURN_SECONDS": "20",
           "LAST_WORD_SECONDS": "0.05"}
 assert set(TIMERS) <= set(SETTINGS)
+
+# one after another on one worker (tests/conftest.py): each start of the bot costs seconds of CPU
+pytestmark = pytest.mark.xdist_group("bot_processes")
 
 
 @pytest.fixture
@@ -53,7 +56,8 @@ class Bot:
 
     async def start(self) -> None:
         with (self.tmp_path / "stderr.log").open("ab") as log:  # never a full pipe
-            self.proc = await spawn(self.tmp_path, self.fake, stderr=log, **self.settings)
+            self.proc = await spawn(self.tmp_path, self.fake, stderr=log,
+                                    module="tests.game.relaxed_bot", **self.settings)
 
     async def kill(self) -> None:
         assert self.proc is not None
@@ -90,8 +94,8 @@ async def play_one(fake: FakeTelegram, db: Database, bot: Bot, rng: random.Rando
     """Drive one game to its end; returns its id."""
     before = {m.message_id for m in fake.messages(CLUB)}
     await fake.send(HOST, "/newgame", chat_id=CLUB)
-    await wait_until(lambda: any(m.message_id not in before for m in fake.messages(CLUB)
-                                 if m.buttons()), 60, "the lobby")
+    await fake.wait_for(lambda: any(m.message_id not in before for m in fake.messages(CLUB)
+                                    if m.buttons()), 60, "the lobby")
     lobby = next(m for m in reversed(fake.messages(CLUB)) if m.buttons())
     loop = asyncio.get_running_loop()
     game_id = int(lobby.buttons()[0][1].split(":")[1])
@@ -99,6 +103,7 @@ async def play_one(fake: FakeTelegram, db: Database, bot: Bot, rng: random.Rando
     table: Table | None = None
     deadline = loop.time() + GAME_SECONDS
     while loop.time() < deadline:
+        mark = fake.changes  # the bot writes its log before it sends: a request means news
         status = (await db.games.get(game_id)).status
         if status == "finished":
             return game_id
@@ -119,7 +124,7 @@ async def play_one(fake: FakeTelegram, db: Database, bot: Bot, rng: random.Rando
             if rng.random() < KILL_CHANCE:
                 await asyncio.sleep(rng.random() * 0.3)
                 await bot.kill()
-        await asyncio.sleep(0.05)
+        await fake.changed(0.5, since=mark)
     kinds = [e.kind for e in await db.games.events(game_id)][-8:]
     raise AssertionError(f"game {game_id} (#{played + 1}) did not end: "
                          f"{table and table.stage} {kinds} {(await db.games.get(game_id)).status}")
@@ -199,8 +204,11 @@ async def check(db: Database, fake: FakeTelegram, game_id: int) -> int:
     return sum(e.points for e in table.game.ledger)
 
 
+@pytest.mark.soak
 async def test_kill9_at_random_points_of_whole_games(fake: FakeTelegram, tmp_path: Path,
                                                       bot_database: str | Path) -> None:
+    """Soak test (1-2.5 minutes here): two whole games by a process killed and started again
+    several times, and every start of ``python -m bot`` costs seconds (aiogram's import)."""
     db = await Database.open(bot_database)
     await db.clubs.ensure(CLUB, title="Club", locale="en")
     for i, uid in enumerate(PLAYERS, 1):
