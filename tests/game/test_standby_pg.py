@@ -28,6 +28,8 @@ from tests.game.test_kill9 import CLUB, HOST, ROOT, SETTINGS
 from tests.game.test_kill9_games import TIMERS, check, play_one
 from tests.pg_cluster import Cluster
 
+# one after another with the other tests that start ``python -m bot`` (tests/conftest.py)
+pytestmark = pytest.mark.xdist_group("bot_processes")
 GAMES = int(os.environ.get("STANDBY_GAMES", "1"))
 PROCESSES = 3
 PLAYERS = kill9_games.PLAYERS
@@ -173,6 +175,7 @@ async def test_one_runs_the_clubs_and_another_takes_over_at_kill9(
         assert "Traceback" not in p.log.read_text(), p.log.read_text()
 
 
+@pytest.mark.soak
 async def test_kill9_of_random_processes_during_whole_games(
     fake: FakeTelegram, tmp_path: Path, pg: Cluster, monkeypatch: pytest.MonkeyPatch
 ) -> None:
