@@ -175,6 +175,18 @@ async def act(fake: FakeTelegram, table: Table, lobby: SentMessage,
             await fake.press(uid, prompt, f"{prefix}{target}")
 
 
+async def seed_club(db: Database, fake: FakeTelegram) -> None:
+    """The club, its six players with nicknames (one game played: points count), the host."""
+    await db.clubs.ensure(CLUB, title="Club", locale="en")
+    for i, uid in enumerate(PLAYERS, 1):
+        await db.players.register(uid, display_name=f"U{uid}", language="en")
+        await db.players.set_nickname(uid, f"Gamer{i}")
+        fake.user(uid, f"U{uid}", language_code="en")
+    await db.players.record_game_played(PLAYERS, datetime.now(UTC).date())
+    fake.group(CLUB, "Club")
+    fake.user(HOST, "Host", language_code="en")
+
+
 async def check(db: Database, fake: FakeTelegram, game_id: int) -> int:
     """The game's points as the engine counts them from the log; its outcome posts delivered."""
     table = await state(db, game_id)
@@ -210,14 +222,7 @@ async def test_kill9_at_random_points_of_whole_games(fake: FakeTelegram, tmp_pat
     """Soak test (1-2.5 minutes here): two whole games by a process killed and started again
     several times, and every start of ``python -m bot`` costs seconds (aiogram's import)."""
     db = await Database.open(bot_database)
-    await db.clubs.ensure(CLUB, title="Club", locale="en")
-    for i, uid in enumerate(PLAYERS, 1):
-        await db.players.register(uid, display_name=f"U{uid}", language="en")
-        await db.players.set_nickname(uid, f"Gamer{i}")
-        fake.user(uid, f"U{uid}", language_code="en")
-    await db.players.record_game_played(PLAYERS, datetime.now(UTC).date())
-    fake.group(CLUB, "Club")
-    fake.user(HOST, "Host", language_code="en")
+    await seed_club(db, fake)
     rng = random.Random(9)
     bot = Bot(tmp_path, fake, bot_database)
     await bot.start()

@@ -15,7 +15,6 @@ import random
 import signal
 import sys
 from collections.abc import AsyncIterator
-from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
@@ -24,8 +23,8 @@ import tests.game.test_kill9_games as kill9_games
 from storage.db import Database
 from tests.fakes.telegram_server import FakeTelegram
 from tests.game.flow import wait_until
-from tests.game.test_kill9 import CLUB, HOST, ROOT, SETTINGS
-from tests.game.test_kill9_games import TIMERS, check, play_one
+from tests.game.test_kill9 import HOST, ROOT, SETTINGS
+from tests.game.test_kill9_games import TIMERS, check, play_one, seed_club
 from tests.pg_cluster import Cluster
 
 # one after another with the other tests that start ``python -m bot`` (tests/conftest.py)
@@ -126,17 +125,6 @@ async def all_in_the_inbox(db: Database, fake: FakeTelegram) -> None:
         await asyncio.sleep(0.2)
 
 
-async def _seed(db: Database, fake: FakeTelegram) -> None:
-    await db.clubs.ensure(CLUB, title="Club", locale="en")
-    for i, uid in enumerate(PLAYERS, 1):
-        await db.players.register(uid, display_name=f"U{uid}", language="en")
-        await db.players.set_nickname(uid, f"Gamer{i}")
-        fake.user(uid, f"U{uid}", language_code="en")
-    await db.players.record_game_played(PLAYERS, datetime.now(UTC).date())
-    fake.group(CLUB, "Club")
-    fake.user(HOST, "Host", language_code="en")
-
-
 async def test_one_runs_the_clubs_and_another_takes_over_at_kill9(
     fake: FakeTelegram, tmp_path: Path, pg: Cluster
 ) -> None:
@@ -184,7 +172,7 @@ async def test_kill9_of_random_processes_during_whole_games(
     monkeypatch.setattr(kill9_games, "KILL_CHANCE", 0.2)
     url = await pg.new_database()
     db = await Database.open(url)
-    await _seed(db, fake)
+    await seed_club(db, fake)
     rng = random.Random(20)
     fleet = Fleet(tmp_path, fake, url, rng)
     await fleet.start()
