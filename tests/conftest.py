@@ -14,7 +14,13 @@ another on one worker, as several at once starved each other past their time-out
 
 from __future__ import annotations
 
+import os
+import resource
+import time
+from collections.abc import Iterator
+
 import pytest
+from _pytest.nodeid import NodeId
 
 
 def pytest_configure(config: pytest.Config) -> None:
@@ -22,5 +28,41 @@ def pytest_configure(config: pytest.Config) -> None:
         "markers", "soak: a test that needs more than 20 s (its docstring says why); run first")
 
 
-def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+@pytest.hookimpl(trylast=True)  # after pytest-xdist's own
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     items.sort(key=lambda item: item.get_closest_marker("soak") is None)  # stable: order kept
+    if config.getoption("loadgroup", None):  # set in the workers of ``--dist loadgroup``
+        for item in items:
+            _group(item)
+
+
+def _group(item: pytest.Item) -> None:
+    """``--dist loadgroup`` sends the tests whose id ends in ``@GROUP`` to one worker.
+    pytest-xdist 3.8 adds that suffix by setting ``item._nodeid``, which pytest 9.2 no longer
+    reads (the id is ``item._id`` now): without this, ``xdist_group`` groups nothing."""
+    names = sorted({str(m.args[0] if m.args else m.kwargs.get("name", "default"))
+                    for m in item.iter_markers("xdist_group")})
+    if not names or "@" in item.nodeid.rsplit("]", 1)[-1]:
+        return  # no group, or pytest-xdist's suffix took
+    if hasattr(item, "_id"):
+        item._id = NodeId.parse(f"{item.nodeid}@{'_'.join(names)}")
+
+
+def _cpu() -> float:
+    own = resource.getrusage(resource.RUSAGE_SELF)
+    kids = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return own.ru_utime + own.ru_stime + kids.ru_utime + kids.ru_stime
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_protocol(item: pytest.Item) -> Iterator[None]:
+    """``TEST_CPU_LOG=FILE``: one line per test (CPU seconds of the worker and the children it
+    reaped, wall seconds, the test's id) appended to FILE, to see where the suite's CPU goes."""
+    path = os.environ.get("TEST_CPU_LOG")
+    if not path:
+        yield
+        return
+    cpu, wall = _cpu(), time.monotonic()
+    yield
+    with open(path, "a") as out:
+        out.write(f"{_cpu() - cpu:.2f}\t{time.monotonic() - wall:.2f}\t{item.nodeid}\n")

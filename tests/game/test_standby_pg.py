@@ -13,7 +13,6 @@ import asyncio
 import os
 import random
 import signal
-import sys
 from collections.abc import AsyncIterator
 from pathlib import Path
 
@@ -21,6 +20,7 @@ import pytest
 
 import tests.game.test_kill9_games as kill9_games
 from storage.db import Database
+from tests.bot_spawn import BotProcess, start_bot
 from tests.fakes.telegram_server import FakeTelegram
 from tests.game.flow import wait_until
 from tests.game.test_kill9 import HOST, ROOT, SETTINGS
@@ -41,7 +41,7 @@ async def fake() -> AsyncIterator[FakeTelegram]:
 
 
 class Process:
-    def __init__(self, proc: asyncio.subprocess.Process, log: Path) -> None:
+    def __init__(self, proc: BotProcess, log: Path) -> None:
         self.proc, self.log = proc, log
 
     def said(self, text: str) -> bool:
@@ -75,9 +75,7 @@ class Fleet:
         env.update(PYTHONPATH=str(ROOT), BOT_TOKEN=self.fake.token,
                    TELEGRAM_API_URL=self.fake.base_url, DATABASE_URL=self.url,
                    HOST_IDS=str(HOST), DEFAULT_LOCALE="en", **TIMERS)
-        with log.open("ab") as out:
-            proc = await asyncio.create_subprocess_exec(
-                sys.executable, "-m", "bot", cwd=self.tmp_path, env=env, stdout=out, stderr=out)
+        proc = await start_bot(env, self.tmp_path, log)
         process = Process(proc, log)
         self.procs.append(process)
         return process
