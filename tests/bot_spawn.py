@@ -49,6 +49,18 @@ def _stop_server() -> None:
 atexit.register(_stop_server)
 
 
+def server_cpu() -> float:
+    """CPU seconds of the fork server and of the bots it forked and reaped (0 before it
+    started): they are not this process's children, so RUSAGE_CHILDREN does not see them."""
+    pid = getattr(multiprocessing.forkserver._forkserver, "_forkserver_pid", None)
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text() if pid else ""
+    except OSError:
+        return 0.0
+    fields = stat.rsplit(")", 1)[-1].split()  # after the command's name: state is fields[0]
+    return sum(int(f) for f in fields[11:15]) / os.sysconf("SC_CLK_TCK") if fields else 0.0
+
+
 def _run(module: str, argv: Sequence[str], env: Mapping[str, str], cwd: str, output: str) -> None:
     """In the child: what ``python -m MODULE ARGV`` does, in ``cwd`` under ``env``."""
     os.environ.clear()

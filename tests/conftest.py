@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import os
 import resource
+import sys
 import time
 from collections.abc import Iterator
 
@@ -51,7 +52,9 @@ def _group(item: pytest.Item) -> None:
 def _cpu() -> float:
     own = resource.getrusage(resource.RUSAGE_SELF)
     kids = resource.getrusage(resource.RUSAGE_CHILDREN)
-    return own.ru_utime + own.ru_stime + kids.ru_utime + kids.ru_stime
+    forked = sys.modules.get("tests.bot_spawn")  # the bots forked by its fork server
+    server = forked.server_cpu() if forked is not None else 0.0
+    return own.ru_utime + own.ru_stime + kids.ru_utime + kids.ru_stime + server
 
 
 @pytest.hookimpl(hookwrapper=True)

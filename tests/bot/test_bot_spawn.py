@@ -15,8 +15,8 @@ from tests.bot_spawn import start_bot
 from tests.fakes.telegram_server import FakeTelegram
 from tests.game.test_kill9 import HOST, SETTINGS
 
-# on the worker whose fork server the other bot-starting tests use (tests/conftest.py)
-pytestmark = pytest.mark.xdist_group("bot_processes")
+# one after another on one worker, its bots forked by one fork server (tests/bot_spawn.py)
+pytestmark = pytest.mark.xdist_group("bot_forks")
 
 
 def _env(**values: str) -> dict[str, str]:

@@ -36,8 +36,8 @@ TIMERS = {"NIGHT_SECONDS": "20", "MAFIA_AGREE_SECONDS": "20", "VOTE_TURN_SECONDS
           "LAST_WORD_SECONDS": "0.05"}
 assert set(TIMERS) <= set(SETTINGS)
 
-# one after another on one worker (tests/conftest.py): each start of the bot costs seconds of CPU
-pytestmark = pytest.mark.xdist_group("bot_processes")
+# one after another on one worker, its bots forked by one fork server (tests/bot_spawn.py)
+pytestmark = pytest.mark.xdist_group("bot_forks")
 
 
 @pytest.fixture

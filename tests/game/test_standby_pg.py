@@ -27,8 +27,8 @@ from tests.game.test_kill9 import HOST, ROOT, SETTINGS
 from tests.game.test_kill9_games import TIMERS, check, play_one, seed_club
 from tests.pg_cluster import Cluster
 
-# one after another with the other tests that start ``python -m bot`` (tests/conftest.py)
-pytestmark = pytest.mark.xdist_group("bot_processes")
+# one after another on one worker, its bots forked by one fork server (tests/bot_spawn.py)
+pytestmark = pytest.mark.xdist_group("bot_forks")
 GAMES = int(os.environ.get("STANDBY_GAMES", "1"))
 PROCESSES = 3
 PLAYERS = kill9_games.PLAYERS
