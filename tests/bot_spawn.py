@@ -61,15 +61,16 @@ def server_cpu() -> float:
     return sum(int(f) for f in fields[11:15]) / os.sysconf("SC_CLK_TCK") if fields else 0.0
 
 
-def _run(module: str, argv: Sequence[str], env: Mapping[str, str], cwd: str, output: str) -> None:
+def _run(module: str, argv: Sequence[str], env: Mapping[str, str], cwd: str, output: str,
+         errors: str) -> None:
     """In the child: what ``python -m MODULE ARGV`` does, in ``cwd`` under ``env``."""
     os.environ.clear()
     os.environ.update(env)
     os.chdir(cwd)
-    fd = os.open(output, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o644)
-    os.dup2(fd, 1)
-    os.dup2(fd, 2)
-    os.close(fd)
+    for target, path in ((1, output), (2, errors)):
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o644)
+        os.dup2(fd, target)
+        os.close(fd)
     # as the interpreter sets them up for a file: stdout block-buffered, stderr line-buffered
     sys.stdout = open(1, "w", encoding="utf-8", closefd=False)  # noqa: SIM115
     sys.stderr = open(2, "w", encoding="utf-8", errors="backslashreplace",  # noqa: SIM115
@@ -82,9 +83,9 @@ class BotProcess:
     """A forked bot: the part of ``asyncio.subprocess.Process`` the tests use (``pid``,
     ``returncode``, ``send_signal``, ``kill``, ``terminate``, ``wait``), and its output."""
 
-    def __init__(self, process: BaseProcess, output: Path) -> None:
+    def __init__(self, process: BaseProcess, output: Path, errors: Path) -> None:
         self._process = process
-        self.output_path = output
+        self.output_path, self.errors_path = output, errors
         pid = process.pid
         assert pid is not None
         self.pid: int = pid
@@ -118,16 +119,26 @@ class BotProcess:
         return code
 
     def output(self) -> str:
-        """What the process wrote to stdout and stderr so far."""
-        return self.output_path.read_text(errors="replace") if self.output_path.exists() else ""
+        """What the process wrote to stdout (and stderr, unless it has a file of its own)."""
+        return _read(self.output_path)
+
+    def errors(self) -> str:
+        """What the process wrote to stderr."""
+        return _read(self.errors_path)
+
+
+def _read(path: Path) -> str:
+    return path.read_text(errors="replace") if path.exists() else ""
 
 
 async def start_bot(env: Mapping[str, str], cwd: Path, output: Path, module: str = "bot",
-                    argv: Sequence[str] = ()) -> BotProcess:
-    """``python -m MODULE ARGV`` with ``env`` as its whole environment, in ``cwd``, stdout and
-    stderr appended to ``output``; forked from the (pre-imported) fork server."""
+                    argv: Sequence[str] = (), errors: Path | None = None) -> BotProcess:
+    """``python -m MODULE ARGV`` with ``env`` as its whole environment, in ``cwd``, stdout
+    appended to ``output``, stderr to ``errors`` (default: ``output`` too); forked from the
+    (pre-imported) fork server."""
+    errors = output if errors is None else errors
     process = _context.Process(target=_run, args=(module, list(argv), dict(env), str(cwd),
-                                                  str(output)), daemon=True)
+                                                  str(output), str(errors)), daemon=True)
     # the first call waits for the fork server's imports: not on the event loop
     await asyncio.to_thread(process.start)
-    return BotProcess(process, output)
+    return BotProcess(process, output, errors)
