@@ -6,10 +6,11 @@ collected last would start last and the whole run would wait for it alone. Soak 
 docstring says why each needs more than 20 s) are therefore moved to the front: they start
 first, on every worker, and the many short ones fill in around them.
 
-The tests that start ``python -m bot`` (aiogram's import costs each start 6-8 s of CPU) share
-``pytest.mark.xdist_group("bot_processes")``: with ``--dist loadgroup`` they run one after
-another on one worker, as several at once starved each other past their time-outs on a busy
-2-core machine.
+The tests that start the real ``python -m bot`` (aiogram's import costs each start 6-10 s of
+CPU) share ``pytest.mark.xdist_group("bot_processes")``: with ``--dist loadgroup`` they run one
+after another on one worker, as several at once starved each other past their time-outs on a
+busy 2-core machine. The tests whose bots are forked (tests/bot_spawn.py) share
+``xdist_group("bot_forks")``: one worker, one fork server.
 """
 
 from __future__ import annotations

@@ -76,8 +76,8 @@ def prompts(fake: FakeTelegram, uid: int, prefix: str) -> list[SentMessage]:
 @pytest.mark.soak
 async def test_sigkill_mid_night_then_the_night_goes_on(fake: FakeTelegram, tmp_path: Path,
                                                        bot_database: str | Path) -> None:
-    """Soak test (about 30 s): two starts of ``python -m bot`` (seconds each: aiogram's import),
-    a lobby, a deal and a night over HTTP, and the Mafia's real 4 s window to agree."""
+    """Soak test (10-20 s, more when the worker's fork server starts with it): two starts of
+    the bot (forked), a lobby, a deal and a night over HTTP, and the Mafia's real 4 s window."""
     db = await Database.open(bot_database)
     await db.clubs.ensure(CLUB, title="Club", locale="en")
     for i, uid in enumerate(PLAYERS, 1):

@@ -1,7 +1,8 @@
 """Whole games in a row, ``python -m bot`` killed with SIGKILL at random points of each: the
 same results (the points written equal the engine's ledger replayed from the log), no point lost
 or counted twice, every outcome post delivered. The process is ``python -m
-tests.game.relaxed_bot``: ``python -m bot``'s ``main`` without the outbox's rate limits.
+tests.game.relaxed_bot``, forked (tests/bot_spawn.py): ``python -m bot``'s ``main`` without
+the outbox's rate limits.
 
 ``KILL9_GAMES`` (default 20) sets how many games; each game is driven only through the fake Bot
 API (commands and button presses), and the driver reads the game's state from its log.
@@ -226,8 +227,8 @@ async def check(db: Database, fake: FakeTelegram, game_id: int) -> int:
 @pytest.mark.soak
 async def test_kill9_at_random_points_of_whole_games(fake: FakeTelegram, tmp_path: Path,
                                                       bot_database: str | Path) -> None:
-    """Soak test (1-2.5 minutes here): two whole games by a process killed and started again
-    several times, and every start of ``python -m bot`` costs seconds (aiogram's import)."""
+    """Soak test (25-60 s here): two whole games by a process killed and started again
+    several times (each start of the forked bot still takes a second or more)."""
     db = await Database.open(bot_database)
     await seed_club(db, fake)
     rng = random.Random(9)

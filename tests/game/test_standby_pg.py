@@ -3,8 +3,9 @@ wait in the server's queue for its lock; ``kill -9`` of any of them at random mo
 games, and the games go on: results equal the engine's count from each log, the ledger exact,
 every outcome delivered, every update written to the inbox and handled.
 
-Soak test: about a minute and a half per game on a busy 2-core machine (``STANDBY_GAMES``,
-default 1, sets how many games).
+The bots are forked from a pre-imported fork server (tests/bot_spawn.py), ``python -m bot``'s
+``main`` as the command runs it. Soak test: 50-100 s here (the games go on until at least 5
+kills, 2 of the one in charge; ``STANDBY_GAMES``, default 1, sets how many games at least).
 """
 
 from __future__ import annotations
