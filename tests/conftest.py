@@ -22,7 +22,6 @@ import time
 from collections.abc import Iterator
 
 import pytest
-from _pytest.nodeid import NodeId
 
 
 def pytest_configure(config: pytest.Config) -> None:
@@ -46,8 +45,9 @@ def _group(item: pytest.Item) -> None:
                     for m in item.iter_markers("xdist_group")})
     if not names or "@" in item.nodeid.rsplit("]", 1)[-1]:
         return  # no group, or pytest-xdist's suffix took
-    if hasattr(item, "_id"):
-        item._id = NodeId.parse(f"{item.nodeid}@{'_'.join(names)}")
+    from _pytest.nodeid import NodeId  # pytest >= 9.2 only: older ones took xdist's suffix
+
+    item._id = NodeId.parse(f"{item.nodeid}@{'_'.join(names)}")
 
 
 def _cpu() -> float:
