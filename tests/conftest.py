@@ -6,13 +6,20 @@ collected last would start last and the whole run would wait for it alone. Soak 
 docstring says why each needs more than 20 s) are therefore moved to the front: they start
 first, on every worker, and the many short ones fill in around them.
 
-The tests that start ``python -m bot`` (aiogram's import costs each start 6-8 s of CPU) share
-``pytest.mark.xdist_group("bot_processes")``: with ``--dist loadgroup`` they run one after
-another on one worker, as several at once starved each other past their time-outs on a busy
-2-core machine.
+The tests that start the real ``python -m bot`` (aiogram's import costs each start 6-10 s of
+CPU) share ``pytest.mark.xdist_group("bot_processes")``: with ``--dist loadgroup`` they run one
+after another on one worker, as several at once starved each other past their time-outs on a
+busy 2-core machine. The tests whose bots are forked (tests/bot_spawn.py) share
+``xdist_group("bot_forks")``: one worker, one fork server.
 """
 
 from __future__ import annotations
+
+import os
+import resource
+import sys
+import time
+from collections.abc import Iterator
 
 import pytest
 
@@ -22,5 +29,44 @@ def pytest_configure(config: pytest.Config) -> None:
         "markers", "soak: a test that needs more than 20 s (its docstring says why); run first")
 
 
-def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+@pytest.hookimpl(trylast=True)  # after pytest-xdist's own
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     items.sort(key=lambda item: item.get_closest_marker("soak") is None)  # stable: order kept
+    if config.getoption("loadgroup", None):  # set in the workers of ``--dist loadgroup``
+        for item in items:
+            _group(item)
+
+
+def _group(item: pytest.Item) -> None:
+    """``--dist loadgroup`` sends the tests whose id ends in ``@GROUP`` to one worker.
+    pytest-xdist 3.8 adds that suffix by setting ``item._nodeid``, which pytest 9.2 no longer
+    reads (the id is ``item._id`` now): without this, ``xdist_group`` groups nothing."""
+    names = sorted({str(m.args[0] if m.args else m.kwargs.get("name", "default"))
+                    for m in item.iter_markers("xdist_group")})
+    if not names or "@" in item.nodeid.rsplit("]", 1)[-1]:
+        return  # no group, or pytest-xdist's suffix took
+    from _pytest.nodeid import NodeId  # pytest >= 9.2 only: older ones took xdist's suffix
+
+    item._id = NodeId.parse(f"{item.nodeid}@{'_'.join(names)}")
+
+
+def _cpu() -> float:
+    own = resource.getrusage(resource.RUSAGE_SELF)
+    kids = resource.getrusage(resource.RUSAGE_CHILDREN)
+    forked = sys.modules.get("tests.bot_spawn")  # the bots forked by its fork server
+    server = forked.server_cpu() if forked is not None else 0.0
+    return own.ru_utime + own.ru_stime + kids.ru_utime + kids.ru_stime + server
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_protocol(item: pytest.Item) -> Iterator[None]:
+    """``TEST_CPU_LOG=FILE``: one line per test (CPU seconds of the worker and the children it
+    reaped, wall seconds, the test's id) appended to FILE, to see where the suite's CPU goes."""
+    path = os.environ.get("TEST_CPU_LOG")
+    if not path:
+        yield
+        return
+    cpu, wall = _cpu(), time.monotonic()
+    yield
+    with open(path, "a") as out:
+        out.write(f"{_cpu() - cpu:.2f}\t{time.monotonic() - wall:.2f}\t{item.nodeid}\n")

@@ -9,6 +9,8 @@ import sysconfig
 import zipfile
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parents[1]
 
 
@@ -19,7 +21,10 @@ def _run(*args: str | Path, cwd: Path) -> str:
     return proc.stdout
 
 
+@pytest.mark.soak
 def test_the_wheel_ships_the_texts(tmp_path: Path) -> None:
+    """Soak test (about 30 s on an idle machine): pip builds the wheel and installs it into a
+    fresh virtualenv, where a new interpreter reads the installed texts."""
     # a clean copy of the sources: no egg-info or build/ left over from earlier builds
     source = tmp_path / "source"
     source.mkdir()

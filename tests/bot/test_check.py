@@ -29,7 +29,10 @@ async def _check(cwd: Path, env: dict[str, str]) -> tuple[int, list[str], list[s
     return proc.returncode, stdout.decode().splitlines(), stderr.decode().splitlines()
 
 
+@pytest.mark.soak
 async def test_check_passes_and_fails_on_a_bad_token(fake: FakeTelegram, tmp_path: Path) -> None:
+    """Soak test (about 35 s on an idle machine): two real ``python -m bot check``, each paying
+    aiogram's import (its subject is the command: not forked)."""
     (tmp_path / "a").mkdir()
     (tmp_path / "b").mkdir()
     good = _env(tmp_path / "a", BOT_TOKEN=fake.token, TELEGRAM_API_URL=fake.base_url)

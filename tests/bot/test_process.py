@@ -116,11 +116,14 @@ async def test_html_answer_at_start_up_is_one_line(fake: FakeTelegram, tmp_path:
                      "(is TELEGRAM_API_URL a Bot API server?)"]
 
 
+@pytest.mark.soak
 async def test_second_process_on_one_sqlite_file_refuses(
     fake: FakeTelegram, tmp_path: Path
 ) -> None:
     """SQLite runs one bot process: a second one on the same file exits with one line naming
-    the first; once the first is gone (kill -9: the kernel drops its lock) a new one starts."""
+    the first; once the first is gone (kill -9: the kernel drops its lock) a new one starts.
+    Soak test (about 70 s on an idle machine): three real ``python -m bot`` starts, each paying
+    aiogram's import (its subject is the command: not forked)."""
     env = _env(tmp_path, BOT_TOKEN=fake.token, TELEGRAM_API_URL=fake.base_url)
     first = await _spawn(tmp_path, env)
     try:

@@ -81,7 +81,10 @@ async def tie_vote(flow: Flow) -> None:
                          "the next turn")
 
 
+@pytest.mark.soak
 async def test_a_whole_game_from_the_panel(fake: FakeTelegram, tmp_path: Path) -> None:
+    """Soak test (about 40 s on an idle machine): a whole 10-player game over HTTP driven only
+    from the host's panel, on the game's real (short) timers."""
     async with running(fake, tmp_path) as app:
         flow = Flow(fake, app, "en")
         await flow.lobby(10)  # /newgame: the only typed command; the panel comes with it

@@ -14,6 +14,7 @@ from typing import Any
 import pytest
 
 from storage.db import Database
+from tests.bot_spawn import BotProcess, start_bot
 from tests.fakes.telegram_server import FakeTelegram, SentMessage
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -21,8 +22,8 @@ CLUB = -100999
 HOST = 800
 PLAYERS = list(range(6001, 6011))
 
-# one after another on one worker (tests/conftest.py): each start of the bot costs seconds of CPU
-pytestmark = pytest.mark.xdist_group("bot_processes")
+# one after another on one worker, its bots forked by one fork server (tests/bot_spawn.py)
+pytestmark = pytest.mark.xdist_group("bot_forks")
 SETTINGS = ("BOT_TOKEN", "TELEGRAM_API_URL", "DATABASE_PATH", "DATABASE_URL", "ADMIN_IDS",
             "HOST_IDS",
             "NIGHT_SECONDS", "MAFIA_AGREE_SECONDS", "VOTE_TURN_SECONDS", "LAST_WORD_SECONDS",
@@ -35,15 +36,28 @@ async def fake() -> AsyncIterator[FakeTelegram]:
         yield server
 
 
-async def spawn(tmp_path: Path, fake: FakeTelegram, stderr: Any = asyncio.subprocess.PIPE,
-                module: str = "bot", **settings: str) -> asyncio.subprocess.Process:
-    """``python -m bot`` (or ``module``, a wrapper of its ``main``) against the fake."""
+def bot_env(tmp_path: Path, fake: FakeTelegram, **settings: str) -> dict[str, str]:
+    """The environment of a bot against the fake (``settings`` override the defaults)."""
     env = {k: v for k, v in os.environ.items() if k.upper() not in SETTINGS}
     env.update(PYTHONPATH=str(ROOT), BOT_TOKEN=fake.token, TELEGRAM_API_URL=fake.base_url,
                DATABASE_PATH=str(tmp_path / "mafia.sqlite3"), HOST_IDS=str(HOST),
                NIGHT_SECONDS="60", MAFIA_AGREE_SECONDS="4", VOTE_TURN_SECONDS="60",
                LAST_WORD_SECONDS="1", DEFAULT_LOCALE="en")
     env.update(settings)
+    return env
+
+
+async def fork(tmp_path: Path, fake: FakeTelegram, output: Path, module: str = "bot",
+               **settings: str) -> BotProcess:
+    """As ``spawn``, forked from the pre-imported fork server (tests/bot_spawn.py): no import
+    paid again; stdout and stderr appended to ``output``."""
+    return await start_bot(bot_env(tmp_path, fake, **settings), tmp_path, output, module)
+
+
+async def spawn(tmp_path: Path, fake: FakeTelegram, stderr: Any = asyncio.subprocess.PIPE,
+                module: str = "bot", **settings: str) -> asyncio.subprocess.Process:
+    """``python -m bot`` (or ``module``, a wrapper of its ``main``) against the fake."""
+    env = bot_env(tmp_path, fake, **settings)
     return await asyncio.create_subprocess_exec(
         sys.executable, "-m", module, cwd=tmp_path, env=env,
         stdout=stderr if stderr is not asyncio.subprocess.PIPE else asyncio.subprocess.DEVNULL,
@@ -62,8 +76,8 @@ def prompts(fake: FakeTelegram, uid: int, prefix: str) -> list[SentMessage]:
 @pytest.mark.soak
 async def test_sigkill_mid_night_then_the_night_goes_on(fake: FakeTelegram, tmp_path: Path,
                                                        bot_database: str | Path) -> None:
-    """Soak test (about 30 s): two starts of ``python -m bot`` (seconds each: aiogram's import),
-    a lobby, a deal and a night over HTTP, and the Mafia's real 4 s window to agree."""
+    """Soak test (10-20 s, more when the worker's fork server starts with it): two starts of
+    the bot (forked), a lobby, a deal and a night over HTTP, and the Mafia's real 4 s window."""
     db = await Database.open(bot_database)
     await db.clubs.ensure(CLUB, title="Club", locale="en")
     for i, uid in enumerate(PLAYERS, 1):
@@ -74,7 +88,8 @@ async def test_sigkill_mid_night_then_the_night_goes_on(fake: FakeTelegram, tmp_
     fake.group(CLUB, "Club")
     fake.user(HOST, "Host", language_code="en")
 
-    proc = await spawn(tmp_path, fake, **db_env(bot_database))
+    output = tmp_path / "bot.log"
+    proc = await fork(tmp_path, fake, output, **db_env(bot_database))
     try:
         await fake.send(HOST, "/newgame", chat_id=CLUB)
         await fake.wait_for(lambda: prompts(fake, CLUB, "gl:"), 30, "the lobby")
@@ -105,7 +120,7 @@ async def test_sigkill_mid_night_then_the_night_goes_on(fake: FakeTelegram, tmp_
     events = await db.games.events(game)
     assert [e.kind for e in events].count("choice") == 1
 
-    proc = await spawn(tmp_path, fake, **db_env(bot_database))
+    proc = await fork(tmp_path, fake, output, **db_env(bot_database))
     try:
         # everyone still to choose is prompted again; the one who chose is not
         own = [u for u in actors[1:] if "team" not in prompts(fake, u, prefix)[0].body]
@@ -123,6 +138,6 @@ async def test_sigkill_mid_night_then_the_night_goes_on(fake: FakeTelegram, tmp_
         assert "night_resolved" in kinds
     finally:
         proc.send_signal(signal.SIGTERM)
-        _, stderr = await asyncio.wait_for(proc.communicate(), 30)
+        await asyncio.wait_for(proc.wait(), 30)
         await db.close()
-    assert "Traceback" not in stderr.decode(), stderr.decode()[-2000:]
+    assert "Traceback" not in proc.output(), proc.output()[-2000:]

@@ -1,7 +1,8 @@
 """Whole games in a row, ``python -m bot`` killed with SIGKILL at random points of each: the
 same results (the points written equal the engine's ledger replayed from the log), no point lost
 or counted twice, every outcome post delivered. The process is ``python -m
-tests.game.relaxed_bot``: ``python -m bot``'s ``main`` without the outbox's rate limits.
+tests.game.relaxed_bot``, forked (tests/bot_spawn.py): ``python -m bot``'s ``main`` without
+the outbox's rate limits.
 
 ``KILL9_GAMES`` (default 20) sets how many games; each game is driven only through the fake Bot
 API (commands and button presses), and the driver reads the game's state from its log.
@@ -22,8 +23,9 @@ import pytest
 import engine
 from bot.game.table import SeatInfo, Stage, Table
 from storage.db import Database
+from tests.bot_spawn import BotProcess
 from tests.fakes.telegram_server import FakeTelegram, SentMessage
-from tests.game.test_kill9 import CLUB, HOST, SETTINGS, db_env, spawn
+from tests.game.test_kill9 import CLUB, HOST, SETTINGS, db_env, fork
 
 # 20 games with several restarts each take ~15 minutes here (a restart of ``python -m bot``
 # costs seconds on a busy machine): the suite plays 2; ``KILL9_GAMES=20`` plays the full run.
@@ -35,8 +37,8 @@ TIMERS = {"NIGHT_SECONDS": "20", "MAFIA_AGREE_SECONDS": "20", "VOTE_TURN_SECONDS
           "LAST_WORD_SECONDS": "0.05"}
 assert set(TIMERS) <= set(SETTINGS)
 
-# one after another on one worker (tests/conftest.py): each start of the bot costs seconds of CPU
-pytestmark = pytest.mark.xdist_group("bot_processes")
+# one after another on one worker, its bots forked by one fork server (tests/bot_spawn.py)
+pytestmark = pytest.mark.xdist_group("bot_forks")
 
 
 @pytest.fixture
@@ -51,13 +53,12 @@ class Bot:
     def __init__(self, tmp_path: Path, fake: FakeTelegram, target: str | Path) -> None:
         self.tmp_path, self.fake = tmp_path, fake
         self.settings = {**TIMERS, **db_env(target)}
-        self.proc: asyncio.subprocess.Process | None = None
+        self.proc: BotProcess | None = None
         self.kills = 0
 
     async def start(self) -> None:
-        with (self.tmp_path / "stderr.log").open("ab") as log:  # never a full pipe
-            self.proc = await spawn(self.tmp_path, self.fake, stderr=log,
-                                    module="tests.game.relaxed_bot", **self.settings)
+        self.proc = await fork(self.tmp_path, self.fake, self.tmp_path / "stderr.log",
+                               module="tests.game.relaxed_bot", **self.settings)
 
     async def kill(self) -> None:
         assert self.proc is not None
@@ -99,7 +100,7 @@ async def play_one(fake: FakeTelegram, db: Database, bot: Bot, rng: random.Rando
     lobby = next(m for m in reversed(fake.messages(CLUB)) if m.buttons())
     loop = asyncio.get_running_loop()
     game_id = int(lobby.buttons()[0][1].split(":")[1])
-    done: dict[object, float] = {}  # action -> when it was last taken
+    done: dict[object, tuple[float, int]] = {}  # action -> when it was last taken, kills then
     table: Table | None = None
     deadline = loop.time() + GAME_SECONDS
     while loop.time() < deadline:
@@ -118,9 +119,13 @@ async def play_one(fake: FakeTelegram, db: Database, bot: Bot, rng: random.Rando
             command = "/night" if table.game.next_phase() is engine.Phase.NIGHT else "/vote"
             action = ("cmd", command, table.seq)
         key = (game_id, action, table.seq)
-        if action is not None and loop.time() - done.get(key, -99.0) > 5:
-            done[key] = loop.time()
-            await act(fake, table, lobby, action)
+        taken, kills = done.get(key, (-99.0, bot.kills))
+        # again after 5 s (a press the killed process took with it), at once after a restart
+        if action is not None and (loop.time() - taken > 5 or kills != bot.kills):
+            if not await act(fake, table, lobby, action):
+                await fake.changed(0.5, since=mark)  # its prompt is not there yet
+                continue
+            done[key] = loop.time(), bot.kills
             if rng.random() < KILL_CHANCE:
                 await asyncio.sleep(rng.random() * 0.3)
                 await bot.kill()
@@ -162,7 +167,8 @@ def next_press(fake: FakeTelegram, table: Table) -> tuple[object, ...] | None:
 
 
 async def act(fake: FakeTelegram, table: Table, lobby: SentMessage,
-              action: tuple[object, ...]) -> None:
+              action: tuple[object, ...]) -> bool:
+    """Takes the action; False if it could not be taken yet (no prompt with its button)."""
     if action[0] == "join":
         await fake.press(int(str(action[1])), lobby, f"gl:{table.game_id}:join")
     elif action[0] == "cmd":
@@ -171,8 +177,10 @@ async def act(fake: FakeTelegram, table: Table, lobby: SentMessage,
         _, seat, prefix, target = action
         uid = table.tg_of(int(str(seat)))
         prompt = latest(fake, uid, str(prefix))
-        if prompt is not None:
-            await fake.press(uid, prompt, f"{prefix}{target}")
+        if prompt is None:
+            return False
+        await fake.press(uid, prompt, f"{prefix}{target}")
+    return True
 
 
 async def seed_club(db: Database, fake: FakeTelegram) -> None:
@@ -219,8 +227,8 @@ async def check(db: Database, fake: FakeTelegram, game_id: int) -> int:
 @pytest.mark.soak
 async def test_kill9_at_random_points_of_whole_games(fake: FakeTelegram, tmp_path: Path,
                                                       bot_database: str | Path) -> None:
-    """Soak test (1-2.5 minutes here): two whole games by a process killed and started again
-    several times, and every start of ``python -m bot`` costs seconds (aiogram's import)."""
+    """Soak test (25-60 s here): two whole games by a process killed and started again
+    several times (each start of the forked bot still takes a second or more)."""
     db = await Database.open(bot_database)
     await seed_club(db, fake)
     rng = random.Random(9)

@@ -3,8 +3,9 @@ wait in the server's queue for its lock; ``kill -9`` of any of them at random mo
 games, and the games go on: results equal the engine's count from each log, the ledger exact,
 every outcome delivered, every update written to the inbox and handled.
 
-Soak test: about a minute and a half per game on a busy 2-core machine (``STANDBY_GAMES``,
-default 1, sets how many games).
+The bots are forked from a pre-imported fork server (tests/bot_spawn.py), ``python -m bot``'s
+``main`` as the command runs it. Soak test: 50-100 s here (the games go on until at least 5
+kills, 2 of the one in charge; ``STANDBY_GAMES``, default 1, sets how many games at least).
 """
 
 from __future__ import annotations
@@ -13,7 +14,6 @@ import asyncio
 import os
 import random
 import signal
-import sys
 from collections.abc import AsyncIterator
 from pathlib import Path
 
@@ -21,14 +21,15 @@ import pytest
 
 import tests.game.test_kill9_games as kill9_games
 from storage.db import Database
+from tests.bot_spawn import BotProcess, start_bot
 from tests.fakes.telegram_server import FakeTelegram
 from tests.game.flow import wait_until
 from tests.game.test_kill9 import HOST, ROOT, SETTINGS
 from tests.game.test_kill9_games import TIMERS, check, play_one, seed_club
 from tests.pg_cluster import Cluster
 
-# one after another with the other tests that start ``python -m bot`` (tests/conftest.py)
-pytestmark = pytest.mark.xdist_group("bot_processes")
+# one after another on one worker, its bots forked by one fork server (tests/bot_spawn.py)
+pytestmark = pytest.mark.xdist_group("bot_forks")
 GAMES = int(os.environ.get("STANDBY_GAMES", "1"))
 PROCESSES = 3
 PLAYERS = kill9_games.PLAYERS
@@ -41,7 +42,7 @@ async def fake() -> AsyncIterator[FakeTelegram]:
 
 
 class Process:
-    def __init__(self, proc: asyncio.subprocess.Process, log: Path) -> None:
+    def __init__(self, proc: BotProcess, log: Path) -> None:
         self.proc, self.log = proc, log
 
     def said(self, text: str) -> bool:
@@ -75,9 +76,7 @@ class Fleet:
         env.update(PYTHONPATH=str(ROOT), BOT_TOKEN=self.fake.token,
                    TELEGRAM_API_URL=self.fake.base_url, DATABASE_URL=self.url,
                    HOST_IDS=str(HOST), DEFAULT_LOCALE="en", **TIMERS)
-        with log.open("ab") as out:
-            proc = await asyncio.create_subprocess_exec(
-                sys.executable, "-m", "bot", cwd=self.tmp_path, env=env, stdout=out, stderr=out)
+        proc = await start_bot(env, self.tmp_path, log)
         process = Process(proc, log)
         self.procs.append(process)
         return process

@@ -7,7 +7,6 @@ import asyncio
 import os
 import shutil
 import subprocess
-import sys
 from datetime import date
 from pathlib import Path
 
@@ -18,6 +17,7 @@ from storage import Database, DatabaseUnavailable, GamePoints
 from storage.__main__ import main
 from storage.migrations_pg import SCHEMA_VERSION
 from storage.outbox import Queued
+from tests.bot_spawn import BotProcess, start_bot
 from tests.pg_cluster import Cluster
 from tests.storage.conftest import ADMIN, CLUB, NOW, add_players
 
@@ -110,25 +110,29 @@ async def test_backup_is_pg_dump_and_restores(pg: Cluster, tmp_path: Path) -> No
         await again.close()
 
 
-def _bot(env: dict[str, str], cwd: Path) -> subprocess.CompletedProcess[str]:
+async def _bot(env: dict[str, str], cwd: Path) -> BotProcess:
+    """``python -m bot``'s ``main`` in a process forked from the pre-imported fork server
+    (tests/bot_spawn.py: aiogram's import not paid again), run to its exit."""
     clean = {k: v for k, v in os.environ.items() if not k.startswith(("DATABASE_", "BOT_"))}
     clean.update(PYTHONPATH=str(REPO), BOT_TOKEN="123456:" + "A" * 30,
                  TELEGRAM_API_URL="http://127.0.0.1:9", **env)
-    return subprocess.run([sys.executable, "-m", "bot"], cwd=cwd, env=clean,
-                          capture_output=True, text=True, timeout=120, check=False)
+    proc = await start_bot(clean, cwd, cwd / "stdout.log", errors=cwd / "stderr.log")
+    await asyncio.wait_for(proc.wait(), 120)
+    return proc
 
 
+@pytest.mark.xdist_group("bot_forks")  # with the other forked bots: one fork server
 @pytest.mark.parametrize("case", ["unreachable", "no_database", "malformed"])
-def test_a_bad_database_url_is_one_line_without_the_password(pg: Cluster, tmp_path: Path,
-                                                             case: str) -> None:
+async def test_a_bad_database_url_is_one_line_without_the_password(pg: Cluster, tmp_path: Path,
+                                                                   case: str) -> None:
     port = pg.port if case == "no_database" else 9  # nothing listens on 9
     url = {"malformed": "postgresql://kim:s3cret-pw@/",
            }.get(case, f"postgresql://kim:s3cret-pw@127.0.0.1:{port}/club")
-    done = _bot({"DATABASE_URL": url}, tmp_path)
+    done = await _bot({"DATABASE_URL": url}, tmp_path)
     assert done.returncode == 2
-    lines = done.stderr.strip().splitlines()
-    assert len(lines) == 1, done.stderr
-    assert "s3cret-pw" not in done.stderr + done.stdout
+    lines = done.errors().strip().splitlines()
+    assert len(lines) == 1, done.errors()
+    assert "s3cret-pw" not in done.errors() + done.output()
     assert "DATABASE_URL" in lines[0] or "postgresql://kim@127.0.0.1" in lines[0]
     assert not (tmp_path / "data").exists()  # no SQLite file made instead
 
