@@ -361,6 +361,10 @@ CREATE TABLE inbox (
 );
 CREATE INDEX inbox_pending ON inbox(update_id) WHERE handled IS NULL;
 """),
+    ("the inbox's club (which process handles an update) and claim", """
+ALTER TABLE inbox ADD COLUMN club BIGINT;
+ALTER TABLE inbox ADD COLUMN claimed INTEGER;
+"""),
 ]
 
 SCHEMA_VERSION = len(MIGRATIONS)
