@@ -157,10 +157,15 @@ async def run(games: int, minutes: float, seed: int, panel: bool = False,
         proc = procs[0]
         peak, cpu = 0.0, 0.0
         cpus: list[float] = []
+        logs = [tmp / ("bot.log" if i == 0 else f"bot{i}.log") for i in range(processes)]
         try:
-            await wait_until(lambda: sum(m == "setMyCommands" for m, _ in fake.calls)
-                             >= processes or any(p.returncode is not None for p in procs),
-                             120, "the bots to start")
+            def started() -> bool:
+                if any(p.returncode is not None for p in procs):
+                    return True  # a process that stopped: its log says why
+                return any(m == "setMyCommands" for m, _ in fake.calls) and (
+                    processes == 1 or all("msg=joined" in log.read_text() for log in logs))
+
+            await wait_until(started, 120, "the bots to start")
             await asyncio.sleep(3 if processes > 1 else 1)  # the clubs shared out
             start_cpus = [proc_stats(p.pid)[1] for p in procs]
             start_cpu = start_cpus[0]
@@ -191,8 +196,7 @@ async def run(games: int, minutes: float, seed: int, panel: bool = False,
         result = figures(fake, tables, bench)
         good, problems = await ledger_check(target, tables, fake)
     durations = [t.finished_at - t.phases[0][0] for t in tables if t.finished_at]
-    log_text = "".join((tmp / ("bot.log" if i == 0 else f"bot{i}.log")).read_text(
-        errors="replace") for i in range(processes))
+    log_text = "".join(log.read_text(errors="replace") for log in logs)
     result.update(
         games=games, finished=good, stuck=games - good, problems=problems[:10],
         wall_seconds=wall, game_minutes=(statistics.median(durations) / 60 if durations
