@@ -159,13 +159,13 @@ async def run(games: int, minutes: float, seed: int, panel: bool = False,
         cpus: list[float] = []
         logs = [tmp / ("bot.log" if i == 0 else f"bot{i}.log") for i in range(processes)]
         try:
-            def started() -> bool:
+            def ready() -> bool:
                 if any(p.returncode is not None for p in procs):
                     return True  # a process that stopped: its log says why
                 return any(m == "setMyCommands" for m, _ in fake.calls) and (
                     processes == 1 or all("msg=joined" in log.read_text() for log in logs))
 
-            await wait_until(started, 120, "the bots to start")
+            await wait_until(ready, 120, "the bots to start")
             await asyncio.sleep(3 if processes > 1 else 1)  # the clubs shared out
             start_cpus = [proc_stats(p.pid)[1] for p in procs]
             start_cpu = start_cpus[0]
