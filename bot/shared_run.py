@@ -78,7 +78,7 @@ async def serve_webhook(app: App, sharing: Sharing) -> None:
             update = Update.model_validate(await request.json(), context={"bot": app.bot})
         except (ValueError, ValidationError):
             return web.Response(status=400)
-        await sharing.receive(update)
+        await sharing.receive([update])
         with contextlib.suppress(DatabaseUnavailable):
             await sharing.conn.notify_inbox()
         return web.Response()

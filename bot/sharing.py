@@ -174,21 +174,22 @@ class Sharing:
         finally:
             self.busy.discard(update_id)
 
-    async def receive(self, update: Update) -> None:
-        """Write ``update`` to the inbox with its club (its handler runs where the club is
-        held); the server unreachable: handled here without the inbox, as one process does
-        (its handlers answer "try again in a moment" and change nothing)."""
+    async def receive(self, updates: list[Update]) -> None:
+        """Write ``updates`` to the inbox with their clubs (each is handled where its club is
+        held), in one transaction; the server unreachable: handled here without the inbox, as
+        one process does (their handlers answer "try again in a moment" and change nothing)."""
         try:
-            club = await club_of(update, self.db.inbox)
-            new = await self.db.inbox.add(update.update_id,
-                                          update.model_dump_json(exclude_none=True),
-                                          self.wall(), club)
+            rows = [(u.update_id, u.model_dump_json(exclude_none=True),
+                     await club_of(u, self.db.inbox)) for u in updates]
+            new = await self.db.inbox.add_many(rows, self.wall())
         except DatabaseUnavailable:
-            self._spawn(self.dispatcher.feed_update(self.bot, update),
-                        name=f"update:{update.update_id}")
+            for update in updates:
+                self._spawn(self.dispatcher.feed_update(self.bot, update),
+                            name=f"update:{update.update_id}")
             return
-        if not new:
-            log.info("second delivery dropped", extra={"update_id": update.update_id})
+        for update in updates:
+            if update.update_id not in new:
+                log.info("second delivery dropped", extra={"update_id": update.update_id})
 
     async def poll(self) -> None:
         """The token's one ``getUpdates`` consumer: the next call confirms a batch to Telegram
@@ -203,9 +204,8 @@ class Sharing:
                     GetUpdates(offset=offset, timeout=self.polling_timeout,
                                allowed_updates=allowed),
                     request_timeout=self.polling_timeout + 10)
-                for update in updates:
-                    await self.receive(update)
                 if updates:
+                    await self.receive(updates)
                     offset = updates[-1].update_id + 1
                     with contextlib.suppress(DatabaseUnavailable):
                         await self.conn.notify_inbox()

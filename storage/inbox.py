@@ -29,6 +29,19 @@ class Inbox:
                 (update_id, payload, now, club)))
         return bool(rows)
 
+    async def add_many(self, updates: list[tuple[int, str, int | None]],
+                       now: float) -> set[int]:
+        """(update_id, payload, club) each, in one transaction: the ids that were new."""
+        new: set[int] = set()
+        async with self._db.transaction() as conn:
+            for update_id, payload, club in updates:
+                rows = await conn.execute_fetchall(
+                    "INSERT INTO inbox (update_id, payload, received, club) VALUES (?, ?, ?, ?)"
+                    " ON CONFLICT (update_id) DO NOTHING RETURNING update_id",
+                    (update_id, payload, now, club))
+                new.update(int(r[0]) for r in rows)
+        return new
+
     async def handled(self, update_id: int, now: float) -> None:
         async with self._db.transaction() as conn:
             await conn.execute("UPDATE inbox SET handled = ? WHERE update_id = ?"

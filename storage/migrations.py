@@ -313,6 +313,7 @@ CREATE INDEX inbox_pending ON inbox(update_id) WHERE handled IS NULL;
 -- session of the process handling a club-less update (docs/scaling.md)
 ALTER TABLE inbox ADD COLUMN club INTEGER;
 ALTER TABLE inbox ADD COLUMN claimed INTEGER;
+CREATE INDEX inbox_club_pending ON inbox(club, update_id) WHERE handled IS NULL;
 """,
     ),
 ]
