@@ -141,13 +141,18 @@ class Sharing:
         elsewhere = await self.conn.held_elsewhere()
         free = [c for c in dict.fromkeys([*waiting, *sorted(clubs)])
                 if c not in self.held and fold(c) not in elsewhere]
+        taken = []
         for club in free:
             if len(self.held) >= share:
                 break
             if await self.conn.try_club(club):
                 self.held.add(club)
-                restored = await self.games.restore(clubs={club})
-                log.info("club taken", extra={"club": club, "games": len(restored)})
+                taken.append(club)
+        if taken:  # before any of their updates is claimed (the same loop claims them)
+            await self.games.restore(clubs=taken)
+            for club in taken:
+                games = sum(t.chat_id == club for t in self.games.tables.values())
+                log.info("club taken", extra={"club": club, "games": games})
         if len(self.held) > share:
             running = {t.chat_id for t in self.games.tables.values()}
             for club in sorted(self.held - running - set(waiting)):

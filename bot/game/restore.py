@@ -32,9 +32,7 @@ class Restorer(PhaseService):
         """Rebuild every running game (of ``clubs``: those this process took over, when
         several share the work) from its log, re-arm deadlines, resend open prompts."""
         restored = []
-        for game in await self.db.games.running():
-            if clubs is not None and game.club_chat_id not in clubs:
-                continue
+        for game in await self.db.games.running(None if clubs is None else sorted(clubs)):
             if game.id in self.core.tables:
                 continue  # this process runs it already
             try:
