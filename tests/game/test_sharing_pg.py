@@ -180,8 +180,8 @@ async def test_ten_clubs_shared_by_three_processes_through_kill9s(
 
     killer: asyncio.Task[None] | None = None
     try:
-        await wait_until(lambda: fleet.said("msg=joined") >= PROCESSES, 120, "all joined")
-        await wait_until(lambda: fleet.said("club taken") >= len(CLUBS), 60, "clubs taken")
+        await wait_until(lambda: fleet.said("msg=joined") >= PROCESSES, 300, "all joined")
+        await wait_until(lambda: fleet.said("club taken") >= len(CLUBS), 120, "clubs taken")
         killer = asyncio.create_task(fleet.keep_killing((3.0, 10.0)))
         counts = [GAMES // len(CLUBS) + (i < GAMES % len(CLUBS)) for i in range(len(CLUBS))]
         await asyncio.gather(*(play_club(c, n) for c, n in zip(CLUBS, counts, strict=True)))
