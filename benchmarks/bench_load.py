@@ -83,14 +83,14 @@ def introduce(fake: FakeTelegram, tables: list[Table]) -> None:
 
 
 async def spawn(tmp: Path, fake: FakeTelegram, hosts: list[int],
-                target: str | Path) -> asyncio.subprocess.Process:
+                target: str | Path, log: str = "bot.log") -> asyncio.subprocess.Process:
     env = {k: v for k, v in os.environ.items() if k.upper() not in SETTINGS}
     env.update(PYTHONPATH=str(ROOT), BOT_TOKEN=fake.token, TELEGRAM_API_URL=fake.base_url,
                DATABASE_PATH=str(tmp / "mafia.sqlite3"), HOST_IDS=",".join(map(str, hosts)),
                DEFAULT_LOCALE="en", **TIMERS)
     if isinstance(target, str):
         env["DATABASE_URL"] = target
-    output = (tmp / "bot.log").open("wb")  # the child's logs (stdout)
+    output = (tmp / log).open("wb")  # the child's logs (stdout)
     return await asyncio.create_subprocess_exec(
         sys.executable, "-m", "bot", cwd=tmp, env=env,
         stdout=output, stderr=output)
@@ -136,7 +136,7 @@ async def deal_table(bench: Bench, table: Table) -> dict[str, Any]:
 
 # ---------------------------------------------------------------------- main
 async def run(games: int, minutes: float, seed: int, panel: bool = False,
-              url: str | None = None) -> dict[str, Any]:
+              url: str | None = None, processes: int = 1) -> dict[str, Any]:
     rng = random.Random(seed)
     tmp = Path(tempfile.mkdtemp(prefix="bench_load_"))
     target: str | Path = tmp / "mafia.sqlite3"
@@ -150,13 +150,25 @@ async def run(games: int, minutes: float, seed: int, panel: bool = False,
     await prefill(target, deal + tables)
     async with FakeTelegram(limits=TelegramLimits()) as fake:
         introduce(fake, deal + tables)
-        proc = await spawn(tmp, fake, [t.host for t in deal + tables], target)
+        hosts = [t.host for t in deal + tables]
+        # several processes (PostgreSQL): the same command each, sharing the clubs
+        procs = [await spawn(tmp, fake, hosts, target, f"bot{i}.log" if i else "bot.log")
+                 for i in range(processes)]
+        proc = procs[0]
         peak, cpu = 0.0, 0.0
+        cpus: list[float] = []
+        logs = [tmp / ("bot.log" if i == 0 else f"bot{i}.log") for i in range(processes)]
         try:
-            await wait_until(lambda: any(m == "setMyCommands" for m, _ in fake.calls) or
-                             proc.returncode is not None, 60, "the bot to start")
-            await asyncio.sleep(1)
-            start_cpu = proc_stats(proc.pid)[1]
+            def ready() -> bool:
+                if any(p.returncode is not None for p in procs):
+                    return True  # a process that stopped: its log says why
+                return any(m == "setMyCommands" for m, _ in fake.calls) and (
+                    processes == 1 or all("msg=joined" in log.read_text() for log in logs))
+
+            await wait_until(ready, 120, "the bots to start")
+            await asyncio.sleep(3 if processes > 1 else 1)  # the clubs shared out
+            start_cpus = [proc_stats(p.pid)[1] for p in procs]
+            start_cpu = start_cpus[0]
             bench = Bench(fake, rng, time.monotonic() + 120)
             deal_result = await deal_table(bench, deal[0])
             await asyncio.sleep(2)
@@ -171,22 +183,26 @@ async def run(games: int, minutes: float, seed: int, panel: bool = False,
             await settle(target, tables)  # the last posts and ledger writes
             peak, cpu = proc_stats(proc.pid)
             cpu -= start_cpu
+            cpus = [proc_stats(p.pid)[1] - c for p, c in zip(procs, start_cpus, strict=True)]
         finally:
-            if proc.returncode is None:
-                proc.send_signal(signal.SIGTERM)
+            for p in procs:
+                if p.returncode is None:
+                    p.send_signal(signal.SIGTERM)
+            for p in procs:
                 try:
-                    await asyncio.wait_for(proc.wait(), 30)
+                    await asyncio.wait_for(p.wait(), 30)
                 except TimeoutError:
-                    proc.kill()
+                    p.kill()
         result = figures(fake, tables, bench)
         good, problems = await ledger_check(target, tables, fake)
     durations = [t.finished_at - t.phases[0][0] for t in tables if t.finished_at]
-    log_text = (tmp / "bot.log").read_text(errors="replace")
+    log_text = "".join(log.read_text(errors="replace") for log in logs)
     result.update(
         games=games, finished=good, stuck=games - good, problems=problems[:10],
         wall_seconds=wall, game_minutes=(statistics.median(durations) / 60 if durations
                                          else float("nan")),
-        peak_rss_mb=peak, cpu_seconds=cpu, deal=deal_result,
+        peak_rss_mb=peak, cpu_seconds=cpu, deal=deal_result, processes=processes,
+        cpu_seconds_per_process=cpus,
         tracebacks=log_text.count("Traceback"), workdir=str(tmp),
         total_seconds=time.monotonic() - bench_start,
         machine=f"{platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}",
@@ -206,16 +222,28 @@ def main() -> None:
     parser.add_argument("--url", default=None,
                         help="run the bot on this PostgreSQL server (a database 'bench' is"
                         " created there) instead of a SQLite file")
+    parser.add_argument("--processes", type=int, nargs="+", default=[1],
+                        help="with --url: run once per count given (e.g. 1 2), each time with"
+                        " that many bot processes sharing the clubs; same seed")
     args = parser.parse_args()
-    result = asyncio.run(run(args.games, args.minutes, args.seed, args.panel, args.url))
-    backend = "PostgreSQL" if args.url else "SQLite"
-    print(f"bench_load --games {args.games}{' --panel' if args.panel else ''} "
-          f"on {result['machine']}, {backend}")
-    print(table_text(result))
-    for problem in result["problems"]:
-        print("  ", problem)
+    if args.url is None and args.processes != [1]:
+        parser.error("--processes needs --url: on SQLite one process runs the bot")
+    results = []
+    for processes in args.processes:
+        result = asyncio.run(run(args.games, args.minutes, args.seed, args.panel, args.url,
+                                 processes))
+        backend = "PostgreSQL" if args.url else "SQLite"
+        print(f"bench_load --games {args.games}{' --panel' if args.panel else ''} "
+              f"on {result['machine']}, {backend}, {processes} process(es)")
+        print(table_text(result))
+        print("CPU seconds per process: "
+              + ", ".join(f"{c:.1f}" for c in result["cpu_seconds_per_process"]))
+        for problem in result["problems"]:
+            print("  ", problem)
+        results.append(result)
     if args.out:
-        args.out.write_text(json.dumps(result, indent=2, default=str))
+        args.out.write_text(json.dumps(results if len(results) > 1 else results[0],
+                                       indent=2, default=str))
 
 
 if __name__ == "__main__":

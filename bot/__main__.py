@@ -31,29 +31,18 @@ def describe(error: ValidationError) -> str:
 async def run(settings: Settings) -> None:
     from bot.app import create_app, take_process_lock
     from bot.memory import start_from_env
-    from bot.standby import exit_now, take_clubs, watch
+    from bot.standby import exit_now
 
     lock = take_process_lock(settings)  # a second process on one SQLite file stops here
-    clubs = None
-    watching = None
     report = start_from_env()  # opt-in: BOT_MEMORY_LOG
     try:
         app = await create_app(settings)  # a bad DATABASE_URL stops here, with its one line
-        try:
-            clubs = await take_clubs(settings)  # on PostgreSQL: waits while another runs them
-        except BaseException:
-            await app.close()
-            raise
-        if clubs is not None:
-            watching = asyncio.create_task(watch(clubs, exit_now))
+        # PostgreSQL: another process may run this one's clubs once their locks are lost
+        app.on_lost = exit_now
         await app.run()
     finally:
         if report is not None:
             report.cancel()
-        if watching is not None:
-            watching.cancel()
-        if clubs is not None:
-            await clubs.release()
         if lock is not None:
             lock.release()
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import signal
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 
@@ -43,6 +44,8 @@ from bot.services.expiry import ExpiryReport, run_expiry
 from bot.services.moving import Moving
 from bot.services.stats import Stats
 from bot.session import BotSession
+from bot.shared_run import run_shared
+from bot.sharing import Sharing
 from storage.backends import DatabaseUrlError
 from storage.backends.single import DatabaseInUse, ProcessLock
 from storage.db import Database
@@ -87,6 +90,10 @@ class App:
     guard: JobGuard = field(default_factory=JobGuard)
     stopping: asyncio.Event = field(default_factory=asyncio.Event)
     updates_in_flight: int = UPDATES_IN_FLIGHT
+    sharing: Sharing | None = None  # PostgreSQL: the work shared with other processes
+    # the locks of this process's clubs were lost to another process: ``python -m bot`` exits
+    # at once (bot/standby.py); by default (tests) a stop
+    on_lost: Callable[[], None] | None = None
 
     async def check_api(self) -> User:
         """getMe: fails fast with a clear message when the API is unreachable or the token bad."""
@@ -120,26 +127,26 @@ class App:
         SIGTERM/SIGINT (or :meth:`stop`), then shut down cleanly."""
         try:
             self.me = await self.check_api()
-            if self.settings.webhook_url is None:
+            if self.settings.webhook_url is None and self.sharing is None:
                 await self.bot.delete_webhook(drop_pending_updates=False)
             try:
                 await register_commands(self.bot, self.services.translator,
                                         self.settings.default_locale, self.settings.admin_ids)
             except TelegramAPIError as e:  # menus are a convenience: run without them
                 log.warning("could not register commands", extra={"error": str(e)})
-            self.scheduler.add_job(
-                self.guard.wrap("expiry", self.daily_expiry),
-                CronTrigger(hour=EXPIRY_HOUR_UTC, minute=0, timezone=UTC),
-                id="expiry", replace_existing=True, coalesce=True, misfire_grace_time=6 * 3600,
-                next_run_time=datetime.now(UTC),  # catch up at start; storage is idempotent
-            )
+            if self.sharing is None:
+                self.arm_expiry()  # several processes: the one holding the expiry role
             self.scheduler.start()
             await self.start_web()
             log.info("started", extra={"bot": self.me.username, "bot_id": self.me.id,
                                        "api": self.settings.telegram_api_url,
                                        "db": self.settings.database_label})
             self.dispatcher.startup.register(self._mark_started)
-            if self.settings.webhook_url is not None:
+            if self.sharing is not None:
+                self.sharing.polling_timeout = polling_timeout
+                self.sharing.in_flight = self.updates_in_flight
+                await run_shared(self, self.sharing, handle_signals=handle_signals)
+            elif self.settings.webhook_url is not None:
                 await self.run_webhook(handle_signals=handle_signals)
             else:
                 await self.dispatcher.start_polling(
@@ -148,6 +155,14 @@ class App:
                 )
         finally:
             await self.close()
+
+    def arm_expiry(self) -> None:
+        self.scheduler.add_job(
+            self.guard.wrap("expiry", self.daily_expiry),
+            CronTrigger(hour=EXPIRY_HOUR_UTC, minute=0, timezone=UTC),
+            id="expiry", replace_existing=True, coalesce=True, misfire_grace_time=6 * 3600,
+            next_run_time=datetime.now(UTC),  # catch up at start; storage is idempotent
+        )
 
     async def run_webhook(self, *, handle_signals: bool) -> None:
         """Webhook mode: aiogram's request handler on an aiohttp server; Telegram's
@@ -252,7 +267,11 @@ class App:
             try:
                 await self.services.db.close()
             finally:
-                await self.bot.session.close()
+                try:
+                    await self.bot.session.close()
+                finally:
+                    if self.sharing is not None:  # its clubs' locks go last
+                        await self.sharing.close()
         log.info("stopped")
 
 
@@ -358,6 +377,14 @@ async def create_app(
         router.callback_query.middleware(blocked)
     dispatcher.include_routers(*routers, *get_routers(admin_middleware=AdminOnly(services)))
     dispatcher.startup.register(start_games)
+    app = App(settings, bot, dispatcher, services, scheduler, clock, guard=guard)
     if isinstance(dispatcher, InboxDispatcher):
-        dispatcher.use_inbox(db.inbox)  # its startup step runs after the games' restore
-    return App(settings, bot, dispatcher, services, scheduler, clock, guard=guard)
+        assert settings.database_url is not None
+        dispatcher.use_inbox(db.inbox, shared=True)
+        games.shared = True
+        app.sharing = Sharing(settings.database_url.get_secret_value(), bot, dispatcher, games,
+                              delivery, db, arm_expiry=app.arm_expiry,
+                              on_lost=lambda: (app.on_lost or app.stopping.set)(),
+                              webhook=settings.webhook_url is not None,
+                              in_flight=app.updates_in_flight)
+    return app

@@ -108,6 +108,8 @@ class Delivery:
         self.wall = wall
         self._workers: dict[int, tuple[asyncio.Task[None], asyncio.Event]] = {}
         self._running = False
+        # several processes: another one sends; it is told of what was queued here
+        self.remote: Callable[[int], None] | None = None
 
     # ------------------------------------------------------------------ lifecycle
     async def start(self) -> None:
@@ -120,6 +122,8 @@ class Delivery:
         """Something was queued for ``chat_id`` (call after the transaction committed);
         ``urgent``: a send or a club post, which a sender waiting with an edit takes along."""
         if not self._running:
+            if self.remote is not None:
+                self.remote(chat_id)
             return
         worker = self._workers.get(chat_id)
         if worker is not None:

@@ -32,12 +32,21 @@ Handler = Callable[[TelegramObject, dict[str, Any]], Awaitable[Any]]
 
 
 class InboxDispatcher(Dispatcher):
-    def use_inbox(self, inbox: Inbox, wall: Callable[[], float] = time.time) -> None:
+    def use_inbox(self, inbox: Inbox, wall: Callable[[], float] = time.time, *,
+                  shared: bool = False) -> None:
+        """``shared``: several processes share the work (bot/sharing.py claims the rows each
+        handles, and nothing is handled here at start)."""
         self.inbox = inbox
         self.wall = wall
         self._written: set[int] = set()  # in the inbox already (by polling, or left pending)
         self.update.outer_middleware(self._once)
-        self.startup.register(self.handle_left)
+        if not shared:
+            self.startup.register(self.handle_left)
+
+    async def handle_claimed(self, bot: Bot, update_id: int, payload: str) -> None:
+        """An inbox row this process claimed: handled, then marked handled."""
+        self._written.add(update_id)
+        await self.feed_raw_update(bot, json.loads(payload))
 
     async def _listen_updates(  # type: ignore[override]
         self, bot: Bot, polling_timeout: int = 30,

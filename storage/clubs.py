@@ -51,6 +51,10 @@ class Clubs:
             )
             return await _require(conn, chat_id)
 
+    async def chat_ids(self) -> list[int]:
+        rows = await self._db.query("SELECT chat_id FROM clubs ORDER BY chat_id")
+        return [int(r[0]) for r in rows]
+
     async def get(self, chat_id: int) -> Club | None:
         return next((_club(r) for r in await self._db.query(_CLUB, (chat_id,))), None)
 

@@ -187,13 +187,17 @@ class Games:
             ) as cur:
                 return [_rows.game_event(r) for r in await cur.fetchall()]
 
-    async def running(self) -> list[Game]:
-        """Games not finished or aborted (lobby, running, paused): rebuild them at start."""
+    async def running(self, clubs: Sequence[int] | None = None) -> list[Game]:
+        """Games not finished or aborted (lobby, running, paused): rebuild them at start (only
+        those of ``clubs``, when given)."""
         async with self._db.read() as conn:
             marks = ",".join("?" * len(ACTIVE_STATUSES))
-            async with conn.execute(
-                f"SELECT id FROM games WHERE status IN ({marks}) ORDER BY id", ACTIVE_STATUSES
-            ) as cur:
+            sql = f"SELECT id FROM games WHERE status IN ({marks})"
+            params: tuple[Any, ...] = ACTIVE_STATUSES
+            if clubs is not None:
+                sql += f" AND club_chat_id IN ({','.join('?' * len(clubs)) or 'NULL'})"
+                params = (*params, *clubs)
+            async with conn.execute(sql + " ORDER BY id", params) as cur:
                 ids = [int(r[0]) for r in await cur.fetchall()]
             return [await fetch_game(conn, i) for i in ids]
 

@@ -4,6 +4,7 @@ send the open prompts again and re-arm the deadlines."""
 from __future__ import annotations
 
 import logging
+from collections.abc import Collection
 
 from bot.game.core import GameCore, PhaseService
 from bot.game.day import DayService
@@ -27,10 +28,13 @@ class Restorer(PhaseService):
         self.night = night
         self.day = day
 
-    async def restore(self) -> list[int]:
-        """Rebuild every running game from its log, re-arm deadlines, resend open prompts."""
+    async def restore(self, clubs: Collection[int] | None = None) -> list[int]:
+        """Rebuild every running game (of ``clubs``: those this process took over, when
+        several share the work) from its log, re-arm deadlines, resend open prompts."""
         restored = []
-        for game in await self.db.games.running():
+        for game in await self.db.games.running(None if clubs is None else sorted(clubs)):
+            if game.id in self.core.tables:
+                continue  # this process runs it already
             try:
                 table = await self.rebuild(game.id)
             except Exception:

@@ -75,6 +75,7 @@ class GameService:
         self.host = HostControls(core, self.results, self.night, self.day)
         self.restorer = Restorer(core, self.results, self.dealer, self.night, self.day)
         self._background: set[asyncio.Task[None]] = set()
+        self.shared = False  # PostgreSQL's several processes: clubs restored as taken over
 
         # The lobby
         self.open_lobby = self.lobby.open_lobby

@@ -59,6 +59,8 @@ async def start_games(bot: Bot, games: GameService) -> None:
     rebuild every running game from its log and re-arm its deadlines."""
     me = await bot.me()
     games.bot_username = me.username or ""
+    if games.shared:
+        return  # several processes: the sender and each club's holder start these (bot/sharing.py)
     if games.delivery is not None:
         await games.delivery.start()  # what a previous process left queued goes out first
     await games.restore()

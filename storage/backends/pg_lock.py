@@ -1,5 +1,6 @@
-"""Which process runs the clubs on PostgreSQL: a session advisory lock on a connection of its
-own (docs/scaling.md).
+"""One session advisory lock on a connection of its own, with a check of whether it is still
+this process's (the share connection, ``storage/backends/pg_share.py``, holds many the same way
+and uses this module's keepalives; docs/scaling.md).
 
 A session lock is released by the server the moment its connection ends: a process that dies
 (``kill -9``, a crash) gives it up at once, and one whose machine vanishes gives it up when the
@@ -17,7 +18,7 @@ import asyncpg
 
 from storage.backends.postgres import CONNECT_TIMEOUT_S, LOST
 
-CLUBS_LOCK = 0x6D616669_636C7562  # "maficlub": the holder polls and runs every club's games
+CLUBS_LOCK = 0x6D616669_636C7562  # "maficlub": the default key
 # the server probes an idle lock connection: after 3 s of silence, every second, 4 times
 KEEPALIVES = {"tcp_keepalives_idle": "3", "tcp_keepalives_interval": "1",
               "tcp_keepalives_count": "4", "application_name": "mafia-bot clubs lock"}

@@ -91,13 +91,16 @@ def latest(fake: FakeTelegram, chat: int, prefix: str) -> SentMessage | None:
 
 
 async def play_one(fake: FakeTelegram, db: Database, bot: Bot, rng: random.Random,
-                   played: int) -> int:
-    """Drive one game to its end; returns its id."""
-    before = {m.message_id for m in fake.messages(CLUB)}
-    await fake.send(HOST, "/newgame", chat_id=CLUB)
-    await fake.wait_for(lambda: any(m.message_id not in before for m in fake.messages(CLUB)
+                   played: int, *, club: int = CLUB, host: int = HOST,
+                   players: list[int] | None = None) -> int:
+    """Drive one game to its end (in ``club``, hosted by ``host``, ``players`` seated);
+    returns its id."""
+    players = PLAYERS if players is None else players
+    before = {m.message_id for m in fake.messages(club)}
+    await fake.send(host, "/newgame", chat_id=club)
+    await fake.wait_for(lambda: any(m.message_id not in before for m in fake.messages(club)
                                     if m.buttons()), 60, "the lobby")
-    lobby = next(m for m in reversed(fake.messages(CLUB)) if m.buttons())
+    lobby = next(m for m in reversed(fake.messages(club)) if m.buttons())
     loop = asyncio.get_running_loop()
     game_id = int(lobby.buttons()[0][1].split(":")[1])
     done: dict[object, tuple[float, int]] = {}  # action -> when it was last taken, kills then
@@ -111,7 +114,7 @@ async def play_one(fake: FakeTelegram, db: Database, bot: Bot, rng: random.Rando
         table = await state(db, game_id)
         action: tuple[object, ...] | None = None
         if table.stage is Stage.LOBBY:
-            free = [u for u in PLAYERS if table.seat_of(u) is None]
+            free = [u for u in players if table.seat_of(u) is None]
             action = ("join", free[0]) if free else ("cmd", "/deal")
         elif table.stage in (Stage.NIGHT, Stage.VOTE) and not table.paused:
             action = next_press(fake, table)
@@ -122,7 +125,7 @@ async def play_one(fake: FakeTelegram, db: Database, bot: Bot, rng: random.Rando
         taken, kills = done.get(key, (-99.0, bot.kills))
         # again after 5 s (a press the killed process took with it), at once after a restart
         if action is not None and (loop.time() - taken > 5 or kills != bot.kills):
-            if not await act(fake, table, lobby, action):
+            if not await act(fake, table, lobby, action, club=club, host=host):
                 await fake.changed(0.5, since=mark)  # its prompt is not there yet
                 continue
             done[key] = loop.time(), bot.kills
@@ -167,12 +170,12 @@ def next_press(fake: FakeTelegram, table: Table) -> tuple[object, ...] | None:
 
 
 async def act(fake: FakeTelegram, table: Table, lobby: SentMessage,
-              action: tuple[object, ...]) -> bool:
+              action: tuple[object, ...], *, club: int = CLUB, host: int = HOST) -> bool:
     """Takes the action; False if it could not be taken yet (no prompt with its button)."""
     if action[0] == "join":
         await fake.press(int(str(action[1])), lobby, f"gl:{table.game_id}:join")
     elif action[0] == "cmd":
-        await fake.send(HOST, str(action[1]), chat_id=CLUB)
+        await fake.send(host, str(action[1]), chat_id=club)
     else:
         _, seat, prefix, target = action
         uid = table.tg_of(int(str(seat)))
@@ -183,19 +186,22 @@ async def act(fake: FakeTelegram, table: Table, lobby: SentMessage,
     return True
 
 
-async def seed_club(db: Database, fake: FakeTelegram) -> None:
+async def seed_club(db: Database, fake: FakeTelegram, *, club: int = CLUB, host: int = HOST,
+                    players: list[int] | None = None) -> None:
     """The club, its six players with nicknames (one game played: points count), the host."""
-    await db.clubs.ensure(CLUB, title="Club", locale="en")
-    for i, uid in enumerate(PLAYERS, 1):
+    players = PLAYERS if players is None else players
+    await db.clubs.ensure(club, title="Club", locale="en")
+    for i, uid in enumerate(players, 1):
         await db.players.register(uid, display_name=f"U{uid}", language="en")
-        await db.players.set_nickname(uid, f"Gamer{i}")
+        # nicknames are unique across the network: another club's players by their id
+        await db.players.set_nickname(uid, f"Gamer{i}" if club == CLUB else f"Gamer{uid}")
         fake.user(uid, f"U{uid}", language_code="en")
-    await db.players.record_game_played(PLAYERS, datetime.now(UTC).date())
-    fake.group(CLUB, "Club")
-    fake.user(HOST, "Host", language_code="en")
+    await db.players.record_game_played(players, datetime.now(UTC).date())
+    fake.group(club, "Club")
+    fake.user(host, "Host", language_code="en")
 
 
-async def check(db: Database, fake: FakeTelegram, game_id: int) -> int:
+async def check(db: Database, fake: FakeTelegram, game_id: int, *, club: int = CLUB) -> int:
     """The game's points as the engine counts them from the log; its outcome posts delivered."""
     table = await state(db, game_id)
     assert table.game.over
@@ -211,9 +217,13 @@ async def check(db: Database, fake: FakeTelegram, game_id: int) -> int:
     # every outcome reached the club chat, whatever the kills: each morning's news (the day's
     # picture's caption, or a post), and each vote's verdict (edited into the tally's post, or a
     # post of its own after a restart)
-    bodies = [m.body for m in fake.messages(CLUB)]
+    bodies = [m.body for m in fake.messages(club)]
     game_start = max(i for i, b in enumerate(bodies) if f"Game №{game_id}:" in b)
-    bodies = bodies[game_start:]
+    # up to the next game's lobby in this club (checked after later games were played)
+    game_end = next((i for i in range(game_start + 1, len(bodies))
+                     if ": taking seats" in bodies[i] and f"Game №{game_id}:" not in bodies[i]),
+                    len(bodies))
+    bodies = bodies[game_start:game_end]
     mornings = {n for n in range(1, nights + 1)
                 if any(f"Morning after night {n}." in b for b in bodies)}
     assert mornings == set(range(1, nights + 1)), (game_id, bodies)

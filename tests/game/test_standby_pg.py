@@ -1,5 +1,5 @@
-"""Several ``python -m bot`` on one PostgreSQL (bot/standby.py): one runs the clubs, the others
-wait in the server's queue for its lock; ``kill -9`` of any of them at random moments of whole
+"""Several ``python -m bot`` on one PostgreSQL (bot/sharing.py): one polls Telegram, and when it
+dies another takes the poller's role over; ``kill -9`` of any of them at random moments of whole
 games, and the games go on: results equal the engine's count from each log, the ledger exact,
 every outcome delivered, every update written to the inbox and handled.
 
@@ -54,7 +54,8 @@ class Process:
 
     @property
     def in_charge(self) -> bool:
-        return self.alive and self.said('msg="running the clubs"')
+        """The poller (the one ``getUpdates`` consumer of the token)."""
+        return self.alive and self.said("role=poller")
 
 
 class Fleet:
@@ -124,7 +125,7 @@ async def all_in_the_inbox(db: Database, fake: FakeTelegram) -> None:
         await asyncio.sleep(0.2)
 
 
-async def test_one_runs_the_clubs_and_another_takes_over_at_kill9(
+async def test_one_polls_and_another_takes_over_at_kill9(
     fake: FakeTelegram, tmp_path: Path, pg: Cluster
 ) -> None:
     fleet = Fleet(tmp_path, fake, await pg.new_database(), random.Random(1))
@@ -132,7 +133,7 @@ async def test_one_runs_the_clubs_and_another_takes_over_at_kill9(
     try:
         await wait_until(lambda: first.in_charge, 90, "the first in charge")
         second = await fleet.spawn()
-        await wait_until(lambda: second.said("msg=standby"), 90, "the second waiting")
+        await wait_until(lambda: second.said("msg=joined"), 90, "the second joined")
         await fake.wait_call("setMyCommands", timeout=90)
         fake.user(1, "Ann", language_code="en")
         await fake.send(1, "/start")

@@ -1,0 +1,102 @@
+"""``App.run`` on PostgreSQL, where several processes share the work (bot/sharing.py,
+docs/scaling.md): the dispatcher's startup, then the sharing loop until stopped; with
+WEBHOOK_URL, this process's webhook server writes what it receives to the inbox."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import signal
+from typing import TYPE_CHECKING
+
+from aiogram.exceptions import TelegramAPIError
+from aiogram.types import Update
+from aiohttp import web
+from pydantic import ValidationError
+
+from bot.sharing import Sharing
+from storage.backends import DatabaseUnavailable
+
+if TYPE_CHECKING:
+    from bot.app import App
+
+log = logging.getLogger("bot")
+
+SECRET_HEADER = "X-Telegram-Bot-Api-Secret-Token"
+HANDLERS_FINISH_S = 5.0  # updates being handled at a stop; the rest is the next holder's
+
+
+async def run_shared(app: App, sharing: Sharing, *, handle_signals: bool) -> None:
+    from bot.app import StartupError
+
+    try:
+        await sharing.join()
+    except (OSError, TimeoutError, DatabaseUnavailable) as e:
+        raise StartupError(f"cannot join the other processes on "
+                           f"{app.settings.database_label}: {e}") from None
+    dispatcher = sharing.dispatcher
+    data = {"dispatcher": dispatcher, "bots": [app.bot], **dispatcher.workflow_data}
+    await dispatcher.emit_startup(bot=app.bot, **data)
+    if app.settings.webhook_url is not None:
+        await serve_webhook(app, sharing)
+    running = asyncio.create_task(sharing.run())
+    loop = asyncio.get_running_loop()
+    if handle_signals:
+        for sig in (signal.SIGTERM, signal.SIGINT):
+            loop.add_signal_handler(sig, app.stopping.set)
+    try:
+        await app.stopping.wait()
+    finally:
+        if handle_signals:
+            for sig in (signal.SIGTERM, signal.SIGINT):
+                loop.remove_signal_handler(sig)
+        sharing.stop_receiving()
+        running.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await running
+        await sharing.finish(HANDLERS_FINISH_S)
+        await dispatcher.emit_shutdown(bot=app.bot, **data)
+
+
+async def serve_webhook(app: App, sharing: Sharing) -> None:
+    """Telegram's POSTs (``X-Telegram-Bot-Api-Secret-Token`` must carry WEBHOOK_SECRET, else
+    401): each update written to the inbox with its club before the 200."""
+    from urllib.parse import urlsplit
+
+    from bot.app import StartupError
+
+    settings = app.settings
+    url = settings.webhook_url
+    assert url is not None and settings.webhook_secret is not None
+    secret = settings.webhook_secret.get_secret_value()
+
+    async def hook(request: web.Request) -> web.Response:
+        if request.headers.get(SECRET_HEADER) != secret:
+            return web.Response(status=401)
+        try:
+            update = Update.model_validate(await request.json(), context={"bot": app.bot})
+        except (ValueError, ValidationError):
+            return web.Response(status=400)
+        await sharing.receive([update])
+        with contextlib.suppress(DatabaseUnavailable):
+            await sharing.conn.notify_inbox()
+        return web.Response()
+
+    webapp = web.Application()
+    webapp.router.add_route("POST", urlsplit(url).path or "/", hook)
+    app.webhook_runner = web.AppRunner(webapp, access_log=None)
+    await app.webhook_runner.setup()
+    try:
+        await web.TCPSite(app.webhook_runner, settings.webhook_host,
+                          settings.webhook_port).start()
+    except OSError as e:
+        raise StartupError(
+            f"cannot listen for the webhook on port {settings.webhook_port}: {e}") from None
+    try:
+        await app.bot.set_webhook(
+            url, secret_token=secret, drop_pending_updates=False,
+            allowed_updates=sharing.dispatcher.resolve_used_update_types())
+    except TelegramAPIError as e:
+        raise StartupError(f"setWebhook {url} failed: {e.message}") from None
+    log.info("webhook", extra={"url": url, "port": settings.webhook_port})

@@ -1,0 +1,240 @@
+"""Several ``python -m bot`` on one PostgreSQL share the work (docs/scaling.md).
+
+No process is special: each joins (``storage/backends/pg_share.py``), and every
+``LOOK_EVERY_S`` takes what has no holder — a role (the poller, the outbox sender, the daily
+expiry) or clubs up to its fair share of them — through session advisory locks, which the
+server releases the moment a process dies. Updates go through the inbox: whoever receives one
+(the poller, or any process's webhook) writes it with its club (``bot/routing.py``) and
+``NOTIFY``s; each process claims the rows of the clubs it holds, and club-less rows nobody
+alive claimed, in update order. A club taken over has its running games restored from their
+logs first (``bot/game/restore.py``): their timers are armed where the club is held, once.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import math
+import time
+from collections.abc import Callable
+from typing import Any
+
+from aiogram import Bot
+from aiogram.methods import GetUpdates
+from aiogram.types import Update
+
+from bot.delivery import Delivery
+from bot.game.service import GameService
+from bot.inbox import InboxDispatcher
+from bot.routing import club_of
+from storage.backends import DatabaseUnavailable
+from storage.backends.pg_share import Role, ShareConnection, fold
+from storage.db import Database
+
+log = logging.getLogger("bot.sharing")
+
+LOOK_EVERY_S = 1.0  # roles and clubs without a holder are looked for this often
+POLL_RETRY_S = 1.0
+
+
+class Sharing:
+    def __init__(self, url: str, bot: Bot, dispatcher: InboxDispatcher, games: GameService,
+                 delivery: Delivery, db: Database, *, arm_expiry: Callable[[], None],
+                 on_lost: Callable[[], None], webhook: bool, in_flight: int,
+                 polling_timeout: int = 10, wall: Callable[[], float] = time.time) -> None:
+        self.conn = ShareConnection(url, on_lost)
+        self.bot, self.dispatcher, self.games = bot, dispatcher, games
+        self.delivery, self.db = delivery, db
+        self.arm_expiry = arm_expiry
+        self.webhook = webhook
+        self.polling_timeout = polling_timeout
+        self.wall = wall
+        self.held: set[int] = set()  # the clubs this process runs
+        self.busy: set[int] = set()  # update ids being handled here
+        self.in_flight = in_flight
+        self._tasks: set[asyncio.Task[Any]] = set()
+        self._poller: asyncio.Task[None] | None = None
+        self._noticed: set[int] = set()  # chats whose outbox rows the sender must be told of
+        self._notice = asyncio.Event()
+        self._next_look = 0.0
+
+    # ------------------------------------------------------------------ lifecycle
+    async def join(self) -> None:
+        await self.conn.join()
+        self.conn.on_outbox = self._outbox_notified
+        self.delivery.remote = self._tell_sender
+        self._spawn(self._notices())
+        log.info("joined", extra={"session": self.conn.pid})
+
+    async def run(self) -> None:
+        """Until cancelled: take what has no holder, claim and handle the inbox's rows."""
+        loop = asyncio.get_running_loop()
+        while True:
+            try:
+                if loop.time() >= self._next_look:
+                    self._next_look = loop.time() + LOOK_EVERY_S
+                    await self.look()
+                await self.claim()
+            except DatabaseUnavailable:
+                pass  # the server restarting: the share connection comes back by itself
+            except Exception:
+                log.exception("sharing step failed")
+            await self.conn.wait_woken(max(0.01, self._next_look - loop.time()))
+
+    async def finish(self, within: float) -> None:
+        """A stop: the updates being handled get ``within`` seconds (what is left unhandled
+        is the next holder's), then nothing more runs here."""
+        handling = [t for t in self._tasks if t.get_name().startswith("update:")]
+        if handling:
+            await asyncio.wait(handling, timeout=within)
+        for task in list(self._tasks):
+            task.cancel()
+        await asyncio.gather(*self._tasks, return_exceptions=True)
+
+    async def close(self) -> None:
+        """After the app stopped writing: the locks go with the connection."""
+        for task in list(self._tasks):
+            task.cancel()
+        await asyncio.gather(*self._tasks, return_exceptions=True)
+        await self.conn.close()
+
+    def stop_receiving(self) -> None:
+        if self._poller is not None:
+            self._poller.cancel()
+
+    def _spawn(self, coro: Any, name: str | None = None) -> asyncio.Task[Any]:
+        task = asyncio.create_task(coro, name=name)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+        return task
+
+    # ------------------------------------------------------------------ roles and clubs
+    async def look(self) -> None:
+        for role in Role:
+            if role in self.conn.roles or (role is Role.POLLER and self.webhook):
+                continue
+            if await self.conn.try_role(role):
+                await self._took(role)
+        if Role.SENDER in self.conn.roles:
+            for chat_id in await self.db.outbox.pending_chats():
+                self.delivery.wake(chat_id)
+        await self.share_clubs()
+
+    async def _took(self, role: Role) -> None:
+        log.info("role taken", extra={"role": role.name.lower()})
+        if role is Role.POLLER:
+            self._poller = self._spawn(self.poll())
+        elif role is Role.SENDER:
+            await self.delivery.start()
+        else:
+            self.arm_expiry()
+            await self.db.inbox.prune(self.wall())
+
+    async def share_clubs(self) -> None:
+        """Take clubs nobody holds, those with waiting updates first, up to a fair share;
+        give back idle ones (no game here, nothing being handled) above it."""
+        waiting = await self.db.inbox.pending_clubs()
+        clubs = set(await self.db.clubs.chat_ids()) | set(waiting)
+        members = max(1, await self.conn.members())
+        share = math.ceil(len(clubs) / members)
+        elsewhere = await self.conn.held_elsewhere()
+        free = [c for c in dict.fromkeys([*waiting, *sorted(clubs)])
+                if c not in self.held and fold(c) not in elsewhere]
+        taken = []
+        for club in free:
+            if len(self.held) >= share:
+                break
+            if await self.conn.try_club(club):
+                self.held.add(club)
+                taken.append(club)
+        if taken:  # before any of their updates is claimed (the same loop claims them)
+            await self.games.restore(clubs=taken)
+            for club in taken:
+                games = sum(t.chat_id == club for t in self.games.tables.values())
+                log.info("club taken", extra={"club": club, "games": games})
+        if len(self.held) > share:
+            running = {t.chat_id for t in self.games.tables.values()}
+            for club in sorted(self.held - running - set(waiting)):
+                if len(self.held) <= share:
+                    break
+                self.held.discard(club)
+                await self.conn.release_club(club)
+                log.info("club given back", extra={"club": club})
+
+    # ------------------------------------------------------------------ the inbox
+    async def claim(self) -> None:
+        room = self.in_flight - len(self.busy)
+        if room <= 0:
+            return
+        for update_id, payload in await self.conn.claim(self.held, self.busy, room):
+            self.busy.add(update_id)
+            self._spawn(self._handle(update_id, payload), name=f"update:{update_id}")
+
+    async def _handle(self, update_id: int, payload: str) -> None:
+        try:
+            await self.dispatcher.handle_claimed(self.bot, update_id, payload)
+        except Exception:
+            log.exception("update failed", extra={"update_id": update_id})
+        finally:
+            self.busy.discard(update_id)
+
+    async def receive(self, updates: list[Update]) -> None:
+        """Write ``updates`` to the inbox with their clubs (each is handled where its club is
+        held), in one transaction; the server unreachable: handled here without the inbox, as
+        one process does (their handlers answer "try again in a moment" and change nothing)."""
+        try:
+            rows = [(u.update_id, u.model_dump_json(exclude_none=True),
+                     await club_of(u, self.db.inbox)) for u in updates]
+            new = await self.db.inbox.add_many(rows, self.wall())
+        except DatabaseUnavailable:
+            for update in updates:
+                self._spawn(self.dispatcher.feed_update(self.bot, update),
+                            name=f"update:{update.update_id}")
+            return
+        for update in updates:
+            if update.update_id not in new:
+                log.info("second delivery dropped", extra={"update_id": update.update_id})
+
+    async def poll(self) -> None:
+        """The token's one ``getUpdates`` consumer: the next call confirms a batch to Telegram
+        only after every update of it was written to the inbox."""
+        with contextlib.suppress(Exception):
+            await self.bot.delete_webhook(drop_pending_updates=False)
+        allowed = self.dispatcher.resolve_used_update_types()
+        offset: int | None = None
+        while True:
+            try:
+                updates = await self.bot(
+                    GetUpdates(offset=offset, timeout=self.polling_timeout,
+                               allowed_updates=allowed),
+                    request_timeout=self.polling_timeout + 10)
+                if updates:
+                    await self.receive(updates)
+                    offset = updates[-1].update_id + 1
+                    with contextlib.suppress(DatabaseUnavailable):
+                        await self.conn.notify_inbox()
+            except asyncio.CancelledError:
+                raise
+            except Exception as e:
+                log.warning("polling failed", extra={"error": repr(e)})
+                await asyncio.sleep(POLL_RETRY_S)
+
+    # ------------------------------------------------------------------ the outbox's sender
+    def _tell_sender(self, chat_id: int) -> None:
+        self._noticed.add(chat_id)
+        self._notice.set()
+
+    async def _notices(self) -> None:
+        while True:
+            await self._notice.wait()
+            self._notice.clear()
+            chats, self._noticed = self._noticed, set()
+            # the server restarting: the sender finds them by its look at the pending chats
+            with contextlib.suppress(DatabaseUnavailable):
+                await self.conn.notify_outbox(chats)
+
+    def _outbox_notified(self, chats: list[int]) -> None:
+        if Role.SENDER in self.conn.roles:
+            for chat_id in chats:
+                self.delivery.wake(chat_id, urgent=True)

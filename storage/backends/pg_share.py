@@ -1,0 +1,249 @@
+"""Several processes sharing one club network on PostgreSQL: the locks and the inbox's claims
+on one connection of each process's own (docs/scaling.md).
+
+Every lock here is a *session* advisory lock on that connection: the server releases them all
+the moment the connection ends (``kill -9``, a crash; a vanished machine after the TCP
+keepalives give up). So a process that loses this connection has lost every club and role it
+held, and must stop at once (``on_lost``): another may already be running them.
+
+* a member lock, taken *shared* by every live process: the number of its holders is the number
+  of processes, and a club-less update claimed by a session no longer holding it is free again;
+* a role lock each for the poller, the outbox sender and the daily expiry;
+* a lock per club, ``pg_try_advisory_lock(CLUB_CLASS, fold(chat_id))``: two chats folding to
+  one key are held together, by one process, which is all that matters.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections.abc import Callable, Iterable
+from enum import IntEnum
+from typing import Any
+
+import asyncpg
+
+from storage.backends import DatabaseUnavailable
+from storage.backends.pg_lock import KEEPALIVES, PING_TIMEOUT_S
+from storage.backends.postgres import CONNECT_TIMEOUT_S, LOST
+
+_FAILED: tuple[type[BaseException], ...] = (TimeoutError, *LOST)
+
+log = logging.getLogger("storage.share")
+
+MEMBER_CLASS = 0x6D616601  # "maf\x01": one shared lock per live process
+ROLE_CLASS = 0x6D616602
+CLUB_CLASS = 0x6D616603
+INBOX_CHANNEL = "mafia_inbox"
+OUTBOX_CHANNEL = "mafia_outbox"
+NOTIFY_MAX = 7000  # bytes of one NOTIFY payload (the server's limit is 8000)
+
+
+class Role(IntEnum):
+    POLLER = 1  # the one getUpdates consumer of the token
+    SENDER = 2  # sends the durable outbox: Telegram's limits in one place
+    EXPIRY = 3  # the daily expiry job
+
+
+def fold(chat_id: int) -> int:
+    """A chat id (64 bits) as the second key of a two-int advisory lock (signed 32 bits)."""
+    u = (chat_id ^ (chat_id >> 32)) & 0xFFFFFFFF
+    return u - (1 << 32) if u >= 1 << 31 else u
+
+
+class ShareConnection:
+    """This process's locks, its LISTEN and its claims, on one connection of its own.
+
+    If the connection is lost while the server stays up, the locks are gone: ``on_lost``. If
+    the server itself went away, nobody could take them meanwhile: once it answers again, this
+    process takes back every lock it held (``on_lost`` if another process got one first)."""
+
+    def __init__(self, url: str, on_lost: Callable[[], None], *,
+                 every: float = 1.0) -> None:
+        self.url = url
+        self.on_lost = on_lost
+        self.every = every
+        self.woken = asyncio.Event()  # an update was written to the inbox
+        self.on_outbox: Callable[[list[int]], None] = lambda chats: None
+        self.roles: set[Role] = set()
+        self.clubs: set[int] = set()
+        self._conn: asyncpg.Connection | None = None
+        self._lock = asyncio.Lock()  # one statement at a time on the connection
+        self._closing = False
+        self._recovering: asyncio.Task[None] | None = None
+        self.pid = 0
+
+    async def join(self) -> None:
+        conn = await asyncpg.connect(self.url, timeout=CONNECT_TIMEOUT_S,
+                                     server_settings={**KEEPALIVES,
+                                                      "application_name": "mafia-bot share"})
+        try:
+            await conn.execute("SELECT pg_advisory_lock_shared($1, 0)", MEMBER_CLASS)
+            await conn.add_listener(INBOX_CHANNEL, self._inbox_notified)
+            await conn.add_listener(OUTBOX_CHANNEL, self._outbox_notified)
+        except BaseException:
+            conn.terminate()
+            raise
+        self._conn = conn
+        self.pid = conn.get_server_pid()
+        conn.add_termination_listener(self._terminated)
+
+    def _inbox_notified(self, *_: Any) -> None:
+        self.woken.set()
+
+    def _outbox_notified(self, _conn: Any, _pid: int, _channel: str, payload: str) -> None:
+        chats = [int(c) for c in payload.split(",") if c.strip()]
+        self.on_outbox(chats)
+
+    def _terminated(self, *_: Any) -> None:
+        self._connection_failed()
+
+    def _connection_failed(self) -> None:
+        conn, self._conn = self._conn, None
+        if conn is not None and not conn.is_closed():
+            conn.terminate()
+        if self._closing or self._recovering is not None:
+            return
+        log.warning("the share connection was lost")
+        self._recovering = asyncio.get_running_loop().create_task(self._recover())
+
+    async def _recover(self) -> None:
+        try:
+            while not self._closing:
+                await asyncio.sleep(self.every)
+                try:
+                    await self.join()
+                    taken = [bool(await self._conn_fetchval(
+                        "SELECT pg_try_advisory_lock($1, $2)", ROLE_CLASS, int(role)))
+                        for role in sorted(self.roles)]
+                    taken += [bool(await self._conn_fetchval(
+                        "SELECT pg_try_advisory_lock($1, $2)", CLUB_CLASS, fold(club)))
+                        for club in sorted(self.clubs)]
+                except (*_FAILED, asyncpg.PostgresError):
+                    conn, self._conn = self._conn, None
+                    if conn is not None:
+                        conn.terminate()
+                    continue
+                if not all(taken):
+                    log.error("another process took over this one's clubs: stopping at once")
+                    self.on_lost()
+                else:
+                    log.info("the share connection is back, every lock held again")
+                return
+        finally:
+            self._recovering = None
+
+    async def _conn_fetchval(self, sql: str, *args: Any) -> Any:
+        assert self._conn is not None
+        return await self._conn.fetchval(sql, *args, timeout=PING_TIMEOUT_S)
+
+    async def _run(self, method: str, sql: str, *args: Any) -> Any:
+        conn = self._conn
+        if conn is None or self._recovering is not None:
+            raise DatabaseUnavailable("the share connection is being restored")
+        try:
+            async with self._lock:
+                return await getattr(conn, method)(sql, *args, timeout=PING_TIMEOUT_S * 2)
+        except _FAILED as e:
+            if not self._closing:
+                self._connection_failed()
+            raise DatabaseUnavailable(str(e)) from e
+
+    async def wait_woken(self, at_most: float) -> None:
+        """Until an update is written to the inbox, or ``at_most`` seconds."""
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(self.woken.wait(), at_most)
+        self.woken.clear()
+
+    async def try_role(self, role: Role) -> bool:
+        got = bool(await self._run("fetchval", "SELECT pg_try_advisory_lock($1, $2)",
+                                   ROLE_CLASS, int(role)))
+        if got:
+            self.roles.add(role)
+        return got
+
+    async def members(self) -> int:
+        return int(await self._run(
+            "fetchval", "SELECT count(*) FROM pg_locks WHERE locktype = 'advisory'"
+            " AND classid = $1::bigint::oid AND objid = 0 AND objsubid = 2 AND granted",
+            MEMBER_CLASS))
+
+    async def held_elsewhere(self) -> set[int]:
+        """The folded keys of the clubs other processes hold."""
+        rows = await self._run(
+            "fetch", "SELECT objid::bigint FROM pg_locks WHERE locktype = 'advisory'"
+            " AND classid = $1::bigint::oid AND objsubid = 2 AND granted AND pid <> $2",
+            CLUB_CLASS, self.pid)
+        return {fold_back(int(r[0])) for r in rows}
+
+    async def try_club(self, chat_id: int) -> bool:
+        got = bool(await self._run("fetchval", "SELECT pg_try_advisory_lock($1, $2)",
+                                   CLUB_CLASS, fold(chat_id)))
+        if got:
+            self.clubs.add(chat_id)
+        return got
+
+    async def release_club(self, chat_id: int) -> None:
+        self.clubs.discard(chat_id)
+        await self._run("fetchval", "SELECT pg_advisory_unlock($1, $2)",
+                        CLUB_CLASS, fold(chat_id))
+
+    async def claim(self, clubs: Iterable[int], busy: Iterable[int],
+                    limit: int) -> list[tuple[int, str]]:
+        """Unhandled updates of ``clubs`` (held here) and club-less ones nobody alive claimed
+        (claimed for this session now, ``FOR UPDATE SKIP LOCKED``), in update order; not those
+        in ``busy`` (being handled here)."""
+        rows = await self._run(
+            "fetch",
+            "WITH free AS (SELECT update_id FROM inbox WHERE handled IS NULL AND club IS NULL"
+            "  AND (claimed IS NULL OR claimed <> $1 AND claimed NOT IN ("
+            "    SELECT pid FROM pg_locks WHERE locktype = 'advisory'"
+            "    AND classid = $2::bigint::oid AND objid = 0 AND objsubid = 2 AND granted))"
+            "  ORDER BY update_id LIMIT $3 FOR UPDATE SKIP LOCKED),"
+            " taken AS (UPDATE inbox SET claimed = $1 FROM free"
+            "  WHERE inbox.update_id = free.update_id RETURNING inbox.update_id, inbox.payload)"
+            " SELECT update_id, payload FROM taken"
+            " UNION ALL SELECT update_id, payload FROM inbox WHERE handled IS NULL AND"
+            "  (club = ANY($4::bigint[]) OR club IS NULL AND claimed = $1)"
+            "  AND update_id <> ALL($5::bigint[])"
+            " ORDER BY update_id LIMIT $3",
+            self.pid, MEMBER_CLASS, limit, list(clubs), list(busy))
+        seen: set[int] = set()
+        out = []
+        for r in rows:
+            if int(r[0]) not in seen:
+                seen.add(int(r[0]))
+                out.append((int(r[0]), str(r[1])))
+        return out
+
+    async def notify_inbox(self) -> None:
+        await self._run("execute", f"NOTIFY {INBOX_CHANNEL}")
+
+    async def notify_outbox(self, chats: Iterable[int]) -> None:
+        parts: list[str] = []
+        for chat in sorted(set(chats)):
+            parts.append(str(chat))
+            if sum(len(p) + 1 for p in parts) > NOTIFY_MAX:
+                await self._run("execute", "SELECT pg_notify($1, $2)", OUTBOX_CHANNEL,
+                                ",".join(parts))
+                parts = []
+        if parts:
+            await self._run("execute", "SELECT pg_notify($1, $2)", OUTBOX_CHANNEL,
+                            ",".join(parts))
+
+    async def close(self) -> None:
+        self._closing = True
+        if self._recovering is not None:
+            self._recovering.cancel()
+        conn, self._conn = self._conn, None
+        if conn is not None and not conn.is_closed():
+            with contextlib.suppress(Exception):
+                await asyncio.wait_for(conn.close(), PING_TIMEOUT_S)
+            if not conn.is_closed():
+                conn.terminate()
+
+
+def fold_back(objid: int) -> int:
+    """pg_locks shows the key as an unsigned oid; :func:`fold` gives it signed."""
+    return objid - (1 << 32) if objid >= 1 << 31 else objid

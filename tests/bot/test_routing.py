@@ -1,0 +1,63 @@
+"""Which club an update belongs to (bot/routing.py): the process holding that club handles it."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+import pytest
+from aiogram.types import Update
+
+from bot.routing import club_of
+from storage.db import Database
+
+CLUB, OTHER = -100_123, -100_456
+HOST, SEATED, STRANGER = 10, 11, 12
+
+
+@pytest.fixture
+async def db(tmp_path: Path) -> AsyncIterator[Database]:
+    database = await Database.open(tmp_path / "route.sqlite3")
+    await database.clubs.ensure(CLUB, title="Club", locale="en")
+    await database.clubs.ensure(OTHER, title="Other", locale="en")
+    for uid in (HOST, SEATED, STRANGER):
+        await database.players.register(uid, display_name=f"U{uid}", language="en")
+    yield database
+    await database.close()
+
+
+def user(uid: int) -> dict[str, Any]:
+    return {"id": uid, "is_bot": False, "first_name": f"U{uid}"}
+
+
+def message(uid: int, text: str, chat: int | None = None) -> Update:
+    chat_obj = ({"id": chat, "type": "supergroup", "title": "Club"} if chat is not None
+                else {"id": uid, "type": "private", "first_name": "U"})
+    return Update.model_validate({"update_id": 1, "message": {
+        "message_id": 1, "date": 0, "chat": chat_obj, "from": user(uid), "text": text}})
+
+
+def press(uid: int, data: str) -> Update:
+    return Update.model_validate({"update_id": 2, "callback_query": {
+        "id": "q", "from": user(uid), "chat_instance": "c", "data": data,
+        "message": {"message_id": 5, "date": 0,
+                    "chat": {"id": uid, "type": "private", "first_name": "U"}}}})
+
+
+async def test_each_update_goes_to_its_club_or_to_any_process(db: Database) -> None:
+    now = datetime.now(UTC)
+    game = await db.games.create(CLUB, HOST, seats=[(1, SEATED)], created_at=now)
+    finished = await db.games.create(OTHER, HOST, created_at=now)
+    await db.games.set_status(finished, "aborted")
+    inbox = db.inbox
+    assert await club_of(message(STRANGER, "/newgame", chat=OTHER), inbox) == OTHER
+    assert await club_of(press(SEATED, f"gn:{game}:3:2"), inbox) == CLUB
+    assert await club_of(press(HOST, f"gh:{game}:3:night:"), inbox) == CLUB
+    assert await club_of(message(STRANGER, f"/start join_{game}"), inbox) == CLUB
+    assert await club_of(message(SEATED, "/myrole"), inbox) == CLUB  # seated in a running game
+    assert await club_of(message(HOST, "/status"), inbox) == CLUB  # hosting one
+    assert await club_of(message(STRANGER, "/start"), inbox) is None
+    assert await club_of(press(STRANGER, "lang:en"), inbox) is None
+    assert await club_of(press(STRANGER, "gn:999999:1:1"), inbox) is None  # no such game

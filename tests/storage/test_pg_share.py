@@ -1,0 +1,95 @@
+"""The share connection (storage/backends/pg_share.py) on a real server: members counted, a
+role and a club held by one process at a time and freed with its session; the inbox's rows
+claimed by their club's holder, a club-less one by one process, and again by another once its
+claimer is gone; a process whose session the server ended and whose club another took says so."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+
+import asyncpg
+
+from storage.backends.pg_share import Role, ShareConnection, fold
+from storage.db import Database
+from tests.pg_cluster import Cluster
+
+X, Y = -100_700_001, -100_700_002
+
+
+async def test_roles_clubs_and_claims_between_processes(pg: Cluster) -> None:
+    url = await pg.new_database()
+    db = await Database.open(url)
+    lost: list[str] = []
+    a = ShareConnection(url, lambda: lost.append("a"))
+    b = ShareConnection(url, lambda: lost.append("b"))
+    try:
+        await a.join()
+        await b.join()
+        assert await a.members() == 2
+        assert await a.try_role(Role.POLLER) is True
+        assert await b.try_role(Role.POLLER) is False
+        assert await a.try_club(X) is True
+        assert await b.try_club(X) is False
+        assert await b.held_elsewhere() == {fold(X)}
+        assert await b.try_club(Y) is True
+        now = time.time()
+        await db.inbox.add(1, "{}", now)  # club-less
+        await db.inbox.add(2, "{}", now, club=X)
+        await db.inbox.add(3, "{}", now, club=Y)
+        assert [u for u, _ in await a.claim([X], [], 10)] == [1, 2]
+        assert [u for u, _ in await b.claim([Y], [], 10)] == [3]  # 1 is a's, alive
+        assert [u for u, _ in await a.claim([X], [2], 10)] == [1]  # 2 being handled here
+        await db.inbox.handled(1, now)
+        assert [u for u, _ in await a.claim([X], [], 10)] == [2]
+
+        await a.close()  # a dies: its session's locks go with it
+        await db.inbox.add(4, "{}", now)
+        await db.query("UPDATE inbox SET handled = NULL WHERE update_id = 1")
+        for _ in range(50):  # the server ends the session in a moment
+            if await b.members() == 1:
+                break
+            await asyncio.sleep(0.1)
+        assert await b.members() == 1
+        assert await b.try_role(Role.POLLER) is True
+        assert await b.try_club(X) is True
+        # 1 was claimed by a's session, no longer a member: free again
+        assert [u for u, _ in await b.claim([X, Y], [], 10)] == [1, 2, 3, 4]
+        assert lost == []
+    finally:
+        await a.close()
+        await b.close()
+        await db.close()
+
+
+async def test_a_session_ended_by_the_server_takes_its_locks_back_or_says_lost(
+    pg: Cluster
+) -> None:
+    url = await pg.new_database()
+    lost: list[str] = []
+    a = ShareConnection(url, lambda: lost.append("a"), every=0.2)
+    b = ShareConnection(url, lambda: lost.append("b"), every=0.2)
+    admin = await asyncpg.connect(url)
+    try:
+        await a.join()
+        await b.join()
+        assert await a.try_club(X) is True
+        await admin.fetchval("SELECT pg_terminate_backend($1, 5000)", a.pid)
+        for _ in range(50):  # nobody took X meanwhile: a holds it again
+            await asyncio.sleep(0.1)
+            if a._recovering is None and a._conn is not None:
+                break
+        assert await b.try_club(X) is False
+        assert lost == []
+        first = a.pid
+        await admin.fetchval("SELECT pg_terminate_backend($1, 5000)", first)
+        assert await b.try_club(X) is True  # b got it first: a must stop
+        for _ in range(50):
+            await asyncio.sleep(0.1)
+            if lost:
+                break
+        assert lost == ["a"]
+    finally:
+        await admin.close()
+        await a.close()
+        await b.close()
