@@ -35,7 +35,8 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from benchmarks.load.figures import SENDS, figures, ledger_check, settle, table_text
+from benchmarks.load.figures import SENDS, figures, ledger_check, percentile, settle, table_text
+from benchmarks.load.lag import LoopLag
 from benchmarks.load.players import Bench, Table, wait_until
 from benchmarks.places import PgPlace
 from storage.db import Database
@@ -152,6 +153,7 @@ async def run(games: int, minutes: float, seed: int, panel: bool = False,
         introduce(fake, deal + tables)
         proc = await spawn(tmp, fake, [t.host for t in deal + tables], target)
         peak, cpu = 0.0, 0.0
+        lag = LoopLag()
         try:
             await wait_until(lambda: any(m == "setMyCommands" for m, _ in fake.calls) or
                              proc.returncode is not None, 60, "the bot to start")
@@ -166,7 +168,9 @@ async def run(games: int, minutes: float, seed: int, panel: bool = False,
                 if rng.random() < 0.25:
                     bench.slow.update(rng.sample(t.players, 2))
             started = time.monotonic()
+            lag.start()
             await asyncio.gather(*(bench.play(t) for t in tables))
+            await lag.stop()
             wall = time.monotonic() - started
             await settle(target, tables)  # the last posts and ledger writes
             peak, cpu = proc_stats(proc.pid)
@@ -178,7 +182,7 @@ async def run(games: int, minutes: float, seed: int, panel: bool = False,
                     await asyncio.wait_for(proc.wait(), 30)
                 except TimeoutError:
                     proc.kill()
-        result = figures(fake, tables, bench)
+        result = figures(fake, tables, bench, lag)
         good, problems = await ledger_check(target, tables, fake)
     durations = [t.finished_at - t.phases[0][0] for t in tables if t.finished_at]
     log_text = (tmp / "bot.log").read_text(errors="replace")
@@ -187,6 +191,7 @@ async def run(games: int, minutes: float, seed: int, panel: bool = False,
         wall_seconds=wall, game_minutes=(statistics.median(durations) / 60 if durations
                                          else float("nan")),
         peak_rss_mb=peak, cpu_seconds=cpu, deal=deal_result,
+        harness_lag_ms=tuple(1000 * percentile(lag.samples, q) for q in (50, 99, 100)),
         tracebacks=log_text.count("Traceback"), workdir=str(tmp),
         total_seconds=time.monotonic() - bench_start,
         machine=f"{platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}",
