@@ -41,6 +41,7 @@ from bot.game.writes import StepWriter
 from bot.i18n import Translator
 from engine import CompositionError, Phase, RuleViolation
 from storage.db import Database
+from storage.games import GameChange
 from storage.models import Club
 
 log = logging.getLogger("bot.game")
@@ -116,6 +117,7 @@ class GameCore:
         self._staged: dict[int, list[tuple[int, str, dict[str, Any], datetime | None]]] = {}
         # a step that changed the lobby's seats: its table and the seats before it
         self._seats: dict[int, tuple[Table, dict[int, SeatInfo]]] = {}
+        self._changes: dict[int, GameChange] = {}  # game -> its row's change in this step
         self.writes = StepWriter(db, lambda: self.notifier.sender)
         # what every step that went through ends with (the host's panel follows the table)
         self.after_step: Callable[[Table], Awaitable[None]] | None = None
@@ -171,6 +173,7 @@ class GameCore:
                     finally:
                         self._staged.pop(game_id, None)
                         self._seats.pop(game_id, None)
+                        self._changes.pop(game_id, None)
                         self.notifier.end(token)
         except BaseException:
             if written is not None:  # the step's own error is what its caller hears
@@ -193,13 +196,22 @@ class GameCore:
         """``table.seats`` changed in this step (from ``before``): written with its commit."""
         self._seats.setdefault(table.game_id, (table, before))
 
+    def stage_change(self, table: Table, change: GameChange) -> None:
+        """The game's roles, commitment or status change with this step: written in its
+        transaction, after its events (one commit, so a press waits for one ``fsync``)."""
+        if table.game_id not in self._staged:
+            raise RuntimeError("stage_change outside the game's step")
+        kept = self._changes.get(table.game_id)
+        self._changes[table.game_id] = change if kept is None else kept.then(change)
+
     def _stage(self, game_id: int) -> asyncio.Future[None] | None:
         events = self._staged.get(game_id)
         staged = list(events or [])
         if events is not None:
             events.clear()
         return self.writes.stage(game_id, staged, self.notifier.take(),
-                                 self._seats.pop(game_id, None))
+                                 self._seats.pop(game_id, None),
+                                 self._changes.pop(game_id, None))
 
     def table(self, game_id: int) -> Table:
         table = self.tables.get(game_id)

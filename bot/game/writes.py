@@ -23,6 +23,7 @@ from bot.game.senders import Sender
 from bot.game.table import SeatInfo, Table
 from storage.backends import DatabaseUnavailable
 from storage.db import Database
+from storage.games import GameChange
 from storage.outbox import Queued
 
 log = logging.getLogger(__name__)
@@ -44,6 +45,7 @@ class _Write:
     # (table, seats before, seats after) of each step that changed them: undone if not written
     reseated: list[tuple[Table, dict[int, SeatInfo], dict[int, SeatInfo]]] = field(
         default_factory=list)
+    change: GameChange | None = None  # the games row and roles, after the events
     done: asyncio.Future[None] = field(
         default_factory=lambda: asyncio.get_running_loop().create_future())
     failed: bool = False
@@ -59,9 +61,10 @@ class StepWriter:
         self._last: dict[int, tuple[_Write, asyncio.Task[None]]] = {}
 
     def stage(self, game_id: int, events: list[Event], messages: list[Queued],
-              seated: tuple[Table, dict[int, SeatInfo]] | None) -> asyncio.Future[None] | None:
+              seated: tuple[Table, dict[int, SeatInfo]] | None,
+              change: GameChange | None = None) -> asyncio.Future[None] | None:
         """Queue a step's write; the future is done once it is durable (or failed)."""
-        if not events and not messages and seated is None:
+        if not events and not messages and seated is None and change is None:
             return None
         write = self._open.get(game_id)
         if write is None:
@@ -74,6 +77,8 @@ class StepWriter:
             task.add_done_callback(lambda _: self._forget(game_id, write))
         write.events += events
         write.messages += messages
+        if change is not None:
+            write.change = change if write.change is None else write.change.then(change)
         if seated is not None:
             table, before_seats = seated
             write.seats = [(s.seat, s.tg_id) for s in table.seats.values()]
@@ -116,7 +121,7 @@ class StepWriter:
                 try:
                     await self.db.games.append_events_with_messages(
                         game_id, write.events, write.messages if sender.durable else [],
-                        now=time.time(), seats=write.seats)
+                        now=time.time(), seats=write.seats, change=write.change)
                     break
                 except DatabaseUnavailable:
                     # PostgreSQL restarting: nothing of the transaction was written; the

@@ -127,3 +127,42 @@ async def test_drain_waits_for_the_queued_writes(h: Harness,
     writes.hold.set()
     await drained
     assert _stored_seats(h, table.game_id) == [players[0]]
+
+
+class _Commits:
+    """Counts the write transactions (each one a commit the step waits for)."""
+
+    def __init__(self, h: Harness, monkeypatch: pytest.MonkeyPatch) -> None:
+        self.count = 0
+        real = h.db.transaction
+
+        def transaction() -> Any:
+            self.count += 1
+            return real()
+
+        monkeypatch.setattr(h.db, "transaction", transaction)
+
+
+async def test_a_deal_pause_and_resume_are_one_transaction_each(
+        h: Harness, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The host's presses wait for one commit: the deal's log, storage's copy of the roles,
+    the commitment and the status, the cards and the posts go in one transaction (they were
+    four, one after the other, under the game's lock); a pause or a resume and its status too."""
+    await h.lobby(10)
+    commits = _Commits(h, monkeypatch)
+    await h.service.deal(CHAT, HOST)
+    assert commits.count == 1
+    game = await h.db.games.get(h.game_id)
+    assert game.status == "running" and game.commitment == h.table.commitment
+    assert {s.seat: s.role for s in game.seats} == {p.seat: str(p.role) for p in h.table.game}
+    await h.service.start_night(CHAT, HOST)
+    commits.count = 0
+    await h.service.pause(CHAT, HOST)
+    assert commits.count == 1
+    assert (await h.db.games.get(h.game_id)).status == "paused"
+    await h.service.resume(CHAT, HOST)
+    assert commits.count == 2
+    assert (await h.db.games.get(h.game_id)).status == "running"
+    await h.service.end_game(CHAT, HOST)
+    assert commits.count == 3
+    assert (await h.db.games.get(h.game_id)).status == "aborted"
