@@ -43,7 +43,8 @@ class PanelDrawing:
         return text
 
     # ------------------------------------------------------------------ text
-    def text(self, view: HostView, mode: str, locale: str) -> str:
+    def text(self, view: HostView, mode: str, locale: str, *, left: int | None = None) -> str:
+        """``left``: whole seconds to ``view.deadline`` now (the countdown)."""
         t = self._t
         stage = Stage(view.stage)
         label = t(locale, f"game.stage.{view.stage}")
@@ -54,8 +55,8 @@ class PanelDrawing:
             label = day if stage is Stage.DAY else f"{day}, {label}"
         lines = [self.tr.t(locale, "panel.head", game=view.game_id, stage=Safe(label),
                            paused=Safe(t(locale, "panel.paused")) if view.paused else "")]
-        if view.deadline is not None:
-            lines.append(t(locale, "panel.deadline", time=view.deadline.strftime("%H:%M:%S")))
+        if view.deadline is not None and left is not None:
+            lines.append(t(locale, "panel.deadline", time=f"{left // 60}:{left % 60:02d}"))
         elif view.remaining is not None:
             lines.append(t(locale, "panel.left", seconds=round(view.remaining)))
         names = {s.seat: escape(s.name, quote=False) for s in view.seats}

@@ -4,7 +4,7 @@ panel-head = 🎩 <b>Game №{ $game }</b>: { $stage }{ $paused }
 panel-paused = {" "}— ⏸ paused
 panel-night = night { $number }
 panel-day = day { $number }
-panel-deadline = ⏱ until { $time } UTC
+panel-deadline = ⏱ { $time } left
 panel-left = ⏸ { $seconds ->
         [one] { $seconds } second
        *[other] { $seconds } seconds

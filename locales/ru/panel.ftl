@@ -4,7 +4,7 @@ panel-head = 🎩 <b>Игра №{ $game }</b>: { $stage }{ $paused }
 panel-paused = {" "}— ⏸ пауза
 panel-night = ночь { $number }
 panel-day = день { $number }
-panel-deadline = ⏱ до { $time } UTC
+panel-deadline = ⏱ осталось { $time }
 panel-left = ⏸ после паузы останется { $seconds ->
         [one] { $seconds } секунда
         [few] { $seconds } секунды
