@@ -16,8 +16,8 @@ import asyncio
 import contextlib
 import logging
 import random
-from collections.abc import AsyncIterator, Awaitable, Callable
-from contextlib import asynccontextmanager
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
+from contextlib import asynccontextmanager, contextmanager
 from dataclasses import dataclass, fields, replace
 from datetime import datetime, timedelta
 from functools import partial
@@ -118,6 +118,7 @@ class GameCore:
         # a step that changed the lobby's seats: its table and the seats before it
         self._seats: dict[int, tuple[Table, dict[int, SeatInfo]]] = {}
         self._changes: dict[int, GameChange] = {}  # game -> its row's change in this step
+        self._decided_enough: set[asyncio.Task[Any]] = set()  # see answered_once_decided
         self.writes = StepWriter(db, lambda: self.notifier.sender)
         # what every step that went through ends with (the host's panel follows the table)
         self.after_step: Callable[[Table], Awaitable[None]] | None = None
@@ -180,7 +181,7 @@ class GameCore:
                 with contextlib.suppress(Exception):
                     await asyncio.shield(written)
             raise
-        if written is not None:
+        if written is not None and asyncio.current_task() not in self._decided_enough:
             await asyncio.shield(written)
 
     async def flush(self, table: Table) -> None:
@@ -191,6 +192,21 @@ class GameCore:
             if written is not None:
                 await asyncio.shield(written)
         await self.writes.settled(table.game_id)
+
+    @contextmanager
+    def answered_once_decided(self) -> Iterator[None]:
+        """The steps in this block return once applied and their write queued, without
+        waiting for its commit: for the host's panel, whose answer is a toast (the panel's
+        edit, the posts and the cards still leave only once the step is durable, from the
+        outbox, and a later step of the game is written after it). A crash in between loses
+        the step and the host sees the panel of the table as it was."""
+        task = asyncio.current_task()
+        assert task is not None
+        self._decided_enough.add(task)  # this task only, not the tasks it starts (timers)
+        try:
+            yield
+        finally:
+            self._decided_enough.discard(task)
 
     def stage_seats(self, table: Table, before: dict[int, SeatInfo]) -> None:
         """``table.seats`` changed in this step (from ``before``): written with its commit."""

@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import AsyncIterator, Sequence
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -50,6 +51,13 @@ def panel_requests(h: Harness) -> list[Queued]:
         f"g{h.game_id}:panel")]
 
 
+async def press(h: Harness, *args: Any) -> None:
+    """A panel button, then its write (the press is answered before the commit; what the step
+    says leaves after it)."""
+    await h.service.panel.press(*args)
+    await h.service.core.writes.settled(h.game_id)
+
+
 def current_panel(h: Harness) -> str:
     return str(panel_requests(h)[-1].payload["text"])
 
@@ -80,9 +88,9 @@ async def test_one_panel_edited_only_when_the_table_changes(hp: Harness) -> None
 async def test_pages_and_a_refused_page(hp: Harness) -> None:
     h = hp
     await h.dealt(10)
-    await h.service.panel.press(h.game_id, HOST, 0, "menu", "tech")
+    await press(h, h.game_id, HOST, 0, "menu", "tech")
     assert "whose seat?" in current_panel(h)
-    await h.service.panel.press(h.game_id, HOST, 0, "menu", "tech.3")
+    await press(h, h.game_id, HOST, 0, "menu", "tech.3")
     assert "Remove №3 Player3" in current_panel(h)
     assert await h.refused(h.service.panel.press(h.game_id, 1001, 0, "menu", "end")) == \
         "game.not_host"
@@ -90,7 +98,7 @@ async def test_pages_and_a_refused_page(hp: Harness) -> None:
         "game.stale"
     assert await h.refused(h.service.panel.press(h.game_id, HOST, 0, "menu", "preset")) == \
         "game.stale"  # the lobby's page, after the deal
-    await h.service.panel.press(h.game_id, HOST, 0, "tech", "3")
+    await press(h, h.game_id, HOST, 0, "tech", "3")
     assert not h.table.game.player(3).alive
     assert "💀" in current_panel(h) and "whose seat?" not in current_panel(h)
 
@@ -150,7 +158,7 @@ async def test_a_restart_sends_a_fresh_panel(hp: Harness, db: Database, tmp_path
         assert [q.method for q in sent] == [SEND] and sent[0].key != first
         assert "night 1" in str(sent[0].payload["text"])
         # its buttons work in the new process
-        await h2.service.panel.press(h2.game_id, HOST, h2.table.step, "pause", "")
+        await press(h2, h2.game_id, HOST, h2.table.step, "pause", "")
         assert h2.table.paused and panel_requests(h2)[-1].method == EDIT
     finally:
         await again.close()
@@ -159,7 +167,7 @@ async def test_a_restart_sends_a_fresh_panel(hp: Harness, db: Database, tmp_path
 async def test_a_page_closes_when_its_action_passes(hp: Harness) -> None:
     h = hp
     await h.lobby(10)
-    await h.service.panel.press(h.game_id, HOST, 0, "menu", "seat")
+    await press(h, h.game_id, HOST, 0, "menu", "seat")
     assert "Whom do you move?" in current_panel(h)
     await h.service.deal(CHAT, HOST)  # typed: the seats are dealt meanwhile
     assert "Whom do you move?" not in current_panel(h) and "cards dealt" in current_panel(h)
