@@ -195,14 +195,11 @@ class GameCore:
 
     @contextmanager
     def answered_once_decided(self) -> Iterator[None]:
-        """The steps in this block return once applied and their write queued, without
-        waiting for its commit: for the host's panel, whose answer is a toast (the panel's
-        edit, the posts and the cards still leave only once the step is durable, from the
-        outbox, and a later step of the game is written after it). A crash in between loses
-        the step and the host sees the panel of the table as it was."""
+        """The steps of this task (not of the tasks it starts) return once applied and their
+        write queued, before its commit: the host's panel (docs/game-flow.md)."""
         task = asyncio.current_task()
         assert task is not None
-        self._decided_enough.add(task)  # this task only, not the tasks it starts (timers)
+        self._decided_enough.add(task)
         try:
             yield
         finally:
