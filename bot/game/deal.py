@@ -130,7 +130,7 @@ class DealService(PhaseService):
                 raise rule(e) from None
             found = await self.db.players.get_many(table.tg_of(s) for s in seats)
             players = {s: found.get(table.tg_of(s)) for s in seats}
-            marks = await self.lobby.open_immunities(table)
+            marks = await self.lobby.open_immunities(table, found)
             friends = await self._friends(table, players)
             seed = self.core.new_seed()
             dealt = engine.deal_cards(cards, seats, seed)
