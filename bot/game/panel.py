@@ -127,8 +127,9 @@ class HostPanel(PhaseService):
     async def press(self, game_id: int, user_id: int, step: int, action: str, arg: str
                     ) -> Reply | None:
         """A panel button: a page of the panel (``menu``), or an action (``host_act``).
-        Answered once the step is decided, before its commit (``answered_once_decided``)."""
-        with self.core.answered_once_decided():
+        Answered once the step is decided, before its commit
+        (``StepWriter.answered_once_decided``)."""
+        with self.core.writes.answered_once_decided():
             return await self._press(game_id, user_id, step, action, arg)
 
     async def _press(self, game_id: int, user_id: int, step: int, action: str, arg: str
