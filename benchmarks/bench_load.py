@@ -35,7 +35,8 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from benchmarks.load.figures import SENDS, figures, ledger_check, settle, table_text
+from benchmarks.load.figures import SENDS, figures, ledger_check, percentile, settle, table_text
+from benchmarks.load.lag import LoopLag
 from benchmarks.load.players import Bench, Table, wait_until
 from benchmarks.places import PgPlace
 from storage.db import Database
@@ -158,6 +159,7 @@ async def run(games: int, minutes: float, seed: int, panel: bool = False,
         peak, cpu = 0.0, 0.0
         cpus: list[float] = []
         logs = [tmp / ("bot.log" if i == 0 else f"bot{i}.log") for i in range(processes)]
+        lag = LoopLag()
         try:
             def ready() -> bool:
                 if any(p.returncode is not None for p in procs):
@@ -178,7 +180,9 @@ async def run(games: int, minutes: float, seed: int, panel: bool = False,
                 if rng.random() < 0.25:
                     bench.slow.update(rng.sample(t.players, 2))
             started = time.monotonic()
+            lag.start()
             await asyncio.gather(*(bench.play(t) for t in tables))
+            await lag.stop()
             wall = time.monotonic() - started
             await settle(target, tables)  # the last posts and ledger writes
             peak, cpu = proc_stats(proc.pid)
@@ -193,7 +197,7 @@ async def run(games: int, minutes: float, seed: int, panel: bool = False,
                     await asyncio.wait_for(p.wait(), 30)
                 except TimeoutError:
                     p.kill()
-        result = figures(fake, tables, bench)
+        result = figures(fake, tables, bench, lag)
         good, problems = await ledger_check(target, tables, fake)
     durations = [t.finished_at - t.phases[0][0] for t in tables if t.finished_at]
     log_text = "".join(log.read_text(errors="replace") for log in logs)
@@ -203,6 +207,7 @@ async def run(games: int, minutes: float, seed: int, panel: bool = False,
                                          else float("nan")),
         peak_rss_mb=peak, cpu_seconds=cpu, deal=deal_result, processes=processes,
         cpu_seconds_per_process=cpus,
+        harness_lag_ms=tuple(1000 * percentile(lag.samples, q) for q in (50, 99, 100)),
         tracebacks=log_text.count("Traceback"), workdir=str(tmp),
         total_seconds=time.monotonic() - bench_start,
         machine=f"{platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}",

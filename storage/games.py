@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from datetime import date, datetime
 from typing import Any
 
@@ -71,6 +72,64 @@ async def _write_seats(conn: Connection, game_id: int,
     await conn.executemany(
         "INSERT INTO game_seats (game_id, seat, tg_id) VALUES (?, ?, ?)",
         [(game_id, s, p) for s, p in seats],
+    )
+
+
+@dataclass(frozen=True)
+class GameChange:
+    """What a game step changes in the ``games`` row and its seats' roles besides its log
+    (written in the step's transaction, after its events); ``None``: unchanged."""
+
+    roles: Mapping[int, str] | None = None
+    commitment: str | None = None
+    status: str | None = None
+
+    def then(self, later: GameChange) -> GameChange:
+        """This change followed by ``later`` (the later one's values win)."""
+        return GameChange(
+            roles=later.roles if later.roles is not None else self.roles,
+            commitment=later.commitment if later.commitment is not None else self.commitment,
+            status=later.status if later.status is not None else self.status)
+
+
+async def _apply_change(conn: Connection, game_id: int, change: GameChange) -> None:
+    if change.roles is not None:
+        await _set_roles(conn, game_id, change.roles)
+    if change.commitment is not None:
+        await _set_commitment(conn, game_id, change.commitment)
+    if change.status is not None:
+        await _set_status(conn, game_id, change.status)
+
+
+async def _set_status(conn: Connection, game_id: int, status: str) -> None:
+    if status not in GAME_STATUSES:
+        raise InvalidValue("status", status, "unknown_status")
+    await _require_open(conn, game_id)
+    await conn.execute("UPDATE games SET status = ? WHERE id = ?", (status, game_id))
+
+
+async def _set_commitment(conn: Connection, game_id: int, commitment: str) -> None:
+    if not commitment:
+        raise InvalidValue("commitment", commitment, "empty")
+    await _require_open(conn, game_id)
+    game = await fetch_game(conn, game_id)
+    if game.commitment is not None and game.commitment != commitment:
+        raise InvalidValue("commitment", commitment, "already_set")
+    await conn.execute("UPDATE games SET commitment = ? WHERE id = ?", (commitment, game_id))
+
+
+async def _set_roles(conn: Connection, game_id: int, roles: Mapping[int, str]) -> None:
+    await _require_open(conn, game_id)
+    game = await fetch_game(conn, game_id)
+    seat_numbers = {s.seat for s in game.seats}
+    for seat, role in roles.items():
+        if seat not in seat_numbers:
+            raise InvalidValue("seat", seat, "no_such_seat")
+        if not role:
+            raise InvalidValue("role", role, "empty")
+    await conn.executemany(
+        "UPDATE game_seats SET role = ? WHERE game_id = ? AND seat = ?",
+        [(role, game_id, seat) for seat, role in roles.items()],
     )
 
 
@@ -155,10 +214,13 @@ class Games:
         self, game_id: int, events: Sequence[tuple[int, str, Mapping[str, Any], datetime | None]],
         messages: Sequence[Queued], *, now: float,
         seats: Sequence[tuple[int, int]] | None = None,
+        change: GameChange | None = None,
     ) -> None:
         """One step of a game in one transaction: its log events ``(seq, kind, payload, at)``,
-        the messages they cause (the durable outbox, ``storage/outbox.py``) and, if the step
-        changed them, the lobby's seats (as :meth:`set_seats`)."""
+        the messages they cause (the durable outbox, ``storage/outbox.py``), if the step
+        changed them, the lobby's seats (as :meth:`set_seats`), and ``change`` (the game's
+        roles, commitment and status, as :meth:`set_roles`, :meth:`set_commitment` and
+        :meth:`set_status`, after the events: one commit for the step)."""
         rows = []
         for seq, kind, payload, at in events:
             rows.append((game_id, seq, kind, _event_text(kind, payload),
@@ -174,6 +236,8 @@ class Games:
                 await conn.executemany(
                     "INSERT INTO game_events (game_id, seq, kind, payload, at)"
                     " VALUES (?, ?, ?, ?, ?)", rows)
+            if change is not None:
+                await _apply_change(conn, game_id, change)
             await enqueue_in(conn, messages, now)
 
     async def events(self, game_id: int, *, after: int = 0) -> list[GameEvent]:
@@ -203,42 +267,20 @@ class Games:
 
     async def set_status(self, game_id: int, status: str) -> Game:
         """Move an open game to another status (use ``finish`` to end it with points)."""
-        if status not in GAME_STATUSES:
-            raise InvalidValue("status", status, "unknown_status")
         async with self._db.transaction() as conn:
-            await _require_open(conn, game_id)
-            await conn.execute("UPDATE games SET status = ? WHERE id = ?", (status, game_id))
+            await _set_status(conn, game_id, status)
             return await fetch_game(conn, game_id)
 
     async def set_commitment(self, game_id: int, commitment: str) -> Game:
         """The deal's seed commitment (published before the deal; set once)."""
-        if not commitment:
-            raise InvalidValue("commitment", commitment, "empty")
         async with self._db.transaction() as conn:
-            await _require_open(conn, game_id)
-            game = await fetch_game(conn, game_id)
-            if game.commitment is not None and game.commitment != commitment:
-                raise InvalidValue("commitment", commitment, "already_set")
-            await conn.execute(
-                "UPDATE games SET commitment = ? WHERE id = ?", (commitment, game_id)
-            )
+            await _set_commitment(conn, game_id, commitment)
             return await fetch_game(conn, game_id)
 
     async def set_roles(self, game_id: int, roles: Mapping[int, str]) -> Game:
         """Set the role of each listed seat (every key must be a seat of the game)."""
         async with self._db.transaction() as conn:
-            await _require_open(conn, game_id)
-            game = await fetch_game(conn, game_id)
-            seat_numbers = {s.seat for s in game.seats}
-            for seat, role in roles.items():
-                if seat not in seat_numbers:
-                    raise InvalidValue("seat", seat, "no_such_seat")
-                if not role:
-                    raise InvalidValue("role", role, "empty")
-            await conn.executemany(
-                "UPDATE game_seats SET role = ? WHERE game_id = ? AND seat = ?",
-                [(role, game_id, seat) for seat, role in roles.items()],
-            )
+            await _set_roles(conn, game_id, roles)
             return await fetch_game(conn, game_id)
 
     async def finish(

@@ -61,13 +61,22 @@ class Page:
     def t(self, key: str, /, **kwargs: Any) -> Markup:
         return Markup(self.tr.t(self.locale, key, **kwargs))
 
+    @property
+    def root(self) -> str:
+        """The site's root relative to this page ("./", "../", ...): links never start with
+        "/", so the pages work under a path prefix (``WEB_URL=https://host/mafia`` behind a
+        proxy that strips ``/mafia``)."""
+        depth = self.request.rel_url.raw_path.count("/") - 1
+        return "../" * depth if depth > 0 else "./"
+
     def url(self, path: str) -> str:
-        return f"{path}?lang={self.locale}"
+        """``path`` from the site's root (``/club/5``), as a link relative to this page."""
+        return f"{self.root}{path.lstrip('/')}?lang={self.locale}"
 
     @property
     def other_lang_url(self) -> str:
         other = "en" if self.locale == "ru" else "ru"
-        return f"{self.request.path}?lang={other}"
+        return f"?lang={other}"  # this page, the other language
 
 
 def render(request: web.Request, template: str, *, status: int = 200,

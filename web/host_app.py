@@ -38,8 +38,8 @@ TOKEN: web.AppKey[str] = web.AppKey("host_token", str)
 SCRIPT: web.AppKey[str] = web.AppKey("host_script", str)
 
 # the order of the buttons on the page; anything else the view offers comes after them
-ORDER = ("deal", "preset", "seat", "night", "day", "vote", "fate", "extend", "pause", "resume",
-         "tech", "fate_mode", "end")
+ORDER = ("deal", "preset", "seat", "unseat", "night", "day", "vote", "fate", "extend", "pause",
+         "resume", "tech", "fate_mode", "end")
 DANGER = {"tech", "end"}
 PAGE_TEXTS = ("yes", "cancel", "jailed", "offline", "acted", "dead", "refused",
               "no_init_data", "offline_net", "choices", "votes", "close")
@@ -85,6 +85,9 @@ def _actions(view: HostView, t: Texts) -> list[dict[str, Any]]:
                      "confirm": t("miniapp.confirm.tech", seat="{seat}")}
         elif name == "fate":
             item |= {"seats": list(view.tied), "pick": t("miniapp.pick.fate")}
+        elif name == "unseat":
+            item |= {"seats": everyone, "pick": t("miniapp.pick.unseat"),
+                     "confirm": t("miniapp.confirm.unseat", seat="{seat}")}
         elif name == "seat":
             item |= {"seats": everyone, "pick": t("miniapp.pick.seat_from"),
                      "then": t("miniapp.pick.seat_to", seat="{seat}")}

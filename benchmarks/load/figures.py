@@ -12,6 +12,7 @@ from collections import Counter, defaultdict
 from pathlib import Path
 from typing import Any
 
+from benchmarks.load.lag import LoopLag
 from benchmarks.load.players import GAME_OVER, Bench, Table
 from storage import Database
 from tests.fakes.telegram_server import FakeTelegram, Request
@@ -37,7 +38,8 @@ def first_request_after(log: list[Request]) -> dict[int, list[float]]:
     return by_chat
 
 
-def figures(fake: FakeTelegram, tables: list[Table], bench: Bench) -> dict[str, Any]:
+def figures(fake: FakeTelegram, tables: list[Table], bench: Bench,
+            lag: LoopLag | None = None) -> dict[str, Any]:
     log = fake.log
     answered: dict[str, float] = {}
     for r in log:
@@ -45,6 +47,8 @@ def figures(fake: FakeTelegram, tables: list[Table], bench: Bench) -> dict[str, 
             answered.setdefault(str(r.params.get("callback_query_id")), r.at)
     press: list[float] = []
     press_by_kind: dict[str, list[float]] = {}  # the lobby's "I play" vs the game's choices
+    # the same without the benchmark's own loop's stalls within each press (the bot's share)
+    bot_share: dict[str, list[float]] = {}
     unanswered = 0
     for query in bench.queries:
         update_id = fake.query_updates[query]
@@ -57,6 +61,10 @@ def figures(fake: FakeTelegram, tables: list[Table], bench: Bench) -> dict[str, 
             kind = ("lobby" if data.startswith("gl:") else "panel" if data.startswith("gh:")
                     else "game")
             press_by_kind.setdefault(kind, []).append(waited)
+            if lag is not None:
+                own = waited - lag.overlap(fake.delivered_at[update_id], answered[query])
+                bot_share.setdefault(kind, []).append(own)
+                bot_share.setdefault("all", []).append(own)
         else:
             unanswered += 1
     by_chat = first_request_after(log)
@@ -110,6 +118,8 @@ def figures(fake: FakeTelegram, tables: list[Table], bench: Bench) -> dict[str, 
         "presses": len(press), "unanswered": unanswered,
         "press_answer_ms_by_kind": {k: (len(v), 1000 * percentile(v, 50), 1000 * percentile(v, 99))
                                     for k, v in sorted(press_by_kind.items())},
+        "press_bot_ms_by_kind": {k: (len(v), 1000 * percentile(v, 50), 1000 * percentile(v, 99))
+                                 for k, v in sorted(bot_share.items())},
         "update_first_ms": (1000 * percentile(first, 50), 1000 * percentile(first, 99)),
         "club_posts_per_game": sum(posts.values()) / n,
         "club_edits_per_game": sum(edits.values()) / n,
@@ -183,7 +193,12 @@ def table_text(r: dict[str, Any]) -> str:
         ("  of which (presses, p50 / p99 ms)", "; ".join(
             f"{k} {n}: {a:.0f} / {b:.0f}"
             for k, (n, a, b) in r.get("press_answer_ms_by_kind", {}).items())),
+        ("  without the benchmark loop's stalls", "; ".join(
+            f"{k} {a:.0f} / {b:.0f}"
+            for k, (n, a, b) in r.get("press_bot_ms_by_kind", {}).items())),
         ("update -> first request p50 / p99, ms", f"{u50:.0f} / {u99:.0f}"),
+        ("the benchmark's own loop late p50 / p99 / max, ms", " / ".join(
+            f"{v:.0f}" for v in r.get("harness_lag_ms", ()))),
         ("club posts / edits per game", f"{r['club_posts_per_game']:.1f} / "
                                         f"{r['club_edits_per_game']:.1f}"),
         ("club posts/edits per phase", phases),

@@ -1,13 +1,9 @@
 """The shared core of the game layer: what every phase of the evening stands on.
 
-Every step follows the same path (docs/game-flow.md): take the game's lock (:meth:`GameCore.lock`),
-check who may act and whether the button is stale (:meth:`GameCore.expect`), ask the engine (a
-refusal becomes a :class:`UserError` with a locale key, :func:`rule`), append the step to the
-game's event log and apply it to the in-memory :class:`Table` (:meth:`GameCore.record`), then
-say what happened through the one :class:`Notifier`. The step's log events and its messages are
-written in ONE transaction when the lock is released; the delivery worker sends afterwards.
-Deadlines are scheduler jobs (:meth:`GameCore.arm`) that the phase owning them answers
-(:meth:`GameCore.on_expiry`); they call the same steps a host or a player would take.
+Every step (docs/game-flow.md): the game's lock (:meth:`GameCore.lock`), the checks
+(:meth:`GameCore.expect`, :func:`rule`), the log and the in-memory :class:`Table`
+(:meth:`GameCore.record`), the :class:`Notifier`; its events and messages are written in ONE
+transaction when the lock is released. Deadlines (:meth:`GameCore.arm`) call the same steps.
 """
 
 from __future__ import annotations
@@ -41,6 +37,7 @@ from bot.game.writes import StepWriter
 from bot.i18n import Translator
 from engine import CompositionError, Phase, RuleViolation
 from storage.db import Database
+from storage.games import GameChange
 from storage.models import Club
 
 log = logging.getLogger("bot.game")
@@ -116,6 +113,7 @@ class GameCore:
         self._staged: dict[int, list[tuple[int, str, dict[str, Any], datetime | None]]] = {}
         # a step that changed the lobby's seats: its table and the seats before it
         self._seats: dict[int, tuple[Table, dict[int, SeatInfo]]] = {}
+        self._changes: dict[int, GameChange] = {}  # game -> its row's change in this step
         self.writes = StepWriter(db, lambda: self.notifier.sender)
         # what every step that went through ends with (the host's panel follows the table)
         self.after_step: Callable[[Table], Awaitable[None]] | None = None
@@ -125,8 +123,7 @@ class GameCore:
         self.tables[table.game_id] = table
 
     def move_chat(self, old_chat_id: int, new_chat_id: int) -> list[Table]:
-        """The club became a supergroup: its lobby and running game now live in the new chat
-        (storage moved already, ``db.clubs.move_chat``); the game goes on there."""
+        """The club became a supergroup (storage moved already): its games go on there."""
         moved = [t for t in self.tables.values() if t.chat_id == old_chat_id]
         for table in moved:
             if table.chat_id == old_chat_id:
@@ -145,10 +142,8 @@ class GameCore:
 
     @asynccontextmanager
     async def lock(self, game_id: int) -> AsyncIterator[None]:
-        """One step of a game: its lock held; the log events it records, the messages it
-        says and the seats it changes are written in one transaction after the lock is
-        released (:mod:`bot.game.writes`), and the step returns once they are durable;
-        nothing is sent under the lock (the delivery worker sends afterwards)."""
+        """One step of a game under its lock, written in one transaction after it and returning
+        once durable (:mod:`bot.game.writes`; but ``answered_once_decided``); nothing is sent."""
         lock = self._locks.get(game_id)
         if lock is None:
             lock = self._locks[game_id] = asyncio.Lock()
@@ -171,18 +166,18 @@ class GameCore:
                     finally:
                         self._staged.pop(game_id, None)
                         self._seats.pop(game_id, None)
+                        self._changes.pop(game_id, None)
                         self.notifier.end(token)
         except BaseException:
             if written is not None:  # the step's own error is what its caller hears
                 with contextlib.suppress(Exception):
                     await asyncio.shield(written)
             raise
-        if written is not None:
+        if written is not None and not self.writes.answered_early():
             await asyncio.shield(written)
 
     async def flush(self, table: Table) -> None:
-        """Write what this step recorded and said so far, and wait until it is durable
-        (before a write that must follow it, e.g. the game's status or its points)."""
+        """Write this step so far and wait until it is durable (before the game's points)."""
         if table.game_id in self._staged:
             written = self._stage(table.game_id)
             if written is not None:
@@ -193,13 +188,19 @@ class GameCore:
         """``table.seats`` changed in this step (from ``before``): written with its commit."""
         self._seats.setdefault(table.game_id, (table, before))
 
+    def stage_change(self, table: Table, change: GameChange) -> None:
+        """The game's row (roles, status...) changes with this step: written with its commit."""
+        kept = self._changes.get(table.game_id)
+        self._changes[table.game_id] = change if kept is None else kept.then(change)
+
     def _stage(self, game_id: int) -> asyncio.Future[None] | None:
         events = self._staged.get(game_id)
         staged = list(events or [])
         if events is not None:
             events.clear()
         return self.writes.stage(game_id, staged, self.notifier.take(),
-                                 self._seats.pop(game_id, None))
+                                 self._seats.pop(game_id, None),
+                                 self._changes.pop(game_id, None))
 
     def table(self, game_id: int) -> Table:
         table = self.tables.get(game_id)

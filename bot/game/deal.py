@@ -14,6 +14,7 @@ from bot.game.lobby import LobbyService
 from bot.game.table import Stage, Table
 from engine import CompositionError, Role, RuleViolation
 from engine.composition import MAX_PLAYERS
+from storage.games import GameChange
 from storage.models import STATUS_RUNNING
 
 log = logging.getLogger("bot.game")
@@ -127,8 +128,9 @@ class DealService(PhaseService):
                 engine.validate_composition(cards)
             except CompositionError as e:
                 raise rule(e) from None
-            players = {s: await self.db.players.get(table.tg_of(s)) for s in seats}
-            marks = await self.lobby.open_immunities(table)
+            found = await self.db.players.get_many(table.tg_of(s) for s in seats)
+            players = {s: found.get(table.tg_of(s)) for s in seats}
+            marks = await self.lobby.open_immunities(table, found)
             friends = await self._friends(table, players)
             seed = self.core.new_seed()
             dealt = engine.deal_cards(cards, seats, seed)
@@ -160,10 +162,10 @@ class DealService(PhaseService):
 
         The log's ``deal`` comes first: a crash before ``deal_announced`` repeats this."""
         game = table.game
-        await self.core.flush(table)  # the deal is logged before storage's copy of it
-        await self.db.games.set_roles(table.game_id, {p.seat: str(p.role) for p in game})
-        await self.db.games.set_commitment(table.game_id, table.commitment or "")
-        await self.db.games.set_status(table.game_id, STATUS_RUNNING)
+        # storage's copy of the deal, in the step's transaction after its log (one commit)
+        self.core.stage_change(table, GameChange(
+            roles={p.seat: str(p.role) for p in game}, commitment=table.commitment or "",
+            status=STATUS_RUNNING))
         await self.notifier.club(table, "game.deal.done", count=len(table.seats),
                                  commitment=table.commitment or "")
         await self.notifier.events(table, [engine.open_immunities_event(game)])

@@ -13,6 +13,7 @@ from bot.game.night import NightService
 from bot.game.results import Results
 from bot.game.table import TURN_DL, Stage, iso
 from engine import RuleViolation
+from storage.games import GameChange
 from storage.models import STATUS_ABORTED, STATUS_PAUSED, STATUS_RUNNING
 
 MAX_EXTEND = 3600  # seconds: the most one /extend adds
@@ -105,8 +106,7 @@ class HostControls(PhaseService):
                          for k, at in table.deadlines.items()}
             self.core.disarm(table)
             await self.core.record(table, "pause", {"remaining": remaining})
-            await self.core.flush(table)
-            await self.db.games.set_status(table.game_id, STATUS_PAUSED)
+            self.core.stage_change(table, GameChange(status=STATUS_PAUSED))
             await self.notifier.club(table, "game.pause.done")
             return reply("game.pause.done")
 
@@ -118,8 +118,7 @@ class HostControls(PhaseService):
                 raise UserError("game.pause.not_paused")
             deadlines = {k: iso(self.core.at(v)) for k, v in table.remaining.items()}
             await self.core.record(table, "resume", {"deadlines": deadlines})
-            await self.core.flush(table)
-            await self.db.games.set_status(table.game_id, STATUS_RUNNING)
+            self.core.stage_change(table, GameChange(status=STATUS_RUNNING))
             await self.notifier.club(table, "game.pause.resumed")
             self.core.arm(table)
             if table.stage is Stage.VOTE and table.current_voter() is None:
@@ -150,8 +149,7 @@ class HostControls(PhaseService):
             self.core.require_host(table, user_id)
             self.core.disarm(table)
             await self.core.record(table, "aborted")
-            await self.core.flush(table)
-            await self.db.games.set_status(table.game_id, STATUS_ABORTED)
+            self.core.stage_change(table, GameChange(status=STATUS_ABORTED))
             await self.notifier.club(table, "game.aborted")
             if table.started:
                 await self.results.reveal(table)

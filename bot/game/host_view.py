@@ -97,6 +97,8 @@ def legal_actions(core: GameCore, table: Table) -> frozenset[str]:
         out.add("preset")
         if len(table.seats) >= 2:
             out.add("seat")
+        if table.seats:
+            out.add("unseat")
         if MIN_PLAYERS <= len(table.seats) <= MAX_PLAYERS:
             out.add("deal")
         return frozenset(out)
@@ -215,6 +217,7 @@ class HostDesk(PhaseService):
             "deal": lambda t, u, a: g.deal(t.chat_id, u),
             "preset": self._preset,
             "seat": self._seat,
+            "unseat": self._unseat,
         }
 
     async def _preset(self, table: Table, user_id: int, arg: int | str | None) -> Reply:
@@ -222,6 +225,13 @@ class HostDesk(PhaseService):
         if cards is None:
             raise UserError("game.stale")
         return await self.games.composition(table.chat_id, user_id, ", ".join(cards))
+
+    async def _unseat(self, table: Table, user_id: int, arg: int | str | None) -> Reply:
+        """``arg`` the seat: its player leaves the table before the deal (``/unseat NICK``)."""
+        seat = _number(arg)
+        if seat not in table.seats:
+            raise UserError("game.stale")
+        return await self.games.unseat(table.chat_id, user_id, table.name(seat))
 
     async def _seat(self, table: Table, user_id: int, arg: int | str | None) -> Reply:
         """``arg`` "FROM:TO": the player at seat FROM moves to seat TO (``/seat NICK TO``)."""

@@ -119,10 +119,13 @@ class LobbyService(PhaseService):
             table.lobby_marks[tg_id] = _marks(players.get(tg_id), tg_id in table.killed_today)
         return table.lobby_marks
 
-    async def open_immunities(self, table: Table) -> dict[int, set[engine.OpenImmunity]]:
-        """Newbies (no game played yet) and the killed on the first day (same club, same day)."""
+    async def open_immunities(self, table: Table, players: dict[int, Player] | None = None
+                              ) -> dict[int, set[engine.OpenImmunity]]:
+        """Newbies (no game played yet) and the killed on the first day (same club, same day).
+        ``players``: the seated accounts by Telegram id, when the caller read them already."""
         killed = await self.db.first_day_killed.for_day(table.chat_id, table.day)
-        players = await self.db.players.get_many(s.tg_id for s in table.seats.values())
+        if players is None:
+            players = await self.db.players.get_many(s.tg_id for s in table.seats.values())
         marks: dict[int, set[engine.OpenImmunity]] = {}
         for info in table.seats.values():
             found = _marks(players.get(info.tg_id), info.tg_id in killed)

@@ -12,6 +12,11 @@ methods the typed commands call — so the club chat hears only the public outco
 from __future__ import annotations
 
 import logging
+import math
+from datetime import datetime, timedelta
+from functools import partial
+
+from aiogram.types import InlineKeyboardMarkup
 
 from bot.errors import UserError
 from bot.game.core import GameCore, PhaseService, Reply
@@ -24,6 +29,17 @@ log = logging.getLogger("bot.game.panel")
 # seconds: the panel is edited at most this often (a private chat takes about one message a
 # second; the host's prompts for offline seats and the nights' summaries share it)
 PANEL_EDIT_GAP = 1.5
+# seconds: the deadline's countdown steps between the table's own changes (every edit shows
+# the exact time left; with nothing else changing, the panel is edited once a step)
+COUNTDOWN_STEP = 10
+TICK = "panel_tick"  # the countdown's job key (GameCore.key)
+
+
+def seconds_left(deadline: datetime | None, now: datetime) -> int | None:
+    """Whole seconds to ``deadline`` (rounded up: "0:01" until it passes), None without one."""
+    if deadline is None:
+        return None
+    return max(0, math.ceil((deadline - now).total_seconds()))
 
 
 class HostPanel(PhaseService):
@@ -33,8 +49,12 @@ class HostPanel(PhaseService):
         self.drawing = PanelDrawing(core.tr, web_url)
         self.modes: dict[int, str] = {}  # game -> the page shown (memory: "main" after a restart)
         self.refs: dict[int, str] = {}  # game -> the panel message's outbox key in this process
-        self.shown: dict[int, tuple[HostView, str, str]] = {}  # game -> (view, page, locale)
+        # game -> (view, page, locale, the countdown's step)
+        self.shown: dict[int, tuple[HostView, str, str, int | None]] = {}
         self.sent: dict[int, int] = {}  # game -> panels sent in this process (/panel: +1)
+        # game -> the text and buttons last drawn (the same again: no edit)
+        self.drawn: dict[int, tuple[str, InlineKeyboardMarkup]] = {}
+        self.ticks: dict[int, datetime | None] = {}  # game -> when the countdown's job runs
 
     def ref(self, table: Table) -> str | None:
         return self.refs.get(table.game_id)
@@ -49,6 +69,9 @@ class HostPanel(PhaseService):
             self.shown.pop(game_id, None)
             self.modes.pop(game_id, None)
             self.sent.pop(game_id, None)
+            self.drawn.pop(game_id, None)
+            self._arm_tick(table, None)
+            self.ticks.pop(game_id, None)
             self.drawing.forget(game_id)
             if ref is not None:
                 await self.notifier.edit(host, ref, self.tr.t(locale, "panel.over"))
@@ -58,12 +81,20 @@ class HostPanel(PhaseService):
         view = build_view(self.core, table, presets)
         if mode.partition(".")[0] not in (*view.actions, "main"):
             mode = self.modes[game_id] = "main"  # the page's action passed (e.g. seats dealt)
-        if self.shown.get(game_id) == (view, mode, locale):
+        left = seconds_left(view.deadline, self.core.clock())
+        step = None if left is None else math.ceil(left / COUNTDOWN_STEP)
+        self._arm_tick(table, None if left is None or step is None or step <= 1 or
+                       view.deadline is None
+                       else view.deadline - timedelta(seconds=(step - 1) * COUNTDOWN_STEP))
+        if self.shown.get(game_id) == (view, mode, locale, step):
             return
-        self.shown[game_id] = (view, mode, locale)
-        text = self.drawing.text(view, mode, locale)
+        self.shown[game_id] = (view, mode, locale, step)
+        text = self.drawing.text(view, mode, locale, left=left)
         markup = self.drawing.markup(view, mode, locale)
         ref = self.refs.get(game_id)
+        if ref is not None and self.drawn.get(game_id) == (text, markup):
+            return  # the same text and buttons (e.g. the countdown ran out with the phase)
+        self.drawn[game_id] = (text, markup)
         if ref is None:
             # a new message per process (after a restart the host gets a fresh panel below;
             # the same key again — nothing happened since — edits the old one)
@@ -74,9 +105,35 @@ class HostPanel(PhaseService):
         else:
             await self.notifier.edit(host, ref, text, markup=markup, throttle=PANEL_EDIT_GAP)
 
+    def _arm_tick(self, table: Table, at: datetime | None) -> None:
+        """The countdown's next step: a step of the game with nothing in it at ``at`` (its end
+        draws the panel again); None: no countdown to keep."""
+        if self.ticks.get(table.game_id) == at:
+            return
+        self.ticks[table.game_id] = at
+        key = self.core.key(table, TICK)
+        if at is None:
+            self.deadlines.disarm(key)
+        else:
+            self.deadlines.arm(key, at, partial(self._tick, table.game_id))
+
+    async def _tick(self, game_id: int) -> None:
+        self.ticks.pop(game_id, None)
+        table = self.core.tables.get(game_id)
+        if table is not None and table.open:
+            async with self.core.lock(game_id):
+                pass  # the step's end draws the panel with the time left now
+
     async def press(self, game_id: int, user_id: int, step: int, action: str, arg: str
                     ) -> Reply | None:
-        """A panel button: a page of the panel (``menu``), or an action (``host_act``)."""
+        """A panel button: a page of the panel (``menu``), or an action (``host_act``).
+        Answered once the step is decided, before its commit
+        (``StepWriter.answered_once_decided``)."""
+        with self.core.writes.answered_once_decided():
+            return await self._press(game_id, user_id, step, action, arg)
+
+    async def _press(self, game_id: int, user_id: int, step: int, action: str, arg: str
+                     ) -> Reply | None:
         table = self.core.table(game_id)
         self.core.require_host(table, user_id)
         if action == "menu":

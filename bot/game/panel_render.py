@@ -16,7 +16,7 @@ from bot.game.host_view import DAY_STAGES, EXTEND_SECONDS, HostView
 from bot.game.table import Stage
 from bot.i18n import Safe, Translator
 
-PAGES = ("main", "tech", "end", "seat", "preset")
+PAGES = ("main", "tech", "end", "seat", "preset", "unseat")
 _Button = Callable[..., InlineKeyboardButton]
 
 
@@ -43,7 +43,8 @@ class PanelDrawing:
         return text
 
     # ------------------------------------------------------------------ text
-    def text(self, view: HostView, mode: str, locale: str) -> str:
+    def text(self, view: HostView, mode: str, locale: str, *, left: int | None = None) -> str:
+        """``left``: whole seconds to ``view.deadline`` now (the countdown)."""
         t = self._t
         stage = Stage(view.stage)
         label = t(locale, f"game.stage.{view.stage}")
@@ -54,8 +55,8 @@ class PanelDrawing:
             label = day if stage is Stage.DAY else f"{day}, {label}"
         lines = [self.tr.t(locale, "panel.head", game=view.game_id, stage=Safe(label),
                            paused=Safe(t(locale, "panel.paused")) if view.paused else "")]
-        if view.deadline is not None:
-            lines.append(t(locale, "panel.deadline", time=view.deadline.strftime("%H:%M:%S")))
+        if view.deadline is not None and left is not None:
+            lines.append(t(locale, "panel.deadline", time=f"{left // 60}:{left % 60:02d}"))
         elif view.remaining is not None:
             lines.append(t(locale, "panel.left", seconds=round(view.remaining)))
         names = {s.seat: escape(s.name, quote=False) for s in view.seats}
@@ -95,6 +96,9 @@ class PanelDrawing:
         if page == "seat":
             return self.tr.t(locale, "panel.pick.place", who=who) if who else self._t(
                 locale, "panel.pick.seat")
+        if page == "unseat":
+            return self.tr.t(locale, "panel.confirm.unseat", who=who) if who else self._t(
+                locale, "panel.pick.unseat")
         if page in ("end", "preset"):
             return self._t(locale, "panel.confirm.end" if page == "end" else "panel.pick.preset")
         return ""
@@ -135,6 +139,11 @@ class PanelDrawing:
                             for s in view.seats if s.alive]), [back]]
         elif page == "end":
             rows = [[b("panel.btn.yes", "end"), back]]
+        elif page == "unseat" and arg.isdigit():
+            rows = [[b("panel.btn.yes", "unseat", arg), back]]
+        elif page == "unseat":
+            rows = [*_grid([seat_button(s.seat, s.name, "menu", f"unseat.{s.seat}")
+                            for s in view.seats]), [back]]
         elif page == "seat" and arg.isdigit():
             rows = [*_grid([seat_button(s.seat, s.name, "seat", f"{arg}.{s.seat}")
                             for s in view.seats if str(s.seat) != arg]), [back]]
@@ -166,7 +175,8 @@ class PanelDrawing:
         draw = [InlineKeyboardButton(text=f"🎲 №{s} {names.get(s, '?')}", callback_data=PanelCb(
             game=view.game_id, step=view.step, action="fate", arg=str(s)).pack())
                 for s in view.tied] if "fate" in can else []
-        lobby = [b(f"panel.btn.{a}", "menu", a) for a in ("seat", "preset") if a in can]
+        lobby = [b(f"panel.btn.{a}", "menu", a) for a in ("seat", "unseat", "preset")
+                 if a in can]
         fate = ([b("panel.btn.fate.bot" if view.fate_by_host else "panel.btn.fate.host",
                    "fate_mode", "bot" if view.fate_by_host else "host")]
                 if "fate_mode" in can and view.stage in (Stage.LOBBY, Stage.DEALT) else [])

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from concurrent.futures import ThreadPoolExecutor
 from typing import TYPE_CHECKING
 
 from bot.game.table import Table
@@ -15,6 +16,11 @@ if TYPE_CHECKING:  # Pillow is imported on the first picture, not at the bot's s
     from bot.services.picture import TableView
 
 log = logging.getLogger("bot.game")
+# One picture at a time, off the event loop: a render is 50-120 ms of CPU (mostly zlib, which
+# releases the GIL), and the mornings of many tables come at once; six of asyncio's default
+# threads then took both cores from the loop (it ran 165 ms late with ten at once, answering
+# nobody). Queued here, the loop keeps a core.
+_RENDERER = ThreadPoolExecutor(max_workers=1, thread_name_prefix="picture")
 
 
 def view_of(table: Table, tr: Translator, key: str, **kwargs: object) -> TableView:
@@ -38,7 +44,8 @@ async def table_png(table: Table, tr: Translator, key: str, **kwargs: object) ->
         from bot.services import picture
 
         view = view_of(table, tr, key, **kwargs)
-        return await asyncio.to_thread(picture.render_table, view)
+        return await asyncio.get_running_loop().run_in_executor(
+            _RENDERER, picture.render_table, view)
     except Exception:
         log.exception("cannot draw the table of game %s", table.game_id)
         return None

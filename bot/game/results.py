@@ -80,7 +80,19 @@ class Results(PhaseService):
         """The dead speak one after another, LAST_WORD_SECONDS each (RULES.md 4.4).
 
         The timer is logged (``last_word``) while the game runs, so a restart re-arms it
-        (:meth:`rearm_last_word`) and "the last word is over" is still posted."""
+        (:meth:`rearm_last_word`) and "the last word is over" is still posted. Words still
+        under way (the morning's, when the vote's verdict comes quickly) go on: the new dead
+        speak after them, in the same logged sequence (never replacing it)."""
+        running = table.last_words
+        if running is not None and index == 0 and not table.game.over:
+            earlier, current, until = running
+            queued = [*earlier, *(s for s in seats if s not in earlier)]
+            await self.core.record(table, "last_word", {
+                "seats": queued, "index": current, "until": iso(until)})
+            self._arm_last_word(table, queued, current, until)  # the same key: replaced
+            await self.notifier.club(table, "game.last_word.after", who=", ".join(
+                self.notifier.seat(table, s) for s in queued if s not in earlier))
+            return
         await self.notifier.club(table, "game.last_word.start",
                                  who=self.notifier.seat(table, seats[index]),
                                  seconds=secs(self.timers(table).last_word))

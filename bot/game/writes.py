@@ -14,7 +14,8 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
@@ -23,6 +24,7 @@ from bot.game.senders import Sender
 from bot.game.table import SeatInfo, Table
 from storage.backends import DatabaseUnavailable
 from storage.db import Database
+from storage.games import GameChange
 from storage.outbox import Queued
 
 log = logging.getLogger(__name__)
@@ -44,6 +46,7 @@ class _Write:
     # (table, seats before, seats after) of each step that changed them: undone if not written
     reseated: list[tuple[Table, dict[int, SeatInfo], dict[int, SeatInfo]]] = field(
         default_factory=list)
+    change: GameChange | None = None  # the games row and roles, after the events
     done: asyncio.Future[None] = field(
         default_factory=lambda: asyncio.get_running_loop().create_future())
     failed: bool = False
@@ -57,11 +60,29 @@ class StepWriter:
         self._sender = sender
         self._open: dict[int, _Write] = {}  # a game's write not started yet: steps join it
         self._last: dict[int, tuple[_Write, asyncio.Task[None]]] = {}
+        self._early: set[asyncio.Task[Any]] = set()  # see answered_once_decided
+
+    @contextmanager
+    def answered_once_decided(self) -> Iterator[None]:
+        """The steps of this task (not of the tasks it starts) return once applied and their
+        write queued, before its commit: the host's panel (docs/game-flow.md)."""
+        task = asyncio.current_task()
+        assert task is not None
+        self._early.add(task)
+        try:
+            yield
+        finally:
+            self._early.discard(task)
+
+    def answered_early(self) -> bool:
+        """The current task's steps do not wait for their commit."""
+        return asyncio.current_task() in self._early
 
     def stage(self, game_id: int, events: list[Event], messages: list[Queued],
-              seated: tuple[Table, dict[int, SeatInfo]] | None) -> asyncio.Future[None] | None:
+              seated: tuple[Table, dict[int, SeatInfo]] | None,
+              change: GameChange | None = None) -> asyncio.Future[None] | None:
         """Queue a step's write; the future is done once it is durable (or failed)."""
-        if not events and not messages and seated is None:
+        if not events and not messages and seated is None and change is None:
             return None
         write = self._open.get(game_id)
         if write is None:
@@ -74,6 +95,8 @@ class StepWriter:
             task.add_done_callback(lambda _: self._forget(game_id, write))
         write.events += events
         write.messages += messages
+        if change is not None:
+            write.change = change if write.change is None else write.change.then(change)
         if seated is not None:
             table, before_seats = seated
             write.seats = [(s.seat, s.tg_id) for s in table.seats.values()]
@@ -116,7 +139,7 @@ class StepWriter:
                 try:
                     await self.db.games.append_events_with_messages(
                         game_id, write.events, write.messages if sender.durable else [],
-                        now=time.time(), seats=write.seats)
+                        now=time.time(), seats=write.seats, change=write.change)
                     break
                 except DatabaseUnavailable:
                     # PostgreSQL restarting: nothing of the transaction was written; the

@@ -186,6 +186,7 @@ def render_table(view: TableView, *, size: int = SIZE) -> bytes:
         draw.text((lx + 22, ly), word, fill=INK, font=small, anchor="lm")
         lx += 22 + draw.textlength(word, font=small) + 24
     out = io.BytesIO()
-    # optimize=True tried every filter: 3x the CPU (90 ms, a morning of 200 tables) for 8 %
-    image.save(out, format="PNG", compress_level=6)
+    # optimize=True tried every filter: 3x the CPU (90 ms, a morning of 200 tables) for 8 %;
+    # level 3 instead of 6: about 40 % less CPU for about 20 % more bytes (39 KB, not 32)
+    image.save(out, format="PNG", compress_level=3)
     return out.getvalue()

@@ -166,6 +166,7 @@ game-last_word-start = { $who }: last word, { $seconds ->
        *[other] { $seconds } seconds
     }.
 game-last_word-over = { $who }'s last word is over.
+game-last_word-after = { $who }: last word after the ones under way.
 game-speak-start = { $who } (in jail) gets the floor: { $seconds ->
         [one] { $seconds } second
        *[other] { $seconds } seconds

@@ -4,7 +4,7 @@ panel-head = 🎩 <b>Game №{ $game }</b>: { $stage }{ $paused }
 panel-paused = {" "}— ⏸ paused
 panel-night = night { $number }
 panel-day = day { $number }
-panel-deadline = ⏱ until { $time } UTC
+panel-deadline = ⏱ { $time } left
 panel-left = ⏸ { $seconds ->
         [one] { $seconds } second
        *[other] { $seconds } seconds
@@ -26,6 +26,8 @@ panel-confirm-tech = 💀 Remove { $who } from the game (technical death)? The t
 panel-confirm-end = ⛔ End the game now? Nobody gets points for it; the deal is revealed.
 panel-pick-seat = 🪑 Whom do you move?
 panel-pick-place = 🪑 Where does { $who } sit?
+panel-pick-unseat = 🚪 Whom do you take off the table?
+panel-confirm-unseat = 🚪 Take { $who } off the table?
 panel-pick-preset = 🃏 Which composition?
 panel-over = The game is over. This panel is closed.
 panel-btn-night = 🌙 Start the night
@@ -38,6 +40,7 @@ panel-btn-tech = 💀 Technical death
 panel-btn-end = ⛔ End the game
 panel-btn-deal = 🎴 Deal the cards
 panel-btn-seat = 🪑 Seat a player
+panel-btn-unseat = 🚪 Unseat a player
 panel-btn-preset = 🃏 Composition
 panel-btn-fate-host = 🎲 Shoot-outs: the bot draws → you
 panel-btn-fate-bot = 🎲 Shoot-outs: you draw → the bot

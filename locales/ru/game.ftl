@@ -178,6 +178,7 @@ game-last_word-start = { $who }: последнее слово, { $seconds ->
        *[many] { $seconds } секунд
     }.
 game-last_word-over = Последнее слово { $who } окончено.
+game-last_word-after = { $who }: последнее слово — после тех, что звучат сейчас.
 game-speak-start = { $who } (в тюрьме) получает слово: { $seconds ->
         [one] { $seconds } секунда
         [few] { $seconds } секунды

@@ -4,7 +4,7 @@ panel-head = 🎩 <b>Игра №{ $game }</b>: { $stage }{ $paused }
 panel-paused = {" "}— ⏸ пауза
 panel-night = ночь { $number }
 panel-day = день { $number }
-panel-deadline = ⏱ до { $time } UTC
+panel-deadline = ⏱ осталось { $time }
 panel-left = ⏸ после паузы останется { $seconds ->
         [one] { $seconds } секунда
         [few] { $seconds } секунды
@@ -27,6 +27,8 @@ panel-confirm-tech = 💀 Вывести { $who } из игры (техниче�
 panel-confirm-end = ⛔ Закончить игру сейчас? Очков за неё не будет; раздача откроется.
 panel-pick-seat = 🪑 Кого пересадить?
 panel-pick-place = 🪑 Куда сядет { $who }?
+panel-pick-unseat = 🚪 Кого убрать из-за стола?
+panel-confirm-unseat = 🚪 Убрать { $who } из-за стола?
 panel-pick-preset = 🃏 Какой состав?
 panel-over = Игра окончена. Пульт закрыт.
 panel-btn-night = 🌙 Начать ночь
@@ -39,6 +41,7 @@ panel-btn-tech = 💀 Техническая смерть
 panel-btn-end = ⛔ Закончить игру
 panel-btn-deal = 🎴 Раздать карты
 panel-btn-seat = 🪑 Пересадить игрока
+panel-btn-unseat = 🚪 Убрать игрока
 panel-btn-preset = 🃏 Состав
 panel-btn-fate-host = 🎲 Перестрелки: бот → вы
 panel-btn-fate-bot = 🎲 Перестрелки: вы → бот

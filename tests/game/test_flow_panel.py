@@ -206,3 +206,34 @@ async def test_stale_and_foreign_presses(fake: FakeTelegram, tmp_path: Path) -> 
         await press(flow, "end")
         await wait_until(lambda: flow.over, 10, "the end")
         await wait_until(lambda: "The game is over" in panel.body, 10, "the panel closed")
+
+
+async def test_unseat_from_the_panel(fake: FakeTelegram, tmp_path: Path) -> None:
+    """``/unseat`` on the panel: whom (a seat page), a confirmation, then the lobby without
+    that player; after the deal the button is gone."""
+    async with running(fake, tmp_path) as app:
+        flow = Flow(fake, app, "en")
+        await flow.lobby(10)
+        await panel_says(flow, "Player10")
+        await press(flow, "menu", "unseat")
+        await panel_says(flow, "Whom do you take off the table?")
+        await press(flow, "menu", "unseat.3")
+        await panel_says(flow, "Take №3 Player3 off the table?")
+        gone = flow.table.seats[3].tg_id
+        answer = await press(flow, "unseat", 3)
+        assert "Player3" in answer
+        await wait_until(lambda: len(flow.table.seats) == 9, 10, "the seat taken off")
+        assert all(s.tg_id != gone for s in flow.table.seats.values())
+        await wait_until(lambda: (p := panel_of(flow)) is not None and "Player3" not in p.body
+                         and "taking seats" in p.body, 10, "the panel without Player3")
+        await wait_until(lambda: "Player3" not in (flow.latest_with(flow.club, "gl:") or
+                                                   SentMessage(0, 0, "Player3")).body, 10,
+                         "the lobby post without Player3")
+        await flow.press(HOST, panel_of(flow) or SentMessage(0, 0, ""), data(flow, "deal"))
+        await wait_until(lambda: flow.table.started, 10, "the deal")
+        await panel_says(flow, "cards dealt")
+        panel = panel_of(flow)
+        assert panel is not None
+        assert not any(":unseat" in d for _, d in panel.buttons())
+        answer = await flow.press(HOST, panel, data(flow, "unseat", 2))
+        assert "out of date" in answer and len(flow.table.seats) == 9

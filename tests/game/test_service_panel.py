@@ -6,11 +6,12 @@ from __future__ import annotations
 from collections.abc import AsyncIterator, Sequence
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from bot.game.host_view import HostView, SeatView
-from bot.game.panel import PANEL_EDIT_GAP
+from bot.game.panel import COUNTDOWN_STEP, PANEL_EDIT_GAP, seconds_left
 from bot.game.panel_render import PanelDrawing
 from bot.game.senders import RecordingSender
 from bot.game.wiring import mini_app_url
@@ -50,6 +51,13 @@ def panel_requests(h: Harness) -> list[Queued]:
         f"g{h.game_id}:panel")]
 
 
+async def press(h: Harness, *args: Any) -> None:
+    """A panel button, then its write (the press is answered before the commit; what the step
+    says leaves after it)."""
+    await h.service.panel.press(*args)
+    await h.service.core.writes.settled(h.game_id)
+
+
 def current_panel(h: Harness) -> str:
     return str(panel_requests(h)[-1].payload["text"])
 
@@ -80,9 +88,9 @@ async def test_one_panel_edited_only_when_the_table_changes(hp: Harness) -> None
 async def test_pages_and_a_refused_page(hp: Harness) -> None:
     h = hp
     await h.dealt(10)
-    await h.service.panel.press(h.game_id, HOST, 0, "menu", "tech")
+    await press(h, h.game_id, HOST, 0, "menu", "tech")
     assert "whose seat?" in current_panel(h)
-    await h.service.panel.press(h.game_id, HOST, 0, "menu", "tech.3")
+    await press(h, h.game_id, HOST, 0, "menu", "tech.3")
     assert "Remove №3 Player3" in current_panel(h)
     assert await h.refused(h.service.panel.press(h.game_id, 1001, 0, "menu", "end")) == \
         "game.not_host"
@@ -90,7 +98,7 @@ async def test_pages_and_a_refused_page(hp: Harness) -> None:
         "game.stale"
     assert await h.refused(h.service.panel.press(h.game_id, HOST, 0, "menu", "preset")) == \
         "game.stale"  # the lobby's page, after the deal
-    await h.service.panel.press(h.game_id, HOST, 0, "tech", "3")
+    await press(h, h.game_id, HOST, 0, "tech", "3")
     assert not h.table.game.player(3).alive
     assert "💀" in current_panel(h) and "whose seat?" not in current_panel(h)
 
@@ -126,8 +134,8 @@ def test_mini_app_only_on_public_https(translator: Translator) -> None:
         choices=(), voter=None, votes=(), tied=(), fate_by_host=False, presets={},
         composition=None, actions=frozenset({"pause", "end"}))
     plain = PanelDrawing(translator, None)
-    text = plain.text(view, "main", "en")
-    assert "&lt;b&gt;Vera&lt;/b&gt; &amp; co ✅" in text and "until 18:01:00 UTC" in text
+    text = plain.text(view, "main", "en", left=62)
+    assert "&lt;b&gt;Vera&lt;/b&gt; &amp; co ✅" in text and "⏱ 1:02 left" in text
     rows = plain.markup(view, "main", "en").inline_keyboard
     assert not any(b.web_app for row in rows for b in row)
     assert [b.text for row in rows for b in row] == ["⏸ Pause", "⛔ End the game"]
@@ -150,7 +158,7 @@ async def test_a_restart_sends_a_fresh_panel(hp: Harness, db: Database, tmp_path
         assert [q.method for q in sent] == [SEND] and sent[0].key != first
         assert "night 1" in str(sent[0].payload["text"])
         # its buttons work in the new process
-        await h2.service.panel.press(h2.game_id, HOST, h2.table.step, "pause", "")
+        await press(h2, h2.game_id, HOST, h2.table.step, "pause", "")
         assert h2.table.paused and panel_requests(h2)[-1].method == EDIT
     finally:
         await again.close()
@@ -159,8 +167,44 @@ async def test_a_restart_sends_a_fresh_panel(hp: Harness, db: Database, tmp_path
 async def test_a_page_closes_when_its_action_passes(hp: Harness) -> None:
     h = hp
     await h.lobby(10)
-    await h.service.panel.press(h.game_id, HOST, 0, "menu", "seat")
+    await press(h, h.game_id, HOST, 0, "menu", "seat")
     assert "Whom do you move?" in current_panel(h)
     await h.service.deal(CHAT, HOST)  # typed: the seats are dealt meanwhile
     assert "Whom do you move?" not in current_panel(h) and "cards dealt" in current_panel(h)
     assert h.service.panel.modes[h.game_id] == "main"
+
+
+async def test_the_deadline_counts_down_in_steps(hp: Harness, fake_clock: FakeClock) -> None:
+    """The host reads the time left, not a UTC clock time: exact at each edit, and once every
+    COUNTDOWN_STEP seconds while nothing else changes (a step of its own, no flood)."""
+    h = hp
+    await h.dealt(10)
+    await h.service.start_night(CHAT, HOST)
+    left = seconds_left(min(h.table.deadlines.values()), fake_clock())
+    assert left is not None and left >= 3 * COUNTDOWN_STEP
+    assert f"⏱ {left // 60}:{left % 60:02d} left" in current_panel(h)
+    assert "UTC" not in current_panel(h)
+    before = len(panel_requests(h))
+    await h.deadlines.advance(COUNTDOWN_STEP / 2)  # within the step: no edit
+    assert len(panel_requests(h)) == before
+    await h.deadlines.advance(COUNTDOWN_STEP / 2)  # the step passed: one edit, the time now
+    assert len(panel_requests(h)) == before + 1
+    edit = panel_requests(h)[-1]
+    assert edit.method == EDIT and edit.throttle == PANEL_EDIT_GAP
+    now = left - COUNTDOWN_STEP
+    assert f"⏱ {now // 60}:{now % 60:02d} left" in current_panel(h)
+    # a pause stops it: the time left when the game resumes, and no countdown job
+    await h.service.pause(CHAT, HOST)
+    assert "left when the game resumes" in current_panel(h)
+    paused = len(panel_requests(h))
+    await h.deadlines.advance(5 * COUNTDOWN_STEP)
+    assert len(panel_requests(h)) == paused
+
+
+async def test_the_countdown_in_russian(hp: Harness, translator: Translator) -> None:
+    view = HostView(
+        game_id=3, chat_id=CHAT, stage="vote", step=1, night=1, day=1, paused=False,
+        deadline=datetime(2026, 1, 1, 18, 1, tzinfo=UTC), remaining=None, seats=(),
+        choices=(), voter=None, votes=(), tied=(), fate_by_host=False, presets={},
+        composition=None, actions=frozenset({"end"}))
+    assert "⏱ осталось 0:42" in PanelDrawing(translator, None).text(view, "main", "ru", left=42)

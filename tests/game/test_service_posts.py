@@ -81,3 +81,30 @@ async def test_the_verdict_is_edited_into_the_tally_post(h: Harness) -> None:
     await h.service.start_night(CHAT, HOST)
     night = [s for s in h.sender.sent if s.edit and s.key == tallies[0].key][-1]
     assert "Ночь 2." in night.text and len(posts(h)) == posted  # the night falls in it too
+
+
+async def test_a_verdict_during_the_mornings_last_words_speaks_after_them(
+        h: Harness) -> None:
+    """The vote's verdict comes while the morning's dead still speak: the condemned speaks
+    after them, in the same logged sequence (it replaced them, so a restart lost them)."""
+    await h.dealt(10)
+    await h.play_night(random.Random(1))
+    assert h.table.last_words is not None, "the seed's night kills"
+    morning = list(h.table.last_words[0])
+    await h.service.start_vote(CHAT, HOST)
+    await h.play_vote_rest()
+    assert h.table.last_words is not None
+    seats, index, _ = h.table.last_words
+    assert index == 0 and seats[:len(morning)] == morning and len(seats) > len(morning)
+    condemned = seats[len(morning):]
+    logged = [e for e in await h.db.games.events(h.game_id) if e.kind == "last_word"][-1]
+    assert logged.payload["seats"] == seats
+    assert any("after the ones under way" in t or "после тех, что звучат" in t
+               for t in h.club_texts())
+    await h.deadlines.advance(31 * len(morning))  # the morning's words end, one by one
+    assert h.table.last_words is not None and h.table.last_words[0] == seats
+    assert h.table.last_words[1] == len(morning)
+    said = "\n".join(h.club_texts())
+    assert f"№{condemned[0]} {h.table.name(condemned[0])}: последнее слово" in said
+    await h.deadlines.advance(31 * len(condemned))
+    assert h.table.last_words is None

@@ -127,3 +127,73 @@ async def test_drain_waits_for_the_queued_writes(h: Harness,
     writes.hold.set()
     await drained
     assert _stored_seats(h, table.game_id) == [players[0]]
+
+
+class _Commits:
+    """Counts the write transactions (each one a commit the step waits for)."""
+
+    def __init__(self, h: Harness, monkeypatch: pytest.MonkeyPatch) -> None:
+        self.count = 0
+        real = h.db.transaction
+
+        def transaction() -> Any:
+            self.count += 1
+            return real()
+
+        monkeypatch.setattr(h.db, "transaction", transaction)
+
+
+async def test_a_deal_pause_and_resume_are_one_transaction_each(
+        h: Harness, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The host's presses wait for one commit: the deal's log, storage's copy of the roles,
+    the commitment and the status, the cards and the posts go in one transaction (they were
+    four, one after the other, under the game's lock); a pause or a resume and its status too."""
+    await h.lobby(10)
+    commits = _Commits(h, monkeypatch)
+    await h.service.deal(CHAT, HOST)
+    assert commits.count == 1
+    game = await h.db.games.get(h.game_id)
+    assert game.status == "running" and game.commitment == h.table.commitment
+    assert {s.seat: s.role for s in game.seats} == {p.seat: str(p.role) for p in h.table.game}
+    await h.service.start_night(CHAT, HOST)
+    commits.count = 0
+    await h.service.pause(CHAT, HOST)
+    assert commits.count == 1
+    assert (await h.db.games.get(h.game_id)).status == "paused"
+    await h.service.resume(CHAT, HOST)
+    assert commits.count == 2
+    assert (await h.db.games.get(h.game_id)).status == "running"
+    await h.service.end_game(CHAT, HOST)
+    assert commits.count == 3
+    assert (await h.db.games.get(h.game_id)).status == "aborted"
+
+
+async def test_a_panel_press_is_answered_once_decided_before_its_commit(
+        h: Harness, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The host's panel is answered when the step is applied and its write queued (a toast);
+    what the step says leaves only after the commit; the typed command still waits for it."""
+    await h.dealt(10)
+    table = h.table
+    writes = _Writes(h, monkeypatch)
+    writes.hold.clear()
+    answer = await asyncio.wait_for(
+        h.service.panel.press(h.game_id, HOST, table.step, "night", ""), 5)
+    assert answer is not None and table.stage.value == "night"
+    assert writes.holding.is_set()  # answered while its write is still held
+    kinds = [e.kind for e in await h.db.games.events(h.game_id)]
+    assert "night_start" not in kinds
+    sent_before = len(h.sender.sent)
+    writes.hold.set()
+    await h.service.core.writes.settled(h.game_id)
+    assert "night_start" in [e.kind for e in await h.db.games.events(h.game_id)]
+    assert len(h.sender.sent) > sent_before  # the prompts leave after the commit
+    # a typed command of the same host waits for its commit
+    writes.hold.clear()
+    writes.holding.clear()
+    pause = asyncio.create_task(h.service.pause(CHAT, HOST))
+    await writes.holding.wait()
+    for _ in range(100):
+        await asyncio.sleep(0)
+    assert not pause.done()
+    writes.hold.set()
+    await pause

@@ -13,6 +13,7 @@ from storage import (
     UnknownGame,
     UnknownPlayer,
 )
+from storage.games import GameChange
 from tests.storage.conftest import ADMIN, CLUB, NOW, add_players
 
 DAY = date(2026, 3, 10)
@@ -177,3 +178,29 @@ async def test_a_step_writes_its_events_and_seats_together(db: Database) -> None
             seats=[(1, 99)])
     assert [(s.seat, s.tg_id) for s in (await db.games.get(game_id)).seats] == [(1, 3), (2, 1)]
     assert len(await db.games.events(game_id)) == 1
+
+
+async def test_a_step_writes_the_games_change_with_its_events(db: Database) -> None:
+    """The deal's step: its log, the roles, the commitment and the status in one transaction;
+    a refused change writes nothing of the step."""
+    game_id = await setup(db, players=3)
+    refused = GameChange(roles={1: "mafia", 9: "doctor"}, status="running")
+    with pytest.raises(InvalidValue):
+        await db.games.append_events_with_messages(
+            game_id, [(1, "deal", {}, None)], [], now=0.0, change=refused)
+    game = await db.games.get(game_id)
+    assert game.status == "lobby" and game.commitment is None
+    assert await db.games.events(game_id) == []
+    change = GameChange(roles={1: "mafia", 2: "doctor"}, commitment="abc").then(
+        GameChange(roles={1: "mafia", 2: "doctor", 3: "civilian"}, status="running"))
+    await db.games.append_events_with_messages(
+        game_id, [(1, "deal", {}, None)], [], now=0.0, change=change)
+    game = await db.games.get(game_id)
+    assert (game.status, game.commitment) == ("running", "abc")
+    assert [(s.seat, s.role) for s in game.seats] == [(1, "mafia"), (2, "doctor"),
+                                                      (3, "civilian")]
+    assert [e.kind for e in await db.games.events(game_id)] == ["deal"]
+    # the status alone (a pause), with no event
+    await db.games.append_events_with_messages(game_id, [], [], now=0.0,
+                                               change=GameChange(status="paused"))
+    assert (await db.games.get(game_id)).status == "paused"

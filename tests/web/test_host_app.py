@@ -294,3 +294,22 @@ async def test_pause_and_resume_from_the_app(h: Harness, client: TestClient[Any,
     resumed = await press("resume")
     assert not resumed["paused"] and resumed["deadline_in"] == 40
     assert "pause" in [a["name"] for a in resumed["actions"]]
+
+
+async def test_the_page_works_under_a_path_prefix(h: Harness,
+                                                  client: TestClient[Any, Any]) -> None:
+    """The Mini App at https://club.example/mafia/host/N (a proxy strips /mafia): its style,
+    its script and the script's calls stay under /mafia."""
+    from urllib.parse import urljoin
+
+    await h.dealt(10)
+    page = await (await client.get(f"/host/{h.game_id}?lang=en")).text()
+    base = f"https://club.example/mafia/host/{h.game_id}"
+    for asset in ("host.css", "host.js"):
+        [link] = [x for x in page.split('"') if x.endswith(f"static/{asset}")]
+        url = urljoin(base, link)
+        assert url == f"https://club.example/mafia/static/{asset}"
+        assert (await client.get(url.removeprefix("https://club.example/mafia"))).status == 200
+    script = await (await client.get("/static/host.js")).text()
+    assert 'fetch("./" + game + path' in script and 'fetch("/' not in script
+    assert urljoin(base, f"./{h.game_id}/state") == f"{base}/state"

@@ -40,7 +40,7 @@ async def test_home_shows_the_network_and_the_club_with_periods(client: TestClie
     assert "Points from this club&#39;s games, 01.10.2026 – 30.11.2026." in html or \
         "Points from this club's games, 01.10.2026 – 30.11.2026." in html
     assert "Club &lt;Night&gt;" in html and "Club <Night>" not in html
-    assert 'href="/player/Player' in html
+    assert 'href="./player/Player' in html
     ru = await get(client, "/", **{"Accept-Language": "ru-RU,ru;q=0.9"})
     assert "текущие балансы" in ru
     assert "текущие балансы" in await get(client, "/?lang=ru", **{"Accept-Language": "en"})
@@ -94,3 +94,30 @@ async def test_names_are_escaped(client: TestClient[object, object], played: Pla
     club = await get(client, "/club/-1001?lang=en")
     assert "<h1>Club &lt;Night&gt;</h1>" in club
     assert f"/game/{played.game_id}?lang=en" in club
+
+
+async def test_every_link_stays_under_a_path_prefix(client: TestClient[object, object],
+                                                    played: Played) -> None:
+    """WEB_URL=https://club.example/mafia behind a proxy that strips /mafia: every link,
+    picture, stylesheet and script of every page resolves under /mafia and is found there."""
+    import re
+    from urllib.parse import urljoin, urlsplit
+
+    prefix = "https://club.example/mafia"
+    pages = ["/?lang=en", "/club/-1001?lang=en", "/player/player1?lang=en",
+             f"/game/{played.game_id}?lang=en"]
+    checked = 0
+    for path in pages:
+        html = await get(client, path)
+        links = re.findall(r'(?:href|src)="([^"]+)"', html)
+        assert links
+        for link in links:
+            if link.startswith("https://"):
+                continue
+            url = urljoin(prefix + path, link.replace("&amp;", "&"))
+            assert url.startswith(prefix + "/"), (path, link)
+            inner = url[len(prefix):]
+            response = await client.get(urlsplit(inner).path + "?" + urlsplit(inner).query)
+            assert response.status == 200, (path, link)
+            checked += 1
+    assert checked > 10

@@ -49,7 +49,7 @@
   function call(method, path, body) {
     var headers = { "Authorization": "tma " + initData };
     if (body) headers["Content-Type"] = "application/json";
-    return fetch("/host/" + game + path + "?lang=" + lang, {
+    return fetch("./" + game + path + "?lang=" + lang, {  // relative: a WEB_URL path prefix stays
       method: method, headers: headers, body: body ? JSON.stringify(body) : undefined,
       cache: "no-store"
     }).then(function (r) {
