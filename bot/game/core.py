@@ -143,7 +143,7 @@ class GameCore:
     @asynccontextmanager
     async def lock(self, game_id: int) -> AsyncIterator[None]:
         """One step of a game under its lock, written in one transaction after it and returning
-        once durable (:mod:`bot.game.writes`; but ``answered_once_decided``); nothing is sent."""
+        once durable (:mod:`bot.game.writes`); nothing is sent."""
         lock = self._locks.get(game_id)
         if lock is None:
             lock = self._locks[game_id] = asyncio.Lock()
@@ -173,7 +173,7 @@ class GameCore:
                 with contextlib.suppress(Exception):
                     await asyncio.shield(written)
             raise
-        if written is not None and not self.writes.answered_early():
+        if written is not None:
             await asyncio.shield(written)
 
     async def flush(self, table: Table) -> None:

@@ -126,14 +126,8 @@ class HostPanel(PhaseService):
 
     async def press(self, game_id: int, user_id: int, step: int, action: str, arg: str
                     ) -> Reply | None:
-        """A panel button: a page of the panel (``menu``), or an action (``host_act``).
-        Answered once the step is decided, before its commit
-        (``StepWriter.answered_once_decided``)."""
-        with self.core.writes.answered_once_decided():
-            return await self._press(game_id, user_id, step, action, arg)
-
-    async def _press(self, game_id: int, user_id: int, step: int, action: str, arg: str
-                     ) -> Reply | None:
+        """A panel button: a page of the panel (``menu``), or an action (``host_act``);
+        answered once its step is durable, as every press."""
         table = self.core.table(game_id)
         self.core.require_host(table, user_id)
         if action == "menu":

@@ -14,8 +14,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
@@ -60,23 +59,6 @@ class StepWriter:
         self._sender = sender
         self._open: dict[int, _Write] = {}  # a game's write not started yet: steps join it
         self._last: dict[int, tuple[_Write, asyncio.Task[None]]] = {}
-        self._early: set[asyncio.Task[Any]] = set()  # see answered_once_decided
-
-    @contextmanager
-    def answered_once_decided(self) -> Iterator[None]:
-        """The steps of this task (not of the tasks it starts) return once applied and their
-        write queued, before its commit: the host's panel (docs/game-flow.md)."""
-        task = asyncio.current_task()
-        assert task is not None
-        self._early.add(task)
-        try:
-            yield
-        finally:
-            self._early.discard(task)
-
-    def answered_early(self) -> bool:
-        """The current task's steps do not wait for their commit."""
-        return asyncio.current_task() in self._early
 
     def stage(self, game_id: int, events: list[Event], messages: list[Queued],
               seated: tuple[Table, dict[int, SeatInfo]] | None,

@@ -168,32 +168,28 @@ async def test_a_deal_pause_and_resume_are_one_transaction_each(
     assert (await h.db.games.get(h.game_id)).status == "aborted"
 
 
-async def test_a_panel_press_is_answered_once_decided_before_its_commit(
+async def test_a_panel_press_is_answered_only_once_its_step_is_durable(
         h: Harness, monkeypatch: pytest.MonkeyPatch) -> None:
-    """The host's panel is answered when the step is applied and its write queued (a toast);
-    what the step says leaves only after the commit; the typed command still waits for it."""
+    """The host's panel, as every press: its answer waits for the step's commit (a crash before
+    it must not leave the host told "the night began" of a night that never began), and what
+    the step says leaves only after it."""
     await h.dealt(10)
     table = h.table
     writes = _Writes(h, monkeypatch)
     writes.hold.clear()
-    answer = await asyncio.wait_for(
-        h.service.panel.press(h.game_id, HOST, table.step, "night", ""), 5)
-    assert answer is not None and table.stage.value == "night"
-    assert writes.holding.is_set()  # answered while its write is still held
-    kinds = [e.kind for e in await h.db.games.events(h.game_id)]
-    assert "night_start" not in kinds
     sent_before = len(h.sender.sent)
-    writes.hold.set()
-    await h.service.core.writes.settled(h.game_id)
-    assert "night_start" in [e.kind for e in await h.db.games.events(h.game_id)]
-    assert len(h.sender.sent) > sent_before  # the prompts leave after the commit
-    # a typed command of the same host waits for its commit
-    writes.hold.clear()
-    writes.holding.clear()
-    pause = asyncio.create_task(h.service.pause(CHAT, HOST))
+    press = asyncio.create_task(
+        h.service.panel.press(h.game_id, HOST, table.step, "night", ""))
     await writes.holding.wait()
     for _ in range(100):
         await asyncio.sleep(0)
-    assert not pause.done()
+    assert table.stage.value == "night"  # decided in memory
+    assert not press.done()  # not answered before its write
+    assert "night_start" not in [e.kind for e in await h.db.games.events(h.game_id)]
+    assert len(h.sender.sent) == sent_before
     writes.hold.set()
-    await pause
+    answer = await asyncio.wait_for(press, 5)
+    assert answer is not None
+    assert "night_start" in [e.kind for e in await h.db.games.events(h.game_id)]
+    await h.service.core.writes.settled(h.game_id)
+    assert len(h.sender.sent) > sent_before  # the prompts leave after the commit
