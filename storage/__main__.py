@@ -133,7 +133,11 @@ def _command(args: argparse.Namespace, target: str | Path) -> int:
         if isinstance(target, str) or not is_url(args.url):
             print("usage: python -m storage copy SRC.sqlite3 postgresql://...", file=sys.stderr)
             return 2
-        asyncio.run(copy(target, args.url))
+        # the one import from above storage: this command line is a program of the whole
+        # product, and only the game layer knows what a game's logged events mean
+        from bot.game.outcome import replay_outcome
+
+        asyncio.run(copy(target, args.url, replay=replay_outcome))
         print(f"copied {target} to {describe(args.url)}: every check passed")
     elif args.command == "lookalikes":
         groups = asyncio.run(_lookalikes(target))

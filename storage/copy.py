@@ -9,19 +9,28 @@ transaction): one statement each computes the caches instead.
 Then: every balance, the ledger's sums (per player and
 kind), every finished game's log and points, the queued outbox, the number of rows of every
 table. Each check prints one line; any difference fails the copy.
+
+Last, every finished game is replayed from its log on the target through the engine
+(:func:`check_replays`, with the game layer's ``replay`` the command line hands in: storage
+itself does not know what a game's events mean): its winner and every player's points must be
+what the target's ledger holds for the game, so a log and points that disagree (in the file
+already, or in the copy) fail the copy.
 """
 
 from __future__ import annotations
 
+import json
 import sqlite3
 from collections.abc import Callable, Sequence
+from datetime import date, datetime
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 import asyncpg
 
 from storage.backends.postgres import connect
 from storage.db import Database
+from storage.models import Game, GameEvent
 
 # parents first; spouses are set once every player is in
 TABLES: tuple[str, ...] = (
@@ -43,11 +52,25 @@ class CopyError(Exception):
 Report = Callable[[str], None]
 
 
+class Replayed(NamedTuple):
+    """A game's outcome worked out from its log: the winner (None: the game is not over) and
+    its ledger rows ``(tg_id, points, reason, phase)``, sorted."""
+
+    winner: str | None
+    points: tuple[tuple[int, int, str, str | None], ...]
+
+
+Replay = Callable[[Game, Sequence[GameEvent]], Replayed]
+
+
 def _columns(src: sqlite3.Connection, table: str) -> list[str]:
     return [str(r[1]) for r in src.execute(f"PRAGMA table_info({table})")]
 
 
-async def copy(source: Path, url: str, report: Report = print) -> None:
+async def copy(source: Path, url: str, report: Report = print,
+               replay: Replay | None = None) -> None:
+    """Copy and check; ``replay`` (the game layer's ``replay_outcome``) also replays every
+    finished game (:func:`check_replays`)."""
     # the file brought to the code's schema first (as the bot would at its start)
     await (await Database.open(source)).close()
     try:
@@ -62,6 +85,8 @@ async def copy(source: Path, url: str, report: Report = print) -> None:
             await _refuse_non_empty(pg)
             await _copy_rows(src, pg, report)
             await _verify(src, pg, report)
+            if replay is not None:
+                await check_replays(pg, replay, report)
         finally:
             await pg.close()
     finally:
@@ -168,3 +193,52 @@ async def _verify(src: sqlite3.Connection, pg: asyncpg.Connection, report: Repor
     report(f"   ({queued:,} queued requests)")
     await check("players", "SELECT tg_id, nickname, nickname_key, games_played,"
                 " last_game_date, blocked, spouse_id, expired_for FROM players ORDER BY tg_id")
+
+
+async def check_replays(pg: asyncpg.Connection, replay: Replay, report: Report) -> int:
+    """Every finished game on ``pg`` replayed from its log: over, with a winner, and its
+    points (every ledger row of the game: player, points, reason, phase) those the replay
+    gives. Raises :class:`CopyError` naming the first game that differs; returns how many
+    games were replayed."""
+    games = await pg.fetch(
+        "SELECT id, club_chat_id, host_id, created_at, finished_on FROM games"
+        " WHERE status = 'finished' ORDER BY id")
+    stored: dict[int, list[tuple[int, int, str, str | None]]] = {}
+    for r in await pg.fetch(
+            "SELECT l.game_id, l.tg_id, l.points, l.reason, l.phase FROM ledger l"
+            " JOIN games g ON g.id = l.game_id WHERE g.status = 'finished'"
+            " AND l.kind = 'game'"):
+        stored.setdefault(int(r[0]), []).append((int(r[1]), int(r[2]), str(r[3]), r[4]))
+    winners: dict[str, int] = {}
+    rows = 0
+    for g in games:
+        game = Game(id=int(g[0]), club_chat_id=int(g[1]), host_id=int(g[2]),
+                    created_at=datetime.fromisoformat(g[3]),
+                    status="finished", commitment=None,
+                    finished_on=None if g[4] is None else date.fromisoformat(g[4]), seats=())
+        events = [GameEvent(game_id=game.id, seq=int(e[0]), kind=str(e[1]),
+                            payload=json.loads(e[2]),
+                            at=None if e[3] is None else datetime.fromisoformat(e[3]))
+                  for e in await pg.fetch("SELECT seq, kind, payload, at FROM game_events"
+                                          " WHERE game_id = $1 ORDER BY seq", game.id)]
+        try:
+            outcome = replay(game, events)
+        except Exception as exc:  # the engine refused the log: the copy does not check out
+            raise CopyError(f"check failed: game {game.id} cannot be replayed from its log:"
+                            f" {type(exc).__name__}: {exc}") from None
+        if outcome.winner is None:
+            raise CopyError(f"check failed: game {game.id} is finished, but its log replays"
+                            " to a game that is not over")
+        mine = sorted(stored.get(game.id, []))
+        if list(outcome.points) != mine:
+            only = sorted(set(mine) ^ set(outcome.points))
+            detail = f"; first difference {only[0]!r}" if only else ""
+            raise CopyError(
+                f"check failed: game {game.id}: its points are not what its log replays to"
+                f" ({len(mine)} ledger rows, {len(outcome.points)} from the replay{detail})")
+        winners[outcome.winner] = winners.get(outcome.winner, 0) + 1
+        rows += len(mine)
+    won = ", ".join(f"{w} {n:,}" for w, n in sorted(winners.items())) or "none"
+    report(f"ok: finished games replayed from their logs: {len(games):,} games, the winner"
+           f" ({won}) and every player's points equal the ledger's {rows:,} rows")
+    return len(games)

@@ -20,13 +20,16 @@ from storage.outbox import Queued
 from tests.bot_spawn import BotProcess, start_bot
 from tests.pg_cluster import Cluster
 from tests.storage.conftest import ADMIN, CLUB, NOW, add_players
+from tests.storage.played import play_games
 
 REPO = Path(__file__).resolve().parents[2]
 DAY = date(2026, 3, 10)
 
 
-async def _club_network(db: Database) -> int:
-    """Players, points, a finished game with its log, a game still running, queued posts."""
+async def _club_network(db: Database, status: str = "finished") -> int:
+    """Players, points, an ended game with its log (``status``: a log written here, not by a
+    game played: the copy, which replays finished games, takes it aborted), a game still
+    running, queued posts."""
     await add_players(db, 1, 2, 3, 4)
     await db.players.propose_spouse(4, 1)  # a spouse proposal to an earlier row...
     await db.players.confirm_spouse(1, 4)  # ...and a marriage across rows
@@ -34,7 +37,7 @@ async def _club_network(db: Database) -> int:
     game = await db.games.create(CLUB, 1, seats=[(1, 1), (2, 2), (3, 3)], created_at=NOW)
     for kind in ("deal", "night", "day"):
         await db.games.append_event(game, kind, {"step": kind, "имя": "Анна"}, at=NOW)
-    await db.games.finish(game, status="finished", day=DAY,
+    await db.games.finish(game, status=status, day=DAY,
                           points=[GamePoints(1, 6, "team_win", "end"),
                                   GamePoints(2, 3, "best_move", "end")])
     running = await db.games.create(CLUB, 1, seats=[(1, 3), (2, 4)], created_at=NOW)
@@ -47,28 +50,32 @@ async def _club_network(db: Database) -> int:
     return game
 
 
-async def test_copy_moves_everything_and_checks_it(pg: Cluster, db_path: Path,
+async def test_copy_moves_everything_and_checks_it(pg: Cluster, db_path: Path, tmp_path: Path,
                                                    capsys: pytest.CaptureFixture[str]) -> None:
+    await play_games(db_path, tmp_path)  # a finished game, replayed by the copy
     db = await Database.open(db_path)
-    game = await _club_network(db)
+    game = await _club_network(db, status="aborted")
+    # the played game's players rank among them: the ranks the file gives
+    rank_of = {tg: (await db.ledger.balance_with_rank(tg)).rank for tg in (1, 3)}
     await db.close()
     url = await pg.empty_database()
     assert await asyncio.to_thread(main, ["copy", str(db_path), url]) == 0
     out = capsys.readouterr().out
     for checked in ("ok: every balance", "ok: ledger sums per player", "ok: rank histogram",
                     "ok: finished games' logs", "ok: the queued outbox", "(2 queued requests)",
+                    "ok: finished games replayed from their logs: 1 games",
                     "every check passed"):
         assert checked in out
     copied = await Database.open(url)
     try:
         assert await copied.ledger.balance(1) == 4
-        assert (await copied.ledger.balance_with_rank(3)).rank == 1
+        assert (await copied.ledger.balance_with_rank(3)).rank == rank_of[3]
         assert (await copied.players.get(4)).spouse_id == 1  # type: ignore[union-attr]
         assert [e.kind for e in await copied.games.events(game)] == ["deal", "night", "day"]
         assert len(await copied.outbox.pending(CLUB)) == 2
         # the cache triggers work again after the bulk load
         assert await copied.ledger.adjust(3, 1, reason="x", admin_id=ADMIN, now=NOW) == 8
-        assert (await copied.ledger.balance_with_rank(1)).rank == 2
+        assert (await copied.ledger.balance_with_rank(1)).rank == rank_of[1]
         # new rows get new ids after the copied ones
         assert await copied.games.create(CLUB, 1, created_at=NOW) == game + 2
     finally:

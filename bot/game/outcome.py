@@ -1,0 +1,30 @@
+"""A finished game's outcome worked out again from its event log alone: the log replayed through
+the engine (the same :meth:`Table.apply` a restart uses), then the winner and the ledger rows the
+end of the game writes (``Results.finish``). ``python -m storage copy`` checks a copied game's
+stored points against it."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from bot.game.table import Table
+from storage.copy import Replayed
+from storage.models import Game, GameEvent
+
+
+def replay_outcome(game: Game, events: Sequence[GameEvent]) -> Replayed:
+    """The winner (None if the replayed game is not over) and the game's ledger rows
+    ``(tg_id, points, reason, phase)``, as many as ``Results.finish`` writes (none of 0
+    points), sorted. Raises whatever the engine or the table raises for a log it cannot
+    replay."""
+    table = Table(game.id, game.club_chat_id, game.host_id,
+                  game.finished_on or game.created_at.date())
+    for event in events:
+        table.apply(event.kind, dict(event.payload), event.seq)
+    if not table.started:
+        return Replayed(None, ())
+    state = table.game
+    rows = sorted((table.tg_of(e.seat), e.points, str(e.reason), e.phase)
+                  for e in state.ledger if e.points != 0)
+    return Replayed(None if not state.over or state.winner is None else str(state.winner),
+                    tuple(rows))
