@@ -266,8 +266,9 @@ class Delivery:
         method = self._method(row, target)
         name = type(method).__name__
         try:
-            result = await self.outbox.bot(method,
-                                           request_timeout=int(self.outbox.limits.request_timeout))
+            # aiohttp takes the seconds as a float (aiogram's hint says int)
+            result = await self.outbox.bot(
+                method, request_timeout=self.outbox.limits.request_timeout)  # type: ignore[arg-type]
         except TelegramRetryAfter as e:
             log.warning("flood control", extra={"chat_id": chat_id, "method": name,
                                                 "retry_after": e.retry_after})

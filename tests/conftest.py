@@ -61,12 +61,15 @@ def _cpu() -> float:
 @pytest.hookimpl(hookwrapper=True)
 def pytest_runtest_protocol(item: pytest.Item) -> Iterator[None]:
     """``TEST_CPU_LOG=FILE``: one line per test (CPU seconds of the worker and the children it
-    reaped, wall seconds, the test's id) appended to FILE, to see where the suite's CPU goes."""
+    reaped, wall seconds, the test's id, the xdist worker, its start on the wall clock)
+    appended to FILE, to see where the suite's CPU and time go."""
     path = os.environ.get("TEST_CPU_LOG")
     if not path:
         yield
         return
-    cpu, wall = _cpu(), time.monotonic()
+    cpu, wall, started = _cpu(), time.monotonic(), time.time()
     yield
+    worker = os.environ.get("PYTEST_XDIST_WORKER", "main")
     with open(path, "a") as out:
-        out.write(f"{_cpu() - cpu:.2f}\t{time.monotonic() - wall:.2f}\t{item.nodeid}\n")
+        out.write(f"{_cpu() - cpu:.2f}\t{time.monotonic() - wall:.2f}\t{item.nodeid}\t"
+                  f"{worker}\t{started:.1f}\n")

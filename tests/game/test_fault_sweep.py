@@ -43,11 +43,11 @@ async def play(tmp_path: Path, kind: str | None, offset: int = 0) -> Run:
         if kind is not None:
             for method in METHODS:
                 for nth in range(EVERY - offset, 2000, EVERY):
-                    fake.fault(method, nth, kind, hang=2)
+                    fake.fault(method, nth, kind, hang=1)
         app, task = await start_app(fake, tmp_path, default_locale="en", **TIMERS)
         if kind == "hang":  # a hang outlasts the client's timeout; a slow answer under load
             # would too and be sent twice (docs/delivery.md's at-least-once case), so only here
-            app.services.outbox.limits.request_timeout = 1
+            app.services.outbox.limits.request_timeout = 0.5
         try:
             flow = Flow(fake, app, "en")
             games = flow.games
@@ -116,7 +116,8 @@ async def test_every_fault_kind_over_a_whole_game(clean: Run, tmp_path: Path,
                                                   kind: str, offset: int) -> None:
     """Soak test (the 429 and hang kinds 30-50 s each): a whole game over HTTP in which every
     fourth call fails, and each 429 waits Telegram's ``retry_after`` (1 s, its least) and each
-    hang the client's request timeout (1 s, its least) before the retry."""
+    hang the client's request timeout (0.5 s here; a button's answer waits the fake's 1 s hang)
+    before the retry."""
     faulty = await play(tmp_path, kind, offset)
     assert faulty.faults > 10  # the sweep really hit the game
     assert {"sendMessage", "editMessageText", "answerCallbackQuery"} <= faulty.methods_hit
