@@ -81,9 +81,9 @@ async def test_pages_load_links_work_and_the_deal_checks(
         assert await page.inner_text("h1") == f"Game #{played.game_id}"
         assert (await page.inner_text("#verdict")).startswith("✓")
         assert await page.inner_text("#opens") == "✓"
-        loaded = await page.evaluate(
-            "document.getElementById('picture').complete"
-            " && document.getElementById('picture').naturalWidth")
+        # the picture is drawn on request: the click's navigation does not wait for it
+        await page.wait_for_function("document.getElementById('picture').complete")
+        loaded = await page.evaluate("document.getElementById('picture').naturalWidth")
         assert loaded == 720
         await shot(page, "web-game.png")
         # game -> a player
