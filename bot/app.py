@@ -164,6 +164,28 @@ class App:
             next_run_time=datetime.now(UTC),  # catch up at start; storage is idempotent
         )
 
+    async def listen_webhook(self, webapp: web.Application, allowed_updates: list[str]) -> None:
+        """Serve ``webapp`` on WEBHOOK_HOST:WEBHOOK_PORT, then ``setWebhook`` with the secret;
+        either failing is one line (:class:`StartupError`)."""
+        settings = self.settings
+        url = settings.webhook_url
+        assert url is not None and settings.webhook_secret is not None
+        self.webhook_runner = web.AppRunner(webapp, access_log=None)
+        await self.webhook_runner.setup()
+        try:
+            await web.TCPSite(self.webhook_runner, settings.webhook_host,
+                              settings.webhook_port).start()
+        except OSError as e:
+            raise StartupError(
+                f"cannot listen for the webhook on port {settings.webhook_port}: {e}") from None
+        try:
+            await self.bot.set_webhook(
+                url, secret_token=settings.webhook_secret.get_secret_value(),
+                drop_pending_updates=False, allowed_updates=allowed_updates)
+        except TelegramAPIError as e:
+            raise StartupError(f"setWebhook {url} failed: {e.message}") from None
+        log.info("webhook", extra={"url": url, "port": settings.webhook_port})
+
     async def run_webhook(self, *, handle_signals: bool) -> None:
         """Webhook mode: aiogram's request handler on an aiohttp server; Telegram's
         ``X-Telegram-Bot-Api-Secret-Token`` header must carry WEBHOOK_SECRET (else 401, and
@@ -176,28 +198,14 @@ class App:
         url = settings.webhook_url
         assert url is not None and settings.webhook_secret is not None
         secret = settings.webhook_secret.get_secret_value()
-        path = urlsplit(url).path or "/"
         webapp = web.Application()
         handler = SimpleRequestHandler(self.dispatcher, self.bot, secret_token=secret)
         # not handler.register(): its shutdown hook would close the bot's session before the
         # outbox is flushed; close() does that, in order
-        webapp.router.add_route("POST", path, handler.handle)
+        webapp.router.add_route("POST", urlsplit(url).path or "/", handler.handle)
         setup_application(webapp, self.dispatcher, bot=self.bot)
-        self.webhook_runner = web.AppRunner(webapp, access_log=None)
-        await self.webhook_runner.setup()  # runs the dispatcher's startup (games restored)
-        try:
-            await web.TCPSite(self.webhook_runner, settings.webhook_host,
-                              settings.webhook_port).start()
-        except OSError as e:
-            raise StartupError(
-                f"cannot listen for the webhook on port {settings.webhook_port}: {e}") from None
-        try:
-            await self.bot.set_webhook(
-                url, secret_token=secret, drop_pending_updates=False,
-                allowed_updates=self.dispatcher.resolve_used_update_types())
-        except TelegramAPIError as e:
-            raise StartupError(f"setWebhook {url} failed: {e.message}") from None
-        log.info("webhook", extra={"url": url, "port": settings.webhook_port})
+        # the runner's setup runs the dispatcher's startup (games restored)
+        await self.listen_webhook(webapp, self.dispatcher.resolve_used_update_types())
         loop = asyncio.get_running_loop()
         if handle_signals:
             for sig in (signal.SIGTERM, signal.SIGINT):

@@ -10,7 +10,6 @@ import logging
 import signal
 from typing import TYPE_CHECKING
 
-from aiogram.exceptions import TelegramAPIError
 from aiogram.types import Update
 from aiohttp import web
 from pydantic import ValidationError
@@ -64,8 +63,6 @@ async def serve_webhook(app: App, sharing: Sharing) -> None:
     401): each update written to the inbox with its club before the 200."""
     from urllib.parse import urlsplit
 
-    from bot.app import StartupError
-
     settings = app.settings
     url = settings.webhook_url
     assert url is not None and settings.webhook_secret is not None
@@ -85,18 +82,4 @@ async def serve_webhook(app: App, sharing: Sharing) -> None:
 
     webapp = web.Application()
     webapp.router.add_route("POST", urlsplit(url).path or "/", hook)
-    app.webhook_runner = web.AppRunner(webapp, access_log=None)
-    await app.webhook_runner.setup()
-    try:
-        await web.TCPSite(app.webhook_runner, settings.webhook_host,
-                          settings.webhook_port).start()
-    except OSError as e:
-        raise StartupError(
-            f"cannot listen for the webhook on port {settings.webhook_port}: {e}") from None
-    try:
-        await app.bot.set_webhook(
-            url, secret_token=secret, drop_pending_updates=False,
-            allowed_updates=sharing.dispatcher.resolve_used_update_types())
-    except TelegramAPIError as e:
-        raise StartupError(f"setWebhook {url} failed: {e.message}") from None
-    log.info("webhook", extra={"url": url, "port": settings.webhook_port})
+    await app.listen_webhook(webapp, sharing.dispatcher.resolve_used_update_types())
