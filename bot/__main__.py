@@ -12,6 +12,8 @@ from pydantic import ValidationError
 
 from bot.config import Settings
 from bot.logs import setup_logging
+from bot.startup import StartupError, take_process_lock
+from storage.backends.single import ProcessLock
 
 
 def describe(error: ValidationError) -> str:
@@ -28,12 +30,11 @@ def describe(error: ValidationError) -> str:
     return "; ".join(parts)
 
 
-async def run(settings: Settings) -> None:
-    from bot.app import create_app, take_process_lock
+async def run(settings: Settings, lock: ProcessLock | None) -> None:
+    from bot.app import create_app
     from bot.memory import start_from_env
     from bot.standby import exit_now
 
-    lock = take_process_lock(settings)  # a second process on one SQLite file stops here
     report = start_from_env()  # opt-in: BOT_MEMORY_LOG
     try:
         app = await create_app(settings)  # a bad DATABASE_URL stops here, with its one line
@@ -66,11 +67,10 @@ def main(argv: list[str] | None = None) -> int:
     if args == ["check"]:
         return run_check(settings)
     setup_logging()
-    # imported after the settings check: aiogram takes seconds to import
-    from bot.app import StartupError
-
     try:
-        asyncio.run(run(settings))
+        # before aiogram's import (seconds): a second process on one SQLite file stops at once
+        lock = take_process_lock(settings)
+        asyncio.run(run(settings, lock))
     except StartupError as e:
         print(f"error: {e}", file=sys.stderr)
         return e.exit_code
@@ -80,8 +80,6 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def run_check(settings: Settings) -> int:
-    from bot.app import StartupError
-
     try:
         print(asyncio.run(check(settings)))
     except StartupError as e:

@@ -46,8 +46,8 @@ from bot.services.stats import Stats
 from bot.session import BotSession
 from bot.shared_run import run_shared
 from bot.sharing import Sharing
+from bot.startup import StartupError as StartupError  # where the importers found it
 from storage.backends import DatabaseUrlError
-from storage.backends.single import DatabaseInUse, ProcessLock
 from storage.db import Database
 
 log = logging.getLogger("bot")
@@ -61,12 +61,6 @@ SHUTDOWN_DRAIN_SECONDS = 3  # the durable outbox: sent by the next start if not 
 # of the load benchmark (2,400 "I play" presses at N = 200) had them all in flight at once,
 # +110 MB of RSS that the allocator kept (docs/benchmarks.md, "Memory at N = 200").
 UPDATES_IN_FLIGHT = 200
-
-
-class StartupError(Exception):
-    """The bot cannot start; the message is the one line shown to the operator."""
-
-    exit_code = 1
 
 
 class DatabaseUnreachable(StartupError):
@@ -302,19 +296,6 @@ async def open_database(settings: Settings) -> Database:
         raise DatabaseUnreachable(str(e)) from None
     except Exception as e:
         raise StartupError(f"cannot open the database {settings.database_label}: {e}") from None
-
-
-def take_process_lock(settings: Settings) -> ProcessLock | None:
-    """On SQLite, the one bot process per database file (storage/backends/single.py); on
-    PostgreSQL nothing: several processes share the work there (docs/scaling.md)."""
-    if settings.database_url is not None:
-        return None
-    try:
-        return ProcessLock.take(settings.database_path)
-    except DatabaseInUse as e:
-        raise StartupError(str(e)) from None
-    except OSError as e:
-        raise StartupError(f"cannot lock the database {settings.database_label}: {e}") from None
 
 
 async def health_check(settings: Settings) -> str:

@@ -27,7 +27,7 @@ HANDLERS_FINISH_S = 5.0  # updates being handled at a stop; the rest is the next
 
 
 async def run_shared(app: App, sharing: Sharing, *, handle_signals: bool) -> None:
-    from bot.app import StartupError
+    from bot.startup import StartupError
 
     try:
         await sharing.join()

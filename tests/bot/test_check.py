@@ -10,7 +10,8 @@ from pathlib import Path
 import pytest
 
 import bot.i18n
-from bot.app import StartupError, create_app, health_check
+from bot.app import create_app, health_check
+from bot.startup import StartupError
 from tests.bot.conftest import make_settings
 from tests.bot.test_process import _env
 from tests.fakes.telegram_server import FakeTelegram

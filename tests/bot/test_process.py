@@ -6,11 +6,13 @@ import asyncio
 import os
 import signal
 import socket
+import subprocess
 import sys
 from pathlib import Path
 
 import pytest
 
+from storage.backends.single import ProcessLock
 from tests.fakes.telegram_server import FakeTelegram
 
 # one after another on one worker (tests/conftest.py): each start of the bot costs seconds of CPU
@@ -20,6 +22,8 @@ ROOT = Path(__file__).resolve().parents[2]
 SETTINGS = ("BOT_TOKEN", "TELEGRAM_API_URL", "DATABASE_PATH", "ADMIN_IDS", "HOST_IDS",
             "NIGHT_SECONDS", "MAFIA_AGREE_SECONDS", "VOTE_TURN_SECONDS", "LAST_WORD_SECONDS",
             "DEFAULT_LOCALE")
+# a real start imports aiogram (6-10 s of CPU): generous, as only a failure waits it out
+STARTS_WITHIN = 180
 
 
 def _env(tmp_path: Path, **values: str) -> dict[str, str]:
@@ -45,32 +49,9 @@ def _free_port() -> int:
         return port
 
 
-async def test_runs_answers_and_stops_on_sigterm(fake: FakeTelegram, tmp_path: Path) -> None:
-    env = _env(tmp_path, BOT_TOKEN=fake.token, TELEGRAM_API_URL=fake.base_url)
-    proc = await _spawn(tmp_path, env)
-    try:
-        await fake.wait_call("setMyCommands", timeout=90)  # importing aiogram on a busy 2-core box
-        fake.user(1, "Анна", language_code="ru")
-        await fake.send(1, "/start")
-        reply = await fake.next_message(1, timeout=20)
-        assert "Анна" in (reply.text or "")
-        assert ("all_private_chats", "en") in fake.commands
-    finally:
-        if proc.returncode is None:
-            proc.send_signal(signal.SIGTERM)
-        stdout, stderr = await asyncio.wait_for(proc.communicate(), 60)
-    assert proc.returncode == 0, stderr.decode()
-    log = stdout.decode()
-    assert "msg=started" in log and "msg=stopped" in log
-    assert "level=INFO" in log
-    assert fake.token.split(":")[1] not in log  # the token never reaches the log
-    assert "Traceback" not in stderr.decode()
-    assert (tmp_path / "db" / "mafia.sqlite3").exists()
-
-
 async def _fails(tmp_path: Path, env: dict[str, str]) -> tuple[int, list[str]]:
     proc = await _spawn(tmp_path, env)
-    _, stderr = await asyncio.wait_for(proc.communicate(), 90)
+    _, stderr = await asyncio.wait_for(proc.communicate(), STARTS_WITHIN)
     assert proc.returncode is not None
     return proc.returncode, stderr.decode().splitlines()
 
@@ -121,13 +102,15 @@ async def test_second_process_on_one_sqlite_file_refuses(
     fake: FakeTelegram, tmp_path: Path
 ) -> None:
     """SQLite runs one bot process: a second one on the same file exits with one line naming
-    the first; once the first is gone (kill -9: the kernel drops its lock) a new one starts.
-    Soak test (about 70 s on an idle machine): three real ``python -m bot`` starts, each paying
+    the first, before importing aiogram; once the first is gone (kill -9: the kernel drops its
+    lock) a new one starts, answers, logs and stops on SIGTERM with exit status 0 (this last
+    process is also the test of a plain run: one start fewer).
+    Soak test (about 40 s on an idle machine): two real ``python -m bot`` starts, each paying
     aiogram's import (its subject is the command: not forked)."""
     env = _env(tmp_path, BOT_TOKEN=fake.token, TELEGRAM_API_URL=fake.base_url)
     first = await _spawn(tmp_path, env)
     try:
-        await fake.wait_call("setMyCommands", timeout=90)
+        await fake.wait_call("setMyCommands", timeout=STARTS_WITHIN)
         code, lines = await _fails(tmp_path, env)
         assert code == 1
         assert lines == [f"error: another bot process (pid {first.pid}) is running on "
@@ -142,13 +125,42 @@ async def test_second_process_on_one_sqlite_file_refuses(
             first.kill()
         await asyncio.wait_for(first.communicate(), 60)
     fake.calls.clear()  # wait for the new process's own start
+    fake.commands.clear()
     second = await _spawn(tmp_path, env)
     try:
-        await fake.wait_call("setMyCommands", timeout=90)
+        await fake.wait_call("setMyCommands", timeout=STARTS_WITHIN)
         await fake.send(1, "/start")
         assert "Анна" in ((await fake.next_message(1, timeout=20)).text or "")
+        assert ("all_private_chats", "en") in fake.commands
     finally:
         if second.returncode is None:
             second.send_signal(signal.SIGTERM)
-        _, stderr = await asyncio.wait_for(second.communicate(), 60)
+        stdout, stderr = await asyncio.wait_for(second.communicate(), 60)
     assert second.returncode == 0, stderr.decode()
+    log = stdout.decode()
+    assert "msg=started" in log and "msg=stopped" in log
+    assert "level=INFO" in log
+    assert fake.token.split(":")[1] not in log  # the token never reaches the log
+    assert "Traceback" not in stderr.decode()
+    assert (tmp_path / "db" / "mafia.sqlite3").exists()
+
+
+def test_the_refusal_comes_before_aiogram_is_imported(tmp_path: Path) -> None:
+    """A second process on one SQLite file refuses at once: aiogram's import (seconds of CPU)
+    comes after the process lock."""
+    env = _env(tmp_path, BOT_TOKEN="123456789:AAF-a-token-000000000000000000000",
+               TELEGRAM_API_URL="http://127.0.0.1:9")
+    probe = ("import sys; from bot.__main__ import main; code = main([]); "
+             "print(sorted({m.split('.')[0] for m in sys.modules} & {'aiogram', 'aiohttp'}))")
+    (tmp_path / "db").mkdir()
+    lock = ProcessLock.take(tmp_path / "db" / "mafia.sqlite3")
+    try:
+        done = subprocess.run([sys.executable, "-c", probe], cwd=tmp_path, env=env,
+                              capture_output=True, text=True, timeout=60)
+    finally:
+        lock.release()
+    assert done.stdout.splitlines() == ["[]"]
+    assert done.stderr.splitlines() == [
+        f"error: another bot process (pid {os.getpid()}) is running on "
+        f"{tmp_path / 'db' / 'mafia.sqlite3'}: SQLite allows one; stop it, or set DATABASE_URL "
+        "to PostgreSQL to run several"]
