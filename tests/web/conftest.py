@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
@@ -30,6 +31,12 @@ def translator() -> Translator:
 
 @pytest.fixture
 async def played(tmp_path: Path, translator: Translator) -> AsyncIterator[Played]:
+    async with played_games(tmp_path, translator) as games:
+        yield games
+
+
+@asynccontextmanager
+async def played_games(tmp_path: Path, translator: Translator) -> AsyncIterator[Played]:
     db = await Database.open(tmp_path / "web.sqlite3")
     clock = FakeClock(datetime(2026, 11, 30, 18, 0, tzinfo=UTC))
     await db.clubs.ensure(CHAT, title="Club <Night>", locale="ru")

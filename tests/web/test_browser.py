@@ -13,10 +13,11 @@ from datetime import date
 from pathlib import Path
 
 import pytest
+import pytest_asyncio
 from aiohttp.test_utils import TestServer
 
 from bot.i18n import Translator
-from tests.web.conftest import Played
+from tests.web.conftest import Played, played_games
 from web.app import create_web_app
 
 CHROMIUM = "/usr/bin/chromium"
@@ -33,15 +34,35 @@ if not (os.path.exists(CHROMIUM) or shutil.which("chromium")):
 
 from playwright.async_api import Browser, Page, async_playwright  # noqa: E402
 
+# One Chromium per module and worker (Playwright's driver and a browser's launch cost about 2 s
+# of CPU, more than most of these tests), so the tests and their async fixtures run in the
+# module's event loop; each test's pages are in contexts of their own, closed after it.
+pytestmark = pytest.mark.asyncio(loop_scope="module")
 
-@pytest.fixture
-async def browser() -> AsyncIterator[Browser]:
+
+@pytest_asyncio.fixture(scope="module", loop_scope="module")
+async def chromium() -> AsyncIterator[Browser]:
     async with async_playwright() as pw:
-        chromium = await pw.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        launched = await pw.chromium.launch(executable_path=CHROMIUM, args=ARGS)
         try:
-            yield chromium
+            yield launched
         finally:
-            await chromium.close()
+            await launched.close()
+
+
+@pytest_asyncio.fixture(loop_scope="module")
+async def browser(chromium: Browser) -> AsyncIterator[Browser]:
+    assert chromium.contexts == []  # nothing left by an earlier test
+    yield chromium
+    for context in chromium.contexts:
+        await context.close()
+
+
+@pytest_asyncio.fixture(loop_scope="module")
+async def played(tmp_path: Path, translator: Translator) -> AsyncIterator[Played]:
+    """tests/web/conftest.py's, in the module's event loop."""
+    async with played_games(tmp_path, translator) as games:
+        yield games
 
 
 async def serve(played: Played, translator: Translator) -> TestServer:

@@ -13,6 +13,7 @@ from pathlib import Path
 from urllib.parse import quote
 
 import pytest
+import pytest_asyncio
 from playwright.async_api import Browser, Page, Route
 
 import engine
@@ -21,14 +22,16 @@ from engine import Role
 from tests.fakes.telegram_server import FakeTelegram
 from tests.game.flow import CLUB, HOST, Flow, free_port, running, wait_until
 from tests.web.initdata import forge, sign_init_data
-from tests.web.test_browser import browser, shot
+from tests.web.test_browser import browser, chromium, shot
 
-__all__ = ["browser"]  # the fixture, shared with the pages' browser tests
+__all__ = ["browser", "chromium"]  # the fixtures, shared with the pages' browser tests
+# one Chromium per module and worker (tests/web/test_browser.py): the module's event loop
+pytestmark = pytest.mark.asyncio(loop_scope="module")
 
 PHONE = {"width": 390, "height": 800}
 
 
-@pytest.fixture
+@pytest_asyncio.fixture(loop_scope="module")
 async def fake() -> AsyncIterator[FakeTelegram]:
     async with FakeTelegram() as server:
         yield server
@@ -44,7 +47,7 @@ def mini_app_buttons(fake: FakeTelegram, chat: int) -> list[str]:
             for row in m.reply_markup.get("inline_keyboard", []) for b in row if "web_app" in b]
 
 
-@pytest.fixture
+@pytest_asyncio.fixture(loop_scope="module")
 async def flow(fake: FakeTelegram, tmp_path: Path) -> AsyncIterator[Flow]:
     """A dealt 10-player game in the real bot, whose process serves the pages on PORT."""
     async with running(fake, tmp_path, web_port=PORT, web_host="127.0.0.1", web_url=PUBLIC,
