@@ -43,6 +43,10 @@ JSON_FIELDS = frozenset(
     }
 )
 INT_FIELDS = frozenset({"chat_id", "user_id", "message_id", "offset", "limit", "cache_time"})
+# How long the waits for the bot's next message, edit, call or condition wait by default: only
+# a failing test waits it out, and on a 2-core machine busy with other test workers a plain
+# answer has taken more than 5 s.
+WAIT = 20.0
 FAULT_KINDS = ("html502", "json500", "429", "drop", "hang")
 GROUP_LIMITED = frozenset({"sendMessage", "sendDocument", "sendPhoto", "editMessageText",
                            "editMessageCaption", "editMessageReplyMarkup"})
@@ -554,7 +558,7 @@ class FakeTelegram:
         return list(items)
 
     async def next_message(
-        self, chat_id: int, timeout: float = 5.0,  # noqa: ASYNC109
+        self, chat_id: int, timeout: float = WAIT,  # noqa: ASYNC109
     ) -> SentMessage:
         """Wait for the next message (text or document) the bot sends to ``chat_id``."""
 
@@ -567,7 +571,7 @@ class FakeTelegram:
         return message
 
     async def next_edit(
-        self, chat_id: int, timeout: float = 5.0,  # noqa: ASYNC109
+        self, chat_id: int, timeout: float = WAIT,  # noqa: ASYNC109
     ) -> SentMessage:
         """Wait for the next edit (text or markup) of a message in ``chat_id``."""
 
@@ -580,7 +584,7 @@ class FakeTelegram:
         return message
 
     async def callback_answer(
-        self, query_id: str, timeout: float = 5.0,  # noqa: ASYNC109
+        self, query_id: str, timeout: float = WAIT,  # noqa: ASYNC109
     ) -> dict[str, Any]:
         """Wait for the bot's answerCallbackQuery to ``query_id`` (its parameters)."""
         await self._wait(
@@ -589,7 +593,7 @@ class FakeTelegram:
         return self.callback_answers[query_id]
 
     async def wait_call(
-        self, method: str, timeout: float = 5.0,  # noqa: ASYNC109
+        self, method: str, timeout: float = WAIT,  # noqa: ASYNC109
     ) -> dict[str, Any]:
         """Wait until the bot has called ``method`` at least once; return the last parameters."""
         await self._wait(
@@ -598,7 +602,7 @@ class FakeTelegram:
         return [p for m, p in self.calls if m == method][-1]
 
     async def wait_for(
-        self, ready: Callable[[], object], timeout: float = 5.0,  # noqa: ASYNC109
+        self, ready: Callable[[], object], timeout: float = WAIT,  # noqa: ASYNC109
         what: str = "",
     ) -> None:
         """Wait until ``ready()`` (a condition on what the bot sent: messages, prompts, calls)
