@@ -24,6 +24,11 @@ from tests.game.flow import Flow, start_app, stop_app
 PLAYERS = 8
 EVERY = 4  # the k of "every k-th call"
 METHODS = ("sendMessage", "editMessageText", "sendPhoto", "answerCallbackQuery")
+# A hung request waits the client's timeout (the outbox's; a button's answer waits the hang);
+# a normal request slower than that timeout (the test process descheduled that long on a busy
+# machine) is sent twice and broke the comparison: 1 s, not 0.5, so that only a fault hangs.
+REQUEST_TIMEOUT = 1.0
+HANG = 1.5
 TIMERS = {"night_seconds": 30, "mafia_agree_seconds": 30, "vote_turn_seconds": 30,
           "last_word_seconds": 0.05}
 NO_GAME = ("no game in this chat", "нет игры")  # a host command racing the end (flow helper)
@@ -43,11 +48,11 @@ async def play(tmp_path: Path, kind: str | None, offset: int = 0) -> Run:
         if kind is not None:
             for method in METHODS:
                 for nth in range(EVERY - offset, 2000, EVERY):
-                    fake.fault(method, nth, kind, hang=1)
+                    fake.fault(method, nth, kind, hang=HANG)
         app, task = await start_app(fake, tmp_path, default_locale="en", **TIMERS)
         if kind == "hang":  # a hang outlasts the client's timeout; a slow answer under load
             # would too and be sent twice (docs/delivery.md's at-least-once case), so only here
-            app.services.outbox.limits.request_timeout = 0.5
+            app.services.outbox.limits.request_timeout = REQUEST_TIMEOUT
         try:
             flow = Flow(fake, app, "en")
             games = flow.games
@@ -116,7 +121,7 @@ async def test_every_fault_kind_over_a_whole_game(clean: Run, tmp_path: Path,
                                                   kind: str, offset: int) -> None:
     """Soak test (the 429 and hang kinds 30-50 s each): a whole game over HTTP in which every
     fourth call fails, and each 429 waits Telegram's ``retry_after`` (1 s, its least) and each
-    hang the client's request timeout (0.5 s here; a button's answer waits the fake's 1 s hang)
+    hang the client's request timeout (1 s here; a button's answer waits the fake's 1.5 s hang)
     before the retry."""
     faulty = await play(tmp_path, kind, offset)
     assert faulty.faults > 10  # the sweep really hit the game
