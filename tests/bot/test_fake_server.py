@@ -172,3 +172,22 @@ async def test_changed_counts_requests_since_a_mark(fake: FakeTelegram, bot: Bot
     await asyncio.sleep(0)
     await fake.send(1, "/start")  # an update pushed counts too
     assert await asyncio.wait_for(later, 1)
+
+
+async def test_settled_waits_for_a_request_its_client_gave_up(fake: FakeTelegram,
+                                                              bot: Bot) -> None:
+    fake.user(1, "A")
+    fake.fault("sendMessage", 1, "hang", hang=0.3)
+    sending = asyncio.create_task(bot.send_message(1, "hi"))
+    await fake.wait_for(lambda: fake.in_flight == 1, 5, "the request")
+    sending.cancel()  # the client gives up; the fake still answers it, later
+    with pytest.raises(asyncio.CancelledError):
+        await sending
+    assert fake.in_flight == 1
+    with pytest.raises(AssertionError, match=r"no request in flight within 0\.01s"):
+        await fake.settled(0.01)
+    await fake.settled(5)
+    assert fake.in_flight == 0
+    assert [r.status for r in fake.log] == [504]
+    await bot.get_me()  # done requests leave nothing in flight
+    await fake.settled(0.01)

@@ -288,6 +288,7 @@ class FakeTelegram:
         self._group_times: dict[int, list[float]] = defaultdict(list)
         self._changed = asyncio.Condition()
         self.changes = 0  # requests of the bot and updates pushed so far (see changed())
+        self.in_flight = 0  # requests being handled, getUpdates aside (see settled())
         self._runner: web.AppRunner | None = None
         self._closing = False
         self.port = 0
@@ -619,6 +620,13 @@ class FakeTelegram:
             await self._wait(lambda: self.changes != seen, timeout, "a change")
         return self.changes != seen
 
+    async def settled(self, timeout: float = WAIT) -> None:  # noqa: ASYNC109
+        """Wait until no request of the bot is being handled. A request whose client gave up
+        (a stopped delivery's, a timed-out one) is still answered, and its message sent, as
+        Telegram would: a test that changes the fake's behaviour after stopping a sender waits
+        for this first."""
+        await self._wait(lambda: self.in_flight == 0, timeout, "no request in flight")
+
     def pending_updates(self) -> int:
         """Updates the bot has not fetched yet."""
         return len(self._updates)
@@ -640,6 +648,9 @@ class FakeTelegram:
 
     async def _notify(self) -> None:
         self.changes += 1
+        await self._wake()
+
+    async def _wake(self) -> None:
         async with self._changed:
             self._changed.notify_all()
 
@@ -752,6 +763,17 @@ class FakeTelegram:
                     await asyncio.sleep(0.05)  # Telegram retries later
 
     async def _handle(self, request: web.Request) -> web.Response:
+        if request.match_info["method"] == "getUpdates":  # a long poll is never "in flight"
+            return await self._handle_request(request)
+        self.in_flight += 1
+        try:
+            await self._wake()
+            return await self._handle_request(request)
+        finally:
+            self.in_flight -= 1
+            await self._wake()
+
+    async def _handle_request(self, request: web.Request) -> web.Response:
         if self.html_answers:
             return web.Response(status=200, content_type="text/html",
                                 text="<html><body><h1>Welcome to our proxy</h1></body></html>")
