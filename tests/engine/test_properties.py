@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import json
 import random
+from collections.abc import Callable
 
-import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from engine import (
+    GameState,
     Phase,
     RuleViolation,
     check_night_choice,
@@ -47,10 +48,19 @@ def test_the_dead_and_the_jailed_never_act(seed: int) -> None:
             if player.able:
                 continue
             for target in state.seats:
-                with pytest.raises(RuleViolation):
-                    check_night_choice(state, player.seat, target)
-                with pytest.raises(RuleViolation):
-                    check_vote(state, player.seat, target)
+                assert refused(check_night_choice, state, player.seat, target), target
+                assert refused(check_vote, state, player.seat, target), target
+
+
+def refused(check: Callable[[GameState, int, int], None], state: GameState, actor: int,
+            target: int) -> bool:
+    """Whether ``check`` raises RuleViolation (any other error fails the test). Not
+    ``pytest.raises``: its bookkeeping was two thirds of this test's 7 s of CPU (600,000 calls)."""
+    try:
+        check(state, actor, target)
+    except RuleViolation:
+        return True
+    return False
 
 
 @settings(max_examples=150, deadline=None)
