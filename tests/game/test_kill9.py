@@ -22,10 +22,8 @@ CLUB = -100999
 HOST = 800
 PLAYERS = list(range(6001, 6011))
 
-# one after another on one worker, its bots forked by one fork server (tests/bot_spawn.py); the
-# kill -9 tests are a group of their own beside the other forked bots' (sharing, standby): one
-# worker carrying all of them one after another was the suite's longest chain
-pytestmark = pytest.mark.xdist_group("bot_forks_kill9")
+# one after another on one worker, its bots forked by one fork server (tests/bot_spawn.py)
+pytestmark = pytest.mark.xdist_group("bot_forks")
 SETTINGS = ("BOT_TOKEN", "TELEGRAM_API_URL", "DATABASE_PATH", "DATABASE_URL", "ADMIN_IDS",
             "HOST_IDS",
             "NIGHT_SECONDS", "MAFIA_AGREE_SECONDS", "VOTE_TURN_SECONDS", "LAST_WORD_SECONDS",

@@ -37,10 +37,8 @@ TIMERS = {"NIGHT_SECONDS": "20", "MAFIA_AGREE_SECONDS": "20", "VOTE_TURN_SECONDS
           "LAST_WORD_SECONDS": "0.05"}
 assert set(TIMERS) <= set(SETTINGS)
 
-# one after another on one worker, its bots forked by one fork server (tests/bot_spawn.py); the
-# kill -9 tests are a group of their own beside the other forked bots' (sharing, standby): one
-# worker carrying all of them one after another was the suite's longest chain
-pytestmark = pytest.mark.xdist_group("bot_forks_kill9")
+# one after another on one worker, its bots forked by one fork server (tests/bot_spawn.py)
+pytestmark = pytest.mark.xdist_group("bot_forks")
 
 
 @pytest.fixture
