@@ -10,8 +10,9 @@ The tests that start the real ``python -m bot`` (aiogram's import costs each sta
 CPU) share ``pytest.mark.xdist_group("bot_processes")``: with ``--dist loadgroup`` they run one
 after another on one worker, as several at once starved each other past their time-outs on a
 busy 2-core machine. The tests whose bots are forked (tests/bot_spawn.py) share
-``xdist_group("bot_forks")`` (sharing, standby) or ``xdist_group("bot_forks_kill9")`` (the
-kill -9 tests): one worker and one fork server each, two so that neither chain is the run's.
+``xdist_group("bot_forks")``: one worker, one fork server (split in two, the groups' bots ran
+at once and the sharing test's lobby waits ran out under load, while the run's wall time is
+set by its CPU anyway).
 """
 
 from __future__ import annotations
