@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 
 import engine
-from bot.i18n import Translator
 from tests.fakes.telegram_server import FakeTelegram
+from tests.game.conftest import packaged_translator
 from tests.game.flow import CLUB, WEBHOOK_SECRET, Flow, start_app, stop_app
 from tests.game.harness import role_names
 
@@ -44,7 +44,7 @@ async def test_full_game_over_http(fake: FakeTelegram, tmp_path: Path, size: int
         await flow.delivered()
         texts = flow.club_texts()
         end = next(i for i, t in enumerate(texts) if "🏁" in t)
-        names = role_names(Translator.load())
+        names = role_names(packaged_translator())
         for text in texts[:end]:
             assert not any(n.casefold() in text.casefold() for n in names), text
         assert table.seed is not None and any(table.seed.hex() in t for t in texts[end:])

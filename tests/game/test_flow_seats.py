@@ -10,8 +10,8 @@ import pytest
 
 import engine
 from bot.game.table import Stage, Table
-from bot.i18n import Translator
 from tests.fakes.telegram_server import FakeTelegram
+from tests.game.conftest import packaged_translator
 from tests.game.flow import CLUB, HOST, Flow, start_app, stop_app, wait_until
 from tests.game.harness import role_names
 
@@ -113,7 +113,7 @@ async def test_game_with_two_offline_seats_to_the_end(fake: FakeTelegram,
         # no card name in the club chat from the deal to the end; nothing sent to an offline id
         texts = flow.club_texts()[dealt_at:]
         end = next(i for i, x in enumerate(texts) if "🏁" in x)
-        names = role_names(Translator.load())
+        names = role_names(packaged_translator())
         for text in texts[:end]:
             assert not any(n.casefold() in text.casefold() for n in names), text
         assert not [c for c in fake.calls if c[0] == "sendMessage"

@@ -6,9 +6,8 @@ from __future__ import annotations
 from datetime import UTC, datetime
 from pathlib import Path
 
-from bot.i18n import Translator
 from storage import Database
-from tests.game.conftest import FakeClock, make_harness
+from tests.game.conftest import FakeClock, make_harness, packaged_translator
 from tests.game.harness import CHAT
 
 START = datetime(2026, 11, 30, 18, 0, tzinfo=UTC)
@@ -22,7 +21,7 @@ async def play_games(target: str | Path, tmp_path: Path, sizes: tuple[int, ...] 
     try:
         await db.clubs.ensure(CHAT, title="Club", locale="ru")
         clock = FakeClock(START)
-        h = make_harness(db, clock, Translator.load(), tmp_path, seed=seed)
+        h = make_harness(db, clock, packaged_translator(), tmp_path, seed=seed)
         first = 1001
         for n in sizes:
             await h.dealt(n, first=first)

@@ -12,7 +12,7 @@ import pytest
 
 from bot.i18n import Translator
 from storage.db import Database
-from tests.game.conftest import FakeClock, make_harness
+from tests.game.conftest import FakeClock, make_harness, packaged_translator
 from tests.game.harness import CHAT, Harness
 
 
@@ -26,7 +26,7 @@ class Played:
 
 @pytest.fixture
 def translator() -> Translator:
-    return Translator.load()
+    return packaged_translator()
 
 
 @pytest.fixture
