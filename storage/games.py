@@ -9,6 +9,7 @@ from datetime import date, datetime
 from typing import Any
 
 from storage import _ops, _rows
+from storage.account_cache import AccountCache
 from storage.errors import GameClosed, InvalidValue, UnknownClub, UnknownGame
 from storage.models import (
     ACTIVE_STATUSES,
@@ -145,8 +146,9 @@ def _check_seats(seats: Sequence[tuple[int, int]]) -> None:
 
 
 class Games:
-    def __init__(self, db: Store) -> None:
+    def __init__(self, db: Store, accounts: AccountCache | None = None) -> None:
         self._db = db
+        self._accounts = accounts if accounts is not None else AccountCache()
 
     async def create(
         self,
@@ -291,7 +293,8 @@ class Games:
         this game's points were already applied."""
         if status not in FINAL_STATUSES:
             raise InvalidValue("status", status, "not_final")
-        async with self._db.transaction() as conn:
+        # the seats' games_played (a newbie no more): every account, once a game
+        async with self._accounts.writing(self._db, None) as conn:
             await _ops.game_status(conn, game_id)
             async with conn.execute(
                 "SELECT 1 FROM game_points_applied WHERE game_id = ?", (game_id,)
