@@ -8,6 +8,7 @@ from storage.account_cache import AccountCache
 from storage.backends import Backend, is_url
 from storage.backends.sqlite import BUSY_TIMEOUT_MS, CACHE_KIB, SqliteBackend, backup_file
 from storage.clubs import Clubs
+from storage.deal_reads import DealReads
 from storage.expiry import SWEEP_CACHE_KIB, Expiry
 from storage.games import Games
 from storage.imports import Imports
@@ -51,6 +52,7 @@ class Database(Transactions):
         self.imports = Imports(self, self.accounts)
         self.outbox = Outbox(self)
         self.inbox = Inbox(self)
+        self.deal_reads = DealReads(self)
 
     @classmethod
     async def open(cls, target: str | Path) -> Database:
