@@ -30,8 +30,10 @@ class AccountCache:
         self.ttl = ttl
         self.announce = announce  # PostgreSQL: tell the other processes (NOTIFY)
         self.clock = clock
-        self.generation = 0
+        self.generation = 0  # one more at every forgetting
         self._entries: dict[int, tuple[float, Player | None]] = {}
+        self._forgotten: dict[int, int] = {}  # account -> the generation it was last forgotten at
+        self._all_forgotten = 0  # the generation every account was last forgotten at
 
     def get(self, tg_id: int) -> tuple[bool, Player | None]:
         """``(found, account)``; an account not registered is cached as ``None`` too."""
@@ -46,8 +48,8 @@ class AccountCache:
 
     def put(self, tg_id: int, player: Player | None, generation: int, at: float) -> None:
         """Keep what a read that started at ``at``, in ``generation``, returned; nothing if
-        an account was written since it started."""
-        if generation != self.generation:
+        this account was written (forgotten) since it started."""
+        if self._all_forgotten > generation or self._forgotten.get(tg_id, -1) > generation:
             return
         if len(self._entries) >= MAX_ENTRIES:
             for key in list(self._entries)[: MAX_ENTRIES // 2]:
@@ -55,13 +57,17 @@ class AccountCache:
         self._entries[tg_id] = (at, player)
 
     def forget(self, tg_ids: Iterable[int] | None = None) -> None:
-        """Forget these accounts (``None``: all) and any read still under way."""
+        """Forget these accounts (``None``: all), and what reads of them under way return."""
         self.generation += 1
-        if tg_ids is None:
-            self._entries.clear()
-            return
+        if tg_ids is None or len(self._forgotten) >= MAX_ENTRIES:
+            self._all_forgotten = self.generation
+            self._forgotten.clear()
+            if tg_ids is None:
+                self._entries.clear()
+                return
         for tg_id in tg_ids:
             self._entries.pop(tg_id, None)
+            self._forgotten[tg_id] = self.generation
 
     def forget_payload(self, payload: str) -> None:
         """A NOTIFY's payload: comma-separated ids, or :data:`ALL`."""

@@ -293,8 +293,8 @@ class Games:
         this game's points were already applied."""
         if status not in FINAL_STATUSES:
             raise InvalidValue("status", status, "not_final")
-        # the seats' games_played (a newbie no more): every account, once a game
-        async with self._accounts.writing(self._db, None) as conn:
+        touched: list[int] = []  # the accounts whose games_played it counts
+        async with self._accounts.writing(self._db, touched) as conn:
             await _ops.game_status(conn, game_id)
             async with conn.execute(
                 "SELECT 1 FROM game_points_applied WHERE game_id = ?", (game_id,)
@@ -305,4 +305,4 @@ class Games:
                 "UPDATE games SET status = ?, finished_on = coalesce(finished_on, ?) WHERE id = ?",
                 (status, day.isoformat(), game_id),
             )
-            return await _ops.record_points(conn, game_id, points, day)
+            return await _ops.record_points(conn, game_id, points, day, touched)

@@ -91,9 +91,9 @@ class Ledger:
         """Write a finished game's points and count the game for its seats and the awarded
         players, all in one transaction. Returns False (writing nothing) if this game's points
         were already applied."""
-        # the seats' games_played (a newbie no more): every account, once a game
-        async with self._accounts.writing(self._db, None) as conn:
-            return await _ops.record_points(conn, game_id, rows, day)
+        touched: list[int] = []  # the accounts whose games_played it counts
+        async with self._accounts.writing(self._db, touched) as conn:
+            return await _ops.record_points(conn, game_id, rows, day, touched)
 
     async def redeem(
         self, tg_id: int, points: int, *, reason: str, admin_id: int, now: datetime

@@ -61,6 +61,12 @@ async def _game_finished(db: Database) -> None:
                           points=[GamePoints(1, 1, "x")])
 
 
+async def _points_recorded(db: Database) -> None:
+    await db.clubs.ensure(CLUB, title="Club", locale="ru")
+    game = await db.games.create(CLUB, ADMIN, seats=[(1, 1), (2, 2)], created_at=NOW)
+    await db.ledger.record_game(game, [GamePoints(1, 1, "x")], day=date(2026, 3, 10))
+
+
 WRITES: dict[str, tuple[Callable[[Database], Awaitable[object]], Callable[[Player], object]]] = {
     "language": (lambda db: db.players.set_language(1, "en"), lambda p: p.language),
     "sex": (lambda db: db.players.set_sex(1, "f"), lambda p: p.sex),
@@ -74,6 +80,7 @@ WRITES: dict[str, tuple[Callable[[Database], Awaitable[object]], Callable[[Playe
     "warned": (lambda db: db.expiry.mark_warned(1, date(2026, 3, 10)),
                lambda p: p.expiry_warned_on),
     "game played": (_game_finished, lambda p: p.games_played),
+    "game played (ledger)": (_points_recorded, lambda p: p.games_played),
 }
 
 
@@ -176,3 +183,24 @@ async def test_another_process_write_reaches_a_sharing_process_by_notify(pg: Clu
         await share.close()
         await writer.close()
         await reader.close()
+
+
+async def test_a_read_under_way_is_kept_when_another_account_is_written(
+        db: Database, monkeypatch: pytest.MonkeyPatch) -> None:
+    await add_players(db, 1, 2)
+    read = db.players.get
+    gate = asyncio.Event()
+
+    async def slow_get(tg_id: int) -> Player | None:
+        player = await read(tg_id)
+        await gate.wait()
+        return player
+
+    monkeypatch.setattr(db.players, "get", slow_get)
+    under_way = asyncio.create_task(db.players.cached(1))
+    await asyncio.sleep(0.05)
+    await db.players.set_language(2, "en")  # another account
+    gate.set()
+    await under_way
+    monkeypatch.undo()
+    assert db.accounts.get(1)[0]  # kept: nothing of account 1 was written meanwhile
