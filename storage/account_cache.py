@@ -89,13 +89,20 @@ class AccountCache:
         await conn.execute("SELECT pg_notify(?, ?)", (ACCOUNTS_CHANNEL, payload))
 
     @asynccontextmanager
-    async def writing(self, db: Store, tg_ids: list[int] | None) -> AsyncIterator[Connection]:
+    async def writing(self, db: Store, tg_ids: list[int] | None,
+                      fresh: list[Player] | None = None) -> AsyncIterator[Connection]:
         """A write transaction of these accounts (``None``: any): forgotten here once it is
         committed (or failed), announced to the other processes at its commit. ``tg_ids``
-        may grow inside the block (ids learnt there)."""
+        may grow inside the block (ids learnt there). ``fresh``: accounts as the block read
+        them after its writes, kept once committed (the next update's read is then free)."""
+        committed = False
         try:
             async with db.transaction() as conn:
                 yield conn
                 await self.announce_in(conn, tg_ids)
+            committed = True
         finally:
             self.forget(tg_ids)
+            for player in fresh if committed and fresh else ():
+                # nothing ran between the forgetting and this: no newer write is hidden
+                self._entries[player.tg_id] = (self.clock(), player)

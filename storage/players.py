@@ -46,8 +46,9 @@ class Players:
         self.cache.put(tg_id, player, generation, at)
         return player
 
-    def _writing(self, *tg_ids: int) -> AbstractAsyncContextManager[Connection]:
-        return self.cache.writing(self._db, list(tg_ids))
+    def _writing(self, *tg_ids: int, fresh: list[Player] | None = None
+                 ) -> AbstractAsyncContextManager[Connection]:
+        return self.cache.writing(self._db, list(tg_ids), fresh)
 
     async def get_many(self, tg_ids: Iterable[int]) -> dict[int, Player]:
         """The accounts of ``tg_ids`` that exist, in one read (a lobby of 20 is one query)."""
@@ -76,14 +77,16 @@ class Players:
     ) -> Player:
         """Create the player, or update its display name (and language, if given)."""
         _check_language(language)
-        async with self._writing(tg_id) as conn:
+        fresh: list[Player] = []
+        async with self._writing(tg_id, fresh=fresh) as conn:
             await conn.execute(
                 "INSERT INTO players (tg_id, display_name, language) VALUES (?, ?, ?)"
                 " ON CONFLICT (tg_id) DO UPDATE SET display_name = excluded.display_name,"
                 " language = coalesce(excluded.language, players.language)",
                 (tg_id, display_name, language),
             )
-            return await _ops.require_player(conn, tg_id)
+            fresh.append(await _ops.require_player(conn, tg_id))
+        return fresh[0]
 
     async def create_offline(self, nickname: str, *, sex: str | None = None) -> Player:
         """A new account without Telegram, holding ``nickname`` (a host seats it at a game).
@@ -250,13 +253,15 @@ class Players:
             await _ops.games_played(conn, ids, day)
 
     async def _update(self, tg_id: int, assignment: str, params: tuple[object, ...]) -> Player:
-        async with self._writing(tg_id) as conn:
+        fresh: list[Player] = []
+        async with self._writing(tg_id, fresh=fresh) as conn:
             cur = await conn.execute(
                 f"UPDATE players SET {assignment} WHERE tg_id = ?", (*params, tg_id)
             )
             if cur.rowcount == 0:
                 raise UnknownPlayer(tg_id)
-            return await _ops.require_player(conn, tg_id)
+            fresh.append(await _ops.require_player(conn, tg_id))
+        return fresh[0]
 
 
 async def check_lookalike(conn: Connection, text: str, skel: str, tg_id: int) -> None:

@@ -15,7 +15,7 @@ import pytest
 from storage import Database
 from storage.account_cache import AccountCache
 from storage.backends.pg_share import ShareConnection
-from storage.errors import NicknameTaken
+from storage.errors import NicknameTaken, UnknownPlayer
 from storage.models import GamePoints, Player
 from tests.pg_cluster import Cluster
 from tests.storage.conftest import ADMIN, CLUB, NOW, add_players
@@ -204,3 +204,16 @@ async def test_a_read_under_way_is_kept_when_another_account_is_written(
     await under_way
     monkeypatch.undo()
     assert db.accounts.get(1)[0]  # kept: nothing of account 1 was written meanwhile
+
+
+async def test_a_registration_or_a_setting_keeps_the_account_as_committed(
+        db: Database) -> None:
+    """``/start``, ``/lang``: the next update (the host's first panel press) reads nothing."""
+    await db.players.register(7, display_name="Host")
+    assert db.accounts.get(7) == (True, await db.players.get(7))
+    await db.players.set_language(7, "en")
+    found, player = db.accounts.get(7)
+    assert found and player is not None and player.language == "en"
+    with pytest.raises(UnknownPlayer):
+        await db.players.set_language(8, "en")  # failed: nothing kept
+    assert db.accounts.get(8) == (False, None)
