@@ -46,6 +46,7 @@ from bot.services.stats import Stats
 from bot.session import BotSession
 from bot.shared_run import run_shared
 from bot.sharing import Sharing
+from bot.shutdown import finish_handlers
 from storage.backends import DatabaseUrlError
 from storage.backends.single import DatabaseInUse, ProcessLock
 from storage.db import Database
@@ -56,8 +57,6 @@ EXPIRY_HOUR_UTC = 7  # the daily expiry job (warnings and burns) runs at 07:00 U
 STARTUP_TIMEOUT = 15
 SHUTDOWN_FLUSH_SECONDS = 10  # posted messages still retrying get this long at shutdown
 SHUTDOWN_DRAIN_SECONDS = 3  # the durable outbox: sent by the next start if not now
-# updates being handled when polling stops finish first (storage still open), then are cancelled
-SHUTDOWN_HANDLERS_SECONDS = 10
 # Updates handled at once (long polling): the rest wait at Telegram, not in memory. Each one in
 # flight holds its parsed Update and aiogram's middleware chain, about 45 KB; the lobby burst
 # of the load benchmark (2,400 "I play" presses at N = 200) had them all in flight at once,
@@ -251,19 +250,6 @@ class App:
         if self.dispatcher._running_lock.locked():
             await self.dispatcher.stop_polling()
 
-    async def _finish_handlers(self) -> None:
-        """Polling stopped: the updates still being handled finish (bounded) before storage
-        closes under them (they logged "handler failed" with a traceback), the rest are
-        cancelled quietly (not answered: Telegram keeps nothing of them either way)."""
-        running = set(self.dispatcher._handle_update_tasks)
-        if not running:
-            return
-        _, late = await asyncio.wait(running, timeout=SHUTDOWN_HANDLERS_SECONDS)
-        for task in late:
-            task.cancel()
-        if late:
-            await asyncio.gather(*late, return_exceptions=True)
-
     async def close(self) -> None:
         """Stop order: no new updates, no new jobs; running jobs cancelled quietly (what they
         had not posted is re-armed at the next start); posted messages flushed; then storage
@@ -274,7 +260,7 @@ class App:
                 self.webhook_runner = None
             if self.scheduler.running:
                 self.scheduler.shutdown(wait=False)
-            await self._finish_handlers()
+            await finish_handlers(self.dispatcher)  # before storage closes under them
             await self.guard.stop()
             games = self.services.extra.get("games")
             if isinstance(games, GameService):
