@@ -19,7 +19,10 @@ from storage.models import Player
 from storage.sql import Connection, Store
 
 ACCOUNTS_CHANNEL = "mafia_accounts"
-TTL_S = 60.0  # the longest an account written by an unannounced writer may be served stale
+# seconds: the longest an account written by an unannounced writer (a command-line tool: the
+# bot's own processes all announce) may be served stale; counted from the read, so every
+# account is read again this often (at 60 s a host's press missed about once a minute)
+TTL_S = 300.0
 MAX_ENTRIES = 20_000  # beyond this the oldest half is dropped (a club network's active players)
 ALL = "*"  # the payload of "forget every account"
 
