@@ -68,6 +68,7 @@ async def _commits(db: Database) -> list[str]:
 async def _queued(db: Database, bodies: list[Body]) -> list[BaseException | None]:
     """Run ``bodies`` as transactions queued behind a first one that holds the writer, so
     that they form one group; their outcomes in order."""
+    db.group_max_s = None  # one group however long the first holds the writer (no age limit)
     release = asyncio.Event()
     holding = asyncio.Event()
 
