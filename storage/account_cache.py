@@ -99,13 +99,17 @@ class AccountCache:
         may grow inside the block (ids learnt there). ``fresh``: accounts as the block read
         them after its writes, kept once committed (the next update's read is then free)."""
         committed = False
+        since = self.generation
         try:
             async with db.transaction() as conn:
                 yield conn
                 await self.announce_in(conn, tg_ids)
             committed = True
         finally:
+            # another write of the account since this one began (committed in the same group,
+            # perhaps after it): what this one read may be older than what is committed
+            kept = [p for p in (fresh if committed and fresh else ())
+                    if self._all_forgotten <= since and self._forgotten.get(p.tg_id, -1) <= since]
             self.forget(tg_ids)
-            for player in fresh if committed and fresh else ():
-                # nothing ran between the forgetting and this: no newer write is hidden
+            for player in kept:  # nothing ran between the forgetting and this
                 self._entries[player.tg_id] = (self.clock(), player)

@@ -217,3 +217,28 @@ async def test_a_registration_or_a_setting_keeps_the_account_as_committed(
     with pytest.raises(UnknownPlayer):
         await db.players.set_language(8, "en")  # failed: nothing kept
     assert db.accounts.get(8) == (False, None)
+
+
+async def test_two_writes_of_one_account_in_one_group_keep_nothing_stale(db: Database) -> None:
+    """Two writes of the same account committed together: whichever returns first, the
+    account kept is never the older one (the other's write would be hidden)."""
+    await add_players(db, 1)
+    db.group_max_s = None
+    release = asyncio.Event()
+    holding = asyncio.Event()
+
+    async def first() -> None:  # holds the writer so that the two below form one group
+        async with db.transaction():
+            holding.set()
+            await release.wait()
+
+    head = asyncio.create_task(first())
+    await holding.wait()
+    language = asyncio.create_task(db.players.set_language(1, "en"))  # keeps what it read
+    sex = asyncio.create_task(db.players.set_sex(1, "f"))  # the group's last: commits it
+    await asyncio.sleep(0)
+    release.set()
+    await asyncio.gather(head, language, sex)
+    fresh = await db.players.get(1)
+    assert fresh is not None and (fresh.language, fresh.sex) == ("en", "f")
+    assert await db.players.cached(1) == fresh
