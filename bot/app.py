@@ -46,6 +46,7 @@ from bot.services.stats import Stats
 from bot.session import BotSession
 from bot.shared_run import run_shared
 from bot.sharing import Sharing
+from bot.shutdown import finish_handlers
 from bot.startup import StartupError as StartupError  # where the importers found it
 from storage.backends import DatabaseUrlError
 from storage.db import Database
@@ -253,6 +254,7 @@ class App:
                 self.webhook_runner = None
             if self.scheduler.running:
                 self.scheduler.shutdown(wait=False)
+            await finish_handlers(self.dispatcher)  # before storage closes under them
             await self.guard.stop()
             games = self.services.extra.get("games")
             if isinstance(games, GameService):

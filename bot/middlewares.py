@@ -71,11 +71,11 @@ class ContextMiddleware(BaseMiddleware):
             locale = club.locale
             # popups answer the presser in the presser's own language
             if user is not None:
-                presser = await services.accounts.get(user.id)
+                presser = await services.accounts.cached(user.id)
                 data["account"] = presser
                 data["user_locale"] = services.accounts.locale_of(presser, user.language_code)
         elif user is not None:
-            player = await services.accounts.get(user.id)
+            player = await services.accounts.cached(user.id)
             data["player"] = data["account"] = player
             locale = services.accounts.locale_of(player, user.language_code)
         data["locale"] = locale

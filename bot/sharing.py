@@ -44,6 +44,7 @@ class Sharing:
                  on_lost: Callable[[], None], webhook: bool, in_flight: int,
                  polling_timeout: int = 10, wall: Callable[[], float] = time.time) -> None:
         self.conn = ShareConnection(url, on_lost)
+        self.conn.on_accounts = db.accounts.forget_payload  # other processes' account writes
         self.bot, self.dispatcher, self.games = bot, dispatcher, games
         self.delivery, self.db = delivery, db
         self.arm_expiry = arm_expiry

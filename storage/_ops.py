@@ -106,9 +106,11 @@ async def games_played(conn: Connection, tg_ids: Iterable[int], day: date) -> No
 
 
 async def record_points(
-    conn: Connection, game_id: int, rows: Sequence[GamePoints], day: date
+    conn: Connection, game_id: int, rows: Sequence[GamePoints], day: date,
+    touched: list[int] | None = None,
 ) -> bool:
-    """Write a game's ledger rows once; False (and nothing written) if already applied."""
+    """Write a game's ledger rows once; False (and nothing written) if already applied.
+    ``touched`` gets the accounts whose row it changes (games played)."""
     await game_status(conn, game_id)
     for row in rows:
         if row.points < 0:
@@ -124,6 +126,8 @@ async def record_points(
     async with conn.execute("SELECT tg_id FROM game_seats WHERE game_id = ?", (game_id,)) as c:
         seated = [int(r[0]) for r in await c.fetchall()]
     players = set(seated) | {row.tg_id for row in rows}
+    if touched is not None:
+        touched.extend(players)
     await games_played(conn, players, day)  # also raises UnknownPlayer
     iso = day.isoformat()
     awarded = [(r.tg_id, r.points, KIND_GAME, r.reason, game_id, r.phase, iso)

@@ -4,9 +4,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from storage.account_cache import AccountCache
 from storage.backends import Backend, is_url
 from storage.backends.sqlite import BUSY_TIMEOUT_MS, CACHE_KIB, SqliteBackend, backup_file
 from storage.clubs import Clubs
+from storage.deal_reads import DealReads
 from storage.expiry import SWEEP_CACHE_KIB, Expiry
 from storage.games import Games
 from storage.imports import Imports
@@ -34,19 +36,23 @@ class Database(Transactions):
         super().__init__(backend)
         self.backend = backend.name
         self.path: Path | None = backend.path
-        self.players = Players(self)
-        self.ledger = Ledger(self)
-        self.expiry = Expiry(self)
+        # the accounts read on every update (storage/account_cache.py); on PostgreSQL every
+        # account's write also tells the other processes sharing the database
+        self.accounts = AccountCache(announce=backend.name == "postgresql")
+        self.players = Players(self, self.accounts)
+        self.ledger = Ledger(self, self.accounts)
+        self.expiry = Expiry(self, self.accounts)
         self.clubs = Clubs(self)
-        self.games = Games(self)
+        self.games = Games(self, self.accounts)
         self.immunity = Immunity(self)
         self.first_day_killed = FirstDayKilled(self)
         self.complaints = Complaints(self)
         self.admin_log = AdminLog(self)
         self.stats = Stats(self)
-        self.imports = Imports(self)
+        self.imports = Imports(self, self.accounts)
         self.outbox = Outbox(self)
         self.inbox = Inbox(self)
+        self.deal_reads = DealReads(self)
 
     @classmethod
     async def open(cls, target: str | Path) -> Database:

@@ -12,6 +12,7 @@ from __future__ import annotations
 from datetime import date, timedelta
 
 from storage import _ops, _rows
+from storage.account_cache import AccountCache
 from storage.dates import WARNING_DAYS, expiry_cutoff
 from storage.models import KIND_EXPIRY_BURN, Player
 from storage.sql import Store
@@ -30,8 +31,9 @@ _COLUMNS = ", ".join(f"p.{c.strip()}" for c in _rows.PLAYER_COLUMNS.split(","))
 
 
 class Expiry:
-    def __init__(self, db: Store) -> None:
+    def __init__(self, db: Store, accounts: AccountCache | None = None) -> None:
         self._db = db
+        self._accounts = accounts if accounts is not None else AccountCache()
 
     async def warn_due(self, today: date) -> list[Player]:
         """Players expiring within the next week (today < expiry <= today + 7 days) who have
@@ -50,7 +52,7 @@ class Expiry:
 
     async def mark_warned(self, tg_id: int, today: date) -> Player:
         """Record that the warning for the player's current absence was sent."""
-        async with self._db.transaction() as conn:
+        async with self._accounts.writing(self._db, [tg_id]) as conn:
             await _ops.require_player(conn, tg_id)
             await conn.execute(
                 "UPDATE players SET expiry_warned_for = last_game_date, expiry_warned_on = ?"
@@ -85,7 +87,7 @@ class Expiry:
 
     async def _sweep_batch(self, today: date, batch: int) -> list[Player]:
         cutoff = expiry_cutoff(today).isoformat()
-        async with self._db.transaction() as conn:
+        async with self._accounts.writing(self._db, None) as conn:  # once a day
             # Set-based: the candidates go to a temporary table, then one statement each
             # clears the nicknames and writes the burn rows.
             await conn.execute(

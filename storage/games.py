@@ -9,6 +9,7 @@ from datetime import date, datetime
 from typing import Any
 
 from storage import _ops, _rows
+from storage.account_cache import AccountCache
 from storage.errors import GameClosed, InvalidValue, UnknownClub, UnknownGame
 from storage.models import (
     ACTIVE_STATUSES,
@@ -93,12 +94,42 @@ class GameChange:
 
 
 async def _apply_change(conn: Connection, game_id: int, change: GameChange) -> None:
+    """As :func:`_set_roles`, :func:`_set_commitment` and :func:`_set_status` one after the
+    other, in 2 to 4 statements instead of up to 14 (the deal's step waits for them, each a
+    trip to the database's thread under a busy loop)."""
+    if change.roles is None and change.commitment is None and change.status is None:
+        return
+    if change.status is not None and change.status not in GAME_STATUSES:
+        raise InvalidValue("status", change.status, "unknown_status")
+    if change.commitment is not None and not change.commitment:
+        raise InvalidValue("commitment", change.commitment, "empty")
+    rows = list(await conn.execute_fetchall(
+        "SELECT status, commitment FROM games WHERE id = ?", (game_id,)))
+    if not rows:
+        raise UnknownGame(game_id)
+    status, commitment = str(rows[0][0]), rows[0][1]
+    if status in FINAL_STATUSES:
+        raise GameClosed(game_id, status)
     if change.roles is not None:
-        await _set_roles(conn, game_id, change.roles)
-    if change.commitment is not None:
-        await _set_commitment(conn, game_id, change.commitment)
-    if change.status is not None:
-        await _set_status(conn, game_id, change.status)
+        seat_numbers = {int(r[0]) for r in await conn.execute_fetchall(
+            "SELECT seat FROM game_seats WHERE game_id = ?", (game_id,))}
+        for seat, role in change.roles.items():
+            if seat not in seat_numbers:
+                raise InvalidValue("seat", seat, "no_such_seat")
+            if not role:
+                raise InvalidValue("role", role, "empty")
+        await conn.executemany(
+            "UPDATE game_seats SET role = ? WHERE game_id = ? AND seat = ?",
+            [(role, game_id, seat) for seat, role in change.roles.items()])
+    if change.commitment is not None and commitment is not None \
+            and commitment != change.commitment:
+        raise InvalidValue("commitment", change.commitment, "already_set")
+    sets = {"commitment": change.commitment, "status": change.status}
+    written = {k: v for k, v in sets.items() if v is not None}
+    if written:
+        await conn.execute(
+            f"UPDATE games SET {', '.join(f'{k} = ?' for k in written)} WHERE id = ?",
+            (*written.values(), game_id))
 
 
 async def _set_status(conn: Connection, game_id: int, status: str) -> None:
@@ -145,8 +176,9 @@ def _check_seats(seats: Sequence[tuple[int, int]]) -> None:
 
 
 class Games:
-    def __init__(self, db: Store) -> None:
+    def __init__(self, db: Store, accounts: AccountCache | None = None) -> None:
         self._db = db
+        self._accounts = accounts if accounts is not None else AccountCache()
 
     async def create(
         self,
@@ -291,7 +323,8 @@ class Games:
         this game's points were already applied."""
         if status not in FINAL_STATUSES:
             raise InvalidValue("status", status, "not_final")
-        async with self._db.transaction() as conn:
+        touched: list[int] = []  # the accounts whose games_played it counts
+        async with self._accounts.writing(self._db, touched) as conn:
             await _ops.game_status(conn, game_id)
             async with conn.execute(
                 "SELECT 1 FROM game_points_applied WHERE game_id = ?", (game_id,)
@@ -302,4 +335,4 @@ class Games:
                 "UPDATE games SET status = ?, finished_on = coalesce(finished_on, ?) WHERE id = ?",
                 (status, day.isoformat(), game_id),
             )
-            return await _ops.record_points(conn, game_id, points, day)
+            return await _ops.record_points(conn, game_id, points, day, touched)

@@ -35,6 +35,7 @@ from dataclasses import dataclass
 from datetime import date, datetime
 
 from storage import _ops
+from storage.account_cache import AccountCache
 from storage.dates import expiry_cutoff
 from storage.errors import InvalidNickname, StorageError
 from storage.import_csv import (
@@ -118,8 +119,9 @@ _RECORD_COLUMNS = (
 
 
 class Imports:
-    def __init__(self, db: Store) -> None:
+    def __init__(self, db: Store, accounts: AccountCache | None = None) -> None:
         self._db = db
+        self._accounts = accounts if accounts is not None else AccountCache()
 
     async def run(
         self, data: str | bytes, *, admin_id: int, now: datetime, apply: bool,
@@ -143,7 +145,7 @@ class Imports:
             rows = parse_table(table, report, now.date())
         if report.file_error is not None:
             return report
-        ctx = self._db.transaction() if apply else self._db.read()
+        ctx = self._accounts.writing(self._db, None) if apply else self._db.read()
         async with ctx as conn:
             accepted = await self._check(conn, rows, report)
             for row in accepted:
@@ -282,7 +284,7 @@ class Imports:
         self, record_id: int, tg_id: int, *, now: datetime, admin_id: int | None = None
     ) -> LinkResult:
         """Apply the record to the player (see the module docstring)."""
-        async with self._db.transaction() as conn:
+        async with self._accounts.writing(self._db, [tg_id]) as conn:
             return await _link(conn, record_id, tg_id, now, admin_id)
 
 

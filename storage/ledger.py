@@ -6,6 +6,7 @@ from collections.abc import Sequence
 from datetime import date, datetime
 
 from storage import _ops, _rows
+from storage.account_cache import AccountCache
 from storage.errors import InsufficientBalance, InvalidAmount, InvalidValue
 from storage.import_csv import COLUMNS
 from storage.models import (
@@ -22,8 +23,9 @@ from storage.sql import Store
 
 
 class Ledger:
-    def __init__(self, db: Store) -> None:
+    def __init__(self, db: Store, accounts: AccountCache | None = None) -> None:
         self._db = db
+        self._accounts = accounts if accounts is not None else AccountCache()
 
     async def balance(self, tg_id: int) -> int:
         async with self._db.read() as conn:
@@ -89,8 +91,9 @@ class Ledger:
         """Write a finished game's points and count the game for its seats and the awarded
         players, all in one transaction. Returns False (writing nothing) if this game's points
         were already applied."""
-        async with self._db.transaction() as conn:
-            return await _ops.record_points(conn, game_id, rows, day)
+        touched: list[int] = []  # the accounts whose games_played it counts
+        async with self._accounts.writing(self._db, touched) as conn:
+            return await _ops.record_points(conn, game_id, rows, day, touched)
 
     async def redeem(
         self, tg_id: int, points: int, *, reason: str, admin_id: int, now: datetime

@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
+from contextlib import AbstractAsyncContextManager
 from datetime import date, datetime
 
 from storage import _ops, _rows
+from storage.account_cache import AccountCache
 from storage.errors import (
     InvalidNickname,
     InvalidValue,
@@ -24,13 +26,29 @@ MAX_LANGUAGE_LENGTH = 16
 
 
 class Players:
-    def __init__(self, db: Store) -> None:
+    def __init__(self, db: Store, cache: AccountCache | None = None) -> None:
         self._db = db
+        self.cache = cache if cache is not None else AccountCache()
 
     async def get(self, tg_id: int) -> Player | None:
         rows = await self._db.query(
             f"SELECT {_rows.PLAYER_COLUMNS} FROM players WHERE tg_id = ?", (tg_id,))
         return next((_rows.player(r) for r in rows), None)
+
+    async def cached(self, tg_id: int) -> Player | None:
+        """:meth:`get`, from memory when read before and not written since (the account the
+        bot reads for every update: storage/account_cache.py says how it stays current)."""
+        found, player = self.cache.get(tg_id)
+        if found:
+            return player
+        generation, at = self.cache.generation, self.cache.clock()
+        player = await self.get(tg_id)
+        self.cache.put(tg_id, player, generation, at)
+        return player
+
+    def _writing(self, *tg_ids: int, fresh: list[Player] | None = None
+                 ) -> AbstractAsyncContextManager[Connection]:
+        return self.cache.writing(self._db, list(tg_ids), fresh)
 
     async def get_many(self, tg_ids: Iterable[int]) -> dict[int, Player]:
         """The accounts of ``tg_ids`` that exist, in one read (a lobby of 20 is one query)."""
@@ -59,14 +77,16 @@ class Players:
     ) -> Player:
         """Create the player, or update its display name (and language, if given)."""
         _check_language(language)
-        async with self._db.transaction() as conn:
+        fresh: list[Player] = []
+        async with self._writing(tg_id, fresh=fresh) as conn:
             await conn.execute(
                 "INSERT INTO players (tg_id, display_name, language) VALUES (?, ?, ?)"
                 " ON CONFLICT (tg_id) DO UPDATE SET display_name = excluded.display_name,"
                 " language = coalesce(excluded.language, players.language)",
                 (tg_id, display_name, language),
             )
-            return await _ops.require_player(conn, tg_id)
+            fresh.append(await _ops.require_player(conn, tg_id))
+        return fresh[0]
 
     async def create_offline(self, nickname: str, *, sex: str | None = None) -> Player:
         """A new account without Telegram, holding ``nickname`` (a host seats it at a game).
@@ -77,6 +97,7 @@ class Players:
         key = nickname_key(text)
         if sex is not None and sex not in ("m", "f"):
             raise InvalidValue("sex", sex, "not_m_or_f")
+        # a new id no update comes from: nothing of it is cached
         async with self._db.transaction() as conn:
             async with conn.execute(
                 "SELECT tg_id FROM players WHERE nickname_key = ?", (key,)
@@ -104,7 +125,7 @@ class Players:
         text = normalize_nickname(nickname)
         key = nickname_key(text)
         skel = skeleton(text)
-        async with self._db.transaction() as conn:
+        async with self._writing(tg_id) as conn:
             await _ops.require_player(conn, tg_id)
             async with conn.execute(
                 "SELECT tg_id FROM players WHERE nickname_key = ?", (key,)
@@ -147,7 +168,7 @@ class Players:
         """Record that ``tg_id`` proposes ``spouse_tg_id``; it links once the other confirms."""
         if tg_id == spouse_tg_id:
             raise SpouseError(tg_id, spouse_tg_id, "self")
-        async with self._db.transaction() as conn:
+        async with self._writing(tg_id, spouse_tg_id) as conn:
             me = await _ops.require_player(conn, tg_id)
             other = await _ops.require_player(conn, spouse_tg_id)
             if me.spouse_id is not None or other.spouse_id is not None:
@@ -164,7 +185,7 @@ class Players:
         """``tg_id`` accepts ``proposer_tg_id``'s proposal: both are linked (me, proposer)."""
         if tg_id == proposer_tg_id:
             raise SpouseError(tg_id, proposer_tg_id, "self")
-        async with self._db.transaction() as conn:
+        async with self._writing(tg_id, proposer_tg_id) as conn:
             me = await _ops.require_player(conn, tg_id)
             proposer = await _ops.require_player(conn, proposer_tg_id)
             if proposer.spouse_proposed_to != tg_id:
@@ -183,8 +204,11 @@ class Players:
 
     async def divorce(self, tg_id: int) -> Player:
         """Unlink the player and its spouse (no-op when not married)."""
-        async with self._db.transaction() as conn:
+        written = [tg_id]
+        async with self.cache.writing(self._db, written) as conn:
             me = await _ops.require_player(conn, tg_id)
+            if me.spouse_id is not None:
+                written.append(me.spouse_id)
             await conn.execute(
                 "UPDATE players SET spouse_id = NULL, spouse_proposed_to = NULL"
                 " WHERE tg_id = ? OR (tg_id = ? AND spouse_id = ?)",
@@ -194,7 +218,7 @@ class Players:
 
     async def block(self, tg_id: int, *, reason: str, admin_id: int, now: datetime) -> Player:
         """Block the account; its whole balance is burnt by a 'block_burn' ledger row."""
-        async with self._db.transaction() as conn:
+        async with self._writing(tg_id) as conn:
             await _ops.require_player(conn, tg_id)
             points = await _ops.balance(conn, tg_id)
             await conn.execute(
@@ -213,7 +237,7 @@ class Players:
 
     async def unblock(self, tg_id: int, *, admin_id: int, now: datetime) -> Player:
         """Lift the block. Burnt points are not given back."""
-        async with self._db.transaction() as conn:
+        async with self._writing(tg_id) as conn:
             await _ops.require_player(conn, tg_id)
             await conn.execute(
                 "UPDATE players SET blocked = 0, blocked_reason = NULL WHERE tg_id = ?", (tg_id,)
@@ -224,17 +248,20 @@ class Players:
     async def record_game_played(self, tg_ids: Iterable[int], day: date) -> None:
         """Count a game without points for these players (``ledger.record_game`` and
         ``games.finish`` already do this for a game's seats; don't call both)."""
-        async with self._db.transaction() as conn:
-            await _ops.games_played(conn, tg_ids, day)
+        ids = list(tg_ids)
+        async with self._writing(*ids) as conn:
+            await _ops.games_played(conn, ids, day)
 
     async def _update(self, tg_id: int, assignment: str, params: tuple[object, ...]) -> Player:
-        async with self._db.transaction() as conn:
+        fresh: list[Player] = []
+        async with self._writing(tg_id, fresh=fresh) as conn:
             cur = await conn.execute(
                 f"UPDATE players SET {assignment} WHERE tg_id = ?", (*params, tg_id)
             )
             if cur.rowcount == 0:
                 raise UnknownPlayer(tg_id)
-            return await _ops.require_player(conn, tg_id)
+            fresh.append(await _ops.require_player(conn, tg_id))
+        return fresh[0]
 
 
 async def check_lookalike(conn: Connection, text: str, skel: str, tg_id: int) -> None:

@@ -39,7 +39,7 @@ SCRIPT: web.AppKey[str] = web.AppKey("host_script", str)
 
 # the order of the buttons on the page; anything else the view offers comes after them
 ORDER = ("deal", "preset", "seat", "unseat", "night", "day", "vote", "fate", "extend", "pause",
-         "resume", "tech", "fate_mode", "end")
+         "resume", "speak", "tech", "fate_mode", "end")
 DANGER = {"tech", "end"}
 PAGE_TEXTS = ("yes", "cancel", "jailed", "offline", "acted", "dead", "refused",
               "no_init_data", "offline_net", "choices", "votes", "close")
@@ -85,6 +85,9 @@ def _actions(view: HostView, t: Texts) -> list[dict[str, Any]]:
                      "confirm": t("miniapp.confirm.tech", seat="{seat}")}
         elif name == "fate":
             item |= {"seats": list(view.tied), "pick": t("miniapp.pick.fate")}
+        elif name == "speak":  # the host's floor (the panel also offers another's time)
+            item |= {"seats": [s.seat for s in view.seats if s.alive and s.jailed],
+                     "pick": t("miniapp.pick.speak")}
         elif name == "unseat":
             item |= {"seats": everyone, "pick": t("miniapp.pick.unseat"),
                      "confirm": t("miniapp.confirm.unseat", seat="{seat}")}

@@ -49,6 +49,7 @@ def figures(fake: FakeTelegram, tables: list[Table], bench: Bench,
     press_by_kind: dict[str, list[float]] = {}  # the lobby's "I play" vs the game's choices
     # the same without the benchmark's own loop's stalls within each press (the bot's share)
     bot_share: dict[str, list[float]] = {}
+    panel_by_action: dict[str, list[float]] = {}
     unanswered = 0
     for query in bench.queries:
         update_id = fake.query_updates[query]
@@ -61,6 +62,9 @@ def figures(fake: FakeTelegram, tables: list[Table], bench: Bench,
             kind = ("lobby" if data.startswith("gl:") else "panel" if data.startswith("gh:")
                     else "game")
             press_by_kind.setdefault(kind, []).append(waited)
+            if kind == "panel":  # gh:GAME:STEP:ACTION:ARG: which of the host's presses
+                action = [*data.split(":"), "", "", ""][3]
+                panel_by_action.setdefault(action, []).append(waited)
             if lag is not None:
                 own = waited - lag.overlap(fake.delivered_at[update_id], answered[query])
                 bot_share.setdefault(kind, []).append(own)
@@ -118,6 +122,9 @@ def figures(fake: FakeTelegram, tables: list[Table], bench: Bench,
         "presses": len(press), "unanswered": unanswered,
         "press_answer_ms_by_kind": {k: (len(v), 1000 * percentile(v, 50), 1000 * percentile(v, 99))
                                     for k, v in sorted(press_by_kind.items())},
+        "panel_by_action_ms": {k: (len(v), 1000 * percentile(v, 50),
+                                   1000 * max(v, default=float("nan")))
+                               for k, v in sorted(panel_by_action.items())},
         "press_bot_ms_by_kind": {k: (len(v), 1000 * percentile(v, 50), 1000 * percentile(v, 99))
                                  for k, v in sorted(bot_share.items())},
         "update_first_ms": (1000 * percentile(first, 50), 1000 * percentile(first, 99)),
@@ -193,6 +200,9 @@ def table_text(r: dict[str, Any]) -> str:
         ("  of which (presses, p50 / p99 ms)", "; ".join(
             f"{k} {n}: {a:.0f} / {b:.0f}"
             for k, (n, a, b) in r.get("press_answer_ms_by_kind", {}).items())),
+        ("  the panel's presses by action (n, p50 / max ms)", "; ".join(
+            f"{k} {n}: {a:.0f} / {b:.0f}"
+            for k, (n, a, b) in r.get("panel_by_action_ms", {}).items())),
         ("  without the benchmark loop's stalls", "; ".join(
             f"{k} {a:.0f} / {b:.0f}"
             for k, (n, a, b) in r.get("press_bot_ms_by_kind", {}).items())),

@@ -15,7 +15,7 @@ from bot.game.table import Stage, Table
 from engine import CompositionError, Role, RuleViolation
 from engine.composition import MAX_PLAYERS
 from storage.games import GameChange
-from storage.models import STATUS_RUNNING
+from storage.models import STATUS_RUNNING, ImmunityOrder
 
 log = logging.getLogger("bot.game")
 
@@ -55,11 +55,15 @@ class DealService(PhaseService):
             roles += [role] * count
         return roles
 
-    async def _cards(self, table: Table) -> list[Role]:
+    async def _cards(self, table: Table, read: bool = True,
+                     preset: list[str] | None = None) -> list[Role]:
+        """The table's cards: the host's composition, else the club's preset for the size
+        (``read``: read it here; else ``preset`` is what was read), else the default."""
         if table.composition is not None:
             return list(table.composition)
         n = len(table.seats)
-        preset = await self.db.clubs.preset(table.chat_id, n)
+        if read:
+            preset = await self.db.clubs.preset(table.chat_id, n)
         if preset is not None:
             try:
                 return [Role(r) for r in preset]
@@ -119,7 +123,12 @@ class DealService(PhaseService):
             if table.stage is not Stage.LOBBY:
                 raise UserError("game.deal.already")
             seats = sorted(table.seats)
-            cards = await self._cards(table)
+            # one snapshot read (storage/deal_reads.py), the game's lock held
+            inputs = await self.db.deal_reads.read(
+                chat_id=table.chat_id, game_id=table.game_id, day=table.day,
+                tg_ids=(table.tg_of(s) for s in seats),
+                preset_size=None if table.composition is not None else len(seats))
+            cards = await self._cards(table, read=False, preset=inputs.preset)
             if len(cards) != len(seats):
                 if not engine.composition.MIN_PLAYERS <= len(seats) <= MAX_PLAYERS:
                     raise UserError("game.rule.table_size")
@@ -128,10 +137,10 @@ class DealService(PhaseService):
                 engine.validate_composition(cards)
             except CompositionError as e:
                 raise rule(e) from None
-            found = await self.db.players.get_many(table.tg_of(s) for s in seats)
+            found = inputs.players
             players = {s: found.get(table.tg_of(s)) for s in seats}
-            marks = await self.lobby.open_immunities(table, found)
-            friends = await self._friends(table, players)
+            marks = self.lobby.marks_of(table, found, inputs.killed_today)
+            friends = await self._friends(table, players, inputs.orders)
             seed = self.core.new_seed()
             dealt = engine.deal_cards(cards, seats, seed)
             entries = []
@@ -175,9 +184,9 @@ class DealService(PhaseService):
             await self._send_card(table, seat, ref=self.core.ref(table, "card", seat))
         await self.core.record(table, "deal_announced")
 
-    async def _friends(self, table: Table, players: dict[int, Any]) -> dict[int, int | None]:
+    async def _friends(self, table: Table, players: dict[int, Any],
+                       orders: list[ImmunityOrder]) -> dict[int, int | None]:
         """Accepted "Давай дружить" orders still legal at the deal: holder seat -> announcer."""
-        orders = await self.db.immunity.for_game(table.game_id)
         sexes = {s: (p.sex if p is not None else None) for s, p in players.items()}
         spouse = self.friends.spouses(table, players)
         out: dict[int, int | None] = {}

@@ -105,6 +105,8 @@ def legal_actions(core: GameCore, table: Table) -> frozenset[str]:
     out.add("resume" if table.paused else "pause")
     if any(p.alive for p in table.game):
         out.add("tech")
+    if any(p.alive and p.jailed for p in table.game):
+        out.add("speak")  # the floor for a prisoner (/speak SEAT [FROM])
     if not table.paused:
         if table.deadlines:
             out.add("extend")
@@ -218,6 +220,7 @@ class HostDesk(PhaseService):
             "preset": self._preset,
             "seat": self._seat,
             "unseat": self._unseat,
+            "speak": self._speak,
         }
 
     async def _preset(self, table: Table, user_id: int, arg: int | str | None) -> Reply:
@@ -232,6 +235,15 @@ class HostDesk(PhaseService):
         if seat not in table.seats:
             raise UserError("game.stale")
         return await self.games.unseat(table.chat_id, user_id, table.name(seat))
+
+    async def _speak(self, table: Table, user_id: int, arg: int | str | None) -> Reply:
+        """``arg`` "SEAT" (the floor from the host) or "SEAT:FROM" (FROM gives its time):
+        ``/speak SEAT [FROM]``."""
+        seat, _, by = str(arg).partition(":")
+        if not seat.isdigit() or (by and not by.isdigit()):
+            raise UserError("game.stale")
+        return await self.games.give_word(table.chat_id, user_id, int(seat),
+                                          int(by) if by else None)
 
     async def _seat(self, table: Table, user_id: int, arg: int | str | None) -> Reply:
         """``arg`` "FROM:TO": the player at seat FROM moves to seat TO (``/seat NICK TO``)."""

@@ -108,7 +108,7 @@ class LobbyService(PhaseService):
     async def _lobby_marks(self, table: Table, known: dict[int, Player]
                            ) -> dict[int, frozenset[engine.OpenImmunity]]:
         """The lobby list's open immunities, worked out once per seated player (the list is
-        drawn again at every join; the deal reads them afresh, :meth:`open_immunities`)."""
+        drawn again at every join; the deal reads them afresh, :meth:`marks_of`)."""
         if table.killed_today is None:
             table.killed_today = frozenset(
                 await self.db.first_day_killed.for_day(table.chat_id, table.day))
@@ -119,13 +119,11 @@ class LobbyService(PhaseService):
             table.lobby_marks[tg_id] = _marks(players.get(tg_id), tg_id in table.killed_today)
         return table.lobby_marks
 
-    async def open_immunities(self, table: Table, players: dict[int, Player] | None = None
-                              ) -> dict[int, set[engine.OpenImmunity]]:
-        """Newbies (no game played yet) and the killed on the first day (same club, same day).
-        ``players``: the seated accounts by Telegram id, when the caller read them already."""
-        killed = await self.db.first_day_killed.for_day(table.chat_id, table.day)
-        if players is None:
-            players = await self.db.players.get_many(s.tg_id for s in table.seats.values())
+    @staticmethod
+    def marks_of(table: Table, players: dict[int, Player], killed: set[int]
+                 ) -> dict[int, set[engine.OpenImmunity]]:
+        """The open immunities of the seated (newbies, the killed on the first day in this
+        club today), from their accounts and the day's kills."""
         marks: dict[int, set[engine.OpenImmunity]] = {}
         for info in table.seats.values():
             found = _marks(players.get(info.tg_id), info.tg_id in killed)

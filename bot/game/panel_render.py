@@ -1,8 +1,9 @@
 """The host's panel drawn from a :class:`HostView`: its text and its buttons (pure).
 
 Pages (``mode``): ``main``; ``tech`` (whose seat) and ``tech.N`` (confirm); ``end`` (confirm);
-``seat`` (whom to move) and ``seat.N`` (where to); ``preset`` (which composition). Only the
-actions in ``view.actions`` get a button."""
+``seat`` (whom to move) and ``seat.N`` (where to); ``preset`` (which composition); ``speak``
+(which prisoner) and ``speak.N`` (the host's floor, or whose time). Only the actions in
+``view.actions`` get a button."""
 
 from __future__ import annotations
 
@@ -16,7 +17,7 @@ from bot.game.host_view import DAY_STAGES, EXTEND_SECONDS, HostView
 from bot.game.table import Stage
 from bot.i18n import Safe, Translator
 
-PAGES = ("main", "tech", "end", "seat", "preset", "unseat")
+PAGES = ("main", "tech", "end", "seat", "preset", "unseat", "speak")
 _Button = Callable[..., InlineKeyboardButton]
 
 
@@ -99,6 +100,9 @@ class PanelDrawing:
         if page == "unseat":
             return self.tr.t(locale, "panel.confirm.unseat", who=who) if who else self._t(
                 locale, "panel.pick.unseat")
+        if page == "speak":
+            return self.tr.t(locale, "panel.pick.giver", who=who) if who else self._t(
+                locale, "panel.pick.speak")
         if page in ("end", "preset"):
             return self._t(locale, "panel.confirm.end" if page == "end" else "panel.pick.preset")
         return ""
@@ -108,7 +112,7 @@ class PanelDrawing:
         """The page's buttons; the last ones of the game again when nothing they show
         changed."""
         key = (mode, locale, view.step, view.stage, view.actions, view.tied, view.fate_by_host,
-               tuple((s.seat, s.name, s.alive) for s in view.seats),
+               tuple((s.seat, s.name, s.alive, s.jailed) for s in view.seats),
                tuple((k, len(v)) for k, v in view.presets.items()))
         kept = self._markups.get(view.game_id)
         if kept is not None and kept[0] == key:
@@ -144,6 +148,14 @@ class PanelDrawing:
         elif page == "unseat":
             rows = [*_grid([seat_button(s.seat, s.name, "menu", f"unseat.{s.seat}")
                             for s in view.seats]), [back]]
+        elif page == "speak" and arg.isdigit():
+            rows = [[b("panel.btn.floor", "speak", arg)],
+                    *_grid([seat_button(s.seat, s.name, "speak", f"{arg}.{s.seat}")
+                            for s in view.seats
+                            if s.alive and not s.jailed and str(s.seat) != arg]), [back]]
+        elif page == "speak":
+            rows = [*_grid([seat_button(s.seat, s.name, "menu", f"speak.{s.seat}")
+                            for s in view.seats if s.alive and s.jailed]), [back]]
         elif page == "seat" and arg.isdigit():
             rows = [*_grid([seat_button(s.seat, s.name, "seat", f"{arg}.{s.seat}")
                             for s in view.seats if str(s.seat) != arg]), [back]]
@@ -180,7 +192,9 @@ class PanelDrawing:
         fate = ([b("panel.btn.fate.bot" if view.fate_by_host else "panel.btn.fate.host",
                    "fate_mode", "bot" if view.fate_by_host else "host")]
                 if "fate_mode" in can and view.stage in (Stage.LOBBY, Stage.DEALT) else [])
-        last = [b("panel.btn.tech", "menu", "tech")] if "tech" in can else []
+        last = [b("panel.btn.speak", "menu", "speak")] if "speak" in can else []
+        if "tech" in can:
+            last.append(b("panel.btn.tech", "menu", "tech"))
         last.append(b("panel.btn.end", "menu", "end"))
         return [phase, *_grid(draw), timer, lobby, fate, last]
 

@@ -63,6 +63,11 @@ class Accounts:
     async def get(self, tg_id: int) -> Player | None:
         return await self.db.players.get(tg_id)
 
+    async def cached(self, tg_id: int) -> Player | None:
+        """The account as of its last committed write, from memory when read before (the
+        read of every update: storage/account_cache.py)."""
+        return await self.db.players.cached(tg_id)
+
     def locale_of(self, player: Player | None, language_code: str | None) -> str:
         return pick_locale(player.language if player else None, language_code,
                            self.default_locale)

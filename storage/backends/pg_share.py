@@ -24,6 +24,7 @@ from typing import Any
 
 import asyncpg
 
+from storage.account_cache import ACCOUNTS_CHANNEL, ALL
 from storage.backends import DatabaseUnavailable
 from storage.backends.pg_lock import KEEPALIVES, PING_TIMEOUT_S
 from storage.backends.postgres import CONNECT_TIMEOUT_S, LOST
@@ -66,6 +67,8 @@ class ShareConnection:
         self.every = every
         self.woken = asyncio.Event()  # an update was written to the inbox
         self.on_outbox: Callable[[list[int]], None] = lambda chats: None
+        # an account written by a process (storage/account_cache.py): the ids, or "*"
+        self.on_accounts: Callable[[str], None] = lambda payload: None
         self.roles: set[Role] = set()
         self.clubs: set[int] = set()
         self._conn: asyncpg.Connection | None = None
@@ -82,9 +85,11 @@ class ShareConnection:
             await conn.execute("SELECT pg_advisory_lock_shared($1, 0)", MEMBER_CLASS)
             await conn.add_listener(INBOX_CHANNEL, self._inbox_notified)
             await conn.add_listener(OUTBOX_CHANNEL, self._outbox_notified)
+            await conn.add_listener(ACCOUNTS_CHANNEL, self._accounts_notified)
         except BaseException:
             conn.terminate()
             raise
+        self.on_accounts(ALL)  # what was written while nobody here listened
         self._conn = conn
         self.pid = conn.get_server_pid()
         conn.add_termination_listener(self._terminated)
@@ -96,6 +101,9 @@ class ShareConnection:
         chats = [int(c) for c in payload.split(",") if c.strip()]
         self.on_outbox(chats)
 
+    def _accounts_notified(self, _conn: Any, _pid: int, _channel: str, payload: str) -> None:
+        self.on_accounts(payload)
+
     def _terminated(self, *_: Any) -> None:
         self._connection_failed()
 
@@ -103,6 +111,7 @@ class ShareConnection:
         conn, self._conn = self._conn, None
         if conn is not None and not conn.is_closed():
             conn.terminate()
+        self.on_accounts(ALL)  # no more notifications until joined again
         if self._closing or self._recovering is not None:
             return
         log.warning("the share connection was lost")

@@ -8,6 +8,7 @@ from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
+import pytest
 from aiogram.types import TelegramObject
 
 from bot.app import UPDATES_IN_FLIGHT, create_app
@@ -73,3 +74,40 @@ async def test_only_so_many_updates_are_handled_at_once(
         release.set()
         await application.stop()
         await asyncio.wait_for(task, 10)
+
+
+async def test_an_update_being_handled_at_shutdown_finishes_before_storage_closes(
+        fake: FakeTelegram, tmp_path: Path, clock: FixedClock,
+        caplog: pytest.LogCaptureFixture) -> None:
+    """Stopping while a handler runs: it finishes (its account written, its greeting sent),
+    and nothing is logged as failed (storage closed under it: "handler failed", a traceback)."""
+    application = await create_app(make_settings(fake, tmp_path), limits=FAST_LIMITS,
+                                   clock=clock)
+    release = asyncio.Event()
+    inside = asyncio.Event()
+
+    async def gate(handler: Handler, event: TelegramObject, data: dict[str, Any]) -> Any:
+        inside.set()
+        await release.wait()
+        return await handler(event, data)
+
+    application.dispatcher.update.outer_middleware(gate)
+    task = asyncio.create_task(application.run(handle_signals=False, polling_timeout=1))
+    try:
+        await asyncio.wait_for(application.started.wait(), 10)
+        user = fake.user(5100, "Late")
+        await fake.send(user, "/start")
+        await asyncio.wait_for(inside.wait(), 10)
+        stopping = asyncio.create_task(application.stop())
+        await asyncio.sleep(0.5)  # polling stopped; without the wait storage closed here
+        release.set()
+        await stopping
+        await asyncio.wait_for(task, 20)
+    finally:
+        release.set()
+        if not task.done():
+            await application.stop()
+            await asyncio.wait_for(task, 10)
+    failed = [r for r in caplog.records if r.exc_info or "failed" in r.getMessage()]
+    assert failed == []
+    assert (await fake.next_message(user.id)).text  # the greeting went out before the end

@@ -237,3 +237,88 @@ async def test_unseat_from_the_panel(fake: FakeTelegram, tmp_path: Path) -> None
         assert not any(":unseat" in d for _, d in panel.buttons())
         answer = await flow.press(HOST, panel, data(flow, "unseat", 2))
         assert "out of date" in answer and len(flow.table.seats) == 9
+
+
+async def jail_one(flow: Flow) -> int:
+    """A night from the panel in which the Judge jails a player for sure: nobody else targets
+    the Judge or the prisoner (no block, no kill, no challenge of them). The prisoner's seat."""
+    table = flow.table
+    judge = next(s for s in sorted(table.seats) if table.role(s) is engine.Role.JUDGE)
+    prisoner = next(s for s in sorted(table.seats) if s != judge)
+    await press(flow, "night")
+    await wait_until(lambda: table.stage is Stage.NIGHT, 10, "the night")
+    spared = {judge, prisoner}
+    pickers = table.pickers()
+    common = min(set.intersection(*(set(engine.legal_targets(table.game, s)) for s in pickers))
+                 - spared) if pickers else None
+    for seat in engine.night_actors(table.game):
+        if seat == judge:
+            target = prisoner
+        elif table.is_picker(seat):
+            assert common is not None
+            target = common
+        else:
+            options = [t for t in engine.legal_targets(table.game, seat) if t not in spared]
+            if not options:
+                continue
+            target = options[0]
+        uid, prefix = flow.presser(seat, "n")
+        await wait_until(lambda u=uid, p=prefix: flow.latest_with(u, p) is not None
+                         or table.stage is not Stage.NIGHT or table.mafia_locked, 10,
+                         f"the night prompt of {seat}")
+        prompt = flow.latest_with(uid, prefix)
+        if prompt is None or table.stage is not Stage.NIGHT:
+            continue
+        if table.is_picker(seat) and table.mafia_locked:
+            continue
+        await flow.press(uid, prompt, prefix + str(target))
+    await wait_until(lambda: flow.over or table.stage is not Stage.NIGHT, 30, "the morning")
+    assert table.game.player(prisoner).jailed
+    return prisoner
+
+
+@pytest.mark.soak
+async def test_the_floor_for_a_prisoner_from_the_panel(fake: FakeTelegram,
+                                                        tmp_path: Path) -> None:
+    """``/speak`` on the panel (about 25 s): which prisoner, then the host's floor or another
+    player's time; the club hears the floor given; a seat not in jail is refused."""
+    async with running(fake, tmp_path) as app:
+        flow = Flow(fake, app, "en")
+        await flow.lobby(10)
+        await press(flow, "menu", "preset")
+        await press(flow, "preset", "default")  # the bot's 10 cards: a Judge among them
+        await press(flow, "deal")
+        await wait_until(lambda: flow.table.started, 10, "the deal")
+        panel = panel_of(flow)
+        assert panel is not None and not any(":speak" in d for _, d in panel.buttons())
+        prisoner = await jail_one(flow)
+        await flow.last_words()
+        table = flow.table
+        await press(flow, "menu", "speak")
+        await panel_says(flow, "Which prisoner gets the floor?")
+        await press(flow, "menu", f"speak.{prisoner}")
+        name = table.name(prisoner)
+        await panel_says(flow, f"The floor for №{prisoner} {name}")
+        giver = next(s for s in sorted(table.seats)
+                     if table.game.player(s).able and s != prisoner)
+        heard = len(fake.messages(flow.club))
+        answer = await press(flow, "speak", f"{prisoner}.{giver}")
+        assert answer == "Done."
+        await wait_until(lambda: any("gives their time to" in m.body and name in m.body
+                                     for m in fake.messages(flow.club)[heard:]), 10,
+                         "the floor given in the club")
+        await press(flow, "menu", "speak")
+        await press(flow, "menu", f"speak.{prisoner}")
+        answer = await press(flow, "speak", prisoner)  # the host's own floor
+        assert answer == "Done."
+        await wait_until(lambda: any("gets the floor" in m.body
+                                     for m in fake.messages(flow.club)[heard:]), 10,
+                         "the host's floor in the club")
+        # a seat not in jail: refused, nothing said
+        posts = len(fake.messages(flow.club))
+        panel = panel_of(flow)
+        assert panel is not None
+        answer = await flow.press(HOST, panel, data(flow, "speak", giver))
+        assert "not in jail" in answer
+        await flow.delivered()
+        assert not any("floor" in m.body for m in fake.messages(flow.club)[posts:])

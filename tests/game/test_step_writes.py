@@ -193,3 +193,29 @@ async def test_a_panel_press_is_answered_only_once_its_step_is_durable(
     assert "night_start" in [e.kind for e in await h.db.games.events(h.game_id)]
     await h.service.core.writes.settled(h.game_id)
     assert len(h.sender.sent) > sent_before  # the prompts leave after the commit
+
+
+async def test_the_deals_reads_are_one_snapshot(
+        h: Harness, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The deal reads the club's preset, the seated accounts, the day's first-day kills and
+    the friend orders under the game's lock: one snapshot (they were five reads, each queued
+    on the reading connection behind the other tables'), and what it read is what it deals."""
+    table = await h.lobby(10)
+    roles = ["mafia_chief", "mafia", "mafia", "doctor", "policeman", "marilyn", "judge",
+             "sportsman", "lucky", "maniac"]  # not the default composition (a lawyer)
+    await h.db.clubs.save_preset(CHAT, 10, roles)
+    killed = table.tg_of(2)
+    await h.db.first_day_killed.mark(CHAT, table.day, killed)
+    reads = {"read": 0, "query": 0}
+    for name in reads:
+        real = getattr(h.db, name)
+
+        def counted(*args: Any, _real: Any = real, _name: str = name) -> Any:
+            reads[_name] += 1
+            return _real(*args)
+
+        monkeypatch.setattr(h.db, name, counted)
+    await h.service.deal(CHAT, HOST)
+    assert reads == {"read": 1, "query": 0}
+    assert sorted(str(c) for c in table.cards) == sorted(roles)
+    assert {str(i) for i in table.game.player(2).open_immunities} == {"first_day_killed"}

@@ -204,3 +204,25 @@ async def test_a_step_writes_the_games_change_with_its_events(db: Database) -> N
     await db.games.append_events_with_messages(game_id, [], [], now=0.0,
                                                change=GameChange(status="paused"))
     assert (await db.games.get(game_id)).status == "paused"
+
+
+async def test_a_step_change_is_refused_as_the_single_setters_refuse(db: Database) -> None:
+    """The step's change (2-4 statements) checks what set_roles, set_commitment and
+    set_status check: a known status, one commitment, roles of seats, an open game."""
+    game_id = await setup(db, players=2)
+    await db.games.append_events_with_messages(game_id, [], [], now=0.0,
+                                               change=GameChange(commitment="abc"))
+    for bad in (GameChange(status="nonsense"), GameChange(commitment="other"),
+                GameChange(commitment=""), GameChange(roles={1: ""}),
+                GameChange(roles={3: "mafia"})):
+        with pytest.raises(InvalidValue):
+            await db.games.append_events_with_messages(game_id, [], [], now=0.0, change=bad)
+    await db.games.append_events_with_messages(  # the same commitment again is fine
+        game_id, [], [], now=0.0, change=GameChange(commitment="abc", status="running"))
+    await db.games.finish(game_id, status="aborted", points=[], day=DAY)
+    with pytest.raises(GameClosed):
+        await db.games.append_events_with_messages(game_id, [], [], now=0.0,
+                                                   change=GameChange(status="paused"))
+    game = await db.games.get(game_id)
+    assert (game.status, game.commitment) == ("aborted", "abc")
+    assert [s.role for s in game.seats] == [None, None]

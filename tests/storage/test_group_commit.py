@@ -48,6 +48,7 @@ def _insert(x: int) -> Body:
 
 async def _commits(db: Database) -> list[str]:
     seen: list[str] = []
+    db.group_max_s = None  # the counts below are the queue's and the size's, not the clock's
     if db.backend == "sqlite":
         await db._conn.set_trace_callback(  # the writer's statements, as SQLite runs them
             lambda s: seen.append(s) if s.strip().upper() == "COMMIT" else None)
@@ -67,6 +68,7 @@ async def _commits(db: Database) -> list[str]:
 async def _queued(db: Database, bodies: list[Body]) -> list[BaseException | None]:
     """Run ``bodies`` as transactions queued behind a first one that holds the writer, so
     that they form one group; their outcomes in order."""
+    db.group_max_s = None  # one group however long the first holds the writer (no age limit)
     release = asyncio.Event()
     holding = asyncio.Event()
 
@@ -296,3 +298,31 @@ async def test_close_commits_an_open_group(db_target: str | Path) -> None:
     with pytest.raises(ValueError):  # the connection is closed by then
         await tail
     assert await _rows(db_target) == [1]
+
+
+async def test_a_group_older_than_its_limit_commits_with_writers_still_waiting(
+        db: Database, db_target: str | Path) -> None:
+    """The first of a group does not wait for the whole queue behind it: a group commits
+    once it is ``group_max_s`` old, at the end of the transaction under way."""
+    await _table(db)
+    commits = await _commits(db)
+    db.group_max_s = 0.05
+    seen: list[tuple[str, int]] = []
+
+    def slow(x: int) -> Body:
+        async def body(conn: aiosqlite.Connection) -> None:
+            seen.append(("began", x))
+            await asyncio.sleep(0.02)  # a transaction's statements under a busy loop
+            await conn.execute("INSERT INTO t (x) VALUES (?)", (x,))
+        return body
+
+    async def run(x: int) -> None:
+        async with db.transaction() as conn:
+            await slow(x)(conn)
+        seen.append(("durable", x))
+
+    await asyncio.gather(*(run(x) for x in range(1, 21)))
+    assert await _rows(db_target) == list(range(1, 21))
+    assert 3 <= len(commits) < 20  # groups of a few, not one of 20 nor 20 of one
+    # the first was durable before the last began
+    assert seen.index(("durable", 1)) < seen.index(("began", 20))

@@ -12,7 +12,14 @@ import pytest
 
 from bot.i18n import Translator
 from storage.db import Database
-from tests.game.conftest import FakeClock, make_harness, packaged_translator
+from tests.game.conftest import (  # noqa: F401  (fixtures: the game tests' harness, ``h``)
+    FakeClock,
+    db,
+    fake_clock,
+    h,
+    make_harness,
+    packaged_translator,
+)
 from tests.game.harness import CHAT, Harness
 
 
@@ -37,20 +44,20 @@ async def played(tmp_path: Path, translator: Translator) -> AsyncIterator[Played
 
 @asynccontextmanager
 async def played_games(tmp_path: Path, translator: Translator) -> AsyncIterator[Played]:
-    db = await Database.open(tmp_path / "web.sqlite3")
+    database = await Database.open(tmp_path / "web.sqlite3")
     clock = FakeClock(datetime(2026, 11, 30, 18, 0, tzinfo=UTC))
-    await db.clubs.ensure(CHAT, title="Club <Night>", locale="ru")
-    h = make_harness(db, clock, translator, tmp_path)
-    await h.dealt(10)
-    await h.play_to_end()
-    finished = h.game_id
+    await database.clubs.ensure(CHAT, title="Club <Night>", locale="ru")
+    harness = make_harness(database, clock, translator, tmp_path)
+    await harness.dealt(10)
+    await harness.play_to_end()
+    finished = harness.game_id
     # a second game with the same players, dealt but not over
-    table = await h.service.open_lobby(CHAT, "Club", 500, is_admin=False)
-    h.game_id = table.game_id
+    table = await harness.service.open_lobby(CHAT, "Club", 500, is_admin=False)
+    harness.game_id = table.game_id
     for tg in range(1001, 1011):
-        await h.service.join(table.game_id, tg)
-    await h.service.deal(CHAT, 500)
+        await harness.service.join(table.game_id, tg)
+    await harness.service.deal(CHAT, 500)
     try:
-        yield Played(db, h, finished, table.game_id)
+        yield Played(database, harness, finished, table.game_id)
     finally:
-        await db.close()
+        await database.close()

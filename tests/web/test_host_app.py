@@ -5,8 +5,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import AsyncIterator
-from datetime import UTC, datetime, timedelta
-from pathlib import Path
+from datetime import timedelta
 from typing import Any
 
 import pytest
@@ -16,8 +15,6 @@ import engine
 from bot.game.table import Stage
 from bot.i18n import Translator
 from engine import Role
-from storage.db import Database
-from tests.game.conftest import FakeClock, make_harness
 from tests.game.harness import CHAT, HOST, Harness
 from tests.game.test_service_day import tie_plan
 from tests.web.initdata import forge, sign_init_data
@@ -26,17 +23,6 @@ from web.host_app import install_host_app
 
 TOKEN = "123456:ABCdefGHIjklMNOpqrSTUvwxYZ012345678"
 PLAYER = 1001
-
-
-@pytest.fixture
-async def h(tmp_path: Path, translator: Translator) -> AsyncIterator[Harness]:
-    db = await Database.open(tmp_path / "host.sqlite3")
-    await db.clubs.ensure(CHAT, title="Club", locale="ru")
-    clock = FakeClock(datetime(2026, 11, 30, 18, 0, tzinfo=UTC))
-    try:
-        yield make_harness(db, clock, translator, tmp_path)
-    finally:
-        await db.close()
 
 
 @pytest.fixture
