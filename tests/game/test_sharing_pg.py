@@ -216,3 +216,21 @@ async def test_ten_clubs_shared_by_three_processes_through_kill9s(
     print(f"kills: {len(fleet.killed_at)}, presses answered twice: "
           f"{len(answered_twice(fake))}, clubs held again after a kill, s (of which the "
           "look's lock and restore): " + " ".join(f"{t:.1f} ({r:.1f})" for t, r in takeovers))
+
+
+def test_a_takeover_is_measured_to_each_club_s_earliest_retake(tmp_path: Path) -> None:
+    """A club taken over twice (its new holder killed in turn) counts at its first retake, in
+    whichever log it is: the first log's later take once read as a 10 s takeover."""
+    def line(at: str, club: int, seconds: float) -> str:
+        return (f'ts=2026-12-01T16:00:{at}+00:00 level=INFO logger=bot.sharing '
+                f'msg="club taken" club={club} games=1 seconds={seconds}\n')
+
+    fleet = Fleet(tmp_path, None, "", random.Random(0))  # type: ignore[arg-type]
+    a, b, victim = (tmp_path / f"bot{i}.log" for i in (1, 2, 3))
+    victim.write_text(line("00.000", 1, 0.1) + line("00.000", 2, 0.1))
+    b.write_text(line("02.000", 1, 0.4) + line("02.500", 2, 0.9))  # taken 2 and 2.5 s after
+    a.write_text(line("11.000", 1, 0.2))  # after b was killed too
+    fleet.logs = [a, b, victim]
+    killed = datetime.fromisoformat("2026-12-01T16:00:00.500+00:00").timestamp()
+    fleet.victims = [(victim, killed)]
+    assert fleet.takeovers() == [(2.0, 0.9)]
