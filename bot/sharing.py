@@ -69,6 +69,7 @@ class Sharing:
         self.polling_timeout = polling_timeout
         self.wall = wall
         self.held: set[int] = set()  # the clubs this process runs
+        self.unrestored: set[int] = set()  # held, their games not all restored: updates wait
         self.busy: set[int] = set()  # update ids being handled here
         self.in_flight = in_flight
         self._tasks: set[asyncio.Task[Any]] = set()
@@ -169,30 +170,33 @@ class Sharing:
             if await self.conn.try_club(club):
                 self.held.add(club)
                 taken.append(club)
-        if taken:  # before any of their updates is claimed (the same loop claims them)
-            await asyncio.gather(*(self._restore(club, began) for club in taken))
+        again = sorted(self.unrestored & self.held)
+        if taken or again:  # before any of their updates is claimed (the same loop claims them)
+            await asyncio.gather(*(self._restore(club, began) for club in [*again, *taken]))
         if len(self.held) > share:
             running = {t.chat_id for t in self.games.tables.values()}
             for club in sorted(self.held - running - set(waiting)):
                 if len(self.held) <= share:
                     break
                 self.held.discard(club)
+                self.unrestored.discard(club)  # none of its games here: nothing runs twice
                 await self.conn.release_club(club)
                 log.info("club given back", extra={"club": club})
 
     async def _restore(self, club: int, began: float) -> None:
         """A club just taken: its running games rebuilt from their logs. Each club's games are
         restored beside the others' (a takeover waits for the slowest club, not for the sum;
-        their writes share group commits). If that fails, the club is given back at once: held
-        here without its games, its updates would be handled against no table."""
+        their writes share group commits). If that fails (the database gone meanwhile), the
+        club stays held, its updates wait, and the next look restores what is missing (a game
+        restored already is skipped): given back, the games restored so far would run here
+        and at its next holder both."""
+        self.unrestored.add(club)
         try:
             await self.games.restore(clubs=[club])
         except Exception:
-            log.exception("club not restored: given back", extra={"club": club})
-            self.held.discard(club)
-            with contextlib.suppress(DatabaseUnavailable):
-                await self.conn.release_club(club)
+            log.exception("club not restored yet: again at the next look", extra={"club": club})
             return
+        self.unrestored.discard(club)
         games = sum(t.chat_id == club for t in self.games.tables.values())
         log.info("club taken", extra={"club": club, "games": games,
                                       "seconds": round(time.monotonic() - began, 3)})
@@ -202,7 +206,8 @@ class Sharing:
         room = self.in_flight - len(self.busy)
         if room <= 0:
             return
-        for update_id, payload in await self.conn.claim(self.held, self.busy, room):
+        clubs = self.held - self.unrestored
+        for update_id, payload in await self.conn.claim(clubs, self.busy, room):
             self.busy.add(update_id)
             self._spawn(self._handle(update_id, payload), name=f"update:{update_id}")
 

@@ -1,6 +1,7 @@
 """How clubs are shared out (bot/sharing.py ``Sharing.share_clubs``) on a real server, the
 games stubbed: a process holding the poller and the sender takes fewer clubs; the clubs taken
-are restored side by side; a club whose restore fails is given back; the clubs of a process
+are restored side by side; a club whose restore fails stays held, its updates waiting, and is
+restored at the next look; the clubs of a process
 killed with ``kill -9`` are taken by the next look of a survivor, which counts one member less
 at once (the server ends the killed one's session as its socket closes)."""
 
@@ -46,13 +47,25 @@ class Games:
         return []
 
 
+@dataclass
+class Dispatcher:
+    """Records the updates Sharing.claim hands out, and marks them handled."""
+
+    db: Database
+    handled: list[int] = field(default_factory=list)
+
+    async def handle_claimed(self, bot: Any, update_id: int, payload: str) -> None:
+        self.handled.append(update_id)
+        await self.db.inbox.handled(update_id, 0.0)
+
+
 class Fleet:
     def __init__(self, url: str, db: Database) -> None:
         self.url, self.db = url, db
         self.sharings: list[Sharing] = []
 
     async def join(self, games: Games | None = None) -> Sharing:
-        sharing = Sharing(self.url, cast(Any, None), cast(Any, None),
+        sharing = Sharing(self.url, cast(Any, None), cast(Any, Dispatcher(self.db)),
                           cast(Any, games or Games()), cast(Any, None), self.db,
                           arm_expiry=lambda: None, on_lost=lambda: None, webhook=True,
                           in_flight=10)
@@ -108,16 +121,32 @@ async def test_the_clubs_taken_are_restored_side_by_side(fleet: Fleet) -> None:
     assert sharing.held == set(CLUBS)
 
 
-async def test_a_club_whose_games_cannot_be_restored_is_given_back(fleet: Fleet) -> None:
+async def test_a_club_whose_restore_fails_is_kept_its_updates_waiting_until_restored(
+    fleet: Fleet
+) -> None:
     first = sorted(CLUBS)[:4]  # its share of 8 over 2, taken in order
     games = Games(failing={first[0]})
     sharing = await fleet.join(games)
     other = await fleet.join()
     await sharing.share_clubs()
     assert first[0] in games.started
-    assert sharing.held == set(first[1:])
-    assert first[0] not in sharing.conn.clubs
-    assert await other.conn.try_club(first[0])  # free again, for whoever restores it
+    assert sharing.held == set(first)
+    assert sharing.unrestored == {first[0]}
+    assert not await other.conn.try_club(first[0])  # given back, its games would run twice
+    await fleet.db.inbox.add(1, "{}", 0.0, club=first[0])
+    await fleet.db.inbox.add(2, "{}", 0.0, club=first[1])
+    handled = cast(Dispatcher, sharing.dispatcher).handled
+    await sharing.claim()
+    await asyncio.sleep(0.1)
+    assert handled == [2]  # the restored club's; the other's waits
+    games.failing.clear()  # the database back: the next look restores it
+    games.started.clear()
+    await sharing.share_clubs()
+    assert games.started == [first[0]]
+    assert sharing.unrestored == set()
+    await sharing.claim()
+    await asyncio.sleep(0.1)
+    assert handled == [2, 1]
 
 
 HOLDER = """
