@@ -17,7 +17,7 @@ import contextlib
 import logging
 import math
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from typing import Any
 
 from aiogram import Bot
@@ -36,6 +36,24 @@ log = logging.getLogger("bot.sharing")
 
 LOOK_EVERY_S = 1.0  # roles and clubs without a holder are looked for this often
 POLL_RETRY_S = 1.0
+# What a role costs, in clubs, as a part of all the clubs (rounded down): the poller writes and
+# routes every club's updates and the sender sends every club's messages, so their work grows
+# with the network (2 processes, N = 20: the holder of both used 60.5 s of CPU with 11 clubs,
+# the other 19.2 s with 10; docs/scaling.md). The daily expiry costs nothing worth counting.
+ROLE_WEIGHT = {Role.POLLER: 0.25, Role.SENDER: 0.25, Role.EXPIRY: 0.0}
+
+
+def role_cost(roles: Iterable[Role], clubs: int) -> int:
+    return sum(math.floor(ROLE_WEIGHT[role] * clubs) for role in roles)
+
+
+def fair_share(clubs: int, members: int, held: Iterable[Role], mine: Iterable[Role]) -> int:
+    """How many clubs a process holding the roles ``mine`` takes: the clubs plus what the roles
+    ``held`` (by any member) cost, split evenly over the members, less what its own roles cost.
+    Members counting alike, the shares add up to at least ``clubs``: every club finds a holder
+    even while those above their share keep theirs."""
+    total = clubs + role_cost(held, clubs)
+    return max(0, math.ceil(total / max(1, members)) - role_cost(mine, clubs))
 
 
 class Sharing:
@@ -52,6 +70,7 @@ class Sharing:
         self.polling_timeout = polling_timeout
         self.wall = wall
         self.held: set[int] = set()  # the clubs this process runs
+        self.unrestored: set[int] = set()  # held, their games not all restored: updates wait
         self.busy: set[int] = set()  # update ids being handled here
         self.in_flight = in_flight
         self._tasks: set[asyncio.Task[Any]] = set()
@@ -133,42 +152,63 @@ class Sharing:
             await self.db.inbox.prune(self.wall())
 
     async def share_clubs(self) -> None:
-        """Take clubs nobody holds, those with waiting updates first, up to a fair share;
-        give back idle ones (no game here, nothing being handled) above it."""
+        """Take clubs nobody holds, those with waiting updates first, up to a fair share (the
+        roles held counted, :func:`fair_share`); give back idle ones (no game here, nothing
+        being handled) above it. The clubs taken are restored at once, side by side."""
         waiting = await self.db.inbox.pending_clubs()
         clubs = set(await self.db.clubs.chat_ids()) | set(waiting)
         members = max(1, await self.conn.members())
-        share = math.ceil(len(clubs) / members)
+        roles = await self.conn.roles_held()
+        share = fair_share(len(clubs), members, roles, self.conn.roles)
         elsewhere = await self.conn.held_elsewhere()
         free = [c for c in dict.fromkeys([*waiting, *sorted(clubs)])
                 if c not in self.held and fold(c) not in elsewhere]
         taken = []
+        began = time.monotonic()
         for club in free:
             if len(self.held) >= share:
                 break
             if await self.conn.try_club(club):
                 self.held.add(club)
                 taken.append(club)
-        if taken:  # before any of their updates is claimed (the same loop claims them)
-            await self.games.restore(clubs=taken)
-            for club in taken:
-                games = sum(t.chat_id == club for t in self.games.tables.values())
-                log.info("club taken", extra={"club": club, "games": games})
+        again = sorted(self.unrestored & self.held)
+        if taken or again:  # before any of their updates is claimed (the same loop claims them)
+            await asyncio.gather(*(self._restore(club, began) for club in [*again, *taken]))
         if len(self.held) > share:
             running = {t.chat_id for t in self.games.tables.values()}
             for club in sorted(self.held - running - set(waiting)):
                 if len(self.held) <= share:
                     break
                 self.held.discard(club)
+                self.unrestored.discard(club)  # none of its games here: nothing runs twice
                 await self.conn.release_club(club)
                 log.info("club given back", extra={"club": club})
+
+    async def _restore(self, club: int, began: float) -> None:
+        """A club just taken: its running games rebuilt from their logs. Each club's games are
+        restored beside the others' (a takeover waits for the slowest club, not for the sum;
+        their writes share group commits). If that fails (the database gone meanwhile), the
+        club stays held, its updates wait, and the next look restores what is missing (a game
+        restored already is skipped): given back, the games restored so far would run here
+        and at its next holder both."""
+        self.unrestored.add(club)
+        try:
+            await self.games.restore(clubs=[club])
+        except Exception:
+            log.exception("club not restored yet: again at the next look", extra={"club": club})
+            return
+        self.unrestored.discard(club)
+        games = sum(t.chat_id == club for t in self.games.tables.values())
+        log.info("club taken", extra={"club": club, "games": games,
+                                      "seconds": round(time.monotonic() - began, 3)})
 
     # ------------------------------------------------------------------ the inbox
     async def claim(self) -> None:
         room = self.in_flight - len(self.busy)
         if room <= 0:
             return
-        for update_id, payload in await self.conn.claim(self.held, self.busy, room):
+        clubs = self.held - self.unrestored
+        for update_id, payload in await self.conn.claim(clubs, self.busy, room):
             self.busy.add(update_id)
             self._spawn(self._handle(update_id, payload), name=f"update:{update_id}")
 

@@ -5,7 +5,9 @@ to the bot, the answer received), so a stall here would be counted as the bot's.
 from __future__ import annotations
 
 import asyncio
+import bisect
 import time
+from itertools import accumulate
 
 TICK = 0.01  # seconds between the monitor's wake-ups
 STALL = 0.005  # a wake-up later than this is remembered as a stall
@@ -18,6 +20,9 @@ class LoopLag:
         self.samples: list[float] = []  # seconds late, one per wake-up
         self.stalls: list[tuple[float, float]] = []  # (start, end) of each wake-up late > 5 ms
         self._task: asyncio.Task[None] | None = None
+        self._starts: list[float] = []  # of the stalls, for overlap()
+        self._ends: list[float] = []
+        self._sums: list[float] = [0.0]  # the stalls' lengths summed up to each
 
     def start(self) -> None:
         self._task = asyncio.get_running_loop().create_task(self._run())
@@ -38,6 +43,19 @@ class LoopLag:
                 self.stalls.append((now - late, now))
 
     def overlap(self, start: float, end: float) -> float:
-        """Seconds of the loop's stalls within [start, end]."""
-        return sum(max(0.0, min(end, b) - max(start, a)) for a, b in self.stalls
-                   if a < end and b > start)
+        """Seconds of the loop's stalls within [start, end]. The stalls come in time order and
+        never overlap (each ends at a wake-up, the next starts after it), so a bisection and
+        running totals answer it: summing over every stall for every press made the figures
+        of a 35-minute run at N = 200 take longer than its games (presses x stalls)."""
+        if len(self._sums) != len(self.stalls) + 1:
+            self._starts = [a for a, _ in self.stalls]
+            self._ends = [b for _, b in self.stalls]
+            self._sums = [0.0, *accumulate(b - a for a, b in self.stalls)]
+        first = bisect.bisect_right(self._ends, start)  # the first stall ending after start
+        last = bisect.bisect_left(self._starts, end)  # the stalls starting before end
+        if first >= last:
+            return 0.0
+        total = self._sums[last] - self._sums[first]
+        total -= max(0.0, start - self._starts[first])  # the part before start
+        total -= max(0.0, self._ends[last - 1] - end)  # the part after end
+        return max(0.0, total)

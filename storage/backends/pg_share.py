@@ -178,6 +178,14 @@ class ShareConnection:
             " AND classid = $1::bigint::oid AND objid = 0 AND objsubid = 2 AND granted",
             MEMBER_CLASS))
 
+    async def roles_held(self) -> dict[Role, int]:
+        """Each role with a live holder: the holder's session."""
+        rows = await self._run(
+            "fetch", "SELECT objid::bigint, pid FROM pg_locks WHERE locktype = 'advisory'"
+            " AND classid = $1::bigint::oid AND objsubid = 2 AND granted", ROLE_CLASS)
+        known = {int(role) for role in Role}
+        return {Role(int(r[0])): int(r[1]) for r in rows if int(r[0]) in known}
+
     async def held_elsewhere(self) -> set[int]:
         """The folded keys of the clubs other processes hold."""
         rows = await self._run(
