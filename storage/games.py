@@ -94,9 +94,9 @@ class GameChange:
 
 
 async def _apply_change(conn: Connection, game_id: int, change: GameChange) -> None:
-    """As :func:`_set_roles`, :func:`_set_commitment` and :func:`_set_status` one after the
-    other, in 2 to 4 statements instead of up to 14 (the deal's step waits for them, each a
-    trip to the database's thread under a busy loop)."""
+    """Write the roles, the commitment and the status an open game's step changed, in 2 to 4
+    statements (the deal's step waits for them, each a trip to the database's thread under a
+    busy loop); the one path for each of them alone too."""
     if change.roles is None and change.commitment is None and change.status is None:
         return
     if change.status is not None and change.status not in GAME_STATUSES:
@@ -130,38 +130,6 @@ async def _apply_change(conn: Connection, game_id: int, change: GameChange) -> N
         await conn.execute(
             f"UPDATE games SET {', '.join(f'{k} = ?' for k in written)} WHERE id = ?",
             (*written.values(), game_id))
-
-
-async def _set_status(conn: Connection, game_id: int, status: str) -> None:
-    if status not in GAME_STATUSES:
-        raise InvalidValue("status", status, "unknown_status")
-    await _require_open(conn, game_id)
-    await conn.execute("UPDATE games SET status = ? WHERE id = ?", (status, game_id))
-
-
-async def _set_commitment(conn: Connection, game_id: int, commitment: str) -> None:
-    if not commitment:
-        raise InvalidValue("commitment", commitment, "empty")
-    await _require_open(conn, game_id)
-    game = await fetch_game(conn, game_id)
-    if game.commitment is not None and game.commitment != commitment:
-        raise InvalidValue("commitment", commitment, "already_set")
-    await conn.execute("UPDATE games SET commitment = ? WHERE id = ?", (commitment, game_id))
-
-
-async def _set_roles(conn: Connection, game_id: int, roles: Mapping[int, str]) -> None:
-    await _require_open(conn, game_id)
-    game = await fetch_game(conn, game_id)
-    seat_numbers = {s.seat for s in game.seats}
-    for seat, role in roles.items():
-        if seat not in seat_numbers:
-            raise InvalidValue("seat", seat, "no_such_seat")
-        if not role:
-            raise InvalidValue("role", role, "empty")
-    await conn.executemany(
-        "UPDATE game_seats SET role = ? WHERE game_id = ? AND seat = ?",
-        [(role, game_id, seat) for seat, role in roles.items()],
-    )
 
 
 def _check_seats(seats: Sequence[tuple[int, int]]) -> None:
@@ -300,19 +268,19 @@ class Games:
     async def set_status(self, game_id: int, status: str) -> Game:
         """Move an open game to another status (use ``finish`` to end it with points)."""
         async with self._db.transaction() as conn:
-            await _set_status(conn, game_id, status)
+            await _apply_change(conn, game_id, GameChange(status=status))
             return await fetch_game(conn, game_id)
 
     async def set_commitment(self, game_id: int, commitment: str) -> Game:
         """The deal's seed commitment (published before the deal; set once)."""
         async with self._db.transaction() as conn:
-            await _set_commitment(conn, game_id, commitment)
+            await _apply_change(conn, game_id, GameChange(commitment=commitment))
             return await fetch_game(conn, game_id)
 
     async def set_roles(self, game_id: int, roles: Mapping[int, str]) -> Game:
         """Set the role of each listed seat (every key must be a seat of the game)."""
         async with self._db.transaction() as conn:
-            await _set_roles(conn, game_id, roles)
+            await _apply_change(conn, game_id, GameChange(roles=roles))
             return await fetch_game(conn, game_id)
 
     async def finish(
