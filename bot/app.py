@@ -201,16 +201,20 @@ class App:
         setup_application(webapp, self.dispatcher, bot=self.bot)
         # the runner's setup runs the dispatcher's startup (games restored)
         await self.listen_webhook(webapp, self.dispatcher.resolve_used_update_types())
+        await self.wait_stopping(handle_signals)
+
+    async def wait_stopping(self, handle_signals: bool) -> None:
+        """Until ``stopping`` is set: by :meth:`stop`, or by SIGTERM/SIGINT when
+        ``handle_signals``."""
         loop = asyncio.get_running_loop()
-        if handle_signals:
-            for sig in (signal.SIGTERM, signal.SIGINT):
-                loop.add_signal_handler(sig, self.stopping.set)
+        signals = (signal.SIGTERM, signal.SIGINT) if handle_signals else ()
+        for sig in signals:
+            loop.add_signal_handler(sig, self.stopping.set)
         try:
             await self.stopping.wait()
         finally:
-            if handle_signals:
-                for sig in (signal.SIGTERM, signal.SIGINT):
-                    loop.remove_signal_handler(sig)
+            for sig in signals:
+                loop.remove_signal_handler(sig)
 
     async def start_web(self) -> None:
         """The read-only web pages (web/) and the host's Mini App, when WEB_PORT is set."""

@@ -7,7 +7,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-import signal
 from typing import TYPE_CHECKING
 
 from aiogram.types import Update
@@ -40,16 +39,9 @@ async def run_shared(app: App, sharing: Sharing, *, handle_signals: bool) -> Non
     if app.settings.webhook_url is not None:
         await serve_webhook(app, sharing)
     running = asyncio.create_task(sharing.run())
-    loop = asyncio.get_running_loop()
-    if handle_signals:
-        for sig in (signal.SIGTERM, signal.SIGINT):
-            loop.add_signal_handler(sig, app.stopping.set)
     try:
-        await app.stopping.wait()
+        await app.wait_stopping(handle_signals)
     finally:
-        if handle_signals:
-            for sig in (signal.SIGTERM, signal.SIGINT):
-                loop.remove_signal_handler(sig)
         sharing.stop_receiving()
         running.cancel()
         with contextlib.suppress(asyncio.CancelledError):
