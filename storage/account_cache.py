@@ -52,12 +52,16 @@ class AccountCache:
     def put(self, tg_id: int, player: Player | None, generation: int, at: float) -> None:
         """Keep what a read that started at ``at``, in ``generation``, returned; nothing if
         this account was written (forgotten) since it started."""
-        if self._all_forgotten > generation or self._forgotten.get(tg_id, -1) > generation:
+        if self._written_since(tg_id, generation):
             return
         if len(self._entries) >= MAX_ENTRIES:
             for key in list(self._entries)[: MAX_ENTRIES // 2]:
                 del self._entries[key]
         self._entries[tg_id] = (at, player)
+
+    def _written_since(self, tg_id: int, generation: int) -> bool:
+        """Forgotten (written) after ``generation``: a read begun then may be stale."""
+        return self._all_forgotten > generation or self._forgotten.get(tg_id, -1) > generation
 
     def forget(self, tg_ids: Iterable[int] | None = None) -> None:
         """Forget these accounts (``None``: all), and what reads of them under way return."""
@@ -109,7 +113,7 @@ class AccountCache:
             # another write of the account since this one began (committed in the same group,
             # perhaps after it): what this one read may be older than what is committed
             kept = [p for p in (fresh if committed and fresh else ())
-                    if self._all_forgotten <= since and self._forgotten.get(p.tg_id, -1) <= since]
+                    if not self._written_since(p.tg_id, since)]
             self.forget(tg_ids)
             for player in kept:  # nothing ran between the forgetting and this
                 self._entries[player.tg_id] = (self.clock(), player)
