@@ -55,15 +55,18 @@ class DealService(PhaseService):
             roles += [role] * count
         return roles
 
-    async def _cards(self, table: Table, read: bool = True,
-                     preset: list[str] | None = None) -> list[Role]:
-        """The table's cards: the host's composition, else the club's preset for the size
-        (``read``: read it here; else ``preset`` is what was read), else the default."""
+    async def _cards(self, table: Table) -> list[Role]:
+        """The table's cards, the club's preset for its size read here."""
+        preset = (None if table.composition is not None
+                  else await self.db.clubs.preset(table.chat_id, len(table.seats)))
+        return self._cards_from(table, preset)
+
+    def _cards_from(self, table: Table, preset: list[str] | None) -> list[Role]:
+        """The table's cards: the host's composition, else the club's ``preset`` for the size
+        (as read), else the default."""
         if table.composition is not None:
             return list(table.composition)
         n = len(table.seats)
-        if read:
-            preset = await self.db.clubs.preset(table.chat_id, n)
         if preset is not None:
             try:
                 return [Role(r) for r in preset]
@@ -128,7 +131,7 @@ class DealService(PhaseService):
                 chat_id=table.chat_id, game_id=table.game_id, day=table.day,
                 tg_ids=(table.tg_of(s) for s in seats),
                 preset_size=None if table.composition is not None else len(seats))
-            cards = await self._cards(table, read=False, preset=inputs.preset)
+            cards = self._cards_from(table, inputs.preset)
             if len(cards) != len(seats):
                 if not engine.composition.MIN_PLAYERS <= len(seats) <= MAX_PLAYERS:
                     raise UserError("game.rule.table_size")
