@@ -24,11 +24,20 @@ def _club(row: Row) -> Club:
     )
 
 
-async def _require(conn: Connection, chat_id: int) -> Club:
+async def require_club(conn: Connection, chat_id: int) -> Club:
     club = await _fetch(conn, chat_id)
     if club is None:
         raise UnknownClub(chat_id)
     return club
+
+
+async def read_preset(conn: Connection, chat_id: int, size: int) -> list[str] | None:
+    """The club's saved composition for ``size`` players."""
+    async with conn.execute(
+        "SELECT roles FROM club_presets WHERE chat_id = ? AND size = ?", (chat_id, size)
+    ) as cur:
+        row = await cur.fetchone()
+    return None if row is None else [str(r) for r in json.loads(row[0])]
 
 
 def _check_locale(locale: str) -> None:
@@ -49,7 +58,7 @@ class Clubs:
                 " ON CONFLICT (chat_id) DO UPDATE SET title = excluded.title",
                 (chat_id, title, locale),
             )
-            return await _require(conn, chat_id)
+            return await require_club(conn, chat_id)
 
     async def chat_ids(self) -> list[int]:
         rows = await self._db.query("SELECT chat_id FROM clubs ORDER BY chat_id")
@@ -61,17 +70,17 @@ class Clubs:
     async def set_locale(self, chat_id: int, locale: str) -> Club:
         _check_locale(locale)
         async with self._db.transaction() as conn:
-            await _require(conn, chat_id)
+            await require_club(conn, chat_id)
             await conn.execute("UPDATE clubs SET locale = ? WHERE chat_id = ?", (locale, chat_id))
-            return await _require(conn, chat_id)
+            return await require_club(conn, chat_id)
 
     async def set_fate_by_host(self, chat_id: int, by_host: bool) -> Club:
         """The club's preference for shoot-outs: the host's draw, or the bot's."""
         async with self._db.transaction() as conn:
-            await _require(conn, chat_id)
+            await require_club(conn, chat_id)
             await conn.execute("UPDATE clubs SET fate_by_host = ? WHERE chat_id = ?",
                                (int(by_host), chat_id))
-            return await _require(conn, chat_id)
+            return await require_club(conn, chat_id)
 
     async def set_timers(self, chat_id: int, **seconds: int) -> Club:
         """Merge timer settings, e.g. ``set_timers(chat, night=90, vote_turn=45)`` (> 0 each)."""
@@ -79,17 +88,17 @@ class Clubs:
             if isinstance(value, bool) or not isinstance(value, int) or value <= 0:
                 raise InvalidValue(f"timer {name}", value, "not_positive_int")
         async with self._db.transaction() as conn:
-            club = await _require(conn, chat_id)
+            club = await require_club(conn, chat_id)
             timers = {**club.timers, **seconds}
             await conn.execute(
                 "UPDATE clubs SET timers = ? WHERE chat_id = ?",
                 (json.dumps(timers, sort_keys=True), chat_id),
             )
-            return await _require(conn, chat_id)
+            return await require_club(conn, chat_id)
 
     async def add_host(self, chat_id: int, tg_id: int) -> None:
         async with self._db.transaction() as conn:
-            await _require(conn, chat_id)
+            await require_club(conn, chat_id)
             await conn.execute(
                 "INSERT INTO club_hosts (chat_id, tg_id) VALUES (?, ?) ON CONFLICT DO NOTHING",
                 (chat_id, tg_id),
@@ -97,14 +106,14 @@ class Clubs:
 
     async def remove_host(self, chat_id: int, tg_id: int) -> None:
         async with self._db.transaction() as conn:
-            await _require(conn, chat_id)
+            await require_club(conn, chat_id)
             await conn.execute(
                 "DELETE FROM club_hosts WHERE chat_id = ? AND tg_id = ?", (chat_id, tg_id)
             )
 
     async def hosts(self, chat_id: int) -> list[int]:
         async with self._db.read() as conn:
-            await _require(conn, chat_id)
+            await require_club(conn, chat_id)
             async with conn.execute(
                 "SELECT tg_id FROM club_hosts WHERE chat_id = ? ORDER BY tg_id", (chat_id,)
             ) as cur:
@@ -117,7 +126,7 @@ class Clubs:
         if not all(isinstance(r, str) and r for r in roles):
             raise InvalidValue("preset", list(roles), "bad_role")
         async with self._db.transaction() as conn:
-            await _require(conn, chat_id)
+            await require_club(conn, chat_id)
             await conn.execute(
                 "INSERT INTO club_presets (chat_id, size, roles) VALUES (?, ?, ?)"
                 " ON CONFLICT (chat_id, size) DO UPDATE SET roles = excluded.roles",
@@ -126,17 +135,13 @@ class Clubs:
 
     async def preset(self, chat_id: int, size: int) -> list[str] | None:
         async with self._db.read() as conn:
-            await _require(conn, chat_id)
-            async with conn.execute(
-                "SELECT roles FROM club_presets WHERE chat_id = ? AND size = ?", (chat_id, size)
-            ) as cur:
-                row = await cur.fetchone()
-        return None if row is None else [str(r) for r in json.loads(row[0])]
+            await require_club(conn, chat_id)
+            return await read_preset(conn, chat_id, size)
 
     async def presets(self, chat_id: int) -> dict[int, list[str]]:
         """Every saved composition of the club: table size -> roles."""
         async with self._db.read() as conn:
-            await _require(conn, chat_id)
+            await require_club(conn, chat_id)
             async with conn.execute(
                 "SELECT size, roles FROM club_presets WHERE chat_id = ? ORDER BY size", (chat_id,)
             ) as cur:
@@ -146,7 +151,7 @@ class Clubs:
     async def delete_preset(self, chat_id: int, size: int) -> bool:
         """Forget the composition for ``size``; False if there was none."""
         async with self._db.transaction() as conn:
-            await _require(conn, chat_id)
+            await require_club(conn, chat_id)
             cur = await conn.execute(
                 "DELETE FROM club_presets WHERE chat_id = ? AND size = ?", (chat_id, size)
             )
@@ -195,4 +200,4 @@ class Clubs:
                                (old_chat_id,))
             await readdress_in(conn, old_chat_id, new_chat_id)  # the durable outbox's queue
             await conn.execute("DELETE FROM clubs WHERE chat_id = ?", (old_chat_id,))
-            return await _require(conn, new_chat_id)
+            return await require_club(conn, new_chat_id)

@@ -8,17 +8,15 @@ snapshot waits for the connection once.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import date
 
-from storage import _ops, _rows
-from storage.errors import UnknownClub
+from storage.clubs import read_preset, require_club
 from storage.models import ImmunityOrder, Player
+from storage.players import fetch_many
+from storage.records import killed_on, orders_of_game
 from storage.sql import Store
-
-_ORDER_COLUMNS = "id, game_id, orderer_id, holder_id, announce_name, accepted, used"
 
 
 @dataclass(frozen=True)
@@ -37,28 +35,11 @@ class DealReads:
                    day: date, preset_size: int | None) -> DealInputs:
         """``preset_size``: the table's size when the host set no composition (else no
         preset is read). Raises UnknownClub, UnknownGame."""
-        ids = sorted(set(tg_ids))
         async with self._db.read() as conn:
-            clubs = list(await conn.execute_fetchall(
-                "SELECT 1 FROM clubs WHERE chat_id = ?", (chat_id,)))
-            if not clubs:
-                raise UnknownClub(chat_id)
-            await _ops.game_status(conn, game_id)
-            preset = None
-            if preset_size is not None:
-                rows = list(await conn.execute_fetchall(
-                    "SELECT roles FROM club_presets WHERE chat_id = ? AND size = ?",
-                    (chat_id, preset_size)))
-                if rows:
-                    preset = [str(r) for r in json.loads(rows[0][0])]
-            players = {} if not ids else {p.tg_id: p for p in map(_rows.player, (
-                await conn.execute_fetchall(
-                    f"SELECT {_rows.PLAYER_COLUMNS} FROM players"
-                    f" WHERE tg_id IN ({','.join('?' * len(ids))})", ids)))}
-            killed = {int(r[0]) for r in await conn.execute_fetchall(
-                "SELECT tg_id FROM first_day_killed WHERE club_chat_id = ? AND day = ?",
-                (chat_id, day.isoformat()))}
-            orders = [_rows.order(r) for r in await conn.execute_fetchall(
-                f"SELECT {_ORDER_COLUMNS} FROM immunity_orders WHERE game_id = ? ORDER BY id",
-                (game_id,))]
+            await require_club(conn, chat_id)
+            preset = (None if preset_size is None
+                      else await read_preset(conn, chat_id, preset_size))
+            players = await fetch_many(conn, tg_ids)
+            killed = await killed_on(conn, chat_id, day)
+            orders = await orders_of_game(conn, game_id)  # UnknownGame
         return DealInputs(preset, players, killed, orders)

@@ -25,6 +25,17 @@ from storage.sql import Connection, Store
 MAX_LANGUAGE_LENGTH = 16
 
 
+async def fetch_many(conn: Connection, tg_ids: Iterable[int]) -> dict[int, Player]:
+    """The accounts of ``tg_ids`` that exist, in one query."""
+    ids = sorted(set(tg_ids))
+    if not ids:
+        return {}
+    rows = await conn.execute_fetchall(
+        f"SELECT {_rows.PLAYER_COLUMNS} FROM players"
+        f" WHERE tg_id IN ({','.join('?' * len(ids))})", ids)
+    return {p.tg_id: p for p in map(_rows.player, rows)}
+
+
 class Players:
     def __init__(self, db: Store, cache: AccountCache | None = None) -> None:
         self._db = db
@@ -55,10 +66,8 @@ class Players:
         ids = sorted(set(tg_ids))
         if not ids:
             return {}
-        rows = await self._db.query(
-            f"SELECT {_rows.PLAYER_COLUMNS} FROM players"
-            f" WHERE tg_id IN ({','.join('?' * len(ids))})", ids)
-        return {p.tg_id: p for p in map(_rows.player, rows)}
+        async with self._db.read() as conn:
+            return await fetch_many(conn, ids)
 
     async def by_nickname(self, nickname: str) -> Player | None:
         """Case-insensitive lookup; spaces are normalized like in ``set_nickname``."""

@@ -19,6 +19,23 @@ MAX_COMPLAINT_LENGTH = 2000
 _ORDER_COLUMNS = "id, game_id, orderer_id, holder_id, announce_name, accepted, used"
 
 
+async def orders_of_game(conn: Connection, game_id: int) -> list[ImmunityOrder]:
+    """The game's friend orders, in order (the game checked: UnknownGame)."""
+    await _ops.game_status(conn, game_id)
+    async with conn.execute(
+        f"SELECT {_ORDER_COLUMNS} FROM immunity_orders WHERE game_id = ? ORDER BY id",
+        (game_id,),
+    ) as cur:
+        return [_rows.order(r) for r in await cur.fetchall()]
+
+
+async def killed_on(conn: Connection, club_chat_id: int, day: date) -> set[int]:
+    """Who was killed on the first day of a game in this club on ``day``."""
+    return {int(r[0]) for r in await conn.execute_fetchall(
+        "SELECT tg_id FROM first_day_killed WHERE club_chat_id = ? AND day = ?",
+        (club_chat_id, day.isoformat()))}
+
+
 async def _fetch_order(conn: Connection, order_id: int) -> ImmunityOrder:
     async with conn.execute(
         f"SELECT {_ORDER_COLUMNS} FROM immunity_orders WHERE id = ?", (order_id,)
@@ -72,12 +89,7 @@ class Immunity:
 
     async def for_game(self, game_id: int) -> list[ImmunityOrder]:
         async with self._db.read() as conn:
-            await _ops.game_status(conn, game_id)
-            async with conn.execute(
-                f"SELECT {_ORDER_COLUMNS} FROM immunity_orders WHERE game_id = ? ORDER BY id",
-                (game_id,),
-            ) as cur:
-                return [_rows.order(r) for r in await cur.fetchall()]
+            return await orders_of_game(conn, game_id)
 
     async def mark_used(self, order_id: int) -> ImmunityOrder:
         """The immunity saved its holder; raises ImmunityAlreadyUsed the second time."""
@@ -116,9 +128,8 @@ class FirstDayKilled:
             return await cur.fetchone() is not None
 
     async def for_day(self, club_chat_id: int, day: date) -> set[int]:
-        return {int(r[0]) for r in await self._db.query(
-            "SELECT tg_id FROM first_day_killed WHERE club_chat_id = ? AND day = ?",
-            (club_chat_id, day.isoformat()))}
+        async with self._db.read() as conn:
+            return await killed_on(conn, club_chat_id, day)
 
 
 class Complaints:
