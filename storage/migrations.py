@@ -12,6 +12,16 @@ from collections.abc import Iterator
 
 import aiosqlite
 
+# A lobby's post is logged as 'lobby_posted' in the step that queues it; a lobby without one is
+# posted by the restore (its process died between the game's row and its post). Every lobby
+# open before the event existed had its post.
+LOBBY_POSTED = """
+INSERT INTO game_events (game_id, seq, kind, payload, at)
+SELECT g.id, coalesce((SELECT max(e.seq) FROM game_events e WHERE e.game_id = g.id), 0) + 1,
+       'lobby_posted', '{}', NULL
+FROM games g WHERE g.status = 'lobby';
+"""
+
 MIGRATIONS: list[tuple[str, str]] = [
     (
         "initial schema",
@@ -315,6 +325,10 @@ ALTER TABLE inbox ADD COLUMN club INTEGER;
 ALTER TABLE inbox ADD COLUMN claimed INTEGER;
 CREATE INDEX inbox_club_pending ON inbox(club, update_id) WHERE handled IS NULL;
 """,
+    ),
+    (
+        "the lobbies open before 'lobby_posted' was logged had their post",
+        LOBBY_POSTED,
     ),
 ]
 

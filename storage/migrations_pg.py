@@ -12,6 +12,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from storage.migrations import LOBBY_POSTED  # the same SQL on both
+
 MIGRATE_LOCK = 0x6D616669_6D696772  # pg_advisory_xact_lock key of the migrations
 
 _TABLES = """
@@ -366,6 +368,7 @@ ALTER TABLE inbox ADD COLUMN club BIGINT;
 ALTER TABLE inbox ADD COLUMN claimed INTEGER;
 CREATE INDEX inbox_club_pending ON inbox(club, update_id) WHERE handled IS NULL;
 """),
+    ("the lobbies open before 'lobby_posted' was logged had their post", LOBBY_POSTED),
 ]
 
 SCHEMA_VERSION = len(MIGRATIONS)

@@ -43,22 +43,27 @@ class LobbyService(PhaseService):
             self.core.add(table)
             await self.core.load_player(user_id)
         async with self.core.lock(game_id):
-            await self.notifier.club(table, "game.lobby.text", ref=self.core.ref(table, "lobby"),
-                                     markup=self._lobby_markup(table),
-                                     **await self._lobby_kwargs(table))
+            await self.post(table)
             if club.fate_by_host:
                 await self.core.record(table, "fate_mode", {"host": True})
         return table
+
+    async def post(self, table: Table) -> None:
+        """The lobby's post, logged as posted in the same step: the game's row is committed
+        before this step, so a process killed between the two leaves a lobby the restore
+        finds unposted (:meth:`bot.game.restore.Restorer`) and posts."""
+        # the same key in a chat the club moved to: the lobby's later edits find this post
+        await self.notifier.club(table, "game.lobby.text", ref=self.core.ref(table, "lobby"),
+                                 markup=self._lobby_markup(table),
+                                 **await self._lobby_kwargs(table))
+        await self.core.record(table, "lobby_posted")
 
     async def repost(self, table: Table) -> None:
         """The lobby message again (the club moved to a supergroup): joins go on there."""
         async with self.core.lock(table.game_id):
             if table.stage is not Stage.LOBBY or not table.open:
                 return
-            # the same key in the new chat: the lobby's later edits find this post
-            await self.notifier.club(table, "game.lobby.text", ref=self.core.ref(table, "lobby"),
-                                     markup=self._lobby_markup(table),
-                                     **await self._lobby_kwargs(table))
+            await self.post(table)
 
     def join_link(self, game_id: int) -> str:
         return f"https://t.me/{self.core.bot_username}?start=join_{game_id}"

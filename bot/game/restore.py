@@ -9,6 +9,7 @@ from collections.abc import Collection
 from bot.game.core import GameCore, PhaseService
 from bot.game.day import DayService
 from bot.game.deal import DealService
+from bot.game.lobby import LobbyService
 from bot.game.night import NightService
 from bot.game.results import Results
 from bot.game.table import TURN_DL, SeatInfo, Stage, Table
@@ -20,10 +21,11 @@ log = logging.getLogger("bot.game")
 class Restorer(PhaseService):
     """Runs once at startup (``start_games``), before any update is handled."""
 
-    def __init__(self, core: GameCore, results: Results,
+    def __init__(self, core: GameCore, results: Results, lobby: LobbyService,
                  dealer: DealService, night: NightService, day: DayService) -> None:
         super().__init__(core)
         self.results = results
+        self.lobby = lobby
         self.dealer = dealer
         self.night = night
         self.day = day
@@ -68,6 +70,8 @@ class Restorer(PhaseService):
 
     async def _resume_after_restart(self, table: Table) -> None:
         if table.stage is Stage.LOBBY:
+            if not table.lobby_posted:
+                await self.lobby.post(table)  # the crash came between the game's row and its post
             return
         if table.stage is not Stage.OVER and not table.game.over:
             # told once per restart (a second restart with nothing new in between says nothing)

@@ -73,7 +73,8 @@ class GameService:
         self.night = NightService(core, self.results)
         self.day = DayService(core, self.results)
         self.host = HostControls(core, self.results, self.night, self.day)
-        self.restorer = Restorer(core, self.results, self.dealer, self.night, self.day)
+        self.restorer = Restorer(core, self.results, self.lobby, self.dealer, self.night,
+                                 self.day)
         self._background: set[asyncio.Task[None]] = set()
         self.shared = False  # PostgreSQL's several processes: clubs restored as taken over
 

@@ -67,6 +67,7 @@ class Table:
     stage: Stage = Stage.LOBBY
     step: int = 0  # phase number: +1 at every night and every vote; buttons carry it
     lobby_message_id: int | None = None
+    lobby_posted: bool = False  # the lobby's post is queued (logged with it in one step)
     composition: list[Role] | None = None
     fate_by_host: bool = False
     seats: dict[int, SeatInfo] = field(default_factory=dict)
@@ -229,6 +230,9 @@ class Table:
 
     def _on_lobby_message(self, p: dict[str, Any]) -> None:
         self.lobby_message_id = int(p["message_id"])
+
+    def _on_lobby_posted(self, p: dict[str, Any]) -> None:
+        self.lobby_posted = True
 
     def _on_composition(self, p: dict[str, Any]) -> None:
         roles = p.get("roles")

@@ -6,6 +6,7 @@ import contextlib
 from pathlib import Path
 
 import engine
+from bot.game.callbacks import LobbyCb
 from bot.game.table import Stage, Table
 from bot.i18n import Translator
 from engine import Role
@@ -99,6 +100,42 @@ async def test_restart_in_lobby_and_after_the_end(h: Harness, db: Database,
     assert h3.service.tables == {}
     await h2.db.close()
     await h3.db.close()
+
+
+async def test_a_lobby_whose_process_died_before_its_post_is_posted_by_the_restart(
+        h: Harness, db: Database, tmp_path: Path) -> None:
+    """/newgame commits the game's row, then queues the post in a step of its own: a process
+    killed in between left a lobby nobody could see or join, and every later /newgame of the
+    club refused with "a game is open". The restart posts it, once."""
+    h.game_id = await db.games.create(CHAT, HOST, created_at=h.clock())  # and then: kill -9
+    assert h.club() == []
+    h2 = await restart(h, db, tmp_path)
+    assert h2.table.stage is Stage.LOBBY
+    posts = h2.club()
+    assert len(posts) == 1
+    assert LobbyCb(game=h2.game_id, action="join").pack() in h2.buttons(posts[0])
+    assert [e.kind for e in await db.games.events(h2.game_id)] == ["lobby_posted"]
+    # the lobby works: players join it, the host cannot open a second one
+    ids = await h2.players(8)
+    for tg in ids:
+        await h2.service.join(h2.game_id, tg)
+    assert len(h2.table.seats) == 8
+    assert await h2.refused(h2.service.open_lobby(CHAT, "Club", HOST, is_admin=False)) \
+        == "game.already_open"
+    # a second restart finds the post logged and says nothing
+    h3 = await restart(h2, db, tmp_path)
+    assert h3.club() == [] and len(h3.table.seats) == 8
+    for again in (h2, h3):
+        await again.db.close()
+
+
+async def test_a_lobby_posted_before_the_restart_is_not_posted_again(
+        h: Harness, db: Database, tmp_path: Path) -> None:
+    await h.lobby(3)
+    assert [e.kind for e in await db.games.events(h.game_id)] == ["lobby_posted"]
+    h2 = await restart(h, db, tmp_path)
+    assert h2.club() == [] and len(h2.table.seats) == 3
+    await h2.db.close()
 
 
 async def test_restart_when_the_crash_came_before_the_announcement(

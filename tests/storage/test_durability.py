@@ -389,6 +389,27 @@ async def test_upgrade_from_version_1_fills_the_rank_histogram(db_path: Path) ->
         assert (info.points, info.rank, info.players_ranked) == (3, 2, 2)
 
 
+async def test_upgrade_marks_the_open_lobbies_posted(db_path: Path) -> None:
+    """Lobbies open before 'lobby_posted' was logged had their post: the restore must not post
+    them again (one without the event is a lobby whose process died before posting it)."""
+    import aiosqlite
+
+    conn = await aiosqlite.connect(db_path, isolation_level=None)
+    await migrate(conn, MIGRATIONS[:-1])
+    await conn.execute("INSERT INTO clubs (chat_id, title, locale) VALUES (-1, 'C', 'ru')")
+    for game, status in ((1, "lobby"), (2, "lobby"), (3, "running"), (4, "finished")):
+        await conn.execute("INSERT INTO games (id, club_chat_id, host_id, created_at, status)"
+                           " VALUES (?, -1, 9, '2026-01-01T20:00:00', ?)", (game, status))
+    await conn.execute("INSERT INTO game_events (game_id, seq, kind, payload)"
+                       " VALUES (2, 1, 'fate_mode', '{\"host\": true}')")
+    await conn.close()
+    async with await Database.open(db_path) as db:
+        assert await db.schema_version() == SCHEMA_VERSION
+        kinds = {g: [(e.seq, e.kind) for e in await db.games.events(g)] for g in (1, 2, 3, 4)}
+    assert kinds == {1: [(1, "lobby_posted")], 2: [(1, "fate_mode"), (2, "lobby_posted")],
+                     3: [], 4: []}
+
+
 async def test_newer_schema_is_refused(db_path: Path) -> None:
     conn = sqlite3.connect(db_path)
     conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION + 1}")

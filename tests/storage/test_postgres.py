@@ -156,6 +156,27 @@ async def test_a_database_newer_than_the_code_is_refused(pg: Cluster) -> None:
         await Database.open(url)
 
 
+async def test_upgrade_marks_the_open_lobbies_posted(pg: Cluster) -> None:
+    """The same data migration as SQLite's (test_durability): lobbies open before the event
+    existed had their post."""
+    from storage.migrations_pg import MIGRATIONS, migrate
+
+    url = await pg.empty_database()
+    conn = await asyncpg.connect(url)
+    try:
+        await migrate(conn, MIGRATIONS[:-1])
+        await conn.execute("INSERT INTO clubs (chat_id, title, locale) VALUES (-1, 'C', 'ru')")
+        for game, status in ((1, "lobby"), (2, "running")):
+            await conn.execute("INSERT INTO games (id, club_chat_id, host_id, created_at, status)"
+                               " VALUES ($1, -1, 9, '2026-01-01T20:00:00', $2)", game, status)
+    finally:
+        await conn.close()
+    async with await Database.open(url) as db:
+        assert await db.schema_version() == SCHEMA_VERSION
+        assert [e.kind for e in await db.games.events(1)] == ["lobby_posted"]
+        assert await db.games.events(2) == []
+
+
 async def test_migrations_run_once(pg: Cluster) -> None:
     url = await pg.empty_database()
     opened = await asyncio.gather(*(Database.open(url) for _ in range(3)))
