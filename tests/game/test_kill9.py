@@ -11,11 +11,13 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+import asyncpg
 import pytest
 
 from storage.db import Database
 from tests.bot_spawn import BotProcess, start_bot
 from tests.fakes.telegram_server import FakeTelegram, SentMessage
+from tests.pg_cluster import Cluster
 
 ROOT = Path(__file__).resolve().parents[2]
 CLUB = -100999
@@ -141,3 +143,70 @@ async def test_sigkill_mid_night_then_the_night_goes_on(fake: FakeTelegram, tmp_
         await asyncio.wait_for(proc.wait(), 30)
         await db.close()
     assert "Traceback" not in proc.output(), proc.output()[-2000:]
+
+
+async def test_sigkill_between_the_games_row_and_its_lobby_post(fake: FakeTelegram,
+                                                                tmp_path: Path,
+                                                                pg: Cluster) -> None:
+    """/newgame commits the game's row, then queues the lobby's post in a step of its own. A
+    lock on the log holds that step; the process is killed there. The next process posts the
+    lobby once, players join it, and /newgame is refused while it is open."""
+    url = await pg.new_database()
+    db = await Database.open(url)
+    await db.clubs.ensure(CLUB, title="Club", locale="en")
+    for i, uid in enumerate(PLAYERS[:2], 1):
+        await db.players.register(uid, display_name=f"U{uid}", language="en")
+        await db.players.set_nickname(uid, f"Gamer{i}")
+        fake.user(uid, f"U{uid}", language_code="en")
+    fake.group(CLUB, "Club")
+    fake.user(HOST, "Host", language_code="en")
+    blocker = await asyncpg.connect(url)
+    output = tmp_path / "bot.log"
+    try:
+        block = blocker.transaction()
+        await block.start()
+        await blocker.execute("LOCK TABLE game_events IN SHARE MODE")  # inserts wait
+        proc = await fork(tmp_path, fake, output, DATABASE_URL=url)
+        try:
+            await fake.send(HOST, "/newgame", chat_id=CLUB)
+
+            async def step_waits() -> bool:
+                return bool(await db.games.running()) and bool(await blocker.fetchval(
+                    "SELECT count(*) FROM pg_locks WHERE relation = 'game_events'::regclass"
+                    " AND NOT granted"))
+            for _ in range(300):
+                if await step_waits():
+                    break
+                await asyncio.sleep(0.1)
+            else:
+                raise AssertionError("the lobby's step never waited on the log")
+        finally:
+            proc.send_signal(signal.SIGKILL)
+            await proc.wait()
+        await block.rollback()
+        [game] = await db.games.running()
+        assert await db.games.events(game.id) == []
+        assert not prompts(fake, CLUB, "gl:")  # the post never left
+
+        proc = await fork(tmp_path, fake, output, DATABASE_URL=url)
+        try:
+            await fake.wait_for(lambda: prompts(fake, CLUB, "gl:"), 30, "the lobby")
+            lobby = prompts(fake, CLUB, "gl:")[0]
+            assert (f"gl:{game.id}:join" in [data for _, data in lobby.buttons()])
+            for uid in PLAYERS[:2]:
+                answer = await fake.callback_answer(
+                    await fake.press(uid, lobby, f"gl:{game.id}:join"), 20)
+                assert answer["text"].startswith("You are at the table"), answer
+            await fake.send(HOST, "/newgame", chat_id=CLUB)
+            await fake.wait_for(lambda: any(f"№{game.id} is already open" in m.body
+                                            for m in fake.messages(CLUB)),
+                                20, "the refusal of a second lobby")
+            assert len(prompts(fake, CLUB, "gl:")) == 1
+            assert [e.kind for e in await db.games.events(game.id)] == ["lobby_posted"]
+        finally:
+            proc.send_signal(signal.SIGTERM)
+            await asyncio.wait_for(proc.wait(), 30)
+        assert "Traceback" not in proc.output(), proc.output()[-2000:]
+    finally:
+        await blocker.close()
+        await db.close()
