@@ -128,7 +128,6 @@ class GameCore:
         for table in moved:
             if table.chat_id == old_chat_id:
                 table.chat_id = new_chat_id
-                table.lobby_message_id = None  # message ids do not carry over to the new chat
                 log.info("game %s moved to chat %s", table.game_id, new_chat_id)
         return moved
 

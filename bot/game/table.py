@@ -66,7 +66,6 @@ class Table:
     day: date  # the calendar day of the game (for "killed on the first day")
     stage: Stage = Stage.LOBBY
     step: int = 0  # phase number: +1 at every night and every vote; buttons carry it
-    lobby_message_id: int | None = None
     lobby_posted: bool = False  # the lobby's post is queued (logged with it in one step)
     composition: list[Role] | None = None
     fate_by_host: bool = False
@@ -145,8 +144,7 @@ class Table:
 
     def is_offline(self, seat: int) -> bool:
         """The seat's player has no Telegram tonight: the host plays its buttons."""
-        info = self.seats.get(seat)
-        return info is not None and info.tg_id in self.offline
+        return seat in self.seats and self.seats[seat].tg_id in self.offline
 
     def chat_of(self, seat: int) -> int:
         """The private chat of a seat: its player's, or the host's for an offline seat (the one
@@ -154,8 +152,7 @@ class Table:
         return self.host_id if self.is_offline(seat) else self.seats[seat].tg_id
 
     def name(self, seat: int) -> str:
-        info = self.seats.get(seat)
-        return info.name if info is not None else "?"
+        return self.seats[seat].name if seat in self.seats else "?"
 
     def role(self, seat: int) -> Role:
         return self.game.player(seat).role
@@ -228,11 +225,10 @@ class Table:
                 self.deadlines[name] = datetime.fromisoformat(at)
         return result
 
-    def _on_lobby_message(self, p: dict[str, Any]) -> None:
-        self.lobby_message_id = int(p["message_id"])
-
     def _on_lobby_posted(self, p: dict[str, Any]) -> None:
         self.lobby_posted = True
+
+    _on_lobby_message = _on_lobby_posted  # old logs: the post's id (its outbox key finds it)
 
     def _on_composition(self, p: dict[str, Any]) -> None:
         roles = p.get("roles")
