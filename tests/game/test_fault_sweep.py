@@ -17,7 +17,8 @@ from pathlib import Path
 
 import pytest
 
-from tests.fakes.telegram_server import FAULT_KINDS, FakeTelegram
+from tests.fakes.telegram_server import FAULT_KINDS, FakeTelegram, Request
+from tests.fakes.virtual_clock import VirtualClock
 from tests.game.conftest import deal_seeds
 from tests.game.flow import Flow, start_app, stop_app
 
@@ -41,15 +42,21 @@ class Run:
     points: dict[int, int]
     faults: int
     methods_hit: frozenset[str]
+    log: list[Request]
 
 
 async def play(tmp_path: Path, kind: str | None, offset: int = 0) -> Run:
-    async with FakeTelegram() as fake:
+    """The game; with a fault ``kind``, the bot's waits (a 429's ``retry_after``, backoffs) on
+    a virtual clock the fake's log reads too: the same order of requests, without the waiting."""
+    clock = VirtualClock()
+    async with FakeTelegram(clock=clock.monotonic) as fake:
         if kind is not None:
             for method in METHODS:
                 for nth in range(EVERY - offset, 2000, EVERY):
                     fake.fault(method, nth, kind, hang=HANG)
         app, task = await start_app(fake, tmp_path, default_locale="en", **TIMERS)
+        if kind is not None:
+            clock.drive(app)
         if kind == "hang":  # a hang outlasts the client's timeout; a slow answer under load
             # would too and be sent twice (docs/delivery.md's at-least-once case), so only here
             app.services.outbox.limits.request_timeout = REQUEST_TIMEOUT
@@ -71,9 +78,31 @@ async def play(tmp_path: Path, kind: str | None, offset: int = 0) -> Run:
             assert (await db.games.get(table.game_id)).status == "finished"
             winner = str(table.game.winner)
             return Run(chats, winner, points, len(fake.faults_hit),
-                       frozenset(method for method, _, _ in fake.faults_hit))
+                       frozenset(method for method, _, _ in fake.faults_hit), fake.log)
         finally:
             await stop_app(app, task)
+
+
+def target(request: Request) -> tuple[object, ...]:
+    """What a request is about: its retry, and nothing sent between, has the same."""
+    params = request.params
+    return (request.method, request.chat_id, params.get("message_id"),
+            params.get("callback_query_id"),
+            params.get("text") if request.method == "sendMessage" else None)
+
+
+def retries_after(log: list[Request], seconds: float) -> int:
+    """How many requests were answered 429; asserts that each was sent again, and not before
+    ``seconds`` (its ``retry_after``) had passed on the log's clock."""
+    count = 0
+    for i, first in enumerate(log):
+        if first.status != 429:
+            continue
+        retry = next((r for r in log[i + 1:] if target(r) == target(first)), None)
+        assert retry is not None, f"{first.method} to {first.chat_id} never sent again"
+        assert retry.at - first.at >= seconds, (first, retry)
+        count += 1
+    return count
 
 
 _CLEAN: list[Run] = []
@@ -126,6 +155,8 @@ async def test_every_fault_kind_over_a_whole_game(clean: Run, tmp_path: Path,
     faulty = await play(tmp_path, kind, offset)
     assert faulty.faults > 10  # the sweep really hit the game
     assert {"sendMessage", "editMessageText", "answerCallbackQuery"} <= faulty.methods_hit
+    if kind == "429":  # on the virtual clock: each retry_after (1 s) waited out, no retry early
+        assert retries_after(faulty.log, 1.0) == faulty.faults
     assert faulty.winner == clean.winner
     assert faulty.points == clean.points
     for chat, bodies in clean.chats.items():
