@@ -43,6 +43,8 @@ class Run:
     faults: int
     methods_hit: frozenset[str]
     log: list[Request]
+    given_up: int = 0  # requests given up on their client's timeout (the hang kind)
+    unknown_hangs: int = 0  # hangs of a request the client's timeouts did not know
 
 
 async def play(tmp_path: Path, kind: str | None, offset: int = 0) -> Run:
@@ -55,11 +57,13 @@ async def play(tmp_path: Path, kind: str | None, offset: int = 0) -> Run:
                 for nth in range(EVERY - offset, 2000, EVERY):
                     fake.fault(method, nth, kind, hang=HANG)
         app, task = await start_app(fake, tmp_path, default_locale="en", **TIMERS)
+        timeouts = None
         if kind is not None:
             clock.drive(app)
         if kind == "hang":  # a hang outlasts the client's timeout; a slow answer under load
             # would too and be sent twice (docs/delivery.md's at-least-once case), so only here
             app.services.outbox.limits.request_timeout = REQUEST_TIMEOUT
+            timeouts = clock.drive_hangs(fake, app.bot)
         try:
             flow = Flow(fake, app, "en")
             games = flow.games
@@ -78,7 +82,9 @@ async def play(tmp_path: Path, kind: str | None, offset: int = 0) -> Run:
             assert (await db.games.get(table.game_id)).status == "finished"
             winner = str(table.game.winner)
             return Run(chats, winner, points, len(fake.faults_hit),
-                       frozenset(method for method, _, _ in fake.faults_hit), fake.log)
+                       frozenset(method for method, _, _ in fake.faults_hit), fake.log,
+                       0 if timeouts is None else timeouts.given_up,
+                       0 if timeouts is None else timeouts.unknown)
         finally:
             await stop_app(app, task)
 
@@ -157,6 +163,8 @@ async def test_every_fault_kind_over_a_whole_game(clean: Run, tmp_path: Path,
     assert {"sendMessage", "editMessageText", "answerCallbackQuery"} <= faulty.methods_hit
     if kind == "429":  # on the virtual clock: each retry_after (1 s) waited out, no retry early
         assert retries_after(faulty.log, 1.0) == faulty.faults
+    if kind == "hang":  # the durable outbox's hung requests met its 1 s timeout (given up)
+        assert faulty.given_up > 5 and faulty.unknown_hangs == 0
     assert faulty.winner == clean.winner
     assert faulty.points == clean.points
     for chat, bodies in clean.chats.items():
