@@ -25,9 +25,10 @@ from tests.game.flow import Flow, start_app, stop_app
 PLAYERS = 8
 EVERY = 4  # the k of "every k-th call"
 METHODS = ("sendMessage", "editMessageText", "sendPhoto", "answerCallbackQuery")
-# A hung request waits the client's timeout (the outbox's; a button's answer waits the hang);
-# a normal request slower than that timeout (the test process descheduled that long on a busy
-# machine) is sent twice and broke the comparison: 1 s, not 0.5, so that only a fault hangs.
+# A hung request waits the client's timeout (the outbox's; a button's answer waits the hang),
+# on the virtual clock: given up as the hang begins. A normal request still meets the real
+# timeout, and one slower than it (the test process descheduled that long on a busy machine)
+# is sent twice and broke the comparison: 1 s, not 0.5, so that only a fault hangs.
 REQUEST_TIMEOUT = 1.0
 HANG = 1.5
 TIMERS = {"night_seconds": 30, "mafia_agree_seconds": 30, "vote_turn_seconds": 30,
@@ -149,15 +150,14 @@ def _load(path: Path) -> Run | None:
     return run
 
 
-@pytest.mark.soak
 @pytest.mark.parametrize("offset", range(EVERY))
 @pytest.mark.parametrize("kind", FAULT_KINDS)
 async def test_every_fault_kind_over_a_whole_game(clean: Run, tmp_path: Path,
                                                   kind: str, offset: int) -> None:
-    """Soak test (the 429 and hang kinds 30-50 s each): a whole game over HTTP in which every
-    fourth call fails, and each 429 waits Telegram's ``retry_after`` (1 s, its least) and each
-    hang the client's request timeout (1 s here; a button's answer waits the fake's 1.5 s hang)
-    before the retry."""
+    """A whole game over HTTP in which every fourth call fails. Each 429 waits Telegram's
+    ``retry_after`` (1 s, its least) and each hang the client's request timeout (1 s here; a
+    button's answer, with the session's 60 s, the fake's 1.5 s hang and its 504) before the
+    retry — on the virtual clock (tests/fakes/virtual_clock.py): 3-5 s a run, not 30-45 s."""
     faulty = await play(tmp_path, kind, offset)
     assert faulty.faults > 10  # the sweep really hit the game
     assert {"sendMessage", "editMessageText", "answerCallbackQuery"} <= faulty.methods_hit
