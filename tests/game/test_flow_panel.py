@@ -82,10 +82,9 @@ async def tie_vote(flow: Flow) -> None:
                          "the next turn")
 
 
-@pytest.mark.soak
 async def test_a_whole_game_from_the_panel(fake: FakeTelegram, tmp_path: Path) -> None:
-    """Soak test (about 40 s on an idle machine): a whole 10-player game over HTTP driven only
-    from the host's panel, on the game's real (short) timers."""
+    """A whole 10-player game over HTTP driven only from the host's panel, on the game's real
+    (short) timers; the panel's edit slots on the virtual clock (about 8 s; 40 s without)."""
     async with running(fake, tmp_path) as app:
         VirtualClock().drive(app)  # the panel's 1.5 s edit slots pass at once
         flow = Flow(fake, app, "en")
@@ -281,10 +280,9 @@ async def jail_one(flow: Flow) -> int:
     return prisoner
 
 
-@pytest.mark.soak
 async def test_the_floor_for_a_prisoner_from_the_panel(fake: FakeTelegram,
                                                         tmp_path: Path) -> None:
-    """``/speak`` on the panel (about 25 s): which prisoner, then the host's floor or another
+    """``/speak`` on the panel: which prisoner, then the host's floor or another
     player's time; the club hears the floor given; a seat not in jail is refused."""
     async with running(fake, tmp_path) as app:
         VirtualClock().drive(app)  # the panel's 1.5 s edit slots pass at once
