@@ -85,8 +85,8 @@ async def tie_vote(flow: Flow) -> None:
 async def test_a_whole_game_from_the_panel(fake: FakeTelegram, tmp_path: Path) -> None:
     """A whole 10-player game over HTTP driven only from the host's panel, on the game's real
     (short) timers; the panel's edit slots on the virtual clock (about 8 s; 40 s without)."""
-    async with running(fake, tmp_path) as app:
-        VirtualClock().drive(app)  # the panel's 1.5 s edit slots pass at once
+    # the panel's 1.5 s edit slots pass at once (the throttle: test_service_panel)
+    async with running(fake, tmp_path, delivery_clock=VirtualClock()) as app:
         flow = Flow(fake, app, "en")
         await flow.lobby(10)  # /newgame: the only typed command; the panel comes with it
         body = await panel_says(flow, "Player10")
@@ -173,8 +173,8 @@ async def test_a_whole_game_from_the_panel(fake: FakeTelegram, tmp_path: Path) -
 
 
 async def test_stale_and_foreign_presses(fake: FakeTelegram, tmp_path: Path) -> None:
-    async with running(fake, tmp_path) as app:
-        VirtualClock().drive(app)  # the panel's 1.5 s edit slots pass at once
+    # the panel's 1.5 s edit slots pass at once (the throttle: test_service_panel)
+    async with running(fake, tmp_path, delivery_clock=VirtualClock()) as app:
         flow = Flow(fake, app, "en")
         await flow.lobby(10)
         await press(flow, "deal")
@@ -213,8 +213,8 @@ async def test_stale_and_foreign_presses(fake: FakeTelegram, tmp_path: Path) -> 
 async def test_unseat_from_the_panel(fake: FakeTelegram, tmp_path: Path) -> None:
     """``/unseat`` on the panel: whom (a seat page), a confirmation, then the lobby without
     that player; after the deal the button is gone."""
-    async with running(fake, tmp_path) as app:
-        VirtualClock().drive(app)  # the panel's 1.5 s edit slots pass at once
+    # the panel's 1.5 s edit slots pass at once (the throttle: test_service_panel)
+    async with running(fake, tmp_path, delivery_clock=VirtualClock()) as app:
         flow = Flow(fake, app, "en")
         await flow.lobby(10)
         await panel_says(flow, "Player10")
@@ -284,8 +284,8 @@ async def test_the_floor_for_a_prisoner_from_the_panel(fake: FakeTelegram,
                                                         tmp_path: Path) -> None:
     """``/speak`` on the panel: which prisoner, then the host's floor or another
     player's time; the club hears the floor given; a seat not in jail is refused."""
-    async with running(fake, tmp_path) as app:
-        VirtualClock().drive(app)  # the panel's 1.5 s edit slots pass at once
+    # the panel's 1.5 s edit slots pass at once (the throttle: test_service_panel)
+    async with running(fake, tmp_path, delivery_clock=VirtualClock()) as app:
         flow = Flow(fake, app, "en")
         await flow.lobby(10)
         await press(flow, "menu", "preset")
