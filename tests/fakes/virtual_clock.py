@@ -9,6 +9,8 @@ Bot API the same time (``FakeTelegram(clock=clock.monotonic)``) and its log show
 Only the outbox's and the delivery's waits are moved (:meth:`VirtualClock.drive`), and, with
 :meth:`VirtualClock.drive_hangs`, the fake's hangs and the HTTP client's timeouts they outlast
 (:class:`ClientTimeouts`); the game's timers and the rate limiter stay on the real clock.
+Not for a fault the fake holds for a while (``fail_next(10_000, ...)``, its real-time rate
+limits): the retries' backoffs pass at once, and they would use it up or meet it again at once.
 """
 
 from __future__ import annotations
