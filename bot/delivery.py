@@ -24,17 +24,15 @@ import contextlib
 import contextvars
 import logging
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from typing import Any
 
 from aiogram.exceptions import (
-    ClientDecodeError,
     TelegramBadRequest,
     TelegramForbiddenError,
     TelegramMigrateToChat,
     TelegramNotFound,
     TelegramRetryAfter,
-    TelegramUnauthorizedError,
 )
 from aiogram.methods import (
     EditMessageCaption,
@@ -43,9 +41,9 @@ from aiogram.methods import (
     SendPhoto,
     TelegramMethod,
 )
-from aiogram.types import BufferedInputFile, CallbackQuery, InlineKeyboardMarkup, Message
+from aiogram.types import BufferedInputFile, InlineKeyboardMarkup, Message
 
-from bot.outbox import Outbox
+from bot.outbox import Outbox, Sleep, answer_query, is_transient
 from storage.backends import DatabaseUnavailable
 from storage.db import Database
 from storage.outbox import EDIT, OutboxRow, Queued
@@ -53,6 +51,10 @@ from storage.outbox import EDIT, OutboxRow, Queued
 log = logging.getLogger("bot.delivery")
 
 Wall = Callable[[], float]
+WaitEvent = Callable[[asyncio.Event, float | None], Awaitable[None]]
+
+# answer_query and is_transient live in bot.outbox now; still importable from here
+__all__ = ["Delivery", "answer_query", "is_transient", "wait_event"]
 
 NOT_MODIFIED = "message is not modified"
 # rows read per look at a chat's queue: the head, and a few behind a throttled edit (a chat has
@@ -61,12 +63,10 @@ PEEK = 8
 UNAVAILABLE_PAUSE = 1.0  # a worker's wait while the database restarts
 
 
-def is_transient(error: BaseException) -> bool:
-    """Whether resending the same request may succeed (see :class:`Delivery`)."""
-    if isinstance(error, ClientDecodeError | TelegramRetryAfter):
-        return True
-    return not isinstance(error, TelegramForbiddenError | TelegramBadRequest | TelegramNotFound
-                          | TelegramMigrateToChat | TelegramUnauthorizedError)
+async def wait_event(event: asyncio.Event, seconds: float | None) -> None:
+    """Until ``event`` is set or ``seconds`` have passed (None: until it is set)."""
+    with contextlib.suppress(TimeoutError):
+        await asyncio.wait_for(event.wait(), seconds)
 
 
 def urgent(chat_id: int, method: str) -> bool:
@@ -102,10 +102,17 @@ def markup_of(payload: dict[str, Any]) -> InlineKeyboardMarkup | None:
 
 
 class Delivery:
-    def __init__(self, db: Database, outbox: Outbox, *, wall: Wall = time.time) -> None:
+    """``wall``, ``sleep`` and ``wait`` are every clock the worker reads or waits on (a retry's
+    time, a throttled edit's slot, a pause): the real ones in production; a test may give a
+    virtual clock (tests/fakes/virtual_clock.py) so that a 429's ``retry_after`` passes at once."""
+
+    def __init__(self, db: Database, outbox: Outbox, *, wall: Wall = time.time,
+                 sleep: Sleep = asyncio.sleep, wait: WaitEvent = wait_event) -> None:
         self.db = db
         self.outbox = outbox
         self.wall = wall
+        self.sleep = sleep
+        self.wait = wait
         self._workers: dict[int, tuple[asyncio.Task[None], asyncio.Event]] = {}
         self._running = False
         # several processes: another one sends; it is told of what was queued here
@@ -180,7 +187,7 @@ class Delivery:
                 try:
                     rows = await self.db.outbox.pending(chat_id, limit=PEEK)
                 except DatabaseUnavailable:  # PostgreSQL restarting: the rows wait for it
-                    await asyncio.sleep(UNAVAILABLE_PAUSE)
+                    await self.sleep(UNAVAILABLE_PAUSE)
                     continue
                 if not rows:
                     if event.is_set():
@@ -200,8 +207,7 @@ class Delivery:
                 if head is not None and head.next_at > now:
                     wait, head = head.next_at - now, None  # backing off: order is kept
                 if head is None:
-                    with contextlib.suppress(TimeoutError):
-                        await asyncio.wait_for(event.wait(), wait)
+                    await self.wait(event, wait)
                     continue
                 is_urgent = any(urgent(chat_id, r.method) for r in rows)
                 del rows  # not held while the sender waits for its turn (2,400 chats at once)
@@ -211,7 +217,7 @@ class Delivery:
                     raise
                 except Exception:
                     log.exception("delivery step failed", extra={"chat_id": chat_id})
-                    await asyncio.sleep(self.outbox.limits.backoff_start)
+                    await self.sleep(self.outbox.limits.backoff_start)
         finally:
             current = self._workers.get(chat_id)
             if current is not None and current[0] is asyncio.current_task():
@@ -310,22 +316,3 @@ class Delivery:
         message_id = result.message_id if isinstance(result, Message) else None
         if not await self.db.outbox.mark_sent(row, message_id, self.wall()):
             log.debug("edit coalesced while in flight", extra={"chat_id": chat_id})
-
-
-async def answer_query(query: CallbackQuery, text: str | None = None, *,
-                       alert: bool = False) -> None:
-    """Answer a button press right away (never queued: Telegram drops late answers), with one
-    retry on a transient error."""
-    for attempt in (1, 2):
-        try:
-            await query.answer(text, show_alert=alert or None)
-            return
-        except TelegramRetryAfter as e:
-            if attempt == 2 or e.retry_after > 5:
-                log.warning("callback answer dropped", extra={"error": e.message})
-                return
-            await asyncio.sleep(float(e.retry_after))
-        except Exception as e:
-            if attempt == 2 or not is_transient(e):
-                log.warning("callback answer failed", extra={"error": f"{type(e).__name__}: {e}"})
-                return

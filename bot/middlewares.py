@@ -12,7 +12,6 @@ from typing import Any
 from aiogram import BaseMiddleware
 from aiogram.types import CallbackQuery, Chat, Message, TelegramObject, User
 
-from bot.delivery import answer_query
 from bot.errors import UserError, explain
 from bot.services import Services
 from storage.backends import DatabaseUnavailable
@@ -114,7 +113,8 @@ class ContextMiddleware(BaseMiddleware):
 
     async def _answer(self, event: TelegramObject, text: str) -> None:
         if isinstance(event, CallbackQuery):
-            await answer_query(event, _plain(text), alert=True)  # one retry; never raises
+            # one retry; never raises
+            await self.services.outbox.answer(event, _plain(text), alert=True)
         elif isinstance(event, Message):
             await self.services.outbox.send_text(event.chat.id, text)
 

@@ -43,17 +43,44 @@ from aiogram.methods import (
     SendMessage,
     TelegramMethod,
 )
-from aiogram.types import BufferedInputFile, InlineKeyboardMarkup, Message
+from aiogram.types import BufferedInputFile, CallbackQuery, InlineKeyboardMarkup, Message
 
 from bot.rate_limit import Clock, Limits, RateLimiter, Sleep
 
-__all__ = ["Limits", "Outbox", "RateLimiter"]
+__all__ = ["Limits", "Outbox", "RateLimiter", "Sleep", "answer_query", "is_transient"]
 
 log = logging.getLogger("bot.outbox")
 
 T = TypeVar("T")
 BlockedHook = Callable[[int], Awaitable[None]]
 MigratedHook = Callable[[int, int], Awaitable[None]]
+
+
+def is_transient(error: BaseException) -> bool:
+    """Whether resending the same request may succeed (see :class:`bot.delivery.Delivery`)."""
+    if isinstance(error, ClientDecodeError | TelegramRetryAfter):
+        return True
+    return not isinstance(error, TelegramForbiddenError | TelegramBadRequest | TelegramNotFound
+                          | TelegramMigrateToChat | TelegramUnauthorizedError)
+
+
+async def answer_query(query: CallbackQuery, text: str | None = None, *, alert: bool = False,
+                       sleep: Sleep = asyncio.sleep) -> None:
+    """Answer a button press right away (never queued: Telegram drops late answers), with one
+    retry on a transient error (after a 429's ``retry_after``, slept with ``sleep``)."""
+    for attempt in (1, 2):
+        try:
+            await query.answer(text, show_alert=alert or None)
+            return
+        except TelegramRetryAfter as e:
+            if attempt == 2 or e.retry_after > 5:
+                log.warning("callback answer dropped", extra={"error": e.message})
+                return
+            await sleep(float(e.retry_after))
+        except Exception as e:
+            if attempt == 2 or not is_transient(e):
+                log.warning("callback answer failed", extra={"error": f"{type(e).__name__}: {e}"})
+                return
 
 
 class Outbox:
@@ -147,6 +174,11 @@ class Outbox:
 
     async def delete(self, chat_id: int, message_id: int) -> bool | None:
         return await self.request(chat_id, DeleteMessage(chat_id=chat_id, message_id=message_id))
+
+    async def answer(self, query: CallbackQuery, text: str | None = None, *,
+                     alert: bool = False) -> None:
+        """Answer a button press (:func:`answer_query`; a 429 waits with :attr:`sleep`)."""
+        await answer_query(query, text, alert=alert, sleep=self.sleep)
 
     def post(self, chat_id: int, text: str, **kwargs: Any) -> asyncio.Task[Message | None]:
         """Fire and forget (still in order per chat, still never dropped); see :meth:`flush`."""

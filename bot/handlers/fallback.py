@@ -5,7 +5,6 @@ from __future__ import annotations
 from aiogram import F, Router
 from aiogram.types import CallbackQuery, Message
 
-from bot.delivery import answer_query
 from bot.i18n import Translator
 from bot.outbox import Outbox
 
@@ -22,9 +21,10 @@ async def not_a_command(
     await outbox.send_text(message.chat.id, translator.t(locale, "misc.not_a_command"))
 
 
-async def stale_button(query: CallbackQuery, translator: Translator, locale: str) -> None:
+async def stale_button(query: CallbackQuery, outbox: Outbox, translator: Translator,
+                       locale: str) -> None:
     """A button nobody handles (an old message, a finished game): say so, stop the spinner."""
-    await answer_query(query, translator.t(locale, "misc.stale_button"))
+    await outbox.answer(query, translator.t(locale, "misc.stale_button"))
 
 
 def create_router() -> Router:

@@ -9,7 +9,6 @@ from aiogram import Bot, F, Router
 from aiogram.filters import Command, CommandObject
 from aiogram.types import CallbackQuery, Message
 
-from bot.delivery import answer_query
 from bot.errors import UserError
 from bot.game.callbacks import LobbyCb
 from bot.game.service import GameService, Reply
@@ -162,13 +161,13 @@ async def endgame(message: Message, games: GameService) -> None:
 
 
 async def lobby_button(query: CallbackQuery, callback_data: LobbyCb, games: GameService,
-                       user_locale: str, account: Player | None = None) -> None:
+                       outbox: Outbox, user_locale: str, account: Player | None = None) -> None:
     if callback_data.action == "join":
         answer = await games.join(callback_data.game, query.from_user.id, account)
     else:
         answer = await games.leave(callback_data.game, query.from_user.id)
     # a popup: in the presser's language, not the club's
-    await answer_query(query, plain(games.notifier.t(user_locale, answer.key, **answer.kwargs)))
+    await outbox.answer(query, plain(games.notifier.t(user_locale, answer.key, **answer.kwargs)))
 
 
 def create_router() -> Router:

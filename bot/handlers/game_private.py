@@ -6,7 +6,6 @@ from aiogram import F, Router
 from aiogram.filters import Command
 from aiogram.types import CallbackQuery, Message
 
-from bot.delivery import answer_query
 from bot.game.callbacks import (
     CancelCb,
     FateCb,
@@ -29,8 +28,9 @@ def _user(message: Message) -> int:
     return message.from_user.id
 
 
-async def _answer(query: CallbackQuery, games: GameService, locale: str, answer: Reply) -> None:
-    await answer_query(query, plain(games.notifier.t(locale, answer.key, **answer.kwargs)))
+async def _answer(query: CallbackQuery, games: GameService, outbox: Outbox, locale: str,
+                  answer: Reply) -> None:
+    await outbox.answer(query, plain(games.notifier.t(locale, answer.key, **answer.kwargs)))
 
 
 async def myrole(message: Message, games: GameService) -> None:
@@ -45,66 +45,66 @@ async def friend(message: Message, games: GameService, outbox: Outbox, locale: s
 
 
 async def night_choice(query: CallbackQuery, callback_data: NightCb, games: GameService,
-                       locale: str) -> None:
+                       outbox: Outbox, locale: str) -> None:
     answer = await games.choose(callback_data.game, query.from_user.id, callback_data.step,
                                 callback_data.target)
-    await _answer(query, games, locale, answer)
+    await _answer(query, games, outbox, locale, answer)
 
 
 async def vote_choice(query: CallbackQuery, callback_data: VoteCb, games: GameService,
-                      locale: str) -> None:
+                      outbox: Outbox, locale: str) -> None:
     answer = await games.vote(callback_data.game, query.from_user.id, callback_data.step,
                               callback_data.target)
-    await _answer(query, games, locale, answer)
+    await _answer(query, games, outbox, locale, answer)
 
 
 async def cancel_verdict(query: CallbackQuery, callback_data: CancelCb, games: GameService,
-                         locale: str) -> None:
+                         outbox: Outbox, locale: str) -> None:
     answer = await games.cancel(callback_data.game, query.from_user.id, callback_data.step)
-    await _answer(query, games, locale, answer)
+    await _answer(query, games, outbox, locale, answer)
 
 
 async def night_choice_for(query: CallbackQuery, callback_data: ForNightCb, games: GameService,
-                           locale: str) -> None:
+                           outbox: Outbox, locale: str) -> None:
     """The host chooses for an offline seat (the button names the seat)."""
     answer = await games.choose(callback_data.game, query.from_user.id, callback_data.step,
                                 callback_data.target, for_seat=callback_data.seat)
-    await _answer(query, games, locale, answer)
+    await _answer(query, games, outbox, locale, answer)
 
 
 async def vote_choice_for(query: CallbackQuery, callback_data: ForVoteCb, games: GameService,
-                          locale: str) -> None:
+                          outbox: Outbox, locale: str) -> None:
     answer = await games.vote(callback_data.game, query.from_user.id, callback_data.step,
                               callback_data.target, for_seat=callback_data.seat)
-    await _answer(query, games, locale, answer)
+    await _answer(query, games, outbox, locale, answer)
 
 
 async def cancel_verdict_for(query: CallbackQuery, callback_data: ForCancelCb,
-                             games: GameService, locale: str) -> None:
+                             games: GameService, outbox: Outbox, locale: str) -> None:
     answer = await games.cancel(callback_data.game, query.from_user.id, callback_data.step,
                                 for_seat=callback_data.seat)
-    await _answer(query, games, locale, answer)
+    await _answer(query, games, outbox, locale, answer)
 
 
 async def fate_draw(query: CallbackQuery, callback_data: FateCb, games: GameService,
-                    locale: str) -> None:
+                    outbox: Outbox, locale: str) -> None:
     answer = await games.fate(callback_data.game, query.from_user.id, callback_data.step,
                               callback_data.target)
-    await _answer(query, games, locale, answer)
+    await _answer(query, games, outbox, locale, answer)
 
 
 async def friend_choice(query: CallbackQuery, callback_data: FriendCb, games: GameService,
-                        locale: str) -> None:
+                        outbox: Outbox, locale: str) -> None:
     answer = await games.friend_choose(callback_data.game, query.from_user.id,
                                        callback_data.holder, callback_data.announce)
-    await _answer(query, games, locale, answer)
+    await _answer(query, games, outbox, locale, answer)
 
 
 async def friend_decision(query: CallbackQuery, callback_data: FriendAcceptCb,
-                          games: GameService, locale: str) -> None:
+                          games: GameService, outbox: Outbox, locale: str) -> None:
     answer = await games.friend_decide(callback_data.game, query.from_user.id,
                                        callback_data.order, callback_data.accept)
-    await _answer(query, games, locale, answer)
+    await _answer(query, games, outbox, locale, answer)
 
 
 async def panel(message: Message, games: GameService, outbox: Outbox, locale: str) -> None:
@@ -114,15 +114,15 @@ async def panel(message: Message, games: GameService, outbox: Outbox, locale: st
 
 
 async def panel_button(query: CallbackQuery, callback_data: PanelCb, games: GameService,
-                       locale: str) -> None:
+                       outbox: Outbox, locale: str) -> None:
     """A button of the host's panel: answered at once (the panel's edit follows); a page of
     the panel gets an empty answer, an action the service's answer."""
     answer = await games.panel.press(callback_data.game, query.from_user.id, callback_data.step,
                                      callback_data.action, callback_data.arg)
     if answer is None:
-        await answer_query(query)
+        await outbox.answer(query)
     else:
-        await _answer(query, games, locale, answer)
+        await _answer(query, games, outbox, locale, answer)
 
 
 def create_router() -> Router:

@@ -8,7 +8,6 @@ from aiogram.types import CallbackQuery, InlineKeyboardButton, InlineKeyboardMar
 
 from bot import club_texts, texts
 from bot.callbacks import LangCb, SexCb, SpouseCb
-from bot.delivery import answer_query
 from bot.i18n import Translator
 from bot.outbox import Outbox
 from bot.services import Services
@@ -103,7 +102,7 @@ async def lang_chosen(
 ) -> None:
     await accounts.set_language(query.from_user.id, callback_data.code)
     text = translator.t(callback_data.code, "lang.set")
-    await answer_query(query)
+    await outbox.answer(query)
     if query.message is not None:
         await outbox.edit_text(query.message.chat.id, query.message.message_id, text)
 
@@ -125,7 +124,7 @@ async def sex_chosen(
 ) -> None:
     await accounts.set_sex(query.from_user.id, callback_data.value)
     text = translator.t(locale, "sex.set", sex=translator.t(locale, f"sex.{callback_data.value}"))
-    await answer_query(query)
+    await outbox.answer(query)
     if query.message is not None:
         await outbox.edit_text(query.message.chat.id, query.message.message_id, text)
 
@@ -162,7 +161,7 @@ async def spouse_answer(
     proposer = await services.accounts.answer_proposal(
         query.from_user.id, callback_data.proposer, callback_data.accept
     )
-    await answer_query(query)
+    await outbox.answer(query)
     proposer_locale = services.accounts.locale_of(proposer, None)
     if callback_data.accept:
         mine = tr.t(locale, "spouse.married", nick=display(proposer))

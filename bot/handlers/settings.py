@@ -10,7 +10,6 @@ from aiogram.filters import Command, CommandObject
 from aiogram.types import CallbackQuery, InlineKeyboardButton, InlineKeyboardMarkup, Message
 
 from bot.callbacks import SettingsCb
-from bot.delivery import answer_query
 from bot.errors import UserError
 from bot.i18n import SUPPORTED, Translator
 from bot.services import Services
@@ -113,8 +112,8 @@ async def settings_button(query: CallbackQuery, callback_data: SettingsCb, bot: 
         raise UserError("misc.stale_button")
     text, markup = render(services.translator, await club_settings.view(chat), page)
     changed = action not in ("main", "hosts", "presets")
-    await answer_query(query, services.translator.t(user_locale, "club.settings.saved")
-                       if changed else None)
+    saved = services.translator.t(user_locale, "club.settings.saved") if changed else None
+    await services.outbox.answer(query, saved)
     await services.outbox.edit_text(chat, message.message_id, text, reply_markup=markup)
 
 

@@ -96,6 +96,9 @@ async def test_a_transient_fault_is_retried_and_delivered_once(
     assert rows[0]["message_id"] == fake.messages(USER)[0].message_id
     assert rows[0]["attempts"] == 2 and "Error" in (rows[0]["error"] or "Error")
     assert ("sendMessage", 1, kind) in fake.faults_hit
+    if kind == "429":  # the real clock by default: retry_after (1 s) waited out before a retry
+        sends = [r for r in fake.log if r.method == "sendMessage"]
+        assert sends[0].status == 429 and sends[1].at - sends[0].at >= 1.0
     await delivery.stop()
 
 

@@ -276,6 +276,22 @@ async def test_app_marks_player_who_blocked_the_bot(
     assert player is not None and not player.bot_blocked
 
 
+async def test_a_buttons_answer_waits_retry_after_on_the_real_clock(
+    app: App, fake: FakeTelegram, ask: Any
+) -> None:
+    """A button's answer refused with a 429 is sent again after ``retry_after``: the app's
+    outbox sleeps it in real seconds (the fault sweep gives it a virtual clock instead)."""
+    fake.user(81, "Ann", language_code="en")
+    await ask(81, "/start")
+    prompt = await ask(81, "/lang")
+    fake.fail_next(1, status=429, retry_after=1, methods={"answerCallbackQuery"})
+    query = await fake.press(81, prompt, button="Русский")
+    await fake.callback_answer(query)
+    answers = [r for r in fake.log if r.method == "answerCallbackQuery"]
+    assert [r.status for r in answers] == [429, 200]
+    assert answers[1].at - answers[0].at >= 1.0
+
+
 async def test_flush_gives_up_after_its_timeout(fake: FakeTelegram, bot: Bot) -> None:
     fake.user(1, "A")
     fake.fail_next(1000, status=500, methods={"sendMessage"})

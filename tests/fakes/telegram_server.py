@@ -245,6 +245,7 @@ class FakeTelegram:
         bot_username: str = "mafia_test_bot",
         limits: TelegramLimits | None = None,
         clock: Any = time.monotonic,
+        sleep: Any = asyncio.sleep,
     ) -> None:
         self.token = token
         self.bot_id = int(token.split(":", 1)[0])
@@ -276,6 +277,9 @@ class FakeTelegram:
         self._failures: list[_Failure] = []
         self.files: dict[str, bytes] = {}  # file_id -> content of documents users sent
         self.clock = clock
+        self.sleep = sleep  # a hang's wait (tests/fakes/virtual_clock.py: on a virtual clock)
+        # called as a hang begins, with the method, its parameters and the hang's seconds
+        self.on_hang: Callable[[str, dict[str, Any], float], None] | None = None
         self.rate_limit = RateLimit(limits, clock) if limits is not None else None
         self.log: list[Request] = []  # every request but getUpdates, with its time and status
         self.delivered_at: dict[int, float] = {}  # update_id -> first handed to the bot
@@ -786,7 +790,7 @@ class FakeTelegram:
         self.calls.append((method, params))
         self.method_calls[method] += 1
         at = self.clock()
-        result = await self._fault(request, method)  # (a Response is falsy: compare to None)
+        result = await self._fault(request, method, params)  # (a Response is falsy: is None)
         if result is None:
             result = await self._answer(method, params)
         chat_id = params.get("chat_id")
@@ -795,7 +799,8 @@ class FakeTelegram:
         await self._notify()  # wake wait_call()
         return result
 
-    async def _fault(self, request: web.Request, method: str) -> web.Response | None:
+    async def _fault(self, request: web.Request, method: str,
+                     params: dict[str, Any]) -> web.Response | None:
         """A misbehaviour planned by :meth:`fault` for this call, if any."""
         fault = self._faults.pop((method, self.method_calls[method]), None)
         if fault is not None:
@@ -813,7 +818,9 @@ class FakeTelegram:
                 if request.transport is not None:
                     request.transport.abort()
                 return web.Response(status=500)
-            await asyncio.sleep(hang)
+            if self.on_hang is not None:
+                self.on_hang(method, params, hang)
+            await self.sleep(hang)
             return _error(504, "Gateway Timeout")
         return None
 

@@ -17,6 +17,7 @@ from bot.game.service import GameService
 from bot.game.table import Stage, Table
 from tests.bot.conftest import FAST_LIMITS, HOST_ID, make_settings
 from tests.fakes.telegram_server import FakeTelegram, SentMessage
+from tests.fakes.virtual_clock import VirtualClock
 
 CLUB = -100777
 HOST = HOST_ID
@@ -52,12 +53,17 @@ def free_port() -> int:
 
 
 async def start_app(fake: FakeTelegram, tmp_path: Path, *, mode: str = "polling",
+                    delivery_clock: VirtualClock | None = None,
                     **overrides: Any) -> tuple[App, asyncio.Task[None]]:
-    """The real application; ``mode="webhook"`` serves a webhook (the fake POSTs updates)."""
+    """The real application; ``mode="webhook"`` serves a webhook (the fake POSTs updates);
+    ``delivery_clock``: its outbox and delivery wait on that virtual clock from the start (give
+    a restarted app the same one: the rows' times are on it)."""
     if mode == "webhook":
         overrides = {**webhook_settings(free_port()), **overrides}
     settings = make_settings(fake, tmp_path, **{**FLOW_TIMERS, **overrides})
     app = await create_app(settings, limits=FAST_LIMITS)
+    if delivery_clock is not None:
+        delivery_clock.drive(app)
     task = asyncio.create_task(app.run(handle_signals=False, polling_timeout=1))
     await wait_until(lambda: app.started.is_set() or task.done(), 10, "the bot to start")
     if task.done():

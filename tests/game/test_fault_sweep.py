@@ -17,16 +17,18 @@ from pathlib import Path
 
 import pytest
 
-from tests.fakes.telegram_server import FAULT_KINDS, FakeTelegram
+from tests.fakes.telegram_server import FAULT_KINDS, FakeTelegram, Request
+from tests.fakes.virtual_clock import VirtualClock
 from tests.game.conftest import deal_seeds
 from tests.game.flow import Flow, start_app, stop_app
 
 PLAYERS = 8
 EVERY = 4  # the k of "every k-th call"
 METHODS = ("sendMessage", "editMessageText", "sendPhoto", "answerCallbackQuery")
-# A hung request waits the client's timeout (the outbox's; a button's answer waits the hang);
-# a normal request slower than that timeout (the test process descheduled that long on a busy
-# machine) is sent twice and broke the comparison: 1 s, not 0.5, so that only a fault hangs.
+# A hung request waits the client's timeout (the outbox's; a button's answer waits the hang),
+# on the virtual clock: given up as the hang begins. A normal request still meets the real
+# timeout, and one slower than it (the test process descheduled that long on a busy machine)
+# is sent twice and broke the comparison: 1 s, not 0.5, so that only a fault hangs.
 REQUEST_TIMEOUT = 1.0
 HANG = 1.5
 TIMERS = {"night_seconds": 30, "mafia_agree_seconds": 30, "vote_turn_seconds": 30,
@@ -41,18 +43,27 @@ class Run:
     points: dict[int, int]
     faults: int
     methods_hit: frozenset[str]
+    log: list[Request]
+    given_up: int = 0  # requests given up on their client's timeout (the hang kind)
+    unknown_hangs: int = 0  # hangs of a request the client's timeouts did not know
 
 
 async def play(tmp_path: Path, kind: str | None, offset: int = 0) -> Run:
-    async with FakeTelegram() as fake:
+    """The game; with a fault ``kind``, the bot's waits (a 429's ``retry_after``, backoffs) on
+    a virtual clock the fake's log reads too: the same order of requests, without the waiting."""
+    clock = VirtualClock()
+    async with FakeTelegram(clock=clock.monotonic) as fake:
         if kind is not None:
             for method in METHODS:
                 for nth in range(EVERY - offset, 2000, EVERY):
                     fake.fault(method, nth, kind, hang=HANG)
-        app, task = await start_app(fake, tmp_path, default_locale="en", **TIMERS)
+        app, task = await start_app(fake, tmp_path, default_locale="en",
+                                    delivery_clock=None if kind is None else clock, **TIMERS)
+        timeouts = None
         if kind == "hang":  # a hang outlasts the client's timeout; a slow answer under load
             # would too and be sent twice (docs/delivery.md's at-least-once case), so only here
             app.services.outbox.limits.request_timeout = REQUEST_TIMEOUT
+            timeouts = clock.drive_hangs(fake, app.bot)
         try:
             flow = Flow(fake, app, "en")
             games = flow.games
@@ -71,9 +82,33 @@ async def play(tmp_path: Path, kind: str | None, offset: int = 0) -> Run:
             assert (await db.games.get(table.game_id)).status == "finished"
             winner = str(table.game.winner)
             return Run(chats, winner, points, len(fake.faults_hit),
-                       frozenset(method for method, _, _ in fake.faults_hit))
+                       frozenset(method for method, _, _ in fake.faults_hit), fake.log,
+                       0 if timeouts is None else timeouts.given_up,
+                       0 if timeouts is None else timeouts.unknown)
         finally:
             await stop_app(app, task)
+
+
+def target(request: Request) -> tuple[object, ...]:
+    """What a request is about: its retry, and nothing sent between, has the same."""
+    params = request.params
+    return (request.method, request.chat_id, params.get("message_id"),
+            params.get("callback_query_id"),
+            params.get("text") if request.method == "sendMessage" else None)
+
+
+def retries_after(log: list[Request], seconds: float) -> int:
+    """How many requests were answered 429; asserts that each was sent again, and not before
+    ``seconds`` (its ``retry_after``) had passed on the log's clock."""
+    count = 0
+    for i, first in enumerate(log):
+        if first.status != 429:
+            continue
+        retry = next((r for r in log[i + 1:] if target(r) == target(first)), None)
+        assert retry is not None, f"{first.method} to {first.chat_id} never sent again"
+        assert retry.at - first.at >= seconds, (first, retry)
+        count += 1
+    return count
 
 
 _CLEAN: list[Run] = []
@@ -114,18 +149,21 @@ def _load(path: Path) -> Run | None:
     return run
 
 
-@pytest.mark.soak
 @pytest.mark.parametrize("offset", range(EVERY))
 @pytest.mark.parametrize("kind", FAULT_KINDS)
 async def test_every_fault_kind_over_a_whole_game(clean: Run, tmp_path: Path,
                                                   kind: str, offset: int) -> None:
-    """Soak test (the 429 and hang kinds 30-50 s each): a whole game over HTTP in which every
-    fourth call fails, and each 429 waits Telegram's ``retry_after`` (1 s, its least) and each
-    hang the client's request timeout (1 s here; a button's answer waits the fake's 1.5 s hang)
-    before the retry."""
+    """A whole game over HTTP in which every fourth call fails. Each 429 waits Telegram's
+    ``retry_after`` (1 s, its least) and each hang the client's request timeout (1 s here; a
+    button's answer, with the session's 60 s, the fake's 1.5 s hang and its 504) before the
+    retry — on the virtual clock (tests/fakes/virtual_clock.py): 3-5 s a run, not 30-45 s."""
     faulty = await play(tmp_path, kind, offset)
     assert faulty.faults > 10  # the sweep really hit the game
     assert {"sendMessage", "editMessageText", "answerCallbackQuery"} <= faulty.methods_hit
+    if kind == "429":  # on the virtual clock: each retry_after (1 s) waited out, no retry early
+        assert retries_after(faulty.log, 1.0) == faulty.faults
+    if kind == "hang":  # the durable outbox's hung requests met its 1 s timeout (given up)
+        assert faulty.given_up > 5 and faulty.unknown_hangs == 0
     assert faulty.winner == clean.winner
     assert faulty.points == clean.points
     for chat, bodies in clean.chats.items():

@@ -13,6 +13,7 @@ from bot.game.callbacks import PanelCb
 from bot.game.table import Stage
 from engine import Phase
 from tests.fakes.telegram_server import FakeTelegram, SentMessage
+from tests.fakes.virtual_clock import VirtualClock
 from tests.game.flow import HOST, Flow, running, wait_until
 from tests.game.test_service_day import tie_plan
 
@@ -81,11 +82,11 @@ async def tie_vote(flow: Flow) -> None:
                          "the next turn")
 
 
-@pytest.mark.soak
 async def test_a_whole_game_from_the_panel(fake: FakeTelegram, tmp_path: Path) -> None:
-    """Soak test (about 40 s on an idle machine): a whole 10-player game over HTTP driven only
-    from the host's panel, on the game's real (short) timers."""
-    async with running(fake, tmp_path) as app:
+    """A whole 10-player game over HTTP driven only from the host's panel, on the game's real
+    (short) timers; the panel's edit slots on the virtual clock (about 8 s; 40 s without)."""
+    # the panel's 1.5 s edit slots pass at once (the throttle: test_service_panel)
+    async with running(fake, tmp_path, delivery_clock=VirtualClock()) as app:
         flow = Flow(fake, app, "en")
         await flow.lobby(10)  # /newgame: the only typed command; the panel comes with it
         body = await panel_says(flow, "Player10")
@@ -172,7 +173,8 @@ async def test_a_whole_game_from_the_panel(fake: FakeTelegram, tmp_path: Path) -
 
 
 async def test_stale_and_foreign_presses(fake: FakeTelegram, tmp_path: Path) -> None:
-    async with running(fake, tmp_path) as app:
+    # the panel's 1.5 s edit slots pass at once (the throttle: test_service_panel)
+    async with running(fake, tmp_path, delivery_clock=VirtualClock()) as app:
         flow = Flow(fake, app, "en")
         await flow.lobby(10)
         await press(flow, "deal")
@@ -211,7 +213,8 @@ async def test_stale_and_foreign_presses(fake: FakeTelegram, tmp_path: Path) -> 
 async def test_unseat_from_the_panel(fake: FakeTelegram, tmp_path: Path) -> None:
     """``/unseat`` on the panel: whom (a seat page), a confirmation, then the lobby without
     that player; after the deal the button is gone."""
-    async with running(fake, tmp_path) as app:
+    # the panel's 1.5 s edit slots pass at once (the throttle: test_service_panel)
+    async with running(fake, tmp_path, delivery_clock=VirtualClock()) as app:
         flow = Flow(fake, app, "en")
         await flow.lobby(10)
         await panel_says(flow, "Player10")
@@ -277,12 +280,12 @@ async def jail_one(flow: Flow) -> int:
     return prisoner
 
 
-@pytest.mark.soak
 async def test_the_floor_for_a_prisoner_from_the_panel(fake: FakeTelegram,
                                                         tmp_path: Path) -> None:
-    """``/speak`` on the panel (about 25 s): which prisoner, then the host's floor or another
+    """``/speak`` on the panel: which prisoner, then the host's floor or another
     player's time; the club hears the floor given; a seat not in jail is refused."""
-    async with running(fake, tmp_path) as app:
+    # the panel's 1.5 s edit slots pass at once (the throttle: test_service_panel)
+    async with running(fake, tmp_path, delivery_clock=VirtualClock()) as app:
         flow = Flow(fake, app, "en")
         await flow.lobby(10)
         await press(flow, "menu", "preset")

@@ -12,6 +12,7 @@ import engine
 from bot.game.table import Stage
 from engine import Role
 from tests.fakes.telegram_server import FakeTelegram
+from tests.fakes.virtual_clock import VirtualClock
 from tests.game.flow import CLUB, HOST, Flow, running, start_app, stop_app, wait_until
 
 
@@ -21,12 +22,20 @@ async def fake() -> AsyncIterator[FakeTelegram]:
         yield server
 
 
+@pytest.fixture
+def clock() -> VirtualClock:
+    """The delivery's waits (the panel's and the vote board's edit slots) pass at once; one
+    clock per test, the restarted app's too (the rows' times are on it)."""
+    return VirtualClock()
+
+
 def targets_of(message: object) -> list[int]:
     return sorted(int(d.split(":")[-1]) for _, d in message.buttons())  # type: ignore[attr-defined]
 
 
-async def test_every_role_gets_its_own_prompt(fake: FakeTelegram, tmp_path: Path) -> None:
-    async with running(fake, tmp_path) as app:
+async def test_every_role_gets_its_own_prompt(fake: FakeTelegram, tmp_path: Path,
+                                              clock: VirtualClock) -> None:
+    async with running(fake, tmp_path, delivery_clock=clock) as app:
         flow = Flow(fake, app, "en")
         await flow.lobby(16)
         await flow.deal()
@@ -54,8 +63,9 @@ async def test_every_role_gets_its_own_prompt(fake: FakeTelegram, tmp_path: Path
             assert got_roster == (uid in mafia)
 
 
-async def test_mafia_window_live_picks_and_agreement(fake: FakeTelegram, tmp_path: Path) -> None:
-    async with running(fake, tmp_path) as app:
+async def test_mafia_window_live_picks_and_agreement(fake: FakeTelegram, tmp_path: Path,
+                                                     clock: VirtualClock) -> None:
+    async with running(fake, tmp_path, delivery_clock=clock) as app:
         flow = Flow(fake, app, "ru")
         await flow.lobby(10)
         await flow.deal()
@@ -86,8 +96,9 @@ async def test_mafia_window_live_picks_and_agreement(fake: FakeTelegram, tmp_pat
             if m.message_id == t.prompts.get(s)), 10, "closed prompts")
 
 
-async def test_vote_turn_timeouts_and_bad_presses(fake: FakeTelegram, tmp_path: Path) -> None:
-    async with running(fake, tmp_path, vote_turn_seconds=0.4) as app:
+async def test_vote_turn_timeouts_and_bad_presses(fake: FakeTelegram, tmp_path: Path,
+                                                  clock: VirtualClock) -> None:
+    async with running(fake, tmp_path, delivery_clock=clock, vote_turn_seconds=0.4) as app:
         flow = Flow(fake, app, "en")
         await flow.lobby(10)
         await flow.deal()
@@ -117,8 +128,9 @@ async def test_vote_turn_timeouts_and_bad_presses(fake: FakeTelegram, tmp_path: 
         assert kinds.count("vote_timeout") >= len(t.order) - 1 and "day_resolved" in kinds
 
 
-async def test_concurrent_double_press_counts_once(fake: FakeTelegram, tmp_path: Path) -> None:
-    async with running(fake, tmp_path) as app:
+async def test_concurrent_double_press_counts_once(fake: FakeTelegram, tmp_path: Path,
+                                                   clock: VirtualClock) -> None:
+    async with running(fake, tmp_path, delivery_clock=clock) as app:
         flow = Flow(fake, app, "ru")
         await flow.lobby(10)
         await flow.deal()
@@ -136,8 +148,9 @@ async def test_concurrent_double_press_counts_once(fake: FakeTelegram, tmp_path:
         assert (await flow.log_kinds()).count("choice") == 1
 
 
-async def test_restart_in_the_middle_of_a_night(fake: FakeTelegram, tmp_path: Path) -> None:
-    app, task = await start_app(fake, tmp_path)
+async def test_restart_in_the_middle_of_a_night(fake: FakeTelegram, tmp_path: Path,
+                                                clock: VirtualClock) -> None:
+    app, task = await start_app(fake, tmp_path, delivery_clock=clock)
     flow = Flow(fake, app, "ru")
     await flow.lobby(10)
     await flow.deal()
@@ -152,7 +165,7 @@ async def test_restart_in_the_middle_of_a_night(fake: FakeTelegram, tmp_path: Pa
                                                                                 doctor)[0]))
     await stop_app(app, task)
 
-    app2, task2 = await start_app(fake, tmp_path)
+    app2, task2 = await start_app(fake, tmp_path, delivery_clock=clock)
     try:
         flow2 = Flow(fake, app2, "ru", game_id=flow.game_id, players=flow.players)
         t2 = flow2.table
@@ -169,8 +182,9 @@ async def test_restart_in_the_middle_of_a_night(fake: FakeTelegram, tmp_path: Pa
         await stop_app(app2, task2)
 
 
-async def test_restart_in_the_middle_of_a_vote(fake: FakeTelegram, tmp_path: Path) -> None:
-    app, task = await start_app(fake, tmp_path)
+async def test_restart_in_the_middle_of_a_vote(fake: FakeTelegram, tmp_path: Path,
+                                               clock: VirtualClock) -> None:
+    app, task = await start_app(fake, tmp_path, delivery_clock=clock)
     flow = Flow(fake, app, "en")
     await flow.lobby(10)
     await flow.deal()
@@ -182,7 +196,7 @@ async def test_restart_in_the_middle_of_a_vote(fake: FakeTelegram, tmp_path: Pat
     await wait_until(lambda: t.current_voter() == second, 10, "the second turn")
     await stop_app(app, task)
 
-    app2, task2 = await start_app(fake, tmp_path)
+    app2, task2 = await start_app(fake, tmp_path, delivery_clock=clock)
     try:
         flow2 = Flow(fake, app2, "en", game_id=flow.game_id, players=flow.players)
         t2 = flow2.table
@@ -197,8 +211,8 @@ async def test_restart_in_the_middle_of_a_vote(fake: FakeTelegram, tmp_path: Pat
 
 
 async def test_host_controls_tech_status_pause_and_end(fake: FakeTelegram,
-                                                       tmp_path: Path) -> None:
-    async with running(fake, tmp_path) as app:
+                                                       tmp_path: Path, clock: VirtualClock) -> None:
+    async with running(fake, tmp_path, delivery_clock=clock) as app:
         flow = Flow(fake, app, "en")
         await flow.lobby(10)
         assert "Only this game's host" in await flow.host_says_as(flow.players[0], "/deal", "host")
@@ -225,8 +239,9 @@ async def test_host_controls_tech_status_pause_and_end(fake: FakeTelegram,
         assert not any([await app.services.db.ledger.balance(u) for u in flow.players])
 
 
-async def test_deep_link_join_and_lobby_refusals(fake: FakeTelegram, tmp_path: Path) -> None:
-    async with running(fake, tmp_path) as app:
+async def test_deep_link_join_and_lobby_refusals(fake: FakeTelegram, tmp_path: Path,
+                                                 clock: VirtualClock) -> None:
+    async with running(fake, tmp_path, delivery_clock=clock) as app:
         flow = Flow(fake, app, "en")
         await flow.lobby(6)
         stranger = fake.user(4001, "Stranger", language_code="en")
@@ -247,8 +262,9 @@ async def test_deep_link_join_and_lobby_refusals(fake: FakeTelegram, tmp_path: P
 
 
 async def test_blocked_player_does_not_stop_the_game(fake: FakeTelegram,
-                                                     tmp_path: Path) -> None:
-    async with running(fake, tmp_path, night_seconds=1.0, mafia_agree_seconds=0.5) as app:
+                                                     tmp_path: Path, clock: VirtualClock) -> None:
+    async with running(fake, tmp_path, delivery_clock=clock,
+                       night_seconds=1.0, mafia_agree_seconds=0.5) as app:
         flow = Flow(fake, app, "en")
         await flow.lobby(10)
         await flow.deal()
@@ -261,8 +277,9 @@ async def test_blocked_player_does_not_stop_the_game(fake: FakeTelegram,
         await wait_until(lambda: t.stage is not Stage.NIGHT, 10, "the deadline resolves")
 
 
-async def test_friend_immunity_over_http(fake: FakeTelegram, tmp_path: Path) -> None:
-    async with running(fake, tmp_path) as app:
+async def test_friend_immunity_over_http(fake: FakeTelegram, tmp_path: Path,
+                                         clock: VirtualClock) -> None:
+    async with running(fake, tmp_path, delivery_clock=clock) as app:
         flow = Flow(fake, app, "en")
         await flow.lobby(10)
         db = app.services.db
@@ -302,9 +319,9 @@ async def test_friend_immunity_over_http(fake: FakeTelegram, tmp_path: Path) -> 
                                      for x in flow.club_texts()), 10, "the announcement")
 
 
-async def test_shootout_drawn_by_the_host_and_lawyer_cancel(fake: FakeTelegram,
-                                                            tmp_path: Path) -> None:
-    async with running(fake, tmp_path) as app:
+async def test_shootout_drawn_by_the_host_and_lawyer_cancel(
+        fake: FakeTelegram, tmp_path: Path, clock: VirtualClock) -> None:
+    async with running(fake, tmp_path, delivery_clock=clock) as app:
         flow = Flow(fake, app, "ru")
         await flow.lobby(10)
         await flow.deal()
@@ -340,9 +357,10 @@ async def test_shootout_drawn_by_the_host_and_lawyer_cancel(fake: FakeTelegram,
                              "the announcement")
 
 
-async def test_chat_administrators_host_and_others_do_not(fake: FakeTelegram,
-                                                          tmp_path: Path) -> None:
-    async with running(fake, tmp_path, default_locale="en") as app:
+async def test_chat_administrators_host_and_others_do_not(
+        fake: FakeTelegram, tmp_path: Path, clock: VirtualClock) -> None:
+    async with running(fake, tmp_path, delivery_clock=clock,
+                       default_locale="en") as app:
         flow = Flow(fake, app, "en")
         fake.group(CLUB, "Club")
         admin = fake.user(4501, "Admin", language_code="en")
