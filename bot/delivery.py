@@ -43,7 +43,7 @@ from aiogram.methods import (
 )
 from aiogram.types import BufferedInputFile, InlineKeyboardMarkup, Message
 
-from bot.outbox import Outbox, Sleep, answer_query, is_transient
+from bot.outbox import Outbox, Sleep, is_transient
 from storage.backends import DatabaseUnavailable
 from storage.db import Database
 from storage.outbox import EDIT, OutboxRow, Queued
@@ -52,9 +52,6 @@ log = logging.getLogger("bot.delivery")
 
 Wall = Callable[[], float]
 WaitEvent = Callable[[asyncio.Event, float | None], Awaitable[None]]
-
-# answer_query and is_transient live in bot.outbox now; still importable from here
-__all__ = ["Delivery", "answer_query", "is_transient", "wait_event"]
 
 NOT_MODIFIED = "message is not modified"
 # rows read per look at a chat's queue: the head, and a few behind a throttled edit (a chat has
