@@ -26,9 +26,13 @@ import asyncpg
 
 from storage.account_cache import ACCOUNTS_CHANNEL, ALL
 from storage.backends import DatabaseUnavailable
-from storage.backends.pg_lock import KEEPALIVES, PING_TIMEOUT_S
 from storage.backends.postgres import CONNECT_TIMEOUT_S, LOST
 
+# the server probes the share connection when idle: after 3 s of silence, every second, 4
+# times; then it ends the session, and every lock of the process with it
+KEEPALIVES = {"tcp_keepalives_idle": "3", "tcp_keepalives_interval": "1",
+              "tcp_keepalives_count": "4"}
+PING_TIMEOUT_S = 5.0
 _FAILED: tuple[type[BaseException], ...] = (TimeoutError, *LOST)
 
 log = logging.getLogger("storage.share")
