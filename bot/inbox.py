@@ -38,6 +38,8 @@ class InboxDispatcher(Dispatcher):
         handles, and nothing is handled here at start)."""
         self.inbox = inbox
         self.wall = wall
+        # how a row is marked handled (bot/sharing.py: in batches, on its own connection)
+        self.mark_handled: Callable[[int, float], Awaitable[None]] = inbox.handled
         self._written: set[int] = set()  # in the inbox already (by polling, or left pending)
         self.update.outer_middleware(self._once)
         if not shared:
@@ -98,7 +100,7 @@ class InboxDispatcher(Dispatcher):
 
     async def _handled(self, update_id: int) -> None:
         try:
-            await self.inbox.handled(update_id, self.wall())
+            await self.mark_handled(update_id, self.wall())
         except DatabaseUnavailable:
             log.warning("not marked handled (database unavailable)",
                         extra={"update_id": update_id})

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 
 from aiogram.types import Chat, Update, User
 
@@ -29,23 +30,43 @@ def _chat_and_user(update: Update) -> tuple[Chat | None, User | None]:
     return None, None
 
 
-async def club_of(update: Update, inbox: Inbox) -> int | None:
-    """The club chat whose holder must handle ``update``: the group's own; for a private
-    game button or a lobby's deep link, its game's club; for anything else a player in a
-    running game sends in private, that game's club; None: any process may."""
+def _wants(update: Update) -> tuple[str, int] | None:
+    """What decides the club: ("club", chat), ("game", id) or ("player", tg_id); None: any
+    process may handle it."""
     chat, user = _chat_and_user(update)
     if chat is not None and chat.type in GROUPS:
-        return chat.id
+        return "club", chat.id
     query = update.callback_query
     if query is not None and query.data:
         press = GAME_PRESS.match(query.data)
         if press is not None:
-            return await inbox.club_of_game(int(press.group(1)))
+            return "game", int(press.group(1))
     message = update.message
     if message is not None and message.text:
         link = JOIN_LINK.match(message.text)
         if link is not None:
-            return await inbox.club_of_game(int(link.group(1)))
+            return "game", int(link.group(1))
     if user is not None:
-        return await inbox.club_of_player(user.id)
+        return "player", user.id
     return None
+
+
+async def club_of(update: Update, inbox: Inbox) -> int | None:
+    """The club chat whose holder must handle ``update``: the group's own; for a private
+    game button or a lobby's deep link, its game's club; for anything else a player in a
+    running game sends in private, that game's club; None: any process may."""
+    return (await clubs_of([update], inbox))[0]
+
+
+async def clubs_of(updates: Sequence[Update], inbox: Inbox) -> list[int | None]:
+    """:func:`club_of` of each update, with two reads for the whole batch (the games', the
+    players'), not one or two an update: the poller asks for the next batch only once this
+    one is written, and each read waits its turn on the reading connection."""
+    wants = [_wants(u) for u in updates]
+    found = {
+        "club": {},
+        "game": await inbox.clubs_of_games(w[1] for w in wants if w and w[0] == "game"),
+        "player": await inbox.clubs_of_players(w[1] for w in wants if w and w[0] == "player"),
+    }
+    return [None if w is None else w[1] if w[0] == "club" else found[w[0]].get(w[1])
+            for w in wants]

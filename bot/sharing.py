@@ -26,8 +26,9 @@ from aiogram.types import Update
 
 from bot.delivery import Delivery
 from bot.game.service import GameService
+from bot.handled_marks import HandledMarks
 from bot.inbox import InboxDispatcher
-from bot.routing import club_of
+from bot.routing import clubs_of
 from storage.backends import DatabaseUnavailable
 from storage.backends.pg_share import Role, ShareConnection, fold
 from storage.db import Database
@@ -63,6 +64,8 @@ class Sharing:
                  polling_timeout: int = 10, wall: Callable[[], float] = time.time) -> None:
         self.conn = ShareConnection(url, on_lost)
         self.conn.on_accounts = db.accounts.forget_payload  # other processes' account writes
+        self.marks = HandledMarks(self.conn.mark_handled)
+        dispatcher.mark_handled = self.marks.mark
         self.bot, self.dispatcher, self.games = bot, dispatcher, games
         self.delivery, self.db = delivery, db
         self.arm_expiry = arm_expiry
@@ -117,6 +120,7 @@ class Sharing:
         for task in list(self._tasks):
             task.cancel()
         await asyncio.gather(*self._tasks, return_exceptions=True)
+        await self.marks.close()
         await self.conn.close()
 
     def stop_receiving(self) -> None:
@@ -225,9 +229,10 @@ class Sharing:
         held), in one transaction; the server unreachable: handled here without the inbox, as
         one process does (their handlers answer "try again in a moment" and change nothing)."""
         try:
-            rows = [(u.update_id, u.model_dump_json(exclude_none=True),
-                     await club_of(u, self.db.inbox)) for u in updates]
-            new = await self.db.inbox.add_many(rows, self.wall())
+            clubs = await clubs_of(updates, self.db.inbox)
+            rows = [(u.update_id, u.model_dump_json(exclude_none=True), club)
+                    for u, club in zip(updates, clubs, strict=True)]
+            new = await self.conn.add_updates(rows, self.wall())
         except DatabaseUnavailable:
             for update in updates:
                 self._spawn(self.dispatcher.feed_update(self.bot, update),

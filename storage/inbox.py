@@ -9,6 +9,8 @@ unhandled by a process that died are handled by the next holder.
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Sequence
+
 from storage.models import ACTIVE_STATUSES
 from storage.sql import Store
 
@@ -28,19 +30,6 @@ class Inbox:
                 " ON CONFLICT (update_id) DO NOTHING RETURNING update_id",
                 (update_id, payload, now, club)))
         return bool(rows)
-
-    async def add_many(self, updates: list[tuple[int, str, int | None]],
-                       now: float) -> set[int]:
-        """(update_id, payload, club) each, in one transaction: the ids that were new."""
-        new: set[int] = set()
-        async with self._db.transaction() as conn:
-            for update_id, payload, club in updates:
-                rows = await conn.execute_fetchall(
-                    "INSERT INTO inbox (update_id, payload, received, club) VALUES (?, ?, ?, ?)"
-                    " ON CONFLICT (update_id) DO NOTHING RETURNING update_id",
-                    (update_id, payload, now, club))
-                new.update(int(r[0]) for r in rows)
-        return new
 
     async def handled(self, update_id: int, now: float) -> None:
         async with self._db.transaction() as conn:
@@ -68,15 +57,40 @@ class Inbox:
 
     # ------------------------------------------------------------------ routing
     async def club_of_game(self, game_id: int) -> int | None:
-        rows = await self._db.query("SELECT club_chat_id FROM games WHERE id = ?", (game_id,))
-        return int(rows[0][0]) if rows else None
+        return (await self.clubs_of_games([game_id])).get(game_id)
 
     async def club_of_player(self, tg_id: int) -> int | None:
         """The club of the newest game not over that ``tg_id`` sits in or hosts."""
-        marks = ",".join("?" * len(ACTIVE_STATUSES))
+        return (await self.clubs_of_players([tg_id])).get(tg_id)
+
+    async def clubs_of_games(self, game_ids: Iterable[int]) -> dict[int, int]:
+        """Each game's club (a game that does not exist: absent), in one read."""
+        ids = sorted(set(game_ids))
+        if not ids:
+            return {}
         rows = await self._db.query(
-            "SELECT g.club_chat_id FROM games g WHERE g.status IN (" + marks + ") AND"
-            " (g.host_id = ? OR EXISTS (SELECT 1 FROM game_seats s WHERE s.game_id = g.id"
-            " AND s.tg_id = ?)) ORDER BY g.id DESC LIMIT 1",
-            (*ACTIVE_STATUSES, tg_id, tg_id))
-        return int(rows[0][0]) if rows else None
+            "SELECT id, club_chat_id FROM games WHERE id IN (" + _marks(ids) + ")", ids)
+        return {int(r[0]): int(r[1]) for r in rows}
+
+    async def clubs_of_players(self, tg_ids: Iterable[int]) -> dict[int, int]:
+        """For each player in a game not over (seated or hosting), the club of the newest such
+        game (a player in none: absent), in one read."""
+        ids = sorted(set(tg_ids))
+        if not ids:
+            return {}
+        rows = await self._db.query(
+            "SELECT p.tg_id, g.id, g.club_chat_id FROM games g JOIN ("
+            " SELECT host_id AS tg_id, id AS game_id FROM games WHERE host_id IN ("
+            + _marks(ids) + ") UNION SELECT tg_id, game_id FROM game_seats WHERE tg_id IN ("
+            + _marks(ids) + ")) p ON p.game_id = g.id WHERE g.status IN ("
+            + _marks(ACTIVE_STATUSES) + ")",
+            (*ids, *ids, *ACTIVE_STATUSES))
+        newest: dict[int, tuple[int, int]] = {}
+        for tg_id, game_id, club in rows:
+            if int(game_id) > newest.get(int(tg_id), (-1, 0))[0]:
+                newest[int(tg_id)] = (int(game_id), int(club))
+        return {tg_id: club for tg_id, (_, club) in newest.items()}
+
+
+def _marks(values: Sequence[object]) -> str:
+    return ",".join("?" * len(values))

@@ -26,9 +26,13 @@ import asyncpg
 
 from storage.account_cache import ACCOUNTS_CHANNEL, ALL
 from storage.backends import DatabaseUnavailable
-from storage.backends.pg_lock import KEEPALIVES, PING_TIMEOUT_S
 from storage.backends.postgres import CONNECT_TIMEOUT_S, LOST
 
+# the server probes the share connection when idle: after 3 s of silence, every second, 4
+# times; then it ends the session, and every lock of the process with it
+KEEPALIVES = {"tcp_keepalives_idle": "3", "tcp_keepalives_interval": "1",
+              "tcp_keepalives_count": "4"}
+PING_TIMEOUT_S = 5.0
 _FAILED: tuple[type[BaseException], ...] = (TimeoutError, *LOST)
 
 log = logging.getLogger("storage.share")
@@ -233,6 +237,30 @@ class ShareConnection:
                 seen.add(int(r[0]))
                 out.append((int(r[0]), str(r[1])))
         return out
+
+    async def add_updates(self, rows: list[tuple[int, str, int | None]],
+                          now: float) -> set[int]:
+        """Updates written to the inbox as received, ``(update_id, payload, club)`` each, in
+        one statement committed on its own (the ids that were new; one already there is a
+        second delivery). Not a write transaction of the database's group commits: a row is
+        checked against nothing but its key, so it need not queue behind the games' writes
+        for their lock, and the poller asks for the next batch only once this one is in."""
+        if not rows:
+            return set()
+        found = await self._run(
+            "fetch",
+            "INSERT INTO inbox (update_id, payload, received, club)"
+            " SELECT u, p, $4, c FROM unnest($1::bigint[], $2::text[], $3::bigint[]) AS t(u, p, c)"
+            " ON CONFLICT (update_id) DO NOTHING RETURNING update_id",
+            [r[0] for r in rows], [r[1] for r in rows], [r[2] for r in rows], now)
+        return {int(r[0]) for r in found}
+
+    async def mark_handled(self, update_ids: Iterable[int], now: float) -> None:
+        """Rows whose handlers returned, marked handled in one statement (as
+        :meth:`add_updates`, outside the write groups)."""
+        await self._run("execute", "UPDATE inbox SET handled = $2"
+                        " WHERE update_id = ANY($1::bigint[]) AND handled IS NULL",
+                        list(update_ids), now)
 
     async def notify_inbox(self) -> None:
         await self._run("execute", f"NOTIFY {INBOX_CHANNEL}")

@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 from aiogram.types import Update
 
-from bot.routing import club_of
+from bot.routing import club_of, clubs_of
 from storage.db import Database
 
 CLUB, OTHER = -100_123, -100_456
@@ -61,3 +61,36 @@ async def test_each_update_goes_to_its_club_or_to_any_process(db: Database) -> N
     assert await club_of(message(STRANGER, "/start"), inbox) is None
     assert await club_of(press(STRANGER, "lang:en"), inbox) is None
     assert await club_of(press(STRANGER, "gn:999999:1:1"), inbox) is None  # no such game
+
+
+async def test_a_batch_is_routed_with_two_reads_as_each_update_alone(db: Database) -> None:
+    """The poller routes a batch at once (bot/routing.py ``clubs_of``): one read for the games
+    pressed, one for the players, whatever the batch's size; each update's club as alone."""
+    now = datetime.now(UTC)
+    game = await db.games.create(CLUB, HOST, seats=[(1, SEATED)], created_at=now)
+    aborted = await db.games.create(OTHER, HOST, created_at=now)
+    await db.games.set_status(aborted, "aborted")
+    batch = [message(STRANGER, "/newgame", chat=OTHER), press(SEATED, f"gn:{game}:3:2"),
+             press(HOST, f"gh:{game}:3:night:"), message(STRANGER, f"/start join_{game}"),
+             message(SEATED, "/myrole"), message(HOST, "/status"), message(STRANGER, "/start"),
+             press(STRANGER, "lang:en"), press(STRANGER, "gn:999999:1:1")] * 20
+    alone = [await club_of(u, db.inbox) for u in batch]
+    assert alone[:9] == [OTHER, CLUB, CLUB, CLUB, CLUB, CLUB, None, None, None]
+    reads = 0
+    store = db.inbox._db
+    query = store.query
+
+    async def counted(*args: Any, **kwargs: Any) -> Any:
+        nonlocal reads
+        reads += 1
+        return await query(*args, **kwargs)
+
+    store.query = counted  # type: ignore[method-assign]
+    assert await clubs_of(batch, db.inbox) == alone
+    assert reads == 2
+    # a player seated at a newer table not over goes to that one's club
+    newer = await db.games.create(OTHER, STRANGER, seats=[(1, SEATED)], created_at=now)
+    assert await clubs_of([message(SEATED, "/myrole"), message(STRANGER, "/status")],
+                          db.inbox) == [OTHER, OTHER]
+    await db.games.set_status(newer, "aborted")
+    assert await clubs_of([message(SEATED, "/myrole")], db.inbox) == [CLUB]

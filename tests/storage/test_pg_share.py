@@ -1,7 +1,8 @@
 """The share connection (storage/backends/pg_share.py) on a real server: members counted, a
 role and a club held by one process at a time and freed with its session; the inbox's rows
 claimed by their club's holder, a club-less one by one process, and again by another once its
-claimer is gone; a process whose session the server ended and whose club another took says so."""
+claimer is gone; a process whose session the server ended and whose club another took says so;
+a process killed (its socket closed) frees its club and roles at once."""
 
 from __future__ import annotations
 
@@ -91,5 +92,34 @@ async def test_a_session_ended_by_the_server_takes_its_locks_back_or_says_lost(
         assert lost == ["a"]
     finally:
         await admin.close()
+        await a.close()
+        await b.close()
+
+
+async def test_a_process_killed_frees_its_club_and_roles_at_once(pg: Cluster) -> None:
+    """``kill -9`` closes the share connection's socket on the process's side: the server ends
+    its session there and then, and with it every lock (storage/backends/pg_share.py) — no
+    lease to run out first. (The process killed does not come back: its recovery is held off.)"""
+    url = await pg.new_database()
+    lost: list[str] = []
+    a = ShareConnection(url, lambda: lost.append("a"), every=60)
+    b = ShareConnection(url, lambda: lost.append("b"))
+    try:
+        await a.join()
+        await b.join()
+        assert await a.try_club(X) is True
+        assert await a.try_role(Role.SENDER) is True
+        assert await b.try_club(X) is False
+        assert a._conn is not None
+        a._conn.terminate()  # what the kernel does to a killed process's socket
+        for _ in range(50):
+            if await b.members() == 1:
+                break
+            await asyncio.sleep(0.1)
+        assert await b.members() == 1
+        assert await b.try_club(X) is True
+        assert await b.try_role(Role.SENDER) is True
+        assert lost == []
+    finally:
         await a.close()
         await b.close()
