@@ -8,12 +8,16 @@ from __future__ import annotations
 
 import asyncio
 import sqlite3
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from contextlib import asynccontextmanager
-from typing import Any
+from functools import partial
+from typing import Any, TypeVar
 
 from storage.backends import Backend, DatabaseUnavailable
 from storage.sql import Connection, Row
+from storage.writer_lock import WriterLock
+
+T = TypeVar("T")
 
 GROUP_MAX = 64  # transactions committed together at most: a busy writer still commits often
 # seconds: a group older than this commits at the end of its current transaction even with
@@ -37,7 +41,7 @@ class Transactions:
     def __init__(self, backend: Backend) -> None:
         self._backend = backend
         self._conn = backend.writer
-        self._lock = asyncio.Lock()
+        self._lock = WriterLock()
         self._holder: asyncio.Task[object] | None = None
         self._group: _Group | None = None  # the open transaction of the current group
         self.group_max_s: float | None = GROUP_MAX_S  # None: no age limit (size and queue only)
@@ -56,19 +60,20 @@ class Transactions:
                     await self._backend.close()
 
     @asynccontextmanager
-    async def _locked(self) -> AsyncIterator[None]:
+    async def _locked(self, background: bool = False) -> AsyncIterator[None]:
         task = asyncio.current_task()
         if task is not None and task is self._holder:
             raise RuntimeError(
                 "storage call inside db.transaction()/db.read() of the same task: it would"
                 " deadlock; use the yielded connection instead"
             )
-        async with self._lock:
+        await self._lock.acquire(background=background)
+        try:
             self._holder = task
-            try:
-                yield
-            finally:
-                self._holder = None
+            yield
+        finally:
+            self._holder = None
+            self._lock.release()
 
     @asynccontextmanager
     async def _exclusive(self) -> AsyncIterator[None]:
@@ -78,11 +83,13 @@ class Transactions:
             yield
 
     @asynccontextmanager
-    async def transaction(self) -> AsyncIterator[Connection]:
+    async def transaction(self, *, background: bool = False) -> AsyncIterator[Connection]:
         """A write transaction: its rows are committed when the block ends without an
         exception (the call returns once they are durable), rolled back on any exception
         (incl. cancel). Another transaction's failure never undoes it; a failed commit
-        raises in every transaction of its group.
+        raises in every transaction of its group. ``background``: nobody waits to see it
+        (the delivery's marks, a sweep): it waits for the writer until no other transaction
+        is queued (:mod:`storage.writer_lock`).
 
         Not re-entrant: inside it, use the yielded connection, not the repositories.
         """
@@ -90,7 +97,7 @@ class Transactions:
         self._writers += 1
         waiting = True
         try:
-            async with self._locked():
+            async with self._locked(background):
                 self._writers -= 1
                 waiting = False
                 group = await self._join_group()
@@ -112,6 +119,51 @@ class Transactions:
                 self._writers -= 1
                 self._commit_later()
         await group.durable()
+
+    async def write(self, body: Callable[[Connection], Awaitable[T]], *,
+                    background: bool = False) -> T:
+        """A write transaction as :meth:`transaction` whose statements are ``body(conn)``,
+        sent in one trip where the backend can (SQLite: run on the connection's thread, so
+        ``body`` awaits nothing but ``conn``); returns what ``body`` returns, once durable.
+        Once its trip began, a cancelled write is seen through and committed with its group
+        (as a COMMIT under way is); it is rolled back on any exception of ``body``."""
+        conn = self._conn
+        self._writers += 1
+        waiting = True
+        cancelled = False
+        try:
+            async with self._locked(background):
+                self._writers -= 1
+                waiting = False
+                group = await self._join_group()
+                trip = asyncio.ensure_future(
+                    self._backend.in_one_trip(conn, partial(_in_savepoint, body)))
+                try:
+                    while not trip.done():
+                        try:
+                            await asyncio.shield(trip)
+                        except asyncio.CancelledError:
+                            cancelled = True
+                        except Exception:
+                            break
+                    result = trip.result()
+                    group.size += 1
+                except BaseException:
+                    await self._undo_step(group)
+                    raise
+                finally:
+                    if self._group is group and (self._writers == 0
+                                                 or group.size >= GROUP_MAX
+                                                 or self._too_old(group)):
+                        await self._commit_group()
+        finally:
+            if waiting:
+                self._writers -= 1
+                self._commit_later()
+        if cancelled:
+            raise asyncio.CancelledError
+        await group.durable()
+        return result
 
     def _too_old(self, group: _Group) -> bool:
         return self.group_max_s is not None and group.age() >= self.group_max_s
@@ -239,6 +291,13 @@ class Transactions:
 @asynccontextmanager
 async def _nothing() -> AsyncIterator[None]:
     yield
+
+
+async def _in_savepoint(body: Callable[[Connection], Awaitable[T]], conn: Connection) -> T:
+    await conn.execute("SAVEPOINT step")
+    result = await body(conn)
+    await conn.execute("RELEASE step")
+    return result
 
 
 async def _run(conn: Connection, sql: str) -> None:

@@ -237,6 +237,10 @@ class PgBackend:
                 raise DatabaseUnavailable(
                     f"cannot reach {describe(self.url)}: {_reason(exc)}") from None
 
+    async def in_one_trip(self, conn: Connection,
+                          body: Callable[[Connection], Awaitable[_T]]) -> _T:
+        return await body(conn)  # asyncpg's statements are a round trip to the server each
+
     async def set_cache(self, kib: int | None) -> None:
         return None  # the server's shared_buffers, not a connection's
 

@@ -4,13 +4,17 @@ from __future__ import annotations
 
 import os
 import sqlite3
+from collections.abc import Awaitable, Callable
 from pathlib import Path
-from typing import cast
+from typing import TypeVar, cast
 
 import aiosqlite
 
+from storage.backends.sqlite_trip import run_in_one_trip
 from storage.migrations import migrate, user_version
 from storage.sql import Connection
+
+T = TypeVar("T")
 
 BUSY_TIMEOUT_MS = 10_000
 CACHE_KIB = 8 * 1024  # the writing connection's page cache (SQLite's default is 2 MiB)
@@ -68,6 +72,11 @@ class SqliteBackend:
 
     async def ready(self, conn: Connection) -> None:
         return None  # a file does not go away
+
+    async def in_one_trip(self, conn: Connection,
+                          body: Callable[[Connection], Awaitable[T]]) -> T:
+        raw = self.raw if conn is self.writer else self.raw_reader
+        return await run_in_one_trip(raw, body)
 
     async def set_cache(self, kib: int | None) -> None:
         await self.raw.execute(f"PRAGMA cache_size = -{int(kib or CACHE_KIB)}")
