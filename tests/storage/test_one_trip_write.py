@@ -58,10 +58,9 @@ async def test_a_write_returns_the_bodys_result_once_committed(
     assert await _rows(db_target) == [1, 12, 13]  # another connection sees it: committed
 
 
+@pytest.mark.sqlite_only  # the one trip is SQLite's (PostgreSQL sends each statement)
 async def test_on_sqlite_a_write_is_one_trip_to_the_thread(
         db: Database, db_target: str | Path) -> None:
-    if db.backend != "sqlite":
-        pytest.skip("PostgreSQL sends each statement")
     await _table(db)
     raw: Any = db._conn
     trips: list[object] = []
@@ -112,10 +111,9 @@ async def test_a_failing_write_undoes_only_itself(db: Database, db_target: str |
     assert await _rows(db_target) == [0, 6]
 
 
+@pytest.mark.sqlite_only  # the one trip is SQLite's (PostgreSQL sends each statement)
 async def test_a_body_awaiting_anything_else_writes_nothing(
         db: Database, db_target: str | Path) -> None:
-    if db.backend != "sqlite":
-        pytest.skip("only SQLite runs the body on its thread")
     await _table(db)
 
     async def sleeps(conn: Connection) -> None:
@@ -128,12 +126,11 @@ async def test_a_body_awaiting_anything_else_writes_nothing(
     assert await _rows(db_target) == [1, 12, 13]
 
 
+@pytest.mark.sqlite_only  # the one trip is SQLite's (PostgreSQL sends each statement)
 async def test_a_write_cancelled_in_its_trip_is_seen_through(
         db: Database, db_target: str | Path) -> None:
     """Its statements are on the thread already: it commits, its caller hears the cancel,
     and the writer goes on."""
-    if db.backend != "sqlite":
-        pytest.skip("the trip is SQLite's")
     await _table(db)
     started = asyncio.Event()
     raw: Any = db._conn
