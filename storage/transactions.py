@@ -7,9 +7,11 @@ same on SQLite and PostgreSQL; how a group begins is the backend's (``begin_writ
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import sqlite3
 from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from contextlib import asynccontextmanager
+from dataclasses import dataclass
 from functools import partial
 from typing import Any, TypeVar
 
@@ -124,38 +126,17 @@ class Transactions:
                     background: bool = False) -> T:
         """A write transaction as :meth:`transaction` whose statements are ``body(conn)``,
         sent in one trip where the backend can (SQLite: run on the connection's thread, so
-        ``body`` awaits nothing but ``conn``); returns what ``body`` returns, once durable.
-        Once its trip began, a cancelled write is seen through and committed with its group
-        (as a COMMIT under way is); it is rolled back on any exception of ``body``."""
-        conn = self._conn
+        ``body`` awaits nothing but ``conn``), with the group's ``BEGIN`` when it opens one
+        and its ``COMMIT`` when no other writer waits; returns what ``body`` returns, once
+        durable. Rolled back on any exception of ``body``; a write cancelled while its trip
+        runs keeps what the trip did (committed with its group) and raises the cancel."""
         self._writers += 1
         waiting = True
-        cancelled = False
         try:
             async with self._locked(background):
                 self._writers -= 1
                 waiting = False
-                group = await self._join_group()
-                trip = asyncio.ensure_future(
-                    self._backend.in_one_trip(conn, partial(_in_savepoint, body)))
-                try:
-                    while not trip.done():
-                        try:
-                            await asyncio.shield(trip)
-                        except asyncio.CancelledError:
-                            cancelled = True
-                        except Exception:
-                            break
-                    result = trip.result()
-                    group.size += 1
-                except BaseException:
-                    await self._undo_step(group)
-                    raise
-                finally:
-                    if self._group is group and (self._writers == 0
-                                                 or group.size >= GROUP_MAX
-                                                 or self._too_old(group)):
-                        await self._commit_group()
+                group, result, cancelled = await self._trip(body)
         finally:
             if waiting:
                 self._writers -= 1
@@ -164,6 +145,57 @@ class Transactions:
             raise asyncio.CancelledError
         await group.durable()
         return result
+
+    async def _trip(self, body: Callable[[Connection], Awaitable[T]]
+                    ) -> tuple[_Group, T, bool]:
+        """The write's one trip (the lock held); then what is left of the group's rules."""
+        conn = self._conn
+        group = self._group
+        begin: tuple[str, ...] = ()
+        if group is None:
+            await self._backend.ready(conn)
+            group, begin = _Group(), self._backend.begin_write
+        commit = self._writers == 0 or group.size + 1 >= GROUP_MAX or self._too_old(group)
+        plan = _Plan(begin, commit)
+        error: BaseException | None = None
+        cancelled = False
+        result: Any = None
+        try:
+            result = await self._backend.in_one_trip(conn, partial(_planned, plan, body))
+        except asyncio.CancelledError:
+            cancelled = True
+            await self._settle(conn)  # what the trip did is done; plan says how far it got
+        except Exception as exc:
+            error = exc
+        if plan.reached == _NOTHING:  # the group's BEGIN failed
+            await self._backend.end(conn)
+            raise error if error is not None else asyncio.CancelledError()
+        if begin:
+            self._group = group
+        if plan.reached == _COMMITTED:
+            self._group = None
+            group.size += 1
+            group.succeed()
+        elif plan.reached == _RELEASED and error is None:
+            group.size += 1
+        elif plan.reached == _RELEASED:  # its COMMIT failed: the whole group with it
+            self._group = None
+            group.fail(error if isinstance(error, Exception) else RuntimeError(error))
+            await self._backend.end(conn)
+        else:  # the body (or its savepoint) failed: only this step is undone
+            await self._undo_step(group)
+        if self._group is group and (self._writers == 0 or group.size >= GROUP_MAX
+                                     or self._too_old(group)):
+            await self._commit_group()
+        if error is not None:
+            raise error
+        return group, result, cancelled
+
+    async def _settle(self, conn: Connection) -> None:
+        settled = asyncio.ensure_future(self._backend.settle(conn))
+        while not settled.done():
+            with contextlib.suppress(asyncio.CancelledError):
+                await asyncio.shield(settled)
 
     def _too_old(self, group: _Group) -> bool:
         return self.group_max_s is not None and group.age() >= self.group_max_s
@@ -293,15 +325,38 @@ async def _nothing() -> AsyncIterator[None]:
     yield
 
 
-async def _in_savepoint(body: Callable[[Connection], Awaitable[T]], conn: Connection) -> T:
-    await conn.execute("SAVEPOINT step")
-    result = await body(conn)
-    await conn.execute("RELEASE step")
-    return result
-
-
 async def _run(conn: Connection, sql: str) -> None:
     await conn.execute(sql)
+
+
+_NOTHING, _BEGUN, _SAVED, _RELEASED, _COMMITTED = range(5)
+
+
+@dataclass
+class _Plan:
+    """A write's trip: the group's BEGIN if it opens one, the step in its savepoint, the
+    COMMIT if nobody waited when it began; ``reached``: how far it got (set as it runs, on
+    the connection's thread)."""
+
+    begin: tuple[str, ...]
+    commit: bool
+    reached: int = _NOTHING
+
+
+async def _planned(plan: _Plan, body: Callable[[Connection], Awaitable[T]],
+                   conn: Connection) -> T:
+    for statement in plan.begin:
+        await conn.execute(statement)
+    plan.reached = _BEGUN
+    await conn.execute("SAVEPOINT step")
+    plan.reached = _SAVED
+    result = await body(conn)
+    await conn.execute("RELEASE step")
+    plan.reached = _RELEASED
+    if plan.commit:
+        await conn.execute("COMMIT")
+        plan.reached = _COMMITTED
+    return result
 
 
 class GroupRolledBack(sqlite3.OperationalError):

@@ -36,6 +36,10 @@ class Backend(Protocol):
         """``body(conn)`` with its statements sent together where the backend can (SQLite:
         on the connection's thread, one trip; PostgreSQL: as it is, each statement awaited)."""
 
+    async def settle(self, conn: Connection) -> None:
+        """Wait until the statements already sent on ``conn`` are done (a cancelled
+        caller's included)."""
+
     async def set_cache(self, kib: int | None) -> None: ...
 
     async def schema_version(self) -> int: ...

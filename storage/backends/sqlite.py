@@ -78,6 +78,10 @@ class SqliteBackend:
         raw = self.raw if conn is self.writer else self.raw_reader
         return await run_in_one_trip(raw, body)
 
+    async def settle(self, conn: Connection) -> None:
+        raw = self.raw if conn is self.writer else self.raw_reader
+        await run_in_one_trip(raw, _nothing)  # the thread runs its queue in order
+
     async def set_cache(self, kib: int | None) -> None:
         await self.raw.execute(f"PRAGMA cache_size = -{int(kib or CACHE_KIB)}")
 
@@ -98,6 +102,10 @@ class SqliteBackend:
         if self.raw_reader is not self.raw:
             await self.raw_reader.close()
         await self.raw.close()
+
+
+async def _nothing(conn: Connection) -> None:
+    return None
 
 
 def _partial(out: Path) -> Path:

@@ -14,8 +14,10 @@ import pytest
 
 from storage import Database
 from storage.backends.sqlite_trip import NotOneTrip
+from storage.db import GroupRolledBack
 from storage.sql import Connection
 from storage.writer_lock import WriterLock
+from tests.storage.test_group_commit import _commits
 
 INTEGRITY = (sqlite3.IntegrityError, asyncpg.IntegrityConstraintViolationError)
 
@@ -75,8 +77,8 @@ async def test_on_sqlite_a_write_is_one_trip_to_the_thread(
         await db.write(_several)
     finally:
         raw._execute = execute
-    # the lone write's group: BEGIN, the body's seven statements with its savepoint, COMMIT
-    assert len(trips) == 3
+    # the lone write's group: BEGIN, the body's seven statements in a savepoint, COMMIT
+    assert len(trips) == 1
     assert await _rows(db_target) == [1, 12, 13]
 
 
@@ -137,10 +139,11 @@ async def test_a_write_cancelled_in_its_trip_is_seen_through(
     execute = raw._execute
 
     async def slow(fn: Any, *args: Any, **kwargs: Any) -> Any:
-        if "run_in_one_trip" in fn.__qualname__:  # the write's trip
+        trip = asyncio.ensure_future(execute(fn, *args, **kwargs))  # sent to the thread
+        if "run_in_one_trip" in fn.__qualname__:  # the write's trip: its answer comes late
             started.set()
             await asyncio.sleep(0.05)
-        return await execute(fn, *args, **kwargs)
+        return await trip
 
     async def one(conn: Connection) -> None:
         await conn.execute("INSERT INTO t (x) VALUES (1)")
@@ -220,3 +223,71 @@ async def test_the_writer_lock_passes_on_when_a_waiter_is_cancelled() -> None:
     assert not lock.locked()
     with pytest.raises(RuntimeError):
         lock.release()
+
+
+async def _queued_writes(db: Database, bodies: list[Any]) -> list[BaseException | None]:
+    """``bodies`` as writes queued behind a transaction that holds the writer: one group."""
+    db.group_max_s = None
+    holding, release = asyncio.Event(), asyncio.Event()
+
+    async def first() -> None:
+        async with db.transaction() as conn:
+            holding.set()
+            await release.wait()
+            await conn.execute("INSERT INTO t (x) VALUES (0)")
+
+    head = asyncio.create_task(first())
+    await holding.wait()
+    tasks = [asyncio.create_task(db.write(b)) for b in bodies]
+    await asyncio.sleep(0)
+    release.set()
+    outcomes = await asyncio.gather(head, *tasks, return_exceptions=True)
+    return [r if isinstance(r, BaseException) else None for r in outcomes[1:]]
+
+
+def _one(x: int) -> Any:
+    async def body(conn: Connection) -> None:
+        await conn.execute("INSERT INTO t (x) VALUES (?)", (x,))
+    return body
+
+
+async def test_queued_writes_share_one_commit_the_last_ones_trip(
+        db: Database, db_target: str | Path) -> None:
+    await _table(db)
+    commits = await _commits(db)
+    assert await _queued_writes(db, [_one(x) for x in range(1, 11)]) == [None] * 10
+    assert await _rows(db_target) == list(range(11))
+    assert len(commits) == 1
+
+
+async def test_a_failed_commit_in_a_writes_trip_fails_its_whole_group(
+        db: Database, db_target: str | Path) -> None:
+    await _table(db)
+    async with db.transaction() as conn:
+        await conn.execute("CREATE TABLE p (id INTEGER PRIMARY KEY)")
+        await conn.execute("CREATE TABLE c (p INTEGER REFERENCES p (id)"
+                           " DEFERRABLE INITIALLY DEFERRED)")
+
+    async def dangling(conn: Connection) -> None:
+        await conn.execute("INSERT INTO c (p) VALUES (99)")  # checked at COMMIT
+
+    outcomes = await _queued_writes(db, [_one(1), dangling, _one(3)])
+    assert all(isinstance(o, INTEGRITY) for o in outcomes)  # the last one's trip committed
+    assert await _rows(db_target) == []
+    await db.write(_one(4))  # and the writer goes on
+    assert await _rows(db_target) == [4]
+
+
+async def test_a_write_that_loses_the_group_fails_its_earlier_members(
+        db: Database, db_target: str | Path) -> None:
+    await _table(db)
+
+    async def loses_everything(conn: Connection) -> None:
+        await conn.execute("ROLLBACK")  # what SQLite does itself on an I/O error
+        raise sqlite3.OperationalError("disk I/O error")
+
+    outcomes = await _queued_writes(db, [_one(1), loses_everything, _one(3)])
+    assert isinstance(outcomes[0], GroupRolledBack)
+    assert isinstance(outcomes[1], sqlite3.OperationalError)
+    assert outcomes[2] is None  # a new group after the loss
+    assert await _rows(db_target) == [3]
