@@ -167,7 +167,7 @@ class Transactions:
             await self._settle(conn)  # what the trip did is done; plan says how far it got
         except Exception as exc:
             error = exc
-        if plan.reached == _NOTHING:  # the group's BEGIN failed
+        if plan.reached == _NOTHING and begin:  # the group's BEGIN failed
             await self._backend.end(conn)
             raise error if error is not None else asyncio.CancelledError()
         if begin:
@@ -182,7 +182,7 @@ class Transactions:
             self._group = None
             group.fail(error if isinstance(error, Exception) else RuntimeError(error))
             await self._backend.end(conn)
-        else:  # the body (or its savepoint) failed: only this step is undone
+        elif plan.reached != _NOTHING:  # the body (or its savepoint) failed: only it undone
             await self._undo_step(group)
         if self._group is group and (self._writers == 0 or group.size >= GROUP_MAX
                                      or self._too_old(group)):
