@@ -97,15 +97,17 @@ class AccountCache:
 
     @asynccontextmanager
     async def writing(self, db: Store, tg_ids: list[int] | None,
-                      fresh: list[Player] | None = None) -> AsyncIterator[Connection]:
+                      fresh: list[Player] | None = None, *,
+                      background: bool = False) -> AsyncIterator[Connection]:
         """A write transaction of these accounts (``None``: any): forgotten here once it is
         committed (or failed), announced to the other processes at its commit. ``tg_ids``
         may grow inside the block (ids learnt there). ``fresh``: accounts as the block read
-        them after its writes, kept once committed (the next update's read is then free)."""
+        them after its writes, kept once committed (the next update's read is then free).
+        ``background``: as ``db.transaction(background=True)``."""
         committed = False
         since = self.generation
         try:
-            async with db.transaction() as conn:
+            async with db.transaction(background=background) as conn:
                 yield conn
                 await self.announce_in(conn, tg_ids)
             committed = True

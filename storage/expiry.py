@@ -52,7 +52,7 @@ class Expiry:
 
     async def mark_warned(self, tg_id: int, today: date) -> Player:
         """Record that the warning for the player's current absence was sent."""
-        async with self._accounts.writing(self._db, [tg_id]) as conn:
+        async with self._accounts.writing(self._db, [tg_id], background=True) as conn:
             await _ops.require_player(conn, tg_id)
             await conn.execute(
                 "UPDATE players SET expiry_warned_for = last_game_date, expiry_warned_on = ?"
@@ -87,7 +87,8 @@ class Expiry:
 
     async def _sweep_batch(self, today: date, batch: int) -> list[Player]:
         cutoff = expiry_cutoff(today).isoformat()
-        async with self._accounts.writing(self._db, None) as conn:  # once a day
+        # once a day, and nobody waits for it: behind the games' steps
+        async with self._accounts.writing(self._db, None, background=True) as conn:
             # Set-based: the candidates go to a temporary table, then one statement each
             # clears the nicknames and writes the burn rows.
             await conn.execute(

@@ -220,14 +220,16 @@ class Games:
         the messages they cause (the durable outbox, ``storage/outbox.py``), if the step
         changed them, the lobby's seats (as :meth:`set_seats`), and ``change`` (the game's
         roles, commitment and status, as :meth:`set_roles`, :meth:`set_commitment` and
-        :meth:`set_status`, after the events: one commit for the step)."""
+        :meth:`set_status`, after the events: one commit for the step; on SQLite one trip to
+        the connection's thread)."""
         rows = []
         for seq, kind, payload, at in events:
             rows.append((game_id, seq, kind, _event_text(kind, payload),
                          None if at is None else at.isoformat()))
         if seats is not None:
             _check_seats(seats)
-        async with self._db.transaction() as conn:
+
+        async def step(conn: Connection) -> None:
             if seats is not None:
                 await _write_seats(conn, game_id, seats)  # the game checked open there
             elif rows:
@@ -239,6 +241,9 @@ class Games:
             if change is not None:
                 await _apply_change(conn, game_id, change)
             await enqueue_in(conn, messages, now)
+
+        # the press waiting for this step is answered once it is durable: in one trip
+        await self._db.write(step)
 
     async def events(self, game_id: int, *, after: int = 0) -> list[GameEvent]:
         """The log in order (only events with ``seq > after``)."""

@@ -32,7 +32,8 @@ class Inbox:
         return bool(rows)
 
     async def handled(self, update_id: int, now: float) -> None:
-        async with self._db.transaction() as conn:
+        # after the update's handler: nobody waits for it, so behind the games' steps
+        async with self._db.transaction(background=True) as conn:
             await conn.execute("UPDATE inbox SET handled = ? WHERE update_id = ?"
                                " AND handled IS NULL", (now, update_id))
 
@@ -49,7 +50,7 @@ class Inbox:
         return [int(r[0]) for r in rows]
 
     async def prune(self, now: float) -> int:
-        async with self._db.transaction() as conn:
+        async with self._db.transaction(background=True) as conn:
             cur = await conn.execute(
                 "DELETE FROM inbox WHERE handled IS NOT NULL AND handled < ?",
                 (now - KEEP_HANDLED_S,))

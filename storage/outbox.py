@@ -8,15 +8,18 @@ the delivery worker (``bot/delivery.py``) reads them per chat in id order and ma
 
 from __future__ import annotations
 
+import asyncio
 import json
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
+from functools import partial
 from typing import Any
 
 from storage.sql import Connection, Store
 
 SEND = "send"
 _SENDS_AT_ONCE = 200  # rows of one INSERT (4 values each: far below SQLite's limit)
+_MARKS_AT_ONCE = 100  # the delivery's marks written in one transaction at most
 EDIT = "edit"
 
 
@@ -116,6 +119,7 @@ async def readdress_in(conn: Connection, old_chat_id: int, new_chat_id: int) -> 
 class Outbox:
     def __init__(self, db: Store) -> None:
         self._db = db
+        self._marks = _Marks(db)
 
     async def enqueue(self, messages: Sequence[Queued], now: float) -> int:
         if not messages:
@@ -158,35 +162,16 @@ class Outbox:
         return str(rows[0][0]), None if rows[0][1] is None else int(rows[0][1])
 
     async def mark_sent(self, row: OutboxRow, message_id: int | None, now: float) -> bool:
-        """Confirmed by Telegram. False when an edit was coalesced meanwhile (send it again)."""
-        async with self._db.transaction() as conn:
-            cur = await conn.execute(
-                "UPDATE outbox SET status = 'sent', message_id = ?, sent_at = ?, error = NULL,"
-                " attempts = attempts + 1 WHERE id = ? AND rev = ?",
-                (message_id, now, row.id, row.rev))
-            if cur.rowcount:
-                payload = row.payload
-                if "photo" in payload:  # a picture's bytes are not kept once it is sent
-                    kept = {k: v for k, v in payload.items() if k != "photo"}
-                    await conn.execute("UPDATE outbox SET payload = ? WHERE id = ?",
-                                       (_dump(kept), row.id))
-                return True
-            await conn.execute(
-                "UPDATE outbox SET message_id = ?, attempts = attempts + 1 WHERE id = ?",
-                (message_id, row.id))
-            return False
+        """Confirmed by Telegram. False when an edit was coalesced meanwhile (send it again).
+        Returns once the mark is durable; the marks of several chats' workers are written
+        together (:class:`_Marks`)."""
+        return await self._marks.mark(row, message_id, now)
 
     async def retry_at(self, row: OutboxRow, next_at: float, error: str) -> None:
-        async with self._db.transaction() as conn:
-            await conn.execute(
-                "UPDATE outbox SET attempts = attempts + 1, next_at = ?, error = ? WHERE id = ?",
-                (next_at, error[:500], row.id))
+        await self._db.write(partial(_retry_at, row.id, next_at, error[:500]), background=True)
 
     async def mark_failed(self, row: OutboxRow, error: str) -> None:
-        async with self._db.transaction() as conn:
-            await conn.execute(
-                "UPDATE outbox SET status = 'failed', attempts = attempts + 1, error = ?"
-                " WHERE id = ?", (error[:500], row.id))
+        await self._db.write(partial(_mark_failed, row.id, error[:500]), background=True)
 
     async def readdress(self, old_chat_id: int, new_chat_id: int) -> int:
         """A group became a supergroup: its queued requests go to the new chat id (sent rows
@@ -205,3 +190,98 @@ class Outbox:
                 args = (chat_id,)
             async with conn.execute(sql + " ORDER BY id", args) as cur:
                 return [dict(r) for r in await cur.fetchall()]
+
+
+async def _retry_at(row_id: int, next_at: float, error: str, conn: Connection) -> None:
+    await conn.execute("UPDATE outbox SET attempts = attempts + 1, next_at = ?, error = ?"
+                       " WHERE id = ?", (next_at, error, row_id))
+
+
+async def _mark_failed(row_id: int, error: str, conn: Connection) -> None:
+    await conn.execute("UPDATE outbox SET status = 'failed', attempts = attempts + 1, error = ?"
+                       " WHERE id = ?", (error, row_id))
+
+
+@dataclass(eq=False)
+class _Mark:
+    row: OutboxRow
+    message_id: int | None
+    now: float
+    done: asyncio.Future[bool]
+
+
+class _Marks:
+    """The delivery's marks of sent rows, written in batches: the marks that arrive while a
+    batch is being written go in the next one, one transaction in one trip, in the writer's
+    background lane (30 marks a second were 30 transactions queued before the games' steps).
+    Each caller still returns only once its own row's mark is durable; a mark whose caller
+    was cancelled before its batch began is not written (the row is sent again, as before)."""
+
+    def __init__(self, db: Store) -> None:
+        self._db = db
+        self._queue: list[_Mark] = []
+        self._writing: asyncio.Task[None] | None = None
+
+    async def mark(self, row: OutboxRow, message_id: int | None, now: float) -> bool:
+        loop = asyncio.get_running_loop()
+        mark = _Mark(row, message_id, now, loop.create_future())
+        mark.done.add_done_callback(_retrieve)
+        self._queue.append(mark)
+        if self._writing is None or self._writing.done():
+            self._writing = loop.create_task(self._write())
+        try:
+            return await asyncio.shield(mark.done)
+        except asyncio.CancelledError:
+            if mark in self._queue:
+                self._queue.remove(mark)
+            raise
+
+    async def _write(self) -> None:
+        batch: list[_Mark] = []
+        try:
+            while self._queue:
+                batch = self._queue[:_MARKS_AT_ONCE]
+                del self._queue[:_MARKS_AT_ONCE]
+                try:
+                    sent = await self._db.write(partial(_mark_all, batch), background=True)
+                except Exception as exc:
+                    for mark in batch:
+                        mark.done.set_exception(exc)
+                else:
+                    for mark, ok in zip(batch, sent, strict=True):
+                        mark.done.set_result(ok)
+                batch = []
+        finally:
+            self._writing = None
+            for mark in [*batch, *self._queue]:  # cancelled (the loop ends): nothing written
+                if not mark.done.done():
+                    mark.done.set_exception(asyncio.CancelledError())
+            self._queue.clear()
+
+
+async def _mark_all(batch: list[_Mark], conn: Connection) -> list[bool]:
+    return [await _mark_sent(conn, m.row, m.message_id, m.now) for m in batch]
+
+
+async def _mark_sent(conn: Connection, row: OutboxRow, message_id: int | None,
+                     now: float) -> bool:
+    cur = await conn.execute(
+        "UPDATE outbox SET status = 'sent', message_id = ?, sent_at = ?, error = NULL,"
+        " attempts = attempts + 1 WHERE id = ? AND rev = ?",
+        (message_id, now, row.id, row.rev))
+    if cur.rowcount:
+        payload = row.payload
+        if "photo" in payload:  # a picture's bytes are not kept once it is sent
+            kept = {k: v for k, v in payload.items() if k != "photo"}
+            await conn.execute("UPDATE outbox SET payload = ? WHERE id = ?",
+                               (_dump(kept), row.id))
+        return True
+    await conn.execute(
+        "UPDATE outbox SET message_id = ?, attempts = attempts + 1 WHERE id = ?",
+        (message_id, row.id))
+    return False
+
+
+def _retrieve(done: asyncio.Future[bool]) -> None:
+    if not done.cancelled():
+        done.exception()  # the caller re-raises it (if it still waits); this marks it seen

@@ -1,18 +1,23 @@
 """The bottom of storage: what a repository sees of a database, whichever backend runs it.
 
-A repository gets a :class:`Store` (``transaction()``, ``read()``, ``query()``) and, inside a
-transaction or a read, a :class:`Connection`. On SQLite the connection is aiosqlite's own; on
-PostgreSQL it is :class:`storage.backends.postgres.PgConnection`, which offers the same few
-calls over asyncpg. SQL is written once, in the part of the language both accept: ``?``
-placeholders (``?N`` where one value is used twice), ``INSERT ... ON CONFLICT``, ``RETURNING``
-for new ids, ``IS DISTINCT FROM``, ``CAST(? AS ...)`` where PostgreSQL cannot infer a type.
+A repository gets a :class:`Store` (``transaction()``, ``write()``, ``read()``, ``query()``)
+and, inside a transaction or a read, a :class:`Connection`: ``write(body)`` is a transaction
+whose statements are one ``async def body(conn)`` awaiting nothing but ``conn``, which SQLite
+runs in one trip to its connection's thread (a hot write: a game's step, the delivery's marks).
+On SQLite the connection is aiosqlite's own; on PostgreSQL it is
+:class:`storage.backends.postgres.PgConnection`, which offers the same few calls over asyncpg.
+SQL is written once, in the part of the language both accept: ``?`` placeholders (``?N``
+where one value is used twice), ``INSERT ... ON CONFLICT``, ``RETURNING`` for new ids,
+``IS DISTINCT FROM``, ``CAST(? AS ...)`` where PostgreSQL cannot infer a type.
 """
 
 from __future__ import annotations
 
-from collections.abc import Generator, Iterable, Iterator, Sequence
+from collections.abc import Awaitable, Callable, Generator, Iterable, Iterator, Sequence
 from contextlib import AbstractAsyncContextManager
-from typing import Any, Protocol
+from typing import Any, Protocol, TypeVar
+
+T = TypeVar("T")
 
 
 class Row(Protocol):
@@ -56,7 +61,11 @@ class Connection(Protocol):
 class Store(Protocol):
     """What repositories need of the database (implemented by ``storage.db.Database``)."""
 
-    def transaction(self) -> AbstractAsyncContextManager[Connection]: ...
+    def transaction(self, *, background: bool = False
+                    ) -> AbstractAsyncContextManager[Connection]: ...
+
+    async def write(self, body: Callable[[Connection], Awaitable[T]], *,
+                    background: bool = False) -> T: ...
 
     def read(self) -> AbstractAsyncContextManager[Connection]: ...
 

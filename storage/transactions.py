@@ -7,13 +7,19 @@ same on SQLite and PostgreSQL; how a group begins is the backend's (``begin_writ
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import sqlite3
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from contextlib import asynccontextmanager
-from typing import Any
+from dataclasses import dataclass
+from functools import partial
+from typing import Any, TypeVar
 
 from storage.backends import Backend, DatabaseUnavailable
 from storage.sql import Connection, Row
+from storage.writer_lock import WriterLock
+
+T = TypeVar("T")
 
 GROUP_MAX = 64  # transactions committed together at most: a busy writer still commits often
 # seconds: a group older than this commits at the end of its current transaction even with
@@ -37,7 +43,7 @@ class Transactions:
     def __init__(self, backend: Backend) -> None:
         self._backend = backend
         self._conn = backend.writer
-        self._lock = asyncio.Lock()
+        self._lock = WriterLock()
         self._holder: asyncio.Task[object] | None = None
         self._group: _Group | None = None  # the open transaction of the current group
         self.group_max_s: float | None = GROUP_MAX_S  # None: no age limit (size and queue only)
@@ -56,19 +62,20 @@ class Transactions:
                     await self._backend.close()
 
     @asynccontextmanager
-    async def _locked(self) -> AsyncIterator[None]:
+    async def _locked(self, background: bool = False) -> AsyncIterator[None]:
         task = asyncio.current_task()
         if task is not None and task is self._holder:
             raise RuntimeError(
                 "storage call inside db.transaction()/db.read() of the same task: it would"
                 " deadlock; use the yielded connection instead"
             )
-        async with self._lock:
+        await self._lock.acquire(background=background)
+        try:
             self._holder = task
-            try:
-                yield
-            finally:
-                self._holder = None
+            yield
+        finally:
+            self._holder = None
+            self._lock.release()
 
     @asynccontextmanager
     async def _exclusive(self) -> AsyncIterator[None]:
@@ -78,11 +85,13 @@ class Transactions:
             yield
 
     @asynccontextmanager
-    async def transaction(self) -> AsyncIterator[Connection]:
+    async def transaction(self, *, background: bool = False) -> AsyncIterator[Connection]:
         """A write transaction: its rows are committed when the block ends without an
         exception (the call returns once they are durable), rolled back on any exception
         (incl. cancel). Another transaction's failure never undoes it; a failed commit
-        raises in every transaction of its group.
+        raises in every transaction of its group. ``background``: nobody waits to see it
+        (the delivery's marks, a sweep): it waits for the writer until no other transaction
+        is queued (:mod:`storage.writer_lock`).
 
         Not re-entrant: inside it, use the yielded connection, not the repositories.
         """
@@ -90,7 +99,7 @@ class Transactions:
         self._writers += 1
         waiting = True
         try:
-            async with self._locked():
+            async with self._locked(background):
                 self._writers -= 1
                 waiting = False
                 group = await self._join_group()
@@ -112,6 +121,81 @@ class Transactions:
                 self._writers -= 1
                 self._commit_later()
         await group.durable()
+
+    async def write(self, body: Callable[[Connection], Awaitable[T]], *,
+                    background: bool = False) -> T:
+        """A write transaction as :meth:`transaction` whose statements are ``body(conn)``,
+        sent in one trip where the backend can (SQLite: run on the connection's thread, so
+        ``body`` awaits nothing but ``conn``), with the group's ``BEGIN`` when it opens one
+        and its ``COMMIT`` when no other writer waits; returns what ``body`` returns, once
+        durable. Rolled back on any exception of ``body``; a write cancelled while its trip
+        runs keeps what the trip did (committed with its group) and raises the cancel."""
+        self._writers += 1
+        waiting = True
+        try:
+            async with self._locked(background):
+                self._writers -= 1
+                waiting = False
+                group, result, cancelled = await self._trip(body)
+        finally:
+            if waiting:
+                self._writers -= 1
+                self._commit_later()
+        if cancelled:
+            raise asyncio.CancelledError
+        await group.durable()
+        return result
+
+    async def _trip(self, body: Callable[[Connection], Awaitable[T]]
+                    ) -> tuple[_Group, T, bool]:
+        """The write's one trip (the lock held); then what is left of the group's rules."""
+        conn = self._conn
+        group = self._group
+        begin: tuple[str, ...] = ()
+        if group is None:
+            await self._backend.ready(conn)
+            group, begin = _Group(), self._backend.begin_write
+        commit = self._writers == 0 or group.size + 1 >= GROUP_MAX or self._too_old(group)
+        plan = _Plan(begin, commit)
+        error: BaseException | None = None
+        cancelled = False
+        result: Any = None
+        try:
+            result = await self._backend.in_one_trip(conn, partial(_planned, plan, body))
+        except asyncio.CancelledError:
+            cancelled = True
+            await self._settle(conn)  # what the trip did is done; plan says how far it got
+        except Exception as exc:
+            error = exc
+        if plan.reached == _NOTHING and begin:  # the group's BEGIN failed
+            await self._backend.end(conn)
+            raise error if error is not None else asyncio.CancelledError()
+        if begin:
+            self._group = group
+        if plan.reached == _COMMITTED:
+            self._group = None
+            group.size += 1
+            group.succeed()
+        elif plan.reached == _RELEASED and error is None:
+            group.size += 1
+        elif plan.reached == _RELEASED:  # its COMMIT failed: the whole group with it
+            self._group = None
+            group.fail(error if isinstance(error, Exception) else RuntimeError(error))
+            await self._backend.end(conn)
+        elif plan.reached != _NOTHING:  # the body (or its savepoint) failed: only it undone
+            await self._undo_step(group)
+        if self._group is group and (self._writers == 0 or group.size >= GROUP_MAX
+                                     or self._too_old(group)):
+            await self._commit_group()
+        if error is not None:
+            raise error
+        return group, result, cancelled
+
+    async def _settle(self, conn: Connection) -> None:
+        settled = asyncio.ensure_future(self._backend.settle(conn))
+        while not settled.done():
+            with contextlib.suppress(asyncio.CancelledError):
+                await asyncio.shield(settled)
 
     def _too_old(self, group: _Group) -> bool:
         return self.group_max_s is not None and group.age() >= self.group_max_s
@@ -243,6 +327,36 @@ async def _nothing() -> AsyncIterator[None]:
 
 async def _run(conn: Connection, sql: str) -> None:
     await conn.execute(sql)
+
+
+_NOTHING, _BEGUN, _SAVED, _RELEASED, _COMMITTED = range(5)
+
+
+@dataclass
+class _Plan:
+    """A write's trip: the group's BEGIN if it opens one, the step in its savepoint, the
+    COMMIT if nobody waited when it began; ``reached``: how far it got (set as it runs, on
+    the connection's thread)."""
+
+    begin: tuple[str, ...]
+    commit: bool
+    reached: int = _NOTHING
+
+
+async def _planned(plan: _Plan, body: Callable[[Connection], Awaitable[T]],
+                   conn: Connection) -> T:
+    for statement in plan.begin:
+        await conn.execute(statement)
+    plan.reached = _BEGUN
+    await conn.execute("SAVEPOINT step")
+    plan.reached = _SAVED
+    result = await body(conn)
+    await conn.execute("RELEASE step")
+    plan.reached = _RELEASED
+    if plan.commit:
+        await conn.execute("COMMIT")
+        plan.reached = _COMMITTED
+    return result
 
 
 class GroupRolledBack(sqlite3.OperationalError):

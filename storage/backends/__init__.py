@@ -6,10 +6,13 @@ begins; :mod:`storage.transactions` runs the transactions over it and knows no S
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable
 from pathlib import Path
-from typing import Protocol
+from typing import Protocol, TypeVar
 
 from storage.sql import Connection
+
+T = TypeVar("T")
 
 
 class Backend(Protocol):
@@ -27,6 +30,15 @@ class Backend(Protocol):
         """Before a transaction or read on ``conn`` (its lock held, nothing open on it):
         reconnect it if it was lost (a server restarting). Never another connection: a
         transaction still running on a lost connection must fail, not go on elsewhere."""
+
+    async def in_one_trip(self, conn: Connection,
+                          body: Callable[[Connection], Awaitable[T]]) -> T:
+        """``body(conn)`` with its statements sent together where the backend can (SQLite:
+        on the connection's thread, one trip; PostgreSQL: as it is, each statement awaited)."""
+
+    async def settle(self, conn: Connection) -> None:
+        """Wait until the statements already sent on ``conn`` are done (a cancelled
+        caller's included)."""
 
     async def set_cache(self, kib: int | None) -> None: ...
 

@@ -237,6 +237,13 @@ class PgBackend:
                 raise DatabaseUnavailable(
                     f"cannot reach {describe(self.url)}: {_reason(exc)}") from None
 
+    async def in_one_trip(self, conn: Connection,
+                          body: Callable[[Connection], Awaitable[_T]]) -> _T:
+        return await body(conn)  # asyncpg's statements are a round trip to the server each
+
+    async def settle(self, conn: Connection) -> None:
+        await cast(PgConnection, conn).settle()
+
     async def set_cache(self, kib: int | None) -> None:
         return None  # the server's shared_buffers, not a connection's
 

@@ -4,13 +4,17 @@ from __future__ import annotations
 
 import os
 import sqlite3
+from collections.abc import Awaitable, Callable
 from pathlib import Path
-from typing import cast
+from typing import TypeVar, cast
 
 import aiosqlite
 
+from storage.backends.sqlite_trip import run_in_one_trip
 from storage.migrations import migrate, user_version
 from storage.sql import Connection
+
+T = TypeVar("T")
 
 BUSY_TIMEOUT_MS = 10_000
 CACHE_KIB = 8 * 1024  # the writing connection's page cache (SQLite's default is 2 MiB)
@@ -69,6 +73,15 @@ class SqliteBackend:
     async def ready(self, conn: Connection) -> None:
         return None  # a file does not go away
 
+    async def in_one_trip(self, conn: Connection,
+                          body: Callable[[Connection], Awaitable[T]]) -> T:
+        raw = self.raw if conn is self.writer else self.raw_reader
+        return await run_in_one_trip(raw, body)
+
+    async def settle(self, conn: Connection) -> None:
+        raw = self.raw if conn is self.writer else self.raw_reader
+        await run_in_one_trip(raw, _nothing)  # the thread runs its queue in order
+
     async def set_cache(self, kib: int | None) -> None:
         await self.raw.execute(f"PRAGMA cache_size = -{int(kib or CACHE_KIB)}")
 
@@ -89,6 +102,10 @@ class SqliteBackend:
         if self.raw_reader is not self.raw:
             await self.raw_reader.close()
         await self.raw.close()
+
+
+async def _nothing(conn: Connection) -> None:
+    return None
 
 
 def _partial(out: Path) -> Path:

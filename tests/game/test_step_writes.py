@@ -130,17 +130,24 @@ async def test_drain_waits_for_the_queued_writes(h: Harness,
 
 
 class _Commits:
-    """Counts the write transactions (each one a commit the step waits for)."""
+    """Counts the write transactions (each one a commit the step waits for): ``transaction()``
+    and ``write()`` (a step's, in one trip)."""
 
     def __init__(self, h: Harness, monkeypatch: pytest.MonkeyPatch) -> None:
         self.count = 0
         real = h.db.transaction
+        real_write = h.db.write
 
-        def transaction() -> Any:
+        def transaction(**kw: Any) -> Any:
             self.count += 1
-            return real()
+            return real(**kw)
+
+        async def write(body: Any, **kw: Any) -> Any:
+            self.count += 1
+            return await real_write(body, **kw)
 
         monkeypatch.setattr(h.db, "transaction", transaction)
+        monkeypatch.setattr(h.db, "write", write)
 
 
 async def test_a_deal_pause_and_resume_are_one_transaction_each(

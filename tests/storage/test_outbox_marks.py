@@ -1,0 +1,80 @@
+"""The delivery's marks of sent rows: written in batches (one transaction for the marks that
+queue while one is written), each caller answered for its own row once durable."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+from storage import Database
+from storage.outbox import EDIT, SEND, Queued
+
+
+async def _queue(db: Database, chats: int) -> None:
+    await db.outbox.enqueue([Queued(c, SEND, {"text": f"t{c}"}, key="k") for c in range(chats)]
+                            + [Queued(0, SEND, {"photo": "AAAA", "caption": "c"}, key="pic")],
+                            now=1.0)
+
+
+async def test_marks_that_queue_together_are_one_transaction(db: Database) -> None:
+    await _queue(db, 10)
+    rows = [r for c in range(10) for r in await db.outbox.pending(c)]
+    writes: list[Any] = []
+    write = db.write
+
+    async def counted(body: Any, **kw: Any) -> Any:
+        writes.append(kw)
+        return await write(body, **kw)
+
+    db.write = counted  # type: ignore[method-assign]
+    sent = await asyncio.gather(*(db.outbox.mark_sent(r, 100 + r.id, now=2.0) for r in rows))
+    assert sent == [True] * 11
+    assert writes == [{"background": True}]  # one transaction, behind the games' steps
+    stored = await db.outbox.rows()
+    assert len(stored) == 11
+    assert all((r["status"], r["message_id"]) == ("sent", 100 + r["id"]) for r in stored)
+    picture = next(r for r in stored if r["key"] == "pic")
+    assert '"photo"' not in picture["payload"]  # a sent picture's bytes are dropped
+    assert await db.outbox.pending_chats() == []
+
+
+async def test_each_caller_learns_its_own_rows_outcome(db: Database) -> None:
+    """An edit coalesced while in flight (its rev moved on) is False, the others True."""
+    await db.outbox.enqueue([Queued(1, SEND, {"text": "board"}, key="b"),
+                             Queued(2, SEND, {"text": "x"}, key="x")], now=1.0)
+    board, other = (await db.outbox.pending(1))[0], (await db.outbox.pending(2))[0]
+    assert await db.outbox.mark_sent(board, 7, now=2.0)
+    await db.outbox.enqueue([Queued(1, EDIT, {"text": "v1"}, key="b")], now=3.0)
+    edit = (await db.outbox.pending(1))[0]
+    await db.outbox.enqueue([Queued(1, EDIT, {"text": "v2"}, key="b")], now=4.0)  # rev + 1
+    results = await asyncio.gather(db.outbox.mark_sent(edit, 7, now=5.0),
+                                   db.outbox.mark_sent(other, 8, now=5.0))
+    assert results == [False, True]
+    assert [(r["method"], r["status"]) for r in await db.outbox.rows(1)] == [
+        ("send", "sent"), ("edit", "pending")]  # the coalesced edit goes out again
+
+
+async def test_a_mark_cancelled_before_its_batch_began_is_not_written(db: Database) -> None:
+    await _queue(db, 2)
+    first, second = (await db.outbox.pending(0))[0], (await db.outbox.pending(1))[0]
+    holding, release = asyncio.Event(), asyncio.Event()
+
+    async def hold() -> None:
+        async with db.transaction():
+            holding.set()
+            await release.wait()
+
+    holder = asyncio.create_task(hold())
+    await holding.wait()
+    kept = asyncio.create_task(db.outbox.mark_sent(first, 1, now=2.0))
+    for _ in range(3):
+        await asyncio.sleep(0)  # its batch began: it waits for the writer
+    dropped = asyncio.create_task(db.outbox.mark_sent(second, 2, now=2.0))
+    await asyncio.sleep(0)  # queued for the next batch
+    dropped.cancel()
+    release.set()
+    await holder
+    assert await kept
+    assert dropped.cancelled()
+    assert [r.id for r in await db.outbox.pending(1)] == [second.id]  # sent again later
+    assert [r["status"] for r in await db.outbox.rows(0) if r["id"] == first.id] == ["sent"]
