@@ -36,14 +36,17 @@ class Games:
     gate: asyncio.Event | None = None
     failing: set[int] = field(default_factory=set)
     tables: dict[int, Any] = field(default_factory=dict)
+    all_started: asyncio.Event = field(default_factory=asyncio.Event)  # every club's begun
 
     async def restore(self, clubs: Collection[int] | None = None) -> list[int]:
         assert clubs is not None
         self.started.extend(clubs)
+        if set(self.started) >= set(CLUBS):
+            self.all_started.set()
         if set(clubs) & self.failing:
             raise RuntimeError("the log cannot be read")
         if self.gate is not None:
-            await asyncio.wait_for(self.gate.wait(), 10)
+            await asyncio.wait_for(self.gate.wait(), 30)
         return []
 
 
@@ -110,10 +113,7 @@ async def test_the_clubs_taken_are_restored_side_by_side(fleet: Fleet) -> None:
     sharing = await fleet.join(games)
     taking = asyncio.create_task(sharing.share_clubs())
     # one after another, the first restore would wait for the gate and fail: all start first
-    for _ in range(100):
-        if len(games.started) == len(CLUBS):
-            break
-        await asyncio.sleep(0.05)
+    await asyncio.wait_for(games.all_started.wait(), 20)
     assert sorted(games.started) == sorted(CLUBS)
     assert not taking.done()
     games.gate.set()
