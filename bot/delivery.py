@@ -61,9 +61,14 @@ UNAVAILABLE_PAUSE = 1.0  # a worker's wait while the database restarts
 
 
 async def wait_event(event: asyncio.Event, seconds: float | None) -> None:
-    """Until ``event`` is set or ``seconds`` have passed (None: until it is set)."""
+    """Until ``event`` is set or ``seconds`` have passed (None: until it is set).
+
+    ``asyncio.timeout``, not ``wait_for``: on Python 3.11 a cancel that comes as the event is
+    set is swallowed by ``wait_for`` (it returns the result), and a worker's loop then never
+    ends: a stop hung on it."""
     with contextlib.suppress(TimeoutError):
-        await asyncio.wait_for(event.wait(), seconds)
+        async with asyncio.timeout(seconds):
+            await event.wait()
 
 
 def urgent(chat_id: int, method: str) -> bool:

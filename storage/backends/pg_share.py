@@ -164,9 +164,12 @@ class ShareConnection:
             raise DatabaseUnavailable(str(e)) from e
 
     async def wait_woken(self, at_most: float) -> None:
-        """Until an update is written to the inbox, or ``at_most`` seconds."""
+        """Until an update is written to the inbox, or ``at_most`` seconds (``asyncio.timeout``:
+        Python 3.11's ``wait_for`` swallows a cancel that comes as the event is set, and the
+        sharing loop, cancelled at a stop, went on forever)."""
         with contextlib.suppress(TimeoutError):
-            await asyncio.wait_for(self.woken.wait(), at_most)
+            async with asyncio.timeout(at_most):
+                await self.woken.wait()
         self.woken.clear()
 
     async def try_role(self, role: Role) -> bool:
