@@ -31,12 +31,14 @@ async def _check(cwd: Path, env: dict[str, str]) -> tuple[int, list[str], list[s
     return proc.returncode, stdout.decode().splitlines(), stderr.decode().splitlines()
 
 
+@pytest.mark.soak
 async def test_check_passes_and_fails_on_a_bad_token(
     fake: FakeTelegram, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    """The real ``python -m bot check`` passes (it pays aiogram's import, 6-10 s of CPU); the
-    bad token's answer is the same command's code (``run_check``) run in this process, beside
-    it, as it is nothing but another answer of getMe."""
+    """Soak test (12-24 s beside the suite): the real ``python -m bot check`` passes (it pays
+    aiogram's import, 6-10 s of CPU); the bad token's answer is the same command's code
+    (``run_check``) run in this process, beside it, as it is nothing but another answer of
+    getMe."""
     (tmp_path / "a").mkdir()
     (tmp_path / "b").mkdir()
     good = _env(tmp_path / "a", BOT_TOKEN=fake.token, TELEGRAM_API_URL=fake.base_url)

@@ -68,10 +68,12 @@ async def test_malformed_token_is_one_line(tmp_path: Path) -> None:
     assert len(lines) == 1 and lines[0].startswith("error: BOT_TOKEN is malformed")
 
 
+@pytest.mark.soak
 async def test_unreachable_api_or_rejected_token_is_one_line(
     fake: FakeTelegram, tmp_path: Path
 ) -> None:
-    # both processes at once: importing aiogram takes seconds
+    """Soak test (12 s alone, 23-35 s beside the suite): two real ``python -m bot`` starts,
+    each paying aiogram's import (~10 s of CPU); they run at once."""
     url = f"http://127.0.0.1:{_free_port()}"
     (tmp_path / "a").mkdir()
     (tmp_path / "b").mkdir()
