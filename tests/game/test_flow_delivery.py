@@ -25,7 +25,10 @@ def open_buttons(fake: FakeTelegram, chats: list[int], prefix: str) -> list[str]
             if any(d.startswith(prefix) for _, d in m.buttons())]
 
 
+@pytest.mark.soak
 async def test_a_12_player_game_reads_well(fake: FakeTelegram, tmp_path: Path) -> None:
+    """Soak test (15-22 s): a whole 12-player game over HTTP with the delivery on the real clock
+    (its subject is how the posts read as they come, throttled edits included)."""
     async with running(fake, tmp_path, default_locale="en") as app:
         flow = Flow(fake, app, "en")
         await flow.lobby(12)
