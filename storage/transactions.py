@@ -85,6 +85,23 @@ class Transactions:
             yield
 
     @asynccontextmanager
+    async def _writer(self, background: bool) -> AsyncIterator[None]:
+        """The writer held, counted in ``_writers`` while queued for it (a group stays open
+        while writers wait); a writer cancelled in the queue may have been left the group:
+        it is committed later."""
+        self._writers += 1
+        waiting = True
+        try:
+            async with self._locked(background):
+                self._writers -= 1
+                waiting = False
+                yield
+        finally:
+            if waiting:
+                self._writers -= 1
+                self._commit_later()
+
+    @asynccontextmanager
     async def transaction(self, *, background: bool = False) -> AsyncIterator[Connection]:
         """A write transaction: its rows are committed when the block ends without an
         exception (the call returns once they are durable), rolled back on any exception
@@ -96,30 +113,21 @@ class Transactions:
         Not re-entrant: inside it, use the yielded connection, not the repositories.
         """
         conn = self._conn
-        self._writers += 1
-        waiting = True
-        try:
-            async with self._locked(background):
-                self._writers -= 1
-                waiting = False
-                group = await self._join_group()
-                try:
-                    await conn.execute("SAVEPOINT step")
-                    yield conn
-                    await conn.execute("RELEASE step")
-                    group.size += 1
-                except BaseException:
-                    await self._undo_step(group)
-                    raise
-                finally:
-                    if self._group is group and (self._writers == 0
-                                                 or group.size >= GROUP_MAX
-                                                 or self._too_old(group)):
-                        await self._commit_group()
-        finally:
-            if waiting:  # cancelled in the queue: the group may have been left to it
-                self._writers -= 1
-                self._commit_later()
+        async with self._writer(background):
+            group = await self._join_group()
+            try:
+                await conn.execute("SAVEPOINT step")
+                yield conn
+                await conn.execute("RELEASE step")
+                group.size += 1
+            except BaseException:
+                await self._undo_step(group)
+                raise
+            finally:
+                if self._group is group and (self._writers == 0
+                                             or group.size >= GROUP_MAX
+                                             or self._too_old(group)):
+                    await self._commit_group()
         await group.durable()
 
     async def write(self, body: Callable[[Connection], Awaitable[T]], *,
@@ -130,17 +138,8 @@ class Transactions:
         and its ``COMMIT`` when no other writer waits; returns what ``body`` returns, once
         durable. Rolled back on any exception of ``body``; a write cancelled while its trip
         runs keeps what the trip did (committed with its group) and raises the cancel."""
-        self._writers += 1
-        waiting = True
-        try:
-            async with self._locked(background):
-                self._writers -= 1
-                waiting = False
-                group, result, cancelled = await self._trip(body)
-        finally:
-            if waiting:
-                self._writers -= 1
-                self._commit_later()
+        async with self._writer(background):
+            group, result, cancelled = await self._trip(body)
         if cancelled:
             raise asyncio.CancelledError
         await group.durable()
