@@ -9,8 +9,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from aiogram import Bot
 
-from bot.app import App, create_app
+from bot.app import App, create_app, make_bot
 from bot.config import Settings
 from bot.outbox import Limits
 from tests.fakes.telegram_server import FakeTelegram, FakeUser, SentMessage
@@ -55,6 +56,17 @@ class FixedClock:
 async def fake() -> AsyncIterator[FakeTelegram]:
     async with FakeTelegram() as server:
         yield server
+
+
+@pytest.fixture
+async def bot(fake: FakeTelegram) -> AsyncIterator[Bot]:
+    """An aiogram ``Bot`` on the fake, built as the app builds it (``make_bot``)."""
+    settings = Settings(  # type: ignore[call-arg]
+        _env_file=None, bot_token=fake.token, telegram_api_url=fake.base_url
+    )
+    bot = make_bot(settings)
+    yield bot
+    await bot.session.close()
 
 
 @pytest.fixture

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator
 
 import aiohttp
 import pytest
@@ -14,16 +13,6 @@ from aiogram.methods import Close, LogOut, TelegramMethod
 from bot.app import make_bot
 from bot.config import Settings
 from tests.fakes.telegram_server import FakeTelegram, TelegramLimits
-
-
-@pytest.fixture
-async def bot(fake: FakeTelegram) -> AsyncIterator[Bot]:
-    settings = Settings(  # type: ignore[call-arg]
-        _env_file=None, bot_token=fake.token, telegram_api_url=fake.base_url
-    )
-    bot = make_bot(settings)
-    yield bot
-    await bot.session.close()
 
 
 async def test_get_me_chat_and_members(fake: FakeTelegram, bot: Bot) -> None:

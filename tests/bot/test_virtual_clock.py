@@ -4,26 +4,13 @@ from __future__ import annotations
 
 import asyncio
 import time
-from collections.abc import AsyncIterator
 
 import pytest
 from aiogram import Bot
 from aiogram.exceptions import TelegramNetworkError, TelegramServerError
 
-from bot.app import make_bot
-from bot.config import Settings
 from tests.fakes.telegram_server import FakeTelegram
 from tests.fakes.virtual_clock import VirtualClock
-
-
-@pytest.fixture
-async def bot(fake: FakeTelegram) -> AsyncIterator[Bot]:
-    settings = Settings(  # type: ignore[call-arg]
-        _env_file=None, bot_token=fake.token, telegram_api_url=fake.base_url
-    )
-    bot = make_bot(settings)
-    yield bot
-    await bot.session.close()
 
 
 async def test_a_wait_moves_the_clock_instead_of_sleeping() -> None:

@@ -9,7 +9,6 @@ import sqlite3
 from pathlib import Path
 from typing import Any
 
-import asyncpg
 import pytest
 
 from storage import Database
@@ -17,28 +16,7 @@ from storage.backends.sqlite_trip import NotOneTrip
 from storage.db import GroupRolledBack
 from storage.sql import Connection
 from storage.writer_lock import WriterLock
-from tests.storage.test_group_commit import _commits
-
-INTEGRITY = (sqlite3.IntegrityError, asyncpg.IntegrityConstraintViolationError)
-
-
-async def _table(db: Database) -> None:
-    async with db.transaction() as conn:
-        await conn.execute("CREATE TABLE t (x INTEGER PRIMARY KEY)")
-
-
-async def _rows(target: str | Path) -> list[int]:
-    if isinstance(target, str):
-        pg = await asyncpg.connect(target)
-        try:
-            return [r[0] for r in await pg.fetch("SELECT x FROM t ORDER BY x")]
-        finally:
-            await pg.close()
-    conn = sqlite3.connect(target)
-    try:
-        return [r[0] for r in conn.execute("SELECT x FROM t ORDER BY x")]
-    finally:
-        conn.close()
+from tests.storage.test_group_commit import INTEGRITY, _commits, _rows, _table
 
 
 async def _several(conn: Connection) -> tuple[int, int | None, list[int]]:
@@ -84,14 +62,6 @@ async def test_on_sqlite_a_write_is_one_trip_to_the_thread(
 
 async def test_a_failing_write_undoes_only_itself(db: Database, db_target: str | Path) -> None:
     await _table(db)
-    db.group_max_s = None
-    holding, release = asyncio.Event(), asyncio.Event()
-
-    async def first() -> None:
-        async with db.transaction() as conn:
-            holding.set()
-            await release.wait()
-            await conn.execute("INSERT INTO t (x) VALUES (0)")
 
     async def fails(conn: Connection) -> None:
         await conn.execute("INSERT INTO t (x) VALUES (5)")
@@ -100,16 +70,9 @@ async def test_a_failing_write_undoes_only_itself(db: Database, db_target: str |
     async def fine(conn: Connection) -> None:
         await conn.execute("INSERT INTO t (x) VALUES (6)")
 
-    head = asyncio.create_task(first())
-    await holding.wait()
-    bad = asyncio.create_task(db.write(fails))
-    good = asyncio.create_task(db.write(fine))
-    await asyncio.sleep(0)
-    release.set()
-    await head
-    with pytest.raises(INTEGRITY):
-        await bad
-    await good
+    bad, good = await _queued_writes(db, [fails, fine])
+    assert isinstance(bad, INTEGRITY)
+    assert good is None
     assert await _rows(db_target) == [0, 6]
 
 
