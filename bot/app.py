@@ -46,7 +46,7 @@ from bot.services.stats import Stats
 from bot.session import BotSession
 from bot.shared_run import run_shared
 from bot.sharing import Sharing
-from bot.shutdown import finish_handlers
+from bot.shutdown import HandlersInFlight
 from bot.startup import StartupError as StartupError  # where the importers found it
 from storage.backends import DatabaseUrlError
 from storage.db import Database
@@ -89,6 +89,11 @@ class App:
     # the locks of this process's clubs were lost to another process: ``python -m bot`` exits
     # at once (bot/standby.py); by default (tests) a stop
     on_lost: Callable[[], None] | None = None
+    # the updates being handled, waited for at a stop (before any other outer middleware)
+    handlers: HandlersInFlight = field(default_factory=HandlersInFlight)
+
+    def __post_init__(self) -> None:
+        self.dispatcher.update.outer_middleware(self.handlers)
 
     async def check_api(self) -> User:
         """getMe: fails fast with a clear message when the API is unreachable or the token bad."""
@@ -258,7 +263,7 @@ class App:
                 self.webhook_runner = None
             if self.scheduler.running:
                 self.scheduler.shutdown(wait=False)
-            await finish_handlers(self.dispatcher)  # before storage closes under them
+            await self.handlers.finish()  # before storage closes under them
             await self.guard.stop()
             games = self.services.extra.get("games")
             if isinstance(games, GameService):

@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import asyncio
 import base64
-import contextlib
 import contextvars
 import logging
 import time
@@ -47,6 +46,7 @@ from bot.outbox import Outbox, Sleep, is_transient
 from storage.backends import DatabaseUnavailable
 from storage.db import Database
 from storage.outbox import EDIT, OutboxRow, Queued
+from storage.waits import wait_event
 
 log = logging.getLogger("bot.delivery")
 
@@ -58,17 +58,6 @@ NOT_MODIFIED = "message is not modified"
 # at most one queued edit per key); a club's queue may hold pictures, so not 50 of them a time
 PEEK = 8
 UNAVAILABLE_PAUSE = 1.0  # a worker's wait while the database restarts
-
-
-async def wait_event(event: asyncio.Event, seconds: float | None) -> None:
-    """Until ``event`` is set or ``seconds`` have passed (None: until it is set).
-
-    ``asyncio.timeout``, not ``wait_for``: on Python 3.11 a cancel that comes as the event is
-    set is swallowed by ``wait_for`` (it returns the result), and a worker's loop then never
-    ends: a stop hung on it."""
-    with contextlib.suppress(TimeoutError):
-        async with asyncio.timeout(seconds):
-            await event.wait()
 
 
 def urgent(chat_id: int, method: str) -> bool:

@@ -9,9 +9,9 @@ one transaction an update queued behind the games' writes for the database's wri
 
 from __future__ import annotations
 
-import asyncio
-import contextlib
 from collections.abc import Awaitable, Callable, Iterable
+
+from storage.batcher import Batcher
 
 Write = Callable[[Iterable[int], float], Awaitable[None]]
 
@@ -19,44 +19,18 @@ Write = Callable[[Iterable[int], float], Awaitable[None]]
 class HandledMarks:
     def __init__(self, write: Write) -> None:
         self._write = write
-        self._waiting: list[tuple[int, float, asyncio.Future[None]]] = []
-        self._writer: asyncio.Task[None] | None = None
+        # a handler cancelled while its mark waits has still handled its update: the mark is
+        # written all the same (not handled a second time by the next claim)
+        self._batcher: Batcher[tuple[int, float], None] = Batcher(
+            self._write_batch, drop_cancelled=False)
 
     async def mark(self, update_id: int, now: float) -> None:
         """Returns once ``update_id`` is marked handled (or raises what the write raised)."""
-        loop = asyncio.get_running_loop()
-        done: asyncio.Future[None] = loop.create_future()
-        done.add_done_callback(_retrieve)
-        self._waiting.append((update_id, now, done))
-        if self._writer is None or self._writer.done():
-            self._writer = loop.create_task(self._write_all())
-        await asyncio.shield(done)  # a waiter cancelled does not cancel the others' write
+        await self._batcher.put((update_id, now))
 
-    async def _write_all(self) -> None:
-        while self._waiting:
-            batch, self._waiting = self._waiting, []
-            try:
-                await self._write([u for u, _, _ in batch], max(t for _, t, _ in batch))
-            except asyncio.CancelledError:
-                for _, _, done in [*batch, *self._waiting]:
-                    done.cancel()
-                raise
-            except Exception as e:
-                for _, _, done in batch:
-                    if not done.done():
-                        done.set_exception(e)
-                continue
-            for _, _, done in batch:
-                if not done.done():
-                    done.set_result(None)
+    async def _write_batch(self, batch: list[tuple[int, float]]) -> list[None]:
+        await self._write([u for u, _ in batch], max(t for _, t in batch))
+        return [None] * len(batch)
 
     async def close(self) -> None:
-        if self._writer is not None:
-            self._writer.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._writer
-
-
-def _retrieve(done: asyncio.Future[None]) -> None:
-    if not done.cancelled():
-        done.exception()  # each waiter re-raises it; this only marks it seen
+        await self._batcher.close()

@@ -8,13 +8,13 @@ the delivery worker (``bot/delivery.py``) reads them per chat in id order and ma
 
 from __future__ import annotations
 
-import asyncio
 import json
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from functools import partial
 from typing import Any
 
+from storage.batcher import Batcher
 from storage.sql import Connection, Store
 
 SEND = "send"
@@ -119,7 +119,12 @@ async def readdress_in(conn: Connection, old_chat_id: int, new_chat_id: int) -> 
 class Outbox:
     def __init__(self, db: Store) -> None:
         self._db = db
-        self._marks = _Marks(db)
+        # the delivery's marks of sent rows, written in batches: the marks that arrive while
+        # a batch is being written go in the next one, one transaction in one trip, in the
+        # writer's background lane (30 marks a second were 30 transactions queued before the
+        # games' steps); a mark whose caller was cancelled before its batch began is not
+        # written (the row is sent again, as before)
+        self._marks: Batcher[_Mark, bool] = Batcher(self._write_marks, cap=_MARKS_AT_ONCE)
 
     async def enqueue(self, messages: Sequence[Queued], now: float) -> int:
         if not messages:
@@ -164,8 +169,11 @@ class Outbox:
     async def mark_sent(self, row: OutboxRow, message_id: int | None, now: float) -> bool:
         """Confirmed by Telegram. False when an edit was coalesced meanwhile (send it again).
         Returns once the mark is durable; the marks of several chats' workers are written
-        together (:class:`_Marks`)."""
-        return await self._marks.mark(row, message_id, now)
+        together (:class:`storage.batcher.Batcher`)."""
+        return await self._marks.put(_Mark(row, message_id, now))
+
+    async def _write_marks(self, batch: list[_Mark]) -> list[bool]:
+        return await self._db.write(partial(_mark_all, batch), background=True)
 
     async def retry_at(self, row: OutboxRow, next_at: float, error: str) -> None:
         await self._db.write(partial(_retry_at, row.id, next_at, error[:500]), background=True)
@@ -202,61 +210,11 @@ async def _mark_failed(row_id: int, error: str, conn: Connection) -> None:
                        " WHERE id = ?", (error, row_id))
 
 
-@dataclass(eq=False)
+@dataclass(frozen=True)
 class _Mark:
     row: OutboxRow
     message_id: int | None
     now: float
-    done: asyncio.Future[bool]
-
-
-class _Marks:
-    """The delivery's marks of sent rows, written in batches: the marks that arrive while a
-    batch is being written go in the next one, one transaction in one trip, in the writer's
-    background lane (30 marks a second were 30 transactions queued before the games' steps).
-    Each caller still returns only once its own row's mark is durable; a mark whose caller
-    was cancelled before its batch began is not written (the row is sent again, as before)."""
-
-    def __init__(self, db: Store) -> None:
-        self._db = db
-        self._queue: list[_Mark] = []
-        self._writing: asyncio.Task[None] | None = None
-
-    async def mark(self, row: OutboxRow, message_id: int | None, now: float) -> bool:
-        loop = asyncio.get_running_loop()
-        mark = _Mark(row, message_id, now, loop.create_future())
-        mark.done.add_done_callback(_retrieve)
-        self._queue.append(mark)
-        if self._writing is None or self._writing.done():
-            self._writing = loop.create_task(self._write())
-        try:
-            return await asyncio.shield(mark.done)
-        except asyncio.CancelledError:
-            if mark in self._queue:
-                self._queue.remove(mark)
-            raise
-
-    async def _write(self) -> None:
-        batch: list[_Mark] = []
-        try:
-            while self._queue:
-                batch = self._queue[:_MARKS_AT_ONCE]
-                del self._queue[:_MARKS_AT_ONCE]
-                try:
-                    sent = await self._db.write(partial(_mark_all, batch), background=True)
-                except Exception as exc:
-                    for mark in batch:
-                        mark.done.set_exception(exc)
-                else:
-                    for mark, ok in zip(batch, sent, strict=True):
-                        mark.done.set_result(ok)
-                batch = []
-        finally:
-            self._writing = None
-            for mark in [*batch, *self._queue]:  # cancelled (the loop ends): nothing written
-                if not mark.done.done():
-                    mark.done.set_exception(asyncio.CancelledError())
-            self._queue.clear()
 
 
 async def _mark_all(batch: list[_Mark], conn: Connection) -> list[bool]:
@@ -281,7 +239,3 @@ async def _mark_sent(conn: Connection, row: OutboxRow, message_id: int | None,
         (message_id, row.id))
     return False
 
-
-def _retrieve(done: asyncio.Future[bool]) -> None:
-    if not done.cancelled():
-        done.exception()  # the caller re-raises it (if it still waits); this marks it seen

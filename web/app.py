@@ -17,8 +17,7 @@ from jinja2 import Environment, FileSystemLoader, select_autoescape
 from markupsafe import Markup
 
 from bot import texts
-from bot.game.notifier import Notifier
-from bot.game.senders import RecordingSender
+from bot.game.event_text import EventText
 from bot.i18n import SUPPORTED, Safe, Translator, default_translator
 from bot.services.picture import render_table, table_view
 from bot.services.stats import Stats
@@ -139,9 +138,9 @@ async def game(request: web.Request) -> web.Response:
     if record is None:
         return not_found(request, "web.not_finished")
     locale = pick(request, request.app[TRANSLATOR].default)
-    notifier = Notifier(RecordingSender(), request.app[TRANSLATOR], lambda _: locale)
+    text = EventText(request.app[TRANSLATOR])
     phases = [
-        (phase, [Markup(notifier.render(record.table, e, locale)) for e in phase.events])
+        (phase, [Markup(text.render(record.table, e, locale)) for e in phase.events])
         for phase in record.phases
     ]
     return render(request, "game.html", r=record, phases=phases)

@@ -4,15 +4,17 @@ from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from bot.config import Settings
 from bot.i18n import Translator
-from bot.outbox import Outbox
 from bot.services.accounts import Accounts
 from bot.services.admin import Admin
 from bot.services.chats import ChatMoves
 from storage.db import Database
+
+if TYPE_CHECKING:  # bot.outbox imports aiogram: the web's pages import services without it
+    from bot.outbox import Outbox
 
 # join_lobby(user_id, game_id, locale) -> True if the player joined (the game layer answers)
 JoinLobby = Callable[[int, int, str], Awaitable[bool]]

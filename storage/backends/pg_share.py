@@ -27,6 +27,7 @@ import asyncpg
 from storage.account_cache import ACCOUNTS_CHANNEL, ALL
 from storage.backends import DatabaseUnavailable
 from storage.backends.postgres import CONNECT_TIMEOUT_S, LOST
+from storage.waits import wait_event
 
 # the server probes the share connection when idle: after 3 s of silence, every second, 4
 # times; then it ends the session, and every lock of the process with it
@@ -164,12 +165,9 @@ class ShareConnection:
             raise DatabaseUnavailable(str(e)) from e
 
     async def wait_woken(self, at_most: float) -> None:
-        """Until an update is written to the inbox, or ``at_most`` seconds (``asyncio.timeout``:
-        Python 3.11's ``wait_for`` swallows a cancel that comes as the event is set, and the
-        sharing loop, cancelled at a stop, went on forever)."""
-        with contextlib.suppress(TimeoutError):
-            async with asyncio.timeout(at_most):
-                await self.woken.wait()
+        """Until an update is written to the inbox, or ``at_most`` seconds (not ``wait_for``:
+        the sharing loop, cancelled at a stop, went on forever; ``storage/waits.py``)."""
+        await wait_event(self.woken, at_most)
         self.woken.clear()
 
     async def try_role(self, role: Role) -> bool:

@@ -76,5 +76,7 @@ async def test_a_mark_cancelled_before_its_batch_began_is_not_written(db: Databa
     await holder
     assert await kept
     assert dropped.cancelled()
+    picture = next(r for r in await db.outbox.pending(0) if r.key == "pic")
+    assert await db.outbox.mark_sent(picture, 3, now=2.0)  # every batch before it is written
     assert [r.id for r in await db.outbox.pending(1)] == [second.id]  # sent again later
     assert [r["status"] for r in await db.outbox.rows(0) if r["id"] == first.id] == ["sent"]
