@@ -54,3 +54,5 @@ miniapp-pick-seat_to = Tap the seat for { $seat }.
 miniapp-confirm-tech = Technical death for { $seat }? This cannot be undone.
 miniapp-confirm-unseat = Take { $seat } off the table?
 miniapp-confirm-end = End the game now? Nobody gets points.
+miniapp-timeout = The table did not answer in time, and nothing was changed: try again.
+miniapp-unconfirmed = The table did not confirm in time: look at it before you try again.
