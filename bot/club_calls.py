@@ -76,16 +76,16 @@ class ClubCalls:
                         async with asyncio.timeout(min(left, RECHECK_S)):
                             await event.wait()
                 event.clear()
-                answered, answer = await self.conn.call_answer(call_id)
-                if answered and answer is not None:
-                    return dict(json.loads(answer))
-                if answered or loop.time() >= deadline:
+                answered, answer = await self.conn.take_answer(call_id)
+                if answered:
+                    return dict(json.loads(answer or "{}"))
+                if loop.time() >= deadline:
                     break
-            withdrawn = await self.conn.withdraw_call(call_id, self.wall())
-            if not withdrawn:  # taken meanwhile: answered in the last instant?
-                answered, answer = await self.conn.call_answer(call_id)
-                if answer is not None:
-                    return dict(json.loads(answer))
+            withdrawn = await self.conn.withdraw_call(call_id)
+            if not withdrawn:  # taken: answered in the last instant?
+                answered, answer = await self.conn.take_answer(call_id)
+                if answered:
+                    return dict(json.loads(answer or "{}"))
             log.warning("club call not answered in time",
                         extra={"call": call_id, "club": club, "kind": kind,
                                "withdrawn": withdrawn})

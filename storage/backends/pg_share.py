@@ -334,21 +334,23 @@ class ShareConnection:
             " SELECT pg_notify($4, id::text) FROM a",
             call_id, answer, now, ANSWERS_CHANNEL)
 
-    async def call_answer(self, call_id: int) -> tuple[bool, str | None]:
-        """(answered, the answer): answered with None when it was withdrawn."""
-        row = await self._run("fetchrow", "SELECT answered, answer FROM club_calls WHERE id = $1",
-                              call_id)
-        if row is None:
-            return True, None
-        return row[0] is not None, (None if row[1] is None else str(row[1]))
+    async def take_answer(self, call_id: int) -> tuple[bool, str | None]:
+        """(answered, the answer); an answered call's row is deleted as it is read (the one
+        waiting is the only reader: a Mini App open on a process that does not hold its club
+        asks for the table every 1.5 s)."""
+        row = await self._run("fetchrow", "DELETE FROM club_calls WHERE id = $1"
+                              " AND answered IS NOT NULL RETURNING answer", call_id)
+        return (False, None) if row is None else (True, None if row[0] is None else str(row[0]))
 
-    async def withdraw_call(self, call_id: int, now: float) -> bool:
-        """Whether the call was withdrawn before any holder took it (then it never runs)."""
+    async def withdraw_call(self, call_id: int) -> bool:
+        """Whether the call was withdrawn (deleted) before any holder took it: it never runs."""
         return await self._run(
-            "fetchval", "UPDATE club_calls SET answered = $2 WHERE id = $1 AND taken IS NULL"
-            " AND answered IS NULL RETURNING true", call_id, now) is not None
+            "fetchval", "DELETE FROM club_calls WHERE id = $1 AND taken IS NULL RETURNING true",
+            call_id) is not None
 
     async def prune_calls(self, now: float) -> None:
+        """The calls nobody waits for any more: told ones (no reader), taken by a process that
+        died before answering."""
         await self._run("execute", "DELETE FROM club_calls WHERE created < $1",
                         now - KEEP_CALLS_S)
 
