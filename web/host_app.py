@@ -56,7 +56,7 @@ Answer = tuple[int, dict[str, Any]]  # the HTTP status and the JSON body
 ORDER = ("deal", "preset", "seat", "unseat", "night", "day", "vote", "fate", "extend", "pause",
          "resume", "speak", "tech", "fate_mode", "end")
 DANGER = {"tech", "end"}
-PAGE_TEXTS = ("yes", "cancel", "jailed", "offline", "acted", "dead", "refused",
+PAGE_TEXTS = ("yes", "cancel", "jailed", "offline", "blocked", "acted", "dead", "refused",
               "no_init_data", "offline_net", "choices", "votes", "close")
 TAGS = re.compile(r"<[^>]*>")
 
@@ -134,7 +134,8 @@ def state_json(view: HostView, t: Texts, now: datetime) -> dict[str, Any]:
         "day": view.day, "paused": view.paused, "deadline_in": left, "voter": view.voter,
         "title": t("miniapp.title", game=view.game_id), "phase": phase,
         "seats": [{"seat": s.seat, "name": s.name, "alive": s.alive, "dead": not s.alive,
-                   "jailed": s.jailed, "offline": s.offline, "acted": s.acted}
+                   "jailed": s.jailed, "offline": s.offline, "blocked": s.blocked,
+                   "acted": s.acted}
                   for s in view.seats],
         "choices": [t("miniapp.choice", seat=c.seat, role=t(f"game.role.{c.role}"),
                       target=c.target) for c in view.choices],

@@ -12,6 +12,7 @@ miniapp-voter = №{ $seat } votes now
 miniapp-choice = №{ $seat } { $role } → №{ $target }
 miniapp-jailed = jailed
 miniapp-offline = no Telegram
+miniapp-blocked = blocked the bot
 miniapp-acted = acted
 miniapp-dead = dead
 miniapp-yes = Yes

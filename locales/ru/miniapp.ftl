@@ -12,6 +12,7 @@ miniapp-voter = Голосует №{ $seat }
 miniapp-choice = №{ $seat } { $role } → №{ $target }
 miniapp-jailed = в тюрьме
 miniapp-offline = без Telegram
+miniapp-blocked = заблокировал бота
 miniapp-acted = выбрал
 miniapp-dead = выбыл
 miniapp-yes = Да

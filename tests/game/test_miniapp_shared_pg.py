@@ -124,12 +124,23 @@ async def test_the_mini_app_on_the_other_process_reaches_the_clubs_holder(
         # the sender (not the holder) met the 403s; the holder's game heard of them
         table = games_of(holder).tables[flow.game_id]
         await wait_until(lambda: bool(table.blocked_told), 15, "the holder told of a block")
-        await fake.wait_for(lambda: len([m for m in fake.messages(HOST)
-                                         if "blocked the bot" in m.body])
-                            >= len(table.blocked_told), 15, "the host told")
-        told = [m for m in fake.messages(HOST) if "blocked the bot" in m.body]
-        assert len(told) == len(table.blocked_told)  # once a seat
+        def told() -> list[str]:
+            return [m.body for m in fake.messages(HOST) if m.body.startswith("Player №")
+                    and "blocked the bot" in m.body]
+
+        await fake.wait_for(lambda: len(told()) >= len(table.blocked_told), 15, "the host told")
+        assert len(told()) == len(table.blocked_told)  # once a seat
         assert tables_in(sender, club) == []
+        # what the host sees: the seats marked on the panel and in the Mini App (asked of
+        # the process without the game again)
+        marked = sorted(table.blocked_told)
+        await fake.wait_for(lambda: any(
+            all(f"№{seat} Player{seat} 🚫" in m.body for seat in marked)
+            for m in fake.messages(HOST) if m.body.startswith("🎩")), 15, "the panel's marks")
+        async with aiohttp.ClientSession() as session:
+            status, state = await _get(session, f"{base}/state?lang=en", proof(fake, HOST))
+        assert status == 200
+        assert [s["seat"] for s in state["seats"] if s["blocked"]] == marked
     finally:
         if second is not None and not second.stopping.is_set():
             await stop_app(second, second_task)
