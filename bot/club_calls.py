@@ -30,6 +30,7 @@ Handler = Callable[[dict[str, Any]], Awaitable[dict[str, Any]]]
 CALL_TIMEOUT_S = 10.0  # a takeover is within seconds (docs/scaling.md): a waiting call outlasts it
 RECHECK_S = 1.0  # a lost notification (the share connection restored) delays an answer this much
 CALLS_IN_FLIGHT = 50
+EARLY_KEPT = 256  # answers heard before their caller was waiting (any process's: all listen)
 
 
 class CallTimeout(Exception):
@@ -47,6 +48,9 @@ class ClubCalls:
         self.wall = wall
         self.handlers: dict[str, Handler] = {}
         self._waiting: dict[int, asyncio.Event] = {}
+        # the answers heard with nobody waiting: the holder may answer before this process has
+        # read back the id its own insert returned (its loop busy), and it would wait a recheck
+        self._early: dict[int, None] = {}
         self.running: set[int] = set()  # ids being run here
         conn.on_answer = self._answered
 
@@ -58,6 +62,10 @@ class ClubCalls:
         event = self._waiting.get(call_id)
         if event is not None:
             event.set()
+            return
+        self._early[call_id] = None
+        while len(self._early) > EARLY_KEPT:
+            del self._early[next(iter(self._early))]
 
     # ------------------------------------------------------------------ the caller's side
     async def call(self, club: int, kind: str, request: dict[str, Any], *,
@@ -68,6 +76,9 @@ class ClubCalls:
         deadline = loop.time() + within
         call_id = await self.conn.add_call(club, kind, json.dumps(request), self.wall())
         event = self._waiting[call_id] = asyncio.Event()
+        if call_id in self._early:
+            del self._early[call_id]
+            event.set()
         try:
             while True:
                 left = deadline - loop.time()
