@@ -111,9 +111,10 @@ class Sharing:
             await self.conn.wait_woken(max(0.01, self._next_look - loop.time()))
 
     async def finish(self, within: float) -> None:
-        """A stop: the updates being handled get ``within`` seconds (what is left unhandled
-        is the next holder's), then nothing more runs here."""
-        handling = [t for t in self._tasks if t.get_name().startswith("update:")]
+        """A stop: the updates and club calls being handled get ``within`` seconds (what is
+        left unhandled is the next holder's; a call cut short is never run again: its caller
+        gets the timeout answer), then nothing more runs here."""
+        handling = [t for t in self._tasks if t.get_name().startswith(("update:", "call:"))]
         if handling:
             await asyncio.wait(handling, timeout=within)
         for task in list(self._tasks):
