@@ -68,8 +68,9 @@ async def url(pg: Cluster) -> AsyncIterator[str]:
 
 
 async def _rows(m: Member) -> list[tuple[Any, ...]]:
-    assert m.conn._conn is not None
-    return [tuple(r) for r in await m.conn._conn.fetch(
+    # through the share connection's lock: its claiming loop uses the connection meanwhile
+    return [tuple(r) for r in await m.conn._run(
+        "fetch",
         "SELECT club, kind, taken IS NOT NULL, answered IS NOT NULL FROM club_calls ORDER BY id")]
 
 
