@@ -128,8 +128,12 @@ async def test_the_mini_app_on_the_other_process_reaches_the_clubs_holder(
             return [m.body for m in fake.messages(HOST) if m.body.startswith("Player №")
                     and "blocked the bot" in m.body]
 
-        await fake.wait_for(lambda: len(told()) >= len(table.blocked_told), 15, "the host told")
-        assert len(told()) == len(table.blocked_told)  # once a seat
+        # the vote goes on meanwhile (a turn every 2 s): more voters' prompts meet 403s
+        early = sorted(table.blocked_told)
+        await fake.wait_for(lambda: all(any(t.startswith(f"Player №{seat} ") for t in told())
+                                        for seat in early), 15, "the host told")
+        seats = [int(t.split()[1][1:]) for t in told()]
+        assert sorted(seats) == sorted(set(seats)) and set(seats) <= table.blocked_told  # once
         assert tables_in(sender, club) == []
         # what the host sees: the seats marked on the panel and in the Mini App (asked of
         # the process without the game again)
@@ -140,7 +144,8 @@ async def test_the_mini_app_on_the_other_process_reaches_the_clubs_holder(
         async with aiohttp.ClientSession() as session:
             status, state = await _get(session, f"{base}/state?lang=en", proof(fake, HOST))
         assert status == 200
-        assert [s["seat"] for s in state["seats"] if s["blocked"]] == marked
+        shown = {s["seat"] for s in state["seats"] if s["blocked"]}
+        assert set(marked) <= shown <= table.blocked_told
     finally:
         if second is not None and not second.stopping.is_set():
             await stop_app(second, second_task)
