@@ -237,7 +237,8 @@ class App:
         if isinstance(games, GameService):  # the host's Mini App lives where the games do
             from web.host_app import install_host_app
 
-            install_host_app(app, games, self.settings.bot_token.get_secret_value())
+            install_host_app(app, games, self.settings.bot_token.get_secret_value(),
+                             sharing=self.sharing)
         try:
             self.web_runner = await start_web(app, port, self.settings.web_host)
         except OSError as e:
@@ -387,4 +388,7 @@ async def create_app(
                               on_lost=lambda: (app.on_lost or app.stopping.set)(),
                               webhook=settings.webhook_url is not None,
                               in_flight=app.updates_in_flight)
+        from web.host_app import install_host_calls  # the Mini App's requests for its holder
+
+        install_host_calls(app.sharing.calls, games)
     return app

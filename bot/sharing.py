@@ -24,6 +24,7 @@ from aiogram import Bot
 from aiogram.methods import GetUpdates
 from aiogram.types import Update
 
+from bot.club_calls import ClubCalls
 from bot.delivery import Delivery
 from bot.game.service import GameService
 from bot.handled_marks import HandledMarks
@@ -65,6 +66,8 @@ class Sharing:
         self.conn = ShareConnection(url, on_lost)
         self.conn.on_accounts = db.accounts.forget_payload  # other processes' account writes
         self.marks = HandledMarks(self.conn.mark_handled)
+        self.calls = ClubCalls(self.conn, wall)  # requests for a club's holder (bot/club_calls)
+        self.calls.on("blocked", self._blocked_here)
         dispatcher.mark_handled = self.marks.mark
         self.bot, self.dispatcher, self.games = bot, dispatcher, games
         self.delivery, self.db = delivery, db
@@ -87,6 +90,7 @@ class Sharing:
         await self.conn.join()
         self.conn.on_outbox = self._outbox_notified
         self.delivery.remote = self._tell_sender
+        self.delivery.outbox.on_blocked(self._blocked_elsewhere)
         self._spawn(self._notices())
         log.info("joined", extra={"session": self.conn.pid})
 
@@ -98,6 +102,7 @@ class Sharing:
                 if loop.time() >= self._next_look:
                     self._next_look = loop.time() + LOOK_EVERY_S
                     await self.look()
+                    self.conn.calls_due = True  # the clubs taken may have calls waiting
                 await self.claim()
             except DatabaseUnavailable:
                 pass  # the server restarting: the share connection comes back by itself
@@ -106,9 +111,10 @@ class Sharing:
             await self.conn.wait_woken(max(0.01, self._next_look - loop.time()))
 
     async def finish(self, within: float) -> None:
-        """A stop: the updates being handled get ``within`` seconds (what is left unhandled
-        is the next holder's), then nothing more runs here."""
-        handling = [t for t in self._tasks if t.get_name().startswith("update:")]
+        """A stop: the updates and club calls being handled get ``within`` seconds (what is
+        left unhandled is the next holder's; a call cut short is never run again: its caller
+        gets the timeout answer), then nothing more runs here."""
+        handling = [t for t in self._tasks if t.get_name().startswith(("update:", "call:"))]
         if handling:
             await asyncio.wait(handling, timeout=within)
         for task in list(self._tasks):
@@ -154,6 +160,7 @@ class Sharing:
         else:
             self.arm_expiry()
             await self.db.inbox.prune(self.wall())
+            await self.conn.prune_calls(self.wall())
 
     async def share_clubs(self) -> None:
         """Take clubs nobody holds, those with waiting updates first, up to a fair share (the
@@ -207,7 +214,13 @@ class Sharing:
                                       "seconds": round(time.monotonic() - began, 3)})
 
     # ------------------------------------------------------------------ the inbox
+    def holds(self, club: int) -> bool:
+        """Whether this process runs ``club``'s games now (held, its games restored)."""
+        return club in self.held and club not in self.unrestored
+
     async def claim(self) -> None:
+        await self.calls.claim(self.held - self.unrestored,
+                               lambda coro, name: self._spawn(coro, name=name))
         room = self.in_flight - len(self.busy)
         if room <= 0:
             return
@@ -265,6 +278,22 @@ class Sharing:
             except Exception as e:
                 log.warning("polling failed", extra={"error": repr(e)})
                 await asyncio.sleep(POLL_RETRY_S)
+
+    # ------------------------------------------------------------------ a player blocked the bot
+    async def _blocked_elsewhere(self, chat_id: int) -> None:
+        """The outbox's blocked hook (the sender got a 403 for ``chat_id``): a player at a
+        table of a club held elsewhere — the game's own hook (``GameService.on_blocked``) found
+        no table here — is told to that club's holder, whose game marks the seat."""
+        if self.games.core.of_player(chat_id) is not None:
+            return  # at a table here: the game's own hook has told it
+        club = await self.db.inbox.club_of_player(chat_id)
+        if club is None or self.holds(club):
+            return  # in no running game (or it ended meanwhile)
+        await self.calls.tell(club, "blocked", {"chat_id": chat_id})
+
+    async def _blocked_here(self, request: dict[str, Any]) -> dict[str, Any]:
+        await self.games.on_blocked(int(request["chat_id"]))
+        return {}
 
     # ------------------------------------------------------------------ the outbox's sender
     def _tell_sender(self, chat_id: int) -> None:

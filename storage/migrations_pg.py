@@ -369,6 +369,22 @@ ALTER TABLE inbox ADD COLUMN claimed INTEGER;
 CREATE INDEX inbox_club_pending ON inbox(club, update_id) WHERE handled IS NULL;
 """),
     ("the lobbies open before 'lobby_posted' was logged had their post", LOBBY_POSTED),
+    ("club calls: a request for a club's holder (the host's Mini App, a block) and its answer",
+     """
+-- UNLOGGED: a call lives for seconds and its waiter gives up on its own, so none of its four
+-- commits waits for the WAL's flush (a server crash empties the table: the waiters time out)
+CREATE UNLOGGED TABLE club_calls (
+    id       BIGSERIAL        PRIMARY KEY,
+    club     BIGINT           NOT NULL,
+    kind     TEXT             NOT NULL,
+    request  TEXT             NOT NULL,
+    created  DOUBLE PRECISION NOT NULL,
+    taken    INTEGER,
+    answer   TEXT,
+    answered DOUBLE PRECISION
+);
+CREATE INDEX club_calls_open ON club_calls(club, id) WHERE answered IS NULL AND taken IS NULL;
+"""),
 ]
 
 SCHEMA_VERSION = len(MIGRATIONS)

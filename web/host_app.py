@@ -11,6 +11,12 @@ Routes (added to the bot process's web app only, where the game service lives; t
 Both JSON routes need ``Authorization: tma <initData>`` (:mod:`web.host_auth`): missing, forged
 or expired -> 401; a valid user who is not this game's host -> 403; an unknown or finished
 game -> 404; a refused action -> 409 with the refusal's text. Nothing changes on any of them.
+
+With several processes (PostgreSQL), the game lives in the memory of its club's holder only:
+a request for a game whose club this process does not hold is checked here (the signature,
+``auth_date``), then handed to the holder as a club call (``bot/club_calls.py``), which runs
+the same :func:`state_answer` / :func:`act_answer` (the host's check, the step's) and answers;
+no answer within the call's timeout -> 503 "try again" (docs/scaling.md, "Club calls").
 """
 
 from __future__ import annotations
@@ -19,16 +25,22 @@ import html
 import json
 import logging
 import re
+from collections.abc import Awaitable, Callable
 from datetime import datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from aiohttp import web
 
+from bot.club_calls import CallTimeout, ClubCalls
 from bot.errors import UserError
 from bot.game.host_view import EXTEND_SECONDS, HostView
 from bot.game.service import GameService, Reply
+from storage.backends import DatabaseUnavailable
 from web.app import ENV, TRANSLATOR, Page, pick
 from web.host_auth import AuthError, host_user
+
+if TYPE_CHECKING:
+    from bot.sharing import Sharing
 
 log = logging.getLogger("web.host")
 
@@ -36,12 +48,15 @@ TELEGRAM_JS = "https://telegram.org/js/telegram-web-app.js"
 GAMES: web.AppKey[GameService] = web.AppKey("host_games", GameService)
 TOKEN: web.AppKey[str] = web.AppKey("host_token", str)
 SCRIPT: web.AppKey[str] = web.AppKey("host_script", str)
+SHARING: web.AppKey[Sharing | None] = web.AppKey("host_sharing")
+NO_STORE = {"Cache-Control": "no-store"}
+Answer = tuple[int, dict[str, Any]]  # the HTTP status and the JSON body
 
 # the order of the buttons on the page; anything else the view offers comes after them
 ORDER = ("deal", "preset", "seat", "unseat", "night", "day", "vote", "fate", "extend", "pause",
          "resume", "speak", "tech", "fate_mode", "end")
 DANGER = {"tech", "end"}
-PAGE_TEXTS = ("yes", "cancel", "jailed", "offline", "acted", "dead", "refused",
+PAGE_TEXTS = ("yes", "cancel", "jailed", "offline", "blocked", "acted", "dead", "refused",
               "no_init_data", "offline_net", "choices", "votes", "close")
 TAGS = re.compile(r"<[^>]*>")
 
@@ -119,7 +134,8 @@ def state_json(view: HostView, t: Texts, now: datetime) -> dict[str, Any]:
         "day": view.day, "paused": view.paused, "deadline_in": left, "voter": view.voter,
         "title": t("miniapp.title", game=view.game_id), "phase": phase,
         "seats": [{"seat": s.seat, "name": s.name, "alive": s.alive, "dead": not s.alive,
-                   "jailed": s.jailed, "offline": s.offline, "acted": s.acted}
+                   "jailed": s.jailed, "offline": s.offline, "blocked": s.blocked,
+                   "acted": s.acted}
                   for s in view.seats],
         "choices": [t("miniapp.choice", seat=c.seat, role=t(f"game.role.{c.role}"),
                       target=c.target) for c in view.choices],
@@ -129,11 +145,8 @@ def state_json(view: HostView, t: Texts, now: datetime) -> dict[str, Any]:
     }
 
 
-def _fail(status: int, text: str, error: str) -> web.HTTPException:
-    cls = {400: web.HTTPBadRequest, 401: web.HTTPUnauthorized, 403: web.HTTPForbidden,
-           404: web.HTTPNotFound, 409: web.HTTPConflict}[status]
-    return cls(text=json.dumps({"error": error, "text": text}, ensure_ascii=False),
-               content_type="application/json", headers={"Cache-Control": "no-store"})
+def _failed(status: int, text: str, error: str) -> Answer:
+    return status, {"error": error, "text": text}
 
 
 def _game(request: web.Request) -> int:
@@ -147,9 +160,14 @@ def _texts(request: web.Request) -> Texts:
     return Texts(request.app[GAMES], pick(request, request.app[TRANSLATOR].default))
 
 
-def _refusal(e: UserError, t: Texts) -> web.HTTPException:
+def _refusal(e: UserError, t: Texts) -> Answer:
     status = {"game.not_host": 403, "game.not_found": 404}.get(e.key, 409)
-    return _fail(status, t.reply(e), e.key)
+    return _failed(status, t.reply(e), e.key)
+
+
+def _respond(answer: Answer) -> web.Response:
+    status, body = answer
+    return web.json_response(body, status=status, headers=NO_STORE)
 
 
 def _user(request: web.Request, t: Texts) -> int:
@@ -158,19 +176,85 @@ def _user(request: web.Request, t: Texts) -> int:
                          request.app[GAMES].core.clock())
     except AuthError as e:
         log.info("mini app refused", extra={"reason": e.reason, "path": request.path})
-        raise _fail(401, t("miniapp.unauthorized"), "unauthorized") from None
+        _, body = _failed(401, t("miniapp.unauthorized"), "unauthorized")
+        raise web.HTTPUnauthorized(text=json.dumps(body, ensure_ascii=False),
+                                   content_type="application/json", headers=NO_STORE) from None
     return user.id
+
+
+async def state_answer(games: GameService, game_id: int, user_id: int, locale: str) -> Answer:
+    """``GET state`` where the game lives (this process, or the club's holder for another)."""
+    t = Texts(games, locale)
+    try:
+        view = await games.host_view(game_id, user_id)
+    except UserError as e:
+        return _refusal(e, t)
+    return 200, state_json(view, t, games.core.clock())
+
+
+async def act_answer(games: GameService, game_id: int, user_id: int, locale: str,
+                     action: str, arg: int | str | None, step: int) -> Answer:
+    """``POST act`` where the game lives: the panel's entry point, the same checks."""
+    t = Texts(games, locale)
+    try:
+        answer = await games.host_act(game_id, user_id, action, arg, step=step)
+    except UserError as e:
+        return _refusal(e, t)
+    return 200, {"ok": True, "text": t.reply(answer)}
+
+
+def install_host_calls(calls: ClubCalls, games: GameService) -> None:
+    """What a club's holder runs for the Mini App's requests another process received."""
+
+    async def state_call(r: dict[str, Any]) -> dict[str, Any]:
+        status, body = await state_answer(games, int(r["game"]), int(r["user"]), r["locale"])
+        return {"status": status, "body": body}
+
+    async def act_call(r: dict[str, Any]) -> dict[str, Any]:
+        status, body = await act_answer(games, int(r["game"]), int(r["user"]), r["locale"],
+                                        r["action"], r["arg"], int(r["step"]))
+        return {"status": status, "body": body}
+
+    calls.on("host.state", state_call)
+    calls.on("host.act", act_call)
+
+
+async def _club_elsewhere(request: web.Request, game_id: int) -> int | None:
+    """The club of ``game_id`` if another process holds it (None: answered here)."""
+    sharing, games = request.app[SHARING], request.app[GAMES]
+    if sharing is None or game_id in games.tables:
+        return None
+    club = await games.core.db.inbox.club_of_game(game_id)
+    return None if club is None or sharing.holds(club) else club
+
+
+async def _answer(request: web.Request, t: Texts, game_id: int, kind: str,
+                  here: Callable[[], Awaitable[Answer]], args: dict[str, Any]) -> web.Response:
+    try:
+        club = await _club_elsewhere(request, game_id)
+        if club is None:
+            return _respond(await here())
+        sharing = request.app[SHARING]
+        assert sharing is not None
+        answer = await sharing.calls.call(club, kind, {"game": game_id, "locale": t.locale,
+                                                       **args})
+    except CallTimeout as e:
+        key = "miniapp.timeout" if e.withdrawn else "miniapp.unconfirmed"
+        return _respond(_failed(503, t(key), "timeout"))
+    except DatabaseUnavailable:
+        return _respond(_failed(503, t("miniapp.unconfirmed"), "unavailable"))
+    if "status" not in answer:  # the holder's handler failed
+        return _respond(_failed(503, t("miniapp.unconfirmed"), "failed"))
+    return _respond((int(answer["status"]), dict(answer["body"])))
 
 
 async def state(request: web.Request) -> web.Response:
     game_id, t = _game(request), _texts(request)
     user_id = _user(request, t)
-    try:
-        view = await request.app[GAMES].host_view(game_id, user_id)
-    except UserError as e:
-        raise _refusal(e, t) from None
-    return web.json_response(state_json(view, t, request.app[GAMES].core.clock()),
-                             headers={"Cache-Control": "no-store"})
+    games = request.app[GAMES]
+    return await _answer(request, t, game_id, "host.state",
+                         lambda: state_answer(games, game_id, user_id, t.locale),
+                         {"user": user_id})
 
 
 async def act(request: web.Request) -> web.Response:
@@ -185,13 +269,11 @@ async def act(request: web.Request) -> web.Response:
     step = body.get("step") if isinstance(body, dict) else None
     if (not isinstance(action, str) or not isinstance(step, int) or isinstance(step, bool)
             or not (arg is None or (isinstance(arg, int | str) and not isinstance(arg, bool)))):
-        raise _fail(400, t("miniapp.bad_request"), "bad_request")
-    try:
-        answer = await request.app[GAMES].host_act(game_id, user_id, action, arg, step=step)
-    except UserError as e:
-        raise _refusal(e, t) from None
-    return web.json_response({"ok": True, "text": t.reply(answer)},
-                             headers={"Cache-Control": "no-store"})
+        return _respond(_failed(400, t("miniapp.bad_request"), "bad_request"))
+    games = request.app[GAMES]
+    return await _answer(request, t, game_id, "host.act",
+                         lambda: act_answer(games, game_id, user_id, t.locale, action, arg, step),
+                         {"user": user_id, "action": action, "arg": arg, "step": step})
 
 
 async def page(request: web.Request) -> web.Response:
@@ -217,10 +299,12 @@ async def page(request: web.Request) -> web.Response:
 
 
 def install_host_app(app: web.Application, games: GameService, token: str, *,
-                     telegram_js: str = TELEGRAM_JS) -> None:
+                     telegram_js: str = TELEGRAM_JS, sharing: Sharing | None = None) -> None:
     """Add the Mini App's routes to the web app (before it starts). ``auth_date`` and the
-    countdown are read on the games' clock (the one their deadlines are set by)."""
+    countdown are read on the games' clock (the one their deadlines are set by). ``sharing``:
+    several processes; a game whose club another holds is asked of it."""
     app[GAMES] = games
+    app[SHARING] = sharing
     app[TOKEN] = token
     app[SCRIPT] = telegram_js
     app.add_routes([

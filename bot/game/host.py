@@ -172,14 +172,15 @@ class HostControls(PhaseService):
         return True
 
     async def on_blocked(self, chat_id: int) -> None:
-        """The outbox could not write to ``chat_id``: tell the host (the deadline goes on)."""
+        """The outbox could not write to ``chat_id``: tell the host (the deadline goes on), and
+        mark the seat on the host's panel (a step of the game: the panel follows it)."""
         table = self.core.of_player(chat_id)
         if table is None or chat_id == table.host_id:
             return
-        seat = table.seat_of(chat_id)
-        assert seat is not None
-        if seat in table.blocked_told:
-            return  # the host is told once
-        table.blocked_told.add(seat)
-        await self.notifier.private(table.host_id, "game.blocked_bot",
-                                    who=self.notifier.seat(table, seat))
+        async with self.core.lock(table.game_id):
+            seat = table.seat_of(chat_id)
+            if seat is None or seat in table.blocked_told or not table.open:
+                return  # the host is told once
+            table.blocked_told.add(seat)
+            await self.notifier.private(table.host_id, "game.blocked_bot",
+                                        who=self.notifier.seat(table, seat))

@@ -36,6 +36,7 @@ class SeatView:
     jailed: bool
     offline: bool  # the host presses this seat's buttons (no Telegram)
     acted: bool  # chose tonight (night) or voted (vote); seats only, never the role
+    blocked: bool = False  # the player blocked the bot: gets no prompt (the timer acts)
 
 
 @dataclass(frozen=True)
@@ -145,7 +146,7 @@ def build_view(core: GameCore, table: Table,
         seats.append(SeatView(
             seat, info.name, alive=player is None or player.alive,
             jailed=player is not None and player.jailed, offline=table.is_offline(seat),
-            acted=seat in acted))
+            acted=seat in acted, blocked=seat in table.blocked_told))
     deadline = min(table.deadlines.values()) if table.deadlines and not table.paused else None
     remaining = min(table.remaining.values()) if table.paused and table.remaining else None
     return HostView(

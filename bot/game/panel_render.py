@@ -65,7 +65,8 @@ class PanelDrawing:
         for s in view.seats:
             marks = "".join(t(locale, f"panel.mark.{m}") for m, on in (
                 ("dead", not s.alive), ("jailed", s.jailed), ("offline", s.offline),
-                ("acted", s.acted), ("voter", s.seat == view.voter)) if on)
+                ("blocked", s.blocked), ("acted", s.acted), ("voter", s.seat == view.voter))
+                if on)
             lines.append(f"№{s.seat} {names[s.seat]}{marks}")
         if view.choices:
             lines += ["", t(locale, "panel.choices")]

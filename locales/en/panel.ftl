@@ -13,6 +13,7 @@ panel-seats = <b>Seats</b>
 panel-mark-dead = {" "}💀
 panel-mark-jailed = {" "}⛓ jailed
 panel-mark-offline = {" "}📵
+panel-mark-blocked = {" "}🚫 blocked the bot
 panel-mark-acted = {" "}✅
 panel-mark-voter = {" "}👈 votes now
 panel-choices = <b>Tonight so far</b>

@@ -14,6 +14,7 @@ panel-seats = <b>Места</b>
 panel-mark-dead = {" "}💀
 panel-mark-jailed = {" "}⛓ в тюрьме
 panel-mark-offline = {" "}📵
+panel-mark-blocked = {" "}🚫 заблокировал бота
 panel-mark-acted = {" "}✅
 panel-mark-voter = {" "}👈 голосует
 panel-choices = <b>Выбор этой ночи</b>

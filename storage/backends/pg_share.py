@@ -43,6 +43,9 @@ ROLE_CLASS = 0x6D616602
 CLUB_CLASS = 0x6D616603
 INBOX_CHANNEL = "mafia_inbox"
 OUTBOX_CHANNEL = "mafia_outbox"
+CALLS_CHANNEL = "mafia_calls"  # a club call written: its club's holder claims it
+ANSWERS_CHANNEL = "mafia_answers"  # a club call answered: the id, for the process waiting
+KEEP_CALLS_S = 24 * 3600
 NOTIFY_MAX = 7000  # bytes of one NOTIFY payload (the server's limit is 8000)
 
 
@@ -72,6 +75,8 @@ class ShareConnection:
         self.every = every
         self.woken = asyncio.Event()  # an update was written to the inbox
         self.on_outbox: Callable[[list[int]], None] = lambda chats: None
+        self.on_answer: Callable[[int], None] = lambda call_id: None  # a club call answered
+        self.calls_due = True  # a club call may be waiting for this process (claim_calls)
         # an account written by a process (storage/account_cache.py): the ids, or "*"
         self.on_accounts: Callable[[str], None] = lambda payload: None
         self.roles: set[Role] = set()
@@ -91,6 +96,8 @@ class ShareConnection:
             await conn.add_listener(INBOX_CHANNEL, self._inbox_notified)
             await conn.add_listener(OUTBOX_CHANNEL, self._outbox_notified)
             await conn.add_listener(ACCOUNTS_CHANNEL, self._accounts_notified)
+            await conn.add_listener(CALLS_CHANNEL, self._calls_notified)
+            await conn.add_listener(ANSWERS_CHANNEL, self._answer_notified)
         except BaseException:
             conn.terminate()
             raise
@@ -105,6 +112,14 @@ class ShareConnection:
     def _outbox_notified(self, _conn: Any, _pid: int, _channel: str, payload: str) -> None:
         chats = [int(c) for c in payload.split(",") if c.strip()]
         self.on_outbox(chats)
+
+    def _calls_notified(self, *_: Any) -> None:
+        self.calls_due = True
+        self.woken.set()
+
+    def _answer_notified(self, _conn: Any, _pid: int, _channel: str, payload: str) -> None:
+        with contextlib.suppress(ValueError):
+            self.on_answer(int(payload))
 
     def _accounts_notified(self, _conn: Any, _pid: int, _channel: str, payload: str) -> None:
         self.on_accounts(payload)
@@ -277,6 +292,65 @@ class ShareConnection:
         if parts:
             await self._run("execute", "SELECT pg_notify($1, $2)", OUTBOX_CHANNEL,
                             ",".join(parts))
+
+    # ------------------------------------------------------------------ club calls
+    # A request for whichever process holds a club (bot/club_calls.py): written here by the
+    # process that has it, claimed by the club's holder (only one not taken yet: a call taken
+    # by a process that died is never run again), answered with NOTIFY to the one waiting.
+
+    async def add_call(self, club: int, kind: str, request: str, now: float) -> int:
+        """The call written (committed on its own) and the holders woken: its id."""
+        return int(await self._run(
+            "fetchval",
+            "WITH c AS (INSERT INTO club_calls (club, kind, request, created)"
+            " VALUES ($1, $2, $3, $4) RETURNING id)"
+            " SELECT id FROM c, LATERAL (SELECT pg_notify($5, '')) n",
+            club, kind, request, now, CALLS_CHANNEL))
+
+    async def claim_calls(self, clubs: Iterable[int],
+                          limit: int) -> list[tuple[int, str, str]]:
+        """Calls to ``clubs`` (held here) nobody took, taken for this session, oldest first:
+        ``(id, kind, request)``."""
+        clubs = list(clubs)
+        if not clubs or limit <= 0:
+            return []
+        rows = await self._run(
+            "fetch",
+            "UPDATE club_calls SET taken = $1 WHERE id IN (SELECT id FROM club_calls"
+            " WHERE answered IS NULL AND taken IS NULL AND club = ANY($2::bigint[])"
+            " ORDER BY id LIMIT $3 FOR UPDATE SKIP LOCKED) RETURNING id, kind, request",
+            self.pid, clubs, limit)
+        return sorted((int(r[0]), str(r[1]), str(r[2])) for r in rows)
+
+    async def answer_call(self, call_id: int, answer: str, now: float) -> None:
+        """The answer written and the waiting process told (the NOTIFY comes at the commit, so
+        the row is there to read when it arrives)."""
+        await self._run(
+            "execute",
+            "WITH a AS (UPDATE club_calls SET answer = $2, answered = $3"
+            " WHERE id = $1 AND answered IS NULL RETURNING id)"
+            " SELECT pg_notify($4, id::text) FROM a",
+            call_id, answer, now, ANSWERS_CHANNEL)
+
+    async def take_answer(self, call_id: int) -> tuple[bool, str | None]:
+        """(answered, the answer); an answered call's row is deleted as it is read (the one
+        waiting is the only reader: a Mini App open on a process that does not hold its club
+        asks for the table every 1.5 s)."""
+        row = await self._run("fetchrow", "DELETE FROM club_calls WHERE id = $1"
+                              " AND answered IS NOT NULL RETURNING answer", call_id)
+        return (False, None) if row is None else (True, None if row[0] is None else str(row[0]))
+
+    async def withdraw_call(self, call_id: int) -> bool:
+        """Whether the call was withdrawn (deleted) before any holder took it: it never runs."""
+        return await self._run(
+            "fetchval", "DELETE FROM club_calls WHERE id = $1 AND taken IS NULL RETURNING true",
+            call_id) is not None
+
+    async def prune_calls(self, now: float) -> None:
+        """The calls nobody waits for any more: told ones (no reader), taken by a process that
+        died before answering."""
+        await self._run("execute", "DELETE FROM club_calls WHERE created < $1",
+                        now - KEEP_CALLS_S)
 
     async def close(self) -> None:
         self._closing = True

@@ -122,3 +122,16 @@ async def test_the_hosts_draw_through_host_act(h: Harness) -> None:
     assert t.fate == view.tied[1]
     assert await h.refused(h.service.host_act(h.game_id, HOST, "fate", view.tied[0])) == \
         "game.stale"
+
+
+async def test_a_player_who_blocked_the_bot_is_marked_for_the_host_once(h: Harness) -> None:
+    await h.dealt(10)
+    seat = h.table.seat_of(1003)
+    assert seat is not None
+    view = await h.service.host_view(h.game_id, HOST)
+    assert not any(s.blocked for s in view.seats)
+    for _ in range(2):  # the sender meets 403 twice: the host hears of it once
+        await h.service.on_blocked(1003)
+    view = await h.service.host_view(h.game_id, HOST)
+    assert [s.seat for s in view.seats if s.blocked] == [seat]
+    assert len([s for s in h.private(HOST) if "заблокировал бота и не" in s.text]) == 1

@@ -208,3 +208,13 @@ async def test_the_countdown_in_russian(hp: Harness, translator: Translator) -> 
         choices=(), voter=None, votes=(), tied=(), fate_by_host=False, presets={},
         composition=None, actions=frozenset({"end"}))
     assert "⏱ осталось 0:42" in PanelDrawing(translator, None).text(view, "main", "ru", left=42)
+
+
+async def test_a_player_who_blocked_the_bot_is_marked_on_the_panel_at_once(hp: Harness) -> None:
+    h = hp
+    await h.dealt(10)
+    seat = h.table.seat_of(1003)
+    assert "🚫" not in current_panel(h)
+    await h.service.on_blocked(1003)  # the sender met 403: a step of its own, the panel follows
+    await h.service.core.writes.settled(h.game_id)
+    assert f"№{seat} Player3 🚫 blocked the bot" in current_panel(h)

@@ -97,7 +97,7 @@
       b.setAttribute("data-seat", s.seat);
       b.style.left = (50 + 41 * Math.cos(angle)) + "%";
       b.style.top = (50 + 41 * Math.sin(angle)) + "%";
-      ["alive", "dead", "jailed", "offline", "acted"].forEach(function (k) {
+      ["alive", "dead", "jailed", "offline", "blocked", "acted"].forEach(function (k) {
         if (s[k]) b.classList.add(k);
       });
       if (s.seat === view.voter) b.classList.add("turn");
@@ -106,6 +106,7 @@
       var marks = [];
       if (s.jailed) marks.push(T.jailed);
       if (s.offline) marks.push(T.offline);
+      if (s.blocked) marks.push(T.blocked);
       if (s.acted) marks.push(T.acted);
       if (marks.length) b.appendChild(el("span", "marks", marks.join(" · ")));
       b.title = seatTitle(s) + (s.dead ? " — " + T.dead : "");

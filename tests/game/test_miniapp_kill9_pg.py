@@ -1,0 +1,163 @@
+"""The host's Mini App through a ``kill -9`` of the club's holder (real bot processes on one
+PostgreSQL, bot/club_calls.py): a press made while nobody holds the club waits for the next
+holder, which answers it; a press the holder took and was killed running is not run again by
+the next holder — the caller gets the timeout answer and the game has it at most once."""
+
+from __future__ import annotations
+
+import asyncio
+import signal
+from collections.abc import AsyncIterator
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+import aiohttp
+import asyncpg
+import pytest
+
+from storage.backends.pg_share import MEMBER_CLASS
+from storage.db import Database
+from tests.bot_spawn import BotProcess
+from tests.fakes.telegram_server import FakeTelegram
+from tests.game.flow import free_port
+from tests.game.test_kill9 import HOST, PLAYERS, fork, prompts
+from tests.pg_cluster import Cluster
+from tests.web.initdata import sign_init_data
+
+CLUB = -100_840_001
+pytestmark = pytest.mark.xdist_group("bot_forks")
+
+
+@pytest.fixture
+async def fake() -> AsyncIterator[FakeTelegram]:
+    async with FakeTelegram() as server:
+        yield server
+
+
+async def _members(admin: asyncpg.Connection) -> int:
+    return int(await admin.fetchval(
+        "SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND classid = $1::bigint::oid"
+        " AND objid = 0 AND objsubid = 2 AND granted", MEMBER_CLASS))
+
+
+async def _until(check: Any, within: float, what: str) -> None:
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + within
+    while not await check():
+        assert loop.time() < deadline, f"timed out waiting for {what}"
+        await asyncio.sleep(0.05)
+
+
+@pytest.mark.soak
+async def test_the_mini_app_through_the_holders_kill9(fake: FakeTelegram, tmp_path: Path,
+                                                      pg: Cluster) -> None:
+    """Soak test (25-40 s): three bot starts, a lobby and a deal, and a call that must outlast
+    its 10 s timeout."""
+    url = await pg.new_database()
+    db = await Database.open(url)
+    admin = await asyncpg.connect(url)
+    await db.clubs.ensure(CLUB, title="Club", locale="en")
+    for i, uid in enumerate(PLAYERS, 1):
+        await db.players.register(uid, display_name=f"U{uid}", language="en")
+        await db.players.set_nickname(uid, f"Gamer{i}")
+        fake.user(uid, f"U{uid}", language_code="en")
+    await db.players.record_game_played(PLAYERS, datetime.now(UTC).date())
+    fake.group(CLUB, "Club")
+    fake.user(HOST, "Host", language_code="en")
+    ports = [free_port() for _ in range(3)]
+    procs: list[BotProcess] = []
+
+    async def start(n: int) -> BotProcess:
+        proc = await fork(tmp_path, fake, tmp_path / f"bot{n}.log", DATABASE_URL=url,
+                          WEB_PORT=str(ports[n]), WEB_HOST="127.0.0.1")
+        procs.append(proc)
+        return proc
+
+    def auth() -> dict[str, str]:
+        return {"Authorization": f"tma {sign_init_data(fake.token, HOST, datetime.now(UTC))}"}
+
+    session = aiohttp.ClientSession(timeout=aiohttp.ClientTimeout(total=40))
+    try:
+        first = await start(0)  # alone: it holds the club, the game lives there
+        await fake.send(HOST, "/newgame", chat_id=CLUB)
+        await fake.wait_for(lambda: prompts(fake, CLUB, "gl:"), 30, "the lobby")
+        lobby = prompts(fake, CLUB, "gl:")[0]
+        game = int(lobby.buttons()[0][1].split(":")[1])
+        for uid in PLAYERS:
+            await fake.callback_answer(await fake.press(uid, lobby, f"gl:{game}:join"), 20)
+        await fake.send(HOST, "/deal", chat_id=CLUB)
+        await fake.wait_for(lambda: all(any(m.protect_content for m in fake.messages(u))
+                                        for u in PLAYERS), 30, "the cards")
+        second = await start(1)
+
+        async def joined() -> bool:
+            return await _members(admin) == 2
+        await _until(joined, 30, "the second process")
+
+        async def state(port: int) -> tuple[int, Any]:
+            async with session.get(f"http://127.0.0.1:{port}/host/{game}/state?lang=en",
+                                   headers=auth()) as r:
+                return r.status, await r.json()
+
+        async def act(port: int, action: str, step: int) -> tuple[int, Any]:
+            async with session.post(f"http://127.0.0.1:{port}/host/{game}/act?lang=en",
+                                    headers=auth(),
+                                    json={"action": action, "arg": None, "step": step}) as r:
+                return r.status, await r.json()
+
+        async def served() -> bool:
+            try:
+                return (await state(ports[1]))[0] == 200
+            except aiohttp.ClientError:
+                return False
+        await _until(served, 30, "the second's Mini App (forwarded to the first)")
+        step = (await state(ports[1]))[1]["step"]
+
+        # 1. the holder killed, then the press at the other: it waits for the next holder
+        first.send_signal(signal.SIGKILL)
+        await first.wait()
+        status, body = await act(ports[1], "vote", step)
+        assert status == 200 and body["ok"], body
+        kinds = [e.kind for e in await db.games.events(game)]
+        assert kinds.count("vote_start") == 1
+
+        # 2. the holder (now the second) takes a press and is killed while writing it
+        await start(2)
+        await _until(joined, 30, "the third process")
+        status, now = await state(ports[2])
+        assert status == 200 and now["stage"] == "vote"
+        lock = admin.transaction()
+        await lock.start()
+        await admin.execute("LOCK TABLE game_events IN SHARE MODE")  # the step's write waits
+        pressed = asyncio.create_task(act(ports[2], "pause", now["step"]))
+
+        async def writing() -> bool:
+            return bool(await db.query(
+                "SELECT 1 FROM pg_locks WHERE relation = 'game_events'::regclass"
+                " AND NOT granted"))
+        await _until(writing, 20, "the holder writing the pause")
+        second.send_signal(signal.SIGKILL)
+        await second.wait()
+        await lock.rollback()
+        status, body = await pressed
+        assert status == 503 and body["error"] == "timeout", body
+        assert "look at it" in body["text"]
+
+        async def restored() -> bool:
+            return (await state(ports[2]))[0] == 200
+        await _until(restored, 30, "the third holding the club")
+        status, after = await state(ports[2])
+        assert after["stage"] == "vote" and not after["paused"]  # not applied, not run again
+        await asyncio.sleep(1.5)  # a look or two of the new holder: the taken call stays undone
+        kinds = [e.kind for e in await db.games.events(game)]
+        assert kinds.count("pause") == 0 and kinds.count("vote_start") == 1
+        assert not (await state(ports[2]))[1]["paused"]
+    finally:
+        await session.close()
+        for proc in procs:
+            if proc.returncode is None:
+                proc.send_signal(signal.SIGKILL)
+                await proc.wait()
+        await admin.close()
+        await db.close()
