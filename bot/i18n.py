@@ -74,6 +74,26 @@ def variables(message: ftl.Message) -> set[str]:
     return found
 
 
+def printed_only(message: ftl.Message) -> frozenset[str]:
+    """The ``$variables`` a message's value only prints (``{ $n }``): never a selector nor a
+    function's argument, so a whole number there needs no number formatting."""
+    printed: set[str] = set()
+    other: set[str] = set()
+
+    def walk(node: object, placed: bool) -> None:
+        if isinstance(node, ftl.VariableReference):
+            (printed if placed else other).add(node.id.name)
+        elif isinstance(node, ftl.Placeable):
+            walk(node.expression, True)
+        elif isinstance(node, ftl.BaseNode):
+            for child in vars(node).values():
+                for item in child if isinstance(child, list) else (child,):
+                    walk(item, False)
+
+    walk(message.value, False)
+    return frozenset(printed - other)
+
+
 def _date(value: Any, format: str = "%Y-%m-%d") -> str:
     if not isinstance(value, date):
         raise TypeError(f"DATE() needs a date, got {type(value).__name__}")
@@ -112,6 +132,11 @@ class Catalog:
         self.locale = locale
         self.bundle = FluentBundle([locale], functions=FUNCTIONS, use_isolating=False)
         self.messages: dict[str, ftl.Message] = {}  # dotted key -> message
+        # a message rendered without arguments, kept: the same text every time (card names,
+        # teams, buttons: a deal renders 36 of them); the bundle, too, keeps a message compiled
+        # from its first use
+        self._plain: dict[str, str] = {}
+        self._printed: dict[str, frozenset[str]] = {}  # key -> printed_only(its message)
         self.errors: list[str] = []  # syntax errors (junk) and duplicate ids
 
     def add(self, source: str, name: str = "<string>") -> None:
@@ -139,11 +164,29 @@ class Catalog:
         return len(self.messages)
 
     def render(self, key: str, args: Mapping[str, Any]) -> str:
+        """``key`` with the call's ``args`` (as given to :meth:`Translator.t`)."""
+        if not args:
+            kept = self._plain.get(key)
+            if kept is not None:
+                return kept
         message = self.bundle.get_message(key_to_id(key))
         assert message.value is not None
-        text, errors = self.bundle.format_pattern(message.value, dict(args))
+        values: dict[str, Any] = {}
+        if args:
+            printed = self._printed.get(key)
+            if printed is None:
+                printed = self._printed[key] = printed_only(self.messages[key])
+            for name, value in args.items():
+                # a whole number only printed is its digits: babel's number pattern costs as
+                # much as the rest of a short message (a deal's twelve cards print two numbers
+                # each); a negative one keeps it (the locale's minus sign)
+                values[name] = (int.__repr__(value) if name in printed and type(value) is int
+                                and value >= 0 else _argument(value))
+        text, errors = self.bundle.format_pattern(message.value, values)
         if errors:
             raise TranslationError(f"{self.locale}:{key}: {'; '.join(map(str, errors))}")
+        if not args:
+            self._plain[key] = str(text)
         return str(text)
 
 
@@ -189,7 +232,7 @@ class Translator:
             catalog = self.catalogs.get(self.default)
             if catalog is None or key not in catalog:
                 return html.escape(key)
-        return catalog.render(key, {name: _argument(value) for name, value in kwargs.items()})
+        return catalog.render(key, kwargs)
 
 
 @cache

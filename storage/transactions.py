@@ -299,6 +299,35 @@ class Transactions:
             await self._backend.ready(self._reader)
             return list(await self._reader.execute_fetchall(sql, params))
 
+    async def snapshot(self, body: Callable[[Connection], Awaitable[T]]) -> T:
+        """A read-only snapshot as :meth:`read` whose statements are ``body(conn)``, sent in one
+        trip where the backend can (SQLite: its ``BEGIN``, the body's statements and the
+        ``ROLLBACK`` run on the reading connection's thread at once, so ``body`` awaits nothing
+        but ``conn``). :meth:`read` takes a trip to the thread and back per statement, each
+        waiting for a turn of a busy loop, and every other read queues behind it meanwhile."""
+        async def within(conn: Connection) -> T:
+            await conn.execute(self._backend.begin_read)
+            try:
+                return await body(conn)
+            finally:
+                await conn.execute("ROLLBACK")
+
+        self._refuse_read_inside()
+        if self._reader is self._conn:
+            async with self.read() as conn:
+                return await body(conn)
+        async with self._read_lock:
+            self._read_holder = asyncio.current_task()
+            try:
+                await self._backend.ready(self._reader)
+                return await self._backend.in_one_trip(self._reader, within)
+            except BaseException:
+                # a cancel (PostgreSQL: mid-way), or the BEGIN or ROLLBACK failed
+                await self._backend.end(self._reader)
+                raise
+            finally:
+                self._read_holder = None
+
     def _refuse_read_inside(self) -> None:
         """A read from inside this task's own transaction or read would deadlock on the lock
         or miss the transaction's rows."""

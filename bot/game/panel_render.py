@@ -112,9 +112,14 @@ class PanelDrawing:
     def markup(self, view: HostView, mode: str, locale: str) -> InlineKeyboardMarkup:
         """The page's buttons; the last ones of the game again when nothing they show
         changed."""
+        page = mode.partition(".")[0]
+        # the main page names only the shoot-out's seats: a join in the lobby (its seats
+        # change, its buttons do not) draws them again only when the actions change
+        seats = (tuple((s.seat, s.name) for s in view.seats if s.seat in view.tied)
+                 if page in ("main", "end", "preset") else
+                 tuple((s.seat, s.name, s.alive, s.jailed) for s in view.seats))
         key = (mode, locale, view.step, view.stage, view.actions, view.tied, view.fate_by_host,
-               tuple((s.seat, s.name, s.alive, s.jailed) for s in view.seats),
-               tuple((k, len(v)) for k, v in view.presets.items()))
+               seats, tuple((k, len(v)) for k, v in view.presets.items()))
         kept = self._markups.get(view.game_id)
         if kept is not None and kept[0] == key:
             return kept[1]

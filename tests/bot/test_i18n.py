@@ -5,6 +5,7 @@ from __future__ import annotations
 import ast
 from datetime import date
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -16,6 +17,7 @@ from bot.i18n import (
     Translator,
     key_to_id,
     pick_locale,
+    printed_only,
     variables,
 )
 
@@ -111,6 +113,59 @@ def test_numbers_have_no_grouping_and_dates_and_signs_format() -> None:
     })
     assert tr.t("ru", "k", n=1500000, d=5, day=date(2026, 3, 4)) == "1500000 +5 04.03.2026"
     assert tr.t("en", "k", n=1500000, d=-5, day=date(2026, 3, 4)) == "1500000 -5 2026-03-04"
+
+
+def test_whole_numbers_print_as_digits_and_still_select_plurals() -> None:
+    """An ``int`` prints as its digits without babel's pattern; plural selection and
+    NUMBER()'s own options work as before; a negative one keeps the locale's minus."""
+    tr = Translator.from_sources({
+        "ru": ("k = { $n } { $n ->\n  [one] игрок\n  [few] игрока\n *[many] игроков\n}\n"
+               "pad = { NUMBER($n, minimumIntegerDigits: 3) }\n"),
+        "en": ("k = { $n } { $n ->\n  [one] player\n *[other] players\n}\n"
+               "pad = { NUMBER($n, minimumIntegerDigits: 3) }\n"),
+    })
+    assert [tr.t("ru", "k", n=n) for n in (1, 3, 5, 21, 0)] == [
+        "1 игрок", "3 игрока", "5 игроков", "21 игрок", "0 игроков"]
+    assert [tr.t("en", "k", n=n) for n in (1, 2, 1234567)] == [
+        "1 player", "2 players", "1234567 players"]
+    assert tr.t("en", "pad", n=7) == "007"
+    assert tr.t("en", "k", n=-1500) == "-1500 players"
+
+
+def test_a_number_a_message_only_prints_is_its_digits() -> None:
+    """Printed only (no selector, no function): passed as its digits, without babel."""
+    tr = Translator.from_sources({"en": ("p = №{ $n }, game { $g }\n"
+                                         "s = { $n } { $n ->\n  [one] x\n *[other] y\n}\n"
+                                         "f = { NUMBER($n) } { $g }\n")}, "en")
+    catalog = tr.catalogs["en"]
+    assert printed_only(catalog.messages["p"]) == {"n", "g"}
+    assert printed_only(catalog.messages["s"]) == set()
+    assert printed_only(catalog.messages["f"]) == {"g"}
+    assert tr.t("en", "p", n=1234567, g=0) == "№1234567, game 0"
+    assert tr.t("en", "p", n=-3, g=1.5) == "№-3, game 1.5"
+    assert tr.t("en", "s", n=1) == "1 x"
+    assert tr.t("en", "f", n=2, g=3) == "2 3"
+
+
+def test_a_message_without_arguments_is_rendered_once() -> None:
+    tr = Translator.from_sources({"en": "k = plain\nv = { $n }"}, "en")
+    catalog = tr.catalogs["en"]
+    calls = []
+    real = catalog.bundle.format_pattern
+
+    def counted(*args: Any) -> Any:
+        calls.append(args)
+        return real(*args)
+
+    catalog.bundle.format_pattern = counted  # type: ignore[method-assign,assignment]
+    assert [tr.t("en", "k") for _ in range(3)] == ["plain"] * 3
+    assert len(calls) == 1
+    assert [tr.t("en", "v", n=n) for n in (1, 2)] == ["1", "2"]  # with arguments: each time
+    assert len(calls) == 3
+    with pytest.raises(TranslationError):  # an error is not kept as a text
+        tr.t("en", "v")
+    with pytest.raises(TranslationError):
+        tr.t("en", "v")
 
 
 def test_a_missing_argument_is_an_error() -> None:

@@ -218,3 +218,31 @@ async def test_a_player_who_blocked_the_bot_is_marked_on_the_panel_at_once(hp: H
     await h.service.on_blocked(1003)  # the sender met 403: a step of its own, the panel follows
     await h.service.core.writes.settled(h.game_id)
     assert f"№{seat} Player3 🚫 blocked the bot" in current_panel(h)
+
+
+def _panel_buttons(h: Harness) -> list[tuple[str, str]]:
+    markup = panel_requests(h)[-1].payload["markup"]["inline_keyboard"]
+    return [(str(b["text"]), str(b.get("callback_data", ""))) for row in markup for b in row]
+
+
+async def test_a_join_redraws_the_pages_that_list_seats_and_the_actions_it_opens(
+        hp: Harness) -> None:
+    """The main page's buttons are kept while a join changes only the seats (they name no
+    seat); a page that lists the seats, and a main page whose actions a join opens, are drawn
+    again."""
+    h = hp
+    await h.lobby(5, lang="en")
+    assert not any(":deal:" in data for _, data in _panel_buttons(h))  # 5 seats: no deal
+    (late,) = await h.players(1, first=1006, lang="en")
+    await h.service.join(h.game_id, late)
+    assert any(":deal:" in data for _, data in _panel_buttons(h))  # 6 seats: the deal
+    await press(h, h.game_id, HOST, 0, "menu", "seat")
+    assert [text for text, _ in _panel_buttons(h)][:6] == [
+        f"№{n} Player{n}" for n in range(1, 7)]
+    (later,) = await h.players(1, first=1007, lang="en")
+    await h.service.join(h.game_id, later)
+    assert "№7 Player7" in [text for text, _ in _panel_buttons(h)]
+    await press(h, h.game_id, HOST, 0, "menu", "main")
+    main = _panel_buttons(h)
+    assert any(":deal:" in data for _, data in main)
+    assert not any(text.startswith("№") for text, _ in main)

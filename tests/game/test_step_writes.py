@@ -206,14 +206,15 @@ async def test_the_deals_reads_are_one_snapshot(
         h: Harness, monkeypatch: pytest.MonkeyPatch) -> None:
     """The deal reads the club's preset, the seated accounts, the day's first-day kills and
     the friend orders under the game's lock: one snapshot (they were five reads, each queued
-    on the reading connection behind the other tables'), and what it read is what it deals."""
+    on the reading connection behind the other tables'; one trip to SQLite's reading thread:
+    tests/storage/test_snapshot_read.py), and what it read is what it deals."""
     table = await h.lobby(10)
     roles = ["mafia_chief", "mafia", "mafia", "doctor", "policeman", "marilyn", "judge",
              "sportsman", "lucky", "maniac"]  # not the default composition (a lawyer)
     await h.db.clubs.save_preset(CHAT, 10, roles)
     killed = table.tg_of(2)
     await h.db.first_day_killed.mark(CHAT, table.day, killed)
-    reads = {"read": 0, "query": 0}
+    reads = {"read": 0, "query": 0, "snapshot": 0}
     for name in reads:
         real = getattr(h.db, name)
 
@@ -223,6 +224,6 @@ async def test_the_deals_reads_are_one_snapshot(
 
         monkeypatch.setattr(h.db, name, counted)
     await h.service.deal(CHAT, HOST)
-    assert reads == {"read": 1, "query": 0}
+    assert reads == {"read": 0, "query": 0, "snapshot": 1}
     assert sorted(str(c) for c in table.cards) == sorted(roles)
     assert {str(i) for i in table.game.player(2).open_immunities} == {"first_day_killed"}
