@@ -155,7 +155,8 @@ class Transactions:
         self._queue.add(step)
         self._wake(background)
         try:
-            group, result = await asyncio.shield(step.outcome)
+            # not shielded: a cancel cancels the outcome too, and a batch no longer takes it
+            group, result = await step.outcome
         except asyncio.CancelledError:
             self._queue.remove(step)
             raise

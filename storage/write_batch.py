@@ -82,6 +82,8 @@ class Queue:
         steps: list[Step] = []
         while lane and len(steps) < cap:
             step = lane.popleft()
+            if step.outcome.done():  # its caller was cancelled, not yet told
+                continue
             step.state = TAKEN
             steps.append(step)
         return steps
