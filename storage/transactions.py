@@ -215,7 +215,7 @@ class Transactions:
         background = all(step.background for step in steps)
         commit = (not self._others_wait(background)
                   or group.size + len(steps) >= GROUP_MAX or self._too_old(group))
-        batch = Batch(begin, steps, commit)
+        batch = Batch(begin, steps, commit, self._backend.joins_statements)
         error: BaseException | None = None
         cancelled = False
         try:

@@ -98,38 +98,63 @@ class Queue:
 class Batch:
     """One trip: the group's ``BEGIN`` if it opens one, each write in its savepoint, the
     ``COMMIT`` if nobody waited when it began. ``begun``, ``current`` and each step's state
-    say how far it got (set as it runs, on SQLite on the connection's thread)."""
+    say how far it got (set as it runs, on SQLite on the connection's thread).
 
-    def __init__(self, begin: tuple[str, ...], steps: list[Step], commit: bool) -> None:
+    ``joined``: the statements between two bodies go as one (``RELEASE step; SAVEPOINT
+    step``; the group's ``BEGIN`` with the first ``SAVEPOINT``), where the backend takes
+    several statements in one call (PostgreSQL: one round trip instead of two or three). The
+    ``COMMIT`` releases the last savepoint with the group (on both databases)."""
+
+    def __init__(self, begin: tuple[str, ...], steps: list[Step], commit: bool,
+                 joined: bool = False) -> None:
         self.begin = begin
         self.steps = steps
         self.commit = commit
+        self.joined = joined
         self.begun = False
-        self.current: Step | None = None  # the write under way when the trip stopped
+        # the write the trip would stop in: until its RELEASE (or undo) is confirmed
+        self.current: Step | None = None
         self.committed = False
 
     async def run(self, conn: Connection) -> None:
-        for statement in self.begin:
-            await conn.execute(statement)
-        self.begun = True
+        before = list(self.begin)  # sent with the next SAVEPOINT
         for step in self.steps:
+            if self.current is None:
+                self.current = step
+            await self._send(conn, [*before, "SAVEPOINT step"])
+            self.begun = True
+            self._ended()
             self.current = step
-            await conn.execute("SAVEPOINT step")
             step.state = SAVED
             try:
                 step.result = await step.body(conn)
+                before = ["RELEASE step"]
             except Exception as exc:  # undoes only this write; the batch goes on
                 step.error = exc
-                await conn.execute("ROLLBACK TO step")
-                await conn.execute("RELEASE step")
-                step.state = UNDONE
-                continue
-            await conn.execute("RELEASE step")
-            step.state = RELEASED
+                before = ["ROLLBACK TO step", "RELEASE step"]
+        last = self.current
+        if not (self.commit and last is not None and last.error is None):
+            await self._send(conn, before)
+            self._ended()
         self.current = None
         if self.commit:
             await conn.execute("COMMIT")
+            if last is not None and last.state == SAVED:
+                last.state = RELEASED
             self.committed = True
+
+    def _ended(self) -> None:
+        """The current write's RELEASE (or its undo) went through."""
+        step = self.current
+        if step is not None and step.state == SAVED:
+            step.state = RELEASED if step.error is None else UNDONE
+
+    async def _send(self, conn: Connection, statements: list[str]) -> None:
+        if self.joined:
+            await conn.execute("; ".join(statements))
+            return
+        for statement in statements:
+            await conn.execute(statement)
 
     def released(self) -> int:
         return sum(step.state == RELEASED for step in self.steps)

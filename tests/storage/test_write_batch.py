@@ -275,3 +275,58 @@ async def test_a_connection_lost_in_a_batch_fails_the_writes_it_carried(
     assert outcomes[2] == 3
     assert len(trips) == 2  # the third write's trip on a new group (a new connection)
     assert await _rows(db_target) == [3]
+
+
+async def _statements(db: Database) -> list[str]:
+    """The writer's statements as the database gets them (SQLite's as its thread runs them;
+    PostgreSQL's per call: one call is one round trip)."""
+    seen: list[str] = []
+    db.group_max_s = None
+    if db.backend == "sqlite":
+        await db._conn.set_trace_callback(lambda s: seen.append(" ".join(s.split())))
+        return seen
+    pg = db._conn
+    execute = pg.execute
+
+    def spy(sql: str, parameters: object = None) -> object:
+        seen.append(" ".join(sql.split()))
+        return execute(sql, parameters)  # type: ignore[arg-type]
+
+    pg.execute = spy  # type: ignore[method-assign]
+    return seen
+
+
+async def test_a_batchs_statements_one_savepoint_each_and_one_commit(db: Database) -> None:
+    """On PostgreSQL the statements between two bodies are one round trip, and the group's
+    BEGIN goes with the first SAVEPOINT; the COMMIT releases the last savepoint."""
+    await _table(db)
+    seen = await _statements(db)
+    assert await asyncio.gather(*(db.write(_one(x)) for x in (1, 2, 3))) == [1, 2, 3]
+    insert = "INSERT INTO t (x) VALUES (?)"
+    if db.backend == "sqlite":
+        assert seen == ["BEGIN IMMEDIATE", "SAVEPOINT step", insert.replace("?", "1"),
+                        "RELEASE step", "SAVEPOINT step", insert.replace("?", "2"),
+                        "RELEASE step", "SAVEPOINT step", insert.replace("?", "3"),
+                        "COMMIT"]
+    else:
+        begin = "; ".join(db._backend.begin_write)
+        assert seen == [f"{begin}; SAVEPOINT step", insert, "RELEASE step; SAVEPOINT step",
+                        insert, "RELEASE step; SAVEPOINT step", insert, "COMMIT"]
+
+
+async def test_a_failed_body_between_others_is_undone_in_the_batch(db: Database) -> None:
+    await _table(db)
+    seen = await _statements(db)
+
+    async def fails(conn: Connection) -> None:
+        raise ValueError("refused")
+
+    outcomes = await asyncio.gather(db.write(_one(1)), db.write(fails), db.write(_one(3)),
+                                    return_exceptions=True)
+    assert outcomes[0] == 1 and isinstance(outcomes[1], ValueError) and outcomes[2] == 3
+    undo = ["ROLLBACK TO step", "RELEASE step", "SAVEPOINT step"]
+    if db.backend == "sqlite":
+        assert seen[3:8] == ["RELEASE step", "SAVEPOINT step", *undo]
+    else:
+        assert seen[2:4] == ["RELEASE step; SAVEPOINT step", "; ".join(undo)]
+    assert seen[-1] == "COMMIT" and seen.count("COMMIT") == 1
