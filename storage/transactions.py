@@ -15,7 +15,7 @@ from typing import Any, TypeVar, cast
 from storage.backends import Backend, DatabaseUnavailable
 from storage.commit_group import Group, GroupRolledBack
 from storage.sql import Connection, Row
-from storage.write_batch import Batch, Queue, Step
+from storage.write_batch import TAKEN, Batch, Queue, Step
 from storage.writer_lock import WriterLock
 
 __all__ = ["GROUP_MAX", "GROUP_MAX_S", "GroupRolledBack", "Transactions"]
@@ -152,8 +152,12 @@ class Transactions:
                 " deadlock; use the yielded connection instead"
             )
         step = Step(body, background)
-        self._queue.add(step)
-        self._wake(background)
+        if (self._queue.empty() and not any(self._batcher.values())
+                and self._lock.try_acquire()):
+            await self._alone(step)
+        else:
+            self._queue.add(step)
+            self._wake(background)
         try:
             # not shielded: a cancel cancels the outcome too, and a batch no longer takes it
             group, result = await step.outcome
@@ -162,6 +166,22 @@ class Transactions:
             raise
         await group.durable()
         return cast(T, result)
+
+    async def _alone(self, step: Step) -> None:
+        """The writer free and nothing queued: the caller writes its own write, in its own
+        task (its cancel reaches no other caller's write; no turn of the loop for a batch's
+        task to start and then to wake the caller). Writes queued meanwhile: the next batch."""
+        self._holder = asyncio.current_task()
+        step.state = TAKEN
+        try:
+            await self._batch([step])
+        except BaseException as exc:
+            step.fail(asyncio.CancelledError() if isinstance(exc, asyncio.CancelledError)
+                      else exc)
+            raise
+        finally:
+            self._holder = None
+            self._lock.release()
 
     def _wake(self, background: bool) -> None:
         """A task queued for the writer in ``background``'s lane to write the queue, unless

@@ -73,6 +73,9 @@ class Queue:
     def waiting(self, background: bool) -> bool:
         return bool(self._lanes[background])
 
+    def empty(self) -> bool:
+        return not self._lanes[False] and not self._lanes[True]
+
     def take(self, background: bool, cap: int) -> list[Step]:
         """Up to ``cap`` foreground writes; a background holder takes background ones only
         when no foreground one waits."""
