@@ -270,7 +270,7 @@ class Transactions:
                 not self._others_wait(background) or group.size >= GROUP_MAX
                 or self._too_old(group)):
             await self._commit_group()
-        if cancelled:  # the loop closing: the writes not run hear it (_batches)
+        if cancelled:  # the writes not run hear it (_batches); a lone caller, its own cancel
             raise asyncio.CancelledError
         return rest
 
