@@ -8,16 +8,17 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import sqlite3
 from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from contextlib import asynccontextmanager
-from dataclasses import dataclass
-from functools import partial
-from typing import Any, TypeVar
+from typing import Any, TypeVar, cast
 
 from storage.backends import Backend, DatabaseUnavailable
+from storage.commit_group import Group, GroupRolledBack
 from storage.sql import Connection, Row
+from storage.write_batch import TAKEN, Batch, Queue, Step
 from storage.writer_lock import WriterLock
+
+__all__ = ["GROUP_MAX", "GROUP_MAX_S", "GroupRolledBack", "Transactions"]
 
 T = TypeVar("T")
 
@@ -37,7 +38,8 @@ class Transactions:
     rows are committed, or raises. Reads (``read()``) go through a second, read-only
     connection with its own lock: one consistent snapshot of what was committed, never another
     coroutine's uncommitted rows, and no wait behind a write's ``fsync``. Other processes wait
-    for the write lock the backend takes when a group begins.
+    for the write lock the backend takes when a group begins. ``write()``s queue: whoever gets
+    the writer writes all those queued in one trip (:mod:`storage.write_batch`).
     """
 
     def __init__(self, backend: Backend) -> None:
@@ -45,9 +47,11 @@ class Transactions:
         self._conn = backend.writer
         self._lock = WriterLock()
         self._holder: asyncio.Task[object] | None = None
-        self._group: _Group | None = None  # the open transaction of the current group
+        self._group: Group | None = None  # the open transaction of the current group
         self.group_max_s: float | None = GROUP_MAX_S  # None: no age limit (size and queue only)
-        self._writers = 0  # transactions waiting for the lock
+        self._waiting = {False: 0, True: 0}  # writers queued for the lock, by lane
+        self._queue = Queue()  # db.write()'s writes not yet in a batch
+        self._batcher = {False: False, True: False}  # a batch's task queued, by lane
         self._flushes: set[asyncio.Task[None]] = set()
         self._reader = backend.reader
         self._read_lock = asyncio.Lock() if self._reader is not self._conn else self._lock
@@ -86,19 +90,19 @@ class Transactions:
 
     @asynccontextmanager
     async def _writer(self, background: bool) -> AsyncIterator[None]:
-        """The writer held, counted in ``_writers`` while queued for it (a group stays open
+        """The writer held, counted in ``_waiting`` while queued for it (a group stays open
         while writers wait); a writer cancelled in the queue may have been left the group:
         it is committed later."""
-        self._writers += 1
+        self._waiting[background] += 1
         waiting = True
         try:
             async with self._locked(background):
-                self._writers -= 1
+                self._waiting[background] -= 1
                 waiting = False
                 yield
         finally:
             if waiting:
-                self._writers -= 1
+                self._waiting[background] -= 1
                 self._commit_later()
 
     @asynccontextmanager
@@ -124,7 +128,7 @@ class Transactions:
                 await self._undo_step(group)
                 raise
             finally:
-                if self._group is group and (self._writers == 0
+                if self._group is group and (not self._others_wait(background)
                                              or group.size >= GROUP_MAX
                                              or self._too_old(group)):
                     await self._commit_group()
@@ -132,63 +136,148 @@ class Transactions:
 
     async def write(self, body: Callable[[Connection], Awaitable[T]], *,
                     background: bool = False) -> T:
-        """A write transaction as :meth:`transaction` whose statements are ``body(conn)``,
-        sent in one trip where the backend can (SQLite: run on the connection's thread, so
-        ``body`` awaits nothing but ``conn``), with the group's ``BEGIN`` when it opens one
-        and its ``COMMIT`` when no other writer waits; returns what ``body`` returns, once
-        durable. Rolled back on any exception of ``body``; a write cancelled while its trip
-        runs keeps what the trip did (committed with its group) and raises the cancel."""
-        async with self._writer(background):
-            group, result, cancelled = await self._trip(body)
-        if cancelled:
-            raise asyncio.CancelledError
+        """A write transaction as :meth:`transaction` whose statements are ``body(conn)``;
+        returns what ``body`` returns, once durable. Queued: the task that gets the writer
+        writes every write queued at that moment in one trip (:mod:`storage.write_batch`;
+        SQLite: on the connection's thread, so ``body`` awaits nothing but ``conn``), each in
+        its own savepoint, with the group's ``BEGIN`` when it opens one and one ``COMMIT``
+        when no other writer of its lane waits. Rolled back on any exception of ``body``
+        (only this write); a write cancelled while queued changes nothing; one cancelled
+        once its batch has it keeps what the trip does (committed with its group) and
+        raises the cancel."""
+        task = asyncio.current_task()
+        if task is not None and task is self._holder:
+            raise RuntimeError(
+                "storage call inside db.transaction()/db.read() of the same task: it would"
+                " deadlock; use the yielded connection instead"
+            )
+        step = Step(body, background)
+        if (self._queue.empty() and not any(self._batcher.values())
+                and self._lock.try_acquire()):
+            await self._alone(step)
+        else:
+            self._queue.add(step)
+            self._wake(background)
+        try:
+            # not shielded: a cancel cancels the outcome too, and a batch no longer takes it
+            group, result = await step.outcome
+        except asyncio.CancelledError:
+            self._queue.remove(step)
+            raise
         await group.durable()
-        return result
+        return cast(T, result)
 
-    async def _trip(self, body: Callable[[Connection], Awaitable[T]]
-                    ) -> tuple[_Group, T, bool]:
-        """The write's one trip (the lock held); then what is left of the group's rules."""
+    async def _alone(self, step: Step) -> None:
+        """The writer free and nothing queued: the caller writes its own write, in its own
+        task (its cancel reaches no other caller's write; no turn of the loop for a batch's
+        task to start and then to wake the caller). Writes queued meanwhile: the next batch."""
+        self._holder = asyncio.current_task()
+        step.state = TAKEN
+        try:
+            await self._batch([step])
+        except BaseException as exc:
+            step.fail(asyncio.CancelledError() if isinstance(exc, asyncio.CancelledError)
+                      else exc)
+            raise
+        finally:
+            self._holder = None
+            self._lock.release()
+
+    def _wake(self, background: bool) -> None:
+        """A task queued for the writer in ``background``'s lane to write the queue, unless
+        one is queued already. A task of its own: no caller's cancel reaches a trip that
+        carries other callers' writes."""
+        if self._batcher[background]:
+            return
+        self._batcher[background] = True
+        self._waiting[background] += 1
+        task = asyncio.get_running_loop().create_task(self._batches(background))
+        self._flushes.add(task)
+        task.add_done_callback(self._flushes.discard)
+
+    async def _batches(self, background: bool) -> None:
+        queued = True
+        steps: list[Step] = []
+        try:
+            async with self._locked(background):
+                self._waiting[background] -= 1
+                queued = False
+                self._batcher[background] = False
+                group = self._group
+                steps = self._queue.take(background, GROUP_MAX - (group.size if group else 0))
+                for lane in (False, True):  # the writes beyond the cap: the next batch
+                    if self._queue.waiting(lane):
+                        self._wake(lane)
+                while steps:
+                    steps = await self._batch(steps)
+                if self._group is not None and not self._others_wait(background):
+                    await self._commit_group()  # left open for writers since cancelled
+        except BaseException as exc:
+            if queued:  # stopped before its turn (the loop closing): nobody else would
+                self._waiting[background] -= 1
+                self._batcher[background] = False
+                steps = self._queue.drop(background)
+            stopped = isinstance(exc, asyncio.CancelledError) or not isinstance(exc, Exception)
+            for step in steps:  # the callers hear it (their writes' outcome), not the loop
+                step.fail(asyncio.CancelledError() if stopped else exc)
+            if stopped:
+                raise
+
+    async def _batch(self, steps: list[Step]) -> list[Step]:
+        """One trip for ``steps`` (the lock held), then what is left of the group's rules;
+        returns the writes the trip stopped before (a new trip writes them)."""
         conn = self._conn
         group = self._group
         begin: tuple[str, ...] = ()
         if group is None:
             await self._backend.ready(conn)
-            group, begin = _Group(), self._backend.begin_write
-        commit = self._writers == 0 or group.size + 1 >= GROUP_MAX or self._too_old(group)
-        plan = _Plan(begin, commit)
+            group, begin = Group(), self._backend.begin_write
+        background = all(step.background for step in steps)
+        commit = (not self._others_wait(background)
+                  or group.size + len(steps) >= GROUP_MAX or self._too_old(group))
+        batch = Batch(begin, steps, commit, self._backend.joins_statements)
         error: BaseException | None = None
         cancelled = False
-        result: Any = None
         try:
-            result = await self._backend.in_one_trip(conn, partial(_planned, plan, body))
+            await self._backend.in_one_trip(conn, batch.run)
         except asyncio.CancelledError:
             cancelled = True
-            await self._settle(conn)  # what the trip did is done; plan says how far it got
+            error = asyncio.CancelledError()
+            await self._settle(conn)  # what the trip did is done; the batch says how far
         except Exception as exc:
             error = exc
-        if plan.reached == _NOTHING and begin:  # the group's BEGIN failed
+        if begin and not batch.begun:  # the group's BEGIN failed: nothing was written
             await self._backend.end(conn)
-            raise error if error is not None else asyncio.CancelledError()
+            raise error if error is not None else RuntimeError("the group did not begin")
         if begin:
             self._group = group
-        if plan.reached == _COMMITTED:
+        group.size += batch.released()
+        stopped, rest = batch.current, batch.rest()
+        if batch.committed:
             self._group = None
-            group.size += 1
             group.succeed()
-        elif plan.reached == _RELEASED and error is None:
-            group.size += 1
-        elif plan.reached == _RELEASED:  # its COMMIT failed: the whole group with it
+        elif stopped is None and error is not None and not cancelled:  # its COMMIT failed
             self._group = None
-            group.fail(error if isinstance(error, Exception) else RuntimeError(error))
+            group.fail(error)
             await self._backend.end(conn)
-        elif plan.reached != _NOTHING:  # the body (or its savepoint) failed: only it undone
+        elif stopped is not None:  # stopped in a write: it alone undone, unless the group is
+            if stopped.error is None:
+                stopped.error = error
             await self._undo_step(group)
-        if self._group is group and (self._writers == 0 or group.size >= GROUP_MAX
-                                     or self._too_old(group)):
+        for step in steps[:len(steps) - len(rest)]:
+            step.settle(group)
+        if (not rest or cancelled) and self._group is group and (
+                not self._others_wait(background) or group.size >= GROUP_MAX
+                or self._too_old(group)):
             await self._commit_group()
-        if error is not None:
-            raise error
-        return group, result, cancelled
+        if cancelled:  # the writes not run hear it (_batches); a lone caller, its own cancel
+            raise asyncio.CancelledError
+        return rest
+
+    def _others_wait(self, background: bool) -> bool:
+        """Writers a group stays open for: a foreground one's, the foreground lane's only
+        (its callers never wait for a background writer's turn)."""
+        return self._waiting[False] > 0 or (background and self._waiting[True] > 0)
 
     async def _settle(self, conn: Connection) -> None:
         settled = asyncio.ensure_future(self._backend.settle(conn))
@@ -196,10 +285,10 @@ class Transactions:
             with contextlib.suppress(asyncio.CancelledError):
                 await asyncio.shield(settled)
 
-    def _too_old(self, group: _Group) -> bool:
+    def _too_old(self, group: Group) -> bool:
         return self.group_max_s is not None and group.age() >= self.group_max_s
 
-    async def _join_group(self) -> _Group:
+    async def _join_group(self) -> Group:
         if self._group is None:
             await self._backend.ready(self._conn)
             try:
@@ -208,10 +297,10 @@ class Transactions:
             except BaseException:
                 await self._backend.end(self._conn)
                 raise
-            self._group = _Group()
+            self._group = Group()
         return self._group
 
-    async def _undo_step(self, group: _Group) -> None:
+    async def _undo_step(self, group: Group) -> None:
         """Roll back one transaction of the group; if the database rolled back the whole group
         (an I/O error, a full disk, a lost connection), the others fail too."""
         try:
@@ -255,7 +344,7 @@ class Transactions:
             raise asyncio.CancelledError
 
     def _commit_later(self) -> None:
-        if self._group is None or self._writers:
+        if self._group is None or self._waiting[False] or self._waiting[True]:
             return
         task = asyncio.get_running_loop().create_task(self._flush())
         self._flushes.add(task)
@@ -355,70 +444,3 @@ async def _nothing() -> AsyncIterator[None]:
 
 async def _run(conn: Connection, sql: str) -> None:
     await conn.execute(sql)
-
-
-_NOTHING, _BEGUN, _SAVED, _RELEASED, _COMMITTED = range(5)
-
-
-@dataclass
-class _Plan:
-    """A write's trip: the group's BEGIN if it opens one, the step in its savepoint, the
-    COMMIT if nobody waited when it began; ``reached``: how far it got (set as it runs, on
-    the connection's thread)."""
-
-    begin: tuple[str, ...]
-    commit: bool
-    reached: int = _NOTHING
-
-
-async def _planned(plan: _Plan, body: Callable[[Connection], Awaitable[T]],
-                   conn: Connection) -> T:
-    for statement in plan.begin:
-        await conn.execute(statement)
-    plan.reached = _BEGUN
-    await conn.execute("SAVEPOINT step")
-    plan.reached = _SAVED
-    result = await body(conn)
-    await conn.execute("RELEASE step")
-    plan.reached = _RELEASED
-    if plan.commit:
-        await conn.execute("COMMIT")
-        plan.reached = _COMMITTED
-    return result
-
-
-class GroupRolledBack(sqlite3.OperationalError):
-    """A transaction lost because the database rolled back the whole group it was committed
-    with (an ``sqlite3.OperationalError`` for the callers written against SQLite)."""
-
-
-class _Group:
-    """Transactions committed by one COMMIT; each waits for its outcome."""
-
-    def __init__(self) -> None:
-        self.size = 0
-        loop = asyncio.get_running_loop()
-        self._clock = loop.time
-        self.started = loop.time()
-        self._done: asyncio.Future[None] = loop.create_future()
-        self._done.add_done_callback(_retrieve)
-
-    def age(self) -> float:
-        return self._clock() - self.started
-
-    def succeed(self) -> None:
-        if not self._done.done():
-            self._done.set_result(None)
-
-    def fail(self, exc: BaseException) -> None:
-        if not self._done.done():
-            self._done.set_exception(exc)
-
-    async def durable(self) -> None:
-        # shielded: one waiter cancelled does not cancel the outcome the others wait for
-        await asyncio.shield(self._done)
-
-
-def _retrieve(done: asyncio.Future[None]) -> None:
-    if not done.cancelled():
-        done.exception()  # each waiter re-raises it; this only marks it seen

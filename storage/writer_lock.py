@@ -25,9 +25,15 @@ class WriterLock:
     def locked(self) -> bool:
         return self._held
 
+    def try_acquire(self) -> bool:
+        """Held now if it is free with nobody queued (no barging past a waiter)."""
+        if self._held or self._foreground or self._background:
+            return False
+        self._held = True
+        return True
+
     async def acquire(self, *, background: bool = False) -> None:
-        if not self._held and not self._foreground and not self._background:
-            self._held = True
+        if self.try_acquire():
             return
         waiter: asyncio.Future[None] = asyncio.get_running_loop().create_future()
         lane = self._background if background else self._foreground

@@ -21,6 +21,8 @@ class Backend(Protocol):
     reader: Connection  # the reading connection (the writer itself where there is none)
     begin_write: tuple[str, ...]  # statements opening a group: the write lock taken up front
     begin_read: str  # a read-only snapshot
+    # several statements without parameters in one execute() ("RELEASE step; SAVEPOINT step")
+    joins_statements: bool
     path: Path | None  # the SQLite file; None on a server
 
     async def end(self, conn: Connection) -> None:

@@ -191,6 +191,7 @@ class PgBackend:
     # the write lock up front, as SQLite's BEGIN IMMEDIATE: writers of every process queue
     # here, so a check and the write it allows see the same rows
     begin_write: tuple[str, ...] = ("BEGIN", f"SELECT pg_advisory_xact_lock({WRITE_LOCK})")
+    joins_statements = True  # asyncpg's execute() with no arguments: one round trip for all
 
     def __init__(self, url: str, writer: PgConnection, reader: PgConnection) -> None:
         self.url = url

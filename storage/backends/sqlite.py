@@ -26,6 +26,7 @@ class SqliteBackend:
     # SQLite's write lock taken up front: other processes wait (busy_timeout)
     begin_write: tuple[str, ...] = ("BEGIN IMMEDIATE",)
     begin_read = "BEGIN"  # deferred: a snapshot of what was committed (WAL)
+    joins_statements = False  # sqlite3 runs one statement a call (a trip runs them together)
 
     def __init__(self, conn: aiosqlite.Connection, path: Path,
                  reader: aiosqlite.Connection | None) -> None:

@@ -37,15 +37,23 @@ async def run_in_one_trip(conn: aiosqlite.Connection,
     return cast(T, await cast(Any, conn)._execute(run))
 
 
+SUSPENSIONS_MAX = 1000  # a body that catches NotOneTrip and suspends again, and again
+
+
 def drive(awaitable: Awaitable[T]) -> T:
-    """Run a coroutine that never suspends to its end; :class:`NotOneTrip` if it does."""
+    """Run a coroutine that never suspends to its end. Where it does suspend (a body awaits
+    something other than its connection), :class:`NotOneTrip` is raised there, inside it: a
+    batch's other writes go on, only that body fails (and is rolled back to its savepoint)."""
     coro = cast(Coroutine[Any, Any, T], awaitable)
     try:
         coro.send(None)
+        for _ in range(SUSPENSIONS_MAX):
+            coro.throw(NotOneTrip(
+                "a one-trip write awaited something other than its connection"))
     except StopIteration as done:
         return cast(T, done.value)
     coro.close()
-    raise NotOneTrip("a one-trip write awaited something other than its connection")
+    raise NotOneTrip("a one-trip write kept awaiting something other than its connection")
 
 
 class _Cursor:
