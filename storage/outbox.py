@@ -134,7 +134,7 @@ class Outbox:
 
     async def pending_chats(self) -> list[int]:
         return [int(r[0]) for r in await self._db.query(
-            "SELECT DISTINCT chat_id FROM outbox WHERE status = 'pending'")]
+            "SELECT DISTINCT chat_id FROM outbox WHERE status = 'pending'", background=True)]
 
     async def undelivered(self, sends: Sequence[tuple[int, str]]) -> int:
         """How many of these sends ``(chat_id, key)`` are still queued (not yet confirmed by
@@ -155,13 +155,13 @@ class Outbox:
                 for r in await self._db.query(
                     "SELECT id, chat_id, key, method, payload, attempts, next_at, rev"
                     " FROM outbox WHERE chat_id = ? AND status = 'pending' ORDER BY id"
-                    " LIMIT ?", (chat_id, limit))]
+                    " LIMIT ?", (chat_id, limit), background=True)]
 
     async def message_id(self, chat_id: int, key: str) -> tuple[str, int | None] | None:
         """The send under ``key``: (status, Telegram's message id), or None if never queued."""
         rows = await self._db.query(
             "SELECT status, message_id FROM outbox WHERE chat_id = ? AND key = ?"
-            " AND method = 'send'", (chat_id, key))
+            " AND method = 'send'", (chat_id, key), background=True)
         if not rows:
             return None
         return str(rows[0][0]), None if rows[0][1] is None else int(rows[0][1])

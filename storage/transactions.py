@@ -16,7 +16,7 @@ from storage.backends import Backend, DatabaseUnavailable
 from storage.commit_group import Group, GroupRolledBack
 from storage.sql import Connection, Row
 from storage.write_batch import TAKEN, Batch, Queue, Step
-from storage.writer_lock import WriterLock
+from storage.writer_lock import LaneLock, WriterLock
 
 __all__ = ["GROUP_MAX", "GROUP_MAX_S", "GroupRolledBack", "Transactions"]
 
@@ -54,7 +54,8 @@ class Transactions:
         self._batcher = {False: False, True: False}  # a batch's task queued, by lane
         self._flushes: set[asyncio.Task[None]] = set()
         self._reader = backend.reader
-        self._read_lock = asyncio.Lock() if self._reader is not self._conn else self._lock
+        # two lanes: the delivery's reads of its queues (background) wait for the games' reads
+        self._read_lock = LaneLock() if self._reader is not self._conn else self._lock
         self._read_holder: asyncio.Task[object] | None = None
         self._closed = False
 
@@ -355,8 +356,10 @@ class Transactions:
             pass
 
     @asynccontextmanager
-    async def read(self) -> AsyncIterator[Connection]:
-        """A read-only snapshot on the reading connection."""
+    async def read(self, *, background: bool = False) -> AsyncIterator[Connection]:
+        """A read-only snapshot on the reading connection. ``background``: nobody waits to see
+        it (the delivery): it waits for the reading connection until no other read is queued
+        (:mod:`storage.writer_lock`; ignored where one connection both reads and writes)."""
         if self._reader is self._conn:
             async with self._exclusive():
                 try:
@@ -366,7 +369,7 @@ class Transactions:
                     await self._backend.end(self._conn)
             return
         self._refuse_read_inside()
-        async with self._read_lock:
+        async with self._read_lock.lane(background=background):
             self._read_holder = asyncio.current_task()
             try:
                 await self._backend.ready(self._reader)
@@ -376,24 +379,28 @@ class Transactions:
                 self._read_holder = None
                 await self._backend.end(self._reader)
 
-    async def query(self, sql: str, params: Sequence[Any] = ()) -> list[Row]:
+    async def query(self, sql: str, params: Sequence[Any] = (), *,
+                    background: bool = False) -> list[Row]:
         """One SELECT on the reading connection, in one trip (no BEGIN/ROLLBACK: a single
         statement is its own snapshot). The hot reads (an account, a club, a chat's queue)
-        use it: under load every trip to a thread waits for a turn of the busy loop."""
+        use it: under load every trip to a thread waits for a turn of the busy loop.
+        ``background``: as :meth:`read`'s (the delivery's reads of its queues)."""
         self._refuse_read_inside()
         if self._reader is self._conn:
             async with self._exclusive():
                 return list(await self._conn.execute_fetchall(sql, params))
-        async with self._read_lock:
+        async with self._read_lock.lane(background=background):
             await self._backend.ready(self._reader)
             return list(await self._reader.execute_fetchall(sql, params))
 
-    async def snapshot(self, body: Callable[[Connection], Awaitable[T]]) -> T:
+    async def snapshot(self, body: Callable[[Connection], Awaitable[T]], *,
+                       background: bool = False) -> T:
         """A read-only snapshot as :meth:`read` whose statements are ``body(conn)``, sent in one
         trip where the backend can (SQLite: its ``BEGIN``, the body's statements and the
         ``ROLLBACK`` run on the reading connection's thread at once, so ``body`` awaits nothing
         but ``conn``). :meth:`read` takes a trip to the thread and back per statement, each
-        waiting for a turn of a busy loop, and every other read queues behind it meanwhile."""
+        waiting for a turn of a busy loop, and every other read queues behind it meanwhile.
+        ``background``: as :meth:`read`'s."""
         async def within(conn: Connection) -> T:
             await conn.execute(self._backend.begin_read)
             try:
@@ -405,7 +412,7 @@ class Transactions:
         if self._reader is self._conn:
             async with self.read() as conn:
                 return await body(conn)
-        async with self._read_lock:
+        async with self._read_lock.lane(background=background):
             self._read_holder = asyncio.current_task()
             try:
                 await self._backend.ready(self._reader)

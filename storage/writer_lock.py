@@ -1,19 +1,30 @@
-"""The writing connection's lock, with two lanes: the games' steps before background writes.
+"""A lock with two lanes, the games' work before background work: the writing connection's
+and the reading connection's (:class:`storage.transactions.Transactions`).
 
 A press is answered once its step is durable, and a step waits for the one writing connection;
 in a FIFO queue it waited behind whatever came first, mostly the delivery's marks of sent
 messages (30 a second at the bursts) and other background writes nobody is waiting to see
-(docs/benchmarks.md, issue 22). A background writer waits until no foreground one is queued.
+(docs/benchmarks.md, issue 22). The reads likewise: a deal's snapshot or the middleware's
+account read waited behind the delivery's reads of its queues (each chat's worker reads its
+queue before and after each send: ~240 queued at a burst, up to 300 ms). A background waiter
+waits until no foreground one is queued.
+
+No age bound: a steady stream of foreground waiters would hold the background lane back
+indefinitely. That only delays the delivery (nothing is lost: its rows stay queued in the
+database), and the games' bursts are short (a press's step or read takes milliseconds), so
+the background lane runs between them.
 """
 
 from __future__ import annotations
 
 import asyncio
 from collections import deque
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from types import TracebackType
 
 
-class WriterLock:
+class LaneLock:
     """An :class:`asyncio.Lock` (FIFO within a lane, handed from holder to waiter without
     barging) whose ``acquire(background=True)`` waiters go after every foreground one."""
 
@@ -49,7 +60,7 @@ class WriterLock:
 
     def release(self) -> None:
         if not self._held:
-            raise RuntimeError("WriterLock released while not held")
+            raise RuntimeError("LaneLock released while not held")
         for lane in (self._foreground, self._background):
             while lane:
                 waiter = lane.popleft()
@@ -58,9 +69,21 @@ class WriterLock:
                     return
         self._held = False
 
+    @asynccontextmanager
+    async def lane(self, *, background: bool = False) -> AsyncIterator[None]:
+        """Held in this lane for the block."""
+        await self.acquire(background=background)
+        try:
+            yield
+        finally:
+            self.release()
+
     async def __aenter__(self) -> None:
         await self.acquire()
 
     async def __aexit__(self, exc_type: type[BaseException] | None,
                         exc: BaseException | None, tb: TracebackType | None) -> None:
         self.release()
+
+
+WriterLock = LaneLock  # the name it had when only the writer had two lanes

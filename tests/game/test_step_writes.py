@@ -218,9 +218,9 @@ async def test_the_deals_reads_are_one_snapshot(
     for name in reads:
         real = getattr(h.db, name)
 
-        def counted(*args: Any, _real: Any = real, _name: str = name) -> Any:
+        def counted(*args: Any, _real: Any = real, _name: str = name, **kw: Any) -> Any:
             reads[_name] += 1
-            return _real(*args)
+            return _real(*args, **kw)
 
         monkeypatch.setattr(h.db, name, counted)
     await h.service.deal(CHAT, HOST)
