@@ -14,9 +14,10 @@ from typing import Any, TypeVar, cast
 
 from storage.backends import Backend, DatabaseUnavailable
 from storage.commit_group import Group, GroupRolledBack
+from storage.reads import Reader
 from storage.sql import Connection, Row
 from storage.write_batch import TAKEN, Batch, Queue, Step
-from storage.writer_lock import LaneLock, WriterLock
+from storage.writer_lock import WriterLock
 
 __all__ = ["GROUP_MAX", "GROUP_MAX_S", "GroupRolledBack", "Transactions"]
 
@@ -36,8 +37,7 @@ class Transactions:
     released as a savepoint of one open transaction, and the last of the group commits it
     for all (one ``fsync`` for many writers). Each ``transaction()`` returns only once its
     rows are committed, or raises. Reads (``read()``) go through a second, read-only
-    connection with its own lock: one consistent snapshot of what was committed, never another
-    coroutine's uncommitted rows, and no wait behind a write's ``fsync``. Other processes wait
+    connection with its own lock (:mod:`storage.reads`). Other processes wait
     for the write lock the backend takes when a group begins. ``write()``s queue: whoever gets
     the writer writes all those queued in one trip (:mod:`storage.write_batch`).
     """
@@ -54,16 +54,15 @@ class Transactions:
         self._batcher = {False: False, True: False}  # a batch's task queued, by lane
         self._flushes: set[asyncio.Task[None]] = set()
         self._reader = backend.reader
-        # two lanes: the delivery's reads of its queues (background) wait for the games' reads
-        self._read_lock = LaneLock() if self._reader is not self._conn else self._lock
-        self._read_holder: asyncio.Task[object] | None = None
+        # None: one connection both reads and writes (reads take the writer)
+        self._reads = Reader(backend) if self._reader is not self._conn else None
         self._closed = False
 
     async def close(self) -> None:
         async with self._exclusive():
             if not self._closed:
                 self._closed = True
-                async with self._read_lock if self._reader is not self._conn else _nothing():
+                async with self._reads.lock if self._reads is not None else _nothing():
                     await self._backend.close()
 
     @asynccontextmanager
@@ -359,8 +358,8 @@ class Transactions:
     async def read(self, *, background: bool = False) -> AsyncIterator[Connection]:
         """A read-only snapshot on the reading connection. ``background``: nobody waits to see
         it (the delivery): it waits for the reading connection until no other read is queued
-        (:mod:`storage.writer_lock`; ignored where one connection both reads and writes)."""
-        if self._reader is self._conn:
+        (:mod:`storage.reads`; ignored where one connection both reads and writes)."""
+        if self._reads is None:
             async with self._exclusive():
                 try:
                     await self._conn.execute(self._backend.begin_read)
@@ -369,15 +368,8 @@ class Transactions:
                     await self._backend.end(self._conn)
             return
         self._refuse_read_inside()
-        async with self._read_lock.lane(background=background):
-            self._read_holder = asyncio.current_task()
-            try:
-                await self._backend.ready(self._reader)
-                await self._reader.execute(self._backend.begin_read)
-                yield self._reader
-            finally:
-                self._read_holder = None
-                await self._backend.end(self._reader)
+        async with self._reads.read(background=background) as conn:
+            yield conn
 
     async def query(self, sql: str, params: Sequence[Any] = (), *,
                     background: bool = False) -> list[Row]:
@@ -386,12 +378,10 @@ class Transactions:
         use it: under load every trip to a thread waits for a turn of the busy loop.
         ``background``: as :meth:`read`'s (the delivery's reads of its queues)."""
         self._refuse_read_inside()
-        if self._reader is self._conn:
+        if self._reads is None:
             async with self._exclusive():
                 return list(await self._conn.execute_fetchall(sql, params))
-        async with self._read_lock.lane(background=background):
-            await self._backend.ready(self._reader)
-            return list(await self._reader.execute_fetchall(sql, params))
+        return await self._reads.query(sql, params, background=background)
 
     async def snapshot(self, body: Callable[[Connection], Awaitable[T]], *,
                        background: bool = False) -> T:
@@ -401,34 +391,18 @@ class Transactions:
         but ``conn``). :meth:`read` takes a trip to the thread and back per statement, each
         waiting for a turn of a busy loop, and every other read queues behind it meanwhile.
         ``background``: as :meth:`read`'s."""
-        async def within(conn: Connection) -> T:
-            await conn.execute(self._backend.begin_read)
-            try:
-                return await body(conn)
-            finally:
-                await conn.execute("ROLLBACK")
-
         self._refuse_read_inside()
-        if self._reader is self._conn:
+        if self._reads is None:
             async with self.read() as conn:
                 return await body(conn)
-        async with self._read_lock.lane(background=background):
-            self._read_holder = asyncio.current_task()
-            try:
-                await self._backend.ready(self._reader)
-                return await self._backend.in_one_trip(self._reader, within)
-            except BaseException:
-                # a cancel (PostgreSQL: mid-way), or the BEGIN or ROLLBACK failed
-                await self._backend.end(self._reader)
-                raise
-            finally:
-                self._read_holder = None
+        return await self._reads.snapshot(body, background=background)
 
     def _refuse_read_inside(self) -> None:
         """A read from inside this task's own transaction or read would deadlock on the lock
         or miss the transaction's rows."""
         task = asyncio.current_task()
-        if task is not None and task in (self._read_holder, self._holder):
+        reading = self._reads.holder if self._reads is not None else None
+        if task is not None and task in (reading, self._holder):
             raise RuntimeError(
                 "storage call inside db.transaction()/db.read() of the same task: it would"
                 " deadlock or miss the transaction's rows; use the yielded connection instead"
