@@ -65,14 +65,19 @@ class Transactions:
                 async with self._reads.lock if self._reads is not None else _nothing():
                     await self._backend.close()
 
-    @asynccontextmanager
-    async def _locked(self, background: bool = False) -> AsyncIterator[None]:
+    def _refuse_reentry(self) -> asyncio.Task[Any] | None:
+        """The calling task, unless it holds the writer already (it would wait for itself)."""
         task = asyncio.current_task()
         if task is not None and task is self._holder:
             raise RuntimeError(
                 "storage call inside db.transaction()/db.read() of the same task: it would"
                 " deadlock; use the yielded connection instead"
             )
+        return task
+
+    @asynccontextmanager
+    async def _locked(self, background: bool = False) -> AsyncIterator[None]:
+        task = self._refuse_reentry()
         await self._lock.acquire(background=background)
         try:
             self._holder = task
@@ -128,9 +133,7 @@ class Transactions:
                 await self._undo_step(group)
                 raise
             finally:
-                if self._group is group and (not self._others_wait(background)
-                                             or group.size >= GROUP_MAX
-                                             or self._too_old(group)):
+                if self._group is group and self._commit_due(group, background):
                     await self._commit_group()
         await group.durable()
 
@@ -145,12 +148,7 @@ class Transactions:
         (only this write); a write cancelled while queued changes nothing; one cancelled
         once its batch has it keeps what the trip does (committed with its group) and
         raises the cancel."""
-        task = asyncio.current_task()
-        if task is not None and task is self._holder:
-            raise RuntimeError(
-                "storage call inside db.transaction()/db.read() of the same task: it would"
-                " deadlock; use the yielded connection instead"
-            )
+        self._refuse_reentry()
         step = Step(body, background)
         if (self._queue.empty() and not any(self._batcher.values())
                 and self._lock.try_acquire()):
@@ -233,8 +231,7 @@ class Transactions:
             await self._backend.ready(conn)
             group, begin = Group(), self._backend.begin_write
         background = all(step.background for step in steps)
-        commit = (not self._others_wait(background)
-                  or group.size + len(steps) >= GROUP_MAX or self._too_old(group))
+        commit = self._commit_due(group, background, adding=len(steps))
         batch = Batch(begin, steps, commit, self._backend.joins_statements)
         error: BaseException | None = None
         cancelled = False
@@ -266,13 +263,18 @@ class Transactions:
             await self._undo_step(group)
         for step in steps[:len(steps) - len(rest)]:
             step.settle(group)
-        if (not rest or cancelled) and self._group is group and (
-                not self._others_wait(background) or group.size >= GROUP_MAX
-                or self._too_old(group)):
+        if (not rest or cancelled) and self._group is group and self._commit_due(group,
+                                                                                background):
             await self._commit_group()
         if cancelled:  # the writes not run hear it (_batches); a lone caller, its own cancel
             raise asyncio.CancelledError
         return rest
+
+    def _commit_due(self, group: Group, background: bool, adding: int = 0) -> bool:
+        """Whether ``group`` commits now (with ``adding`` more writes in it): nobody it stays
+        open for waits, it is full, or it is old."""
+        return (not self._others_wait(background) or group.size + adding >= GROUP_MAX
+                or self._too_old(group))
 
     def _others_wait(self, background: bool) -> bool:
         """Writers a group stays open for: a foreground one's, the foreground lane's only
