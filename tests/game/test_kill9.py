@@ -76,6 +76,21 @@ def prompts(fake: FakeTelegram, uid: int, prefix: str) -> list[SentMessage]:
 
 
 @pytest.mark.soak
+async def deal_a_table(fake: FakeTelegram, club: int = CLUB) -> int:
+    """``/newgame`` in ``club``, every player joins, ``/deal``: the game's id once every card
+    is in."""
+    await fake.send(HOST, "/newgame", chat_id=club)
+    await fake.wait_for(lambda: prompts(fake, club, "gl:"), 30, "the lobby")
+    lobby = prompts(fake, club, "gl:")[0]
+    game = int(lobby.buttons()[0][1].split(":")[1])
+    for uid in PLAYERS:
+        await fake.callback_answer(await fake.press(uid, lobby, f"gl:{game}:join"), 20)
+    await fake.send(HOST, "/deal", chat_id=club)
+    await fake.wait_for(lambda: all(any(m.protect_content for m in fake.messages(u))
+                                    for u in PLAYERS), 30, "the cards")
+    return game
+
+
 async def test_sigkill_mid_night_then_the_night_goes_on(fake: FakeTelegram, tmp_path: Path,
                                                        bot_database: str | Path) -> None:
     """Soak test (10-20 s, more when the worker's fork server starts with it): two starts of
@@ -93,15 +108,7 @@ async def test_sigkill_mid_night_then_the_night_goes_on(fake: FakeTelegram, tmp_
     output = tmp_path / "bot.log"
     proc = await fork(tmp_path, fake, output, **db_env(bot_database))
     try:
-        await fake.send(HOST, "/newgame", chat_id=CLUB)
-        await fake.wait_for(lambda: prompts(fake, CLUB, "gl:"), 30, "the lobby")
-        lobby = prompts(fake, CLUB, "gl:")[0]
-        game = int(lobby.buttons()[0][1].split(":")[1])
-        for uid in PLAYERS:
-            await fake.callback_answer(await fake.press(uid, lobby, f"gl:{game}:join"), 20)
-        await fake.send(HOST, "/deal", chat_id=CLUB)
-        await fake.wait_for(lambda: all(any(m.protect_content for m in fake.messages(u))
-                                     for u in PLAYERS), 30, "the cards")
+        game = await deal_a_table(fake)
         await fake.send(HOST, "/night", chat_id=CLUB)
         prefix = f"gn:{game}:1:"
         await fake.wait_for(lambda: sum(bool(prompts(fake, u, prefix)) for u in PLAYERS) >= 5, 30,

@@ -21,7 +21,7 @@ from storage.db import Database
 from tests.bot_spawn import BotProcess
 from tests.fakes.telegram_server import FakeTelegram
 from tests.game.flow import free_port
-from tests.game.test_kill9 import HOST, PLAYERS, fork, prompts
+from tests.game.test_kill9 import HOST, PLAYERS, deal_a_table, fork
 from tests.pg_cluster import Cluster
 from tests.web.initdata import sign_init_data
 
@@ -80,15 +80,7 @@ async def test_the_mini_app_through_the_holders_kill9(fake: FakeTelegram, tmp_pa
     session = aiohttp.ClientSession(timeout=aiohttp.ClientTimeout(total=40))
     try:
         first = await start(0)  # alone: it holds the club, the game lives there
-        await fake.send(HOST, "/newgame", chat_id=CLUB)
-        await fake.wait_for(lambda: prompts(fake, CLUB, "gl:"), 30, "the lobby")
-        lobby = prompts(fake, CLUB, "gl:")[0]
-        game = int(lobby.buttons()[0][1].split(":")[1])
-        for uid in PLAYERS:
-            await fake.callback_answer(await fake.press(uid, lobby, f"gl:{game}:join"), 20)
-        await fake.send(HOST, "/deal", chat_id=CLUB)
-        await fake.wait_for(lambda: all(any(m.protect_content for m in fake.messages(u))
-                                        for u in PLAYERS), 30, "the cards")
+        game = await deal_a_table(fake, CLUB)
         second = await start(1)
 
         async def joined() -> bool:
