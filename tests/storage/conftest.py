@@ -26,14 +26,21 @@ def db_path(tmp_path: Path) -> Path:
 def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line(
         "markers", "sqlite_only: a test of SQLite's own machinery (not run on PostgreSQL)")
+    config.addinivalue_line(
+        "markers", "postgresql_only: a case only PostgreSQL has (not run on SQLite)")
 
 
 def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
-    """Every test using ``db`` runs on both backends, unless marked ``sqlite_only``."""
+    """Every test using ``db`` runs on both backends, unless marked ``sqlite_only`` or
+    ``postgresql_only``."""
     if "backend" in metafunc.fixturenames:
-        only = metafunc.definition.get_closest_marker("sqlite_only") is not None
-        metafunc.parametrize("backend", ["sqlite"] if only else ["sqlite", "postgresql"],
-                             indirect=True)
+        backends = [name for name in ("sqlite", "postgresql")
+                    if metafunc.definition.get_closest_marker(f"{_other(name)}_only") is None]
+        metafunc.parametrize("backend", backends, indirect=True)
+
+
+def _other(backend: str) -> str:
+    return "postgresql" if backend == "sqlite" else "sqlite"
 
 
 @pytest.fixture

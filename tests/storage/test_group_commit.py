@@ -25,6 +25,14 @@ async def _table(db: Database) -> None:
         await conn.execute("CREATE TABLE t (x INTEGER PRIMARY KEY)")
 
 
+async def _deferred_tables(db: Database) -> None:
+    """``c`` referencing ``p`` with the check at COMMIT: a row of ``c`` alone fails the commit."""
+    async with db.transaction() as conn:
+        await conn.execute("CREATE TABLE p (id INTEGER PRIMARY KEY)")
+        await conn.execute("CREATE TABLE c (p INTEGER REFERENCES p (id)"
+                           " DEFERRABLE INITIALLY DEFERRED)")
+
+
 async def _rows(target: str | Path) -> list[int]:
     """What another connection sees: only committed rows."""
     if isinstance(target, str):
@@ -225,10 +233,7 @@ async def test_cancelled_while_queued_the_group_still_commits(db: Database, db_t
 async def test_a_failed_commit_fails_every_transaction_of_the_group(
         db: Database, db_target: str | Path) -> None:
     await _table(db)
-    async with db.transaction() as conn:
-        await conn.execute("CREATE TABLE p (id INTEGER PRIMARY KEY)")
-        await conn.execute("CREATE TABLE c (p INTEGER REFERENCES p (id)"
-                           " DEFERRABLE INITIALLY DEFERRED)")
+    await _deferred_tables(db)
 
     async def dangling(conn: aiosqlite.Connection) -> None:
         await conn.execute("INSERT INTO c (p) VALUES (99)")  # checked at COMMIT

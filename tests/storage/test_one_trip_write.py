@@ -16,7 +16,14 @@ from storage.backends.sqlite_trip import NotOneTrip
 from storage.db import GroupRolledBack
 from storage.sql import Connection
 from storage.writer_lock import WriterLock
-from tests.storage.test_group_commit import INTEGRITY, _commits, _rows, _table
+from tests.storage.holding import hold_writer, insert_zero
+from tests.storage.test_group_commit import (
+    INTEGRITY,
+    _commits,
+    _deferred_tables,
+    _rows,
+    _table,
+)
 
 
 async def _several(conn: Connection) -> tuple[int, int | None, list[int]]:
@@ -133,21 +140,13 @@ async def test_a_games_step_goes_before_queued_background_writes(
     await _table(db)
     db.group_max_s = None
     order: list[int] = []
-    holding, release = asyncio.Event(), asyncio.Event()
-
-    async def first() -> None:
-        async with db.transaction() as conn:
-            holding.set()
-            await release.wait()
-            await conn.execute("INSERT INTO t (x) VALUES (0)")
 
     async def one(x: int, background: bool) -> None:
         async with db.transaction(background=background) as conn:
             order.append(x)
             await conn.execute("INSERT INTO t (x) VALUES (?)", (x,))
 
-    head = asyncio.create_task(first())
-    await holding.wait()
+    head, release = await hold_writer(db, insert_zero)
     tasks = [asyncio.create_task(one(1, True)), asyncio.create_task(one(2, True)),
              asyncio.create_task(one(3, False)),
              asyncio.create_task(db.write(lambda conn: _noted(conn, 4, order))),
@@ -191,16 +190,8 @@ async def test_the_writer_lock_passes_on_when_a_waiter_is_cancelled() -> None:
 async def _queued_writes(db: Database, bodies: list[Any]) -> list[BaseException | None]:
     """``bodies`` as writes queued behind a transaction that holds the writer: one group."""
     db.group_max_s = None
-    holding, release = asyncio.Event(), asyncio.Event()
 
-    async def first() -> None:
-        async with db.transaction() as conn:
-            holding.set()
-            await release.wait()
-            await conn.execute("INSERT INTO t (x) VALUES (0)")
-
-    head = asyncio.create_task(first())
-    await holding.wait()
+    head, release = await hold_writer(db, insert_zero)
     tasks = [asyncio.create_task(db.write(b)) for b in bodies]
     await asyncio.sleep(0)
     release.set()
@@ -226,10 +217,7 @@ async def test_queued_writes_share_one_commit_the_last_ones_trip(
 async def test_a_failed_commit_in_a_writes_trip_fails_its_whole_group(
         db: Database, db_target: str | Path) -> None:
     await _table(db)
-    async with db.transaction() as conn:
-        await conn.execute("CREATE TABLE p (id INTEGER PRIMARY KEY)")
-        await conn.execute("CREATE TABLE c (p INTEGER REFERENCES p (id)"
-                           " DEFERRABLE INITIALLY DEFERRED)")
+    await _deferred_tables(db)
 
     async def dangling(conn: Connection) -> None:
         await conn.execute("INSERT INTO c (p) VALUES (99)")  # checked at COMMIT

@@ -8,6 +8,7 @@ from typing import Any
 
 from storage import Database
 from storage.outbox import EDIT, SEND, Queued
+from tests.storage.holding import hold_writer
 
 
 async def _queue(db: Database, chats: int) -> None:
@@ -57,15 +58,7 @@ async def test_each_caller_learns_its_own_rows_outcome(db: Database) -> None:
 async def test_a_mark_cancelled_before_its_batch_began_is_not_written(db: Database) -> None:
     await _queue(db, 2)
     first, second = (await db.outbox.pending(0))[0], (await db.outbox.pending(1))[0]
-    holding, release = asyncio.Event(), asyncio.Event()
-
-    async def hold() -> None:
-        async with db.transaction():
-            holding.set()
-            await release.wait()
-
-    holder = asyncio.create_task(hold())
-    await holding.wait()
+    holder, release = await hold_writer(db)
     kept = asyncio.create_task(db.outbox.mark_sent(first, 1, now=2.0))
     for _ in range(3):
         await asyncio.sleep(0)  # its batch began: it waits for the writer

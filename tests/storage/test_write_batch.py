@@ -14,7 +14,14 @@ from storage import Database, DatabaseUnavailable
 from storage.backends.sqlite_trip import NotOneTrip
 from storage.db import GROUP_MAX
 from storage.sql import Connection
-from tests.storage.test_group_commit import INTEGRITY, _commits, _rows, _table
+from tests.storage.holding import hold_writer
+from tests.storage.test_group_commit import (
+    INTEGRITY,
+    _commits,
+    _deferred_tables,
+    _rows,
+    _table,
+)
 
 Body = Callable[[Connection], Awaitable[Any]]
 
@@ -53,15 +60,7 @@ async def _held(db: Database, writes: list[tuple[Body, bool]],
                 cancel: tuple[int, ...] = ()) -> list[asyncio.Task[Any]]:
     """``writes`` (body, background) queued while a transaction holds the writer (those at
     ``cancel`` cancelled while queued); their tasks, once each has its outcome."""
-    holding, release = asyncio.Event(), asyncio.Event()
-
-    async def first() -> None:
-        async with db.transaction():
-            holding.set()
-            await release.wait()
-
-    head = asyncio.create_task(first())
-    await holding.wait()
+    head, release = await hold_writer(db)
     tasks = [asyncio.create_task(db.write(b, background=bg)) for b, bg in writes]
     await asyncio.sleep(0)  # every one queued
     for i in cancel:
@@ -152,15 +151,7 @@ async def test_a_caller_cancelled_during_its_batchs_trip_leaves_the_batch_whole(
     hold, started = asyncio.Event(), asyncio.Event()
     trips = _trips(db, hold, started)
 
-    holding, release = asyncio.Event(), asyncio.Event()
-
-    async def first() -> None:
-        async with db.transaction():
-            holding.set()
-            await release.wait()
-
-    head = asyncio.create_task(first())
-    await holding.wait()
+    head, release = await hold_writer(db)
     tasks = [asyncio.create_task(db.write(_one(x))) for x in range(1, 6)]
     await asyncio.sleep(0)  # every one queued
     release.set()
@@ -181,10 +172,7 @@ async def test_a_caller_cancelled_during_its_batchs_trip_leaves_the_batch_whole(
 async def test_a_failed_commit_fails_every_write_of_the_batch(
         db: Database, db_target: str | Path) -> None:
     await _table(db)
-    async with db.transaction() as conn:
-        await conn.execute("CREATE TABLE p (id INTEGER PRIMARY KEY)")
-        await conn.execute("CREATE TABLE c (p INTEGER REFERENCES p (id)"
-                           " DEFERRABLE INITIALLY DEFERRED)")
+    await _deferred_tables(db)
     trips = _trips(db)
 
     async def dangling(conn: Connection) -> None:
@@ -344,12 +332,11 @@ async def test_a_failed_body_between_others_is_undone_in_the_batch(db: Database)
     assert batch[-1] == "COMMIT" and batch.count("COMMIT") == 1
 
 
+@pytest.mark.postgresql_only  # a SQLite body runs whole on the connection's thread
 async def test_a_lone_write_cancelled_in_its_body_changes_nothing_on_postgresql(
         db: Database, db_target: str | Path) -> None:
     """Alone, a write runs in its caller's task: a cancel there reaches its own body only
     (PostgreSQL's bodies await the server; SQLite's cannot be cut: test_one_trip_write)."""
-    if db.backend != "postgresql":
-        pytest.skip("a SQLite body runs whole on the connection's thread")
     await _table(db)
     inside = asyncio.Event()
 

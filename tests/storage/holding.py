@@ -1,0 +1,32 @@
+"""The writer held by a transaction while a test queues writes behind it."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Awaitable, Callable
+
+from storage import Database
+from storage.sql import Connection
+
+
+async def hold_writer(db: Database, then: Callable[[Connection], Awaitable[object]] | None = None
+                      ) -> tuple[asyncio.Task[None], asyncio.Event]:
+    """A task whose ``db.transaction()`` holds the writer until the event is set (running
+    ``then(conn)`` in it after), returned once it holds it: whatever is started meanwhile
+    queues for the writer (and shares the holder's group)."""
+    holding, release = asyncio.Event(), asyncio.Event()
+
+    async def hold() -> None:
+        async with db.transaction() as conn:
+            holding.set()
+            await release.wait()
+            if then is not None:
+                await then(conn)
+
+    head = asyncio.create_task(hold())
+    await holding.wait()
+    return head, release
+
+
+async def insert_zero(conn: Connection) -> None:
+    await conn.execute("INSERT INTO t (x) VALUES (0)")
