@@ -24,7 +24,7 @@ from bot.game.table import SeatInfo, Table
 from storage.backends import DatabaseUnavailable
 from storage.db import Database
 from storage.games import GameChange
-from storage.outbox import Queued
+from storage.outbox import EDIT, Queued
 
 log = logging.getLogger(__name__)
 UNAVAILABLE_TRIES = 60  # a step's write waits up to a minute for a restarting database
@@ -41,6 +41,7 @@ class StepLost(RuntimeError):
 class _Write:
     events: list[Event] = field(default_factory=list)
     messages: list[Queued] = field(default_factory=list)
+    edits: dict[tuple[int, str], int] = field(default_factory=dict)  # (chat, key) -> index
     seats: list[tuple[int, int]] | None = None
     # (table, seats before, seats after) of each step that changed them: undone if not written
     reseated: list[tuple[Table, dict[int, SeatInfo], dict[int, SeatInfo]]] = field(
@@ -76,7 +77,8 @@ class StepWriter:
             self._last[game_id] = (write, task)
             task.add_done_callback(lambda _: self._forget(game_id, write))
         write.events += events
-        write.messages += messages
+        for message in messages:
+            _add(write, message)
         if change is not None:
             write.change = change if write.change is None else write.change.then(change)
         if seated is not None:
@@ -144,6 +146,19 @@ class StepWriter:
                 raise
         else:
             write.done.set_result(None)
+
+
+def _add(write: _Write, message: Queued) -> None:
+    """A message joins the write; an edit of a message this write edits already takes the
+    earlier edit's place (as it would take its pending row in the outbox): twelve joins
+    written together edit the lobby's post once, with the last list."""
+    if message.method == EDIT and message.key is not None:
+        at = write.edits.get((message.chat_id, message.key))
+        if at is not None:
+            write.messages[at] = message
+            return
+        write.edits[(message.chat_id, message.key)] = len(write.messages)
+    write.messages.append(message)
 
 
 def _retrieve(done: asyncio.Future[None]) -> None:

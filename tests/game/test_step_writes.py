@@ -70,10 +70,16 @@ async def test_joins_queued_behind_a_write_go_in_one(h: Harness,
     await _turns_until(lambda: len(table.seats) == len(players))  # in memory only
     assert not any(t.done() for t in [first, *rest])  # none answered before it is durable
     assert _stored_seats(h, table.game_id) == []
+    edited = len([s for s in h.club() if s.edit])
     writes.hold.set()
     await asyncio.gather(first, *rest)
     assert writes.calls == [1, 6]  # the first join alone, then the five others together
     assert _stored_seats(h, table.game_id) == players
+    # the lobby's post edited by the first write, then once by the five joins' write
+    edits = [s.text for s in h.club() if s.edit][edited:]
+    assert len(edits) == 2
+    assert "Player1" in edits[0] and "Player2" not in edits[0]
+    assert all(f"Player{n}" in edits[1] for n in range(1, len(players) + 1))
 
 
 async def test_a_step_returns_once_its_write_is_durable(h: Harness) -> None:
