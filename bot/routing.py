@@ -5,8 +5,9 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from typing import Any
 
-from aiogram.types import Chat, Update, User
+from aiogram.methods.base import TelegramMethod
 
 from storage.inbox import Inbox
 
@@ -15,50 +16,70 @@ GAME_PRESS = re.compile(r"^g[a-z]*:(\d+):")  # bot/game/callbacks.py: every game
 JOIN_LINK = re.compile(r"^/start(?:@\w+)?\s+join_(\d+)\b")  # bot/game/lobby.py's deep link
 
 
-def _chat_and_user(update: Update) -> tuple[Chat | None, User | None]:
-    message = (update.message or update.edited_message or update.channel_post
-               or update.edited_channel_post)
+RawUpdate = dict[str, Any]
+"""An update as Telegram sends it (its JSON object): routed and stored as it came; only the
+process that handles it parses it (aiogram's ``Update``), once."""
+
+
+class GetRawUpdates(TelegramMethod[list[RawUpdate]]):
+    """``getUpdates`` (aiogram's ``GetUpdates``) whose updates are left as Telegram sent
+    them: the poller routes and stores every update of the network and handles few of them,
+    and parsing each into aiogram's objects there (then again where it is handled) was a
+    sixth of its CPU under load (docs/scaling.md)."""
+
+    __returning__ = list[RawUpdate]
+    __api_method__ = "getUpdates"
+
+    offset: int | None = None
+    limit: int | None = None
+    timeout: int | None = None
+    allowed_updates: list[str] | None = None
+
+
+def _chat_and_user(update: RawUpdate) -> tuple[dict[str, Any] | None, dict[str, Any] | None]:
+    message = (update.get("message") or update.get("edited_message")
+               or update.get("channel_post") or update.get("edited_channel_post"))
     if message is not None:
-        return message.chat, message.from_user
-    member = update.my_chat_member or update.chat_member
+        return message.get("chat"), message.get("from")
+    member = update.get("my_chat_member") or update.get("chat_member")
     if member is not None:
-        return member.chat, member.from_user
-    query = update.callback_query
+        return member.get("chat"), member.get("from")
+    query = update.get("callback_query")
     if query is not None:
-        chat = query.message.chat if query.message is not None else None
-        return chat, query.from_user
+        pressed = query.get("message")
+        return (pressed.get("chat") if pressed else None), query.get("from")
     return None, None
 
 
-def _wants(update: Update) -> tuple[str, int] | None:
+def _wants(update: RawUpdate) -> tuple[str, int] | None:
     """What decides the club: ("club", chat), ("game", id) or ("player", tg_id); None: any
     process may handle it."""
     chat, user = _chat_and_user(update)
-    if chat is not None and chat.type in GROUPS:
-        return "club", chat.id
-    query = update.callback_query
-    if query is not None and query.data:
-        press = GAME_PRESS.match(query.data)
+    if chat is not None and chat.get("type") in GROUPS:
+        return "club", int(chat["id"])
+    query = update.get("callback_query")
+    if query is not None and query.get("data"):
+        press = GAME_PRESS.match(query["data"])
         if press is not None:
             return "game", int(press.group(1))
-    message = update.message
-    if message is not None and message.text:
-        link = JOIN_LINK.match(message.text)
+    message = update.get("message")
+    if message is not None and message.get("text"):
+        link = JOIN_LINK.match(message["text"])
         if link is not None:
             return "game", int(link.group(1))
     if user is not None:
-        return "player", user.id
+        return "player", int(user["id"])
     return None
 
 
-async def club_of(update: Update, inbox: Inbox) -> int | None:
+async def club_of(update: RawUpdate, inbox: Inbox) -> int | None:
     """The club chat whose holder must handle ``update``: the group's own; for a private
     game button or a lobby's deep link, its game's club; for anything else a player in a
     running game sends in private, that game's club; None: any process may."""
     return (await clubs_of([update], inbox))[0]
 
 
-async def clubs_of(updates: Sequence[Update], inbox: Inbox) -> list[int | None]:
+async def clubs_of(updates: Sequence[RawUpdate], inbox: Inbox) -> list[int | None]:
     """:func:`club_of` of each update, with two reads for the whole batch (the games', the
     players'), not one or two an update: the poller asks for the next batch only once this
     one is written, and each read waits its turn on the reading connection."""

@@ -8,6 +8,8 @@ import aiogram.methods
 from aiogram.client.session.aiohttp import AiohttpSession
 from aiogram.methods.base import Response, TelegramMethod
 
+from bot.routing import GetRawUpdates
+
 
 def _response_types() -> dict[Any, type[Any]]:
     """``Response[T]`` for every return type of the Bot API's methods, held for the life of
@@ -15,8 +17,8 @@ def _response_types() -> dict[Any, type[Any]]:
     pydantic caches a generic model only weakly: without a strong reference each answer built
     the class again (about a tenth of the event loop's time under load, py-spy)."""
     kept: dict[Any, type[Any]] = {}
-    for name in aiogram.methods.__all__:
-        method = getattr(aiogram.methods, name)
+    for method in [*(getattr(aiogram.methods, name) for name in aiogram.methods.__all__),
+                   GetRawUpdates]:
         if isinstance(method, type) and issubclass(method, TelegramMethod) \
                 and method is not TelegramMethod:
             returning = method.__returning__

@@ -64,10 +64,11 @@ async def serve_webhook(app: App, sharing: Sharing) -> None:
         if request.headers.get(SECRET_HEADER) != secret:
             return web.Response(status=401)
         try:
-            update = Update.model_validate(await request.json(), context={"bot": app.bot})
+            raw = await request.json()
+            Update.model_validate(raw, context={"bot": app.bot})  # a malformed one is refused
         except (ValueError, ValidationError):
             return web.Response(status=400)
-        await sharing.receive([update])
+        await sharing.receive([raw])
         with contextlib.suppress(DatabaseUnavailable):
             await sharing.conn.notify_inbox()
         return web.Response()

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import logging
 import math
 import time
@@ -21,15 +22,13 @@ from collections.abc import Callable, Iterable
 from typing import Any
 
 from aiogram import Bot
-from aiogram.methods import GetUpdates
-from aiogram.types import Update
 
 from bot.club_calls import ClubCalls
 from bot.delivery import Delivery
 from bot.game.service import GameService
 from bot.handled_marks import HandledMarks
 from bot.inbox import InboxDispatcher
-from bot.routing import clubs_of
+from bot.routing import GetRawUpdates, RawUpdate, clubs_of
 from storage.backends import DatabaseUnavailable
 from storage.backends.pg_share import Role, ShareConnection, fold
 from storage.db import Database
@@ -237,23 +236,23 @@ class Sharing:
         finally:
             self.busy.discard(update_id)
 
-    async def receive(self, updates: list[Update]) -> None:
+    async def receive(self, updates: list[RawUpdate]) -> None:
         """Write ``updates`` to the inbox with their clubs (each is handled where its club is
         held), in one transaction; the server unreachable: handled here without the inbox, as
         one process does (their handlers answer "try again in a moment" and change nothing)."""
         try:
             clubs = await clubs_of(updates, self.db.inbox)
-            rows = [(u.update_id, u.model_dump_json(exclude_none=True), club)
+            rows = [(int(u["update_id"]), json.dumps(u, ensure_ascii=False), club)
                     for u, club in zip(updates, clubs, strict=True)]
             new = await self.conn.add_updates(rows, self.wall())
         except DatabaseUnavailable:
             for update in updates:
-                self._spawn(self.dispatcher.feed_update(self.bot, update),
-                            name=f"update:{update.update_id}")
+                self._spawn(self.dispatcher.feed_raw_update(self.bot, update),
+                            name=f"update:{update['update_id']}")
             return
         for update in updates:
-            if update.update_id not in new:
-                log.info("second delivery dropped", extra={"update_id": update.update_id})
+            if update["update_id"] not in new:
+                log.info("second delivery dropped", extra={"update_id": update["update_id"]})
 
     async def poll(self) -> None:
         """The token's one ``getUpdates`` consumer: the next call confirms a batch to Telegram
@@ -265,12 +264,12 @@ class Sharing:
         while True:
             try:
                 updates = await self.bot(
-                    GetUpdates(offset=offset, timeout=self.polling_timeout,
-                               allowed_updates=allowed),
+                    GetRawUpdates(offset=offset, timeout=self.polling_timeout,
+                                  allowed_updates=allowed),
                     request_timeout=self.polling_timeout + 10)
                 if updates:
                     await self.receive(updates)
-                    offset = updates[-1].update_id + 1
+                    offset = int(updates[-1]["update_id"]) + 1
                     with contextlib.suppress(DatabaseUnavailable):
                         await self.conn.notify_inbox()
             except asyncio.CancelledError:

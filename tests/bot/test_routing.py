@@ -8,9 +8,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from aiogram.types import Update
 
-from bot.routing import club_of, clubs_of
+from bot.routing import RawUpdate, club_of, clubs_of
 from storage.db import Database
 
 CLUB, OTHER = -100_123, -100_456
@@ -32,18 +31,19 @@ def user(uid: int) -> dict[str, Any]:
     return {"id": uid, "is_bot": False, "first_name": f"U{uid}"}
 
 
-def message(uid: int, text: str, chat: int | None = None) -> Update:
+def message(uid: int, text: str, chat: int | None = None) -> RawUpdate:
+    """As Telegram sends it: the poller routes updates it has not parsed."""
     chat_obj = ({"id": chat, "type": "supergroup", "title": "Club"} if chat is not None
                 else {"id": uid, "type": "private", "first_name": "U"})
-    return Update.model_validate({"update_id": 1, "message": {
-        "message_id": 1, "date": 0, "chat": chat_obj, "from": user(uid), "text": text}})
+    return {"update_id": 1, "message": {
+        "message_id": 1, "date": 0, "chat": chat_obj, "from": user(uid), "text": text}}
 
 
-def press(uid: int, data: str) -> Update:
-    return Update.model_validate({"update_id": 2, "callback_query": {
+def press(uid: int, data: str) -> RawUpdate:
+    return {"update_id": 2, "callback_query": {
         "id": "q", "from": user(uid), "chat_instance": "c", "data": data,
         "message": {"message_id": 5, "date": 0,
-                    "chat": {"id": uid, "type": "private", "first_name": "U"}}}})
+                    "chat": {"id": uid, "type": "private", "first_name": "U"}}}}
 
 
 async def test_each_update_goes_to_its_club_or_to_any_process(db: Database) -> None:

@@ -7,11 +7,13 @@ import gc
 from aiogram.methods import AnswerCallbackQuery, EditMessageText, GetUpdates, SendMessage, SendPhoto
 from aiogram.methods.base import Response
 
+from bot.routing import GetRawUpdates
 from bot.session import RESPONSE_TYPES
 
 
 def test_every_answer_type_is_built_once() -> None:
     gc.collect()
-    for method in (SendMessage, SendPhoto, EditMessageText, AnswerCallbackQuery, GetUpdates):
+    for method in (SendMessage, SendPhoto, EditMessageText, AnswerCallbackQuery, GetUpdates,
+                   GetRawUpdates):
         returning = method.__returning__
         assert Response[returning] is RESPONSE_TYPES[returning]  # type: ignore[valid-type]

@@ -11,9 +11,8 @@ from collections.abc import Iterable
 from datetime import UTC, datetime
 from typing import Any, cast
 
-from aiogram.types import Update
-
 from bot.handled_marks import HandledMarks
+from bot.routing import RawUpdate
 from bot.sharing import Sharing
 from storage.db import Database
 from tests.pg_cluster import Cluster
@@ -21,10 +20,10 @@ from tests.pg_cluster import Cluster
 CLUB, PLAYER, HOST = -100_800_001, 801, 802
 
 
-def update(update_id: int, text: str, chat: dict[str, Any], uid: int = PLAYER) -> Update:
-    return Update.model_validate({"update_id": update_id, "message": {
+def update(update_id: int, text: str, chat: dict[str, Any], uid: int = PLAYER) -> RawUpdate:
+    return {"update_id": update_id, "message": {
         "message_id": update_id, "date": 0, "chat": chat, "text": text,
-        "from": {"id": uid, "is_bot": False, "first_name": "P"}}})
+        "from": {"id": uid, "is_bot": False, "first_name": "P"}}}
 
 
 async def test_the_inbox_is_written_and_marked_while_another_process_writes(
