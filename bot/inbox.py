@@ -45,10 +45,11 @@ class InboxDispatcher(Dispatcher):
         if not shared:
             self.startup.register(self.handle_left)
 
-    async def handle_claimed(self, bot: Bot, update_id: int, payload: str) -> None:
-        """An inbox row this process claimed: handled, then marked handled."""
+    async def handle_claimed(self, bot: Bot, update_id: int, update: dict[str, Any]) -> None:
+        """An inbox row this process claimed (its JSON decoded): handled, then marked
+        handled."""
         self._written.add(update_id)
-        await self.feed_raw_update(bot, json.loads(payload))
+        await self.feed_raw_update(bot, update)
 
     async def _listen_updates(  # type: ignore[override]
         self, bot: Bot, polling_timeout: int = 30,

@@ -51,6 +51,12 @@ def _chat_and_user(update: RawUpdate) -> tuple[dict[str, Any] | None, dict[str, 
     return None, None
 
 
+def sender_of(update: RawUpdate) -> int | None:
+    """Who sent or pressed it (the account the handler reads first)."""
+    user = _chat_and_user(update)[1]
+    return None if user is None else int(user["id"])
+
+
 def _wants(update: RawUpdate) -> tuple[str, int] | None:
     """What decides the club: ("club", chat), ("game", id) or ("player", tg_id); None: any
     process may handle it."""

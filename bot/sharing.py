@@ -28,7 +28,7 @@ from bot.delivery import Delivery
 from bot.game.service import GameService
 from bot.handled_marks import HandledMarks
 from bot.inbox import InboxDispatcher
-from bot.routing import GetRawUpdates, RawUpdate, clubs_of
+from bot.routing import GetRawUpdates, RawUpdate, clubs_of, sender_of
 from storage.backends import DatabaseUnavailable
 from storage.backends.pg_share import Role, ShareConnection, fold
 from storage.db import Database
@@ -224,13 +224,25 @@ class Sharing:
         if room <= 0:
             return
         clubs = self.held - self.unrestored
-        for update_id, payload in await self.conn.claim(clubs, self.busy, room):
+        claimed = [(update_id, json.loads(payload))
+                   for update_id, payload in await self.conn.claim(clubs, self.busy, room)]
+        for update_id, _ in claimed:
             self.busy.add(update_id)
-            self._spawn(self._handle(update_id, payload), name=f"update:{update_id}")
+        await self._warm(update for _, update in claimed)
+        for update_id, update in claimed:
+            self._spawn(self._handle(update_id, update), name=f"update:{update_id}")
 
-    async def _handle(self, update_id: int, payload: str) -> None:
+    async def _warm(self, updates: Iterable[RawUpdate]) -> None:
+        """The accounts of the updates' senders not in memory, in one read: each handler
+        reads its sender's account first, one read an update (2,400 joins, 2,250 reads)."""
+        senders = [tg_id for tg_id in map(sender_of, updates) if tg_id is not None]
+        # the server gone: each handler reads its own (and answers "try again")
+        with contextlib.suppress(DatabaseUnavailable):
+            await self.db.players.warm(senders)
+
+    async def _handle(self, update_id: int, update: RawUpdate) -> None:
         try:
-            await self.dispatcher.handle_claimed(self.bot, update_id, payload)
+            await self.dispatcher.handle_claimed(self.bot, update_id, update)
         except Exception:
             log.exception("update failed", extra={"update_id": update_id})
         finally:

@@ -8,6 +8,7 @@ at once (the server ends the killed one's session as its socket closes)."""
 from __future__ import annotations
 
 import asyncio
+import json
 import os
 import signal
 import sys
@@ -56,9 +57,11 @@ class Dispatcher:
 
     db: Database
     handled: list[int] = field(default_factory=list)
+    updates: list[Any] = field(default_factory=list)
 
-    async def handle_claimed(self, bot: Any, update_id: int, payload: str) -> None:
+    async def handle_claimed(self, bot: Any, update_id: int, update: Any) -> None:
         self.handled.append(update_id)
+        self.updates.append(update)
         await self.db.inbox.handled(update_id, 0.0)
 
 
@@ -147,6 +150,42 @@ async def test_a_club_whose_restore_fails_is_kept_its_updates_waiting_until_rest
     await sharing.claim()
     await asyncio.sleep(0.1)
     assert handled == [2, 1]
+
+
+async def test_a_claimed_batch_s_senders_are_read_in_one_query(
+        fleet: Fleet, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each handler reads its sender's account first: the batch's are read before, at once."""
+    sharing = await fleet.join()
+    await sharing.share_clubs()
+    db = fleet.db
+    for tg_id in (71, 72, 73):
+        await db.players.register(tg_id, display_name=f"P{tg_id}", language="en")
+    club = sorted(sharing.held)[0]
+    sent = [{"update_id": 10 + i, "message": {
+        "message_id": i, "date": 0, "text": "/status",
+        "chat": {"id": club, "type": "supergroup", "title": "Club"},
+        "from": {"id": tg_id, "is_bot": False, "first_name": "P"}}}
+        for i, tg_id in enumerate((71, 72, 73, 71))]
+    for update in sent:
+        await db.inbox.add(update["update_id"], json.dumps(update), 0.0, club=club)
+    reads: list[list[int]] = []
+    get_many = db.players.get_many
+
+    async def counted(tg_ids: Any) -> Any:
+        reads.append(sorted(tg_ids))
+        return await get_many(tg_ids)
+
+    monkeypatch.setattr(db.players, "get_many", counted)
+    await sharing.claim()
+    dispatcher = cast(Dispatcher, sharing.dispatcher)
+    for _ in range(100):
+        if len(dispatcher.handled) == len(sent):
+            break
+        await asyncio.sleep(0.05)
+    assert dispatcher.updates == sent  # as stored, decoded once
+    assert reads == [[71, 72, 73]]
+    assert [p.tg_id for p in [await db.players.cached(i) for i in (71, 72, 73)]
+            if p is not None] == [71, 72, 73]
 
 
 HOLDER = """
