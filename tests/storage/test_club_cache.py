@@ -18,16 +18,9 @@ from storage.errors import UnknownClub
 from storage.models import Club
 from tests.pg_cluster import Cluster
 from tests.storage.conftest import CLUB
+from tests.storage.test_account_cache import Clock
 
 NEW_CHAT = -100999
-
-
-class Clock:
-    def __init__(self) -> None:
-        self.now = 1000.0
-
-    def __call__(self) -> float:
-        return self.now
 
 
 def count_club_reads(db: Database) -> list[int]:
