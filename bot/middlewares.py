@@ -61,7 +61,7 @@ class ContextMiddleware(BaseMiddleware):
         chat, user = _chat_and_user(event)
         locale: str = services.settings.default_locale
         if chat is not None and chat.type != "private":
-            club = await services.db.clubs.get(chat.id)
+            club = await services.db.clubs.cached(chat.id)  # from memory (storage/keyed_cache)
             if club is None:
                 club = await services.db.clubs.ensure(
                     chat.id, title=chat.title or str(chat.id), locale=locale

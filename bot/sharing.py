@@ -64,6 +64,7 @@ class Sharing:
                  polling_timeout: int = 10, wall: Callable[[], float] = time.time) -> None:
         self.conn = ShareConnection(url, on_lost)
         self.conn.on_accounts = db.accounts.forget_payload  # other processes' account writes
+        self.conn.on_clubs = db.clubs.cache.forget_payload  # ... and club writes
         self.marks = HandledMarks(self.conn.mark_handled)
         self.calls = ClubCalls(self.conn, wall)  # requests for a club's holder (bot/club_calls)
         self.calls.on("blocked", self._blocked_here)

@@ -4,12 +4,15 @@ from __future__ import annotations
 
 import json
 from collections.abc import Sequence
+from contextlib import AbstractAsyncContextManager
 
 from storage.errors import InvalidValue, UnknownClub
+from storage.keyed_cache import KeyedCache
 from storage.models import Club
 from storage.outbox import readdress_in
 from storage.sql import Connection, Row, Store
 
+CLUBS_CHANNEL = "mafia_clubs"  # a club written by a process: the chat ids, or "*"
 _CLUB = "SELECT chat_id, title, locale, timers, fate_by_host FROM clubs WHERE chat_id = ?"
 
 
@@ -45,20 +48,37 @@ def _check_locale(locale: str) -> None:
         raise InvalidValue("locale", locale, "bad_length")
 
 
+def _chat_id(club: Club) -> int:
+    return club.chat_id
+
+
+def club_cache(*, announce: bool = False) -> KeyedCache[Club]:
+    """The clubs read on every group update, kept as the accounts are
+    (storage/keyed_cache.py): every write of a ``clubs`` row goes through :meth:`Clubs._writing`."""
+    return KeyedCache(CLUBS_CHANNEL, _chat_id, announce=announce)
+
+
 class Clubs:
-    def __init__(self, db: Store) -> None:
+    def __init__(self, db: Store, cache: KeyedCache[Club] | None = None) -> None:
         self._db = db
+        self.cache = cache if cache is not None else club_cache()
+
+    def _writing(self, *chat_ids: int, fresh: list[Club] | None = None
+                 ) -> AbstractAsyncContextManager[Connection]:
+        return self.cache.writing(self._db, list(chat_ids), fresh)
 
     async def ensure(self, chat_id: int, *, title: str, locale: str) -> Club:
         """Create the club, or update its title (an existing club keeps its locale)."""
         _check_locale(locale)
-        async with self._db.transaction() as conn:
+        fresh: list[Club] = []
+        async with self._writing(chat_id, fresh=fresh) as conn:
             await conn.execute(
                 "INSERT INTO clubs (chat_id, title, locale) VALUES (?, ?, ?)"
                 " ON CONFLICT (chat_id) DO UPDATE SET title = excluded.title",
                 (chat_id, title, locale),
             )
-            return await require_club(conn, chat_id)
+            fresh.append(await require_club(conn, chat_id))
+        return fresh[0]
 
     async def chat_ids(self) -> list[int]:
         rows = await self._db.query("SELECT chat_id FROM clubs ORDER BY chat_id")
@@ -67,34 +87,46 @@ class Clubs:
     async def get(self, chat_id: int) -> Club | None:
         return next((_club(r) for r in await self._db.query(_CLUB, (chat_id,))), None)
 
+    async def cached(self, chat_id: int) -> Club | None:
+        """:meth:`get`, from memory when read before and not written since (the club the bot
+        reads for every group update; a chat with no club is remembered as such until
+        :meth:`ensure`)."""
+        return await self.cache.read_through(chat_id, self.get)
+
     async def set_locale(self, chat_id: int, locale: str) -> Club:
         _check_locale(locale)
-        async with self._db.transaction() as conn:
+        fresh: list[Club] = []
+        async with self._writing(chat_id, fresh=fresh) as conn:
             await require_club(conn, chat_id)
             await conn.execute("UPDATE clubs SET locale = ? WHERE chat_id = ?", (locale, chat_id))
-            return await require_club(conn, chat_id)
+            fresh.append(await require_club(conn, chat_id))
+        return fresh[0]
 
     async def set_fate_by_host(self, chat_id: int, by_host: bool) -> Club:
         """The club's preference for shoot-outs: the host's draw, or the bot's."""
-        async with self._db.transaction() as conn:
+        fresh: list[Club] = []
+        async with self._writing(chat_id, fresh=fresh) as conn:
             await require_club(conn, chat_id)
             await conn.execute("UPDATE clubs SET fate_by_host = ? WHERE chat_id = ?",
                                (int(by_host), chat_id))
-            return await require_club(conn, chat_id)
+            fresh.append(await require_club(conn, chat_id))
+        return fresh[0]
 
     async def set_timers(self, chat_id: int, **seconds: int) -> Club:
         """Merge timer settings, e.g. ``set_timers(chat, night=90, vote_turn=45)`` (> 0 each)."""
         for name, value in seconds.items():
             if isinstance(value, bool) or not isinstance(value, int) or value <= 0:
                 raise InvalidValue(f"timer {name}", value, "not_positive_int")
-        async with self._db.transaction() as conn:
+        fresh: list[Club] = []
+        async with self._writing(chat_id, fresh=fresh) as conn:
             club = await require_club(conn, chat_id)
             timers = {**club.timers, **seconds}
             await conn.execute(
                 "UPDATE clubs SET timers = ? WHERE chat_id = ?",
                 (json.dumps(timers, sort_keys=True), chat_id),
             )
-            return await require_club(conn, chat_id)
+            fresh.append(await require_club(conn, chat_id))
+        return fresh[0]
 
     async def add_host(self, chat_id: int, tg_id: int) -> None:
         async with self._db.transaction() as conn:
@@ -169,7 +201,8 @@ class Clubs:
         """
         if old_chat_id == new_chat_id:
             return None
-        async with self._db.transaction() as conn:
+        fresh: list[Club] = []
+        async with self._writing(old_chat_id, new_chat_id, fresh=fresh) as conn:
             old = await _fetch(conn, old_chat_id)
             if old is None:
                 return None
@@ -200,4 +233,5 @@ class Clubs:
                                (old_chat_id,))
             await readdress_in(conn, old_chat_id, new_chat_id)  # the durable outbox's queue
             await conn.execute("DELETE FROM clubs WHERE chat_id = ?", (old_chat_id,))
-            return await require_club(conn, new_chat_id)
+            fresh.append(await require_club(conn, new_chat_id))
+        return fresh[0]

@@ -7,7 +7,7 @@ from pathlib import Path
 from storage.account_cache import AccountCache
 from storage.backends import Backend, is_url
 from storage.backends.sqlite import BUSY_TIMEOUT_MS, CACHE_KIB, SqliteBackend, backup_file
-from storage.clubs import Clubs
+from storage.clubs import Clubs, club_cache
 from storage.deal_reads import DealReads
 from storage.expiry import SWEEP_CACHE_KIB, Expiry
 from storage.games import Games
@@ -42,7 +42,8 @@ class Database(Transactions):
         self.players = Players(self, self.accounts)
         self.ledger = Ledger(self, self.accounts)
         self.expiry = Expiry(self, self.accounts)
-        self.clubs = Clubs(self)
+        # the clubs read on every group update, kept and announced as the accounts are
+        self.clubs = Clubs(self, club_cache(announce=backend.name == "postgresql"))
         self.games = Games(self, self.accounts)
         self.immunity = Immunity(self)
         self.first_day_killed = FirstDayKilled(self)

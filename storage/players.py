@@ -49,13 +49,7 @@ class Players:
     async def cached(self, tg_id: int) -> Player | None:
         """:meth:`get`, from memory when read before and not written since (the account the
         bot reads for every update: storage/account_cache.py says how it stays current)."""
-        found, player = self.cache.get(tg_id)
-        if found:
-            return player
-        generation, at = self.cache.generation, self.cache.clock()
-        player = await self.get(tg_id)
-        self.cache.put(tg_id, player, generation, at)
-        return player
+        return await self.cache.read_through(tg_id, self.get)
 
     async def warm(self, tg_ids: Iterable[int]) -> None:
         """Those of ``tg_ids`` not in memory read in one query and kept as :meth:`cached`

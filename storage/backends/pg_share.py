@@ -27,6 +27,7 @@ import asyncpg
 from storage.account_cache import ACCOUNTS_CHANNEL, ALL
 from storage.backends import DatabaseUnavailable
 from storage.backends.postgres import CONNECT_TIMEOUT_S, LOST
+from storage.clubs import CLUBS_CHANNEL
 from storage.waits import wait_event
 
 # the server probes the share connection when idle: after 3 s of silence, every second, 4
@@ -79,6 +80,8 @@ class ShareConnection:
         self.calls_due = True  # a club call may be waiting for this process (claim_calls)
         # an account written by a process (storage/account_cache.py): the ids, or "*"
         self.on_accounts: Callable[[str], None] = lambda payload: None
+        # a club written by a process (storage/clubs.py): the chat ids, or "*"
+        self.on_clubs: Callable[[str], None] = lambda payload: None
         self.roles: set[Role] = set()
         self.clubs: set[int] = set()
         self._conn: asyncpg.Connection | None = None
@@ -96,12 +99,13 @@ class ShareConnection:
             await conn.add_listener(INBOX_CHANNEL, self._inbox_notified)
             await conn.add_listener(OUTBOX_CHANNEL, self._outbox_notified)
             await conn.add_listener(ACCOUNTS_CHANNEL, self._accounts_notified)
+            await conn.add_listener(CLUBS_CHANNEL, self._clubs_notified)
             await conn.add_listener(CALLS_CHANNEL, self._calls_notified)
             await conn.add_listener(ANSWERS_CHANNEL, self._answer_notified)
         except BaseException:
             conn.terminate()
             raise
-        self.on_accounts(ALL)  # what was written while nobody here listened
+        self._forget_cached()  # what was written while nobody here listened
         self._conn = conn
         self.pid = conn.get_server_pid()
         conn.add_termination_listener(self._terminated)
@@ -124,6 +128,13 @@ class ShareConnection:
     def _accounts_notified(self, _conn: Any, _pid: int, _channel: str, payload: str) -> None:
         self.on_accounts(payload)
 
+    def _clubs_notified(self, _conn: Any, _pid: int, _channel: str, payload: str) -> None:
+        self.on_clubs(payload)
+
+    def _forget_cached(self) -> None:
+        self.on_accounts(ALL)
+        self.on_clubs(ALL)
+
     def _terminated(self, *_: Any) -> None:
         self._connection_failed()
 
@@ -131,7 +142,7 @@ class ShareConnection:
         conn, self._conn = self._conn, None
         if conn is not None and not conn.is_closed():
             conn.terminate()
-        self.on_accounts(ALL)  # no more notifications until joined again
+        self._forget_cached()  # no more notifications until joined again
         if self._closing or self._recovering is not None:
             return
         log.warning("the share connection was lost")

@@ -8,6 +8,7 @@ from typing import Any
 from bot.app import App
 from tests.bot.conftest import ADMIN_ID
 from tests.fakes.telegram_server import FakeTelegram
+from tests.storage.test_club_cache import count_club_reads
 
 CSV = (
     b"nickname,points,games_played,last_game_date,telegram_id,username\n"
@@ -211,3 +212,21 @@ async def test_limits_on_repeats(app: App, fake: FakeTelegram, ask: Any) -> None
     assert limit.text.startswith("You have already filed 3 complaints today")
     assert sum(n for _, n in await app.services.db.complaints.counts()) == 3
     assert "3 complaints a day" in (await ask(61, "/help")).text
+
+
+async def test_the_club_is_read_from_memory_on_every_group_update(
+        app: App, fake: FakeTelegram, ask: Any) -> None:
+    """The outer middleware reads the club of every group update (bot/middlewares.py): from
+    memory after the first (``Clubs.cached``); a setting changed is seen by the next update."""
+    fake.group(CLUB, "Club")
+    fake.set_admins(CLUB, [500])
+    fake.user(500, "Owner", language_code="ru")
+    db = app.services.db
+    await ask(500, "/help", chat_id=CLUB)  # the club is created
+    reads = count_club_reads(db)
+    await ask(500, "/help", chat_id=CLUB)
+    await ask(500, "/help", chat_id=CLUB)
+    assert reads == []
+    await db.clubs.set_locale(CLUB, "en")
+    assert (await ask(500, "/lang", chat_id=CLUB)).text.startswith("This command works")
+    assert reads == []
