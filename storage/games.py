@@ -65,15 +65,44 @@ def _event_text(kind: str, payload: Mapping[str, Any]) -> str:
         raise InvalidValue("payload", payload, "not_json") from exc
 
 
-async def _write_seats(conn: Connection, game_id: int,
-                       seats: Sequence[tuple[int, int]]) -> None:
+@dataclass(frozen=True)
+class Seating:
+    """A lobby's seats as a step leaves them, ``(seat, tg_id)`` numbered from 1, and what of
+    them is stored already: seats ``1..kept`` as they are, ``stored`` seats in all (None: not
+    known, every seat is written again). A join, the busiest step of an evening, inserts its
+    one new seat in one statement."""
+
+    seats: Sequence[tuple[int, int]]
+    kept: int = 0
+    stored: int | None = None
+
+
+async def _write_seats(conn: Connection, game_id: int, seating: Seating) -> None:
+    """The seats after ``seating.kept`` written again, those beyond them deleted first unless
+    none is stored. The new seats go in one statement that also checks the game is open and
+    each player exists; only when it inserts fewer rows are those checked one by one, to
+    raise the refusal (:class:`GameClosed`, :class:`UnknownPlayer`)."""
+    new = [(seat, tg_id) for seat, tg_id in seating.seats if seat > seating.kept]
+    if seating.stored is None or seating.stored > seating.kept:
+        await conn.execute("DELETE FROM game_seats WHERE game_id = ? AND seat > ?",
+                           (game_id, seating.kept))
+    if new:
+        values = ",".join(["(CAST(? AS BIGINT), CAST(? AS INTEGER), CAST(? AS BIGINT))"]
+                          * len(new))
+        closed = ",".join("?" * len(FINAL_STATUSES))
+        cur = await conn.execute(
+            "INSERT INTO game_seats (game_id, seat, tg_id)"
+            " SELECT v.column1, v.column2, p.tg_id"
+            f" FROM (VALUES {values}) AS v"
+            " JOIN games g ON g.id = v.column1 AND g.status NOT IN (" + closed + ")"
+            " JOIN players p ON p.tg_id = v.column3",
+            [*(x for seat, tg_id in new for x in (game_id, seat, tg_id)), *FINAL_STATUSES])
+        if cur.rowcount == len(new):
+            return
     await _require_open(conn, game_id)
-    await _ops.require_players(conn, (p for _, p in seats))
-    await conn.execute("DELETE FROM game_seats WHERE game_id = ?", (game_id,))
-    await conn.executemany(
-        "INSERT INTO game_seats (game_id, seat, tg_id) VALUES (?, ?, ?)",
-        [(game_id, s, p) for s, p in seats],
-    )
+    await _ops.require_players(conn, (p for _, p in new))
+    if new:  # the insert found the game open and every player, yet wrote fewer rows
+        raise RuntimeError(f"seats of game {game_id} not written")
 
 
 @dataclass(frozen=True)
@@ -187,7 +216,7 @@ class Games:
         """Replace the seating (lobby joins, leaves, reordering); roles are cleared."""
         _check_seats(seats)
         async with self._db.transaction() as conn:
-            await _write_seats(conn, game_id, seats)
+            await _write_seats(conn, game_id, Seating(seats))
             return await fetch_game(conn, game_id)
 
     async def append_event(
@@ -213,12 +242,13 @@ class Games:
     async def append_events_with_messages(
         self, game_id: int, events: Sequence[tuple[int, str, Mapping[str, Any], datetime | None]],
         messages: Sequence[Queued], *, now: float,
-        seats: Sequence[tuple[int, int]] | None = None,
+        seats: Sequence[tuple[int, int]] | Seating | None = None,
         change: GameChange | None = None,
     ) -> None:
         """One step of a game in one transaction: its log events ``(seq, kind, payload, at)``,
         the messages they cause (the durable outbox, ``storage/outbox.py``), if the step
-        changed them, the lobby's seats (as :meth:`set_seats`), and ``change`` (the game's
+        changed them, the lobby's seats (as :meth:`set_seats`; a :class:`Seating` says which
+        of them are stored already), and ``change`` (the game's
         roles, commitment and status, as :meth:`set_roles`, :meth:`set_commitment` and
         :meth:`set_status`, after the events: one commit for the step; on SQLite one trip to
         the connection's thread)."""
@@ -226,12 +256,13 @@ class Games:
         for seq, kind, payload, at in events:
             rows.append((game_id, seq, kind, _event_text(kind, payload),
                          None if at is None else at.isoformat()))
-        if seats is not None:
-            _check_seats(seats)
+        seating = seats if isinstance(seats, Seating) or seats is None else Seating(seats)
+        if seating is not None:
+            _check_seats(seating.seats)
 
         async def step(conn: Connection) -> None:
-            if seats is not None:
-                await _write_seats(conn, game_id, seats)  # the game checked open there
+            if seating is not None:
+                await _write_seats(conn, game_id, seating)  # the game checked open there
             elif rows:
                 await _require_open(conn, game_id)
             if rows:

@@ -105,9 +105,6 @@ class GameCore:
         self.new_seed = new_seed  # the deal's secret seed; tests inject a reproducible one
         self.tables: dict[int, Table] = {}  # the running games, by game id
         self.locales: dict[int, str] = {}
-        # /newgame: one open game per club (a lock per club: opening one club's lobby writes
-        # its game's row, and no other club's opening or join waits for that)
-        self.opening: dict[int, asyncio.Lock] = {}
         self._locks: dict[int, asyncio.Lock] = {}
         self._expiries: dict[str, Expiry] = {}
         self._postponed: set[tuple[int, str, int]] = set()  # (game, deadline, step)
@@ -123,12 +120,6 @@ class GameCore:
     # ------------------------------------------------------------------ the running games
     def add(self, table: Table) -> None:
         self.tables[table.game_id] = table
-
-    def opening_lock(self, chat_id: int) -> asyncio.Lock:
-        lock = self.opening.get(chat_id)
-        if lock is None:
-            lock = self.opening[chat_id] = asyncio.Lock()
-        return lock
 
     def move_chat(self, old_chat_id: int, new_chat_id: int) -> list[Table]:
         """The club became a supergroup (storage moved already): its games go on there."""

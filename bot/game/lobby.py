@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Callable, Sequence
 from typing import Any
 
 import engine
 from bot.errors import UserError, explain
 from bot.game.callbacks import LobbyCb
-from bot.game.core import PhaseService, Reply, reply
+from bot.game.core import GameCore, PhaseService, Reply, reply
 from bot.game.notifier import Markup, button, rows
 from bot.game.table import SeatInfo, Stage, Table
 from engine.composition import MAX_PLAYERS
@@ -24,11 +25,17 @@ from storage.models import Player
 class LobbyService(PhaseService):
     """Seats before the deal; "Давай дружить" orders are placed and decided here."""
 
+    def __init__(self, core: GameCore) -> None:
+        super().__init__(core)
+        # /newgame: one open game per club, a lock per club (opening a lobby writes its
+        # game's row: no other club's opening or join waits for that)
+        self._opening: dict[int, asyncio.Lock] = {}
+
     async def open_lobby(self, chat_id: int, title: str, user_id: int, *,
                          is_admin: bool) -> Table:
         if not (is_admin or user_id in self.core.host_ids):
             raise UserError("game.not_host_rights")
-        async with self.core.opening_lock(chat_id):
+        async with self._opening.setdefault(chat_id, asyncio.Lock()):
             for table in self.core.tables.values():
                 if table.chat_id == chat_id and table.open:
                     raise UserError("game.already_open", game=table.game_id)

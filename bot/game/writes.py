@@ -23,7 +23,7 @@ from bot.game.senders import Sender
 from bot.game.table import SeatInfo, Table
 from storage.backends import DatabaseUnavailable
 from storage.db import Database
-from storage.games import GameChange
+from storage.games import GameChange, Seating
 from storage.outbox import EDIT, Queued
 
 log = logging.getLogger(__name__)
@@ -60,6 +60,9 @@ class StepWriter:
         self._sender = sender
         self._open: dict[int, _Write] = {}  # a game's write not started yet: steps join it
         self._last: dict[int, tuple[_Write, asyncio.Task[None]]] = {}
+        # a lobby's seats as this writer last wrote them (seat -> player): the next write
+        # stores what changed since; not known (a restart, a failed write): all of them
+        self._stored: dict[int, dict[int, int]] = {}
 
     def stage(self, game_id: int, events: list[Event], messages: list[Queued],
               seated: tuple[Table, dict[int, SeatInfo]] | None,
@@ -119,11 +122,13 @@ class StepWriter:
             if before is not None and before.failed:
                 raise StepLost(f"an earlier write of game {game_id} failed")
             sender = self._sender()
+            stored = self._stored.pop(game_id, None)  # known again once this write is durable
+            seating = None if write.seats is None else _seating(write.seats, stored)
             for attempt in range(UNAVAILABLE_TRIES):
                 try:
                     await self.db.games.append_events_with_messages(
                         game_id, write.events, write.messages if sender.durable else [],
-                        now=time.time(), seats=write.seats, change=write.change)
+                        now=time.time(), seats=seating, change=write.change)
                     break
                 except DatabaseUnavailable:
                     # PostgreSQL restarting: nothing of the transaction was written; the
@@ -131,6 +136,10 @@ class StepWriter:
                     if attempt == UNAVAILABLE_TRIES - 1:
                         raise
                     await asyncio.sleep(UNAVAILABLE_PAUSE)
+            if write.change is None or write.change.status is None:  # dealt, over: forgotten
+                written = stored if write.seats is None else dict(write.seats)
+                if written is not None:
+                    self._stored[game_id] = written
             await sender.queued(write.messages)
         except BaseException as exc:
             write.failed = True
@@ -146,6 +155,19 @@ class StepWriter:
                 raise
         else:
             write.done.set_result(None)
+
+
+def _seating(seats: list[tuple[int, int]], stored: dict[int, int] | None) -> Seating:
+    """``seats`` with what of them ``stored`` (as last written) holds already: the seats from
+    1 up to the first that differs."""
+    if stored is None:
+        return Seating(seats)
+    kept = 0
+    for seat, tg_id in sorted(seats):
+        if seat != kept + 1 or stored.get(seat) != tg_id:
+            break
+        kept = seat
+    return Seating(seats, kept=kept, stored=len(stored))
 
 
 def _add(write: _Write, message: Queued) -> None:

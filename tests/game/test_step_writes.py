@@ -46,7 +46,8 @@ class _Writes:
         real = h.db.games.append_events_with_messages
 
         async def write(game_id: int, events: Any, messages: Any, **kw: Any) -> None:
-            self.calls.append(len(kw.get("seats") or []))
+            seating = kw.get("seats")
+            self.calls.append(0 if seating is None else len(seating.seats))
             if not self.hold.is_set():
                 self.holding.set()
                 await self.hold.wait()
@@ -233,3 +234,25 @@ async def test_the_deals_reads_are_one_snapshot(
     assert reads == {"read": 0, "query": 0, "snapshot": 1}
     assert sorted(str(c) for c in table.cards) == sorted(roles)
     assert {str(i) for i in table.game.player(2).open_immunities} == {"first_day_killed"}
+
+
+async def test_the_stored_seats_follow_joins_leaves_and_reseats(h: Harness) -> None:
+    """Each write stores the seats from the first one changed since the last write (a join:
+    its own seat only); what is stored is the table's seating after every kind of step."""
+    players = await h.players(4)
+    table = await h.service.open_lobby(CHAT, "Club", HOST, is_admin=False)
+
+    def in_memory() -> list[int]:
+        return [s.tg_id for s in sorted(table.seats.values(), key=lambda s: s.seat)]
+
+    for tg in players:
+        await h.service.join(table.game_id, tg)
+        assert _stored_seats(h, table.game_id) == in_memory()
+    await h.service.leave(table.game_id, players[1])
+    assert _stored_seats(h, table.game_id) == in_memory() == [players[0], *players[2:]]
+    await h.service.join(table.game_id, players[1])
+    await h.service.reseat(CHAT, HOST, "Player4", 1)
+    assert _stored_seats(h, table.game_id) == in_memory() == [
+        players[3], players[0], players[2], players[1]]
+    await h.service.leave(table.game_id, players[1])  # the last seat
+    assert _stored_seats(h, table.game_id) == in_memory()

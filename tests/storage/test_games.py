@@ -13,7 +13,7 @@ from storage import (
     UnknownGame,
     UnknownPlayer,
 )
-from storage.games import GameChange
+from storage.games import GameChange, Seating
 from tests.storage.conftest import ADMIN, CLUB, NOW, add_players
 
 DAY = date(2026, 3, 10)
@@ -178,6 +178,34 @@ async def test_a_step_writes_its_events_and_seats_together(db: Database) -> None
             seats=[(1, 99)])
     assert [(s.seat, s.tg_id) for s in (await db.games.get(game_id)).seats] == [(1, 3), (2, 1)]
     assert len(await db.games.events(game_id)) == 1
+
+
+async def test_a_seating_writes_the_seats_after_those_it_keeps(db: Database) -> None:
+    """``Seating``: seats 1..kept are stored as they are, ``stored`` seats in all; a join
+    inserts its new seat only, a leave or a reseat writes the seats from the first changed
+    one; refused as a full write is (a closed game, an unknown player), changing nothing."""
+    game_id = await setup(db, players=5)
+
+    async def seated(seating: Seating) -> list[tuple[int, int]]:
+        await db.games.append_events_with_messages(game_id, [], [], now=0.0, seats=seating)
+        return [(s.seat, s.tg_id) for s in (await db.games.get(game_id)).seats]
+
+    full = [(1, 1), (2, 2), (3, 3), (4, 4)]
+    assert await seated(Seating(full[:3], kept=2, stored=4)) == full[:3]  # seat 4 left
+    assert await seated(Seating(full, kept=3, stored=3)) == full  # a join: seat 4 added
+    moved = [(1, 1), (2, 4), (3, 2), (4, 3)]  # the fourth reseated second
+    assert await seated(Seating(moved, kept=1, stored=4)) == moved
+    with pytest.raises(UnknownPlayer):
+        await seated(Seating([*moved, (5, 99)], kept=4, stored=4))
+    with pytest.raises(InvalidValue):
+        await seated(Seating([*moved, (5, 4)], kept=4, stored=4))  # seated twice
+    assert await seated(Seating([*moved, (5, 5)], kept=4, stored=4)) == [*moved, (5, 5)]
+    await db.games.finish(game_id, status="aborted", points=[], day=DAY)
+    with pytest.raises(GameClosed):
+        await seated(Seating(moved, kept=4, stored=5))
+    with pytest.raises(GameClosed):
+        await seated(Seating([(1, 1)], kept=0, stored=None))
+    assert [(s.seat, s.tg_id) for s in (await db.games.get(game_id)).seats] == [*moved, (5, 5)]
 
 
 async def test_a_step_writes_the_games_change_with_its_events(db: Database) -> None:
