@@ -1,5 +1,5 @@
 """Rows read on every update, kept in memory by id: the accounts (storage/account_cache.py) and
-the clubs (storage/club_cache.py).
+the clubs (``club_cache`` in storage/clubs.py).
 
 Every write of a row through storage forgets it here once the write is committed
 (``forget``), and a read that began before that forgetting is not kept (the generation): in
@@ -66,6 +66,18 @@ class KeyedCache(Generic[V]):
         row = await read(row_id)
         self.put(row_id, row, generation, at)
         return row
+
+    async def warm(self, row_ids: Iterable[int],
+                   read_many: Callable[[list[int]], Awaitable[dict[int, V]]]) -> None:
+        """Those of ``row_ids`` not in memory read with one ``read_many`` and kept as
+        :meth:`read_through` keeps them (a missing one as ``None``)."""
+        missing = sorted({row_id for row_id in row_ids if not self.get(row_id)[0]})
+        if not missing:
+            return
+        generation, at = self.generation, self.clock()
+        found = await read_many(missing)
+        for row_id in missing:
+            self.put(row_id, found.get(row_id), generation, at)
 
     def put(self, row_id: int, row: V | None, generation: int, at: float) -> None:
         """Keep what a read that started at ``at``, in ``generation``, returned; nothing if

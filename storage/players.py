@@ -54,13 +54,7 @@ class Players:
     async def warm(self, tg_ids: Iterable[int]) -> None:
         """Those of ``tg_ids`` not in memory read in one query and kept as :meth:`cached`
         keeps them (the senders of a batch of updates, before their handlers read them)."""
-        missing = sorted({tg_id for tg_id in tg_ids if not self.cache.get(tg_id)[0]})
-        if not missing:
-            return
-        generation, at = self.cache.generation, self.cache.clock()
-        found = await self.get_many(missing)
-        for tg_id in missing:
-            self.cache.put(tg_id, found.get(tg_id), generation, at)
+        await self.cache.warm(tg_ids, self.get_many)
 
     def _writing(self, *tg_ids: int, fresh: list[Player] | None = None
                  ) -> AbstractAsyncContextManager[Connection]:
