@@ -201,14 +201,18 @@ class Delivery:
                     await self.wait(event, wait)
                     continue
                 is_urgent = any(urgent(chat_id, r.method) for r in rows)
+                alone = len(rows) == 1
                 del rows  # not held while the sender waits for its turn (2,400 chats at once)
                 try:
-                    await self._send(head, urgent=is_urgent)
+                    done = await self._send(head, urgent=is_urgent)
                 except asyncio.CancelledError:
                     raise
                 except Exception:
                     log.exception("delivery step failed", extra={"chat_id": chat_id})
                     await self.sleep(self.outbox.limits.backoff_start)
+                    continue
+                if done and alone and not event.is_set():
+                    break  # the chat's only row, and nothing queued since (it would wake us)
         finally:
             current = self._workers.get(chat_id)
             if current is not None and current[0] is asyncio.current_task():
@@ -249,16 +253,17 @@ class Delivery:
         return EditMessageText(chat_id=row.chat_id, message_id=target, text=payload["text"],
                                parse_mode=self.outbox.parse_mode, reply_markup=markup)
 
-    async def _send(self, row: OutboxRow, *, urgent: bool = True) -> None:
-        """``urgent``: what a game waits for (a club post, a card, a prompt — or an edit queued
-        before one in the same chat) goes before the clean-up edits of private prompts within
-        the overall limit (:meth:`bot.outbox.RateLimiter.acquire`)."""
+    async def _send(self, row: OutboxRow, *, urgent: bool = True) -> bool:
+        """Whether ``row`` is done (sent, or refused for good). ``urgent``: what a game waits
+        for (a club post, a card, a prompt — or an edit queued before one in the same chat)
+        goes before the clean-up edits of private prompts within the overall limit
+        (:meth:`bot.outbox.RateLimiter.acquire`)."""
         chat_id = row.chat_id
         target = await self._target(row)
         if isinstance(target, str):
             log.warning("cannot edit %s in %s: %s", row.key, chat_id, target)
             await self.db.outbox.mark_failed(row, target)
-            return
+            return True
         await self.outbox.limiter.acquire(chat_id, urgent=urgent)
         method = self._method(row, target)
         name = type(method).__name__
@@ -270,7 +275,7 @@ class Delivery:
             log.warning("flood control", extra={"chat_id": chat_id, "method": name,
                                                 "retry_after": e.retry_after})
             await self.db.outbox.retry_at(row, self.wall() + float(e.retry_after), e.message)
-            return
+            return False
         except TelegramMigrateToChat as e:
             # The group became a supergroup: the club, its games and this chat's queued rows
             # move to the new id (one storage transaction, run by the migrated hooks); the
@@ -279,23 +284,22 @@ class Delivery:
             log.warning("chat migrated", extra={"chat_id": chat_id, "new_chat_id": new_chat_id})
             if new_chat_id == chat_id:
                 await self.db.outbox.mark_failed(row, "migrated to itself")
-                return
+                return True
             await self.outbox.migrated(chat_id, new_chat_id)
             await self.db.outbox.readdress(chat_id, new_chat_id)
             self.wake(new_chat_id)
-            return
+            return False
         except Exception as e:
             error = f"{type(e).__name__}: {e}"
             if isinstance(e, TelegramBadRequest) and NOT_MODIFIED in e.message.lower():
-                await self.db.outbox.mark_sent(row, None, self.wall())  # already as wanted
-                return
+                return await self.db.outbox.mark_sent(row, None, self.wall())  # as wanted
             if is_transient(e):
                 delay = self._backoff(row.attempts)
                 log.warning("send failed, retrying", extra={
                     "chat_id": chat_id, "method": name, "attempt": row.attempts + 1,
                     "delay": delay, "error": error})
                 await self.db.outbox.retry_at(row, self.wall() + delay, error)
-                return
+                return False
             log.warning("send refused", extra={"chat_id": chat_id, "method": name,
                                                "error": error})
             await self.db.outbox.mark_failed(row, error)
@@ -303,7 +307,9 @@ class Delivery:
                     isinstance(e, TelegramBadRequest | TelegramNotFound)
                     and row.method != EDIT and "chat not found" in str(e).lower()):
                 await self.outbox.blocked(chat_id)
-            return
+            return True
         message_id = result.message_id if isinstance(result, Message) else None
         if not await self.db.outbox.mark_sent(row, message_id, self.wall()):
             log.debug("edit coalesced while in flight", extra={"chat_id": chat_id})
+            return False
+        return True

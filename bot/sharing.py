@@ -227,19 +227,21 @@ class Sharing:
         clubs = self.held - self.unrestored
         claimed = [(update_id, json.loads(payload))
                    for update_id, payload in await self.conn.claim(clubs, self.busy, room)]
-        for update_id, _ in claimed:
-            self.busy.add(update_id)
         await self._warm(update for _, update in claimed)
         for update_id, update in claimed:
+            self.busy.add(update_id)
             self._spawn(self._handle(update_id, update), name=f"update:{update_id}")
 
     async def _warm(self, updates: Iterable[RawUpdate]) -> None:
         """The accounts of the updates' senders not in memory, in one read: each handler
         reads its sender's account first, one read an update (2,400 joins, 2,250 reads)."""
         senders = [tg_id for tg_id in map(sender_of, updates) if tg_id is not None]
-        # the server gone: each handler reads its own (and answers "try again")
-        with contextlib.suppress(DatabaseUnavailable):
+        try:
             await self.db.players.warm(senders)
+        except DatabaseUnavailable:
+            pass  # the server gone: each handler reads its own (and answers "try again")
+        except Exception:  # each handler reads its own: the updates are handled all the same
+            log.exception("accounts not warmed")
 
     async def _handle(self, update_id: int, update: RawUpdate) -> None:
         try:

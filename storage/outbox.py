@@ -20,6 +20,7 @@ from storage.sql import Connection, Store
 SEND = "send"
 _SENDS_AT_ONCE = 200  # rows of one INSERT (4 values each: far below SQLite's limit)
 _MARKS_AT_ONCE = 100  # the delivery's marks written in one transaction at most
+_SENT_KEPT = 20_000  # the message ids of keyed sends kept; beyond this the oldest half goes
 EDIT = "edit"
 
 
@@ -125,6 +126,9 @@ class Outbox:
         # games' steps); a mark whose caller was cancelled before its batch began is not
         # written (the row is sent again, as before)
         self._marks: Batcher[_Mark, bool] = Batcher(self._write_marks, cap=_MARKS_AT_ONCE)
+        # the message id of a keyed send this process marked sent, which every edit of it
+        # needs (a read an edit): a send's key is its chat's once, so its id never changes
+        self._sent: dict[tuple[int, str], int] = {}
 
     async def enqueue(self, messages: Sequence[Queued], now: float) -> int:
         if not messages:
@@ -159,6 +163,9 @@ class Outbox:
 
     async def message_id(self, chat_id: int, key: str) -> tuple[str, int | None] | None:
         """The send under ``key``: (status, Telegram's message id), or None if never queued."""
+        known = self._sent.get((chat_id, key))
+        if known is not None:
+            return "sent", known
         rows = await self._db.query(
             "SELECT status, message_id FROM outbox WHERE chat_id = ? AND key = ?"
             " AND method = 'send'", (chat_id, key), background=True)
@@ -170,7 +177,13 @@ class Outbox:
         """Confirmed by Telegram. False when an edit was coalesced meanwhile (send it again).
         Returns once the mark is durable; the marks of several chats' workers are written
         together (:class:`storage.batcher.Batcher`)."""
-        return await self._marks.put(_Mark(row, message_id, now))
+        marked = await self._marks.put(_Mark(row, message_id, now))
+        if marked and row.method == SEND and row.key is not None and message_id is not None:
+            if len(self._sent) >= _SENT_KEPT:
+                for old in list(self._sent)[: _SENT_KEPT // 2]:
+                    del self._sent[old]
+            self._sent[(row.chat_id, row.key)] = message_id
+        return marked
 
     async def _write_marks(self, batch: list[_Mark]) -> list[bool]:
         return await self._db.write(partial(_mark_all, batch), background=True)

@@ -258,3 +258,40 @@ async def test_a_request_is_built_once_its_turn_came(
     assert message.body == "prompt" and "Ann" in json.dumps(message.reply_markup)
     [row] = await db.outbox.rows(GROUP)
     assert row["status"] == "failed" and "no message to edit" in row["error"]
+
+
+async def test_a_chats_only_row_is_read_once_and_a_row_queued_meanwhile_goes_too(
+        fake: FakeTelegram, db: Database, outbox: Outbox,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The worker of a chat whose one queued row was sent ends without reading the queue
+    again (a row queued since would have woken it); one queued while it was in flight does
+    wake it, and is sent."""
+    delivery = Delivery(db, outbox)
+    await delivery.start()
+    reads: list[int] = []
+    pending = db.outbox.pending
+
+    async def counted(chat_id: int, limit: int = 50) -> Any:
+        reads.append(chat_id)
+        return await pending(chat_id, limit=limit)
+
+    monkeypatch.setattr(db.outbox, "pending", counted)
+    await delivery.enqueue([send(USER, "one")])
+    assert await delivery.idle(30)
+    assert reads == [USER]
+    plain_send = delivery._send
+    queued_meanwhile = False
+
+    async def send_and_queue(row: Any, *, urgent: bool = True) -> bool:
+        nonlocal queued_meanwhile
+        if not queued_meanwhile:
+            queued_meanwhile = True
+            await delivery.enqueue([send(USER, "three")])  # while "two" is in flight
+        return await plain_send(row, urgent=urgent)
+
+    monkeypatch.setattr(delivery, "_send", send_and_queue)
+    await delivery.enqueue([send(USER, "two")])
+    assert await delivery.idle(30)
+    assert [m.body for m in fake.messages(USER)] == ["one", "two", "three"]
+    assert [r["status"] for r in await db.outbox.rows(USER)] == ["sent"] * 3
+    await delivery.stop()

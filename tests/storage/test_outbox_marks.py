@@ -73,3 +73,31 @@ async def test_a_mark_cancelled_before_its_batch_began_is_not_written(db: Databa
     assert await db.outbox.mark_sent(picture, 3, now=2.0)  # every batch before it is written
     assert [r.id for r in await db.outbox.pending(1)] == [second.id]  # sent again later
     assert [r["status"] for r in await db.outbox.rows(0) if r["id"] == first.id] == ["sent"]
+
+
+async def test_a_sent_keyed_message_s_id_is_known_without_a_read(db: Database) -> None:
+    """Every edit needs the id of the message it edits: a keyed send this process marked
+    sent is answered from memory (a send's key is its chat's once); others are read."""
+    await db.outbox.enqueue([Queued(1, SEND, {"text": "board"}, key="b"),
+                             Queued(1, SEND, {"text": "plain"}),
+                             Queued(2, SEND, {"text": "other"}, key="o")], now=1.0)
+    board, plain = await db.outbox.pending(1)
+    other = (await db.outbox.pending(2))[0]
+    assert await db.outbox.mark_sent(board, 7, now=2.0)
+    assert await db.outbox.mark_sent(plain, 8, now=2.0)
+    assert await db.outbox.message_id(2, "o") == ("pending", None)  # read: not sent yet
+    reads: list[str] = []
+    store = db.outbox._db
+    query = store.query
+
+    async def counted(sql: str, *args: Any, **kw: Any) -> Any:
+        reads.append(sql)
+        return await query(sql, *args, **kw)
+
+    store.query = counted  # type: ignore[method-assign]
+    assert await db.outbox.message_id(1, "b") == ("sent", 7)
+    assert reads == []
+    assert await db.outbox.mark_sent(other, 9, now=3.0)
+    assert await db.outbox.message_id(2, "o") == ("sent", 9)
+    assert await db.outbox.message_id(3, "never") is None  # read
+    assert len(reads) == 1
