@@ -20,6 +20,8 @@ from typing import Generic, TypeVar
 from storage.sql import Connection, Store
 
 V = TypeVar("V")
+K = TypeVar("K")
+T = TypeVar("T")
 
 # seconds: the longest a row written by an unannounced writer (a command-line tool: the bot's
 # own processes all announce) may be served stale; counted from the read, so every row is read
@@ -27,6 +29,14 @@ V = TypeVar("V")
 TTL_S = 300.0
 MAX_ENTRIES = 20_000  # beyond this the oldest half is dropped (a club network's active players)
 ALL = "*"  # the payload of "forget every row"
+
+
+def keep(entries: dict[K, T], key: K, value: T, most: int) -> None:
+    """``entries[key] = value``; when ``most`` are kept already, the oldest half goes first."""
+    if len(entries) >= most:
+        for old in list(entries)[: most // 2]:
+            del entries[old]
+    entries[key] = value
 
 
 class KeyedCache(Generic[V]):
@@ -84,10 +94,7 @@ class KeyedCache(Generic[V]):
         this row was written (forgotten) since it started."""
         if self._written_since(row_id, generation):
             return
-        if len(self._entries) >= MAX_ENTRIES:
-            for old in list(self._entries)[: MAX_ENTRIES // 2]:
-                del self._entries[old]
-        self._entries[row_id] = (at, row)
+        keep(self._entries, row_id, (at, row), MAX_ENTRIES)
 
     def _written_since(self, row_id: int, generation: int) -> bool:
         """Forgotten (written) after ``generation``: a read begun then may be stale."""

@@ -15,12 +15,13 @@ from functools import partial
 from typing import Any
 
 from storage.batcher import Batcher
+from storage.keyed_cache import keep
 from storage.sql import Connection, Store
 
 SEND = "send"
 _SENDS_AT_ONCE = 200  # rows of one INSERT (4 values each: far below SQLite's limit)
 _MARKS_AT_ONCE = 100  # the delivery's marks written in one transaction at most
-_SENT_KEPT = 20_000  # the message ids of keyed sends kept; beyond this the oldest half goes
+_SENT_KEPT = 20_000  # the message ids of keyed sends kept (storage/keyed_cache.py's keep)
 EDIT = "edit"
 
 
@@ -179,10 +180,7 @@ class Outbox:
         together (:class:`storage.batcher.Batcher`)."""
         marked = await self._marks.put(_Mark(row, message_id, now))
         if marked and row.method == SEND and row.key is not None and message_id is not None:
-            if len(self._sent) >= _SENT_KEPT:
-                for old in list(self._sent)[: _SENT_KEPT // 2]:
-                    del self._sent[old]
-            self._sent[(row.chat_id, row.key)] = message_id
+            keep(self._sent, (row.chat_id, row.key), message_id, _SENT_KEPT)
         return marked
 
     async def _write_marks(self, batch: list[_Mark]) -> list[bool]:

@@ -15,9 +15,11 @@ import pytest
 from storage import Database
 from storage.backends.pg_share import ShareConnection
 from storage.errors import UnknownClub
+from storage.keyed_cache import keep
 from storage.models import Club
 from tests.pg_cluster import Cluster
 from tests.storage.conftest import CLUB
+from tests.storage.holding import stall_after_read
 from tests.storage.test_account_cache import Clock
 
 NEW_CHAT = -100999
@@ -114,15 +116,7 @@ async def test_a_read_under_way_while_a_write_commits_is_not_kept(
         db: Database, monkeypatch: pytest.MonkeyPatch) -> None:
     await db.clubs.ensure(CLUB, title="Club", locale="ru")
     db.clubs.cache.forget()
-    read = db.clubs.get
-    gate = asyncio.Event()
-
-    async def slow_get(chat_id: int) -> Club | None:
-        club = await read(chat_id)  # the snapshot before the write
-        await gate.wait()
-        return club
-
-    monkeypatch.setattr(db.clubs, "get", slow_get)
+    gate = stall_after_read(monkeypatch, db.clubs, "get")
     under_way = asyncio.create_task(db.clubs.cached(CLUB))
     await asyncio.sleep(0.05)
     await db.clubs.set_locale(CLUB, "en")  # committed meanwhile
@@ -189,3 +183,11 @@ async def test_another_process_write_reaches_a_sharing_process_by_notify(pg: Clu
         await share.close()
         await writer.close()
         await reader.close()
+
+
+def test_a_full_memory_drops_its_oldest_half_first() -> None:
+    """``keep``: how the caches and the outbox's sent message ids stay bounded."""
+    entries: dict[int, str] = {}
+    for i in range(10):
+        keep(entries, i, str(i), 4)
+    assert entries == {6: "6", 7: "7", 8: "8", 9: "9"}
