@@ -1,9 +1,13 @@
-"""The writer held by a transaction while a test queues writes behind it."""
+"""The writer held by a transaction while a test queues writes behind it; a read held after
+it read, while a test commits a write."""
 
 from __future__ import annotations
 
 import asyncio
 from collections.abc import Awaitable, Callable
+from typing import Any
+
+import pytest
 
 from storage import Database
 from storage.sql import Connection
@@ -30,3 +34,18 @@ async def hold_writer(db: Database, then: Callable[[Connection], Awaitable[objec
 
 async def insert_zero(conn: Connection) -> None:
     await conn.execute("INSERT INTO t (x) VALUES (0)")
+
+
+def stall_after_read(monkeypatch: pytest.MonkeyPatch, owner: object, name: str) -> asyncio.Event:
+    """``owner.name`` (a read) returns what it read only once the returned event is set: a
+    read under way while a write commits (a cache must not keep what it returns)."""
+    read = getattr(owner, name)
+    gate = asyncio.Event()
+
+    async def stalled(*args: Any, **kwargs: Any) -> Any:
+        found = await read(*args, **kwargs)  # the snapshot before the write
+        await gate.wait()
+        return found
+
+    monkeypatch.setattr(owner, name, stalled)
+    return gate

@@ -19,6 +19,7 @@ from storage.errors import NicknameTaken, UnknownPlayer
 from storage.models import GamePoints, Player
 from tests.pg_cluster import Cluster
 from tests.storage.conftest import ADMIN, CLUB, NOW, add_players
+from tests.storage.holding import stall_after_read
 
 
 class Clock:
@@ -119,15 +120,7 @@ async def test_an_unblock_and_a_registration_are_seen_at_once(db: Database) -> N
 async def test_a_read_under_way_while_a_write_commits_is_not_kept(
         db: Database, monkeypatch: pytest.MonkeyPatch) -> None:
     await add_players(db, 1)
-    read = db.players.get
-    gate = asyncio.Event()
-
-    async def slow_get(tg_id: int) -> Player | None:
-        player = await read(tg_id)  # the snapshot before the write
-        await gate.wait()
-        return player
-
-    monkeypatch.setattr(db.players, "get", slow_get)
+    gate = stall_after_read(monkeypatch, db.players, "get")
     under_way = asyncio.create_task(db.players.cached(1))
     await asyncio.sleep(0.05)
     await db.players.block(1, reason="x", admin_id=ADMIN, now=NOW)  # committed meanwhile
@@ -188,15 +181,7 @@ async def test_another_process_write_reaches_a_sharing_process_by_notify(pg: Clu
 async def test_a_read_under_way_is_kept_when_another_account_is_written(
         db: Database, monkeypatch: pytest.MonkeyPatch) -> None:
     await add_players(db, 1, 2)
-    read = db.players.get
-    gate = asyncio.Event()
-
-    async def slow_get(tg_id: int) -> Player | None:
-        player = await read(tg_id)
-        await gate.wait()
-        return player
-
-    monkeypatch.setattr(db.players, "get", slow_get)
+    gate = stall_after_read(monkeypatch, db.players, "get")
     under_way = asyncio.create_task(db.players.cached(1))
     await asyncio.sleep(0.05)
     await db.players.set_language(2, "en")  # another account

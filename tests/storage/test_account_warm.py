@@ -11,6 +11,7 @@ import pytest
 from storage import Database
 from storage.models import Player
 from tests.storage.conftest import ADMIN, NOW, add_players
+from tests.storage.holding import stall_after_read
 
 
 def _no_single_reads(db: Database, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -45,15 +46,7 @@ async def test_warmed_accounts_are_read_once_for_the_batch(
 async def test_a_write_during_the_warming_read_is_not_hidden_by_it(
         db: Database, monkeypatch: pytest.MonkeyPatch) -> None:
     await add_players(db, 1)
-    get_many = db.players.get_many
-    gate = asyncio.Event()
-
-    async def slow(tg_ids: Any) -> dict[int, Player]:
-        found = await get_many(tg_ids)  # the snapshot before the write
-        await gate.wait()
-        return found
-
-    monkeypatch.setattr(db.players, "get_many", slow)
+    gate = stall_after_read(monkeypatch, db.players, "get_many")
     warming = asyncio.create_task(db.players.warm([1]))
     await asyncio.sleep(0.05)
     await db.players.block(1, reason="x", admin_id=ADMIN, now=NOW)  # committed meanwhile
