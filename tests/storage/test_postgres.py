@@ -16,7 +16,7 @@ import pytest
 from storage import Database, DatabaseUnavailable, GamePoints
 from storage.__main__ import main
 from storage.migrations_pg import SCHEMA_VERSION
-from storage.outbox import Queued
+from storage.outbox import SEND, Queued
 from tests.bot_spawn import BotProcess, start_bot
 from tests.pg_cluster import Cluster
 from tests.storage.conftest import ADMIN, CLUB, NOW, add_players
@@ -223,5 +223,28 @@ async def test_the_server_restarting_between_and_during_transactions(pg: Cluster
                     await asyncio.to_thread(pg.start)
         assert await db.ledger.balance(1) == 5
         assert [r.reason for r in await db.ledger.recent(1)] == ["x"]
+    finally:
+        await db.close()
+
+
+async def test_the_delivery_s_marks_across_a_server_restart(pg: Cluster) -> None:
+    """The marks' own connection (outside the write groups): while the server is down a mark
+    raises DatabaseUnavailable and marks nothing (the row is sent again later); once it is
+    back the next mark reconnects by itself."""
+    db = await Database.open(await pg.new_database())
+    try:
+        await db.outbox.enqueue([Queued(1, SEND, {"text": "a"}), Queued(1, SEND, {"text": "b"})],
+                                now=1.0)
+        first, second = await db.outbox.pending(1)
+        assert await db.outbox.mark_sent(first, 1, now=1.0)
+        await asyncio.to_thread(pg.stop, "fast")
+        try:
+            with pytest.raises(DatabaseUnavailable):
+                await db.outbox.mark_sent(second, 2, now=1.0)
+        finally:
+            await asyncio.to_thread(pg.start)
+        assert [r.id for r in await db.outbox.pending(1)] == [second.id]
+        assert await db.outbox.mark_sent(second, 2, now=1.0)
+        assert await db.outbox.pending(1) == []
     finally:
         await db.close()
