@@ -23,7 +23,7 @@ import base64
 import contextvars
 import logging
 import time
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Awaitable, Callable, Collection, Sequence
 from typing import Any
 
 from aiogram.exceptions import (
@@ -136,13 +136,16 @@ class Delivery:
 
     async def enqueue(self, messages: list[Queued]) -> None:
         """Queue outside a game step (its own transaction) and wake the workers."""
-        await self.db.outbox.enqueue(messages, self.wall())
-        self.queued(messages)
+        self.queued(messages, await self.db.outbox.enqueue(messages, self.wall()))
 
-    def queued(self, messages: Sequence[Queued]) -> None:
-        """Wake the workers of the chats ``messages`` were queued for."""
+    def queued(self, messages: Sequence[Queued], new: Collection[int] | None = None) -> None:
+        """Wake the workers of the chats ``messages`` were queued for; of those in ``new``
+        only, when given (the chats given a new row: a text coalesced into a queued edit
+        needs no wake, its worker reads the row again before sending it)."""
         waking: dict[int, bool] = {}
         for m in messages:
+            if new is not None and m.chat_id not in new:
+                continue
             waking[m.chat_id] = waking.get(m.chat_id, False) or urgent(m.chat_id, m.method)
         for chat_id, is_urgent in waking.items():
             self.wake(chat_id, urgent=is_urgent)
@@ -172,18 +175,27 @@ class Delivery:
 
     # ------------------------------------------------------------------ the worker
     async def _run(self, chat_id: int, event: asyncio.Event) -> None:
+        # the chat's rows as last read, less those sent since: read again when something was
+        # queued (the event), after a wait, when a row was not done, and before an edit (a
+        # later text is coalesced into its row in place; a send never changes); ``whole``:
+        # that read found fewer than it asked for, so once they are sent the queue is empty
+        rows: list[OutboxRow] = []
+        whole = False
         try:
             while self._running:
-                event.clear()
-                try:
-                    rows = await self.db.outbox.pending(chat_id, limit=PEEK)
-                except DatabaseUnavailable:  # PostgreSQL restarting: the rows wait for it
-                    await self.sleep(UNAVAILABLE_PAUSE)
-                    continue
-                if not rows:
-                    if event.is_set():
+                fresh = not rows or event.is_set()
+                if fresh:
+                    event.clear()
+                    try:
+                        rows = await self.db.outbox.pending(chat_id, limit=PEEK)
+                    except DatabaseUnavailable:  # PostgreSQL restarting: the rows wait for it
+                        await self.sleep(UNAVAILABLE_PAUSE)
                         continue
-                    break
+                    whole = len(rows) < PEEK
+                    if not rows:
+                        if event.is_set():
+                            continue
+                        break
                 now = self.wall()
                 head: OutboxRow | None = None
                 wait: float | None = None
@@ -198,21 +210,28 @@ class Delivery:
                 if head is not None and head.next_at > now:
                     wait, head = head.next_at - now, None  # backing off: order is kept
                 if head is None:
+                    rows = []
                     await self.wait(event, wait)
                     continue
+                if head.method == EDIT and not fresh:
+                    rows = []
+                    continue
                 is_urgent = any(urgent(chat_id, r.method) for r in rows)
-                alone = len(rows) == 1
-                del rows  # not held while the sender waits for its turn (2,400 chats at once)
                 try:
                     done = await self._send(head, urgent=is_urgent)
                 except asyncio.CancelledError:
                     raise
                 except Exception:
                     log.exception("delivery step failed", extra={"chat_id": chat_id})
+                    rows = []
                     await self.sleep(self.outbox.limits.backoff_start)
                     continue
-                if done and alone and not event.is_set():
-                    break  # the chat's only row, and nothing queued since (it would wake us)
+                if not done:
+                    rows = []  # sent again (a coalesced edit) or later (a retry): as stored
+                    continue
+                rows = [r for r in rows if r is not head]
+                if not rows and whole and not event.is_set():
+                    break  # every row the chat had is sent, and nothing queued since
         finally:
             current = self._workers.get(chat_id)
             if current is not None and current[0] is asyncio.current_task():

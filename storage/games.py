@@ -244,14 +244,14 @@ class Games:
         messages: Sequence[Queued], *, now: float,
         seats: Sequence[tuple[int, int]] | Seating | None = None,
         change: GameChange | None = None,
-    ) -> None:
+    ) -> list[int]:
         """One step of a game in one transaction: its log events ``(seq, kind, payload, at)``,
         the messages they cause (the durable outbox, ``storage/outbox.py``), if the step
         changed them, the lobby's seats (as :meth:`set_seats`; a :class:`Seating` says which
         of them are stored already), and ``change`` (the game's
         roles, commitment and status, as :meth:`set_roles`, :meth:`set_commitment` and
         :meth:`set_status`, after the events: one commit for the step; on SQLite one trip to
-        the connection's thread)."""
+        the connection's thread). Returns the chat of each new outbox row (:func:`enqueue_in`)."""
         rows = []
         for seq, kind, payload, at in events:
             rows.append((game_id, seq, kind, _event_text(kind, payload),
@@ -260,7 +260,7 @@ class Games:
         if seating is not None:
             _check_seats(seating.seats)
 
-        async def step(conn: Connection) -> None:
+        async def step(conn: Connection) -> list[int]:
             if seating is not None:
                 await _write_seats(conn, game_id, seating)  # the game checked open there
             elif rows:
@@ -271,10 +271,10 @@ class Games:
                     " VALUES (?, ?, ?, ?, ?)", rows)
             if change is not None:
                 await _apply_change(conn, game_id, change)
-            await enqueue_in(conn, messages, now)
+            return await enqueue_in(conn, messages, now)
 
         # the press waiting for this step is answered once it is durable: in one trip
-        await self._db.write(step)
+        return await self._db.write(step)
 
     async def events(self, game_id: int, *, after: int = 0) -> list[GameEvent]:
         """The log in order (only events with ``seq > after``)."""

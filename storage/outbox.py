@@ -59,16 +59,18 @@ def _dump(payload: dict[str, Any]) -> str:
     return json.dumps(payload, ensure_ascii=False, sort_keys=True)
 
 
-async def enqueue_in(conn: Connection, messages: Iterable[Queued], now: float) -> int:
-    """Queue ``messages`` inside an open transaction; returns how many rows were written."""
-    written = 0
+async def enqueue_in(conn: Connection, messages: Iterable[Queued], now: float) -> list[int]:
+    """Queue ``messages`` inside an open transaction; returns the chat of each new row. A text
+    coalesced into a queued edit's row is none (its chat's worker reads that row again before
+    sending it: nothing to wake it for), nor is a send whose key was queued already."""
+    new: list[int] = []
     sends: list[tuple[int, str | None, str, float]] = []
     for m in messages:
         text = _dump(m.payload)
         if m.method == SEND:  # a run of sends goes in one statement (one trip to the thread)
             sends.append((m.chat_id, m.key, text, now))
             continue
-        written += await _insert_sends(conn, sends)
+        new += await _insert_sends(conn, sends)
         sends = []
         if m.method != EDIT or m.key is None:
             raise ValueError(f"bad outbox request: {m.method} {m.key}")
@@ -76,7 +78,6 @@ async def enqueue_in(conn: Connection, messages: Iterable[Queued], now: float) -
             "UPDATE outbox SET payload = ?, rev = rev + 1 WHERE chat_id = ? AND key = ?"
             " AND method = 'edit' AND status = 'pending'", (text, m.chat_id, m.key))
         if cur.rowcount:
-            written += 1
             continue
         next_at = 0.0
         if m.throttle > 0:
@@ -88,24 +89,22 @@ async def enqueue_in(conn: Connection, messages: Iterable[Queued], now: float) -
         await conn.execute(
             "INSERT INTO outbox (chat_id, key, method, payload, created, next_at)"
             " VALUES (?, ?, 'edit', ?, ?, ?)", (m.chat_id, m.key, text, now, next_at))
-        written += 1
-    return written + await _insert_sends(conn, sends)
+        new.append(m.chat_id)
+    return new + await _insert_sends(conn, sends)
 
 
 async def _insert_sends(conn: Connection,
-                        sends: list[tuple[int, str | None, str, float]]) -> int:
-    if not sends:
-        return 0
-    written = 0
+                        sends: list[tuple[int, str | None, str, float]]) -> list[int]:
+    new: list[int] = []
     for start in range(0, len(sends), _SENDS_AT_ONCE):
         chunk = sends[start:start + _SENDS_AT_ONCE]
-        # one multi-row statement: its row count is the rows written on every backend
-        cur = await conn.execute(
+        # one multi-row statement, returning the chat of each row it wrote
+        new += [int(r[0]) for r in await conn.execute_fetchall(
             "INSERT INTO outbox (chat_id, key, method, payload, created, next_at) VALUES "
-            + ",".join(["(?, ?, 'send', ?, ?, 0)"] * len(chunk)) + " ON CONFLICT DO NOTHING",
-            [v for send in chunk for v in send])
-        written += max(cur.rowcount, 0)
-    return written
+            + ",".join(["(?, ?, 'send', ?, ?, 0)"] * len(chunk))
+            + " ON CONFLICT DO NOTHING RETURNING chat_id",
+            [v for send in chunk for v in send])]
+    return new
 
 
 async def readdress_in(conn: Connection, old_chat_id: int, new_chat_id: int) -> int:
@@ -132,9 +131,10 @@ class Outbox:
         # needs (a read an edit): a send's key is its chat's once, so its id never changes
         self._sent: dict[tuple[int, str], int] = {}
 
-    async def enqueue(self, messages: Sequence[Queued], now: float) -> int:
+    async def enqueue(self, messages: Sequence[Queued], now: float) -> list[int]:
+        """Queued on their own (:func:`enqueue_in`: the chat of each new row)."""
         if not messages:
-            return 0
+            return []
         async with self._db.transaction() as conn:
             return await enqueue_in(conn, messages, now)
 

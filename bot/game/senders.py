@@ -3,7 +3,7 @@ memory (:class:`RecordingSender`, service tests and the web pages' replays)."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from typing import Protocol
 
@@ -22,7 +22,8 @@ class Sender(Protocol):
 
     async def deliver(self, messages: Sequence[Queued]) -> None: ...
 
-    async def queued(self, messages: Sequence[Queued]) -> None: ...
+    async def queued(self, messages: Sequence[Queued],
+                     new: Collection[int] | None = None) -> None: ...
 
 
 class QueueSender:
@@ -36,8 +37,9 @@ class QueueSender:
     async def deliver(self, messages: Sequence[Queued]) -> None:
         await self.delivery.enqueue(list(messages))
 
-    async def queued(self, messages: Sequence[Queued]) -> None:
-        self.delivery.queued(messages)
+    async def queued(self, messages: Sequence[Queued],
+                     new: Collection[int] | None = None) -> None:
+        self.delivery.queued(messages, new)
 
 
 @dataclass(frozen=True)
@@ -89,7 +91,8 @@ class RecordingSender:
                                   self._next, key=m.key,
                                   photo=photo[0] if photo is not None else None))
 
-    async def queued(self, messages: Sequence[Queued]) -> None:
+    async def queued(self, messages: Sequence[Queued],
+                     new: Collection[int] | None = None) -> None:
         await self.deliver(messages)
 
     def to(self, chat_id: int) -> list[Sent]:

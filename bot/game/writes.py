@@ -124,9 +124,10 @@ class StepWriter:
             sender = self._sender()
             stored = self._stored.pop(game_id, None)  # known again once this write is durable
             seating = None if write.seats is None else _seating(write.seats, stored)
+            new: list[int] = []
             for attempt in range(UNAVAILABLE_TRIES):
                 try:
-                    await self.db.games.append_events_with_messages(
+                    new = await self.db.games.append_events_with_messages(
                         game_id, write.events, write.messages if sender.durable else [],
                         now=time.time(), seats=seating, change=write.change)
                     break
@@ -140,7 +141,7 @@ class StepWriter:
                 written = stored if write.seats is None else dict(write.seats)
                 if written is not None:
                     self._stored[game_id] = written
-            await sender.queued(write.messages)
+            await sender.queued(write.messages, set(new))
         except BaseException as exc:
             write.failed = True
             for table, seats_before, seats_after in reversed(write.reseated):

@@ -295,3 +295,70 @@ async def test_a_chats_only_row_is_read_once_and_a_row_queued_meanwhile_goes_too
     assert [m.body for m in fake.messages(USER)] == ["one", "two", "three"]
     assert [r["status"] for r in await db.outbox.rows(USER)] == ["sent"] * 3
     await delivery.stop()
+
+
+async def test_a_chats_sends_go_from_one_read_and_an_edit_is_read_again(
+        fake: FakeTelegram, db: Database, outbox: Outbox,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Queued sends never change: the rows of one read are sent one after another (a read
+    that found fewer rows than it asked for was the whole queue: the worker then ends). An
+    edit's row takes later texts in place, so it is read again before it goes: a text
+    coalesced into it while the sends went out (no wake) is the one sent."""
+    await db.outbox.enqueue([send(USER, "one", "k1"), send(USER, "two"), send(USER, "three"),
+                             edit(USER, "k1", "one, edited")], now=1.0)
+    reads: list[int] = []
+    pending = db.outbox.pending
+
+    async def counted(chat_id: int, limit: int = 50) -> Any:
+        reads.append(chat_id)
+        return await pending(chat_id, limit=limit)
+
+    monkeypatch.setattr(db.outbox, "pending", counted)
+    delivery = Delivery(db, outbox)
+    plain_send = delivery._send
+
+    async def send_and_coalesce(row: Any, *, urgent: bool = True) -> bool:
+        if json.loads(row.payload_json)["text"] == "two":  # behind the worker's back
+            await db.outbox.enqueue([edit(USER, "k1", "one, edited twice")], now=2.0)
+        return await plain_send(row, urgent=urgent)
+
+    monkeypatch.setattr(delivery, "_send", send_and_coalesce)
+    await delivery.start()
+    assert await delivery.idle(30)
+    assert reads == [USER, USER]  # the sends' read, and the edit's
+    assert [m.body for m in fake.messages(USER)] == ["one, edited twice", "two", "three"]
+    assert [r["status"] for r in await db.outbox.rows(USER)] == ["sent"] * 4
+    await delivery.stop()
+
+
+async def test_a_text_coalesced_into_a_waiting_edit_wakes_nobody(
+        fake: FakeTelegram, db: Database, outbox: Outbox,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A throttled edit waits for its slot; later texts go into its row (a lobby's joins): its
+    worker is not woken to read the queue for each, and at the slot it sends the last."""
+    delivery = Delivery(db, outbox)
+    await delivery.start()
+    await delivery.enqueue([send(GROUP, "board", "b")])
+    assert await delivery.idle(10)
+    await delivery.enqueue([edit(GROUP, "b", "board 1", throttle=1)])  # first edit: at once
+    assert await delivery.idle(10)
+    reads: list[int] = []
+    pending = db.outbox.pending
+
+    async def counted(chat_id: int, limit: int = 50) -> Any:
+        reads.append(chat_id)
+        return await pending(chat_id, limit=limit)
+
+    monkeypatch.setattr(db.outbox, "pending", counted)
+    await delivery.enqueue([edit(GROUP, "b", "board 2", throttle=1)])  # waits for its slot
+    await wait_until(lambda: reads == [GROUP], 10)  # its worker read it and waits
+    reads.clear()
+    for n in (3, 4, 5):
+        await delivery.enqueue([edit(GROUP, "b", f"board {n}", throttle=1)])
+    assert reads == []
+    assert await delivery.idle(10)
+    assert reads == [GROUP]  # once, at the slot
+    assert fake.messages(GROUP)[0].body == "board 5"
+    assert [(r["method"], r["status"]) for r in await db.outbox.rows(GROUP)] == [
+        ("send", "sent"), ("edit", "sent"), ("edit", "sent")]
+    await delivery.stop()

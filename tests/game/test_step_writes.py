@@ -45,7 +45,7 @@ class _Writes:
         self.fail_next = False
         real = h.db.games.append_events_with_messages
 
-        async def write(game_id: int, events: Any, messages: Any, **kw: Any) -> None:
+        async def write(game_id: int, events: Any, messages: Any, **kw: Any) -> list[int]:
             seating = kw.get("seats")
             self.calls.append(0 if seating is None else len(seating.seats))
             if not self.hold.is_set():
@@ -54,7 +54,7 @@ class _Writes:
             if self.fail_next:
                 self.fail_next = False
                 raise sqlite3.OperationalError("disk I/O error")
-            await real(game_id, events, messages, **kw)
+            return await real(game_id, events, messages, **kw)
 
         monkeypatch.setattr(h.db.games, "append_events_with_messages", write)
 

@@ -274,7 +274,7 @@ async def test_undelivered_counts_the_sends_still_queued(db: Database) -> None:
     queued = [Queued(10, SEND, {"text": "x"}, key="a"), Queued(10, SEND, {"text": "y"}, key="b"),
               Queued(11, SEND, {"text": "z"}, key="a")]
     async with db.transaction() as conn:
-        assert await enqueue_in(conn, [*queued, queued[0]], now=1.0) == 3  # once per key
+        assert await enqueue_in(conn, [*queued, queued[0]], now=1.0) == [10, 10, 11]  # once a key
     assert await db.outbox.undelivered([(10, "a"), (10, "b"), (11, "a"), (12, "a")]) == 3
     row = (await db.outbox.pending(10))[0]
     await db.outbox.mark_sent(row, 99, now=2.0)
