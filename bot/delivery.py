@@ -23,7 +23,7 @@ import base64
 import contextvars
 import logging
 import time
-from collections.abc import Awaitable, Callable, Collection, Sequence
+from collections.abc import Awaitable, Callable, Collection, Iterable, Sequence
 from typing import Any
 
 from aiogram.exceptions import (
@@ -113,8 +113,7 @@ class Delivery:
     async def start(self) -> None:
         """Resume whatever a previous process left queued."""
         self._running = True
-        for chat_id in await self.db.outbox.pending_chats():
-            self.wake(chat_id)
+        self.resume(await self.db.outbox.pending_chats())
 
     def wake(self, chat_id: int, *, urgent: bool = False) -> None:
         """Something was queued for ``chat_id`` (call after the transaction committed);
@@ -133,6 +132,14 @@ class Delivery:
         task = asyncio.create_task(self._run(chat_id, event), name=f"delivery:{chat_id}",
                                    context=contextvars.Context())  # nothing of the caller's step
         self._workers[chat_id] = (task, event)
+
+    def resume(self, chat_ids: Iterable[int]) -> None:
+        """A worker for each of these chats (rows found queued) that has none; one that runs
+        is left alone: it reads its queue again after whatever it does now (a wake would make
+        it read once more for nothing: thousands of reads a second in a deal's burst)."""
+        for chat_id in chat_ids:
+            if chat_id not in self._workers:
+                self.wake(chat_id)
 
     async def enqueue(self, messages: list[Queued]) -> None:
         """Queue outside a game step (its own transaction) and wake the workers."""

@@ -68,9 +68,7 @@ async def serve_webhook(app: App, sharing: Sharing) -> None:
             Update.model_validate(raw, context={"bot": app.bot})  # a malformed one is refused
         except (ValueError, ValidationError):
             return web.Response(status=400)
-        await sharing.receive([raw])
-        with contextlib.suppress(DatabaseUnavailable):
-            await sharing.conn.notify_inbox()
+        await sharing.receive([raw])  # the holders woken
         return web.Response()
 
     webapp = web.Application()

@@ -146,9 +146,8 @@ class Sharing:
                 continue
             if await self.conn.try_role(role):
                 await self._took(role)
-        if Role.SENDER in self.conn.roles:
-            for chat_id in await self.db.outbox.pending_chats():
-                self.delivery.wake(chat_id)
+        if Role.SENDER in self.conn.roles:  # a NOTIFY missed (the server restarting)
+            self.delivery.resume(await self.db.outbox.pending_chats())
         await self.share_clubs()
 
     async def _took(self, role: Role) -> None:
@@ -283,10 +282,8 @@ class Sharing:
                                   allowed_updates=allowed),
                     request_timeout=self.polling_timeout + 10)
                 if updates:
-                    await self.receive(updates)
+                    await self.receive(updates)  # the holders woken
                     offset = int(updates[-1]["update_id"]) + 1
-                    with contextlib.suppress(DatabaseUnavailable):
-                        await self.conn.notify_inbox()
             except asyncio.CancelledError:
                 raise
             except Exception as e:

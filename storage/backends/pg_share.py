@@ -271,16 +271,22 @@ class ShareConnection:
         one statement committed on its own (the ids that were new; one already there is a
         second delivery). Not a write transaction of the database's group commits: a row is
         checked against nothing but its key, so it need not queue behind the games' writes
-        for their lock, and the poller asks for the next batch only once this one is in."""
+        for their lock, and the poller asks for the next batch only once this one is in.
+        When one is new, the same statement wakes every process (``NOTIFY``, delivered once
+        the rows are committed)."""
         if not rows:
             return set()
         found = await self._run(
             "fetch",
-            "INSERT INTO inbox (update_id, payload, received, club)"
+            "WITH new AS (INSERT INTO inbox (update_id, payload, received, club)"
             " SELECT u, p, $4, c FROM unnest($1::bigint[], $2::text[], $3::bigint[]) AS t(u, p, c)"
-            " ON CONFLICT (update_id) DO NOTHING RETURNING update_id",
-            [r[0] for r in rows], [r[1] for r in rows], [r[2] for r in rows], now)
-        return {int(r[0]) for r in found}
+            " ON CONFLICT (update_id) DO NOTHING RETURNING update_id)"
+            " SELECT update_id FROM new"
+            " UNION ALL SELECT NULL FROM (SELECT pg_notify($5, '')) AS woken"
+            "  WHERE EXISTS (SELECT 1 FROM new)",
+            [r[0] for r in rows], [r[1] for r in rows], [r[2] for r in rows], now,
+            INBOX_CHANNEL)
+        return {int(r[0]) for r in found if r[0] is not None}
 
     async def mark_handled(self, update_ids: Iterable[int], now: float) -> None:
         """Rows whose handlers returned, marked handled in one statement (as
@@ -288,9 +294,6 @@ class ShareConnection:
         await self._run("execute", "UPDATE inbox SET handled = $2"
                         " WHERE update_id = ANY($1::bigint[]) AND handled IS NULL",
                         list(update_ids), now)
-
-    async def notify_inbox(self) -> None:
-        await self._run("execute", f"NOTIFY {INBOX_CHANNEL}")
 
     async def notify_outbox(self, chats: Iterable[int]) -> None:
         parts: list[str] = []

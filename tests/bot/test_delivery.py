@@ -362,3 +362,33 @@ async def test_a_text_coalesced_into_a_waiting_edit_wakes_nobody(
     assert [(r["method"], r["status"]) for r in await db.outbox.rows(GROUP)] == [
         ("send", "sent"), ("edit", "sent"), ("edit", "sent")]
     await delivery.stop()
+
+
+async def test_the_look_at_queued_chats_starts_missing_workers_and_leaves_others_be(
+        fake: FakeTelegram, db: Database, outbox: Outbox,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The sender's look at every chat with queued rows (a missed wake's safety net) starts a
+    worker where there is none; a worker already on its chat is not made to read again."""
+    delivery = Delivery(db, outbox)
+    await delivery.start()
+    await delivery.enqueue([send(GROUP, "board", "b")])
+    assert await delivery.idle(10)
+    await delivery.enqueue([edit(GROUP, "b", "board 1", throttle=1)])
+    assert await delivery.idle(10)
+    reads: list[int] = []
+    pending = db.outbox.pending
+
+    async def counted(chat_id: int, limit: int = 50) -> Any:
+        reads.append(chat_id)
+        return await pending(chat_id, limit=limit)
+
+    monkeypatch.setattr(db.outbox, "pending", counted)
+    await delivery.enqueue([edit(GROUP, "b", "board 2", throttle=1)])  # waits for its slot
+    await wait_until(lambda: reads == [GROUP], 10)
+    await db.outbox.enqueue([send(USER, "missed")], now=1.0)  # queued with no wake
+    delivery.resume(await db.outbox.pending_chats())
+    await wait_until(lambda: any(m.body == "missed" for m in fake.messages(USER)), 10)
+    assert reads.count(GROUP) == 1  # the waiting worker was left alone
+    assert await delivery.idle(10)
+    assert fake.messages(GROUP)[0].body == "board 2"
+    await delivery.stop()

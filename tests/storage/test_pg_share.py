@@ -123,3 +123,36 @@ async def test_a_process_killed_frees_its_club_and_roles_at_once(pg: Cluster) ->
     finally:
         await a.close()
         await b.close()
+
+
+async def test_updates_written_wake_the_other_processes_in_the_same_statement(
+        pg: Cluster) -> None:
+    """The poller's batch and the wake of every process are one statement: a batch with a
+    new update wakes the others (and itself); a second delivery of it wakes nobody."""
+    url = await pg.new_database()
+    db = await Database.open(url)
+    poller = ShareConnection(url, lambda: None)
+    other = ShareConnection(url, lambda: None)
+    statements: list[str] = []
+    try:
+        await poller.join()
+        await other.join()
+        run = poller._run
+
+        async def counted(method: str, sql: str, *args: object) -> object:
+            statements.append(sql)
+            return await run(method, sql, *args)
+
+        poller._run = counted  # type: ignore[method-assign]
+        assert await poller.add_updates([(7, "{}", X), (8, "{}", None)], time.time()) == {7, 8}
+        assert len(statements) == 1
+        await asyncio.wait_for(other.woken.wait(), 5)
+        other.woken.clear()
+        assert await poller.add_updates([(7, "{}", X)], time.time()) == set()  # again
+        await asyncio.sleep(0.5)
+        assert not other.woken.is_set()
+        assert [u for u, _ in await other.claim([X], [], 10)] == [7, 8]
+    finally:
+        await poller.close()
+        await other.close()
+        await db.close()
