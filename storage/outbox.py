@@ -121,11 +121,10 @@ class Outbox:
     def __init__(self, db: Store) -> None:
         self._db = db
         # the delivery's marks of sent rows, written in batches: the marks that arrive while
-        # a batch is being written go in the next one (SQLite: one transaction in one trip in
-        # the writer's background lane, where 30 marks a second were 30 transactions queued
-        # before the games' steps; PostgreSQL: a statement each, outside the write lock); a
-        # mark whose caller was cancelled before its batch began is not written (the row is
-        # sent again, as before)
+        # a batch is being written go in the next one, one transaction in one trip, in the
+        # writer's background lane (30 marks a second were 30 transactions queued before the
+        # games' steps); a mark whose caller was cancelled before its batch began is not
+        # written (the row is sent again, as before)
         self._marks: Batcher[_Mark, bool] = Batcher(self._write_marks, cap=_MARKS_AT_ONCE)
         # the message id of a keyed send this process marked sent, which every edit of it
         # needs (a read an edit): a send's key is its chat's once, so its id never changes
@@ -178,15 +177,14 @@ class Outbox:
     async def mark_sent(self, row: OutboxRow, message_id: int | None, now: float) -> bool:
         """Confirmed by Telegram. False when an edit was coalesced meanwhile (send it again).
         Returns once the mark is durable; the marks of several chats' workers are written
-        together (:class:`storage.batcher.Batcher`, :meth:`Store.each_alone`)."""
+        together (:class:`storage.batcher.Batcher`)."""
         marked = await self._marks.put(_Mark(row, message_id, now))
         if marked and row.method == SEND and row.key is not None and message_id is not None:
             keep(self._sent, (row.chat_id, row.key), message_id, _SENT_KEPT)
         return marked
 
     async def _write_marks(self, batch: list[_Mark]) -> list[bool]:
-        found = await self._db.each_alone([m.statement() for m in batch])
-        return [bool(rows) and bool(rows[0][0]) for rows in found]
+        return await self._db.write(partial(_mark_all, batch), background=True)
 
     async def retry_at(self, row: OutboxRow, next_at: float, error: str) -> None:
         await self._db.write(partial(_retry_at, row.id, next_at, error[:500]), background=True)
@@ -229,28 +227,26 @@ class _Mark:
     message_id: int | None
     now: float
 
-    def statement(self) -> tuple[str, tuple[object, ...]]:
-        return _MARK_SENT, (self.row.id, self.row.rev, self.message_id, self.now,
-                            _without_photo(self.row))
+
+async def _mark_all(batch: list[_Mark], conn: Connection) -> list[bool]:
+    return [await _mark_sent(conn, m.row, m.message_id, m.now) for m in batch]
 
 
-# Confirmed by Telegram: sent, unless an edit was coalesced into the row meanwhile (its rev
-# moved on: it stays queued, to be sent again); the message id kept either way. One statement
-# locking one row by its key (storage.transactions.Transactions.each_alone).
-_MARK_SENT = (
-    "UPDATE outbox SET message_id = ?3, attempts = attempts + 1,"
-    " status = CASE WHEN rev = ?2 THEN 'sent' ELSE status END,"
-    " sent_at = CASE WHEN rev = ?2 THEN ?4 ELSE sent_at END,"
-    " error = CASE WHEN rev = ?2 THEN NULL ELSE error END,"
-    " payload = CASE WHEN rev = ?2 AND CAST(?5 AS TEXT) IS NOT NULL THEN ?5 ELSE payload END"
-    " WHERE id = ?1 RETURNING CASE WHEN rev = ?2 THEN 1 ELSE 0 END")
+async def _mark_sent(conn: Connection, row: OutboxRow, message_id: int | None,
+                     now: float) -> bool:
+    cur = await conn.execute(
+        "UPDATE outbox SET status = 'sent', message_id = ?, sent_at = ?, error = NULL,"
+        " attempts = attempts + 1 WHERE id = ? AND rev = ?",
+        (message_id, now, row.id, row.rev))
+    if cur.rowcount:
+        payload = row.payload
+        if "photo" in payload:  # a picture's bytes are not kept once it is sent
+            kept = {k: v for k, v in payload.items() if k != "photo"}
+            await conn.execute("UPDATE outbox SET payload = ? WHERE id = ?",
+                               (_dump(kept), row.id))
+        return True
+    await conn.execute(
+        "UPDATE outbox SET message_id = ?, attempts = attempts + 1 WHERE id = ?",
+        (message_id, row.id))
+    return False
 
-
-def _without_photo(row: OutboxRow) -> str | None:
-    """A picture's payload without its bytes, which are not kept once it is sent."""
-    if '"photo"' not in row.payload_json:
-        return None
-    payload = row.payload
-    if "photo" not in payload:
-        return None
-    return _dump({k: v for k, v in payload.items() if k != "photo"})

@@ -1,11 +1,9 @@
 """The bottom of storage: what a repository sees of a database, whichever backend runs it.
 
-A repository gets a :class:`Store` (``transaction()``, ``write()``, ``each_alone()``,
-``read()``, ``query()``) and, inside a transaction or a read, a :class:`Connection`:
-``write(body)`` is a transaction whose statements are one ``async def body(conn)`` awaiting
-nothing but ``conn``, which SQLite runs in one trip to its connection's thread (a hot write: a
-game's step); ``each_alone`` runs single-row statements each committed on its own, outside the
-write lock where the backend can (the delivery's marks).
+A repository gets a :class:`Store` (``transaction()``, ``write()``, ``read()``, ``query()``)
+and, inside a transaction or a read, a :class:`Connection`: ``write(body)`` is a transaction
+whose statements are one ``async def body(conn)`` awaiting nothing but ``conn``, which SQLite
+runs in one trip to its connection's thread (a hot write: a game's step, the delivery's marks).
 On SQLite the connection is aiosqlite's own; on PostgreSQL it is
 :class:`storage.backends.postgres.PgConnection`, which offers the same few calls over asyncpg.
 SQL is written once, in the part of the language both accept: ``?`` placeholders (``?N``
@@ -68,9 +66,6 @@ class Store(Protocol):
 
     async def write(self, body: Callable[[Connection], Awaitable[T]], *,
                     background: bool = False) -> T: ...
-
-    async def each_alone(self, statements: Sequence[tuple[str, Sequence[Any]]]
-                         ) -> list[list[Row]]: ...
 
     def read(self, *, background: bool = False) -> AbstractAsyncContextManager[Connection]: ...
 

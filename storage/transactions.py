@@ -10,7 +10,6 @@ import asyncio
 import contextlib
 from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from contextlib import asynccontextmanager
-from functools import partial
 from typing import Any, TypeVar, cast
 
 from storage.backends import Backend, DatabaseUnavailable
@@ -58,7 +57,6 @@ class Transactions:
         # None: one connection both reads and writes (reads take the writer)
         self._reads = Reader(backend) if self._reader is not self._conn else None
         self._closed = False
-        self._loose_lock = asyncio.Lock()  # a reconnect of the loose connection at a time
 
     async def close(self) -> None:
         async with self._exclusive():
@@ -166,24 +164,6 @@ class Transactions:
             raise
         await group.durable()
         return cast(T, result)
-
-    async def each_alone(self, statements: Sequence[tuple[str, Sequence[Any]]]
-                         ) -> list[list[Row]]:
-        """``statements`` committed each on its own, in order; each one's rows (``RETURNING``).
-
-        Where the backend has a connection for them (PostgreSQL's ``loose``), outside the write
-        groups and their lock: a statement that locks one row by its key and waits for nothing
-        else (the delivery's mark of a sent row) can never close a deadlock with a group
-        holding that row, and taking the database's write lock 30 times a second for such
-        marks queued the games' steps of every process behind them. Where there is none
-        (SQLite: one writer), they are one background write."""
-        loose = self._backend.loose
-        if loose is None:
-            return await self.write(partial(_each, statements), background=True)
-        async with self._loose_lock:
-            await self._backend.ready(loose)
-            return [list(await loose.execute_fetchall(sql, params))
-                    for sql, params in statements]
 
     async def _alone(self, step: Step) -> None:
         """The writer free and nothing queued: the caller writes its own write, in its own
@@ -447,8 +427,3 @@ async def _nothing() -> AsyncIterator[None]:
 
 async def _run(conn: Connection, sql: str) -> None:
     await conn.execute(sql)
-
-
-async def _each(statements: Sequence[tuple[str, Sequence[Any]]],
-                conn: Connection) -> list[list[Row]]:
-    return [list(await conn.execute_fetchall(sql, params)) for sql, params in statements]

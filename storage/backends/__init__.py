@@ -19,9 +19,6 @@ class Backend(Protocol):
     name: str  # "sqlite" | "postgresql"
     writer: Connection  # the one writing connection (group commit)
     reader: Connection  # the reading connection (the writer itself where there is none)
-    # statements committed each on its own, outside the write lock (PostgreSQL); None where
-    # every write goes through the one writer (SQLite)
-    loose: Connection | None
     begin_write: tuple[str, ...]  # statements opening a group: the write lock taken up front
     begin_read: str  # a read-only snapshot
     # several statements without parameters in one execute() ("RELEASE step; SAVEPOINT step")

@@ -193,31 +193,25 @@ class PgBackend:
     begin_write: tuple[str, ...] = ("BEGIN", f"SELECT pg_advisory_xact_lock({WRITE_LOCK})")
     joins_statements = True  # asyncpg's execute() with no arguments: one round trip for all
 
-    def __init__(self, url: str, writer: PgConnection, reader: PgConnection,
-                 loose: PgConnection) -> None:
+    def __init__(self, url: str, writer: PgConnection, reader: PgConnection) -> None:
         self.url = url
         self._writer = writer
         self._reader = reader
-        self._loose = loose
         self.writer = cast(Connection, writer)
         self.reader = cast(Connection, reader)
-        self.loose: Connection | None = cast(Connection, loose)
         self.path: Path | None = None
         self._closed = False
 
     @classmethod
     async def open(cls, url: str) -> PgBackend:
-        opened: list[asyncpg.Connection] = []
+        raw = await connect(url)
         try:
-            opened.append(await connect(url))
-            await migrate(opened[0])
-            opened.append(await connect(url))
-            opened.append(await connect(url))
+            await migrate(raw)
+            reader = await connect(url)
         except BaseException:
-            for conn in opened:
-                await conn.close()
+            await raw.close()
             raise
-        return cls(url, *(PgConnection(conn) for conn in opened))
+        return cls(url, PgConnection(raw), PgConnection(reader))
 
     async def end(self, conn: Connection) -> None:
         pg = cast(PgConnection, conn)
@@ -264,7 +258,7 @@ class PgBackend:
 
     async def close(self) -> None:
         self._closed = True
-        for pg in (self._loose, self._reader, self._writer):
+        for pg in (self._reader, self._writer):
             await pg.settle()
             if not pg.closed():
                 await pg.raw.close()

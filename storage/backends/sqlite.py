@@ -34,7 +34,6 @@ class SqliteBackend:
         self.raw_reader = reader if reader is not None else conn
         self.writer = cast(Connection, conn)
         self.reader = cast(Connection, self.raw_reader)
-        self.loose: Connection | None = None  # one writer: loose statements are its writes
         self.path: Path | None = path
 
     @classmethod

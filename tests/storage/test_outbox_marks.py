@@ -1,11 +1,9 @@
-"""The delivery's marks of sent rows: written in batches (the marks that queue while one is
-written go together), each caller answered for its own row once durable; on PostgreSQL each
-mark is one statement committed on its own, outside the write groups and their lock."""
+"""The delivery's marks of sent rows: written in batches (one transaction for the marks that
+queue while one is written), each caller answered for its own row once durable."""
 
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Sequence
 from typing import Any
 
 import asyncpg
@@ -14,6 +12,7 @@ import pytest
 from storage import Database
 from storage.backends.postgres import WRITE_LOCK
 from storage.outbox import EDIT, SEND, Queued
+from tests.storage.holding import hold_writer
 
 
 async def _queue(db: Database, chats: int) -> None:
@@ -22,28 +21,20 @@ async def _queue(db: Database, chats: int) -> None:
                             now=1.0)
 
 
-async def test_marks_that_queue_together_are_one_batch(db: Database, backend: str) -> None:
+async def test_marks_that_queue_together_are_one_transaction(db: Database) -> None:
     await _queue(db, 10)
     rows = [r for c in range(10) for r in await db.outbox.pending(c)]
     writes: list[Any] = []
-    batches: list[int] = []
-    write, each_alone = db.write, db.each_alone
+    write = db.write
 
     async def counted(body: Any, **kw: Any) -> Any:
         writes.append(kw)
         return await write(body, **kw)
 
-    async def batch(statements: Sequence[tuple[str, Sequence[Any]]]) -> Any:
-        batches.append(len(statements))
-        return await each_alone(statements)
-
     db.write = counted  # type: ignore[method-assign]
-    db.each_alone = batch  # type: ignore[method-assign]
     sent = await asyncio.gather(*(db.outbox.mark_sent(r, 100 + r.id, now=2.0) for r in rows))
     assert sent == [True] * 11
-    assert batches == [11]
-    # SQLite: one transaction, behind the games' steps; PostgreSQL: none of the write groups
-    assert writes == ([{"background": True}] if backend == "sqlite" else [])
+    assert writes == [{"background": True}]  # one transaction, behind the games' steps
     stored = await db.outbox.rows()
     assert len(stored) == 11
     assert all((r["status"], r["message_id"]) == ("sent", 100 + r["id"]) for r in stored)
@@ -71,21 +62,15 @@ async def test_each_caller_learns_its_own_rows_outcome(db: Database) -> None:
 async def test_a_mark_cancelled_before_its_batch_began_is_not_written(db: Database) -> None:
     await _queue(db, 2)
     first, second = (await db.outbox.pending(0))[0], (await db.outbox.pending(1))[0]
-    release = asyncio.Event()
-    each_alone = db.each_alone
-
-    async def slow(statements: Sequence[tuple[str, Sequence[Any]]]) -> Any:
-        await release.wait()
-        return await each_alone(statements)
-
-    db.each_alone = slow  # type: ignore[method-assign]
+    holder, release = await hold_writer(db)
     kept = asyncio.create_task(db.outbox.mark_sent(first, 1, now=2.0))
     for _ in range(3):
-        await asyncio.sleep(0)  # its batch began: it waits
+        await asyncio.sleep(0)  # its batch began: it waits for the writer
     dropped = asyncio.create_task(db.outbox.mark_sent(second, 2, now=2.0))
     await asyncio.sleep(0)  # queued for the next batch
     dropped.cancel()
     release.set()
+    await holder
     assert await kept
     assert dropped.cancelled()
     picture = next(r for r in await db.outbox.pending(0) if r.key == "pic")
@@ -123,28 +108,11 @@ async def test_a_sent_keyed_message_s_id_is_known_without_a_read(db: Database) -
 
 
 @pytest.mark.postgresql_only
-async def test_a_mark_takes_no_write_lock(db: Database, db_target: str) -> None:
-    """Another process's write group holds the database's write lock: a sent row is marked
-    all the same."""
-    await _queue(db, 1)
-    row = (await db.outbox.pending(0))[0]
-    other = await asyncpg.connect(str(db_target))
-    try:
-        async with other.transaction():
-            await other.execute(f"SELECT pg_advisory_xact_lock({WRITE_LOCK})")
-            assert await asyncio.wait_for(db.outbox.mark_sent(row, 5, now=2.0), 10)
-    finally:
-        await other.close()
-    assert [(r["status"], r["message_id"]) for r in await db.outbox.rows(0)
-            if r["id"] == row.id] == [("sent", 5)]
-
-
-@pytest.mark.postgresql_only
 async def test_a_mark_behind_a_group_coalescing_its_edit_sees_the_new_rev(
         db: Database, db_target: str) -> None:
-    """A write group that coalesced a new text into the edit being sent holds its row: the
-    mark waits for that row alone (no deadlock), then finds the rev moved on: the edit stays
-    queued with the new text, to be sent again."""
+    """Another process's write group coalesced a new text into the edit being sent (and holds
+    the write lock): the mark waits for it, then finds the rev moved on: the edit stays queued
+    with the new text, to be sent again."""
     await db.outbox.enqueue([Queued(1, SEND, {"text": "board"}, key="b")], now=1.0)
     assert await db.outbox.mark_sent((await db.outbox.pending(1))[0], 7, now=2.0)
     await db.outbox.enqueue([Queued(1, EDIT, {"text": "v1"}, key="b")], now=3.0)
@@ -158,7 +126,7 @@ async def test_a_mark_behind_a_group_coalescing_its_edit_sees_the_new_rev(
                             '{"text": "v2"}', edit.id)
         mark = asyncio.create_task(db.outbox.mark_sent(edit, 7, now=4.0))
         await asyncio.sleep(0.3)
-        assert not mark.done()  # waits for the row
+        assert not mark.done()  # waits for the group
         await tx.commit()
         assert await asyncio.wait_for(mark, 10) is False
     finally:

@@ -228,9 +228,8 @@ async def test_the_server_restarting_between_and_during_transactions(pg: Cluster
 
 
 async def test_the_delivery_s_marks_across_a_server_restart(pg: Cluster) -> None:
-    """The marks' own connection (outside the write groups): while the server is down a mark
-    raises DatabaseUnavailable and marks nothing (the row is sent again later); once it is
-    back the next mark reconnects by itself."""
+    """While the server is down a mark raises DatabaseUnavailable and marks nothing (the row
+    is sent again later); once it is back the next mark goes through by itself."""
     db = await Database.open(await pg.new_database())
     try:
         await db.outbox.enqueue([Queued(1, SEND, {"text": "a"}), Queued(1, SEND, {"text": "b"})],
