@@ -9,6 +9,7 @@ import asyncio
 import signal
 from collections.abc import AsyncIterator
 from datetime import UTC, datetime
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -98,9 +99,9 @@ async def test_the_mini_app_through_the_holders_kill9(fake: FakeTelegram, tmp_pa
                                     json={"action": action, "arg": None, "step": step}) as r:
                 return r.status, await r.json()
 
-        async def served() -> bool:
+        async def served(port: int = ports[1]) -> bool:
             try:
-                return (await state(ports[1]))[0] == 200
+                return (await state(port))[0] == 200
             except aiohttp.ClientError:
                 return False
         await _until(served, 30, "the second's Mini App (forwarded to the first)")
@@ -117,6 +118,8 @@ async def test_the_mini_app_through_the_holders_kill9(fake: FakeTelegram, tmp_pa
         # 2. the holder (now the second) takes a press and is killed while writing it
         await start(2)
         await _until(joined, 30, "the third process")
+        # counted a member as its share connection begins: "try again" (503) until it is ready
+        await _until(partial(served, ports[2]), 30, "the third's Mini App (forwarded)")
         status, now = await state(ports[2])
         assert status == 200 and now["stage"] == "vote"
         lock = admin.transaction()
