@@ -66,6 +66,28 @@ def edit(chat: int, key: str, text: str, throttle: float = 0) -> Queued:
     return Queued(chat, EDIT, send_payload(text), key, throttle)
 
 
+def count_reads(db: Database, monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """The chats whose queue the workers read from now on, in order."""
+    reads: list[int] = []
+    pending = db.outbox.pending
+
+    async def counted(chat_id: int, limit: int = 50) -> Any:
+        reads.append(chat_id)
+        return await pending(chat_id, limit=limit)
+
+    monkeypatch.setattr(db.outbox, "pending", counted)
+    return reads
+
+
+async def board_edited_once(delivery: Delivery) -> None:
+    """The club's board sent, and its first throttled edit (1 s apart) gone at once: the
+    next edit of it waits for its slot."""
+    await delivery.enqueue([send(GROUP, "board", "b")])
+    assert await delivery.idle(10)
+    await delivery.enqueue([edit(GROUP, "b", "board 1", throttle=1)])
+    assert await delivery.idle(10)
+
+
 async def test_edits_of_a_queued_key_are_coalesced(db: Database) -> None:
     await db.outbox.enqueue([send(GROUP, "board", "g1:board")], 0)
     for i in range(10):
@@ -268,14 +290,7 @@ async def test_a_chats_only_row_is_read_once_and_a_row_queued_meanwhile_goes_too
     wake it, and is sent."""
     delivery = Delivery(db, outbox)
     await delivery.start()
-    reads: list[int] = []
-    pending = db.outbox.pending
-
-    async def counted(chat_id: int, limit: int = 50) -> Any:
-        reads.append(chat_id)
-        return await pending(chat_id, limit=limit)
-
-    monkeypatch.setattr(db.outbox, "pending", counted)
+    reads = count_reads(db, monkeypatch)
     await delivery.enqueue([send(USER, "one")])
     assert await delivery.idle(30)
     assert reads == [USER]
@@ -306,14 +321,7 @@ async def test_a_chats_sends_go_from_one_read_and_an_edit_is_read_again(
     coalesced into it while the sends went out (no wake) is the one sent."""
     await db.outbox.enqueue([send(USER, "one", "k1"), send(USER, "two"), send(USER, "three"),
                              edit(USER, "k1", "one, edited")], now=1.0)
-    reads: list[int] = []
-    pending = db.outbox.pending
-
-    async def counted(chat_id: int, limit: int = 50) -> Any:
-        reads.append(chat_id)
-        return await pending(chat_id, limit=limit)
-
-    monkeypatch.setattr(db.outbox, "pending", counted)
+    reads = count_reads(db, monkeypatch)
     delivery = Delivery(db, outbox)
     plain_send = delivery._send
 
@@ -338,18 +346,8 @@ async def test_a_text_coalesced_into_a_waiting_edit_wakes_nobody(
     worker is not woken to read the queue for each, and at the slot it sends the last."""
     delivery = Delivery(db, outbox)
     await delivery.start()
-    await delivery.enqueue([send(GROUP, "board", "b")])
-    assert await delivery.idle(10)
-    await delivery.enqueue([edit(GROUP, "b", "board 1", throttle=1)])  # first edit: at once
-    assert await delivery.idle(10)
-    reads: list[int] = []
-    pending = db.outbox.pending
-
-    async def counted(chat_id: int, limit: int = 50) -> Any:
-        reads.append(chat_id)
-        return await pending(chat_id, limit=limit)
-
-    monkeypatch.setattr(db.outbox, "pending", counted)
+    await board_edited_once(delivery)
+    reads = count_reads(db, monkeypatch)
     await delivery.enqueue([edit(GROUP, "b", "board 2", throttle=1)])  # waits for its slot
     await wait_until(lambda: reads == [GROUP], 10)  # its worker read it and waits
     reads.clear()
@@ -371,18 +369,8 @@ async def test_the_look_at_queued_chats_starts_missing_workers_and_leaves_others
     worker where there is none; a worker already on its chat is not made to read again."""
     delivery = Delivery(db, outbox)
     await delivery.start()
-    await delivery.enqueue([send(GROUP, "board", "b")])
-    assert await delivery.idle(10)
-    await delivery.enqueue([edit(GROUP, "b", "board 1", throttle=1)])
-    assert await delivery.idle(10)
-    reads: list[int] = []
-    pending = db.outbox.pending
-
-    async def counted(chat_id: int, limit: int = 50) -> Any:
-        reads.append(chat_id)
-        return await pending(chat_id, limit=limit)
-
-    monkeypatch.setattr(db.outbox, "pending", counted)
+    await board_edited_once(delivery)
+    reads = count_reads(db, monkeypatch)
     await delivery.enqueue([edit(GROUP, "b", "board 2", throttle=1)])  # waits for its slot
     await wait_until(lambda: reads == [GROUP], 10)
     await db.outbox.enqueue([send(USER, "missed")], now=1.0)  # queued with no wake
