@@ -145,13 +145,13 @@ class Delivery:
         """Queue outside a game step (its own transaction) and wake the workers."""
         self.queued(messages, await self.db.outbox.enqueue(messages, self.wall()))
 
-    def queued(self, messages: Sequence[Queued], new: Collection[int] | None = None) -> None:
-        """Wake the workers of the chats ``messages`` were queued for; of those in ``new``
-        only, when given (the chats given a new row: a text coalesced into a queued edit
-        needs no wake, its worker reads the row again before sending it)."""
+    def queued(self, messages: Sequence[Queued], new: Collection[int]) -> None:
+        """Wake the workers of the chats ``messages`` were queued for that are in ``new``
+        (the chats given a new row: a text coalesced into a queued edit needs no wake, its
+        worker reads the row again before sending it)."""
         waking: dict[int, bool] = {}
         for m in messages:
-            if new is not None and m.chat_id not in new:
+            if m.chat_id not in new:
                 continue
             waking[m.chat_id] = waking.get(m.chat_id, False) or urgent(m.chat_id, m.method)
         for chat_id, is_urgent in waking.items():

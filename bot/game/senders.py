@@ -22,8 +22,7 @@ class Sender(Protocol):
 
     async def deliver(self, messages: Sequence[Queued]) -> None: ...
 
-    async def queued(self, messages: Sequence[Queued],
-                     new: Collection[int] | None = None) -> None: ...
+    async def queued(self, messages: Sequence[Queued], new: Collection[int]) -> None: ...
 
 
 class QueueSender:
@@ -37,8 +36,7 @@ class QueueSender:
     async def deliver(self, messages: Sequence[Queued]) -> None:
         await self.delivery.enqueue(list(messages))
 
-    async def queued(self, messages: Sequence[Queued],
-                     new: Collection[int] | None = None) -> None:
+    async def queued(self, messages: Sequence[Queued], new: Collection[int]) -> None:
         self.delivery.queued(messages, new)
 
 
@@ -91,8 +89,7 @@ class RecordingSender:
                                   self._next, key=m.key,
                                   photo=photo[0] if photo is not None else None))
 
-    async def queued(self, messages: Sequence[Queued],
-                     new: Collection[int] | None = None) -> None:
+    async def queued(self, messages: Sequence[Queued], new: Collection[int]) -> None:
         await self.deliver(messages)
 
     def to(self, chat_id: int) -> list[Sent]:
