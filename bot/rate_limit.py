@@ -65,7 +65,7 @@ class SlidingWindow:
 Bucket = TokenBucket | SlidingWindow
 
 
-@dataclass
+@dataclass(frozen=True)
 class Limits:
     global_per_second: float = 30
     chat_per_second: float = 1

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import socket
 from collections.abc import AsyncIterator
 from typing import Any
@@ -145,6 +146,16 @@ async def test_order_per_chat_survives_flood_control(
         outbox.post(1, f"m{i}")
     await outbox.flush()
     assert [m.text for m in fake.messages(1)] == [f"m{i}" for i in range(10)]
+
+
+def test_limits_are_not_changed_in_place() -> None:
+    """One app's limits object may be shared with others (the tests' FAST_LIMITS is): a change
+    made for one leaked into the next (a 1 s client timeout sent prompts twice under load)."""
+    limits = Limits()
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        limits.request_timeout = 1.0  # type: ignore[misc]
+    assert dataclasses.replace(limits, request_timeout=1.0).request_timeout == 1.0
+    assert limits.request_timeout == 20.0
 
 
 async def test_limiter_per_private_chat(time_: FakeTime) -> None:

@@ -15,6 +15,7 @@ import engine
 from bot.app import App, create_app
 from bot.game.service import GameService
 from bot.game.table import Stage, Table
+from bot.rate_limit import Limits
 from tests.bot.conftest import FAST_LIMITS, HOST_ID, make_settings
 from tests.fakes.telegram_server import FakeTelegram, SentMessage
 from tests.fakes.virtual_clock import VirtualClock
@@ -53,7 +54,7 @@ def free_port() -> int:
 
 
 async def start_app(fake: FakeTelegram, tmp_path: Path, *, mode: str = "polling",
-                    delivery_clock: VirtualClock | None = None,
+                    delivery_clock: VirtualClock | None = None, limits: Limits = FAST_LIMITS,
                     **overrides: Any) -> tuple[App, asyncio.Task[None]]:
     """The real application; ``mode="webhook"`` serves a webhook (the fake POSTs updates);
     ``delivery_clock``: its outbox and delivery wait on that virtual clock from the start (give
@@ -61,7 +62,7 @@ async def start_app(fake: FakeTelegram, tmp_path: Path, *, mode: str = "polling"
     if mode == "webhook":
         overrides = {**webhook_settings(free_port()), **overrides}
     settings = make_settings(fake, tmp_path, **{**FLOW_TIMERS, **overrides})
-    app = await create_app(settings, limits=FAST_LIMITS)
+    app = await create_app(settings, limits=limits)
     if delivery_clock is not None:
         delivery_clock.drive(app)
     task = asyncio.create_task(app.run(handle_signals=False, polling_timeout=1))
