@@ -24,7 +24,7 @@ import contextvars
 import logging
 import time
 from collections.abc import Awaitable, Callable, Collection, Iterable, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from aiogram.exceptions import (
     TelegramBadRequest,
@@ -42,11 +42,15 @@ from aiogram.methods import (
 )
 from aiogram.types import BufferedInputFile, InlineKeyboardMarkup, Message
 
+from bot.drawing import draw
 from bot.outbox import Outbox, Sleep, is_transient
 from storage.backends import DatabaseUnavailable
 from storage.db import Database
 from storage.outbox import EDIT, OutboxRow, Queued
 from storage.waits import wait_event
+
+if TYPE_CHECKING:  # Pillow is imported on the first picture, not at the bot's start
+    from bot.services.picture import TableView
 
 log = logging.getLogger("bot.delivery")
 
@@ -76,15 +80,21 @@ def send_payload(text: str, markup: InlineKeyboardMarkup | None = None,
     return payload
 
 
-def photo_payload(png: bytes, caption: str) -> dict[str, Any]:
-    """A picture (the table's) with its caption; kept in the row, base64, until it is sent."""
-    return {"photo": base64.b64encode(png).decode("ascii"), "caption": caption}
+def picture_payload(view: TableView, caption: str) -> dict[str, Any]:
+    """The table's picture with its caption: the row keeps what to draw, and the sender draws
+    it when the row's turn comes (``bot/drawing.py``)."""
+    return {"picture": view.to_json(), "caption": caption}
 
 
-def photo_of(payload: dict[str, Any]) -> tuple[bytes, str] | None:
-    if "photo" not in payload:
-        return None
-    return base64.b64decode(payload["photo"]), str(payload.get("caption", ""))
+async def photo_of(payload: dict[str, Any]) -> tuple[bytes, str] | None:
+    """A picture row's PNG (drawn now) and caption; None for a text. A row queued before the
+    sender drew the pictures holds its PNG, base64 (``photo``)."""
+    caption = str(payload.get("caption", ""))
+    if "picture" in payload:
+        return await draw(payload["picture"]), caption
+    if "photo" in payload:
+        return base64.b64decode(payload["photo"]), caption
+    return None
 
 
 def markup_of(payload: dict[str, Any]) -> InlineKeyboardMarkup | None:
@@ -258,18 +268,28 @@ class Delivery:
             return f"no message to edit ({None if target is None else target[0]})"
         return target[1]
 
-    def _method(self, row: OutboxRow, target: int | None) -> TelegramMethod[Any]:
+    async def _photo(self, row: OutboxRow) -> tuple[bytes, str] | None:
+        """A picture row's PNG, drawn before the row takes its turn; None for a text, or when
+        the picture cannot be drawn (its caption then goes out as a text)."""
+        try:
+            return await photo_of(row.payload)
+        except Exception:
+            log.exception("cannot draw the picture of %s in %s", row.key, row.chat_id)
+            return None
+
+    def _method(self, row: OutboxRow, target: int | None,
+                photo: tuple[bytes, str] | None) -> TelegramMethod[Any]:
         """The request for ``row``; built once its turn came, so that the chats waiting for
         theirs hold only their row, not the request's models."""
         payload = row.payload
         markup = markup_of(payload)
-        photo = photo_of(payload)
         if photo is not None:
             return SendPhoto(chat_id=row.chat_id,
                              photo=BufferedInputFile(photo[0], filename="table.png"),
                              caption=photo[1], parse_mode=self.outbox.parse_mode)
         if target is None:
-            return SendMessage(chat_id=row.chat_id, text=payload["text"],
+            text = payload["text"] if "text" in payload else payload["caption"]  # not drawn
+            return SendMessage(chat_id=row.chat_id, text=text,
                                parse_mode=self.outbox.parse_mode, reply_markup=markup,
                                protect_content=True if payload.get("protect") else None)
         if "text" not in payload:  # a picture's caption (the morning's post)
@@ -290,8 +310,9 @@ class Delivery:
             log.warning("cannot edit %s in %s: %s", row.key, chat_id, target)
             await self.db.outbox.mark_failed(row, target)
             return True
+        photo = await self._photo(row)
         await self.outbox.limiter.acquire(chat_id, urgent=urgent)
-        method = self._method(row, target)
+        method = self._method(row, target, photo)
         name = type(method).__name__
         try:
             # aiohttp takes the seconds as a float (aiogram's hint says int)

@@ -17,9 +17,10 @@ from jinja2 import Environment, FileSystemLoader, select_autoescape
 from markupsafe import Markup
 
 from bot import texts
+from bot.drawing import draw_view
 from bot.game.event_text import EventText
 from bot.i18n import SUPPORTED, Safe, Translator, default_translator
-from bot.services.picture import render_table, table_view
+from bot.services.picture import table_view
 from bot.services.stats import Stats
 from storage.db import Database
 
@@ -167,7 +168,7 @@ async def picture(request: web.Request) -> web.Response:
 
         title = tr.t(locale, "stats.pic.title", game=game_id,
                      club=Safe(club_.title if club_ else ""))
-        cached = render_table(table_view(state, names, title=title, label=label))
+        cached = await draw_view(table_view(state, names, title=title, label=label))
         request.app[PICTURES][(game_id, locale)] = cached
     return web.Response(body=cached, content_type="image/png",
                         headers={"Cache-Control": "public, max-age=86400"})

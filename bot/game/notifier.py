@@ -18,11 +18,11 @@ import asyncio
 import logging
 from collections.abc import Callable, Iterable, Sequence
 from contextvars import ContextVar, Token
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup
 
-from bot.delivery import photo_payload, send_payload
+from bot.delivery import picture_payload, send_payload
 from bot.game.event_text import EventText
 from bot.game.posts import TEXT_LIMIT, Post, units
 from bot.game.senders import Sender
@@ -30,6 +30,9 @@ from bot.game.table import Table
 from bot.i18n import Safe, Translator
 from engine import AudienceKind, Event
 from storage.outbox import EDIT, SEND, Queued
+
+if TYPE_CHECKING:
+    from bot.services.picture import TableView
 
 log = logging.getLogger("bot.game.notifier")
 
@@ -195,13 +198,13 @@ class Notifier(EventText):
         await self.edit(tg_id, ref, self.t(locale, key, **kwargs),
                         markup=None if markup is None else markup(locale))
 
-    async def club_photo(self, table: Table, png: bytes | None, caption: str, *,
+    async def club_photo(self, table: Table, view: TableView | None, caption: str, *,
                          ref: str | None = None) -> None:
-        """The table's picture as its own club post (nothing without one: its caption is then
-        posted by the caller)."""
-        if png is None:
+        """The table's picture as its own club post, drawn when it is sent (nothing without
+        one: its caption is then posted by the caller)."""
+        if view is None:
             return
-        await self._queue(Queued(table.chat_id, SEND, photo_payload(png, caption), ref))
+        await self._queue(Queued(table.chat_id, SEND, picture_payload(view, caption), ref))
 
     async def edit_post(self, chat_id: int, post: Post) -> None:
         """Replace the text (or a picture's caption) of the post sent under ``post.ref``."""

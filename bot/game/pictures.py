@@ -4,9 +4,7 @@ the engine says the game is over); this module only feeds it the table and the t
 
 from __future__ import annotations
 
-import asyncio
 import logging
-from concurrent.futures import ThreadPoolExecutor
 from typing import TYPE_CHECKING
 
 from bot.game.table import Table
@@ -16,11 +14,6 @@ if TYPE_CHECKING:  # Pillow is imported on the first picture, not at the bot's s
     from bot.services.picture import TableView
 
 log = logging.getLogger("bot.game")
-# One picture at a time, off the event loop: a render is 50-120 ms of CPU (mostly zlib, which
-# releases the GIL), and the mornings of many tables come at once; six of asyncio's default
-# threads then took both cores from the loop (it ran 165 ms late with ten at once, answering
-# nobody). Queued here, the loop keeps a core.
-_RENDERER = ThreadPoolExecutor(max_workers=1, thread_name_prefix="picture")
 
 
 def view_of(table: Table, tr: Translator, key: str, **kwargs: object) -> TableView:
@@ -37,15 +30,11 @@ def view_of(table: Table, tr: Translator, key: str, **kwargs: object) -> TableVi
     return table_view(table.game, names, title=tr.t(locale, key, **kwargs), label=label)
 
 
-async def table_png(table: Table, tr: Translator, key: str, **kwargs: object) -> bytes | None:
-    """The PNG (rendered off the event loop); None when it cannot be drawn (the post then goes
-    out as text: a picture never holds the game up)."""
+def table_picture(table: Table, tr: Translator, key: str, **kwargs: object) -> TableView | None:
+    """What the post's picture shows (the sender draws it: ``bot/drawing.py``); None when it
+    cannot be said (the post then goes out as text: a picture never holds the game up)."""
     try:
-        from bot.services import picture
-
-        view = view_of(table, tr, key, **kwargs)
-        return await asyncio.get_running_loop().run_in_executor(
-            _RENDERER, picture.render_table, view)
+        return view_of(table, tr, key, **kwargs)
     except Exception:
         log.exception("cannot draw the table of game %s", table.game_id)
         return None

@@ -9,14 +9,17 @@ from __future__ import annotations
 
 from datetime import datetime
 from functools import partial
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import engine
 from bot.game.core import PhaseService, secs
-from bot.game.pictures import table_png
+from bot.game.pictures import table_picture
 from bot.game.posts import Post
 from bot.game.table import Result, Stage, Table, iso
 from storage.models import GamePoints
+
+if TYPE_CHECKING:
+    from bot.services.picture import TableView
 
 
 class Results(PhaseService):
@@ -26,10 +29,11 @@ class Results(PhaseService):
         """The outcome of a resolution: engine events, last words, then what comes next."""
         told = {kind for step, kind in table.told if step == table.step}
         morning = isinstance(result, engine.NightResult) and not table.game.over
-        png = None
+        picture = None
         if morning:
             day = table.game.current_day
-            png = await table_png(table, self.tr, "seats.picture.day", game=table.game_id, day=day)
+            picture = table_picture(table, self.tr, "seats.picture.day", game=table.game_id,
+                                    day=day)
         await self.notifier.events(table, [
             e for e in result.events
             if not (isinstance(result, engine.DayResult) and e.kind in told)])
@@ -45,27 +49,27 @@ class Results(PhaseService):
             await self.finish(table)  # the end's posts join the outcome's
             return
         if morning:
-            await self._morning(table, png, day, ref)
+            await self._morning(table, picture, day, ref)
         else:
             table.last_post = await self.notifier.tell(table.chat_id, vote_post, ref)
         await self.core.record(table, "announced", {"seq": table.resolved_seq})
 
-    async def _morning(self, table: Table, png: bytes | None, day: int, ref: str) -> None:
+    async def _morning(self, table: Table, picture: TableView | None, day: int, ref: str) -> None:
         """The morning is one post: the day's picture, its caption the night's news and the
         day's start (the last words' ends are edited into it); without a picture, or when the
         news is too long for a caption, the news is a post and the picture follows it."""
         start = self.notifier.t(table.locale, "game.day.start", day=day)
-        if png is None:
+        if picture is None:
             await self.notifier.send(table.chat_id, start)
             table.last_post = await self.notifier.tell(table.chat_id, None, ref)
             return
         news = self.notifier.take_post(table.chat_id, Post(ref, start, caption=True).room())
         if news is None:  # too long for a caption (or nothing said)
             table.last_post = await self.notifier.tell(table.chat_id, None, ref)
-            await self.notifier.club_photo(table, png, start)
+            await self.notifier.club_photo(table, picture, start)
             return
         caption = f"{news}\n\n{start}"
-        await self.notifier.club_photo(table, png, caption, ref=ref)
+        await self.notifier.club_photo(table, picture, caption, ref=ref)
         table.last_post = Post(ref, caption, caption=True)
 
     def tally_ref(self, table: Table) -> str:
@@ -198,9 +202,9 @@ class Results(PhaseService):
         # one post: the outcome, the points and the deal (the last words' ends go in too)
         table.last_post = await self.notifier.tell(table.chat_id, None,
                                                    self.core.ref(table, "end"))
-        png = await table_png(table, self.tr, "seats.picture.end", game=table.game_id)
+        picture = table_picture(table, self.tr, "seats.picture.end", game=table.game_id)
         await self.notifier.club_photo(
-            table, png, self.notifier.t(table.locale, "seats.picture.end", game=table.game_id))
+            table, picture, self.notifier.t(table.locale, "seats.picture.end", game=table.game_id))
         for seat in sorted(table.first_day_dead):
             await self.db.first_day_killed.mark(table.chat_id, table.day, table.tg_of(seat))
         rows_ = [GamePoints(table.tg_of(e.seat), e.points, str(e.reason), e.phase)

@@ -54,8 +54,8 @@ class Sent:
 
 class RecordingSender:
     """Keeps everything in memory, as if Telegram confirmed each request at once (service
-    tests; also handy for dry runs). Sends under a key already sent are ignored, as the outbox
-    does."""
+    tests; also handy for dry runs); a picture is drawn as the sender draws it. Sends under a
+    key already sent are ignored, as the outbox does."""
 
     durable = False
 
@@ -69,7 +69,7 @@ class RecordingSender:
         for m in messages:
             if m.chat_id in self.blocked:
                 continue
-            photo = photo_of(m.payload)
+            photo = await photo_of(m.payload)
             text = photo[1] if photo is not None else str(
                 m.payload.get("text", m.payload.get("caption")))  # an edit of a picture: caption
             markup = markup_of(m.payload)

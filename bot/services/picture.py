@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 from functools import cache
 from pathlib import Path
+from typing import Any
 
 from PIL import Image, ImageDraw, ImageFont
 
@@ -71,6 +72,21 @@ class TableView:
             if s.card is not None:
                 out.append(s.card)
         return out
+
+    def to_json(self) -> dict[str, Any]:
+        """What an outbox row keeps (the picture is drawn when it is sent): plain JSON."""
+        return {"title": self.title,
+                "seats": [[s.seat, s.nickname, str(s.state), list(s.immunities), s.card]
+                          for s in self.seats],
+                "legend": {str(k): v for k, v in self.legend.items()}}
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> TableView:
+        return cls(title=str(data["title"]),
+                   seats=tuple(SeatView(int(seat), str(nickname), SeatState(state),
+                                        tuple(immunities), card)
+                               for seat, nickname, state, immunities, card in data["seats"]),
+                   legend={SeatState(k): str(v) for k, v in data["legend"].items()})
 
 
 def table_view(

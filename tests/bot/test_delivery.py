@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import base64
 import json
 from collections.abc import AsyncIterator
 from pathlib import Path
@@ -12,8 +13,10 @@ import pytest
 from aiogram import Bot
 from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup
 
-from bot.delivery import Delivery, photo_payload, send_payload
+import bot.services.picture
+from bot.delivery import Delivery, picture_payload, send_payload
 from bot.outbox import Limits, Outbox
+from bot.services.picture import SeatState, SeatView, TableView, render_table
 from bot.session import BotSession
 from storage.db import Database
 from storage.outbox import EDIT, SEND, Queued
@@ -211,12 +214,36 @@ async def test_prompt_clean_up_edits_are_not_urgent(
     assert sorted(asked) == sorted([(GROUP, True), (USER, False), (other, True), (other, True)])
 
 
-async def test_a_picture_is_sent_once_and_its_bytes_not_kept(
+VIEW = TableView("☀️ Day 1", (SeatView(1, "Ann", SeatState.ALIVE),
+                               SeatView(2, "<b>Bob</b>", SeatState.DEAD)),
+                 {s: str(s) for s in SeatState})
+
+
+async def test_a_picture_is_drawn_when_its_turn_comes_and_sent_once(
         fake: FakeTelegram, db: Database, outbox: Outbox) -> None:
-    png = b"\x89PNG\r\n\x1a\n" + bytes(range(256)) * 40
+    """The row keeps what to draw (a kilobyte, not the PNG); the sender draws it."""
     delivery = Delivery(db, outbox)
     await delivery.start()
-    await delivery.enqueue([Queued(GROUP, SEND, photo_payload(png, "☀️ Day 1"), "g1:pic")])
+    await delivery.enqueue([Queued(GROUP, SEND, picture_payload(VIEW, "☀️ Day 1"), "g1:pic")])
+    assert await delivery.idle(10)
+    await delivery.stop()
+    [sent] = [m for m in fake.messages(GROUP) if m.photo_bytes is not None]
+    assert sent.photo_bytes == render_table(VIEW) and "Day 1" in sent.body
+    [row] = await db.outbox.rows(GROUP)
+    payload = json.loads(row["payload"])
+    assert row["status"] == "sent" and payload["caption"] == "☀️ Day 1"
+    assert TableView.from_json(payload["picture"]) == VIEW and len(row["payload"]) < 1000
+
+
+async def test_a_picture_queued_with_its_png_is_sent_and_its_bytes_not_kept(
+        fake: FakeTelegram, db: Database, outbox: Outbox) -> None:
+    """A row queued before the sender drew the pictures (an upgrade with posts in the queue)
+    holds its PNG, base64: it is sent as it is, and the bytes go once it is."""
+    png = b"\x89PNG\r\n\x1a\n" + bytes(range(256)) * 40
+    photo = {"photo": base64.b64encode(png).decode("ascii"), "caption": "☀️ Day 1"}
+    delivery = Delivery(db, outbox)
+    await delivery.start()
+    await delivery.enqueue([Queued(GROUP, SEND, photo, "g1:pic")])
     assert await delivery.idle(10)
     await delivery.stop()
     [sent] = [m for m in fake.messages(GROUP) if m.photo_bytes is not None]
@@ -226,21 +253,37 @@ async def test_a_picture_is_sent_once_and_its_bytes_not_kept(
     assert json.loads(row["payload"])["caption"] == "☀️ Day 1"
 
 
+async def test_a_picture_that_cannot_be_drawn_goes_out_as_its_caption(
+        fake: FakeTelegram, db: Database, outbox: Outbox,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    def broken(view: TableView) -> bytes:
+        raise OSError("no fonts")
+    monkeypatch.setattr(bot.services.picture, "render_table", broken)
+    delivery = Delivery(db, outbox)
+    await delivery.start()
+    await delivery.enqueue([Queued(GROUP, SEND, picture_payload(VIEW, "☀️ Day 1"), "g1:pic"),
+                            send(GROUP, "next")])
+    assert await delivery.idle(10)
+    await delivery.stop()
+    assert [(m.body, m.photo_bytes) for m in fake.messages(GROUP)] == [
+        ("☀️ Day 1", None), ("next", None)]
+    assert all(r["status"] == "sent" for r in await db.outbox.rows(GROUP))
+
+
 async def test_a_pictures_caption_is_edited_in_place(
         fake: FakeTelegram, db: Database, outbox: Outbox) -> None:
     """The morning's picture: the last words' ends are edited into its caption
     (``editMessageCaption``), in order with the chat's other posts."""
-    png = b"\x89PNG\r\n\x1a\n" + bytes(64)
     delivery = Delivery(db, outbox)
     await delivery.start()
     await delivery.enqueue([
-        Queued(GROUP, SEND, photo_payload(png, "🌅 Morning"), "g1:r5"),
+        Queued(GROUP, SEND, picture_payload(VIEW, "🌅 Morning"), "g1:r5"),
         Queued(GROUP, EDIT, {"caption": "🌅 Morning\n\nthe last word is over"}, "g1:r5"),
         send(GROUP, "🗳 board")])
     assert await delivery.idle(10)
     await delivery.stop()
     picture, board = fake.messages(GROUP)
-    assert picture.photo_bytes == png and picture.text is None
+    assert picture.photo_bytes == render_table(VIEW) and picture.text is None
     assert picture.caption == "🌅 Morning\n\nthe last word is over"
     assert picture.history == ["🌅 Morning"] and board.body == "🗳 board"
     methods = [call for call, p in fake.calls if p.get("chat_id") == GROUP]
@@ -263,9 +306,9 @@ async def test_a_request_is_built_once_its_turn_came(
     delivery = Delivery(db, outbox)
     build = delivery._method
 
-    def built(row: Any, target: int | None) -> Any:
+    def built(row: Any, target: int | None, photo: tuple[bytes, str] | None) -> Any:
         steps.append(("built", row.chat_id))
-        return build(row, target)
+        return build(row, target, photo)
 
     monkeypatch.setattr(delivery, "_method", built)
     await delivery.start()

@@ -3,15 +3,17 @@ card at the end; before the end the renderer is never given a card."""
 
 from __future__ import annotations
 
+import threading
 from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
 
 import bot.services.picture
+from bot.game.table import Stage
 from bot.services.picture import TableView, render_table
 from tests.fakes.telegram_server import FakeTelegram
-from tests.game.flow import CLUB, Flow, start_app, stop_app
+from tests.game.flow import CLUB, Flow, start_app, stop_app, wait_until
 
 
 @pytest.fixture
@@ -65,3 +67,36 @@ async def test_table_picture_each_day_and_at_the_end(fake: FakeTelegram, tmp_pat
     assert {seat.seat: seat.card for seat in views[-1].seats} == roles
     assert [seat.nickname for seat in views[-1].seats] == [table.name(s) for s in
                                                           sorted(table.seats)]
+
+
+async def test_the_nights_last_choice_is_answered_before_its_picture_is_drawn(
+        fake: FakeTelegram, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The last choice resolves the night and queues the morning's picture post; the press is
+    answered at once, and the sender draws the picture when the post's turn comes (a morning of
+    many tables drew its pictures one at a time while the last pressers waited for theirs)."""
+    may_draw, drawing = threading.Event(), threading.Event()
+
+    def held(view: TableView) -> bytes:
+        drawing.set()
+        may_draw.wait(30)
+        return render_table(view)
+    monkeypatch.setattr(bot.services.picture, "render_table", held)
+
+    app, task = await start_app(fake, tmp_path, night_seconds=60, mafia_agree_seconds=60)
+    try:
+        flow = Flow(fake, app, "en")
+        await flow.lobby(10)
+        await flow.deal()
+        await flow.start("/night", Stage.NIGHT)
+        await flow.night_choices()  # each press waits for its answer (10 s at most)
+        assert not flow.over and flow.table.stage is not Stage.NIGHT
+        await wait_until(drawing.is_set, 10, "the sender drawing the morning")
+        assert not any(m.photo_bytes for m in fake.messages(CLUB))
+        may_draw.set()
+        await flow.delivered()
+        [morning] = [m for m in fake.messages(CLUB) if m.photo_bytes is not None]
+        assert morning.photo_bytes is not None and morning.photo_bytes.startswith(b"\x89PNG")
+        assert "Morning after night 1" in morning.body
+    finally:
+        may_draw.set()
+        await stop_app(app, task)

@@ -51,9 +51,9 @@ async def test_news_too_long_for_a_caption_is_a_post_and_the_picture_follows(
 
 async def test_without_a_picture_the_morning_is_one_text_post(
         h: Harness, monkeypatch: pytest.MonkeyPatch) -> None:
-    async def no_picture(*args: object, **kwargs: object) -> None:
+    def no_picture(*args: object, **kwargs: object) -> None:
         return None
-    monkeypatch.setattr(bot.game.results, "table_png", no_picture)
+    monkeypatch.setattr(bot.game.results, "table_picture", no_picture)
     await h.dealt(10)
     await h.play_night(random.Random(1))
     [i] = mornings(h)
