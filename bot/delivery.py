@@ -97,6 +97,10 @@ async def photo_of(payload: dict[str, Any]) -> tuple[bytes, str] | None:
     return None
 
 
+def photo_name(image: bytes) -> str:
+    return "table.png" if image.startswith(b"\x89PNG") else "table.jpg"  # (an older row's)
+
+
 def markup_of(payload: dict[str, Any]) -> InlineKeyboardMarkup | None:
     data = payload.get("markup")
     return None if data is None else InlineKeyboardMarkup.model_validate(data)
@@ -285,7 +289,7 @@ class Delivery:
         markup = markup_of(payload)
         if photo is not None:
             return SendPhoto(chat_id=row.chat_id,
-                             photo=BufferedInputFile(photo[0], filename="table.png"),
+                             photo=BufferedInputFile(photo[0], filename=photo_name(photo[0])),
                              caption=photo[1], parse_mode=self.outbox.parse_mode)
         if target is None:
             text = payload["text"] if "text" in payload else payload["caption"]  # not drawn

@@ -228,7 +228,7 @@ async def test_a_picture_is_drawn_when_its_turn_comes_and_sent_once(
     assert await delivery.idle(10)
     await delivery.stop()
     [sent] = [m for m in fake.messages(GROUP) if m.photo_bytes is not None]
-    assert sent.photo_bytes == render_table(VIEW) and "Day 1" in sent.body
+    assert sent.photo_bytes == render_table(VIEW, jpeg=True) and "Day 1" in sent.body
     [row] = await db.outbox.rows(GROUP)
     payload = json.loads(row["payload"])
     assert row["status"] == "sent" and payload["caption"] == "☀️ Day 1"
@@ -256,7 +256,7 @@ async def test_a_picture_queued_with_its_png_is_sent_and_its_bytes_not_kept(
 async def test_a_picture_that_cannot_be_drawn_goes_out_as_its_caption(
         fake: FakeTelegram, db: Database, outbox: Outbox,
         monkeypatch: pytest.MonkeyPatch) -> None:
-    def broken(view: TableView) -> bytes:
+    def broken(view: TableView, **kwargs: Any) -> bytes:
         raise OSError("no fonts")
     monkeypatch.setattr(bot.services.picture, "render_table", broken)
     delivery = Delivery(db, outbox)
@@ -283,7 +283,7 @@ async def test_a_pictures_caption_is_edited_in_place(
     assert await delivery.idle(10)
     await delivery.stop()
     picture, board = fake.messages(GROUP)
-    assert picture.photo_bytes == render_table(VIEW) and picture.text is None
+    assert picture.photo_bytes == render_table(VIEW, jpeg=True) and picture.text is None
     assert picture.caption == "🌅 Morning\n\nthe last word is over"
     assert picture.history == ["🌅 Morning"] and board.body == "🗳 board"
     methods = [call for call, p in fake.calls if p.get("chat_id") == GROUP]

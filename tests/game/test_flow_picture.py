@@ -6,6 +6,7 @@ from __future__ import annotations
 import threading
 from collections.abc import AsyncIterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -14,6 +15,8 @@ from bot.game.table import Stage
 from bot.services.picture import TableView, render_table
 from tests.fakes.telegram_server import FakeTelegram
 from tests.game.flow import CLUB, Flow, start_app, stop_app, wait_until
+
+JPEG = b"\xff\xd8\xff"  # Telegram makes every photo a JPEG: the bot sends one
 
 
 @pytest.fixture
@@ -26,9 +29,9 @@ async def test_table_picture_each_day_and_at_the_end(fake: FakeTelegram, tmp_pat
                                                      monkeypatch: pytest.MonkeyPatch) -> None:
     views: list[TableView] = []
 
-    def spy(view: TableView) -> bytes:
+    def spy(view: TableView, **kwargs: Any) -> bytes:
         views.append(view)
-        return render_table(view)
+        return render_table(view, **kwargs)
     monkeypatch.setattr(bot.services.picture, "render_table", spy)
 
     app, task = await start_app(fake, tmp_path)
@@ -43,7 +46,7 @@ async def test_table_picture_each_day_and_at_the_end(fake: FakeTelegram, tmp_pat
 
     messages = fake.messages(CLUB)
     photos = [m for m in messages if m.photo_bytes is not None]
-    assert all(p.photo_bytes and p.photo_bytes.startswith(b"\x89PNG") for p in photos)
+    assert all(p.photo_bytes and p.photo_bytes.startswith(JPEG) for p in photos)
     mornings = [p for p in photos if "☀️" in p.body]
     final = photos[-1]
     assert photos == [*mornings, final]
@@ -76,10 +79,10 @@ async def test_the_nights_last_choice_is_answered_before_its_picture_is_drawn(
     many tables drew its pictures one at a time while the last pressers waited for theirs)."""
     may_draw, drawing = threading.Event(), threading.Event()
 
-    def held(view: TableView) -> bytes:
+    def held(view: TableView, **kwargs: Any) -> bytes:
         drawing.set()
         may_draw.wait(30)
-        return render_table(view)
+        return render_table(view, **kwargs)
     monkeypatch.setattr(bot.services.picture, "render_table", held)
 
     app, task = await start_app(fake, tmp_path, night_seconds=60, mafia_agree_seconds=60)
@@ -95,7 +98,7 @@ async def test_the_nights_last_choice_is_answered_before_its_picture_is_drawn(
         may_draw.set()
         await flow.delivered()
         [morning] = [m for m in fake.messages(CLUB) if m.photo_bytes is not None]
-        assert morning.photo_bytes is not None and morning.photo_bytes.startswith(b"\x89PNG")
+        assert morning.photo_bytes is not None and morning.photo_bytes.startswith(JPEG)
         assert "Morning after night 1" in morning.body
     finally:
         may_draw.set()
