@@ -28,7 +28,7 @@ from bot.commands import register_commands
 from bot.config import LOCALES, Settings
 from bot.delivery import Delivery
 from bot.game.service import GameService
-from bot.game.timers import JobGuard
+from bot.game.timers import JobGuard, stop_scheduler
 from bot.game.wiring import game_routers, install_games, mini_app_url, start_games
 from bot.handlers import get_routers
 from bot.i18n import CatalogError, Translator, default_translator
@@ -262,8 +262,7 @@ class App:
             if self.webhook_runner is not None:
                 await self.webhook_runner.cleanup()  # the dispatcher's shutdown runs here
                 self.webhook_runner = None
-            if self.scheduler.running:
-                self.scheduler.shutdown(wait=False)
+            await stop_scheduler(self.scheduler, self.guard)
             await self.handlers.finish()  # before storage closes under them
             await self.guard.stop()
             games = self.services.extra.get("games")
