@@ -87,8 +87,8 @@ def picture_payload(view: TableView, caption: str) -> dict[str, Any]:
 
 
 async def photo_of(payload: dict[str, Any]) -> tuple[bytes, str] | None:
-    """A picture row's PNG (drawn now) and caption; None for a text. A row queued before the
-    sender drew the pictures holds its PNG, base64 (``photo``)."""
+    """A picture row's image (drawn now: a JPEG) and caption; None for a text. A row queued
+    before the sender drew the pictures holds its PNG, base64 (``photo``)."""
     caption = str(payload.get("caption", ""))
     if "picture" in payload:
         return await draw(payload["picture"]), caption
@@ -273,8 +273,8 @@ class Delivery:
         return target[1]
 
     async def _photo(self, row: OutboxRow) -> tuple[bytes, str] | None:
-        """A picture row's PNG, drawn before the row takes its turn; None for a text, or when
-        the picture cannot be drawn (its caption then goes out as a text)."""
+        """A picture row's image, drawn before the row takes its turn; None for a text, or
+        when the picture cannot be drawn (its caption then goes out as a text)."""
         try:
             return await photo_of(row.payload)
         except Exception:
