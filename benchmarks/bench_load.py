@@ -38,6 +38,7 @@ from typing import Any
 from benchmarks.load.figures import SENDS, figures, ledger_check, percentile, settle, table_text
 from benchmarks.load.lag import LoopLag
 from benchmarks.load.players import Bench, Table, wait_until
+from benchmarks.load.steal import cpu_times, steal_percent
 from benchmarks.places import PgPlace
 from storage.db import Database
 from tests.fakes.telegram_server import FakeTelegram, TelegramLimits
@@ -139,6 +140,7 @@ async def deal_table(bench: Bench, table: Table) -> dict[str, Any]:
 async def run(games: int, minutes: float, seed: int, panel: bool = False,
               url: str | None = None, processes: int = 1) -> dict[str, Any]:
     rng = random.Random(seed)
+    steal: float | None = None
     tmp = Path(tempfile.mkdtemp(prefix="bench_load_"))
     target: str | Path = tmp / "mafia.sqlite3"
     if url is not None:  # a fresh database "bench" on that server
@@ -180,10 +182,12 @@ async def run(games: int, minutes: float, seed: int, panel: bool = False,
                 if rng.random() < 0.25:
                     bench.slow.update(rng.sample(t.players, 2))
             started = time.monotonic()
+            cpu_before = cpu_times()
             lag.start()
             await asyncio.gather(*(bench.play(t) for t in tables))
             await lag.stop()
             wall = time.monotonic() - started
+            steal = steal_percent(cpu_before, cpu_times())
             await settle(target, tables)  # the last posts and ledger writes
             peak, cpu = proc_stats(proc.pid)
             cpu -= start_cpu
@@ -208,7 +212,7 @@ async def run(games: int, minutes: float, seed: int, panel: bool = False,
         peak_rss_mb=peak, cpu_seconds=cpu, deal=deal_result, processes=processes,
         cpu_seconds_per_process=cpus,
         harness_lag_ms=tuple(1000 * percentile(lag.samples, q) for q in (50, 99, 100)),
-        tracebacks=log_text.count("Traceback"), workdir=str(tmp),
+        tracebacks=log_text.count("Traceback"), workdir=str(tmp), steal_percent=steal,
         total_seconds=time.monotonic() - bench_start,
         machine=f"{platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}",
     )

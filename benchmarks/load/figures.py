@@ -209,6 +209,8 @@ def table_text(r: dict[str, Any]) -> str:
         ("update -> first request p50 / p99, ms", f"{u50:.0f} / {u99:.0f}"),
         ("the benchmark's own loop late p50 / p99 / max, ms", " / ".join(
             f"{v:.0f}" for v in r.get("harness_lag_ms", ()))),
+        ("the machine's steal time during the games, %",
+         "unknown" if r.get("steal_percent") is None else f"{r['steal_percent']:.1f}"),
         ("club posts / edits per game", f"{r['club_posts_per_game']:.1f} / "
                                         f"{r['club_edits_per_game']:.1f}"),
         ("club posts/edits per phase", phases),
