@@ -244,7 +244,9 @@ async def test_unseat_from_the_panel(fake: FakeTelegram, tmp_path: Path) -> None
 
 async def jail_one(flow: Flow) -> int:
     """A night from the panel in which the Judge jails a player for sure: nobody else targets
-    the Judge or the prisoner (no block, no kill, no challenge of them). The prisoner's seat."""
+    the Judge or the prisoner (no block, no kill, no challenge of them), and the prisoner's own
+    choice endangers nobody (a Sportsman dealt the seat challenges no Mafia card: RULES.md 3.5,
+    both would die). The prisoner's seat."""
     table = flow.table
     judge = next(s for s in sorted(table.seats) if table.role(s) is engine.Role.JUDGE)
     prisoner = next(s for s in sorted(table.seats) if s != judge)
@@ -262,6 +264,8 @@ async def jail_one(flow: Flow) -> int:
             target = common
         else:
             options = [t for t in engine.legal_targets(table.game, seat) if t not in spared]
+            if seat == prisoner:  # a Sportsman's challenge of a Mafia card kills it too
+                options = [t for t in options if not table.game.player(t).is_mafia]
             if not options:
                 continue
             target = options[0]
