@@ -101,6 +101,12 @@ def photo_name(image: bytes) -> str:
     return "table.png" if image.startswith(b"\x89PNG") else "table.jpg"  # (an older row's)
 
 
+def text_of(payload: dict[str, Any]) -> str:
+    """A row's text: a picture's caption where it has none (an edit of the morning's caption,
+    a picture that could not be drawn)."""
+    return str(payload["text"] if "text" in payload else payload["caption"])
+
+
 def markup_of(payload: dict[str, Any]) -> InlineKeyboardMarkup | None:
     data = payload.get("markup")
     return None if data is None else InlineKeyboardMarkup.model_validate(data)
@@ -292,8 +298,7 @@ class Delivery:
                              photo=BufferedInputFile(photo[0], filename=photo_name(photo[0])),
                              caption=photo[1], parse_mode=self.outbox.parse_mode)
         if target is None:
-            text = payload["text"] if "text" in payload else payload["caption"]  # not drawn
-            return SendMessage(chat_id=row.chat_id, text=text,
+            return SendMessage(chat_id=row.chat_id, text=text_of(payload),  # or not drawn
                                parse_mode=self.outbox.parse_mode, reply_markup=markup,
                                protect_content=True if payload.get("protect") else None)
         if "text" not in payload:  # a picture's caption (the morning's post)

@@ -9,7 +9,7 @@ from typing import Protocol
 
 from aiogram.types import InlineKeyboardMarkup
 
-from bot.delivery import Delivery, markup_of, photo_of
+from bot.delivery import Delivery, markup_of, photo_of, text_of
 from storage.outbox import EDIT, Queued
 
 
@@ -70,8 +70,7 @@ class RecordingSender:
             if m.chat_id in self.blocked:
                 continue
             photo = await photo_of(m.payload)
-            text = photo[1] if photo is not None else str(
-                m.payload.get("text", m.payload.get("caption")))  # an edit of a picture: caption
+            text = photo[1] if photo is not None else text_of(m.payload)
             markup = markup_of(m.payload)
             if m.method == EDIT:
                 assert m.key is not None
