@@ -37,8 +37,16 @@ from typing import Any
 
 from benchmarks.load.figures import SENDS, figures, ledger_check, percentile, settle, table_text
 from benchmarks.load.lag import LoopLag
+from benchmarks.load.machine import (
+    MachineLoad,
+    cpu_times,
+    own_cpu,
+    postgres_cpu,
+    process_cpu,
+    steal_percent,
+    used_share,
+)
 from benchmarks.load.players import Bench, Table, wait_until
-from benchmarks.load.steal import cpu_times, steal_percent
 from benchmarks.places import PgPlace
 from storage.db import Database
 from tests.fakes.telegram_server import FakeTelegram, TelegramLimits
@@ -52,7 +60,6 @@ SETTINGS = ("BOT_TOKEN", "TELEGRAM_API_URL", "DATABASE_PATH", "DATABASE_URL", "A
             "HOST_IDS",
             "NIGHT_SECONDS", "MAFIA_AGREE_SECONDS", "VOTE_TURN_SECONDS", "LAST_WORD_SECONDS",
             "DEFAULT_LOCALE", "WEB_PORT", "WEB_URL")
-CLK_TCK = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
 
 
 # ---------------------------------------------------------------------- set-up
@@ -105,10 +112,7 @@ def proc_stats(pid: int) -> tuple[float, float]:
         for line in status:
             if line.startswith("VmHWM:"):
                 peak = int(line.split()[1]) / 1024
-    with open(f"/proc/{pid}/stat") as stat:
-        fields = stat.read().rsplit(")", 1)[1].split()
-    cpu = (int(fields[11]) + int(fields[12])) / CLK_TCK
-    return peak, cpu
+    return peak, process_cpu(pid)
 
 
 # ---------------------------------------------------------------------- the 20-player deal
@@ -138,9 +142,13 @@ async def deal_table(bench: Bench, table: Table) -> dict[str, Any]:
 
 # ---------------------------------------------------------------------- main
 async def run(games: int, minutes: float, seed: int, panel: bool = False,
-              url: str | None = None, processes: int = 1) -> dict[str, Any]:
+              url: str | None = None, processes: int = 1,
+              arrival: float = 0.0) -> dict[str, Any]:
     rng = random.Random(seed)
     steal: float | None = None
+    used: float | None = None
+    harness_cpu: float | None = None
+    server_cpu: float | None = None
     tmp = Path(tempfile.mkdtemp(prefix="bench_load_"))
     target: str | Path = tmp / "mafia.sqlite3"
     if url is not None:  # a fresh database "bench" on that server
@@ -162,6 +170,7 @@ async def run(games: int, minutes: float, seed: int, panel: bool = False,
         cpus: list[float] = []
         logs = [tmp / ("bot.log" if i == 0 else f"bot{i}.log") for i in range(processes)]
         lag = LoopLag()
+        machine = MachineLoad()
         try:
             def ready() -> bool:
                 if any(p.returncode is not None for p in procs):
@@ -182,12 +191,21 @@ async def run(games: int, minutes: float, seed: int, panel: bool = False,
                 if rng.random() < 0.25:
                     bench.slow.update(rng.sample(t.players, 2))
             started = time.monotonic()
-            cpu_before = cpu_times()
+            cpu_before, harness_before = cpu_times(), own_cpu()
+            server_before = postgres_cpu() if url is not None else 0.0
             lag.start()
-            await asyncio.gather(*(bench.play(t) for t in tables))
+            machine.start()
+            # --arrival: the tables open one after another over that many seconds (0: at once)
+            await asyncio.gather(*(bench.play(t, arrival * i / len(tables))
+                                   for i, t in enumerate(tables)))
             await lag.stop()
+            await machine.stop()
             wall = time.monotonic() - started
-            steal = steal_percent(cpu_before, cpu_times())
+            cpu_after = cpu_times()
+            steal, used = steal_percent(cpu_before, cpu_after), used_share(cpu_before, cpu_after)
+            harness_cpu = own_cpu() - harness_before
+            if url is not None:
+                server_cpu = postgres_cpu() - server_before
             await settle(target, tables)  # the last posts and ledger writes
             peak, cpu = proc_stats(proc.pid)
             cpu -= start_cpu
@@ -201,7 +219,7 @@ async def run(games: int, minutes: float, seed: int, panel: bool = False,
                     await asyncio.wait_for(p.wait(), 30)
                 except TimeoutError:
                     p.kill()
-        result = figures(fake, tables, bench, lag)
+        result = figures(fake, tables, bench, lag, machine)
         good, problems = await ledger_check(target, tables, fake)
     durations = [t.finished_at - t.phases[0][0] for t in tables if t.finished_at]
     log_text = "".join(log.read_text(errors="replace") for log in logs)
@@ -213,6 +231,8 @@ async def run(games: int, minutes: float, seed: int, panel: bool = False,
         cpu_seconds_per_process=cpus,
         harness_lag_ms=tuple(1000 * percentile(lag.samples, q) for q in (50, 99, 100)),
         tracebacks=log_text.count("Traceback"), workdir=str(tmp), steal_percent=steal,
+        used_percent=None if used is None else 100 * used, harness_cpu_seconds=harness_cpu,
+        postgres_cpu_seconds=server_cpu, arrival_seconds=arrival,
         total_seconds=time.monotonic() - bench_start,
         machine=f"{platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}",
     )
@@ -231,6 +251,9 @@ def main() -> None:
     parser.add_argument("--url", default=None,
                         help="run the bot on this PostgreSQL server (a database 'bench' is"
                         " created there) instead of a SQLite file")
+    parser.add_argument("--arrival", type=float, default=0.0,
+                        help="open the tables one after another over this many seconds"
+                        " (default 0: all at once, the worst case)")
     parser.add_argument("--processes", type=int, nargs="+", default=[1],
                         help="with --url: run once per count given (e.g. 1 2), each time with"
                         " that many bot processes sharing the clubs; same seed")
@@ -240,9 +263,10 @@ def main() -> None:
     results = []
     for processes in args.processes:
         result = asyncio.run(run(args.games, args.minutes, args.seed, args.panel, args.url,
-                                 processes))
+                                 processes, args.arrival))
         backend = "PostgreSQL" if args.url else "SQLite"
-        print(f"bench_load --games {args.games}{' --panel' if args.panel else ''} "
+        print(f"bench_load --games {args.games}{' --panel' if args.panel else ''}"
+              f"{f' --arrival {args.arrival:g}' if args.arrival else ''} "
               f"on {result['machine']}, {backend}, {processes} process(es)")
         print(table_text(result))
         print("CPU seconds per process: "

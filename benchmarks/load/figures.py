@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from benchmarks.load.lag import LoopLag
+from benchmarks.load.machine import FULL, MachineLoad
 from benchmarks.load.players import GAME_OVER, Bench, Table
 from storage import Database
 from tests.fakes.telegram_server import FakeTelegram, Request
@@ -39,7 +40,7 @@ def first_request_after(log: list[Request]) -> dict[int, list[float]]:
 
 
 def figures(fake: FakeTelegram, tables: list[Table], bench: Bench,
-            lag: LoopLag | None = None) -> dict[str, Any]:
+            lag: LoopLag | None = None, machine: MachineLoad | None = None) -> dict[str, Any]:
     log = fake.log
     answered: dict[str, float] = {}
     for r in log:
@@ -50,6 +51,8 @@ def figures(fake: FakeTelegram, tables: list[Table], bench: Bench,
     # the same without the benchmark's own loop's stalls within each press (the bot's share)
     bot_share: dict[str, list[float]] = {}
     panel_by_action: dict[str, list[float]] = {}
+    # whether the machine's cores had CPU to spare in the second the press arrived
+    by_room: dict[str, list[float]] = {}
     unanswered = 0
     for query in bench.queries:
         update_id = fake.query_updates[query]
@@ -62,6 +65,9 @@ def figures(fake: FakeTelegram, tables: list[Table], bench: Bench,
             kind = ("lobby" if data.startswith("gl:") else "panel" if data.startswith("gh:")
                     else "game")
             press_by_kind.setdefault(kind, []).append(waited)
+            share = None if machine is None else machine.share_at(fake.delivered_at[update_id])
+            if share is not None:
+                by_room.setdefault("spare" if share < FULL else "full", []).append(waited)
             if kind == "panel":  # gh:GAME:STEP:ACTION:ARG: which of the host's presses
                 action = [*data.split(":"), "", "", ""][3]
                 panel_by_action.setdefault(action, []).append(waited)
@@ -127,6 +133,11 @@ def figures(fake: FakeTelegram, tables: list[Table], bench: Bench,
                                for k, v in sorted(panel_by_action.items())},
         "press_bot_ms_by_kind": {k: (len(v), 1000 * percentile(v, 50), 1000 * percentile(v, 99))
                                  for k, v in sorted(bot_share.items())},
+        "press_answer_ms_by_room": {k: (len(v), 1000 * percentile(v, 50),
+                                        1000 * percentile(v, 99))
+                                    for k, v in sorted(by_room.items())},
+        "machine_full_seconds": (0, 0) if machine is None else (machine.full_seconds(),
+                                                                 len(machine.seconds)),
         "update_first_ms": (1000 * percentile(first, 50), 1000 * percentile(first, 99)),
         "club_posts_per_game": sum(posts.values()) / n,
         "club_edits_per_game": sum(edits.values()) / n,
@@ -209,8 +220,16 @@ def table_text(r: dict[str, Any]) -> str:
         ("update -> first request p50 / p99, ms", f"{u50:.0f} / {u99:.0f}"),
         ("the benchmark's own loop late p50 / p99 / max, ms", " / ".join(
             f"{v:.0f}" for v in r.get("harness_lag_ms", ()))),
-        ("the machine's steal time during the games, %",
-         "unknown" if r.get("steal_percent") is None else f"{r['steal_percent']:.1f}"),
+        ("  arriving when the machine had CPU to spare / none (n, p50 / p99 ms)", "; ".join(
+            f"{k} {n}: {a:.0f} / {b:.0f}"
+            for k, (n, a, b) in r.get("press_answer_ms_by_room", {}).items())),
+        (f"seconds of the games with {FULL:.0%} of the cores used or stolen",
+         "{} of {}".format(*r.get("machine_full_seconds", (0, 0)))),
+        ("the machine's cores used / stolen during the games, %",
+         f"{_percent(r.get('used_percent'))} / {_percent(r.get('steal_percent'))}"),
+        ("CPU seconds (games): bots / PostgreSQL / the benchmark",
+         " / ".join(_cpu(r.get(k)) for k in ("cpu_seconds_per_process", "postgres_cpu_seconds",
+                                                "harness_cpu_seconds"))),
         ("club posts / edits per game", f"{r['club_posts_per_game']:.1f} / "
                                         f"{r['club_edits_per_game']:.1f}"),
         ("club posts/edits per phase", phases),
@@ -226,3 +245,15 @@ def table_text(r: dict[str, Any]) -> str:
     ]
     width = max(len(k) for k, _ in rows)
     return "\n".join(f"{k.ljust(width)}  {v}" for k, v in rows)
+
+
+def _percent(value: float | None) -> str:
+    return "unknown" if value is None else f"{value:.1f}"
+
+
+def _cpu(value: float | list[float] | None) -> str:
+    if value is None:
+        return "unknown"
+    if isinstance(value, list):
+        return " + ".join(f"{v:.1f}" for v in value)
+    return f"{value:.1f}"

@@ -148,7 +148,8 @@ class Bench:
     def has_card(self, uid: int) -> bool:
         return any(m.protect_content for m in self.fake.messages(uid))
 
-    async def play(self, table: Table) -> None:
+    async def play(self, table: Table, start_after: float = 0.0) -> None:
+        await asyncio.sleep(start_after)
         players = asyncio.create_task(self.answer_prompts(table))
         try:
             await self.lobby(table)

@@ -1,0 +1,134 @@
+"""Where a run's CPU went: the machine's cores second by second and the stolen share
+(``/proc/stat``), and the CPU of each party to the run (the bots, PostgreSQL, the benchmark's
+own process with the fake Telegram and the simulated players).
+
+On this workplace's two shared cores all of them take the same CPU, and the hypervisor's
+steal time moved a run's latencies more than a change of the bot did (docs/scaling.md, eighth
+session). So a run prints, beside its latencies, how busy the machine was and the presses that
+arrived when it had CPU to spare apart from those that arrived when it had none.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import resource
+import time
+from bisect import bisect_left
+from pathlib import Path
+from typing import NamedTuple
+
+STAT = Path("/proc/stat")
+PROC = Path("/proc")
+CLK_TCK = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
+SAMPLE = 1.0  # seconds between two readings of the machine's cores
+FULL = 0.9  # a second in which the cores were this much used or stolen had no CPU to spare
+
+
+class CpuTimes(NamedTuple):
+    """Clock ticks of all CPUs since boot (``/proc/stat``'s first line)."""
+
+    steal: int
+    total: int
+    idle: int  # idle and waiting for I/O
+
+
+def cpu_times(text: str | None = None) -> CpuTimes:
+    """The first line: ``cpu user nice system idle iowait irq softirq steal guest guest_nice``
+    (guest time is already counted in user and nice). Zeros where there is no /proc/stat."""
+    if text is None:
+        try:
+            text = STAT.read_text()
+        except OSError:
+            return CpuTimes(0, 0, 0)
+    fields = [int(v) for v in text.split("\n", 1)[0].split()[1:]]
+    counted = fields[:8]  # user .. steal
+    steal = counted[7] if len(counted) > 7 else 0
+    idle = sum(counted[3:5])
+    return CpuTimes(steal, sum(counted), idle)
+
+
+def steal_percent(before: CpuTimes, after: CpuTimes) -> float | None:
+    """The share of the CPU time between two readings that was stolen, in percent."""
+    total = after.total - before.total
+    return None if total <= 0 else 100.0 * (after.steal - before.steal) / total
+
+
+def used_share(before: CpuTimes, after: CpuTimes) -> float | None:
+    """The share of all the cores' time between two readings that was not idle: ours or
+    stolen (0..1)."""
+    total = after.total - before.total
+    return None if total <= 0 else 1.0 - (after.idle - before.idle) / total
+
+
+def process_cpu(pid: int | str, proc: Path = PROC) -> float:
+    """CPU seconds (user + system) a live process has used; 0 for one that is gone."""
+    try:
+        fields = (proc / str(pid) / "stat").read_text().rsplit(")", 1)[1].split()
+    except (OSError, IndexError):
+        return 0.0
+    return (int(fields[11]) + int(fields[12])) / CLK_TCK
+
+
+def postgres_cpu(proc: Path = PROC) -> float:
+    """CPU seconds used by this machine's live PostgreSQL processes (``comm`` "postgres"): the
+    server of a benchmark run with ``--url`` on this machine. A backend that ended is not
+    counted: the bots keep their connections for the whole run."""
+    total = 0.0
+    for entry in proc.iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            if (entry / "comm").read_text().strip() != "postgres":
+                continue
+        except OSError:
+            continue
+        total += process_cpu(entry.name, proc)
+    return total
+
+
+def own_cpu() -> float:
+    """CPU seconds this process (the benchmark: the fake Telegram and the players) has used."""
+    usage = resource.getrusage(resource.RUSAGE_SELF)
+    return usage.ru_utime + usage.ru_stime
+
+
+class MachineLoad:
+    """The share of the machine's cores used or stolen, one reading a second."""
+
+    def __init__(self) -> None:
+        self.seconds: list[tuple[float, float]] = []  # (end of the second, share used)
+        self._ends: list[float] = []
+        self._task: asyncio.Task[None] | None = None
+
+    def start(self) -> None:
+        self._task = asyncio.get_running_loop().create_task(self._run())
+
+    async def stop(self) -> None:
+        if self._task is not None:
+            self._task.cancel()
+            await asyncio.gather(self._task, return_exceptions=True)
+
+    async def _run(self) -> None:
+        before = cpu_times()
+        while True:
+            await asyncio.sleep(SAMPLE)
+            after = cpu_times()
+            share = used_share(before, after)
+            if share is not None:
+                self.add(time.monotonic(), share)
+            before = after
+
+    def add(self, end: float, share: float) -> None:
+        self.seconds.append((end, share))
+        self._ends.append(end)
+
+    def share_at(self, at: float) -> float | None:
+        """The share used in the reading that covers the moment ``at`` (None outside them)."""
+        i = bisect_left(self._ends, at)
+        if i >= len(self.seconds) or self.seconds[i][0] - at > 2 * SAMPLE:
+            return None
+        return self.seconds[i][1]
+
+    def full_seconds(self) -> int:
+        return sum(1 for _, share in self.seconds if share >= FULL)

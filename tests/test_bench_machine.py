@@ -1,0 +1,75 @@
+"""The load benchmark's reading of the machine (benchmarks/load/machine.py): the steal and the
+used share from /proc/stat's first line, each process's CPU from its stat file, and the
+presses split by whether the machine had CPU to spare when they arrived."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from benchmarks.load.machine import (
+    CLK_TCK,
+    FULL,
+    CpuTimes,
+    MachineLoad,
+    cpu_times,
+    postgres_cpu,
+    process_cpu,
+    steal_percent,
+    used_share,
+)
+
+BEFORE = "cpu  1000 10 200 5000 30 0 5 100 0 0\ncpu0 500 5 100 2500 15 0 2 50 0 0\n"
+AFTER = "cpu  1600 10 300 5100 30 0 5 300 40 0\ncpu0 800 5 150 2550 15 0 2 150 20 0\n"
+
+
+def test_steal_is_its_share_of_all_the_cpu_time_between_readings() -> None:
+    assert cpu_times(BEFORE) == CpuTimes(steal=100, total=6345, idle=5030)
+    assert cpu_times(AFTER) == CpuTimes(steal=300, total=7345, idle=5130)  # guest not twice
+    assert steal_percent(cpu_times(BEFORE), cpu_times(AFTER)) == pytest.approx(20.0)
+
+
+def test_the_used_share_counts_our_time_and_the_stolen_time() -> None:
+    # 1,000 ticks between the readings: 100 idle, 200 stolen, 700 ours
+    assert used_share(cpu_times(BEFORE), cpu_times(AFTER)) == pytest.approx(0.9)
+
+
+def test_no_time_between_readings_or_no_proc_is_no_figure() -> None:
+    assert steal_percent(CpuTimes(5, 10, 2), CpuTimes(5, 10, 2)) is None
+    assert used_share(CpuTimes(0, 0, 0), CpuTimes(0, 0, 0)) is None
+    assert cpu_times("cpu  1 2 3 4\n") == CpuTimes(0, 10, 4)  # no steal column: an old kernel
+
+
+def _process(root: Path, pid: int, comm: str, utime: int, stime: int) -> None:
+    (root / str(pid)).mkdir()
+    (root / str(pid) / "comm").write_text(comm + "\n")
+    # the name in parentheses may hold spaces and ")": the fields are counted after the last
+    fields = ["S", *["0"] * 10, str(utime), str(stime), *["0"] * 30]
+    (root / str(pid) / "stat").write_text(f"{pid} ({comm} (x)) " + " ".join(fields) + "\n")
+
+
+def test_a_process_cpu_is_its_user_and_system_time(tmp_path: Path) -> None:
+    _process(tmp_path, 7, "python", 3 * CLK_TCK, 1 * CLK_TCK)
+    assert process_cpu(7, tmp_path) == pytest.approx(4.0)
+    assert process_cpu(8, tmp_path) == 0.0  # gone
+
+
+def test_postgres_cpu_sums_the_servers_processes_only(tmp_path: Path) -> None:
+    _process(tmp_path, 10, "postgres", 2 * CLK_TCK, CLK_TCK)
+    _process(tmp_path, 11, "postgres", CLK_TCK, 0)
+    _process(tmp_path, 12, "python", 50 * CLK_TCK, 0)
+    (tmp_path / "self").mkdir()  # not a process number
+    assert postgres_cpu(tmp_path) == pytest.approx(4.0)
+
+
+def test_a_press_is_read_against_the_second_it_arrived_in() -> None:
+    load = MachineLoad()
+    load.add(101.0, 0.5)  # the second 100..101 had CPU to spare
+    load.add(102.0, 0.97)  # 101..102 had none
+    load.add(103.0, FULL)  # exactly at the line counts as none
+    assert load.share_at(100.2) == 0.5
+    assert load.share_at(101.5) == 0.97
+    assert load.share_at(200.0) is None  # after the readings
+    assert load.share_at(90.0) is None  # long before the first
+    assert load.full_seconds() == 2
