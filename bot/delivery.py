@@ -58,6 +58,7 @@ Wall = Callable[[], float]
 WaitEvent = Callable[[asyncio.Event, float | None], Awaitable[None]]
 
 NOT_MODIFIED = "message is not modified"
+NO_CAPTION = "there is no caption in the message to edit"
 # rows read per look at a chat's queue: the head, and a few behind a throttled edit (a chat has
 # at most one queued edit per key); a club's queue may hold pictures, so not 50 of them a time
 PEEK = 8
@@ -308,6 +309,25 @@ class Delivery:
         return EditMessageText(chat_id=row.chat_id, message_id=target, text=payload["text"],
                                parse_mode=self.outbox.parse_mode, reply_markup=markup)
 
+    async def _call(self, method: TelegramMethod[Any], *, urgent: bool) -> Any:
+        """Telegram's answer to ``method``. A picture that could not be drawn went out as its
+        caption, a text (:meth:`_photo`), so its caption's edits are edits of that text: when
+        Telegram says the message has no caption, the same edit goes again as a text's."""
+        # aiohttp takes the seconds as a float (aiogram's hint says int)
+        timeout: Any = self.outbox.limits.request_timeout
+        try:
+            return await self.outbox.bot(method, request_timeout=timeout)
+        except TelegramBadRequest as e:
+            if not (isinstance(method, EditMessageCaption) and NO_CAPTION in e.message.lower()):
+                raise
+        log.info("a caption's edit goes to the text sent instead of its picture",
+                 extra={"chat_id": method.chat_id, "message_id": method.message_id})
+        await self.outbox.limiter.acquire(int(method.chat_id or 0), urgent=urgent)
+        as_text = EditMessageText(chat_id=method.chat_id, message_id=method.message_id,
+                                  text=method.caption or "", parse_mode=method.parse_mode,
+                                  reply_markup=method.reply_markup)
+        return await self.outbox.bot(as_text, request_timeout=timeout)
+
     async def _send(self, row: OutboxRow, *, urgent: bool = True) -> bool:
         """Whether ``row`` is done (sent, or refused for good). ``urgent``: what a game waits
         for (a club post, a card, a prompt — or an edit queued before one in the same chat)
@@ -324,9 +344,7 @@ class Delivery:
         method = self._method(row, target, photo)
         name = type(method).__name__
         try:
-            # aiohttp takes the seconds as a float (aiogram's hint says int)
-            result = await self.outbox.bot(
-                method, request_timeout=self.outbox.limits.request_timeout)  # type: ignore[arg-type]
+            result = await self._call(method, urgent=urgent)
         except TelegramRetryAfter as e:
             log.warning("flood control", extra={"chat_id": chat_id, "method": name,
                                                 "retry_after": e.retry_after})

@@ -270,6 +270,31 @@ async def test_a_picture_that_cannot_be_drawn_goes_out_as_its_caption(
     assert all(r["status"] == "sent" for r in await db.outbox.rows(GROUP))
 
 
+async def test_the_caption_of_a_picture_sent_as_text_is_edited_as_text(
+        fake: FakeTelegram, db: Database, outbox: Outbox,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The morning's picture could not be drawn, so its caption went out as a text; the last
+    words' ends edited into its caption reach that text (Telegram refuses a caption's edit of
+    a message without one)."""
+    def broken(view: TableView, **kwargs: Any) -> bytes:
+        raise OSError("no fonts")
+    monkeypatch.setattr(bot.services.picture, "render_table", broken)
+    delivery = Delivery(db, outbox)
+    await delivery.start()
+    await delivery.enqueue([
+        Queued(GROUP, SEND, picture_payload(VIEW, "🌅 Morning"), "g1:r5"),
+        Queued(GROUP, EDIT, {"caption": "🌅 Morning\n\nthe last word is over"}, "g1:r5"),
+        send(GROUP, "🗳 board")])
+    assert await delivery.idle(10)
+    await delivery.stop()
+    morning, board = fake.messages(GROUP)
+    assert morning.photo_bytes is None and morning.caption is None
+    assert morning.text == "🌅 Morning\n\nthe last word is over" and board.body == "🗳 board"
+    methods = [call for call, p in fake.calls if p.get("chat_id") == GROUP]
+    assert methods == ["sendMessage", "editMessageCaption", "editMessageText", "sendMessage"]
+    assert all(r["status"] == "sent" for r in await db.outbox.rows(GROUP))
+
+
 async def test_a_pictures_caption_is_edited_in_place(
         fake: FakeTelegram, db: Database, outbox: Outbox) -> None:
     """The morning's picture: the last words' ends are edited into its caption
