@@ -170,7 +170,7 @@ async def run(games: int, minutes: float, seed: int, panel: bool = False,
         cpus: list[float] = []
         logs = [tmp / ("bot.log" if i == 0 else f"bot{i}.log") for i in range(processes)]
         lag = LoopLag()
-        machine = MachineLoad()
+        machine: MachineLoad | None = None  # the cores, and each bot's, second by second
         try:
             def ready() -> bool:
                 if any(p.returncode is not None for p in procs):
@@ -181,6 +181,7 @@ async def run(games: int, minutes: float, seed: int, panel: bool = False,
             await wait_until(ready, 120, "the bots to start")
             await asyncio.sleep(3 if processes > 1 else 1)  # the clubs shared out
             start_cpus = [proc_stats(p.pid)[1] for p in procs]
+            machine = MachineLoad([p.pid for p in procs])
             start_cpu = start_cpus[0]
             bench = Bench(fake, rng, time.monotonic() + 120)
             deal_result = await deal_table(bench, deal[0])
@@ -233,6 +234,10 @@ async def run(games: int, minutes: float, seed: int, panel: bool = False,
         tracebacks=log_text.count("Traceback"), workdir=str(tmp), steal_percent=steal,
         used_percent=None if used is None else 100 * used, harness_cpu_seconds=harness_cpu,
         postgres_cpu_seconds=server_cpu, arrival_seconds=arrival,
+        # (seconds into the games, share of the machine used, the busiest bot's share of a core)
+        machine_seconds=[] if machine is None else [
+            (round(end - started, 1), round(share, 3), round(busiest, 3))
+            for end, share, busiest in machine.seconds],
         total_seconds=time.monotonic() - bench_start,
         machine=f"{platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}",
     )

@@ -4,6 +4,9 @@ presses split by whether the machine had CPU to spare when they arrived."""
 
 from __future__ import annotations
 
+import asyncio
+import os
+import time
 from pathlib import Path
 
 import pytest
@@ -73,3 +76,26 @@ def test_a_press_is_read_against_the_second_it_arrived_in() -> None:
     assert load.share_at(200.0) is None  # after the readings
     assert load.share_at(90.0) is None  # long before the first
     assert load.full_seconds() == 2
+
+
+def test_a_press_is_full_when_the_machine_or_one_bots_core_had_no_cpu_to_spare() -> None:
+    """A bot is one event loop: at 95 % of one core its presses queue, though the machine's
+    two cores are only half used."""
+    load = MachineLoad([1, 2])
+    load.add(101.0, 0.4, 0.3)
+    load.add(102.0, 0.55, 0.95)  # one bot's core full, the machine half used
+    load.add(103.0, 0.92, 0.5)  # the machine full (PostgreSQL, the benchmark, steal)
+    assert [load.full_at(t) for t in (100.5, 101.5, 102.5, 300.0)] == [False, True, True, None]
+    assert (load.full_seconds(), load.process_full_seconds()) == (1, 1)
+
+
+async def test_the_sampler_reads_each_watched_process() -> None:
+    load = MachineLoad([os.getpid()])
+    load.start()
+    deadline = time.monotonic() + 1.5
+    while time.monotonic() < deadline:  # this process busy: its share of a core is high
+        sum(range(10_000))
+        await asyncio.sleep(0)
+    await load.stop()
+    [(_, share, busiest)] = load.seconds
+    assert 0 < share <= 1 and busiest > 0.3

@@ -65,9 +65,9 @@ def figures(fake: FakeTelegram, tables: list[Table], bench: Bench,
             kind = ("lobby" if data.startswith("gl:") else "panel" if data.startswith("gh:")
                     else "game")
             press_by_kind.setdefault(kind, []).append(waited)
-            share = None if machine is None else machine.share_at(fake.delivered_at[update_id])
-            if share is not None:
-                by_room.setdefault("spare" if share < FULL else "full", []).append(waited)
+            full = None if machine is None else machine.full_at(fake.delivered_at[update_id])
+            if full is not None:
+                by_room.setdefault("full" if full else "spare", []).append(waited)
             if kind == "panel":  # gh:GAME:STEP:ACTION:ARG: which of the host's presses
                 action = [*data.split(":"), "", "", ""][3]
                 panel_by_action.setdefault(action, []).append(waited)
@@ -136,8 +136,8 @@ def figures(fake: FakeTelegram, tables: list[Table], bench: Bench,
         "press_answer_ms_by_room": {k: (len(v), 1000 * percentile(v, 50),
                                         1000 * percentile(v, 99))
                                     for k, v in sorted(by_room.items())},
-        "machine_full_seconds": (0, 0) if machine is None else (machine.full_seconds(),
-                                                                 len(machine.seconds)),
+        "machine_full_seconds": (0, 0, 0) if machine is None else (
+            machine.full_seconds(), machine.process_full_seconds(), len(machine.seconds)),
         "update_first_ms": (1000 * percentile(first, 50), 1000 * percentile(first, 99)),
         "club_posts_per_game": sum(posts.values()) / n,
         "club_edits_per_game": sum(edits.values()) / n,
@@ -220,11 +220,12 @@ def table_text(r: dict[str, Any]) -> str:
         ("update -> first request p50 / p99, ms", f"{u50:.0f} / {u99:.0f}"),
         ("the benchmark's own loop late p50 / p99 / max, ms", " / ".join(
             f"{v:.0f}" for v in r.get("harness_lag_ms", ()))),
-        ("  arriving when the machine had CPU to spare / none (n, p50 / p99 ms)", "; ".join(
+        ("  arriving when the machine and each bot had CPU to spare or not (n, p50/p99 ms)",
+         "; ".join(
             f"{k} {n}: {a:.0f} / {b:.0f}"
             for k, (n, a, b) in r.get("press_answer_ms_by_room", {}).items())),
-        (f"seconds of the games with {FULL:.0%} of the cores used or stolen",
-         "{} of {}".format(*r.get("machine_full_seconds", (0, 0)))),
+        (f"seconds of the games with {FULL:.0%} of the cores used or stolen / of a core used"
+         " by a bot", "{} / {} of {}".format(*r.get("machine_full_seconds", (0, 0, 0)))),
         ("the machine's cores used / stolen during the games, %",
          f"{_percent(r.get('used_percent'))} / {_percent(r.get('steal_percent'))}"),
         ("CPU seconds (games): bots / PostgreSQL / the benchmark",

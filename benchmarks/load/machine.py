@@ -15,6 +15,7 @@ import os
 import resource
 import time
 from bisect import bisect_left
+from collections.abc import Sequence
 from pathlib import Path
 from typing import NamedTuple
 
@@ -94,10 +95,13 @@ def own_cpu() -> float:
 
 
 class MachineLoad:
-    """The share of the machine's cores used or stolen, one reading a second."""
+    """Once a second: the share of the machine's cores used or stolen, and the share of one
+    core each watched process (a bot: one event loop, so at most one core) used."""
 
-    def __init__(self) -> None:
-        self.seconds: list[tuple[float, float]] = []  # (end of the second, share used)
+    def __init__(self, pids: Sequence[int] = ()) -> None:
+        self.pids = list(pids)
+        # (end of the second, share of the machine used, the busiest watched process's share)
+        self.seconds: list[tuple[float, float, float]] = []
         self._ends: list[float] = []
         self._task: asyncio.Task[None] | None = None
 
@@ -110,25 +114,42 @@ class MachineLoad:
             await asyncio.gather(self._task, return_exceptions=True)
 
     async def _run(self) -> None:
-        before = cpu_times()
+        before, at = cpu_times(), time.monotonic()
+        procs = [process_cpu(pid) for pid in self.pids]
         while True:
             await asyncio.sleep(SAMPLE)
-            after = cpu_times()
+            after, now = cpu_times(), time.monotonic()
+            cpus = [process_cpu(pid) for pid in self.pids]
             share = used_share(before, after)
+            busiest = max((b - a for a, b in zip(procs, cpus, strict=True)), default=0.0)
             if share is not None:
-                self.add(time.monotonic(), share)
-            before = after
+                self.add(now, share, busiest / max(now - at, 1e-3))
+            before, at, procs = after, now, cpus
 
-    def add(self, end: float, share: float) -> None:
-        self.seconds.append((end, share))
+    def add(self, end: float, share: float, busiest: float = 0.0) -> None:
+        self.seconds.append((end, share, busiest))
         self._ends.append(end)
 
-    def share_at(self, at: float) -> float | None:
-        """The share used in the reading that covers the moment ``at`` (None outside them)."""
+    def _at(self, at: float) -> tuple[float, float, float] | None:
         i = bisect_left(self._ends, at)
         if i >= len(self.seconds) or self.seconds[i][0] - at > 2 * SAMPLE:
             return None
-        return self.seconds[i][1]
+        return self.seconds[i]
+
+    def share_at(self, at: float) -> float | None:
+        """The share used in the reading that covers the moment ``at`` (None outside them)."""
+        second = self._at(at)
+        return None if second is None else second[1]
+
+    def full_at(self, at: float) -> bool | None:
+        """Whether, in the second covering ``at``, the machine or a watched process (its one
+        core) had no CPU to spare."""
+        second = self._at(at)
+        return None if second is None else (second[1] >= FULL or second[2] >= FULL)
 
     def full_seconds(self) -> int:
-        return sum(1 for _, share in self.seconds if share >= FULL)
+        return sum(1 for _, share, _ in self.seconds if share >= FULL)
+
+    def process_full_seconds(self) -> int:
+        """Seconds in which a watched process used 90 % of a core or more."""
+        return sum(1 for _, _, busiest in self.seconds if busiest >= FULL)
