@@ -328,22 +328,28 @@ class GameCore:
             self.deadlines.disarm(self.key(table, name))
 
     # ------------------------------------------------------------------ deadlines
-    async def _waiting_for_prompts(self, table: Table, name: str) -> bool:
+    async def _prompts_queued(self, table: Table) -> bool:
+        """Whether one of the moment's prompts is still in the bot's queue (not yet confirmed
+        by Telegram)."""
+        if not (self.notifier.sender.durable and table.prompts):
+            return False
+        await self.writes.settled(table.game_id)  # the prompts' rows are in the outbox
+        sends = [(table.host_id if seat == 0 else table.chat_of(seat), ref)
+                 for seat, ref in table.prompts.items()]
+        return bool(await self.db.outbox.undelivered(sends))
+
+    def _waiting_for_prompts(self, table: Table, name: str, queued: bool) -> bool:
         """The time to choose counts from the moment the prompt arrives: while one of the
-        moment's prompts is still in the bot's queue (a busy evening, Telegram's limits), the
+        moment's prompts is still ``queued`` (a busy evening, Telegram's limits), the
         deadline is looked at again every :data:`PROMPT_CHECK_SECONDS`; once every prompt has
         arrived the moment gets its whole length again. Not logged: after a restart the
         deadline in the log stands."""
         key = (table.game_id, name, table.step)
-        if self.notifier.sender.durable and table.prompts:
-            await self.writes.settled(table.game_id)  # the prompts' rows are in the outbox
-            sends = [(table.host_id if seat == 0 else table.chat_of(seat), ref)
-                     for seat, ref in table.prompts.items()]
-            if await self.db.outbox.undelivered(sends):
-                self._postponed.add(key)
-                self.deadlines.arm(self.key(table, name), self.at(PROMPT_CHECK_SECONDS),
-                                   partial(self.on_deadline, table.game_id, name, table.step))
-                return True
+        if queued:
+            self._postponed.add(key)
+            self.deadlines.arm(self.key(table, name), self.at(PROMPT_CHECK_SECONDS),
+                               partial(self.on_deadline, table.game_id, name, table.step))
+            return True
         if key in self._postponed:
             self._postponed.discard(key)
             table.deadlines[name] = self.at(self._length(table, name))
@@ -360,12 +366,22 @@ class GameCore:
         """A phase claims the deadline ``name`` (one of ``bot.game.table``'s ``*_DL``)."""
         self._expiries[name] = expiry
 
+    def _due(self, table: Table, name: str, step: int) -> bool:
+        return (table.open and not table.paused and step == table.step
+                and name in table.deadlines
+                and table.deadlines[name] <= self.clock() + timedelta(seconds=0.001))
+
     async def on_deadline(self, game_id: int, name: str, step: int) -> None:
         """A scheduler job: the same steps a host or a player would take."""
         table = self.tables.get(game_id)
         if table is None:
             return
         try:
+            # The queue is read before the game's lock, so that the game's presses do not
+            # wait for the read; if the prompts changed meanwhile it is read again under it.
+            seen = dict(table.prompts)
+            looked = self._due(table, name, step)
+            queued = looked and await self._prompts_queued(table)
             async with self.lock(game_id):
                 if (not table.open or table.paused or step != table.step
                         or name not in table.deadlines):
@@ -373,7 +389,9 @@ class GameCore:
                 if table.deadlines[name] > self.clock() + timedelta(seconds=0.001):
                     self.arm(table)  # moved by /extend: wait for the new time
                     return
-                if await self._waiting_for_prompts(table, name):
+                if not looked or table.prompts != seen:
+                    queued = await self._prompts_queued(table)
+                if self._waiting_for_prompts(table, name, queued):
                     return
                 expiry = self._expiries.get(name)
                 if expiry is not None:

@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Sequence
+
+import pytest
 
 import engine
 from bot.errors import UserError
@@ -188,3 +191,65 @@ async def test_night_time_counts_from_the_prompts_arrival(h: Harness) -> None:
     assert t.stage is Stage.NIGHT  # 60 s from the arrival, not from the start
     await h.deadlines.advance(2)
     assert t.stage is Stage.DAY and t.game.night_number == 1
+
+
+async def test_a_deadlines_look_at_the_queue_holds_up_no_press(
+        h: Harness, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The night's time is up and the deadline asks the outbox whether its prompts arrived.
+    It asks before it takes the game's lock: a player's press meanwhile is not held up by the
+    read (on a busy evening the read waits its turn on the database)."""
+    await h.dealt(10)
+    h.sender.durable = True  # the step's messages go to the outbox, where nothing sends them
+    await h.service.start_night(CHAT, HOST)
+    entered, release = asyncio.Event(), asyncio.Event()
+    undelivered = h.db.outbox.undelivered
+
+    async def slow(sends: Sequence[tuple[int, str]]) -> int:
+        entered.set()
+        await release.wait()
+        return await undelivered(sends)
+
+    monkeypatch.setattr(h.db.outbox, "undelivered", slow)
+    deadline = asyncio.create_task(h.deadlines.advance(61))
+    await asyncio.wait_for(entered.wait(), 5)
+    doctor = h.seats_with(Role.DOCTOR)[0]
+    target = next(s for s in h.table.seats if s != doctor)
+    await asyncio.wait_for(h.choose(doctor, target), 5)
+    assert h.table.choices[doctor] == target
+    release.set()
+    await deadline
+    assert h.table.stage is Stage.NIGHT  # the prompts are still queued: the night waits
+    assert [e.kind for e in await h.db.games.events(h.game_id)].count("choice") == 1
+
+
+async def test_a_prompt_added_while_the_deadline_read_the_queue_is_looked_at_again(
+        h: Harness, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The deadline read the queue before the game's lock; a prompt added meanwhile was not
+    in that read, so it reads again under the lock and waits for that prompt too."""
+    await h.dealt(10)
+    h.sender.durable = True  # nothing sends the outbox: every prompt stays queued
+    await h.service.start_night(CHAT, HOST)
+    seat, held = next(iter(h.table.prompts.items()))
+    del h.table.prompts[seat]  # not yet asked when the deadline first reads the queue
+    entered, release = asyncio.Event(), asyncio.Event()
+    undelivered = h.db.outbox.undelivered
+    reads: list[int] = []
+
+    async def first_sees_all_arrived(sends: Sequence[tuple[int, str]]) -> int:
+        if not reads:
+            entered.set()
+            await release.wait()
+            reads.append(0)
+            return 0
+        reads.append(await undelivered(sends))
+        return reads[-1]
+
+    monkeypatch.setattr(h.db.outbox, "undelivered", first_sees_all_arrived)
+    deadline = asyncio.create_task(h.deadlines.advance(30))  # the Mafia's window ends
+    await asyncio.wait_for(entered.wait(), 5)
+    h.table.prompts[seat] = held
+    release.set()
+    await deadline
+    assert reads[0] == 0 and reads[1] > 0
+    kinds = [e.kind for e in await h.db.games.events(h.game_id)]
+    assert "mafia_locked" not in kinds  # the window waits for the prompts' arrival
