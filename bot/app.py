@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import signal
 from collections.abc import Callable
@@ -251,7 +252,7 @@ class App:
     async def stop(self) -> None:
         """Stop polling or the webhook (the way a signal does); :meth:`run` then returns."""
         self.stopping.set()
-        if self.dispatcher._running_lock.locked():
+        with contextlib.suppress(RuntimeError):  # "Polling is not started": a webhook, or none
             await self.dispatcher.stop_polling()
 
     async def close(self) -> None:
