@@ -329,8 +329,7 @@ class GameCore:
 
     # ------------------------------------------------------------------ deadlines
     async def _prompts_queued(self, table: Table) -> bool:
-        """Whether one of the moment's prompts is still in the bot's queue (not yet confirmed
-        by Telegram)."""
+        """Whether one of the moment's prompts is still queued (not confirmed by Telegram)."""
         if not (self.notifier.sender.durable and table.prompts):
             return False
         await self.writes.settled(table.game_id)  # the prompts' rows are in the outbox
@@ -366,10 +365,11 @@ class GameCore:
         """A phase claims the deadline ``name`` (one of ``bot.game.table``'s ``*_DL``)."""
         self._expiries[name] = expiry
 
-    def _due(self, table: Table, name: str, step: int) -> bool:
-        return (table.open and not table.paused and step == table.step
-                and name in table.deadlines
-                and table.deadlines[name] <= self.clock() + timedelta(seconds=0.001))
+    def _due(self, table: Table, name: str, step: int) -> bool | None:
+        """None: a stale job (another step, over, paused); False: moved (/extend); True: up."""
+        if not table.open or table.paused or step != table.step or name not in table.deadlines:
+            return None
+        return table.deadlines[name] <= self.clock() + timedelta(seconds=0.001)
 
     async def on_deadline(self, game_id: int, name: str, step: int) -> None:
         """A scheduler job: the same steps a host or a player would take."""
@@ -380,13 +380,12 @@ class GameCore:
             # The queue is read before the game's lock, so that the game's presses do not
             # wait for the read; if the prompts changed meanwhile it is read again under it.
             seen = dict(table.prompts)
-            looked = self._due(table, name, step)
+            looked = bool(self._due(table, name, step))
             queued = looked and await self._prompts_queued(table)
             async with self.lock(game_id):
-                if (not table.open or table.paused or step != table.step
-                        or name not in table.deadlines):
+                if (due := self._due(table, name, step)) is None:
                     return
-                if table.deadlines[name] > self.clock() + timedelta(seconds=0.001):
+                if not due:
                     self.arm(table)  # moved by /extend: wait for the new time
                     return
                 if not looked or table.prompts != seen:
@@ -399,18 +398,3 @@ class GameCore:
         except Exception:
             log.exception("deadline %s of game %s failed", name, game_id)
 
-
-class PhaseService:
-    """A room of the evening on the shared core: the core's tools under short names."""
-
-    def __init__(self, core: GameCore) -> None:
-        self.core = core
-        self.db = core.db
-        self.notifier = core.notifier  # every club post and private message leaves here
-        self.deadlines = core.deadlines
-        self.tr = core.tr
-        self.clock = core.clock
-
-    def timers(self, table: Table) -> GameTimers:
-        """The table's timers: its club's (``/settings``), else the bot's settings."""
-        return table.timers or self.core.timers

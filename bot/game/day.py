@@ -10,8 +10,9 @@ from typing import Any
 import engine
 from bot.errors import UserError
 from bot.game.callbacks import FateCb, cancel_data, vote_data
-from bot.game.core import GameCore, PhaseService, Reply, reply, rule, secs
+from bot.game.core import GameCore, Reply, reply, rule, secs
 from bot.game.notifier import button, rows
+from bot.game.phase import PhaseService
 from bot.game.results import Results
 from bot.game.table import CANCEL_DL, FATE_DL, TURN_DL, Stage, Table, iso
 from engine import Audience, AudienceKind, Phase, RuleViolation

@@ -8,9 +8,10 @@ from typing import Any
 
 import engine
 from bot.errors import UserError
-from bot.game.core import GameCore, PhaseService, Reply, reply, rule
+from bot.game.core import GameCore, Reply, reply, rule
 from bot.game.friends import FriendOrders
 from bot.game.lobby import LobbyService
+from bot.game.phase import PhaseService
 from bot.game.table import Stage, Table
 from engine import CompositionError, Role, RuleViolation
 from engine.composition import MAX_PLAYERS

@@ -9,8 +9,9 @@ from typing import Any
 import engine
 from bot.errors import UserError
 from bot.game.callbacks import FriendAcceptCb, FriendCb
-from bot.game.core import PhaseService, Reply, reply, rule
+from bot.game.core import Reply, reply, rule
 from bot.game.notifier import Markup, button, rows
+from bot.game.phase import PhaseService
 from bot.game.table import Stage, Table
 from engine import RuleViolation
 from storage.errors import InvalidOrder, UnknownOrder

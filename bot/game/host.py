@@ -7,9 +7,10 @@ from datetime import timedelta
 
 import engine
 from bot.errors import UserError
-from bot.game.core import GameCore, PhaseService, Reply, reply, rule, secs
+from bot.game.core import GameCore, Reply, reply, rule, secs
 from bot.game.day import DayService
 from bot.game.night import NightService
+from bot.game.phase import PhaseService
 from bot.game.results import Results
 from bot.game.table import TURN_DL, Stage, iso
 from engine import RuleViolation

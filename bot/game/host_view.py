@@ -15,7 +15,8 @@ from typing import TYPE_CHECKING
 
 import engine
 from bot.errors import UserError
-from bot.game.core import GameCore, PhaseService, Reply
+from bot.game.core import GameCore, Reply
+from bot.game.phase import PhaseService
 from bot.game.table import Stage, Table
 from engine import Phase
 from engine.composition import MAX_PLAYERS, MIN_PLAYERS

@@ -9,8 +9,9 @@ from typing import Any
 import engine
 from bot.errors import UserError, explain
 from bot.game.callbacks import LobbyCb
-from bot.game.core import GameCore, PhaseService, Reply, reply
+from bot.game.core import GameCore, Reply, reply
 from bot.game.notifier import Markup, button, rows
+from bot.game.phase import PhaseService
 from bot.game.table import SeatInfo, Stage, Table
 from engine.composition import MAX_PLAYERS
 from storage.errors import (

@@ -7,8 +7,9 @@ from typing import Any
 import engine
 from bot.errors import UserError
 from bot.game.callbacks import night_data
-from bot.game.core import GameCore, PhaseService, Reply, reply, rule, secs
+from bot.game.core import GameCore, Reply, reply, rule, secs
 from bot.game.notifier import Markup, button, rows
+from bot.game.phase import PhaseService
 from bot.game.results import Results
 from bot.game.table import MAFIA_DL, NIGHT_DL, Stage, Table, iso
 from engine import Phase, RuleViolation

@@ -19,9 +19,10 @@ from functools import partial
 from aiogram.types import InlineKeyboardMarkup
 
 from bot.errors import UserError
-from bot.game.core import GameCore, PhaseService, Reply
+from bot.game.core import GameCore, Reply
 from bot.game.host_view import HostDesk, HostView, build_view, legal_actions
 from bot.game.panel_render import PAGES, PanelDrawing
+from bot.game.phase import PhaseService
 from bot.game.table import Table
 
 log = logging.getLogger("bot.game.panel")

@@ -6,11 +6,12 @@ from __future__ import annotations
 import logging
 from collections.abc import Collection
 
-from bot.game.core import GameCore, PhaseService
+from bot.game.core import GameCore
 from bot.game.day import DayService
 from bot.game.deal import DealService
 from bot.game.lobby import LobbyService
 from bot.game.night import NightService
+from bot.game.phase import PhaseService
 from bot.game.results import Results
 from bot.game.table import TURN_DL, SeatInfo, Stage, Table
 from storage.models import STATUS_ABORTED

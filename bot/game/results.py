@@ -12,7 +12,8 @@ from functools import partial
 from typing import TYPE_CHECKING, Any
 
 import engine
-from bot.game.core import PhaseService, secs
+from bot.game.core import secs
+from bot.game.phase import PhaseService
 from bot.game.pictures import table_picture
 from bot.game.posts import Post
 from bot.game.table import Result, Stage, Table, iso
