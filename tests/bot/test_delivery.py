@@ -219,6 +219,25 @@ VIEW = TableView("☀️ Day 1", (SeatView(1, "Ann", SeatState.ALIVE),
                  {s: str(s) for s in SeatState})
 
 
+def cannot_draw(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every picture fails to draw (as with no fonts at all)."""
+    def broken(view: TableView, **kwargs: Any) -> bytes:
+        raise OSError("no fonts")
+    monkeypatch.setattr(bot.services.picture, "render_table", broken)
+
+
+async def deliver_a_morning_and_its_last_word(db: Database, outbox: Outbox) -> None:
+    """The morning's picture, the last word's end edited into its caption, the vote's board."""
+    delivery = Delivery(db, outbox)
+    await delivery.start()
+    await delivery.enqueue([
+        Queued(GROUP, SEND, picture_payload(VIEW, "🌅 Morning"), "g1:r5"),
+        Queued(GROUP, EDIT, {"caption": "🌅 Morning\n\nthe last word is over"}, "g1:r5"),
+        send(GROUP, "🗳 board")])
+    assert await delivery.idle(10)
+    await delivery.stop()
+
+
 async def test_a_picture_is_drawn_when_its_turn_comes_and_sent_once(
         fake: FakeTelegram, db: Database, outbox: Outbox) -> None:
     """The row keeps what to draw (a kilobyte, not the PNG); the sender draws it."""
@@ -256,9 +275,7 @@ async def test_a_picture_queued_with_its_png_is_sent_and_its_bytes_not_kept(
 async def test_a_picture_that_cannot_be_drawn_goes_out_as_its_caption(
         fake: FakeTelegram, db: Database, outbox: Outbox,
         monkeypatch: pytest.MonkeyPatch) -> None:
-    def broken(view: TableView, **kwargs: Any) -> bytes:
-        raise OSError("no fonts")
-    monkeypatch.setattr(bot.services.picture, "render_table", broken)
+    cannot_draw(monkeypatch)
     delivery = Delivery(db, outbox)
     await delivery.start()
     await delivery.enqueue([Queued(GROUP, SEND, picture_payload(VIEW, "☀️ Day 1"), "g1:pic"),
@@ -276,17 +293,8 @@ async def test_the_caption_of_a_picture_sent_as_text_is_edited_as_text(
     """The morning's picture could not be drawn, so its caption went out as a text; the last
     words' ends edited into its caption reach that text (Telegram refuses a caption's edit of
     a message without one)."""
-    def broken(view: TableView, **kwargs: Any) -> bytes:
-        raise OSError("no fonts")
-    monkeypatch.setattr(bot.services.picture, "render_table", broken)
-    delivery = Delivery(db, outbox)
-    await delivery.start()
-    await delivery.enqueue([
-        Queued(GROUP, SEND, picture_payload(VIEW, "🌅 Morning"), "g1:r5"),
-        Queued(GROUP, EDIT, {"caption": "🌅 Morning\n\nthe last word is over"}, "g1:r5"),
-        send(GROUP, "🗳 board")])
-    assert await delivery.idle(10)
-    await delivery.stop()
+    cannot_draw(monkeypatch)
+    await deliver_a_morning_and_its_last_word(db, outbox)
     morning, board = fake.messages(GROUP)
     assert morning.photo_bytes is None and morning.caption is None
     assert morning.text == "🌅 Morning\n\nthe last word is over" and board.body == "🗳 board"
@@ -299,14 +307,7 @@ async def test_a_pictures_caption_is_edited_in_place(
         fake: FakeTelegram, db: Database, outbox: Outbox) -> None:
     """The morning's picture: the last words' ends are edited into its caption
     (``editMessageCaption``), in order with the chat's other posts."""
-    delivery = Delivery(db, outbox)
-    await delivery.start()
-    await delivery.enqueue([
-        Queued(GROUP, SEND, picture_payload(VIEW, "🌅 Morning"), "g1:r5"),
-        Queued(GROUP, EDIT, {"caption": "🌅 Morning\n\nthe last word is over"}, "g1:r5"),
-        send(GROUP, "🗳 board")])
-    assert await delivery.idle(10)
-    await delivery.stop()
+    await deliver_a_morning_and_its_last_word(db, outbox)
     picture, board = fake.messages(GROUP)
     assert picture.photo_bytes == render_table(VIEW, jpeg=True) and picture.text is None
     assert picture.caption == "🌅 Morning\n\nthe last word is over"
