@@ -71,10 +71,11 @@ def test_a_press_is_read_against_the_second_it_arrived_in() -> None:
     load.add(101.0, 0.5)  # the second 100..101 had CPU to spare
     load.add(102.0, 0.97)  # 101..102 had none
     load.add(103.0, FULL)  # exactly at the line counts as none
-    assert load.share_at(100.2) == 0.5
-    assert load.share_at(101.5) == 0.97
-    assert load.share_at(200.0) is None  # after the readings
-    assert load.share_at(90.0) is None  # long before the first
+    assert load.full_at(100.2) is False
+    assert load.full_at(101.5) is True
+    assert load.full_at(102.5) is True
+    assert load.full_at(200.0) is None  # after the readings
+    assert load.full_at(90.0) is None  # long before the first
     assert load.full_seconds() == 2
 
 

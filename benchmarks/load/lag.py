@@ -9,28 +9,21 @@ import bisect
 import time
 from itertools import accumulate
 
+from benchmarks.load.sampler import Sampler
+
 TICK = 0.01  # seconds between the monitor's wake-ups
 STALL = 0.005  # a wake-up later than this is remembered as a stall
 
 
-class LoopLag:
+class LoopLag(Sampler):
     """Samples the loop's lateness: each wake-up's delay beyond :data:`TICK`."""
 
     def __init__(self) -> None:
         self.samples: list[float] = []  # seconds late, one per wake-up
         self.stalls: list[tuple[float, float]] = []  # (start, end) of each wake-up late > 5 ms
-        self._task: asyncio.Task[None] | None = None
         self._starts: list[float] = []  # of the stalls, for overlap()
         self._ends: list[float] = []
         self._sums: list[float] = [0.0]  # the stalls' lengths summed up to each
-
-    def start(self) -> None:
-        self._task = asyncio.get_running_loop().create_task(self._run())
-
-    async def stop(self) -> None:
-        if self._task is not None:
-            self._task.cancel()
-            await asyncio.gather(self._task, return_exceptions=True)
 
     async def _run(self) -> None:
         while True:

@@ -19,6 +19,8 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import NamedTuple
 
+from benchmarks.load.sampler import Sampler
+
 STAT = Path("/proc/stat")
 PROC = Path("/proc")
 CLK_TCK = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
@@ -94,7 +96,7 @@ def own_cpu() -> float:
     return usage.ru_utime + usage.ru_stime
 
 
-class MachineLoad:
+class MachineLoad(Sampler):
     """Once a second: the share of the machine's cores used or stolen, and the share of one
     core each watched process (a bot: one event loop, so at most one core) used."""
 
@@ -102,16 +104,6 @@ class MachineLoad:
         self.pids = list(pids)
         # (end of the second, share of the machine used, the busiest watched process's share)
         self.seconds: list[tuple[float, float, float]] = []
-        self._ends: list[float] = []
-        self._task: asyncio.Task[None] | None = None
-
-    def start(self) -> None:
-        self._task = asyncio.get_running_loop().create_task(self._run())
-
-    async def stop(self) -> None:
-        if self._task is not None:
-            self._task.cancel()
-            await asyncio.gather(self._task, return_exceptions=True)
 
     async def _run(self) -> None:
         before, at = cpu_times(), time.monotonic()
@@ -128,18 +120,12 @@ class MachineLoad:
 
     def add(self, end: float, share: float, busiest: float = 0.0) -> None:
         self.seconds.append((end, share, busiest))
-        self._ends.append(end)
 
     def _at(self, at: float) -> tuple[float, float, float] | None:
-        i = bisect_left(self._ends, at)
+        i = bisect_left(self.seconds, at, key=lambda second: second[0])
         if i >= len(self.seconds) or self.seconds[i][0] - at > 2 * SAMPLE:
             return None
         return self.seconds[i]
-
-    def share_at(self, at: float) -> float | None:
-        """The share used in the reading that covers the moment ``at`` (None outside them)."""
-        second = self._at(at)
-        return None if second is None else second[1]
 
     def full_at(self, at: float) -> bool | None:
         """Whether, in the second covering ``at``, the machine or a watched process (its one
