@@ -11,7 +11,7 @@ ENV PYTHONDONTWRITEBYTECODE=1 \
 
 WORKDIR /app
 
-# The table picture (bot/services/picture.py) draws Cyrillic nicknames with DejaVu Sans.
+# The table picture (views/picture.py) draws Cyrillic nicknames with DejaVu Sans.
 RUN apt-get update \
     && apt-get install -y --no-install-recommends fonts-dejavu-core \
     && rm -rf /var/lib/apt/lists/*

@@ -1,7 +1,8 @@
 """Import benchmark: ``python -m benchmarks.bench_import [--rows N] [--runs N]``.
 
 The largest file ``/import`` takes (10,000 rows, the limit) as ``.xlsx``, as a Windows-1251
-semicolon CSV and as UTF-8 CSV: the time to read it (``storage.spreadsheet.read_table``) and
+semicolon CSV and as UTF-8 CSV: the time to read it (``storage.spreadsheets.files.read_table``)
+and
 the whole dry run against a fresh database (read, check every row, look up every nickname),
 median of ``--runs``. Figures are recorded in docs/storage.md ("Moving a club in").
 """
@@ -19,7 +20,7 @@ from datetime import UTC, date, datetime, timedelta
 from pathlib import Path
 
 from storage import Database
-from storage.spreadsheet import MAX_ROWS, read_table, write_csv, write_xlsx
+from storage.spreadsheets.files import MAX_ROWS, read_table, write_csv, write_xlsx
 
 NOW = datetime(2026, 6, 1, 12, tzinfo=UTC)
 HEADER = ["Ник", "Баллы", "Игр", "Последняя игра", "Telegram ID", "Логин", "Комментарий"]

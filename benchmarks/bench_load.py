@@ -46,7 +46,7 @@ from benchmarks.load.machine import (
     steal_percent,
     used_share,
 )
-from benchmarks.load.players import Bench, Table, wait_until
+from benchmarks.load.players import Bench, SimTable, wait_until
 from benchmarks.places import PgPlace
 from storage.db import Database
 from tests.fakes.telegram_server import FakeTelegram, TelegramLimits
@@ -63,7 +63,7 @@ SETTINGS = ("BOT_TOKEN", "TELEGRAM_API_URL", "DATABASE_PATH", "DATABASE_URL", "A
 
 
 # ---------------------------------------------------------------------- set-up
-async def prefill(target: str | Path, tables: list[Table]) -> None:
+async def prefill(target: str | Path, tables: list[SimTable]) -> None:
     """Players registered with nicknames, not newbies; clubs in English."""
     db = await Database.open(target)
     try:
@@ -77,13 +77,13 @@ async def prefill(target: str | Path, tables: list[Table]) -> None:
         await db.close()
 
 
-def make_tables(first: int, count: int, size: int) -> list[Table]:
-    return [Table(index=first + g, club=-1_000_000 - (first + g), host=900_000 + first + g,
+def make_tables(first: int, count: int, size: int) -> list[SimTable]:
+    return [SimTable(index=first + g, club=-1_000_000 - (first + g), host=900_000 + first + g,
                   players=[1_000_000 + (first + g) * 100 + i for i in range(size)])
             for g in range(count)]
 
 
-def introduce(fake: FakeTelegram, tables: list[Table]) -> None:
+def introduce(fake: FakeTelegram, tables: list[SimTable]) -> None:
     for table in tables:
         fake.group(table.club, f"Club {table.index}")
         fake.user(table.host, f"Host{table.index}", language_code="en")
@@ -116,7 +116,7 @@ def proc_stats(pid: int) -> tuple[float, float]:
 
 
 # ---------------------------------------------------------------------- the 20-player deal
-async def deal_table(bench: Bench, table: Table) -> dict[str, Any]:
+async def deal_table(bench: Bench, table: SimTable) -> dict[str, Any]:
     fake = bench.fake
     await bench.lobby(table)
     start_log = len(fake.log)

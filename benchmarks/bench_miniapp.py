@@ -15,7 +15,7 @@ time from sending the request to reading the whole answer:
 
 ``--postgres``: the same game on PostgreSQL (a throwaway durable cluster, Debian's binaries,
 as tests/pg_cluster.py starts them), and the requests served by a web app whose process does
-NOT hold the game's club: each is a club call (``bot/club_calls.py``) — written with NOTIFY,
+NOT hold the game's club: each is a club call (``bot/cluster/club_calls.py``) — written with NOTIFY,
 claimed by the holder (a second share connection, with the game), answered with NOTIFY, read
 back — beside the same requests served where the game lives. Both sides share one event loop
 (in production they are two processes).
@@ -37,14 +37,14 @@ from typing import Any
 
 from aiohttp.test_utils import TestClient, TestServer
 
-from bot.i18n import Translator
+from bot.miniapp.auth import check_init_data
+from bot.miniapp.server import install_host_app, install_host_calls
 from storage.db import Database
 from tests.game.conftest import FakeClock, make_harness
 from tests.game.harness import CHAT, HOST
 from tests.web.initdata import forge, sign_init_data
+from views.i18n import Translator
 from web.app import create_web_app
-from web.host_app import install_host_app, install_host_calls
-from web.host_auth import check_init_data
 
 TOKEN = "123456:ABCdefGHIjklMNOpqrSTUvwxYZ012345678"
 
@@ -140,15 +140,15 @@ class _Other:
 
 @dataclass
 class _Forwarded:
-    calls: Any  # the holder's (bot.club_calls.ClubCalls)
+    calls: Any  # the holder's (bot.cluster.club_calls.ClubCalls)
     other: _Other  # the sharing of the process serving the requests
 
 
 async def run_postgres(n: int, folder: Path) -> list[str]:
     import contextlib
 
-    from bot.club_calls import ClubCalls
-    from storage.backends.pg_share import ShareConnection
+    from bot.cluster.club_calls import ClubCalls
+    from bot.cluster.share import ShareConnection
     from tests.pg_cluster import Cluster, pg_bin
 
     bin_dir = pg_bin()

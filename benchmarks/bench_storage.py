@@ -23,7 +23,7 @@ from typing import cast
 from benchmarks.places import PgPlace, SqlitePlace
 from storage import Database, GamePoints
 from storage.backends.postgres import PgConnection
-from storage.outbox import EDIT, Queued
+from storage.repos.outbox import EDIT, Queued
 
 CLUB = -1001
 TODAY = date(2026, 6, 1)

@@ -32,8 +32,8 @@ def describe(error: ValidationError) -> str:
 
 async def run(settings: Settings, lock: ProcessLock | None) -> None:
     from bot.app import create_app
+    from bot.cluster.standby import exit_now
     from bot.memory import start_from_env
-    from bot.standby import exit_now
 
     report = start_from_env()  # opt-in: BOT_MEMORY_LOG
     try:

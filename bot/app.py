@@ -25,17 +25,16 @@ from aiohttp import web
 from apscheduler.schedulers.asyncio import AsyncIOScheduler
 from apscheduler.triggers.cron import CronTrigger
 
-from bot.commands import register_commands
+from bot.cluster.receiving import InboxDispatcher
+from bot.cluster.shared_run import run_shared
+from bot.cluster.sharing import Sharing
 from bot.config import LOCALES, Settings
-from bot.delivery import Delivery
+from bot.delivery.sender import Limits, TelegramSender
+from bot.delivery.worker import Delivery
 from bot.game.service import GameService
 from bot.game.timers import JobGuard, stop_scheduler
-from bot.game.wiring import game_routers, install_games, mini_app_url, start_games
 from bot.handlers import get_routers
-from bot.i18n import CatalogError, Translator, default_translator
-from bot.inbox import InboxDispatcher
-from bot.middlewares import AdminOnly, BlockedInGame, ContextMiddleware
-from bot.outbox import Limits, Outbox
+from bot.handlers.menus import register_commands
 from bot.services import Services
 from bot.services.accounts import Accounts, Clock, utc_now
 from bot.services.admin import Admin
@@ -43,21 +42,22 @@ from bot.services.chats import ChatMoves
 from bot.services.club_settings import ClubSettings
 from bot.services.expiry import ExpiryReport, run_expiry
 from bot.services.moving import Moving
-from bot.services.stats import Stats
-from bot.session import BotSession
-from bot.shared_run import run_shared
-from bot.sharing import Sharing
-from bot.shutdown import HandlersInFlight
 from bot.startup import StartupError as StartupError  # where the importers found it
+from bot.telegram.middlewares import AdminOnly, BlockedInGame, ContextMiddleware
+from bot.telegram.session import BotSession
+from bot.telegram.shutdown import HandlersInFlight
+from bot.wiring import game_routers, install_games, mini_app_url, start_games
 from storage.backends import DatabaseUrlError
 from storage.db import Database
+from views.i18n import CatalogError, Translator, default_translator
+from views.stats import StatsService
 
 log = logging.getLogger("bot")
 
 EXPIRY_HOUR_UTC = 7  # the daily expiry job (warnings and burns) runs at 07:00 UTC
 STARTUP_TIMEOUT = 15
 SHUTDOWN_FLUSH_SECONDS = 10  # posted messages still retrying get this long at shutdown
-SHUTDOWN_DRAIN_SECONDS = 3  # the durable outbox: sent by the next start if not now
+SHUTDOWN_DRAIN_SECONDS = 3  # the durable sender: sent by the next start if not now
 # Updates handled at once (long polling): the rest wait at Telegram, not in memory. Each one in
 # flight holds its parsed Update and aiogram's middleware chain, about 45 KB; the lobby burst
 # of the load benchmark (2,400 "I play" presses at N = 200) had them all in flight at once,
@@ -88,7 +88,7 @@ class App:
     updates_in_flight: int = UPDATES_IN_FLIGHT
     sharing: Sharing | None = None  # PostgreSQL: the work shared with other processes
     # the locks of this process's clubs were lost to another process: ``python -m bot`` exits
-    # at once (bot/standby.py); by default (tests) a stop
+    # at once (bot/cluster/standby.py); by default (tests) a stop
     on_lost: Callable[[], None] | None = None
     # the updates being handled, waited for at a stop (before any other outer middleware)
     handlers: HandlersInFlight = field(default_factory=HandlersInFlight)
@@ -120,7 +120,7 @@ class App:
 
     async def daily_expiry(self) -> ExpiryReport:
         s = self.services
-        return await run_expiry(s.db, s.outbox, s.translator, self.clock().date(),
+        return await run_expiry(s.db, s.sender, s.translator, self.clock().date(),
                                 self.settings.default_locale)
 
     async def run(self, *, handle_signals: bool = True, polling_timeout: int = 10) -> None:
@@ -202,7 +202,7 @@ class App:
         webapp = web.Application()
         handler = SimpleRequestHandler(self.dispatcher, self.bot, secret_token=secret)
         # not handler.register(): its shutdown hook would close the bot's session before the
-        # outbox is flushed; close() does that, in order
+        # sender is flushed; close() does that, in order
         webapp.router.add_route("POST", urlsplit(url).path or "/", handler.handle)
         setup_application(webapp, self.dispatcher, bot=self.bot)
         # the runner's setup runs the dispatcher's startup (games restored)
@@ -236,7 +236,7 @@ class App:
                              today=lambda: self.clock().date())
         games = self.services.extra.get("games")
         if isinstance(games, GameService):  # the host's Mini App lives where the games do
-            from web.host_app import install_host_app
+            from bot.miniapp.server import install_host_app
 
             install_host_app(app, games, self.settings.bot_token.get_secret_value(),
                              sharing=self.sharing)
@@ -272,7 +272,7 @@ class App:
             if self.web_runner is not None:
                 await self.web_runner.cleanup()
                 self.web_runner = None
-            await self.services.outbox.flush(within=SHUTDOWN_FLUSH_SECONDS)
+            await self.services.sender.flush(within=SHUTDOWN_FLUSH_SECONDS)
             delivery = self.services.extra.get("delivery")
             if isinstance(delivery, Delivery):
                 await delivery.stop(within=SHUTDOWN_DRAIN_SECONDS)  # the rest stays queued
@@ -344,20 +344,20 @@ async def create_app(
     clock: Clock = utc_now,
     translator: Translator | None = None,
 ) -> App:
-    """Open the database and wire bot, outbox, services, routers and middlewares."""
+    """Open the database and wire bot, sender, services, routers and middlewares."""
     translator = translator or load_translations()
     db = await open_database(settings)
     bot = make_bot(settings)
-    outbox = Outbox(bot, limits=limits)
-    delivery = Delivery(db, outbox)
+    sender = TelegramSender(bot, limits=limits)
+    delivery = Delivery(db, sender)
     accounts = Accounts(db, default_locale=settings.default_locale, clock=clock)
     admin = Admin(db, accounts, settings.admin_ids, clock=clock)
-    outbox.on_blocked(accounts.mark_bot_blocked)
+    sender.on_blocked(accounts.mark_bot_blocked)
     chat_moves = ChatMoves(db)
-    outbox.on_migrated(chat_moves.moved)
-    services = Services(settings=settings, db=db, outbox=outbox, translator=translator,
+    sender.on_migrated(chat_moves.moved)
+    services = Services(settings=settings, db=db, sender=sender, translator=translator,
                         accounts=accounts, admin=admin, chat_moves=chat_moves)
-    services.extra["stats"] = Stats(db)
+    services.extra["stats"] = StatsService(db)
     services.extra["moving"] = Moving(accounts, settings.admin_ids)
     services.extra["club_settings"] = ClubSettings(db, settings)
     services.extra["delivery"] = delivery
@@ -365,7 +365,7 @@ async def create_app(
     guard = JobGuard()
     games = install_games(services, scheduler, guard)
     chat_moves.on_moved(games.move_chat)
-    # PostgreSQL: the inbox before the handlers (bot/inbox.py); SQLite: as ever
+    # PostgreSQL: the inbox before the handlers (bot/cluster/receiving.py); SQLite: as ever
     dispatcher = (InboxDispatcher if db.backend == "postgresql" else Dispatcher)(
         **services.as_kwargs())
     context = ContextMiddleware(services)
@@ -388,7 +388,7 @@ async def create_app(
                               on_lost=lambda: (app.on_lost or app.stopping.set)(),
                               webhook=settings.webhook_url is not None,
                               in_flight=app.updates_in_flight)
-        from web.host_app import install_host_calls  # the Mini App's requests for its holder
+        from bot.miniapp.server import install_host_calls  # the Mini App's requests for its holder
 
         install_host_calls(app.sharing.calls, games)
     return app

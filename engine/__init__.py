@@ -1,6 +1,8 @@
 """The pure rules engine: state + choices -> new state + events (no I/O, no clock, no aiogram).
 
 The public surface, re-exported here so callers never reach into modules:
+
+May import: nothing of the project.
 """
 
 from engine.composition import default_composition, min_mafia, validate_composition
@@ -41,12 +43,12 @@ from engine.night import (
 )
 from engine.points import DEFAULT_POINTS, LedgerEntry, PointsConfig, Reason
 from engine.roles import Action, Role, Team
-from engine.state import FriendImmunity, GameState, OpenImmunity, Phase, Player, Winner
+from engine.state import FriendImmunity, GameState, OpenImmunity, Phase, PlayerState, Winner
 
 __all__ = [
     "DEFAULT_POINTS", "Action", "Audience", "AudienceKind", "CompositionError", "DayResult",
     "EngineError", "Event", "FriendImmunity", "GameState", "LedgerEntry", "NightResult",
-    "OpenImmunity", "Phase", "Player", "PointsConfig", "Reason", "Role", "RuleViolation",
+    "OpenImmunity", "Phase", "PlayerState", "PointsConfig", "Reason", "Role", "RuleViolation",
     "SeatSpec", "Tally", "Team", "TechnicalDeathResult", "Winner", "cancellers", "check_cancel",
     "check_friend_order", "check_night_choice", "check_vote", "commitment", "common_pick",
     "complete_votes", "deal_cards", "default_composition", "draw_fate", "legal_targets",

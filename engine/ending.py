@@ -9,12 +9,12 @@ from typing import Any
 from engine.events import EVERYONE, Event
 from engine.points import LedgerEntry, PointsConfig, Reason
 from engine.roles import Team
-from engine.state import GameState, Player, Winner
+from engine.state import GameState, PlayerState, Winner
 
 
 def settle(
     state: GameState,
-    players: dict[int, Player],
+    players: dict[int, PlayerState],
     ledger: list[LedgerEntry],
     events: list[Event],
     **phase: Any,
@@ -29,7 +29,7 @@ def settle(
                    ledger=state.ledger + tuple(ledger), **phase)
 
 
-def winner_of(players: Mapping[int, Player]) -> Winner | None:
+def winner_of(players: Mapping[int, PlayerState]) -> Winner | None:
     """Civilians win when no Mafia is alive, the Mafia when no civilian is; both gone is a draw."""
     mafia_alive = civilians_alive = False
     for p in players.values():
@@ -48,7 +48,7 @@ def winner_of(players: Mapping[int, Player]) -> Winner | None:
 
 
 def end_points(
-    players: Mapping[int, Player], winner: Winner, config: PointsConfig
+    players: Mapping[int, PlayerState], winner: Winner, config: PointsConfig
 ) -> list[LedgerEntry]:
     """Team win for every non-technical member of the winning team; the sole survivor's bonus."""
     if winner is Winner.DRAW:
@@ -66,7 +66,7 @@ def end_points(
     return rows
 
 
-def game_over_event(players: Mapping[int, Player], winner: Winner) -> Event:
+def game_over_event(players: Mapping[int, PlayerState], winner: Winner) -> Event:
     """Roles are revealed to everyone when the game ends."""
     return Event(
         "game_over",
@@ -76,7 +76,7 @@ def game_over_event(players: Mapping[int, Player], winner: Winner) -> Event:
 
 
 def survival_points(
-    players: Mapping[int, Player], reason: Reason, label: str, config: PointsConfig
+    players: Mapping[int, PlayerState], reason: Reason, label: str, config: PointsConfig
 ) -> list[LedgerEntry]:
     """One point per living player (jailed players are alive) at the end of a phase."""
     value = config.value(reason)
@@ -85,7 +85,7 @@ def survival_points(
     return [LedgerEntry(s, value, reason, label) for s, p in sorted(players.items()) if p.alive]
 
 
-def release_all(players: dict[int, Player]) -> list[int]:
+def release_all(players: dict[int, PlayerState]) -> list[int]:
     """The Judge is gone: every jailed player is free at once (RULES.md 3.6)."""
     freed = [s for s, p in sorted(players.items()) if p.alive and p.jailed]
     for seat in freed:

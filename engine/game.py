@@ -11,7 +11,7 @@ from engine.errors import CompositionError, RuleViolation
 from engine.events import EVERYONE, Event
 from engine.points import DEFAULT_POINTS, LedgerEntry, PointsConfig
 from engine.roles import Role
-from engine.state import FriendImmunity, GameState, OpenImmunity, Player
+from engine.state import FriendImmunity, GameState, OpenImmunity, PlayerState
 
 
 @dataclass(frozen=True, slots=True)
@@ -41,7 +41,7 @@ def new_game(seats: Sequence[SeatSpec], points: PointsConfig = DEFAULT_POINTS) -
         raise CompositionError("duplicate_seat", "every seat appears once")
     validate_composition(s.role for s in seats)
     players = {
-        s.seat: Player(seat=s.seat, role=s.role, sex=s.sex, open_immunities=s.open_immunities,
+        s.seat: PlayerState(seat=s.seat, role=s.role, sex=s.sex, open_immunities=s.open_immunities,
                        friend=s.friend)
         for s in sorted(seats, key=lambda s: s.seat)
     }

@@ -15,7 +15,7 @@ from engine.errors import RuleViolation
 from engine.events import EVERYONE, HOST, MAFIA, Event, to_seat
 from engine.points import LedgerEntry, Reason
 from engine.roles import COMMON_PICK_ROLES, SHOT_ACTIONS, Action, Role
-from engine.state import GameState, Phase, Player
+from engine.state import GameState, Phase, PlayerState
 
 VERB: dict[Action, str] = {
     Action.MAFIA_PICK: "pick",
@@ -63,7 +63,7 @@ def require_phase(state: GameState, phase: Phase) -> None:
         raise RuleViolation("phase_order", f"phases alternate: a {phase} may not follow a {phase}")
 
 
-def check_actor(state: GameState, actor: int) -> Player:
+def check_actor(state: GameState, actor: int) -> PlayerState:
     """The actor exists, is alive, is not jailed and has a night action."""
     player = state.players.get(actor)
     if player is None:
@@ -208,7 +208,7 @@ def resolve_night(state: GameState, choices: Mapping[int, int]) -> tuple[GameSta
         if players[target].is_mafia:
             challenged |= {target, actor}
 
-    changed: dict[int, Player] = {}
+    changed: dict[int, PlayerState] = {}
     saves: list[Save] = []
     died: set[int] = set()
     for seat in sorted(shots.keys() | challenged):
@@ -303,5 +303,5 @@ def resolve_night(state: GameState, choices: Mapping[int, int]) -> tuple[GameSta
     return new_state, result
 
 
-def _announcer(player: Player) -> int | None:
+def _announcer(player: PlayerState) -> int | None:
     return player.friend.announce_by if player.friend is not None else None

@@ -34,7 +34,7 @@ class FriendImmunity(NamedTuple):
     used: bool = False
 
 
-class Player(NamedTuple):
+class PlayerState(NamedTuple):
     """One seat. A NamedTuple: immutable, and cheap to copy with ``_replace`` in hot loops."""
 
     seat: int
@@ -70,7 +70,7 @@ class Player(NamedTuple):
 class GameState:
     """A table at one moment. ``phase`` is the phase under way or last resolved."""
 
-    players: Mapping[int, Player]
+    players: Mapping[int, PlayerState]
     points: PointsConfig = DEFAULT_POINTS
     phase: Phase | None = None
     night_number: int = 0
@@ -79,10 +79,10 @@ class GameState:
     over: bool = False
     ledger: tuple[LedgerEntry, ...] = field(default=())
 
-    def __iter__(self) -> Iterator[Player]:
+    def __iter__(self) -> Iterator[PlayerState]:
         return iter(self.players.values())
 
-    def player(self, seat: int) -> Player:
+    def player(self, seat: int) -> PlayerState:
         return self.players[seat]
 
     @property
@@ -121,7 +121,7 @@ class GameState:
         # ``number`` counts resolved phases; the phase being played is number + 1.
         return number == 0 and bool(self.players[seat].open_immunities)
 
-    def with_players(self, changed: Mapping[int, Player]) -> dict[int, Player]:
+    def with_players(self, changed: Mapping[int, PlayerState]) -> dict[int, PlayerState]:
         players = dict(self.players)
         players.update(changed)
         return players

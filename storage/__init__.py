@@ -1,5 +1,12 @@
 """Storage: SQLite (aiosqlite) or PostgreSQL (asyncpg). ``db = await Database.open(path_or_url)``;
-see docs/storage.md."""
+see docs/storage.md.
+
+The folders, bottom up: ``schema``, ``backends``, ``core``, ``spreadsheets``, ``repos``,
+``tools``; ``db.py`` is the facade over them, ``models.py`` and ``errors.py`` what callers get
+back. Start with ``db.py``.
+
+May import: ``engine`` and ``record`` (never ``views``, ``bot`` or ``web``).
+"""
 
 from storage.backends import DatabaseUnavailable, DatabaseUrlError
 from storage.db import Database, backup_file

@@ -1,5 +1,5 @@
 """``python -m storage``: ``backup DB OUT`` | ``export DB [--xlsx OUT]`` |
-``lookalikes DB`` | ``import DB FILE [--apply]`` (``storage/import_cli.py``) |
+``lookalikes DB`` | ``import DB FILE [--apply]`` (``storage/tools/import_cli.py``) |
 ``copy SRC.sqlite3 postgresql://...``. DB is a SQLite file or a PostgreSQL URL."""
 
 from __future__ import annotations
@@ -13,11 +13,11 @@ import sys
 from pathlib import Path
 from urllib.parse import urlsplit, urlunsplit
 
-from storage import import_cli
 from storage.backends import DatabaseUrlError, is_url
 from storage.backends.postgres import describe
-from storage.copy import CopyError, copy
 from storage.db import Database, backup_file
+from storage.tools import import_cli
+from storage.tools.copy import CopyError, copy
 
 PG_DUMP_HELP = (
     "on PostgreSQL, back up with pg_dump: pg_dump --format=custom --file OUT.dump 'URL'"
@@ -135,7 +135,7 @@ def _command(args: argparse.Namespace, target: str | Path) -> int:
             return 2
         # the one import from above storage: this command line is a program of the whole
         # product, and only the game layer knows what a game's logged events mean
-        from bot.game.outcome import replay_outcome
+        from record.outcome import replay_outcome
 
         asyncio.run(copy(target, args.url, replay=replay_outcome))
         print(f"copied {target} to {describe(args.url)}: every check passed")

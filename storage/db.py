@@ -4,21 +4,21 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from storage.account_cache import AccountCache
 from storage.backends import Backend, is_url
 from storage.backends.sqlite import BUSY_TIMEOUT_MS, CACHE_KIB, SqliteBackend, backup_file
-from storage.clubs import Clubs, club_cache
-from storage.deal_reads import DealReads
-from storage.expiry import SWEEP_CACHE_KIB, Expiry
-from storage.games import Games
-from storage.imports import Imports
-from storage.inbox import Inbox
-from storage.ledger import Ledger
-from storage.outbox import Outbox
-from storage.players import Players, backfill_skeletons
-from storage.records import AdminLog, Complaints, FirstDayKilled, Immunity
-from storage.stats import Stats
-from storage.transactions import GROUP_MAX, GroupRolledBack, Transactions
+from storage.core.transactions import GROUP_MAX, GroupRolledBack, Transactions
+from storage.repos.account_cache import AccountCache
+from storage.repos.clubs import Clubs, club_cache
+from storage.repos.deal_reads import DealReads
+from storage.repos.expiry import SWEEP_CACHE_KIB, Expiry
+from storage.repos.games import Games
+from storage.repos.imports import Imports
+from storage.repos.inbox import Inbox
+from storage.repos.ledger import Ledger
+from storage.repos.outbox import Outbox
+from storage.repos.players import Players, backfill_skeletons
+from storage.repos.records import AdminLog, Complaints, FirstDayKilled, Immunity
+from storage.repos.stats import Stats
 
 __all__ = ["BUSY_TIMEOUT_MS", "CACHE_KIB", "GROUP_MAX", "SWEEP_CACHE_KIB", "Database",
            "GroupRolledBack", "backup_file"]
@@ -28,7 +28,7 @@ class Database(Transactions):
     """The club network's memory. Create with ``await Database.open(path_or_url)``: a file
     path (SQLite, the default) or ``postgresql://user:password@host:port/dbname``.
 
-    Transactions: see :class:`storage.transactions.Transactions`; the repositories are its
+    Transactions: see :class:`storage.core.transactions.Transactions`; the repositories are its
     attributes (``db.players``, ``db.ledger``, ...).
     """
 
@@ -36,7 +36,7 @@ class Database(Transactions):
         super().__init__(backend)
         self.backend = backend.name
         self.path: Path | None = backend.path
-        # the accounts read on every update (storage/account_cache.py); on PostgreSQL every
+        # the accounts read on every update (storage/repos/account_cache.py); on PostgreSQL every
         # account's write also tells the other processes sharing the database
         self.accounts = AccountCache(announce=backend.name == "postgresql")
         self.players = Players(self, self.accounts)

@@ -99,6 +99,15 @@ class BalanceInfo:
 
 
 @dataclass(frozen=True, slots=True)
+class BalanceView:
+    """What ``/balance`` shows: the balance, the latest ledger rows, the next expiry."""
+
+    info: BalanceInfo
+    rows: list[LedgerRow]
+    expires_on: date | None
+
+
+@dataclass(frozen=True, slots=True)
 class TopEntry:
     nickname: str
     points: int

@@ -29,7 +29,8 @@ from pathlib import Path
 
 # what ``python -m bot`` imports before it serves (bot/__main__.py imports these lazily); not
 # ``bot.__main__`` itself: runpy runs it afresh as ``__main__``
-PRELOAD = ["bot.app", "bot.memory", "bot.standby", "bot.outbox", "storage.db", "tests.bot_spawn"]
+PRELOAD = ["bot.app", "bot.memory", "bot.cluster.standby", "bot.delivery.sender", "storage.db",
+           "tests.bot_spawn"]
 
 _context = multiprocessing.get_context("forkserver")
 _context.set_forkserver_preload(PRELOAD)

@@ -56,7 +56,7 @@ def test_the_wheel_ships_the_texts(tmp_path: Path) -> None:
     elsewhere = tmp_path / "elsewhere"
     elsewhere.mkdir()
     out = _run(python, "-c",
-               "import bot.i18n; from bot.i18n import t; print(bot.i18n.__file__); "
+               "import views.i18n; from views.i18n import t; print(views.i18n.__file__); "
                "print(t('ru', 'balance.text', points=22)); print(t('ru', 'start.back', name='A'))",
                cwd=elsewhere).splitlines()
     assert out[0].startswith(str(site)), out  # the installed copy, not the checkout

@@ -1,38 +1,227 @@
+"""The layout shows the design: imports flow one way, each folder says what it holds and what it
+may import, no name means two things, and the README and docs/architecture.md match the tree."""
+
+from __future__ import annotations
+
+import ast
 import importlib
+import re
+from collections.abc import Iterator
 from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+PRODUCT = ("engine", "record", "storage", "views", "web", "bot", "locales")
+
+# The arrows between the top-level packages: each may import the ones listed, nothing else.
+ALLOWED = {
+    "engine": set(),
+    "locales": set(),
+    "record": {"engine"},
+    "storage": {"engine", "record"},
+    "views": {"engine", "record", "storage", "locales"},
+    "web": {"engine", "record", "storage", "views", "locales"},
+    "bot": {"engine", "record", "storage", "views", "web", "locales"},
+}
+
+# Inside a package, its parts top down: a part imports only the parts after it. A part is a
+# sub-folder or a module; the parts not named are the package's base, importable by all.
+ORDER = {
+    "bot": ["__main__", "app", "wiring", "handlers", "miniapp", "cluster", "game", "telegram",
+            "services", "delivery"],
+    "bot.game": ["service", "restore", "panel", "rooms", "core", "writes", "messages", "timers",
+                 "callbacks"],
+    "storage": ["__main__", "__init__", "tools", "db", "repos", "spreadsheets", "core",
+                "backends", "schema"],
+    "record": ["outcome", "table", "posts"],
+}
+
+# Imports made for annotations only (under ``if TYPE_CHECKING:``) that point up the order.
+TYPE_ONLY_UP = {
+    ("bot.cluster.shared_run", "bot.app"),  # run_shared is App.run on several processes
+    ("bot.game.panel.view", "bot.game.service"),  # an action calls the service's own method
+}
+
+MAX_MODULES = 16  # a folder holding more is a prompt to find the two ideas in it
+
+
+def modules() -> Iterator[tuple[str, Path]]:
+    for top in PRODUCT:
+        for path in sorted((ROOT / top).rglob("*.py")):
+            parts = path.relative_to(ROOT).with_suffix("").parts
+            name = ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+            yield name, path
+
+
+def imports_of(name: str, path: Path) -> Iterator[tuple[str, bool]]:
+    """(imported module or name, whether only for type checking)."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    package = name if path.name == "__init__.py" else name.rpartition(".")[0]
+    typing_only: set[int] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test):
+            typing_only.update(id(n) for child in node.body for n in ast.walk(child))
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            for alias in node.names:
+                yield alias.name, id(node) in typing_only
+        elif isinstance(node, ast.ImportFrom):
+            if node.level:
+                base = package.split(".")[: len(package.split(".")) - node.level + 1]
+                module = ".".join([*base, *([node.module] if node.module else [])])
+            else:
+                module = node.module or ""
+            for alias in node.names:
+                yield f"{module}.{alias.name}", id(node) in typing_only
+            yield module, id(node) in typing_only
+
+
+def ours(target: str) -> bool:
+    return target.split(".")[0] in PRODUCT
+
+
+def part_of(package: str, module: str) -> str | None:
+    prefix = package + "."
+    if not module.startswith(prefix):
+        return None
+    return module[len(prefix):].split(".")[0]
 
 
 def test_packages_import() -> None:
-    for name in ("engine", "storage", "bot", "web"):
+    for name in (*PRODUCT, "benchmarks"):
         assert importlib.import_module(name).__name__ == name
 
 
-def test_bot_modules_stay_readable_in_one_sitting() -> None:
-    """Issue 8: the game layer is cut by phase; no module of ``bot/`` grows past ~400 lines."""
-    root = Path(__file__).resolve().parent.parent / "bot"
-    long = {str(p.relative_to(root)): n for p in root.rglob("*.py")
-            if (n := len(p.read_text(encoding="utf-8").splitlines())) > 400}
-    assert long == {}
+def test_the_top_level_packages_import_one_way() -> None:
+    wrong = sorted(
+        f"{name} -> {target}"
+        for name, path in modules() for target, _ in imports_of(name, path)
+        if ours(target) and target.split(".")[0] != name.split(".")[0]
+        and target.split(".")[0] not in ALLOWED[name.split(".")[0]])
+    assert wrong == []
 
 
-def test_game_layer_reads_like_the_evening() -> None:
-    game = Path(__file__).resolve().parent.parent / "bot" / "game"
-    rooms = {"core", "lobby", "deal", "night", "day", "results", "host", "restore", "service"}
-    assert rooms <= {p.stem for p in game.glob("*.py")}
+def test_inside_a_package_each_part_imports_only_the_parts_below_it() -> None:
+    wrong = []
+    for package, order in ORDER.items():
+        for name, path in modules():
+            mine = part_of(package, name)
+            if mine not in order:
+                continue
+            for target, typing_only in imports_of(name, path):
+                theirs = part_of(package, target)
+                if theirs is None or theirs == mine or theirs not in order:
+                    continue
+                if order.index(theirs) < order.index(mine):
+                    exempt = typing_only and any(
+                        name == a and target.startswith(b) for a, b in TYPE_ONLY_UP)
+                    if not exempt:
+                        wrong.append(f"{name} -> {target}")
+    assert sorted(set(wrong)) == []
 
 
-def test_storage_never_imports_the_layers_above() -> None:
-    """storage/ is below bot/ and web/: only its command line (``python -m storage``, a program
-    of the whole product) imports the game layer, for ``copy``'s replay of finished games."""
-    import ast
+def test_the_type_only_exceptions_are_still_needed() -> None:
+    """An exception that no import needs any more is taken off the list."""
+    used = {(name, a_b[1]) for name, path in modules() for a_b in TYPE_ONLY_UP
+            if name == a_b[0] for target, t in imports_of(name, path)
+            if t and target.startswith(a_b[1])}
+    assert used == TYPE_ONLY_UP
 
-    root = Path(__file__).resolve().parent.parent / "storage"
-    above = {}
-    for path in root.rglob("*.py"):
-        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-            names = ([a.name for a in node.names] if isinstance(node, ast.Import)
-                     else [node.module or ""] if isinstance(node, ast.ImportFrom) else [])
-            for name in names:
-                if name.split(".")[0] in ("bot", "web"):
-                    above.setdefault(str(path.relative_to(root)), []).append(name)
-    assert above == {"__main__.py": ["bot.game.outcome"]}
+
+def test_every_folder_says_what_lives_there_and_what_it_may_import() -> None:
+    missing = []
+    for top in PRODUCT:
+        for init in [ROOT / top / "__init__.py", *(ROOT / top).rglob("*/__init__.py")]:
+            doc = ast.get_docstring(ast.parse(init.read_text(encoding="utf-8"))) or ""
+            if "May import:" not in doc:
+                missing.append(str(init.relative_to(ROOT)))
+    assert missing == []
+
+
+def test_no_folder_holds_more_than_about_sixteen_modules() -> None:
+    crowded = {}
+    for top in PRODUCT:
+        for folder in [ROOT / top, *(p for p in (ROOT / top).rglob("*") if p.is_dir())]:
+            count = len([p for p in folder.glob("*.py") if p.name != "__init__.py"])
+            if count > MAX_MODULES:
+                crowded[str(folder.relative_to(ROOT))] = count
+    assert crowded == {}
+
+
+def test_a_class_name_means_one_thing_in_the_whole_product() -> None:
+    where: dict[str, list[str]] = {}
+    for name, path in modules():
+        for node in ast.parse(path.read_text(encoding="utf-8")).body:
+            if isinstance(node, ast.ClassDef):
+                where.setdefault(node.name, []).append(name)
+    assert {k: v for k, v in where.items() if len(v) > 1} == {}
+
+
+# Names that start with "_" and are public all the same (NamedTuple's API, os._exit).
+PUBLIC_UNDERSCORED = {"_replace", "_asdict", "_fields", "_make", "_exit"}
+
+
+def test_no_private_attribute_of_a_library_is_read() -> None:
+    """``obj._thing`` only on our own objects: a library's private parts change in any patch
+    release. Ours are those a module defines itself, or that one of our classes sets on
+    ``self`` (a base class of ours)."""
+    trees = {path: ast.parse(path.read_text(encoding="utf-8")) for _, path in modules()}
+    set_on_self = {node.attr for tree in trees.values() for node in ast.walk(tree)
+                   if isinstance(node, ast.Attribute) and isinstance(node.ctx, ast.Store)
+                   and isinstance(node.value, ast.Name) and node.value.id == "self"}
+    foreign = []
+    for path, tree in trees.items():
+        local = set(PUBLIC_UNDERSCORED)
+        for node in ast.walk(tree):
+            if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+                local.add(node.name)
+            elif isinstance(node, ast.Attribute) and isinstance(node.ctx, ast.Store):
+                local.add(node.attr)
+            elif isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
+                local.add(node.id)
+            elif isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name):
+                local.add(node.target.id)
+        for node in ast.walk(tree):
+            if not (isinstance(node, ast.Attribute) and node.attr.startswith("_")
+                    and not node.attr.startswith("__")) or node.attr in local:
+                continue
+            on_self = isinstance(node.value, ast.Name) and node.value.id == "self"
+            if not (on_self and node.attr in set_on_self):
+                foreign.append(f"{path.relative_to(ROOT)}:{node.lineno} {ast.unparse(node)}")
+    assert foreign == []
+
+
+def test_no_class_overrides_a_private_method_of_a_library() -> None:
+    overriding = []
+    for name, path in modules():
+        defined = {(node.name, item.name)
+                   for node in ast.parse(path.read_text(encoding="utf-8")).body
+                   if isinstance(node, ast.ClassDef) for item in node.body
+                   if isinstance(item, ast.FunctionDef | ast.AsyncFunctionDef)
+                   and item.name.startswith("_") and not item.name.startswith("__")}
+        if not defined:
+            continue
+        module = importlib.import_module(name)
+        for cls_name, method in defined:
+            for base in getattr(module, cls_name).__mro__[1:]:
+                if base.__module__.split(".")[0] not in PRODUCT and method in vars(base):
+                    overriding.append(f"{name}.{cls_name}.{method} ({base.__module__})")
+    assert overriding == []
+
+
+def test_the_readme_names_every_folder_of_the_tree() -> None:
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    section = readme.split("## What is where", 1)[1].split("\n## ", 1)[0]
+    named = set(re.findall(r"^\| `([\w/]+)/` \|", section, flags=re.M))
+    tree = {p.name for p in ROOT.iterdir()
+            if p.is_dir() and not p.name.startswith(".") and p.name not in ("data", "build")
+            and any(p.iterdir())}
+    tree -= {p for p in tree if p.endswith(".egg-info") or p == "__pycache__"}
+    assert named == tree
+
+
+def test_the_architecture_document_names_every_folder_and_where_to_start() -> None:
+    text = (ROOT / "docs" / "architecture.md").read_text(encoding="utf-8")
+    folders = {str(init.parent.relative_to(ROOT)) for top in PRODUCT
+               for init in [ROOT / top / "__init__.py", *(ROOT / top).rglob("*/__init__.py")]}
+    missing = sorted(f for f in folders if f"`{f}/`" not in text)
+    assert missing == []

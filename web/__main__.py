@@ -9,10 +9,10 @@ import os
 import sys
 from pathlib import Path
 
-from bot.i18n import SUPPORTED, Translator
 from storage.backends import DatabaseUrlError, is_url
 from storage.backends.postgres import describe
 from storage.db import Database
+from views.i18n import SUPPORTED, Translator
 from web.app import create_web_app, start_web
 
 

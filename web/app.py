@@ -16,18 +16,18 @@ from aiohttp import web
 from jinja2 import Environment, FileSystemLoader, select_autoescape
 from markupsafe import Markup
 
-from bot import texts
-from bot.drawing import draw_view
-from bot.game.event_text import EventText
-from bot.i18n import SUPPORTED, Safe, Translator, default_translator
-from bot.services.picture import table_view
-from bot.services.stats import Stats
 from storage.db import Database
+from views import texts
+from views.drawing import draw_view
+from views.event_text import EventText
+from views.i18n import SUPPORTED, Safe, Translator, default_translator
+from views.picture import table_view
+from views.stats import StatsService
 
 HERE = Path(__file__).resolve().parent
 Today = Callable[[], date]
 
-STATS: web.AppKey[Stats] = web.AppKey("stats", Stats)
+STATS: web.AppKey[StatsService] = web.AppKey("stats", StatsService)
 TRANSLATOR: web.AppKey[Translator] = web.AppKey("translator", Translator)
 ENV: web.AppKey[Environment] = web.AppKey("env", Environment)
 TODAY: web.AppKey[Today] = web.AppKey("today", object)  # type: ignore[arg-type]
@@ -183,7 +183,7 @@ def environment() -> Environment:
 def create_web_app(db: Database, *, translator: Translator | None = None,
                    today: Today = utc_today) -> web.Application:
     app = web.Application()
-    app[STATS] = Stats(db)
+    app[STATS] = StatsService(db)
     app[TRANSLATOR] = translator or default_translator()
     app[ENV] = environment()
     app[TODAY] = today

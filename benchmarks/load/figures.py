@@ -14,7 +14,7 @@ from typing import Any
 
 from benchmarks.load.lag import LoopLag
 from benchmarks.load.machine import FULL, MachineLoad
-from benchmarks.load.players import GAME_OVER, Bench, Table
+from benchmarks.load.players import GAME_OVER, Bench, SimTable
 from storage import Database
 from tests.fakes.telegram_server import FakeTelegram, Request
 
@@ -39,7 +39,7 @@ def first_request_after(log: list[Request]) -> dict[int, list[float]]:
     return by_chat
 
 
-def figures(fake: FakeTelegram, tables: list[Table], bench: Bench,
+def figures(fake: FakeTelegram, tables: list[SimTable], bench: Bench,
             lag: LoopLag | None = None, machine: MachineLoad | None = None) -> dict[str, Any]:
     log = fake.log
     answered: dict[str, float] = {}
@@ -152,7 +152,7 @@ def figures(fake: FakeTelegram, tables: list[Table], bench: Bench,
     }
 
 
-async def settle(target: str | Path, tables: list[Table], within: float = 60) -> None:
+async def settle(target: str | Path, tables: list[SimTable], within: float = 60) -> None:
     """Wait (at most ``within`` s) until every game that posted "Game over" is finished in the
     database: the ledger is written after the end posts, which queue behind the group limit."""
     ids = [t.game_id for t in tables if t.finished_at]
@@ -171,7 +171,7 @@ async def settle(target: str | Path, tables: list[Table], within: float = 60) ->
     await asyncio.sleep(2)
 
 
-async def ledger_check(target: str | Path, tables: list[Table],
+async def ledger_check(target: str | Path, tables: list[SimTable],
                        fake: FakeTelegram) -> tuple[int, list[str]]:
     good, problems = 0, []
     db = await Database.open(target)

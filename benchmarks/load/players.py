@@ -19,7 +19,7 @@ CHOICE_PREFIXES = ("gn:", "gv:", "gc:")
 
 
 @dataclass
-class Table:
+class SimTable:
     """One simulated table: its club chat, host and players, and what happened to it."""
 
     index: int
@@ -59,7 +59,7 @@ class Bench:
         self.tasks: set[asyncio.Task[None]] = set()
 
     # ------------------------------------------------------------------ players
-    async def answer_prompts(self, table: Table) -> None:
+    async def answer_prompts(self, table: SimTable) -> None:
         """Each player answers every new choice prompt in private (a random button)."""
         seen: dict[int, int] = defaultdict(int)
         while not table.over:
@@ -85,7 +85,7 @@ class Bench:
         self.queries.append(await self.fake.press(uid, message, data))
 
     # ------------------------------------------------------------------ the host
-    async def host_says(self, table: Table, text: str) -> int:
+    async def host_says(self, table: SimTable, text: str) -> int:
         before = len(self.fake.messages(table.club))
         if self.panel and text in ("/deal", "/night", "/vote"):
             await self.host_presses(table, text[1:])
@@ -93,14 +93,14 @@ class Bench:
         await self.fake.send(table.host, text, chat_id=table.club)
         return before
 
-    def panel_button(self, table: Table, action: str) -> tuple[SentMessage, str] | None:
+    def panel_button(self, table: SimTable, action: str) -> tuple[SentMessage, str] | None:
         for message in reversed(self.fake.messages(table.host)):
             for data in buttons_with(message, (f"gh:{table.game_id}:",)):
                 if data.split(":")[3] == action:
                     return message, data
         return None
 
-    async def host_presses(self, table: Table, action: str) -> None:
+    async def host_presses(self, table: SimTable, action: str) -> None:
         """The host's panel button (once the panel shows it: only what may be done now)."""
         await wait_until(lambda: self.panel_button(table, action) is not None,
                          self.remaining(), f"the panel's {action}")
@@ -108,10 +108,10 @@ class Bench:
         assert found is not None
         self.queries.append(await self.fake.press(table.host, *found))
 
-    def club_since(self, table: Table, before: int) -> list[str]:
+    def club_since(self, table: SimTable, before: int) -> list[str]:
         return [m.body for m in self.fake.messages(table.club)[before:]]
 
-    async def lobby(self, table: Table) -> None:
+    async def lobby(self, table: SimTable) -> None:
         table.phases.append((time.monotonic(), "lobby"))
         if self.panel:
             await self.fake.send(table.host, "/start")  # the panel comes to the host in private
@@ -127,7 +127,7 @@ class Bench:
             self.queries.append(query)
             table.joins.append(query)
 
-    async def deal(self, table: Table) -> float:
+    async def deal(self, table: SimTable) -> float:
         """/deal once every player is seated; returns when the command was sent."""
         await wait_until(lambda: self.all_joined(table), self.remaining(), "everyone seated")
         table.phases.append((time.monotonic(), "deal"))
@@ -140,7 +140,7 @@ class Bench:
                 return sent
             await asyncio.sleep(1)
 
-    def all_joined(self, table: Table) -> bool:
+    def all_joined(self, table: SimTable) -> bool:
         answers = self.fake.callback_answers
         return all("at the table" in str(answers.get(q, {}).get("text", ""))
                    for q in table.joins) and len(table.joins) == len(table.players)
@@ -148,7 +148,7 @@ class Bench:
     def has_card(self, uid: int) -> bool:
         return any(m.protect_content for m in self.fake.messages(uid))
 
-    async def play(self, table: Table, start_after: float = 0.0) -> None:
+    async def play(self, table: SimTable, start_after: float = 0.0) -> None:
         await asyncio.sleep(start_after)
         players = asyncio.create_task(self.answer_prompts(table))
         try:

@@ -20,25 +20,26 @@ from functools import partial
 from typing import Any
 
 from bot.errors import UserError
-from bot.game.notifier import Notifier
-from bot.game.table import (
+from bot.game.messages.notifier import Notifier
+from bot.game.timers import Clock, Deadlines
+from bot.game.writes import StepWriter
+from engine import CompositionError, Phase, RuleViolation
+from record.table import (
     CANCEL_DL,
     FATE_DL,
     MAFIA_DL,
     NIGHT_DL,
     TURN_DL,
+    GameTimers,
     Result,
     SeatInfo,
     Stage,
     Table,
 )
-from bot.game.timers import Clock, Deadlines, GameTimers
-from bot.game.writes import StepWriter
-from bot.i18n import Translator
-from engine import CompositionError, Phase, RuleViolation
 from storage.db import Database
-from storage.games import GameChange
 from storage.models import Club
+from storage.repos.games import GameChange
+from views.i18n import Translator
 
 log = logging.getLogger("bot.game")
 
@@ -362,7 +363,7 @@ class GameCore:
                 CANCEL_DL: timers.cancel, FATE_DL: timers.fate}[name]
 
     def on_expiry(self, name: str, expiry: Expiry) -> None:
-        """A phase claims the deadline ``name`` (one of ``bot.game.table``'s ``*_DL``)."""
+        """A phase claims the deadline ``name`` (one of ``record.table``'s ``*_DL``)."""
         self._expiries[name] = expiry
 
     def _due(self, table: Table, name: str, step: int) -> bool | None:

@@ -7,13 +7,13 @@ import logging
 from collections.abc import Collection
 
 from bot.game.core import GameCore
-from bot.game.day import DayService
-from bot.game.deal import DealService
-from bot.game.lobby import LobbyService
-from bot.game.night import NightService
-from bot.game.phase import PhaseService
-from bot.game.results import Results
-from bot.game.table import TURN_DL, SeatInfo, Stage, Table
+from bot.game.rooms.day import DayService
+from bot.game.rooms.deal import DealService
+from bot.game.rooms.lobby import LobbyService
+from bot.game.rooms.night import NightService
+from bot.game.rooms.phase import PhaseService
+from bot.game.rooms.results import Results
+from record.table import TURN_DL, SeatInfo, Stage, Table
 from storage.models import STATUS_ABORTED
 
 log = logging.getLogger("bot.game")

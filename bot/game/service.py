@@ -3,14 +3,15 @@
 It builds the shared core (:mod:`bot.game.core`) and the rooms of the evening on it, and answers
 every action by handing it to the room it belongs to — this file is the game's table of contents:
 
-* :mod:`bot.game.lobby` — ``/newgame``, seats, "Давай дружить" orders;
-* :mod:`bot.game.deal` — ``/roles``, ``/fate``, ``/deal``, the cards, ``/myrole``;
-* :mod:`bot.game.night` — ``/night``, prompts, the Mafia's window, choices, the resolution;
-* :mod:`bot.game.day` — ``/day``, ``/vote``, turns, tally, fate, the Lawyers, the verdict,
+* :mod:`bot.game.rooms.lobby` — ``/newgame``, seats, "Давай дружить" orders;
+* :mod:`bot.game.rooms.deal` — ``/roles``, ``/fate``, ``/deal``, the cards, ``/myrole``;
+* :mod:`bot.game.rooms.night` — ``/night``, prompts, the Mafia's window, choices, the resolution;
+* :mod:`bot.game.rooms.day` — ``/day``, ``/vote``, turns, tally, fate, the Lawyers, the verdict,
   ``/speak``;
-* :mod:`bot.game.results` — announcing a result, last words, the end of the game;
-* :mod:`bot.game.host` — ``/status``, ``/tech``, ``/pause``, ``/resume``, ``/extend``, ``/endgame``;
-* :mod:`bot.game.host_view` — ``host_view`` and ``host_act``: the host's table and actions
+* :mod:`bot.game.rooms.results` — announcing a result, last words, the end of the game;
+* :mod:`bot.game.rooms.host` — ``/status``, ``/tech``, ``/pause``, ``/resume``, ``/extend``,
+``/endgame``;
+* :mod:`bot.game.panel.view` — ``host_view`` and ``host_act``: the host's table and actions
   (the private panel and the Mini App use them; each action calls its command's method);
 * :mod:`bot.game.restore` — rebuilding and resuming every running game after a restart.
 """
@@ -23,23 +24,23 @@ import secrets
 from collections.abc import Callable
 
 import engine
-from bot.delivery import Delivery
+from bot.delivery.worker import Delivery
 from bot.game.core import GameCore, Reply, reply, rule
-from bot.game.day import DayService
-from bot.game.deal import DealService
-from bot.game.friends import FriendOrders
-from bot.game.host import HostControls
-from bot.game.host_view import HostDesk, HostView
-from bot.game.lobby import LobbyService
-from bot.game.night import NightService
-from bot.game.notifier import Notifier
-from bot.game.panel import HostPanel
+from bot.game.messages.notifier import Notifier
+from bot.game.panel.live import HostPanel
+from bot.game.panel.view import HostDesk, HostView
 from bot.game.restore import Restorer
-from bot.game.results import Results
-from bot.game.table import Stage, Table
-from bot.game.timers import Clock, Deadlines, GameTimers, utc_now
-from bot.i18n import Translator
+from bot.game.rooms.day import DayService
+from bot.game.rooms.deal import DealService
+from bot.game.rooms.friends import FriendOrders
+from bot.game.rooms.host import HostControls
+from bot.game.rooms.lobby import LobbyService
+from bot.game.rooms.night import NightService
+from bot.game.rooms.results import Results
+from bot.game.timers import Clock, Deadlines, utc_now
+from record.table import GameTimers, Stage, Table
 from storage.db import Database
+from views.i18n import Translator
 
 __all__ = ["GameService", "HostView", "Reply", "reply", "rule"]
 

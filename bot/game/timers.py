@@ -13,7 +13,6 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any, Protocol
 
@@ -28,18 +27,6 @@ Job = Callable[[], Awaitable[None]]
 
 def utc_now() -> datetime:
     return datetime.now(UTC)
-
-
-@dataclass(frozen=True)
-class GameTimers:
-    """Seconds (fractions allowed, so tests run fast)."""
-
-    night: float = 60
-    mafia_agree: float = 30
-    vote_turn: float = 60
-    last_word: float = 30
-    cancel: float = 20  # the Lawyers' window to cancel a verdict
-    fate: float = 60  # the host's draw of a shoot-out; the bot draws when it runs out
 
 
 class Deadlines(Protocol):

@@ -19,12 +19,12 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
-from bot.game.senders import Sender
-from bot.game.table import SeatInfo, Table
+from bot.game.messages.senders import Sender
+from record.table import SeatInfo, Table
 from storage.backends import DatabaseUnavailable
 from storage.db import Database
-from storage.games import GameChange, Seating
-from storage.outbox import EDIT, Queued
+from storage.repos.games import GameChange, Seating
+from storage.repos.outbox import EDIT, Queued
 
 log = logging.getLogger(__name__)
 UNAVAILABLE_TRIES = 60  # a step's write waits up to a minute for a restarting database

@@ -1,4 +1,10 @@
-"""Routers, one module each; every call builds fresh routers (one app, one set)."""
+"""Routers, one module each; every call builds fresh routers (one app, one set).
+
+Handlers stay thin: each reads the update and calls a service or the game layer. ``menus.py``
+holds the command menus these routers answer.
+
+May import: everything in ``bot`` but the application (``bot.app``, ``bot.wiring``).
+"""
 
 from __future__ import annotations
 

@@ -6,10 +6,10 @@ from aiogram import F, Router
 from aiogram.filters import Command, CommandObject
 from aiogram.types import Message
 
-from bot import texts
 from bot.errors import UserError
 from bot.services import Services
 from bot.services.accounts import display
+from views import texts
 
 
 def _admin_id(message: Message) -> int:
@@ -22,11 +22,11 @@ async def redeem(
 ) -> None:
     change = await services.admin.redeem(_admin_id(message), command.args or "")
     tr, player = services.translator, change.player
-    await services.outbox.send_text(message.chat.id, tr.t(
+    await services.sender.send_text(message.chat.id, tr.t(
         locale, "admin.redeemed", points=change.points, nick=display(player),
         reason=change.reason, balance=change.balance))
     if not player.offline:  # an account without Telegram gets no notice
-        await services.outbox.send_text(player.tg_id, tr.t(
+        await services.sender.send_text(player.tg_id, tr.t(
             services.accounts.locale_of(player, None), "admin.redeemed_notice",
             points=change.points, reason=change.reason, balance=change.balance))
 
@@ -36,11 +36,11 @@ async def adjust(
 ) -> None:
     change = await services.admin.adjust(_admin_id(message), command.args or "")
     tr, player = services.translator, change.player
-    await services.outbox.send_text(message.chat.id, tr.t(
+    await services.sender.send_text(message.chat.id, tr.t(
         locale, "admin.adjusted", points=change.points, nick=display(player),
         reason=change.reason, balance=change.balance))
     if not player.offline:  # an account without Telegram gets no notice
-        await services.outbox.send_text(player.tg_id, tr.t(
+        await services.sender.send_text(player.tg_id, tr.t(
             services.accounts.locale_of(player, None), "admin.adjusted_notice",
             points=change.points, reason=change.reason, balance=change.balance))
 
@@ -51,10 +51,10 @@ async def block(
     player, reason = await services.admin.block(_admin_id(message), command.args or "")
     tr = services.translator
     player_locale = services.accounts.locale_of(player, None)
-    await services.outbox.send_text(message.chat.id,
+    await services.sender.send_text(message.chat.id,
                                     tr.t(locale, "admin.blocked", nick=display(player)))
     if not player.offline:  # an account without Telegram gets no notice
-        await services.outbox.send_text(player.tg_id, tr.t(
+        await services.sender.send_text(player.tg_id, tr.t(
             player_locale, "admin.blocked_notice",
             reason=reason or tr.t(player_locale, "admin.no_reason")))
 
@@ -64,10 +64,10 @@ async def unblock(
 ) -> None:
     player = await services.admin.unblock(_admin_id(message), command.args or "")
     tr = services.translator
-    await services.outbox.send_text(message.chat.id,
+    await services.sender.send_text(message.chat.id,
                                     tr.t(locale, "admin.unblocked", nick=display(player)))
     if not player.offline:
-        await services.outbox.send_text(player.tg_id, tr.t(
+        await services.sender.send_text(player.tg_id, tr.t(
             services.accounts.locale_of(player, None), "admin.unblocked_notice"))
 
 
@@ -82,7 +82,7 @@ async def export(message: Message, command: CommandObject, services: Services,
     else:
         data = await services.admin.export_csv(_admin_id(message))
     today = services.admin.clock().date()
-    await services.outbox.send_document(
+    await services.sender.send_document(
         message.chat.id, data, f"balances-{today.isoformat()}.{form}",
         caption=services.translator.t(locale, "admin.export_caption", date=today),
     )
@@ -90,7 +90,7 @@ async def export(message: Message, command: CommandObject, services: Services,
 
 async def complaints(message: Message, services: Services, locale: str) -> None:
     counts = await services.admin.complaints(_admin_id(message))
-    await services.outbox.send_text(
+    await services.sender.send_text(
         message.chat.id, texts.complaints(services.translator, locale, counts))
 
 

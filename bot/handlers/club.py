@@ -12,7 +12,7 @@ from aiogram.types import Message
 
 from bot.services import Services
 
-# The club-chat commands (BOT.md), registered with set_my_commands (bot/commands.py).
+# The club-chat commands (BOT.md), registered with set_my_commands (bot/handlers/menus.py).
 GAME_COMMANDS = ("newgame", "roles", "deal", "night", "day", "vote", "status", "tech",
                  "pause", "resume", "extend", "endgame", "seat", "addseat", "unseat", "fate",
                  "speak")
@@ -22,7 +22,7 @@ PLAYER_GAME_COMMANDS = ("myrole", "friend", "panel")
 
 
 async def help_(message: Message, services: Services, locale: str) -> None:
-    await services.outbox.send_text(message.chat.id, services.translator.t(locale, "help.group"))
+    await services.sender.send_text(message.chat.id, services.translator.t(locale, "help.group"))
 
 
 def create_router() -> Router:

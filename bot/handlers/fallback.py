@@ -5,26 +5,26 @@ from __future__ import annotations
 from aiogram import F, Router
 from aiogram.types import CallbackQuery, Message
 
-from bot.i18n import Translator
-from bot.outbox import Outbox
+from bot.delivery.sender import TelegramSender
+from views.i18n import Translator
 
 
 async def unknown_command(
-    message: Message, outbox: Outbox, translator: Translator, locale: str
+    message: Message, sender: TelegramSender, translator: Translator, locale: str
 ) -> None:
-    await outbox.send_text(message.chat.id, translator.t(locale, "misc.unknown_command"))
+    await sender.send_text(message.chat.id, translator.t(locale, "misc.unknown_command"))
 
 
 async def not_a_command(
-    message: Message, outbox: Outbox, translator: Translator, locale: str
+    message: Message, sender: TelegramSender, translator: Translator, locale: str
 ) -> None:
-    await outbox.send_text(message.chat.id, translator.t(locale, "misc.not_a_command"))
+    await sender.send_text(message.chat.id, translator.t(locale, "misc.not_a_command"))
 
 
-async def stale_button(query: CallbackQuery, outbox: Outbox, translator: Translator,
+async def stale_button(query: CallbackQuery, sender: TelegramSender, translator: Translator,
                        locale: str) -> None:
     """A button nobody handles (an old message, a finished game): say so, stop the spinner."""
-    await outbox.answer(query, translator.t(locale, "misc.stale_button"))
+    await sender.answer(query, translator.t(locale, "misc.stale_button"))
 
 
 def create_router() -> Router:

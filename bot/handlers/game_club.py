@@ -9,10 +9,10 @@ from aiogram import Bot, F, Router
 from aiogram.filters import Command, CommandObject
 from aiogram.types import CallbackQuery, Message
 
+from bot.delivery.sender import TelegramSender
 from bot.errors import UserError
 from bot.game.callbacks import LobbyCb
 from bot.game.service import GameService, Reply
-from bot.outbox import Outbox
 from storage.db import Database
 from storage.models import Player
 
@@ -26,9 +26,9 @@ def plain(text: str) -> str:
         :200]
 
 
-async def _say(message: Message, games: GameService, outbox: Outbox, locale: str,
+async def _say(message: Message, games: GameService, sender: TelegramSender, locale: str,
                answer: Reply) -> None:
-    await outbox.send_text(message.chat.id, games.notifier.t(locale, answer.key, **answer.kwargs))
+    await sender.send_text(message.chat.id, games.notifier.t(locale, answer.key, **answer.kwargs))
 
 
 def _user(message: Message) -> int:
@@ -53,27 +53,27 @@ async def newgame(message: Message, bot: Bot, games: GameService, db: Database) 
                            is_admin=admin)
 
 
-async def roles(message: Message, command: CommandObject, games: GameService, outbox: Outbox,
-                locale: str) -> None:
+async def roles(message: Message, command: CommandObject, games: GameService,
+                sender: TelegramSender, locale: str) -> None:
     answer = await games.composition(message.chat.id, _user(message), (command.args or "").strip())
-    await _say(message, games, outbox, locale, answer)
+    await _say(message, games, sender, locale, answer)
 
 
-async def seat(message: Message, command: CommandObject, games: GameService, outbox: Outbox,
+async def seat(message: Message, command: CommandObject, games: GameService, sender: TelegramSender,
                locale: str) -> None:
     words = (command.args or "").split()
     if len(words) < 2 or not words[-1].isdigit():
         raise UserError("game.reseat.usage")
     answer = await games.reseat(message.chat.id, _user(message), " ".join(words[:-1]),
                                 int(words[-1]))
-    await _say(message, games, outbox, locale, answer)
+    await _say(message, games, sender, locale, answer)
 
 
 SEXES = {"m": "m", "f": "f", "м": "m", "ж": "f"}
 
 
-async def addseat(message: Message, command: CommandObject, games: GameService, outbox: Outbox,
-                  locale: str) -> None:
+async def addseat(message: Message, command: CommandObject, games: GameService,
+                  sender: TelegramSender, locale: str) -> None:
     """``/addseat NICK [m|f]``: a seat for a player without Telegram (the host plays it)."""
     words = (command.args or "").split()
     sex = SEXES.get(words[-1].casefold()) if len(words) > 1 else None
@@ -81,25 +81,25 @@ async def addseat(message: Message, command: CommandObject, games: GameService, 
     if not nick:
         raise UserError("seats.add.usage")
     answer = await games.add_offline(message.chat.id, _user(message), nick, sex)
-    await _say(message, games, outbox, locale, answer)
+    await _say(message, games, sender, locale, answer)
 
 
-async def unseat(message: Message, command: CommandObject, games: GameService, outbox: Outbox,
-                 locale: str) -> None:
+async def unseat(message: Message, command: CommandObject, games: GameService,
+                 sender: TelegramSender, locale: str) -> None:
     nick = (command.args or "").strip()
     if not nick:
         raise UserError("seats.unseat.usage")
     answer = await games.unseat(message.chat.id, _user(message), nick)
-    await _say(message, games, outbox, locale, answer)
+    await _say(message, games, sender, locale, answer)
 
 
 async def fate_mode(message: Message, command: CommandObject, games: GameService,
-                    outbox: Outbox, locale: str) -> None:
+                    sender: TelegramSender, locale: str) -> None:
     mode = (command.args or "").strip().lower()
     if mode not in ("host", "bot"):
         raise UserError("game.fate.usage")
     answer = await games.set_fate_mode(message.chat.id, _user(message), mode == "host")
-    await _say(message, games, outbox, locale, answer)
+    await _say(message, games, sender, locale, answer)
 
 
 async def deal(message: Message, games: GameService) -> None:
@@ -118,18 +118,18 @@ async def vote(message: Message, games: GameService) -> None:
     await games.start_vote(message.chat.id, _user(message))
 
 
-async def status(message: Message, games: GameService, outbox: Outbox, locale: str) -> None:
+async def status(message: Message, games: GameService, sender: TelegramSender, locale: str) -> None:
     answer = await games.status(message.chat.id, _user(message))
-    await _say(message, games, outbox, locale, answer)
+    await _say(message, games, sender, locale, answer)
 
 
-async def tech(message: Message, command: CommandObject, games: GameService, outbox: Outbox,
+async def tech(message: Message, command: CommandObject, games: GameService, sender: TelegramSender,
                locale: str) -> None:
     arg = (command.args or "").strip().lstrip("№#")
     if not arg.isdigit():
         raise UserError("game.tech.usage")
     answer = await games.technical_death(message.chat.id, _user(message), int(arg))
-    await _say(message, games, outbox, locale, answer)
+    await _say(message, games, sender, locale, answer)
 
 
 async def speak(message: Message, command: CommandObject, games: GameService) -> None:
@@ -161,13 +161,14 @@ async def endgame(message: Message, games: GameService) -> None:
 
 
 async def lobby_button(query: CallbackQuery, callback_data: LobbyCb, games: GameService,
-                       outbox: Outbox, user_locale: str, account: Player | None = None) -> None:
+                       sender: TelegramSender, user_locale: str,
+                       account: Player | None = None) -> None:
     if callback_data.action == "join":
         answer = await games.join(callback_data.game, query.from_user.id, account)
     else:
         answer = await games.leave(callback_data.game, query.from_user.id)
     # a popup: in the presser's language, not the club's
-    await outbox.answer(query, plain(games.notifier.t(user_locale, answer.key, **answer.kwargs)))
+    await sender.answer(query, plain(games.notifier.t(user_locale, answer.key, **answer.kwargs)))
 
 
 def create_router() -> Router:

@@ -6,6 +6,7 @@ from aiogram import F, Router
 from aiogram.filters import Command
 from aiogram.types import CallbackQuery, Message
 
+from bot.delivery.sender import TelegramSender
 from bot.game.callbacks import (
     CancelCb,
     FateCb,
@@ -20,7 +21,6 @@ from bot.game.callbacks import (
 )
 from bot.game.service import GameService, Reply
 from bot.handlers.game_club import plain
-from bot.outbox import Outbox
 
 
 def _user(message: Message) -> int:
@@ -28,101 +28,101 @@ def _user(message: Message) -> int:
     return message.from_user.id
 
 
-async def _answer(query: CallbackQuery, games: GameService, outbox: Outbox, locale: str,
+async def _answer(query: CallbackQuery, games: GameService, sender: TelegramSender, locale: str,
                   answer: Reply) -> None:
-    await outbox.answer(query, plain(games.notifier.t(locale, answer.key, **answer.kwargs)))
+    await sender.answer(query, plain(games.notifier.t(locale, answer.key, **answer.kwargs)))
 
 
 async def myrole(message: Message, games: GameService) -> None:
     await games.my_role(_user(message))
 
 
-async def friend(message: Message, games: GameService, outbox: Outbox, locale: str) -> None:
+async def friend(message: Message, games: GameService, sender: TelegramSender, locale: str) -> None:
     table, seats = await games.friend_menu(_user(message))
     markup = games.friend_markup(table, seats)(locale)
-    await outbox.send_text(message.chat.id, games.notifier.t(locale, "game.friend.menu"),
+    await sender.send_text(message.chat.id, games.notifier.t(locale, "game.friend.menu"),
                            reply_markup=markup)
 
 
 async def night_choice(query: CallbackQuery, callback_data: NightCb, games: GameService,
-                       outbox: Outbox, locale: str) -> None:
+                       sender: TelegramSender, locale: str) -> None:
     answer = await games.choose(callback_data.game, query.from_user.id, callback_data.step,
                                 callback_data.target)
-    await _answer(query, games, outbox, locale, answer)
+    await _answer(query, games, sender, locale, answer)
 
 
 async def vote_choice(query: CallbackQuery, callback_data: VoteCb, games: GameService,
-                      outbox: Outbox, locale: str) -> None:
+                      sender: TelegramSender, locale: str) -> None:
     answer = await games.vote(callback_data.game, query.from_user.id, callback_data.step,
                               callback_data.target)
-    await _answer(query, games, outbox, locale, answer)
+    await _answer(query, games, sender, locale, answer)
 
 
 async def cancel_verdict(query: CallbackQuery, callback_data: CancelCb, games: GameService,
-                         outbox: Outbox, locale: str) -> None:
+                         sender: TelegramSender, locale: str) -> None:
     answer = await games.cancel(callback_data.game, query.from_user.id, callback_data.step)
-    await _answer(query, games, outbox, locale, answer)
+    await _answer(query, games, sender, locale, answer)
 
 
 async def night_choice_for(query: CallbackQuery, callback_data: ForNightCb, games: GameService,
-                           outbox: Outbox, locale: str) -> None:
+                           sender: TelegramSender, locale: str) -> None:
     """The host chooses for an offline seat (the button names the seat)."""
     answer = await games.choose(callback_data.game, query.from_user.id, callback_data.step,
                                 callback_data.target, for_seat=callback_data.seat)
-    await _answer(query, games, outbox, locale, answer)
+    await _answer(query, games, sender, locale, answer)
 
 
 async def vote_choice_for(query: CallbackQuery, callback_data: ForVoteCb, games: GameService,
-                          outbox: Outbox, locale: str) -> None:
+                          sender: TelegramSender, locale: str) -> None:
     answer = await games.vote(callback_data.game, query.from_user.id, callback_data.step,
                               callback_data.target, for_seat=callback_data.seat)
-    await _answer(query, games, outbox, locale, answer)
+    await _answer(query, games, sender, locale, answer)
 
 
 async def cancel_verdict_for(query: CallbackQuery, callback_data: ForCancelCb,
-                             games: GameService, outbox: Outbox, locale: str) -> None:
+                             games: GameService, sender: TelegramSender, locale: str) -> None:
     answer = await games.cancel(callback_data.game, query.from_user.id, callback_data.step,
                                 for_seat=callback_data.seat)
-    await _answer(query, games, outbox, locale, answer)
+    await _answer(query, games, sender, locale, answer)
 
 
 async def fate_draw(query: CallbackQuery, callback_data: FateCb, games: GameService,
-                    outbox: Outbox, locale: str) -> None:
+                    sender: TelegramSender, locale: str) -> None:
     answer = await games.fate(callback_data.game, query.from_user.id, callback_data.step,
                               callback_data.target)
-    await _answer(query, games, outbox, locale, answer)
+    await _answer(query, games, sender, locale, answer)
 
 
 async def friend_choice(query: CallbackQuery, callback_data: FriendCb, games: GameService,
-                        outbox: Outbox, locale: str) -> None:
+                        sender: TelegramSender, locale: str) -> None:
     answer = await games.friend_choose(callback_data.game, query.from_user.id,
                                        callback_data.holder, callback_data.announce)
-    await _answer(query, games, outbox, locale, answer)
+    await _answer(query, games, sender, locale, answer)
 
 
 async def friend_decision(query: CallbackQuery, callback_data: FriendAcceptCb,
-                          games: GameService, outbox: Outbox, locale: str) -> None:
+                          games: GameService, sender: TelegramSender, locale: str) -> None:
     answer = await games.friend_decide(callback_data.game, query.from_user.id,
                                        callback_data.order, callback_data.accept)
-    await _answer(query, games, outbox, locale, answer)
+    await _answer(query, games, sender, locale, answer)
 
 
-async def panel(message: Message, games: GameService, outbox: Outbox, locale: str) -> None:
+async def panel(message: Message, games: GameService, sender: TelegramSender, locale: str) -> None:
     """``/panel``: the host's panel again, at the bottom of the chat."""
     if not await games.panel.show(_user(message)):
-        await outbox.send_text(message.chat.id, games.notifier.t(locale, "panel.none"))
+        await sender.send_text(message.chat.id, games.notifier.t(locale, "panel.none"))
 
 
 async def panel_button(query: CallbackQuery, callback_data: PanelCb, games: GameService,
-                       outbox: Outbox, locale: str) -> None:
+                       sender: TelegramSender, locale: str) -> None:
     """A button of the host's panel: answered at once (the panel's edit follows); a page of
     the panel gets an empty answer, an action the service's answer."""
     answer = await games.panel.press(callback_data.game, query.from_user.id, callback_data.step,
                                      callback_data.action, callback_data.arg)
     if answer is None:
-        await outbox.answer(query)
+        await sender.answer(query)
     else:
-        await _answer(query, games, outbox, locale, answer)
+        await _answer(query, games, sender, locale, answer)
 
 
 def create_router() -> Router:

@@ -6,13 +6,13 @@ from aiogram import F, Router
 from aiogram.filters import Command, CommandObject, CommandStart
 from aiogram.types import CallbackQuery, InlineKeyboardButton, InlineKeyboardMarkup, Message
 
-from bot import club_texts, texts
-from bot.callbacks import LangCb, SexCb, SpouseCb
-from bot.i18n import Translator
-from bot.outbox import Outbox
+from bot.delivery.sender import TelegramSender
 from bot.services import Services
 from bot.services.accounts import COMPLAINTS_PER_DAY, Accounts, display
 from bot.services.moving import Moving
+from bot.telegram.callbacks import LangCb, SexCb, SpouseCb
+from views import club_texts, texts
+from views.i18n import Translator
 
 
 def _args(command: CommandObject) -> str:
@@ -29,17 +29,17 @@ async def start(
     )
     tr, chat = services.translator, message.chat.id
     key = "start.new" if result.is_new else "start.back"
-    await services.outbox.send_text(chat, tr.t(locale, key, name=user.full_name))
+    await services.sender.send_text(chat, tr.t(locale, key, name=user.full_name))
     moving: Moving = services.extra["moving"]
     link = await moving.link_on_start(user.id, user.username)
     if link is not None:
-        await services.outbox.send_text(chat, club_texts.linked(tr, locale, link))
+        await services.sender.send_text(chat, club_texts.linked(tr, locale, link))
     if result.bad_payload:
-        await services.outbox.send_text(chat, tr.t(locale, "start.bad_payload"))
+        await services.sender.send_text(chat, tr.t(locale, "start.bad_payload"))
     elif result.join_game_id is not None:
         await services.accounts.require(user.id, active=True)
         if not await services.join_lobby(user.id, result.join_game_id, locale):
-            await services.outbox.send_text(chat, tr.t(locale, "start.lobby_not_found"))
+            await services.sender.send_text(chat, tr.t(locale, "start.lobby_not_found"))
 
 
 async def help_(message: Message, services: Services, locale: str) -> None:
@@ -48,7 +48,7 @@ async def help_(message: Message, services: Services, locale: str) -> None:
                                            complaints=COMPLAINTS_PER_DAY)
     if message.from_user and services.admin.is_admin(message.from_user.id):
         text += "\n\n" + services.translator.t(locale, "help.admin")
-    await services.outbox.send_text(message.chat.id, text)
+    await services.sender.send_text(message.chat.id, text)
 
 
 async def nick(
@@ -56,9 +56,9 @@ async def nick(
 ) -> None:
     user = message.from_user
     assert user is not None
-    outbox, translator = services.outbox, services.translator
+    sender, translator = services.sender, services.translator
     if not _args(command):
-        await outbox.send_text(message.chat.id, translator.t(locale, "nick.usage"))
+        await sender.send_text(message.chat.id, translator.t(locale, "nick.usage"))
         return
     outcome = await moving.set_nickname(user.id, user.username, _args(command))
     if outcome.link is not None:
@@ -67,73 +67,76 @@ async def nick(
         text = translator.t(locale, "club.nick.claimed", nick=outcome.nickname)
         for admin_id in sorted(services.admin.admin_ids):
             admin = await services.accounts.get(admin_id)
-            await outbox.send_text(admin_id, translator.t(
+            await sender.send_text(admin_id, translator.t(
                 services.accounts.locale_of(admin, None), "club.nick.claim_admin",
                 nick=outcome.nickname, name=user.full_name, id=user.id))
     else:
         key = "nick.set" if outcome.changed else "nick.same"
         text = translator.t(locale, key, nick=outcome.nickname)
-    await outbox.send_text(message.chat.id, text)
+    await sender.send_text(message.chat.id, text)
 
 
 async def profile(
-    message: Message, accounts: Accounts, outbox: Outbox, translator: Translator, locale: str
+    message: Message, accounts: Accounts, sender: TelegramSender, translator: Translator,
+    locale: str,
 ) -> None:
     assert message.from_user is not None
     player = await accounts.require(message.from_user.id)
     spouse = await accounts.spouse_name(player)
-    await outbox.send_text(message.chat.id, texts.profile(translator, locale, player, spouse))
+    await sender.send_text(message.chat.id, texts.profile(translator, locale, player, spouse))
 
 
-async def lang(message: Message, outbox: Outbox, translator: Translator, locale: str) -> None:
+async def lang(message: Message, sender: TelegramSender, translator: Translator,
+               locale: str) -> None:
     markup = InlineKeyboardMarkup(inline_keyboard=[[
         InlineKeyboardButton(text=translator.t(locale, "lang.name_ru"),
                              callback_data=LangCb(code="ru").pack()),
         InlineKeyboardButton(text=translator.t(locale, "lang.name_en"),
                              callback_data=LangCb(code="en").pack()),
     ]])
-    await outbox.send_text(message.chat.id, translator.t(locale, "lang.prompt"),
+    await sender.send_text(message.chat.id, translator.t(locale, "lang.prompt"),
                            reply_markup=markup)
 
 
 async def lang_chosen(
-    query: CallbackQuery, callback_data: LangCb, accounts: Accounts, outbox: Outbox,
+    query: CallbackQuery, callback_data: LangCb, accounts: Accounts, sender: TelegramSender,
     translator: Translator,
 ) -> None:
     await accounts.set_language(query.from_user.id, callback_data.code)
     text = translator.t(callback_data.code, "lang.set")
-    await outbox.answer(query)
+    await sender.answer(query)
     if query.message is not None:
-        await outbox.edit_text(query.message.chat.id, query.message.message_id, text)
+        await sender.edit_text(query.message.chat.id, query.message.message_id, text)
 
 
-async def sex(message: Message, outbox: Outbox, translator: Translator, locale: str) -> None:
+async def sex(message: Message, sender: TelegramSender, translator: Translator,
+              locale: str) -> None:
     markup = InlineKeyboardMarkup(inline_keyboard=[[
         InlineKeyboardButton(text=translator.t(locale, "sex.button_m"),
                              callback_data=SexCb(value="m").pack()),
         InlineKeyboardButton(text=translator.t(locale, "sex.button_f"),
                              callback_data=SexCb(value="f").pack()),
     ]])
-    await outbox.send_text(message.chat.id, translator.t(locale, "sex.prompt"),
+    await sender.send_text(message.chat.id, translator.t(locale, "sex.prompt"),
                            reply_markup=markup)
 
 
 async def sex_chosen(
-    query: CallbackQuery, callback_data: SexCb, accounts: Accounts, outbox: Outbox,
+    query: CallbackQuery, callback_data: SexCb, accounts: Accounts, sender: TelegramSender,
     translator: Translator, locale: str,
 ) -> None:
     await accounts.set_sex(query.from_user.id, callback_data.value)
     text = translator.t(locale, "sex.set", sex=translator.t(locale, f"sex.{callback_data.value}"))
-    await outbox.answer(query)
+    await sender.answer(query)
     if query.message is not None:
-        await outbox.edit_text(query.message.chat.id, query.message.message_id, text)
+        await sender.edit_text(query.message.chat.id, query.message.message_id, text)
 
 
 async def spouse(
     message: Message, command: CommandObject, services: Services, locale: str
 ) -> None:
     assert message.from_user is not None
-    tr, outbox = services.translator, services.outbox
+    tr, sender = services.translator, services.sender
     proposal = await services.accounts.propose(message.from_user.id, _args(command))
     target = proposal.target
     target_locale = services.accounts.locale_of(target, None)
@@ -145,23 +148,23 @@ async def spouse(
             text=tr.t(target_locale, "spouse.decline"),
             callback_data=SpouseCb(accept=False, proposer=proposal.proposer.tg_id).pack()),
     ]])
-    await outbox.send_text(
+    await sender.send_text(
         target.tg_id,
         tr.t(target_locale, "spouse.proposal", nick=display(proposal.proposer)),
         reply_markup=markup,
     )
-    await outbox.send_text(message.chat.id, tr.t(locale, "spouse.sent", nick=display(target)))
+    await sender.send_text(message.chat.id, tr.t(locale, "spouse.sent", nick=display(target)))
 
 
 async def spouse_answer(
     query: CallbackQuery, callback_data: SpouseCb, services: Services, locale: str
 ) -> None:
-    tr, outbox = services.translator, services.outbox
+    tr, sender = services.translator, services.sender
     me = await services.accounts.require(query.from_user.id)
     proposer = await services.accounts.answer_proposal(
         query.from_user.id, callback_data.proposer, callback_data.accept
     )
-    await outbox.answer(query)
+    await sender.answer(query)
     proposer_locale = services.accounts.locale_of(proposer, None)
     if callback_data.accept:
         mine = tr.t(locale, "spouse.married", nick=display(proposer))
@@ -170,8 +173,8 @@ async def spouse_answer(
         mine = tr.t(locale, "spouse.declined", nick=display(proposer))
         theirs = tr.t(proposer_locale, "spouse.declined_notice", nick=display(me))
     if query.message is not None:
-        await outbox.edit_text(query.message.chat.id, query.message.message_id, mine)
-    await outbox.send_text(proposer.tg_id, theirs)
+        await sender.edit_text(query.message.chat.id, query.message.message_id, mine)
+    await sender.send_text(proposer.tg_id, theirs)
 
 
 async def divorce(message: Message, services: Services, locale: str) -> None:
@@ -179,9 +182,9 @@ async def divorce(message: Message, services: Services, locale: str) -> None:
     tr = services.translator
     me = await services.accounts.require(message.from_user.id)
     former = await services.accounts.divorce(message.from_user.id)
-    await services.outbox.send_text(message.chat.id,
+    await services.sender.send_text(message.chat.id,
                                     tr.t(locale, "spouse.divorced", nick=display(former)))
-    await services.outbox.send_text(
+    await services.sender.send_text(
         former.tg_id,
         tr.t(services.accounts.locale_of(former, None), "spouse.divorced_notice",
              nick=display(me)),
@@ -189,20 +192,21 @@ async def divorce(message: Message, services: Services, locale: str) -> None:
 
 
 async def balance(
-    message: Message, accounts: Accounts, outbox: Outbox, translator: Translator, locale: str
+    message: Message, accounts: Accounts, sender: TelegramSender, translator: Translator,
+    locale: str,
 ) -> None:
     assert message.from_user is not None
     view = await accounts.balance(message.from_user.id)
-    await outbox.send_text(message.chat.id, texts.balance(translator, locale, view))
+    await sender.send_text(message.chat.id, texts.balance(translator, locale, view))
 
 
 async def complain(
-    message: Message, command: CommandObject, accounts: Accounts, outbox: Outbox,
+    message: Message, command: CommandObject, accounts: Accounts, sender: TelegramSender,
     translator: Translator, locale: str,
 ) -> None:
     assert message.from_user is not None
     about = await accounts.complain(message.from_user.id, _args(command))
-    await outbox.send_text(message.chat.id,
+    await sender.send_text(message.chat.id,
                            translator.t(locale, "complain.sent", nick=display(about)))
 
 

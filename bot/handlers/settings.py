@@ -9,11 +9,11 @@ from aiogram import Bot, F, Router
 from aiogram.filters import Command, CommandObject
 from aiogram.types import CallbackQuery, InlineKeyboardButton, InlineKeyboardMarkup, Message
 
-from bot.callbacks import SettingsCb
 from bot.errors import UserError
-from bot.i18n import SUPPORTED, Translator
 from bot.services import Services
 from bot.services.club_settings import STEP, TIMERS, ClubSettings, SettingsView
+from bot.telegram.callbacks import SettingsCb
+from views.i18n import SUPPORTED, Translator
 
 Rows = list[list[InlineKeyboardButton]]
 
@@ -76,11 +76,11 @@ async def settings_command(message: Message, command: CommandObject, bot: Bot,
         if args != ["host", "add"] or target is None or target.is_bot:
             raise UserError("club.settings.usage")
         await club_settings.add_host(chat, target.id)
-        await services.outbox.send_text(chat, tr.t(locale, "club.settings.host_added",
+        await services.sender.send_text(chat, tr.t(locale, "club.settings.host_added",
                                                    name=target.full_name))
         return
     text, markup = render(tr, await club_settings.view(chat), "main")
-    await services.outbox.send_text(chat, text, reply_markup=markup)
+    await services.sender.send_text(chat, text, reply_markup=markup)
 
 
 async def settings_button(query: CallbackQuery, callback_data: SettingsCb, bot: Bot,
@@ -113,8 +113,8 @@ async def settings_button(query: CallbackQuery, callback_data: SettingsCb, bot: 
     text, markup = render(services.translator, await club_settings.view(chat), page)
     changed = action not in ("main", "hosts", "presets")
     saved = services.translator.t(user_locale, "club.settings.saved") if changed else None
-    await services.outbox.answer(query, saved)
-    await services.outbox.edit_text(chat, message.message_id, text, reply_markup=markup)
+    await services.sender.answer(query, saved)
+    await services.sender.edit_text(chat, message.message_id, text, reply_markup=markup)
 
 
 def create_router() -> Router:

@@ -6,14 +6,14 @@ from aiogram import F, Router
 from aiogram.filters import Command, CommandObject
 from aiogram.types import Message
 
-from bot import texts
 from bot.errors import UserError
 from bot.services import Services
-from bot.services.stats import Stats
 from storage.models import Club, Player
+from views import texts
+from views.stats import StatsService
 
 
-async def stats(message: Message, command: CommandObject, services: Services, stats: Stats,
+async def stats(message: Message, command: CommandObject, services: Services, stats: StatsService,
                 locale: str, player: Player | None) -> None:
     tr, nick = services.translator, (command.args or "").strip()
     if nick:
@@ -27,10 +27,10 @@ async def stats(message: Message, command: CommandObject, services: Services, st
     text = texts.player_stats(tr, locale, record, services.settings.web_url)
     if not nick and player is not None and player.nickname is None:
         text = tr.t(locale, "stats.no_nick") + "\n\n" + text
-    await services.outbox.send_text(message.chat.id, text)
+    await services.sender.send_text(message.chat.id, text)
 
 
-async def top(message: Message, services: Services, stats: Stats, locale: str,
+async def top(message: Message, services: Services, stats: StatsService, locale: str,
               club: Club | None = None) -> None:
     today = services.accounts.clock().date()
     if club is None and message.from_user is not None:
@@ -38,7 +38,7 @@ async def top(message: Message, services: Services, stats: Stats, locale: str,
     boards = [] if club is None else [await stats.club_top(club, today)]
     boards.append(await stats.network_top(today))
     text = "\n\n".join(texts.leaderboard(services.translator, locale, b) for b in boards)
-    await services.outbox.send_text(message.chat.id, text)
+    await services.sender.send_text(message.chat.id, text)
 
 
 def create_router() -> Router:

@@ -9,13 +9,14 @@ from aiogram import Bot, F, Router
 from aiogram.filters import Command
 from aiogram.types import Message
 
-from bot.i18n import Translator
-from bot.outbox import Outbox
+from bot.delivery.sender import TelegramSender
+from views.i18n import Translator
 
 
 def command_sets() -> tuple[tuple[str, ...], tuple[str, ...]]:
-    """(club-chat-only commands, private-only commands), from the menus (bot/commands.py)."""
-    from bot.commands import ADMIN_COMMANDS, GROUP_ADMIN_COMMANDS, PRIVATE_COMMANDS
+    """(club-chat-only commands, private-only commands), from the menus
+    (bot/handlers/menus.py)."""
+    from bot.handlers.menus import ADMIN_COMMANDS, GROUP_ADMIN_COMMANDS, PRIVATE_COMMANDS
 
     group_only = tuple(c for c in GROUP_ADMIN_COMMANDS if c not in PRIVATE_COMMANDS)
     private_only = tuple(c for c in (*PRIVATE_COMMANDS, *ADMIN_COMMANDS)
@@ -29,17 +30,17 @@ async def private_link(bot: Bot) -> str:
     return f"https://t.me/{me.username}?start=help"
 
 
-async def in_group(message: Message, bot: Bot, outbox: Outbox, translator: Translator,
+async def in_group(message: Message, bot: Bot, sender: TelegramSender, translator: Translator,
                    locale: str) -> None:
     """A private-chat command in a club chat."""
-    await outbox.send_text(message.chat.id, translator.t(
+    await sender.send_text(message.chat.id, translator.t(
         locale, "club.where.private", link=await private_link(bot)))
 
 
-async def in_private(message: Message, outbox: Outbox, translator: Translator,
+async def in_private(message: Message, sender: TelegramSender, translator: Translator,
                      locale: str) -> None:
     """A club-chat command in a private chat."""
-    await outbox.send_text(message.chat.id, translator.t(locale, "club.where.group"))
+    await sender.send_text(message.chat.id, translator.t(locale, "club.where.group"))
 
 
 def create_router() -> Router:

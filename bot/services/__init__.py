@@ -1,4 +1,8 @@
-"""Services: the logic behind the handlers, and the container handed to the Dispatcher."""
+"""Services: the logic behind the handlers, and the container handed to the Dispatcher.
+
+May import: ``bot.delivery``, the base modules of ``bot`` (``config``, ``errors``) and the
+layers below ``bot``.
+"""
 
 from __future__ import annotations
 
@@ -7,14 +11,14 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from bot.config import Settings
-from bot.i18n import Translator
 from bot.services.accounts import Accounts
 from bot.services.admin import Admin
 from bot.services.chats import ChatMoves
 from storage.db import Database
+from views.i18n import Translator
 
-if TYPE_CHECKING:  # bot.outbox imports aiogram: the web's pages import services without it
-    from bot.outbox import Outbox
+if TYPE_CHECKING:  # bot.delivery.sender imports aiogram: the web's pages import services without it
+    from bot.delivery.sender import TelegramSender
 
 # join_lobby(user_id, game_id, locale) -> True if the player joined (the game layer answers)
 JoinLobby = Callable[[int, int, str], Awaitable[bool]]
@@ -36,7 +40,7 @@ class Services:
 
     settings: Settings
     db: Database
-    outbox: Outbox
+    sender: TelegramSender
     translator: Translator
     accounts: Accounts
     admin: Admin
@@ -49,7 +53,7 @@ class Services:
             "services": self,
             "settings": self.settings,
             "db": self.db,
-            "outbox": self.outbox,
+            "sender": self.sender,
             "translator": self.translator,
             "accounts": self.accounts,
             "admin": self.admin,

@@ -5,13 +5,13 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
-from datetime import UTC, date, datetime
+from datetime import UTC, datetime
 
 from bot.errors import UserError, explain
-from bot.i18n import SUPPORTED, pick_locale
 from storage.db import Database
 from storage.errors import StorageError
-from storage.models import BalanceInfo, LedgerRow, Player, TopEntry
+from storage.models import BalanceView, Player, TopEntry
+from views.i18n import SUPPORTED, pick_locale
 
 Clock = Callable[[], datetime]
 JOIN_PAYLOAD = re.compile(r"^join_(\d{1,18})$")
@@ -28,13 +28,6 @@ class StartResult:
     is_new: bool
     join_game_id: int | None  # the lobby a deep link asks to join
     bad_payload: bool
-
-
-@dataclass(frozen=True)
-class BalanceView:
-    info: BalanceInfo
-    rows: list[LedgerRow]
-    expires_on: date | None
 
 
 @dataclass(frozen=True)
@@ -65,7 +58,7 @@ class Accounts:
 
     async def cached(self, tg_id: int) -> Player | None:
         """The account as of its last committed write, from memory when read before (the
-        read of every update: storage/account_cache.py)."""
+        read of every update: storage/repos/account_cache.py)."""
         return await self.db.players.cached(tg_id)
 
     def locale_of(self, player: Player | None, language_code: str | None) -> str:

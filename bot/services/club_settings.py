@@ -11,9 +11,9 @@ from aiogram import Bot
 
 from bot.config import Settings
 from bot.errors import UserError
-from bot.i18n import SUPPORTED
 from storage.db import Database
 from storage.models import Club
+from views.i18n import SUPPORTED
 
 log = logging.getLogger("bot.settings")
 TIMERS = ("night", "mafia_agree", "vote_turn", "last_word")

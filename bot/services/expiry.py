@@ -6,10 +6,10 @@ import logging
 from dataclasses import dataclass, field
 from datetime import date
 
-from bot.i18n import Translator, pick_locale
-from bot.outbox import Outbox
+from bot.delivery.sender import TelegramSender
 from storage.db import Database
 from storage.models import Player
+from views.i18n import Translator, pick_locale
 
 log = logging.getLogger("bot.expiry")
 
@@ -22,7 +22,7 @@ class ExpiryReport:
 
 
 async def run_expiry(
-    db: Database, outbox: Outbox, translator: Translator, today: date, default_locale: str
+    db: Database, sender: TelegramSender, translator: Translator, today: date, default_locale: str
 ) -> ExpiryReport:
     """Warn the players whose points expire within a week, then burn the expired ones.
 
@@ -37,7 +37,7 @@ async def run_expiry(
     report = ExpiryReport()
     for player in await db.expiry.warn_due(today):
         try:
-            await _warn(db, outbox, translator, player, today, default_locale)
+            await _warn(db, sender, translator, player, today, default_locale)
         except Exception:
             log.exception("expiry warning failed", extra={"tg_id": player.tg_id})
             report.failed.append(player.tg_id)
@@ -49,7 +49,7 @@ async def run_expiry(
             continue
         try:
             locale = _locale(player, default_locale)
-            await outbox.send_text(player.tg_id, translator.t(locale, "expiry.burned"))
+            await sender.send_text(player.tg_id, translator.t(locale, "expiry.burned"))
         except Exception:
             log.exception("expiry notice failed", extra={"tg_id": player.tg_id})
     log.info("expiry run", extra={"day": today.isoformat(), "warned": len(report.warned),
@@ -57,12 +57,12 @@ async def run_expiry(
     return report
 
 
-async def _warn(db: Database, outbox: Outbox, translator: Translator, player: Player,
+async def _warn(db: Database, sender: TelegramSender, translator: Translator, player: Player,
                 today: date, default_locale: str) -> None:
     points = await db.ledger.balance(player.tg_id)
     if not player.bot_blocked and not player.offline and player.expiry_date is not None:
         locale = _locale(player, default_locale)
-        await outbox.send_text(
+        await sender.send_text(
             player.tg_id,
             translator.t(locale, "expiry.warning",
                          nick=player.nickname or translator.t(locale, "misc.none"),

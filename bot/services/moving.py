@@ -1,7 +1,8 @@
 """Moving a club in (``/import``, ``/link``), honest nicknames (``/nick``, ``/lookalikes``).
 
 The file's forms (.xlsx, CSV), the expiry decision and idempotency are described in
-``storage/imports.py``, ``storage/spreadsheet.py`` and docs/bot.md ("Moving a club in").
+``storage/repos/imports.py``, ``storage/spreadsheets/files.py`` and docs/bot.md ("Moving a
+club in").
 """
 
 from __future__ import annotations
@@ -11,8 +12,8 @@ from dataclasses import dataclass
 from bot.errors import UserError, explain
 from bot.services.accounts import Accounts
 from storage.errors import StorageError
-from storage.imports import ImportReport, LinkResult
-from storage.spreadsheet import MAX_FILE_BYTES
+from storage.repos.imports import ImportReport, LinkResult
+from storage.spreadsheets.files import MAX_FILE_BYTES
 
 __all__ = ["MAX_FILE_BYTES", "Moving", "NickOutcome"]
 

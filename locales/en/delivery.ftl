@@ -1,4 +1,4 @@
-# The club chat's live vote board and prompts whose moment is over (bot/game/day.py, night.py).
+# The club chat's live vote board and prompts whose moment is over (bot/game/rooms/day.py, night.py).
 game-vote-board =
     🗳 <b>Vote, day { $day }.</b> Each turn is { $seconds ->
         [one] { $seconds } second

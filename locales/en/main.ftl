@@ -1,4 +1,4 @@
-# English texts (Project Fluent). HTML parse mode; $variables are filled by bot/i18n.py (strings escaped).
+# English texts (Project Fluent). HTML parse mode; $variables are filled by views/i18n.py (strings escaped).
 # The code's key start.new is the id start-new here. Every id must exist in ru/ with the same
 # $variables; counts use plural selectors (tests/bot/test_i18n.py, tests/bot/test_plurals.py).
 

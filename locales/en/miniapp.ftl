@@ -1,4 +1,4 @@
-# The host's Mini App (web/host_app.py): the live table on the host's phone.
+# The host's Mini App (bot/miniapp/server.py): the live table on the host's phone.
 miniapp-title = Game #{ $game }: the host's table
 miniapp-loading = Loading the table…
 miniapp-paused = paused

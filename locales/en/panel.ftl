@@ -1,4 +1,4 @@
-# The host's live panel in private (bot/game/panel.py), keys panel.* (ids panel-*).
+# The host's live panel in private (bot/game/panel/live.py), keys panel.* (ids panel-*).
 
 panel-head = 🎩 <b>Game №{ $game }</b>: { $stage }{ $paused }
 panel-paused = {" "}— ⏸ paused

@@ -1,4 +1,4 @@
-# Mini App ведущего (web/host_app.py): живой стол на телефоне ведущего.
+# Mini App ведущего (bot/miniapp/server.py): живой стол на телефоне ведущего.
 miniapp-title = Игра №{ $game }: стол ведущего
 miniapp-loading = Загружаем стол…
 miniapp-paused = пауза

@@ -1,4 +1,4 @@
-# Пульт ведущего в личном чате (bot/game/panel.py), ключи panel.* (id panel-*).
+# Пульт ведущего в личном чате (bot/game/panel/live.py), ключи panel.* (id panel-*).
 
 panel-head = 🎩 <b>Игра №{ $game }</b>: { $stage }{ $paused }
 panel-paused = {" "}— ⏸ пауза

@@ -1,7 +1,9 @@
 """The connection and transaction layer, one module per backend (the bottom of storage).
 
 Each backend opens its connections, applies its migrations and says how a write transaction
-begins; :mod:`storage.transactions` runs the transactions over it and knows no SQL dialect.
+begins; :mod:`storage.core.transactions` runs the transactions over it and knows no SQL dialect.
+
+May import: ``storage.schema``, ``storage.sql``, ``storage.errors``.
 """
 
 from __future__ import annotations

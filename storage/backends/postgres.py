@@ -21,7 +21,7 @@ from urllib.parse import urlsplit
 import asyncpg
 
 from storage.backends import DatabaseUnavailable, DatabaseUrlError
-from storage.migrations_pg import migrate, user_version
+from storage.schema.postgres import migrate, user_version
 from storage.sql import Connection, Row
 
 WRITE_LOCK = 0x6D616669_61777269  # pg_advisory_xact_lock key of a write group

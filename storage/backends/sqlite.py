@@ -11,7 +11,7 @@ from typing import TypeVar, cast
 import aiosqlite
 
 from storage.backends.sqlite_trip import run_in_one_trip
-from storage.migrations import migrate, user_version
+from storage.schema.sqlite import migrate, user_version
 from storage.sql import Connection
 
 T = TypeVar("T")

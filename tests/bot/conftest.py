@@ -13,7 +13,7 @@ from aiogram import Bot
 
 from bot.app import App, create_app, make_bot
 from bot.config import Settings
-from bot.outbox import Limits
+from bot.delivery.sender import Limits
 from tests.fakes.telegram_server import FakeTelegram, FakeUser, SentMessage
 from tests.pg_cluster import pg, pg_cluster  # noqa: F401  (fixtures)
 

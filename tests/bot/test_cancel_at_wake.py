@@ -2,7 +2,7 @@
 
 Python 3.11's ``asyncio.wait_for`` swallows such a cancel (it returns the event's result), so a
 loop around it went on after the stop that cancelled it: a bot on PostgreSQL never exited on
-SIGTERM (its sharing loop). Both waits (the delivery's workers wait with ``storage/waits.py``'s
+SIGTERM (its sharing loop). Both waits (the delivery's workers wait with ``bot/delivery/waits.py``'s
 ``wait_event``, the sharing loop with the share connection's ``wait_woken`` on it) are tried at
 every moment of the wake-up."""
 
@@ -13,8 +13,8 @@ from collections.abc import Awaitable, Callable
 
 import pytest
 
-from storage.backends.pg_share import ShareConnection
-from storage.waits import wait_event
+from bot.cluster.share import ShareConnection
+from bot.delivery.waits import wait_event
 
 
 async def _loop(event: asyncio.Event, wait: Callable[[], Awaitable[None]]) -> None:

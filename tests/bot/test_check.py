@@ -7,9 +7,9 @@ import sys
 from collections.abc import Iterator
 from pathlib import Path
 
+import bot.i18n
 import pytest
 
-import bot.i18n
 from bot.__main__ import run_check
 from bot.app import create_app, health_check
 from bot.startup import StartupError

@@ -216,7 +216,7 @@ async def test_limits_on_repeats(app: App, fake: FakeTelegram, ask: Any) -> None
 
 async def test_the_club_is_read_from_memory_on_every_group_update(
         app: App, fake: FakeTelegram, ask: Any) -> None:
-    """The outer middleware reads the club of every group update (bot/middlewares.py): from
+    """The outer middleware reads the club of every group update (bot/telegram/middlewares.py): from
     memory after the first (``Clubs.cached``); a setting changed is seen by the next update."""
     fake.group(CLUB, "Club")
     fake.set_admins(CLUB, [500])

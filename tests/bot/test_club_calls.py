@@ -1,4 +1,4 @@
-"""Club calls' waiting side without a server (bot/club_calls.py): an answer heard before the
+"""Club calls' waiting side without a server (bot/cluster/club_calls.py): an answer heard before the
 caller has read back its call's id still wakes it at once; the answers of other processes'
 calls (every process hears them all) are kept only up to a bound."""
 
@@ -7,7 +7,7 @@ from __future__ import annotations
 import time
 from typing import Any, cast
 
-from bot.club_calls import EARLY_KEPT, RECHECK_S, ClubCalls
+from bot.cluster.club_calls import EARLY_KEPT, RECHECK_S, ClubCalls
 
 
 class Conn:

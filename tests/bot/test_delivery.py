@@ -1,4 +1,4 @@
-"""The durable outbox and its worker against the fake Bot API misbehaving like Telegram."""
+"""The durable sender and its worker against the fake Bot API misbehaving like Telegram."""
 
 from __future__ import annotations
 
@@ -9,19 +9,19 @@ from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
+import bot.services.picture
 import pytest
 from aiogram import Bot
 from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup
 
-import bot.services.picture
-from bot.delivery import Delivery, picture_payload, send_payload
-from bot.outbox import Limits, Outbox
-from bot.services.picture import SeatState, SeatView, TableView, render_table
-from bot.session import BotSession
+from bot.delivery.sender import Limits, TelegramSender
+from bot.delivery.worker import Delivery, picture_payload, send_payload
+from bot.telegram.session import BotSession
 from storage.db import Database
-from storage.outbox import EDIT, SEND, Queued
+from storage.repos.outbox import EDIT, SEND, Queued
 from tests.fakes.telegram_server import DEFAULT_TOKEN, FAULT_KINDS, FakeTelegram
 from tests.game.flow import wait_until
+from views.picture import SeatState, SeatView, TableView, render_table
 
 LIMITS = Limits(global_per_second=10_000, chat_per_second=10_000, chat_burst=10_000,
                 group_per_minute=1_000_000, backoff_start=0.01, backoff_max=0.05,
@@ -40,8 +40,8 @@ async def fake() -> AsyncIterator[FakeTelegram]:
 
 @pytest.fixture(params=["sqlite", "postgresql"])
 async def db(tmp_path: Path, request: pytest.FixtureRequest) -> AsyncIterator[Database]:
-    """The durable outbox on each backend."""
-    target: str | Path = tmp_path / "outbox.sqlite3"
+    """The durable sender on each backend."""
+    target: str | Path = tmp_path / "sender.sqlite3"
     if request.param == "postgresql":
         target = await request.getfixturevalue("pg").new_database()
     database = await Database.open(target)
@@ -55,9 +55,9 @@ def make_bot(fake: FakeTelegram) -> Bot:
 
 
 @pytest.fixture
-async def outbox(fake: FakeTelegram) -> AsyncIterator[Outbox]:
+async def sender(fake: FakeTelegram) -> AsyncIterator[TelegramSender]:
     bot = make_bot(fake)
-    yield Outbox(bot, limits=LIMITS)
+    yield TelegramSender(bot, limits=LIMITS)
     await bot.session.close()
 
 
@@ -106,10 +106,10 @@ async def test_edits_of_a_queued_key_are_coalesced(db: Database) -> None:
 
 @pytest.mark.parametrize("kind", FAULT_KINDS)
 async def test_a_transient_fault_is_retried_and_delivered_once(
-        fake: FakeTelegram, db: Database, outbox: Outbox, kind: str) -> None:
+        fake: FakeTelegram, db: Database, sender: TelegramSender, kind: str) -> None:
     fake.fault("sendMessage", 1, kind, hang=2)
     fake.fault("editMessageText", 1, kind, hang=2)
-    delivery = Delivery(db, outbox)
+    delivery = Delivery(db, sender)
     await delivery.start()
     await delivery.enqueue([send(USER, "one", "k1"), send(USER, "two"),
                             edit(USER, "k1", "one, edited")])
@@ -128,14 +128,14 @@ async def test_a_transient_fault_is_retried_and_delivered_once(
 
 
 async def test_permanent_refusals_are_recorded_not_retried(
-        fake: FakeTelegram, db: Database, outbox: Outbox) -> None:
+        fake: FakeTelegram, db: Database, sender: TelegramSender) -> None:
     told: list[int] = []
 
     async def hook(chat_id: int) -> None:
         told.append(chat_id)
-    outbox.on_blocked(hook)
+    sender.on_blocked(hook)
     fake.block_bot(USER)
-    delivery = Delivery(db, outbox)
+    delivery = Delivery(db, sender)
     await delivery.start()
     await delivery.enqueue([send(USER, "card", "card"), edit(USER, "card", "x"),
                             send(-999, "nowhere")])
@@ -149,9 +149,9 @@ async def test_permanent_refusals_are_recorded_not_retried(
 
 
 async def test_a_restart_resumes_the_queue(fake: FakeTelegram, db: Database,
-                                           outbox: Outbox) -> None:
+                                           sender: TelegramSender) -> None:
     fake.fail_next(1000, status=502, methods={"sendMessage"})
-    first = Delivery(db, outbox)
+    first = Delivery(db, sender)
     await first.start()
     await first.enqueue([send(GROUP, f"post {i}") for i in range(3)])
     assert not await first.idle(0.3)
@@ -159,7 +159,7 @@ async def test_a_restart_resumes_the_queue(fake: FakeTelegram, db: Database,
     await fake.settled()  # a request it had under way is answered (a 502) before the change
     assert not fake.messages(GROUP)
     fake.clear_failures()
-    second = Delivery(db, outbox)
+    second = Delivery(db, sender)
     await second.start()
     assert await second.idle(10)
     assert [m.body for m in fake.messages(GROUP)] == ["post 0", "post 1", "post 2"]
@@ -167,8 +167,8 @@ async def test_a_restart_resumes_the_queue(fake: FakeTelegram, db: Database,
 
 
 async def test_a_throttled_edit_does_not_hold_the_chat(fake: FakeTelegram, db: Database,
-                                                       outbox: Outbox) -> None:
-    delivery = Delivery(db, outbox)
+                                                       sender: TelegramSender) -> None:
+    delivery = Delivery(db, sender)
     await delivery.start()
     await delivery.enqueue([send(GROUP, "board", "b")])
     assert await delivery.idle(10)
@@ -188,20 +188,21 @@ async def test_a_throttled_edit_does_not_hold_the_chat(fake: FakeTelegram, db: D
 
 
 async def test_prompt_clean_up_edits_are_not_urgent(
-        fake: FakeTelegram, db: Database, outbox: Outbox, monkeypatch: pytest.MonkeyPatch) -> None:
+        fake: FakeTelegram, db: Database, sender: TelegramSender,
+        monkeypatch: pytest.MonkeyPatch) -> None:
     """Within the overall limit a club post, a private send, and an edit queued before a send
     are urgent; an edit alone in a private chat (a closed prompt) is not."""
     other = 43
     fake.user(other, "Bob")
     asked: list[tuple[int, bool]] = []
-    acquire = outbox.limiter.acquire
+    acquire = sender.limiter.acquire
 
     async def record(chat_id: int, *, urgent: bool = True) -> None:
         asked.append((chat_id, urgent))
         await acquire(chat_id, urgent=urgent)
 
-    monkeypatch.setattr(outbox.limiter, "acquire", record)
-    delivery = Delivery(db, outbox)
+    monkeypatch.setattr(sender.limiter, "acquire", record)
+    delivery = Delivery(db, sender)
     await delivery.start()
     await delivery.enqueue([send(GROUP, "post", "g1:post"), send(USER, "prompt", "g1:p"),
                             send(other, "prompt", "g1:q")])
@@ -226,9 +227,9 @@ def cannot_draw(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(bot.services.picture, "render_table", broken)
 
 
-async def deliver_a_morning_and_its_last_word(db: Database, outbox: Outbox) -> None:
+async def deliver_a_morning_and_its_last_word(db: Database, sender: TelegramSender) -> None:
     """The morning's picture, the last word's end edited into its caption, the vote's board."""
-    delivery = Delivery(db, outbox)
+    delivery = Delivery(db, sender)
     await delivery.start()
     await delivery.enqueue([
         Queued(GROUP, SEND, picture_payload(VIEW, "🌅 Morning"), "g1:r5"),
@@ -239,9 +240,9 @@ async def deliver_a_morning_and_its_last_word(db: Database, outbox: Outbox) -> N
 
 
 async def test_a_picture_is_drawn_when_its_turn_comes_and_sent_once(
-        fake: FakeTelegram, db: Database, outbox: Outbox) -> None:
+        fake: FakeTelegram, db: Database, sender: TelegramSender) -> None:
     """The row keeps what to draw (a kilobyte, not the PNG); the sender draws it."""
-    delivery = Delivery(db, outbox)
+    delivery = Delivery(db, sender)
     await delivery.start()
     await delivery.enqueue([Queued(GROUP, SEND, picture_payload(VIEW, "☀️ Day 1"), "g1:pic")])
     assert await delivery.idle(10)
@@ -255,12 +256,12 @@ async def test_a_picture_is_drawn_when_its_turn_comes_and_sent_once(
 
 
 async def test_a_picture_queued_with_its_png_is_sent_and_its_bytes_not_kept(
-        fake: FakeTelegram, db: Database, outbox: Outbox) -> None:
+        fake: FakeTelegram, db: Database, sender: TelegramSender) -> None:
     """A row queued before the sender drew the pictures (an upgrade with posts in the queue)
     holds its PNG, base64: it is sent as it is, and the bytes go once it is."""
     png = b"\x89PNG\r\n\x1a\n" + bytes(range(256)) * 40
     photo = {"photo": base64.b64encode(png).decode("ascii"), "caption": "☀️ Day 1"}
-    delivery = Delivery(db, outbox)
+    delivery = Delivery(db, sender)
     await delivery.start()
     await delivery.enqueue([Queued(GROUP, SEND, photo, "g1:pic")])
     assert await delivery.idle(10)
@@ -273,10 +274,10 @@ async def test_a_picture_queued_with_its_png_is_sent_and_its_bytes_not_kept(
 
 
 async def test_a_picture_that_cannot_be_drawn_goes_out_as_its_caption(
-        fake: FakeTelegram, db: Database, outbox: Outbox,
+        fake: FakeTelegram, db: Database, sender: TelegramSender,
         monkeypatch: pytest.MonkeyPatch) -> None:
     cannot_draw(monkeypatch)
-    delivery = Delivery(db, outbox)
+    delivery = Delivery(db, sender)
     await delivery.start()
     await delivery.enqueue([Queued(GROUP, SEND, picture_payload(VIEW, "☀️ Day 1"), "g1:pic"),
                             send(GROUP, "next")])
@@ -288,13 +289,13 @@ async def test_a_picture_that_cannot_be_drawn_goes_out_as_its_caption(
 
 
 async def test_the_caption_of_a_picture_sent_as_text_is_edited_as_text(
-        fake: FakeTelegram, db: Database, outbox: Outbox,
+        fake: FakeTelegram, db: Database, sender: TelegramSender,
         monkeypatch: pytest.MonkeyPatch) -> None:
     """The morning's picture could not be drawn, so its caption went out as a text; the last
     words' ends edited into its caption reach that text (Telegram refuses a caption's edit of
     a message without one)."""
     cannot_draw(monkeypatch)
-    await deliver_a_morning_and_its_last_word(db, outbox)
+    await deliver_a_morning_and_its_last_word(db, sender)
     morning, board = fake.messages(GROUP)
     assert morning.photo_bytes is None and morning.caption is None
     assert morning.text == "🌅 Morning\n\nthe last word is over" and board.body == "🗳 board"
@@ -304,10 +305,10 @@ async def test_the_caption_of_a_picture_sent_as_text_is_edited_as_text(
 
 
 async def test_a_pictures_caption_is_edited_in_place(
-        fake: FakeTelegram, db: Database, outbox: Outbox) -> None:
+        fake: FakeTelegram, db: Database, sender: TelegramSender) -> None:
     """The morning's picture: the last words' ends are edited into its caption
     (``editMessageCaption``), in order with the chat's other posts."""
-    await deliver_a_morning_and_its_last_word(db, outbox)
+    await deliver_a_morning_and_its_last_word(db, sender)
     picture, board = fake.messages(GROUP)
     assert picture.photo_bytes == render_table(VIEW, jpeg=True) and picture.text is None
     assert picture.caption == "🌅 Morning\n\nthe last word is over"
@@ -318,18 +319,19 @@ async def test_a_pictures_caption_is_edited_in_place(
 
 
 async def test_a_request_is_built_once_its_turn_came(
-        fake: FakeTelegram, db: Database, outbox: Outbox, monkeypatch: pytest.MonkeyPatch) -> None:
+        fake: FakeTelegram, db: Database, sender: TelegramSender,
+        monkeypatch: pytest.MonkeyPatch) -> None:
     """A chat waiting for its turn holds its row, not the request's models (2,400 private chats
     wait at once at N = 200); an edit with nothing to edit fails without taking a turn."""
     steps: list[tuple[str, int]] = []
-    acquire = outbox.limiter.acquire
+    acquire = sender.limiter.acquire
 
     async def record(chat_id: int, *, urgent: bool = True) -> None:
         steps.append(("turn", chat_id))
         await acquire(chat_id, urgent=urgent)
 
-    monkeypatch.setattr(outbox.limiter, "acquire", record)
-    delivery = Delivery(db, outbox)
+    monkeypatch.setattr(sender.limiter, "acquire", record)
+    delivery = Delivery(db, sender)
     build = delivery._method
 
     def built(row: Any, target: int | None, photo: tuple[bytes, str] | None) -> Any:
@@ -352,12 +354,12 @@ async def test_a_request_is_built_once_its_turn_came(
 
 
 async def test_a_chats_only_row_is_read_once_and_a_row_queued_meanwhile_goes_too(
-        fake: FakeTelegram, db: Database, outbox: Outbox,
+        fake: FakeTelegram, db: Database, sender: TelegramSender,
         monkeypatch: pytest.MonkeyPatch) -> None:
     """The worker of a chat whose one queued row was sent ends without reading the queue
     again (a row queued since would have woken it); one queued while it was in flight does
     wake it, and is sent."""
-    delivery = Delivery(db, outbox)
+    delivery = Delivery(db, sender)
     await delivery.start()
     reads = count_reads(db, monkeypatch)
     await delivery.enqueue([send(USER, "one")])
@@ -382,7 +384,7 @@ async def test_a_chats_only_row_is_read_once_and_a_row_queued_meanwhile_goes_too
 
 
 async def test_a_chats_sends_go_from_one_read_and_an_edit_is_read_again(
-        fake: FakeTelegram, db: Database, outbox: Outbox,
+        fake: FakeTelegram, db: Database, sender: TelegramSender,
         monkeypatch: pytest.MonkeyPatch) -> None:
     """Queued sends never change: the rows of one read are sent one after another (a read
     that found fewer rows than it asked for was the whole queue: the worker then ends). An
@@ -391,7 +393,7 @@ async def test_a_chats_sends_go_from_one_read_and_an_edit_is_read_again(
     await db.outbox.enqueue([send(USER, "one", "k1"), send(USER, "two"), send(USER, "three"),
                              edit(USER, "k1", "one, edited")], now=1.0)
     reads = count_reads(db, monkeypatch)
-    delivery = Delivery(db, outbox)
+    delivery = Delivery(db, sender)
     plain_send = delivery._send
 
     async def send_and_coalesce(row: Any, *, urgent: bool = True) -> bool:
@@ -409,11 +411,11 @@ async def test_a_chats_sends_go_from_one_read_and_an_edit_is_read_again(
 
 
 async def test_a_text_coalesced_into_a_waiting_edit_wakes_nobody(
-        fake: FakeTelegram, db: Database, outbox: Outbox,
+        fake: FakeTelegram, db: Database, sender: TelegramSender,
         monkeypatch: pytest.MonkeyPatch) -> None:
     """A throttled edit waits for its slot; later texts go into its row (a lobby's joins): its
     worker is not woken to read the queue for each, and at the slot it sends the last."""
-    delivery = Delivery(db, outbox)
+    delivery = Delivery(db, sender)
     await delivery.start()
     await board_edited_once(delivery)
     reads = count_reads(db, monkeypatch)
@@ -432,11 +434,11 @@ async def test_a_text_coalesced_into_a_waiting_edit_wakes_nobody(
 
 
 async def test_the_look_at_queued_chats_starts_missing_workers_and_leaves_others_be(
-        fake: FakeTelegram, db: Database, outbox: Outbox,
+        fake: FakeTelegram, db: Database, sender: TelegramSender,
         monkeypatch: pytest.MonkeyPatch) -> None:
     """The sender's look at every chat with queued rows (a missed wake's safety net) starts a
     worker where there is none; a worker already on its chat is not made to read again."""
-    delivery = Delivery(db, outbox)
+    delivery = Delivery(db, sender)
     await delivery.start()
     await board_edited_once(delivery)
     reads = count_reads(db, monkeypatch)

@@ -27,10 +27,10 @@ async def test_expiry_warns_a_week_ahead_then_burns(
     await _player(app, fake, ask, 92, "Fresh", "en", 3, date(2026, 3, 1))
     s = app.services
 
-    report = await run_expiry(s.db, s.outbox, s.translator, date(2026, 2, 25), "ru")
+    report = await run_expiry(s.db, s.sender, s.translator, date(2026, 2, 25), "ru")
     assert report.warned == [] and report.burned == []
 
-    report = await run_expiry(s.db, s.outbox, s.translator, date(2026, 2, 26), "ru")
+    report = await run_expiry(s.db, s.sender, s.translator, date(2026, 2, 26), "ru")
     assert report.warned == [90]
     warning = await fake.next_message(90)
     assert warning.text == (
@@ -38,21 +38,21 @@ async def test_expiry_warns_a_week_ahead_then_burns(
         "Come to a game before then to keep them!"
     )
     # the same day again: nobody is warned twice
-    report = await run_expiry(s.db, s.outbox, s.translator, date(2026, 2, 26), "ru")
+    report = await run_expiry(s.db, s.sender, s.translator, date(2026, 2, 26), "ru")
     assert report.warned == [] and fake.unread(90) == []
 
-    report = await run_expiry(s.db, s.outbox, s.translator, date(2026, 2, 27), "ru")
+    report = await run_expiry(s.db, s.sender, s.translator, date(2026, 2, 27), "ru")
     assert report.warned == [91]
     assert (await fake.next_message(91)).text.startswith("⏳ Ваш ник <b>Старик</b> и 4 балла")
 
-    report = await run_expiry(s.db, s.outbox, s.translator, date(2026, 3, 5), "ru")
+    report = await run_expiry(s.db, s.sender, s.translator, date(2026, 3, 5), "ru")
     assert report.burned == [90] and report.warned == []
     assert "expired after two months" in (await fake.next_message(90)).text
     assert await s.db.ledger.balance(90) == 0
     player = await s.db.players.get(90)
     assert player is not None and player.nickname is None
 
-    report = await run_expiry(s.db, s.outbox, s.translator, date(2026, 3, 6), "ru")
+    report = await run_expiry(s.db, s.sender, s.translator, date(2026, 3, 6), "ru")
     assert report.burned == [91]
     assert (await fake.next_message(91)).text.startswith("Ваш ник и баллы сгорели")
     assert await s.db.ledger.balance(92) == 3
@@ -66,7 +66,7 @@ async def test_expiry_skips_messages_to_players_who_blocked_the_bot(
     await _player(app, fake, ask, 93, "Silent", "en", 5, date(2026, 1, 5))
     await app.services.db.players.set_bot_blocked(93, True)
     s = app.services
-    report = await run_expiry(s.db, s.outbox, s.translator, date(2026, 3, 5), "ru")
+    report = await run_expiry(s.db, s.sender, s.translator, date(2026, 3, 5), "ru")
     assert report.burned == [93]
     assert fake.unread(93) == []
 
@@ -128,7 +128,7 @@ async def test_expiry_goes_on_after_an_unexpected_api_error(
     await _player(app, fake, ask, 96, "Second", "en", 6, date(2026, 1, 5))
     await _player(app, fake, ask, 97, "Gone", "en", 7, date(2025, 12, 1))
     s = app.services
-    send_text = s.outbox.send_text
+    send_text = s.sender.send_text
     failures = [RuntimeError("unexpected")]
 
     async def first_fails(chat_id: int, text: str, **kwargs: Any) -> Any:
@@ -136,9 +136,9 @@ async def test_expiry_goes_on_after_an_unexpected_api_error(
             raise failures.pop()
         return await send_text(chat_id, text, **kwargs)
 
-    s.outbox.send_text = first_fails  # type: ignore[method-assign]
+    s.sender.send_text = first_fails  # type: ignore[method-assign]
 
-    report = await run_expiry(s.db, s.outbox, s.translator, date(2026, 2, 26), "ru")
+    report = await run_expiry(s.db, s.sender, s.translator, date(2026, 2, 26), "ru")
     assert len(report.failed) == 1 and len(report.warned) == 1
     assert sorted(report.failed + report.warned) == [95, 96]
     assert report.burned == [97]
@@ -147,6 +147,6 @@ async def test_expiry_goes_on_after_an_unexpected_api_error(
     assert "expire on" in (await fake.next_message(warned)).text
     assert "expired after two months" in (await fake.next_message(97)).text
 
-    again = await run_expiry(s.db, s.outbox, s.translator, date(2026, 2, 26), "ru")
+    again = await run_expiry(s.db, s.sender, s.translator, date(2026, 2, 26), "ru")
     assert again.warned == report.failed and again.failed == []  # retried, once
     assert "expire on" in (await fake.next_message(report.failed[0])).text

@@ -1,4 +1,5 @@
-"""The inbox's handled marks (bot/handled_marks.py) keep the mark of a handler cancelled while
+"""The inbox's handled marks (bot/cluster/handled_marks.py) keep the mark of a handler cancelled
+while
 it waits: the update was handled, it is not to be claimed and handled again."""
 
 from __future__ import annotations
@@ -6,7 +7,7 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Iterable
 
-from bot.handled_marks import HandledMarks
+from bot.cluster.handled_marks import HandledMarks
 
 
 async def test_a_handler_cancelled_while_its_mark_waits_is_still_marked() -> None:

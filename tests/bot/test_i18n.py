@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from bot.i18n import (
+from views.i18n import (
     LOCALES_DIR,
     CatalogError,
     Safe,

@@ -9,11 +9,17 @@ from pathlib import Path
 from typing import Any
 
 from bot.app import App
-from bot.i18n import Translator
-from storage.import_csv import ALIASES
-from storage.spreadsheet import MAX_FILE_BYTES, MAX_ROWS, read_table, write_csv, write_xlsx
+from storage.spreadsheets.columns import ALIASES
+from storage.spreadsheets.files import (
+    MAX_FILE_BYTES,
+    MAX_ROWS,
+    read_table,
+    write_csv,
+    write_xlsx,
+)
 from tests.bot.conftest import ADMIN_ID
 from tests.fakes.telegram_server import FakeTelegram
+from views.i18n import Translator
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures" / "import"
 

@@ -17,9 +17,9 @@ async def test_expiry_burns_an_offline_account_without_a_message(
     s = app.services
     ghost = await s.db.players.create_offline("Ghost")
     await give_game_points(s.db, ghost.tg_id, 7, date(2026, 1, 5))
-    report = await run_expiry(s.db, s.outbox, s.translator, date(2026, 2, 26), "ru")
+    report = await run_expiry(s.db, s.sender, s.translator, date(2026, 2, 26), "ru")
     assert report.warned == [ghost.tg_id]
-    report = await run_expiry(s.db, s.outbox, s.translator, date(2026, 3, 6), "ru")
+    report = await run_expiry(s.db, s.sender, s.translator, date(2026, 3, 6), "ru")
     assert report.burned == [ghost.tg_id]
     assert await s.db.ledger.balance(ghost.tg_id) == 0
     assert not [p for m, p in fake.calls if m == "sendMessage"

@@ -1,4 +1,4 @@
-"""The outbox against the fake server's 429 / 403 / 500 modes, and the limiter on a fake clock."""
+"""The sender against the fake server's 429 / 403 / 500 modes, and the limiter on a fake clock."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ from aiogram import Bot
 
 from bot.app import App, make_bot
 from bot.config import Settings
-from bot.outbox import Limits, Outbox, RateLimiter
+from bot.delivery.sender import Limits, RateLimiter, TelegramSender
 from tests.fakes.telegram_server import FakeTelegram
 
 
@@ -50,8 +50,8 @@ def time_() -> FakeTime:
     return FakeTime()
 
 
-def _outbox(bot: Bot, time_: FakeTime, **limits: Any) -> Outbox:
-    return Outbox(bot, limits=Limits(**limits), clock=time_.clock, sleep=time_.sleep)
+def _outbox(bot: Bot, time_: FakeTime, **limits: Any) -> TelegramSender:
+    return TelegramSender(bot, limits=Limits(**limits), clock=time_.clock, sleep=time_.sleep)
 
 
 async def test_retry_after_waits_what_telegram_says(
@@ -71,8 +71,8 @@ async def test_server_errors_are_retried_with_backoff(
 ) -> None:
     fake.user(1, "A")
     fake.fail_next(4, status=500, methods={"sendMessage"})
-    outbox = _outbox(bot, time_, backoff_start=0.5, backoff_max=2.0)
-    assert await outbox.send_text(1, "hi") is not None
+    sender = _outbox(bot, time_, backoff_start=0.5, backoff_max=2.0)
+    assert await sender.send_text(1, "hi") is not None
     assert time_.sleeps == [0.5, 1.0, 2.0, 2.0]
     assert [m.text for m in fake.messages(1)] == ["hi"]
 
@@ -90,9 +90,9 @@ async def test_network_errors_are_retried_until_the_server_is_back(time_: FakeTi
         if len(time_.sleeps) == 2:
             await fake.start(port)
 
-    outbox = Outbox(bot, limits=Limits(), clock=time_.clock, sleep=sleep_then_start)
+    sender = TelegramSender(bot, limits=Limits(), clock=time_.clock, sleep=sleep_then_start)
     try:
-        assert await outbox.send_text(1, "late but there") is not None
+        assert await sender.send_text(1, "late but there") is not None
         assert [m.text for m in fake.messages(1)] == ["late but there"]
         assert len(time_.sleeps) == 2
     finally:
@@ -105,18 +105,18 @@ async def test_blocked_user_runs_hooks_instead_of_raising(
 ) -> None:
     fake.user(5, "Gone")
     fake.block_bot(5)
-    outbox = _outbox(bot, time_)
+    sender = _outbox(bot, time_)
     blocked: list[int] = []
 
     async def hook(chat_id: int) -> None:
         blocked.append(chat_id)
 
     async def broken_hook(chat_id: int) -> None:
-        raise RuntimeError("a broken hook must not break the outbox")
+        raise RuntimeError("a broken hook must not break the sender")
 
-    outbox.on_blocked(broken_hook)
-    outbox.on_blocked(hook)
-    assert await outbox.send_text(5, "anyone?") is None
+    sender.on_blocked(broken_hook)
+    sender.on_blocked(hook)
+    assert await sender.send_text(5, "anyone?") is None
     assert blocked == [5]
     assert fake.messages(5) == []
 
@@ -125,14 +125,14 @@ async def test_bad_requests_are_not_retried(
     fake: FakeTelegram, bot: Bot, time_: FakeTime
 ) -> None:
     fake.user(1, "A")
-    outbox = _outbox(bot, time_, chat_per_second=1000, chat_burst=1000)
-    message = await outbox.send_text(1, "one")
+    sender = _outbox(bot, time_, chat_per_second=1000, chat_burst=1000)
+    message = await sender.send_text(1, "one")
     assert message is not None
-    assert await outbox.edit_text(1, 999, "x") is None  # message to edit not found
-    assert await outbox.edit_text(1, message.message_id, "one") is None  # not modified
-    edited = await outbox.edit_text(1, message.message_id, "two")
+    assert await sender.edit_text(1, 999, "x") is None  # message to edit not found
+    assert await sender.edit_text(1, message.message_id, "one") is None  # not modified
+    edited = await sender.edit_text(1, message.message_id, "two")
     assert edited is not None and fake.messages(1)[0].text == "two"
-    assert await outbox.delete(1, message.message_id) is True
+    assert await sender.delete(1, message.message_id) is True
     assert time_.sleeps == []
 
 
@@ -140,11 +140,11 @@ async def test_order_per_chat_survives_flood_control(
     fake: FakeTelegram, bot: Bot, time_: FakeTime
 ) -> None:
     fake.user(1, "A")
-    outbox = _outbox(bot, time_, chat_per_second=1000, chat_burst=1000)
+    sender = _outbox(bot, time_, chat_per_second=1000, chat_burst=1000)
     fake.fail_next(3, status=429, retry_after=1, methods={"sendMessage"})
     for i in range(10):
-        outbox.post(1, f"m{i}")
-    await outbox.flush()
+        sender.post(1, f"m{i}")
+    await sender.flush()
     assert [m.text for m in fake.messages(1)] == [f"m{i}" for i in range(10)]
 
 
@@ -291,7 +291,7 @@ async def test_a_buttons_answer_waits_retry_after_on_the_real_clock(
     app: App, fake: FakeTelegram, ask: Any
 ) -> None:
     """A button's answer refused with a 429 is sent again after ``retry_after``: the app's
-    outbox sleeps it in real seconds (the fault sweep gives it a virtual clock instead)."""
+    sender sleeps it in real seconds (the fault sweep gives it a virtual clock instead)."""
     fake.user(81, "Ann", language_code="en")
     await ask(81, "/start")
     prompt = await ask(81, "/lang")
@@ -306,8 +306,8 @@ async def test_a_buttons_answer_waits_retry_after_on_the_real_clock(
 async def test_flush_gives_up_after_its_timeout(fake: FakeTelegram, bot: Bot) -> None:
     fake.user(1, "A")
     fake.fail_next(1000, status=500, methods={"sendMessage"})
-    outbox = Outbox(bot, limits=Limits(backoff_start=0.01, backoff_max=0.01))
-    outbox.post(1, "stuck")
-    assert await outbox.flush(within=0.2) == 1
+    sender = TelegramSender(bot, limits=Limits(backoff_start=0.01, backoff_max=0.01))
+    sender.post(1, "stuck")
+    assert await sender.flush(within=0.2) == 1
     assert fake.messages(1) == []
-    assert outbox._locks == {}
+    assert sender._locks == {}

@@ -13,7 +13,7 @@ import pytest
 from fluent.syntax import ast as ftl
 from fluent.syntax.visitor import Visitor
 
-from bot.i18n import Translator
+from views.i18n import Translator
 
 TRANSLATOR = Translator.load()
 COUNTS = (0, 1, 2, 5, 11, 12, 14, 21, 22, 25, 111, 112, 1001)

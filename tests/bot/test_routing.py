@@ -1,4 +1,5 @@
-"""Which club an update belongs to (bot/routing.py): the process holding that club handles it."""
+"""Which club an update belongs to (bot/cluster/routing.py): the process holding that club handles
+it."""
 
 from __future__ import annotations
 
@@ -9,7 +10,8 @@ from typing import Any
 
 import pytest
 
-from bot.routing import RawUpdate, club_of, clubs_of
+from bot.cluster.routing import club_of, clubs_of
+from bot.telegram.updates import RawUpdate
 from storage.db import Database
 
 CLUB, OTHER = -100_123, -100_456
@@ -64,7 +66,8 @@ async def test_each_update_goes_to_its_club_or_to_any_process(db: Database) -> N
 
 
 async def test_a_batch_is_routed_with_two_reads_as_each_update_alone(db: Database) -> None:
-    """The poller routes a batch at once (bot/routing.py ``clubs_of``): one read for the games
+    """The poller routes a batch at once (bot/cluster/routing.py ``clubs_of``): one read for the
+    games
     pressed, one for the players, whatever the batch's size; each update's club as alone."""
     now = datetime.now(UTC)
     game = await db.games.create(CLUB, HOST, seats=[(1, SEATED)], created_at=now)

@@ -7,8 +7,8 @@ import gc
 from aiogram.methods import AnswerCallbackQuery, EditMessageText, GetUpdates, SendMessage, SendPhoto
 from aiogram.methods.base import Response
 
-from bot.routing import GetRawUpdates
-from bot.session import RESPONSE_TYPES
+from bot.telegram.session import RESPONSE_TYPES
+from bot.telegram.updates import GetRawUpdates
 
 
 def test_every_answer_type_is_built_once() -> None:

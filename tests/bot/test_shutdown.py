@@ -1,4 +1,5 @@
-"""The handlers in flight at a stop (bot/shutdown.py): counted by the dispatcher's outermost
+"""The handlers in flight at a stop (bot/telegram/shutdown.py): counted by the dispatcher's
+outermost
 middleware, not read from aiogram's private task set; waited for (bounded), the late ones
 cancelled; in long polling (tests/bot/test_updates_in_flight.py) and with a webhook, whose
 handlers nothing waited for before."""
@@ -14,7 +15,7 @@ import pytest
 from aiogram.types import TelegramObject
 
 from bot.app import create_app
-from bot.shutdown import HandlersInFlight
+from bot.telegram.shutdown import HandlersInFlight
 from storage.db import Database
 from tests.bot.conftest import FAST_LIMITS, FixedClock, make_settings
 from tests.fakes.telegram_server import FakeTelegram

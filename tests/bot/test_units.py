@@ -11,8 +11,8 @@ from pathlib import Path
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from bot.delivery.sender import Limits, RateLimiter
 from bot.logs import KeyValueFormatter, setup_logging
-from bot.outbox import Limits, RateLimiter
 from bot.services.accounts import Accounts, parse_start_payload
 from bot.services.admin import Admin
 from storage import Database

@@ -26,7 +26,7 @@ from aiogram.exceptions import TelegramNetworkError
 from aiogram.methods import TelegramMethod
 
 from bot.app import App
-from bot.delivery import Delivery
+from bot.delivery.worker import Delivery
 from tests.fakes.telegram_server import FakeTelegram
 
 Key = tuple[object, ...]
@@ -60,7 +60,7 @@ class VirtualClock:
     def drive(self, app: App) -> None:
         """Put ``app``'s outbox and durable delivery on this clock (a button's answer waits
         with the outbox's sleep)."""
-        app.services.outbox.sleep = self.sleep
+        app.services.sender.sleep = self.sleep
         delivery = app.services.extra["delivery"]
         assert isinstance(delivery, Delivery)
         delivery.wall, delivery.sleep, delivery.wait = self.wall, self.sleep, self.wait

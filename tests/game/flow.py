@@ -13,9 +13,9 @@ from typing import Any
 
 import engine
 from bot.app import App, create_app
+from bot.delivery.rate_limit import Limits
 from bot.game.service import GameService
-from bot.game.table import Stage, Table
-from bot.rate_limit import Limits
+from record.table import Stage, Table
 from tests.bot.conftest import FAST_LIMITS, HOST_ID, make_settings
 from tests.fakes.telegram_server import FakeTelegram, SentMessage
 from tests.fakes.virtual_clock import VirtualClock

@@ -10,12 +10,12 @@ from typing import Any, Protocol
 
 import engine
 from bot.errors import UserError
-from bot.game.senders import RecordingSender, Sent
+from bot.game.messages.senders import RecordingSender, Sent
 from bot.game.service import GameService, Reply
-from bot.game.table import Stage, Table
-from bot.i18n import Translator
 from engine import Role
+from record.table import Stage, Table
 from storage.db import Database
+from views.i18n import Translator
 
 CHAT = -1001
 HOST = 500

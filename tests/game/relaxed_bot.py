@@ -11,7 +11,7 @@ from typing import Any
 import bot.app
 from bot.__main__ import main
 from bot.config import Settings
-from bot.outbox import Limits
+from bot.delivery.sender import Limits
 
 RELAXED = Limits(global_per_second=10_000, chat_per_second=10_000, chat_burst=10_000,
                  group_per_minute=1_000_000)

@@ -7,7 +7,7 @@ import random
 import re
 
 import engine
-from bot.game.table import Stage
+from record.table import Stage
 from tests.game.harness import CHAT, HOST, Harness
 
 

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.game.table import Stage
+from record.table import Stage
 from tests.fakes.telegram_server import FakeTelegram
 from tests.game.flow import CLUB, HOST, Flow, running, wait_until
 

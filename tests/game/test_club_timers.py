@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from datetime import timedelta
 
-from bot.game.table import NIGHT_DL, Stage
+from record.table import NIGHT_DL, Stage
 from tests.game.conftest import TIMERS
 from tests.game.harness import CHAT, HOST, Harness
 

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 import engine
-from bot.game.table import Stage
+from record.table import Stage
 from tests.fakes.telegram_server import FakeTelegram
 from tests.game.flow import CLUB, Flow, running, wait_until
 

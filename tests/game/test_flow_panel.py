@@ -10,8 +10,8 @@ import pytest
 
 import engine
 from bot.game.callbacks import PanelCb
-from bot.game.table import Stage
 from engine import Phase
+from record.table import Stage
 from tests.fakes.telegram_server import FakeTelegram, SentMessage
 from tests.fakes.virtual_clock import VirtualClock
 from tests.game.flow import HOST, Flow, running, wait_until

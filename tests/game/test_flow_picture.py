@@ -8,13 +8,13 @@ from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
+import bot.services.picture
 import pytest
 
-import bot.services.picture
-from bot.game.table import Stage
-from bot.services.picture import TableView, render_table
+from record.table import Stage
 from tests.fakes.telegram_server import FakeTelegram
 from tests.game.flow import CLUB, Flow, start_app, stop_app, wait_until
+from views.picture import TableView, render_table
 
 JPEG = b"\xff\xd8\xff"  # Telegram makes every photo a JPEG: the bot sends one
 

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 import engine
-from bot.game.table import Stage
+from record.table import Stage
 from tests.fakes.telegram_server import FakeTelegram
 from tests.game.flow import Flow, start_app, stop_app, wait_until
 from tests.pg_cluster import Cluster

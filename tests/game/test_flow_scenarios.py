@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 
 import engine
-from bot.game.table import Stage
 from engine import Role
+from record.table import Stage
 from tests.fakes.telegram_server import FakeTelegram
 from tests.fakes.virtual_clock import VirtualClock
 from tests.game.flow import CLUB, HOST, Flow, running, start_app, stop_app, wait_until

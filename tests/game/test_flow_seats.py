@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 import engine
-from bot.game.table import Stage, Table
+from record.table import Stage, Table
 from tests.fakes.telegram_server import FakeTelegram
 from tests.game.conftest import packaged_translator
 from tests.game.flow import CLUB, HOST, Flow, start_app, stop_app, wait_until

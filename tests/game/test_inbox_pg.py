@@ -1,4 +1,5 @@
-"""The inbox on PostgreSQL (bot/inbox.py) over HTTP: a webhook's update delivered twice is
+"""The inbox on PostgreSQL (bot/cluster/receiving.py) over HTTP: a webhook's update delivered twice
+is
 handled once; an update a dead process received and did not handle is handled at the next start,
 one it handled is not."""
 

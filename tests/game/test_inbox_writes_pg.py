@@ -1,4 +1,4 @@
-"""The inbox's own writes on PostgreSQL (bot/sharing.py, docs/scaling.md "Where a press
+"""The inbox's own writes on PostgreSQL (bot/cluster/sharing.py, docs/scaling.md "Where a press
 waited"): the poller's rows and the handled marks go on the share connection, each batch in one
 statement, not as write transactions queued behind the games' writes for the database's write
 lock — which another process may hold for a while. Then the batching of the marks itself."""
@@ -11,9 +11,9 @@ from collections.abc import Iterable
 from datetime import UTC, datetime
 from typing import Any, cast
 
-from bot.handled_marks import HandledMarks
-from bot.routing import RawUpdate
-from bot.sharing import Sharing
+from bot.cluster.handled_marks import HandledMarks
+from bot.cluster.sharing import Sharing
+from bot.telegram.updates import RawUpdate
 from storage.db import Database
 from tests.pg_cluster import Cluster
 

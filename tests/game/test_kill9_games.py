@@ -21,7 +21,7 @@ from pathlib import Path
 import pytest
 
 import engine
-from bot.game.table import SeatInfo, Stage, Table
+from record.table import SeatInfo, Stage, Table
 from storage.db import Database
 from tests.bot_spawn import BotProcess
 from tests.fakes.telegram_server import FakeTelegram, SentMessage

@@ -1,4 +1,4 @@
-"""Which locks a lobby's steps take (bot/game/lobby.py): one club's /newgame, which writes its
+"""Which locks a lobby's steps take (bot/game/rooms/lobby.py): one club's /newgame, which writes its
 game's row, holds up no other club; two /newgame in one club at once open one game; a player
 pressing "I play" at two tables at once is seated at one."""
 

@@ -1,5 +1,5 @@
 """The host's Mini App through a ``kill -9`` of the club's holder (real bot processes on one
-PostgreSQL, bot/club_calls.py): a press made while nobody holds the club waits for the next
+PostgreSQL, bot/cluster/club_calls.py): a press made while nobody holds the club waits for the next
 holder, which answers it; a press the holder took and was killed running is not run again by
 the next holder — the caller gets the timeout answer and the game has it at most once."""
 
@@ -17,7 +17,7 @@ import aiohttp
 import asyncpg
 import pytest
 
-from storage.backends.pg_share import MEMBER_CLASS
+from bot.cluster.share import MEMBER_CLASS
 from storage.db import Database
 from tests.bot_spawn import BotProcess
 from tests.fakes.telegram_server import FakeTelegram

@@ -1,6 +1,8 @@
-"""Two bot applications on one PostgreSQL (bot/sharing.py): the host's Mini App served by the
+"""Two bot applications on one PostgreSQL (bot/cluster/sharing.py): the host's Mini App served by
+the
 process that does NOT hold the game's club reaches the holder through a club call
-(bot/club_calls.py) — its state is the live table, its action is applied once, a forged proof
+(bot/cluster/club_calls.py) — its state is the live table, its action is applied once, a forged
+proof
 or a player is refused there too — and a player's 403 met by the outbox's sender, which does
 not hold the club, reaches the holder's game (the host told, the seat marked)."""
 
@@ -17,8 +19,8 @@ import aiohttp
 import pytest
 
 from bot.app import App
-from bot.game.table import Stage
-from storage.backends.pg_share import Role
+from bot.cluster.share import ProcessRole
+from record.table import Stage
 from tests.fakes.telegram_server import FakeTelegram
 from tests.game.flow import HOST, Flow, free_port, start_app, stop_app, wait_until
 from tests.game.test_sharing_inprocess_pg import games_of, held, tables_in
@@ -62,7 +64,7 @@ async def test_the_mini_app_on_the_other_process_reaches_the_clubs_holder(
         assert first.sharing is not None
         # alone, the first takes every role; the clubs come after: the second, with no
         # role, takes most of them (its fair share)
-        await wait_until(lambda: Role.SENDER in first.sharing.conn.roles, 10, "the roles")
+        await wait_until(lambda: ProcessRole.SENDER in first.sharing.conn.roles, 10, "the roles")
         for club in CLUBS:
             await first.services.db.clubs.ensure(club, title="Club", locale="en")
         second, second_task = await start_app(fake, tmp_path / "b", database_url=url,
@@ -71,7 +73,7 @@ async def test_the_mini_app_on_the_other_process_reaches_the_clubs_holder(
                          20, "the clubs shared out")
         club = min(held(second))
         sender, holder, other_port = first, second, ports[0]
-        assert Role.SENDER in sender.sharing.conn.roles and club not in held(sender)
+        assert ProcessRole.SENDER in sender.sharing.conn.roles and club not in held(sender)
         flow = Flow(fake, holder, lang="en", club=club)
         await flow.lobby(10)
         await flow.deal()

@@ -7,14 +7,14 @@ from typing import Any
 
 import pytest
 
-from bot.game.notifier import Notifier
-from bot.game.table import Table
-from bot.i18n import Translator
+from bot.game.messages.notifier import Notifier
 from engine import AudienceKind, Event
 from engine.events import PUBLIC_KINDS
+from record.table import Table
 from storage.db import Database
 from tests.game.conftest import FakeClock, make_harness
 from tests.game.harness import CHAT, HOST, role_names
+from views.i18n import Translator
 
 
 class Spy:

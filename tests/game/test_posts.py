@@ -1,12 +1,12 @@
-"""Club posts that later facts are edited into (``bot/game/posts.py``, ``Notifier.tell``)."""
+"""Club posts that later facts are edited into (``record/posts.py``, ``Notifier.tell``)."""
 
 from __future__ import annotations
 
-from bot.game.notifier import Notifier
-from bot.game.posts import CAPTION_LIMIT, TEXT_LIMIT, Post, units
-from bot.game.senders import RecordingSender
-from bot.i18n import Translator
-from storage.outbox import EDIT, SEND
+from bot.game.messages.notifier import Notifier
+from bot.game.messages.senders import RecordingSender
+from record.posts import CAPTION_LIMIT, TEXT_LIMIT, Post, units
+from storage.repos.outbox import EDIT, SEND
+from views.i18n import Translator
 
 CLUB = -100
 

@@ -10,12 +10,12 @@ import pytest
 
 import engine
 from bot.errors import UserError
-from bot.game.table import Stage
-from bot.i18n import Translator
+from record.table import Stage
 from storage.db import Database
 from tests.game.conftest import FakeClock, make_harness
 from tests.game.harness import CHAT, HOST, Harness
 from tests.game.test_service_restart import snapshot
+from views.i18n import Translator
 
 
 async def check(h: Harness) -> None:

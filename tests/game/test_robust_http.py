@@ -12,7 +12,7 @@ import aiohttp
 import pytest
 
 import engine
-from bot.game.table import Stage
+from record.table import Stage
 from tests.bot.conftest import ADMIN_ID
 from tests.fakes.telegram_server import FakeTelegram
 from tests.game.flow import (

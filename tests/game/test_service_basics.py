@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import engine
-from bot.game.table import Stage
 from engine import Role
+from record.table import Stage
 from storage.models import STATUS_FINISHED
 from tests.game.harness import CHAT, HOST, Harness, role_names
 

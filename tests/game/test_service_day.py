@@ -9,8 +9,8 @@ from collections.abc import Iterable
 import pytest
 
 import engine
-from bot.game.table import Stage
 from engine import Role
+from record.table import Stage
 from storage.models import Player
 from tests.game.harness import CHAT, HOST, Harness
 

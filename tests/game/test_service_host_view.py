@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import engine
-from bot.game.table import Stage
 from engine import Role
+from record.table import Stage
 from tests.game.harness import CHAT, HOST, Harness
 from tests.game.test_service_day import tie_plan
 

@@ -9,8 +9,8 @@ import pytest
 
 import engine
 from bot.errors import UserError
-from bot.game.table import Stage
 from engine import Role
+from record.table import Stage
 from tests.game.harness import CHAT, HOST, Harness
 
 

@@ -10,16 +10,16 @@ from typing import Any
 
 import pytest
 
-from bot.game.host_view import HostView, SeatView
-from bot.game.panel import COUNTDOWN_STEP, PANEL_EDIT_GAP, seconds_left
-from bot.game.panel_render import PanelDrawing
-from bot.game.senders import RecordingSender
-from bot.game.wiring import mini_app_url
-from bot.i18n import Translator
+from bot.game.messages.senders import RecordingSender
+from bot.game.panel.live import COUNTDOWN_STEP, PANEL_EDIT_GAP, seconds_left
+from bot.game.panel.render import PanelDrawing
+from bot.game.panel.view import HostSeat, HostView
+from bot.wiring import mini_app_url
 from storage.db import Database
-from storage.outbox import EDIT, SEND, Queued
+from storage.repos.outbox import EDIT, SEND, Queued
 from tests.game.conftest import FakeClock, make_harness
 from tests.game.harness import CHAT, HOST, Harness
+from views.i18n import Translator
 
 
 class Capture(RecordingSender):
@@ -130,7 +130,7 @@ def test_mini_app_only_on_public_https(translator: Translator) -> None:
     view = HostView(
         game_id=3, chat_id=CHAT, stage="night", step=1, night=1, day=0, paused=False,
         deadline=datetime(2026, 1, 1, 18, 1, tzinfo=UTC), remaining=None,
-        seats=(SeatView(1, "<b>Vera</b> & co", True, False, False, True),),
+        seats=(HostSeat(1, "<b>Vera</b> & co", True, False, False, True),),
         choices=(), voter=None, votes=(), tied=(), fate_by_host=False, presets={},
         composition=None, actions=frozenset({"pause", "end"}))
     plain = PanelDrawing(translator, None)

@@ -1,15 +1,15 @@
-"""The club chat's posts of a round, with the service (``bot/game/posts.py``): the morning's
+"""The club chat's posts of a round, with the service (``record/posts.py``): the morning's
 picture and its caption, its fallbacks, the verdict in the tally's post, the last words' ends."""
 
 from __future__ import annotations
 
 import random
 
-import pytest
-
 import bot.game.posts
 import bot.game.results
-from bot.game.senders import Sent
+import pytest
+
+from bot.game.messages.senders import Sent
 from tests.game.harness import CHAT, HOST, Harness
 
 

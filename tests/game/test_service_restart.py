@@ -7,12 +7,12 @@ from pathlib import Path
 
 import engine
 from bot.game.callbacks import LobbyCb
-from bot.game.table import Stage, Table
-from bot.i18n import Translator
 from engine import Role
+from record.table import Stage, Table
 from storage.db import Database
 from tests.game.conftest import FakeClock, make_harness
 from tests.game.harness import CHAT, HOST, Harness
+from views.i18n import Translator
 
 
 def snapshot(t: Table) -> tuple[object, ...]:

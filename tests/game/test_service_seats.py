@@ -6,7 +6,7 @@ from pathlib import Path
 
 import engine
 from bot.game.callbacks import ForNightCb, ForVoteCb
-from bot.game.table import Stage
+from record.table import Stage
 from storage.db import Database
 from storage.models import OFFLINE_ID_MAX, is_offline_account
 from tests.game.harness import CHAT, HOST, Harness

@@ -1,4 +1,4 @@
-"""How clubs are shared out (bot/sharing.py ``Sharing.share_clubs``) on a real server, the
+"""How clubs are shared out (bot/cluster/sharing.py ``Sharing.share_clubs``) on a real server, the
 games stubbed: a process holding the poller and the sender takes fewer clubs; the clubs taken
 are restored side by side; a club whose restore fails stays held, its updates waiting, and is
 restored at the next look; the clubs of a process
@@ -19,8 +19,8 @@ from typing import Any, cast
 
 import pytest
 
-from bot.sharing import Sharing, fair_share
-from storage.backends.pg_share import Role
+from bot.cluster.share import ProcessRole
+from bot.cluster.sharing import Sharing, fair_share
 from storage.db import Database
 from tests.pg_cluster import Cluster
 
@@ -101,9 +101,11 @@ async def fleet(pg: Cluster) -> AsyncIterator[Fleet]:
 async def test_the_holder_of_the_poller_and_the_sender_takes_fewer_clubs(fleet: Fleet) -> None:
     busy = await fleet.join()
     other = await fleet.join()
-    assert await busy.conn.try_role(Role.POLLER) and await busy.conn.try_role(Role.SENDER)
+    assert await busy.conn.try_role(ProcessRole.POLLER)
+    assert await busy.conn.try_role(ProcessRole.SENDER)
     # 8 clubs, each role 2 of them: (8 + 4) / 2 = 6 each, the roles' 4 taken off the busy one
-    assert fair_share(8, 2, [Role.POLLER, Role.SENDER], [Role.POLLER, Role.SENDER]) == 2
+    both = [ProcessRole.POLLER, ProcessRole.SENDER]
+    assert fair_share(8, 2, both, both) == 2
     await busy.share_clubs()
     await other.share_clubs()
     assert len(busy.held) == 2
@@ -190,7 +192,7 @@ async def test_a_claimed_batch_s_senders_are_read_in_one_query(
 
 HOLDER = """
 import asyncio, sys
-from storage.backends.pg_share import ShareConnection
+from bot.cluster.share import ShareConnection
 
 async def main() -> None:
     conn = ShareConnection(sys.argv[1], lambda: None)

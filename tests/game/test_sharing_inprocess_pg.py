@@ -1,4 +1,4 @@
-"""Two applications on one PostgreSQL in one test process (bot/sharing.py): the clubs are
+"""Two applications on one PostgreSQL in one test process (bot/cluster/sharing.py): the clubs are
 shared out, each club's game lives in the one that holds the club, a press reaches it, and when
 that one stops the other takes the club over with its game restored from the log."""
 

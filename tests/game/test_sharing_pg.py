@@ -1,4 +1,4 @@
-"""Three bots on one PostgreSQL share ten clubs (bot/sharing.py): twenty games
+"""Three bots on one PostgreSQL share ten clubs (bot/cluster/sharing.py): twenty games
 played at once by simulated players over the fake Bot API, and ``kill -9`` of random
 processes at random moments; each killed one is started again at once (as a supervisor
 would). Every game's points equal the engine's count from its log, the ledger is exact, every
@@ -225,7 +225,7 @@ def test_a_takeover_is_measured_to_each_club_s_earliest_retake(tmp_path: Path) -
     """A club taken over twice (its new holder killed in turn) counts at its first retake, in
     whichever log it is: the first log's later take once read as a 10 s takeover."""
     def line(at: str, club: int, seconds: float) -> str:
-        return (f'ts=2026-12-01T16:00:{at}+00:00 level=INFO logger=bot.sharing '
+        return (f'ts=2026-12-01T16:00:{at}+00:00 level=INFO logger=bot.cluster.sharing '
                 f'msg="club taken" club={club} games=1 seconds={seconds}\n')
 
     fleet = Fleet(tmp_path, None, "", random.Random(0))  # type: ignore[arg-type]

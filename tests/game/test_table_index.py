@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from datetime import date
 
-from bot.game.table import SeatInfo, Table
+from record.table import SeatInfo, Table
 
 
 def test_seat_of_follows_the_seats() -> None:

@@ -1,4 +1,4 @@
-"""The accounts cache (storage/account_cache.py): an account read for every update is served
+"""The accounts cache (storage/repos/account_cache.py): an account read for every update is served
 from memory, every write of it through storage is seen at once by the next read, a read under
 way while a write commits is not kept, and on PostgreSQL another process's write reaches a
 sharing process's cache by NOTIFY; what nobody announces is seen after the TTL."""
@@ -12,11 +12,11 @@ from pathlib import Path
 
 import pytest
 
+from bot.cluster.share import ShareConnection
 from storage import Database
-from storage.account_cache import AccountCache
-from storage.backends.pg_share import ShareConnection
 from storage.errors import NicknameTaken, UnknownPlayer
 from storage.models import GamePoints, Player
+from storage.repos.account_cache import AccountCache
 from tests.pg_cluster import Cluster
 from tests.storage.conftest import ADMIN, CLUB, NOW, add_players
 from tests.storage.holding import stall_after_read

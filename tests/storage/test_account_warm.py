@@ -1,5 +1,6 @@
 """``Players.warm``: the accounts of a batch of updates' senders read in one query and kept as
-``Players.cached`` keeps them (bot/sharing.py warms a claimed batch before its handlers run)."""
+``Players.cached`` keeps them (bot/cluster/sharing.py warms a claimed batch before its handlers
+run)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The clubs cache (``Clubs.cached``, storage/keyed_cache.py): the club read for every group
+"""The clubs cache (``Clubs.cached``, storage/repos/keyed_cache.py): the club read for every group
 update is served from memory, every write of it through storage is seen at once by the next
 read, a read under way while a write commits is not kept, and on PostgreSQL another process's
 write reaches a sharing process's cache by NOTIFY; what nobody announces is seen after the TTL."""
@@ -12,11 +12,11 @@ from typing import Any
 
 import pytest
 
+from bot.cluster.share import ShareConnection
 from storage import Database
-from storage.backends.pg_share import ShareConnection
 from storage.errors import UnknownClub
-from storage.keyed_cache import keep
 from storage.models import Club
+from storage.repos.keyed_cache import keep
 from tests.pg_cluster import Cluster
 from tests.storage.conftest import CLUB
 from tests.storage.holding import stall_after_read

@@ -1,4 +1,4 @@
-"""Club calls (bot/club_calls.py on storage/backends/pg_share.py) on a real server: a call
+"""Club calls (bot/cluster/club_calls.py on bot/cluster/share.py) on a real server: a call
 reaches only its club's holder, runs once and its answer comes back to the process waiting; a
 call nobody takes in time is withdrawn and never runs; one taken by a holder that then dies is
 not run again by the next holder (at most once); a call waiting through a takeover is answered
@@ -13,8 +13,8 @@ from typing import Any
 
 import pytest
 
-from bot.club_calls import CallTimeout, ClubCalls
-from storage.backends.pg_share import ShareConnection
+from bot.cluster.club_calls import CallTimeout, ClubCalls
+from bot.cluster.share import ShareConnection
 from tests.pg_cluster import Cluster
 
 X, Y = -100_710_001, -100_710_002

@@ -11,10 +11,10 @@ from pathlib import Path
 import asyncpg
 import pytest
 
-from bot.game.outcome import replay_outcome
+from record.outcome import replay_outcome
 from storage import Database
 from storage.__main__ import main
-from storage.copy import CopyError, check_replays
+from storage.tools.copy import CopyError, check_replays
 from tests.pg_cluster import Cluster
 from tests.storage.played import play_games
 

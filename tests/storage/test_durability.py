@@ -18,8 +18,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from storage import Database, GamePoints, InsufficientBalance, StorageError
-from storage import _ops as ops
-from storage.migrations import MIGRATIONS, SCHEMA_VERSION, migrate
+from storage.repos import _ops as ops
+from storage.schema.sqlite import MIGRATIONS, SCHEMA_VERSION, migrate
 from tests.storage.conftest import ADMIN, CLUB, NOW, add_players
 
 DAY = date(2026, 3, 10)
@@ -49,7 +49,7 @@ FINISH_CRASH_SCRIPT = """
 import asyncio, sys, time
 from datetime import date
 from storage import Database, GamePoints
-from storage import _ops
+from storage.repos import _ops
 
 real = _ops.games_played
 
@@ -269,7 +269,7 @@ async def test_a_single_query_sees_what_was_committed_and_nothing_else(db: Datab
 
 
 async def test_undelivered_counts_the_sends_still_queued(db: Database) -> None:
-    from storage.outbox import SEND, Queued, enqueue_in
+    from storage.repos.outbox import SEND, Queued, enqueue_in
 
     queued = [Queued(10, SEND, {"text": "x"}, key="a"), Queued(10, SEND, {"text": "y"}, key="b"),
               Queued(11, SEND, {"text": "z"}, key="a")]

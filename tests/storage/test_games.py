@@ -13,7 +13,7 @@ from storage import (
     UnknownGame,
     UnknownPlayer,
 )
-from storage.games import GameChange, Seating
+from storage.repos.games import GameChange, Seating
 from tests.storage.conftest import ADMIN, CLUB, NOW, add_players
 
 DAY = date(2026, 3, 10)

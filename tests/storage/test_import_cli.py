@@ -1,4 +1,4 @@
-"""Issue 21: ``python -m storage import DB_OR_URL FILE [--apply]`` (storage/import_cli.py)."""
+"""Issue 21: ``python -m storage import DB_OR_URL FILE [--apply]`` (storage/tools/import_cli.py)."""
 
 from __future__ import annotations
 
@@ -10,9 +10,10 @@ from pathlib import Path
 
 import pytest
 
-from storage import Database, import_cli
+from storage import Database
 from storage.__main__ import main
-from storage.spreadsheet import read_table
+from storage.spreadsheets.files import read_table
+from storage.tools import import_cli
 from tests.pg_cluster import Cluster
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures" / "import"

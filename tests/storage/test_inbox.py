@@ -1,10 +1,10 @@
-"""The inbox (storage/inbox.py) on both backends: an update_id is written once, pending until
+"""The inbox (storage/repos/inbox.py) on both backends: an update_id is written once, pending until
 marked handled, pruned a day after."""
 
 from __future__ import annotations
 
 from storage import Database
-from storage.inbox import KEEP_HANDLED_S
+from storage.repos.inbox import KEEP_HANDLED_S
 
 
 async def test_written_once_pending_until_handled_then_pruned(db: Database) -> None:

@@ -13,9 +13,9 @@ import pytest
 
 from storage import Database
 from storage.backends.sqlite_trip import NotOneTrip
+from storage.core.writer_lock import WriterLock
 from storage.db import GroupRolledBack
 from storage.sql import Connection
-from storage.writer_lock import WriterLock
 from tests.storage.holding import hold_writer, insert_zero
 from tests.storage.test_group_commit import (
     INTEGRITY,

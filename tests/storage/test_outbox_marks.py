@@ -11,7 +11,7 @@ import pytest
 
 from storage import Database
 from storage.backends.postgres import WRITE_LOCK
-from storage.outbox import EDIT, SEND, Queued
+from storage.repos.outbox import EDIT, SEND, Queued
 from tests.storage.holding import hold_writer
 
 

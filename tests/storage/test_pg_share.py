@@ -1,4 +1,4 @@
-"""The share connection (storage/backends/pg_share.py) on a real server: members counted, a
+"""The share connection (bot/cluster/share.py) on a real server: members counted, a
 role and a club held by one process at a time and freed with its session; the inbox's rows
 claimed by their club's holder, a club-less one by one process, and again by another once its
 claimer is gone; a process whose session the server ended and whose club another took says so;
@@ -11,7 +11,7 @@ import time
 
 import asyncpg
 
-from storage.backends.pg_share import Role, ShareConnection, fold
+from bot.cluster.share import ProcessRole, ShareConnection, fold
 from storage.db import Database
 from tests.pg_cluster import Cluster
 
@@ -28,8 +28,8 @@ async def test_roles_clubs_and_claims_between_processes(pg: Cluster) -> None:
         await a.join()
         await b.join()
         assert await a.members() == 2
-        assert await a.try_role(Role.POLLER) is True
-        assert await b.try_role(Role.POLLER) is False
+        assert await a.try_role(ProcessRole.POLLER) is True
+        assert await b.try_role(ProcessRole.POLLER) is False
         assert await a.try_club(X) is True
         assert await b.try_club(X) is False
         assert await b.held_elsewhere() == {fold(X)}
@@ -52,7 +52,7 @@ async def test_roles_clubs_and_claims_between_processes(pg: Cluster) -> None:
                 break
             await asyncio.sleep(0.1)
         assert await b.members() == 1
-        assert await b.try_role(Role.POLLER) is True
+        assert await b.try_role(ProcessRole.POLLER) is True
         assert await b.try_club(X) is True
         # 1 was claimed by a's session, no longer a member: free again
         assert [u for u, _ in await b.claim([X, Y], [], 10)] == [1, 2, 3, 4]
@@ -98,7 +98,7 @@ async def test_a_session_ended_by_the_server_takes_its_locks_back_or_says_lost(
 
 async def test_a_process_killed_frees_its_club_and_roles_at_once(pg: Cluster) -> None:
     """``kill -9`` closes the share connection's socket on the process's side: the server ends
-    its session there and then, and with it every lock (storage/backends/pg_share.py) — no
+    its session there and then, and with it every lock (bot/cluster/share.py) — no
     lease to run out first. (The process killed does not come back: its recovery is held off.)"""
     url = await pg.new_database()
     lost: list[str] = []
@@ -108,7 +108,7 @@ async def test_a_process_killed_frees_its_club_and_roles_at_once(pg: Cluster) ->
         await a.join()
         await b.join()
         assert await a.try_club(X) is True
-        assert await a.try_role(Role.SENDER) is True
+        assert await a.try_role(ProcessRole.SENDER) is True
         assert await b.try_club(X) is False
         assert a._conn is not None
         a._conn.terminate()  # what the kernel does to a killed process's socket
@@ -118,7 +118,7 @@ async def test_a_process_killed_frees_its_club_and_roles_at_once(pg: Cluster) ->
             await asyncio.sleep(0.1)
         assert await b.members() == 1
         assert await b.try_club(X) is True
-        assert await b.try_role(Role.SENDER) is True
+        assert await b.try_role(ProcessRole.SENDER) is True
         assert lost == []
     finally:
         await a.close()

@@ -15,8 +15,8 @@ import pytest
 
 from storage import Database, DatabaseUnavailable, GamePoints
 from storage.__main__ import main
-from storage.migrations_pg import SCHEMA_VERSION
-from storage.outbox import SEND, Queued
+from storage.repos.outbox import SEND, Queued
+from storage.schema.postgres import SCHEMA_VERSION
 from tests.bot_spawn import BotProcess, start_bot
 from tests.pg_cluster import Cluster
 from tests.storage.conftest import ADMIN, CLUB, NOW, add_players
@@ -159,7 +159,7 @@ async def test_a_database_newer_than_the_code_is_refused(pg: Cluster) -> None:
 async def test_upgrade_marks_the_open_lobbies_posted(pg: Cluster) -> None:
     """The same data migration as SQLite's (test_durability): lobbies open before the event
     existed had their post."""
-    from storage.migrations_pg import MIGRATIONS, migrate
+    from storage.schema.postgres import MIGRATIONS, migrate
 
     url = await pg.empty_database()
     conn = await asyncpg.connect(url)

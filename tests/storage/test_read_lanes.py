@@ -1,5 +1,5 @@
 """The reading connection's lock has two lanes: a game's reads (the default) go before the
-delivery's (``background=True``: storage/outbox.py's reads of its queues), which still run
+delivery's (``background=True``: storage/repos/outbox.py's reads of its queues), which still run
 whenever no foreground read waits; a read cancelled while queued leaves the lock usable."""
 
 from __future__ import annotations
@@ -12,9 +12,9 @@ from typing import Any
 import pytest
 
 from storage import Database
-from storage.outbox import SEND, Queued, enqueue_in
+from storage.core.writer_lock import LaneLock
+from storage.repos.outbox import SEND, Queued, enqueue_in
 from storage.sql import Connection
-from storage.writer_lock import LaneLock
 from tests.storage.test_group_commit import _table
 
 

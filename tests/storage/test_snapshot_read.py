@@ -1,5 +1,5 @@
 """``db.snapshot(body)``: a read-only snapshot whose statements SQLite runs in one trip to the
-reading connection's thread (the deal's read, ``storage/deal_reads.py``), with the outcomes of
+reading connection's thread (the deal's read, ``storage/repos/deal_reads.py``), with the outcomes of
 ``db.read()``: what was committed, nothing written, the reader usable after a failure or a
 cancel."""
 

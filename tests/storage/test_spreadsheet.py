@@ -1,4 +1,4 @@
-"""Issue 21: files as spreadsheets write them (storage/spreadsheet.py, import_csv.py), the
+"""Issue 21: files as spreadsheets write them (storage/spreadsheets/files.py, import_csv.py), the
 export->import round trip both ways, and the refusals that leave the database untouched."""
 
 from __future__ import annotations
@@ -11,8 +11,8 @@ from pathlib import Path
 import pytest
 
 from storage import Database
-from storage.import_csv import ImportReport, parse_csv, parse_table
-from storage.spreadsheet import (
+from storage.spreadsheets.columns import ImportReport, parse_csv, parse_table
+from storage.spreadsheets.files import (
     MAX_FILE_BYTES,
     MAX_ROWS,
     FileRefused,

@@ -1,5 +1,6 @@
 """``db.write()``s queued together are written by whoever gets the writer in one trip, each in
-its own savepoint, with one COMMIT (storage/write_batch.py); each caller keeps its own outcome."""
+its own savepoint, with one COMMIT (storage/core/write_batch.py); each caller keeps its own
+outcome."""
 
 from __future__ import annotations
 

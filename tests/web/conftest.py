@@ -10,7 +10,6 @@ from pathlib import Path
 
 import pytest
 
-from bot.i18n import Translator
 from storage.db import Database
 from tests.game.conftest import (  # noqa: F401  (fixtures: the game tests' harness, ``h``)
     FakeClock,
@@ -21,6 +20,7 @@ from tests.game.conftest import (  # noqa: F401  (fixtures: the game tests' harn
     packaged_translator,
 )
 from tests.game.harness import CHAT, Harness
+from views.i18n import Translator
 
 
 @dataclass

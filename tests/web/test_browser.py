@@ -16,8 +16,8 @@ import pytest
 import pytest_asyncio
 from aiohttp.test_utils import TestServer
 
-from bot.i18n import Translator
 from tests.web.conftest import Played, played_games
+from views.i18n import Translator
 from web.app import create_web_app
 
 CHROMIUM = "/usr/bin/chromium"

@@ -17,8 +17,8 @@ import pytest_asyncio
 from playwright.async_api import Browser, Page, Route
 
 import engine
-from bot.game.table import Stage
 from engine import Role
+from record.table import Stage
 from tests.fakes.telegram_server import FakeTelegram
 from tests.game.flow import CLUB, HOST, Flow, free_port, running, wait_until
 from tests.web.initdata import forge, sign_init_data

@@ -12,14 +12,14 @@ import pytest
 from aiohttp.test_utils import TestClient, TestServer
 
 import engine
-from bot.game.table import Stage
-from bot.i18n import Translator
+from bot.miniapp.server import install_host_app
 from engine import Role
+from record.table import Stage
 from tests.game.harness import CHAT, HOST, Harness
 from tests.game.test_service_day import tie_plan
 from tests.web.initdata import forge, sign_init_data
+from views.i18n import Translator
 from web.app import create_web_app
-from web.host_app import install_host_app
 
 TOKEN = "123456:ABCdefGHIjklMNOpqrSTUvwxYZ012345678"
 PLAYER = 1001

@@ -1,4 +1,4 @@
-"""The Mini App's routes in a process that does not hold the game's club (web/host_app.py with
+"""The Mini App's routes in a process that does not hold the game's club (bot/miniapp/server.py with
 a sharing; the club calls stubbed, tests/game/test_miniapp_shared_pg.py has the real ones):
 the checks that need no game are made before anything is asked, the holder's answer is served
 as it came, and no answer in time is a 503 whose words say whether anything may have changed."""
@@ -11,14 +11,14 @@ from typing import Any
 import pytest
 from aiohttp.test_utils import TestClient, TestServer
 
-from bot.club_calls import CallTimeout
-from bot.i18n import Translator
+from bot.cluster.club_calls import CallTimeout
+from bot.miniapp.server import install_host_app
 from storage.backends import DatabaseUnavailable
 from tests.game.harness import CHAT, HOST, Harness
 from tests.web.initdata import forge
 from tests.web.test_host_app import TOKEN, auth
+from views.i18n import Translator
 from web.app import create_web_app
-from web.host_app import install_host_app
 
 
 class Calls:

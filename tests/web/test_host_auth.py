@@ -6,8 +6,8 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
+from bot.miniapp.auth import AuthError, check_init_data, host_user, init_data_of
 from tests.web.initdata import forge, sign_init_data
-from web.host_auth import AuthError, check_init_data, host_user, init_data_of
 
 TOKEN = "123456:ABCdefGHIjklMNOpqrSTUvwxYZ012345678"
 NOW = datetime(2026, 11, 30, 18, 0, tzinfo=UTC)

@@ -10,9 +10,9 @@ import pytest
 from aiohttp.test_utils import TestClient, TestServer
 from PIL import Image
 
-from bot.i18n import Translator
 from tests.game.harness import role_names
 from tests.web.conftest import Played
+from views.i18n import Translator
 from web.app import create_web_app
 
 TODAY = date(2026, 11, 30)

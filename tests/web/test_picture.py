@@ -8,8 +8,11 @@ from dataclasses import replace
 
 from PIL import Image, ImageChops, ImageStat
 
-from bot.i18n import Translator
-from bot.services.picture import (
+from engine import GameState
+from tests.game.harness import role_names
+from tests.web.conftest import Played
+from views.i18n import Translator
+from views.picture import (
     COLOURS,
     INK,
     NUMBER,
@@ -20,10 +23,7 @@ from bot.services.picture import (
     seat_geometry,
     table_view,
 )
-from bot.services.stats import Stats
-from engine import GameState
-from tests.game.harness import role_names
-from tests.web.conftest import Played
+from views.stats import StatsService
 
 
 def view_of(state: GameState, names: dict[int, str], tr: Translator, locale: str) -> TableView:
@@ -45,7 +45,7 @@ async def test_no_card_before_the_end(played: Played, translator: Translator) ->
 
 
 async def test_every_card_at_the_end(played: Played, translator: Translator) -> None:
-    got = await Stats(played.db).picture_state(played.game_id)
+    got = await StatsService(played.db).picture_state(played.game_id)
     assert got is not None
     state, names = got
     view = view_of(state, names, translator, "en")

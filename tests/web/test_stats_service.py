@@ -4,13 +4,13 @@ from __future__ import annotations
 
 from datetime import date
 
-from bot.services.stats import Stats
 from engine import Winner
 from tests.web.conftest import Played
+from views.stats import StatsService
 
 
 async def test_game_record_of_a_finished_game(played: Played) -> None:
-    stats = Stats(played.db)
+    stats = StatsService(played.db)
     record = await stats.game_record(played.game_id)
     assert record is not None
     assert record.winner in (Winner.CIVILIANS, Winner.MAFIA, Winner.DRAW)
@@ -32,7 +32,7 @@ async def test_game_record_of_a_finished_game(played: Played) -> None:
 
 
 async def test_running_unknown_and_aborted_games_have_no_record(played: Played) -> None:
-    stats = Stats(played.db)
+    stats = StatsService(played.db)
     assert await stats.game_record(played.running_id) is None
     assert await stats.picture_state(played.running_id) is None
     assert await stats.game_record(9999) is None
@@ -44,7 +44,7 @@ async def test_a_tampered_commitment_fails_the_check(played: Played) -> None:
     async with played.db.transaction() as conn:
         await conn.execute("UPDATE games SET commitment = ? WHERE id = ?",
                            ("0" * 64, played.game_id))
-    record = await Stats(played.db).game_record(played.game_id)
+    record = await StatsService(played.db).game_record(played.game_id)
     assert record is not None and record.deal is not None
     assert not record.deal.opens and not record.deal.ok
     assert record.deal.same_deal  # the seed still gives the cards played
@@ -56,13 +56,13 @@ async def test_a_tampered_seed_fails_the_check(played: Played) -> None:
         await conn.execute(
             "UPDATE game_events SET payload = json_set(payload, '$.seed', ?)"
             " WHERE game_id = ? AND kind = 'deal'", ("ab" * 32, played.game_id))
-    record = await Stats(played.db).game_record(played.game_id)
+    record = await StatsService(played.db).game_record(played.game_id)
     assert record is not None and record.deal is not None
     assert not record.deal.opens and not record.deal.ok
 
 
 async def test_player_stats_count_games_teams_cards_and_survival(played: Played) -> None:
-    stats = Stats(played.db)
+    stats = StatsService(played.db)
     record = await stats.game_record(played.game_id)
     assert record is not None
     me = await stats.player("player1")
@@ -83,7 +83,7 @@ async def test_player_stats_count_games_teams_cards_and_survival(played: Played)
 
 
 async def test_tables_of_the_club_and_the_network(played: Played) -> None:
-    stats = Stats(played.db)
+    stats = StatsService(played.db)
     today = date(2026, 11, 30)
     network = await stats.network_top(today)
     club = await played.db.clubs.get(-1001)

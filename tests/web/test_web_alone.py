@@ -10,9 +10,9 @@ from pathlib import Path
 
 from aiohttp.test_utils import TestClient, TestServer
 
-from bot.i18n import Translator
 from tests.game.harness import CHAT
 from tests.web.conftest import Played
+from views.i18n import Translator
 from web.app import create_web_app
 
 ROOT = Path(__file__).resolve().parents[2]

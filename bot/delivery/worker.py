@@ -1,0 +1,390 @@
+"""The delivery worker: sends the durable sender (``storage/repos/sender.py``) in order per chat.
+
+One asyncio task per chat with queued rows, started at start-up for what a previous process left
+and woken by every enqueue. Within Telegram's limits (the shared
+:class:`bot.delivery.sender.RateLimiter`)
+it sends each chat's rows oldest first and
+
+* marks a request Telegram confirmed ``sent`` (with its message id): it is never sent again;
+* retries every transient failure (an HTML or other non-JSON body, 5xx, a timeout, a dropped
+  connection, 429 after ``retry_after``) with capped backoff, until it is delivered;
+* records a permanent refusal (403 blocked, 400 chat not found, 404, a message to edit that is
+  gone) as ``failed`` and runs the sender's blocked hooks once for that request (the player is
+  marked, the host told) — never retried forever.
+
+An edit names the key of an earlier send; same-chat FIFO guarantees the send went first. A
+throttled edit (the vote board) waits for its slot without holding the chat's other messages.
+See docs/delivery.md.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import base64
+import contextvars
+import logging
+import time
+from collections.abc import Awaitable, Callable, Collection, Iterable, Sequence
+from typing import TYPE_CHECKING, Any
+
+from aiogram.exceptions import (
+    TelegramBadRequest,
+    TelegramForbiddenError,
+    TelegramMigrateToChat,
+    TelegramNotFound,
+    TelegramRetryAfter,
+)
+from aiogram.methods import (
+    EditMessageCaption,
+    EditMessageText,
+    SendMessage,
+    SendPhoto,
+    TelegramMethod,
+)
+from aiogram.types import BufferedInputFile, InlineKeyboardMarkup, Message
+
+from bot.delivery.sender import Sleep, TelegramSender, is_transient
+from bot.delivery.waits import wait_event
+from storage.backends import DatabaseUnavailable
+from storage.db import Database
+from storage.repos.outbox import EDIT, OutboxRow, Queued
+from views.drawing import draw
+
+if TYPE_CHECKING:  # Pillow is imported on the first picture, not at the bot's start
+    from views.picture import TableView
+
+log = logging.getLogger("bot.delivery.worker")
+
+Wall = Callable[[], float]
+WaitEvent = Callable[[asyncio.Event, float | None], Awaitable[None]]
+
+NOT_MODIFIED = "message is not modified"
+NO_CAPTION = "there is no caption in the message to edit"
+# rows read per look at a chat's queue: the head, and a few behind a throttled edit (a chat has
+# at most one queued edit per key); a club's queue may hold pictures, so not 50 of them a time
+PEEK = 8
+UNAVAILABLE_PAUSE = 1.0  # a worker's wait while the database restarts
+
+
+def urgent(chat_id: int, method: str) -> bool:
+    """What a game waits for: anything to a club chat, any send (a card, a prompt); not the
+    clean-up edit of a private prompt."""
+    return chat_id < 0 or method != EDIT
+
+
+def send_payload(text: str, markup: InlineKeyboardMarkup | None = None,
+                 protect: bool = False) -> dict[str, Any]:
+    payload: dict[str, Any] = {"text": text}
+    if markup is not None:
+        payload["markup"] = markup.model_dump(mode="json", exclude_none=True)
+    if protect:
+        payload["protect"] = True
+    return payload
+
+
+def picture_payload(view: TableView, caption: str) -> dict[str, Any]:
+    """The table's picture with its caption: the row keeps what to draw, and the sender draws
+    it when the row's turn comes (``views/drawing.py``)."""
+    return {"picture": view.to_json(), "caption": caption}
+
+
+async def photo_of(payload: dict[str, Any]) -> tuple[bytes, str] | None:
+    """A picture row's image (drawn now: a JPEG) and caption; None for a text. A row queued
+    before the sender drew the pictures holds its PNG, base64 (``photo``)."""
+    caption = str(payload.get("caption", ""))
+    if "picture" in payload:
+        return await draw(payload["picture"]), caption
+    if "photo" in payload:
+        return base64.b64decode(payload["photo"]), caption
+    return None
+
+
+def photo_name(image: bytes) -> str:
+    return "table.png" if image.startswith(b"\x89PNG") else "table.jpg"  # (an older row's)
+
+
+def text_of(payload: dict[str, Any]) -> str:
+    """A row's text: a picture's caption where it has none (an edit of the morning's caption,
+    a picture that could not be drawn)."""
+    return str(payload["text"] if "text" in payload else payload["caption"])
+
+
+def markup_of(payload: dict[str, Any]) -> InlineKeyboardMarkup | None:
+    data = payload.get("markup")
+    return None if data is None else InlineKeyboardMarkup.model_validate(data)
+
+
+class Delivery:
+    """``wall``, ``sleep`` and ``wait`` are every clock the worker reads or waits on (a retry's
+    time, a throttled edit's slot, a pause): the real ones in production; a test may give a
+    virtual clock (tests/fakes/virtual_clock.py) so that a 429's ``retry_after`` passes at once."""
+
+    def __init__(self, db: Database, sender: TelegramSender, *, wall: Wall = time.time,
+                 sleep: Sleep = asyncio.sleep, wait: WaitEvent = wait_event) -> None:
+        self.db = db
+        self.sender = sender
+        self.wall = wall
+        self.sleep = sleep
+        self.wait = wait
+        self._workers: dict[int, tuple[asyncio.Task[None], asyncio.Event]] = {}
+        self._running = False
+        # several processes: another one sends; it is told of what was queued here
+        self.remote: Callable[[int], None] | None = None
+
+    # ------------------------------------------------------------------ lifecycle
+    async def start(self) -> None:
+        """Resume whatever a previous process left queued."""
+        self._running = True
+        self.resume(await self.db.outbox.pending_chats())
+
+    def wake(self, chat_id: int, *, urgent: bool = False) -> None:
+        """Something was queued for ``chat_id`` (call after the transaction committed);
+        ``urgent``: a send or a club post, which a sender waiting with an edit takes along."""
+        if not self._running:
+            if self.remote is not None:
+                self.remote(chat_id)
+            return
+        worker = self._workers.get(chat_id)
+        if worker is not None:
+            worker[1].set()
+            if urgent:
+                self.sender.limiter.promote(chat_id)
+            return
+        event = asyncio.Event()
+        task = asyncio.create_task(self._run(chat_id, event), name=f"delivery:{chat_id}",
+                                   context=contextvars.Context())  # nothing of the caller's step
+        self._workers[chat_id] = (task, event)
+
+    def resume(self, chat_ids: Iterable[int]) -> None:
+        """A worker for each of these chats (rows found queued) that has none; one that runs
+        is left alone: it reads its queue again after whatever it does now (a wake would make
+        it read once more for nothing: thousands of reads a second in a deal's burst)."""
+        for chat_id in chat_ids:
+            if chat_id not in self._workers:
+                self.wake(chat_id)
+
+    async def enqueue(self, messages: list[Queued]) -> None:
+        """Queue outside a game step (its own transaction) and wake the workers."""
+        self.queued(messages, await self.db.outbox.enqueue(messages, self.wall()))
+
+    def queued(self, messages: Sequence[Queued], new: Collection[int]) -> None:
+        """Wake the workers of the chats ``messages`` were queued for that are in ``new``
+        (the chats given a new row: a text coalesced into a queued edit needs no wake, its
+        worker reads the row again before sending it)."""
+        waking: dict[int, bool] = {}
+        for m in messages:
+            if m.chat_id not in new:
+                continue
+            waking[m.chat_id] = waking.get(m.chat_id, False) or urgent(m.chat_id, m.method)
+        for chat_id, is_urgent in waking.items():
+            self.wake(chat_id, urgent=is_urgent)
+
+    async def idle(self, within: float | None = None) -> bool:
+        """Wait until every worker has emptied its queue; False if ``within`` ran out."""
+        loop = asyncio.get_running_loop()
+        deadline = None if within is None else loop.time() + within
+        while self._workers:
+            tasks = [t for t, _ in self._workers.values()]
+            left = None if deadline is None else max(0.0, deadline - loop.time())
+            if left == 0.0:
+                return False
+            await asyncio.wait(tasks, timeout=left)
+        return True
+
+    async def stop(self, within: float = 0) -> None:
+        """Let the workers drain for ``within`` seconds, then stop them (rows stay queued)."""
+        if within > 0:
+            await self.idle(within)
+        self._running = False
+        tasks = [t for t, _ in self._workers.values()]
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+        self._workers.clear()
+
+    # ------------------------------------------------------------------ the worker
+    async def _run(self, chat_id: int, event: asyncio.Event) -> None:
+        # the chat's rows as last read, less those sent since: read again when something was
+        # queued (the event), after a wait, when a row was not done, and before an edit (a
+        # later text is coalesced into its row in place; a send never changes); ``whole``:
+        # that read found fewer than it asked for, so once they are sent the queue is empty
+        rows: list[OutboxRow] = []
+        whole = False
+        try:
+            while self._running:
+                fresh = not rows or event.is_set()
+                if fresh:
+                    event.clear()
+                    try:
+                        rows = await self.db.outbox.pending(chat_id, limit=PEEK)
+                    except DatabaseUnavailable:  # PostgreSQL restarting: the rows wait for it
+                        await self.sleep(UNAVAILABLE_PAUSE)
+                        continue
+                    whole = len(rows) < PEEK
+                    if not rows:
+                        if event.is_set():
+                            continue
+                        break
+                now = self.wall()
+                head: OutboxRow | None = None
+                wait: float | None = None
+                for row in rows:
+                    if row.method == EDIT and row.attempts == 0 and row.next_at > now:
+                        # a throttled edit waits for its slot; the chat's other rows go on
+                        gap = row.next_at - now
+                        wait = gap if wait is None else min(wait, gap)
+                        continue
+                    head = row
+                    break
+                if head is not None and head.next_at > now:
+                    wait, head = head.next_at - now, None  # backing off: order is kept
+                if head is None:
+                    rows = []
+                    await self.wait(event, wait)
+                    continue
+                if head.method == EDIT and not fresh:
+                    rows = []
+                    continue
+                is_urgent = any(urgent(chat_id, r.method) for r in rows)
+                try:
+                    done = await self._send(head, urgent=is_urgent)
+                except asyncio.CancelledError:
+                    raise
+                except Exception:
+                    log.exception("delivery step failed", extra={"chat_id": chat_id})
+                    rows = []
+                    await self.sleep(self.sender.limits.backoff_start)
+                    continue
+                if not done:
+                    rows = []  # sent again (a coalesced edit) or later (a retry): as stored
+                    continue
+                rows = [r for r in rows if r is not head]
+                if not rows and whole and not event.is_set():
+                    break  # every row the chat had is sent, and nothing queued since
+        finally:
+            current = self._workers.get(chat_id)
+            if current is not None and current[0] is asyncio.current_task():
+                del self._workers[chat_id]
+
+    def _backoff(self, attempts: int) -> float:
+        limits = self.sender.limits
+        return float(min(limits.backoff_start * 2 ** min(attempts, 30), limits.backoff_max))
+
+    async def _target(self, row: OutboxRow) -> int | str | None:
+        """The message an edit changes (None for a send), or why there is none."""
+        if row.method != EDIT:
+            return None
+        assert row.key is not None
+        target = await self.db.outbox.message_id(row.chat_id, row.key)
+        if target is None or target[0] != "sent" or target[1] is None:
+            return f"no message to edit ({None if target is None else target[0]})"
+        return target[1]
+
+    async def _photo(self, row: OutboxRow) -> tuple[bytes, str] | None:
+        """A picture row's image, drawn before the row takes its turn; None for a text, or
+        when the picture cannot be drawn (its caption then goes out as a text)."""
+        try:
+            return await photo_of(row.payload)
+        except Exception:
+            log.exception("cannot draw the picture of %s in %s", row.key, row.chat_id)
+            return None
+
+    def _method(self, row: OutboxRow, target: int | None,
+                photo: tuple[bytes, str] | None) -> TelegramMethod[Any]:
+        """The request for ``row``; built once its turn came, so that the chats waiting for
+        theirs hold only their row, not the request's models."""
+        payload = row.payload
+        markup = markup_of(payload)
+        if photo is not None:
+            return SendPhoto(chat_id=row.chat_id,
+                             photo=BufferedInputFile(photo[0], filename=photo_name(photo[0])),
+                             caption=photo[1], parse_mode=self.sender.parse_mode)
+        if target is None:
+            return SendMessage(chat_id=row.chat_id, text=text_of(payload),  # or not drawn
+                               parse_mode=self.sender.parse_mode, reply_markup=markup,
+                               protect_content=True if payload.get("protect") else None)
+        if "text" not in payload:  # a picture's caption (the morning's post)
+            return EditMessageCaption(chat_id=row.chat_id, message_id=target,
+                                      caption=payload["caption"],
+                                      parse_mode=self.sender.parse_mode, reply_markup=markup)
+        return EditMessageText(chat_id=row.chat_id, message_id=target, text=payload["text"],
+                               parse_mode=self.sender.parse_mode, reply_markup=markup)
+
+    async def _call(self, method: TelegramMethod[Any], *, urgent: bool) -> Any:
+        """Telegram's answer to ``method``. A picture that could not be drawn went out as its
+        caption, a text (:meth:`_photo`), so its caption's edits are edits of that text: when
+        Telegram says the message has no caption, the same edit goes again as a text's."""
+        # aiohttp takes the seconds as a float (aiogram's hint says int)
+        timeout: Any = self.sender.limits.request_timeout
+        try:
+            return await self.sender.bot(method, request_timeout=timeout)
+        except TelegramBadRequest as e:
+            if not (isinstance(method, EditMessageCaption) and NO_CAPTION in e.message.lower()):
+                raise
+        log.info("a caption's edit goes to the text sent instead of its picture",
+                 extra={"chat_id": method.chat_id, "message_id": method.message_id})
+        await self.sender.limiter.acquire(int(method.chat_id or 0), urgent=urgent)
+        as_text = EditMessageText(chat_id=method.chat_id, message_id=method.message_id,
+                                  text=method.caption or "", parse_mode=method.parse_mode,
+                                  reply_markup=method.reply_markup)
+        return await self.sender.bot(as_text, request_timeout=timeout)
+
+    async def _send(self, row: OutboxRow, *, urgent: bool = True) -> bool:
+        """Whether ``row`` is done (sent, or refused for good). ``urgent``: what a game waits
+        for (a club post, a card, a prompt — or an edit queued before one in the same chat)
+        goes before the clean-up edits of private prompts within the overall limit
+        (:meth:`bot.delivery.sender.RateLimiter.acquire`)."""
+        chat_id = row.chat_id
+        target = await self._target(row)
+        if isinstance(target, str):
+            log.warning("cannot edit %s in %s: %s", row.key, chat_id, target)
+            await self.db.outbox.mark_failed(row, target)
+            return True
+        photo = await self._photo(row)
+        await self.sender.limiter.acquire(chat_id, urgent=urgent)
+        method = self._method(row, target, photo)
+        name = type(method).__name__
+        try:
+            result = await self._call(method, urgent=urgent)
+        except TelegramRetryAfter as e:
+            log.warning("flood control", extra={"chat_id": chat_id, "method": name,
+                                                "retry_after": e.retry_after})
+            await self.db.outbox.retry_at(row, self.wall() + float(e.retry_after), e.message)
+            return False
+        except TelegramMigrateToChat as e:
+            # The group became a supergroup: the club, its games and this chat's queued rows
+            # move to the new id (one storage transaction, run by the migrated hooks); the
+            # new chat's worker sends them, this one finds nothing left.
+            new_chat_id = e.migrate_to_chat_id
+            log.warning("chat migrated", extra={"chat_id": chat_id, "new_chat_id": new_chat_id})
+            if new_chat_id == chat_id:
+                await self.db.outbox.mark_failed(row, "migrated to itself")
+                return True
+            await self.sender.migrated(chat_id, new_chat_id)
+            await self.db.outbox.readdress(chat_id, new_chat_id)
+            self.wake(new_chat_id)
+            return False
+        except Exception as e:
+            error = f"{type(e).__name__}: {e}"
+            if isinstance(e, TelegramBadRequest) and NOT_MODIFIED in e.message.lower():
+                return await self.db.outbox.mark_sent(row, None, self.wall())  # as wanted
+            if is_transient(e):
+                delay = self._backoff(row.attempts)
+                log.warning("send failed, retrying", extra={
+                    "chat_id": chat_id, "method": name, "attempt": row.attempts + 1,
+                    "delay": delay, "error": error})
+                await self.db.outbox.retry_at(row, self.wall() + delay, error)
+                return False
+            log.warning("send refused", extra={"chat_id": chat_id, "method": name,
+                                               "error": error})
+            await self.db.outbox.mark_failed(row, error)
+            if isinstance(e, TelegramForbiddenError) or (
+                    isinstance(e, TelegramBadRequest | TelegramNotFound)
+                    and row.method != EDIT and "chat not found" in str(e).lower()):
+                await self.sender.blocked(chat_id)
+            return True
+        message_id = result.message_id if isinstance(result, Message) else None
+        if not await self.db.outbox.mark_sent(row, message_id, self.wall()):
+            log.debug("edit coalesced while in flight", extra={"chat_id": chat_id})
+            return False
+        return True

@@ -1,0 +1,273 @@
+"""The only way game texts leave the bot: engine events and service messages -> chats.
+
+Only this module knows how an audience maps to chats: everyone -> the club chat, a seat -> that
+player's private chat (``Table.chat_of``: the host's for an offline seat, with a "for №5 NICK"
+line on top), the Mafia -> each living Mafia player in private, the host -> the host in
+private. Texts come from ``locales/<lang>/game.ftl`` through the translator.
+
+Nothing is sent from here: inside a game step (the game's lock, :meth:`GameCore.lock`) every
+request is collected and written to the durable outbox in the step's transaction, together with
+the log events that caused it; the delivery worker sends them afterwards (docs/delivery.md).
+A message that is edited later is sent under a stable key (``ref``, e.g. ``g12:s3:prompt:5``)
+and the edit names that key.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Callable, Iterable, Sequence
+from contextvars import ContextVar, Token
+from typing import TYPE_CHECKING, Any
+
+from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup
+
+from bot.delivery.worker import picture_payload, send_payload
+from bot.game.messages.senders import Sender
+from engine import AudienceKind, Event
+from record.posts import TEXT_LIMIT, Post, units
+from record.table import Table
+from storage.repos.outbox import EDIT, SEND, Queued
+from views.event_text import EventText
+from views.i18n import Safe, Translator
+
+if TYPE_CHECKING:
+    from views.picture import TableView
+
+log = logging.getLogger("bot.game.messages.notifier")
+
+Markup = Callable[[str], InlineKeyboardMarkup]  # locale -> keyboard
+
+
+# A game step's requests, tied to the task running the step: tasks and scheduler jobs started
+# from inside a step inherit the context, never the batch.
+_batch: ContextVar[tuple[object, list[Queued]] | None] = ContextVar("notifier_batch",
+                                                                     default=None)
+
+
+def _current() -> list[Queued] | None:
+    entry = _batch.get()
+    if entry is None or entry[0] is not asyncio.current_task():
+        return None
+    return entry[1]
+
+
+def button(text: str, data: str) -> InlineKeyboardButton:
+    return InlineKeyboardButton(text=text, callback_data=data)
+
+
+def rows(buttons: Sequence[InlineKeyboardButton], width: int = 3) -> InlineKeyboardMarkup:
+    return InlineKeyboardMarkup(
+        inline_keyboard=[list(buttons[i:i + width]) for i in range(0, len(buttons), width)]
+    )
+
+
+class Notifier(EventText):
+    def __init__(self, sender: Sender, translator: Translator,
+                 locale_of: Callable[[int], str]) -> None:
+        super().__init__(translator)
+        self.sender = sender
+        self.locale_of = locale_of
+
+    # ------------------------------------------------------------------ basics
+    def t(self, locale: str, key: str, **kwargs: Any) -> str:
+        values = {k: Safe(v(locale)) if callable(v) else v for k, v in kwargs.items()}
+        return self.tr.t(locale, key, **values)
+
+    # ------------------------------------------------------------------ a game step's batch
+    def begin(self) -> Token[tuple[object, list[Queued]] | None]:
+        """Collect this task's requests instead of delivering them (a game step)."""
+        return _batch.set((asyncio.current_task(), []))
+
+    def take(self) -> list[Queued]:
+        """The requests collected so far in this step (the batch is emptied)."""
+        batch = _current()
+        if batch is None:
+            return []
+        taken = list(batch)
+        batch.clear()
+        return taken
+
+    def end(self, token: Token[tuple[object, list[Queued]] | None]) -> None:
+        _batch.reset(token)
+
+    def _gathered(self, chat_id: int) -> tuple[list[Queued], int] | None:
+        """The step's batch and the index of the plain post being gathered for ``chat_id``
+        (the chat's latest request in this step, a plain unkeyed send), if there is one."""
+        batch = _current()
+        if batch is None:
+            return None
+        for i in range(len(batch) - 1, -1, -1):
+            m = batch[i]
+            if m.chat_id == chat_id:
+                if m.method != SEND or m.key is not None or set(m.payload) != {"text"}:
+                    return None
+                return batch, i
+        return None
+
+    def seal(self, chat_id: int, ref: str) -> str | None:
+        """Give the plain post being gathered for ``chat_id`` in this step the key ``ref`` (so
+        it can be edited later, and is not sent twice); its text, or None if there is none."""
+        found = self._gathered(chat_id)
+        if found is None:
+            return None
+        batch, i = found
+        m = batch[i]
+        batch[i] = Queued(m.chat_id, SEND, m.payload, ref)
+        return str(m.payload["text"])
+
+    def take_post(self, chat_id: int, limit: int) -> str | None:
+        """Take the plain post being gathered for ``chat_id`` out of the step (it is said
+        elsewhere: in an earlier post, a caption); None if there is none or it is longer than
+        ``limit``."""
+        found = self._gathered(chat_id)
+        if found is None:
+            return None
+        batch, i = found
+        text = str(batch[i].payload["text"])
+        if units(text) > limit:
+            return None
+        del batch[i]
+        return text
+
+    async def tell(self, chat_id: int, post: Post | None, ref: str) -> Post | None:
+        """What this step says in ``chat_id`` (its plain post) is edited into ``post`` when it
+        fits there, or else is a new post under ``ref``; the post that holds it now."""
+        if post is not None:
+            text = self.take_post(chat_id, post.room())
+            if text is not None:
+                post = post.plus(text)
+                await self.edit_post(chat_id, post)
+                return post
+        sealed = self.seal(chat_id, ref)
+        return post if sealed is None else Post(ref, sealed)
+
+    async def _queue(self, message: Queued) -> None:
+        batch = _current()
+        if batch is None:
+            await self.sender.deliver([message])
+            return
+        if message.method == EDIT:
+            # an edit of a message queued in this same step replaces its text (one request)
+            for i in range(len(batch) - 1, -1, -1):
+                queued = batch[i]
+                if queued.chat_id == message.chat_id and queued.key == message.key:
+                    payload = {**queued.payload, **message.payload}
+                    if "markup" not in message.payload:
+                        payload.pop("markup", None)
+                    batch[i] = Queued(queued.chat_id, queued.method, payload, queued.key,
+                                      max(queued.throttle, message.throttle))
+                    return
+        if (message.method == SEND and message.chat_id < 0 and message.key is None
+                and set(message.payload) == {"text"}):
+            # Say it once: plain club posts of one step go out as one post (well under
+            # Telegram's 4096).
+            found = self._gathered(message.chat_id)
+            if found is not None:
+                last = found[0][found[1]]
+                if units(last.payload["text"]) + units(message.payload["text"]) < TEXT_LIMIT:
+                    last.payload["text"] += "\n\n" + message.payload["text"]
+                    return
+        batch.append(message)
+
+    async def send(self, chat_id: int, text: str, *, markup: InlineKeyboardMarkup | None = None,
+                   protect: bool = False, ref: str | None = None) -> None:
+        await self._queue(Queued(chat_id, SEND, send_payload(text, markup, protect), ref))
+
+    async def edit(self, chat_id: int, ref: str, text: str, *,
+                   markup: InlineKeyboardMarkup | None = None, throttle: float = 0.0) -> None:
+        await self._queue(Queued(chat_id, EDIT, send_payload(text, markup), ref, throttle))
+
+    async def club(self, table: Table, key: str, *, markup: Markup | None = None,
+                   ref: str | None = None, **kwargs: Any) -> None:
+        """A club post; ``ref``: the key later edits name (its own post, never merged)."""
+        locale = table.locale
+        await self.send(table.chat_id, self.t(locale, key, **kwargs),
+                        markup=None if markup is None else markup(locale), ref=ref)
+
+    async def private(self, tg_id: int, key: str, *, markup: Markup | None = None,
+                      protect: bool = False, ref: str | None = None, **kwargs: Any) -> None:
+        locale = self.locale_of(tg_id)
+        await self.send(tg_id, self.t(locale, key, **kwargs),
+                        markup=None if markup is None else markup(locale), protect=protect,
+                        ref=ref)
+
+    async def edit_private(self, tg_id: int, ref: str, key: str, *,
+                           markup: Markup | None = None, **kwargs: Any) -> None:
+        locale = self.locale_of(tg_id)
+        await self.edit(tg_id, ref, self.t(locale, key, **kwargs),
+                        markup=None if markup is None else markup(locale))
+
+    async def club_photo(self, table: Table, view: TableView | None, caption: str, *,
+                         ref: str | None = None) -> None:
+        """The table's picture as its own club post, drawn when it is sent (nothing without
+        one: its caption is then posted by the caller)."""
+        if view is None:
+            return
+        await self._queue(Queued(table.chat_id, SEND, picture_payload(view, caption), ref))
+
+    async def edit_post(self, chat_id: int, post: Post) -> None:
+        """Replace the text (or a picture's caption) of the post sent under ``post.ref``."""
+        if post.caption:
+            await self._queue(Queued(chat_id, EDIT, {"caption": post.text}, post.ref))
+        else:
+            await self.edit(chat_id, post.ref, post.text)
+
+    def _for_seat(self, table: Table, seat: int, locale: str, text: str) -> str:
+        """An offline seat's message goes to the host: say whose it is."""
+        if not table.is_offline(seat):
+            return text
+        head = self.tr.t(locale, "seats.for", seat=seat, name=table.name(seat))
+        return f"{head}\n{text}"
+
+    async def to_seat(self, table: Table, seat: int, key: str, /, *, markup: Markup | None = None,
+                      protect: bool = False, ref: str | None = None, **kwargs: Any) -> None:
+        """A private message to a seat: its player, or the host for an offline seat."""
+        chat = table.chat_of(seat)
+        locale = self.locale_of(chat)
+        await self.send(
+            chat, self._for_seat(table, seat, locale, self.t(locale, key, **kwargs)),
+            markup=None if markup is None else markup(locale), protect=protect, ref=ref)
+
+    async def edit_seat(self, table: Table, seat: int, ref: str, key: str, /, *,
+                        markup: Markup | None = None, **kwargs: Any) -> None:
+        chat = table.chat_of(seat)
+        locale = self.locale_of(chat)
+        await self.edit(
+            chat, ref, self._for_seat(table, seat, locale, self.t(locale, key, **kwargs)),
+            markup=None if markup is None else markup(locale))
+
+    async def edit_club(self, table: Table, ref: str, key: str, *,
+                        markup: Markup | None = None, throttle: float = 0.0,
+                        **kwargs: Any) -> None:
+        locale = table.locale
+        await self.edit(table.chat_id, ref, self.t(locale, key, **kwargs),
+                        markup=None if markup is None else markup(locale), throttle=throttle)
+
+    # ------------------------------------------------------------------ engine events
+    def chats(self, table: Table, event: Event) -> list[int]:
+        """The audience -> chat mapping (the single place it lives)."""
+        return [chat for chat, _ in self._targets(table, event)]
+
+    def _targets(self, table: Table, event: Event) -> list[tuple[int, int | None]]:
+        """(chat, seat) pairs of an event's audience; the seat when it is a seat's message."""
+        kind = event.audience.kind
+        if kind is AudienceKind.EVERYONE:
+            return [(table.chat_id, None)]
+        if kind is AudienceKind.HOST:
+            return [(table.host_id, None)]
+        if kind is AudienceKind.SEAT:
+            seat = event.audience.seat
+            return [] if seat is None or seat not in table.seats else [
+                (table.chat_of(seat), seat)]
+        # The Mafia: every living Mafia player.
+        return [(table.chat_of(p.seat), p.seat) for p in table.game if p.is_mafia and p.alive]
+
+    async def events(self, table: Table, events: Iterable[Event]) -> None:
+        for event in events:
+            for chat, seat in self._targets(table, event):
+                locale = table.locale if chat == table.chat_id else self.locale_of(chat)
+                text = self.render(table, event, locale)
+                if seat is not None:
+                    text = self._for_seat(table, seat, locale, text)
+                await self.send(chat, text)

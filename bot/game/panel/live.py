@@ -1,0 +1,164 @@
+"""The host's live panel: ONE private message to the game's host, kept current by edits.
+
+Every game step ends with :meth:`HostPanel.refresh` (``GameCore.after_step``): the host's view
+(:mod:`bot.game.panel.view`) is drawn again and, when it changed, the panel is edited — in the
+step's own transaction, like everything else the step says, and at most once every
+:data:`PANEL_EDIT_GAP` seconds (a queued edit is replaced by a newer one: docs/delivery.md), so a
+busy night costs a handful of requests in the host's chat, never a flood. The press is answered
+first; the edit follows. The panel's buttons call ``GameService.host_act`` — the same service
+methods the typed commands call — so the club chat hears only the public outcome.
+"""
+
+from __future__ import annotations
+
+import logging
+import math
+from datetime import datetime, timedelta
+from functools import partial
+
+from aiogram.types import InlineKeyboardMarkup
+
+from bot.errors import UserError
+from bot.game.core import GameCore, Reply
+from bot.game.panel.render import PAGES, PanelDrawing
+from bot.game.panel.view import HostDesk, HostView, build_view, legal_actions
+from bot.game.rooms.phase import PhaseService
+from record.table import Table
+
+log = logging.getLogger("bot.game.panel.live")
+
+# seconds: the panel is edited at most this often (a private chat takes about one message a
+# second; the host's prompts for offline seats and the nights' summaries share it)
+PANEL_EDIT_GAP = 1.5
+# seconds: the deadline's countdown steps between the table's own changes (every edit shows
+# the exact time left; with nothing else changing, the panel is edited once a step)
+COUNTDOWN_STEP = 10
+TICK = "panel_tick"  # the countdown's job key (GameCore.key)
+
+
+def seconds_left(deadline: datetime | None, now: datetime) -> int | None:
+    """Whole seconds to ``deadline`` (rounded up: "0:01" until it passes), None without one."""
+    if deadline is None:
+        return None
+    return max(0, math.ceil((deadline - now).total_seconds()))
+
+
+class HostPanel(PhaseService):
+    def __init__(self, core: GameCore, desk: HostDesk, web_url: str | None = None) -> None:
+        super().__init__(core)
+        self.desk = desk
+        self.drawing = PanelDrawing(core.tr, web_url)
+        self.modes: dict[int, str] = {}  # game -> the page shown (memory: "main" after a restart)
+        self.refs: dict[int, str] = {}  # game -> the panel message's outbox key in this process
+        # game -> (view, page, locale, the countdown's step)
+        self.shown: dict[int, tuple[HostView, str, str, int | None]] = {}
+        self.sent: dict[int, int] = {}  # game -> panels sent in this process (/panel: +1)
+        # game -> the text and buttons last drawn (the same again: no edit)
+        self.drawn: dict[int, tuple[str, InlineKeyboardMarkup]] = {}
+        self.ticks: dict[int, datetime | None] = {}  # game -> when the countdown's job runs
+
+    def ref(self, table: Table) -> str | None:
+        return self.refs.get(table.game_id)
+
+    async def refresh(self, table: Table) -> None:
+        """The end of a step of ``table``: the panel follows (called under the game's lock)."""
+        game_id = table.game_id
+        host = table.host_id
+        locale = self.core.locale_of(host)
+        if not table.open:
+            ref = self.refs.pop(game_id, None)
+            self.shown.pop(game_id, None)
+            self.modes.pop(game_id, None)
+            self.sent.pop(game_id, None)
+            self.drawn.pop(game_id, None)
+            self._arm_tick(table, None)
+            self.ticks.pop(game_id, None)
+            self.drawing.forget(game_id)
+            if ref is not None:
+                await self.notifier.edit(host, ref, self.tr.t(locale, "panel.over"))
+            return
+        mode = self.modes.get(game_id, "main")
+        presets = await self.desk.presets(table) if mode == "preset" else None
+        view = build_view(self.core, table, presets)
+        if mode.partition(".")[0] not in (*view.actions, "main"):
+            mode = self.modes[game_id] = "main"  # the page's action passed (e.g. seats dealt)
+        left = seconds_left(view.deadline, self.core.clock())
+        step = None if left is None else math.ceil(left / COUNTDOWN_STEP)
+        self._arm_tick(table, None if left is None or step is None or step <= 1 or
+                       view.deadline is None
+                       else view.deadline - timedelta(seconds=(step - 1) * COUNTDOWN_STEP))
+        if self.shown.get(game_id) == (view, mode, locale, step):
+            return
+        self.shown[game_id] = (view, mode, locale, step)
+        text = self.drawing.text(view, mode, locale, left=left)
+        markup = self.drawing.markup(view, mode, locale)
+        ref = self.refs.get(game_id)
+        if ref is not None and self.drawn.get(game_id) == (text, markup):
+            return  # the same text and buttons (e.g. the countdown ran out with the phase)
+        self.drawn[game_id] = (text, markup)
+        if ref is None:
+            # a new message per process (after a restart the host gets a fresh panel below;
+            # the same key again — nothing happened since — edits the old one)
+            self.sent[game_id] = self.sent.get(game_id, 0) + 1
+            ref = self.refs[game_id] = self.core.ref(table, "panel",
+                                                     f"{table.seq}.{self.sent[game_id]}")
+            await self.notifier.send(host, text, markup=markup, ref=ref)
+        else:
+            await self.notifier.edit(host, ref, text, markup=markup, throttle=PANEL_EDIT_GAP)
+
+    def _arm_tick(self, table: Table, at: datetime | None) -> None:
+        """The countdown's next step: a step of the game with nothing in it at ``at`` (its end
+        draws the panel again); None: no countdown to keep."""
+        if self.ticks.get(table.game_id) == at:
+            return
+        self.ticks[table.game_id] = at
+        key = self.core.key(table, TICK)
+        if at is None:
+            self.deadlines.disarm(key)
+        else:
+            self.deadlines.arm(key, at, partial(self._tick, table.game_id))
+
+    async def _tick(self, game_id: int) -> None:
+        self.ticks.pop(game_id, None)
+        table = self.core.tables.get(game_id)
+        if table is not None and table.open:
+            async with self.core.lock(game_id):
+                pass  # the step's end draws the panel with the time left now
+
+    async def press(self, game_id: int, user_id: int, step: int, action: str, arg: str
+                    ) -> Reply | None:
+        """A panel button: a page of the panel (``menu``), or an action (``host_act``);
+        answered once its step is durable, as every press."""
+        table = self.core.table(game_id)
+        self.core.require_host(table, user_id)
+        if action == "menu":
+            page = arg.partition(".")[0]
+            if step != table.step or page not in PAGES or (
+                    page != "main" and page not in legal_actions(self.core, table)):
+                raise UserError("game.stale")
+            async with self.core.lock(game_id):  # the step's end draws the page
+                self.modes[game_id] = arg
+            return None
+        self.modes[game_id] = "main"
+        value: str | None = arg.replace(".", ":") if arg else None
+        try:
+            return await self.desk.act(game_id, user_id, action, value, step=step)
+        except UserError:
+            if game_id in self.core.tables:
+                async with self.core.lock(game_id):
+                    pass  # the main page again
+            raise
+
+    async def show(self, user_id: int) -> bool:
+        """``/panel``: the host's panel again, as a new message at the bottom of the chat."""
+        for table in list(self.core.tables.values()):
+            if table.open and table.host_id == user_id:
+                async with self.core.lock(table.game_id):
+                    old = self.refs.pop(table.game_id, None)
+                    self.shown.pop(table.game_id, None)
+                    self.modes[table.game_id] = "main"
+                    if old is not None:  # the old one loses its buttons
+                        await self.notifier.edit(user_id, old, self.tr.t(
+                            self.core.locale_of(user_id), "panel.moved"))
+                return True
+        return False

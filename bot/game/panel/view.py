@@ -1,0 +1,263 @@
+"""The host's view of a table and the host's actions on it: one read model (:class:`HostView`)
+and one entry point (:meth:`HostDesk.act`) shared by the private panel (``bot/game/panel/live.py``)
+and the Mini App (``web/``). An action is handed to the SAME service method its typed command
+calls, so a press and a command pass the same checks; :func:`legal_actions` asks the same
+predicates (``GameCore.can_start_phase``, the engine) to show only what may be done now.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from datetime import datetime
+from typing import TYPE_CHECKING
+
+import engine
+from bot.errors import UserError
+from bot.game.core import GameCore, Reply
+from bot.game.rooms.phase import PhaseService
+from engine import Phase
+from engine.composition import MAX_PLAYERS, MIN_PLAYERS
+from record.table import Stage, Table
+
+if TYPE_CHECKING:
+    from bot.game.service import GameService
+
+EXTEND_SECONDS = 30  # the panel's "+30 s"
+PRESETS = ("club", "default")  # the club's saved composition for the table's size; the bot's
+DAY_STAGES = (Stage.DAY, Stage.VOTE, Stage.FATE, Stage.CANCEL)
+
+
+@dataclass(frozen=True)
+class HostSeat:
+    seat: int
+    name: str  # raw: escape it when it goes into HTML
+    alive: bool
+    jailed: bool
+    offline: bool  # the host presses this seat's buttons (no Telegram)
+    acted: bool  # chose tonight (night) or voted (vote); seats only, never the role
+    blocked: bool = False  # the player blocked the bot: gets no prompt (the timer acts)
+
+
+@dataclass(frozen=True)
+class ChoiceView:
+    """A night choice so far, with the chooser's card (the host's whole truth)."""
+
+    seat: int
+    role: str
+    target: int
+
+
+@dataclass(frozen=True)
+class HostView:
+    game_id: int
+    chat_id: int
+    stage: str  # record.table.Stage's value
+    step: int  # buttons carry it: a press from an older step is stale
+    night: int  # the night being played, or the last one (0: none yet)
+    day: int  # the day being played, or the last one (0: none yet)
+    paused: bool
+    deadline: datetime | None  # the nearest one (None while paused or when nothing waits)
+    remaining: float | None  # seconds left of the nearest deadline when paused
+    seats: tuple[HostSeat, ...]
+    choices: tuple[ChoiceView, ...]  # tonight's so far (night only)
+    voter: int | None  # whose turn to vote
+    votes: tuple[tuple[int, int], ...]  # (voter, target) so far (public anyway)
+    tied: tuple[int, ...]  # the shoot-out's candidates while the host draws
+    fate_by_host: bool
+    presets: dict[str, tuple[str, ...]]  # "club"/"default" -> cards, in the lobby
+    composition: tuple[str, ...] | None  # the host's own composition, if set
+    actions: frozenset[str]
+
+
+def public_day(table: Table) -> tuple[int, int]:
+    """(night, day) as the table hears them: the one being played, else the last one."""
+    if not table.started:
+        return 0, 0
+    game = table.game
+    night = game.night_number + (1 if table.stage is Stage.NIGHT else 0)
+    # the engine's one day number while a day is played (a resolved day keeps its number)
+    day = game.current_day if table.stage in DAY_STAGES else game.day_number
+    return night, day
+
+
+def _ok(check: Callable[[], object]) -> bool:
+    try:
+        check()
+    except UserError:
+        return False
+    return True
+
+
+def legal_actions(core: GameCore, table: Table) -> frozenset[str]:
+    """What the host may do now (the panel's buttons). The services check again."""
+    if not table.open:
+        return frozenset()
+    out = {"end", "fate_mode"}
+    if table.stage is Stage.LOBBY:
+        out.add("preset")
+        if len(table.seats) >= 2:
+            out.add("seat")
+        if table.seats:
+            out.add("unseat")
+        if MIN_PLAYERS <= len(table.seats) <= MAX_PLAYERS:
+            out.add("deal")
+        return frozenset(out)
+    out.add("resume" if table.paused else "pause")
+    if any(p.alive for p in table.game):
+        out.add("tech")
+    if any(p.alive and p.jailed for p in table.game):
+        out.add("speak")  # the floor for a prisoner (/speak SEAT [FROM])
+    if not table.paused:
+        if table.deadlines:
+            out.add("extend")
+        if _ok(lambda: core.can_start_phase(table, Phase.NIGHT)):
+            out.add("night")
+        if _ok(lambda: core.can_start_phase(table, Phase.DAY)):
+            out.add("vote")
+            if table.stage is not Stage.DAY:
+                out.add("day")  # a game that starts with a day: its talk announced
+        if table.stage is Stage.FATE and table.fate_by_host:
+            out.add("fate")
+    return frozenset(out)
+
+
+def build_view(core: GameCore, table: Table,
+               presets: dict[str, tuple[str, ...]] | None = None) -> HostView:
+    """The snapshot (pure: reads the table, writes nothing)."""
+    night, day = public_day(table)
+    acted: set[int] = set()
+    choices: tuple[ChoiceView, ...] = ()
+    tied: tuple[int, ...] = ()
+    if table.started:
+        game = table.game
+        if table.stage is Stage.NIGHT:
+            acted = set(table.choices)  # who has chosen tonight (the Mafia: who has picked)
+            choices = tuple(ChoiceView(s, str(table.role(s)), t)
+                            for s, t in sorted(table.choices.items()))
+        elif table.stage in (Stage.VOTE, Stage.FATE, Stage.CANCEL):
+            acted = set(table.votes) | set(table.timeouts)
+        if table.stage is Stage.FATE:
+            full, _ = engine.complete_votes(game, table.valid_votes())
+            tied = tuple(engine.tally_votes(full).tied)
+    seats = []
+    for seat, info in sorted(table.seats.items()):
+        player = table.game.players.get(seat) if table.started else None
+        seats.append(HostSeat(
+            seat, info.name, alive=player is None or player.alive,
+            jailed=player is not None and player.jailed, offline=table.is_offline(seat),
+            acted=seat in acted, blocked=seat in table.blocked_told))
+    deadline = min(table.deadlines.values()) if table.deadlines and not table.paused else None
+    remaining = min(table.remaining.values()) if table.paused and table.remaining else None
+    return HostView(
+        game_id=table.game_id, chat_id=table.chat_id, stage=str(table.stage), step=table.step,
+        night=night, day=day, paused=table.paused, deadline=deadline, remaining=remaining,
+        seats=tuple(seats), choices=choices, voter=table.current_voter(),
+        votes=tuple(sorted(table.votes.items())), tied=tied, fate_by_host=table.fate_by_host,
+        presets=presets or {},
+        composition=None if table.composition is None else tuple(str(r) for r in
+                                                                 table.composition),
+        actions=legal_actions(core, table))
+
+
+class HostDesk(PhaseService):
+    """``host_view`` and ``host_act``: the host's table, for the panel and the Mini App."""
+
+    def __init__(self, core: GameCore, games: GameService) -> None:
+        super().__init__(core)
+        self.games = games
+
+    async def presets(self, table: Table) -> dict[str, tuple[str, ...]]:
+        """The compositions the lobby's host may pick for its current size."""
+        if table.stage is not Stage.LOBBY:
+            return {}
+        n = len(table.seats)
+        out: dict[str, tuple[str, ...]] = {}
+        club = await self.db.clubs.preset(table.chat_id, n)
+        if club is not None:
+            out["club"] = tuple(club)
+        with contextlib.suppress(engine.CompositionError):  # too few or too many seats
+            out["default"] = tuple(str(r) for r in engine.default_composition(n))
+        return out
+
+    def _table(self, game_id: int, user_id: int) -> Table:
+        table = self.core.table(game_id)
+        self.core.require_host(table, user_id)
+        return table
+
+    async def view(self, game_id: int, user_id: int) -> HostView:
+        table = self._table(game_id, user_id)
+        return build_view(self.core, table, await self.presets(table))
+
+    async def act(self, game_id: int, user_id: int, action: str,
+                  arg: int | str | None = None, *, step: int | None = None) -> Reply:
+        """Do ``action`` for the host (``step``: the one the button was drawn at; another is
+        stale). Each action calls the service method of its typed command."""
+        table = self._table(game_id, user_id)
+        if (step is not None and step != table.step) or action not in legal_actions(
+                self.core, table):
+            raise UserError("game.stale")
+        handler = self._actions().get(action)
+        if handler is None:
+            raise UserError("game.stale")
+        return await handler(table, user_id, arg)
+
+    def _actions(self) -> dict[str, Callable[[Table, int, int | str | None],
+                                             Awaitable[Reply]]]:
+        g = self.games
+        return {
+            "night": lambda t, u, a: g.start_night(t.chat_id, u),
+            "day": lambda t, u, a: g.start_day(t.chat_id, u),
+            "vote": lambda t, u, a: g.start_vote(t.chat_id, u),
+            "pause": lambda t, u, a: g.pause(t.chat_id, u),
+            "resume": lambda t, u, a: g.resume(t.chat_id, u),
+            "extend": lambda t, u, a: g.extend(t.chat_id, u, float(
+                EXTEND_SECONDS if a is None else _number(a))),
+            "tech": lambda t, u, a: g.technical_death(t.chat_id, u, _number(a)),
+            "end": lambda t, u, a: g.end_game(t.chat_id, u),
+            "fate": lambda t, u, a: g.fate(t.game_id, u, t.step, _number(a)),
+            "fate_mode": lambda t, u, a: g.set_fate_mode(t.chat_id, u, a == "host"),
+            "deal": lambda t, u, a: g.deal(t.chat_id, u),
+            "preset": self._preset,
+            "seat": self._seat,
+            "unseat": self._unseat,
+            "speak": self._speak,
+        }
+
+    async def _preset(self, table: Table, user_id: int, arg: int | str | None) -> Reply:
+        cards = (await self.presets(table)).get(str(arg))
+        if cards is None:
+            raise UserError("game.stale")
+        return await self.games.composition(table.chat_id, user_id, ", ".join(cards))
+
+    async def _unseat(self, table: Table, user_id: int, arg: int | str | None) -> Reply:
+        """``arg`` the seat: its player leaves the table before the deal (``/unseat NICK``)."""
+        seat = _number(arg)
+        if seat not in table.seats:
+            raise UserError("game.stale")
+        return await self.games.unseat(table.chat_id, user_id, table.name(seat))
+
+    async def _speak(self, table: Table, user_id: int, arg: int | str | None) -> Reply:
+        """``arg`` "SEAT" (the floor from the host) or "SEAT:FROM" (FROM gives its time):
+        ``/speak SEAT [FROM]``."""
+        seat, _, by = str(arg).partition(":")
+        if not seat.isdigit() or (by and not by.isdigit()):
+            raise UserError("game.stale")
+        return await self.games.give_word(table.chat_id, user_id, int(seat),
+                                          int(by) if by else None)
+
+    async def _seat(self, table: Table, user_id: int, arg: int | str | None) -> Reply:
+        """``arg`` "FROM:TO": the player at seat FROM moves to seat TO (``/seat NICK TO``)."""
+        src, _, dst = str(arg).partition(":")
+        if not (src.isdigit() and dst.isdigit()) or int(src) not in table.seats:
+            raise UserError("game.stale")
+        return await self.games.reseat(table.chat_id, user_id, table.name(int(src)), int(dst))
+
+
+def _number(arg: int | str | None) -> int:
+    if isinstance(arg, int):
+        return arg
+    if isinstance(arg, str) and arg.isdigit():
+        return int(arg)
+    raise UserError("game.stale")

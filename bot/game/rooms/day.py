@@ -1,0 +1,339 @@
+"""The day: talk, vote turns, the tally, a shoot-out's fate, the Lawyers' window, the verdict,
+and the floor given to a jailed player (``/speak``)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from functools import partial
+from typing import Any
+
+import engine
+from bot.errors import UserError
+from bot.game.callbacks import FateCb, cancel_data, vote_data
+from bot.game.core import GameCore, Reply, reply, rule, secs
+from bot.game.messages.notifier import button, rows
+from bot.game.rooms.phase import PhaseService
+from bot.game.rooms.results import Results
+from engine import Audience, AudienceKind, Phase, RuleViolation
+from engine.roles import LAWYER_ROLES
+from record.table import CANCEL_DL, FATE_DL, TURN_DL, Stage, Table, iso
+
+EVERYONE = Audience(AudienceKind.EVERYONE)
+# seconds: the vote board is edited at most this often — 10 of the group's 20 requests a
+# minute at most, so the outcome posts always find room
+BOARD_EDIT_GAP = 6.0
+
+
+class DayService(PhaseService):
+    """A day from ``/vote`` to ``day_resolved``; owns the turn, fate and Lawyers' deadlines."""
+
+    def __init__(self, core: GameCore, results: Results) -> None:
+        super().__init__(core)
+        self.results = results
+        core.on_expiry(TURN_DL, self._turn_over)
+        core.on_expiry(FATE_DL, self._fate_over)
+        core.on_expiry(CANCEL_DL, self._cancel_over)
+
+    async def start_day(self, chat_id: int, user_id: int) -> Reply:
+        """``/day``: announce the day's talk (the vote starts with /vote)."""
+        table = self.core.in_chat(chat_id)
+        async with self.core.lock(table.game_id):
+            self.core.require_host(table, user_id)
+            self.core.can_start_phase(table, Phase.DAY)
+            await self.notifier.club(table, "game.day.start", day=table.game.current_day)
+            return reply("game.day.started")
+
+    async def start_vote(self, chat_id: int, user_id: int) -> Reply:
+        table = self.core.in_chat(chat_id)
+        async with self.core.lock(table.game_id):
+            self.core.require_host(table, user_id)
+            self.core.can_start_phase(table, Phase.DAY)
+            order = engine.voters(table.game)
+            await self.core.record(table, "vote_start", {"step": table.step + 1, "order": order})
+            # the board first (its turn lines are edited in): an edit follows its send
+            await self.notifier.club(table, "game.vote.board", ref=self.board_ref(table),
+                                     **self.board_kwargs(table))
+            await self.next_turn(table, 0)
+            return reply("game.vote.started")
+
+    async def next_turn(self, table: Table, start: int) -> None:
+        able = set(engine.voters(table.game))
+        turn = start
+        while turn < len(table.order) and table.order[turn] not in able:
+            turn += 1
+        if turn >= len(table.order):
+            await self.core.record(table, "votes_done")
+            await self.after_votes(table)
+            return
+        await self.core.record(table, "turn", {
+            "turn": turn, "deadlines": {TURN_DL: iso(self.core.at(self.timers(table).vote_turn))}})
+        voter = table.order[turn]
+        if not engine.vote_candidates(table.game, voter):
+            await self._turn_timeout(table)  # nobody may be voted for: nothing to wait for
+            return
+        self.core.arm(table)
+        # The voter's buttons first: the club chat has the tighter rate limit.
+        await self.vote_prompt(table, voter)
+        await self.refresh_board(table)
+
+    # ------------------------------------------------------------------ the vote board
+    def board_ref(self, table: Table) -> str:
+        return self.core.ref(table, f"s{table.step}", "board")
+
+    def board_kwargs(self, table: Table) -> dict[str, Any]:
+        """The one live post of a vote: order, whose turn, the votes so far, the turn's time."""
+        seat = self.notifier.seat
+        current = table.current_voter()
+        order, votes, timeouts = list(table.order), dict(table.votes), list(table.timeouts)
+        seconds = secs(self.timers(table).vote_turn)
+        able = set(engine.voters(table.game)) if table.started else set()
+
+        def lines(loc: str) -> str:
+            out = []
+            for s in order:
+                if s in votes:
+                    out.append(self.tr.t(loc, "game.vote.board_voted", voter=seat(table, s),
+                                         who=seat(table, votes[s])))
+                elif s in timeouts:
+                    own = s in able and engine.timeout_vote(table.game, s) is not None
+                    key = "game.vote.board_timeout_self" if own else "game.vote.board_timeout_none"
+                    out.append(self.tr.t(loc, key, who=seat(table, s)))
+                elif s == current:
+                    out.append(self.tr.t(loc, "game.vote.board_now", who=seat(table, s),
+                                         seconds=seconds))
+                else:
+                    out.append(self.tr.t(loc, "game.vote.board_waiting", who=seat(table, s)))
+            return "\n".join(out)
+        return {"day": table.game.current_day, "seconds": seconds, "lines": lines,
+                "done": (lambda loc: "\n" + self.tr.t(loc, "game.vote.board_done"))
+                if current is None else ""}
+
+    async def refresh_board(self, table: Table) -> None:
+        """Edit the board (a queued edit is replaced by a newer one; one edit every few
+        seconds at most)."""
+        await self.notifier.edit_club(table, self.board_ref(table), "game.vote.board",
+                                      throttle=BOARD_EDIT_GAP, **self.board_kwargs(table))
+
+    async def vote_prompt(self, table: Table, voter: int, *, again: bool = False) -> None:
+        candidates = engine.vote_candidates(table.game, voter)
+        offline = table.is_offline(voter)
+        ref = self.core.prompt_ref(table, table.chat_of(voter),
+                                   self.core.ref(table, f"s{table.step}", "vote", voter), again)
+        await self.notifier.to_seat(
+            table, voter, "game.vote.prompt", seconds=secs(self.timers(table).vote_turn), ref=ref,
+            markup=lambda loc: rows([
+                button(self.notifier.seat(table, c),
+                       vote_data(table.game_id, table.step, voter, c, offline=offline))
+                for c in candidates], 2))
+        table.prompts[voter] = ref
+
+    async def vote(self, game_id: int, tg_id: int, step: int, target: int, *,
+                   for_seat: int | None = None) -> Reply:
+        table = self.core.table(game_id)
+        async with self.core.lock(game_id):
+            seat = self.core.acting_seat(table, tg_id, for_seat)
+            self.core.expect(table, Stage.VOTE, step)
+            try:
+                engine.check_vote(table.game, seat, target)
+            except RuleViolation as e:
+                raise rule(e) from None
+            if seat in table.votes:
+                raise UserError("game.vote.already")
+            if table.current_voter() != seat:
+                raise UserError("game.vote.not_your_turn")
+            await self.core.record(table, "vote", {"seat": seat, "target": target})
+            self.deadlines.disarm(self.core.key(table, TURN_DL))
+            ref = table.prompts.pop(seat, None)
+            if ref is not None:
+                await self.notifier.edit_seat(table, seat, ref, "game.vote.chosen",
+                                              who=self.notifier.seat(table, target))
+            await self.next_turn(table, table.turn + 1)
+            await self.refresh_board(table)
+            return reply("game.vote.accepted", who=self.notifier.seat(table, target))
+
+    async def _turn_timeout(self, table: Table) -> None:
+        voter = table.current_voter()
+        if voter is None:
+            return
+        await self.core.record(table, "vote_timeout", {"seat": voter})
+        ref = table.prompts.pop(voter, None)
+        if ref is not None:
+            await self.notifier.edit_seat(table, voter, ref, "game.vote.missed")
+        await self.next_turn(table, table.turn + 1)
+        await self.refresh_board(table)
+
+    def tally(self, table: Table) -> engine.Tally:
+        full, _ = engine.complete_votes(table.game, table.valid_votes())
+        return engine.tally_votes(full)
+
+    async def _say_tally(self, table: Table, tally: engine.Tally) -> None:
+        """The tally (and the shoot-out's draw, once made) before the verdict; the day's
+        resolution then does not say it again."""
+        full, _ = engine.complete_votes(table.game, table.valid_votes())
+        day = table.game.current_day
+        events = [engine.Event("vote_tally", EVERYONE, {
+            "day": day, "votes": full, "counts": tally.counts})]
+        if tally.shootout and table.fate is not None:
+            events.append(engine.Event("shootout", EVERYONE, {
+                "tied": list(tally.tied), "condemned": table.fate}))
+        told = {e.kind for e in events}
+        await self.notifier.events(table, [e for e in events
+                                           if (table.step, e.kind) not in table.told])
+        table.told |= {(table.step, k) for k in told}
+
+    async def _tell_vote(self, table: Table) -> None:
+        """The tally's post: the vote's later news (the draw, the verdict) is edited into it."""
+        table.vote_post = await self.notifier.tell(
+            table.chat_id, self.results.vote_post(table), self.results.tally_ref(table))
+
+    async def after_votes(self, table: Table) -> None:
+        tally = self.tally(table)
+        if tally.shootout and table.fate is None:
+            if table.fate_by_host:
+                await self.core.record(table, "fate_wait", {
+                    "deadlines": {FATE_DL: iso(self.core.at(self.timers(table).fate))}})
+                await self._say_tally(table, tally)
+                await self.notifier.club(table, "game.fate.host_draws",
+                                         tied=self.notifier.seat_list(table, tally.tied))
+                await self._tell_vote(table)
+                await self.fate_prompt(table, tally.tied)
+                self.core.arm(table)
+                return
+            seat = engine.draw_fate(tally.tied, self.core.rng)
+            await self.core.record(table, "fate", {"seat": seat, "by": "bot"})
+        condemned = tally.leader if tally.leader is not None else table.fate
+        if condemned is not None and not tally.failed and self._lawyer_window(table):
+            lawyers = engine.cancellers(table.game, condemned)
+            deadline = iso(self.core.at(self.timers(table).cancel))
+            await self.core.record(table, "cancel_window", {
+                "lawyers": lawyers, "deadlines": {CANCEL_DL: deadline}})
+            await self._say_tally(table, tally)
+            await self.notifier.club(table, "game.cancel.window",
+                                     who=self.notifier.seat(table, condemned),
+                                     seconds=secs(self.timers(table).cancel))
+            await self._tell_vote(table)
+            for lawyer in lawyers:
+                await self.cancel_prompt(table, lawyer, condemned)
+            self.core.arm(table)
+            return
+        await self._resolve_day(table, None)
+
+    async def fate_prompt(self, table: Table, tied: Sequence[int], *, again: bool = False
+                          ) -> None:
+        ref = self.core.prompt_ref(table, table.host_id,
+                                   self.core.ref(table, f"s{table.step}", "fate"), again)
+        table.prompts[0] = ref  # seat 0: the host
+        await self.notifier.private(
+            table.host_id, "game.fate.ask", tied=self.notifier.seat_list(table, tied), ref=ref,
+            markup=lambda loc: rows([
+                button(self.notifier.seat(table, s),
+                       FateCb(game=table.game_id, step=table.step, target=s).pack())
+                for s in tied], 3))
+
+    async def cancel_prompt(self, table: Table, lawyer: int, condemned: int | None, *,
+                            again: bool = False) -> None:
+        offline = table.is_offline(lawyer)
+        ref = self.core.prompt_ref(table, table.chat_of(lawyer),
+                                   self.core.ref(table, f"s{table.step}", "cancel", lawyer), again)
+        table.prompts[lawyer] = ref
+        await self.notifier.to_seat(
+            table, lawyer, "game.cancel.ask", ref=ref,
+            who=self.notifier.seat(table, condemned) if condemned is not None else "?",
+            seconds=secs(self.timers(table).cancel),
+            markup=lambda loc: rows([button(
+                self.tr.t(loc, "game.cancel.button"),
+                cancel_data(table.game_id, table.step, lawyer, offline=offline))]))
+
+    def _lawyer_window(self, table: Table) -> bool:
+        """The window opens whenever the deal has a Lawyer card (public knowledge), so that
+        whether one is still alive cannot be told from the chat."""
+        return any(card in LAWYER_ROLES for card in table.cards)
+
+    async def fate(self, game_id: int, user_id: int, step: int, target: int) -> Reply:
+        table = self.core.table(game_id)
+        async with self.core.lock(game_id):
+            self.core.require_host(table, user_id)
+            self.core.expect(table, Stage.FATE, step)
+            if target not in self.tally(table).tied:
+                raise UserError("game.rule.fate_not_tied")
+            await self.core.record(table, "fate", {"seat": target, "by": "host"})
+            self.deadlines.disarm(self.core.key(table, FATE_DL))
+            await self.core.close_prompts(table)
+            await self.after_votes(table)
+            return reply("game.fate.accepted", who=self.notifier.seat(table, target))
+
+    async def cancel(self, game_id: int, tg_id: int, step: int, *,
+                     for_seat: int | None = None) -> Reply:
+        """A Lawyer cancels the verdict (``for_seat``: the host, for an offline Lawyer)."""
+        table = self.core.table(game_id)
+        async with self.core.lock(game_id):
+            seat = self.core.acting_seat(table, tg_id, for_seat)
+            self.core.expect(table, Stage.CANCEL, step)
+            try:
+                engine.check_cancel(table.game, seat, table.condemned())
+            except RuleViolation as e:
+                raise rule(e) from None
+            if seat not in table.lawyers:
+                raise UserError("game.stale")
+            await self._resolve_day(table, seat)
+            return reply("game.cancel.accepted")
+
+    async def _resolve_day(self, table: Table, cancel_by: int | None) -> None:
+        self.core.disarm(table)
+        await self.core.close_prompts(table)
+        result = await self.core.record(table, "day_resolved", {
+            "votes": {str(k): v for k, v in sorted(table.valid_votes().items())},
+            "fate": table.fate, "cancel_by": cancel_by})
+        assert result is not None
+        await self.results.announce(table, result)
+
+    async def give_word(self, chat_id: int, user_id: int, seat: int, by: int | None) -> Reply:
+        """``/speak SEAT [FROM]``: a jailed player gets speaking time (given by another player)."""
+        table = self.core.in_chat(chat_id)
+        async with self.core.lock(table.game_id):
+            self.core.require_host(table, user_id)
+            if not table.started:
+                raise UserError("game.deal.first")
+            player = table.game.players.get(seat)
+            if player is None:
+                raise UserError("game.rule.target_unknown")
+            if not player.alive:
+                raise UserError("game.rule.target_dead")
+            if not player.jailed:
+                raise UserError("game.rule.target_not_jailed")
+            if by is not None:
+                giver = table.game.players.get(by)
+                if giver is None or not giver.able or by == seat:
+                    raise UserError("game.speak.bad_giver")
+            seconds = self.timers(table).vote_turn
+            await self.notifier.club(
+                table, "game.speak.start" if by is None else "game.speak.given",
+                who=self.notifier.seat(table, seat),
+                by=self.notifier.seat(table, by) if by is not None else "",
+                seconds=secs(seconds))
+            self.deadlines.arm(self.core.key(table, f"speak_{seat}"), self.core.at(seconds),
+                               partial(self._speech_over, table.game_id, seat))
+            return reply("game.tech.ok")
+
+    async def _speech_over(self, game_id: int, seat: int) -> None:
+        table = self.core.tables.get(game_id)
+        if table is not None:
+            await self.notifier.club(table, "game.speak.over", who=self.notifier.seat(table, seat))
+
+    # ------------------------------------------------------------------ deadlines
+    async def _turn_over(self, table: Table) -> None:
+        if table.stage is Stage.VOTE:
+            await self._turn_timeout(table)
+
+    async def _fate_over(self, table: Table) -> None:
+        """The host did not draw in time: the bot draws."""
+        if table.stage is Stage.FATE:
+            tally = self.tally(table)
+            seat = engine.draw_fate(tally.tied, self.core.rng)
+            await self.core.record(table, "fate", {"seat": seat, "by": "bot"})
+            await self.core.close_prompts(table)
+            await self.after_votes(table)
+
+    async def _cancel_over(self, table: Table) -> None:
+        if table.stage is Stage.CANCEL:
+            await self._resolve_day(table, None)

@@ -1,0 +1,224 @@
+"""The composition, the deal and the cards (``/roles``, ``/fate``, ``/deal``, ``/myrole``)."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Sequence
+from typing import Any
+
+import engine
+from bot.errors import UserError
+from bot.game.core import GameCore, Reply, reply, rule
+from bot.game.rooms.friends import FriendOrders
+from bot.game.rooms.lobby import LobbyService
+from bot.game.rooms.phase import PhaseService
+from engine import CompositionError, Role, RuleViolation
+from engine.composition import MAX_PLAYERS
+from record.table import Stage, Table
+from storage.models import STATUS_RUNNING, ImmunityOrder
+from storage.repos.games import GameChange
+
+log = logging.getLogger("bot.game")
+
+
+class DealService(PhaseService):
+    """The cards: composition, shoot-out mode, the committed deal, each player's card."""
+
+    def __init__(self, core: GameCore, lobby: LobbyService, friends: FriendOrders) -> None:
+        super().__init__(core)
+        self.lobby = lobby
+        self.friends = friends
+        self._role_names = self._build_role_names()
+
+    def _build_role_names(self) -> dict[str, Role]:
+        names: dict[str, Role] = {}
+        for role in Role:
+            names[role.value] = role
+            for locale in self.tr.catalogs:
+                if self.tr.has(locale, f"game.role.{role}"):
+                    names[self.tr.t(locale, f"game.role.{role}").casefold()] = role
+        return names
+
+    def parse_roles(self, text: str) -> list[Role]:
+        """``mafia_chief, mafia*2, doctor`` or localized card names; ``*N`` repeats."""
+        parts = [p.strip() for p in (text.split(",") if "," in text else text.split())]
+        roles: list[Role] = []
+        for part in filter(None, parts):
+            name, count = part, 1
+            if "*" in part:
+                name, _, times = part.rpartition("*")
+                if not times.strip().isdigit() or not 1 <= int(times) <= MAX_PLAYERS:
+                    raise UserError("game.roles.unknown", name=part)
+                count = int(times)
+            role = self._role_names.get(name.strip().casefold())
+            if role is None:
+                raise UserError("game.roles.unknown", name=part)
+            roles += [role] * count
+        return roles
+
+    async def _cards(self, table: Table) -> list[Role]:
+        """The table's cards, the club's preset for its size read here."""
+        preset = (None if table.composition is not None
+                  else await self.db.clubs.preset(table.chat_id, len(table.seats)))
+        return self._cards_from(table, preset)
+
+    def _cards_from(self, table: Table, preset: list[str] | None) -> list[Role]:
+        """The table's cards: the host's composition, else the club's ``preset`` for the size
+        (as read), else the default."""
+        if table.composition is not None:
+            return list(table.composition)
+        n = len(table.seats)
+        if preset is not None:
+            try:
+                return [Role(r) for r in preset]
+            except ValueError:
+                log.warning("bad preset for %s players in %s", n, table.chat_id)
+        try:
+            return list(engine.default_composition(n))
+        except CompositionError as e:
+            raise rule(e) from None
+
+    def roles_text(self, locale: str, cards: Sequence[Role]) -> str:
+        counts: dict[Role, int] = {}
+        for role in cards:
+            counts[role] = counts.get(role, 0) + 1
+        return ", ".join(
+            self.tr.t(locale, f"game.role.{r}") + (f" ×{c}" if c > 1 else "")
+            for r, c in counts.items())
+
+    async def composition(self, chat_id: int, user_id: int, text: str | None) -> Reply:
+        """``/roles``: show the composition for the table, or set the host's own."""
+        table = self.core.in_chat(chat_id)
+        async with self.core.lock(table.game_id):
+            if text:
+                self.core.require_host(table, user_id)
+                if table.stage is not Stage.LOBBY:
+                    raise UserError("game.join.closed")
+                cards = self.parse_roles(text)
+                try:
+                    engine.validate_composition(cards)
+                except CompositionError as e:
+                    raise rule(e) from None
+                await self.core.record(table, "composition", {"roles": [str(r) for r in cards]})
+            elif table.started:
+                # During the game no card name goes to the club chat: the host gets it.
+                await self.notifier.private(
+                    table.host_id, "game.roles.show", count=len(table.cards),
+                    roles=lambda loc: self.roles_text(loc, table.cards))
+                return reply("game.roles.to_host")
+            else:
+                cards = await self._cards(table)
+            locale = table.locale
+            return reply("game.roles.show", count=len(cards),
+                         roles=self.roles_text(locale, cards))
+
+    async def set_fate_mode(self, chat_id: int, user_id: int, by_host: bool) -> Reply:
+        table = self.core.in_chat(chat_id)
+        async with self.core.lock(table.game_id):
+            self.core.require_host(table, user_id)
+            await self.core.record(table, "fate_mode", {"host": by_host})
+            await self.db.clubs.set_fate_by_host(chat_id, by_host)  # the club's next games too
+            return reply("game.fate.mode_host" if by_host else "game.fate.mode_bot")
+
+    async def deal(self, chat_id: int, user_id: int) -> Reply:
+        table = self.core.in_chat(chat_id)
+        async with self.core.lock(table.game_id):
+            self.core.require_host(table, user_id)
+            if table.stage is not Stage.LOBBY:
+                raise UserError("game.deal.already")
+            seats = sorted(table.seats)
+            # one snapshot read (storage/repos/deal_reads.py), the game's lock held
+            inputs = await self.db.deal_reads.read(
+                chat_id=table.chat_id, game_id=table.game_id, day=table.day,
+                tg_ids=(table.tg_of(s) for s in seats),
+                preset_size=None if table.composition is not None else len(seats))
+            cards = self._cards_from(table, inputs.preset)
+            if len(cards) != len(seats):
+                if not engine.composition.MIN_PLAYERS <= len(seats) <= MAX_PLAYERS:
+                    raise UserError("game.rule.table_size")
+                raise UserError("game.deal.size", cards=len(cards), seats=len(seats))
+            try:
+                engine.validate_composition(cards)
+            except CompositionError as e:
+                raise rule(e) from None
+            found = inputs.players
+            players = {s: found.get(table.tg_of(s)) for s in seats}
+            marks = self.lobby.marks_of(table, found, inputs.killed_today)
+            friends = await self._friends(table, players, inputs.orders)
+            seed = self.core.new_seed()
+            dealt = engine.deal_cards(cards, seats, seed)
+            entries = []
+            specs = []
+            for seat in seats:
+                player = players[seat]
+                tg = table.tg_of(seat)
+                immunities = sorted(str(i) for i in marks.get(tg, ()))
+                friend_by = friends.get(seat)
+                entries.append({
+                    "seat": seat, "tg_id": tg, "name": table.name(seat), "role": str(dealt[seat]),
+                    "sex": None if player is None else player.sex, "immunities": immunities,
+                    "friend": seat in friends, "friend_by": friend_by,
+                    "offline": tg in table.offline,
+                })
+                specs.append(engine.SeatSpec(seat, dealt[seat]))
+            engine.new_game(specs)  # one more check before anything is written
+            commitment = engine.commitment(seed, dealt)
+            await self.core.record(table, "deal", {
+                "seed": seed.hex(), "commitment": commitment, "cards": [str(c) for c in cards],
+                "seats": entries,
+            })
+            await self.announce_deal(table)
+            return reply("game.deal.ok")
+
+    async def announce_deal(self, table: Table) -> None:
+        """Storage's copy of the deal, the commitment, the open immunities, the cards.
+
+        The log's ``deal`` comes first: a crash before ``deal_announced`` repeats this."""
+        game = table.game
+        # storage's copy of the deal, in the step's transaction after its log (one commit)
+        self.core.stage_change(table, GameChange(
+            roles={p.seat: str(p.role) for p in game}, commitment=table.commitment or "",
+            status=STATUS_RUNNING))
+        await self.notifier.club(table, "game.deal.done", count=len(table.seats),
+                                 commitment=table.commitment or "")
+        await self.notifier.events(table, [engine.open_immunities_event(game)])
+        table.last_post = await self.notifier.tell(table.chat_id, None,
+                                                   self.core.ref(table, "deal"))
+        for seat in sorted(table.seats):
+            await self._send_card(table, seat, ref=self.core.ref(table, "card", seat))
+        await self.core.record(table, "deal_announced")
+
+    async def _friends(self, table: Table, players: dict[int, Any],
+                       orders: list[ImmunityOrder]) -> dict[int, int | None]:
+        """Accepted "Давай дружить" orders still legal at the deal: holder seat -> announcer."""
+        sexes = {s: (p.sex if p is not None else None) for s, p in players.items()}
+        spouse = self.friends.spouses(table, players)
+        out: dict[int, int | None] = {}
+        for order in orders:
+            orderer, holder = table.seat_of(order.orderer_id), table.seat_of(order.holder_id)
+            if not order.accepted or orderer is None or holder is None or holder in out:
+                continue
+            try:
+                engine.check_friend_order(list(table.seats), sexes, orderer, holder, spouse)
+            except RuleViolation:
+                await self.notifier.private(table.host_id, "game.friend.dropped",
+                                            who=self.notifier.seat(table, holder))
+                continue
+            out[holder] = orderer if order.announce_name else None
+        return out
+
+    async def _send_card(self, table: Table, seat: int, ref: str | None = None) -> None:
+        role = table.role(seat)
+        await self.notifier.to_seat(
+            table, seat, "game.card", protect=True, seat=seat, game=table.game_id, ref=ref,
+            role=lambda loc: self.tr.t(loc, f"game.role.{role}"),
+            team=lambda loc: self.tr.t(loc, f"game.team.{role.team}"),
+            about=lambda loc: self.tr.t(loc, f"game.about.{role}"))
+
+    async def my_role(self, tg_id: int) -> Reply:
+        table = self.core.of_player(tg_id)
+        if table is None or not table.started:
+            raise UserError("game.myrole.none")
+        seat = self.core.require_seat(table, tg_id)
+        await self._send_card(table, seat)
+        return reply("game.myrole.sent")

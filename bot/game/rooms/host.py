@@ -1,0 +1,187 @@
+"""The host's controls during the game: status, technical death, pause/resume/extend, /endgame;
+and the host's warning when a player blocked the bot."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+import engine
+from bot.errors import UserError
+from bot.game.core import GameCore, Reply, reply, rule, secs
+from bot.game.rooms.day import DayService
+from bot.game.rooms.night import NightService
+from bot.game.rooms.phase import PhaseService
+from bot.game.rooms.results import Results
+from engine import RuleViolation
+from record.table import TURN_DL, Stage, iso
+from storage.models import STATUS_ABORTED, STATUS_PAUSED, STATUS_RUNNING
+from storage.repos.games import GameChange
+
+MAX_EXTEND = 3600  # seconds: the most one /extend adds
+
+
+class HostControls(PhaseService):
+    """What the host does to a running game besides moving it on."""
+
+    def __init__(self, core: GameCore, results: Results, night: NightService,
+                 day: DayService) -> None:
+        super().__init__(core)
+        self.results = results
+        self.night = night
+        self.day = day
+        self._told_blocked: set[tuple[int, int]] = set()  # (game, player) the host heard about
+
+    async def technical_death(self, chat_id: int, user_id: int, seat: int) -> Reply:
+        table = self.core.in_chat(chat_id)
+        async with self.core.lock(table.game_id):
+            self.core.require_host(table, user_id)
+            if not table.started:
+                raise UserError("game.deal.first")
+            if seat not in table.seats:
+                raise UserError("club.bad_seat", seat=seat, count=len(table.seats))
+            try:
+                engine.technical_death(table.game, seat)
+            except RuleViolation as e:
+                raise rule(e) from None
+            voter = table.current_voter()
+            result = await self.core.record(table, "tech", {"seat": seat})
+            assert result is not None
+            if table.game.over:
+                self.core.disarm(table)
+                await self.results.announce(table, result)
+                return reply("game.tech.ok")
+            await self.results.announce(table, result)
+            if table.stage is Stage.NIGHT and not table.paused:
+                if not table.mafia_locked and not table.pickers():
+                    await self.core.record(table, "mafia_locked")
+                if not table.pending_night():
+                    await self.night.resolve(table)
+            elif table.stage is Stage.VOTE and voter == seat and not table.paused:
+                self.deadlines.disarm(self.core.key(table, TURN_DL))
+                await self.day.next_turn(table, table.turn + 1)
+            elif table.stage in (Stage.FATE, Stage.CANCEL):
+                # The removed player's votes no longer count: the verdict is decided again
+                # (now, or when the host resumes).
+                self.core.disarm(table)
+                await self.core.record(table, "verdict_reset")
+                if not table.paused:
+                    await self.day.after_votes(table)
+            return reply("game.tech.ok")
+
+    async def status(self, chat_id: int, user_id: int) -> Reply:
+        """Phase, deadline and the seats still to act (the night's only to the host)."""
+        table = self.core.in_chat(chat_id)
+        async with self.core.lock(table.game_id):
+            now = self.clock()
+            left = [max(0.0, (at - now).total_seconds()) for at in table.deadlines.values()]
+            stage = f"game.stage.{table.stage}"
+            pending: list[int] = []
+            if table.stage is Stage.NIGHT and user_id == table.host_id:
+                # Who still has to choose tonight tells who has a night action: host only,
+                # and only when the host asks (a member's /status is answered in the chat).
+                await self.notifier.private(
+                    table.host_id, "game.status.night_host",
+                    seats=self.notifier.seat_list(table, table.pending_night()))
+            elif table.stage is Stage.VOTE:
+                pending = [s for s in table.order[table.turn:]
+                           if s in engine.voters(table.game)]
+            return reply(
+                "game.status.text", game=table.game_id,
+                stage=lambda loc: self.tr.t(loc, stage),
+                paused=lambda loc: self.tr.t(loc, "game.status.paused") if table.paused else "",
+                deadline=(lambda loc: self.tr.t(loc, "game.status.deadline",
+                                                seconds=secs(min(left)))) if left else "—",
+                seats=self.notifier.seat_list(table, pending),
+                alive=len(table.game.alive) if table.started else len(table.seats))
+
+    async def pause(self, chat_id: int, user_id: int) -> Reply:
+        table = self.core.in_chat(chat_id)
+        async with self.core.lock(table.game_id):
+            self.core.require_host(table, user_id)
+            if table.paused:
+                raise UserError("game.pause.already")
+            if not table.started:
+                raise UserError("game.deal.first")
+            now = self.clock()
+            remaining = {k: max(0.0, (at - now).total_seconds())
+                         for k, at in table.deadlines.items()}
+            self.core.disarm(table)
+            await self.core.record(table, "pause", {"remaining": remaining})
+            self.core.stage_change(table, GameChange(status=STATUS_PAUSED))
+            await self.notifier.club(table, "game.pause.done")
+            return reply("game.pause.done")
+
+    async def resume(self, chat_id: int, user_id: int) -> Reply:
+        table = self.core.in_chat(chat_id)
+        async with self.core.lock(table.game_id):
+            self.core.require_host(table, user_id)
+            if not table.paused:
+                raise UserError("game.pause.not_paused")
+            deadlines = {k: iso(self.core.at(v)) for k, v in table.remaining.items()}
+            await self.core.record(table, "resume", {"deadlines": deadlines})
+            self.core.stage_change(table, GameChange(status=STATUS_RUNNING))
+            await self.notifier.club(table, "game.pause.resumed")
+            self.core.arm(table)
+            if table.stage is Stage.VOTE and table.current_voter() is None:
+                await self.day.after_votes(table)  # a verdict reset while paused
+            return reply("game.pause.resumed")
+
+    async def extend(self, chat_id: int, user_id: int, seconds: float) -> Reply:
+        table = self.core.in_chat(chat_id)
+        async with self.core.lock(table.game_id):
+            self.core.require_host(table, user_id)
+            if table.paused:
+                raise UserError("game.paused")
+            if not 0 < seconds <= MAX_EXTEND:
+                raise UserError("game.extend.bad", max=MAX_EXTEND)
+            if not table.deadlines:
+                raise UserError("game.extend.nothing")
+            deadlines = {k: iso(at + timedelta(seconds=seconds))
+                         for k, at in table.deadlines.items()}
+            await self.core.record(table, "extend", {"deadlines": deadlines})
+            self.core.arm(table)
+            await self.notifier.club(table, "game.extend.done", seconds=secs(seconds))
+            return reply("game.extend.done", seconds=secs(seconds))
+
+    async def end_game(self, chat_id: int, user_id: int) -> Reply:
+        """``/endgame``: abort; nobody gets points; the deal is revealed when there was one."""
+        table = self.core.in_chat(chat_id)
+        async with self.core.lock(table.game_id):
+            self.core.require_host(table, user_id)
+            self.core.disarm(table)
+            await self.core.record(table, "aborted")
+            self.core.stage_change(table, GameChange(status=STATUS_ABORTED))
+            await self.notifier.club(table, "game.aborted")
+            if table.started:
+                await self.results.reveal(table)
+            self.core.drop(table.game_id)
+            return reply("game.aborted_ok")
+
+    async def refuse_blocked(self, tg_id: int) -> bool:
+        """An account blocked by the administration acts in a game: True when ``tg_id`` sits
+        at an open table (the action must be refused; nothing it does changes the game). The
+        host is told once per game and decides (e.g. ``/tech``)."""
+        table = self.core.of_player(tg_id)
+        if table is None:
+            return False
+        seat = table.seat_of(tg_id)
+        assert seat is not None
+        if (table.game_id, tg_id) not in self._told_blocked:
+            self._told_blocked.add((table.game_id, tg_id))
+            await self.notifier.private(table.host_id, "game.blocked_account.host",
+                                        who=self.notifier.seat(table, seat), seat=seat)
+        return True
+
+    async def on_blocked(self, chat_id: int) -> None:
+        """The outbox could not write to ``chat_id``: tell the host (the deadline goes on), and
+        mark the seat on the host's panel (a step of the game: the panel follows it)."""
+        table = self.core.of_player(chat_id)
+        if table is None or chat_id == table.host_id:
+            return
+        async with self.core.lock(table.game_id):
+            seat = table.seat_of(chat_id)
+            if seat is None or seat in table.blocked_told or not table.open:
+                return  # the host is told once
+            table.blocked_told.add(seat)
+            await self.notifier.private(table.host_id, "game.blocked_bot",
+                                        who=self.notifier.seat(table, seat))

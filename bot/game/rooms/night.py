@@ -1,0 +1,162 @@
+"""The night: prompts, the Mafia's window, choices from private buttons, the resolution."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import engine
+from bot.errors import UserError
+from bot.game.callbacks import night_data
+from bot.game.core import GameCore, Reply, reply, rule, secs
+from bot.game.messages.notifier import Markup, button, rows
+from bot.game.rooms.phase import PhaseService
+from bot.game.rooms.results import Results
+from engine import Phase, RuleViolation
+from record.table import MAFIA_DL, NIGHT_DL, Stage, Table, iso
+
+
+class NightService(PhaseService):
+    """A night from ``/night`` to ``night_resolved``; owns the night and Mafia deadlines."""
+
+    def __init__(self, core: GameCore, results: Results) -> None:
+        super().__init__(core)
+        self.results = results
+        core.on_expiry(NIGHT_DL, self._night_over)
+        core.on_expiry(MAFIA_DL, self._mafia_window_over)
+
+    async def start_night(self, chat_id: int, user_id: int) -> Reply:
+        table = self.core.in_chat(chat_id)
+        async with self.core.lock(table.game_id):
+            self.core.require_host(table, user_id)
+            self.core.can_start_phase(table, Phase.NIGHT)
+            step = table.step + 1
+            night = table.game.night_number + 1
+            deadlines = {NIGHT_DL: iso(self.core.at(self.timers(table).night))}
+            if table.pickers():
+                deadlines[MAFIA_DL] = iso(self.core.at(min(self.timers(table).mafia_agree,
+                                                           self.timers(table).night)))
+            await self.results.end_last_word(table)  # the word's end, then the night
+            await self.core.record(table, "night_start", {"step": step, "deadlines": deadlines})
+            await self.notifier.club(table, "game.night.start", night=night,
+                                     seconds=secs(self.timers(table).night))
+            # the night falls in the latest post (the deal's, the evening's), not a new one
+            table.last_post = await self.notifier.tell(
+                table.chat_id, table.last_post, self.core.ref(table, f"s{step}", "night"))
+            if night == 1:
+                await self.notifier.events(table, [engine.mafia_roster(table.game)])
+            table.prompts = {}
+            for seat in engine.night_actors(table.game):
+                await self.prompt(table, seat)
+            self.core.arm(table)
+            if not table.pending_night():
+                await self.resolve(table)
+            return reply("game.night.started")
+
+    def _markup(self, table: Table, seat: int) -> Markup:
+        targets = engine.legal_targets(table.game, seat)
+        return lambda locale: rows([
+            button(self.notifier.seat(table, t),
+                   night_data(table.game_id, table.step, seat, t,
+                              offline=table.is_offline(seat)))
+            for t in targets], 2)
+
+    def _kwargs(self, table: Table, seat: int) -> dict[str, Any]:
+        action = table.role(seat).action
+        kwargs: dict[str, Any] = {
+            "night": table.game.night_number + 1,
+            "action": lambda loc: self.tr.t(loc, f"game.action.{action}"),
+        }
+        if table.is_picker(seat):
+            picks = {s: table.choices.get(s) for s in table.pickers()}
+
+            def render(loc: str) -> str:
+                return "\n".join(
+                    f"{self.notifier.seat(table, s)} → "
+                    + (self.notifier.seat(table, t) if t is not None
+                       else self.tr.t(loc, "game.nobody"))
+                    for s, t in picks.items())
+            kwargs["picks"] = render
+        return kwargs
+
+    async def prompt(self, table: Table, seat: int, *, again: bool = False) -> None:
+        picker = table.is_picker(seat)
+        key = "game.night.prompt_mafia" if picker else "game.night.prompt"
+        if not engine.legal_targets(table.game, seat):
+            await self.notifier.to_seat(table, seat, "game.night.no_targets",
+                                        night=table.game.night_number + 1)
+            return
+        ref = self.core.prompt_ref(table, table.chat_of(seat), self.prompt_ref(table, seat),
+                                   again)
+        await self.notifier.to_seat(table, seat, key, markup=self._markup(table, seat),
+                                    ref=ref, **self._kwargs(table, seat))
+        table.prompts[seat] = ref
+
+    def prompt_ref(self, table: Table, seat: int) -> str:
+        return self.core.ref(table, f"s{table.step}", "prompt", seat)
+
+    async def _refresh_mafia(self, table: Table) -> None:
+        locked = table.mafia_locked
+        for seat in table.pickers():
+            kwargs = self._kwargs(table, seat)
+            markup = None if locked else self._markup(table, seat)
+            key = "game.night.prompt_mafia_locked" if locked else "game.night.prompt_mafia"
+            ref = table.prompts.get(seat) or self.prompt_ref(table, seat)
+            await self.notifier.edit_seat(table, seat, ref, key, markup=markup, **kwargs)
+            if locked:
+                table.prompts.pop(seat, None)
+
+    async def choose(self, game_id: int, tg_id: int, step: int, target: int, *,
+                     for_seat: int | None = None) -> Reply:
+        """A night choice from a private button (``for_seat``: the host's, for an offline seat)."""
+        table = self.core.table(game_id)
+        async with self.core.lock(game_id):
+            seat = self.core.acting_seat(table, tg_id, for_seat)
+            self.core.expect(table, Stage.NIGHT, step)
+            try:
+                engine.check_night_choice(table.game, seat, target)
+            except RuleViolation as e:
+                raise rule(e) from None
+            if table.is_picker(seat):
+                if table.mafia_locked:
+                    raise UserError("game.night.mafia_locked")
+                if table.choices.get(seat) == target:
+                    raise UserError("game.night.same")
+                await self.core.record(table, "choice", {"seat": seat, "target": target})
+                picks = {table.choices.get(s) for s in table.pickers()}
+                if len(picks) == 1 and None not in picks:
+                    await self.core.record(table, "mafia_locked")
+                    self.deadlines.disarm(self.core.key(table, MAFIA_DL))
+                await self._refresh_mafia(table)
+            else:
+                if seat in table.choices:
+                    raise UserError("game.night.already")
+                await self.core.record(table, "choice", {"seat": seat, "target": target})
+                ref = table.prompts.pop(seat, None)
+                if ref is not None:
+                    await self.notifier.edit_seat(
+                        table, seat, ref, "game.night.chosen",
+                        who=self.notifier.seat(table, target))
+            if not table.pending_night():
+                await self.resolve(table)
+            return reply("game.night.accepted", who=self.notifier.seat(table, target))
+
+    async def resolve(self, table: Table) -> None:
+        choices = table.valid_choices()
+        self.core.disarm(table)
+        await self.core.close_prompts(table, "game.night.closed")
+        result = await self.core.record(table, "night_resolved", {
+            "choices": {str(k): v for k, v in sorted(choices.items())}})
+        assert result is not None
+        await self.results.announce(table, result)
+
+    # ------------------------------------------------------------------ deadlines
+    async def _night_over(self, table: Table) -> None:
+        if table.stage is Stage.NIGHT:
+            await self.resolve(table)
+
+    async def _mafia_window_over(self, table: Table) -> None:
+        if table.stage is Stage.NIGHT:
+            await self.core.record(table, "mafia_locked")
+            await self._refresh_mafia(table)
+            if not table.pending_night():
+                await self.resolve(table)

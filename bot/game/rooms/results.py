@@ -1,0 +1,216 @@
+"""Announcing a result: engine events, the dead's last words, what comes next, and the end.
+
+A night, a day or a technical death resolves into a :data:`Result`; :meth:`Results.announce`
+sends it and logs ``announced``. When the game is over, :meth:`Results.finish` posts the points,
+reveals the deal and writes the ledger once; ``/endgame`` reveals the deal too.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from functools import partial
+from typing import TYPE_CHECKING, Any
+
+import engine
+from bot.game.core import secs
+from bot.game.messages.pictures import table_picture
+from bot.game.rooms.phase import PhaseService
+from record.posts import Post
+from record.table import Result, Stage, Table, iso
+from storage.models import GamePoints
+
+if TYPE_CHECKING:
+    from views.picture import TableView
+
+
+class Results(PhaseService):
+    """What a resolution announces, and the end of the game (``/endgame`` reveals too)."""
+
+    async def announce(self, table: Table, result: Result) -> None:
+        """The outcome of a resolution: engine events, last words, then what comes next."""
+        told = {kind for step, kind in table.told if step == table.step}
+        morning = isinstance(result, engine.NightResult) and not table.game.over
+        picture = None
+        if morning:
+            day = table.game.current_day
+            picture = table_picture(table, self.tr, "seats.picture.day", game=table.game_id,
+                                    day=day)
+        await self.notifier.events(table, [
+            e for e in result.events
+            if not (isinstance(result, engine.DayResult) and e.kind in told)])
+        if not isinstance(result, engine.TechnicalDeathResult) and result.died:
+            await self._last_words(table, list(result.died), 0)  # never after a technical death
+        if isinstance(result, engine.DayResult) and not table.game.over:
+            await self.notifier.club(table, "game.evening", night=table.game.night_number + 1)
+        ref = self.core.ref(table, f"r{table.resolved_seq}")
+        vote_post = None
+        if isinstance(result, engine.DayResult):  # the verdict goes in the vote's tally post
+            vote_post, table.vote_post = self.vote_post(table), None
+        if table.game.over:
+            await self.finish(table)  # the end's posts join the outcome's
+            return
+        if morning:
+            await self._morning(table, picture, day, ref)
+        else:
+            table.last_post = await self.notifier.tell(table.chat_id, vote_post, ref)
+        await self.core.record(table, "announced", {"seq": table.resolved_seq})
+
+    async def _morning(self, table: Table, picture: TableView | None, day: int, ref: str) -> None:
+        """The morning is one post: the day's picture, its caption the night's news and the
+        day's start (the last words' ends are edited into it); without a picture, or when the
+        news is too long for a caption, the news is a post and the picture follows it."""
+        start = self.notifier.t(table.locale, "game.day.start", day=day)
+        if picture is None:
+            await self.notifier.send(table.chat_id, start)
+            table.last_post = await self.notifier.tell(table.chat_id, None, ref)
+            return
+        news = self.notifier.take_post(table.chat_id, Post(ref, start, caption=True).room())
+        if news is None:  # too long for a caption (or nothing said)
+            table.last_post = await self.notifier.tell(table.chat_id, None, ref)
+            await self.notifier.club_photo(table, picture, start)
+            return
+        caption = f"{news}\n\n{start}"
+        await self.notifier.club_photo(table, picture, caption, ref=ref)
+        table.last_post = Post(ref, caption, caption=True)
+
+    def tally_ref(self, table: Table) -> str:
+        return self.core.ref(table, f"s{table.step}", "tally")
+
+    def vote_post(self, table: Table) -> Post | None:
+        """The tally's post of the vote under way, if it was posted (not an earlier vote's)."""
+        post = table.vote_post
+        return post if post is not None and post.ref == self.tally_ref(table) else None
+
+    async def _last_words(self, table: Table, seats: list[int], index: int) -> None:
+        """The dead speak one after another, LAST_WORD_SECONDS each (RULES.md 4.4).
+
+        The timer is logged (``last_word``) while the game runs, so a restart re-arms it
+        (:meth:`rearm_last_word`) and "the last word is over" is still posted. Words still
+        under way (the morning's, when the vote's verdict comes quickly) go on: the new dead
+        speak after them, in the same logged sequence (never replacing it)."""
+        running = table.last_words
+        if running is not None and index == 0 and not table.game.over:
+            earlier, current, until = running
+            queued = [*earlier, *(s for s in seats if s not in earlier)]
+            await self.core.record(table, "last_word", {
+                "seats": queued, "index": current, "until": iso(until)})
+            self._arm_last_word(table, queued, current, until)  # the same key: replaced
+            await self.notifier.club(table, "game.last_word.after", who=", ".join(
+                self.notifier.seat(table, s) for s in queued if s not in earlier))
+            return
+        await self.notifier.club(table, "game.last_word.start",
+                                 who=self.notifier.seat(table, seats[index]),
+                                 seconds=secs(self.timers(table).last_word))
+        until = self.core.at(self.timers(table).last_word)
+        if not table.game.over:  # a finished game's log is closed: its last words are not kept
+            await self.core.record(table, "last_word", {
+                "seats": seats, "index": index, "until": iso(until)})
+        self._arm_last_word(table, seats, index, until)
+
+    def _arm_last_word(self, table: Table, seats: list[int], index: int,
+                       until: datetime) -> None:
+        self.deadlines.arm(self.core.key(table, f"last_word_{seats[index]}"),
+                           max(until, self.clock()),
+                           partial(self._last_word_over, table, seats, index,
+                                   table.game.night_number))
+
+    async def end_last_word(self, table: Table) -> None:
+        """The night falls (``/night``, inside its step): a last word still under way ends
+        first, said before the night in the same post, and its timer is stopped; the dead not
+        heard yet are not called. The table then reads the word's end, then the night."""
+        if table.last_words is None:
+            return
+        seats, index, _ = table.last_words
+        self.deadlines.disarm(self.core.key(table, f"last_word_{seats[index]}"))
+        await self.core.record(table, "last_word_over", {"index": index})
+        await self.notifier.club(table, "game.last_word.over",
+                                 who=self.notifier.seat(table, seats[index]))
+
+    def rearm_last_word(self, table: Table) -> None:
+        """After a restart: the last word under way when the bot stopped ends on time (or at
+        once, when its time passed while the bot was down)."""
+        if table.last_words is not None and table.open:
+            seats, index, until = table.last_words
+            self._arm_last_word(table, seats, index, until)
+
+    async def _last_word_over(self, table: Table, seats: list[int], index: int,
+                              night: int) -> None:
+        async with self.core.lock(table.game_id):
+            if table.stage is Stage.NIGHT or table.game.night_number > night:
+                return  # a night fell since this word began: it ended then (end_last_word)
+            t = self.notifier.t
+            loc = table.locale
+            lines = [t(loc, "game.last_word.over", who=self.notifier.seat(table, seats[index]))]
+            # logged with the post it causes (one step): a stop before it re-arms the timer
+            if table.last_words is not None and self.core.tables.get(table.game_id) is table:
+                await self.core.record(table, "last_word_over", {"index": index})
+            if index + 1 < len(seats):
+                lines.append(t(loc, "game.last_word.start",
+                               who=self.notifier.seat(table, seats[index + 1]),
+                               seconds=secs(self.timers(table).last_word)))
+                until = self.core.at(self.timers(table).last_word)
+                if not table.game.over and self.core.tables.get(table.game_id) is table:
+                    await self.core.record(table, "last_word", {
+                        "seats": seats, "index": index + 1, "until": iso(until)})
+                self._arm_last_word(table, seats, index + 1, until)
+            await self.notifier.send(table.chat_id, "\n\n".join(lines))
+            # said in the outcome's post, not a new one (a new one when it no longer fits)
+            table.last_post = await self.notifier.tell(
+                table.chat_id, table.last_post,
+                self.core.ref(table, f"r{table.resolved_seq}", "w", index))
+
+    async def reveal(self, table: Table, *, cards: bool = True) -> None:
+        """The deal's key (the fair-deal check) and, for ``/endgame``, every seat's card; at
+        the end ``cards=False``: its "Game over" has just listed them (said once)."""
+        assert table.seed is not None
+        game = table.game
+        key: dict[str, Any] = {"seed": table.seed.hex(), "commitment": table.commitment or "",
+                               "cards": ", ".join(str(c) for c in table.cards),
+                               "seats": ", ".join(str(s) for s in table.game.seats)}
+        if not cards:
+            await self.notifier.club(table, "game.end.key", **key)
+            return
+        await self.notifier.club(
+            table, "game.end.seed", **key,
+            lines=lambda loc: "\n".join(
+                f"{self.notifier.seat(table, p.seat)} — {self.tr.t(loc, f'game.role.{p.role}')}"
+                for p in game))
+
+    async def finish(self, table: Table) -> None:
+        """Results, the seed, the points (once), first-day-killed marks, games played."""
+        self.core.disarm(table)
+        game = table.game
+        totals: dict[int, list[engine.LedgerEntry]] = {}
+        for entry in game.ledger:
+            totals.setdefault(entry.seat, []).append(entry)
+
+        def points(loc: str) -> str:
+            lines = []
+            for seat in game.seats:
+                entries = totals.get(seat, [])
+                reasons: dict[str, int] = {}
+                for e in entries:
+                    reasons[str(e.reason)] = reasons.get(str(e.reason), 0) + e.points
+                detail = ", ".join(f"{self.tr.t(loc, f'game.reason.{r}')} +{p}"
+                                   for r, p in reasons.items())
+                lines.append(self.tr.t(loc, "game.end.points_line",
+                                       who=self.notifier.seat(table, seat),
+                                       total=sum(e.points for e in entries),
+                                       detail=detail or "—"))
+            return "\n".join(lines)
+        await self.notifier.club(table, "game.end.points", lines=points)
+        await self.reveal(table, cards=False)  # "Game over" listed the cards
+        # one post: the outcome, the points and the deal (the last words' ends go in too)
+        table.last_post = await self.notifier.tell(table.chat_id, None,
+                                                   self.core.ref(table, "end"))
+        picture = table_picture(table, self.tr, "seats.picture.end", game=table.game_id)
+        await self.notifier.club_photo(
+            table, picture, self.notifier.t(table.locale, "seats.picture.end", game=table.game_id))
+        for seat in sorted(table.first_day_dead):
+            await self.db.first_day_killed.mark(table.chat_id, table.day, table.tg_of(seat))
+        rows_ = [GamePoints(table.tg_of(e.seat), e.points, str(e.reason), e.phase)
+                 for e in game.ledger]
+        await self.core.flush(table)  # the end's posts are queued before the game is closed
+        await self.db.games.finish(table.game_id, status="finished", points=rows_, day=table.day)
+        table.stage = Stage.OVER
+        self.core.drop(table.game_id)

@@ -1,0 +1,59 @@
+"""Command menus per scope and language (set_my_commands): what each person sees.
+
+* private chats: the player's commands;
+* group members: ``/help`` only (they join with the lobby's button);
+* group administrators: help, the leaderboard, ``/settings`` and the host's game commands;
+* each ADMIN_IDS private chat (``BotCommandScopeChat``): the player's commands plus the admin's.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from aiogram import Bot
+from aiogram.types import (
+    BotCommand,
+    BotCommandScopeAllChatAdministrators,
+    BotCommandScopeAllGroupChats,
+    BotCommandScopeAllPrivateChats,
+    BotCommandScopeChat,
+    BotCommandScopeDefault,
+)
+
+from bot.handlers.club import GAME_COMMANDS, PLAYER_GAME_COMMANDS
+from views.i18n import SUPPORTED, Translator
+
+PRIVATE_COMMANDS = ("start", "help", "nick", "profile", "lang", "sex", "spouse", "divorce",
+                    "balance", "top", "stats", "complain", *PLAYER_GAME_COMMANDS)
+MEMBER_COMMANDS = ("help",)
+GROUP_ADMIN_COMMANDS = ("help", "top", "settings", *GAME_COMMANDS)
+ADMIN_COMMANDS = ("redeem", "adjust", "block", "unblock", "export", "import", "link",
+                  "lookalikes", "complaints")
+
+
+Scope = (BotCommandScopeAllPrivateChats | BotCommandScopeAllGroupChats
+         | BotCommandScopeAllChatAdministrators | BotCommandScopeChat)
+
+
+def menu(translator: Translator, locale: str, names: tuple[str, ...]) -> list[BotCommand]:
+    return [BotCommand(command=n, description=translator.t(locale, f"commands.{n}"))
+            for n in names]
+
+
+async def register_commands(bot: Bot, translator: Translator, default_locale: str,
+                            admin_ids: Iterable[int] = ()) -> None:
+    """Every scope in every language, plus the default-language fallbacks."""
+    scopes: list[tuple[Scope, tuple[str, ...]]] = [
+        (BotCommandScopeAllPrivateChats(), PRIVATE_COMMANDS),
+        (BotCommandScopeAllGroupChats(), MEMBER_COMMANDS),
+        (BotCommandScopeAllChatAdministrators(), GROUP_ADMIN_COMMANDS),
+    ]
+    scopes += [(BotCommandScopeChat(chat_id=admin_id), (*PRIVATE_COMMANDS, *ADMIN_COMMANDS))
+               for admin_id in sorted(set(admin_ids))]
+    for scope, names in scopes:
+        for locale in SUPPORTED:
+            await bot.set_my_commands(menu(translator, locale, names), scope=scope,
+                                      language_code=locale)
+        await bot.set_my_commands(menu(translator, default_locale, names), scope=scope)
+    await bot.set_my_commands(menu(translator, default_locale, ("start", "help")),
+                              scope=BotCommandScopeDefault())

@@ -1,0 +1,160 @@
+"""Outer middlewares: who is talking and in which language; refusals become answers."""
+
+from __future__ import annotations
+
+import contextlib
+import html
+import logging
+import re
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+from aiogram import BaseMiddleware
+from aiogram.types import CallbackQuery, Chat, Message, TelegramObject, User
+
+from bot.errors import UserError, explain
+from bot.services import Services
+from storage.backends import DatabaseUnavailable
+from storage.errors import StorageError
+
+log = logging.getLogger("bot.handlers")
+Handler = Callable[[TelegramObject, dict[str, Any]], Awaitable[Any]]
+
+
+def _chat_and_user(event: TelegramObject) -> tuple[Chat | None, User | None]:
+    if isinstance(event, Message):
+        return event.chat, event.from_user
+    if isinstance(event, CallbackQuery):
+        message = event.message
+        return (message.chat if message is not None else None), event.from_user
+    return None, None
+
+
+class ContextMiddleware(BaseMiddleware):
+    """Adds ``locale`` (and ``player`` in private chats, ``club`` in groups) to handler data,
+    and turns :class:`UserError` / storage refusals / crashes into a localized answer."""
+
+    def __init__(self, services: Services) -> None:
+        self.services = services
+
+    async def __call__(
+        self, handler: Handler, event: TelegramObject, data: dict[str, Any]
+    ) -> Any:
+        try:
+            return await self._call(handler, event, data)
+        except DatabaseUnavailable as e:  # PostgreSQL restarting: the update changed nothing
+            log.warning("database unavailable", extra={"error": str(e)})
+            locale = data.get("user_locale") or data.get("locale") \
+                or self.services.settings.default_locale
+            text = self.services.translator.t(locale, "misc.database_unavailable")
+            with contextlib.suppress(Exception):  # a post may need the database too
+                await self._answer(event, text)
+            return None
+
+    async def _call(
+        self, handler: Handler, event: TelegramObject, data: dict[str, Any]
+    ) -> Any:
+        services = self.services
+        if isinstance(event, Message) and (event.migrate_to_chat_id or event.migrate_from_chat_id):
+            await self._migrated(event)  # a service message: nothing else to handle
+            return None
+        chat, user = _chat_and_user(event)
+        locale: str = services.settings.default_locale
+        if chat is not None and chat.type != "private":
+            club = await services.db.clubs.cached(chat.id)  # from memory (storage/keyed_cache)
+            if club is None:
+                club = await services.db.clubs.ensure(
+                    chat.id, title=chat.title or str(chat.id), locale=locale
+                )
+            data["club"] = club
+            locale = club.locale
+            # popups answer the presser in the presser's own language
+            if user is not None:
+                presser = await services.accounts.cached(user.id)
+                data["account"] = presser
+                data["user_locale"] = services.accounts.locale_of(presser, user.language_code)
+        elif user is not None:
+            player = await services.accounts.cached(user.id)
+            data["player"] = data["account"] = player
+            locale = services.accounts.locale_of(player, user.language_code)
+        data["locale"] = locale
+        data.setdefault("user_locale", locale)
+        # a refusal is a popup for a button (the presser's language), a post for a command
+        answer_locale = data["user_locale"] if isinstance(event, CallbackQuery) else locale
+        try:
+            return await handler(event, data)
+        except UserError as e:
+            await self._answer(event, services.translator.t(answer_locale, e.key, **e.kwargs))
+        except StorageError as e:
+            err = explain(e)
+            await self._answer(event, services.translator.t(answer_locale, err.key,
+                                                            **err.kwargs))
+        except DatabaseUnavailable:
+            raise
+        except Exception:
+            log.exception("handler failed", extra={"chat_id": chat.id if chat else None})
+            await self._answer(event, services.translator.t(answer_locale, "misc.error"))
+        return None
+
+    async def _migrated(self, message: Message) -> None:
+        """The group became a supergroup: Telegram posts ``migrate_to_chat_id`` in the old
+        group and ``migrate_from_chat_id`` in the new one; either moves the club (idempotent)."""
+        if message.migrate_to_chat_id:
+            old, new = message.chat.id, message.migrate_to_chat_id
+        else:
+            assert message.migrate_from_chat_id is not None
+            old, new = message.migrate_from_chat_id, message.chat.id
+        moves = self.services.chat_moves
+        if moves is not None:
+            try:
+                await moves.move(old, new)
+            except Exception:
+                log.exception("chat migration failed", extra={"chat_id": old})
+
+    async def _answer(self, event: TelegramObject, text: str) -> None:
+        if isinstance(event, CallbackQuery):
+            # one retry; never raises
+            await self.services.sender.answer(event, _plain(text), alert=True)
+        elif isinstance(event, Message):
+            await self.services.sender.send_text(event.chat.id, text)
+
+
+class AdminOnly(BaseMiddleware):
+    """Inner middleware of the admin router: non-admins get a clear refusal."""
+
+    def __init__(self, services: Services) -> None:
+        self.services = services
+
+    async def __call__(
+        self, handler: Handler, event: TelegramObject, data: dict[str, Any]
+    ) -> Any:
+        _, user = _chat_and_user(event)
+        if user is None or not self.services.admin.is_admin(user.id):
+            raise UserError("admin.denied")
+        return await handler(event, data)
+
+
+class BlockedInGame(BaseMiddleware):
+    """Inner middleware of the game routers: an account blocked by the administration that sits
+    at an open table gets a clear refusal and changes nothing; the host hears of it once."""
+
+    def __init__(self, services: Services) -> None:
+        self.services = services
+
+    async def __call__(
+        self, handler: Handler, event: TelegramObject, data: dict[str, Any]
+    ) -> Any:
+        _, user = _chat_and_user(event)
+        games = self.services.extra.get("games")
+        if user is not None and games is not None:
+            # the account as the outer middleware read it for this update (one read, not two)
+            player = (data["account"] if "account" in data
+                      else await self.services.db.players.get(user.id))
+            if player is not None and player.blocked and await games.refuse_blocked(user.id):
+                raise UserError("game.blocked_account.refused")
+        return await handler(event, data)
+
+
+def _plain(text: str) -> str:
+    """Callback answers are plain text (no HTML), at most 200 characters."""
+    return html.unescape(re.sub(r"<[^>]+>", "", text))[:200]

@@ -1,0 +1,68 @@
+"""Plugging the game layer into the application (bot/app.py calls these two functions)."""
+
+from __future__ import annotations
+
+from aiogram import Bot, Router
+from apscheduler.schedulers.asyncio import AsyncIOScheduler
+
+from bot.delivery.worker import Delivery
+from bot.game.messages.notifier import Notifier
+from bot.game.messages.senders import QueueSender
+from bot.game.service import GameService
+from bot.game.timers import JobGuard, SchedulerDeadlines, utc_now
+from bot.services import Services
+from record.table import GameTimers
+
+
+def install_games(services: Services, scheduler: AsyncIOScheduler,
+                  guard: JobGuard | None = None) -> GameService:
+    """Build the game service and hand it to the handlers (``games: GameService``)."""
+    settings = services.settings
+    timers = GameTimers(
+        night=settings.night_seconds,
+        mafia_agree=settings.mafia_agree_seconds,
+        vote_turn=settings.vote_turn_seconds,
+        last_word=settings.last_word_seconds,
+        cancel=min(20.0, settings.vote_turn_seconds),
+        fate=settings.vote_turn_seconds,
+    )
+    games: GameService
+    delivery = services.extra["delivery"]
+    assert isinstance(delivery, Delivery)
+    notifier = Notifier(QueueSender(delivery), services.translator,
+                        lambda tg_id: games.locale_of(tg_id))
+    # Deadlines run on real time, like the scheduler that fires them.
+    games = GameService(services.db, notifier, SchedulerDeadlines(scheduler, guard),
+                        services.translator, timers=timers, host_ids=settings.host_ids,
+                        clock=utc_now, default_locale=settings.default_locale, panel=True,
+                        web_url=mini_app_url(settings.web_url))
+    services.sender.on_blocked(games.on_blocked)
+    services.join_lobby = games.join_hook
+    services.extra["games"] = games
+    games.delivery = delivery
+    return games
+
+
+def mini_app_url(web_url: str | None) -> str | None:
+    """The pages' address when Telegram may open it as a Mini App (public HTTPS only)."""
+    return web_url if web_url and web_url.startswith("https://") else None
+
+
+def game_routers() -> list[Router]:
+    """Included before the foundation's routers, so the game's commands are answered first."""
+    from bot.handlers import game_club, game_private
+
+    return [game_private.create_router(), game_club.create_router()]
+
+
+async def start_games(bot: Bot, games: GameService) -> None:
+    """Dispatcher startup: learn the bot's username (deep links), start the delivery worker,
+    rebuild every running game from its log and re-arm its deadlines."""
+    me = await bot.me()
+    games.bot_username = me.username or ""
+    if games.shared:
+        # several processes: the sender and each club's holder start these (bot/cluster/sharing.py)
+        return
+    if games.delivery is not None:
+        await games.delivery.start()  # what a previous process left queued goes out first
+    await games.restore()

@@ -1,0 +1,9 @@
+"""A game's record: its append-only event log read back into a table.
+
+:class:`record.table.Table` is the one reducer of a game's log (``Table.apply``): a running
+game, a restart, a finished game's page and ``python -m storage copy``'s check all rebuild a
+table the same way. :mod:`record.outcome` works a finished game's winner and points out of its
+log alone. Start with ``table.py``.
+
+May import: ``engine`` only.
+"""

@@ -1,0 +1,411 @@
+"""One game's runtime state, rebuilt by replaying its event log through the engine.
+
+``Table.apply(kind, payload)`` is the only way the state changes: the service appends an event
+to the log first and then applies it; a restart applies the same events in the same order, so
+the rebuilt table is the one that was lost. Resolutions call the engine again with the recorded
+choices (and the recorded fate), so replaying is deterministic.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import date, datetime
+from enum import StrEnum
+from typing import Any
+
+import engine
+from engine import (
+    DayResult,
+    FriendImmunity,
+    GameState,
+    NightResult,
+    OpenImmunity,
+    Role,
+    SeatSpec,
+    TechnicalDeathResult,
+)
+from engine.roles import COMMON_PICK_ROLES
+from record.posts import Post
+
+
+@dataclass(frozen=True)
+class GameTimers:
+    """Seconds (fractions allowed, so tests run fast)."""
+
+    night: float = 60
+    mafia_agree: float = 30
+    vote_turn: float = 60
+    last_word: float = 30
+    cancel: float = 20  # the Lawyers' window to cancel a verdict
+    fate: float = 60  # the host's draw of a shoot-out; the bot draws when it runs out
+
+
+class Stage(StrEnum):
+    LOBBY = "lobby"  # taking seats
+    DEALT = "dealt"  # cards dealt, no phase played yet
+    NIGHT = "night"  # collecting night choices
+    DAY = "day"  # a night was resolved: the day's talk; /vote starts the vote
+    VOTE = "vote"  # voters' turns
+    FATE = "fate"  # a shoot-out waits for the host's draw
+    CANCEL = "cancel"  # the Lawyers may cancel the verdict
+    EVENING = "evening"  # a day was resolved: /night next
+    OVER = "over"
+    ABORTED = "aborted"
+
+
+NIGHT_DL, MAFIA_DL, TURN_DL, FATE_DL, CANCEL_DL = "night", "mafia", "turn", "fate", "cancel"
+
+Result = NightResult | DayResult | TechnicalDeathResult
+
+
+def iso(at: datetime) -> str:
+    return at.isoformat()
+
+
+@dataclass
+class SeatInfo:
+    seat: int
+    tg_id: int
+    name: str  # the nickname shown to everyone
+
+
+@dataclass
+class Table:
+    game_id: int
+    chat_id: int
+    host_id: int
+    day: date  # the calendar day of the game (for "killed on the first day")
+    stage: Stage = Stage.LOBBY
+    step: int = 0  # phase number: +1 at every night and every vote; buttons carry it
+    lobby_posted: bool = False  # the lobby's post is queued (logged with it in one step)
+    composition: list[Role] | None = None
+    fate_by_host: bool = False
+    seats: dict[int, SeatInfo] = field(default_factory=dict)
+    offline: set[int] = field(default_factory=set)  # accounts whose seat the host plays
+    seed: bytes | None = None
+    commitment: str | None = None
+    deal_announced: bool = False
+    cards: list[Role] = field(default_factory=list)
+    state: GameState | None = None
+    # the night under way
+    choices: dict[int, int] = field(default_factory=dict)
+    mafia_locked: bool = False
+    # the vote under way
+    order: list[int] = field(default_factory=list)
+    turn: int = 0  # index into ``order``
+    votes: dict[int, int] = field(default_factory=dict)
+    timeouts: list[int] = field(default_factory=list)
+    fate: int | None = None
+    lawyers: list[int] = field(default_factory=list)
+    cancel_by: int | None = None
+    # deadlines and pause
+    deadlines: dict[str, datetime] = field(default_factory=dict)
+    paused: bool = False
+    remaining: dict[str, float] = field(default_factory=dict)
+    stage_before_pause: Stage | None = None
+    first_day_dead: set[int] = field(default_factory=set)
+    last_result: Result | None = None
+    resolved_seq: int = 0  # the log seq of the last resolution (night, day, technical death)
+    announced: int = 0  # the resolution seq whose outcome was announced (see the service)
+    locale: str = "ru"  # the club chat's language (not logged: read from the club)
+    timers: GameTimers | None = None  # the club's timers (/settings), read like its language
+    prompts: dict[int, str] = field(default_factory=dict)  # seat -> open prompt's key (memory)
+    # the dead speaking: (seats in order, the one speaking now, until when); re-armed at start
+    last_words: tuple[list[int], int, datetime] | None = None
+    seq: int = 0  # the last applied log sequence number
+    old_prompts: list[tuple[int, str]] = field(default_factory=list)  # (chat, key): resent
+    last_post: Post | None = None  # the latest outcome's club post (last words' ends go in)
+    vote_post: Post | None = None  # the vote's tally post (the verdict goes in)
+    told: set[tuple[int, str]] = field(default_factory=set)  # (step, event kind) said early
+    blocked_told: set[int] = field(default_factory=set)  # seats whose block the host heard of
+    # the lobby list's marks by account, the club's first-day killed today, its drawn lines:
+    # worked out once, not at every join (memory)
+    lobby_marks: dict[int, frozenset[OpenImmunity]] = field(default_factory=dict)
+    killed_today: frozenset[int] | None = None
+    lobby_lines: dict[tuple[str, int, str, frozenset[str], bool], str] = field(default_factory=dict)
+    _seat_index: tuple[dict[int, SeatInfo], int, dict[int, int]] | None = field(
+        default=None, repr=False, compare=False)
+
+    # ------------------------------------------------------------------ queries
+    @property
+    def game(self) -> GameState:
+        assert self.state is not None, "no cards dealt yet"
+        return self.state
+
+    @property
+    def started(self) -> bool:
+        return self.state is not None
+
+    @property
+    def open(self) -> bool:
+        return self.stage not in (Stage.OVER, Stage.ABORTED)
+
+    def seat_of(self, tg_id: int) -> int | None:
+        # indexed, rebuilt when the seats are replaced or grow (every join asks every table)
+        index = self._seat_index
+        if index is None or index[0] is not self.seats or index[1] != len(self.seats):
+            index = (self.seats, len(self.seats),
+                     {s.tg_id: s.seat for s in self.seats.values()})
+            self._seat_index = index
+        return index[2].get(tg_id)
+
+    def tg_of(self, seat: int) -> int:
+        """The seat's account (points, marks); where its messages go is :meth:`chat_of`."""
+        return self.seats[seat].tg_id
+
+    def is_offline(self, seat: int) -> bool:
+        """The seat's player has no Telegram tonight: the host plays its buttons."""
+        return seat in self.seats and self.seats[seat].tg_id in self.offline
+
+    def chat_of(self, seat: int) -> int:
+        """The private chat of a seat: its player's, or the host's for an offline seat (the one
+        place a seat maps to a chat: the notifier and the rooms send through it)."""
+        return self.host_id if self.is_offline(seat) else self.seats[seat].tg_id
+
+    def name(self, seat: int) -> str:
+        return self.seats[seat].name if seat in self.seats else "?"
+
+    def role(self, seat: int) -> Role:
+        return self.game.player(seat).role
+
+    def is_picker(self, seat: int) -> bool:
+        """A member of the common Mafia pick (RULES.md 3.4)."""
+        return self.started and self.role(seat) in COMMON_PICK_ROLES
+
+    def pickers(self) -> list[int]:
+        """The Mafia of the common pick able to act tonight."""
+        return [s for s in engine.night_actors(self.game) if self.is_picker(s)]
+
+    def pending_night(self) -> list[int]:
+        """Seats still to choose tonight (the Mafia count as done once their window closed)."""
+        out = []
+        for seat in engine.night_actors(self.game):
+            if self.is_picker(seat):
+                if not self.mafia_locked and engine.legal_targets(self.game, seat):
+                    out.append(seat)
+            elif seat not in self.choices and engine.legal_targets(self.game, seat):
+                out.append(seat)  # (nobody to choose, e.g. no prisoner to buy out: done)
+        return out
+
+    def current_voter(self) -> int | None:
+        return self.order[self.turn] if self.stage is Stage.VOTE and self.turn < len(
+            self.order) else None
+
+    def condemned(self) -> int | None:
+        """The condemned of the vote under way, once the tally (and the fate) is known."""
+        full, _ = engine.complete_votes(self.game, self.valid_votes())
+        tally = engine.tally_votes(full)
+        return tally.leader if tally.leader is not None else self.fate
+
+    def valid_votes(self) -> dict[int, int]:
+        """Votes the engine still accepts (a technical death may have voided some)."""
+        out = {}
+        for voter, target in self.votes.items():
+            try:
+                engine.check_vote(self.game, voter, target)
+            except engine.RuleViolation:
+                continue
+            out[voter] = target
+        return out
+
+    def valid_choices(self) -> dict[int, int]:
+        out = {}
+        for actor, target in self.choices.items():
+            try:
+                engine.check_night_choice(self.game, actor, target)
+            except engine.RuleViolation:
+                continue
+            out[actor] = target
+        return out
+
+    # ------------------------------------------------------------------ the reducer
+    def apply(self, kind: str, payload: dict[str, Any], seq: int = 0) -> Result | None:
+        """Apply one logged event; returns the engine's result for resolutions."""
+        if seq:
+            self.seq = seq
+        handler = getattr(self, f"_on_{kind}", None)
+        if handler is None:
+            raise ValueError(f"unknown game event {kind!r}")
+        result: Result | None = handler(payload)
+        if result is not None:
+            self.resolved_seq = self.seq
+        for name, at in dict(payload.get("deadlines", {})).items():
+            if at is None:
+                self.deadlines.pop(name, None)
+            else:
+                self.deadlines[name] = datetime.fromisoformat(at)
+        return result
+
+    def _on_lobby_posted(self, p: dict[str, Any]) -> None:
+        self.lobby_posted = True
+
+    _on_lobby_message = _on_lobby_posted  # old logs: the post's id (its outbox key finds it)
+
+    def _on_composition(self, p: dict[str, Any]) -> None:
+        roles = p.get("roles")
+        self.composition = None if roles is None else [Role(r) for r in roles]
+
+    def _on_fate_mode(self, p: dict[str, Any]) -> None:
+        self.fate_by_host = bool(p["host"])
+
+    def _on_offline_seat(self, p: dict[str, Any]) -> None:
+        """The host seated an account without Telegram in the lobby (or took it off)."""
+        if p.get("seated", True):
+            self.offline.add(int(p["tg_id"]))
+        else:
+            self.offline.discard(int(p["tg_id"]))
+
+    def _on_deal(self, p: dict[str, Any]) -> None:
+        specs = []
+        self.seats = {}
+        self.offline = set()
+        for entry in p["seats"]:
+            seat = int(entry["seat"])
+            self.seats[seat] = SeatInfo(seat, int(entry["tg_id"]), str(entry["name"]))
+            if entry.get("offline"):
+                self.offline.add(int(entry["tg_id"]))
+            friend = None
+            if entry.get("friend"):
+                by = entry.get("friend_by")
+                friend = FriendImmunity(announce_by=None if by is None else int(by))
+            specs.append(SeatSpec(
+                seat=seat, role=Role(entry["role"]), sex=entry.get("sex"),
+                open_immunities=frozenset(OpenImmunity(i) for i in entry.get("immunities", [])),
+                friend=friend,
+            ))
+        self.cards = [Role(r) for r in p["cards"]]
+        self.seed = bytes.fromhex(p["seed"])
+        self.commitment = str(p["commitment"])
+        self.state = engine.new_game(specs)
+        self.stage = Stage.DEALT
+
+    def _on_deal_announced(self, p: dict[str, Any]) -> None:
+        self.deal_announced = True
+
+    def _on_night_start(self, p: dict[str, Any]) -> None:
+        self.step = int(p["step"])
+        self.stage = Stage.NIGHT
+        self.choices = {}
+        self.mafia_locked = not self.pickers()
+
+    def _on_choice(self, p: dict[str, Any]) -> None:
+        self.choices[int(p["seat"])] = int(p["target"])
+
+    def _on_mafia_locked(self, p: dict[str, Any]) -> None:
+        self.mafia_locked = True
+        self.deadlines.pop(MAFIA_DL, None)
+
+    def _on_night_resolved(self, p: dict[str, Any]) -> NightResult:
+        choices = {int(k): int(v) for k, v in p["choices"].items()}
+        state, result = engine.resolve_night(self.game, choices)
+        self.state = state
+        if result.number == 1:
+            self.first_day_dead |= set(result.died)
+        self.choices = {}
+        self.deadlines.pop(NIGHT_DL, None)
+        self.deadlines.pop(MAFIA_DL, None)
+        self.stage = Stage.OVER if state.over else Stage.DAY
+        self.last_result = result
+        return result
+
+    def _on_vote_start(self, p: dict[str, Any]) -> None:
+        self.step = int(p["step"])
+        self.stage = Stage.VOTE
+        self.order = [int(s) for s in p["order"]]
+        self.turn = 0
+        self.votes = {}
+        self.timeouts = []
+        self.fate = None
+        self.lawyers = []
+        self.cancel_by = None
+
+    def _on_turn(self, p: dict[str, Any]) -> None:
+        self.turn = int(p["turn"])
+
+    def _on_vote(self, p: dict[str, Any]) -> None:
+        self.votes[int(p["seat"])] = int(p["target"])
+        self.deadlines.pop(TURN_DL, None)
+
+    def _on_vote_timeout(self, p: dict[str, Any]) -> None:
+        self.timeouts.append(int(p["seat"]))
+        self.deadlines.pop(TURN_DL, None)
+
+    def _on_votes_done(self, p: dict[str, Any]) -> None:
+        self.turn = len(self.order)
+        self.deadlines.pop(TURN_DL, None)
+
+    def _on_verdict_reset(self, p: dict[str, Any]) -> None:
+        """A technical death after the votes changed the tally: the fate and the Lawyers' window
+        are decided again from the new tally."""
+        self.fate = None
+        self.lawyers = []
+        for name in (FATE_DL, CANCEL_DL):
+            self.deadlines.pop(name, None)
+            self.remaining.pop(name, None)
+        self.stage = Stage.VOTE
+
+    def _on_fate_wait(self, p: dict[str, Any]) -> None:
+        self.stage = Stage.FATE
+
+    def _on_fate(self, p: dict[str, Any]) -> None:
+        self.fate = int(p["seat"])
+        self.deadlines.pop(FATE_DL, None)
+        self.stage = Stage.VOTE
+
+    def _on_cancel_window(self, p: dict[str, Any]) -> None:
+        self.lawyers = [int(s) for s in p["lawyers"]]
+        self.stage = Stage.CANCEL
+
+    def _on_day_resolved(self, p: dict[str, Any]) -> DayResult:
+        votes = {int(k): int(v) for k, v in p["votes"].items()}
+        fate = p.get("fate")
+        cancel_by = p.get("cancel_by")
+        state, result = engine.resolve_day(
+            self.game, votes, fate=None if fate is None else int(fate),
+            cancel_by=None if cancel_by is None else int(cancel_by),
+        )
+        self.state = state
+        if result.number == 1:
+            self.first_day_dead |= set(result.died)
+        self.cancel_by = result.cancelled_by
+        for name in (TURN_DL, FATE_DL, CANCEL_DL):
+            self.deadlines.pop(name, None)
+        self.stage = Stage.OVER if state.over else Stage.EVENING
+        self.last_result = result
+        return result
+
+    def _on_tech(self, p: dict[str, Any]) -> TechnicalDeathResult:
+        state, result = engine.technical_death(self.game, int(p["seat"]))
+        self.state = state
+        if state.over:
+            self.stage = Stage.OVER
+            self.deadlines.clear()
+        self.last_result = result
+        return result
+
+    def _on_pause(self, p: dict[str, Any]) -> None:
+        self.paused = True
+        self.remaining = {k: float(v) for k, v in p["remaining"].items()}
+        self.deadlines.clear()
+
+    def _on_resume(self, p: dict[str, Any]) -> None:
+        self.paused = False
+        self.remaining = {}
+
+    def _on_extend(self, p: dict[str, Any]) -> None:
+        pass  # the new deadlines come in the payload
+
+    def _on_announced(self, p: dict[str, Any]) -> None:
+        self.announced = int(p["seq"])
+
+    def _on_last_word(self, p: dict[str, Any]) -> None:
+        self.last_words = ([int(s) for s in p["seats"]], int(p["index"]),
+                           datetime.fromisoformat(p["until"]))
+
+    def _on_last_word_over(self, p: dict[str, Any]) -> None:
+        if self.last_words is not None and self.last_words[1] == int(p["index"]):
+            self.last_words = None
+
+    def _on_aborted(self, p: dict[str, Any]) -> None:
+        self.stage = Stage.ABORTED
+        self.deadlines.clear()

@@ -1,0 +1,141 @@
+"""Statements shared by several repositories; each runs inside the caller's transaction."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from datetime import date, datetime
+
+from storage.errors import InvalidAmount, InvalidValue, UnknownGame, UnknownPlayer
+from storage.models import KIND_GAME, GamePoints, Player
+from storage.repos import _rows
+from storage.sql import Connection
+
+LEDGER_ROWS_AT_ONCE = 500  # rows of one INSERT (7 values each: far below SQLite's limit)
+
+
+async def fetch_player(conn: Connection, tg_id: int) -> Player | None:
+    rows = await conn.execute_fetchall(
+        f"SELECT {_rows.PLAYER_COLUMNS} FROM players WHERE tg_id = ?", (tg_id,))
+    return next((_rows.player(r) for r in rows), None)
+
+
+async def require_player(conn: Connection, tg_id: int) -> Player:
+    found = await fetch_player(conn, tg_id)
+    if found is None:
+        raise UnknownPlayer(tg_id)
+    return found
+
+
+async def balance(conn: Connection, tg_id: int) -> int:
+    async with conn.execute("SELECT points FROM balances WHERE tg_id = ?", (tg_id,)) as cur:
+        row = await cur.fetchone()
+    return 0 if row is None else int(row[0])
+
+
+async def game_status(conn: Connection, game_id: int) -> str:
+    rows = list(await conn.execute_fetchall("SELECT status FROM games WHERE id = ?",
+                                            (game_id,)))
+    if not rows:
+        raise UnknownGame(game_id)
+    return str(rows[0][0])
+
+
+async def insert_ledger(
+    conn: Connection,
+    tg_id: int,
+    points: int,
+    *,
+    kind: str,
+    reason: str,
+    day: date,
+    at: datetime | None = None,
+    game_id: int | None = None,
+    phase: str | None = None,
+    admin_id: int | None = None,
+) -> None:
+    await conn.execute(
+        "INSERT INTO ledger (tg_id, points, kind, reason, game_id, phase, admin_id, day, at)"
+        " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        (tg_id, points, kind, reason, game_id, phase, admin_id, day.isoformat(),
+         None if at is None else at.isoformat()),
+    )
+
+
+async def admin_log(
+    conn: Connection, admin_id: int, action: str, details: str, now: datetime
+) -> int:
+    async with conn.execute(
+        "INSERT INTO admin_log (admin_id, action, details, at) VALUES (?, ?, ?, ?) RETURNING id",
+        (admin_id, action, details, now.isoformat()),
+    ) as cur:
+        row = await cur.fetchone()
+    assert row is not None
+    return int(row[0])
+
+
+async def require_players(conn: Connection, tg_ids: Iterable[int]) -> None:
+    wanted = sorted(set(tg_ids))
+    if not wanted:
+        return
+    marks = ",".join("?" * len(wanted))
+    found = {int(r[0]) for r in await conn.execute_fetchall(
+        f"SELECT tg_id FROM players WHERE tg_id IN ({marks})", wanted)}
+    for tg_id in wanted:
+        if tg_id not in found:
+            raise UnknownPlayer(tg_id)
+
+
+async def games_played(conn: Connection, tg_ids: Iterable[int], day: date) -> None:
+    """Count one more game for each player and move its first/last game dates."""
+    ids = sorted(set(tg_ids))
+    await require_players(conn, ids)
+    iso = day.isoformat()
+    if not ids:
+        return
+    # one statement for the table (PostgreSQL's cache triggers run once per statement)
+    marks = ",".join(f"?{i}" for i in range(2, len(ids) + 2))
+    await conn.execute(
+        "UPDATE players SET games_played = games_played + 1,"
+        " first_game_date = CASE WHEN first_game_date IS NULL OR first_game_date > ?1"
+        "   THEN ?1 ELSE first_game_date END,"
+        " last_game_date = CASE WHEN last_game_date IS NULL OR last_game_date < ?1"
+        "   THEN ?1 ELSE last_game_date END"
+        f" WHERE tg_id IN ({marks})",
+        [iso, *ids],
+    )
+
+
+async def record_points(
+    conn: Connection, game_id: int, rows: Sequence[GamePoints], day: date,
+    touched: list[int] | None = None,
+) -> bool:
+    """Write a game's ledger rows once; False (and nothing written) if already applied.
+    ``touched`` gets the accounts whose row it changes (games played)."""
+    await game_status(conn, game_id)
+    for row in rows:
+        if row.points < 0:
+            raise InvalidAmount(row.points)
+        if not row.reason:
+            raise InvalidValue("reason", row.reason, "empty")
+    cur = await conn.execute(
+        "INSERT INTO game_points_applied (game_id, day) VALUES (?, ?) ON CONFLICT DO NOTHING",
+        (game_id, day.isoformat()),
+    )
+    if cur.rowcount == 0:
+        return False
+    async with conn.execute("SELECT tg_id FROM game_seats WHERE game_id = ?", (game_id,)) as c:
+        seated = [int(r[0]) for r in await c.fetchall()]
+    players = set(seated) | {row.tg_id for row in rows}
+    if touched is not None:
+        touched.extend(players)
+    await games_played(conn, players, day)  # also raises UnknownPlayer
+    iso = day.isoformat()
+    awarded = [(r.tg_id, r.points, KIND_GAME, r.reason, game_id, r.phase, iso)
+               for r in rows if r.points != 0]
+    for start in range(0, len(awarded), LEDGER_ROWS_AT_ONCE):  # one statement per chunk
+        chunk = awarded[start:start + LEDGER_ROWS_AT_ONCE]
+        await conn.execute(
+            "INSERT INTO ledger (tg_id, points, kind, reason, game_id, phase, day) VALUES "
+            + ",".join(["(?, ?, ?, ?, ?, ?, ?)"] * len(chunk)),
+            [v for row in chunk for v in row])
+    return True

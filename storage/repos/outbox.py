@@ -1,0 +1,253 @@
+"""The durable outbox: what the bot must deliver, queued in the database (see docs/delivery.md).
+
+Rows are written in the same transaction as the game's log event that causes them
+(:meth:`storage.repos.games.Games.append_events_with_messages`) or on their own
+(:meth:`Outbox.enqueue`);
+the delivery worker (``bot/delivery/worker.py``) reads them per chat in id order and marks each one
+``sent`` (with Telegram's message id) or ``failed`` (a permanent refusal).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from functools import partial
+from typing import Any
+
+from storage.core.batcher import Batcher
+from storage.repos.keyed_cache import keep
+from storage.sql import Connection, Store
+
+SEND = "send"
+_SENDS_AT_ONCE = 200  # rows of one INSERT (4 values each: far below SQLite's limit)
+_MARKS_AT_ONCE = 100  # the delivery's marks written in one transaction at most
+_SENT_KEPT = 20_000  # the message ids of keyed sends kept (storage/repos/keyed_cache.py's keep)
+EDIT = "edit"
+
+
+@dataclass(frozen=True)
+class Queued:
+    """A request to queue: a send (``key`` optional; a second send of the same key is ignored)
+    or an edit of the message sent under ``key``. ``throttle``: an edit of that key goes out at
+    most once every ``throttle`` seconds (later edits are coalesced)."""
+
+    chat_id: int
+    method: str
+    payload: dict[str, Any] = field(default_factory=dict)
+    key: str | None = None
+    throttle: float = 0.0
+
+
+@dataclass(frozen=True)
+class OutboxRow:
+    id: int
+    chat_id: int
+    key: str | None
+    method: str
+    payload_json: str  # as stored: decoded when the request is built, not while it waits
+    attempts: int
+    next_at: float
+    rev: int
+
+    @property
+    def payload(self) -> dict[str, Any]:
+        decoded: dict[str, Any] = json.loads(self.payload_json)
+        return decoded
+
+
+def _dump(payload: dict[str, Any]) -> str:
+    return json.dumps(payload, ensure_ascii=False, sort_keys=True)
+
+
+async def enqueue_in(conn: Connection, messages: Iterable[Queued], now: float) -> list[int]:
+    """Queue ``messages`` inside an open transaction; returns the chat of each new row. A text
+    coalesced into a queued edit's row is none (its chat's worker reads that row again before
+    sending it: nothing to wake it for), nor is a send whose key was queued already."""
+    new: list[int] = []
+    sends: list[tuple[int, str | None, str, float]] = []
+    for m in messages:
+        text = _dump(m.payload)
+        if m.method == SEND:  # a run of sends goes in one statement (one trip to the thread)
+            sends.append((m.chat_id, m.key, text, now))
+            continue
+        new += await _insert_sends(conn, sends)
+        sends = []
+        if m.method != EDIT or m.key is None:
+            raise ValueError(f"bad outbox request: {m.method} {m.key}")
+        cur = await conn.execute(
+            "UPDATE outbox SET payload = ?, rev = rev + 1 WHERE chat_id = ? AND key = ?"
+            " AND method = 'edit' AND status = 'pending'", (text, m.chat_id, m.key))
+        if cur.rowcount:
+            continue
+        next_at = 0.0
+        if m.throttle > 0:
+            last = list(await conn.execute_fetchall(
+                "SELECT max(sent_at) FROM outbox WHERE chat_id = ? AND key = ? AND method = 'edit'"
+                " AND status = 'sent'", (m.chat_id, m.key)))
+            if last and last[0][0] is not None:
+                next_at = float(last[0][0]) + m.throttle
+        await conn.execute(
+            "INSERT INTO outbox (chat_id, key, method, payload, created, next_at)"
+            " VALUES (?, ?, 'edit', ?, ?, ?)", (m.chat_id, m.key, text, now, next_at))
+        new.append(m.chat_id)
+    return new + await _insert_sends(conn, sends)
+
+
+async def _insert_sends(conn: Connection,
+                        sends: list[tuple[int, str | None, str, float]]) -> list[int]:
+    new: list[int] = []
+    for start in range(0, len(sends), _SENDS_AT_ONCE):
+        chunk = sends[start:start + _SENDS_AT_ONCE]
+        # one multi-row statement, returning the chat of each row it wrote
+        new += [int(r[0]) for r in await conn.execute_fetchall(
+            "INSERT INTO outbox (chat_id, key, method, payload, created, next_at) VALUES "
+            + ",".join(["(?, ?, 'send', ?, ?, 0)"] * len(chunk))
+            + " ON CONFLICT DO NOTHING RETURNING chat_id",
+            [v for send in chunk for v in send])]
+    return new
+
+
+async def readdress_in(conn: Connection, old_chat_id: int, new_chat_id: int) -> int:
+    # a send whose key the new chat already has stays behind (the unique send key)
+    cur = await conn.execute(
+        "UPDATE outbox SET chat_id = ?1 WHERE chat_id = ?2 AND status = 'pending'"
+        " AND NOT (method = 'send' AND EXISTS (SELECT 1 FROM outbox o WHERE o.chat_id = ?1"
+        " AND o.method = 'send' AND o.key = outbox.key))",
+        (new_chat_id, old_chat_id))
+    return cur.rowcount
+
+
+class Outbox:
+    def __init__(self, db: Store) -> None:
+        self._db = db
+        # the delivery's marks of sent rows, written in batches: the marks that arrive while
+        # a batch is being written go in the next one, one transaction in one trip, in the
+        # writer's background lane (30 marks a second were 30 transactions queued before the
+        # games' steps); a mark whose caller was cancelled before its batch began is not
+        # written (the row is sent again, as before)
+        self._marks: Batcher[_Mark, bool] = Batcher(self._write_marks, cap=_MARKS_AT_ONCE)
+        # the message id of a keyed send this process marked sent, which every edit of it
+        # needs (a read an edit): a send's key is its chat's once, so its id never changes
+        self._sent: dict[tuple[int, str], int] = {}
+
+    async def enqueue(self, messages: Sequence[Queued], now: float) -> list[int]:
+        """Queued on their own (:func:`enqueue_in`: the chat of each new row)."""
+        if not messages:
+            return []
+        async with self._db.transaction() as conn:
+            return await enqueue_in(conn, messages, now)
+
+    async def pending_chats(self) -> list[int]:
+        return [int(r[0]) for r in await self._db.query(
+            "SELECT DISTINCT chat_id FROM outbox WHERE status = 'pending'", background=True)]
+
+    async def undelivered(self, sends: Sequence[tuple[int, str]]) -> int:
+        """How many of these sends ``(chat_id, key)`` are still queued (not yet confirmed by
+        Telegram; a refused one counts as done)."""
+        if not sends:
+            return 0
+        pairs = ",".join("(CAST(? AS BIGINT), CAST(? AS TEXT))" for _ in sends)
+        rows = await self._db.query(
+            "SELECT count(*) FROM outbox WHERE method = 'send' AND status = 'pending'"
+            f" AND (chat_id, key) IN (VALUES {pairs})",
+            [v for chat_key in sends for v in chat_key])
+        return int(rows[0][0])
+
+    async def pending(self, chat_id: int, limit: int = 50) -> list[OutboxRow]:
+        """The chat's queued requests, oldest first."""
+        return [OutboxRow(int(r[0]), int(r[1]), r[2], str(r[3]), str(r[4]),
+                          int(r[5]), float(r[6]), int(r[7]))
+                for r in await self._db.query(
+                    "SELECT id, chat_id, key, method, payload, attempts, next_at, rev"
+                    " FROM outbox WHERE chat_id = ? AND status = 'pending' ORDER BY id"
+                    " LIMIT ?", (chat_id, limit), background=True)]
+
+    async def message_id(self, chat_id: int, key: str) -> tuple[str, int | None] | None:
+        """The send under ``key``: (status, Telegram's message id), or None if never queued."""
+        known = self._sent.get((chat_id, key))
+        if known is not None:
+            return "sent", known
+        rows = await self._db.query(
+            "SELECT status, message_id FROM outbox WHERE chat_id = ? AND key = ?"
+            " AND method = 'send'", (chat_id, key), background=True)
+        if not rows:
+            return None
+        return str(rows[0][0]), None if rows[0][1] is None else int(rows[0][1])
+
+    async def mark_sent(self, row: OutboxRow, message_id: int | None, now: float) -> bool:
+        """Confirmed by Telegram. False when an edit was coalesced meanwhile (send it again).
+        Returns once the mark is durable; the marks of several chats' workers are written
+        together (:class:`storage.core.batcher.Batcher`)."""
+        marked = await self._marks.put(_Mark(row, message_id, now))
+        if marked and row.method == SEND and row.key is not None and message_id is not None:
+            keep(self._sent, (row.chat_id, row.key), message_id, _SENT_KEPT)
+        return marked
+
+    async def _write_marks(self, batch: list[_Mark]) -> list[bool]:
+        return await self._db.write(partial(_mark_all, batch), background=True)
+
+    async def retry_at(self, row: OutboxRow, next_at: float, error: str) -> None:
+        await self._db.write(partial(_retry_at, row.id, next_at, error[:500]), background=True)
+
+    async def mark_failed(self, row: OutboxRow, error: str) -> None:
+        await self._db.write(partial(_mark_failed, row.id, error[:500]), background=True)
+
+    async def readdress(self, old_chat_id: int, new_chat_id: int) -> int:
+        """A group became a supergroup: its queued requests go to the new chat id (sent rows
+        stay: their message ids belong to the old chat). Idempotent; how many moved."""
+        async with self._db.transaction() as conn:
+            return await readdress_in(conn, old_chat_id, new_chat_id)
+
+    async def rows(self, chat_id: int | None = None) -> list[dict[str, Any]]:
+        """Every row (tests and diagnostics)."""
+        async with self._db.read() as conn:
+            sql = ("SELECT id, chat_id, key, method, payload, status, message_id, attempts, error"
+                   " FROM outbox")
+            args: tuple[Any, ...] = ()
+            if chat_id is not None:
+                sql += " WHERE chat_id = ?"
+                args = (chat_id,)
+            async with conn.execute(sql + " ORDER BY id", args) as cur:
+                return [dict(r) for r in await cur.fetchall()]
+
+
+async def _retry_at(row_id: int, next_at: float, error: str, conn: Connection) -> None:
+    await conn.execute("UPDATE outbox SET attempts = attempts + 1, next_at = ?, error = ?"
+                       " WHERE id = ?", (next_at, error, row_id))
+
+
+async def _mark_failed(row_id: int, error: str, conn: Connection) -> None:
+    await conn.execute("UPDATE outbox SET status = 'failed', attempts = attempts + 1, error = ?"
+                       " WHERE id = ?", (error, row_id))
+
+
+@dataclass(frozen=True)
+class _Mark:
+    row: OutboxRow
+    message_id: int | None
+    now: float
+
+
+async def _mark_all(batch: list[_Mark], conn: Connection) -> list[bool]:
+    return [await _mark_sent(conn, m.row, m.message_id, m.now) for m in batch]
+
+
+async def _mark_sent(conn: Connection, row: OutboxRow, message_id: int | None,
+                     now: float) -> bool:
+    cur = await conn.execute(
+        "UPDATE outbox SET status = 'sent', message_id = ?, sent_at = ?, error = NULL,"
+        " attempts = attempts + 1 WHERE id = ? AND rev = ?",
+        (message_id, now, row.id, row.rev))
+    if cur.rowcount:
+        payload = row.payload
+        if "photo" in payload:  # a picture's bytes are not kept once it is sent
+            kept = {k: v for k, v in payload.items() if k != "photo"}
+            await conn.execute("UPDATE outbox SET payload = ? WHERE id = ?",
+                               (_dump(kept), row.id))
+        return True
+    await conn.execute(
+        "UPDATE outbox SET message_id = ?, attempts = attempts + 1 WHERE id = ?",
+        (message_id, row.id))
+    return False
+

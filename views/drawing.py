@@ -1,0 +1,39 @@
+"""The table's picture is drawn by the sender, when its post's turn comes
+(``bot/delivery/worker.py``):
+the game step keeps only what to draw (:class:`views.picture.TableView`), so no press
+waits for a picture and an outbox row holds about a kilobyte instead of the PNG."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Mapping
+from concurrent.futures import ThreadPoolExecutor
+from functools import partial
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from views.picture import TableView
+
+# One picture at a time, off the event loop: a render was 30-120 ms of CPU as a PNG (mostly
+# zlib, which releases the GIL; a JPEG's is 4 ms), and the mornings of many tables come at
+# once; six of asyncio's default threads then took both cores from the loop (it ran 165 ms late
+# with ten at once, answering nobody). Queued here, the loop keeps a core.
+_RENDERER = ThreadPoolExecutor(max_workers=1, thread_name_prefix="picture")
+
+
+async def draw(view: Mapping[str, Any]) -> bytes:
+    """The JPEG of a view kept as JSON (:meth:`TableView.to_json`) for Telegram, which makes
+    every photo a JPEG anyway. Pillow is imported on the first picture, not at the bot's
+    start."""
+    from views.picture import TableView
+
+    return await draw_view(TableView.from_json(view), jpeg=True)
+
+
+async def draw_view(view: TableView, *, jpeg: bool = False) -> bytes:
+    """The PNG (or JPEG) of ``view``, drawn on the pictures' thread (the web page's picture
+    too: the pages are served by the bot's own event loop)."""
+    from views import picture
+
+    return await asyncio.get_running_loop().run_in_executor(
+        _RENDERER, partial(picture.render_table, view, jpeg=jpeg))

@@ -1,0 +1,129 @@
+"""Rendering of the longer answers (profile, balance, top, stats, complaints) from service data."""
+
+from __future__ import annotations
+
+from urllib.parse import quote
+
+from storage.models import BalanceView, LedgerRow, Player, TopEntry
+from views.i18n import Safe, Translator
+from views.stats import Leaderboard, PlayerStats
+
+
+def profile(tr: Translator, locale: str, player: Player, spouse: str | None) -> str:
+    none = tr.t(locale, "misc.none")
+    lang = tr.t(locale, f"lang.name_{player.language}") if player.language else none
+    return tr.t(
+        locale,
+        "profile.text",
+        name=player.display_name,
+        nick=player.nickname or tr.t(locale, "profile.no_nick"),
+        lang=lang,
+        sex=tr.t(locale, f"sex.{player.sex}") if player.sex else none,
+        spouse=spouse or none,
+        games=player.games_played,
+        status=tr.t(locale, "profile.status_blocked" if player.blocked else "profile.status_ok"),
+    )
+
+
+def ledger_reason(tr: Translator, locale: str, row: LedgerRow) -> str:
+    reason = row.reason
+    if tr.has(locale, f"reason.{reason}"):
+        reason = tr.t(locale, f"reason.{reason}")
+    key = f"ledger.{row.kind}"
+    if not tr.has(locale, key):
+        return reason
+    return tr.t(locale, key, reason=reason, game=row.game_id or "?")
+
+
+def balance(tr: Translator, locale: str, view: BalanceView) -> str:
+    info = view.info
+    lines = [tr.t(locale, "balance.text", points=info.points)]
+    if info.rank is not None:
+        lines.append(tr.t(locale, "balance.rank", rank=info.rank, total=info.players_ranked))
+    else:
+        lines.append(tr.t(locale, "balance.unranked"))
+    if view.expires_on is not None:
+        lines.append(tr.t(locale, "balance.expires", date=view.expires_on))
+    else:
+        lines.append(tr.t(locale, "balance.no_expiry"))
+    lines.append("")
+    if view.rows:
+        lines.append(tr.t(locale, "balance.recent"))
+        for row in view.rows:
+            reason = ledger_reason(tr, locale, row)
+            # the reason is already escaped by the translator: mark it as safe
+            lines.append(tr.t(locale, "balance.row", day=row.day, points=row.points,
+                              reason=Safe(reason)))
+    else:
+        lines.append(tr.t(locale, "balance.no_rows"))
+    return "\n".join(lines)
+
+
+def top(tr: Translator, locale: str, entries: list[TopEntry]) -> str:
+    if not entries:
+        return tr.t(locale, "top.empty")
+    lines = [tr.t(locale, "top.header")]
+    lines += [
+        tr.t(locale, "top.row", rank=e.rank, nick=e.nickname, points=e.points) for e in entries
+    ]
+    return "\n".join(lines)
+
+
+def complaints(tr: Translator, locale: str, counts: list[tuple[Player, int]]) -> str:
+    if not counts:
+        return tr.t(locale, "admin.complaints_empty")
+    lines = [tr.t(locale, "admin.complaints_header")]
+    for player, count in counts:
+        lines.append(tr.t(locale, "admin.complaints_row",
+                          nick=player.nickname or player.display_name, count=count))
+    return "\n".join(lines)
+
+
+
+def leaderboard(tr: Translator, locale: str, board: Leaderboard) -> str:
+    """One table of ``/top``: the club's (with its period) or the network's."""
+    if board.since is None:
+        header = tr.t(locale, "stats.top.network", until=board.until)
+    else:
+        header = tr.t(locale, "stats.top.club", club=board.title, since=board.since,
+                      until=board.until)
+    lines = [header]
+    lines += [tr.t(locale, "stats.top.row", rank=e.rank, nick=e.nickname, points=e.points)
+              for e in board.entries] or [tr.t(locale, "stats.top.empty")]
+    return "\n".join(lines)
+
+
+def player_stats(tr: Translator, locale: str, s: PlayerStats, web_url: str | None) -> str:
+    """``/stats``: games, wins per team, cards, survival, points, last reasons, expiry."""
+    lines = [tr.t(locale, "stats.header", nick=s.nickname)]
+    if s.games:
+        lines.append(tr.t(locale, "stats.games", games=s.played))
+        for team, (played, won) in s.by_team.items():
+            lines.append(tr.t(locale, "stats.team", team=tr.t(locale, f"game.team.{team}"),
+                              played=played, won=won))
+        if s.draws:
+            lines.append(tr.t(locale, "stats.draws", draws=s.draws))
+        cards = ", ".join(tr.t(locale, "stats.card", card=tr.t(locale, f"game.role.{c}"),
+                               count=n) for c, n in s.cards.most_common())
+        lines.append(tr.t(locale, "stats.cards", cards=Safe(cards)))
+        lines.append(tr.t(locale, "stats.survival", rate=s.survival_rate or 0,
+                          survived=s.survived, games=s.played))
+    else:
+        lines.append(tr.t(locale, "stats.no_games"))
+    lines.append("")
+    lines.append(tr.t(locale, "stats.points", balance=s.balance, earned=s.earned,
+                      spent=s.spent))
+    if s.rank is not None:
+        lines.append(tr.t(locale, "stats.rank", rank=s.rank))
+    if s.recent:
+        lines.append(tr.t(locale, "stats.recent"))
+        lines += [tr.t(locale, "stats.row", day=row.day, points=row.points,
+                       reason=Safe(ledger_reason(tr, locale, row))) for row in s.recent]
+    if s.expires_on is not None:
+        lines.append(tr.t(locale, "stats.expires", date=s.expires_on))
+    else:
+        lines.append(tr.t(locale, "stats.no_expiry"))
+    if web_url:
+        lines.append(tr.t(locale, "stats.web", url=f"{web_url.rstrip('/')}/player/"
+                          f"{quote(s.nickname)}"))
+    return "\n".join(lines)
