@@ -23,7 +23,9 @@ RUN pip install --require-hashes -r requirements.lock
 # Then the project itself, as a plain install (its texts, locales, are package data).
 COPY pyproject.toml README.md /tmp/src/
 COPY engine /tmp/src/engine
+COPY record /tmp/src/record
 COPY storage /tmp/src/storage
+COPY views /tmp/src/views
 COPY bot /tmp/src/bot
 COPY locales /tmp/src/locales
 COPY web /tmp/src/web

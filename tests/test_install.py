@@ -31,7 +31,7 @@ def test_the_wheel_ships_the_texts(tmp_path: Path) -> None:
     for name in ("pyproject.toml", "README.md"):
         shutil.copy(ROOT / name, source / name)
     junk = shutil.ignore_patterns("__pycache__", "*.egg-info")
-    for name in ("engine", "storage", "bot", "locales"):
+    for name in ("engine", "record", "storage", "views", "bot", "web", "locales"):
         shutil.copytree(ROOT / name, source / name, ignore=junk)
     wheels = tmp_path / "wheels"
     _run(sys.executable, "-m", "pip", "wheel", "--no-deps", "-q", "-w", wheels, source,

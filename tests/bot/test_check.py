@@ -7,9 +7,9 @@ import sys
 from collections.abc import Iterator
 from pathlib import Path
 
-import bot.i18n
 import pytest
 
+import views.i18n
 from bot.__main__ import run_check
 from bot.app import create_app, health_check
 from bot.startup import StartupError
@@ -71,10 +71,10 @@ async def test_check_rejects_unknown_arguments(tmp_path: Path) -> None:
 def no_locales(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
     empty = tmp_path / "locales"
     empty.mkdir()
-    monkeypatch.setattr(bot.i18n, "LOCALES_DIR", empty)
-    bot.i18n.default_translator.cache_clear()
+    monkeypatch.setattr(views.i18n, "LOCALES_DIR", empty)
+    views.i18n.default_translator.cache_clear()
     yield empty
-    bot.i18n.default_translator.cache_clear()
+    views.i18n.default_translator.cache_clear()
 
 
 async def test_start_refuses_without_texts(

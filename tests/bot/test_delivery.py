@@ -9,11 +9,11 @@ from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
-import bot.services.picture
 import pytest
 from aiogram import Bot
 from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup
 
+import views.picture
 from bot.delivery.sender import Limits, TelegramSender
 from bot.delivery.worker import Delivery, picture_payload, send_payload
 from bot.telegram.session import BotSession
@@ -224,7 +224,7 @@ def cannot_draw(monkeypatch: pytest.MonkeyPatch) -> None:
     """Every picture fails to draw (as with no fonts at all)."""
     def broken(view: TableView, **kwargs: Any) -> bytes:
         raise OSError("no fonts")
-    monkeypatch.setattr(bot.services.picture, "render_table", broken)
+    monkeypatch.setattr(views.picture, "render_table", broken)
 
 
 async def deliver_a_morning_and_its_last_word(db: Database, sender: TelegramSender) -> None:

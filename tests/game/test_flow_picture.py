@@ -8,9 +8,9 @@ from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
-import bot.services.picture
 import pytest
 
+import views.picture
 from record.table import Stage
 from tests.fakes.telegram_server import FakeTelegram
 from tests.game.flow import CLUB, Flow, start_app, stop_app, wait_until
@@ -32,7 +32,7 @@ async def test_table_picture_each_day_and_at_the_end(fake: FakeTelegram, tmp_pat
     def spy(view: TableView, **kwargs: Any) -> bytes:
         views.append(view)
         return render_table(view, **kwargs)
-    monkeypatch.setattr(bot.services.picture, "render_table", spy)
+    monkeypatch.setattr(views.picture, "render_table", spy)
 
     app, task = await start_app(fake, tmp_path)
     try:
@@ -83,7 +83,7 @@ async def test_the_nights_last_choice_is_answered_before_its_picture_is_drawn(
         drawing.set()
         may_draw.wait(30)
         return render_table(view, **kwargs)
-    monkeypatch.setattr(bot.services.picture, "render_table", held)
+    monkeypatch.setattr(views.picture, "render_table", held)
 
     app, task = await start_app(fake, tmp_path, night_seconds=60, mafia_agree_seconds=60)
     try:

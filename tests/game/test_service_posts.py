@@ -5,10 +5,10 @@ from __future__ import annotations
 
 import random
 
-import bot.game.posts
-import bot.game.results
 import pytest
 
+import bot.game.rooms.results
+import record.posts
 from bot.game.messages.senders import Sent
 from tests.game.harness import CHAT, HOST, Harness
 
@@ -40,7 +40,7 @@ async def test_the_morning_is_one_picture_and_the_last_words_end_in_its_caption(
 
 async def test_news_too_long_for_a_caption_is_a_post_and_the_picture_follows(
         h: Harness, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(bot.game.posts, "CAPTION_LIMIT", 60)
+    monkeypatch.setattr(record.posts, "CAPTION_LIMIT", 60)
     await h.dealt(10)
     await h.play_night(random.Random(1))
     [i] = mornings(h)
@@ -53,7 +53,7 @@ async def test_without_a_picture_the_morning_is_one_text_post(
         h: Harness, monkeypatch: pytest.MonkeyPatch) -> None:
     def no_picture(*args: object, **kwargs: object) -> None:
         return None
-    monkeypatch.setattr(bot.game.results, "table_picture", no_picture)
+    monkeypatch.setattr(bot.game.rooms.results, "table_picture", no_picture)
     await h.dealt(10)
     await h.play_night(random.Random(1))
     [i] = mornings(h)
