@@ -5,8 +5,6 @@ presses split by whether the machine had CPU to spare when they arrived."""
 from __future__ import annotations
 
 import asyncio
-import os
-import time
 from pathlib import Path
 
 import pytest
@@ -91,12 +89,32 @@ def test_a_press_is_full_when_the_machine_or_one_bots_core_had_no_cpu_to_spare()
 
 
 async def test_the_sampler_reads_each_watched_process() -> None:
-    load = MachineLoad([os.getpid()])
+    """Fed its readings (no real CPU asked of a busy machine): each second's share of the
+    machine, and the share of one core the busiest watched process used."""
+    now = [100.0]
+    cpu = {1: 10.0, 2: 50.0}
+    machine = [CpuTimes(steal=0, total=0, idle=0)]
+    seconds = 0
+    read_three = asyncio.Event()
+
+    async def sleep(delay: float) -> None:
+        nonlocal seconds
+        if seconds == 3:
+            read_three.set()
+            await asyncio.Event().wait()  # the reading waits here until stop() cancels it
+        seconds += 1
+        now[0] += delay
+        cpu[1] += 0.25 * delay  # one bot at a quarter of a core
+        cpu[2] += 0.8 * delay  # the other at 80 %
+        last = machine[-1]  # 200 ticks a second on two cores, 60 of them idle
+        machine.append(CpuTimes(last.steal + 10, last.total + 200, last.idle + 60))
+
+    load = MachineLoad([1, 2], read_cpu=lambda: machine[-1], read_process=cpu.__getitem__,
+                       clock=lambda: now[0], sleep=sleep)
     load.start()
-    deadline = time.monotonic() + 1.5
-    while time.monotonic() < deadline:  # this process busy: its share of a core is high
-        sum(range(10_000))
-        await asyncio.sleep(0)
+    await read_three.wait()
     await load.stop()
-    [(_, share, busiest)] = load.seconds
-    assert 0 < share <= 1 and busiest > 0.3
+    assert load.seconds == [(101.0, pytest.approx(0.7), pytest.approx(0.8)),
+                            (102.0, pytest.approx(0.7), pytest.approx(0.8)),
+                            (103.0, pytest.approx(0.7), pytest.approx(0.8))]
+    assert (load.full_seconds(), load.process_full_seconds()) == (0, 0)

@@ -2,10 +2,10 @@
 (``/proc/stat``), and the CPU of each party to the run (the bots, PostgreSQL, the benchmark's
 own process with the fake Telegram and the simulated players).
 
-On this workplace's two shared cores all of them take the same CPU, and the hypervisor's
-steal time moved a run's latencies more than a change of the bot did (docs/scaling.md, eighth
-session). So a run prints, beside its latencies, how busy the machine was and the presses that
-arrived when it had CPU to spare apart from those that arrived when it had none.
+On a machine's shared cores all of them take the same CPU, and the hypervisor's steal time
+can move a run's latencies more than a change of the bot does. So a run prints, beside its
+latencies, how busy the machine was and the presses that arrived when it had CPU to spare
+apart from those that arrived when it had none.
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ import os
 import resource
 import time
 from bisect import bisect_left
-from collections.abc import Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from pathlib import Path
 from typing import NamedTuple
 
@@ -100,18 +100,25 @@ class MachineLoad(Sampler):
     """Once a second: the share of the machine's cores used or stolen, and the share of one
     core each watched process (a bot: one event loop, so at most one core) used."""
 
-    def __init__(self, pids: Sequence[int] = ()) -> None:
+    def __init__(self, pids: Sequence[int] = (), *,
+                 read_cpu: Callable[[], CpuTimes] = cpu_times,
+                 read_process: Callable[[int], float] = process_cpu,
+                 clock: Callable[[], float] = time.monotonic,
+                 sleep: Callable[[float], Awaitable[None]] = asyncio.sleep) -> None:
         self.pids = list(pids)
+        # the readings and the wait between them, given so that a test can feed its own
+        self.read_cpu, self.read_process, self.clock, self.sleep = (
+            read_cpu, read_process, clock, sleep)
         # (end of the second, share of the machine used, the busiest watched process's share)
         self.seconds: list[tuple[float, float, float]] = []
 
     async def _run(self) -> None:
-        before, at = cpu_times(), time.monotonic()
-        procs = [process_cpu(pid) for pid in self.pids]
+        before, at = self.read_cpu(), self.clock()
+        procs = [self.read_process(pid) for pid in self.pids]
         while True:
-            await asyncio.sleep(SAMPLE)
-            after, now = cpu_times(), time.monotonic()
-            cpus = [process_cpu(pid) for pid in self.pids]
+            await self.sleep(SAMPLE)
+            after, now = self.read_cpu(), self.clock()
+            cpus = [self.read_process(pid) for pid in self.pids]
             share = used_share(before, after)
             busiest = max((b - a for a, b in zip(procs, cpus, strict=True)), default=0.0)
             if share is not None:
