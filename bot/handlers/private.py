@@ -7,10 +7,10 @@ from aiogram.filters import Command, CommandObject, CommandStart
 from aiogram.types import CallbackQuery, InlineKeyboardButton, InlineKeyboardMarkup, Message
 
 from bot.delivery.sender import TelegramSender
+from bot.handlers.buttons import LangCb, SexCb, SpouseCb
 from bot.services import Services
 from bot.services.accounts import COMPLAINTS_PER_DAY, Accounts, display
 from bot.services.moving import Moving
-from bot.telegram.callbacks import LangCb, SexCb, SpouseCb
 from views import club_texts, texts
 from views.i18n import Translator
 

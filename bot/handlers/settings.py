@@ -10,9 +10,9 @@ from aiogram.filters import Command, CommandObject
 from aiogram.types import CallbackQuery, InlineKeyboardButton, InlineKeyboardMarkup, Message
 
 from bot.errors import UserError
+from bot.handlers.buttons import SettingsCb
 from bot.services import Services
 from bot.services.club_settings import STEP, TIMERS, ClubSettings, SettingsView
-from bot.telegram.callbacks import SettingsCb
 from views.i18n import SUPPORTED, Translator
 
 Rows = list[list[InlineKeyboardButton]]

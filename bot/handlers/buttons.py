@@ -1,4 +1,5 @@
-"""Inline button payloads (aiogram CallbackData factories). Never put a role in one."""
+"""The payloads of the private chat's and the club settings' inline buttons (aiogram CallbackData
+factories; the game's are in bot/game/callbacks.py). Never put a role in one."""
 
 from __future__ import annotations
 
