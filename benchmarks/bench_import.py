@@ -1,10 +1,9 @@
 """Import benchmark: ``python -m benchmarks.bench_import [--rows N] [--runs N]``.
 
 The largest file ``/import`` takes (10,000 rows, the limit) as ``.xlsx``, as a Windows-1251
-semicolon CSV and as UTF-8 CSV: the time to read it (``storage.spreadsheets.files.read_table``)
-and
-the whole dry run against a fresh database (read, check every row, look up every nickname),
-median of ``--runs``. Figures are recorded in docs/storage.md ("Moving a club in").
+semicolon CSV and as UTF-8 CSV: the time to read it (``storage.spreadsheets.files.read_table``) and
+the whole dry run against a fresh database (read, check every row, look up every nickname), median
+of ``--runs``. Figures are recorded in docs/storage.md ("Moving a club in").
 """
 
 from __future__ import annotations

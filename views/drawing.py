@@ -1,7 +1,7 @@
 """The table's picture is drawn by the sender, when its post's turn comes
-(``bot/delivery/worker.py``):
-the game step keeps only what to draw (:class:`views.picture.TableView`), so no press
-waits for a picture and an outbox row holds about a kilobyte instead of the PNG."""
+(``bot/delivery/worker.py``): the game step keeps only what to draw
+(:class:`views.picture.TableView`), so no press waits for a picture and an outbox row holds about a
+kilobyte instead of the PNG."""
 
 from __future__ import annotations
 

@@ -1,7 +1,6 @@
 """The text of an engine event in a locale: what the notifier sends to chats
 (``bot/game/messages/notifier.py``) and what the web's game page shows (``web/app.py``). Nothing
-here
-imports aiogram: ``python -m web`` serves the read-only pages without it."""
+here imports aiogram: ``python -m web`` serves the read-only pages without it."""
 
 from __future__ import annotations
 

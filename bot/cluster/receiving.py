@@ -1,13 +1,12 @@
 """Each update handled once, on PostgreSQL (docs/scaling.md, "Updates").
 
 :class:`InboxDispatcher` is aiogram's dispatcher with the inbox (``storage/repos/inbox.py``) in
-front
-of its handlers: long polling writes every update to the inbox before the next ``getUpdates``
-confirms it to Telegram (so an update received by a process that then dies is not lost), a
-webhook's update is written before it is handled, an update_id already there is a second
-delivery and is dropped, and an update is marked handled once its handler returned (not when
-the process stops under it: the next start handles it). At start, before polling, what a dead
-process left unhandled is handled in update order.
+front of its handlers: long polling writes every update to the inbox before the next ``getUpdates``
+confirms it to Telegram (so an update received by a process that then dies is not lost), a webhook's
+update is written before it is handled, an update_id already there is a second delivery and is
+dropped, and an update is marked handled once its handler returned (not when the process stops under
+it: the next start handles it). At start, before polling, what a dead process left unhandled is
+handled in update order.
 
 On SQLite (one process per file) the plain dispatcher runs, as before.
 """

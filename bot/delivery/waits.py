@@ -1,7 +1,6 @@
 """A wait for an event with a time limit, used by the delivery's workers
-(``bot/delivery/worker.py``)
-and the sharing loop (``bot/cluster/share.py``); here so that storage, below bot/, can
-import it."""
+(``bot/delivery/worker.py``) and the sharing loop (``bot/cluster/share.py``); here so that storage,
+below bot/, can import it."""
 
 from __future__ import annotations
 

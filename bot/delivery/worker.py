@@ -2,8 +2,7 @@
 
 One asyncio task per chat with queued rows, started at start-up for what a previous process left
 and woken by every enqueue. Within Telegram's limits (the shared
-:class:`bot.delivery.sender.RateLimiter`)
-it sends each chat's rows oldest first and
+:class:`bot.delivery.sender.RateLimiter`) it sends each chat's rows oldest first and
 
 * marks a request Telegram confirmed ``sent`` (with its message id): it is never sent again;
 * retries every transient failure (an HTML or other non-JSON body, 5xx, a timeout, a dropped

@@ -14,8 +14,7 @@ from views.i18n import Translator
 
 
 def command_sets() -> tuple[tuple[str, ...], tuple[str, ...]]:
-    """(club-chat-only commands, private-only commands), from the menus
-    (bot/handlers/menus.py)."""
+    """(club-chat-only commands, private-only commands), from the menus (bot/handlers/menus.py)."""
     from bot.handlers.menus import ADMIN_COMMANDS, GROUP_ADMIN_COMMANDS, PRIVATE_COMMANDS
 
     group_only = tuple(c for c in GROUP_ADMIN_COMMANDS if c not in PRIVATE_COMMANDS)

@@ -1,8 +1,8 @@
 """Moving a club in (``/import``, ``/link``), honest nicknames (``/nick``, ``/lookalikes``).
 
 The file's forms (.xlsx, CSV), the expiry decision and idempotency are described in
-``storage/repos/imports.py``, ``storage/spreadsheets/files.py`` and docs/bot.md ("Moving a
-club in").
+``storage/repos/imports.py``, ``storage/spreadsheets/files.py`` and docs/bot.md ("Moving a club
+in").
 """
 
 from __future__ import annotations

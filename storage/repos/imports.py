@@ -127,11 +127,10 @@ class Imports:
         self, data: str | bytes, *, admin_id: int, now: datetime, apply: bool,
         sheet: str | None = None,
     ) -> ImportReport:
-        """Check a file (bytes: .xlsx or CSV, see ``storage/spreadsheets/files.py``; str: CSV
-        text)
-        against itself and the database; with ``apply``, write the accepted rows (and link
-        those whose telegram_id is a registered player) in one transaction. A dry run writes
-        nothing and reports exactly what ``apply`` would do."""
+        """Check a file (bytes: .xlsx or CSV, see ``storage/spreadsheets/files.py``; str: CSV text)
+        against itself and the database; with ``apply``, write the accepted rows (and link those
+        whose telegram_id is a registered player) in one transaction. A dry run writes nothing and
+        reports exactly what ``apply`` would do."""
         report = ImportReport()
         if isinstance(data, str):
             rows = parse_csv(data, report, now.date())

@@ -2,9 +2,8 @@
 
 Rows are written in the same transaction as the game's log event that causes them
 (:meth:`storage.repos.games.Games.append_events_with_messages`) or on their own
-(:meth:`Outbox.enqueue`);
-the delivery worker (``bot/delivery/worker.py``) reads them per chat in id order and marks each one
-``sent`` (with Telegram's message id) or ``failed`` (a permanent refusal).
+(:meth:`Outbox.enqueue`); the delivery worker (``bot/delivery/worker.py``) reads them per chat in id
+order and marks each one ``sent`` (with Telegram's message id) or ``failed`` (a permanent refusal).
 """
 
 from __future__ import annotations

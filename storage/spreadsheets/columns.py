@@ -6,10 +6,9 @@ The file itself (``.xlsx`` or CSV, its encoding and delimiter) is read in
 its values as understood ("1 200" and 1200, 12.11.2026 and 2026-11-12 are the same row), so a
 file exported as CSV or ``.xlsx`` and imported again is unchanged.
 
-The columns, and what an accepted row becomes, are described in ``storage/repos/imports.py``;
-the
-checks against the database (duplicates, look-alikes, nicknames taken, rows imported before)
-and the writes are there too.
+The columns, and what an accepted row becomes, are described in ``storage/repos/imports.py``; the
+checks against the database (duplicates, look-alikes, nicknames taken, rows imported before) and the
+writes are there too.
 """
 
 from __future__ import annotations

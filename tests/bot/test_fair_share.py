@@ -1,6 +1,5 @@
 """The fair share of clubs (bot/cluster/sharing.py ``fair_share``): the roles a process holds count
-as
-a part of the clubs; whoever holds what, the shares add up to at least the clubs."""
+as a part of the clubs; whoever holds what, the shares add up to at least the clubs."""
 
 from __future__ import annotations
 

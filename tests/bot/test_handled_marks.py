@@ -1,6 +1,5 @@
 """The inbox's handled marks (bot/cluster/handled_marks.py) keep the mark of a handler cancelled
-while
-it waits: the update was handled, it is not to be claimed and handled again."""
+while it waits: the update was handled, it is not to be claimed and handled again."""
 
 from __future__ import annotations
 

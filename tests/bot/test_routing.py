@@ -1,5 +1,5 @@
-"""Which club an update belongs to (bot/cluster/routing.py): the process holding that club handles
-it."""
+"""Which club an update belongs to (bot/cluster/routing.py): the process holding that club
+handles it."""
 
 from __future__ import annotations
 
@@ -67,8 +67,7 @@ async def test_each_update_goes_to_its_club_or_to_any_process(db: Database) -> N
 
 async def test_a_batch_is_routed_with_two_reads_as_each_update_alone(db: Database) -> None:
     """The poller routes a batch at once (bot/cluster/routing.py ``clubs_of``): one read for the
-    games
-    pressed, one for the players, whatever the batch's size; each update's club as alone."""
+    games pressed, one for the players, whatever the batch's size; each update's club as alone."""
     now = datetime.now(UTC)
     game = await db.games.create(CLUB, HOST, seats=[(1, SEATED)], created_at=now)
     aborted = await db.games.create(OTHER, HOST, created_at=now)

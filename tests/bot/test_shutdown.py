@@ -1,8 +1,7 @@
 """The handlers in flight at a stop (bot/telegram/shutdown.py): counted by the dispatcher's
-outermost
-middleware, not read from aiogram's private task set; waited for (bounded), the late ones
-cancelled; in long polling (tests/bot/test_updates_in_flight.py) and with a webhook, whose
-handlers nothing waited for before."""
+outermost middleware, not read from aiogram's private task set; waited for (bounded), the late ones
+cancelled; in long polling (tests/bot/test_updates_in_flight.py) and with a webhook, whose handlers
+nothing waited for before."""
 
 from __future__ import annotations
 

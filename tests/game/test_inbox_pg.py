@@ -1,6 +1,5 @@
 """The inbox on PostgreSQL (bot/cluster/receiving.py) over HTTP: a webhook's update delivered twice
-is
-handled once; an update a dead process received and did not handle is handled at the next start,
+is handled once; an update a dead process received and did not handle is handled at the next start,
 one it handled is not."""
 
 from __future__ import annotations

@@ -1,9 +1,7 @@
 """Two bot applications on one PostgreSQL (bot/cluster/sharing.py): the host's Mini App served by
-the
-process that does NOT hold the game's club reaches the holder through a club call
+the process that does NOT hold the game's club reaches the holder through a club call
 (bot/cluster/club_calls.py) — its state is the live table, its action is applied once, a forged
-proof
-or a player is refused there too — and a player's 403 met by the outbox's sender, which does
+proof or a player is refused there too — and a player's 403 met by the outbox's sender, which does
 not hold the club, reaches the holder's game (the host told, the seat marked)."""
 
 from __future__ import annotations

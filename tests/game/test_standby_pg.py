@@ -1,7 +1,6 @@
 """Several ``python -m bot`` on one PostgreSQL (bot/cluster/sharing.py): one polls Telegram, and
-when it
-dies another takes the poller's role over; ``kill -9`` of any of them at random moments of whole
-games, and the games go on: results equal the engine's count from each log, the ledger exact,
+when it dies another takes the poller's role over; ``kill -9`` of any of them at random moments of
+whole games, and the games go on: results equal the engine's count from each log, the ledger exact,
 every outcome delivered, every update written to the inbox and handled.
 
 The bots are forked from a pre-imported fork server (tests/bot_spawn.py), ``python -m bot``'s
