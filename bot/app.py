@@ -381,7 +381,7 @@ async def create_app(
     app = App(settings, bot, dispatcher, services, scheduler, clock, guard=guard)
     if isinstance(dispatcher, InboxDispatcher):
         assert settings.database_url is not None
-        dispatcher.use_inbox(db.inbox, shared=True)
+        dispatcher.use_inbox(db.inbox)
         games.shared = True
         app.sharing = Sharing(settings.database_url.get_secret_value(), bot, dispatcher, games,
                               delivery, db, arm_expiry=app.arm_expiry,

@@ -163,11 +163,13 @@ PUBLIC_UNDERSCORED = {"_replace", "_asdict", "_fields", "_make", "_exit"}
 def test_no_private_attribute_of_a_library_is_read() -> None:
     """``obj._thing`` only on our own objects: a library's private parts change in any patch
     release. Ours are those a module defines itself, or that one of our classes sets on
-    ``self`` (a base class of ours)."""
+    ``self`` or defines as a method (a base class of ours)."""
     trees = {path: ast.parse(path.read_text(encoding="utf-8")) for _, path in modules()}
     set_on_self = {node.attr for tree in trees.values() for node in ast.walk(tree)
                    if isinstance(node, ast.Attribute) and isinstance(node.ctx, ast.Store)
                    and isinstance(node.value, ast.Name) and node.value.id == "self"}
+    set_on_self |= {node.name for tree in trees.values() for node in ast.walk(tree)
+                    if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef)}
     foreign = []
     for path, tree in trees.items():
         local = set(PUBLIC_UNDERSCORED)
