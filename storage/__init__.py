@@ -1,5 +1,5 @@
-"""Storage: SQLite (aiosqlite) or PostgreSQL (asyncpg). ``db = await Database.open(path_or_url)``;
-see docs/storage.md.
+"""Storage: SQLite (the standard library's sqlite3, a thread per connection) or PostgreSQL
+(asyncpg). ``db = await Database.open(path_or_url)``; see docs/storage.md.
 
 The folders, bottom up: ``schema``, ``backends``, ``core``, ``spreadsheets``, ``repos``,
 ``tools``; ``db.py`` is the facade over them, ``models.py`` and ``errors.py`` what callers get

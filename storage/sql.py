@@ -4,7 +4,8 @@ A repository gets a :class:`Store` (``transaction()``, ``write()``, ``read()``, 
 and, inside a transaction or a read, a :class:`Connection`: ``write(body)`` is a transaction
 whose statements are one ``async def body(conn)`` awaiting nothing but ``conn``, which SQLite
 runs in one trip to its connection's thread (a hot write: a game's step, the delivery's marks).
-On SQLite the connection is aiosqlite's own; on PostgreSQL it is
+On SQLite the connection is :class:`storage.backends.sqlite_thread.SqliteConnection`; on
+PostgreSQL it is
 :class:`storage.backends.postgres.PgConnection`, which offers the same few calls over asyncpg.
 SQL is written once, in the part of the language both accept: ``?`` placeholders (``?N``
 where one value is used twice), ``INSERT ... ON CONFLICT``, ``RETURNING`` for new ids,

@@ -1,6 +1,6 @@
 """PostgreSQL through asyncpg: one writing and one reading connection to a server.
 
-:class:`PgConnection` offers a repository the same few calls as aiosqlite's connection
+:class:`PgConnection` offers a repository the same few calls as the SQLite connection
 (``execute`` awaited or as ``async with``, ``execute_fetchall``, ``executemany``, a cursor's
 ``fetchone``/``fetchall``/``rowcount``), so the repositories' SQL is written once. The only
 rewriting is the placeholders' spelling: ``?`` (qmark, as sqlite3 takes them) becomes asyncpg's
@@ -78,7 +78,8 @@ class PgCursor:
 
 
 class PgResult:
-    """Awaited: the cursor. ``async with``: the cursor too (as aiosqlite's ``execute``)."""
+    """Awaited: the cursor. ``async with``: the cursor too (as the SQLite connection's
+    ``execute``)."""
 
     def __init__(self, run: Awaitable[PgCursor]) -> None:
         self._run = run
@@ -96,8 +97,8 @@ class PgResult:
 
 class PgConnection:
     """One asyncpg connection, its statements run one after another in the order they were
-    issued, each seen through even when its caller is cancelled (as aiosqlite's thread does):
-    the rollback that follows a cancel never finds the connection busy."""
+    issued, each seen through even when its caller is cancelled (as the SQLite connection's
+    thread does): the rollback that follows a cancel never finds the connection busy."""
 
     def __init__(self, conn: asyncpg.Connection) -> None:
         self.raw = conn
@@ -228,7 +229,7 @@ class PgBackend:
         """A connection lost (the server restarted) is opened again before its next
         transaction; while the server is down this raises (the caller says "try again")."""
         if self._closed:
-            raise ValueError("the database is closed")  # as aiosqlite says it
+            raise ValueError("the database is closed")  # as the SQLite connection says it
         pg = cast(PgConnection, conn)
         if pg.closed():
             await pg.settle()

@@ -1,4 +1,5 @@
-"""SQLite through aiosqlite: one writing and one read-only connection on a WAL file."""
+"""SQLite: one writing and one read-only connection on a WAL file, each on a thread of its own
+(:mod:`storage.backends.sqlite_thread`)."""
 
 from __future__ import annotations
 
@@ -8,9 +9,7 @@ from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import TypeVar, cast
 
-import aiosqlite
-
-from storage.backends.sqlite_trip import run_in_one_trip
+from storage.backends.sqlite_thread import SqliteConnection, run_in_one_trip
 from storage.schema.sqlite import migrate, user_version
 from storage.sql import Connection
 
@@ -28,8 +27,8 @@ class SqliteBackend:
     begin_read = "BEGIN"  # deferred: a snapshot of what was committed (WAL)
     joins_statements = False  # sqlite3 runs one statement a call (a trip runs them together)
 
-    def __init__(self, conn: aiosqlite.Connection, path: Path,
-                 reader: aiosqlite.Connection | None) -> None:
+    def __init__(self, conn: SqliteConnection, path: Path,
+                 reader: SqliteConnection | None) -> None:
         self.raw = conn
         self.raw_reader = reader if reader is not None else conn
         self.writer = cast(Connection, conn)
@@ -40,10 +39,8 @@ class SqliteBackend:
     async def open(cls, path: Path, *, reader: bool = True) -> SqliteBackend:
         """Open (creating the file and its parent directory) and apply pending migrations."""
         path.parent.mkdir(parents=True, exist_ok=True)
-        conn = await aiosqlite.connect(path, isolation_level=None,
-                                       timeout=BUSY_TIMEOUT_MS / 1000)
+        conn = await SqliteConnection.connect(path, busy_wait=BUSY_TIMEOUT_MS / 1000)
         try:
-            conn.row_factory = sqlite3.Row
             await conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
             await conn.execute("PRAGMA foreign_keys = ON")
             async with conn.execute("PRAGMA journal_mode = WAL") as cur:
@@ -62,7 +59,7 @@ class SqliteBackend:
         return cls(conn, path, second)
 
     async def end(self, conn: Connection) -> None:
-        """aiosqlite runs statements in order on its own thread, so this also waits for a
+        """Statements run in order on the connection's thread, so this also waits for a
         BEGIN/COMMIT whose await was cancelled: the next holder of the lock never finds the
         connection inside a transaction. "No transaction is active" is fine here."""
         try:
@@ -93,7 +90,7 @@ class SqliteBackend:
         tmp = _partial(out)
         target = sqlite3.connect(tmp, check_same_thread=False)
         try:
-            await self.raw.backup(target, pages=-1)
+            await self.raw.backup(target)
         finally:
             target.close()
         os.replace(tmp, out)
@@ -116,12 +113,10 @@ def _partial(out: Path) -> Path:
     return tmp
 
 
-async def _open_reader(path: Path) -> aiosqlite.Connection:
+async def _open_reader(path: Path) -> SqliteConnection:
     """The reading connection (WAL: readers never block the writer nor wait for it)."""
-    reader = await aiosqlite.connect(path, isolation_level=None,
-                                     timeout=BUSY_TIMEOUT_MS / 1000)
+    reader = await SqliteConnection.connect(path, busy_wait=BUSY_TIMEOUT_MS / 1000)
     try:
-        reader.row_factory = sqlite3.Row
         await reader.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
         await reader.execute("PRAGMA query_only = ON")
         await reader.execute("PRAGMA temp_store = MEMORY")

@@ -1,5 +1,5 @@
 """The schema's versioned migrations, one module per backend (:mod:`storage.schema.sqlite`,
 :mod:`storage.schema.postgres`), applied in order when a backend opens its database.
 
-May import: nothing of the project.
+May import: ``storage.sql``.
 """

@@ -9,8 +9,17 @@ from __future__ import annotations
 
 import sqlite3
 from collections.abc import Iterator
+from typing import Protocol
 
-import aiosqlite
+from storage.sql import Connection
+
+
+class MigratingConnection(Connection, Protocol):
+    """What the migrations need of a connection (the backend's has it)."""
+
+    @property
+    def in_transaction(self) -> bool: ...
+
 
 # A lobby's post is logged as 'lobby_posted' in the step that queues it; a lobby without one is
 # posted by the restore (its process died between the game's row and its post). Every lobby
@@ -349,7 +358,7 @@ def statements(script: str) -> Iterator[str]:
         raise ValueError(f"incomplete SQL statement in migration: {buffer[:80]!r}")
 
 
-async def user_version(conn: aiosqlite.Connection) -> int:
+async def user_version(conn: MigratingConnection) -> int:
     async with conn.execute("PRAGMA user_version") as cur:
         row = await cur.fetchone()
     assert row is not None
@@ -357,7 +366,7 @@ async def user_version(conn: aiosqlite.Connection) -> int:
 
 
 async def migrate(
-    conn: aiosqlite.Connection, migrations: list[tuple[str, str]] | None = None
+    conn: MigratingConnection, migrations: list[tuple[str, str]] | None = None
 ) -> int:
     """Apply the missing migrations, each atomically; returns the resulting version."""
     todo = MIGRATIONS if migrations is None else migrations

@@ -373,9 +373,9 @@ async def test_pragmas_and_migrations_idempotent(db_path: Path) -> None:
 
 
 async def test_upgrade_from_version_1_fills_the_rank_histogram(db_path: Path) -> None:
-    import aiosqlite
+    from storage.backends.sqlite_thread import SqliteConnection
 
-    conn = await aiosqlite.connect(db_path, isolation_level=None)
+    conn = await SqliteConnection.connect(db_path, busy_wait=10)
     assert await migrate(conn, MIGRATIONS[:1]) == 1
     await conn.execute("INSERT INTO players (tg_id, nickname, nickname_key) VALUES (1, 'A1', 'a1')")
     await conn.execute("INSERT INTO players (tg_id, nickname, nickname_key) VALUES (2, 'B1', 'b1')")
@@ -392,9 +392,9 @@ async def test_upgrade_from_version_1_fills_the_rank_histogram(db_path: Path) ->
 async def test_upgrade_marks_the_open_lobbies_posted(db_path: Path) -> None:
     """Lobbies open before 'lobby_posted' was logged had their post: the restore must not post
     them again (one without the event is a lobby whose process died before posting it)."""
-    import aiosqlite
+    from storage.backends.sqlite_thread import SqliteConnection
 
-    conn = await aiosqlite.connect(db_path, isolation_level=None)
+    conn = await SqliteConnection.connect(db_path, busy_wait=10)
     await migrate(conn, MIGRATIONS[:-1])
     await conn.execute("INSERT INTO clubs (chat_id, title, locale) VALUES (-1, 'C', 'ru')")
     for game, status in ((1, "lobby"), (2, "lobby"), (3, "running"), (4, "finished")):

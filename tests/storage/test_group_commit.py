@@ -9,15 +9,15 @@ import sqlite3
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 
-import aiosqlite
 import asyncpg
 import pytest
 
 from storage import Database
 from storage.db import GROUP_MAX, GroupRolledBack
+from storage.sql import Connection
 
 INTEGRITY = (sqlite3.IntegrityError, asyncpg.IntegrityConstraintViolationError)
-Body = Callable[[aiosqlite.Connection], Awaitable[None]]
+Body = Callable[[Connection], Awaitable[None]]
 
 
 async def _table(db: Database) -> None:
@@ -49,7 +49,7 @@ async def _rows(target: str | Path) -> list[int]:
 
 
 def _insert(x: int) -> Body:
-    async def body(conn: aiosqlite.Connection) -> None:
+    async def body(conn: Connection) -> None:
         await conn.execute("INSERT INTO t (x) VALUES (?)", (x,))
     return body
 
@@ -142,7 +142,7 @@ async def test_a_failing_transaction_undoes_only_itself(db: Database,
                                                         db_target: str | Path) -> None:
     await _table(db)
 
-    async def fails(conn: aiosqlite.Connection) -> None:
+    async def fails(conn: Connection) -> None:
         await conn.execute("INSERT INTO t (x) VALUES (2)")
         raise RuntimeError("boom")
 
@@ -156,7 +156,7 @@ async def test_a_constraint_error_undoes_only_its_transaction(db: Database,
                                                               db_target: str | Path) -> None:
     await _table(db)
 
-    async def duplicate(conn: aiosqlite.Connection) -> None:
+    async def duplicate(conn: Connection) -> None:
         await conn.execute("INSERT INTO t (x) VALUES (5)")
         await conn.execute("INSERT INTO t (x) VALUES (1)")  # taken by the one before
 
@@ -170,7 +170,7 @@ async def test_a_cancelled_transaction_undoes_only_itself(db: Database,
     await _table(db)
     inside = asyncio.Event()
 
-    async def hangs(conn: aiosqlite.Connection) -> None:
+    async def hangs(conn: Connection) -> None:
         await conn.execute("INSERT INTO t (x) VALUES (2)")
         inside.set()
         await asyncio.Event().wait()
@@ -235,7 +235,7 @@ async def test_a_failed_commit_fails_every_transaction_of_the_group(
     await _table(db)
     await _deferred_tables(db)
 
-    async def dangling(conn: aiosqlite.Connection) -> None:
+    async def dangling(conn: Connection) -> None:
         await conn.execute("INSERT INTO c (p) VALUES (99)")  # checked at COMMIT
 
     outcomes = await _queued(db, [_insert(1), dangling, _insert(3)])
@@ -253,7 +253,7 @@ async def test_a_whole_group_rolled_back_fails_its_earlier_transactions(
     earlier transactions then fail too, never report success for lost rows."""
     await _table(db)
 
-    async def loses_everything(conn: aiosqlite.Connection) -> None:
+    async def loses_everything(conn: Connection) -> None:
         await conn.execute("ROLLBACK")  # what SQLite does itself on such an error
         raise sqlite3.OperationalError("disk I/O error")
 
@@ -315,7 +315,7 @@ async def test_a_group_older_than_its_limit_commits_with_writers_still_waiting(
     seen: list[tuple[str, int]] = []
 
     def slow(x: int) -> Body:
-        async def body(conn: aiosqlite.Connection) -> None:
+        async def body(conn: Connection) -> None:
             seen.append(("began", x))
             await asyncio.sleep(0.02)  # a transaction's statements under a busy loop
             await conn.execute("INSERT INTO t (x) VALUES (?)", (x,))

@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 from storage import Database
-from storage.backends.sqlite_trip import NotOneTrip
+from storage.backends.sqlite_thread import NotOneTrip
 from storage.core.writer_lock import WriterLock
 from storage.db import GroupRolledBack
 from storage.sql import Connection
@@ -51,17 +51,17 @@ async def test_on_sqlite_a_write_is_one_trip_to_the_thread(
     await _table(db)
     raw: Any = db._conn
     trips: list[object] = []
-    execute = raw._execute
+    execute = raw.run
 
     async def counted(fn: Any, *args: Any, **kwargs: Any) -> Any:
         trips.append(fn)
         return await execute(fn, *args, **kwargs)
 
-    raw._execute = counted
+    raw.run = counted
     try:
         await db.write(_several)
     finally:
-        raw._execute = execute
+        raw.run = execute
     # the lone write's group: BEGIN, the body's seven statements in a savepoint, COMMIT
     assert len(trips) == 1
     assert await _rows(db_target) == [1, 12, 13]
@@ -106,7 +106,7 @@ async def test_a_write_cancelled_in_its_trip_is_seen_through(
     await _table(db)
     started = asyncio.Event()
     raw: Any = db._conn
-    execute = raw._execute
+    execute = raw.run
 
     async def slow(fn: Any, *args: Any, **kwargs: Any) -> Any:
         trip = asyncio.ensure_future(execute(fn, *args, **kwargs))  # sent to the thread
@@ -118,7 +118,7 @@ async def test_a_write_cancelled_in_its_trip_is_seen_through(
     async def one(conn: Connection) -> None:
         await conn.execute("INSERT INTO t (x) VALUES (1)")
 
-    raw._execute = slow
+    raw.run = slow
     try:
         task = asyncio.create_task(db.write(one))
         await started.wait()
@@ -126,7 +126,7 @@ async def test_a_write_cancelled_in_its_trip_is_seen_through(
         with pytest.raises(asyncio.CancelledError):
             await task
     finally:
-        raw._execute = execute
+        raw.run = execute
     await db.write(lambda conn: _insert(conn, 3))
     assert await _rows(db_target) == [1, 3]
 

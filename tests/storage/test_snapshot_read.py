@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 
 from storage import Database
-from storage.backends.sqlite_trip import NotOneTrip
+from storage.backends.sqlite_thread import NotOneTrip
 from storage.errors import UnknownClub
 from storage.sql import Connection
 from tests.storage.conftest import CLUB, NOW, add_players
@@ -38,13 +38,13 @@ async def _fill(db: Database, *xs: int) -> None:
 
 
 def _count_trips(raw: Any, trips: list[object]) -> Any:
-    execute = raw._execute
+    execute = raw.run
 
     async def counted(fn: Any, *args: Any, **kwargs: Any) -> Any:
         trips.append(fn)
         return await execute(fn, *args, **kwargs)
 
-    raw._execute = counted
+    raw.run = counted
     return execute
 
 
@@ -76,7 +76,7 @@ async def test_on_sqlite_a_snapshot_is_one_trip_to_the_reading_thread(db: Databa
     try:
         assert await db.snapshot(_several) == (2, [1, 2])
     finally:
-        raw._execute = execute
+        raw.run = execute
     assert len(trips) == 1  # BEGIN, four statements, ROLLBACK
 
 
@@ -96,7 +96,7 @@ async def test_the_deals_read_is_one_trip(db: Database) -> None:
         inputs = await db.deal_reads.read(chat_id=CLUB, game_id=game, tg_ids=(1, 2, 3, 4),
                                           day=DAY, preset_size=3)
     finally:
-        raw._execute = execute
+        raw.run = execute
     assert len(trips) == 1
     assert inputs.preset == ["mafia", "civilian", "civilian"]
     assert sorted(inputs.players) == [1, 2, 3]  # 4 has no account

@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 from storage import Database, DatabaseUnavailable
-from storage.backends.sqlite_trip import NotOneTrip
+from storage.backends.sqlite_thread import NotOneTrip
 from storage.db import GROUP_MAX
 from storage.sql import Connection
 from tests.storage.holding import hold_writer
