@@ -57,7 +57,7 @@ log = logging.getLogger("bot")
 EXPIRY_HOUR_UTC = 7  # the daily expiry job (warnings and burns) runs at 07:00 UTC
 STARTUP_TIMEOUT = 15
 SHUTDOWN_FLUSH_SECONDS = 10  # posted messages still retrying get this long at shutdown
-SHUTDOWN_DRAIN_SECONDS = 3  # the durable sender: sent by the next start if not now
+SHUTDOWN_DRAIN_SECONDS = 3  # the durable outbox: sent by the next start if not now
 # Updates handled at once (long polling): the rest wait at Telegram, not in memory. Each one in
 # flight holds its parsed Update and aiogram's middleware chain, about 45 KB; the lobby burst
 # of the load benchmark (2,400 "I play" presses at N = 200) had them all in flight at once,

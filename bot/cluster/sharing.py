@@ -1,7 +1,7 @@
 """Several ``python -m bot`` on one PostgreSQL share the work (docs/scaling.md).
 
 No process is special: each joins (``bot/cluster/share.py``), and every
-``LOOK_EVERY_S`` takes what has no holder — a role (the poller, the sender sender, the daily
+``LOOK_EVERY_S`` takes what has no holder — a role (the poller, the outbox's sender, the daily
 expiry) or clubs up to its fair share of them — through session advisory locks, which the
 server releases the moment a process dies. Updates go through the inbox: whoever receives one
 (the poller, or any process's webhook) writes it with its club (``bot/cluster/routing.py``) and
@@ -83,7 +83,7 @@ class Sharing:
         self.in_flight = in_flight
         self._tasks: set[asyncio.Task[Any]] = set()
         self._poller: asyncio.Task[None] | None = None
-        self._noticed: set[int] = set()  # chats whose sender rows the sender must be told of
+        self._noticed: set[int] = set()  # chats whose outbox rows the sender must be told of
         self._notice = asyncio.Event()
         self._next_look = 0.0
 
@@ -308,7 +308,7 @@ class Sharing:
         await self.games.on_blocked(int(request["chat_id"]))
         return {}
 
-    # ------------------------------------------------------------------ the sender's sender
+    # ------------------------------------------------------------------ the outbox's sender
     def _tell_sender(self, chat_id: int) -> None:
         self._noticed.add(chat_id)
         self._notice.set()

@@ -1,4 +1,4 @@
-"""The delivery worker: sends the durable sender (``storage/repos/sender.py``) in order per chat.
+"""The delivery worker: sends the durable outbox (``storage/repos/outbox.py``) in order per chat.
 
 One asyncio task per chat with queued rows, started at start-up for what a previous process left
 and woken by every enqueue. Within Telegram's limits (the shared

@@ -3,7 +3,8 @@
 One consistent snapshot of what was committed, never another coroutine's uncommitted rows, and
 no wait behind a write's ``fsync``. The connection's lock has two lanes
 (:class:`storage.core.writer_lock.LaneLock`): the delivery's reads of its queues (``background``)
-wait until no game's, middleware's or handler's read is queued (docs/benchmarks.md, issue 22).
+wait until no game's, middleware's or handler's read is queued (docs/storage.md, "Writes and
+how they are serialized").
 """
 
 from __future__ import annotations

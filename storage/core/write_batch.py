@@ -1,12 +1,13 @@
 """``db.write()``'s queue and its batch: every write queued when the writer comes free, in one
 trip, each in its own savepoint, with one ``COMMIT``.
 
-Ten tables' night starts arrive together; written one after another, each waited for the trips
-of all before it (docs/benchmarks.md, issue 22). The holder of the writer takes every queued
-write of the foreground lane (the games' steps), or when there is none the background ones (the
-delivery's marks, a sweep): a batch never mixes the two, so a background write never lengthens
-a foreground one's trip nor keeps its group open. Knows no SQL dialect: ``SAVEPOINT``,
-``RELEASE``, ``ROLLBACK TO`` and ``COMMIT`` mean the same on SQLite and PostgreSQL.
+Ten tables' night starts arrive together; written one after another, each would wait for the
+trips of all before it (docs/storage.md, "Writes and how they are serialized"). The holder of the
+writer takes every queued write of the foreground lane (the games' steps), or when there is
+none the background ones (the delivery's marks, a sweep): a batch never mixes the two, so a
+background write never lengthens a foreground one's trip nor keeps its group open. Knows no
+SQL dialect: ``SAVEPOINT``, ``RELEASE``, ``ROLLBACK TO`` and ``COMMIT`` mean the same on SQLite
+and PostgreSQL.
 """
 
 from __future__ import annotations

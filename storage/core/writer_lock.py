@@ -2,12 +2,11 @@
 and the reading connection's (:class:`storage.core.transactions.Transactions`).
 
 A press is answered once its step is durable, and a step waits for the one writing connection;
-in a FIFO queue it waited behind whatever came first, mostly the delivery's marks of sent
-messages (30 a second at the bursts) and other background writes nobody is waiting to see
-(docs/benchmarks.md, issue 22). The reads likewise: a deal's snapshot or the middleware's
-account read waited behind the delivery's reads of its queues (each chat's worker reads its
-queue before and after each send: ~240 queued at a burst, up to 300 ms). A background waiter
-waits until no foreground one is queued.
+in a FIFO queue it would wait behind whatever came first, mostly the delivery's marks of sent
+messages and other background writes nobody is waiting to see (docs/storage.md, "Writes and
+how they are serialized"). The reads likewise: a deal's snapshot or the middleware's account
+read would wait behind the delivery's reads of its queues (each chat's worker reads its queue
+before and after each send). A background waiter waits until no foreground one is queued.
 
 No age bound: a steady stream of foreground waiters would hold the background lane back
 indefinitely. That only delays the delivery (nothing is lost: its rows stay queued in the

@@ -63,7 +63,7 @@ class ImportRow:
     tg_id: int | None
     username: str | None
     row_hash: str
-    # the hash an import before issue 21 kept (of the raw cells): the same row is unchanged
+    # the hash older imports kept (of the raw cells): the same row is unchanged
     legacy_hash: str = ""
 
 

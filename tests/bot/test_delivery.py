@@ -1,4 +1,4 @@
-"""The durable sender and its worker against the fake Bot API misbehaving like Telegram."""
+"""The durable outbox and its worker against the fake Bot API misbehaving like Telegram."""
 
 from __future__ import annotations
 
@@ -40,7 +40,7 @@ async def fake() -> AsyncIterator[FakeTelegram]:
 
 @pytest.fixture(params=["sqlite", "postgresql"])
 async def db(tmp_path: Path, request: pytest.FixtureRequest) -> AsyncIterator[Database]:
-    """The durable sender on each backend."""
+    """The durable outbox on each backend."""
     target: str | Path = tmp_path / "sender.sqlite3"
     if request.param == "postgresql":
         target = await request.getfixturevalue("pg").new_database()

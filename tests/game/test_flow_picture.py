@@ -27,10 +27,10 @@ async def fake() -> AsyncIterator[FakeTelegram]:
 
 async def test_table_picture_each_day_and_at_the_end(fake: FakeTelegram, tmp_path: Path,
                                                      monkeypatch: pytest.MonkeyPatch) -> None:
-    views: list[TableView] = []
+    drawn: list[TableView] = []
 
     def spy(view: TableView, **kwargs: Any) -> bytes:
-        views.append(view)
+        drawn.append(view)
         return render_table(view, **kwargs)
     monkeypatch.setattr(views.picture, "render_table", spy)
 
@@ -53,7 +53,7 @@ async def test_table_picture_each_day_and_at_the_end(fake: FakeTelegram, tmp_pat
     # one picture a day: the morning's one post, captioned with the night's news, then the
     # day's start
     days = [m for m in messages if "☀️" in m.body and "Обсуждение" in m.body]
-    assert days == mornings and len(mornings) == len(views) - 1 >= 1
+    assert days == mornings and len(mornings) == len(drawn) - 1 >= 1
     assert all(p.body.startswith("🌅") for p in mornings)
     assert not any(m.body.startswith("🌅") for m in messages
                    if m not in mornings and "🏁" not in m.body)  # (a morning that ends it)
@@ -64,11 +64,11 @@ async def test_table_picture_each_day_and_at_the_end(fake: FakeTelegram, tmp_pat
     assert messages.index(final) > end and "все карты" in (final.caption or "")
     # what the renderer drew: no card before the end, every card at the end
     roles = {s: flow.games.tr.t("ru", f"game.role.{table.role(s)}") for s in table.seats}
-    for view in views[:-1]:
+    for view in drawn[:-1]:
         assert all(seat.card is None for seat in view.seats)
         assert not set(roles.values()) & set(view.texts())
-    assert {seat.seat: seat.card for seat in views[-1].seats} == roles
-    assert [seat.nickname for seat in views[-1].seats] == [table.name(s) for s in
+    assert {seat.seat: seat.card for seat in drawn[-1].seats} == roles
+    assert [seat.nickname for seat in drawn[-1].seats] == [table.name(s) for s in
                                                           sorted(table.seats)]
 
 
