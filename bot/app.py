@@ -59,9 +59,9 @@ STARTUP_TIMEOUT = 15
 SHUTDOWN_FLUSH_SECONDS = 10  # posted messages still retrying get this long at shutdown
 SHUTDOWN_DRAIN_SECONDS = 3  # the durable outbox: sent by the next start if not now
 # Updates handled at once (long polling): the rest wait at Telegram, not in memory. Each one in
-# flight holds its parsed Update and aiogram's middleware chain, about 45 KB; the lobby burst
-# of the load benchmark (2,400 "I play" presses at N = 200) had them all in flight at once,
-# +110 MB of RSS that the allocator kept (docs/benchmarks.md, "Memory at N = 200").
+# flight holds its parsed Update and aiogram's middleware chain; a lobby burst with all of
+# them in flight at once grows the memory the allocator keeps (docs/benchmarks.md, "Memory at
+# N = 200").
 UPDATES_IN_FLIGHT = 200
 
 

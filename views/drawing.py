@@ -14,10 +14,9 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from views.picture import TableView
 
-# One picture at a time, off the event loop: a render was 30-120 ms of CPU as a PNG (mostly
-# zlib, which releases the GIL; a JPEG's is 4 ms), and the mornings of many tables come at
-# once; six of asyncio's default threads then took both cores from the loop (it ran 165 ms late
-# with ten at once, answering nobody). Queued here, the loop keeps a core.
+# One picture at a time, off the event loop: a render takes milliseconds of CPU (mostly zlib,
+# which releases the GIL) and the mornings of many tables come at once; on asyncio's default
+# threads several renders would take every core from the loop. Queued here, the loop keeps one.
 _RENDERER = ThreadPoolExecutor(max_workers=1, thread_name_prefix="picture")
 
 

@@ -202,10 +202,10 @@ def render_table(view: TableView, *, size: int = SIZE, jpeg: bool = False) -> by
         draw.text((lx + 22, ly), word, fill=INK, font=small, anchor="lm")
         lx += 22 + draw.textlength(word, font=small) + 24
     out = io.BytesIO()
-    if jpeg:  # for Telegram, which makes every photo a JPEG: 4 ms instead of the PNG's 24
+    if jpeg:  # for Telegram, which makes every photo a JPEG anyway: far less CPU than a PNG
         image.save(out, format="JPEG", quality=92, subsampling=0)  # 4:4:4 keeps text sharp
         return out.getvalue()
-    # optimize=True tried every filter: 3x the CPU (90 ms, a morning of 200 tables) for 8 %;
-    # level 3 instead of 6: about 40 % less CPU for about 20 % more bytes (39 KB, not 32)
+    # level 3, not optimize=True or 6: the page's picture is drawn often, and a little more
+    # bytes cost less than the CPU
     image.save(out, format="PNG", compress_level=3)
     return out.getvalue()

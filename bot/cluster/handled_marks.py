@@ -3,8 +3,8 @@
 Each handler that returns waits until its row is marked (its update stays "being handled here"
 until then, so it is not claimed again), but the marks of every handler that returned while the
 last batch was being written go in one statement, not one write transaction each: under load,
-one transaction an update queued behind the games' writes for the database's write lock
-(seconds at N = 50) and doubled the transactions that lock serialises.
+one transaction an update would queue behind the games' writes for the database's write lock
+and double the transactions that lock serialises.
 """
 
 from __future__ import annotations

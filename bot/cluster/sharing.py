@@ -40,8 +40,7 @@ LOOK_EVERY_S = 1.0  # roles and clubs without a holder are looked for this often
 POLL_RETRY_S = 1.0
 # What a role costs, in clubs, as a part of all the clubs (rounded down): the poller writes and
 # routes every club's updates and the sender sends every club's messages, so their work grows
-# with the network (2 processes, N = 20: the holder of both used 60.5 s of CPU with 11 clubs,
-# the other 19.2 s with 10; docs/scaling.md). The daily expiry costs nothing worth counting.
+# with the network (docs/scaling.md). The daily expiry costs nothing worth counting.
 ROLE_WEIGHT = {ProcessRole.POLLER: 0.25, ProcessRole.SENDER: 0.25, ProcessRole.EXPIRY: 0.0}
 
 

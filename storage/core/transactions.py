@@ -26,8 +26,8 @@ T = TypeVar("T")
 GROUP_MAX = 64  # transactions committed together at most: a busy writer still commits often
 # seconds: a group older than this commits at the end of its current transaction even with
 # writers waiting. The first of a group waits for every later one's statements before the
-# COMMIT: under a steady queue (ten tables' steps) that was the whole queue (0.2-1.2 s in the
-# load benchmark), where one more fsync costs about a millisecond.
+# COMMIT: under a steady queue (ten tables' steps) that would be the whole queue, where one
+# more fsync costs about a millisecond.
 GROUP_MAX_S = 0.025
 
 

@@ -1,13 +1,11 @@
 """What the deal reads (``/deal``), in one snapshot: the club's composition for the table's
 size, the seated accounts, the club's first-day kills of the day and the game's friend orders.
 
-Four reads one after another queued four times on the reading connection behind the other
-tables' reads (ten deals in the same second: 180-250 ms each, the game's lock held); one
-snapshot waits for the connection once. It is also one trip to SQLite's reading thread
-(``db.snapshot``): as a ``db.read()`` its statements, BEGIN and ROLLBACK were twelve
-trips, each waiting for a turn of the loop busy with ten deals (56 ms p50, 124 ms at most in
-the load benchmark), every other read (the joins' accounts, the delivery's queues) queued
-behind them.
+Four reads one after another would queue four times on the reading connection behind the
+other tables' reads, with the game's lock held; one snapshot waits for the connection once.
+It is also one trip to SQLite's reading thread (``db.snapshot``): as a ``db.read()`` its
+statements, BEGIN and ROLLBACK would be twelve trips, each waiting for a turn of a busy loop,
+with every other read (the joins' accounts, the delivery's queues) queued behind them.
 """
 
 from __future__ import annotations
