@@ -13,9 +13,10 @@ loop.
 from __future__ import annotations
 
 import asyncio
+import queue
 import sqlite3
+import threading
 from collections.abc import Awaitable, Callable, Coroutine, Generator, Iterable
-from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path
 from typing import Any, TypeVar, cast
 
@@ -24,21 +25,45 @@ from storage.sql import Connection, Row
 T = TypeVar("T")
 
 
+Job = tuple[asyncio.AbstractEventLoop, "asyncio.Future[Any]", Callable[[], Any]]
+
+
+def _serve(jobs: queue.SimpleQueue[Job | None]) -> None:
+    """The connection's thread: each job in turn, its outcome handed back to its loop."""
+    while (job := jobs.get()) is not None:
+        loop, future, fn = job
+        try:
+            result, error = fn(), None
+        except BaseException as e:  # handed to the caller, who raises it
+            result, error = None, e
+        loop.call_soon_threadsafe(_settle, future, result, error)
+
+
+def _settle(future: asyncio.Future[Any], result: Any, error: BaseException | None) -> None:
+    if future.done():  # its caller was cancelled: the job ran all the same
+        return
+    if error is not None:
+        future.set_exception(error)
+    else:
+        future.set_result(result)
+
+
 class SqliteConnection:
     """The :class:`storage.sql.Connection` calls over one ``sqlite3`` connection, each run on
     the connection's own thread. Work handed to the thread runs even when its caller is
     cancelled meanwhile: a ``BEGIN`` or ``COMMIT`` whose await was cancelled still happens,
     before whatever is queued after it (``SqliteBackend.end`` relies on that)."""
 
-    def __init__(self, raw: sqlite3.Connection, thread: ThreadPoolExecutor) -> None:
+    def __init__(self, raw: sqlite3.Connection, jobs: queue.SimpleQueue[Job | None]) -> None:
         self.raw = raw
-        self.thread = thread
+        self.jobs = jobs
         self.closed = False
 
     @classmethod
     async def connect(cls, path: Path, *, busy_wait: float) -> SqliteConnection:
         """``busy_wait``: the seconds a statement waits for another process's write lock."""
-        thread = ThreadPoolExecutor(max_workers=1, thread_name_prefix="sqlite")
+        jobs: queue.SimpleQueue[Job | None] = queue.SimpleQueue()
+        threading.Thread(target=_serve, args=(jobs,), name="sqlite", daemon=True).start()
 
         def open_() -> sqlite3.Connection:
             raw = sqlite3.connect(path, isolation_level=None, timeout=busy_wait,
@@ -47,22 +72,18 @@ class SqliteConnection:
             return raw
 
         try:
-            raw = await asyncio.wrap_future(thread.submit(open_))
+            raw = await _call(jobs, open_)
         except BaseException:
-            thread.shutdown(wait=False)
+            jobs.put(None)
             raise
-        return cls(raw, thread)
+        return cls(raw, jobs)
 
     async def run(self, fn: Callable[[sqlite3.Connection], T]) -> T:
         """``fn(raw)`` on the connection's thread, after what was queued before it."""
         if self.closed:
             raise ValueError("the database is closed")
-        done: Future[T] = self.thread.submit(fn, self.raw)
-        waited = asyncio.wrap_future(done)
-        # a caller cancelled meanwhile leaves the outcome to nobody: read it, so it is not
-        # logged as never retrieved
-        waited.add_done_callback(lambda f: f.cancelled() or f.exception())
-        return await asyncio.shield(waited)
+        raw = self.raw
+        return await _call(self.jobs, lambda: fn(raw))
 
     @property
     def in_transaction(self) -> bool:
@@ -92,7 +113,13 @@ class SqliteConnection:
             await self.run(lambda raw: raw.close())
         finally:
             self.closed = True
-            self.thread.shutdown(wait=False)
+            self.jobs.put(None)
+
+
+async def _call(jobs: queue.SimpleQueue[Job | None], fn: Callable[[], T]) -> T:
+    future: asyncio.Future[T] = asyncio.get_running_loop().create_future()
+    jobs.put((asyncio.get_running_loop(), future, fn))
+    return await future
 
 
 class _Cursor:
