@@ -2,7 +2,7 @@
 log, every that many seconds, its RSS, its peak, the live asyncio tasks, the interpreter's
 allocated blocks and glibc's heap; ``BOT_MEMORY_TRACE=<n>`` also starts ``tracemalloc`` and logs
 the ``n`` source lines that gained the most memory since the start (slow: for diagnosis only).
-See docs/benchmarks.md, "Memory at N = 200"."""
+What it showed is in docs/benchmarks.md."""
 
 from __future__ import annotations
 

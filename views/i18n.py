@@ -133,7 +133,7 @@ class Catalog:
         self.bundle = FluentBundle([locale], functions=FUNCTIONS, use_isolating=False)
         self.messages: dict[str, ftl.Message] = {}  # dotted key -> message
         # a message rendered without arguments, kept: the same text every time (card names,
-        # teams, buttons: a deal renders 36 of them); the bundle, too, keeps a message compiled
+        # teams, buttons: a deal renders dozens of them); the bundle, too, keeps a message compiled
         # from its first use
         self._plain: dict[str, str] = {}
         self._printed: dict[str, frozenset[str]] = {}  # key -> printed_only(its message)

@@ -38,8 +38,8 @@ class LoopLag(Sampler):
     def overlap(self, start: float, end: float) -> float:
         """Seconds of the loop's stalls within [start, end]. The stalls come in time order and
         never overlap (each ends at a wake-up, the next starts after it), so a bisection and
-        running totals answer it: summing over every stall for every press made the figures
-        of a 35-minute run at N = 200 take longer than its games (presses x stalls)."""
+        running totals answer it: summing over every stall for every press (presses x stalls)
+        would make the figures of a long run take longer than its games."""
         if len(self._sums) != len(self.stalls) + 1:
             self._starts = [a for a, _ in self.stalls]
             self._ends = [b for _, b in self.stalls]

@@ -73,7 +73,7 @@ class Limits:
     group_per_minute: float = 20
     # seconds: a group's minute, with a margin — a request reaches Telegram a little after its
     # turn was taken here, and Telegram counts the minute from its arrival (at exactly 60 s the
-    # 21st post of a busy minute met a 429 now and then, which holds the chat a second or more)
+    # 21st post of a busy minute can meet a 429, which holds the chat a second or more)
     group_span: float = 61.0
     backoff_start: float = 0.5
     backoff_max: float = 30.0
@@ -117,8 +117,8 @@ class RateLimiter:
         A chat's own limits are waited for first (only that chat's sender waits there); the
         overall limit is then taken in turn: urgent requests first (what a game waits for),
         then the rest, first come first served within each. Only the head of that queue sleeps
-        on the overall bucket: when every sender slept on it, 2,400 private chats woke 30 times
-        a second each to find one token, and the bot's CPU went there.
+        on the overall bucket: were every sender to sleep on it, each token would wake every
+        waiting chat's sender to find it taken, and the bot's CPU would go there.
         """
         buckets = self._buckets(chat_id)
         own = buckets[1:]

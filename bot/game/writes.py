@@ -3,10 +3,10 @@ the seats it changed go to storage in one transaction once the game's lock is re
 the order of the steps. Steps of one game that end while the game's previous write is still
 under way are written together, in one transaction.
 
-Why: a step held its game's lock until its write was committed, so a table whose 12 players
-pressed "I play" at once queued 12 commits, one after the other, behind every other game's.
-Now the lock covers the step's work in memory only; each step still returns (and its press is
-answered) only once its write is durable.
+Why: were a step to hold its game's lock until its write is committed, a table whose players
+all press "I play" at once would queue one commit per press, one after the other, behind every
+other game's. The lock covers the step's work in memory only; each step still returns (and its
+press is answered) only once its write is durable.
 """
 
 from __future__ import annotations

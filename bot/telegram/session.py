@@ -16,7 +16,7 @@ def _response_types() -> dict[Any, type[Any]]:
     """``Response[T]`` for every return type of the Bot API's methods, held for the life of
     the process. aiogram builds ``Response[method.__returning__]`` for every answer, and
     pydantic caches a generic model only weakly: without a strong reference each answer built
-    the class again (about a tenth of the event loop's time under load, py-spy)."""
+    the class again, a cost that shows under load."""
     kept: dict[Any, type[Any]] = {}
     for method in [*(getattr(aiogram.methods, name) for name in aiogram.methods.__all__),
                    GetRawUpdates]:

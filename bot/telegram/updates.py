@@ -16,7 +16,7 @@ class GetRawUpdates(TelegramMethod[list[RawUpdate]]):
     """``getUpdates`` (aiogram's ``GetUpdates``) whose updates are left as Telegram sent
     them: the poller routes and stores every update of the network, most of them handled by
     other processes, and parsing each into aiogram's objects there (then again where it is
-    handled) was a sixth of its CPU under load (docs/scaling.md)."""
+    handled) would cost it much of its CPU under load (docs/scaling.md)."""
 
     __returning__ = list[RawUpdate]
     __api_method__ = "getUpdates"

@@ -25,7 +25,7 @@ T = TypeVar("T")
 
 # seconds: the longest a row written by an unannounced writer (a command-line tool: the bot's
 # own processes all announce) may be served stale; counted from the read, so every row is read
-# again this often (at 60 s a host's press missed about once a minute)
+# again this often (a shorter one makes a host's presses miss the cache often)
 TTL_S = 300.0
 MAX_ENTRIES = 20_000  # beyond this the oldest half is dropped (a club network's active players)
 ALL = "*"  # the payload of "forget every row"

@@ -122,9 +122,9 @@ class Outbox:
         self._db = db
         # the delivery's marks of sent rows, written in batches: the marks that arrive while
         # a batch is being written go in the next one, one transaction in one trip, in the
-        # writer's background lane (30 marks a second were 30 transactions queued before the
-        # games' steps); a mark whose caller was cancelled before its batch began is not
-        # written (the row is sent again, as before)
+        # writer's background lane (a transaction per mark would queue one for every message
+        # sent, ahead of the games' steps); a mark whose caller was cancelled before its batch
+        # began is not written (the row is sent again, as before)
         self._marks: Batcher[_Mark, bool] = Batcher(self._write_marks, cap=_MARKS_AT_ONCE)
         # the message id of a keyed send this process marked sent, which every edit of it
         # needs (a read an edit): a send's key is its chat's once, so its id never changes

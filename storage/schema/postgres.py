@@ -275,9 +275,9 @@ def _c_collation(tables: str) -> str:
 
 # The caches kept per statement, not per row: a statement's changed rows come as transition
 # tables and each cache row is written once per statement. Row by row, a transaction that
-# burns 50,000 players (the expiry catch-up) updated the same few hundred rank_histogram rows
-# 50,000 times, and the versions a transaction leaves cannot be pruned while it is open: every
-# update walked them all (62 s for the catch-up; now as on SQLite, docs/storage.md).
+# burns many players (the expiry catch-up) would update the same few hundred rank_histogram
+# rows once per player, and the versions a transaction leaves cannot be pruned while it is
+# open: every update would walk them all (docs/storage.md).
 _STATEMENT_CACHES = """
 DROP TRIGGER players_balance_row ON players;
 DROP TRIGGER players_ranked ON players;

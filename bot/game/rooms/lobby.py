@@ -161,7 +161,7 @@ class LobbyService(PhaseService):
         """Seat ``info`` last at ``table`` (its game's lock held). One open game per player is
         checked and the seat taken in memory with no ``await`` between them, so no other
         table's join runs in between and no lock is needed (a lock shared by every table
-        made 2,400 joins wait behind 200 lobbies' openings, which write); the seats are
+        would make every join wait behind the other lobbies' openings, which write); the seats are
         written with the step's own transaction, after the game's lock."""
         other = self.core.of_player(info.tg_id)
         if other is not None:
