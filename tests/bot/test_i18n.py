@@ -73,9 +73,13 @@ def test_no_catalogs_refuse_to_load(tmp_path: Path) -> None:
 
 
 def test_every_key_used_in_code_exists() -> None:
-    """Literal keys passed to t(...) / UserError(...) in bot/ exist in the catalog."""
+    """Literal keys passed to t(...) / UserError(...) in bot/, views/ and web/ exist in the
+    catalog."""
     keys: set[str] = set()
-    for path in (LOCALES_DIR.parent / "bot").rglob("*.py"):
+    root = LOCALES_DIR.parent
+    paths = [*(root / "bot").rglob("*.py"), *(root / "views").rglob("*.py"),
+             *(root / "web").rglob("*.py")]
+    for path in paths:
         if "game" in path.parts:  # the game layer checks its own keys
             continue
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
