@@ -17,13 +17,14 @@ from __future__ import annotations
 
 import asyncio
 import atexit
+import contextlib
 import multiprocessing
-import multiprocessing.forkserver
 import os
 import runpy
 import signal
 import sys
 from collections.abc import Mapping, Sequence
+from multiprocessing.connection import Connection
 from multiprocessing.process import BaseProcess
 from pathlib import Path
 
@@ -36,15 +37,39 @@ _context = multiprocessing.get_context("forkserver")
 _context.set_forkserver_preload(PRELOAD)
 
 
+_server_pid: int | None = None  # the fork server's, learnt at the first start
+
+
+def _report_parent(conn: Connection) -> None:
+    """In a probe child: the pid of the process that forked it, the fork server."""
+    conn.send(os.getppid())
+    conn.close()
+
+
+def _find_server() -> int:
+    """Starts the fork server (if not yet: it imports PRELOAD first) and returns its pid, as
+    the parent of a child it forks: multiprocessing does not tell it."""
+    reader, writer = _context.Pipe(duplex=False)
+    probe = _context.Process(target=_report_parent, args=(writer,), daemon=True)
+    probe.start()
+    writer.close()
+    with reader:
+        pid = int(reader.recv())
+    probe.join()
+    return pid
+
+
 def _stop_server() -> None:
     for child in _context.active_children():  # a bot a test left running
         child.kill()
         child.join()
     # the fork server is this process's child: reaped here, its CPU (and that of the bots it
-    # forked) counts in this process's RUSAGE_CHILDREN, as a ``python -m bot`` child's would
-    stop = getattr(multiprocessing.forkserver._forkserver, "_stop", None)
-    if stop is not None:
-        stop()
+    # forked) counts in this process's RUSAGE_CHILDREN, as a ``python -m bot`` child's would;
+    # killed, as it has nothing of its own to save and ends only when this process does
+    if _server_pid is not None:
+        with contextlib.suppress(ProcessLookupError, ChildProcessError):
+            os.kill(_server_pid, signal.SIGKILL)
+            os.waitpid(_server_pid, 0)
 
 
 atexit.register(_stop_server)
@@ -53,9 +78,8 @@ atexit.register(_stop_server)
 def server_cpu() -> float:
     """CPU seconds of the fork server and of the bots it forked and reaped (0 before it
     started): they are not this process's children, so RUSAGE_CHILDREN does not see them."""
-    pid = getattr(multiprocessing.forkserver._forkserver, "_forkserver_pid", None)
     try:
-        stat = Path(f"/proc/{pid}/stat").read_text() if pid else ""
+        stat = Path(f"/proc/{_server_pid}/stat").read_text() if _server_pid else ""
     except OSError:
         return 0.0
     fields = stat.rsplit(")", 1)[-1].split()  # after the command's name: state is fields[0]
@@ -137,9 +161,11 @@ async def start_bot(env: Mapping[str, str], cwd: Path, output: Path, module: str
     """``python -m MODULE ARGV`` with ``env`` as its whole environment, in ``cwd``, stdout
     appended to ``output``, stderr to ``errors`` (default: ``output`` too); forked from the
     (pre-imported) fork server."""
+    global _server_pid
     errors = output if errors is None else errors
+    if _server_pid is None:  # waits for the fork server's imports: not on the event loop
+        _server_pid = await asyncio.to_thread(_find_server)
     process = _context.Process(target=_run, args=(module, list(argv), dict(env), str(cwd),
                                                   str(output), str(errors)), daemon=True)
-    # the first call waits for the fork server's imports: not on the event loop
     await asyncio.to_thread(process.start)
     return BotProcess(process, output, errors)

@@ -12,7 +12,8 @@ after another on one worker, as several at once starved each other past their ti
 busy 2-core machine. The tests whose bots are forked (tests/bot_spawn.py) share
 ``xdist_group("bot_forks")``: one worker, one fork server (split in two, the groups' bots ran
 at once and the sharing test's lobby waits ran out under load, while the run's wall time is
-set by its CPU anyway).
+set by its CPU anyway). pyproject.toml keeps pytest below 9.2, where pytest-xdist's grouping
+takes.
 """
 
 from __future__ import annotations
@@ -31,25 +32,9 @@ def pytest_configure(config: pytest.Config) -> None:
         "markers", "soak: a test that needs more than 20 s (its docstring says why); run first")
 
 
-@pytest.hookimpl(trylast=True)  # after pytest-xdist's own
-def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+@pytest.hookimpl(trylast=True)  # last: the order it leaves is the order run
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     items.sort(key=lambda item: item.get_closest_marker("soak") is None)  # stable: order kept
-    if config.getoption("loadgroup", None):  # set in the workers of ``--dist loadgroup``
-        for item in items:
-            _group(item)
-
-
-def _group(item: pytest.Item) -> None:
-    """``--dist loadgroup`` sends the tests whose id ends in ``@GROUP`` to one worker.
-    pytest-xdist 3.8 adds that suffix by setting ``item._nodeid``, which pytest 9.2 no longer
-    reads (the id is ``item._id`` now): without this, ``xdist_group`` groups nothing."""
-    names = sorted({str(m.args[0] if m.args else m.kwargs.get("name", "default"))
-                    for m in item.iter_markers("xdist_group")})
-    if not names or "@" in item.nodeid.rsplit("]", 1)[-1]:
-        return  # no group, or pytest-xdist's suffix took
-    from _pytest.nodeid import NodeId  # pytest >= 9.2 only: older ones took xdist's suffix
-
-    item._id = NodeId.parse(f"{item.nodeid}@{'_'.join(names)}")
 
 
 def _cpu() -> float:

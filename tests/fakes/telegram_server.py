@@ -318,9 +318,7 @@ class FakeTelegram:
         await self._runner.setup()
         site = web.TCPSite(self._runner, "127.0.0.1", port)
         await site.start()
-        server = site._server
-        assert server is not None
-        self.port = server.sockets[0].getsockname()[1]  # type: ignore[attr-defined]
+        self.port = self._runner.addresses[0][1]  # (host, port) of the one socket
         self._delivery = asyncio.create_task(self._deliver_webhook())
 
     async def stop(self) -> None:
