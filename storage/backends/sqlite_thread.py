@@ -13,9 +13,11 @@ loop.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import queue
 import sqlite3
 import threading
+import weakref
 from collections.abc import Awaitable, Callable, Coroutine, Generator, Iterable
 from pathlib import Path
 from typing import Any, TypeVar, cast
@@ -36,7 +38,9 @@ def _serve(jobs: queue.SimpleQueue[Job | None]) -> None:
             result, error = fn(), None
         except BaseException as e:  # handed to the caller, who raises it
             result, error = None, e
-        loop.call_soon_threadsafe(_settle, future, result, error)
+        # its loop closed meanwhile: nobody waits for the outcome, and the thread serves on
+        with contextlib.suppress(RuntimeError):
+            loop.call_soon_threadsafe(_settle, future, result, error)
 
 
 def _settle(future: asyncio.Future[Any], result: Any, error: BaseException | None) -> None:
@@ -58,6 +62,8 @@ class SqliteConnection:
         self.raw = raw
         self.jobs = jobs
         self.closed = False
+        # dropped without close(): its thread ends too instead of waiting for jobs forever
+        self.stop = weakref.finalize(self, jobs.put, None)
 
     @classmethod
     async def connect(cls, path: Path, *, busy_wait: float) -> SqliteConnection:
@@ -67,7 +73,7 @@ class SqliteConnection:
 
         def open_() -> sqlite3.Connection:
             raw = sqlite3.connect(path, isolation_level=None, timeout=busy_wait,
-                                  check_same_thread=False)  # used on this thread only
+                                  check_same_thread=False)  # the loop reads in_transaction
             raw.row_factory = sqlite3.Row
             return raw
 
@@ -113,7 +119,7 @@ class SqliteConnection:
             await self.run(lambda raw: raw.close())
         finally:
             self.closed = True
-            self.jobs.put(None)
+            self.stop()
 
 
 async def _call(jobs: queue.SimpleQueue[Job | None], fn: Callable[[], T]) -> T:
