@@ -37,7 +37,7 @@ class InboxDispatcher(Dispatcher):
         self.wall = wall
         # how a row is marked handled (bot/cluster/sharing.py: in batches, on its own connection)
         self.mark_handled: Callable[[int, float], Awaitable[None]] = inbox.handled
-        self._written: set[int] = set()  # in the inbox already (by polling, or left pending)
+        self._written: set[int] = set()  # in the inbox already (claimed from it)
         self.update.outer_middleware(self._once)
 
     async def handle_claimed(self, bot: Bot, update_id: int, update: dict[str, Any]) -> None:
