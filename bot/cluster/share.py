@@ -48,6 +48,8 @@ CALLS_CHANNEL = "mafia_calls"  # a club call written: its club's holder claims i
 ANSWERS_CHANNEL = "mafia_answers"  # a club call answered: the id, for the process waiting
 KEEP_CALLS_S = 24 * 3600
 NOTIFY_MAX = 7000  # bytes of one NOTIFY payload (the server's limit is 8000)
+# pg_locks lists the advisory locks of every database on the server: count only this one's
+THIS_DATABASE = "database = (SELECT oid FROM pg_database WHERE datname = current_database())"
 
 
 class ProcessRole(IntEnum):
@@ -206,14 +208,15 @@ class ShareConnection:
     async def members(self) -> int:
         return int(await self._run(
             "fetchval", "SELECT count(*) FROM pg_locks WHERE locktype = 'advisory'"
-            " AND classid = $1::bigint::oid AND objid = 0 AND objsubid = 2 AND granted",
-            MEMBER_CLASS))
+            " AND classid = $1::bigint::oid AND objid = 0 AND objsubid = 2 AND granted"
+            f" AND {THIS_DATABASE}", MEMBER_CLASS))
 
     async def roles_held(self) -> dict[ProcessRole, int]:
         """Each role with a live holder: the holder's session."""
         rows = await self._run(
             "fetch", "SELECT objid::bigint, pid FROM pg_locks WHERE locktype = 'advisory'"
-            " AND classid = $1::bigint::oid AND objsubid = 2 AND granted", ROLE_CLASS)
+            f" AND classid = $1::bigint::oid AND objsubid = 2 AND granted AND {THIS_DATABASE}",
+            ROLE_CLASS)
         known = {int(role) for role in ProcessRole}
         return {ProcessRole(int(r[0])): int(r[1]) for r in rows if int(r[0]) in known}
 
@@ -221,8 +224,8 @@ class ShareConnection:
         """The folded keys of the clubs other processes hold."""
         rows = await self._run(
             "fetch", "SELECT objid::bigint FROM pg_locks WHERE locktype = 'advisory'"
-            " AND classid = $1::bigint::oid AND objsubid = 2 AND granted AND pid <> $2",
-            CLUB_CLASS, self.pid)
+            " AND classid = $1::bigint::oid AND objsubid = 2 AND granted AND pid <> $2"
+            f" AND {THIS_DATABASE}", CLUB_CLASS, self.pid)
         return {fold_back(int(r[0])) for r in rows}
 
     async def try_club(self, chat_id: int) -> bool:
@@ -247,7 +250,8 @@ class ShareConnection:
             "WITH free AS (SELECT update_id FROM inbox WHERE handled IS NULL AND club IS NULL"
             "  AND (claimed IS NULL OR claimed <> $1 AND claimed NOT IN ("
             "    SELECT pid FROM pg_locks WHERE locktype = 'advisory'"
-            "    AND classid = $2::bigint::oid AND objid = 0 AND objsubid = 2 AND granted))"
+            "    AND classid = $2::bigint::oid AND objid = 0 AND objsubid = 2 AND granted"
+            f"    AND {THIS_DATABASE}))"
             "  ORDER BY update_id LIMIT $3 FOR UPDATE SKIP LOCKED),"
             " taken AS (UPDATE inbox SET claimed = $1 FROM free"
             "  WHERE inbox.update_id = free.update_id RETURNING inbox.update_id, inbox.payload)"

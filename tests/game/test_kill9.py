@@ -14,6 +14,7 @@ from typing import Any
 import asyncpg
 import pytest
 
+from bot.cluster.share import THIS_DATABASE
 from storage.db import Database
 from tests.bot_spawn import BotProcess, start_bot
 from tests.fakes.telegram_server import FakeTelegram, SentMessage
@@ -180,7 +181,7 @@ async def test_sigkill_between_the_games_row_and_its_lobby_post(fake: FakeTelegr
             async def step_waits() -> bool:
                 return bool(await db.games.running()) and bool(await blocker.fetchval(
                     "SELECT count(*) FROM pg_locks WHERE relation = 'game_events'::regclass"
-                    " AND NOT granted"))
+                    f" AND NOT granted AND {THIS_DATABASE}"))
             for _ in range(300):
                 if await step_waits():
                     break

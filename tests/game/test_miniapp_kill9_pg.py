@@ -17,7 +17,7 @@ import aiohttp
 import asyncpg
 import pytest
 
-from bot.cluster.share import MEMBER_CLASS
+from bot.cluster.share import MEMBER_CLASS, THIS_DATABASE
 from storage.db import Database
 from tests.bot_spawn import BotProcess
 from tests.fakes.telegram_server import FakeTelegram
@@ -39,7 +39,7 @@ async def fake() -> AsyncIterator[FakeTelegram]:
 async def _members(admin: asyncpg.Connection) -> int:
     return int(await admin.fetchval(
         "SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND classid = $1::bigint::oid"
-        " AND objid = 0 AND objsubid = 2 AND granted", MEMBER_CLASS))
+        f" AND objid = 0 AND objsubid = 2 AND granted AND {THIS_DATABASE}", MEMBER_CLASS))
 
 
 async def _until(check: Any, within: float, what: str) -> None:
@@ -130,7 +130,7 @@ async def test_the_mini_app_through_the_holders_kill9(fake: FakeTelegram, tmp_pa
         async def writing() -> bool:
             return bool(await db.query(
                 "SELECT 1 FROM pg_locks WHERE relation = 'game_events'::regclass"
-                " AND NOT granted"))
+                f" AND NOT granted AND {THIS_DATABASE}"))
         await _until(writing, 20, "the holder writing the pause")
         second.send_signal(signal.SIGKILL)
         await second.wait()

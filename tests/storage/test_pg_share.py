@@ -156,3 +156,39 @@ async def test_updates_written_wake_the_other_processes_in_the_same_statement(
         await poller.close()
         await other.close()
         await db.close()
+
+
+async def test_two_deployments_on_one_server_see_none_of_each_others_locks(
+        pg: Cluster) -> None:
+    """Advisory locks are per database, and so is every count of them: a deployment on another
+    database of the server (staging beside production, a parallel test worker) holding the
+    same club and roles is neither a member here nor a holder of anything here."""
+    url_a, url_b = await pg.new_database(), await pg.new_database()
+    db_b = await Database.open(url_b)
+    lost: list[str] = []
+    a = ShareConnection(url_a, lambda: lost.append("a"))
+    b = ShareConnection(url_b, lambda: lost.append("b"))
+    try:
+        await a.join()
+        assert await a.try_club(X) is True
+        assert await a.try_role(ProcessRole.POLLER) is True
+        await b.join()
+        assert await b.members() == 1
+        assert await b.held_elsewhere() == set()
+        assert await b.roles_held() == {}
+        assert await b.try_club(X) is True
+        assert await b.try_role(ProcessRole.POLLER) is True
+        assert await b.roles_held() == {ProcessRole.POLLER: b.pid}
+        assert await a.roles_held() == {ProcessRole.POLLER: a.pid}
+        assert await a.held_elsewhere() == set()
+        assert await a.members() == 1
+        # a club-less update claimed by a session of this database now gone, whose pid the
+        # server gave to a's session (a member over there): free again here
+        await db_b.inbox.add(1, "{}", time.time())
+        await db_b.query("UPDATE inbox SET claimed = ? WHERE update_id = 1", (a.pid,))
+        assert [u for u, _ in await b.claim([X], [], 10)] == [1]
+        assert lost == []
+    finally:
+        await a.close()
+        await b.close()
+        await db_b.close()
