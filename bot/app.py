@@ -303,7 +303,7 @@ def load_translations() -> Translator:
 
 async def open_database(settings: Settings) -> Database:
     try:
-        return await Database.open(settings.database)
+        return await Database.open(settings.database, pool_size=settings.database_pool_size)
     except DatabaseUrlError as e:
         raise DatabaseUnreachable(str(e)) from None
     except Exception as e:

@@ -7,7 +7,7 @@ from pathlib import Path
 from typing import Annotated, Any, Literal
 from urllib.parse import urlsplit
 
-from pydantic import BaseModel, SecretStr, field_validator, model_validator
+from pydantic import BaseModel, Field, SecretStr, field_validator, model_validator
 from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
 TOKEN_RE = re.compile(r"^\d{1,20}:[A-Za-z0-9_-]{20,}$")
@@ -44,6 +44,8 @@ class Settings(BaseSettings):
     database_path: Path = Path("data/mafia.sqlite3")
     # PostgreSQL instead of the SQLite file: postgresql://user:password@host:port/dbname
     database_url: SecretStr | None = None
+    # PostgreSQL: this process's connections (its transactions side by side; docs/storage.md)
+    database_pool_size: Annotated[int, Field(ge=1, le=200)] = 10
     admin_ids: Annotated[frozenset[int], NoDecode] = frozenset()
     host_ids: Annotated[frozenset[int], NoDecode] = frozenset()
     night_seconds: float = 60

@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+import contextlib
+from collections.abc import Awaitable, Callable, Sequence
 from pathlib import Path
+from typing import Any, TypeVar
 
-from storage.backends import Backend, is_url
+from storage.backends import is_url
 from storage.backends.sqlite import BUSY_TIMEOUT_MS, CACHE_KIB, SqliteBackend, backup_file
+from storage.core.pool import PoolTransactions, WriteConflict
 from storage.core.transactions import GROUP_MAX, GroupRolledBack, Transactions
 from storage.repos.account_cache import AccountCache
 from storage.repos.clubs import Clubs, club_cache
@@ -19,31 +23,38 @@ from storage.repos.outbox import Outbox
 from storage.repos.players import Players, backfill_skeletons
 from storage.repos.records import AdminLog, Complaints, FirstDayKilled, Immunity
 from storage.repos.stats import Stats
+from storage.sql import Connection, Row
 
 __all__ = ["BUSY_TIMEOUT_MS", "CACHE_KIB", "GROUP_MAX", "SWEEP_CACHE_KIB", "Database",
-           "GroupRolledBack", "backup_file"]
+           "GroupRolledBack", "WriteConflict", "backup_file"]
+
+T = TypeVar("T")
+Engine = Transactions | PoolTransactions
 
 
-class Database(Transactions):
+class Database:
     """The club network's memory. Create with ``await Database.open(path_or_url)``: a file
     path (SQLite, the default) or ``postgresql://user:password@host:port/dbname``.
 
-    Transactions: see :class:`storage.core.transactions.Transactions`; the repositories are its
-    attributes (``db.players``, ``db.ledger``, ...).
+    Transactions run on the backend's engine (``engine``): on SQLite one writer, group-committed
+    (:class:`storage.core.transactions.Transactions`); on PostgreSQL a pool of connections side
+    by side (:class:`storage.core.pool.PoolTransactions`). The repositories are its attributes
+    (``db.players``, ``db.ledger``, ...).
     """
 
-    def __init__(self, backend: Backend) -> None:
-        super().__init__(backend)
-        self.backend = backend.name
-        self.path: Path | None = backend.path
+    def __init__(self, engine: Engine, backend: str, path: Path | None) -> None:
+        self.engine = engine
+        self.backend = backend
+        self.path = path
+        announce = backend == "postgresql"
         # the accounts read on every update (storage/repos/account_cache.py); on PostgreSQL every
         # account's write also tells the other processes sharing the database
-        self.accounts = AccountCache(announce=backend.name == "postgresql")
+        self.accounts = AccountCache(announce=announce)
         self.players = Players(self, self.accounts)
         self.ledger = Ledger(self, self.accounts)
         self.expiry = Expiry(self, self.accounts)
         # the clubs read on every group update, kept and announced as the accounts are
-        self.clubs = Clubs(self, club_cache(announce=backend.name == "postgresql"))
+        self.clubs = Clubs(self, club_cache(announce=announce))
         self.games = Games(self, self.accounts)
         self.immunity = Immunity(self)
         self.first_day_killed = FirstDayKilled(self)
@@ -56,25 +67,58 @@ class Database(Transactions):
         self.deal_reads = DealReads(self)
 
     @classmethod
-    async def open(cls, target: str | Path) -> Database:
+    async def open(cls, target: str | Path, *, pool_size: int | None = None) -> Database:
         """Open and apply pending migrations: a SQLite file (created with its parent
-        directory) or a PostgreSQL URL (the database must exist)."""
-        backend: Backend
+        directory) or a PostgreSQL URL (the database must exist; ``pool_size``: its
+        connections in this process)."""
+        engine: Engine
         if is_url(target):
             from storage.backends.postgres import PgBackend
 
-            backend = await PgBackend.open(str(target))
+            pg = await PgBackend.open(str(target), pool_size)
+            engine, name, path = PoolTransactions(pg), pg.name, pg.path
         else:
-            backend = await SqliteBackend.open(Path(target))
-        db = cls(backend)
+            sqlite = await SqliteBackend.open(Path(target))
+            engine, name, path = Transactions(sqlite), sqlite.name, sqlite.path
+        db = cls(engine, name, path)
         try:
             # Look-alike keys of nicknames written without one (a one-off after the migration).
             async with db.transaction() as conn:
                 await backfill_skeletons(conn)
         except BaseException:
-            await backend.close()
+            await engine.close()
             raise
         return db
+
+    def transaction(self, *, background: bool = False
+                    ) -> contextlib.AbstractAsyncContextManager[Connection]:
+        """A write transaction (the engine's ``transaction()``)."""
+        return self.engine.transaction(background=background)
+
+    async def write(self, body: Callable[[Connection], Awaitable[T]], *,
+                    background: bool = False) -> T:
+        return await self.engine.write(body, background=background)
+
+    def read(self, *, background: bool = False
+             ) -> contextlib.AbstractAsyncContextManager[Connection]:
+        return self.engine.read(background=background)
+
+    async def query(self, sql: str, params: Sequence[Any] = (), *,
+                    background: bool = False) -> list[Row]:
+        return await self.engine.query(sql, params, background=background)
+
+    async def snapshot(self, body: Callable[[Connection], Awaitable[T]], *,
+                       background: bool = False) -> T:
+        return await self.engine.snapshot(body, background=background)
+
+    async def set_cache(self, kib: int | None) -> None:
+        await self.engine.set_cache(kib)
+
+    async def schema_version(self) -> int:
+        return await self.engine.schema_version()
+
+    async def close(self) -> None:
+        await self.engine.close()
 
     async def __aenter__(self) -> Database:
         return self
@@ -85,5 +129,4 @@ class Database(Transactions):
     async def backup(self, out_path: str | Path) -> Path:
         """Online backup to ``out_path`` (written to a temporary name, then renamed). SQLite
         only: on PostgreSQL it raises, naming ``pg_dump`` (docs/storage.md)."""
-        async with self._exclusive():
-            return await self._backend.backup(Path(out_path))
+        return await self.engine.backup(Path(out_path))

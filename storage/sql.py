@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Awaitable, Callable, Generator, Iterable, Iterator, Sequence
 from contextlib import AbstractAsyncContextManager
+from enum import IntEnum
 from typing import Any, Protocol, TypeVar
 
 T = TypeVar("T")
@@ -51,6 +52,10 @@ class Result(Protocol):
 
 
 class Connection(Protocol):
+    # True where other transactions run beside this one (PostgreSQL's pool): a check and the
+    # write it allows take a lock first (lock_rows, lock_key); False on SQLite's one writer
+    shared: bool
+
     def execute(self, sql: str, parameters: Iterable[Any] | None = ...) -> Result: ...
 
     def executemany(self, sql: str, parameters: Iterable[Iterable[Any]]) -> Result: ...
@@ -77,3 +82,36 @@ class Store(Protocol):
                        background: bool = False) -> T: ...
 
     async def set_cache(self, kib: int | None) -> None: ...
+
+
+class Lock(IntEnum):
+    """What an advisory lock of :func:`lock_key` serializes (its first key)."""
+
+    # "maf\x10", ...: apart from the sharing processes' classes (bot/cluster/share.py)
+    # every write giving out a nickname (a player's, an offline account's, an import's): the
+    # look-alike check of all the others, then the claim; taken after the players' row locks
+    NICKNAME = 0x6D616610
+
+
+async def lock_rows(conn: Connection, table: str, column: str, keys: Iterable[int]) -> None:
+    """Lock these rows of ``table`` until the transaction ends, in key order: two writes of
+    overlapping rows never wait for each other in a circle. Nothing where one writer runs
+    (SQLite)."""
+    if not conn.shared:
+        return
+    wanted = sorted(set(keys))
+    if not wanted:
+        return
+    marks = ",".join("?" * len(wanted))
+    await conn.execute_fetchall(
+        f"SELECT 1 FROM {table} WHERE {column} IN ({marks}) ORDER BY {column} FOR UPDATE",
+        wanted)
+
+
+async def lock_key(conn: Connection, kind: Lock, key: str | int = "") -> None:
+    """An advisory lock on ``(kind, key)`` until the transaction ends (PostgreSQL's
+    ``pg_advisory_xact_lock`` of two int4 keys: ``kind`` and the key's hash); nothing on
+    SQLite."""
+    if not conn.shared:
+        return
+    await conn.execute("SELECT pg_advisory_xact_lock(?, hashtext(?))", (int(kind), str(key)))

@@ -316,6 +316,27 @@ class ShareConnection:
     # process that has it, claimed by the club's holder (only one not taken yet: a call taken
     # by a process that died is never run again), answered with NOTIFY to the one waiting.
 
+    def holding(self) -> bool:
+        """Whether this process's locks, and so its chats' claims, still stand."""
+        return self._conn is not None and self._recovering is None and not self._closing
+
+    async def claim_chat(self, chat_id: int) -> bool:
+        """The chat's outbox is this sender's to send: it was free, already its, or its
+        sender's session holds no member lock any more (a process lost)."""
+        row = await self._run(
+            "fetchrow",
+            "INSERT INTO outbox_senders (chat_id, sender) VALUES ($1, $2)"
+            " ON CONFLICT (chat_id) DO UPDATE SET sender = excluded.sender"
+            " WHERE outbox_senders.sender = excluded.sender"
+            "  OR outbox_senders.sender NOT IN (SELECT pid FROM pg_locks"
+            "   WHERE locktype = 'advisory' AND classid = $3::bigint::oid AND objid = 0"
+            f"   AND objsubid = 2 AND granted AND {THIS_DATABASE})"
+            " RETURNING sender", chat_id, self.pid, MEMBER_CLASS)
+        return row is not None
+
+    async def release_chats(self) -> None:
+        await self._run("execute", "DELETE FROM outbox_senders WHERE sender = $1", self.pid)
+
     async def add_call(self, club: int, kind: str, request: str, now: float) -> int:
         """The call written (committed on its own) and the holders woken: its id."""
         return int(await self._run(

@@ -91,6 +91,7 @@ class Sharing:
         await self.conn.join()
         self.conn.on_outbox = self._outbox_notified
         self.delivery.remote = self._tell_sender
+        self.delivery.claims = self.conn  # two senders at once never both send a chat's row
         self.delivery.sender.on_blocked(self._blocked_elsewhere)
         self._spawn(self._notices())
         log.info("joined", extra={"session": self.conn.pid})

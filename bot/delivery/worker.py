@@ -20,11 +20,12 @@ from __future__ import annotations
 
 import asyncio
 import base64
+import contextlib
 import contextvars
 import logging
 import time
 from collections.abc import Awaitable, Callable, Collection, Iterable, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from aiogram.exceptions import (
     TelegramBadRequest,
@@ -63,6 +64,22 @@ NO_CAPTION = "there is no caption in the message to edit"
 # at most one queued edit per key); a club's queue may hold pictures, so not 50 of them a time
 PEEK = 8
 UNAVAILABLE_PAUSE = 1.0  # a worker's wait while the database restarts
+
+
+class ChatClaims(Protocol):
+    """Several processes (bot/cluster/share.py): which sender sends a chat's queue. A chat is
+    claimed before its first send and stays this sender's while it lives, so two senders at
+    once (one taking over while the other has not yet noticed it lost its role) never both
+    send a row."""
+
+    async def claim_chat(self, chat_id: int) -> bool:
+        """Whether the chat is this sender's now (it was free, or its sender is gone)."""
+
+    def holding(self) -> bool:
+        """Whether this process's claims still stand (its share connection is up)."""
+
+    async def release_chats(self) -> None:
+        """Every chat this sender holds, given up (a stop)."""
 
 
 def urgent(chat_id: int, method: str) -> bool:
@@ -129,6 +146,8 @@ class Delivery:
         self._running = False
         # several processes: another one sends; it is told of what was queued here
         self.remote: Callable[[int], None] | None = None
+        self.claims: ChatClaims | None = None  # several processes: the chats this one sends
+        self._claimed: set[int] = set()
 
     # ------------------------------------------------------------------ lifecycle
     async def start(self) -> None:
@@ -200,6 +219,29 @@ class Delivery:
             task.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)
         self._workers.clear()
+        if self.claims is not None and self._claimed:
+            self._claimed.clear()
+            # (the share connection gone: its claims went with it)
+            with contextlib.suppress(DatabaseUnavailable):
+                await self.claims.release_chats()
+
+    async def _claim(self, chat_id: int) -> bool:
+        """Whether this sender may send the chat's rows now (always, with one process)."""
+        claims = self.claims
+        if claims is None:
+            return True
+        if not claims.holding():
+            self._claimed.clear()
+            return False
+        if chat_id in self._claimed:
+            return True
+        try:
+            if not await claims.claim_chat(chat_id):
+                return False
+        except DatabaseUnavailable:
+            return False
+        self._claimed.add(chat_id)
+        return True
 
     # ------------------------------------------------------------------ the worker
     async def _run(self, chat_id: int, event: asyncio.Event) -> None:
@@ -211,6 +253,10 @@ class Delivery:
         whole = False
         try:
             while self._running:
+                if self.claims is not None and not await self._claim(chat_id):
+                    # another live sender's chat: its rows stay queued for it (or for this
+                    # one's next look at the queues, once that one is gone)
+                    break
                 fresh = not rows or event.is_set()
                 if fresh:
                     event.clear()

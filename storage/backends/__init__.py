@@ -1,7 +1,9 @@
-"""The connection and transaction layer, one module per backend (the bottom of storage).
+"""The connection layer, one module per backend (the bottom of storage).
 
-Each backend opens its connections, applies its migrations and says how a write transaction
-begins; :mod:`storage.core.transactions` runs the transactions over it and knows no SQL dialect.
+Each backend opens its connections and applies its migrations. :class:`Backend` is SQLite's
+shape (one writing and one reading connection, and how a write group begins), which
+:mod:`storage.core.transactions` runs; PostgreSQL's is a pool
+(:class:`storage.backends.postgres.PgBackend`, run by :mod:`storage.core.pool`).
 
 May import: ``storage.schema``, ``storage.sql``, ``storage.errors``.
 """
@@ -18,7 +20,7 @@ T = TypeVar("T")
 
 
 class Backend(Protocol):
-    name: str  # "sqlite" | "postgresql"
+    name: str  # "sqlite"
     writer: Connection  # the one writing connection (group commit)
     reader: Connection  # the reading connection (the writer itself where there is none)
     begin_write: tuple[str, ...]  # statements opening a group: the write lock taken up front

@@ -1,4 +1,4 @@
-"""PostgreSQL through asyncpg: one writing and one reading connection to a server.
+"""PostgreSQL through asyncpg: a pool of connections to a server, transactions side by side.
 
 :class:`PgConnection` offers a repository the same few calls as the SQLite connection
 (``execute`` awaited or as ``async with``, ``execute_fetchall``, ``executemany``, a cursor's
@@ -22,10 +22,10 @@ import asyncpg
 
 from storage.backends import DatabaseUnavailable, DatabaseUrlError
 from storage.schema.postgres import migrate, user_version
-from storage.sql import Connection, Row
+from storage.sql import Row
 
-WRITE_LOCK = 0x6D616669_61777269  # pg_advisory_xact_lock key of a write group
 CONNECT_TIMEOUT_S = 10.0
+POOL_SIZE = 10  # connections of one process (the bot: DATABASE_POOL_SIZE)
 
 # a quoted literal or identifier (left alone), or a placeholder
 _TOKEN = re.compile(r"'(?:[^']|'')*'|\"(?:[^\"]|\"\")*\"|\?(\d*)")
@@ -100,6 +100,8 @@ class PgConnection:
     issued, each seen through even when its caller is cancelled (as the SQLite connection's
     thread does): the rollback that follows a cancel never finds the connection busy."""
 
+    shared = True  # other processes' and this pool's transactions run beside this one
+
     def __init__(self, conn: asyncpg.Connection) -> None:
         self.raw = conn
         self._tail: asyncio.Future[Any] | None = None
@@ -153,7 +155,10 @@ class PgConnection:
             await asyncio.wait([self._tail])
 
     def closed(self) -> bool:
-        return bool(self.raw.is_closed())
+        try:
+            return bool(self.raw.is_closed())
+        except asyncpg.InterfaceError:  # lost, the pool took it back: closed for its holder
+            return True
 
 
 def _retrieve(task: asyncio.Future[Any]) -> None:
@@ -187,70 +192,68 @@ def _reason(exc: BaseException) -> str:
 
 
 class PgBackend:
+    """A pool of asyncpg connections (``acquire()``), used by
+    :class:`storage.core.pool.PoolTransactions`: no write lock of its own, each transaction on
+    a connection of its own; what must be serialized takes its own lock (docs/storage.md)."""
+
     name = "postgresql"
     begin_read = "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY"
-    # the write lock up front, as SQLite's BEGIN IMMEDIATE: writers of every process queue
-    # here, so a check and the write it allows see the same rows
-    begin_write: tuple[str, ...] = ("BEGIN", f"SELECT pg_advisory_xact_lock({WRITE_LOCK})")
-    joins_statements = True  # asyncpg's execute() with no arguments: one round trip for all
 
-    def __init__(self, url: str, writer: PgConnection, reader: PgConnection) -> None:
+    def __init__(self, url: str, pool: asyncpg.Pool, size: int) -> None:
         self.url = url
-        self._writer = writer
-        self._reader = reader
-        self.writer = cast(Connection, writer)
-        self.reader = cast(Connection, reader)
+        self.pool = pool
+        self.size = size
         self.path: Path | None = None
-        self._closed = False
+        self.closed = False
 
     @classmethod
-    async def open(cls, url: str) -> PgBackend:
+    async def open(cls, url: str, pool_size: int | None = None) -> PgBackend:
+        size = max(1, pool_size or POOL_SIZE)
         raw = await connect(url)
         try:
             await migrate(raw)
-            reader = await connect(url)
-        except BaseException:
+        finally:
             await raw.close()
-            raise
-        return cls(url, PgConnection(raw), PgConnection(reader))
+        try:
+            pool = await asyncpg.create_pool(url, min_size=1, max_size=size,
+                                             timeout=CONNECT_TIMEOUT_S)
+        except (TimeoutError, OSError, asyncpg.PostgresError, asyncpg.InterfaceError) as exc:
+            raise DatabaseUrlError(f"cannot connect to {describe(url)}: {_reason(exc)}") from None
+        return cls(url, pool, size)
 
-    async def end(self, conn: Connection) -> None:
-        pg = cast(PgConnection, conn)
-        await pg.settle()
-        if pg.closed():
+    async def acquire(self) -> asyncpg.Connection:
+        """A connection of the pool; while the server is down this raises (the caller says
+        "try again")."""
+        if self.closed:
+            raise ValueError("the database is closed")  # as the SQLite connection says it
+        try:
+            return await self.pool.acquire(timeout=CONNECT_TIMEOUT_S)
+        except _UNREACHABLE as exc:
+            raise DatabaseUnavailable(
+                f"cannot reach {describe(self.url)}: {_reason(exc)}") from None
+
+    async def release(self, conn: PgConnection) -> None:
+        """Back to the pool once its statements are done (a lost one is replaced there)."""
+        await conn.settle()
+        await self.pool.release(conn.raw)
+
+    async def end(self, conn: PgConnection) -> None:
+        """End whatever transaction ``conn`` is in (none is fine)."""
+        await conn.settle()
+        if conn.closed():
             return  # the server went away: so did the transaction
         try:
             await conn.execute("ROLLBACK")
         except DatabaseUnavailable:
-            if not pg.closed():
+            if not conn.closed():
                 raise
 
-    async def ready(self, conn: Connection) -> None:
-        """A connection lost (the server restarted) is opened again before its next
-        transaction; while the server is down this raises (the caller says "try again")."""
-        if self._closed:
-            raise ValueError("the database is closed")  # as the SQLite connection says it
-        pg = cast(PgConnection, conn)
-        if pg.closed():
-            await pg.settle()
-            try:
-                pg.raw = await asyncpg.connect(self.url, timeout=CONNECT_TIMEOUT_S)
-            except _UNREACHABLE as exc:
-                raise DatabaseUnavailable(
-                    f"cannot reach {describe(self.url)}: {_reason(exc)}") from None
-
-    async def in_one_trip(self, conn: Connection,
-                          body: Callable[[Connection], Awaitable[_T]]) -> _T:
-        return await body(conn)  # asyncpg's statements are a round trip to the server each
-
-    async def settle(self, conn: Connection) -> None:
-        await cast(PgConnection, conn).settle()
-
-    async def set_cache(self, kib: int | None) -> None:
-        return None  # the server's shared_buffers, not a connection's
-
     async def schema_version(self) -> int:
-        return await user_version(self._writer.raw)
+        raw = await self.acquire()
+        try:
+            return await user_version(raw)
+        finally:
+            await self.pool.release(raw)
 
     async def backup(self, out: Path) -> Path:
         raise RuntimeError(
@@ -258,8 +261,10 @@ class PgBackend:
             " DATABASE_URL (restore: pg_restore -d DATABASE_URL OUT.dump; docs/storage.md)")
 
     async def close(self) -> None:
-        self._closed = True
-        for pg in (self._reader, self._writer):
-            await pg.settle()
-            if not pg.closed():
-                await pg.raw.close()
+        if self.closed:
+            return
+        self.closed = True
+        try:
+            await asyncio.wait_for(self.pool.close(), CONNECT_TIMEOUT_S)
+        except TimeoutError:
+            self.pool.terminate()

@@ -1,7 +1,7 @@
-"""Serialized, group-committed write transactions and snapshot reads over one backend.
+"""SQLite's engine: serialized, group-committed write transactions and snapshot reads over
+one writing and one reading connection (PostgreSQL's pool: :mod:`storage.core.pool`).
 
-Knows no SQL dialect: the statements it runs (SAVEPOINT, RELEASE, ROLLBACK TO, COMMIT) mean the
-same on SQLite and PostgreSQL; how a group begins is the backend's (``begin_write``).
+How a group begins is the backend's (``begin_write``: ``BEGIN IMMEDIATE``).
 """
 
 from __future__ import annotations
@@ -10,6 +10,7 @@ import asyncio
 import contextlib
 from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from contextlib import asynccontextmanager
+from pathlib import Path
 from typing import Any, TypeVar, cast
 
 from storage.backends import Backend, DatabaseUnavailable
@@ -37,8 +38,8 @@ class Transactions:
     released as a savepoint of one open transaction, and the last of the group commits it
     for all (one ``fsync`` for many writers). Each ``transaction()`` returns only once its
     rows are committed, or raises. Reads (``read()``) go through a second, read-only
-    connection with its own lock (:mod:`storage.core.reads`). Other processes wait
-    for the write lock the backend takes when a group begins. ``write()``s queue: whoever gets
+    connection with its own lock (:mod:`storage.core.reads`). Other programs on the file
+    wait for the write lock the backend takes when a group begins. ``write()``s queue: whoever gets
     the writer writes all those queued in one trip (:mod:`storage.core.write_batch`).
     """
 
@@ -418,6 +419,10 @@ class Transactions:
     async def schema_version(self) -> int:
         async with self._exclusive():
             return await self._backend.schema_version()
+
+    async def backup(self, out: Path) -> Path:
+        async with self._exclusive():
+            return await self._backend.backup(out)
 
 
 @asynccontextmanager

@@ -8,7 +8,7 @@ from datetime import date, datetime
 from storage.errors import InvalidAmount, InvalidValue, UnknownGame, UnknownPlayer
 from storage.models import KIND_GAME, GamePoints, Player
 from storage.repos import _rows
-from storage.sql import Connection
+from storage.sql import Connection, lock_rows
 
 LEDGER_ROWS_AT_ONCE = 500  # rows of one INSERT (7 values each: far below SQLite's limit)
 
@@ -126,6 +126,7 @@ async def record_points(
     async with conn.execute("SELECT tg_id FROM game_seats WHERE game_id = ?", (game_id,)) as c:
         seated = [int(r[0]) for r in await c.fetchall()]
     players = set(seated) | {row.tg_id for row in rows}
+    await lock_rows(conn, "players", "tg_id", players)  # their balances, beside an /adjust
     if touched is not None:
         touched.extend(players)
     await games_played(conn, players, day)  # also raises UnknownPlayer

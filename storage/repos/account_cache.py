@@ -29,4 +29,5 @@ def _tg_id(player: Player) -> int:
 class AccountCache(KeyedCache[Player]):
     def __init__(self, *, ttl: float = TTL_S, announce: bool = False,
                  clock: Callable[[], float] = time.monotonic) -> None:
-        super().__init__(ACCOUNTS_CHANNEL, _tg_id, ttl=ttl, announce=announce, clock=clock)
+        super().__init__(ACCOUNTS_CHANNEL, _tg_id, rows=("players", "tg_id"), ttl=ttl,
+                         announce=announce, clock=clock)

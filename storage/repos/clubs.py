@@ -56,7 +56,7 @@ def club_cache(*, announce: bool = False) -> KeyedCache[Club]:
     """The clubs read on every group update, kept as the accounts are
     (storage/repos/keyed_cache.py): every write of a ``clubs`` row goes through
     :meth:`Clubs._writing`."""
-    return KeyedCache(CLUBS_CHANNEL, _chat_id, announce=announce)
+    return KeyedCache(CLUBS_CHANNEL, _chat_id, rows=("clubs", "chat_id"), announce=announce)
 
 
 class Clubs:

@@ -96,10 +96,13 @@ class Expiry:
                 " (tg_id INTEGER PRIMARY KEY, points INTEGER NOT NULL)"
             )
             await conn.execute("DELETE FROM expiry_sweep")
+            # PostgreSQL: each player and balance locked, in tg_id order, and read as the
+            # write that held it (a game's points, an /adjust) left it
             await conn.execute(
                 "INSERT INTO expiry_sweep (tg_id, points)"
                 " SELECT p.tg_id, b.points FROM players p JOIN balances b ON b.tg_id = p.tg_id"
-                f" WHERE p.last_game_date <= ? AND {_AT_RISK} LIMIT ?",
+                f" WHERE p.last_game_date <= ? AND {_AT_RISK} ORDER BY p.tg_id LIMIT ?"
+                + (" FOR UPDATE" if conn.shared else ""),
                 (cutoff, batch),
             )
             async with conn.execute(

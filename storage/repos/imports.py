@@ -52,7 +52,7 @@ from storage.spreadsheets.columns import (
     parse_table,
 )
 from storage.spreadsheets.files import FileRefused, read_table
-from storage.sql import Connection, Row, Store
+from storage.sql import Connection, Lock, Row, Store, lock_key, lock_rows
 
 __all__ = [
     "COLUMNS",
@@ -147,6 +147,10 @@ class Imports:
             return report
         ctx = self._accounts.writing(self._db, None) if apply else self._db.read()
         async with ctx as conn:
+            if apply:  # the accounts it may link, then the nicknames (as a player's claim)
+                await lock_rows(conn, "players", "tg_id",
+                                [r.tg_id for r in rows if r.tg_id is not None])
+                await lock_key(conn, Lock.NICKNAME)
             accepted = await self._check(conn, rows, report)
             for row in accepted:
                 linkable = row.tg_id is not None and await _ops.fetch_player(
@@ -342,6 +346,8 @@ async def _db_conflict(
 async def _link(
     conn: Connection, record_id: int, tg_id: int, now: datetime, admin_id: int | None
 ) -> LinkResult:
+    await lock_key(conn, Lock.NICKNAME)  # a no-op inside an import, which holds it already
+    await lock_rows(conn, "imported_players", "id", [record_id])  # applied once, to one player
     async with conn.execute(
         f"SELECT {_RECORD_COLUMNS} FROM imported_players WHERE id = ? AND claimed_by IS NULL",
         (record_id,),

@@ -17,7 +17,7 @@ from collections.abc import AsyncIterator, Awaitable, Callable, Iterable
 from contextlib import asynccontextmanager
 from typing import Generic, TypeVar
 
-from storage.sql import Connection, Store
+from storage.sql import Connection, Store, lock_rows
 
 V = TypeVar("V")
 K = TypeVar("K")
@@ -41,12 +41,16 @@ def keep(entries: dict[K, T], key: K, value: T, most: int) -> None:
 
 class KeyedCache(Generic[V]):
     """Rows of type ``V`` by their integer id (``key`` of a row); ``channel``: the NOTIFY
-    channel other processes hear this cache's writes on."""
+    channel other processes hear this cache's writes on; ``rows``: the table and key column
+    a write locks its rows in first (PostgreSQL: two processes' writes of one row, each
+    checking what the other changes, go one after the other)."""
 
-    def __init__(self, channel: str, key: Callable[[V], int], *, ttl: float = TTL_S,
-                 announce: bool = False, clock: Callable[[], float] = time.monotonic) -> None:
+    def __init__(self, channel: str, key: Callable[[V], int], *, rows: tuple[str, str],
+                 ttl: float = TTL_S, announce: bool = False,
+                 clock: Callable[[], float] = time.monotonic) -> None:
         self.channel = channel
         self.key = key
+        self.rows = rows
         self.ttl = ttl
         self.announce = announce  # PostgreSQL: tell the other processes (NOTIFY)
         self.clock = clock
@@ -145,6 +149,8 @@ class KeyedCache(Generic[V]):
         since = self.generation
         try:
             async with db.transaction(background=background) as conn:
+                if row_ids:
+                    await lock_rows(conn, *self.rows, row_ids)
                 yield conn
                 await self.announce_in(conn, row_ids)
             committed = True

@@ -19,7 +19,7 @@ from storage.repos import _ops, _rows
 from storage.repos.account_cache import AccountCache
 from storage.spreadsheets.columns import COLUMNS
 from storage.spreadsheets.files import write_csv, write_xlsx
-from storage.sql import Store
+from storage.sql import Store, lock_rows
 
 
 class Ledger:
@@ -153,6 +153,7 @@ class Ledger:
         if not reason.strip():
             raise InvalidValue("reason", reason, "empty")
         async with self._db.transaction() as conn:
+            await lock_rows(conn, "players", "tg_id", [tg_id])  # the balance checked, then changed
             await _ops.require_player(conn, tg_id)
             current = await _ops.balance(conn, tg_id)
             if current + delta < 0:

@@ -20,7 +20,7 @@ from storage.models import KIND_BLOCK_BURN, OFFLINE_ID_MAX, Player
 from storage.nickname import nickname_key, normalize_nickname
 from storage.repos import _ops, _rows
 from storage.repos.account_cache import AccountCache
-from storage.sql import Connection, Store
+from storage.sql import Connection, Lock, Store, lock_key
 
 MAX_LANGUAGE_LENGTH = 16
 
@@ -107,6 +107,7 @@ class Players:
             raise InvalidValue("sex", sex, "not_m_or_f")
         # a new id no update comes from: nothing of it is cached
         async with self._db.transaction() as conn:
+            await lock_key(conn, Lock.NICKNAME)  # the look-alikes checked, and the next id
             async with conn.execute(
                 "SELECT tg_id FROM players WHERE nickname_key = ?", (key,)
             ) as cur:
@@ -134,6 +135,7 @@ class Players:
         key = nickname_key(text)
         skel = skeleton(text)
         async with self._writing(tg_id) as conn:
+            await lock_key(conn, Lock.NICKNAME)
             await _ops.require_player(conn, tg_id)
             async with conn.execute(
                 "SELECT tg_id FROM players WHERE nickname_key = ?", (key,)

@@ -13,7 +13,7 @@ from storage.errors import (
 )
 from storage.models import FINAL_STATUSES, AdminAction, Complaint, ImmunityOrder, Player
 from storage.repos import _ops, _rows
-from storage.sql import Connection, Store
+from storage.sql import Connection, Store, lock_rows
 
 MAX_COMPLAINT_LENGTH = 2000
 _ORDER_COLUMNS = "id, game_id, orderer_id, holder_id, announce_name, accepted, used"
@@ -94,6 +94,7 @@ class Immunity:
     async def mark_used(self, order_id: int) -> ImmunityOrder:
         """The immunity saved its holder; raises ImmunityAlreadyUsed the second time."""
         async with self._db.transaction() as conn:
+            await lock_rows(conn, "immunity_orders", "id", [order_id])  # used once
             order = await _fetch_order(conn, order_id)
             if order.used:
                 raise ImmunityAlreadyUsed(order_id)

@@ -105,3 +105,14 @@ def test_database_url_chooses_postgresql_and_never_shows_its_password(
             Settings(_env_file=None, bot_token=TOKEN, database_url=bad)  # type: ignore[call-arg]
         assert describe(err.value).startswith("DATABASE_URL is malformed")
         assert "pw" not in describe(err.value)
+
+
+def test_the_pool_size(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("DATABASE_POOL_SIZE", raising=False)
+    assert Settings(_env_file=None, bot_token=TOKEN).database_pool_size == 10  # type: ignore[call-arg]
+    monkeypatch.setenv("DATABASE_POOL_SIZE", "25")
+    assert Settings(_env_file=None, bot_token=TOKEN).database_pool_size == 25  # type: ignore[call-arg]
+    for bad in ("0", "-3", "1000", "many"):
+        monkeypatch.setenv("DATABASE_POOL_SIZE", bad)
+        with pytest.raises(ValidationError):
+            Settings(_env_file=None, bot_token=TOKEN)  # type: ignore[call-arg]

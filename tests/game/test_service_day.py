@@ -259,10 +259,10 @@ async def test_a_join_is_one_write(h: Harness) -> None:
     table = await h.service.open_lobby(CHAT, "Club", HOST, is_admin=False)
     await h.service.join(table.game_id, players[0])
     commits: list[str] = []
-    await h.db._conn.set_trace_callback(
+    await h.db.engine._conn.set_trace_callback(
         lambda sql: commits.append(sql) if sql.strip().upper() == "COMMIT" else None)
     await h.service.join(table.game_id, players[1])
-    await h.db._conn.set_trace_callback(None)
+    await h.db.engine._conn.set_trace_callback(None)
     assert len(commits) == 1
     stored = await h.db.games.get(table.game_id)
     assert [(s.seat, s.tg_id) for s in stored.seats] == [(1, players[0]), (2, players[1])]

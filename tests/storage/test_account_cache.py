@@ -208,7 +208,7 @@ async def test_two_writes_of_one_account_in_one_group_keep_nothing_stale(db: Dat
     """Two writes of the same account committed together: whichever returns first, the
     account kept is never the older one (the other's write would be hidden)."""
     await add_players(db, 1)
-    db.group_max_s = None
+    db.engine.group_max_s = None
     release = asyncio.Event()
     holding = asyncio.Event()
 

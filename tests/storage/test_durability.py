@@ -368,7 +368,7 @@ async def test_pragmas_and_migrations_idempotent(db_path: Path) -> None:
         assert await again.ledger.balance(1) == 4
         async with again.transaction() as conn:
             pass
-        assert await migrate(again._conn) == SCHEMA_VERSION  # nothing left to apply
+        assert await migrate(again.engine._conn) == SCHEMA_VERSION  # nothing left to apply
         await again.close()
 
 

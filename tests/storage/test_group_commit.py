@@ -16,6 +16,9 @@ from storage import Database
 from storage.db import GROUP_MAX, GroupRolledBack
 from storage.sql import Connection
 
+# SQLite's one writer and its group commit (PostgreSQL's pool: test_pool.py)
+pytestmark = pytest.mark.sqlite_only
+
 INTEGRITY = (sqlite3.IntegrityError, asyncpg.IntegrityConstraintViolationError)
 Body = Callable[[Connection], Awaitable[None]]
 
@@ -56,12 +59,12 @@ def _insert(x: int) -> Body:
 
 async def _commits(db: Database) -> list[str]:
     seen: list[str] = []
-    db.group_max_s = None  # the counts below are the queue's and the size's, not the clock's
+    db.engine.group_max_s = None  # the counts below are the queue's and the size's, not the clock's
     if db.backend == "sqlite":
-        await db._conn.set_trace_callback(  # the writer's statements, as SQLite runs them
+        await db.engine._conn.set_trace_callback(  # the writer's statements, as SQLite runs them
             lambda s: seen.append(s) if s.strip().upper() == "COMMIT" else None)
         return seen
-    pg = db._conn
+    pg = db.engine._conn
     execute = pg.execute
 
     def spy(sql: str, parameters: object = None) -> object:  # the writer's statements
@@ -76,7 +79,7 @@ async def _commits(db: Database) -> list[str]:
 async def _queued(db: Database, bodies: list[Body]) -> list[BaseException | None]:
     """Run ``bodies`` as transactions queued behind a first one that holds the writer, so
     that they form one group; their outcomes in order."""
-    db.group_max_s = None  # one group however long the first holds the writer (no age limit)
+    db.engine.group_max_s = None  # one group however long the first holds the writer (no age limit)
     release = asyncio.Event()
     holding = asyncio.Event()
 
@@ -227,7 +230,7 @@ async def test_cancelled_while_queued_the_group_still_commits(db: Database, db_t
         await queued
     rows = await _rows(db_target)
     assert rows in ([1], [1, 2])  # 2 only if the writer got its turn before the cancel
-    assert db._group is None
+    assert db.engine._group is None
 
 
 async def test_a_failed_commit_fails_every_transaction_of_the_group(
@@ -311,7 +314,7 @@ async def test_a_group_older_than_its_limit_commits_with_writers_still_waiting(
     once it is ``group_max_s`` old, at the end of the transaction under way."""
     await _table(db)
     commits = await _commits(db)
-    db.group_max_s = 0.05
+    db.engine.group_max_s = 0.05
     seen: list[tuple[str, int]] = []
 
     def slow(x: int) -> Body:

@@ -25,6 +25,9 @@ from tests.storage.test_group_commit import (
     _table,
 )
 
+# SQLite's one writer and its group commit (PostgreSQL's pool: test_pool.py)
+pytestmark = pytest.mark.sqlite_only
+
 
 async def _several(conn: Connection) -> tuple[int, int | None, list[int]]:
     """Every call a repository makes: execute awaited and entered, executemany, a cursor's
@@ -49,7 +52,7 @@ async def test_a_write_returns_the_bodys_result_once_committed(
 async def test_on_sqlite_a_write_is_one_trip_to_the_thread(
         db: Database, db_target: str | Path) -> None:
     await _table(db)
-    raw: Any = db._conn
+    raw: Any = db.engine._conn
     trips: list[object] = []
     execute = raw.run
 
@@ -105,7 +108,7 @@ async def test_a_write_cancelled_in_its_trip_is_seen_through(
     and the writer goes on."""
     await _table(db)
     started = asyncio.Event()
-    raw: Any = db._conn
+    raw: Any = db.engine._conn
     execute = raw.run
 
     async def slow(fn: Any, *args: Any, **kwargs: Any) -> Any:
@@ -138,7 +141,7 @@ async def _insert(conn: Connection, x: int) -> None:
 async def test_a_games_step_goes_before_queued_background_writes(
         db: Database, db_target: str | Path) -> None:
     await _table(db)
-    db.group_max_s = None
+    db.engine.group_max_s = None
     order: list[int] = []
 
     async def one(x: int, background: bool) -> None:
@@ -189,7 +192,7 @@ async def test_the_writer_lock_passes_on_when_a_waiter_is_cancelled() -> None:
 
 async def _queued_writes(db: Database, bodies: list[Any]) -> list[BaseException | None]:
     """``bodies`` as writes queued behind a transaction that holds the writer: one group."""
-    db.group_max_s = None
+    db.engine.group_max_s = None
 
     head, release = await hold_writer(db, insert_zero)
     tasks = [asyncio.create_task(db.write(b)) for b in bodies]

@@ -10,7 +10,6 @@ import asyncpg
 import pytest
 
 from storage import Database
-from storage.backends.postgres import WRITE_LOCK
 from storage.repos.outbox import EDIT, SEND, Queued
 from tests.storage.holding import hold_writer
 
@@ -108,11 +107,11 @@ async def test_a_sent_keyed_message_s_id_is_known_without_a_read(db: Database) -
 
 
 @pytest.mark.postgresql_only
-async def test_a_mark_behind_a_group_coalescing_its_edit_sees_the_new_rev(
+async def test_a_mark_behind_a_write_coalescing_its_edit_sees_the_new_rev(
         db: Database, db_target: str) -> None:
-    """Another process's write group coalesced a new text into the edit being sent (and holds
-    the write lock): the mark waits for it, then finds the rev moved on: the edit stays queued
-    with the new text, to be sent again."""
+    """Another process's transaction coalesced a new text into the edit being sent (and holds
+    the row): the mark waits for it, then finds the rev moved on: the edit stays queued with
+    the new text, to be sent again."""
     await db.outbox.enqueue([Queued(1, SEND, {"text": "board"}, key="b")], now=1.0)
     assert await db.outbox.mark_sent((await db.outbox.pending(1))[0], 7, now=2.0)
     await db.outbox.enqueue([Queued(1, EDIT, {"text": "v1"}, key="b")], now=3.0)
@@ -121,12 +120,11 @@ async def test_a_mark_behind_a_group_coalescing_its_edit_sees_the_new_rev(
     try:
         tx = other.transaction()
         await tx.start()
-        await other.execute(f"SELECT pg_advisory_xact_lock({WRITE_LOCK})")
         await other.execute("UPDATE outbox SET payload = $1, rev = rev + 1 WHERE id = $2",
                             '{"text": "v2"}', edit.id)
         mark = asyncio.create_task(db.outbox.mark_sent(edit, 7, now=4.0))
         await asyncio.sleep(0.3)
-        assert not mark.done()  # waits for the group
+        assert not mark.done()  # waits for the row
         await tx.commit()
         assert await asyncio.wait_for(mark, 10) is False
     finally:

@@ -17,6 +17,9 @@ from storage.repos.outbox import SEND, Queued, enqueue_in
 from storage.sql import Connection
 from tests.storage.test_group_commit import _table
 
+# SQLite's one writer and its group commit (PostgreSQL's pool: test_pool.py)
+pytestmark = pytest.mark.sqlite_only
+
 
 @asynccontextmanager
 async def _reader_held(db: Database) -> AsyncIterator[None]:

@@ -24,6 +24,9 @@ from tests.storage.test_group_commit import (
     _table,
 )
 
+# SQLite's one writer and its group commit (PostgreSQL's pool: test_pool.py)
+pytestmark = pytest.mark.sqlite_only
+
 Body = Callable[[Connection], Awaitable[Any]]
 
 
@@ -31,7 +34,7 @@ def _trips(db: Database, hold: asyncio.Event | None = None,
            started: asyncio.Event | None = None) -> list[object]:
     """Each trip the writer makes (``in_one_trip``); with ``hold``, a trip's answer waits for
     it (its statements run meanwhile: SQLite's on the thread, PostgreSQL's in their task)."""
-    backend: Any = db._backend
+    backend: Any = db.engine._backend
     real = backend.in_one_trip
     trips: list[object] = []
 
@@ -277,11 +280,11 @@ async def _statements(db: Database) -> list[str]:
     """The writer's statements as the database gets them (SQLite's as its thread runs them;
     PostgreSQL's per call: one call is one round trip)."""
     seen: list[str] = []
-    db.group_max_s = None
+    db.engine.group_max_s = None
     if db.backend == "sqlite":
-        await db._conn.set_trace_callback(lambda s: seen.append(" ".join(s.split())))
+        await db.engine._conn.set_trace_callback(lambda s: seen.append(" ".join(s.split())))
         return seen
-    pg = db._conn
+    pg = db.engine._conn
     execute = pg.execute
 
     def spy(sql: str, parameters: object = None) -> object:
@@ -309,7 +312,7 @@ async def test_a_batchs_statements_one_savepoint_each_and_one_commit(db: Databas
                          insert(2), "RELEASE step", "SAVEPOINT step", insert(3), "COMMIT"]
     else:
         insert = "INSERT INTO t (x) VALUES (?)".format
-        begin = "; ".join(db._backend.begin_write)
+        begin = "; ".join(db.engine._backend.begin_write)
         assert lone == [f"{begin}; SAVEPOINT step", insert(), "COMMIT"]
         assert batch == ["SAVEPOINT step", insert(), "RELEASE step; SAVEPOINT step", insert(),
                          "RELEASE step; SAVEPOINT step", insert(), "COMMIT"]
@@ -331,25 +334,3 @@ async def test_a_failed_body_between_others_is_undone_in_the_batch(db: Database)
     else:
         assert batch[2:4] == ["RELEASE step; SAVEPOINT step", "; ".join(undo)]
     assert batch[-1] == "COMMIT" and batch.count("COMMIT") == 1
-
-
-@pytest.mark.postgresql_only  # a SQLite body runs whole on the connection's thread
-async def test_a_lone_write_cancelled_in_its_body_changes_nothing_on_postgresql(
-        db: Database, db_target: str | Path) -> None:
-    """Alone, a write runs in its caller's task: a cancel there reaches its own body only
-    (PostgreSQL's bodies await the server; SQLite's cannot be cut: test_one_trip_write)."""
-    await _table(db)
-    inside = asyncio.Event()
-
-    async def waits(conn: Connection) -> None:
-        await conn.execute("INSERT INTO t (x) VALUES (1)")
-        inside.set()
-        await asyncio.Event().wait()
-
-    task = asyncio.create_task(db.write(waits))
-    await inside.wait()
-    task.cancel()
-    with pytest.raises(asyncio.CancelledError):
-        await task
-    assert await db.write(_one(2)) == 2
-    assert await _rows(db_target) == [2]
