@@ -7,6 +7,7 @@ under way answers 404 "not finished". Players are named by nickname only.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from datetime import UTC, date, datetime
 from pathlib import Path
@@ -98,11 +99,27 @@ async def home(request: web.Request) -> web.Response:
     return render(request, "home.html", network=network, clubs=clubs)
 
 
+# the ids the database stores (SQLite's INTEGER, PostgreSQL's BIGINT: 64-bit, signed); a
+# larger one in a URL would overflow the driver's parameter (a 500) instead of finding nothing
+ID_MIN, ID_MAX = -(2 ** 63), 2 ** 63 - 1
+ID_DIGITS = re.compile(r"-?[0-9]{1,19}")
+
+
+def _row_id(text: str, *, positive: bool) -> int | None:
+    """An id from the URL: ASCII digits (``int()`` would take "٣", "+3", " 3", "3_0") within
+    64 bits, above 0 when ``positive`` (a game's id); else None, which answers 404."""
+    if ID_DIGITS.fullmatch(text) is None:
+        return None
+    value = int(text)
+    if not ID_MIN <= value <= ID_MAX or (positive and value <= 0):
+        return None
+    return value
+
+
 async def club(request: web.Request) -> web.Response:
     stats = request.app[STATS]
-    try:
-        chat_id = int(request.match_info["club"])
-    except ValueError:
+    chat_id = _row_id(request.match_info["club"], positive=False)  # a group's id is negative
+    if chat_id is None:
         return not_found(request)
     found = await stats.db.clubs.get(chat_id)
     if found is None:
@@ -124,10 +141,7 @@ async def player(request: web.Request) -> web.Response:
 
 
 def _game_id(request: web.Request) -> int | None:
-    try:
-        return int(request.match_info["game"])
-    except ValueError:
-        return None
+    return _row_id(request.match_info["game"], positive=True)
 
 
 async def game(request: web.Request) -> web.Response:
