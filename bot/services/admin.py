@@ -85,9 +85,9 @@ class Admin:
             balance = await self.db.ledger.adjust(
                 player.tg_id, points, reason=reason, admin_id=admin_id, now=self.clock()
             )
-        except InsufficientBalance as e:
-            raise UserError("admin.insufficient", nick=display(player), balance=e.balance,
-                            points=-points) from e
+        except InsufficientBalance as e:  # who, how much, and the balance now
+            raise UserError("admin.adjust_insufficient", nick=display(player),
+                            balance=e.balance, points=-points) from e
         except StorageError as e:
             raise explain(e) from e
         return PointsChange(player, points, reason, balance)

@@ -171,6 +171,13 @@ admin-insufficient = <b>{ $nick }</b> has only { $balance ->
         [one] { $balance } point
        *[other] { $balance } points
     }, cannot redeem { $points }.
+admin-adjust_insufficient = Cannot take { $points ->
+        [one] { $points } point
+       *[other] { $points } points
+    } from <b>{ $nick }</b>: the balance is { $balance ->
+        [one] { $balance } point
+       *[other] { $balance } points
+    }.
 admin-invalid_amount = Invalid amount of points: { $points }.
 admin-redeemed = Redeemed { $points ->
         [one] { $points } point

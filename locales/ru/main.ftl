@@ -175,6 +175,15 @@ admin-insufficient = У <b>{ $nick }</b> только { $balance ->
         [few] { $balance } балла
        *[many] { $balance } баллов
     }, нельзя списать { $points }.
+admin-adjust_insufficient = Нельзя списать { $points ->
+        [one] { $points } балл
+        [few] { $points } балла
+       *[many] { $points } баллов
+    }: у игрока <b>{ $nick }</b> { $balance ->
+        [one] { $balance } балл
+        [few] { $balance } балла
+       *[many] { $balance } баллов
+    }.
 admin-invalid_amount = Недопустимое число баллов: { $points }.
 admin-redeemed = { $points ->
         [one] Списан { $points } балл

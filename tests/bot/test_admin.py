@@ -102,7 +102,7 @@ async def test_adjust_both_ways_and_nick_with_spaces(
     reply = await ask(ADMIN_ID, '/adjust "Trinity Ann" -2 typo')
     assert reply.text.endswith("Balance: 3.")
     reply = await ask(ADMIN_ID, "/adjust Neo -11 too much")
-    assert reply.text == "<b>Neo</b> has only 10 points, cannot redeem 11."
+    assert reply.text == "Cannot take 11 points from <b>Neo</b>: the balance is 10 points."
 
 
 async def test_block_and_unblock(app: App, fake: FakeTelegram, ask: Any) -> None:

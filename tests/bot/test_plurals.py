@@ -41,6 +41,9 @@ IMPORT: dict[str, Any] = {"linked": 1, "unchanged": 2, "refused": 3}
 CASES: dict[str, tuple[str, tuple[str, str, str], tuple[str, str], dict[str, Any]]] = {
     "balance.text": ("points", POINTS_RU, POINTS_EN, {}),
     "admin.insufficient": ("balance", POINTS_RU, POINTS_EN, {"nick": "Neo", "points": 3}),
+    "admin.adjust_insufficient": ("points", POINTS_RU, POINTS_EN, {"nick": "Neo", "balance": 7}),
+    "admin.adjust_insufficient#balance": ("balance", POINTS_RU, POINTS_EN,
+                                          {"nick": "Neo", "points": 7}),
     "admin.redeemed": ("points", POINTS_RU, POINTS_EN,
                        {"nick": "Neo", "reason": "mug", "balance": 4}),
     "admin.redeemed_notice": ("points", POINTS_RU, POINTS_EN, {"reason": "mug", "balance": 4}),
