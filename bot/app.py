@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 import signal
 from collections.abc import Callable
@@ -44,8 +43,11 @@ from bot.services.expiry import ExpiryReport, run_expiry
 from bot.services.moving import Moving
 from bot.startup import StartupError as StartupError  # where the importers found it
 from bot.telegram.middlewares import AdminOnly, BlockedInGame, ContextMiddleware
+from bot.telegram.polling import poll_until
 from bot.telegram.session import BotSession
 from bot.telegram.shutdown import HandlersInFlight
+from bot.telegram.updates import UpdateReader
+from bot.telegram.webhook import WebhookHandler
 from bot.wiring import game_routers, install_games, mini_app_url, start_games
 from storage.backends import DatabaseUrlError
 from storage.db import Database
@@ -92,6 +94,8 @@ class App:
     on_lost: Callable[[], None] | None = None
     # the updates being handled, waited for at a stop (before any other outer middleware)
     handlers: HandlersInFlight = field(default_factory=HandlersInFlight)
+    # every update read alone (long polling, the webhook): the malformed ones skipped, counted
+    update_reader: UpdateReader = field(default_factory=UpdateReader)
 
     def __post_init__(self) -> None:
         self.dispatcher.update.outer_middleware(self.handlers)
@@ -150,10 +154,8 @@ class App:
             elif self.settings.webhook_url is not None:
                 await self.run_webhook(handle_signals=handle_signals)
             else:
-                await self.dispatcher.start_polling(
-                    self.bot, handle_signals=handle_signals, polling_timeout=polling_timeout,
-                    close_bot_session=False, tasks_concurrency_limit=self.updates_in_flight,
-                )
+                await self.run_polling(handle_signals=handle_signals,
+                                       polling_timeout=polling_timeout)
         finally:
             await self.close()
 
@@ -187,22 +189,29 @@ class App:
             raise StartupError(f"setWebhook {url} failed: {e.message}") from None
         log.info("webhook", extra={"url": url, "port": settings.webhook_port})
 
+    async def run_polling(self, *, handle_signals: bool, polling_timeout: int) -> None:
+        """Long polling (bot/telegram/polling.py: each update of a batch read alone, a
+        malformed one skipped) until ``stopping`` is set (by :meth:`stop`, or by SIGTERM/SIGINT
+        when ``handle_signals``)."""
+        await poll_until(self.wait_stopping(handle_signals), self.bot, self.dispatcher,
+                         self.update_reader, polling_timeout=polling_timeout,
+                         in_flight=self.updates_in_flight)
+
     async def run_webhook(self, *, handle_signals: bool) -> None:
-        """Webhook mode: aiogram's request handler on an aiohttp server; Telegram's
+        """Webhook mode: our request handler (bot/telegram/webhook.py: a malformed update is
+        answered 200 and skipped) on an aiohttp server; Telegram's
         ``X-Telegram-Bot-Api-Secret-Token`` header must carry WEBHOOK_SECRET (else 401, and
         nothing is processed). setWebhook is called once the server listens."""
         from urllib.parse import urlsplit
 
-        from aiogram.webhook.aiohttp_server import SimpleRequestHandler, setup_application
+        from aiogram.webhook.aiohttp_server import setup_application
 
         settings = self.settings
         url = settings.webhook_url
         assert url is not None and settings.webhook_secret is not None
         secret = settings.webhook_secret.get_secret_value()
         webapp = web.Application()
-        handler = SimpleRequestHandler(self.dispatcher, self.bot, secret_token=secret)
-        # not handler.register(): its shutdown hook would close the bot's session before the
-        # sender is flushed; close() does that, in order
+        handler = WebhookHandler(self.dispatcher, self.bot, self.update_reader, secret=secret)
         webapp.router.add_route("POST", urlsplit(url).path or "/", handler.handle)
         setup_application(webapp, self.dispatcher, bot=self.bot)
         # the runner's setup runs the dispatcher's startup (games restored)
@@ -252,8 +261,6 @@ class App:
     async def stop(self) -> None:
         """Stop polling or the webhook (the way a signal does); :meth:`run` then returns."""
         self.stopping.set()
-        with contextlib.suppress(RuntimeError):  # "Polling is not started": a webhook, or none
-            await self.dispatcher.stop_polling()
 
     async def close(self) -> None:
         """Stop order: no new updates, no new jobs; running jobs cancelled quietly (what they
@@ -381,7 +388,7 @@ async def create_app(
     app = App(settings, bot, dispatcher, services, scheduler, clock, guard=guard)
     if isinstance(dispatcher, InboxDispatcher):
         assert settings.database_url is not None
-        dispatcher.use_inbox(db.inbox)
+        dispatcher.use_inbox(db.inbox, reader=app.update_reader)
         games.shared = True
         app.sharing = Sharing(settings.database_url.get_secret_value(), bot, dispatcher, games,
                               delivery, db, arm_expiry=app.arm_expiry,

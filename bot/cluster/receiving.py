@@ -21,6 +21,7 @@ from typing import Any
 from aiogram import Bot, Dispatcher
 from aiogram.types import TelegramObject, Update
 
+from bot.telegram.updates import UpdateReader
 from storage.backends import DatabaseUnavailable
 from storage.repos.inbox import Inbox
 
@@ -30,11 +31,13 @@ Handler = Callable[[TelegramObject, dict[str, Any]], Awaitable[Any]]
 
 
 class InboxDispatcher(Dispatcher):
-    def use_inbox(self, inbox: Inbox, wall: Callable[[], float] = time.time) -> None:
+    def use_inbox(self, inbox: Inbox, wall: Callable[[], float] = time.time,
+                  reader: UpdateReader | None = None) -> None:
         """Several processes share the work: bot/cluster/sharing.py polls, writes each update
         to the inbox and claims the rows this process handles (:meth:`handle_claimed`)."""
         self.inbox = inbox
         self.wall = wall
+        self.reader = reader if reader is not None else UpdateReader()
         # how a row is marked handled (bot/cluster/sharing.py: in batches, on its own connection)
         self.mark_handled: Callable[[int, float], Awaitable[None]] = inbox.handled
         self._written: set[int] = set()  # in the inbox already (claimed from it)
@@ -42,9 +45,14 @@ class InboxDispatcher(Dispatcher):
 
     async def handle_claimed(self, bot: Bot, update_id: int, update: dict[str, Any]) -> None:
         """An inbox row this process claimed (its JSON decoded): handled, then marked
-        handled."""
+        handled. One aiogram cannot read is marked handled at once (logged and counted by
+        ``reader``): claimed again and again, it would fail every time."""
+        parsed = self.reader.read(update, bot)
+        if parsed is None:
+            await self._handled(update_id)
+            return
         self._written.add(update_id)
-        await self.feed_raw_update(bot, update)
+        await self.feed_update(bot, parsed)
 
     async def _write(self, update: Update) -> bool:
         """Whether to handle it: False for a second delivery."""

@@ -1,6 +1,8 @@
 """aiogram's plumbing: the HTTP session to the Bot API (:mod:`bot.telegram.session`), the
-raw ``getUpdates`` (:mod:`bot.telegram.updates`), the outer middlewares (who is talking, in
-which language) and the handlers still running at a stop.
+raw ``getUpdates`` and the reading of each update alone (:mod:`bot.telegram.updates`), long
+polling (:mod:`bot.telegram.polling`) and the webhook's handler (:mod:`bot.telegram.webhook`),
+which skip a malformed update instead of stopping on it, the outer middlewares (who is
+talking, in which language) and the handlers still running at a stop.
 Start with ``middlewares.py``.
 
 May import: ``bot.services``, ``bot.delivery``, ``bot.errors``, ``bot.config`` and the layers

@@ -59,6 +59,11 @@ class ContextMiddleware(BaseMiddleware):
             await self._migrated(event)  # a service message: nothing else to handle
             return None
         chat, user = _chat_and_user(event)
+        if isinstance(event, Message) and user is None and event.chat.type == "private":
+            # no sender (a Bot API emulator's message): nobody to answer, no account to act on
+            log.info("private message without sender ignored",
+                     extra={"chat_id": event.chat.id, "message_id": event.message_id})
+            return None
         locale: str = services.settings.default_locale
         if chat is not None and chat.type != "private":
             club = await services.db.clubs.cached(chat.id)  # from memory (storage/keyed_cache)

@@ -656,6 +656,11 @@ class FakeTelegram:
         async with self._changed:
             self._changed.notify_all()
 
+    async def push_raw(self, update: dict[str, Any]) -> int:
+        """Queue ``update`` exactly as given (malformed ones too), with the next update_id."""
+        await self._push(update)
+        return int(update["update_id"])
+
     async def _push(self, update: dict[str, Any]) -> None:
         update["update_id"] = next(self._update_ids)
         self.sent_updates[update["update_id"]] = update

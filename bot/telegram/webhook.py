@@ -1,0 +1,50 @@
+"""The webhook's request handler (one process on SQLite): Telegram POSTs each update.
+
+Telegram resends an update until it gets a 2xx, so whatever the body, once the secret is right
+the answer is 200: an update aiogram cannot validate (or a body that is no JSON) is logged and
+counted (:class:`~bot.telegram.updates.UpdateReader`) and goes no further; aiogram's own
+handler answered it 500, and Telegram sent it again and again, holding back every update after
+it. A good update is handled in the background (as aiogram's ``handle_in_background``).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import secrets
+from typing import Any
+
+from aiogram import Bot, Dispatcher
+from aiohttp import web
+
+from bot.telegram.updates import UpdateReader, handle_update
+
+SECRET_HEADER = "X-Telegram-Bot-Api-Secret-Token"
+
+
+class WebhookHandler:
+    """``webapp.router.add_route("POST", path, handler.handle)``."""
+
+    def __init__(self, dispatcher: Dispatcher, bot: Bot, reader: UpdateReader, *,
+                 secret: str) -> None:
+        self.dispatcher = dispatcher
+        self.bot = bot
+        self.reader = reader
+        self.secret = secret.encode()
+        self.tasks: set[asyncio.Task[Any]] = set()  # kept referenced while they run
+
+    async def handle(self, request: web.Request) -> web.Response:
+        given = request.headers.get(SECRET_HEADER, "").encode("utf-8", "surrogateescape")
+        if not secrets.compare_digest(given, self.secret):
+            return web.Response(status=401, text="Unauthorized")
+        try:
+            raw = await request.json(loads=self.bot.session.json_loads)
+        except ValueError as e:  # not JSON (UnicodeDecodeError is one too)
+            self.reader.skip(None, f"not JSON: {e}"[:300])
+            return web.json_response({})
+        update = self.reader.read(raw, self.bot)
+        if update is not None:
+            task = asyncio.create_task(handle_update(self.dispatcher, self.bot, update),
+                                       name=f"update:{update.update_id}")
+            self.tasks.add(task)
+            task.add_done_callback(self.tasks.discard)
+        return web.json_response({})

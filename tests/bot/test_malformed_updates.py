@@ -1,0 +1,148 @@
+"""No update can stop the bot: one that aiogram cannot validate (a ``channel_post`` without its
+``message_id``, as a Bot API emulator sent) is skipped, logged with its update_id and counted;
+the offset moves past it and the good updates of its batch are handled, in long polling
+(bot/telegram/polling.py) and through the webhook (bot/telegram/webhook.py, a 200 so that
+Telegram does not send it again for ever). A private message without ``from`` is ignored."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from pathlib import Path
+from typing import Any
+
+import aiohttp
+import pytest
+
+from bot.app import App
+from tests.fakes.telegram_server import FakeTelegram
+from tests.game.flow import WEBHOOK_SECRET, start_app, stop_app, wait_until
+
+REPLY_WAIT = 10.0  # today's code never answers: fail in seconds, not the fake's 20
+
+
+def _channel_post_without_message_id() -> dict[str, Any]:
+    return {"channel_post": {"date": int(time.time()),
+                             "chat": {"id": -100500, "type": "channel", "title": "News"},
+                             "text": "hello"}}
+
+
+def _start(fake: FakeTelegram, user_id: int, name: str) -> dict[str, Any]:
+    fake.user(user_id, name, language_code="en")
+    return {"message": {
+        "message_id": 1, "date": int(time.time()),
+        "chat": {"id": user_id, "type": "private", "first_name": name},
+        "from": {"id": user_id, "is_bot": False, "first_name": name, "language_code": "en"},
+        "text": "/start", "entities": [{"type": "bot_command", "offset": 0, "length": 6}]}}
+
+
+async def _push_batch(fake: FakeTelegram, *updates: dict[str, Any]) -> list[int]:
+    """The updates queued at once (no await yields between them: one getUpdates batch)."""
+    for update in updates:
+        await fake.push_raw(update)
+    return [update["update_id"] for update in updates]
+
+
+def _skipped_lines(caplog: pytest.LogCaptureFixture) -> list[logging.LogRecord]:
+    return [r for r in caplog.records if r.getMessage() == "malformed update skipped"]
+
+
+@pytest.mark.parametrize("mode", ["polling", "webhook"])
+async def test_a_malformed_update_is_skipped_and_the_good_ones_are_answered(
+        fake: FakeTelegram, tmp_path: Path, caplog: pytest.LogCaptureFixture,
+        mode: str) -> None:
+    caplog.set_level(logging.INFO)
+    app, task = await start_app(fake, tmp_path, mode=mode)
+    try:
+        if mode == "webhook":
+            await fake.wait_call("setWebhook")
+        first, bad, second = await _push_batch(
+            fake, _start(fake, 301, "Ann"), _channel_post_without_message_id(),
+            _start(fake, 302, "Bob"))
+        assert "Ann" in (await fake.next_message(301, timeout=REPLY_WAIT)).body
+        assert "Bob" in (await fake.next_message(302, timeout=REPLY_WAIT)).body
+        if mode == "polling":  # the three came in one getUpdates
+            assert fake.delivered_at[first] == fake.delivered_at[bad] \
+                == fake.delivered_at[second]
+        else:  # each POST answered 200: none sent again
+            await wait_until(lambda: len(fake.webhook_statuses) >= 3, 10, "three POSTs")
+            assert fake.webhook_statuses == [200, 200, 200]
+        # and the bot keeps answering
+        await fake.send(fake.user(303, "Cid", language_code="en"), "/start")
+        assert "Cid" in (await fake.next_message(303, timeout=REPLY_WAIT)).body
+        assert fake.pending_updates() == 0
+        assert app.update_reader.skipped == 1
+        [line] = _skipped_lines(caplog)
+        assert line.__dict__["update_id"] == bad
+        assert "channel_post.message_id" in line.__dict__["reason"]
+        assert "Field required" in line.__dict__["reason"]
+        assert not [r for r in caplog.records if "Failed to fetch updates" in r.getMessage()]
+    finally:
+        await stop_app(app, task)
+
+
+async def test_a_batch_of_malformed_updates_alone_is_confirmed(
+        fake: FakeTelegram, tmp_path: Path) -> None:
+    """A batch with nothing good in it (the offset must still move past it)."""
+    app, task = await start_app(fake, tmp_path)
+    try:
+        await _push_batch(fake, _channel_post_without_message_id(),
+                          {"message": {"text": "no chat, no id"}}, {"edited_message": 5})
+        await wait_until(lambda: app.update_reader.skipped == 3, 10, "three skipped")
+        await fake.send(fake.user(304, "Dan", language_code="en"), "/start")
+        assert "Dan" in (await fake.next_message(304, timeout=REPLY_WAIT)).body
+        assert app.update_reader.skipped == 3
+    finally:
+        await stop_app(app, task)
+
+
+async def test_the_webhook_answers_200_to_a_body_it_cannot_read(
+        fake: FakeTelegram, tmp_path: Path) -> None:
+    app, task = await start_app(fake, tmp_path, mode="webhook")
+    try:
+        url = (await fake.wait_call("setWebhook"))["url"]
+        headers = {"X-Telegram-Bot-Api-Secret-Token": WEBHOOK_SECRET}
+        async with aiohttp.ClientSession() as session:
+            for body in (b"not json", b"\xff\xfe", b"[1, 2]", b"null"):
+                async with session.post(url, data=body, headers=headers) as resp:
+                    assert resp.status == 200, body
+            async with session.post(url, json={"update_id": 1},
+                                    headers={"X-Telegram-Bot-Api-Secret-Token": "wröng"}) as resp:
+                assert resp.status == 401  # a secret that is not ASCII: refused, not a 500
+        assert app.update_reader.skipped == 4
+        await fake.send(fake.user(305, "Eve", language_code="en"), "/start")
+        assert "Eve" in (await fake.next_message(305, timeout=REPLY_WAIT)).body
+    finally:
+        await stop_app(app, task)
+
+
+async def test_a_private_message_without_from_is_ignored(
+        app: App, fake: FakeTelegram, caplog: pytest.LogCaptureFixture) -> None:
+    caplog.set_level(logging.INFO)
+    fake.user(306, "Fay", language_code="en")
+    update = _start(fake, 306, "Fay")
+    del update["message"]["from"]
+    [update_id] = await _push_batch(fake, update)
+    await wait_until(lambda: any(f"Update id={update_id} is" in r.getMessage()
+                                 for r in caplog.records), 10, "the update handled")
+    await fake.send(306, "/start")  # the same chat, now with its sender
+    assert "Fay" in (await fake.next_message(306, timeout=REPLY_WAIT)).body
+    await fake.settled()
+    await asyncio.sleep(0.1)
+    assert len(fake.messages(306)) == 1  # nothing said to the message without a sender
+    assert not [r for r in caplog.records if r.exc_info or "failed" in r.getMessage()]
+
+
+def test_the_reader_reads_each_update_alone() -> None:
+    from bot.telegram.updates import UpdateReader, next_offset
+
+    reader = UpdateReader()
+    assert reader.read({"update_id": 7}, bot=None) is not None  # type: ignore[arg-type]
+    assert reader.read({"update_id": 8, **_channel_post_without_message_id()},
+                       bot=None) is None  # type: ignore[arg-type]
+    assert reader.read("junk", bot=None) is None  # type: ignore[arg-type]
+    assert reader.skipped == 2
+    assert next_offset([{"update_id": 8}, "junk", {"update_id": 9}], None) == 10
+    assert next_offset([{"update_id": True}, "junk"], 5) == 5
+    assert next_offset([], 5) == 5
