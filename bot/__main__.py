@@ -66,7 +66,7 @@ def main(argv: list[str] | None = None) -> int:
         return 1 if args else 2
     if args == ["check"]:
         return run_check(settings)
-    setup_logging()
+    setup_logging(log_format=settings.log_format)
     try:
         # before aiogram's import (seconds): a second process on one SQLite file stops at once
         lock = take_process_lock(settings)

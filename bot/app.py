@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import signal
+import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -34,6 +35,8 @@ from bot.game.service import GameService
 from bot.game.timers import JobGuard, stop_scheduler
 from bot.handlers import get_routers
 from bot.handlers.menus import register_commands
+from bot.metrics import Metrics, RequestMetrics, Sampler, UpdateMetrics
+from bot.metrics import serve as serve_metrics
 from bot.services import Services
 from bot.services.accounts import Accounts, Clock, utc_now
 from bot.services.admin import Admin
@@ -41,6 +44,7 @@ from bot.services.chats import ChatMoves
 from bot.services.club_settings import ClubSettings
 from bot.services.expiry import ExpiryReport, run_expiry
 from bot.services.moving import Moving
+from bot.services.status import Status
 from bot.startup import StartupError as StartupError  # where the importers found it
 from bot.telegram.middlewares import AdminOnly, BlockedInGame, ContextMiddleware
 from bot.telegram.polling import poll_until
@@ -96,9 +100,15 @@ class App:
     handlers: HandlersInFlight = field(default_factory=HandlersInFlight)
     # every update read alone (long polling, the webhook): the malformed ones skipped, counted
     update_reader: UpdateReader = field(default_factory=UpdateReader)
+    metrics: Metrics = field(default_factory=Metrics)
+    metrics_runner: web.AppRunner | None = None
+    sampling: asyncio.Task[None] | None = None
 
     def __post_init__(self) -> None:
         self.dispatcher.update.outer_middleware(self.handlers)
+        self.dispatcher.update.outer_middleware(UpdateMetrics(self.metrics))
+        self.bot.session.middleware(RequestMetrics(self.metrics))
+        self.update_reader.on_skip = self.metrics.skipped.inc
 
     async def check_api(self) -> User:
         """getMe: fails fast with a clear message when the API is unreachable or the token bad."""
@@ -143,6 +153,7 @@ class App:
                 self.arm_expiry()  # several processes: the one holding the expiry role
             self.scheduler.start()
             await self.start_web()
+            await self.start_metrics()
             log.info("started", extra={"bot": self.me.username, "bot_id": self.me.id,
                                        "api": self.settings.telegram_api_url,
                                        "db": self.settings.database_label})
@@ -255,6 +266,35 @@ class App:
             raise StartupError(f"cannot serve the web pages on port {port}: {e}") from None
         log.info("web pages", extra={"port": port})
 
+    def totals(self) -> tuple[float, float]:
+        """The updates handled and the Bot API requests answered since the start."""
+        return (Metrics.total(self.metrics.updates),
+                Metrics.total(self.metrics.requests, outcome="ok"))
+
+    async def start_metrics(self) -> None:
+        """Prometheus' ``/metrics`` on METRICS_PORT (bot/metrics.py), and the gauges' sampling."""
+        games = self.services.extra.get("games")
+
+        def open_games() -> int:
+            return len(games.tables) if isinstance(games, GameService) else 0
+
+        if self.sampling is None:
+            status = self.services.status
+            sampler = Sampler(self.metrics, self.services.db, open_games,
+                              also=(lambda: status.rates.add(*self.totals()))
+                              if status is not None else None)
+            self.sampling = asyncio.get_running_loop().create_task(sampler.run(),
+                                                                   name="metrics")
+        port = self.settings.metrics_port
+        if port is None or self.metrics_runner is not None:
+            return
+        try:
+            self.metrics_runner = await serve_metrics(self.metrics, port,
+                                                      self.settings.web_host)
+        except OSError as e:
+            raise StartupError(f"cannot serve the metrics on port {port}: {e}") from None
+        log.info("metrics", extra={"port": port})
+
     async def _mark_started(self) -> None:
         self.started.set()
 
@@ -279,6 +319,13 @@ class App:
             if self.web_runner is not None:
                 await self.web_runner.cleanup()
                 self.web_runner = None
+            if self.sampling is not None:
+                self.sampling.cancel()
+                await asyncio.gather(self.sampling, return_exceptions=True)
+                self.sampling = None
+            if self.metrics_runner is not None:
+                await self.metrics_runner.cleanup()
+                self.metrics_runner = None
             await self.services.sender.flush(within=SHUTDOWN_FLUSH_SECONDS)
             delivery = self.services.extra.get("delivery")
             if isinstance(delivery, Delivery):
@@ -386,6 +433,7 @@ async def create_app(
     dispatcher.include_routers(*routers, *get_routers(admin_middleware=AdminOnly(services)))
     dispatcher.startup.register(start_games)
     app = App(settings, bot, dispatcher, services, scheduler, clock, guard=guard)
+    services.status = Status(db, started=time.time(), totals=app.totals)
     if isinstance(dispatcher, InboxDispatcher):
         assert settings.database_url is not None
         dispatcher.use_inbox(db.inbox, reader=app.update_reader)
@@ -395,6 +443,8 @@ async def create_app(
                               on_lost=lambda: (app.on_lost or app.stopping.set)(),
                               webhook=settings.webhook_url is not None,
                               in_flight=app.updates_in_flight)
+        app.sharing.on_taken = lambda what: app.metrics.takeovers.labels(what).inc()
+        services.status.processes = app.sharing.process_lines
         from bot.miniapp.server import install_host_calls  # the Mini App's requests for its holder
 
         install_host_calls(app.sharing.calls, games)

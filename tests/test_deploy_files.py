@@ -1,7 +1,9 @@
-"""The lock files cover pyproject.toml with hashes, and the Docker files use them."""
+"""The lock files cover pyproject.toml with hashes, the Docker files use them, and the
+monitoring files read what the bot serves."""
 
 from __future__ import annotations
 
+import json
 import re
 import tomllib
 from pathlib import Path
@@ -58,3 +60,34 @@ def test_postgres_compose_and_ci() -> None:
     assert "DATABASE_URL" not in (ROOT / "docker-compose.yml").read_text(encoding="utf-8")
     ci = (ROOT / ".ci" / "run").read_text(encoding="utf-8")
     assert "apt-get install" in ci and "postgresql" in ci
+
+
+def test_monitoring_files_name_only_metrics_the_bot_serves() -> None:
+    """deploy/: the alert rules and the dashboard read only metric names bot/metrics.py
+    exports (a renamed metric would leave an alert that never fires), and the optional compose
+    file turns METRICS_PORT on and mounts them."""
+    from prometheus_client.parser import text_string_to_metric_families
+
+    from bot.metrics import Metrics
+
+    metrics = Metrics()
+    metrics.updates.labels("message", "handled").inc()  # a labelled family shows once used
+    metrics.requests.labels("sendMessage", "ok").inc()
+    metrics.takeovers.labels("club").inc()
+    served = {sample.name for family in text_string_to_metric_families(metrics.text().decode())
+              for sample in family.samples}
+    alerts = (ROOT / "deploy" / "prometheus" / "alerts.yml").read_text(encoding="utf-8")
+    dashboard = json.loads((ROOT / "deploy" / "grafana" / "dashboard.json").read_text("utf-8"))
+    exprs = [t["expr"] for panel in dashboard["panels"] for t in panel["targets"]]
+    named = set(re.findall(r"\b(?:mafia|process)_[a-z_]+", alerts + "\n".join(exprs)))
+    assert named and named <= served, sorted(named - served)
+    assert {"mafia_updates_total", "mafia_update_seconds_bucket",
+            "mafia_telegram_requests_total", "mafia_outbox_pending",
+            "mafia_outbox_oldest_seconds", "mafia_games_running", "mafia_takeovers_total",
+            "mafia_database_unavailable_seconds_total"} <= served
+    compose = (ROOT / "docker-compose.monitoring.yml").read_text(encoding="utf-8")
+    assert "METRICS_PORT=9108" in compose and "port: 9108" in (
+        ROOT / "deploy" / "prometheus" / "prometheus.yml").read_text(encoding="utf-8")
+    for mounted in ("prometheus.yml", "alerts.yml", "datasources.yml", "dashboards.yml",
+                    "dashboard.json"):
+        assert mounted in compose

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from urllib.parse import quote
 
 from storage.models import BalanceView, LedgerRow, Player, TopEntry
@@ -78,6 +79,30 @@ def complaints(tr: Translator, locale: str, counts: list[tuple[Player, int]]) ->
                           nick=player.nickname or player.display_name, count=count))
     return "\n".join(lines)
 
+
+
+def status(tr: Translator, locale: str, *, uptime_s: float, version: str,
+           processes: Sequence[tuple[int, Sequence[str], int, bool]], games_open: int,
+           updates_per_minute: int, messages_per_minute: int, outbox_pending: int,
+           outbox_oldest_s: float | None) -> str:
+    """``/status``: processes are (session, roles, clubs, whether it is this one)."""
+    minutes = int(uptime_s // 60)
+    lines = [tr.t(locale, "admin.status_header", version=version,
+                  days=minutes // 1440, hours=minutes % 1440 // 60, minutes=minutes % 60)]
+    if not processes:
+        lines.append(tr.t(locale, "admin.status_one_process"))
+    for session, roles, clubs, this in processes:
+        names = ", ".join(tr.t(locale, f"admin.status_role_{r}") for r in roles)
+        key = "admin.status_process_this" if this else "admin.status_process"
+        lines.append(tr.t(locale, key, session=str(session), clubs=clubs, roles=names or "—"))
+    lines.append(tr.t(locale, "admin.status_load", games=games_open,
+                      updates=updates_per_minute, messages=messages_per_minute))
+    if outbox_oldest_s is None:
+        lines.append(tr.t(locale, "admin.status_outbox_empty"))
+    else:
+        lines.append(tr.t(locale, "admin.status_outbox", pending=outbox_pending,
+                          seconds=round(outbox_oldest_s)))
+    return "\n".join(lines)
 
 
 def leaderboard(tr: Translator, locale: str, board: Leaderboard) -> str:

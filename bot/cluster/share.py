@@ -316,6 +316,22 @@ class ShareConnection:
     # process that has it, claimed by the club's holder (only one not taken yet: a call taken
     # by a process that died is never run again), answered with NOTIFY to the one waiting.
 
+    async def processes(self) -> list[tuple[int, list[int], int]]:
+        """Each live process sharing the database: its session, its roles' numbers, its
+        clubs' count."""
+        rows = await self._run(
+            "fetch", "SELECT pid, classid::bigint, objid::bigint FROM pg_locks"
+            " WHERE locktype = 'advisory' AND objsubid = 2 AND granted"
+            f" AND classid::bigint IN ($1, $2, $3) AND {THIS_DATABASE} ORDER BY pid",
+            MEMBER_CLASS, ROLE_CLASS, CLUB_CLASS)
+        found: dict[int, tuple[list[int], int]] = {}
+        for pid, kind, key in ((int(r[0]), int(r[1]), int(r[2])) for r in rows):
+            roles, clubs = found.get(pid, ([], 0))
+            if kind == ROLE_CLASS:
+                roles.append(key)
+            found[pid] = (roles, clubs + (kind == CLUB_CLASS))
+        return [(pid, sorted(roles), clubs) for pid, (roles, clubs) in found.items()]
+
     def holding(self) -> bool:
         """Whether this process's locks, and so its chats' claims, still stand."""
         return self._conn is not None and self._recovering is None and not self._closing

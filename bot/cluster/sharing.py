@@ -30,6 +30,7 @@ from bot.cluster.routing import clubs_of, sender_of
 from bot.cluster.share import ProcessRole, ShareConnection, fold
 from bot.delivery.worker import Delivery
 from bot.game.service import GameService
+from bot.services.status import ProcessLine
 from bot.telegram.updates import GetRawUpdates, RawUpdate
 from storage.backends import DatabaseUnavailable
 from storage.db import Database
@@ -85,6 +86,10 @@ class Sharing:
         self._noticed: set[int] = set()  # chats whose outbox rows the sender must be told of
         self._notice = asyncio.Event()
         self._next_look = 0.0
+        # a role or a club taken after this process's first look (another process lost, or
+        # a new club): the metrics' takeovers
+        self.on_taken: Callable[[str], None] = lambda what: None
+        self._looked = False
 
     # ------------------------------------------------------------------ lifecycle
     async def join(self) -> None:
@@ -141,6 +146,13 @@ class Sharing:
         task.add_done_callback(self._tasks.discard)
         return task
 
+    async def process_lines(self) -> list[ProcessLine]:
+        """/status: each live process, its roles and clubs (this one marked)."""
+        known = {int(r) for r in ProcessRole}
+        return [ProcessLine(pid, tuple(ProcessRole(r).name.lower() for r in roles
+                                       if r in known), clubs, pid == self.conn.pid)
+                for pid, roles, clubs in await self.conn.processes()]
+
     # ------------------------------------------------------------------ roles and clubs
     async def look(self) -> None:
         for role in ProcessRole:
@@ -151,9 +163,12 @@ class Sharing:
         if ProcessRole.SENDER in self.conn.roles:  # a NOTIFY missed (the server restarting)
             self.delivery.resume(await self.db.outbox.pending_chats())
         await self.share_clubs()
+        self._looked = True
 
     async def _took(self, role: ProcessRole) -> None:
         log.info("role taken", extra={"role": role.name.lower()})
+        if self._looked:
+            self.on_taken("role")
         if role is ProcessRole.POLLER:
             self._poller = self._spawn(self.poll())
         elif role is ProcessRole.SENDER:
@@ -183,6 +198,8 @@ class Sharing:
             if await self.conn.try_club(club):
                 self.held.add(club)
                 taken.append(club)
+                if self._looked:
+                    self.on_taken("club")
         again = sorted(self.unrestored & self.held)
         if taken or again:  # before any of their updates is claimed (the same loop claims them)
             await asyncio.gather(*(self._restore(club, began) for club in [*again, *taken]))

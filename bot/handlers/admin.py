@@ -94,6 +94,19 @@ async def complaints(message: Message, services: Services, locale: str) -> None:
         message.chat.id, texts.complaints(services.translator, locale, counts))
 
 
+async def status(message: Message, services: Services, locale: str) -> None:
+    if services.status is None:  # an application without it (a test's own)
+        raise UserError("admin.status_unavailable")
+    report = await services.status.report()
+    lines = [(p.session, p.roles, p.clubs, p.this) for p in report.processes]
+    await services.sender.send_text(message.chat.id, texts.status(
+        services.translator, locale, uptime_s=report.uptime_s, version=report.version,
+        processes=lines, games_open=report.games_open,
+        updates_per_minute=report.updates_per_minute,
+        messages_per_minute=report.messages_per_minute, outbox_pending=report.outbox_pending,
+        outbox_oldest_s=report.outbox_oldest_s))
+
+
 def create_router() -> Router:
     router = Router(name="admin")
     router.message.filter(F.chat.type == "private")
@@ -104,4 +117,5 @@ def create_router() -> Router:
     router.message.register(unblock, Command("unblock"))
     router.message.register(export, Command("export"))
     router.message.register(complaints, Command("complaints"))
+    router.message.register(status, Command("status"))
     return router

@@ -8,7 +8,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 
 from aiogram import Bot
 from aiogram.types import (
@@ -28,15 +28,21 @@ PRIVATE_COMMANDS = ("start", "help", "nick", "profile", "lang", "sex", "spouse",
 MEMBER_COMMANDS = ("help",)
 GROUP_ADMIN_COMMANDS = ("help", "top", "settings", *GAME_COMMANDS)
 ADMIN_COMMANDS = ("redeem", "adjust", "block", "unblock", "export", "import", "link",
-                  "lookalikes", "complaints")
+                  "lookalikes", "complaints", "status")
+# a command whose menu line in a private chat is not its club chat's (/status: the bot's, not
+# the game's)
+PRIVATE_KEYS = {"status": "commands.bot_status"}
 
 
 Scope = (BotCommandScopeAllPrivateChats | BotCommandScopeAllGroupChats
          | BotCommandScopeAllChatAdministrators | BotCommandScopeChat)
 
 
-def menu(translator: Translator, locale: str, names: tuple[str, ...]) -> list[BotCommand]:
-    return [BotCommand(command=n, description=translator.t(locale, f"commands.{n}"))
+def menu(translator: Translator, locale: str, names: tuple[str, ...],
+         keys: Mapping[str, str] | None = None) -> list[BotCommand]:
+    """The menu of ``names``; ``keys``: a command's text key where it is not ``commands.NAME``."""
+    keys = keys or {}
+    return [BotCommand(command=n, description=translator.t(locale, keys.get(n, f"commands.{n}")))
             for n in names]
 
 
@@ -51,9 +57,10 @@ async def register_commands(bot: Bot, translator: Translator, default_locale: st
     scopes += [(BotCommandScopeChat(chat_id=admin_id), (*PRIVATE_COMMANDS, *ADMIN_COMMANDS))
                for admin_id in sorted(set(admin_ids))]
     for scope, names in scopes:
+        keys = PRIVATE_KEYS if isinstance(scope, BotCommandScopeChat) else None
         for locale in SUPPORTED:
-            await bot.set_my_commands(menu(translator, locale, names), scope=scope,
+            await bot.set_my_commands(menu(translator, locale, names, keys), scope=scope,
                                       language_code=locale)
-        await bot.set_my_commands(menu(translator, default_locale, names), scope=scope)
+        await bot.set_my_commands(menu(translator, default_locale, names, keys), scope=scope)
     await bot.set_my_commands(menu(translator, default_locale, ("start", "help")),
                               scope=BotCommandScopeDefault())

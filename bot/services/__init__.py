@@ -14,6 +14,7 @@ from bot.config import Settings
 from bot.services.accounts import Accounts
 from bot.services.admin import Admin
 from bot.services.chats import ChatMoves
+from bot.services.status import Status
 from storage.db import Database
 from views.i18n import Translator
 
@@ -46,6 +47,7 @@ class Services:
     admin: Admin
     join_lobby: JoinLobby = no_lobbies
     chat_moves: ChatMoves | None = None  # a group became a supergroup (bot/services/chats.py)
+    status: Status | None = None  # /status (bot/services/status.py), given by the application
     extra: dict[str, Any] = field(default_factory=dict)
 
     def as_kwargs(self) -> dict[str, Any]:

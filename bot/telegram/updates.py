@@ -5,7 +5,7 @@ counted), never the batch it came in, nor the updates after it."""
 from __future__ import annotations
 
 import logging
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import Any
 
 from aiogram import Bot, Dispatcher
@@ -88,6 +88,7 @@ class UpdateReader:
 
     def __init__(self) -> None:
         self.skipped = 0
+        self.on_skip: Callable[[], None] = lambda: None  # the metrics' counter
 
     def read(self, raw: object, bot: Bot) -> Update | None:
         try:
@@ -98,6 +99,7 @@ class UpdateReader:
 
     def skip(self, update_id: int | None, reason: str) -> None:
         self.skipped += 1
+        self.on_skip()
         log.warning("malformed update skipped",
                     extra={"update_id": update_id, "reason": reason, "skipped": self.skipped})
 

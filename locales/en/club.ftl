@@ -158,4 +158,5 @@ commands-import = Import a club's players from .xlsx or CSV
 commands-link = Confirm an imported nickname's claim
 commands-lookalikes = Nicknames that look alike
 commands-complaints = Complaints
+commands-bot_status = The bot's status: processes, backlog
 club-import-why_already_here = this Telegram account already plays here as { $value } (importing it again would count its points twice)

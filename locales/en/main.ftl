@@ -200,6 +200,26 @@ admin-export_caption = Balances on { DATE($date, format: "%Y-%m-%d") }
 admin-complaints_header = <b>Complaints</b>
 admin-complaints_row = { $nick } — { $count }
 admin-complaints_empty = No complaints.
+admin-status_header = <b>Status</b> · version { $version } · up { $days }d { $hours }h { $minutes }m
+admin-status_one_process = One process (SQLite).
+admin-status_process = • Process { $session }: { $roles }; { $clubs ->
+        [one] { $clubs } club
+       *[other] { $clubs } clubs
+    }
+admin-status_process_this = ▶ Process { $session }: { $roles }; { $clubs ->
+        [one] { $clubs } club
+       *[other] { $clubs } clubs
+    }
+admin-status_role_poller = receives the updates
+admin-status_role_sender = sends the messages
+admin-status_role_expiry = runs the expiry
+admin-status_load = Open games: { $games }. In the last minute: updates { $updates }, requests to Telegram { $messages }.
+admin-status_outbox = Outbox: { $pending } waiting, the oldest for { $seconds ->
+        [one] { $seconds } second
+       *[other] { $seconds } seconds
+    }.
+admin-status_outbox_empty = Outbox: empty.
+admin-status_unavailable = Status is not available in this process.
 
 ## expiry
 

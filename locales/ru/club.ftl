@@ -169,4 +169,5 @@ commands-import = Импорт игроков клуба из .xlsx или CSV
 commands-link = Подтвердить заявку на импортированный ник
 commands-lookalikes = Похожие ники
 commands-complaints = Жалобы
+commands-bot_status = Состояние бота: процессы, очередь
 club-import-why_already_here = этот аккаунт Telegram уже играет здесь как { $value } (повторный импорт посчитал бы его баллы дважды)

@@ -208,6 +208,29 @@ admin-export_caption = Балансы на { DATE($date, format: "%d.%m.%Y") }
 admin-complaints_header = <b>Жалобы</b>
 admin-complaints_row = { $nick } — { $count }
 admin-complaints_empty = Жалоб нет.
+admin-status_header = <b>Состояние</b> · версия { $version } · работает { $days } д { $hours } ч { $minutes } мин
+admin-status_one_process = Один процесс (SQLite).
+admin-status_process = • Процесс { $session }: { $roles }; { $clubs ->
+        [one] { $clubs } клуб
+        [few] { $clubs } клуба
+       *[many] { $clubs } клубов
+    }
+admin-status_process_this = ▶ Процесс { $session }: { $roles }; { $clubs ->
+        [one] { $clubs } клуб
+        [few] { $clubs } клуба
+       *[many] { $clubs } клубов
+    }
+admin-status_role_poller = принимает обновления
+admin-status_role_sender = отправляет сообщения
+admin-status_role_expiry = ведёт сгорание баллов
+admin-status_load = Открытых игр: { $games }. За последнюю минуту: обновлений { $updates }, запросов к Telegram { $messages }.
+admin-status_outbox = Очередь отправки: ждут { $pending }, самое давнее ждёт { $seconds ->
+        [one] { $seconds } секунду
+        [few] { $seconds } секунды
+       *[many] { $seconds } секунд
+    }.
+admin-status_outbox_empty = Очередь отправки пуста.
+admin-status_unavailable = В этом процессе состояние недоступно.
 
 ## expiry
 

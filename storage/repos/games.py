@@ -287,6 +287,13 @@ class Games:
             ) as cur:
                 return [_rows.game_event(r) for r in await cur.fetchall()]
 
+    async def open_count(self) -> int:
+        """How many games are open (lobby, running, paused), in every club."""
+        marks = ",".join("?" * len(ACTIVE_STATUSES))
+        rows = await self._db.query(
+            f"SELECT count(*) FROM games WHERE status IN ({marks})", ACTIVE_STATUSES)
+        return int(rows[0][0])
+
     async def running(self, clubs: Sequence[int] | None = None) -> list[Game]:
         """Games not finished or aborted (lobby, running, paused): rebuild them at start (only
         those of ``clubs``, when given)."""

@@ -141,6 +141,14 @@ class Outbox:
         return [int(r[0]) for r in await self._db.query(
             "SELECT DISTINCT chat_id FROM outbox WHERE status = 'pending'", background=True)]
 
+    async def backlog(self) -> tuple[int, float | None]:
+        """How many rows wait to be sent, and when the oldest of them was queued (None: none)
+        (the metrics and /status)."""
+        rows = await self._db.query(
+            "SELECT count(*), min(created) FROM outbox WHERE status = 'pending'",
+            background=True)
+        return int(rows[0][0]), None if rows[0][1] is None else float(rows[0][1])
+
     async def undelivered(self, sends: Sequence[tuple[int, str]]) -> int:
         """How many of these sends ``(chat_id, key)`` are still queued (not yet confirmed by
         Telegram; a refused one counts as done)."""

@@ -177,8 +177,13 @@ async def test_menus_per_scope(app: App, fake: FakeTelegram) -> None:
         mine = [c["command"] for c in fake.commands[(f"chat:{ADMIN_ID}", lang)]]
         assert members == ["help"]
         assert {"newgame", "deal", "status", "settings"} <= set(admins)
-        assert {"import", "export", "link", "lookalikes", "balance"} <= set(mine)
+        assert {"import", "export", "link", "lookalikes", "balance", "status"} <= set(mine)
     assert "import" not in [c["command"] for c in fake.commands[("all_private_chats", "en")]]
+    described = {c["command"]: c["description"] for c in fake.commands[(f"chat:{ADMIN_ID}", "en")]}
+    group = {c["command"]: c["description"]
+             for c in fake.commands[("all_chat_administrators", "en")]}
+    # the admin's private /status is the bot's, the club chat's the game's
+    assert described["status"].startswith("The bot's status") and group["status"] == "Game status"
 
 
 async def test_commands_in_the_wrong_chat(app: App, fake: FakeTelegram, ask: Any) -> None:

@@ -116,3 +116,15 @@ def test_the_pool_size(monkeypatch: pytest.MonkeyPatch) -> None:
         monkeypatch.setenv("DATABASE_POOL_SIZE", bad)
         with pytest.raises(ValidationError):
             Settings(_env_file=None, bot_token=TOKEN)  # type: ignore[call-arg]
+
+
+def test_metrics_port_and_log_format(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("METRICS_PORT", "")  # as .env.example leaves it: off
+    monkeypatch.setenv("LOG_FORMAT", "json")
+    s = Settings(_env_file=None, bot_token=TOKEN)  # type: ignore[call-arg]
+    assert s.metrics_port is None and s.log_format == "json"
+    monkeypatch.setenv("METRICS_PORT", "9108")
+    assert Settings(_env_file=None, bot_token=TOKEN).metrics_port == 9108  # type: ignore[call-arg]
+    monkeypatch.setenv("LOG_FORMAT", "xml")
+    with pytest.raises(ValidationError):
+        Settings(_env_file=None, bot_token=TOKEN)  # type: ignore[call-arg]

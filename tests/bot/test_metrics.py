@@ -1,0 +1,98 @@
+"""Prometheus' /metrics on METRICS_PORT (bot/metrics.py) counts what really happened, compared
+with what the fake Bot API saw; LOG_FORMAT=json writes one object a line naming the update; an
+admin's /status says how the bot is."""
+
+from __future__ import annotations
+
+import io
+import json
+import logging
+from pathlib import Path
+
+import aiohttp
+from prometheus_client.parser import text_string_to_metric_families
+
+from bot.logs import bind, setup_logging, unbind
+from bot.metrics import Metrics
+from tests.bot.conftest import ADMIN_ID
+from tests.fakes.telegram_server import FakeTelegram
+from tests.game.flow import free_port, running, wait_until
+
+
+async def _scrape(port: int) -> dict[tuple[str, tuple[tuple[str, str], ...]], float]:
+    async with aiohttp.ClientSession() as http, \
+            http.get(f"http://127.0.0.1:{port}/metrics") as answer:
+        assert answer.status == 200
+        assert answer.headers["Content-Type"].startswith("text/plain")
+        text = await answer.text()
+    return {(s.name, tuple(sorted(s.labels.items()))): s.value
+            for family in text_string_to_metric_families(text) for s in family.samples}
+
+
+def _value(found: dict[tuple[str, tuple[tuple[str, str], ...]], float], name: str,
+           **labels: str) -> float:
+    return found.get((name, tuple(sorted(labels.items()))), 0.0)
+
+
+async def test_the_counters_count_what_happened(fake: FakeTelegram, tmp_path: Path) -> None:
+    port = free_port()
+    async with running(fake, tmp_path, metrics_port=port, default_locale="en") as app:
+        users = [fake.user(700 + i, f"P{i}", language_code="en") for i in range(3)]
+        for user in users:
+            await fake.send(user, "/help")
+        for user in users:
+            await fake.next_message(user.id)
+        fake.fail_next(1, status=429, retry_after=1, methods={"sendMessage"})
+        await fake.send(users[0], "/help")
+        await fake.next_message(users[0].id)
+        await wait_until(lambda: Metrics.total(app.metrics.updates) >= 4, 10, "4 updates")
+        found = await _scrape(port)
+        assert _value(found, "mafia_updates_total", kind="message", outcome="handled") == 4
+        assert _value(found, "mafia_update_seconds_count") == 4
+        sent = sum(1 for method, _ in fake.calls if method == "sendMessage")
+        assert _value(found, "mafia_telegram_requests_total", method="sendMessage",
+                      outcome="ok") == sent - 1  # the one refused with a 429
+        assert _value(found, "mafia_telegram_requests_total", method="sendMessage",
+                      outcome="retry_after") == 1
+        for gauge in ("mafia_outbox_pending", "mafia_outbox_oldest_seconds",
+                      "mafia_games_running", "mafia_database_unavailable_seconds_total",
+                      "process_resident_memory_bytes"):
+            assert any(name == gauge for name, _ in found), gauge
+        async with aiohttp.ClientSession() as http, \
+                http.get(f"http://127.0.0.1:{port}/nothing") as other:
+            assert other.status == 404
+
+
+def test_json_logs_name_the_update() -> None:
+    stream = io.StringIO()
+    root = logging.getLogger()
+    kept, level = list(root.handlers), root.level
+    setup_logging(stream=stream, log_format="json")
+    try:
+        token = bind(update_id=42, club=-100500)
+        try:
+            logging.getLogger("bot.test").info("handled", extra={"game_id": 7})
+        finally:
+            unbind(token)
+        logging.getLogger("bot.test").warning("after ünicode \"quoted\"")
+    finally:
+        root.handlers[:], root.level = kept, level
+    first, second = (json.loads(line) for line in stream.getvalue().splitlines())
+    assert (first["msg"], first["level"], first["logger"]) == ("handled", "INFO", "bot.test")
+    assert (first["update_id"], first["club"], first["game_id"]) == (42, -100500, 7)
+    assert second["msg"] == "after ünicode \"quoted\"" and "update_id" not in second
+
+
+async def test_status_for_an_admin_only(fake: FakeTelegram, tmp_path: Path) -> None:
+    async with running(fake, tmp_path, default_locale="en"):
+        admin = fake.user(ADMIN_ID, "Admin", language_code="en")
+        other = fake.user(701, "Player", language_code="en")
+        await fake.send(other, "/status")
+        refused = await fake.next_message(other.id)
+        assert "Status" not in refused.body and "admins" in refused.body
+        await fake.send(admin, "/status")
+        answer = (await fake.next_message(ADMIN_ID)).body
+        assert answer.startswith("<b>Status</b> · version ")
+        assert "One process (SQLite)." in answer
+        assert "Open games: 0. In the last minute: updates 1," in answer  # the refused one
+        assert "Outbox:" in answer
