@@ -6,9 +6,10 @@ import asyncio
 import logging
 import signal
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
+from typing import Any
 
 from aiogram import Bot, Dispatcher
 from aiogram.client.default import DefaultBotProperties
@@ -26,6 +27,7 @@ from apscheduler.schedulers.asyncio import AsyncIOScheduler
 from apscheduler.triggers.cron import CronTrigger
 
 from bot.cluster.receiving import InboxDispatcher
+from bot.cluster.share import ProcessRole
 from bot.cluster.shared_run import run_shared
 from bot.cluster.sharing import Sharing
 from bot.config import LOCALES, Settings
@@ -40,6 +42,7 @@ from bot.metrics import serve as serve_metrics
 from bot.services import Services
 from bot.services.accounts import Accounts, Clock, utc_now
 from bot.services.admin import Admin
+from bot.services.alerts import OpsAlerts, lasted, network_checks, table_checks
 from bot.services.chats import ChatMoves
 from bot.services.club_settings import ClubSettings
 from bot.services.expiry import ExpiryReport, run_expiry
@@ -102,7 +105,11 @@ class App:
     update_reader: UpdateReader = field(default_factory=UpdateReader)
     metrics: Metrics = field(default_factory=Metrics)
     metrics_runner: web.AppRunner | None = None
+    sampler: Sampler | None = None
     sampling: asyncio.Task[None] | None = None
+    alerts: OpsAlerts | None = None  # OPS_CHAT_ID: the operators' alerts
+    alerting: asyncio.Task[None] | None = None
+    _told: set[asyncio.Task[None]] = field(default_factory=set)
 
     def __post_init__(self) -> None:
         self.dispatcher.update.outer_middleware(self.handlers)
@@ -280,11 +287,12 @@ class App:
 
         if self.sampling is None:
             status = self.services.status
-            sampler = Sampler(self.metrics, self.services.db, open_games,
-                              also=(lambda: status.rates.add(*self.totals()))
-                              if status is not None else None)
-            self.sampling = asyncio.get_running_loop().create_task(sampler.run(),
+            self.sampler = Sampler(self.metrics, self.services.db, open_games,
+                                   also=(lambda: status.rates.add(*self.totals()))
+                                   if status is not None else None)
+            self.sampling = asyncio.get_running_loop().create_task(self.sampler.run(),
                                                                    name="metrics")
+            self.start_alerts(self.sampler)
         port = self.settings.metrics_port
         if port is None or self.metrics_runner is not None:
             return
@@ -294,6 +302,54 @@ class App:
         except OSError as e:
             raise StartupError(f"cannot serve the metrics on port {port}: {e}") from None
         log.info("metrics", extra={"port": port})
+
+    def start_alerts(self, sampler: Sampler) -> None:
+        """OPS_CHAT_ID: the operators' alerts (bot/services/alerts.py). The network's checks
+        run where the outbox is sent (the sender's process); a table's where the table is."""
+        chat = self.settings.ops_chat_id
+        if chat is None or self.alerting is not None:
+            return
+        games = self.services.extra.get("games")
+        sharing, sender = self.sharing, self.services.sender
+
+        def late() -> list[tuple[int, datetime]]:
+            if not isinstance(games, GameService):
+                return []
+            return [(t.game_id, min(t.deadlines.values())) for t in games.tables.values()
+                    if t.open and not t.paused and t.deadlines]
+
+        network = network_checks(
+            sampler, lambda: Metrics.total(self.metrics.requests, outcome="retry_after"))
+
+        def network_here() -> Mapping[str, Mapping[str, Any]]:
+            if sharing is not None and ProcessRole.SENDER not in sharing.conn.roles:
+                return {}
+            return network()
+
+        async def post(text: str) -> None:
+            await sender.send_text(chat, text)
+
+        alerts = OpsAlerts(post, self.services.translator, self.settings.default_locale,
+                           [network_here, table_checks(
+                               late, lambda: Metrics.total(self.metrics.skipped), self.clock)])
+        self.alerts = alerts
+        loop = asyncio.get_running_loop()
+        self.alerting = loop.create_task(alerts.run(), name="alerts")
+        if sharing is not None:
+            def told(roles: list[str], clubs: int, seconds: float) -> None:
+                what = [self.services.translator.t(self.settings.default_locale,
+                                                   "ops.what.roles", roles=", ".join(roles))
+                        ] if roles else []
+                if clubs:
+                    what.append(self.services.translator.t(
+                        self.settings.default_locale, "ops.what.clubs", clubs=clubs))
+                task = loop.create_task(alerts.tell("takeover", session=str(sharing.conn.pid),
+                                                    what="; ".join(what),
+                                                    lasted=lasted(seconds)))
+                self._told.add(task)
+                task.add_done_callback(self._told.discard)
+
+            sharing.on_takeover = told
 
     async def _mark_started(self) -> None:
         self.started.set()
@@ -319,6 +375,11 @@ class App:
             if self.web_runner is not None:
                 await self.web_runner.cleanup()
                 self.web_runner = None
+            for task in (self.alerting, *self._told):
+                if task is not None:
+                    task.cancel()
+                    await asyncio.gather(task, return_exceptions=True)
+            self.alerting = None
             if self.sampling is not None:
                 self.sampling.cancel()
                 await asyncio.gather(self.sampling, return_exceptions=True)

@@ -56,6 +56,7 @@ class Settings(BaseSettings):
     web_port: int | None = None  # serve the read-only web pages (web/) on this port
     metrics_port: int | None = None  # Prometheus' /metrics of this process (bot/metrics.py)
     log_format: Literal["text", "json"] = "text"  # json: one JSON object a line
+    ops_chat_id: int | None = None  # the operators' chat: alerts (bot/services/alerts.py)
     web_host: str = "0.0.0.0"
     web_url: str | None = None  # the pages' public address, linked from /stats and /top
     # Webhook mode (long polling when WEBHOOK_URL is unset): Telegram POSTs updates to
@@ -80,8 +81,8 @@ class Settings(BaseSettings):
             raise ValueError("expected an http:// or https:// URL")
         return value
 
-    @field_validator("web_port", "metrics_port", "web_url", "webhook_url", "webhook_secret",
-                     "database_url", mode="before")
+    @field_validator("web_port", "metrics_port", "ops_chat_id", "web_url", "webhook_url",
+                     "webhook_secret", "database_url", mode="before")
     @classmethod
     def _empty_is_unset(cls, value: Any) -> Any:
         return None if isinstance(value, str) and not value.strip() else value

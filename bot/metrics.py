@@ -174,7 +174,10 @@ class Sampler:
         self.games = games
         self.wall = wall
         self.also = also  # each sample (the rates /status gives)
-        self.unavailable_since: float | None = None
+        self.unavailable_since: float | None = None  # wall time of the last failed sample
+        self.down_since: float | None = None  # wall time the current outage was first seen
+        self.pending = 0  # the outbox as last read
+        self.oldest: float | None = None  # wall time the oldest waiting row was queued
 
     async def sample(self) -> None:
         self.metrics.games_running.set(self.games())
@@ -186,11 +189,15 @@ class Sampler:
         except DatabaseUnavailable:
             if self.unavailable_since is not None:
                 self.metrics.db_unavailable.inc(max(0.0, now - self.unavailable_since))
+            else:
+                self.down_since = now
             self.unavailable_since = now
             return
         if self.unavailable_since is not None:
             self.metrics.db_unavailable.inc(max(0.0, now - self.unavailable_since))
             self.unavailable_since = None
+        self.down_since = None
+        self.pending, self.oldest = pending, oldest
         self.metrics.outbox_pending.set(pending)
         self.metrics.outbox_oldest.set(0.0 if oldest is None else max(0.0, now - oldest))
 

@@ -89,6 +89,9 @@ class Sharing:
         # a role or a club taken after this process's first look (another process lost, or
         # a new club): the metrics' takeovers
         self.on_taken: Callable[[str], None] = lambda what: None
+        # what one look took over from a lost process: its roles, its clubs with games, and
+        # how long their restore took (the operators' alert)
+        self.on_takeover: Callable[[list[str], int, float], None] = lambda r, c, s: None
         self._looked = False
 
     # ------------------------------------------------------------------ lifecycle
@@ -155,6 +158,16 @@ class Sharing:
 
     # ------------------------------------------------------------------ roles and clubs
     async def look(self) -> None:
+        roles, held, began = set(self.conn.roles), set(self.held), time.monotonic()
+        await self._look()
+        taken = sorted(r.name.lower() for r in self.conn.roles - roles)
+        playing = {t.chat_id for t in self.games.tables.values()}
+        clubs = len((self.held - held) & playing)  # a new club has no game yet to take over
+        if self._looked and (taken or clubs):
+            self.on_takeover(taken, clubs, time.monotonic() - began)
+        self._looked = True
+
+    async def _look(self) -> None:
         for role in ProcessRole:
             if role in self.conn.roles or (role is ProcessRole.POLLER and self.webhook):
                 continue
@@ -163,7 +176,6 @@ class Sharing:
         if ProcessRole.SENDER in self.conn.roles:  # a NOTIFY missed (the server restarting)
             self.delivery.resume(await self.db.outbox.pending_chats())
         await self.share_clubs()
-        self._looked = True
 
     async def _took(self, role: ProcessRole) -> None:
         log.info("role taken", extra={"role": role.name.lower()})

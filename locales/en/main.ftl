@@ -257,3 +257,19 @@ commands-pause = Pause the game
 commands-resume = Resume the game
 commands-extend = Extend the deadline: /extend SECONDS
 commands-endgame = End the game
+
+## operators' alerts (OPS_CHAT_ID)
+
+ops-alert-outbox = ⚠️ The outbox is behind: its oldest message has waited since { $since } UTC; waiting: { $pending }.
+ops-alert-telegram_429 = ⚠️ Telegram answers 429 (too many requests), in the last minute: { $count }.
+ops-alert-database = ⚠️ The database does not answer, since { $since } UTC.
+ops-alert-stuck = ⚠️ Game №{ $game } is stuck: its deadline passed at { $since } UTC and nothing has happened since.
+ops-alert-malformed = ⚠️ Updates the bot could not read were skipped (the log: "malformed update skipped").
+ops-resolved-outbox = ✅ Resolved: the outbox caught up (it lasted { $lasted }).
+ops-resolved-telegram_429 = ✅ Resolved: no more 429s (they lasted { $lasted }).
+ops-resolved-database = ✅ Resolved: the database answers again (it lasted { $lasted }).
+ops-resolved-stuck = ✅ Resolved: game №{ $game } goes on (it lasted { $lasted }).
+ops-resolved-malformed = ✅ Resolved: no malformed update for ten minutes (it lasted { $lasted }).
+ops-event-takeover = ℹ️ Process { $session } took over what a lost process held: { $what } (restored in { $lasted }).
+ops-what-roles = roles { $roles }
+ops-what-clubs = clubs: { $clubs }

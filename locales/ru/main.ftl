@@ -269,3 +269,19 @@ commands-pause = Пауза
 commands-resume = Продолжить игру
 commands-extend = Продлить срок: /extend СЕКУНДЫ
 commands-endgame = Завершить игру
+
+## оповещения операторов (OPS_CHAT_ID)
+
+ops-alert-outbox = ⚠️ Очередь отправки отстаёт: самое давнее сообщение ждёт с { $since } UTC; ждут: { $pending }.
+ops-alert-telegram_429 = ⚠️ Telegram отвечает 429 (слишком много запросов), за последнюю минуту: { $count }.
+ops-alert-database = ⚠️ База данных не отвечает, с { $since } UTC.
+ops-alert-stuck = ⚠️ Игра №{ $game } застряла: её срок истёк в { $since } UTC, и с тех пор ничего не происходит.
+ops-alert-malformed = ⚠️ Пропущены обновления, которые бот не смог прочитать (в журнале: «malformed update skipped»).
+ops-resolved-outbox = ✅ Решено: очередь отправки догнала (длилось { $lasted }).
+ops-resolved-telegram_429 = ✅ Решено: ответов 429 больше нет (длилось { $lasted }).
+ops-resolved-database = ✅ Решено: база данных снова отвечает (длилось { $lasted }).
+ops-resolved-stuck = ✅ Решено: игра №{ $game } идёт дальше (длилось { $lasted }).
+ops-resolved-malformed = ✅ Решено: десять минут без нечитаемых обновлений (длилось { $lasted }).
+ops-event-takeover = ℹ️ Процесс { $session } взял на себя то, что держал потерянный процесс: { $what } (восстановлено за { $lasted }).
+ops-what-roles = роли { $roles }
+ops-what-clubs = клубов: { $clubs }
