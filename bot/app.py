@@ -21,7 +21,7 @@ from aiogram.exceptions import (
     TelegramNetworkError,
     TelegramUnauthorizedError,
 )
-from aiogram.types import User
+from aiogram.types import Update, User
 from aiohttp import web
 from apscheduler.schedulers.asyncio import AsyncIOScheduler
 from apscheduler.triggers.cron import CronTrigger
@@ -49,6 +49,7 @@ from bot.services.expiry import ExpiryReport, run_expiry
 from bot.services.moving import Moving
 from bot.services.status import Status
 from bot.startup import StartupError as StartupError  # where the importers found it
+from bot.telegram.flood import FloodGuard
 from bot.telegram.middlewares import AdminOnly, BlockedInGame, ContextMiddleware
 from bot.telegram.polling import poll_until
 from bot.telegram.session import BotSession
@@ -110,10 +111,14 @@ class App:
     alerts: OpsAlerts | None = None  # OPS_CHAT_ID: the operators' alerts
     alerting: asyncio.Task[None] | None = None
     _told: set[asyncio.Task[None]] = field(default_factory=set)
+    flood: FloodGuard = field(init=False)  # each user's rate bound (bot/telegram/flood.py)
 
     def __post_init__(self) -> None:
         self.dispatcher.update.outer_middleware(self.handlers)
         self.dispatcher.update.outer_middleware(UpdateMetrics(self.metrics))
+        self.flood = FloodGuard(self.settings.flood_burst, self.settings.flood_per_second,
+                                self._slow_down, on_drop=self.metrics.flood_dropped.inc)
+        self.dispatcher.update.outer_middleware(self.flood)
         self.bot.session.middleware(RequestMetrics(self.metrics))
         self.update_reader.on_skip = self.metrics.skipped.inc
 
@@ -272,6 +277,20 @@ class App:
         except OSError as e:
             raise StartupError(f"cannot serve the web pages on port {port}: {e}") from None
         log.info("web pages", extra={"port": port})
+
+    async def _slow_down(self, update: Update) -> None:
+        """The one answer of a flood (bot/telegram/flood.py): in the private chat or the
+        button's answer; nothing in a group."""
+        user = (update.message.from_user if update.message is not None
+                else update.callback_query.from_user if update.callback_query is not None
+                else None)
+        code = (user.language_code or "")[:2] if user is not None else ""
+        locale = code if code in LOCALES else self.settings.default_locale
+        text = self.services.translator.t(locale, "misc.slow_down")
+        if update.callback_query is not None:
+            await self.services.sender.answer(update.callback_query, text)
+        elif update.message is not None and update.message.chat.type == "private":
+            await self.services.sender.send_text(update.message.chat.id, text)
 
     def totals(self) -> tuple[float, float]:
         """The updates handled and the Bot API requests answered since the start."""

@@ -80,6 +80,8 @@ class Metrics:
                                  ["what"], registry=r)
         self.db_unavailable = Counter("mafia_database_unavailable_seconds",
                                       "Seconds the database could not be reached", registry=r)
+        self.flood_dropped = Counter("mafia_flood_dropped",
+                                     "Updates dropped by the per-user rate bound", registry=r)
         self.in_flight = Gauge("mafia_updates_in_flight", "Updates being handled now",
                                registry=r)
 

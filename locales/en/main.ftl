@@ -42,6 +42,7 @@ misc-unknown_command = Unknown command. All commands: /help
 misc-not_a_command = I understand commands only. All commands: /help
 misc-error = Something went wrong. Please try again later.
 misc-database_unavailable = The database is restarting: nothing was changed. Try again in a moment.
+misc-slow_down = Too many messages at once: slow down a little. What you send in the next seconds is ignored.
 misc-not_registered = Please press /start first.
 misc-account_blocked = Your account is blocked by the administration.
 misc-none = —

@@ -30,7 +30,7 @@ pytestmark = pytest.mark.xdist_group("bot_forks")
 SETTINGS = ("BOT_TOKEN", "TELEGRAM_API_URL", "DATABASE_PATH", "DATABASE_URL", "ADMIN_IDS",
             "HOST_IDS",
             "NIGHT_SECONDS", "MAFIA_AGREE_SECONDS", "VOTE_TURN_SECONDS", "LAST_WORD_SECONDS",
-            "DEFAULT_LOCALE")
+            "DEFAULT_LOCALE", "FLOOD_BURST")
 
 
 @pytest.fixture
@@ -45,7 +45,8 @@ def bot_env(tmp_path: Path, fake: FakeTelegram, **settings: str) -> dict[str, st
     env.update(PYTHONPATH=str(ROOT), BOT_TOKEN=fake.token, TELEGRAM_API_URL=fake.base_url,
                DATABASE_PATH=str(tmp_path / "mafia.sqlite3"), HOST_IDS=str(HOST),
                NIGHT_SECONDS="60", MAFIA_AGREE_SECONDS="4", VOTE_TURN_SECONDS="60",
-               LAST_WORD_SECONDS="1", DEFAULT_LOCALE="en")
+               LAST_WORD_SECONDS="1", DEFAULT_LOCALE="en",
+               FLOOD_BURST="0")  # the fake's users answer at machine speed
     env.update(settings)
     return env
 
