@@ -49,7 +49,7 @@ game-reseat-bad_number = A seat is a number from 1 to { $max }.
 game-reseat-ok = { $nick } now sits at seat №{ $seat }.
 game-reseat-usage = Usage: <code>/seat NICK NUMBER</code>
 game-roles-to_host = This game's composition was sent to the host in private.
-game-roles-unknown = Unknown card: { $name }. Cards: mafia, mafia_chief, mafia_killer, doctor, … or their names; mafia*3 means three cards.
+game-roles-unknown = Unknown card: { $name }. Cards: { $cards }; “Mafia*3” means three cards.
 game-roles-show = <b>Composition ({ $count ->
         [one] { $count } card
        *[other] { $count } cards
@@ -299,6 +299,13 @@ game-role-lawyer = Lawyer
 game-role-lawyer_brother = Lawyer's Brother
 game-role-oligarch = Oligarch
 game-role-oligarch_brother = Oligarch's Brother
+# short names a host types in /roles (several: separated by |)
+game-role_alias-mafia_chief = Chief
+game-role_alias-mafia_killer = Killer
+game-role_alias-marilyn_sister = Sister|Marilyns Sister
+game-role_alias-marilyn = Marylin|Merlin
+game-role_alias-lawyer_brother = Lawyers Brother
+game-role_alias-oligarch_brother = Oligarchs Brother
 game-about-mafia = At night you pick the common kill together with the other Mafia.
 game-about-mafia_chief = At night you pick the common kill with the Mafia; when they disagree, your pick decides.
 game-about-mafia_killer = Every night you kill one player on your own, apart from the common pick.

@@ -50,7 +50,7 @@ game-reseat-bad_number = Место — число от 1 до { $max }.
 game-reseat-ok = { $nick } теперь на месте №{ $seat }.
 game-reseat-usage = Использование: <code>/seat НИК НОМЕР</code>
 game-roles-to_host = Состав этой игры отправлен ведущему в личный чат.
-game-roles-unknown = Не знаю такой карты: { $name }. Карты: mafia, mafia_chief, mafia_killer, doctor, … или их названия; mafia*3 — три карты.
+game-roles-unknown = Не знаю такой карты: { $name }. Карты: { $cards }; «Мафия*3» — три карты.
 game-roles-show = <b>Состав ({ $count ->
         [one] { $count } карта
         [few] { $count } карты
@@ -316,6 +316,13 @@ game-role-lawyer = Адвокат
 game-role-lawyer_brother = Брат адвоката
 game-role-oligarch = Олигарх
 game-role-oligarch_brother = Брат олигарха
+# short names a host types in /roles (several: separated by |)
+game-role_alias-mafia_chief = Шеф|Шеф мафии
+game-role_alias-mafia_killer = Киллер|Киллер мафии
+game-role_alias-marilyn_sister = Сестра|Сестра Мэрилин|Сестра Мерлин
+game-role_alias-marilyn = Мэрилин|Мерлин
+game-role_alias-lawyer_brother = Брат адвоката
+game-role_alias-oligarch_brother = Брат олигарха
 game-about-mafia = Ночью вместе с остальной мафией выбираете, кого убить.
 game-about-mafia_chief = Ночью вместе с мафией выбираете, кого убить; если мафия не сошлась, решает ваш выбор.
 game-about-mafia_killer = Каждую ночь убиваете одного игрока сами, отдельно от общего выбора мафии.

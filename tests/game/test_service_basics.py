@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+import re
+
 import engine
+from bot.errors import UserError
 from engine import Role
 from record.table import Stage
 from storage.models import STATUS_FINISHED
 from tests.game.harness import CHAT, HOST, Harness, role_names
+from views.i18n import default_translator
 
 
 async def test_lobby_join_leave_and_seat_order(h: Harness) -> None:
@@ -85,6 +89,23 @@ async def test_roles_default_custom_and_hidden_after_the_deal(h: Harness) -> Non
         CHAT, HOST, "doctor, policeman, judge, lucky, lawyer, maniac, mafia")) == \
         "game.rule.too_few_mafia"
     await h.service.composition(CHAT, HOST, "Шеф Мафии, mafia*2, doctor, Полицейский, judge, lucky")
+    assert sorted(h.table.composition or []) == sorted([
+        Role.MAFIA_CHIEF, Role.MAFIA, Role.MAFIA, Role.DOCTOR, Role.POLICEMAN, Role.JUDGE,
+        Role.LUCKY])
+    # what a Russian host types: short names, «ё»/case ignored, names of two words unsplit
+    await h.service.composition(CHAT, HOST, "шеф киллер мафия доктор мэрэлин брат адвоката адвокат")
+    assert h.table.composition == [Role.MAFIA_CHIEF, Role.MAFIA_KILLER, Role.MAFIA, Role.DOCTOR,
+                                   Role.MARILYN, Role.LAWYER_BROTHER, Role.LAWYER]
+    await h.service.composition(CHAT, HOST, "ШЕФ, Мафия*2, ДОКТОР, Полицейский, Судья, Счастливчик")
+    try:
+        await h.service.composition(CHAT, HOST, "Шеф, Волшебник*2")
+    except UserError as e:
+        assert e.key == "game.roles.unknown" and e.kwargs["name"] == "Волшебник*2"
+        text = default_translator().t("ru", e.key, **e.kwargs)
+        assert "Шеф Мафии" in text and "Брат адвоката" in text
+        assert not re.search(r"[a-z]", text)  # no card id in a Russian text
+    else:
+        raise AssertionError("an unknown card was taken")
     await h.service.deal(CHAT, HOST)
     assert sorted(h.table.cards) == sorted([Role.MAFIA_CHIEF, Role.MAFIA, Role.MAFIA, Role.DOCTOR,
                                             Role.POLICEMAN, Role.JUDGE, Role.LUCKY])

@@ -31,30 +31,54 @@ class DealService(PhaseService):
         self._role_names = self._build_role_names()
 
     def _build_role_names(self) -> dict[str, Role]:
+        """Every name a host may type for a card: its id, its name in each language and the
+        short names the club says (``game.role_alias.*``: «Шеф», «Киллер»), folded."""
         names: dict[str, Role] = {}
         for role in Role:
-            names[role.value] = role
+            names[_fold(role.value)] = role
             for locale in self.tr.catalogs:
-                if self.tr.has(locale, f"game.role.{role}"):
-                    names[self.tr.t(locale, f"game.role.{role}").casefold()] = role
+                for key in (f"game.role.{role}", f"game.role_alias.{role}"):
+                    if self.tr.has(locale, key):
+                        for name in self.tr.t(locale, key).split("|"):
+                            names[_fold(name)] = role
         return names
 
-    def parse_roles(self, text: str) -> list[Role]:
-        """``mafia_chief, mafia*2, doctor`` or localized card names; ``*N`` repeats."""
-        parts = [p.strip() for p in (text.split(",") if "," in text else text.split())]
+    def parse_roles(self, text: str, locale: str) -> list[Role]:
+        """``Шеф, Мафия*2, Доктор``, ``mafia_chief mafia*2 doctor`` or ``Брат адвоката``:
+        card names in any language (case and «ё» ignored, a name of several words kept whole
+        when the cards are not separated by commas); ``*N`` repeats."""
+        parts = ([p.strip() for p in text.split(",")] if "," in text
+                 else self._names_of(text.split()))
         roles: list[Role] = []
         for part in filter(None, parts):
             name, count = part, 1
             if "*" in part:
                 name, _, times = part.rpartition("*")
                 if not times.strip().isdigit() or not 1 <= int(times) <= MAX_PLAYERS:
-                    raise UserError("game.roles.unknown", name=part)
+                    raise self._unknown(part, locale)
                 count = int(times)
-            role = self._role_names.get(name.strip().casefold())
+            role = self._role_names.get(_fold(name))
             if role is None:
-                raise UserError("game.roles.unknown", name=part)
+                raise self._unknown(part, locale)
             roles += [role] * count
         return roles
+
+    def _names_of(self, words: list[str]) -> list[str]:
+        """Words grouped into card names, the longest known name first (up to three words)."""
+        parts: list[str] = []
+        i = 0
+        while i < len(words):
+            for width in (3, 2, 1):
+                chunk = " ".join(words[i:i + width])
+                if width == 1 or _fold(chunk.rpartition("*")[0] or chunk) in self._role_names:
+                    parts.append(chunk)
+                    i += width
+                    break
+        return parts
+
+    def _unknown(self, name: str, locale: str) -> UserError:
+        cards = ", ".join(self.tr.t(locale, f"game.role.{r}") for r in Role)
+        return UserError("game.roles.unknown", name=name, cards=cards)
 
     async def _cards(self, table: Table) -> list[Role]:
         """The table's cards, the club's preset for its size read here."""
@@ -94,7 +118,7 @@ class DealService(PhaseService):
                 self.core.require_host(table, user_id)
                 if table.stage is not Stage.LOBBY:
                     raise UserError("game.join.closed")
-                cards = self.parse_roles(text)
+                cards = self.parse_roles(text, table.locale)
                 try:
                     engine.validate_composition(cards)
                 except CompositionError as e:
@@ -222,3 +246,8 @@ class DealService(PhaseService):
         seat = self.core.require_seat(table, tg_id)
         await self._send_card(table, seat)
         return reply("game.myrole.sent")
+
+
+def _fold(name: str) -> str:
+    """A card's name as compared: case, «ё» and extra spaces ignored."""
+    return " ".join(name.casefold().replace("ё", "е").split())
