@@ -1,7 +1,7 @@
 """The inbox's own writes on PostgreSQL (bot/cluster/sharing.py, docs/scaling.md "Where a press
 waited"): the poller's rows and the handled marks go on the share connection, each batch in one
-statement, not as write transactions queued behind the games' writes for the database's write
-lock — which another process may hold for a while. Then the batching of the marks itself."""
+statement, never waiting for another process's transaction, which may stay open for a while.
+Then the batching of the marks itself."""
 
 from __future__ import annotations
 
@@ -43,7 +43,7 @@ async def test_the_inbox_is_written_and_marked_while_another_process_writes(
     held, release = asyncio.Event(), asyncio.Event()
 
     async def long_write() -> None:
-        async with other.transaction():  # the write lock taken, up to the COMMIT
+        async with other.transaction():  # open until released
             held.set()
             await release.wait()
 
@@ -62,7 +62,7 @@ async def test_the_inbox_is_written_and_marked_while_another_process_writes(
             task = asyncio.ensure_future(step())
             tasks.append(task)
             await asyncio.wait([task], timeout=5)  # not cancelled: a write waits it through
-            assert task.done(), "the inbox waited for another process's write lock"
+            assert task.done(), "the inbox waited for another process's transaction"
         assert not writing.done()
         rows = await db.query("SELECT update_id, club, handled IS NOT NULL FROM inbox"
                               " ORDER BY update_id")
