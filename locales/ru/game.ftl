@@ -157,10 +157,10 @@ game-vote-cast = { $voter } голосует за { $who }.
 game-vote-already = Вы уже проголосовали.
 game-vote-not_your_turn = Сейчас не ваш ход.
 game-vote-accepted = Голос принят: { $who }.
-game-vote-timeout_self = { $who } не успел проголосовать: голос за себя.
-game-vote-timeout_none = { $who } не успел проголосовать; у него иммунитет, голос не засчитан.
+game-vote-timeout_self = { $who }: время вышло, голос за себя.
+game-vote-timeout_none = { $who }: время вышло; у игрока иммунитет, голос не засчитан.
 game-vote-missed = Время вашего хода вышло.
-game-cancel-window = Приговор: { $who }. Он станет окончательным через { $seconds ->
+game-cancel-window = Приговор: { $who }. Приговор станет окончательным через { $seconds ->
         [one] { $seconds } секунду
         [few] { $seconds } секунды
        *[many] { $seconds } секунд
@@ -286,9 +286,9 @@ game-ev-mafia_team =
 game-ev-vote_tally =
     <b>Итоги голосования, день { $day }</b>
     { $lines }
-game-ev-shootout = Перестрелка между { $tied }. Жребий: { $who }.
+game-ev-shootout = Перестрелка: { $tied }. Жребий выпал на игрока { $who }.
 game-ev-vote_failed = Голосование не состоялось ({ $tied }): никто не выбывает.
-game-ev-verdict_cancelled = Приговор { $who } отменён.
+game-ev-verdict_cancelled = Приговор отменён: { $who }.
 game-ev-condemned_died = { $who } покидает игру по итогам голосования.
 game-ev-technical_death = { $who } удалён ведущим (технический труп).
 game-ev-game_over =
