@@ -31,7 +31,7 @@ panel-pick-unseat = 🚪 Whom do you take off the table?
 panel-confirm-unseat = 🚪 Take { $who } off the table?
 panel-pick-preset = 🃏 Which composition?
 panel-pick-speak = 🎤 Which prisoner gets the floor?
-panel-pick-giver = 🎤 The floor for { $who }: from you, or whose time does it get?
+panel-pick-giver = 🎤 The floor for { $who }: from the host, or whose time does it take?
 panel-over = The game is over. This panel is closed.
 panel-btn-night = 🌙 Start the night
 panel-btn-day = ☀️ Announce the day
@@ -45,15 +45,21 @@ panel-btn-deal = 🎴 Deal the cards
 panel-btn-seat = 🪑 Seat a player
 panel-btn-unseat = 🚪 Unseat a player
 panel-btn-speak = 🎤 Floor for a prisoner
-panel-btn-floor = 🎤 Give the floor (no one's time)
+panel-btn-floor = 🎤 The floor from the host
 panel-btn-preset = 🃏 Composition
-panel-btn-fate-host = 🎲 Shoot-outs: the bot draws → you
-panel-btn-fate-bot = 🎲 Shoot-outs: you draw → the bot
+panel-btn-fate-host = 🎲 I draw the lots
+panel-btn-fate-bot = 🎲 The bot draws the lots
 panel-btn-yes = ✔️ Yes
 panel-btn-back = ↩️ Back
 panel-btn-open = 🌐 Open the table
-panel-preset-club = The club's ({ $count })
-panel-preset-default = The bot's ({ $count })
+panel-preset-club = The club's ({ $count ->
+        [one] { $count } card
+       *[other] { $count } cards
+    })
+panel-preset-default = Standard ({ $count ->
+        [one] { $count } card
+       *[other] { $count } cards
+    })
 panel-shown = The panel is below.
 panel-none = You host no open game.
 panel-moved = The panel moved below.

@@ -32,7 +32,7 @@ panel-pick-unseat = 🚪 Кого убрать из-за стола?
 panel-confirm-unseat = 🚪 Убрать { $who } из-за стола?
 panel-pick-preset = 🃏 Какой состав?
 panel-pick-speak = 🎤 Кому из заключённых дать слово?
-panel-pick-giver = 🎤 Слово для { $who }: от вас или за чьё время?
+panel-pick-giver = 🎤 Слово для { $who }: от ведущего или чьё время отдать?
 panel-over = Игра окончена. Пульт закрыт.
 panel-btn-night = 🌙 Начать ночь
 panel-btn-day = ☀️ Объявить день
@@ -46,15 +46,23 @@ panel-btn-deal = 🎴 Раздать карты
 panel-btn-seat = 🪑 Пересадить игрока
 panel-btn-unseat = 🚪 Убрать игрока
 panel-btn-speak = 🎤 Слово заключённому
-panel-btn-floor = 🎤 Дать слово (ничьё время)
+panel-btn-floor = 🎤 Слово от ведущего
 panel-btn-preset = 🃏 Состав
-panel-btn-fate-host = 🎲 Перестрелки: бот → вы
-panel-btn-fate-bot = 🎲 Перестрелки: вы → бот
+panel-btn-fate-host = 🎲 Жребий тяну я
+panel-btn-fate-bot = 🎲 Жребий тянет бот
 panel-btn-yes = ✔️ Да
 panel-btn-back = ↩️ Назад
 panel-btn-open = 🌐 Открыть стол
-panel-preset-club = Клуба ({ $count })
-panel-preset-default = Бота ({ $count })
+panel-preset-club = Состав клуба ({ $count ->
+        [one] { $count } карта
+        [few] { $count } карты
+       *[many] { $count } карт
+    })
+panel-preset-default = Стандартный состав ({ $count ->
+        [one] { $count } карта
+        [few] { $count } карты
+       *[many] { $count } карт
+    })
 panel-shown = Пульт — ниже.
 panel-none = Вы не ведёте открытую игру.
 panel-moved = Пульт перенесён ниже.

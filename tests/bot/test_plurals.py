@@ -58,6 +58,8 @@ CASES: dict[str, tuple[str, tuple[str, str, str], tuple[str, str], dict[str, Any
     "game.lobby.text": ("count", PLAYERS_RU, PLAYERS_EN, {"game": 7, "seats": "—"}),
     "game.roles.show": ("count", CARDS_RU, CARDS_EN, {"roles": "mafia"}),
     "miniapp.action.preset_club": ("count", CARDS_RU, CARDS_EN, {}),
+    "panel.preset.club": ("count", CARDS_RU, CARDS_EN, {}),
+    "panel.preset.default": ("count", CARDS_RU, CARDS_EN, {}),
     "miniapp.action.preset_default": ("count", CARDS_RU, CARDS_EN, {}),
     "game.deal.size": ("cards", CARDS_RU, CARDS_EN, {"seats": 3}),
     "game.deal.size#seats": ("seats", PLAYERS_RU, PLAYERS_EN, {"cards": 3}),
