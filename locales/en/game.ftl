@@ -17,7 +17,7 @@ game-aborted = The host aborted the game. No points are given for it.
 game-aborted_ok = Game aborted.
 game-restarted = The bot restarted; the game goes on.
 game-blocked_bot = Player { $who } blocked the bot and gets no messages. The game goes on: the timer acts for them.
-game-evening = The vote is over. Next night: /night
+game-evening = The vote is over. The host starts the next night.
 game-card =
     <b>Your card</b> (game №{ $game }, seat №{ $seat }): <b>{ $role }</b>
     Team: { $team }
@@ -128,7 +128,7 @@ game-action-challenge = Whom do you challenge tonight?
 game-action-jail = Whom do you put in jail?
 game-action-check = Whom do you check?
 game-action-buyout = Which prisoner do you buy out?
-game-day-start = ☀️ <b>Day { $day }.</b> Talk it over. The host starts the vote: /vote
+game-day-start = ☀️ <b>Day { $day }.</b> Talk it over. The host starts the vote.
 game-day-started = The day began.
 game-vote-start = 🗳 <b>Vote, day { $day }.</b> Order: { $order }. Each turn is { $seconds ->
         [one] { $seconds } second

@@ -59,7 +59,7 @@ async def test_a_12_player_game_reads_well(fake: FakeTelegram, tmp_path: Path) -
                    or "verdict on" in t or "The vote failed" in t]
         assert len(tally) == 1 and verdict == tally
         told = texts[tally[0]]
-        assert told.index("Votes, day 1") < told.index("Next night")
+        assert told.index("Votes, day 1") < told.index("The host starts the next night")
         assert not open_buttons(fake, flow.players, f"gv:{game}:")
         assert not open_buttons(fake, flow.players, f"gc:{game}:")
         await flow.play_to_end(night_first=True)

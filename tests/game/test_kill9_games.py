@@ -228,7 +228,7 @@ async def check(db: Database, fake: FakeTelegram, game_id: int, *, club: int = C
                 if any(f"Morning after night {n}." in b for b in bodies)}
     assert mornings == set(range(1, nights + 1)), (game_id, bodies)
     verdicts = {b.split("Votes, day ", 1)[1].split("<", 1)[0] for b in bodies
-                if "Votes, day " in b and ("Next night" in b or "🏁" in b)}
+                if "Votes, day " in b and ("the next night" in b or "🏁" in b)}
     assert len(verdicts) == days, (game_id, bodies)
     assert any("🏁" in b for b in bodies)
     return sum(e.points for e in table.game.ledger)
