@@ -324,7 +324,10 @@ async def test_join_refusals(h: Harness) -> None:
     other = await h.service.open_lobby(-2002, "Other", HOST, is_admin=False)
     assert await h.refused(h.service.join(other.game_id, 1001)) == "game.join.other_game"
     assert await h.refused(h.service.leave(gid, 1002)) == "game.leave.not_joined"
+    # the host is told the host does not play, whatever their account (none, no nickname)
+    assert await h.refused(h.service.join(gid, HOST)) == "game.join.host"
     await h.db.players.register(HOST, display_name="Host")
+    assert await h.refused(h.service.join(gid, HOST)) == "game.join.host"
     await h.db.players.set_nickname(HOST, "TheHost")
     assert await h.refused(h.service.join(gid, HOST)) == "game.join.host"
 

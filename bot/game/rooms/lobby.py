@@ -171,6 +171,9 @@ class LobbyService(PhaseService):
     async def join(self, game_id: int, tg_id: int, account: Player | None = None) -> Reply:
         """``account``: the presser's account as the update's middleware read it (no second
         read on the busiest press of the evening)."""
+        known = self.core.tables.get(game_id)
+        if known is not None and tg_id == known.host_id:
+            raise UserError("game.join.host")  # before any account check: a host never plays
         player = account if account is not None else await self.db.players.get(tg_id)
         if player is None:
             raise UserError("game.join.not_registered", link=self.join_link(game_id))
