@@ -37,7 +37,8 @@ from bot.game.panel.view import EXTEND_SECONDS, HostView
 from bot.game.service import GameService, Reply
 from bot.miniapp.auth import AuthError, host_user
 from storage.backends import DatabaseUnavailable
-from web.app import ENV, TRANSLATOR, Page, pick
+from views.i18n import SUPPORTED
+from web.app import ENV, TRANSLATOR, Page
 
 if TYPE_CHECKING:
     from bot.cluster.sharing import Sharing
@@ -156,8 +157,19 @@ def _game(request: web.Request) -> int:
         raise web.HTTPNotFound() from None
 
 
-def _texts(request: web.Request) -> Texts:
-    return Texts(request.app[GAMES], pick(request, request.app[TRANSLATOR].default))
+def table_locale(games: GameService, game_id: int, asked: str, default: str) -> str:
+    """The Mini App speaks the club's language: ``?lang=`` when the page asks for one, else
+    the table's (where it lives), else ``default``; never the phone's."""
+    if asked in SUPPORTED:
+        return asked
+    table = games.tables.get(game_id)
+    return table.locale if table is not None else default
+
+
+def _texts(request: web.Request, game_id: int) -> Texts:
+    games = request.app[GAMES]
+    return Texts(games, table_locale(games, game_id, request.query.get("lang", ""),
+                                     request.app[TRANSLATOR].default))
 
 
 def _refusal(e: UserError, t: Texts) -> Answer:
@@ -206,12 +218,16 @@ async def act_answer(games: GameService, game_id: int, user_id: int, locale: str
 def install_host_calls(calls: ClubCalls, games: GameService) -> None:
     """What a club's holder runs for the Mini App's requests another process received."""
 
+    def locale_of(r: dict[str, Any]) -> str:
+        return table_locale(games, int(r["game"]), str(r.get("locale") or ""),
+                            games.core.tr.default)
+
     async def state_call(r: dict[str, Any]) -> dict[str, Any]:
-        status, body = await state_answer(games, int(r["game"]), int(r["user"]), r["locale"])
+        status, body = await state_answer(games, int(r["game"]), int(r["user"]), locale_of(r))
         return {"status": status, "body": body}
 
     async def act_call(r: dict[str, Any]) -> dict[str, Any]:
-        status, body = await act_answer(games, int(r["game"]), int(r["user"]), r["locale"],
+        status, body = await act_answer(games, int(r["game"]), int(r["user"]), locale_of(r),
                                         r["action"], r["arg"], int(r["step"]))
         return {"status": status, "body": body}
 
@@ -236,8 +252,9 @@ async def _answer(request: web.Request, t: Texts, game_id: int, kind: str,
             return _respond(await here())
         sharing = request.app[SHARING]
         assert sharing is not None
-        answer = await sharing.calls.call(club, kind, {"game": game_id, "locale": t.locale,
-                                                       **args})
+        # the holder has the table: it picks the club's language unless the page asked for one
+        asked = request.query.get("lang", "")
+        answer = await sharing.calls.call(club, kind, {"game": game_id, "locale": asked, **args})
     except CallTimeout as e:
         key = "miniapp.timeout" if e.withdrawn else "miniapp.unconfirmed"
         return _respond(_failed(503, t(key), "timeout"))
@@ -249,7 +266,8 @@ async def _answer(request: web.Request, t: Texts, game_id: int, kind: str,
 
 
 async def state(request: web.Request) -> web.Response:
-    game_id, t = _game(request), _texts(request)
+    game_id = _game(request)
+    t = _texts(request, game_id)
     user_id = _user(request, t)
     games = request.app[GAMES]
     return await _answer(request, t, game_id, "host.state",
@@ -258,7 +276,8 @@ async def state(request: web.Request) -> web.Response:
 
 
 async def act(request: web.Request) -> web.Response:
-    game_id, t = _game(request), _texts(request)
+    game_id = _game(request)
+    t = _texts(request, game_id)
     user_id = _user(request, t)
     try:
         body = await request.json()
@@ -281,8 +300,7 @@ async def page(request: web.Request) -> web.Response:
     game_id = _game(request)
     tr = request.app[TRANSLATOR]
     games = request.app[GAMES]
-    table = games.tables.get(game_id)
-    locale = pick(request, table.locale if table is not None else tr.default)
+    locale = table_locale(games, game_id, request.query.get("lang", ""), tr.default)
     t = Texts(games, locale)
     view = Page(request, locale)
     html_ = request.app[ENV].get_template("host.html").render(

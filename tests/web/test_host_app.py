@@ -4,6 +4,7 @@ by the tests/game harness), authenticated by initData signed as Telegram signs i
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import AsyncIterator
 from datetime import timedelta
 from typing import Any
@@ -204,7 +205,7 @@ async def test_the_page_holds_no_game_data(h: Harness, client: TestClient[Any, A
     h.table.locale = "en"  # an English club
     assert "the host's table" in await (await client.get(f"/host/{h.game_id}")).text()
     r = await client.get(f"/host/{h.game_id}", headers={"Accept-Language": "ru-RU,ru;q=0.9"})
-    assert "стол ведущего" in await r.text()  # the host's Telegram speaks Russian
+    assert "the host's table" in await r.text()  # the club's language, not the phone's
     assert (await client.get("/static/host.js")).status == 200
 
 
@@ -299,3 +300,23 @@ async def test_the_page_works_under_a_path_prefix(h: Harness,
     script = await (await client.get("/static/host.js")).text()
     assert 'fetch("./" + game + path' in script and 'fetch("/' not in script
     assert urljoin(base, f"./{h.game_id}/state") == f"{base}/state"
+
+
+async def test_the_mini_app_speaks_the_clubs_language_not_the_phones(
+        h: Harness, client: TestClient[Any, Any]) -> None:
+    """An English club's host with a Russian phone: the page and its answers in English (the
+    club's), unless the page asks for a language (``?lang=``)."""
+    await h.dealt(10)
+    h.table.locale = "en"
+    phone = {**auth(h), "Accept-Language": "ru-RU,ru;q=0.9"}
+    body = await (await client.get(f"/host/{h.game_id}/state", headers=phone)).json()
+    assert body["title"] == f"Game #{h.game_id}: the host's table"
+    r = await client.post(f"/host/{h.game_id}/act", headers=phone,
+                          json={"action": "night", "arg": None, "step": -1})
+    answer = await r.json()
+    assert r.status == 409 and not re.search("[а-яА-Я]", json.dumps(answer, ensure_ascii=False))
+    page = await (await client.get(f"/host/{h.game_id}",
+                                   headers={"Accept-Language": "ru"})).text()
+    assert 'lang="en"' in page
+    asked = await (await client.get(f"/host/{h.game_id}/state?lang=ru", headers=phone)).json()
+    assert asked["title"] == f"Игра №{h.game_id}: стол ведущего"
