@@ -177,7 +177,7 @@ game-last_word-start = { $who }: последнее слово, { $seconds ->
         [few] { $seconds } секунды
        *[many] { $seconds } секунд
     }.
-game-last_word-over = Последнее слово { $who } окончено.
+game-last_word-over = { $who }: последнее слово окончено.
 game-last_word-after = { $who }: последнее слово — после тех, что звучат сейчас.
 game-speak-start = { $who } (в тюрьме) получает слово: { $seconds ->
         [one] { $seconds } секунда

@@ -87,8 +87,9 @@ async def test_the_night_falls_after_the_last_word_ends(h: Harness) -> None:
                     if key.endswith(f"last_word_{speaking}")]
     await h.service.start_night(CHAT, HOST)  # the host does not wait for the word's end
     post = [s for s in h.club() if s.key == tally.key][-1].text
-    over = f"Последнее слово №{speaking} "
-    assert over in post and post.index(over) < post.index("Ночь 2."), post  # then the night
+    over = f"№{speaking} "
+    ended = post.index(": последнее слово окончено")
+    assert over in post[:ended] and ended < post.index("Ночь 2."), post  # then the night
     assert h.table.last_words is None
     sent = len(h.sender.sent)
     await h.deadlines.advance(31)  # the word's timer was stopped: its end is not said again
@@ -97,3 +98,15 @@ async def test_the_night_falls_after_the_last_word_ends(h: Harness) -> None:
     kinds = [e.kind for e in await h.db.games.events(h.game_id)]
     night = len(kinds) - 1 - kinds[::-1].index("night_start")
     assert kinds[night - 1] == "last_word_over"  # in the night's step, logged before it
+
+
+async def test_no_last_word_is_said_after_the_game_is_over(h: Harness) -> None:
+    """A game over waits for nobody's last word: none starts with the end, and none of the
+    words under way is said to be over after the end's post."""
+    await h.dealt(10)
+    await h.play_to_end()
+    end = next(i for i, s in enumerate(h.club()) if "🏁" in s.text)
+    await h.deadlines.advance(31 * 12)
+    after = h.club()[end:]
+    assert not [s.text for s in after if "последнее слово" in s.text]
+    assert not [k for k in h.deadlines.jobs if "last_word" in k]

@@ -38,8 +38,10 @@ class Results(PhaseService):
         await self.notifier.events(table, [
             e for e in result.events
             if not (isinstance(result, engine.DayResult) and e.kind in told)])
-        if not isinstance(result, engine.TechnicalDeathResult) and result.died:
-            await self._last_words(table, list(result.died), 0)  # never after a technical death
+        # never after a technical death, nor after the end: nobody waits for them then
+        if not isinstance(result, engine.TechnicalDeathResult) and result.died \
+                and not table.game.over:
+            await self._last_words(table, list(result.died), 0)
         if isinstance(result, engine.DayResult) and not table.game.over:
             await self.notifier.club(table, "game.evening", night=table.game.night_number + 1)
         ref = self.core.ref(table, f"r{table.resolved_seq}")
@@ -136,8 +138,9 @@ class Results(PhaseService):
     async def _last_word_over(self, table: Table, seats: list[int], index: int,
                               night: int) -> None:
         async with self.core.lock(table.game_id):
-            if table.stage is Stage.NIGHT or table.game.night_number > night:
-                return  # a night fell since this word began: it ended then (end_last_word)
+            if table.stage is Stage.NIGHT or table.game.night_number > night \
+                    or table.game.over:
+                return  # a night fell since this word began (end_last_word), or the game ended
             t = self.notifier.t
             loc = table.locale
             lines = [t(loc, "game.last_word.over", who=self.notifier.seat(table, seats[index]))]
