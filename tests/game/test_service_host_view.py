@@ -135,3 +135,19 @@ async def test_a_player_who_blocked_the_bot_is_marked_for_the_host_once(h: Harne
     view = await h.service.host_view(h.game_id, HOST)
     assert [s.seat for s in view.seats if s.blocked] == [seat]
     assert len([s for s in h.private(HOST) if "заблокировал бота и не" in s.text]) == 1
+
+
+async def test_the_panel_shows_the_votes_of_the_vote_under_way_only(h: Harness) -> None:
+    await h.dealt(10)
+    await h.play_night()
+    if h.over:  # pragma: no cover - depends on the deal
+        return
+    await h.deadlines.advance(31 * 3)  # the morning's last words end
+    await h.play_vote()
+    if h.over:  # pragma: no cover - depends on the deal
+        return
+    assert h.table.votes  # the day's votes stay in the table...
+    view = await h.service.host_view(h.game_id, HOST)
+    assert view.votes == ()  # ...but the panel no longer shows them
+    await h.service.start_night(CHAT, HOST)
+    assert (await h.service.host_view(h.game_id, HOST)).votes == ()

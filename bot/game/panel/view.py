@@ -130,6 +130,8 @@ def build_view(core: GameCore, table: Table,
     acted: set[int] = set()
     choices: tuple[ChoiceView, ...] = ()
     tied: tuple[int, ...] = ()
+    # the votes of the vote under way only (a finished day's stay in the table, not here)
+    voting = table.started and table.stage in (Stage.VOTE, Stage.FATE, Stage.CANCEL)
     if table.started:
         game = table.game
         if table.stage is Stage.NIGHT:
@@ -154,7 +156,8 @@ def build_view(core: GameCore, table: Table,
         game_id=table.game_id, chat_id=table.chat_id, stage=str(table.stage), step=table.step,
         night=night, day=day, paused=table.paused, deadline=deadline, remaining=remaining,
         seats=tuple(seats), choices=choices, voter=table.current_voter(),
-        votes=tuple(sorted(table.votes.items())), tied=tied, fate_by_host=table.fate_by_host,
+        votes=tuple(sorted(table.votes.items())) if voting else (), tied=tied,
+        fate_by_host=table.fate_by_host,
         presets=presets or {},
         composition=None if table.composition is None else tuple(str(r) for r in
                                                                  table.composition),
