@@ -22,6 +22,16 @@ class Reason(StrEnum):
     SOLE_SURVIVOR = "sole_survivor"
 
 
+class FineReason(StrEnum):
+    """A fine's ledger reason: the foul it punishes (``engine.fouls``), or its undoing."""
+
+    FOUL_OUT_OF_TURN = "foul_out_of_turn"
+    FOUL_AT_NIGHT = "foul_at_night"
+    FOUL_GESTURE = "foul_gesture"
+    FOUL_OTHER = "foul_other"
+    FOUL_UNDONE = "foul_undone"
+
+
 @dataclass(frozen=True, slots=True)
 class PointsConfig:
     survived_day: int = 1
@@ -63,9 +73,9 @@ DEFAULT_POINTS = PointsConfig.load()
 
 
 class LedgerEntry(NamedTuple):
-    """One award: a NamedTuple, since a long game creates hundreds of them."""
+    """One award (or a fine, below zero): a NamedTuple, since a long game creates hundreds."""
 
     seat: int
     points: int
-    reason: Reason
+    reason: Reason | FineReason
     phase: str  # "night N", "day N" or "end"

@@ -10,13 +10,14 @@ from typing import Any, TypeVar
 
 from engine.day import resolve_day
 from engine.errors import CompositionError, RuleViolation
+from engine.fouls import foul, undo_foul
 from engine.game import SeatSpec, check_friend_order, new_game, technical_death
 from engine.night import resolve_night
 from engine.points import DEFAULT_POINTS, PointsConfig
 from engine.roles import Role
-from engine.state import FriendImmunity, GameState, OpenImmunity
+from engine.state import FoulReason, FriendImmunity, GameState, OpenImmunity, Phase
 
-STEP_KINDS = {"night", "day", "technical_death"}
+STEP_KINDS = {"night", "day", "technical_death", "foul", "undo_foul"}
 MAX_SEAT_DIGITS = 9
 
 T = TypeVar("T")
@@ -155,6 +156,25 @@ def _check_friend_orders(specs: list[SeatSpec], orderers: Mapping[int, int | Non
                                 f"{err.message}") from None
 
 
+def _foul(state: GameState, body: object, where: int) -> GameState:
+    """A ``foul`` step: ``{"seat", "points" (0), "reason" ("other"), "phase" (optional)}``."""
+    if not isinstance(body, dict):
+        raise ProtocolError(where, "format: foul holds seat, points, reason and phase")
+    seat = _int(body.get("seat"), where, "foul seat")
+    points = _int(body.get("points", 0), where, "foul points")
+    raw = body.get("reason", "other")
+    if not isinstance(raw, str) or raw not in FoulReason.__members__.values():
+        raise ProtocolError(where, f"format: unknown foul reason {str(raw)[:20]!r}")
+    reason = FoulReason(raw)
+    during = body.get("phase")
+    if during not in (None, "night", "day"):
+        raise ProtocolError(where, "format: a foul's phase is night or day,"
+                            f" not {str(during)[:20]!r}")
+    state, _ = foul(state, seat, reason=reason, points=points,
+                    during=None if during is None else Phase(during))
+    return state
+
+
 def phase_json(kind: str, result: Any) -> dict[str, Any]:
     if kind == "night":
         return {
@@ -196,7 +216,8 @@ def replay(protocol: object, points: PointsConfig = DEFAULT_POINTS) -> dict[str,
     phases: list[dict[str, Any]] = []
     for index, step in enumerate(steps):
         if not isinstance(step, dict) or len(step) != 1 or next(iter(step)) not in STEP_KINDS:
-            raise ProtocolError(index, "format: a step is one of night, day, technical_death")
+            raise ProtocolError(index, "format: a step is one of night, day, technical_death,"
+                                " foul, undo_foul")
         kind, body = next(iter(step.items()))
         try:
             if state.over:
@@ -217,9 +238,13 @@ def replay(protocol: object, points: PointsConfig = DEFAULT_POINTS) -> dict[str,
                     rng=rng,
                 )
                 phases.append(phase_json("day", day))
-            else:
+            elif kind == "technical_death":
                 state, tech = technical_death(state, _int(body, index, "technical_death"))
                 phases.append(phase_json("technical_death", tech))
+            elif kind == "foul":
+                state = _foul(state, body, index)
+            else:
+                state, _ = undo_foul(state, _int(body, index, "undo_foul"))
         except RuleViolation as err:
             error = ProtocolError(index, err.message, err.seat)
             raise ProtocolErrorWithState(error, state) from None
@@ -235,6 +260,9 @@ def replay(protocol: object, points: PointsConfig = DEFAULT_POINTS) -> dict[str,
         "points": {str(s): p for s, p in totals.items()},
         "ledger": [{"seat": r.seat, "points": r.points, "reason": r.reason.value, "phase": r.phase}
                    for r in state.ledger],
+        "fouls": [{"number": f.number, "seat": f.seat, "reason": f.reason.value,
+                   "points": f.points, "phase": f.phase, "undone": f.undone}
+                  for f in state.fouls],
     }
 
 

@@ -27,6 +27,27 @@ class Winner(StrEnum):
     DRAW = "draw"
 
 
+class FoulReason(StrEnum):
+    """Why the host whistled (the club's text: speaking in another's time or at night)."""
+
+    OUT_OF_TURN = "out_of_turn"
+    AT_NIGHT = "at_night"
+    GESTURE = "gesture"
+    OTHER = "other"
+
+
+class Foul(NamedTuple):
+    """A foul the host recorded (``engine.fouls``): ``number`` counts the game's fouls from 1,
+    ``points`` is the fine it took (0: a warning), ``phase`` when ("night N" / "day N")."""
+
+    number: int
+    seat: int
+    reason: FoulReason
+    points: int
+    phase: str
+    undone: bool = False
+
+
 class FriendImmunity(NamedTuple):
     """'Давай дружить': saves its holder from one death; ``announce_by`` may be named."""
 
@@ -78,6 +99,7 @@ class GameState:
     winner: Winner | None = None
     over: bool = False
     ledger: tuple[LedgerEntry, ...] = field(default=())
+    fouls: tuple[Foul, ...] = field(default=())
 
     def __iter__(self) -> Iterator[PlayerState]:
         return iter(self.players.values())

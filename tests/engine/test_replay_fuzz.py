@@ -22,6 +22,12 @@ steps = st.one_of(
     st.builds(lambda m, f, c: {"day": {"votes": m, "fate": f, "cancel_by": c}}, seat_maps,
               st.one_of(st.none(), st.integers(0, 14)), st.one_of(st.none(), st.integers(0, 14))),
     st.builds(lambda s: {"technical_death": s}, st.one_of(st.integers(0, 14), scalars)),
+    st.builds(lambda s, p, r, ph: {"foul": {"seat": s, "points": p, "reason": r, "phase": ph}},
+              st.one_of(st.integers(0, 14), scalars), st.one_of(st.integers(-2, 5), scalars),
+              st.one_of(st.sampled_from(["out_of_turn", "at_night", "gesture", "other"]),
+                        scalars, st.lists(st.integers(), max_size=1)),
+              st.one_of(st.sampled_from(["night", "day"]), scalars)),
+    st.builds(lambda n: {"undo_foul": n}, st.one_of(st.integers(-1, 4), scalars)),
     scalars,
 )
 players = st.lists(
@@ -68,3 +74,21 @@ VALID_TABLE = [{"seat": i, "role": role} for i, role in enumerate(ROLES, 1)]
 @given(st.lists(steps, max_size=8), st.one_of(st.none(), st.integers()))
 def test_random_steps_on_a_valid_table_never_crash(step_list: list[Any], seed: Any) -> None:
     check(replay_text(json.dumps({"players": VALID_TABLE, "steps": step_list, "seed": seed})))
+
+
+fouls = st.one_of(
+    st.builds(lambda s, p, r, ph: {"foul": {"seat": s, "points": p, "reason": r, "phase": ph}},
+              st.integers(1, len(ROLES)), st.one_of(st.integers(-2, 5), scalars),
+              st.one_of(st.sampled_from(["out_of_turn", "at_night", "gesture", "other"]),
+                        scalars, st.lists(st.integers(), max_size=1), st.dictionaries(
+                            st.text(max_size=2), st.integers(), max_size=1)),
+              st.one_of(st.sampled_from(["night", "day"]), scalars,
+                        st.lists(st.integers(), max_size=1))),
+    st.builds(lambda n: {"undo_foul": n}, st.one_of(st.integers(-1, 4), scalars)),
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.one_of(fouls, steps), max_size=8))
+def test_random_fouls_on_a_valid_table_never_crash(step_list: list[Any]) -> None:
+    check(replay_text(json.dumps({"players": VALID_TABLE, "steps": step_list})))
