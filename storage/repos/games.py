@@ -21,7 +21,7 @@ from storage.models import (
 from storage.repos import _ops, _rows
 from storage.repos.account_cache import AccountCache
 from storage.repos.outbox import Queued, enqueue_in
-from storage.sql import Connection, Store
+from storage.sql import Connection, Store, lock_rows
 
 
 async def fetch_game(conn: Connection, game_id: int) -> Game:
@@ -336,6 +336,9 @@ class Games:
             raise InvalidValue("status", status, "not_final")
         touched: list[int] = []  # the accounts whose games_played it counts
         async with self._accounts.writing(self._db, touched) as conn:
+            # the game's row first: a second end at the same moment waits, then finds the
+            # points applied and writes nothing (not its status over the first one's)
+            await lock_rows(conn, "games", "id", [game_id])
             await _ops.game_status(conn, game_id)
             async with conn.execute(
                 "SELECT 1 FROM game_points_applied WHERE game_id = ?", (game_id,)

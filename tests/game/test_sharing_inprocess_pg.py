@@ -88,3 +88,41 @@ async def test_clubs_shared_out_and_taken_over_with_their_games(
             await stop_app(second, second_task)
         if not first.stopping.is_set():
             await stop_app(first, first_task)
+
+
+async def test_two_deployments_on_one_server_each_run_their_club_of_one_chat_id(
+    tmp_path: Path, pg: Cluster
+) -> None:
+    """Two deployments (two bots, two databases of one server: a staging beside a production)
+    whose clubs have the same chat id: each takes its own club, and a /newgame in each opens
+    its lobby there. Advisory locks are per database; a deployment reading the server's
+    pg_locks whole would count the other's club as held and never claim its update."""
+    club = CLUBS[0]
+    async with FakeTelegram() as staging_tg, FakeTelegram() as production_tg:
+        for fake in (staging_tg, production_tg):
+            fake.user(HOST, "Host", language_code="en")
+            fake.group(club, "Club")
+        deployments = []
+        try:
+            for name, fake in (("staging", staging_tg), ("production", production_tg)):
+                url = await pg.new_database()
+                app, task = await start_app(fake, tmp_path / name, database_url=url)
+                deployments.append((app, task))
+                await app.services.db.clubs.ensure(club, title="Club", locale="en")
+            for app, _ in deployments:
+                await wait_until(lambda app=app: held(app) == {club}, 10,
+                                 "each deployment holds its own club")
+                assert app.sharing is not None
+                assert await app.sharing.conn.members() == 1
+            for fake in (staging_tg, production_tg):
+                await fake.send(HOST, "/newgame", chat_id=club)
+            for (app, _), fake in zip(deployments, (staging_tg, production_tg), strict=True):
+                await wait_until(lambda app=app: bool(tables_in(app, club)), 15,
+                                 "a lobby in each deployment")
+                await fake.wait_for(lambda fake=fake: any(m.buttons()
+                                                          for m in fake.messages(club)),
+                                    15, "the lobby's post in each deployment's chat")
+        finally:
+            for app, task in reversed(deployments):
+                if not app.stopping.is_set():
+                    await stop_app(app, task)

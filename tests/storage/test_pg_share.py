@@ -187,6 +187,11 @@ async def test_two_deployments_on_one_server_see_none_of_each_others_locks(
         await db_b.inbox.add(1, "{}", time.time())
         await db_b.query("UPDATE inbox SET claimed = ? WHERE update_id = 1", (a.pid,))
         assert [u for u, _ in await b.claim([X], [], 10)] == [1]
+        # the same for a chat's outbox claimed by such a session: free for b's sender
+        await db_b.query("INSERT INTO outbox_senders (chat_id, sender) VALUES (?, ?)"
+                         " RETURNING chat_id", (X, a.pid))
+        assert await b.claim_chat(X) is True
+        assert await b.processes() == [(b.pid, [int(ProcessRole.POLLER)], 1)]
         assert lost == []
     finally:
         await a.close()

@@ -7,7 +7,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 from collections.abc import AsyncIterator, Awaitable
-from datetime import date
+from datetime import date, timedelta
 
 import asyncpg
 import pytest
@@ -15,7 +15,7 @@ import pytest
 from storage import Database
 from storage.db import WriteConflict
 from storage.errors import InsufficientBalance, LookalikeNickname, NicknameTaken
-from storage.models import GamePoints
+from storage.models import KIND_EXPIRY_BURN, GamePoints
 from storage.repos.outbox import SEND, Queued
 from storage.sql import Connection
 from tests.storage.conftest import ADMIN, CLUB, NOW, add_players
@@ -43,6 +43,22 @@ async def _ledger_sums(db_target: str) -> dict[int, tuple[int, int]]:
             "SELECT b.tg_id, b.points, coalesce(sum(l.points), 0) FROM balances b"
             " LEFT JOIN ledger l ON l.tg_id = b.tg_id GROUP BY b.tg_id, b.points")
         return {int(r[0]): (int(r[1]), int(r[2])) for r in rows}
+    finally:
+        await conn.close()
+
+
+async def _balance_at(db_target: str, tg_id: int, kind: str, reason: str) -> int:
+    """The player's balance as of its ledger row of ``kind`` and ``reason`` (the sum of its
+    rows up to that one's id): what a write holding the player's row saw and left."""
+    conn = await asyncpg.connect(db_target)
+    try:
+        row_id = await conn.fetchval(
+            "SELECT id FROM ledger WHERE tg_id = $1 AND kind = $2 AND reason = $3",
+            tg_id, kind, reason)
+        assert row_id is not None, (tg_id, kind, reason)
+        return int(await conn.fetchval(
+            "SELECT coalesce(sum(points), 0) FROM ledger WHERE tg_id = $1 AND id <= $2",
+            tg_id, row_id))
     finally:
         await conn.close()
 
@@ -101,24 +117,97 @@ async def test_a_games_points_and_an_adjust_of_one_player_at_once(db_target: str
             game = await game_side.games.create(
                 CLUB, ADMIN, seats=[(i, p) for i, p in enumerate(players, 1)], created_at=NOW)
             points = [GamePoints(p, 1 + (p + round_) % 4, f"r{round_}", None) for p in players]
-            target = players[round_ % len(players)]
+            target, gifted = players[round_ % len(players)], players[-1 - round_ % 3]
             recorded, adjusted, taken = await asyncio.gather(
                 game_side.ledger.record_game(game, points, day=date(2026, 3, 10)),
-                admin_side.ledger.adjust(target, 5, reason="bonus", admin_id=ADMIN, now=NOW),
-                admin_side.ledger.redeem(players[-1 - round_ % 3], 1, reason="pin",
-                                         admin_id=ADMIN, now=NOW),
+                admin_side.ledger.adjust(target, 5, reason=f"bonus {round_}", admin_id=ADMIN,
+                                         now=NOW),
+                admin_side.ledger.redeem(gifted, 1, reason=f"pin {round_}", admin_id=ADMIN,
+                                         now=NOW),
                 return_exceptions=True)
             assert recorded is True and isinstance(adjusted, int)
             for row in points:
                 expected[row.tg_id] += row.points
             expected[target] += 5
+            # the balance the admin was told is the one its row left: the game's points are
+            # either all before it or all after it, never counted by one and missed by the other
+            assert adjusted == await _balance_at(db_target, target, "adjust", f"bonus {round_}")
             if not isinstance(taken, InsufficientBalance):
                 assert isinstance(taken, int)
-                expected[players[-1 - round_ % 3]] -= 1
+                expected[gifted] -= 1
+                assert taken == await _balance_at(db_target, gifted, "redeem", f"pin {round_}")
         sums = await _ledger_sums(db_target)
         for player in players:
             assert sums[player] == (expected[player], expected[player])
             assert await admin_side.ledger.balance(player) == expected[player]
+
+
+async def test_two_takes_beyond_the_balance_at_once(db_target: str) -> None:
+    """An admin's /redeem in one process and another's /adjust -6 in another, at the same
+    moment, of a player holding 10: one is written, the other refused with the balance it
+    would have broken (not the database's last-line CHECK), and the balance never goes below
+    zero."""
+    async with processes(db_target) as (one, two):
+        await add_players(one, 7)
+        for round_ in range(ROUNDS):
+            have = await one.ledger.balance(7)
+            await one.ledger.adjust(7, 10 - have, reason=f"to ten {round_}", admin_id=ADMIN,
+                                    now=NOW)
+            outcomes = await asyncio.gather(
+                one.ledger.redeem(7, 6, reason=f"gift {round_}", admin_id=ADMIN, now=NOW),
+                two.ledger.adjust(7, -6, reason=f"fine {round_}", admin_id=ADMIN, now=NOW),
+                return_exceptions=True)
+            written = [o for o in outcomes if isinstance(o, int)]
+            refused = [o for o in outcomes if isinstance(o, InsufficientBalance)]
+            assert written == [4] and len(refused) == 1, outcomes
+            assert (refused[0].balance, refused[0].requested) == (4, 6)
+        assert (await _ledger_sums(db_target))[7] == (4, 4)
+
+
+async def test_the_expiry_burns_what_a_player_has_while_points_come_in(
+        db_target: str) -> None:
+    """The daily expiry in one process while another adds points to the players it burns: each
+    burn takes exactly what its player held at that moment (the points that came in before it
+    are burnt too, those after it stay), so no expired player keeps points it had before."""
+    async with processes(db_target) as (expiry_side, admin_side):
+        today = date(2026, 6, 1)
+        for round_ in range(ROUNDS // 2):
+            players = [2000 + 10 * round_ + i for i in range(6)]
+            await add_players(expiry_side, *players)
+            await expiry_side.players.record_game_played(players, today - timedelta(days=70))
+            for player in players:
+                await expiry_side.ledger.adjust(player, 10, reason="start", admin_id=ADMIN,
+                                                now=NOW)
+            swept, *_ = await asyncio.gather(
+                expiry_side.expiry.sweep(today),
+                *(admin_side.ledger.adjust(p, 5, reason=f"late {round_}", admin_id=ADMIN,
+                                           now=NOW) for p in players))
+            assert sorted(p.tg_id for p in swept) == players
+            sums = await _ledger_sums(db_target)
+            for player in players:
+                assert await _balance_at(db_target, player, KIND_EXPIRY_BURN, "expired") == 0
+                assert sums[player][0] == sums[player][1] in (0, 5)
+
+
+async def test_a_game_finished_twice_at_once_keeps_one_end(db_target: str) -> None:
+    """A game's end written by two processes at once (a holder that has not yet noticed it lost
+    the club, and the new one), one "finished", the other "aborted": one is written whole,
+    points and status together; the other writes nothing."""
+    async with processes(db_target) as (one, two):
+        await add_players(one, 1, 2)
+        await one.clubs.ensure(CLUB, title="C", locale="ru")
+        for _ in range(ROUNDS // 2):
+            game = await one.games.create(CLUB, ADMIN, seats=[(1, 1), (2, 2)], created_at=NOW)
+            rows = [GamePoints(1, 3, "win", None)]
+            outcomes = await asyncio.gather(
+                one.games.finish(game, status="finished", points=rows, day=NOW.date()),
+                two.games.finish(game, status="aborted", points=[], day=NOW.date()))
+            assert sorted(outcomes) == [False, True]
+            status = (await one.games.get(game)).status
+            assert status == ("finished" if outcomes[0] else "aborted")
+            game_rows = await one.query("SELECT count(*) FROM ledger WHERE game_id = ?",
+                                        (game,))
+            assert game_rows[0][0] == (1 if outcomes[0] else 0)
 
 
 async def test_the_leaderboard_stays_whole_with_games_ending_side_by_side(
