@@ -23,6 +23,8 @@ from storage.repos.outbox import Outbox
 from storage.repos.players import Players, backfill_skeletons
 from storage.repos.records import AdminLog, Complaints, FirstDayKilled, Immunity
 from storage.repos.stats import Stats
+from storage.shop.gifts import Gifts
+from storage.shop.requests import GiftRequests
 from storage.sql import Connection, Row
 
 __all__ = ["BUSY_TIMEOUT_MS", "CACHE_KIB", "GROUP_MAX", "SWEEP_CACHE_KIB", "Database",
@@ -65,6 +67,8 @@ class Database:
         self.outbox = Outbox(self)
         self.inbox = Inbox(self)
         self.deal_reads = DealReads(self)
+        self.gifts = Gifts(self)  # the gift shop (storage/shop/)
+        self.gift_requests = GiftRequests(self)
 
     @classmethod
     async def open(cls, target: str | Path, *, pool_size: int | None = None) -> Database:

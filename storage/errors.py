@@ -7,6 +7,11 @@ localized answer. Whenever one of these is raised, nothing of the call was writt
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from storage.models import Gift, GiftRequest
+
 
 class StorageError(Exception):
     """Base class of every storage error."""
@@ -99,15 +104,18 @@ class InvalidAmount(StorageError):
 
 
 class InsufficientBalance(StorageError):
-    """The change would take the balance below zero; nothing was written."""
+    """The change would take the balance below zero, or below the points reserved by open gift
+    requests (``reserved``); nothing was written."""
 
     code = "insufficient_balance"
 
-    def __init__(self, tg_id: int, balance: int, requested: int) -> None:
-        super().__init__(f"player {tg_id} has {balance} points, {requested} requested")
+    def __init__(self, tg_id: int, balance: int, requested: int, reserved: int = 0) -> None:
+        super().__init__(f"player {tg_id} has {balance} points ({reserved} reserved),"
+                         f" {requested} requested")
         self.tg_id = tg_id
         self.balance = balance
         self.requested = requested
+        self.reserved = reserved
 
 
 class SpouseError(StorageError):
@@ -164,8 +172,28 @@ class ImmunityAlreadyUsed(StorageError):
         self.order_id = order_id
 
 
+class GiftRefused(StorageError):
+    """The shop refused: ``reason`` is one of "unknown_gift", "retired", "out_of_stock",
+    "price_changed", "insufficient", "blocked", "duplicate", "unknown_request", "closed",
+    "not_yours", "name_taken", "below_reserved". ``gift`` and ``request`` name what was
+    refused where known; ``available``: the player's points free of reservations
+    ("insufficient"), or the items reserved ("below_reserved")."""
+
+    code = "gift_refused"
+
+    def __init__(self, reason: str, *, gift: Gift | None = None,
+                 request: GiftRequest | None = None,
+                 available: int = 0) -> None:
+        super().__init__(f"gift refused: {reason}")
+        self.reason = reason
+        self.gift = gift
+        self.request = request
+        self.available = available
+
+
 __all__ = [
     "GameClosed",
+    "GiftRefused",
     "ImmunityAlreadyUsed",
     "InsufficientBalance",
     "InvalidAmount",

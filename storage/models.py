@@ -105,6 +105,12 @@ class BalanceView:
     info: BalanceInfo
     rows: list[LedgerRow]
     expires_on: date | None
+    reserved: int = 0  # points promised to open gift requests (part of ``info.points``)
+
+    @property
+    def available(self) -> int:
+        """The points a new gift request, a ``/redeem`` or a fine may take now."""
+        return max(0, self.info.points - self.reserved)
 
 
 @dataclass(frozen=True, slots=True)
@@ -197,4 +203,70 @@ class AdminAction:
     admin_id: int
     action: str
     details: str
+    at: datetime
+
+
+# A gift request's statuses: open (its points and one item reserved), then closed once.
+REQUEST_OPEN = "open"
+REQUEST_HANDED_OVER = "handed_over"  # the ledger's 'redeem' row written, one item off the stock
+REQUEST_CANCELLED = "cancelled"  # by an admin
+REQUEST_WITHDRAWN = "withdrawn"  # by the player
+REQUEST_EXPIRED = "expired"  # not handed over within GIFT_REQUEST_DAYS
+REQUEST_BURNED = "burned"  # the player's points burned (two months' absence, a block)
+REQUEST_STATUSES = (REQUEST_OPEN, REQUEST_HANDED_OVER, REQUEST_CANCELLED, REQUEST_WITHDRAWN,
+                    REQUEST_EXPIRED, REQUEST_BURNED)
+
+
+@dataclass(frozen=True, slots=True)
+class Gift:
+    """A gift of the network's catalogue. ``stock``: items on the shelf; ``reserved``: those
+    promised to open requests (handed over, an item leaves the stock)."""
+
+    id: int
+    name: str
+    price: int
+    stock: int
+    reserved: int
+    photo: str | None  # a Telegram file_id
+    active: bool
+
+    @property
+    def left(self) -> int:
+        """Items a new request may still take."""
+        return max(0, self.stock - self.reserved)
+
+
+@dataclass(frozen=True, slots=True)
+class GiftRequest:
+    """A player's request for a gift: ``points`` (the price when asked) stay reserved while it
+    is open."""
+
+    id: int
+    gift_id: int
+    gift_name: str
+    tg_id: int
+    points: int
+    status: str
+    created_at: datetime
+    closed_at: datetime | None
+    closed_by: int | None  # the admin who handed it over or cancelled it
+    ledger_id: int | None  # the 'redeem' row of a handed-over request
+    announced: bool  # the admins were told of it
+    told: bool  # its end was told (the player, the admins' notices)
+
+    @property
+    def open(self) -> bool:
+        return self.status == REQUEST_OPEN
+
+
+@dataclass(frozen=True, slots=True)
+class GiftDraft:
+    """An admin's catalogue dialog waiting for a typed value (``field``) of gift ``gift_id``
+    (None: a new gift, whose name and price typed so far are kept here)."""
+
+    admin_id: int
+    field: str
+    gift_id: int | None
+    name: str | None
+    price: int | None
     at: datetime

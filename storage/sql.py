@@ -91,6 +91,8 @@ class Lock(IntEnum):
     # every write giving out a nickname (a player's, an offline account's, an import's): the
     # look-alike check of all the others, then the claim; taken after the players' row locks
     NICKNAME = 0x6D616610
+    # a gift's name given out (a new gift, a renamed one): the names checked, then the write
+    GIFT_NAME = 0x6D616611
 
 
 async def lock_rows(conn: Connection, table: str, column: str, keys: Iterable[int]) -> None:

@@ -30,7 +30,7 @@ ORDER = {
             "services", "delivery"],
     "bot.game": ["service", "restore", "panel", "rooms", "core", "writes", "messages", "timers",
                  "callbacks"],
-    "storage": ["__main__", "__init__", "tools", "db", "repos", "spreadsheets", "core",
+    "storage": ["__main__", "__init__", "tools", "db", "shop", "repos", "spreadsheets", "core",
                 "backends", "schema"],
     "record": ["outcome", "table", "posts"],
 }

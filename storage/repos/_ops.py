@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from datetime import date, datetime
+from datetime import UTC, date, datetime
 
 from storage.errors import InvalidAmount, InvalidValue, UnknownGame, UnknownPlayer
 from storage.models import KIND_GAME, GamePoints, Player
@@ -52,13 +52,37 @@ async def insert_ledger(
     game_id: int | None = None,
     phase: str | None = None,
     admin_id: int | None = None,
-) -> None:
-    await conn.execute(
+) -> int:
+    """The new row's id."""
+    rows = list(await conn.execute_fetchall(
         "INSERT INTO ledger (tg_id, points, kind, reason, game_id, phase, admin_id, day, at)"
-        " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
         (tg_id, points, kind, reason, game_id, phase, admin_id, day.isoformat(),
          None if at is None else at.isoformat()),
-    )
+    ))
+    return int(rows[0][0])
+
+
+async def reserved(conn: Connection, tg_id: int) -> int:
+    """The points the player's open gift requests reserve (part of its balance). Read under
+    the player's row lock, as every write that checks it is (storage/shop/requests.py)."""
+    rows = list(await conn.execute_fetchall(
+        "SELECT coalesce(sum(points), 0) FROM gift_requests WHERE tg_id = ? AND status = 'open'",
+        (tg_id,)))
+    return int(rows[0][0])
+
+
+async def burn_requests(conn: Connection, players: str, params: Sequence[object],
+                        now: datetime) -> int:
+    """Close the open gift requests of the players the SQL condition ``players`` (on
+    ``tg_id``) names: their points are burned (RULES.md 9: two months' absence, a block), so
+    nothing is left to reserve. Run in the burn's transaction, under the players' row locks;
+    the shop tells the players and the admins afterwards (``told_at`` is NULL). How many."""
+    cur = await conn.execute(
+        "UPDATE gift_requests SET status = 'burned', closed_at = ?"
+        f" WHERE status = 'open' AND {players}",
+        (now.astimezone(UTC).isoformat(timespec="seconds"), *params))
+    return cur.rowcount
 
 
 async def admin_log(

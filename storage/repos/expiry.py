@@ -9,7 +9,7 @@ until then too.
 
 from __future__ import annotations
 
-from datetime import date, timedelta
+from datetime import UTC, date, datetime, time, timedelta
 
 from storage.dates import WARNING_DAYS, expiry_cutoff
 from storage.models import KIND_EXPIRY_BURN, Player
@@ -64,7 +64,8 @@ class Expiry:
     async def sweep(self, today: date, *, batch: int = SWEEP_BATCH) -> list[Player]:
         """Burn nickname and points of every player whose expiry date is ``today`` or earlier:
         one 'expiry_burn' ledger row each, written in the same transaction as the nickname
-        loss. Players are processed in transactions of at most ``batch`` players, so a large
+        loss and the closing of the player's open gift requests (status 'burned'). Players are
+        processed in transactions of at most ``batch`` players, so a large
         catch-up never holds the database for long (other calls interleave between batches);
         a crash between batches leaves whole players burnt and the rest for the next sweep.
         Returns the burnt players, ordered by tg_id, as they were before the burn (with the
@@ -124,5 +125,9 @@ class Expiry:
                     " ORDER BY tg_id",
                     (KIND_EXPIRY_BURN, EXPIRY_REASON, today.isoformat()),
                 )
+                # the reserved points burn with the rest: the open gift requests close
+                await _ops.burn_requests(
+                    conn, "tg_id IN (SELECT tg_id FROM expiry_sweep)", (),
+                    datetime.combine(today, time(), UTC))
             await conn.execute("DELETE FROM expiry_sweep")
             return burnt

@@ -98,7 +98,8 @@ class Ledger:
     async def redeem(
         self, tg_id: int, points: int, *, reason: str, admin_id: int, now: datetime
     ) -> int:
-        """Exchange ``points`` (> 0) for a gift; returns the new balance."""
+        """Exchange ``points`` (> 0) for a gift; returns the new balance. Never takes the
+        points open gift requests reserve (:class:`InsufficientBalance` names them)."""
         if points <= 0:
             raise InvalidAmount(points)
         return await self._change(
@@ -108,7 +109,8 @@ class Ledger:
     async def adjust(
         self, tg_id: int, points: int, *, reason: str, admin_id: int, now: datetime
     ) -> int:
-        """Add (or, if negative, take) points; never below zero. Returns the new balance."""
+        """Add (or, if negative, take) points; never below zero nor below the points open gift
+        requests reserve. Returns the new balance."""
         if points == 0:
             raise InvalidAmount(points)
         return await self._change(
@@ -156,8 +158,10 @@ class Ledger:
             await lock_rows(conn, "players", "tg_id", [tg_id])  # the balance checked, then changed
             await _ops.require_player(conn, tg_id)
             current = await _ops.balance(conn, tg_id)
-            if current + delta < 0:
-                raise InsufficientBalance(tg_id, current, -delta)
+            # points taken never reach those promised to open gift requests
+            held = await _ops.reserved(conn, tg_id) if delta < 0 else 0
+            if current + delta < held:
+                raise InsufficientBalance(tg_id, current, -delta, reserved=held)
             await _ops.insert_ledger(
                 conn, tg_id, delta, kind=kind, reason=reason, day=now.date(), at=now,
                 admin_id=admin_id,

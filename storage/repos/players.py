@@ -227,7 +227,8 @@ class Players:
             return await _ops.require_player(conn, tg_id)
 
     async def block(self, tg_id: int, *, reason: str, admin_id: int, now: datetime) -> Player:
-        """Block the account; its whole balance is burnt by a 'block_burn' ledger row."""
+        """Block the account; its whole balance is burnt by a 'block_burn' ledger row, and its
+        open gift requests with it (status 'burned')."""
         async with self._writing(tg_id) as conn:
             await _ops.require_player(conn, tg_id)
             points = await _ops.balance(conn, tg_id)
@@ -240,6 +241,7 @@ class Players:
                     conn, tg_id, -points, kind=KIND_BLOCK_BURN, reason=reason,
                     day=now.date(), at=now, admin_id=admin_id,
                 )
+            await _ops.burn_requests(conn, "tg_id = ?", (tg_id,), now)
             await _ops.admin_log(
                 conn, admin_id, "block", f"player={tg_id} burnt={points} reason={reason}", now
             )

@@ -37,11 +37,11 @@ from storage.models import Game, GameEvent
 TABLES: tuple[str, ...] = (
     "clubs", "club_hosts", "club_presets", "players", "games", "game_seats", "game_events",
     "game_points_applied", "ledger", "immunity_orders", "first_day_killed", "complaints",
-    "admin_log", "imported_players", "outbox",
+    "admin_log", "imported_players", "outbox", "gifts", "gift_requests", "gift_drafts",
 )
 DERIVED = ("balances", "rank_histogram")  # kept by triggers on both sides
 _IDENTITY = ("games", "ledger", "immunity_orders", "complaints", "admin_log",
-             "imported_players", "outbox")
+             "imported_players", "outbox", "gifts", "gift_requests")
 _SPOUSES = ("spouse_id", "spouse_proposed_to")
 _CACHE_TRIGGERS = (("ledger", "ledger_balances"), ("balances", "balances_rank_histogram"))
 
