@@ -2,8 +2,8 @@
 (asyncpg). ``db = await Database.open(path_or_url)``; see docs/storage.md.
 
 The folders, bottom up: ``schema``, ``backends``, ``core``, ``spreadsheets``, ``repos``,
-``shop`` (the gift shop), ``tools``; ``db.py`` is the facade over them, ``models.py`` and ``errors.py`` what callers get
-back. Start with ``db.py``.
+``shop`` (the gift shop), ``tools``; ``db.py`` is the facade over them, ``models.py`` and
+``errors.py`` what callers get back. Start with ``db.py``.
 
 May import: ``engine`` and ``record`` (never ``views``, ``bot`` or ``web``).
 """
