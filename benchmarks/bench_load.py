@@ -40,9 +40,10 @@ from benchmarks.load.lag import LoopLag
 from benchmarks.load.machine import (
     MachineLoad,
     cpu_times,
+    local_postmaster,
     own_cpu,
-    postgres_cpu,
     process_cpu,
+    server_cpu,
     steal_percent,
     used_share,
 )
@@ -148,7 +149,7 @@ async def run(games: int, minutes: float, seed: int, panel: bool = False,
     steal: float | None = None
     used: float | None = None
     harness_cpu: float | None = None
-    server_cpu: float | None = None
+    server_seconds: float | None = None
     tmp = Path(tempfile.mkdtemp(prefix="bench_load_"))
     target: str | Path = tmp / "mafia.sqlite3"
     if url is not None:  # a fresh database "bench" on that server
@@ -193,7 +194,9 @@ async def run(games: int, minutes: float, seed: int, panel: bool = False,
                     bench.slow.update(rng.sample(t.players, 2))
             started = time.monotonic()
             cpu_before, harness_before = cpu_times(), own_cpu()
-            server_before = postgres_cpu() if url is not None else 0.0
+            # the server's own processes (not other runs' clusters on a shared machine)
+            postmaster = None if url is None else await local_postmaster(str(target))
+            server_before = 0.0 if postmaster is None else server_cpu(postmaster)
             lag.start()
             machine.start()
             # --arrival: the tables open one after another over that many seconds (0: at once)
@@ -205,8 +208,8 @@ async def run(games: int, minutes: float, seed: int, panel: bool = False,
             cpu_after = cpu_times()
             steal, used = steal_percent(cpu_before, cpu_after), used_share(cpu_before, cpu_after)
             harness_cpu = own_cpu() - harness_before
-            if url is not None:
-                server_cpu = postgres_cpu() - server_before
+            if postmaster is not None:
+                server_seconds = server_cpu(postmaster) - server_before
             await settle(target, tables)  # the last posts and ledger writes
             peak, cpu = proc_stats(proc.pid)
             cpu -= start_cpu
@@ -233,7 +236,7 @@ async def run(games: int, minutes: float, seed: int, panel: bool = False,
         harness_lag_ms=tuple(1000 * percentile(lag.samples, q) for q in (50, 99, 100)),
         tracebacks=log_text.count("Traceback"), workdir=str(tmp), steal_percent=steal,
         used_percent=None if used is None else 100 * used, harness_cpu_seconds=harness_cpu,
-        postgres_cpu_seconds=server_cpu, arrival_seconds=arrival,
+        postgres_cpu_seconds=server_seconds, arrival_seconds=arrival,
         # (seconds into the games, share of the machine used, the busiest bot's share of a core)
         machine_seconds=[] if machine is None else [
             (round(end - started, 1), round(share, 3), round(busiest, 3))

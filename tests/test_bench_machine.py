@@ -15,8 +15,9 @@ from benchmarks.load.machine import (
     CpuTimes,
     MachineLoad,
     cpu_times,
-    postgres_cpu,
+    parent_of,
     process_cpu,
+    server_cpu,
     steal_percent,
     used_share,
 )
@@ -42,11 +43,11 @@ def test_no_time_between_readings_or_no_proc_is_no_figure() -> None:
     assert cpu_times("cpu  1 2 3 4\n") == CpuTimes(0, 10, 4)  # no steal column: an old kernel
 
 
-def _process(root: Path, pid: int, comm: str, utime: int, stime: int) -> None:
+def _process(root: Path, pid: int, comm: str, utime: int, stime: int, parent: int = 1) -> None:
     (root / str(pid)).mkdir()
     (root / str(pid) / "comm").write_text(comm + "\n")
     # the name in parentheses may hold spaces and ")": the fields are counted after the last
-    fields = ["S", *["0"] * 10, str(utime), str(stime), *["0"] * 30]
+    fields = ["S", str(parent), *["0"] * 9, str(utime), str(stime), *["0"] * 30]
     (root / str(pid) / "stat").write_text(f"{pid} ({comm} (x)) " + " ".join(fields) + "\n")
 
 
@@ -54,14 +55,18 @@ def test_a_process_cpu_is_its_user_and_system_time(tmp_path: Path) -> None:
     _process(tmp_path, 7, "python", 3 * CLK_TCK, 1 * CLK_TCK)
     assert process_cpu(7, tmp_path) == pytest.approx(4.0)
     assert process_cpu(8, tmp_path) == 0.0  # gone
+    assert parent_of(7, tmp_path) == 1
+    assert parent_of(8, tmp_path) is None
 
 
-def test_postgres_cpu_sums_the_servers_processes_only(tmp_path: Path) -> None:
-    _process(tmp_path, 10, "postgres", 2 * CLK_TCK, CLK_TCK)
-    _process(tmp_path, 11, "postgres", CLK_TCK, 0)
+def test_server_cpu_sums_one_servers_processes_only(tmp_path: Path) -> None:
+    _process(tmp_path, 10, "postgres", 2 * CLK_TCK, CLK_TCK)  # the postmaster
+    _process(tmp_path, 11, "postgres", CLK_TCK, 0, parent=10)  # its backend
     _process(tmp_path, 12, "python", 50 * CLK_TCK, 0)
+    _process(tmp_path, 20, "postgres", 9 * CLK_TCK, 0)  # another server beside it
+    _process(tmp_path, 21, "postgres", 9 * CLK_TCK, 0, parent=20)
     (tmp_path / "self").mkdir()  # not a process number
-    assert postgres_cpu(tmp_path) == pytest.approx(4.0)
+    assert server_cpu(10, tmp_path) == pytest.approx(4.0)
 
 
 def test_a_press_is_read_against_the_second_it_arrived_in() -> None:

@@ -19,6 +19,8 @@ from collections.abc import Awaitable, Callable, Sequence
 from pathlib import Path
 from typing import NamedTuple
 
+import asyncpg
+
 from benchmarks.load.sampler import Sampler
 
 STAT = Path("/proc/stat")
@@ -73,21 +75,42 @@ def process_cpu(pid: int | str, proc: Path = PROC) -> float:
     return (int(fields[11]) + int(fields[12])) / CLK_TCK
 
 
-def postgres_cpu(proc: Path = PROC) -> float:
-    """CPU seconds used by this machine's live PostgreSQL processes (``comm`` "postgres"): the
-    server of a benchmark run with ``--url`` on this machine. A backend that ended is not
-    counted: the bots keep their connections for the whole run."""
-    total = 0.0
+def parent_of(pid: int | str, proc: Path = PROC) -> int | None:
+    """The parent's pid of a live process (None: gone)."""
+    try:
+        return int((proc / str(pid) / "stat").read_text().rsplit(")", 1)[1].split()[1])
+    except (OSError, IndexError, ValueError):
+        return None
+
+
+def server_cpu(postmaster: int, proc: Path = PROC) -> float:
+    """CPU seconds used by one PostgreSQL server of this machine: its postmaster and the live
+    processes it started (the backends, the WAL writer, the checkpointer), not those of
+    another server beside it (other runs' throwaway clusters on a shared machine). A backend
+    that ended is not counted: the bots and the writers keep their connections for the run."""
+    total = process_cpu(postmaster, proc)
     for entry in proc.iterdir():
-        if not entry.name.isdigit():
-            continue
-        try:
-            if (entry / "comm").read_text().strip() != "postgres":
-                continue
-        except OSError:
-            continue
-        total += process_cpu(entry.name, proc)
+        if entry.name.isdigit() and parent_of(entry.name, proc) == postmaster:
+            total += process_cpu(entry.name, proc)
     return total
+
+
+async def local_postmaster(url: str, proc: Path = PROC) -> int | None:
+    """The postmaster of the server at ``url`` when it runs on this machine (the parent of
+    this connection's backend, a process named "postgres"); None when it runs elsewhere."""
+    conn = await asyncpg.connect(url)
+    try:
+        backend = int(await conn.fetchval("SELECT pg_backend_pid()"))
+        parent = parent_of(backend, proc)
+        if parent is None or parent_of(parent, proc) is None:
+            return None
+        try:
+            named = (proc / str(parent) / "comm").read_text().strip() == "postgres"
+        except OSError:
+            return None
+        return parent if named else None
+    finally:
+        await conn.close()
 
 
 def own_cpu() -> float:
