@@ -5,38 +5,26 @@ rows through one bulk transaction, then reports the median (and p95) over many r
 operations the bot does most or that must stay fast. Figures are recorded in docs/storage.md.
 
 ``--postgres``: on a throwaway durable PostgreSQL cluster (Debian's binaries, started as
-tests/pg_cluster.py starts them) instead of SQLite; ``--url``: on that server.
-
-``--writers 1,2,4,8`` (with ``--postgres`` or ``--url``): game steps written per second by K
-concurrent writers on one server, for each K, ``--seconds S`` each. Each writer is its own club
-with its own game and its own :class:`Database` (its own connections, as separate bot processes
-would have); all of them are asyncio tasks of this one process. A step is the bot's durable
-write of a game step: ``games.append_events_with_messages`` with one log event and the edit of
-the club's board, each writer one step at a time (a game's steps are written in order).
+tests/pg_cluster.py starts them) instead of SQLite; ``--url``: on that server. Game steps a
+second with several writers at once: ``benchmarks/bench_writers.py``.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
-import contextlib
 import os
 import platform
 import random
-import shutil
 import statistics
 import tempfile
 import time
-from collections.abc import Awaitable, Callable, Iterator, Sequence
-from dataclasses import dataclass
+from collections.abc import Awaitable, Callable, Sequence
 from datetime import date, datetime, timedelta
 from pathlib import Path
 from typing import cast
-from urllib.parse import urlsplit, urlunsplit
 
-import asyncpg
-
-from benchmarks.places import PgPlace, SqlitePlace
+from benchmarks.places import PgPlace, SqlitePlace, throwaway_cluster
 from storage import Database, GamePoints
 from storage.backends.postgres import PgConnection
 from storage.repos.outbox import EDIT, Queued
@@ -225,164 +213,6 @@ async def run(place: SqlitePlace | PgPlace, players: int, rows: int, runs: int,
     await place.close()
 
 
-WRITERS_DB = "bench_writers"
-WRITERS_TEMPLATE = "bench_writers_template"
-
-
-@dataclass
-class WriterRun:
-    k: int
-    seconds: float
-    steps: int
-    latencies_ms: list[float]
-    connections: int
-
-
-async def _admin(server: str, *statements: str) -> None:
-    conn = await asyncpg.connect(_on(server, "postgres"))
-    try:
-        for statement in statements:
-            await conn.execute(statement)
-    finally:
-        await conn.close()
-
-
-def _on(server: str, database: str) -> str:
-    return urlunsplit(urlsplit(server)._replace(path=f"/{database}"))
-
-
-async def _writer(db: Database, game_id: int, chat_id: int, first_seq: int, steps: int | None,
-                  until: float, latencies: list[float]) -> int:
-    """Steps of one game, one after another: ``steps`` of them, or until ``until``."""
-    seq = first_seq
-    done = 0
-    while (done < steps) if steps is not None else (time.perf_counter() < until):
-        start = time.perf_counter()
-        await db.games.append_events_with_messages(
-            game_id, [(seq, "choice", {"seat": seq % 12 + 1, "target": 3}, None)],
-            [Queued(chat_id, EDIT, {"text": f"step {seq}"}, key=f"board-{game_id}")],
-            now=float(seq))
-        latencies.append((time.perf_counter() - start) * 1000)
-        seq += 1
-        done += 1
-    return done
-
-
-async def _writers_once(server: str, k: int, seconds: float, warm_up: int) -> WriterRun:
-    """K writers on a fresh database (a copy of the migrated template)."""
-    await _admin(server, f"DROP DATABASE IF EXISTS {WRITERS_DB}",
-                 f"CREATE DATABASE {WRITERS_DB} TEMPLATE {WRITERS_TEMPLATE}")
-    url = _on(server, WRITERS_DB)
-    dbs: list[Database] = []
-    try:
-        for _ in range(k):
-            dbs.append(await Database.open(url))
-        chats = [CLUB - n for n in range(k)]
-        async with dbs[0].transaction() as conn:
-            await conn.executemany(
-                "INSERT INTO clubs (chat_id, title, locale) VALUES (?, ?, 'ru')",
-                [(chat, f"Bench club {chat}") for chat in chats])
-        games = [await db.games.create(chat, 1, created_at=datetime(2026, 6, 1, 20, 0))
-                 for db, chat in zip(dbs, chats, strict=True)]
-        # warm-up (untimed): every writer's connections open, its statements prepared
-        await asyncio.gather(*(
-            _writer(db, game, chat, 1, warm_up, 0.0, [])
-            for db, game, chat in zip(dbs, games, chats, strict=True)))
-        probe = await asyncpg.connect(url)
-        try:
-            connections = int(await probe.fetchval(
-                "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database()"
-                " AND pid <> pg_backend_pid()"))
-        finally:
-            await probe.close()
-        latencies: list[list[float]] = [[] for _ in range(k)]
-        start = time.perf_counter()
-        until = start + seconds
-        counts = await asyncio.gather(*(
-            _writer(db, game, chat, warm_up + 1, None, until, lat)
-            for db, game, chat, lat in zip(dbs, games, chats, latencies, strict=True)))
-        elapsed = time.perf_counter() - start  # the last step begun before the end included
-        return WriterRun(k, elapsed, sum(counts), [x for lat in latencies for x in lat],
-                         connections)
-    finally:
-        for db in dbs:
-            await db.close()
-        await _admin(server, f"DROP DATABASE IF EXISTS {WRITERS_DB}")
-
-
-def _percentile(samples: list[float], q: float) -> float:
-    ordered = sorted(samples)
-    return ordered[min(len(ordered) - 1, int(len(ordered) * q))]
-
-
-async def run_writers(server: str, ks: Sequence[int], seconds: float, warm_up: int) -> None:
-    await _admin(server, f"DROP DATABASE IF EXISTS {WRITERS_TEMPLATE}",
-                 f"CREATE DATABASE {WRITERS_TEMPLATE}")
-    try:
-        migrated = await Database.open(_on(server, WRITERS_TEMPLATE))  # the migrations, once
-        await migrated.close()
-        conn = await asyncpg.connect(_on(server, "postgres"))
-        try:
-            settings = {name: await conn.fetchval(f"SHOW {name}") for name in
-                        ("server_version", "fsync", "synchronous_commit", "max_connections")}
-        finally:
-            await conn.close()
-        print(f"machine: {platform.machine()}, {os.cpu_count()} cores, {platform.system()}"
-              f" {platform.release()}, Python {platform.python_version()}")
-        print(f"PostgreSQL {settings['server_version']} (fsync {settings['fsync']},"
-              f" synchronous_commit {settings['synchronous_commit']}), over TCP")
-        print(f"K concurrent writers, {seconds:g} s each K after {warm_up} untimed steps each;"
-              " each writer its own club, its own game and its own Database object (its own"
-              " connections, as separate processes would have); all writers asyncio tasks of"
-              " this one process (one event loop). A step: games.append_events_with_messages,"
-              " one log event + the edit of the club's board, one commit; each writer one"
-              " step at a time. Each K on a fresh database.\n", flush=True)
-        rows = []
-        for k in ks:
-            rows.append(await _writers_once(server, k, seconds, warm_up))
-            print(f"K = {k}: {rows[-1].steps:,} steps", flush=True)
-        print("\n| K | steps | steps/s total | steps/s per writer | p50 ms | p99 ms"
-              " | connections |")
-        print("|---|---|---|---|---|---|---|")
-        for r in rows:
-            total = r.steps / r.seconds
-            print(f"| {r.k} | {r.steps:,} | {total:,.0f} | {total / r.k:,.0f} |"
-                  f" {statistics.median(r.latencies_ms):.2f} |"
-                  f" {_percentile(r.latencies_ms, 0.99):.2f} | {r.connections} |")
-    finally:
-        await _admin(server, f"DROP DATABASE IF EXISTS {WRITERS_TEMPLATE}")
-
-
-def _ks(text: str) -> list[int]:
-    try:
-        ks = [int(part) for part in text.split(",") if part.strip()]
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not a list of counts: {text!r}") from None
-    if not ks or min(ks) < 1:
-        raise argparse.ArgumentTypeError(f"counts are 1 or more: {text!r}")
-    return ks
-
-
-@contextlib.contextmanager
-def _throwaway_cluster() -> Iterator[str]:
-    """A durable PostgreSQL cluster in a temporary directory; yields its server URL."""
-    from tests.pg_cluster import Cluster, pg_bin
-
-    bin_dir = pg_bin()
-    if bin_dir is None or not (bin_dir / "pg_ctl").exists():
-        raise SystemExit("PostgreSQL's binaries are missing (apt-get install postgresql)")
-    cluster = Cluster(bin_dir, Path(tempfile.mkdtemp(prefix="mafia-pg-")))
-    try:
-        cluster.init()
-        cluster.start(durable=True)
-        try:
-            yield cluster.url("postgres")
-        finally:
-            cluster.stop()
-    finally:
-        shutil.rmtree(cluster.root, ignore_errors=True)
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(prog="python -m benchmarks.bench_storage")
     parser.add_argument("--players", type=int, default=100_000)
@@ -395,30 +225,15 @@ def main() -> None:
                         " databases bench* are created and dropped there)")
     parser.add_argument("--postgres", action="store_true",
                         help="a throwaway durable PostgreSQL cluster (Debian's binaries)")
-    parser.add_argument("--writers", type=_ks, default=None, metavar="K,K,...",
-                        help="game steps per second with K concurrent writers, each K in turn"
-                        " (with --postgres or --url)")
-    parser.add_argument("--seconds", type=float, default=5.0,
-                        help="--writers: how long each K writes (default 5)")
-    parser.add_argument("--warm-up", type=int, default=20,
-                        help="--writers: untimed steps per writer first (default 20)")
     args = parser.parse_args()
     if args.postgres and args.url is not None:
         parser.error("--postgres or --url, not both")
-    if args.writers is not None and not args.postgres and args.url is None:
-        parser.error("--writers needs --postgres or --url")
     sizes = (args.players, args.rows, args.runs, args.catch_up_runs)
     if args.postgres:
-        with _throwaway_cluster() as server:
-            if args.writers is not None:
-                asyncio.run(run_writers(server, args.writers, args.seconds, args.warm_up))
-            else:
-                asyncio.run(_on_server(PgPlace(server), *sizes))
+        with throwaway_cluster() as server:
+            asyncio.run(_on_server(PgPlace(server), *sizes))
         return
     if args.url is not None:
-        if args.writers is not None:
-            asyncio.run(run_writers(args.url, args.writers, args.seconds, args.warm_up))
-            return
         place = PgPlace(args.url)
         asyncio.run(_on_server(place, *sizes))
         return

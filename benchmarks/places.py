@@ -2,13 +2,17 @@
 
 Both give the benchmark the same few things: the target to open, a pristine snapshot once
 filled, fresh copies of it (the catch-up sweep runs on a copy each time), the size on disk.
+:func:`throwaway_cluster` starts a server of its own for a run.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import os
 import shutil
+import tempfile
+from collections.abc import Iterator
 from pathlib import Path
 from urllib.parse import urlsplit, urlunsplit
 
@@ -97,3 +101,30 @@ class PgPlace:
     async def close(self) -> None:
         await self._admin("DROP DATABASE IF EXISTS bench_pristine",
                           "DROP DATABASE IF EXISTS bench")
+
+
+def on_database(server: str, database: str) -> str:
+    """The URL of ``database`` on the server of ``server``'s URL."""
+    return urlunsplit(urlsplit(server)._replace(path=f"/{database}"))
+
+
+@contextlib.contextmanager
+def throwaway_cluster() -> Iterator[str]:
+    """A durable PostgreSQL cluster in a temporary directory (Debian's binaries, as
+    tests/pg_cluster.py starts them, with PostgreSQL's defaults: every commit flushed); yields
+    its server's URL."""
+    from tests.pg_cluster import Cluster, pg_bin
+
+    bin_dir = pg_bin()
+    if bin_dir is None or not (bin_dir / "pg_ctl").exists():
+        raise SystemExit("PostgreSQL's binaries are missing (apt-get install postgresql)")
+    cluster = Cluster(bin_dir, Path(tempfile.mkdtemp(prefix="mafia-pg-")))
+    try:
+        cluster.init()
+        cluster.start(durable=True)
+        try:
+            yield cluster.url("postgres")
+        finally:
+            cluster.stop()
+    finally:
+        shutil.rmtree(cluster.root, ignore_errors=True)
