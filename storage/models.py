@@ -11,6 +11,7 @@ from storage.dates import expiry_of
 Sex = Literal["m", "f"]
 
 # Ledger row kinds.
+DEFAULT_FOUL_LIMIT = 4  # a new club's host is offered the technical death at a 4th foul
 KIND_GAME = "game"
 KIND_ADJUST = "adjust"
 KIND_REDEEM = "redeem"
@@ -78,6 +79,19 @@ class GamePoints:
 
 
 @dataclass(frozen=True, slots=True)
+class Fine:
+    """A fine of a running game (below zero) or its reversal (above zero), written with the
+    game's step that records it (``GameChange.fines``) as a ``game`` ledger row of the game.
+    A fine is never more than the balance: ``InsufficientBalance``, and nothing is written."""
+
+    tg_id: int
+    points: int
+    reason: str
+    phase: str
+    day: date
+
+
+@dataclass(frozen=True, slots=True)
 class LedgerRow:
     id: int
     tg_id: int
@@ -128,6 +142,11 @@ class Club:
     locale: str
     timers: dict[str, int] = field(default_factory=dict)
     fate_by_host: bool = False  # shoot-outs drawn by the host rather than the bot
+    # what a foul costs (0: a warning), from which foul in a game the host is offered the
+    # technical death (0: never), and whether the club chat hears of each foul
+    foul_points: int = 0
+    foul_limit: int = DEFAULT_FOUL_LIMIT
+    foul_public: bool = False
 
 
 @dataclass(frozen=True, slots=True)

@@ -13,7 +13,10 @@ from storage.repos.outbox import readdress_in
 from storage.sql import Connection, Row, Store
 
 CLUBS_CHANNEL = "mafia_clubs"  # a club written by a process: the chat ids, or "*"
-_CLUB = "SELECT chat_id, title, locale, timers, fate_by_host FROM clubs WHERE chat_id = ?"
+_CLUB = ("SELECT chat_id, title, locale, timers, fate_by_host, foul_points, foul_limit,"
+         " foul_public FROM clubs WHERE chat_id = ?")
+MAX_FOUL_POINTS = 1000  # a fine beyond this is a typing slip, not a club's price
+MAX_FOUL_LIMIT = 20
 
 
 async def _fetch(conn: Connection, chat_id: int) -> Club | None:
@@ -24,6 +27,8 @@ def _club(row: Row) -> Club:
     return Club(
         chat_id=row["chat_id"], title=row["title"], locale=row["locale"],
         timers=dict(json.loads(row["timers"])), fate_by_host=bool(row["fate_by_host"]),
+        foul_points=int(row["foul_points"]), foul_limit=int(row["foul_limit"]),
+        foul_public=bool(row["foul_public"]),
     )
 
 
@@ -129,6 +134,28 @@ class Clubs:
             fresh.append(await require_club(conn, chat_id))
         return fresh[0]
 
+    async def set_fouls(self, chat_id: int, *, points: int | None = None,
+                        limit: int | None = None, public: bool | None = None) -> Club:
+        """What a foul costs (``points``, 0: a warning), from which foul in a game the host is
+        offered the technical death (``limit``, 0: never), whether the club chat hears of
+        each foul (``public``); None: unchanged."""
+        for name, value, top in (("foul points", points, MAX_FOUL_POINTS),
+                                 ("foul limit", limit, MAX_FOUL_LIMIT)):
+            if value is not None and (isinstance(value, bool) or not isinstance(value, int)
+                                      or not 0 <= value <= top):
+                raise InvalidValue(name, value, "out_of_range")
+        fresh: list[Club] = []
+        async with self._writing(chat_id, fresh=fresh) as conn:
+            club = await require_club(conn, chat_id)
+            await conn.execute(
+                "UPDATE clubs SET foul_points = ?, foul_limit = ?, foul_public = ?"
+                " WHERE chat_id = ?",
+                (club.foul_points if points is None else points,
+                 club.foul_limit if limit is None else limit,
+                 int(club.foul_public if public is None else public), chat_id))
+            fresh.append(await require_club(conn, chat_id))
+        return fresh[0]
+
     async def add_host(self, chat_id: int, tg_id: int) -> None:
         async with self._db.transaction() as conn:
             await require_club(conn, chat_id)
@@ -208,10 +235,14 @@ class Clubs:
             if old is None:
                 return None
             await conn.execute(
-                "INSERT INTO clubs (chat_id, title, locale, timers, fate_by_host)"
-                " SELECT ?, title, locale, timers, fate_by_host FROM clubs WHERE chat_id = ?"
+                "INSERT INTO clubs (chat_id, title, locale, timers, fate_by_host, foul_points,"
+                " foul_limit, foul_public)"
+                " SELECT ?, title, locale, timers, fate_by_host, foul_points, foul_limit,"
+                " foul_public FROM clubs WHERE chat_id = ?"
                 " ON CONFLICT (chat_id) DO UPDATE SET locale = excluded.locale,"
-                " timers = excluded.timers, fate_by_host = excluded.fate_by_host",
+                " timers = excluded.timers, fate_by_host = excluded.fate_by_host,"
+                " foul_points = excluded.foul_points, foul_limit = excluded.foul_limit,"
+                " foul_public = excluded.foul_public",
                 (new_chat_id, old_chat_id),
             )
             await conn.execute(

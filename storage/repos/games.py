@@ -8,11 +8,20 @@ from dataclasses import dataclass
 from datetime import date, datetime
 from typing import Any
 
-from storage.errors import GameClosed, InvalidValue, UnknownClub, UnknownGame
+from storage.errors import (
+    GameClosed,
+    InsufficientBalance,
+    InvalidAmount,
+    InvalidValue,
+    UnknownClub,
+    UnknownGame,
+)
 from storage.models import (
     ACTIVE_STATUSES,
     FINAL_STATUSES,
     GAME_STATUSES,
+    KIND_GAME,
+    Fine,
     Game,
     GameEvent,
     GamePoints,
@@ -107,25 +116,52 @@ async def _write_seats(conn: Connection, game_id: int, seating: Seating) -> None
 
 @dataclass(frozen=True)
 class GameChange:
-    """What a game step changes in the ``games`` row and its seats' roles besides its log
-    (written in the step's transaction, after its events); ``None``: unchanged."""
+    """What a game step changes in the ``games`` row and its seats' roles besides its log,
+    and the fines it writes (written in the step's transaction, after its events); ``None``:
+    unchanged."""
 
     roles: Mapping[int, str] | None = None
     commitment: str | None = None
     status: str | None = None
+    fines: tuple[Fine, ...] = ()
 
     def then(self, later: GameChange) -> GameChange:
-        """This change followed by ``later`` (the later one's values win)."""
+        """This change followed by ``later`` (the later one's values win; fines add up)."""
         return GameChange(
             roles=later.roles if later.roles is not None else self.roles,
             commitment=later.commitment if later.commitment is not None else self.commitment,
-            status=later.status if later.status is not None else self.status)
+            status=later.status if later.status is not None else self.status,
+            fines=self.fines + later.fines)
+
+
+async def _write_fines(conn: Connection, game_id: int, fines: Sequence[Fine]) -> None:
+    """A running game's fines and their reversals as ``game`` ledger rows; a fine larger than
+    its player's balance raises :class:`InsufficientBalance` (the caller's transaction writes
+    nothing then: the step reads the balance again and decides anew)."""
+    for fine in fines:
+        if fine.points == 0:
+            raise InvalidAmount(fine.points)
+        if not fine.reason or not fine.phase:
+            raise InvalidValue("fine", fine, "empty")
+    await lock_rows(conn, "players", "tg_id", sorted({f.tg_id for f in fines}))
+    for fine in fines:
+        await _ops.require_player(conn, fine.tg_id)
+        if fine.points < 0:
+            balance = await _ops.balance(conn, fine.tg_id)
+            if balance + fine.points < 0:
+                raise InsufficientBalance(fine.tg_id, balance, -fine.points)
+        await _ops.insert_ledger(conn, fine.tg_id, fine.points, kind=KIND_GAME,
+                                 reason=fine.reason, day=fine.day, game_id=game_id,
+                                 phase=fine.phase)
 
 
 async def _apply_change(conn: Connection, game_id: int, change: GameChange) -> None:
     """Write the roles, the commitment and the status an open game's step changed, in 2 to 4
     statements (the deal's step waits for them, each a trip to the database's thread under a
     busy loop); the one path for each of them alone too."""
+    if change.fines:
+        await _require_open(conn, game_id)
+        await _write_fines(conn, game_id, change.fines)
     if change.roles is None and change.commitment is None and change.status is None:
         return
     if change.status is not None and change.status not in GAME_STATUSES:

@@ -84,6 +84,7 @@ async def test_move_chat_carries_everything_in_one_step(db: Database) -> None:
     await db.clubs.ensure(CLUB, title="Group", locale="en")
     await db.clubs.set_timers(CLUB, night=90)
     await db.clubs.set_fate_by_host(CLUB, True)
+    await db.clubs.set_fouls(CLUB, points=2, limit=3, public=True)
     await db.clubs.add_host(CLUB, 5)
     await db.clubs.save_preset(CLUB, 2, ["civilian", "mafia"])
     game_id = await db.games.create(CLUB, host_id=5, created_at=NOW)
@@ -95,6 +96,7 @@ async def test_move_chat_carries_everything_in_one_step(db: Database) -> None:
     assert moved is not None
     assert (moved.chat_id, moved.title, moved.locale, moved.timers, moved.fate_by_host) == (
         new, "Supergroup", "en", {"night": 90}, True)
+    assert (moved.foul_points, moved.foul_limit, moved.foul_public) == (2, 3, True)
     assert await db.clubs.get(CLUB) is None
     assert await db.clubs.hosts(new) == [5]
     assert await db.clubs.preset(new, 2) == ["civilian", "mafia"]
@@ -104,3 +106,22 @@ async def test_move_chat_carries_everything_in_one_step(db: Database) -> None:
     # a second notice of the same migration changes nothing
     assert await db.clubs.move_chat(CLUB, new) is None
     assert (await db.games.get(game_id)).club_chat_id == new
+
+
+async def test_foul_settings(db: Database) -> None:
+    """What a foul costs, from which foul the host is offered the technical death, whether the
+    club hears of each foul: a new club fines nothing, offers at the 4th foul, says nothing."""
+    club = await db.clubs.ensure(CLUB, title="C", locale="ru")
+    assert (club.foul_points, club.foul_limit, club.foul_public) == (0, 4, False)
+    club = await db.clubs.set_fouls(CLUB, points=3)
+    assert (club.foul_points, club.foul_limit, club.foul_public) == (3, 4, False)
+    club = await db.clubs.set_fouls(CLUB, limit=0, public=True)
+    assert (club.foul_points, club.foul_limit, club.foul_public) == (3, 0, True)
+    for bad in ({"points": -1}, {"points": 1001}, {"limit": 21}, {"limit": True},
+                {"points": 1.5}):
+        with pytest.raises(InvalidValue):
+            await db.clubs.set_fouls(CLUB, **bad)  # type: ignore[arg-type]
+    assert await db.clubs.get(CLUB) == club
+    assert await db.clubs.cached(CLUB) == club
+    with pytest.raises(UnknownClub):
+        await db.clubs.set_fouls(-1, points=1)

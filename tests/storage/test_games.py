@@ -6,8 +6,11 @@ import pytest
 
 from storage import (
     Database,
+    Fine,
     GameClosed,
     GamePoints,
+    InsufficientBalance,
+    InvalidAmount,
     InvalidValue,
     UnknownClub,
     UnknownGame,
@@ -254,3 +257,58 @@ async def test_a_step_change_is_refused_as_the_single_setters_refuse(db: Databas
     game = await db.games.get(game_id)
     assert (game.status, game.commitment) == ("aborted", "abc")
     assert [s.role for s in game.seats] == [None, None]
+
+
+async def test_a_step_writes_its_fines_checked_against_the_balance(db: Database) -> None:
+    """A foul's step: its event and its fine in one transaction; a fine the balance cannot pay
+    writes nothing of the step; the reversal of a fine gives the points back; the rows are the
+    game's own (``kind`` game, the game, the phase)."""
+    game_id = await setup(db, players=2)
+    await db.ledger.adjust(1, 3, reason="start", admin_id=ADMIN, now=NOW)
+    fine = Fine(1, -2, "foul_at_night", "night 1", DAY)
+    await db.games.append_events_with_messages(
+        game_id, [(1, "foul", {"seat": 1, "points": 2}, None)], [], now=0.0,
+        change=GameChange(fines=(fine,)))
+    assert await db.ledger.balance(1) == 1
+    with pytest.raises(InsufficientBalance):  # 2 more than the 1 left: nothing of the step
+        await db.games.append_events_with_messages(
+            game_id, [(2, "foul", {"seat": 1, "points": 2}, None)], [], now=0.0,
+            change=GameChange(fines=(fine,)))
+    assert [e.kind for e in await db.games.events(game_id)] == ["foul"]
+    assert await db.ledger.balance(1) == 1
+    with pytest.raises(InsufficientBalance):  # a player with nothing pays nothing
+        await db.games.append_events_with_messages(
+            game_id, [], [], now=0.0, change=GameChange(fines=(Fine(2, -1, "foul_other",
+                                                                     "day 1", DAY),)))
+    with pytest.raises(InvalidAmount):
+        await db.games.append_events_with_messages(
+            game_id, [], [], now=0.0, change=GameChange(fines=(Fine(2, 0, "x", "day 1", DAY),)))
+    back = Fine(1, 2, "foul_undone", "night 1", DAY)
+    await db.games.append_events_with_messages(
+        game_id, [(2, "foul_undone", {"number": 1}, None)], [], now=0.0,
+        change=GameChange(fines=(back,)))
+    assert await db.ledger.balance(1) == 3
+    rows = await db.stats.game_points(game_id)
+    assert [(r.tg_id, r.points, r.reason, r.phase, r.kind, r.game_id) for r in rows] == [
+        (1, -2, "foul_at_night", "night 1", "game", game_id),
+        (1, 2, "foul_undone", "night 1", "game", game_id)]
+    # the game's points come after its fines, once; then the game is closed to fines
+    assert await db.games.finish(game_id, status="finished", day=DAY,
+                                 points=[GamePoints(1, 6, "team_win", "end")])
+    assert await db.ledger.balance(1) == 9
+    with pytest.raises(GameClosed):
+        await db.games.append_events_with_messages(
+            game_id, [], [], now=0.0, change=GameChange(fines=(back,)))
+    assert await db.ledger.balance(1) == 9
+
+
+async def test_fines_of_one_step_are_checked_one_after_the_other(db: Database) -> None:
+    game_id = await setup(db, players=2)
+    await db.ledger.adjust(2, 3, reason="start", admin_id=ADMIN, now=NOW)
+    two = Fine(2, -2, "foul_other", "day 1", DAY)
+    with pytest.raises(InsufficientBalance):
+        await db.games.append_events_with_messages(
+            game_id, [], [], now=0.0, change=GameChange(fines=(two,)).then(
+                GameChange(fines=(two,))))
+    assert await db.ledger.balance(2) == 3
+    assert await db.stats.game_points(game_id) == []
