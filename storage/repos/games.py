@@ -136,8 +136,9 @@ class GameChange:
 
 async def _write_fines(conn: Connection, game_id: int, fines: Sequence[Fine]) -> None:
     """A running game's fines and their reversals as ``game`` ledger rows; a fine larger than
-    its player's balance raises :class:`InsufficientBalance` (the caller's transaction writes
-    nothing then: the step reads the balance again and decides anew)."""
+    what its player may spend (the balance less what open gift requests reserve, as for
+    ``/redeem``) raises :class:`InsufficientBalance` (the caller's transaction writes nothing
+    then: the step reads the balance again and decides anew)."""
     for fine in fines:
         if fine.points == 0:
             raise InvalidAmount(fine.points)
@@ -148,8 +149,9 @@ async def _write_fines(conn: Connection, game_id: int, fines: Sequence[Fine]) ->
         await _ops.require_player(conn, fine.tg_id)
         if fine.points < 0:
             balance = await _ops.balance(conn, fine.tg_id)
-            if balance + fine.points < 0:
-                raise InsufficientBalance(fine.tg_id, balance, -fine.points)
+            held = await _ops.reserved(conn, fine.tg_id)
+            if balance + fine.points < held:
+                raise InsufficientBalance(fine.tg_id, balance, -fine.points, reserved=held)
         await _ops.insert_ledger(conn, fine.tg_id, fine.points, kind=KIND_GAME,
                                  reason=fine.reason, day=fine.day, game_id=game_id,
                                  phase=fine.phase)

@@ -32,6 +32,12 @@ class Ledger:
             await _ops.require_player(conn, tg_id)
             return await _ops.balance(conn, tg_id)
 
+    async def available(self, tg_id: int) -> int:
+        """The points a fine may take now: the balance less what open gift requests reserve."""
+        async with self._db.read() as conn:
+            await _ops.require_player(conn, tg_id)
+            return await _ops.balance(conn, tg_id) - await _ops.reserved(conn, tg_id)
+
     async def balance_with_rank(self, tg_id: int) -> BalanceInfo:
         """Points, competition rank (1 + players with more points) and how many are ranked.
 

@@ -312,3 +312,22 @@ async def test_fines_of_one_step_are_checked_one_after_the_other(db: Database) -
                 GameChange(fines=(two,))))
     assert await db.ledger.balance(2) == 3
     assert await db.stats.game_points(game_id) == []
+
+
+async def test_a_fine_never_takes_the_points_a_gift_request_reserves(db: Database) -> None:
+    """As ``/redeem``: what an open gift request reserves stays for it; a fine takes at most
+    the rest (``ledger.available``)."""
+    game_id = await setup(db, players=1)
+    await db.ledger.adjust(1, 5, reason="start", admin_id=ADMIN, now=NOW)
+    gift = await db.gifts.add("Mug", 3, 1, admin_id=ADMIN, now=NOW)
+    await db.gift_requests.ask(1, gift.id, price=3, card=1, now=NOW)
+    assert await db.ledger.available(1) == 2
+    with pytest.raises(InsufficientBalance) as refused:
+        await db.games.append_events_with_messages(
+            game_id, [], [], now=0.0, change=GameChange(fines=(Fine(1, -3, "foul_other",
+                                                                     "day 1", DAY),)))
+    assert refused.value.reserved == 3
+    await db.games.append_events_with_messages(
+        game_id, [], [], now=0.0, change=GameChange(fines=(Fine(1, -2, "foul_other",
+                                                                 "day 1", DAY),)))
+    assert (await db.ledger.balance(1), await db.ledger.available(1)) == (3, 0)
