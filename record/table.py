@@ -168,6 +168,13 @@ class Table:
     def role(self, seat: int) -> Role:
         return self.game.player(seat).role
 
+    def sex(self, seat: int) -> str | None:
+        """The seat's sex as the deal recorded it (``m``/``f``), None when unknown or before
+        the deal: the texts that agree with a player select on it."""
+        if not self.started or seat not in self.game.players:
+            return None
+        return self.game.player(seat).sex
+
     def is_picker(self, seat: int) -> bool:
         """A member of the common Mafia pick (RULES.md 3.4)."""
         return self.started and self.role(seat) in COMMON_PICK_ROLES

@@ -5,7 +5,9 @@ message id with every ``.`` replaced by ``-`` (``start.new`` -> ``start-new``,
 ``game.lobby.text`` -> ``game-lobby-text``), so keys never contain ``-``. Each language folder may
 hold any number of ``*.ftl`` files (one per area: ``main.ftl``, ``game.ftl``, ...); all of them are
 loaded. Grammar lives in the files: counts select their word forms with CLDR plural categories
-(``{ $count -> [one] ... [few] ... *[many] ... }``), so the code passes plain numbers.
+(``{ $count -> [one] ... [few] ... *[many] ... }``), so the code passes plain numbers; a text
+that agrees with a player selects on ``$sex`` (:func:`sex_of`: ``m``, ``f`` or ``unknown``, whose
+default variant needs no gender).
 
 Every ``str`` keyword argument is HTML-escaped (user-provided names must always be); wrap
 already-safe markup in :class:`Safe` to pass it through unchanged. ``int``/``float`` arguments stay
@@ -244,6 +246,12 @@ def default_translator() -> Translator:
 def t(locale: str, key: str, /, **kwargs: Any) -> str:
     """Translate ``key`` into ``locale``; string kwargs are HTML-escaped."""
     return default_translator().t(locale, key, **kwargs)
+
+
+def sex_of(value: str | None) -> str:
+    """A player's sex as the texts select on it (``{ $sex -> [f] ... [m] ... *[other] ... }``):
+    ``m``, ``f``, or ``unknown``, whose variant is the wording that needs no gender."""
+    return value if value in ("m", "f") else "unknown"
 
 
 def pick_locale(setting: str | None, language_code: str | None, default: str) -> str:

@@ -21,6 +21,7 @@ from record.table import Table
 from storage.db import Database
 from storage.errors import UnknownGame
 from storage.models import STATUS_FINISHED, Club, Game, LedgerRow, Player, TopEntry
+from views.i18n import sex_of
 
 CLUB_PERIOD_DAYS = 61  # a club's table covers about two months: the life of a point
 RECENT_ROWS = 5
@@ -119,6 +120,7 @@ class PlayerStats:
     expires_on: date | None
     by_team: dict[str, tuple[int, int]] = field(default_factory=dict)  # team -> (played, won)
     cards: Counter[str] = field(default_factory=Counter)
+    sex: str = "unknown"  # the player's as the texts select on it (views.i18n.sex_of)
 
     @property
     def played(self) -> int:
@@ -266,6 +268,7 @@ class StatsService:
             earned=earned, spent=spent, recent=rows[:RECENT_ROWS], history=rows[:history],
             expires_on=player.expiry_date,
             by_team={k: (v[0], v[1]) for k, v in sorted(by_team.items())}, cards=cards,
+            sex=sex_of(player.sex),
         )
 
     # ------------------------------------------------------------------ tables

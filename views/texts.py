@@ -6,11 +6,12 @@ from collections.abc import Sequence
 from urllib.parse import quote
 
 from storage.models import BalanceView, LedgerRow, Player, TopEntry
-from views.i18n import Safe, Translator
+from views.i18n import Safe, Translator, sex_of
 from views.stats import Leaderboard, PlayerStats
 
 
-def profile(tr: Translator, locale: str, player: Player, spouse: str | None) -> str:
+def profile(tr: Translator, locale: str, player: Player, spouse: str | None,
+            spouse_sex: str | None = None) -> str:
     none = tr.t(locale, "misc.none")
     lang = tr.t(locale, f"lang.name_{player.language}") if player.language else none
     return tr.t(
@@ -21,6 +22,7 @@ def profile(tr: Translator, locale: str, player: Player, spouse: str | None) -> 
         lang=lang,
         sex=tr.t(locale, f"sex.{player.sex}") if player.sex else none,
         spouse=spouse or none,
+        spouse_sex=sex_of(spouse_sex if spouse else None),
         games=player.games_played,
         status=tr.t(locale, "profile.status_blocked" if player.blocked else "profile.status_ok"),
     )
@@ -132,7 +134,7 @@ def player_stats(tr: Translator, locale: str, s: PlayerStats, web_url: str | Non
                                count=n) for c, n in s.cards.most_common())
         lines.append(tr.t(locale, "stats.cards", cards=Safe(cards)))
         lines.append(tr.t(locale, "stats.survival", rate=s.survival_rate or 0,
-                          survived=s.survived, games=s.played))
+                          survived=s.survived, games=s.played, sex=s.sex))
     else:
         lines.append(tr.t(locale, "stats.no_games"))
     lines.append("")

@@ -12,7 +12,7 @@ from bot.services import Services
 from bot.services.accounts import COMPLAINTS_PER_DAY, Accounts, display
 from bot.services.moving import Moving
 from views import club_texts, texts
-from views.i18n import Translator
+from views.i18n import Translator, sex_of
 
 
 def _args(command: CommandObject) -> str:
@@ -82,8 +82,10 @@ async def profile(
 ) -> None:
     assert message.from_user is not None
     player = await accounts.require(message.from_user.id)
-    spouse = await accounts.spouse_name(player)
-    await sender.send_text(message.chat.id, texts.profile(translator, locale, player, spouse))
+    spouse = await accounts.spouse(player)
+    await sender.send_text(message.chat.id, texts.profile(
+        translator, locale, player, None if spouse is None else display(spouse),
+        None if spouse is None else spouse.sex))
 
 
 async def lang(message: Message, sender: TelegramSender, translator: Translator,
@@ -171,7 +173,8 @@ async def spouse_answer(
         theirs = tr.t(proposer_locale, "spouse.married", nick=display(me))
     else:
         mine = tr.t(locale, "spouse.declined", nick=display(proposer))
-        theirs = tr.t(proposer_locale, "spouse.declined_notice", nick=display(me))
+        theirs = tr.t(proposer_locale, "spouse.declined_notice", nick=display(me),
+                      sex=sex_of(me.sex))
     if query.message is not None:
         await sender.edit_text(query.message.chat.id, query.message.message_id, mine)
     await sender.send_text(proposer.tg_id, theirs)
@@ -187,7 +190,7 @@ async def divorce(message: Message, services: Services, locale: str) -> None:
     await services.sender.send_text(
         former.tg_id,
         tr.t(services.accounts.locale_of(former, None), "spouse.divorced_notice",
-             nick=display(me)),
+             nick=display(me), sex=sex_of(me.sex)),
     )
 
 

@@ -137,11 +137,10 @@ class Accounts:
         except StorageError as e:
             raise explain(e) from e
 
-    async def spouse_name(self, player: Player) -> str | None:
+    async def spouse(self, player: Player) -> Player | None:
         if player.spouse_id is None:
             return None
-        spouse = await self.db.players.get(player.spouse_id)
-        return None if spouse is None else display(spouse)
+        return await self.db.players.get(player.spouse_id)
 
     async def propose(self, tg_id: int, nick: str) -> Proposal:
         me = await self.require(tg_id, active=True)

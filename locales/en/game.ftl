@@ -16,7 +16,11 @@ game-busy = Finish the current part of the game first.
 game-aborted = The host aborted the game. No points are given for it.
 game-aborted_ok = Game aborted.
 game-restarted = The bot restarted; the game goes on.
-game-blocked_bot = Player { $who } blocked the bot and gets no messages. The game goes on: the timer acts for them.
+game-blocked_bot = { $who } blocked the bot and gets no messages. The game goes on: the timer acts for { $sex ->
+        [f] her
+        [m] him
+       *[other] them
+    }.
 game-evening = The vote is over. The host starts the next night.
 game-card =
     <b>Your card</b> (game №{ $game }, seat №{ $seat }): <b>{ $role }</b>

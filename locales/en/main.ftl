@@ -73,7 +73,11 @@ profile-text =
     Nickname: { $nick }
     Language: { $lang }
     Sex: { $sex }
-    Spouse: { $spouse }
+    { $spouse_sex ->
+        [f] Wife
+        [m] Husband
+       *[other] Spouse
+    }: { $spouse }
     Games played: { $games }
     Account: { $status }
 profile-no_nick = not set (/nick NAME)

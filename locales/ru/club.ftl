@@ -91,7 +91,7 @@ club-import-why_nickname_no_letter_or_digit = в нике нет ни буквы
 club-link-usage = Использование: <code>/link НИК</code> — подтверждает заявку на импортированный ник.
 club-link-not_found = Нет импортированной записи, ждущей ник <b>{ $nick }</b>.
 club-link-no_claim = Ник <b>{ $nick }</b> ещё никто не заявил (игрок отправляет <code>/nick { $nick }</code>).
-club-link-done = <b>{ $nick }</b> привязан; начислено { $points ->
+club-link-done = <b>{ $nick }</b>: запись привязана, начислено { $points ->
         [one] { $points } балл
         [few] { $points } балла
        *[many] { $points } баллов
@@ -149,7 +149,7 @@ club-settings-timer_range = Таймер — от { $min ->
     }.
 club-settings-no_such_host = Этого ведущего уже нет в списке.
 club-settings-no_such_preset = Этот состав уже удалён.
-club-settings-host_added = { $name } теперь ведущий этого клуба.
+club-settings-host_added = { $name } — в списке ведущих этого клуба.
 
 ## Меню и не тот чат
 club-where-private = Эта команда работает в личном чате с ботом: { $link }

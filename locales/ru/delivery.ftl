@@ -13,8 +13,8 @@ game-vote-board_now = ⏳ Голосует { $who } ({ $seconds ->
        *[many] { $seconds } секунд
     })
 game-vote-board_waiting = { $who }
-game-vote-board_timeout_self = { $who } → не успел проголосовать: голос за себя
-game-vote-board_timeout_none = { $who } → не успел проголосовать; у него иммунитет, голос не засчитан
+game-vote-board_timeout_self = { $who } → время вышло, голос за себя
+game-vote-board_timeout_none = { $who } → время вышло; иммунитет, голос не засчитан
 game-vote-board_done = ✅ Все проголосовали.
 game-night-closed = 🌙 Ночь окончена; выбор закрыт.
 game-prompt_closed = Время вышло; кнопки закрыты.

@@ -16,7 +16,11 @@ game-busy = Сначала нужно закончить текущий этап
 game-aborted = Игра прервана ведущим. Баллы за неё не начисляются.
 game-aborted_ok = Игра прервана.
 game-restarted = Бот перезапустился; игра продолжается.
-game-blocked_bot = Игрок { $who } заблокировал бота и не получает сообщений. Игра идёт дальше: за него сработает таймер.
+game-blocked_bot = { $sex ->
+        [f] { $who } заблокировала бота: сообщения ей не доходят.
+        [m] { $who } заблокировал бота: сообщения ему не доходят.
+       *[other] { $who }: бот заблокирован в личном чате, сообщения не доходят.
+    } Игра идёт дальше: ходы этого игрока решает таймер.
 game-evening = Голосование окончено. Следующую ночь начнёт ведущий.
 game-card =
     <b>Ваша карта</b> (игра №{ $game }, место №{ $seat }): <b>{ $role }</b>
@@ -60,7 +64,7 @@ game-fate-mode_host = Перестрелку будет решать жреби�
 game-fate-mode_bot = Перестрелку будет решать жребий бота — в этой игре и в следующих играх клуба.
 game-fate-host_draws = Перестрелка: { $tied }. Жребий тянет ведущий.
 game-fate-ask = Перестрелка: { $tied }. Выберите, кто выбывает по жребию.
-game-fate-accepted = Жребий: { $who }.
+game-fate-accepted = По жребию выбывает { $who }.
 game-fate-usage = Использование: <code>/fate host</code> или <code>/fate bot</code>
 game-deal-already = Карты уже розданы.
 game-deal-first = Сначала раздайте карты: /deal
@@ -87,8 +91,8 @@ game-myrole-sent = Ваша карта отправлена ещё раз.
 game-friend-menu = «Давай дружить»: для кого заказать иммунитет?
 game-friend-no_lobby = Заказать «Давай дружить» можно только за столом, до раздачи карт.
 game-friend-nobody = За этим столом некому заказать «Давай дружить».
-game-friend-dropped = Заказ «Давай дружить» для { $who } больше не подходит (изменилась рассадка) и не учтён.
-game-friend-ask_announce = Иммунитет для { $who }. Можно ли назвать ваше имя, если он сработает?
+game-friend-dropped = Заказ «Давай дружить» больше не подходит (изменилась рассадка) и не учтён; иммунитет получил бы { $who }.
+game-friend-ask_announce = Иммунитет получит { $who }. Можно ли назвать ваше имя, если он сработает?
 game-friend-announce_yes = Да, назвать
 game-friend-announce_no = Нет, тайно
 game-friend-announce_1 = имя можно назвать
@@ -102,8 +106,8 @@ game-friend-ordered = Заказ отправлен ведущему.
 game-friend-too_late = Карты уже розданы: заказы закрыты.
 game-friend-unknown = Этот заказ не найден.
 game-friend-already = Этот заказ уже принят.
-game-friend-accepted = Ведущий принял ваш заказ «Давай дружить» для { $who }.
-game-friend-declined = Ведущий отклонил ваш заказ «Давай дружить» для { $who }.
+game-friend-accepted = Ведущий принял ваш заказ «Давай дружить»: иммунитет получит { $who }.
+game-friend-declined = Ведущий отклонил ваш заказ «Давай дружить» (иммунитет получил бы { $who }).
 game-friend-decided = Готово.
 game-night-no_targets = 🌙 Ночь { $night }. Этой ночью вам некого выбрать.
 game-night-start = 🌙 <b>Ночь { $night }.</b> Город засыпает. Все, кто может действовать, получили кнопки в личном чате ({ $seconds ->
@@ -153,7 +157,7 @@ game-vote-prompt = 🗳 Ваш ход: за кого вы голосуете? ({
        *[many] { $seconds } секунд
     })
 game-vote-chosen = Ваш голос: { $who }.
-game-vote-cast = { $voter } голосует за { $who }.
+game-vote-cast = { $voter } голосует против игрока { $who }.
 game-vote-already = Вы уже проголосовали.
 game-vote-not_your_turn = Сейчас не ваш ход.
 game-vote-accepted = Голос принят: { $who }.
@@ -184,12 +188,12 @@ game-speak-start = { $who } (в тюрьме) получает слово: { $se
         [few] { $seconds } секунды
        *[many] { $seconds } секунд
     }.
-game-speak-given = { $by } отдаёт своё время { $who } (в тюрьме): { $seconds ->
+game-speak-given = { $by } отдаёт своё время; слово получает { $who } (в тюрьме): { $seconds ->
         [one] { $seconds } секунда
         [few] { $seconds } секунды
        *[many] { $seconds } секунд
     }.
-game-speak-over = Время { $who } окончено.
+game-speak-over = { $who }: время окончено.
 game-speak-bad_giver = Отдать время может только живой игрок на свободе (не сам заключённый).
 game-speak-usage = Использование: <code>/speak НОМЕР [ОТ_КОГО]</code>
 game-tech-ok = Готово.
@@ -253,7 +257,7 @@ game-summary-saved = Спасены
 game-summary-died = Погибли
 game-summary-checks = Проверки
 game-summary-verdict = Приговор
-game-summary-cancelled_by = Отменил приговор
+game-summary-cancelled_by = Кто отменил приговор
 game-summary-by_doctor = доктор
 game-summary-by_sportsman = спортсмен
 game-summary-by_lucky = удача
@@ -267,8 +271,8 @@ game-ev-open_immunities_none = Открытых иммунитетов в это
 game-ev-immunity_line = №{ $seat } { $name } — { $what }
 game-ev-night_deaths = 🌅 Утро после ночи { $night }. Этой ночью погибли: { $seats }.
 game-ev-night_deaths_none = 🌅 Утро после ночи { $night }. Этой ночью никто не погиб.
-game-ev-friend_saved = «Давай дружить» спас { $who }.
-game-ev-friend_saved_by = «Давай дружить» спас { $who }. Заказал: { $by }.
+game-ev-friend_saved = Иммунитет «Давай дружить»: { $who } остаётся в игре.
+game-ev-friend_saved_by = Иммунитет «Давай дружить»: { $who } остаётся в игре. Кто заказал: { $by }.
 game-ev-jailed = В тюрьме: { $seats }.
 game-ev-released = Освобождены: { $seats }.
 game-ev-check_mafia = Проверка: { $who } — <b>мафия</b>.
@@ -286,11 +290,11 @@ game-ev-mafia_team =
 game-ev-vote_tally =
     <b>Итоги голосования, день { $day }</b>
     { $lines }
-game-ev-shootout = Перестрелка: { $tied }. Жребий выпал на игрока { $who }.
+game-ev-shootout = Перестрелка: { $tied }. По жребию выбывает { $who }.
 game-ev-vote_failed = Голосование не состоялось ({ $tied }): никто не выбывает.
 game-ev-verdict_cancelled = Приговор отменён: { $who }.
 game-ev-condemned_died = { $who } покидает игру по итогам голосования.
-game-ev-technical_death = { $who } удалён ведущим (технический труп).
+game-ev-technical_death = { $who } — технический труп (решение ведущего).
 game-ev-game_over =
     🏁 <b>Игра окончена: { $winner }</b>
     { $lines }
@@ -298,7 +302,7 @@ game-winner-civilians = победили мирные жители
 game-winner-mafia = победила мафия
 game-winner-draw = ничья
 game-immunity-newbie = новичок
-game-immunity-first_day_killed = убит в первые сутки
+game-immunity-first_day_killed = гибель в первые сутки
 game-team-mafia = мафия
 game-team-civilians = мирные жители
 game-role-mafia = Мафия

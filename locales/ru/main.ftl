@@ -75,7 +75,11 @@ profile-text =
     Ник: { $nick }
     Язык: { $lang }
     Пол: { $sex }
-    Супруг(а): { $spouse }
+    { $spouse_sex ->
+        [f] Супруга
+        [m] Супруг
+       *[other] Брак
+    }: { $spouse }
     Сыграно игр: { $games }
     Аккаунт: { $status }
 profile-no_nick = не задан (/nick НИК)
@@ -101,18 +105,26 @@ sex-button_f = ♀ Женский
 ## spouse
 
 spouse-usage = Использование: <code>/spouse НИК</code>
-spouse-sent = Предложение отправлено игроку <b>{ $nick }</b>. Он(а) должен(на) подтвердить.
-spouse-proposal = <b>{ $nick }</b> хочет зарегистрировать вас как супруга(у). Вы согласны?
+spouse-sent = Предложение отправлено игроку <b>{ $nick }</b>. Ждём ответа.
+spouse-proposal = <b>{ $nick }</b> предлагает вам зарегистрировать брак. Вы согласны?
 spouse-accept = ✅ Да
 spouse-decline = ❌ Нет
 spouse-married = Вы и <b>{ $nick }</b> теперь зарегистрированные супруги. 💍
-spouse-declined = Предложение от <b>{ $nick }</b> отклонено.
-spouse-declined_notice = <b>{ $nick }</b> отклонил(а) ваше предложение.
-spouse-self = Нельзя жениться на себе.
+spouse-declined = Вы отклонили предложение игрока <b>{ $nick }</b>.
+spouse-declined_notice = { $sex ->
+        [f] <b>{ $nick }</b> отклонила ваше предложение.
+        [m] <b>{ $nick }</b> отклонил ваше предложение.
+       *[other] <b>{ $nick }</b>: ваше предложение отклонено.
+    }
+spouse-self = Сделать предложение себе нельзя.
 spouse-already_married = Кто-то из вас уже в браке (сначала /divorce).
 spouse-no_proposal = Это предложение уже недействительно.
-spouse-divorced = Вы разведены с <b>{ $nick }</b>.
-spouse-divorced_notice = <b>{ $nick }</b> развёлся(лась) с вами.
+spouse-divorced = Брак с игроком <b>{ $nick }</b> расторгнут.
+spouse-divorced_notice = { $sex ->
+        [f] <b>{ $nick }</b> расторгла брак с вами.
+        [m] <b>{ $nick }</b> расторг брак с вами.
+       *[other] <b>{ $nick }</b>: брак с вами расторгнут.
+    }
 spouse-not_married = Вы не в браке.
 spouse-need_nick = Сначала задайте ник: <code>/nick НИК</code>.
 
@@ -160,7 +172,7 @@ top-empty = Баллов пока ни у кого нет.
 ## complain
 
 complain-usage = Использование: <code>/complain НИК ТЕКСТ</code>
-complain-sent = Жалоба на <b>{ $nick }</b> записана. Спасибо.
+complain-sent = Жалоба на игрока <b>{ $nick }</b> записана. Спасибо.
 complain-self = Нельзя пожаловаться на себя.
 
 ## admin
@@ -171,7 +183,7 @@ admin-redeem_usage = Использование: <code>/redeem НИК БАЛЛЫ
 admin-adjust_usage = Использование: <code>/adjust НИК БАЛЛЫ ПРИЧИНА</code> (БАЛЛЫ — целое число, не 0).
 admin-block_usage = Использование: <code>/block НИК [ПРИЧИНА]</code>
 admin-unblock_usage = Использование: <code>/unblock НИК</code>
-admin-insufficient = У <b>{ $nick }</b> только { $balance ->
+admin-insufficient = У игрока <b>{ $nick }</b> только { $balance ->
         [one] { $balance } балл
         [few] { $balance } балла
        *[many] { $balance } баллов
@@ -186,24 +198,24 @@ admin-adjust_insufficient = Нельзя списать { $points ->
        *[many] { $balance } баллов
     }.
 admin-invalid_amount = Недопустимое число баллов: { $points }.
-admin-redeemed = { $points ->
+admin-redeemed = <b>{ $nick }</b>: { $points ->
+        [one] списан { $points } балл
+        [few] списано { $points } балла
+       *[many] списано { $points } баллов
+    } (подарок: { $reason }). Баланс: { $balance }.
+admin-redeemed_notice = Подарок: { $reason }. { $points ->
         [one] Списан { $points } балл
         [few] Списано { $points } балла
        *[many] Списано { $points } баллов
-    } у <b>{ $nick }</b> ({ $reason }). Баланс: { $balance }.
-admin-redeemed_notice = { $points ->
-        [one] { $points } балл обменян
-        [few] { $points } балла обменяны
-       *[many] { $points } баллов обменяны
-    } на: { $reason }. Баланс: { $balance }.
-admin-adjusted = Баланс <b>{ $nick }</b> изменён на { SIGNED($points) } ({ $reason }). Баланс: { $balance }.
+    }, баланс: { $balance }.
+admin-adjusted = <b>{ $nick }</b>: баланс изменён на { SIGNED($points) } ({ $reason }). Баланс: { $balance }.
 admin-adjusted_notice = Ваш баланс изменён на { SIGNED($points) }: { $reason }. Баланс: { $balance }.
-admin-blocked = <b>{ $nick }</b> заблокирован(а), баллы сгорели.
+admin-blocked = <b>{ $nick }</b>: аккаунт заблокирован, баллы сгорели.
 admin-blocked_notice = Ваш аккаунт заблокирован администрацией. Причина: { $reason }
-admin-already_blocked = <b>{ $nick }</b> уже заблокирован(а).
-admin-unblocked = <b>{ $nick }</b> разблокирован(а).
+admin-already_blocked = <b>{ $nick }</b>: аккаунт уже заблокирован.
+admin-unblocked = <b>{ $nick }</b>: аккаунт разблокирован.
 admin-unblocked_notice = Ваш аккаунт разблокирован. С возвращением!
-admin-not_blocked = <b>{ $nick }</b> не заблокирован(а).
+admin-not_blocked = <b>{ $nick }</b>: аккаунт не заблокирован.
 admin-no_reason = не указана
 admin-export_caption = Балансы на { DATE($date, format: "%d.%m.%Y") }
 admin-complaints_header = <b>Жалобы</b>
@@ -250,7 +262,7 @@ commands-nick = Задать ник
 commands-profile = Ваш профиль
 commands-lang = Язык
 commands-sex = Ваш пол
-commands-spouse = Зарегистрировать супруга(у)
+commands-spouse = Предложить брак игроку
 commands-divorce = Развод
 commands-balance = Баллы и рейтинг
 commands-top = Рейтинг

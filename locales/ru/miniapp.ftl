@@ -12,9 +12,9 @@ miniapp-voter = Голосует №{ $seat }
 miniapp-choice = №{ $seat } { $role } → №{ $target }
 miniapp-jailed = в тюрьме
 miniapp-offline = без Telegram
-miniapp-blocked = заблокировал бота
-miniapp-acted = выбрал
-miniapp-dead = выбыл
+miniapp-blocked = бот заблокирован
+miniapp-acted = выбор сделан
+miniapp-dead = вне игры
 miniapp-yes = Да
 miniapp-close = Закрыть
 miniapp-cancel = Отмена
@@ -24,12 +24,12 @@ miniapp-offline_net = Нет связи с ботом; пробуем снова
 miniapp-unauthorized = Подтверждения Telegram нет, оно неверное или старше часа: откройте стол заново с панели.
 miniapp-bad_request = Действие не понято; ничего не изменилось.
 miniapp-action-deal = Раздать карты
-miniapp-action-preset_club = Набор клуба ({ $count ->
+miniapp-action-preset_club = Состав клуба ({ $count ->
         [one] { $count } карта
         [few] { $count } карты
        *[many] { $count } карт
     })
-miniapp-action-preset_default = Обычный набор ({ $count ->
+miniapp-action-preset_default = Стандартный состав ({ $count ->
         [one] { $count } карта
         [few] { $count } карты
        *[many] { $count } карт
@@ -53,9 +53,9 @@ miniapp-pick-unseat = Нажмите место игрока, который у�
 miniapp-pick-speak = Нажмите заключённого, которому дать слово.
 miniapp-pick-fate = Нажмите место, которое покидает стол по жребию (подсвечены равные по голосам).
 miniapp-pick-seat_from = Нажмите игрока, которого пересадить.
-miniapp-pick-seat_to = Нажмите место для { $seat }.
+miniapp-pick-seat_to = Куда сядет { $seat }? Нажмите место.
 miniapp-confirm-tech = Объявить техническим трупом: { $seat }? Отменить нельзя.
-miniapp-confirm-unseat = Убрать { $seat } из-за стола?
+miniapp-confirm-unseat = Убрать из-за стола: { $seat }?
 miniapp-confirm-end = Завершить игру сейчас? Очков не получит никто.
 miniapp-timeout = Стол не ответил вовремя, ничего не изменилось: попробуйте ещё раз.
 miniapp-unconfirmed = Стол не подтвердил вовремя: посмотрите на него, прежде чем пробовать снова.

@@ -7,7 +7,11 @@ stats-team = { $team }: сыграно { $played }, побед { $won }
 stats-draws = Ничьих: { $draws }
 stats-cards = Выпавшие карты: { $cards }
 stats-card = { $card } ×{ $count }
-stats-survival = Дожил до конца: { $rate }% ({ $survived } из { $games })
+stats-survival = { $sex ->
+        [f] Дожила до конца игры
+        [m] Дожил до конца игры
+       *[other] В живых до конца игры
+    }: { $rate }% ({ $survived } из { $games })
 stats-no_games = Завершённых игр пока нет.
 stats-points = Баллы: { $balance } (заработано { $earned }, потрачено { $spent })
 stats-rank = Место: { $rank }
@@ -21,8 +25,8 @@ stats-top-network = <b>Сеть клубов</b> — текущие баланс
 stats-top-row = { $rank }. { $nick } — { $points }
 stats-top-empty = Здесь пока ни у кого нет баллов.
 stats-pic-title = Игра №{ $game } — { $club }
-stats-pic-seat-alive = жив
-stats-pic-seat-dead = убит
+stats-pic-seat-alive = в игре
+stats-pic-seat-dead = вне игры
 stats-pic-seat-jailed = в тюрьме
 web-site = Клуб «Мафия»
 web-home = Рейтинги
@@ -47,7 +51,11 @@ web-player-earned = Заработано { $earned }, потрачено { $spen
 web-player-expires = Ник и баллы сгорят { DATE($date, format: "%d.%m.%Y") }, если игрок до этого не сыграет.
 web-player-no_expiry = До первой игры ничего не сгорает.
 web-player-games = Игры
-web-player-survival = Дожил до конца в { $rate }% игр
+web-player-survival = { $sex ->
+        [f] Дожила до конца игры
+        [m] Дожил до конца игры
+       *[other] В живых до конца игры
+    } — в { $rate }% игр
 web-player-teams = Команды
 web-player-team_row = { $team }: сыграно { $played }, побед { $won }
 web-player-draws = Ничьих: { $draws }
@@ -60,7 +68,7 @@ web-player-club = Клуб
 web-player-seat = Место
 web-player-card = Карта
 web-player-result = Итог
-web-player-alive = Дожил до конца
+web-player-alive = В живых до конца
 web-player-won = победа
 web-player-lost = поражение
 web-player-draw = ничья
@@ -76,8 +84,8 @@ web-game-seat = Место
 web-game-player = Игрок
 web-game-card = Карта
 web-game-fate = В конце
-web-game-alive = жив
-web-game-dead = убит
+web-game-alive = в игре
+web-game-dead = вне игры
 web-game-jailed = в тюрьме
 web-game-phases = Игра по фазам (что было объявлено в чате клуба)
 web-game-deal = Раздача

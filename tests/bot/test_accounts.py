@@ -184,16 +184,22 @@ async def test_spouse_accept_and_divorce(app: App, fake: FakeTelegram, ask: Any)
     sent = await ask(30, "/spouse juliet")
     assert sent.text == "Proposal sent to <b>Juliet</b>. They have to confirm it."
     proposal = await fake.next_message(31)
-    assert proposal.text == "<b>Romeo</b> хочет зарегистрировать вас как супруга(у). Вы согласны?"
+    assert proposal.text == "<b>Romeo</b> предлагает вам зарегистрировать брак. Вы согласны?"
     await fake.press(31, proposal, button="Да")
     assert (await fake.next_edit(31)).text.startswith("Вы и <b>Romeo</b>")
     assert (await fake.next_message(30)).text.startswith("You and <b>Juliet</b>")
+    # the spouse's line says husband or wife once their sex is known, a neutral word before
     assert "Spouse: Juliet" in (await ask(30, "/profile")).text
+    assert "\nБрак: Romeo\n" in (await ask(31, "/profile")).text
+    await app.services.db.players.set_sex(31, "f")
+    await app.services.db.players.set_sex(30, "m")
+    assert "Wife: Juliet" in (await ask(30, "/profile")).text
+    assert "\nСупруг: Romeo\n" in (await ask(31, "/profile")).text
     again = await ask(30, "/spouse Juliet")
     assert again.text == "One of you is already married (/divorce first)."
-    assert (await ask(31, "/divorce")).text == "Вы разведены с <b>Romeo</b>."
-    assert (await fake.next_message(30)).text == "<b>Juliet</b> divorced you."
-    assert (await ask(30, "/divorce")).text == "You are not married."
+    assert (await ask(30, "/divorce")).text == "You are divorced from <b>Juliet</b>."
+    assert (await fake.next_message(31)).text == "<b>Romeo</b> расторг брак с вами."
+    assert (await ask(31, "/divorce")).text == "Вы не в браке."
 
 
 async def test_spouse_decline_and_stale_button(app: App, fake: FakeTelegram, ask: Any) -> None:
@@ -202,7 +208,7 @@ async def test_spouse_decline_and_stale_button(app: App, fake: FakeTelegram, ask
     proposal = await fake.next_message(31)
     yes = proposal.button_data("Да")
     await fake.press(31, proposal, button="Нет")
-    assert (await fake.next_edit(31)).text == "Предложение от <b>Romeo</b> отклонено."
+    assert (await fake.next_edit(31)).text == "Вы отклонили предложение игрока <b>Romeo</b>."
     assert (await fake.next_message(30)).text == "<b>Juliet</b> declined your proposal."
     query = await fake.press(31, proposal, yes)  # the buttons are gone; a stale client
     answer = await fake.callback_answer(query)
@@ -210,6 +216,18 @@ async def test_spouse_decline_and_stale_button(app: App, fake: FakeTelegram, ask
     assert answer["show_alert"] is True
     romeo = await app.services.db.players.get(30)
     assert romeo is not None and romeo.spouse_id is None and romeo.spouse_proposed_to is None
+    # a Russian proposer reads the refusal with the verb agreeing with her, or without a verb
+    fake.user(32, "Тибальт", language_code="ru")
+    await ask(32, "/start")
+    await ask(32, "/nick Tybalt")
+    for sex, notice in ((None, "<b>Juliet</b>: ваше предложение отклонено."),
+                        ("f", "<b>Juliet</b> отклонила ваше предложение.")):
+        if sex is not None:
+            await app.services.db.players.set_sex(31, sex)
+        await ask(32, "/spouse Juliet")
+        await fake.press(31, await fake.next_message(31), button="Нет")
+        await fake.next_edit(31)
+        assert (await fake.next_message(32)).text == notice
 
 
 async def test_spouse_bad_inputs(app: App, fake: FakeTelegram, ask: Any) -> None:
@@ -293,5 +311,5 @@ async def test_profile_top_complain_in_russian(app: App, fake: FakeTelegram, ask
     assert (await ask(31, "/complain")).text.startswith("Использование")
     assert (await ask(31, "/complain Juliet x")).text == "Нельзя пожаловаться на себя."
     reply = await ask(31, "/complain Romeo опоздал")
-    assert reply.text == "Жалоба на <b>Romeo</b> записана. Спасибо."
+    assert reply.text == "Жалоба на игрока <b>Romeo</b> записана. Спасибо."
     assert (await ask(31, "/myrole")).text == "Вы сейчас не играете."

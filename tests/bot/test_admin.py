@@ -168,17 +168,18 @@ async def test_admin_in_russian(app: App, fake: FakeTelegram, ask: Any) -> None:
     await fake.next_edit(ADMIN_ID)
     assert "/redeem НИК БАЛЛЫ ПРИЧИНА" in (await ask(ADMIN_ID, "/help")).text
     reply = await ask(ADMIN_ID, "/redeem Neo 3 кружка")
-    assert reply.text == "Списано 3 балла у <b>Neo</b> (кружка). Баланс: 7."
+    assert reply.text == "<b>Neo</b>: списано 3 балла (подарок: кружка). Баланс: 7."
     assert (await fake.next_message(70)).text == "3 points were exchanged for: кружка. Balance: 7."
     assert (await ask(ADMIN_ID, "/redeem Neo 8 машина")).text == (
-        "У <b>Neo</b> только 7 баллов, нельзя списать 8."
+        "У игрока <b>Neo</b> только 7 баллов, нельзя списать 8."
     )
     assert (await ask(ADMIN_ID, "/redeem")).text.startswith("Использование")
     assert (await ask(ADMIN_ID, "/unblock Призрак")).text == "Игрока с ником <b>Призрак</b> нет."
     assert (await ask(ADMIN_ID, "/export")).caption == "Балансы на 10.03.2026"
     assert (await ask(ADMIN_ID, "/complaints")).text == "Жалоб нет."
-    assert (await ask(ADMIN_ID, "/block Trinity Ann")).text.startswith("<b>Trinity Ann</b> забл")
+    assert (await ask(ADMIN_ID, "/block Trinity Ann")).text == (
+        "<b>Trinity Ann</b>: аккаунт заблокирован, баллы сгорели.")
     await fake.next_message(71)
     assert (await ask(ADMIN_ID, "/unblock Trinity Ann")).text == (
-        "<b>Trinity Ann</b> разблокирован(а)."
+        "<b>Trinity Ann</b>: аккаунт разблокирован."
     )

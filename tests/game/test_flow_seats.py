@@ -30,7 +30,7 @@ async def fake() -> AsyncIterator[FakeTelegram]:
 async def seat_offline(flow: Flow) -> list[int]:
     """The host seats the two offline nicknames; returns their accounts' ids."""
     for nick, sex in zip(OFFLINE, ("f", "m"), strict=True):
-        answer = await flow.host_says(f"/addseat {nick} {sex}", f"для {nick}")
+        answer = await flow.host_says(f"/addseat {nick} {sex}", f"{nick}: создан аккаунт")
         assert "без Telegram" in answer
     await wait_until(lambda: len(flow.table.seats) == 8 + len(OFFLINE), 10, "offline seats")
     ids = []

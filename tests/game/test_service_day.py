@@ -25,11 +25,13 @@ async def test_vote_turns_in_seat_order_and_timeouts(h: Harness) -> None:
     assert await h.refused(h.vote(first, 99)) == "game.rule.target_unknown"
     await h.vote(first, second)
     assert await h.refused(h.vote(first, second)) == "game.vote.already"
-    assert any("голосует за" in s for s in h.club_texts())
+    assert any(f"№{first} {t.name(first)} → №{second} {t.name(second)}" in s
+               for s in h.club_texts())
     # the second voter lets its turn run out: a vote for itself
     await h.deadlines.advance(61)
     assert t.timeouts == [second] and t.current_voter() == t.order[2]
-    assert any("не успел" in s for s in h.club_texts())
+    assert any(f"№{second} {t.name(second)} → время вышло, голос за себя" in s
+               for s in h.club_texts())
     for _ in t.order[2:]:
         await h.deadlines.advance(61)
     if t.stage is Stage.CANCEL:
@@ -346,14 +348,19 @@ async def test_first_day_killed_marked_and_shown_next_game(h: Harness) -> None:
         table = await t.open_lobby(CHAT, "Club", HOST, is_admin=False)
         tg = next(iter(marked))
         await t.join(table.game_id, tg)
-        assert "убит в первые сутки" in h.club()[-1].text
+        assert "— гибель в первые сутки" in h.club()[-1].text
     assert events
 
 
 async def test_blocked_player_reported_to_host(h: Harness) -> None:
     await h.dealt(10)
-    await h.service.on_blocked(1003)
-    assert any("заблокировал" in s.text for s in h.private(HOST))
+    await h.service.on_blocked(1003)  # a man: the host reads the verb agree with him
+    await h.service.on_blocked(1002)  # a woman
+    told = [s.text for s in h.private(HOST)]
+    he, she = h.table.seat_of(1003), h.table.seat_of(1002)
+    assert any(f"№{he} Player3 заблокировал бота: сообщения ему не доходят." in s for s in told)
+    assert any(f"№{she} Player2 заблокировала бота: сообщения ей не доходят." in s
+               for s in told)
 
 
 async def test_jailed_player_neither_acts_nor_votes_but_may_speak(h: Harness) -> None:
@@ -446,7 +453,7 @@ async def test_killed_on_the_first_night_is_immune_in_the_next_game_that_day(
     h.game_id = table.game_id
     for tg in range(1001, 1011):
         await h.service.join(table.game_id, tg)
-    assert "убит в первые сутки" in h.club()[-1].text
+    assert "— гибель в первые сутки" in h.club()[-1].text
     await h.service.deal(CHAT, HOST)
     seat = h.table.seat_of(victim_tg)
     assert seat is not None

@@ -134,7 +134,7 @@ async def test_a_player_who_blocked_the_bot_is_marked_for_the_host_once(h: Harne
         await h.service.on_blocked(1003)
     view = await h.service.host_view(h.game_id, HOST)
     assert [s.seat for s in view.seats if s.blocked] == [seat]
-    assert len([s for s in h.private(HOST) if "заблокировал бота и не" in s.text]) == 1
+    assert len([s for s in h.private(HOST) if "заблокировал бота: сообщения" in s.text]) == 1
 
 
 async def test_the_panel_shows_the_votes_of_the_vote_under_way_only(h: Harness) -> None:

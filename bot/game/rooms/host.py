@@ -16,6 +16,7 @@ from engine import RuleViolation
 from record.table import TURN_DL, Stage, iso
 from storage.models import STATUS_ABORTED, STATUS_PAUSED, STATUS_RUNNING
 from storage.repos.games import GameChange
+from views.i18n import sex_of
 
 MAX_EXTEND = 3600  # seconds: the most one /extend adds
 
@@ -184,4 +185,5 @@ class HostControls(PhaseService):
                 return  # the host is told once
             table.blocked_told.add(seat)
             await self.notifier.private(table.host_id, "game.blocked_bot",
-                                        who=self.notifier.seat(table, seat))
+                                        who=self.notifier.seat(table, seat),
+                                        sex=sex_of(table.sex(seat)))
