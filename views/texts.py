@@ -30,8 +30,9 @@ def profile(tr: Translator, locale: str, player: Player, spouse: str | None,
 
 def ledger_reason(tr: Translator, locale: str, row: LedgerRow) -> str:
     reason = row.reason
-    if tr.has(locale, f"reason.{reason}"):
-        reason = tr.t(locale, f"reason.{reason}")
+    # a game's reasons read as the end's post says them; an admin's reason is their own text
+    if row.kind == "game" and tr.has(locale, f"game.reason.{reason}"):
+        reason = tr.t(locale, f"game.reason.{reason}")
     key = f"ledger.{row.kind}"
     if not tr.has(locale, key):
         return reason

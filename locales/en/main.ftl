@@ -140,18 +140,6 @@ ledger-redeem = gift: { $reason }
 ledger-expiry_burn = expired (2 months without games)
 ledger-block_burn = burned: account blocked
 
-## reason
-
-reason-survived_day = survived a day
-reason-survived_night = survived a night
-reason-vote_for_mafia = voted for a Mafia player
-reason-vote_for_civilian = voted for a civilian
-reason-lawyer_save = cancelled a vote against a civilian
-reason-mafia_shot = Mafia shot at a civilian
-reason-killer_shot = Killer shot at a civilian
-reason-team_win = team won
-reason-sole_survivor = sole survivor of the winning team
-
 ## top
 
 top-header = <b>Leaderboard</b>

@@ -151,18 +151,6 @@ ledger-redeem = подарок: { $reason }
 ledger-expiry_burn = сгорели (2 месяца без игр)
 ledger-block_burn = сгорели: аккаунт заблокирован
 
-## reason
-
-reason-survived_day = пережил(а) день
-reason-survived_night = пережил(а) ночь
-reason-vote_for_mafia = голос за мафию
-reason-vote_for_civilian = голос за мирного
-reason-lawyer_save = отмена голосования против мирного
-reason-mafia_shot = выстрел мафии в мирного
-reason-killer_shot = выстрел киллера в мирного
-reason-team_win = победа команды
-reason-sole_survivor = единственный выживший победившей команды
-
 ## top
 
 top-header = <b>Рейтинг</b>
