@@ -1,10 +1,6 @@
 # Club texts: moving a club in (/import, /link), honest nicknames, /settings, menus, limits.
 
 ## Limits on repeats
-club-help-limits = <b>Limits:</b> one open proposal per pair (/spouse again says so); { $complaints ->
-        [one] { $complaints } complaint
-       *[other] { $complaints } complaints
-    } a day per player; in a club chat /status is answered there and never messages the host.
 club-complain-limit = You have already filed { $limit ->
         [one] { $limit } complaint
        *[other] { $limit } complaints

@@ -18,12 +18,16 @@ help-private =
     /nick NAME — your nickname (needed to collect points)
     /profile — your profile
     /lang — language
-    /sex — your sex
+    /sex — your sex (needed for “Let's be friends”)
     /spouse NICK — propose to a player; /divorce
     /balance — your points, rank and their expiry date
+    /stats [NICK] — a record: games, cards, points
     /top — leaderboard
-    /complain NICK TEXT — complain about a player's behaviour
-    During a game: /myrole, /friend
+    /complain NICK TEXT — complain about a player's behaviour (up to { $complaints ->
+        [one] { $complaints } complaint
+       *[other] { $complaints } complaints
+    } a day)
+    During a game: /myrole — your card, /friend — order “Let's be friends”
 help-admin =
     <b>Admin</b>
     /redeem NICK POINTS REASON — exchange points for a gift
@@ -34,7 +38,8 @@ help-admin =
 help-group =
     <b>Mafia club bot</b>
     The host runs the game here: /newgame, /seat, /addseat, /unseat, /roles, /deal, /night, /day, /vote, /fate, /speak, /status, /tech, /pause, /resume, /extend, /endgame.
-    Players: open the bot in private and press Start.
+    Players: open the bot in private and press Start, then “I play” under the game's lobby.
+    /top — the club's leaderboard; /stats NICK — a player's record (in private with the bot).
 
 ## misc
 

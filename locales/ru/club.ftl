@@ -1,11 +1,6 @@
 # Тексты клуба: переезд клуба (/import, /link), честные ники, /settings, меню, лимиты.
 
 ## Лимиты на повторы
-club-help-limits = <b>Лимиты:</b> одно открытое предложение на пару (повторный /spouse так и скажет); в день можно отправить { $complaints ->
-        [one] { $complaints } жалобу
-        [few] { $complaints } жалобы
-       *[many] { $complaints } жалоб
-    }; в чате клуба /status отвечает там же и не пишет ведущему.
 club-complain-limit = Сегодня вы уже отправили { $limit ->
         [one] { $limit } жалобу
         [few] { $limit } жалобы

@@ -157,6 +157,18 @@ async def test_lang_buttons_switch_language(app: App, fake: FakeTelegram, ask: A
     assert player is not None and player.language == "ru"
 
 
+async def test_help_lists_every_player_command_without_a_limits_paragraph(
+        app: App, fake: FakeTelegram, ask: Any) -> None:
+    fake.user(22, "Лиза", language_code="ru")
+    await ask(22, "/start")
+    text = (await ask(22, "/help")).text
+    for command in ("/nick", "/profile", "/lang", "/sex", "/spouse", "/divorce", "/balance",
+                    "/stats", "/top", "/complain", "/myrole", "/friend"):
+        assert command in text, command
+    assert "до 3 жалоб в день" in text
+    assert "Лимиты" not in text and "/status" not in text
+
+
 async def test_sex_buttons(app: App, fake: FakeTelegram, ask: Any) -> None:
     user = fake.user(20, "Kim", language_code="en")
     await ask(user, "/start")

@@ -94,6 +94,9 @@ async def test_club_chat_uses_the_club_locale(app: App, fake: FakeTelegram, ask:
     fake.user(95, "Host", language_code="en")
     reply = await ask(95, "/help", chat_id=club.id)
     assert reply.text.startswith("<b>Бот клуба «Мафия»</b>")  # DEFAULT_LOCALE=ru, not the user's
+    # Russian Telegram's button says «Запустить»; /top and /stats are named for the players
+    assert "нажмите «Запустить»" in reply.text and "/stats НИК" in reply.text
+    assert "/top" in reply.text and "«Старт»" not in reply.text
     stored = await app.services.db.clubs.get(-500)
     assert stored is not None and stored.title == "Клуб"
     await app.services.db.clubs.set_locale(-500, "en")

@@ -80,7 +80,7 @@ CASES: dict[str, tuple[str, tuple[str, str, str], tuple[str, str], dict[str, Any
     "game.status.deadline": ("seconds", SECONDS_RU, SECONDS_EN, {}),
     "game.extend.bad": ("max", SECONDS_ACC_RU, SECONDS_EN, {}),
     "game.extend.done": ("seconds", SECONDS_ACC_RU, SECONDS_EN, {}),
-    "club.help.limits": ("complaints", COMPLAINTS_ACC_RU, COMPLAINTS_EN, {}),
+    "help.private": ("complaints", ("жалобы", "жалоб", "жалоб"), COMPLAINTS_EN, {}),
     "club.complain.limit": ("limit", COMPLAINTS_ACC_RU, COMPLAINTS_EN, {}),
     "club.import.dry": ("added", PLAYERS_RU, PLAYERS_EN, IMPORT),
     "club.import.done": ("added", PLAYERS_RU, PLAYERS_EN, IMPORT),
