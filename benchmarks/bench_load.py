@@ -35,6 +35,8 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+import asyncpg
+
 from benchmarks.load.figures import SENDS, figures, ledger_check, percentile, settle, table_text
 from benchmarks.load.lag import LoopLag
 from benchmarks.load.machine import (
@@ -141,6 +143,19 @@ async def deal_table(bench: Bench, table: SimTable) -> dict[str, Any]:
             "ratio": took / minimum, "club_posts": club_posts}
 
 
+async def server_writes(url: str) -> tuple[int, int]:
+    """The server's transaction ids given out so far (one per transaction that wrote, in any
+    of its databases: the benchmark's alone on a throwaway server) and its WAL flushes."""
+    conn = await asyncpg.connect(url)
+    try:
+        row = await conn.fetchrow("SELECT pg_current_xact_id()::text::bigint,"
+                                  " (SELECT wal_sync FROM pg_stat_wal)")
+        assert row is not None
+        return int(row[0]), int(row[1])
+    finally:
+        await conn.close()
+
+
 # ---------------------------------------------------------------------- main
 async def run(games: int, minutes: float, seed: int, panel: bool = False,
               url: str | None = None, processes: int = 1,
@@ -150,6 +165,7 @@ async def run(games: int, minutes: float, seed: int, panel: bool = False,
     used: float | None = None
     harness_cpu: float | None = None
     server_seconds: float | None = None
+    server_written: tuple[int, int] | None = None  # write transactions, WAL flushes
     tmp = Path(tempfile.mkdtemp(prefix="bench_load_"))
     target: str | Path = tmp / "mafia.sqlite3"
     if url is not None:  # a fresh database "bench" on that server
@@ -197,6 +213,7 @@ async def run(games: int, minutes: float, seed: int, panel: bool = False,
             # the server's own processes (not other runs' clusters on a shared machine)
             postmaster = None if url is None else await local_postmaster(str(target))
             server_before = 0.0 if postmaster is None else server_cpu(postmaster)
+            writes_before = None if url is None else await server_writes(str(target))
             lag.start()
             machine.start()
             # --arrival: the tables open one after another over that many seconds (0: at once)
@@ -210,6 +227,9 @@ async def run(games: int, minutes: float, seed: int, panel: bool = False,
             harness_cpu = own_cpu() - harness_before
             if postmaster is not None:
                 server_seconds = server_cpu(postmaster) - server_before
+            if writes_before is not None:
+                after = await server_writes(str(target))
+                server_written = (after[0] - writes_before[0], after[1] - writes_before[1])
             await settle(target, tables)  # the last posts and ledger writes
             peak, cpu = proc_stats(proc.pid)
             cpu -= start_cpu
@@ -236,7 +256,8 @@ async def run(games: int, minutes: float, seed: int, panel: bool = False,
         harness_lag_ms=tuple(1000 * percentile(lag.samples, q) for q in (50, 99, 100)),
         tracebacks=log_text.count("Traceback"), workdir=str(tmp), steal_percent=steal,
         used_percent=None if used is None else 100 * used, harness_cpu_seconds=harness_cpu,
-        postgres_cpu_seconds=server_seconds, arrival_seconds=arrival,
+        postgres_cpu_seconds=server_seconds,
+        postgres_writes=server_written, arrival_seconds=arrival,
         # (seconds into the games, share of the machine used, the busiest bot's share of a core)
         machine_seconds=[] if machine is None else [
             (round(end - started, 1), round(share, 3), round(busiest, 3))

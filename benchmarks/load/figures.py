@@ -231,6 +231,8 @@ def table_text(r: dict[str, Any]) -> str:
         ("CPU seconds (games): bots / PostgreSQL / the benchmark",
          " / ".join(_cpu(r.get(k)) for k in ("cpu_seconds_per_process", "postgres_cpu_seconds",
                                                 "harness_cpu_seconds"))),
+        ("PostgreSQL during the games: write transactions / WAL flushes (a second)",
+         _writes(r.get("postgres_writes"), r["wall_seconds"])),
         ("club posts / edits per game", f"{r['club_posts_per_game']:.1f} / "
                                         f"{r['club_edits_per_game']:.1f}"),
         ("club posts/edits per phase", phases),
@@ -258,3 +260,11 @@ def _cpu(value: float | list[float] | None) -> str:
     if isinstance(value, list):
         return " + ".join(f"{v:.1f}" for v in value)
     return f"{value:.1f}"
+
+
+def _writes(value: list[int] | tuple[int, int] | None, seconds: float) -> str:
+    if not value:
+        return "unknown"
+    writes, flushes = value
+    return (f"{writes:,} / {flushes:,} ({writes / max(seconds, 1e-9):.1f} /"
+            f" {flushes / max(seconds, 1e-9):.1f})")
