@@ -11,9 +11,10 @@ ENV PYTHONDONTWRITEBYTECODE=1 \
 
 WORKDIR /app
 
-# The table picture (views/picture.py) draws Cyrillic nicknames with DejaVu Sans.
+# The table picture (views/picture.py) draws Cyrillic nicknames with DejaVu Sans; the time
+# zones (TIMEZONE: an evening's time) come from tzdata.
 RUN apt-get update \
-    && apt-get install -y --no-install-recommends fonts-dejavu-core \
+    && apt-get install -y --no-install-recommends fonts-dejavu-core tzdata \
     && rm -rf /var/lib/apt/lists/*
 
 # The dependencies exactly as locked (hashes checked), in their own layer.

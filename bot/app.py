@@ -56,7 +56,13 @@ from bot.telegram.session import BotSession
 from bot.telegram.shutdown import HandlersInFlight
 from bot.telegram.updates import UpdateReader
 from bot.telegram.webhook import WebhookHandler
-from bot.wiring import game_routers, install_games, mini_app_url, start_games
+from bot.wiring import (
+    game_routers,
+    install_evenings,
+    install_games,
+    mini_app_url,
+    start_games,
+)
 from storage.backends import DatabaseUrlError
 from storage.db import Database
 from views.i18n import CatalogError, Translator, default_translator
@@ -498,6 +504,7 @@ async def create_app(
     scheduler = AsyncIOScheduler(timezone=UTC)
     guard = JobGuard()
     games = install_games(services, scheduler, guard)
+    evenings = install_evenings(services, scheduler, guard, clock)
     chat_moves.on_moved(games.move_chat)
     # PostgreSQL: the inbox before the handlers (bot/cluster/receiving.py); SQLite: as ever
     dispatcher = (InboxDispatcher if db.backend == "postgresql" else Dispatcher)(
@@ -519,7 +526,7 @@ async def create_app(
         dispatcher.use_inbox(db.inbox, reader=app.update_reader)
         games.shared = True
         app.sharing = Sharing(settings.database_url.get_secret_value(), bot, dispatcher, games,
-                              delivery, db, arm_expiry=app.arm_expiry,
+                              delivery, db, evenings=evenings, arm_expiry=app.arm_expiry,
                               on_lost=lambda: (app.on_lost or app.stopping.set)(),
                               webhook=settings.webhook_url is not None,
                               in_flight=app.updates_in_flight)

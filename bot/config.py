@@ -6,6 +6,7 @@ import re
 from pathlib import Path
 from typing import Annotated, Any, Literal
 from urllib.parse import urlsplit
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from pydantic import BaseModel, Field, SecretStr, field_validator, model_validator
 from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
@@ -53,6 +54,8 @@ class Settings(BaseSettings):
     vote_turn_seconds: float = 60
     last_word_seconds: float = 30
     default_locale: Locale = "ru"
+    # the clubs' time zone (IANA): an evening's "05.12 19:30" and its reminders are in it
+    timezone: str = "Europe/Moscow"
     web_port: int | None = None  # serve the read-only web pages (web/) on this port
     metrics_port: int | None = None  # Prometheus' /metrics of this process (bot/metrics.py)
     log_format: Literal["text", "json"] = "text"  # json: one JSON object a line
@@ -129,6 +132,16 @@ class Settings(BaseSettings):
         user = f"{parts.username}@" if parts.username else ""
         port = f":{parts.port}" if parts.port else ""
         return f"{parts.scheme}://{user}{parts.hostname}{port}{parts.path}"
+
+    @field_validator("timezone")
+    @classmethod
+    def _zone(cls, value: str) -> str:
+        value = value.strip()
+        try:
+            ZoneInfo(value)
+        except (ZoneInfoNotFoundError, ValueError):
+            raise ValueError("unknown time zone: an IANA name such as Europe/Moscow") from None
+        return value
 
     @field_validator("webhook_secret")
     @classmethod

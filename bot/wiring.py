@@ -6,10 +6,11 @@ from aiogram import Bot, Router
 from apscheduler.schedulers.asyncio import AsyncIOScheduler
 
 from bot.delivery.worker import Delivery
+from bot.evenings.service import EveningService
 from bot.game.messages.notifier import Notifier
 from bot.game.messages.senders import QueueSender
 from bot.game.service import GameService
-from bot.game.timers import JobGuard, SchedulerDeadlines, utc_now
+from bot.game.timers import Clock, JobGuard, SchedulerDeadlines, utc_now
 from bot.services import Services
 from record.table import GameTimers
 
@@ -43,6 +44,20 @@ def install_games(services: Services, scheduler: AsyncIOScheduler,
     return games
 
 
+def install_evenings(services: Services, scheduler: AsyncIOScheduler, guard: JobGuard,
+                     clock: Clock) -> EveningService:
+    """The club's evenings (``evenings: EveningService`` for the handlers); their timers on
+    the application's scheduler."""
+    settings = services.settings
+    delivery = services.extra["delivery"]
+    assert isinstance(delivery, Delivery)
+    evenings = EveningService(services.db, delivery, services.translator,
+                              deadlines=SchedulerDeadlines(scheduler, guard), clock=clock,
+                              zone=settings.timezone, default_locale=settings.default_locale)
+    services.extra["evenings"] = evenings
+    return evenings
+
+
 def mini_app_url(web_url: str | None) -> str | None:
     """The pages' address when Telegram may open it as a Mini App (public HTTPS only)."""
     return web_url if web_url and web_url.startswith("https://") else None
@@ -55,14 +70,16 @@ def game_routers() -> list[Router]:
     return [game_private.create_router(), game_club.create_router()]
 
 
-async def start_games(bot: Bot, games: GameService) -> None:
+async def start_games(bot: Bot, games: GameService, evenings: EveningService) -> None:
     """Dispatcher startup: learn the bot's username (deep links), start the delivery worker,
-    rebuild every running game from its log and re-arm its deadlines."""
+    rebuild every running game from its log and re-arm its deadlines and the evenings'
+    timers."""
     me = await bot.me()
-    games.bot_username = me.username or ""
+    games.bot_username = evenings.bot_username = me.username or ""
     if games.shared:
         # several processes: the sender and each club's holder start these (bot/cluster/sharing.py)
         return
     if games.delivery is not None:
         await games.delivery.start()  # what a previous process left queued goes out first
     await games.restore()
+    await evenings.restore()

@@ -14,6 +14,7 @@ from storage.core.transactions import GROUP_MAX, GroupRolledBack, Transactions
 from storage.repos.account_cache import AccountCache
 from storage.repos.clubs import Clubs, club_cache
 from storage.repos.deal_reads import DealReads
+from storage.repos.evenings import Evenings
 from storage.repos.expiry import SWEEP_CACHE_KIB, Expiry
 from storage.repos.games import Games
 from storage.repos.imports import Imports
@@ -69,6 +70,7 @@ class Database:
         self.deal_reads = DealReads(self)
         self.gifts = Gifts(self)  # the gift shop (storage/shop/)
         self.gift_requests = GiftRequests(self)
+        self.evenings = Evenings(self)
 
     @classmethod
     async def open(cls, target: str | Path, *, pool_size: int | None = None) -> Database:

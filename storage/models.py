@@ -289,3 +289,95 @@ class GiftDraft:
     name: str | None
     price: int | None
     at: datetime
+# An evening's statuses: sign-up open, under way (sign-up closed at its start), over (its
+# no-shows recorded), or called off by a host.
+EVENING_OPEN = "open"
+EVENING_STARTED = "started"
+EVENING_CLOSED = "closed"
+EVENING_CANCELLED = "cancelled"
+EVENING_LIVE = (EVENING_OPEN, EVENING_STARTED)  # its timers still run
+
+
+@dataclass(frozen=True, slots=True)
+class Evening:
+    """A club's announced game evening: when, how many tables of how many seats."""
+
+    id: int
+    club_chat_id: int
+    host_id: int  # who announced it
+    starts_at: datetime  # UTC
+    timezone: str  # the IANA zone its time was announced in (and is shown in)
+    tables: int
+    seats: int  # per table
+    status: str
+    created_at: datetime
+    reminded_day: bool  # the day-before reminder was sent (or skipped)
+    reminded_soon: bool  # the reminder two hours before
+
+    @property
+    def capacity(self) -> int:
+        return self.tables * self.seats
+
+
+@dataclass(frozen=True, slots=True)
+class SignUp:
+    """One player on an evening's list; ``place`` counts from 1 in sign-up order (a place
+    beyond the evening's capacity is on the waitlist)."""
+
+    tg_id: int
+    name: str  # the player's nickname now
+    language: str | None
+    place: int
+    invited_game: int | None  # the game whose lobby invited the player on the night
+    checked_in: bool
+    came: bool | None  # recorded at the evening's end; None before it (or waitlisted)
+
+
+@dataclass(frozen=True, slots=True)
+class EveningList:
+    """An evening with its list, in sign-up order."""
+
+    evening: Evening
+    signups: tuple[SignUp, ...]
+
+    @property
+    def seated(self) -> tuple[SignUp, ...]:
+        return self.signups[:self.evening.capacity]
+
+    @property
+    def waitlist(self) -> tuple[SignUp, ...]:
+        return self.signups[self.evening.capacity:]
+
+    def of(self, tg_id: int) -> SignUp | None:
+        return next((s for s in self.signups if s.tg_id == tg_id), None)
+
+    def waiting(self, signup: SignUp) -> int | None:
+        """The place on the waitlist (from 1), or None for a seat."""
+        over = signup.place - self.evening.capacity
+        return over if over > 0 else None
+
+
+@dataclass(frozen=True, slots=True)
+class EveningChange:
+    """What one sign-up, cancel or status change did: the list before and after it (the same
+    when ``refused``: a stable code saying why nothing changed)."""
+
+    before: EveningList
+    after: EveningList
+    refused: str | None = None
+    new_chats: tuple[int, ...] = ()  # the chats given a new outbox row (to wake their workers)
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerEvening:
+    """An evening on one player's list: ``/evenings`` and ``/profile``."""
+
+    evening: Evening
+    club_title: str
+    place: int
+    capacity: int
+
+    @property
+    def waiting(self) -> int | None:
+        over = self.place - self.capacity
+        return over if over > 0 else None

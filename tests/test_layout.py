@@ -26,8 +26,8 @@ ALLOWED = {
 # Inside a package, its parts top down: a part imports only the parts after it. A part is a
 # sub-folder or a module; the parts not named are the package's base, importable by all.
 ORDER = {
-    "bot": ["__main__", "app", "wiring", "handlers", "miniapp", "cluster", "game", "telegram",
-            "services", "delivery"],
+    "bot": ["__main__", "app", "wiring", "handlers", "miniapp", "cluster", "evenings", "game",
+            "telegram", "services", "delivery"],
     "bot.game": ["service", "restore", "panel", "rooms", "core", "writes", "messages", "timers",
                  "callbacks"],
     "storage": ["__main__", "__init__", "tools", "db", "shop", "repos", "spreadsheets", "core",

@@ -7,7 +7,8 @@ server releases the moment a process dies. Updates go through the inbox: whoever
 (the poller, or any process's webhook) writes it with its club (``bot/cluster/routing.py``) and
 ``NOTIFY``s; each process claims the rows of the clubs it holds, and club-less rows nobody
 alive claimed, in update order. A club taken over has its running games restored from their
-logs first (``bot/game/restore.py``): their timers are armed where the club is held, once.
+logs first (``bot/game/restore.py``): their timers are armed where the club is held, once;
+so are its evenings' timers (``bot/evenings/service.py``).
 """
 
 from __future__ import annotations
@@ -29,6 +30,7 @@ from bot.cluster.receiving import InboxDispatcher
 from bot.cluster.routing import clubs_of, sender_of
 from bot.cluster.share import ProcessRole, ShareConnection, fold
 from bot.delivery.worker import Delivery
+from bot.evenings.service import EveningService
 from bot.game.service import GameService
 from bot.services.status import ProcessLine
 from bot.telegram.updates import GetRawUpdates, RawUpdate
@@ -61,7 +63,8 @@ def fair_share(clubs: int, members: int, held: Iterable[ProcessRole],
 
 class Sharing:
     def __init__(self, url: str, bot: Bot, dispatcher: InboxDispatcher, games: GameService,
-                 delivery: Delivery, db: Database, *, arm_expiry: Callable[[], None],
+                 delivery: Delivery, db: Database, *, evenings: EveningService | None = None,
+                 arm_expiry: Callable[[], None],
                  on_lost: Callable[[], None], webhook: bool, in_flight: int,
                  polling_timeout: int = 10, wall: Callable[[], float] = time.time) -> None:
         self.conn = ShareConnection(url, on_lost)
@@ -72,6 +75,7 @@ class Sharing:
         self.calls.on("blocked", self._blocked_here)
         dispatcher.mark_handled = self.marks.mark
         self.bot, self.dispatcher, self.games = bot, dispatcher, games
+        self.evenings = evenings  # the clubs' evenings: their timers run where the club is held
         self.delivery, self.db = delivery, db
         self.arm_expiry = arm_expiry
         self.webhook = webhook
@@ -222,6 +226,8 @@ class Sharing:
                     break
                 self.held.discard(club)
                 self.unrestored.discard(club)  # none of its games here: nothing runs twice
+                if self.evenings is not None:
+                    self.evenings.release(club)
                 await self.conn.release_club(club)
                 log.info("club given back", extra={"club": club})
 
@@ -235,6 +241,8 @@ class Sharing:
         self.unrestored.add(club)
         try:
             await self.games.restore(clubs=[club])
+            if self.evenings is not None:
+                await self.evenings.restore([club])
         except Exception:
             log.exception("club not restored yet: again at the next look", extra={"club": club})
             return

@@ -10,12 +10,22 @@ from __future__ import annotations
 
 from aiogram import Router
 
-from bot.handlers import admin, club, fallback, moving, private, settings, stats, wrong_chat
+from bot.handlers import (
+    admin,
+    club,
+    evenings,
+    fallback,
+    moving,
+    private,
+    settings,
+    stats,
+    wrong_chat,
+)
 
 
 def get_routers(*, admin_middleware: object | None = None) -> list[Router]:
-    """Stats (/stats, /top in every chat), private, admin, club, then fallback last (it
-    answers commands nobody else took).
+    """Stats (/stats, /top in every chat), private, evenings, admin, club, then fallback last
+    (it answers commands nobody else took).
 
     ``admin_middleware`` becomes the admin router's inner message middleware (AdminOnly).
     """
@@ -27,6 +37,7 @@ def get_routers(*, admin_middleware: object | None = None) -> list[Router]:
     return [
         stats.create_router(),
         private.create_router(),
+        evenings.create_router(),
         admin_router,
         moving_router,
         club.create_router(),

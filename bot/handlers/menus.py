@@ -24,7 +24,7 @@ from bot.handlers.club import GAME_COMMANDS, PLAYER_GAME_COMMANDS
 from views.i18n import SUPPORTED, Translator
 
 PRIVATE_COMMANDS = ("start", "help", "nick", "profile", "lang", "sex", "spouse", "divorce",
-                    "balance", "top", "stats", "complain", *PLAYER_GAME_COMMANDS)
+                    "balance", "top", "stats", "complain", "evenings", *PLAYER_GAME_COMMANDS)
 MEMBER_COMMANDS = ("help",)
 GROUP_ADMIN_COMMANDS = ("help", "top", "settings", *GAME_COMMANDS)
 ADMIN_COMMANDS = ("redeem", "adjust", "block", "unblock", "export", "import", "link",

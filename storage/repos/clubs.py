@@ -219,9 +219,9 @@ class Clubs:
 
     async def move_chat(self, old_chat_id: int, new_chat_id: int) -> Club | None:
         """A group became a supergroup (Telegram's ``migrate_to_chat_id``): the club, its
-        settings, hosts, presets, games (lobby, running and finished) and first-day-killed marks
-        move to ``new_chat_id`` in ONE transaction. Every table keyed by a club's chat id is
-        re-addressed here, so a new one belongs in this function too.
+        settings, hosts, presets, games (lobby, running and finished), evenings and
+        first-day-killed marks move to ``new_chat_id`` in ONE transaction. Every table keyed by
+        a club's chat id is re-addressed here, so a new one belongs in this function too.
 
         The new chat may already have a club row (the first update from the supergroup
         creates one with defaults): the old club's settings win, the new title is kept.
@@ -255,6 +255,8 @@ class Clubs:
                 " ON CONFLICT DO NOTHING",
                 (new_chat_id, old_chat_id))
             await conn.execute("UPDATE games SET club_chat_id = ? WHERE club_chat_id = ?",
+                               (new_chat_id, old_chat_id))
+            await conn.execute("UPDATE evenings SET club_chat_id = ? WHERE club_chat_id = ?",
                                (new_chat_id, old_chat_id))
             await conn.execute(
                 "INSERT INTO first_day_killed (club_chat_id, day, tg_id)"

@@ -38,10 +38,11 @@ TABLES: tuple[str, ...] = (
     "clubs", "club_hosts", "club_presets", "players", "games", "game_seats", "game_events",
     "game_points_applied", "ledger", "immunity_orders", "first_day_killed", "complaints",
     "admin_log", "imported_players", "outbox", "gifts", "gift_requests", "gift_drafts",
+    "evenings", "evening_signups",
 )
 DERIVED = ("balances", "rank_histogram")  # kept by triggers on both sides
 _IDENTITY = ("games", "ledger", "immunity_orders", "complaints", "admin_log",
-             "imported_players", "outbox", "gifts", "gift_requests")
+             "imported_players", "outbox", "gifts", "gift_requests", "evenings")
 _SPOUSES = ("spouse_id", "spouse_proposed_to")
 _CACHE_TRIGGERS = (("ledger", "ledger_balances"), ("balances", "balances_rank_histogram"))
 

@@ -62,6 +62,7 @@ def test_env_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
         ({"bot_token": TOKEN, "webhook_url": "bot.example.org", "webhook_secret": "s"},
          "WEBHOOK_URL is malformed"),
         ({"bot_token": TOKEN, "webhook_port": "0"}, "WEBHOOK_PORT is malformed"),
+        ({"bot_token": TOKEN, "timezone": "Nowhere/City"}, "TIMEZONE is malformed"),
     ],
 )
 def test_bad_settings_are_one_line(
@@ -127,4 +128,14 @@ def test_metrics_port_and_log_format(monkeypatch: pytest.MonkeyPatch) -> None:
     assert Settings(_env_file=None, bot_token=TOKEN).metrics_port == 9108  # type: ignore[call-arg]
     monkeypatch.setenv("LOG_FORMAT", "xml")
     with pytest.raises(ValidationError):
+        Settings(_env_file=None, bot_token=TOKEN)  # type: ignore[call-arg]
+
+
+def test_the_clubs_time_zone(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("TIMEZONE", raising=False)
+    assert Settings(_env_file=None, bot_token=TOKEN).timezone == "Europe/Moscow"  # type: ignore[call-arg]
+    monkeypatch.setenv("TIMEZONE", "Asia/Yekaterinburg")
+    assert Settings(_env_file=None, bot_token=TOKEN).timezone == "Asia/Yekaterinburg"  # type: ignore[call-arg]
+    monkeypatch.setenv("TIMEZONE", "Moscow/Europe")
+    with pytest.raises(ValidationError, match="unknown time zone"):
         Settings(_env_file=None, bot_token=TOKEN)  # type: ignore[call-arg]

@@ -55,16 +55,20 @@ def free_port() -> int:
 
 async def start_app(fake: FakeTelegram, tmp_path: Path, *, mode: str = "polling",
                     delivery_clock: VirtualClock | None = None, limits: Limits = FAST_LIMITS,
+                    prepare: Callable[[App], None] | None = None,
                     **overrides: Any) -> tuple[App, asyncio.Task[None]]:
     """The real application; ``mode="webhook"`` serves a webhook (the fake POSTs updates);
     ``delivery_clock``: its outbox and delivery wait on that virtual clock from the start (give
-    a restarted app the same one: the rows' times are on it)."""
+    a restarted app the same one: the rows' times are on it); ``prepare``: changes the app
+    before it starts (a clock of the test's for its evenings)."""
     if mode == "webhook":
         overrides = {**webhook_settings(free_port()), **overrides}
     settings = make_settings(fake, tmp_path, **{**FLOW_TIMERS, **overrides})
     app = await create_app(settings, limits=limits)
     if delivery_clock is not None:
         delivery_clock.drive(app)
+    if prepare is not None:
+        prepare(app)
     task = asyncio.create_task(app.run(handle_signals=False, polling_timeout=1))
     await wait_until(lambda: app.started.is_set() or task.done(), 10, "the bot to start")
     if task.done():

@@ -1,0 +1,100 @@
+# The club's evenings: the announcement and its live list, sign-ups, the waitlist, reminders
+# (bot/evenings/, views/evenings.py). A nickname stands in the nominative (after a colon or a
+# number); no text needs a player's gender.
+
+## the evening's time: "пт 05.12, 19:30"
+
+evening-when = { $weekday } { DATE($at, format: "%d.%m") }, { DATE($at, format: "%H:%M") }
+evening-weekday-0 = пн
+evening-weekday-1 = вт
+evening-weekday-2 = ср
+evening-weekday-3 = чт
+evening-weekday-4 = пт
+evening-weekday-5 = сб
+evening-weekday-6 = вс
+
+## the post in the club chat
+
+evening-post-head =
+    🗓 <b>Игровой вечер: { $when }</b>
+    Столов: { $tables }, мест за каждым: { $seats }, всего мест: { $capacity }.
+evening-post-seated = <b>Записались</b> ({ $count } из { $capacity }):
+evening-post-line = { $place }. { $name }
+evening-post-empty = Пока никто не записался.
+evening-post-waitlist = <b>Лист ожидания:</b>
+evening-post-more = …и ещё в листе ожидания: { $more }
+evening-post-open = Записаться и отменить запись — кнопками ниже или в личном чате с ботом: /evenings. Освободится место — его получит первый из листа ожидания, и бот ему напишет.
+evening-post-started = Запись закрыта: вечер начался.
+evening-post-cancelled = ❌ Вечер отменён.
+evening-button-in = ✅ Записаться
+evening-button-out = Отменить запись
+
+## a place on the list
+
+evening-place-seat = место { $place } из { $capacity }
+evening-place-waiting = лист ожидания, №{ $place }
+
+## answers to the buttons
+
+evening-signed = Вы записаны: место { $place } из { $capacity }.
+evening-signed_waiting = Мест нет: вы в листе ожидания под номером { $place }. Освободится место — бот напишет.
+evening-already = Вы уже записаны: место { $place } из { $capacity }.
+evening-already_waiting = Вы уже в листе ожидания под номером { $place }.
+evening-left = Запись отменена.
+evening-not_listed = Вас нет в списке этого вечера: отменять нечего.
+evening-not_registered = Сначала запустите бота в личном чате: @{ $bot }
+evening-blocked = Ваш аккаунт заблокирован администрацией: записаться нельзя.
+evening-no_nick = Чтобы записаться, нужен ник: /nick НИК в личном чате с ботом.
+evening-refused-started = Запись закрыта: вечер уже начался.
+evening-refused-cancelled = Этот вечер отменён.
+evening-refused-closed = Этот вечер уже прошёл.
+evening-refused-unknown = Такого вечера нет.
+
+## in private
+
+evening-promoted = 🎉 Освободилось место, и оно ваше: игровой вечер в клубе «{ $club }», { $when }. Ваша запись: { $place }.
+evening-cancelled = ❌ Игровой вечер в клубе «{ $club }» ({ $when }) отменён. Ваша запись ({ $place }) снята.
+evening-remind-day =
+    📅 Напоминание: игровой вечер в клубе «{ $club }» — { $when }. Ваша запись: { $place }.
+    Не получается прийти — отмените запись: /evenings
+evening-remind-soon =
+    ⏰ Скоро начало: игровой вечер в клубе «{ $club }» — { $when }. Ваша запись: { $place }.
+    Не получается прийти — отмените запись: /evenings
+evening-mine-none = Вы не записаны ни на один вечер. Записаться можно кнопкой под объявлением вечера в чате клуба.
+evening-mine-head = <b>Ваши вечера</b>
+evening-mine-line = { $when } — «{ $club }»: { $place }
+evening-mine-cancel = ✖ Отменить запись: { $when }
+evening-profile-line = Вечер: { $when }, «{ $club }» — { $place }
+evening-no_shows = Неявки (записались на вечер и не пришли): { $no_shows }
+
+## the host: /evening
+
+evening-usage = Объявить вечер: /evening ДД.ММ ЧЧ:ММ СТОЛОВ МЕСТ_ЗА_СТОЛОМ, например /evening 05.12 19:30 2 12. Или просто /evening — бот спросит кнопками. Отменить вечер: /evening cancel [ДД.ММ [ЧЧ:ММ]].
+evening-bad_day = Не понял день «{ $text }»: нужно ДД.ММ, например 05.12.
+evening-bad_time = Не понял время «{ $text }»: нужно ЧЧ:ММ, например 19:30.
+evening-bad_number = «{ $text }» — не целое число: столы и места за столом считаются целыми числами.
+evening-zero = Нужен хотя бы один стол и хотя бы одно место за столом.
+evening-too_many_tables = Столов может быть не больше { $most }.
+evening-too_many_seats = Мест за одним столом может быть не больше { $most }.
+evening-past = Это время уже прошло ({ $when }): объявить можно только будущий вечер.
+evening-exists = На { $when } вечер уже объявлен.
+evening-not_host = Объявить или отменить вечер может администратор чата или ведущий клуба.
+evening-cancel-none = Отменять нечего: у клуба нет объявленных вечеров.
+evening-cancel-which = Объявлено несколько вечеров: { $evenings }. Какой отменить? /evening cancel ДД.ММ ЧЧ:ММ
+evening-cancel-done = Вечер { $when } отменён; всем записавшимся бот напишет.
+
+## the host's dialog: /evening without words
+
+evening-dialog-day = 🗓 Новый игровой вечер. Какой день?
+evening-dialog-time = 🗓 { $day }. Во сколько начало?
+evening-dialog-tables = 🗓 { $when }. Сколько столов?
+evening-dialog-seats = 🗓 { $when }, столов: { $tables }. Сколько мест за каждым столом?
+evening-dialog-day_button = { $weekday } { DATE($day, format: "%d.%m") }
+evening-dialog-close = ✖ Закрыть
+evening-dialog-closed = Вечер не объявлен.
+evening-dialog-done = Вечер объявлен: { $when }.
+
+## the command menus
+
+commands-evening = Объявить игровой вечер с записью
+commands-evenings = Мои вечера: место или лист ожидания
