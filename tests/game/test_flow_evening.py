@@ -22,7 +22,8 @@ from bot.evenings.service import EveningService
 from tests.fakes.telegram_server import FakeTelegram, SentMessage
 from tests.fakes.virtual_clock import VirtualClock
 from tests.game.conftest import FakeClock, FakeDeadlines
-from tests.game.flow import CLUB, HOST, Flow, start_app, stop_app
+from tests.game.flow import CLUB, HOST, Flow, start_app, stop_app, wait_until
+from tests.pg_cluster import Cluster
 
 ZONE = ZoneInfo("Europe/Moscow")  # the settings' default TIMEZONE
 
@@ -201,3 +202,223 @@ async def test_four_seats_six_sign_ups_a_promotion_and_reminders_once_across_a_r
 def when(start: datetime) -> str:
     local = start.astimezone(ZONE)
     return f"{local.strftime('%a')} {local.strftime('%d.%m, %H:%M')}"
+
+
+async def club_answer(flow: Flow, uid: int, text: str) -> str:
+    """What the bot says in the club chat to ``text`` from ``uid``."""
+    before = len(flow.fake.messages(CLUB))
+    await flow.fake.send(uid, text, chat_id=CLUB)
+    await flow.fake.wait_for(lambda: len(flow.fake.messages(CLUB)) > before, 10, text)
+    return flow.fake.messages(CLUB)[before].body
+
+
+async def test_bad_input_is_answered_and_changes_nothing(fake: FakeTelegram,
+                                                         tmp_path: Path) -> None:
+    night = Night()
+    app, task = await night.start(fake, tmp_path)
+    flow = Flow(fake, app, lang="en")
+    db = app.services.db
+    try:
+        players = await flow.register(3)
+        fake.group(CLUB, "Club")
+        fake.user(HOST, "Host", language_code="en")
+        await db.clubs.ensure(CLUB, title="Club", locale="en")
+        start = night.clock.now + timedelta(hours=5)
+        day, at = night.typed(start).split()
+        yesterday = night.typed(night.clock.now - timedelta(days=1))
+        refusals = {
+            f"/evening {yesterday} 1 4": "That time has passed (",
+            f"/evening {day} {at} 0 12": "An evening needs at least one table and at least one",
+            f"/evening {day} {at} 2 0": "An evening needs at least one table and at least one",
+            f"/evening 32.13 {at} 2 12": "Cannot read the day «32.13»: DD.MM, e.g. 05.12.",
+            f"/evening {day} 25:99 2 12": "Cannot read the time «25:99»: HH:MM, e.g. 19:30.",
+            f"/evening {day} {at} two 12": "«two» is not a whole number",
+            f"/evening {day} {at} 11 12": "At most 10 tables.",
+            f"/evening {day} {at} 2 25": "At most 24 seats at one table.",
+            f"/evening {day}": "Announce an evening: /evening DD.MM HH:MM TABLES SEATS_PER_TABLE",
+            "/evening cancel": "Nothing to cancel: the club has no evening announced.",
+        }
+        for text, expected in refusals.items():
+            assert expected in await club_answer(flow, HOST, text), text
+        # a player may not announce
+        assert "Only the chat's administrators and the club's hosts" in await club_answer(
+            flow, players[0], f"/evening {day} {at} 1 4")
+        assert await db.evenings.live() == []
+
+        evening = await announce(flow, night, start, 1, 4)
+        assert "An evening on" in await club_answer(flow, HOST, f"/evening {day} {at} 2 12")
+        post = post_of(fake)
+        assert await press(flow, players[0], post, f"ev:{evening}:in") == (
+            "You're signed up: seat 1 of 4.", False)
+        # a double press
+        assert await press(flow, players[0], post, f"ev:{evening}:in") == (
+            "You're signed up already: seat 1 of 4.", True)
+        # a cancel by someone not on the list
+        assert await press(flow, players[1], post, f"ev:{evening}:out") == (
+            "You're not on this evening's list: nothing to cancel.", True)
+        # an account the administration blocked
+        await db.players.block(players[2], reason="rude", admin_id=900, now=night.clock.now)
+        assert await press(flow, players[2], post, f"ev:{evening}:in") == (
+            "Your account is blocked by the administration: you cannot sign up.", True)
+        # a player without a nickname, and one who never started the bot
+        fake.user(4001, "Nick-less", language_code="en")
+        await fake.send(4001, "/start")
+        await fake.next_message(4001)
+        assert await press(flow, 4001, post, f"ev:{evening}:in") == (
+            "To sign up you need a nickname: /nick NICK in the private chat with the bot.",
+            True)
+        fake.user(4002, "Stranger", language_code="en")
+        text, alert = await press(flow, 4002, post, f"ev:{evening}:in")
+        assert text.startswith("Start the bot in a private chat first: @") and alert
+        # an evening that does not exist (a forged button)
+        assert await press(flow, players[1], post, f"ev:{evening + 99}:in") == (
+            "There is no such evening.", True)
+        listed = await db.evenings.get(evening)
+        assert listed is not None and [s.tg_id for s in listed.signups] == [players[0]]
+
+        # the evening begins: the post loses its buttons, an old button is refused
+        await night.until(start)
+        await settle(app)
+        assert post_of(fake).buttons() == []
+        assert "Sign-up is closed: the evening has begun." in post_of(fake).body
+        assert await press(flow, players[1], post, f"ev:{evening}:in") == (
+            "Sign-up is closed: the evening has begun.", True)
+        assert await press(flow, players[0], post, f"ev:{evening}:out") == (
+            "Sign-up is closed: the evening has begun.", True)
+        listed = await db.evenings.get(evening)
+        assert listed is not None and [s.tg_id for s in listed.signups] == [players[0]]
+    finally:
+        await stop_app(app, task)
+
+
+async def test_the_host_announces_with_buttons_and_calls_an_evening_off(
+        fake: FakeTelegram, tmp_path: Path) -> None:
+    night = Night()
+    app, task = await night.start(fake, tmp_path)
+    flow = Flow(fake, app, lang="en")
+    db = app.services.db
+    try:
+        players = await flow.register(2)
+        fake.group(CLUB, "Club")
+        fake.user(HOST, "Host", language_code="en")
+        await db.clubs.ensure(CLUB, title="Club", locale="en")
+        await flow.host("/evening")
+        dialog = await flow.prompt(CLUB, "ed:")
+        assert dialog.body == "🗓 A new game evening. Which day?"
+        tomorrow = (night.clock.now + timedelta(days=1)).astimezone(ZONE)
+        # a player's press changes nothing
+        assert await press(flow, players[0], dialog, dialog.buttons()[1][1]) == (
+            "Only the chat's administrators and the club's hosts announce or cancel an "
+            "evening.", True)
+        for label in (tomorrow.strftime("%d.%m"), "19:30", "2", "12"):
+            data = next(d for t, d in dialog.buttons() if t.endswith(label))
+            mark = fake.changes
+            await press(flow, HOST, dialog, data)
+            await fake.changed(10, since=mark)
+            await fake.wait_for(lambda d=data: dialog.buttons() == [] or all(
+                x != d for _, x in dialog.buttons()), 10, f"the dialog after {label}")
+        start = datetime.combine(tomorrow.date(), datetime.min.time().replace(hour=19, minute=30),
+                                 tzinfo=ZONE)
+        assert dialog.body == f"Evening announced: {when(start)}."
+        await fake.wait_for(lambda: any("Game evening" in m.body for m in fake.messages(CLUB)),
+                            10, "the post")
+        post = post_of(fake)
+        assert "Tables: 2, seats at each: 12, seats in all: 24." in post.body
+        evening = int(post.buttons()[0][1].split(":")[1])
+        for uid in players:
+            await press(flow, uid, post, f"ev:{evening}:in")
+        # a second evening: which one to call off must be said
+        await flow.host(f"/evening {night.typed(start + timedelta(days=1))} 1 10")
+        await fake.wait_for(lambda: len([m for m in fake.messages(CLUB) if "🗓" in m.body]) == 2,
+                            10, "the second post")
+        assert "Several evenings are announced:" in await club_answer(flow, HOST,
+                                                                      "/evening cancel")
+        assert "Only the chat's administrators" in await club_answer(
+            flow, players[0], f"/evening cancel {night.typed(start).split()[0]}")
+        answer = await club_answer(flow, HOST, f"/evening cancel {night.typed(start)}")
+        assert answer == (f"The evening {when(start)} is cancelled; the bot tells everyone who "
+                          "signed up.")
+        await settle(app)
+        assert post.buttons() == [] and "❌ The evening is cancelled." in post.body
+        for uid in players:
+            assert private_with(fake, uid, "❌") == [
+                f"❌ The game evening at «Club» ({when(start)}) is cancelled. Your sign-up "
+                f"({'seat 1 of 24' if uid == players[0] else 'seat 2 of 24'}) is void."]
+        assert [e.id for e in await db.evenings.live()] != [evening]
+        assert len(await db.evenings.live()) == 1
+        assert await press(flow, players[0], post, f"ev:{evening}:in") == (
+            "This evening is cancelled.", True)
+    finally:
+        await stop_app(app, task)
+
+
+async def test_on_postgresql_two_processes_send_each_reminder_once(
+        fake: FakeTelegram, tmp_path: Path, pg: Cluster) -> None:
+    """Two applications share one PostgreSQL (bot/cluster/): the club's holder arms the
+    evening's timers; one that has not yet noticed it lost the club runs them beside the new
+    holder, and each reminder still goes out once; the holder stopped, the other takes the club
+    over and sends the next one, once."""
+    url = await pg.new_database()
+    night = Night()
+    first, first_task = await night.start(fake, tmp_path / "a", database_url=url)
+    second: App | None = None
+    try:
+        flow = Flow(fake, first, lang="en")
+        players = await flow.register(5)
+        start = night.clock.now + timedelta(hours=30)
+        evening = await announce(flow, night, start, 1, 4)
+        await wait_until(lambda: CLUB in held(first), 10, "the club held by the first")
+        post = post_of(fake)
+        for uid in players:
+            await press(flow, uid, post, f"ev:{evening}:in")
+        second, second_task = await night.start(fake, tmp_path / "b", database_url=url)
+        assert CLUB not in held(second)
+        # the second arms them too, as a new holder would while the old one runs on
+        await evenings_of(second).restore([CLUB])
+        both = night.schedulers[-2:]
+        assert all({k.split(":")[1] for k in d.jobs} == {"day", "soon", "begin", "end"}
+                   for d in both)
+        await night.until(start - timedelta(hours=24), both)
+        await settle_pg(first)
+        for uid in players:
+            assert len(private_with(fake, uid, "📅")) == 1, uid
+
+        evenings_of(second).release(CLUB)  # it never held the club: its timers go
+        assert night.schedulers[-1].jobs == {}
+        await stop_app(first, first_task)
+        await wait_until(lambda: CLUB in held(second) and CLUB not in unrestored(second), 20,
+                         "the club taken over")
+        assert {k.split(":")[1] for k in night.schedulers[-1].jobs} == {"soon", "begin", "end"}
+        await night.until(start - timedelta(hours=2), night.schedulers[-1:])
+        await settle_pg(second)
+        for uid in players:
+            assert len(private_with(fake, uid, "📅")) == 1, uid
+            assert len(private_with(fake, uid, "⏰")) == 1, uid
+    finally:
+        if second is not None and not second.stopping.is_set():
+            await stop_app(second, second_task)
+        if not first.stopping.is_set():
+            await stop_app(first, first_task)
+
+
+def held(app: App) -> set[int]:
+    assert app.sharing is not None
+    return app.sharing.held
+
+
+def unrestored(app: App) -> set[int]:
+    assert app.sharing is not None
+    return app.sharing.unrestored
+
+
+async def settle_pg(app: App) -> None:
+    """Until the outbox is empty (the sender may be either process)."""
+    db = app.services.db
+
+    async def empty() -> bool:
+        return not await db.outbox.pending_chats()
+    for _ in range(400):
+        if await empty():
+            return
+        await asyncio.sleep(0.05)
+    raise AssertionError("the outbox did not drain")
