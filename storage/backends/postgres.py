@@ -26,6 +26,7 @@ from storage.sql import Row
 
 CONNECT_TIMEOUT_S = 10.0
 POOL_SIZE = 10  # connections of one process (the bot: DATABASE_POOL_SIZE)
+APPLICATION = "mafia-bot"  # the pool's connections' application_name
 
 # a quoted literal or identifier (left alone), or a placeholder
 _TOKEN = re.compile(r"'(?:[^']|'')*'|\"(?:[^\"]|\"\")*\"|\?(\d*)")
@@ -214,9 +215,12 @@ class PgBackend:
             await migrate(raw)
         finally:
             await raw.close()
+        # named in pg_stat_activity, as the share connection is: a server shared with other
+        # deployments and programs shows whose connections these are (unless the URL names them)
+        named = {} if "application_name=" in url else {"application_name": APPLICATION}
         try:
             pool = await asyncpg.create_pool(url, min_size=1, max_size=size,
-                                             timeout=CONNECT_TIMEOUT_S)
+                                             timeout=CONNECT_TIMEOUT_S, server_settings=named)
         except (TimeoutError, OSError, asyncpg.PostgresError, asyncpg.InterfaceError) as exc:
             raise DatabaseUrlError(f"cannot connect to {describe(url)}: {_reason(exc)}") from None
         return cls(url, pool, size)

@@ -378,3 +378,16 @@ async def test_a_lone_write_cancelled_in_its_body_changes_nothing(db: Database) 
 
     await db.write(two)
     assert [r[0] for r in await db.query("SELECT x FROM t ORDER BY x")] == [2]
+
+
+async def test_the_pools_connections_are_named_on_the_server(db_target: str) -> None:
+    """On a server shared with other deployments and programs, pg_stat_activity says which
+    connections are the bot's; a URL naming them keeps its own name."""
+    async with processes(db_target, 1) as (db,):
+        rows = await db.query("SELECT application_name FROM pg_stat_activity"
+                              " WHERE pid = pg_backend_pid()")
+        assert rows[0][0] == "mafia-bot"
+    async with processes(db_target + "?application_name=staging", 1) as (db,):
+        rows = await db.query("SELECT application_name FROM pg_stat_activity"
+                              " WHERE pid = pg_backend_pid()")
+        assert rows[0][0] == "staging"
