@@ -16,10 +16,12 @@ from typing import Any
 import engine
 from engine import (
     DayResult,
+    FoulReason,
     FriendImmunity,
     GameState,
     NightResult,
     OpenImmunity,
+    Phase,
     Role,
     SeatSpec,
     TechnicalDeathResult,
@@ -123,6 +125,7 @@ class Table:
     lobby_marks: dict[int, frozenset[OpenImmunity]] = field(default_factory=dict)
     killed_today: frozenset[int] | None = None
     lobby_lines: dict[tuple[str, int, str, frozenset[str], bool], str] = field(default_factory=dict)
+    foul_notes: dict[int, str] = field(default_factory=dict)  # foul number -> the host's words
     _seat_index: tuple[dict[int, SeatInfo], int, dict[int, int]] | None = field(
         default=None, repr=False, compare=False)
 
@@ -389,6 +392,28 @@ class Table:
             self.deadlines.clear()
         self.last_result = result
         return result
+
+    def _on_foul(self, p: dict[str, Any]) -> None:
+        """The host's whistle: ``seat``, ``reason``, ``points`` (the fine taken), ``phase``
+        ("night"/"day": the phase it happened in), ``note`` (the host's words, optional)."""
+        during = p.get("phase")
+        self.state, result = engine.foul(
+            self.game, int(p["seat"]), reason=FoulReason(p["reason"]), points=int(p["points"]),
+            during=None if during is None else Phase(during))
+        if p.get("note"):
+            self.foul_notes[result.foul.number] = str(p["note"])
+
+    def _on_foul_undone(self, p: dict[str, Any]) -> None:
+        self.state, _ = engine.undo_foul(self.game, int(p["number"]))
+
+    def foul_phase(self) -> Phase | None:
+        """The phase a foul now happens in: the night under way, or the day (its talk, its
+        vote, its evening until the night falls); None before the first phase."""
+        if self.stage is Stage.NIGHT:
+            return Phase.NIGHT
+        if self.stage in (Stage.DAY, Stage.VOTE, Stage.FATE, Stage.CANCEL, Stage.EVENING):
+            return Phase.DAY
+        return None
 
     def _on_pause(self, p: dict[str, Any]) -> None:
         self.paused = True

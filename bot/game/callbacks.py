@@ -106,3 +106,11 @@ class PanelCb(CallbackData, prefix="gh"):
     step: int
     action: str
     arg: str = ""
+
+
+class FoulOfferCb(CallbackData, prefix="gw"):
+    """The host's answer to the offer of the technical death after foul ``number``."""
+
+    game: int
+    number: int
+    accept: bool

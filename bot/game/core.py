@@ -255,6 +255,20 @@ class GameCore:
         staged.append((seq, kind, body, self.clock()))
         return result
 
+    async def record_now(self, table: Table, kind: str, payload: dict[str, Any],
+                         change: GameChange | None = None) -> Result | None:
+        """Log one event at once with ``change`` and what the step has said so far, in one
+        transaction, then apply it: for an event whose write is checked against what only
+        the transaction reads (a fine against the balance, ``InsufficientBalance``). A refusal
+        writes nothing, forgets what the step said and leaves the table as it was; the caller
+        checks the event with the engine first, so its apply cannot fail once it is logged."""
+        if self._staged.get(table.game_id):
+            raise RuntimeError("record_now must come before the step records anything else")
+        seq = table.seq + 1
+        await self.writes.write_now(table.game_id, [(seq, kind, payload, self.clock())],
+                                    self.notifier.take(), change)
+        return table.apply(kind, payload, seq)
+
     def at(self, seconds: float) -> datetime:
         return self.clock() + timedelta(seconds=seconds)
 

@@ -11,6 +11,7 @@ every action by handing it to the room it belongs to — this file is the game's
 * :mod:`bot.game.rooms.results` — announcing a result, last words, the end of the game;
 * :mod:`bot.game.rooms.host` — ``/status``, ``/tech``, ``/pause``, ``/resume``, ``/extend``,
 ``/endgame``;
+* :mod:`bot.game.rooms.fouls` — ``/foul``, ``/unfoul``, fines, the offer of the technical death;
 * :mod:`bot.game.panel.view` — ``host_view`` and ``host_act``: the host's table and actions
   (the private panel and the Mini App use them; each action calls its command's method);
 * :mod:`bot.game.restore` — rebuilding and resuming every running game after a restart.
@@ -32,6 +33,7 @@ from bot.game.panel.view import HostDesk, HostView
 from bot.game.restore import Restorer
 from bot.game.rooms.day import DayService
 from bot.game.rooms.deal import DealService
+from bot.game.rooms.fouls import FoulDesk
 from bot.game.rooms.friends import FriendOrders
 from bot.game.rooms.host import HostControls
 from bot.game.rooms.lobby import LobbyService
@@ -74,6 +76,7 @@ class GameService:
         self.night = NightService(core, self.results)
         self.day = DayService(core, self.results)
         self.host = HostControls(core, self.results, self.night, self.day)
+        self.whistle = FoulDesk(core, self.host)
         self.restorer = Restorer(core, self.results, self.lobby, self.dealer, self.night,
                                  self.day)
         self._background: set[asyncio.Task[None]] = set()
@@ -118,6 +121,10 @@ class GameService:
         self.end_game = self.host.end_game
         self.on_blocked = self.host.on_blocked
         self.refuse_blocked = self.host.refuse_blocked
+        # Fouls
+        self.foul = self.whistle.foul
+        self.undo_foul = self.whistle.undo
+        self.foul_offer = self.whistle.offer
         # The host's table (the panel, the Mini App): one read model, one action entry point
         self.desk = HostDesk(core, self)
         self.host_view = self.desk.view

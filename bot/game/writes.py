@@ -90,6 +90,31 @@ class StepWriter:
             write.reseated.append((table, before_seats, table.seats))
         return write.done
 
+    async def write_now(self, game_id: int, events: list[Event], messages: list[Queued],
+                        change: GameChange | None) -> None:
+        """Write a step's events, messages and ``change`` at once, in one transaction after
+        the game's earlier writes, for a write whose refusal the step must hear before it goes
+        on (a fine its player can no longer pay: ``InsufficientBalance``). The caller holds
+        the game's lock, so nothing of the game is staged meanwhile; a refusal writes nothing
+        and the game's later writes go on."""
+        await self.settled(game_id)
+        last = self._last.get(game_id)
+        if last is not None and last[0].failed:
+            raise StepLost(f"an earlier write of game {game_id} failed")
+        sender = self._sender()
+        new: list[int] = []
+        for attempt in range(UNAVAILABLE_TRIES):
+            try:
+                new = await self.db.games.append_events_with_messages(
+                    game_id, events, messages if sender.durable else [], now=time.time(),
+                    change=change)
+                break
+            except DatabaseUnavailable:
+                if attempt == UNAVAILABLE_TRIES - 1:
+                    raise
+                await asyncio.sleep(UNAVAILABLE_PAUSE)
+        await sender.queued(messages, set(new))
+
     @property
     def idle(self) -> bool:
         """No write queued or under way."""

@@ -12,6 +12,7 @@ from aiogram.types import CallbackQuery, Message
 from bot.delivery.sender import TelegramSender
 from bot.errors import UserError
 from bot.game.callbacks import LobbyCb
+from bot.game.rooms.fouls import parse_reason
 from bot.game.service import GameService, Reply
 from storage.db import Database
 from storage.models import Player
@@ -132,6 +133,27 @@ async def tech(message: Message, command: CommandObject, games: GameService, sen
     await _say(message, games, sender, locale, answer)
 
 
+async def foul(message: Message, command: CommandObject, games: GameService) -> None:
+    """``/foul SEAT [reason]`` (here or in private): the answer goes to the host in private;
+    the club chat hears of the foul only when the club's settings say so."""
+    seat, _, rest = (command.args or "").strip().partition(" ")
+    seat = seat.lstrip("№#")
+    if not seat.isdigit():
+        raise UserError("foul.usage")
+    reason, note = parse_reason(rest)
+    await games.foul(message.chat.id, _user(message), int(seat), reason, note, confirm=True)
+
+
+async def unfoul(message: Message, command: CommandObject, games: GameService) -> None:
+    """``/unfoul [NUMBER]``: the foul recorded against the wrong seat (by default the latest
+    one that stands) no longer counts; its fine comes back."""
+    arg = (command.args or "").strip().lstrip("№#")
+    if arg and not arg.isdigit():
+        raise UserError("foul.unfoul_usage")
+    await games.undo_foul(message.chat.id, _user(message), int(arg) if arg else None,
+                          confirm=True)
+
+
 async def speak(message: Message, command: CommandObject, games: GameService) -> None:
     words = [w.lstrip("№#") for w in (command.args or "").split()]
     if not 1 <= len(words) <= 2 or not all(w.isdigit() for w in words):
@@ -187,6 +209,8 @@ def create_router() -> Router:
     router.message.register(status, Command("status"))
     router.message.register(tech, Command("tech"))
     router.message.register(speak, Command("speak"))
+    router.message.register(foul, Command("foul"))
+    router.message.register(unfoul, Command("unfoul"))
     router.message.register(pause, Command("pause"))
     router.message.register(resume, Command("resume"))
     router.message.register(extend, Command("extend"))

@@ -13,6 +13,7 @@ from bot.game.callbacks import (
     ForCancelCb,
     ForNightCb,
     ForVoteCb,
+    FoulOfferCb,
     FriendAcceptCb,
     FriendCb,
     NightCb,
@@ -20,7 +21,7 @@ from bot.game.callbacks import (
     VoteCb,
 )
 from bot.game.service import GameService, Reply
-from bot.handlers.game_club import plain
+from bot.handlers.game_club import foul, plain, unfoul
 
 
 def _user(message: Message) -> int:
@@ -125,12 +126,22 @@ async def panel_button(query: CallbackQuery, callback_data: PanelCb, games: Game
         await _answer(query, games, sender, locale, answer)
 
 
+async def foul_offer(query: CallbackQuery, callback_data: FoulOfferCb, games: GameService,
+                     sender: TelegramSender, locale: str) -> None:
+    """The host's answer to the offer of the technical death after a player's Nth foul."""
+    answer = await games.foul_offer(callback_data.game, query.from_user.id,
+                                    callback_data.number, callback_data.accept)
+    await _answer(query, games, sender, locale, answer)
+
+
 def create_router() -> Router:
     router = Router(name="game_private_chat")
     router.message.filter(F.chat.type == "private")
     router.message.register(myrole, Command("myrole"))
     router.message.register(friend, Command("friend"))
     router.message.register(panel, Command("panel"))
+    router.message.register(foul, Command("foul"))  # the host's quiet way: no club chat
+    router.message.register(unfoul, Command("unfoul"))
     # Buttons are pressed in private chats; the service checks who may press what.
     router.callback_query.register(night_choice, NightCb.filter())
     router.callback_query.register(vote_choice, VoteCb.filter())
@@ -142,4 +153,5 @@ def create_router() -> Router:
     router.callback_query.register(friend_choice, FriendCb.filter())
     router.callback_query.register(friend_decision, FriendAcceptCb.filter())
     router.callback_query.register(panel_button, PanelCb.filter())
+    router.callback_query.register(foul_offer, FoulOfferCb.filter())
     return router

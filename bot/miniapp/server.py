@@ -33,7 +33,7 @@ from aiohttp import web
 
 from bot.cluster.club_calls import CallTimeout, ClubCalls
 from bot.errors import UserError
-from bot.game.panel.view import EXTEND_SECONDS, HostView
+from bot.game.panel.view import EXTEND_SECONDS, FOUL_REASONS, HostView
 from bot.game.service import GameService, Reply
 from bot.miniapp.auth import AuthError, host_user
 from storage.backends import DatabaseUnavailable
@@ -55,7 +55,7 @@ Answer = tuple[int, dict[str, Any]]  # the HTTP status and the JSON body
 
 # the order of the buttons on the page; anything else the view offers comes after them
 ORDER = ("deal", "preset", "seat", "unseat", "night", "day", "vote", "fate", "extend", "pause",
-         "resume", "speak", "tech", "fate_mode", "end")
+         "resume", "speak", "foul", "unfoul", "tech", "fate_mode", "end")
 DANGER = {"tech", "end"}
 PAGE_TEXTS = ("yes", "cancel", "jailed", "offline", "blocked", "acted", "dead", "refused",
               "no_init_data", "offline_net", "choices", "votes", "close")
@@ -112,6 +112,19 @@ def _actions(view: HostView, t: Texts) -> list[dict[str, Any]]:
                      "then": t("miniapp.pick.seat_to", seat="{seat}")}
         elif name == "end":
             item |= {"confirm": t("miniapp.confirm.end")}
+        elif name == "foul":  # a seat, then the reason; the foul's number against a 2nd press
+            item |= {"seats": everyone, "pick": t("miniapp.pick.foul"),
+                     "ask": t("miniapp.pick.foul_reason", seat="{seat}"),
+                     "options": [{"arg": r, "label": t(f"foul.reason.{r}")}
+                                 for r in FOUL_REASONS],
+                     "next": view.next_foul}
+        elif name == "unfoul":
+            seated = {s.seat: s.name for s in view.seats}
+            item |= {"pick": t("miniapp.pick.unfoul"),
+                     "options": [{"arg": str(f.number), "label": t(
+                         "panel.unfoul.line", number=f.number, seat=f.seat,
+                         name=seated.get(f.seat, "?"), reason=t(f"foul.reason.{f.reason}"))}
+                         for f in view.fouls]}
         out.append(item)
     return out
 
@@ -136,7 +149,7 @@ def state_json(view: HostView, t: Texts, now: datetime) -> dict[str, Any]:
         "title": t("miniapp.title", game=view.game_id), "phase": phase,
         "seats": [{"seat": s.seat, "name": s.name, "alive": s.alive, "dead": not s.alive,
                    "jailed": s.jailed, "offline": s.offline, "blocked": s.blocked,
-                   "acted": s.acted}
+                   "acted": s.acted, "fouls": s.fouls}
                   for s in view.seats],
         "choices": [t("miniapp.choice", seat=c.seat, role=t(f"game.role.{c.role}"),
                       target=c.target) for c in view.choices],

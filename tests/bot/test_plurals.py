@@ -91,6 +91,11 @@ CASES: dict[str, tuple[str, tuple[str, str, str], tuple[str, str], dict[str, Any
     "club.settings.timer_range": ("min", SECONDS_GEN_RU, SECONDS_EN, {"max": 600}),
     "club.settings.timer_range#max": ("max", SECONDS_GEN_RU, SECONDS_EN, {"min": 15}),
     "club.bad_seat": ("count", PLAYERS_RU, PLAYERS_EN, {"seat": 99}),
+    "foul.fine.taken": ("points", POINTS_RU, POINTS_EN, {}),
+    "foul.fine.short": ("points", POINTS_RU, POINTS_EN, {"price": 3}),
+    "foul.fine.short#price": ("price", POINTS_RU, POINTS_EN, {"points": 1}),
+    "foul.back": ("points", POINTS_RU, POINTS_EN, {}),
+    "club.settings.foul_fine": ("points", POINTS_RU, POINTS_EN, {}),
 }
 
 

@@ -108,6 +108,7 @@
       if (s.offline) marks.push(T.offline);
       if (s.blocked) marks.push(T.blocked);
       if (s.acted) marks.push(T.acted);
+      if (s.fouls) marks.push("🟨" + s.fouls);
       if (marks.length) b.appendChild(el("span", "marks", marks.join(" · ")));
       b.title = seatTitle(s) + (s.dead ? " — " + T.dead : "");
       if (choosing && choosing.indexOf(s.seat) >= 0) {
@@ -151,6 +152,21 @@
     if (pending.stage === "seat") {
       p.appendChild(el("span", null, pending.first === null ? pending.action.pick
         : pending.action.then.replace("{seat}", "№" + pending.first)));
+    } else if (pending.stage === "option") {
+      // a choice among the action's options (a foul's reason, the foul to undo)
+      var a = pending.action, first = pending.first;
+      p.appendChild(el("span", null, first === null ? a.pick
+        : a.ask.replace("{seat}", "№" + first)));
+      a.options.forEach(function (o) {
+        var b = el("button", "option", o.label);
+        b.type = "button";
+        b.setAttribute("data-option", o.arg);
+        b.addEventListener("click", function () {
+          var arg = (first === null ? "" : first + ":") + o.arg;
+          send(a, a.next === undefined ? arg : arg + ":" + a.next);
+        });
+        p.appendChild(b);
+      });
     } else {
       p.appendChild(el("span", null, pending.question));
       var yes = el("button", "yes danger", T.yes);
@@ -182,6 +198,8 @@
   function start(a) {
     if (a.seats) {
       pending = { action: a, stage: "seat", first: null };
+    } else if (a.options) {
+      pending = { action: a, stage: "option", first: null };
     } else if (a.confirm) {
       pending = { action: a, stage: "confirm", question: a.confirm, arg: null };
     } else {
@@ -193,6 +211,11 @@
 
   function picked(s) {
     var a = pending.action;
+    if (a.options) {  // the seat first, then one of the options
+      pending = { action: a, stage: "option", first: s.seat };
+      draw();
+      return;
+    }
     if (a.then && pending.first === null) {
       pending.first = s.seat;
       draw();

@@ -2,7 +2,8 @@
 
 Pages (``mode``): ``main``; ``tech`` (whose seat) and ``tech.N`` (confirm); ``end`` (confirm);
 ``seat`` (whom to move) and ``seat.N`` (where to); ``preset`` (which composition); ``speak``
-(which prisoner) and ``speak.N`` (the host's floor, or whose time). Only the actions in
+(which prisoner) and ``speak.N`` (the host's floor, or whose time); ``foul`` (whose seat) and
+``foul.N`` (what for); ``unfoul`` (which foul) and ``unfoul.N`` (confirm). Only the actions in
 ``view.actions`` get a button."""
 
 from __future__ import annotations
@@ -13,11 +14,11 @@ from html import escape
 from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup, WebAppInfo
 
 from bot.game.callbacks import PanelCb
-from bot.game.panel.view import DAY_STAGES, EXTEND_SECONDS, HostView
+from bot.game.panel.view import DAY_STAGES, EXTEND_SECONDS, FOUL_REASONS, HostView
 from record.table import Stage
 from views.i18n import Safe, Translator
 
-PAGES = ("main", "tech", "end", "seat", "preset", "unseat", "speak")
+PAGES = ("main", "tech", "end", "seat", "preset", "unseat", "speak", "foul", "unfoul")
 _Button = Callable[..., InlineKeyboardButton]
 
 
@@ -67,6 +68,8 @@ class PanelDrawing:
                 ("dead", not s.alive), ("jailed", s.jailed), ("offline", s.offline),
                 ("blocked", s.blocked), ("acted", s.acted), ("voter", s.seat == view.voter))
                 if on)
+            if s.fouls:
+                marks += t(locale, "panel.mark.fouls", count=s.fouls)
             lines.append(f"№{s.seat} {names[s.seat]}{marks}")
         if view.choices:
             lines += ["", t(locale, "panel.choices")]
@@ -106,6 +109,15 @@ class PanelDrawing:
                 locale, "panel.pick.speak")
         if page in ("end", "preset"):
             return self._t(locale, "panel.confirm.end" if page == "end" else "panel.pick.preset")
+        if page == "foul":
+            return self.tr.t(locale, "panel.pick.foul_reason", who=who) if who else self._t(
+                locale, "panel.pick.foul")
+        if page == "unfoul":
+            foul = next((f for f in view.fouls if str(f.number) == seat), None)
+            if foul is None:
+                return self._t(locale, "panel.pick.unfoul")
+            return self.tr.t(locale, "panel.confirm.unfoul", number=foul.number, who=Safe(
+                f"№{foul.seat} {names.get(foul.seat, '?')}"))
         return ""
 
     # ------------------------------------------------------------------ buttons
@@ -119,7 +131,8 @@ class PanelDrawing:
                  if page in ("main", "end", "preset") else
                  tuple((s.seat, s.name, s.alive, s.jailed) for s in view.seats))
         key = (mode, locale, view.step, view.stage, view.actions, view.tied, view.fate_by_host,
-               seats, tuple((k, len(v)) for k, v in view.presets.items()))
+               seats, tuple((k, len(v)) for k, v in view.presets.items()), view.next_foul,
+               view.fouls if page == "unfoul" else ())
         kept = self._markups.get(view.game_id)
         if kept is not None and kept[0] == key:
             return kept[1]
@@ -171,6 +184,23 @@ class PanelDrawing:
         elif page == "preset":
             rows = [[b(f"panel.preset.{name}", "preset", name, count=len(cards))
                      for name, cards in view.presets.items()], [back]]
+        elif page == "foul" and arg.isdigit():
+            rows = [*_grid([b(f"foul.reason.{r}", "foul", f"{arg}.{r}.{view.next_foul}")
+                            for r in FOUL_REASONS], 2), [back]]
+        elif page == "foul":
+            rows = [*_grid([seat_button(s.seat, s.name, "menu", f"foul.{s.seat}")
+                            for s in view.seats]), [back]]
+        elif page == "unfoul" and arg.isdigit():
+            rows = [[b("panel.btn.yes", "unfoul", arg), back]]
+        elif page == "unfoul":
+            names = {s.seat: s.name for s in view.seats}
+            rows = [*([InlineKeyboardButton(
+                text=self.tr.t(locale, "panel.unfoul.line", number=f.number, seat=f.seat,
+                               name=Safe(names.get(f.seat, "?")),  # a button: plain text
+                               reason=Safe(self._t(locale, f"foul.reason.{f.reason}"))),
+                callback_data=PanelCb(game=view.game_id, step=view.step, action="menu",
+                                      arg=f"unfoul.{f.number}").pack())]
+                for f in view.fouls), [back]]
         else:
             rows = self._main(view, b)
         if self.web_url and page == "main":
@@ -198,11 +228,12 @@ class PanelDrawing:
         fate = ([b("panel.btn.fate.bot" if view.fate_by_host else "panel.btn.fate.host",
                    "fate_mode", "bot" if view.fate_by_host else "host")]
                 if "fate_mode" in can and view.stage in (Stage.LOBBY, Stage.DEALT) else [])
+        whistle = [b(f"panel.btn.{a}", "menu", a) for a in ("foul", "unfoul") if a in can]
         last = [b("panel.btn.speak", "menu", "speak")] if "speak" in can else []
         if "tech" in can:
             last.append(b("panel.btn.tech", "menu", "tech"))
         last.append(b("panel.btn.end", "menu", "end"))
-        return [phase, *_grid(draw), timer, lobby, fate, last]
+        return [phase, *_grid(draw), timer, lobby, fate, whistle, last]
 
 
 def _grid(buttons: list[InlineKeyboardButton], width: int = 3

@@ -17,7 +17,7 @@ import engine
 from bot.errors import UserError
 from bot.game.core import GameCore, Reply
 from bot.game.rooms.phase import PhaseService
-from engine import Phase
+from engine import FoulReason, Phase
 from engine.composition import MAX_PLAYERS, MIN_PLAYERS
 from record.table import Stage, Table
 
@@ -27,6 +27,7 @@ if TYPE_CHECKING:
 EXTEND_SECONDS = 30  # the panel's "+30 s"
 PRESETS = ("club", "default")  # the club's saved composition for the table's size; the bot's
 DAY_STAGES = (Stage.DAY, Stage.VOTE, Stage.FATE, Stage.CANCEL)
+FOUL_REASONS = tuple(r.value for r in FoulReason)  # in the order the host's pickers show them
 
 
 @dataclass(frozen=True)
@@ -38,6 +39,7 @@ class HostSeat:
     offline: bool  # the host presses this seat's buttons (no Telegram)
     acted: bool  # chose tonight (night) or voted (vote); seats only, never the role
     blocked: bool = False  # the player blocked the bot: gets no prompt (the timer acts)
+    fouls: int = 0  # the player's fouls in this game that stand (not undone)
 
 
 @dataclass(frozen=True)
@@ -47,6 +49,16 @@ class ChoiceView:
     seat: int
     role: str
     target: int
+
+
+@dataclass(frozen=True)
+class FoulView:
+    """A foul of this game that stands (the host may undo it)."""
+
+    number: int
+    seat: int
+    reason: str  # engine.FoulReason's value
+    points: int  # the fine it took
 
 
 @dataclass(frozen=True)
@@ -69,6 +81,8 @@ class HostView:
     presets: dict[str, tuple[str, ...]]  # "club"/"default" -> cards, in the lobby
     composition: tuple[str, ...] | None  # the host's own composition, if set
     actions: frozenset[str]
+    fouls: tuple[FoulView, ...] = ()  # the fouls that stand, in order
+    next_foul: int = 1  # the number the next foul gets (a button drawn for it: once)
 
 
 def public_day(table: Table) -> tuple[int, int]:
@@ -105,6 +119,9 @@ def legal_actions(core: GameCore, table: Table) -> frozenset[str]:
             out.add("deal")
         return frozenset(out)
     out.add("resume" if table.paused else "pause")
+    out.add("foul")  # the host's whistle, at any moment of the game, paused too
+    if any(not f.undone for f in table.game.fouls):
+        out.add("unfoul")
     if any(p.alive for p in table.game):
         out.add("tech")
     if any(p.alive and p.jailed for p in table.game):
@@ -143,13 +160,16 @@ def build_view(core: GameCore, table: Table,
         if table.stage is Stage.FATE:
             full, _ = engine.complete_votes(game, table.valid_votes())
             tied = tuple(engine.tally_votes(full).tied)
+    standing = tuple(FoulView(f.number, f.seat, str(f.reason), f.points)
+                     for f in (table.game.fouls if table.started else ()) if not f.undone)
     seats = []
     for seat, info in sorted(table.seats.items()):
         player = table.game.players.get(seat) if table.started else None
         seats.append(HostSeat(
             seat, info.name, alive=player is None or player.alive,
             jailed=player is not None and player.jailed, offline=table.is_offline(seat),
-            acted=seat in acted, blocked=seat in table.blocked_told))
+            acted=seat in acted, blocked=seat in table.blocked_told,
+            fouls=sum(1 for f in standing if f.seat == seat)))
     deadline = min(table.deadlines.values()) if table.deadlines and not table.paused else None
     remaining = min(table.remaining.values()) if table.paused and table.remaining else None
     return HostView(
@@ -161,7 +181,8 @@ def build_view(core: GameCore, table: Table,
         presets=presets or {},
         composition=None if table.composition is None else tuple(str(r) for r in
                                                                  table.composition),
-        actions=legal_actions(core, table))
+        actions=legal_actions(core, table), fouls=standing,
+        next_foul=len(table.game.fouls) + 1 if table.started else 1)
 
 
 class HostDesk(PhaseService):
@@ -226,7 +247,18 @@ class HostDesk(PhaseService):
             "seat": self._seat,
             "unseat": self._unseat,
             "speak": self._speak,
+            "foul": self._foul,
+            "unfoul": lambda t, u, a: g.undo_foul(t.chat_id, u, _number(a)),
         }
+
+    async def _foul(self, table: Table, user_id: int, arg: int | str | None) -> Reply:
+        """``arg`` "SEAT:REASON:NUMBER": a foul against SEAT for REASON, the foul NUMBER of the
+        game the button was drawn for (its second press is refused: ``/foul SEAT REASON``)."""
+        seat, reason, number = [*str(arg).split(":"), "", ""][:3]
+        if not seat.isdigit() or reason not in FOUL_REASONS or not number.isdigit():
+            raise UserError("game.stale")
+        return await self.games.foul(table.chat_id, user_id, int(seat), FoulReason(reason),
+                                     expect=int(number))
 
     async def _preset(self, table: Table, user_id: int, arg: int | str | None) -> Reply:
         cards = (await self.presets(table)).get(str(arg))

@@ -192,10 +192,11 @@ class Results(PhaseService):
             for seat in game.seats:
                 entries = totals.get(seat, [])
                 reasons: dict[str, int] = {}
-                for e in entries:
-                    reasons[str(e.reason)] = reasons.get(str(e.reason), 0) + e.points
-                detail = ", ".join(f"{self.tr.t(loc, f'game.reason.{r}')} +{p}"
-                                   for r, p in reasons.items())
+                for e in entries:  # a seat's fines and their reversals: one net line
+                    why = "fines" if isinstance(e.reason, engine.FineReason) else str(e.reason)
+                    reasons[why] = reasons.get(why, 0) + e.points
+                detail = ", ".join(f"{self.tr.t(loc, f'game.reason.{r}')} {p:+}"
+                                   for r, p in reasons.items() if p or r != "fines")
                 lines.append(self.tr.t(loc, "game.end.points_line",
                                        who=self.notifier.seat(table, seat),
                                        total=sum(e.points for e in entries),
@@ -211,8 +212,9 @@ class Results(PhaseService):
             table, picture, self.notifier.t(table.locale, "seats.picture.end", game=table.game_id))
         for seat in sorted(table.first_day_dead):
             await self.db.first_day_killed.mark(table.chat_id, table.day, table.tg_of(seat))
+        # the fines are written already, each with its foul's step (bot/game/rooms/fouls.py)
         rows_ = [GamePoints(table.tg_of(e.seat), e.points, str(e.reason), e.phase)
-                 for e in game.ledger]
+                 for e in game.ledger if not isinstance(e.reason, engine.FineReason)]
         await self.core.flush(table)  # the end's posts are queued before the game is closed
         await self.db.games.finish(table.game_id, status="finished", points=rows_, day=table.day)
         table.stage = Stage.OVER

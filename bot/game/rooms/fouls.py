@@ -1,0 +1,255 @@
+"""The host's whistle: a foul against a seat (``/foul``, the panel, the Mini App), its fine,
+its undoing (``/unfoul``) and, from the club's Nth foul of a player, the offer of the technical
+death (the bot proposes, the host decides).
+
+A foul is one step logged at once with its fine (``GameCore.record_now``): the fine's ledger row
+is checked against the player's balance in the same transaction, so a fine takes at most what
+the player may spend (its balance less what open gift requests reserve) and the log says what
+it took. What it costs, from which foul the offer comes and whether the club chat hears of it
+are the club's settings (``/settings``), read at each foul.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import engine
+from bot.errors import UserError
+from bot.game.callbacks import FoulOfferCb
+from bot.game.core import GameCore, Reply, reply, rule
+from bot.game.messages.notifier import button, rows
+from bot.game.rooms.host import HostControls
+from bot.game.rooms.phase import PhaseService
+from engine import Foul, FoulReason, RuleViolation
+from record.table import Table
+from storage.errors import InsufficientBalance
+from storage.models import Club, Fine
+from storage.repos.games import GameChange
+from views.event_text import Lazy
+from views.i18n import Safe
+
+FINE_TRIES = 3  # a fine re-read this often when the balance changed under it
+NOTE_LIMIT = 200  # characters of the host's own words kept with a foul
+# what a host types after /foul, in either language (the whole text, or its first word)
+REASON_WORDS: dict[str, FoulReason] = {
+    **dict.fromkeys(("turn", "talk", "talking", "out_of_turn", "ход", "речь", "разговор",
+                     "реплика", "время"), FoulReason.OUT_OF_TURN),
+    **dict.fromkeys(("night", "at_night", "ночь", "ночью"), FoulReason.AT_NIGHT),
+    **dict.fromkeys(("gesture", "sign", "жест", "жесты"), FoulReason.GESTURE),
+    **dict.fromkeys(("other", "другое", "прочее"), FoulReason.OTHER),
+}
+
+
+def parse_reason(text: str) -> tuple[FoulReason, str | None]:
+    """``/foul 5 night`` -> AT_NIGHT; ``/foul 5 night shouted`` -> AT_NIGHT, "shouted";
+    ``/foul 5 swore at Boris`` -> OTHER, "swore at Boris"; nothing -> OTHER."""
+    words = text.split()
+    if not words:
+        return FoulReason.OTHER, None
+    found = REASON_WORDS.get(words[0].casefold().strip(".,:;!"))
+    if found is None:
+        return FoulReason.OTHER, text.strip()[:NOTE_LIMIT]
+    rest = " ".join(words[1:])[:NOTE_LIMIT]
+    return found, rest or None
+
+
+class FoulDesk(PhaseService):
+    """Fouls, fines and their undoing; the Nth foul's offer of the technical death."""
+
+    def __init__(self, core: GameCore, host: HostControls) -> None:
+        super().__init__(core)
+        self.host = host
+        self._offers: set[tuple[int, int]] = set()  # (game, foul) offers sent, still open
+
+    def hosted(self, chat_id: int, user_id: int) -> Table:
+        """The game a command is about: the club chat's, or (in private) the one the user
+        hosts."""
+        if chat_id < 0:
+            return self.core.in_chat(chat_id)
+        for table in self.core.tables.values():
+            if table.open and table.host_id == user_id:
+                return table
+        raise UserError("foul.no_game")
+
+    async def _club(self, table: Table) -> Club:
+        club = await self.db.clubs.cached(table.chat_id)
+        return club if club is not None else Club(table.chat_id, "", table.locale)
+
+    def _fines(self, table: Table, ledger: tuple[engine.LedgerEntry, ...]) -> GameChange | None:
+        """The engine's rows of a fine (or its reversal), as the game's ledger rows."""
+        if not ledger:
+            return None
+        today = self.clock().date()
+        return GameChange(fines=tuple(Fine(table.tg_of(e.seat), e.points, str(e.reason),
+                                           e.phase, today) for e in ledger))
+
+    def _reason(self, foul: Foul, note: str | None) -> Lazy:
+        def said(locale: str) -> str:
+            text = self.tr.t(locale, f"foul.reason.{foul.reason}")
+            return text if not note else self.tr.t(locale, "foul.reason.noted",
+                                                   reason=Safe(text), note=note)
+        return said
+
+    def _fine(self, foul: Foul, price: int) -> Lazy:
+        key = ("foul.fine.none" if not price else
+               "foul.fine.taken" if foul.points == price else "foul.fine.short")
+        return lambda locale: self.tr.t(locale, key, points=foul.points, price=price)
+
+    # ------------------------------------------------------------------ a foul
+    async def foul(self, chat_id: int, user_id: int, seat: int,
+                   reason: FoulReason = FoulReason.OTHER, note: str | None = None, *,
+                   expect: int | None = None, confirm: bool = False) -> Reply:
+        """A foul against ``seat``. ``expect``: the foul's number the button was drawn for (a
+        second press of the same button is refused: ``foul.already``); ``confirm``: also tell
+        the host in private (a typed command, whose answer is no popup)."""
+        table = self.hosted(chat_id, user_id)
+        async with self.core.lock(table.game_id):
+            self.core.require_host(table, user_id)
+            if not table.started:
+                raise UserError("game.deal.first")
+            if seat not in table.seats:
+                raise UserError("club.bad_seat", seat=seat, count=len(table.seats))
+            if expect is not None and expect != len(table.game.fouls) + 1:
+                raise UserError("foul.already")
+            club = await self._club(table)
+            during = table.foul_phase()
+            for _ in range(FINE_TRIES):
+                await self.core.flush(table)  # this game's earlier writes are in
+                taken = 0
+                if club.foul_points:
+                    available = await self.db.ledger.available(table.tg_of(seat))
+                    taken = max(0, min(club.foul_points, available))
+                try:
+                    _, result = engine.foul(table.game, seat, reason=reason, points=taken,
+                                            during=during)
+                except RuleViolation as e:
+                    raise rule(e) from None
+                words = await self._tell_foul(table, club, result, note, confirm=confirm)
+                payload: dict[str, object] = {"seat": seat, "reason": str(reason),
+                                              "points": taken}
+                if during is not None:
+                    payload["phase"] = str(during)
+                if note:
+                    payload["note"] = note
+                try:
+                    await self.core.record_now(table, "foul", payload,
+                                               self._fines(table, result.ledger))
+                except InsufficientBalance:
+                    continue  # the balance changed since it was read: read it again
+                return reply("foul.done", **words)
+            raise UserError("foul.busy")
+
+    async def _tell_foul(self, table: Table, club: Club, result: engine.FoulResult,
+                         note: str | None, *, confirm: bool) -> dict[str, Any]:
+        """What a foul says: the player in private, the club chat when the club says so, the
+        host when it typed the foul, and the offer of the technical death from the club's
+        limit on. Returns the host's answer's arguments."""
+        foul = result.foul
+        reason, fine = self._reason(foul, note), self._fine(foul, club.foul_points)
+        who = self.notifier.seat(table, foul.seat)
+        await self.notifier.to_seat(table, foul.seat, "foul.player", game=table.game_id,
+                                    reason=reason, fine=fine, count=result.standing)
+        if club.foul_public:
+            await self.notifier.club(table, "foul.club", who=who, reason=reason,
+                                     count=result.standing)
+        words: dict[str, Any] = {"number": foul.number, "who": who, "reason": reason,
+                                    "fine": fine}
+        if confirm:
+            await self.notifier.private(table.host_id, "foul.done", **words)
+        if club.foul_limit and result.standing >= club.foul_limit \
+                and table.game.player(foul.seat).alive:
+            self._offers.add((table.game_id, foul.number))
+            await self.notifier.private(
+                table.host_id, "foul.offer.text", who=who, count=result.standing,
+                limit=club.foul_limit, ref=self._offer_ref(table, foul.number),
+                markup=lambda loc: rows([
+                    button(self.tr.t(loc, "foul.offer.tech", seat=foul.seat),
+                           FoulOfferCb(game=table.game_id, number=foul.number,
+                                       accept=True).pack()),
+                    button(self.tr.t(loc, "foul.offer.keep"),
+                           FoulOfferCb(game=table.game_id, number=foul.number,
+                                       accept=False).pack())], width=1))
+        return words
+
+    def _offer_ref(self, table: Table, number: int) -> str:
+        return self.core.ref(table, f"foul{number}", "offer")
+
+    async def _close_offer(self, table: Table, number: int, key: str, who: str) -> None:
+        """The offer after foul ``number`` loses its buttons and says how it ended (an offer
+        sent before a restart is closed when its button is pressed)."""
+        if (table.game_id, number) in self._offers:
+            self._offers.discard((table.game_id, number))
+            await self.notifier.edit_private(table.host_id, self._offer_ref(table, number),
+                                             key, who=who)
+
+    # ------------------------------------------------------------------ an undoing
+    async def undo(self, chat_id: int, user_id: int, number: int | None = None, *,
+                   confirm: bool = False) -> Reply:
+        """The foul ``number`` (None: the latest that stands) was recorded against the wrong
+        seat: it no longer counts and its fine comes back as a reversing row."""
+        table = self.hosted(chat_id, user_id)
+        async with self.core.lock(table.game_id):
+            self.core.require_host(table, user_id)
+            if not table.started:
+                raise UserError("game.deal.first")
+            fouls = table.game.fouls
+            if number is None:
+                standing = [f for f in fouls if not f.undone]
+                if not standing:
+                    raise UserError("foul.none")
+                number = standing[-1].number
+            if not 1 <= number <= len(fouls):
+                raise UserError("foul.unknown", number=number)
+            if fouls[number - 1].undone:
+                raise UserError("foul.undone_already", number=number)
+            try:
+                _, result = engine.undo_foul(table.game, number)
+            except RuleViolation as e:
+                raise rule(e) from None
+            foul = result.foul
+            await self.core.flush(table)
+            who = self.notifier.seat(table, foul.seat)
+            reason = self._reason(foul, table.foul_notes.get(number))
+
+            def back(locale: str) -> str:
+                return self.tr.t(locale, "foul.back", points=foul.points) if foul.points else ""
+
+            await self.notifier.to_seat(table, foul.seat, "foul.undone.player",
+                                        game=table.game_id, reason=reason, back=back)
+            if (await self._club(table)).foul_public:
+                await self.notifier.club(table, "foul.undone.club", who=who)
+            if confirm:
+                await self.notifier.private(table.host_id, "foul.undone.done", number=number,
+                                            who=who, back=back)
+            await self._close_offer(table, number, "foul.offer.undone", who)
+            # a reversal is never refused (it gives points back)
+            await self.core.record_now(table, "foul_undone", {"number": number},
+                                       self._fines(table, result.ledger))
+            return reply("foul.undone.done", number=number, who=who, back=back)
+
+    # ------------------------------------------------------------------ the offer
+    async def offer(self, game_id: int, user_id: int, number: int, accept: bool) -> Reply:
+        """The host's answer to the offer of the technical death after foul ``number``:
+        ``accept`` removes the player (``/tech``'s own step), else the player plays on."""
+        table = self.core.table(game_id)
+        self.core.require_host(table, user_id)
+        fouls = table.game.fouls if table.started else ()
+        if not 1 <= number <= len(fouls):
+            raise UserError("game.stale")
+        foul = fouls[number - 1]
+        who = self.notifier.seat(table, foul.seat)
+        if foul.undone or not table.game.player(foul.seat).alive:
+            async with self.core.lock(game_id):  # the offer loses its buttons
+                self._offers.add((game_id, number))
+                await self._close_offer(table, number, "foul.offer.gone", who)
+            raise UserError("foul.offer.stale", who=who)
+        if not accept:
+            async with self.core.lock(game_id):
+                self._offers.add((game_id, number))
+                await self._close_offer(table, number, "foul.offer.kept", who)
+            return reply("foul.offer.kept", who=who)
+        answer = await self.host.technical_death(table.chat_id, user_id, foul.seat)
+        async with self.core.lock(game_id):
+            self._offers.add((game_id, number))
+            await self._close_offer(table, number, "foul.offer.taken", who)
+        return answer

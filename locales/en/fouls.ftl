@@ -1,0 +1,83 @@
+# The host's whistle: fouls, fines and their undoing (bot/game/rooms/fouls.py), keys foul.*;
+# the club's foul settings (bot/handlers/settings.py), keys club.settings.foul*.
+
+foul-reason-out_of_turn = speaking out of turn
+foul-reason-at_night = speaking at night
+foul-reason-gesture = a gesture
+foul-reason-other = another breach
+foul-reason-noted = { $reason }: “{ $note }”
+foul-fine-none = A warning: no points are taken.
+foul-fine-taken = Fine: { $points ->
+        [one] { $points } point
+       *[other] { $points } points
+    }.
+foul-fine-short = The club's fine is { $price ->
+        [one] { $price } point
+       *[other] { $price } points
+    }; the balance held less, so { $points ->
+        [one] { $points } point was
+       *[other] { $points } points were
+    } taken.
+foul-done = 🟨 Foul { $number } of the game: { $who }, { $reason }. { $fine }
+foul-player = 🟨 The host recorded a foul against you in game №{ $game }: { $reason }. { $fine }
+    Your fouls in this game: { $count }.
+foul-club = 🟨 Foul: { $who }, { $reason }. Their fouls in this game: { $count }.
+foul-offer-text = ⚠️ Fouls of { $who } in this game: { $count } (the club's limit: { $limit }). Remove the player from the game (technical death)? You decide.
+foul-offer-tech = 💀 Technical death for №{ $seat }
+foul-offer-keep = ▶️ Keep playing
+foul-offer-taken = 💀 { $who }: technical death.
+foul-offer-kept = ▶️ { $who } plays on.
+foul-offer-undone = ↩️ The foul was undone: { $who } plays on.
+foul-offer-gone = { $who } is out of the game or the foul was undone: nothing to decide.
+foul-offer-stale = Nothing to decide: { $who } is out of the game or the foul was undone.
+foul-back = {" "}{ $points ->
+        [one] { $points } point is
+       *[other] { $points } points are
+    } given back.
+foul-undone-done = ↩️ Foul { $number } against { $who } is undone.{ $back }
+foul-undone-player = ↩️ The foul recorded against you in game №{ $game } ({ $reason }) was a mistake and is undone.{ $back }
+foul-undone-club = ↩️ The foul against { $who } is undone.
+foul-usage = Usage: <code>/foul SEAT [reason]</code>; the reason: turn, night, gesture, or your own words.
+foul-unfoul_usage = Usage: <code>/unfoul [NUMBER]</code>: the foul recorded against the wrong seat (by default the latest one).
+foul-already = This foul is recorded already.
+foul-none = No foul of this game is left to undo.
+foul-unknown = There is no foul { $number } in this game.
+foul-undone_already = Foul { $number } is undone already.
+foul-busy = The player's balance changed meanwhile; record the foul again.
+foul-no_game = You host no open game.
+commands-foul = A foul: /foul SEAT [reason]
+commands-unfoul = Undo a foul: /unfoul [NUMBER]
+
+club-settings-foul_fine = 🟨 A foul costs { $points ->
+        [one] { $points } point
+       *[other] { $points } points
+    }.
+club-settings-foul_warning = 🟨 A foul is a warning: no points are taken.
+club-settings-foul_offer = 💀 From a player's foul { $limit } in a game, the host is offered the technical death.
+club-settings-foul_no_offer = 💀 Nothing follows a player's fouls.
+club-settings-foul_public_on = 📣 The club chat hears of each foul.
+club-settings-foul_public_off = 📣 The club chat hears nothing of fouls.
+club-settings-foul_points_btn = 🟨 Fine { $sign }1
+club-settings-foul_limit_btn = 💀 Foul { $sign }1
+club-settings-foul_public_btn = 📣 Fouls in the chat: on/off
+club-settings-foul_range = A fine is 0 to { $top } points; the technical death is offered from a player's foul 1 to { $limit } (0: never).
+
+# the host's panel (bot/game/panel/render.py)
+panel-btn-foul = 🟨 Foul
+panel-btn-unfoul = ↩️ Undo a foul
+panel-mark-fouls = {" "}🟨{ $count }
+panel-pick-foul = 🟨 A foul: whose seat?
+panel-pick-foul_reason = 🟨 A foul against { $who }: what for?
+panel-pick-unfoul = ↩️ Which foul was recorded against the wrong seat?
+panel-confirm-unfoul = ↩️ Undo foul { $number } against { $who }? Its fine is given back.
+panel-unfoul-line = { $number }. №{ $seat } { $name }: { $reason }
+
+# the Mini App (bot/miniapp/server.py)
+miniapp-action-foul = 🟨 Foul
+miniapp-action-unfoul = ↩️ Undo a foul
+miniapp-pick-foul = A foul: tap the seat.
+miniapp-pick-foul_reason = A foul against { $seat }: what for?
+miniapp-pick-unfoul = Which foul was recorded against the wrong seat?
+
+# the game's points at its end (bot/game/rooms/results.py): a seat's fines, net
+game-reason-fines = fines

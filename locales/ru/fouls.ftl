@@ -1,0 +1,88 @@
+# Свисток ведущего: фолы, штрафы и их отмена (bot/game/rooms/fouls.py), ключи foul.*;
+# настройки фолов клуба (bot/handlers/settings.py), ключи club.settings.foul*.
+
+foul-reason-out_of_turn = разговор не в своё время
+foul-reason-at_night = разговор ночью
+foul-reason-gesture = жест
+foul-reason-other = другое нарушение
+foul-reason-noted = { $reason }: «{ $note }»
+foul-fine-none = Предупреждение: баллы не списаны.
+foul-fine-taken = Штраф: { $points ->
+        [one] { $points } балл
+        [few] { $points } балла
+       *[many] { $points } баллов
+    }.
+foul-fine-short = Штраф клуба — { $price ->
+        [one] { $price } балл
+        [few] { $price } балла
+       *[many] { $price } баллов
+    }, но на балансе было меньше: списано { $points ->
+        [one] { $points } балл
+        [few] { $points } балла
+       *[many] { $points } баллов
+    }.
+foul-done = 🟨 Фол { $number } в игре: { $who }, { $reason }. { $fine }
+foul-player = 🟨 Ведущий записал вам фол в игре №{ $game }: { $reason }. { $fine }
+    Ваших фолов в этой игре: { $count }.
+foul-club = 🟨 Фол: { $who }, { $reason }. Фолов у игрока в этой игре: { $count }.
+foul-offer-text = ⚠️ Фолов в этой игре: { $count } — { $who } (предел клуба: { $limit }). Объявить игрока техническим трупом? Решаете вы.
+foul-offer-tech = 💀 Технический труп: №{ $seat }
+foul-offer-keep = ▶️ Играет дальше
+foul-offer-taken = 💀 Технический труп: { $who }.
+foul-offer-kept = ▶️ Играет дальше: { $who }.
+foul-offer-undone = ↩️ Фол отменён, игра продолжается: { $who }.
+foul-offer-gone = Решать нечего: игрок выбыл или фол отменён ({ $who }).
+foul-offer-stale = Решать нечего: игрок выбыл или фол отменён ({ $who }).
+foul-back = {" "}Возвращено: { $points ->
+        [one] { $points } балл
+        [few] { $points } балла
+       *[many] { $points } баллов
+    }.
+foul-undone-done = ↩️ Фол { $number } отменён: { $who }.{ $back }
+foul-undone-player = ↩️ Фол, записанный вам в игре №{ $game } ({ $reason }), записан по ошибке и отменён.{ $back }
+foul-undone-club = ↩️ Фол отменён: { $who }.
+foul-usage = Использование: <code>/foul НОМЕР [причина]</code>; причина: ход, ночь, жест или своими словами.
+foul-unfoul_usage = Использование: <code>/unfoul [НОМЕР_ФОЛА]</code>: фол, записанный не тому игроку (по умолчанию последний).
+foul-already = Этот фол уже записан.
+foul-none = В этой игре нет фолов, которые можно отменить.
+foul-unknown = В этой игре нет фола { $number }.
+foul-undone_already = Фол { $number } уже отменён.
+foul-busy = Баланс игрока тем временем изменился; запишите фол ещё раз.
+foul-no_game = Вы не ведёте открытую игру.
+commands-foul = Фол: /foul НОМЕР [причина]
+commands-unfoul = Отменить фол: /unfoul [НОМЕР_ФОЛА]
+
+club-settings-foul_fine = 🟨 Штраф за фол: { $points ->
+        [one] { $points } балл
+        [few] { $points } балла
+       *[many] { $points } баллов
+    }.
+club-settings-foul_warning = 🟨 Фол — предупреждение: баллы не списываются.
+club-settings-foul_offer = 💀 С { $limit }-го фола игрока в игре ведущему предлагается технический труп.
+club-settings-foul_no_offer = 💀 За фолами ничего не следует.
+club-settings-foul_public_on = 📣 Чат клуба узнаёт о каждом фоле.
+club-settings-foul_public_off = 📣 Чат клуба о фолах не узнаёт.
+club-settings-foul_points_btn = 🟨 Штраф { $sign }1
+club-settings-foul_limit_btn = 💀 Фол { $sign }1
+club-settings-foul_public_btn = 📣 Фолы в чате: вкл/выкл
+club-settings-foul_range = Штраф — от 0 до { $top } баллов; технический труп предлагается с 1-го по { $limit }-й фол игрока (0 — никогда).
+
+# панель ведущего (bot/game/panel/render.py)
+panel-btn-foul = 🟨 Фол
+panel-btn-unfoul = ↩️ Отменить фол
+panel-mark-fouls = {" "}🟨{ $count }
+panel-pick-foul = 🟨 Фол: кому?
+panel-pick-foul_reason = 🟨 Фол — { $who }: за что?
+panel-pick-unfoul = ↩️ Какой фол записан не тому игроку?
+panel-confirm-unfoul = ↩️ Отменить фол { $number } ({ $who })? Штраф вернётся.
+panel-unfoul-line = { $number }. №{ $seat } { $name }: { $reason }
+
+# мини-приложение (bot/miniapp/server.py)
+miniapp-action-foul = 🟨 Фол
+miniapp-action-unfoul = ↩️ Отменить фол
+miniapp-pick-foul = Фол: нажмите на место игрока.
+miniapp-pick-foul_reason = Фол — { $seat }: за что?
+miniapp-pick-unfoul = Какой фол записан не тому игроку?
+
+# очки игры в её конце (bot/game/rooms/results.py): штрафы места за игру
+game-reason-fines = штрафы

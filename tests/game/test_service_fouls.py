@@ -1,0 +1,229 @@
+"""The host's whistle in process: a foul and its fine (one step, checked against the balance),
+its undoing, the refusals that change nothing, the Nth foul's offer, the log and a restart."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from bot.game.callbacks import FoulOfferCb
+from bot.game.restore import Restorer
+from engine import FoulReason
+from record.outcome import replay_outcome
+from record.table import Stage
+from storage.models import KIND_GAME, STATUS_RUNNING
+from tests.game.conftest import make_harness
+from tests.game.harness import CHAT, HOST, Harness
+
+ADMIN = 77
+
+
+async def give(h: Harness, seat: int, points: int) -> None:
+    await h.db.ledger.adjust(h.tg(seat), points, reason="start", admin_id=ADMIN,
+                             now=h.clock())
+
+
+async def fines(h: Harness) -> list[tuple[int, int, str, str | None]]:
+    return [(r.tg_id, r.points, r.reason, r.phase)
+            for r in await h.db.stats.game_points(h.game_id)]
+
+
+def texts(h: Harness, chat: int) -> list[str]:
+    return [s.text for s in h.private(chat)]
+
+
+async def test_a_foul_fines_the_player_and_tells_it(h: Harness) -> None:
+    await h.dealt(10)
+    await h.db.clubs.set_fouls(CHAT, points=2)
+    await give(h, 3, 5)
+    before = len(h.club())
+    answer = await h.service.foul(CHAT, HOST, 3, FoulReason.AT_NIGHT, confirm=True)
+    assert answer.key == "foul.done"
+    assert await fines(h) == [(h.tg(3), -2, "foul_at_night", "night 1")]
+    assert await h.db.ledger.balance(h.tg(3)) == 3
+    told = texts(h, h.tg(3))[-1]
+    assert "разговор ночью" in told and "Штраф: 2 балла." in told and "этой игре: 1" in told
+    assert "Фол 1 в игре: №3 Player3" in texts(h, HOST)[-1]  # typed: the host hears it
+    assert len(h.club()) == before  # the club's settings say nothing of fouls
+    events = [e for e in await h.db.games.events(h.game_id) if e.kind == "foul"]
+    assert [e.payload for e in events] == [{"seat": 3, "reason": "at_night", "points": 2}]
+    assert h.table.game.fouls[0].points == 2
+
+
+async def test_the_club_chat_hears_of_a_foul_when_its_settings_say_so(h: Harness) -> None:
+    await h.dealt(10)
+    await h.db.clubs.set_fouls(CHAT, public=True)
+    await h.service.foul(CHAT, HOST, 4, FoulReason.OTHER, "swore at <b>Boris</b>")
+    line = h.club_texts()[-1]
+    assert line.startswith("🟨 Фол: №4 Player4, другое нарушение: «swore at &lt;b&gt;Boris")
+    assert "Предупреждение" in texts(h, h.tg(4))[-1]  # the club's fine is 0: a warning
+    assert await fines(h) == []
+    await h.service.undo_foul(CHAT, HOST, 1)
+    assert h.club_texts()[-1] == "↩️ Фол отменён: №4 Player4."
+
+
+@pytest.mark.parametrize(("balance", "taken"), [(1, 1), (0, 0)])
+async def test_a_fine_never_takes_a_balance_below_zero(h: Harness, balance: int,
+                                                        taken: int) -> None:
+    await h.dealt(10)
+    await h.db.clubs.set_fouls(CHAT, points=3)
+    if balance:
+        await give(h, 2, balance)
+    await h.service.foul(CHAT, HOST, 2, FoulReason.OUT_OF_TURN)
+    assert await h.db.ledger.balance(h.tg(2)) == 0
+    assert await fines(h) == ([(h.tg(2), -1, "foul_out_of_turn", "night 1")] if taken else [])
+    assert h.table.game.fouls[0].points == taken
+    assert "штраф клуба — 3 балла" in texts(h, h.tg(2))[-1].lower()
+
+
+async def test_a_balance_changed_under_the_fine_is_read_again(h: Harness,
+                                                             monkeypatch: Any) -> None:
+    """The balance is read, then another write takes points before the step's transaction:
+    the transaction refuses the fine, nothing is written, the step reads again and fines
+    what is left (never a row the balance cannot pay, never a log that says otherwise)."""
+    await h.dealt(10)
+    await h.db.clubs.set_fouls(CHAT, points=2)
+    await give(h, 5, 1)
+    real = h.db.ledger.available
+    reads: list[int] = []
+
+    async def stale_then_real(tg_id: int) -> int:
+        reads.append(tg_id)
+        return 5 if len(reads) == 1 else await real(tg_id)
+    monkeypatch.setattr(h.db.ledger, "available", stale_then_real)
+    await h.service.foul(CHAT, HOST, 5)
+    assert len(reads) == 2
+    assert await fines(h) == [(h.tg(5), -1, "foul_other", "night 1")]
+    assert [e.payload["points"] for e in await h.db.games.events(h.game_id)
+            if e.kind == "foul"] == [1]
+    assert len([t for t in texts(h, h.tg(5)) if "Фол" in t or "фол" in t]) == 1
+
+
+async def test_undo_gives_the_fine_back_once(h: Harness) -> None:
+    await h.dealt(10)
+    await h.db.clubs.set_fouls(CHAT, points=2)
+    await give(h, 6, 4)
+    await h.service.foul(CHAT, HOST, 6, FoulReason.GESTURE)
+    await h.service.foul(CHAT, HOST, 7, FoulReason.GESTURE)
+    answer = await h.service.undo_foul(CHAT, HOST, 1)
+    assert answer.key == "foul.undone.done"
+    assert await h.db.ledger.balance(h.tg(6)) == 4
+    assert (h.tg(6), 2, "foul_undone", "night 1") in await fines(h)
+    assert "записан по ошибке" in texts(h, h.tg(6))[-1] and "Возвращено: 2 балла" in \
+        texts(h, h.tg(6))[-1]
+    rows = await fines(h)
+    assert await h.refused(h.service.undo_foul(CHAT, HOST, 1)) == "foul.undone_already"
+    assert await h.refused(h.service.undo_foul(CHAT, HOST, 9)) == "foul.unknown"
+    assert await fines(h) == rows  # nothing changed
+    # without a number: the latest foul that stands (№7's, a warning: no row)
+    await h.service.undo_foul(CHAT, HOST)
+    assert await h.refused(h.service.undo_foul(CHAT, HOST)) == "foul.none"
+    assert [f.undone for f in h.table.game.fouls] == [True, True]
+
+
+async def test_refusals_change_nothing(h: Harness) -> None:
+    await h.lobby(10)
+    assert await h.refused(h.service.foul(CHAT, HOST, 1)) == "game.deal.first"
+    await h.service.deal(CHAT, HOST)
+    await h.db.clubs.set_fouls(CHAT, points=1)
+    await give(h, 1, 3)
+    seq = h.table.seq
+    assert await h.refused(h.service.foul(CHAT, h.tg(2), 1)) == "game.not_host"
+    assert await h.refused(h.service.foul(CHAT, HOST, 11)) == "club.bad_seat"
+    assert await h.refused(h.service.foul(CHAT, HOST, 0)) == "club.bad_seat"
+    assert await h.refused(h.service.undo_foul(CHAT, h.tg(2), 1)) == "game.not_host"
+    # a button pressed twice: the second press finds its foul recorded
+    await h.service.host_act(h.game_id, HOST, "foul", "1:gesture:1")
+    assert await h.refused(h.service.host_act(h.game_id, HOST, "foul", "1:gesture:1")) == \
+        "foul.already"
+    assert await h.refused(h.service.host_act(h.game_id, HOST, "foul", "1:bogus:2")) == \
+        "game.stale"
+    assert len(h.table.game.fouls) == 1 and h.table.seq == seq + 1
+    assert await h.db.ledger.balance(h.tg(1)) == 2
+    # after the end: no game in the chat any more
+    player = h.tg(1)
+    await h.service.end_game(CHAT, HOST)
+    assert await h.refused(h.service.foul(CHAT, HOST, 1)) == "game.none_in_chat"
+    assert await h.refused(h.service.undo_foul(CHAT, HOST, 1)) == "game.none_in_chat"
+    assert await h.refused(h.service.host_act(h.game_id, HOST, "foul", "1:gesture:2")) == \
+        "game.not_found"
+    assert await h.db.ledger.balance(player) == 2  # /endgame aborts points, not fines
+
+
+async def test_the_nth_foul_offers_the_technical_death(h: Harness) -> None:
+    await h.dealt(10)
+    await h.db.clubs.set_fouls(CHAT, limit=2)
+    await h.service.foul(CHAT, HOST, 8)
+    assert not any("предел клуба" in t for t in texts(h, HOST))
+    await h.service.foul(CHAT, HOST, 8, FoulReason.OUT_OF_TURN)
+    offer = h.private(HOST)[-1]
+    assert "Фолов в этой игре: 2 — №8 Player8 (предел клуба: 2)" in offer.text
+    tech = FoulOfferCb(game=h.game_id, number=2, accept=True).pack()
+    keep = FoulOfferCb(game=h.game_id, number=2, accept=False).pack()
+    assert h.buttons(offer) == [tech, keep]
+    # declined: the player plays on, the offer loses its buttons
+    answer = await h.service.foul_offer(h.game_id, HOST, 2, False)
+    assert answer.key == "foul.offer.kept" and h.table.game.player(8).alive
+    assert h.private(HOST)[-1].edit and "Играет дальше" in h.private(HOST)[-1].text
+    # the third foul offers again; accepted: the technical death, as /tech says it
+    await h.service.foul(CHAT, HOST, 8)
+    assert await h.refused(h.service.foul_offer(h.game_id, h.tg(1), 3, True)) == \
+        "game.not_host"
+    answer = await h.service.foul_offer(h.game_id, HOST, 3, True)
+    assert answer.key == "game.tech.ok"
+    assert not h.table.game.player(8).alive and h.table.game.player(8).technical
+    assert "технический труп" in h.club_texts()[-1]
+    # pressed again: nothing to decide, nothing changes
+    assert await h.refused(h.service.foul_offer(h.game_id, HOST, 3, True)) == \
+        "foul.offer.stale"
+
+
+async def test_no_offer_when_the_club_says_nothing_follows(h: Harness) -> None:
+    await h.dealt(10)
+    await h.db.clubs.set_fouls(CHAT, limit=0)
+    for _ in range(5):
+        await h.service.foul(CHAT, HOST, 2)
+    assert not any(h.buttons(s) for s in h.private(HOST) if "Фолов" in s.text)
+
+
+async def test_fouls_survive_a_restart_from_the_log(h: Harness, db: Any, fake_clock: Any,
+                                                    translator: Any, tmp_path: Any) -> None:
+    await h.dealt(10)
+    await h.db.clubs.set_fouls(CHAT, points=1)
+    await give(h, 1, 2)
+    await h.service.foul(CHAT, HOST, 1, FoulReason.AT_NIGHT, "shouted")
+    await h.service.foul(CHAT, HOST, 2)
+    await h.service.undo_foul(CHAT, HOST, 2)
+    await h.service.start_night(CHAT, HOST)
+    again = make_harness(db, fake_clock, translator, tmp_path)
+    await again.service.restore()
+    table = again.service.tables[h.game_id]
+    assert table.game.fouls == h.table.game.fouls
+    assert table.foul_notes == {1: "shouted"}
+    assert table.stage is Stage.NIGHT
+    assert (await db.games.get(h.game_id)).status == STATUS_RUNNING
+    assert Restorer  # the restore path is the one a real restart takes
+
+
+async def test_the_game_points_come_after_the_fines_and_do_not_repeat_them(h: Harness) -> None:
+    await h.dealt(10)
+    await h.db.clubs.set_fouls(CHAT, points=1)
+    for seat in (1, 2):
+        await give(h, seat, 1)
+        await h.service.foul(CHAT, HOST, seat)
+    await h.service.undo_foul(CHAT, HOST, 2)
+    await h.play_to_end()
+    rows = [r for r in await h.db.stats.game_points(h.game_id) if r.kind == KIND_GAME]
+    assert sum(1 for r in rows if r.reason == "foul_other") == 2
+    assert sum(1 for r in rows if r.reason == "foul_undone") == 1
+    points_post = next(t for t in h.club_texts() if "Баллы за игру" in t)
+    lines = {line.split(":")[0]: line for line in points_post.split("Баллы за игру")[1]
+             .split("\n") if line.startswith("№")}
+    assert "штрафы -1" in lines["№1 Player1"]  # seat 1's fine stands
+    assert "штрафы" not in lines["№2 Player2"]  # seat 2's was undone: nothing to say
+    # the log replayed through the engine gives exactly the game's ledger rows
+    outcome = replay_outcome(await h.db.games.get(h.game_id),
+                             await h.db.games.events(h.game_id))
+    assert list(outcome.points) == sorted((r.tg_id, r.points, r.reason, r.phase)
+                                          for r in rows)
