@@ -25,22 +25,15 @@ class Backend(Protocol):
     reader: Connection  # the reading connection (the writer itself where there is none)
     begin_write: tuple[str, ...]  # statements opening a group: the write lock taken up front
     begin_read: str  # a read-only snapshot
-    # several statements without parameters in one execute() ("RELEASE step; SAVEPOINT step")
-    joins_statements: bool
     path: Path | None  # the SQLite file; None on a server
 
     async def end(self, conn: Connection) -> None:
         """End whatever transaction ``conn`` is in (none is fine)."""
 
-    async def ready(self, conn: Connection) -> None:
-        """Before a transaction or read on ``conn`` (its lock held, nothing open on it):
-        reconnect it if it was lost (a server restarting). Never another connection: a
-        transaction still running on a lost connection must fail, not go on elsewhere."""
-
     async def in_one_trip(self, conn: Connection,
                           body: Callable[[Connection], Awaitable[T]]) -> T:
-        """``body(conn)`` with its statements sent together where the backend can (SQLite:
-        on the connection's thread, one trip; PostgreSQL: as it is, each statement awaited)."""
+        """``body(conn)`` with its statements run together on the connection's thread: one
+        trip."""
 
     async def settle(self, conn: Connection) -> None:
         """Wait until the statements already sent on ``conn`` are done (a cancelled

@@ -25,7 +25,6 @@ class SqliteBackend:
     # SQLite's write lock taken up front: other processes wait (busy_timeout)
     begin_write: tuple[str, ...] = ("BEGIN IMMEDIATE",)
     begin_read = "BEGIN"  # deferred: a snapshot of what was committed (WAL)
-    joins_statements = False  # sqlite3 runs one statement a call (a trip runs them together)
 
     def __init__(self, conn: SqliteConnection, path: Path,
                  reader: SqliteConnection | None) -> None:
@@ -67,9 +66,6 @@ class SqliteBackend:
         except sqlite3.OperationalError as exc:
             if "no transaction is active" not in str(exc):
                 raise
-
-    async def ready(self, conn: Connection) -> None:
-        return None  # a file does not go away
 
     async def in_one_trip(self, conn: Connection,
                           body: Callable[[Connection], Awaitable[T]]) -> T:

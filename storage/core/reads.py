@@ -36,7 +36,6 @@ class Reader:
         async with self.lock.lane(background=background):
             self.holder = asyncio.current_task()
             try:
-                await self._backend.ready(self._conn)
                 await self._conn.execute(self._backend.begin_read)
                 yield self._conn
             finally:
@@ -46,7 +45,6 @@ class Reader:
     async def query(self, sql: str, params: Sequence[Any] = (), *,
                     background: bool = False) -> list[Row]:
         async with self.lock.lane(background=background):
-            await self._backend.ready(self._conn)
             return list(await self._conn.execute_fetchall(sql, params))
 
     async def snapshot(self, body: Callable[[Connection], Awaitable[T]], *,
@@ -61,10 +59,9 @@ class Reader:
         async with self.lock.lane(background=background):
             self.holder = asyncio.current_task()
             try:
-                await self._backend.ready(self._conn)
                 return await self._backend.in_one_trip(self._conn, within)
             except BaseException:
-                # a cancel (PostgreSQL: mid-way), or the BEGIN or ROLLBACK failed
+                # a cancel, or the BEGIN or ROLLBACK failed
                 await self._backend.end(self._conn)
                 raise
             finally:

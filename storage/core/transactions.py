@@ -229,11 +229,10 @@ class Transactions:
         group = self._group
         begin: tuple[str, ...] = ()
         if group is None:
-            await self._backend.ready(conn)
             group, begin = Group(), self._backend.begin_write
         background = all(step.background for step in steps)
         commit = self._commit_due(group, background, adding=len(steps))
-        batch = Batch(begin, steps, commit, self._backend.joins_statements)
+        batch = Batch(begin, steps, commit)
         error: BaseException | None = None
         cancelled = False
         try:
@@ -293,7 +292,6 @@ class Transactions:
 
     async def _join_group(self) -> Group:
         if self._group is None:
-            await self._backend.ready(self._conn)
             try:
                 for statement in self._backend.begin_write:
                     await self._conn.execute(statement)

@@ -6,8 +6,7 @@ trips of all before it (docs/storage.md, "Writes and how they are serialized"). 
 writer takes every queued write of the foreground lane (the games' steps), or when there is
 none the background ones (the delivery's marks, a sweep): a batch never mixes the two, so a
 background write never lengthens a foreground one's trip nor keeps its group open. Knows no
-SQL dialect: ``SAVEPOINT``, ``RELEASE``, ``ROLLBACK TO`` and ``COMMIT`` mean the same on SQLite
-and PostgreSQL.
+SQL dialect of its own: ``SAVEPOINT``, ``RELEASE``, ``ROLLBACK TO`` and ``COMMIT``.
 """
 
 from __future__ import annotations
@@ -102,19 +101,13 @@ class Queue:
 class Batch:
     """One trip: the group's ``BEGIN`` if it opens one, each write in its savepoint, the
     ``COMMIT`` if nobody waited when it began. ``begun``, ``current`` and each step's state
-    say how far it got (set as it runs, on SQLite on the connection's thread).
+    say how far it got (set as it runs, on the connection's thread). The ``COMMIT`` releases
+    the last savepoint with the group."""
 
-    ``joined``: the statements between two bodies go as one (``RELEASE step; SAVEPOINT
-    step``; the group's ``BEGIN`` with the first ``SAVEPOINT``), where the backend takes
-    several statements in one call (PostgreSQL: one round trip instead of two or three). The
-    ``COMMIT`` releases the last savepoint with the group (on both databases)."""
-
-    def __init__(self, begin: tuple[str, ...], steps: list[Step], commit: bool,
-                 joined: bool = False) -> None:
+    def __init__(self, begin: tuple[str, ...], steps: list[Step], commit: bool) -> None:
         self.begin = begin
         self.steps = steps
         self.commit = commit
-        self.joined = joined
         self.begun = False
         # the write the trip would stop in: until its RELEASE (or undo) is confirmed
         self.current: Step | None = None
@@ -154,9 +147,6 @@ class Batch:
             step.state = RELEASED if step.error is None else UNDONE
 
     async def _send(self, conn: Connection, statements: list[str]) -> None:
-        if self.joined:
-            await conn.execute("; ".join(statements))
-            return
         for statement in statements:
             await conn.execute(statement)
 

@@ -60,19 +60,8 @@ def _insert(x: int) -> Body:
 async def _commits(db: Database) -> list[str]:
     seen: list[str] = []
     db.engine.group_max_s = None  # the counts below are the queue's and the size's, not the clock's
-    if db.backend == "sqlite":
-        await db.engine._conn.set_trace_callback(  # the writer's statements, as SQLite runs them
-            lambda s: seen.append(s) if s.strip().upper() == "COMMIT" else None)
-        return seen
-    pg = db.engine._conn
-    execute = pg.execute
-
-    def spy(sql: str, parameters: object = None) -> object:  # the writer's statements
-        if sql.strip().upper() == "COMMIT":
-            seen.append(sql)
-        return execute(sql, parameters)  # type: ignore[arg-type]
-
-    pg.execute = spy  # type: ignore[method-assign]
+    await db.engine._conn.set_trace_callback(  # the writer's statements, as SQLite runs them
+        lambda s: seen.append(s) if s.strip().upper() == "COMMIT" else None)
     return seen
 
 

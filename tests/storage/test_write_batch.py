@@ -252,24 +252,19 @@ async def test_a_body_awaiting_anything_else_fails_alone_in_its_batch(
 
 async def test_a_connection_lost_in_a_batch_fails_the_writes_it_carried(
         db: Database, db_target: str | Path) -> None:
-    """The server ends the writer's connection in the middle of a batch (PostgreSQL), or the
-    database rolls the whole group back (SQLite, an I/O error): the writes already in the
-    group fail with it; the ones after are written in a new group."""
+    """The database rolls the whole group back in the middle of a batch (an I/O error): the
+    writes already in the group fail with it; the ones after are written in a new group."""
     await _table(db)
     trips = _trips(db)
 
     async def lost(conn: Connection) -> None:
         await conn.execute("INSERT INTO t (x) VALUES (9)")
-        if db.backend == "postgresql":
-            await conn.execute("SELECT pg_terminate_backend(pg_backend_pid())")
-        else:
-            await conn.execute("ROLLBACK")  # what SQLite does itself on an I/O error
-            raise DatabaseUnavailable("disk I/O error")
+        await conn.execute("ROLLBACK")  # what SQLite does itself on an I/O error
+        raise DatabaseUnavailable("disk I/O error")
 
     outcomes = _outcomes(await _held(db, [(_one(1), False), (lost, False),
                                           (_one(3), False)]))
-    lost_group = DatabaseUnavailable if db.backend == "postgresql" else Exception
-    assert isinstance(outcomes[0], lost_group) and outcomes[0] is not None
+    assert isinstance(outcomes[0], Exception)
     assert isinstance(outcomes[1], DatabaseUnavailable)
     assert outcomes[2] == 3
     assert len(trips) == 2  # the third write's trip on a new group (a new connection)
@@ -277,27 +272,16 @@ async def test_a_connection_lost_in_a_batch_fails_the_writes_it_carried(
 
 
 async def _statements(db: Database) -> list[str]:
-    """The writer's statements as the database gets them (SQLite's as its thread runs them;
-    PostgreSQL's per call: one call is one round trip)."""
+    """The writer's statements as its thread runs them."""
     seen: list[str] = []
     db.engine.group_max_s = None
-    if db.backend == "sqlite":
-        await db.engine._conn.set_trace_callback(lambda s: seen.append(" ".join(s.split())))
-        return seen
-    pg = db.engine._conn
-    execute = pg.execute
-
-    def spy(sql: str, parameters: object = None) -> object:
-        seen.append(" ".join(sql.split()))
-        return execute(sql, parameters)  # type: ignore[arg-type]
-
-    pg.execute = spy  # type: ignore[method-assign]
+    await db.engine._conn.set_trace_callback(lambda s: seen.append(" ".join(s.split())))
     return seen
 
 
 async def test_a_batchs_statements_one_savepoint_each_and_one_commit(db: Database) -> None:
-    """On PostgreSQL the statements between two bodies are one round trip, and the group's
-    BEGIN goes with the first SAVEPOINT; the COMMIT releases the last savepoint."""
+    """Each body in its savepoint, the group's BEGIN before the first; the COMMIT releases the
+    last savepoint."""
     await _table(db)
     seen = await _statements(db)
     assert await db.write(_one(0)) == 0  # alone
@@ -305,17 +289,10 @@ async def test_a_batchs_statements_one_savepoint_each_and_one_commit(db: Databas
     seen.clear()
     assert _outcomes(await _held(db, [(_one(x), False) for x in (1, 2, 3)])) == [1, 2, 3]
     batch = seen[seen.index("RELEASE step") + 1:]  # after the holding transaction's
-    if db.backend == "sqlite":
-        insert = "INSERT INTO t (x) VALUES ({})".format
-        assert lone == ["BEGIN IMMEDIATE", "SAVEPOINT step", insert(0), "COMMIT"]
-        assert batch == ["SAVEPOINT step", insert(1), "RELEASE step", "SAVEPOINT step",
-                         insert(2), "RELEASE step", "SAVEPOINT step", insert(3), "COMMIT"]
-    else:
-        insert = "INSERT INTO t (x) VALUES (?)".format
-        begin = "; ".join(db.engine._backend.begin_write)
-        assert lone == [f"{begin}; SAVEPOINT step", insert(), "COMMIT"]
-        assert batch == ["SAVEPOINT step", insert(), "RELEASE step; SAVEPOINT step", insert(),
-                         "RELEASE step; SAVEPOINT step", insert(), "COMMIT"]
+    insert = "INSERT INTO t (x) VALUES ({})".format
+    assert lone == ["BEGIN IMMEDIATE", "SAVEPOINT step", insert(0), "COMMIT"]
+    assert batch == ["SAVEPOINT step", insert(1), "RELEASE step", "SAVEPOINT step",
+                     insert(2), "RELEASE step", "SAVEPOINT step", insert(3), "COMMIT"]
 
 
 async def test_a_failed_body_between_others_is_undone_in_the_batch(db: Database) -> None:
@@ -329,8 +306,5 @@ async def test_a_failed_body_between_others_is_undone_in_the_batch(db: Database)
     assert outcomes[0] == 1 and isinstance(outcomes[1], ValueError) and outcomes[2] == 3
     batch = seen[seen.index("RELEASE step") + 1:]
     undo = ["ROLLBACK TO step", "RELEASE step", "SAVEPOINT step"]
-    if db.backend == "sqlite":
-        assert batch[2:7] == ["RELEASE step", "SAVEPOINT step", *undo]
-    else:
-        assert batch[2:4] == ["RELEASE step; SAVEPOINT step", "; ".join(undo)]
+    assert batch[2:7] == ["RELEASE step", "SAVEPOINT step", *undo]
     assert batch[-1] == "COMMIT" and batch.count("COMMIT") == 1
