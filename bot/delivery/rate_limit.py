@@ -132,6 +132,11 @@ class RateLimiter:
                 return
             # another sender to this chat took its slot meanwhile: the overall token is spent
 
+    def group_full(self, chat_id: int) -> bool:
+        """Whether a post to the group ``chat_id`` has to wait for its minute's budget now."""
+        group = self._groups.get(chat_id)
+        return group is not None and group.wait_time(self.clock()) > 0
+
     def promote(self, chat_id: int) -> None:
         """Something urgent was queued for ``chat_id`` while its sender waits for its turn
         with a clean-up edit: the sender moves up (keeping its place among the urgent)."""

@@ -43,11 +43,13 @@ from aiogram.methods import (
 )
 from aiogram.types import BufferedInputFile, InlineKeyboardMarkup, Message
 
+from bot.delivery.merge import TEXT_MAX, Merged, joined, merge
 from bot.delivery.sender import Sleep, TelegramSender, is_transient
 from bot.delivery.waits import wait_event
+from record.posts import units
 from storage.backends import DatabaseUnavailable
 from storage.db import Database
-from storage.repos.outbox import EDIT, OutboxRow, Queued
+from storage.repos.outbox import EDIT, SEND, OutboxRow, Queued, Shared
 from views.drawing import draw
 
 if TYPE_CHECKING:  # Pillow is imported on the first picture, not at the bot's start
@@ -148,6 +150,8 @@ class Delivery:
         self.remote: Callable[[int], None] | None = None
         self.claims: ChatClaims | None = None  # several processes: the chats this one sends
         self._claimed: set[int] = set()
+        self._merged: set[int] = set()  # chats whose last post took queued rows in: read again
+        self._flooded: set[int] = set()  # groups whose last request met a 429 (over budget)
 
     # ------------------------------------------------------------------ lifecycle
     async def start(self) -> None:
@@ -304,6 +308,9 @@ class Delivery:
                     rows = []  # sent again (a coalesced edit) or later (a retry): as stored
                     continue
                 rows = [r for r in rows if r is not head]
+                if chat_id in self._merged:  # rows went out in the head's post: as stored now
+                    self._merged.discard(chat_id)
+                    rows, whole = [], False
                 if not rows and whole and not event.is_set():
                     break  # every row the chat had is sent, and nothing queued since
         finally:
@@ -335,9 +342,11 @@ class Delivery:
             return None
 
     def _method(self, row: OutboxRow, target: int | None,
-                photo: tuple[bytes, str] | None) -> TelegramMethod[Any]:
+                photo: tuple[bytes, str] | None, text: str | None = None
+                ) -> TelegramMethod[Any]:
         """The request for ``row``; built once its turn came, so that the chats waiting for
-        theirs hold only their row, not the request's models."""
+        theirs hold only their row, not the request's models. ``text``: a merged post's, sent
+        or edited instead of the row's own."""
         payload = row.payload
         markup = markup_of(payload)
         if photo is not None:
@@ -345,14 +354,15 @@ class Delivery:
                              photo=BufferedInputFile(photo[0], filename=photo_name(photo[0])),
                              caption=photo[1], parse_mode=self.sender.parse_mode)
         if target is None:
-            return SendMessage(chat_id=row.chat_id, text=text_of(payload),  # or not drawn
+            return SendMessage(chat_id=row.chat_id, text=text or text_of(payload),  # or not drawn
                                parse_mode=self.sender.parse_mode, reply_markup=markup,
                                protect_content=True if payload.get("protect") else None)
-        if "text" not in payload:  # a picture's caption (the morning's post)
+        if text is None and "text" not in payload:  # a picture's caption (the morning's post)
             return EditMessageCaption(chat_id=row.chat_id, message_id=target,
                                       caption=payload["caption"],
                                       parse_mode=self.sender.parse_mode, reply_markup=markup)
-        return EditMessageText(chat_id=row.chat_id, message_id=target, text=payload["text"],
+        return EditMessageText(chat_id=row.chat_id, message_id=target,
+                               text=text or payload["text"],
                                parse_mode=self.sender.parse_mode, reply_markup=markup)
 
     async def _call(self, method: TelegramMethod[Any], *, urgent: bool) -> Any:
@@ -380,20 +390,45 @@ class Delivery:
         goes before the clean-up edits of private prompts within the overall limit
         (:meth:`bot.delivery.sender.RateLimiter.acquire`)."""
         chat_id = row.chat_id
-        target = await self._target(row)
+        shared: Shared | None = None
+        if row.method == EDIT and chat_id < 0:  # a part of a merged post, maybe
+            assert row.key is not None
+            shared = await self.db.outbox.shared(chat_id, row.key)
+        target = shared.message_id if shared is not None else await self._target(row)
         if isinstance(target, str):
             log.warning("cannot edit %s in %s: %s", row.key, chat_id, target)
             await self.db.outbox.mark_failed(row, target)
             return True
         photo = await self._photo(row)
+        # a club's post that waits for the group's minute (or a 429): what its table queues
+        # meanwhile goes out with it (bot/delivery/merge.py)
+        behind = chat_id < 0 and row.method == SEND and (
+            chat_id in self._flooded or self.sender.limiter.group_full(chat_id))
         await self.sender.limiter.acquire(chat_id, urgent=urgent)
-        method = self._method(row, target, photo)
+        merged: Merged | None = None
+        if behind:
+            merged = merge(row, await self.db.outbox.pending(chat_id, limit=PEEK), self.wall())
+        text = None if merged is None else merged.text
+        if merged is not None and photo is not None:  # its caption as edited since
+            photo, text = (photo[0], merged.text), None
+        parts: tuple[tuple[str | None, str], ...] = ()
+        moved = False
+        if shared is not None:
+            assert row.key is not None
+            parts = shared.with_text(row.key, text_of(row.payload))
+            if units(joined(parts)) > TEXT_MAX:  # the part outgrew the post: one of its own
+                parts, moved, target = shared.without(row.key), True, None
+            else:
+                text = joined(parts)
+        method = self._method(row, target, photo, text)
         name = type(method).__name__
         try:
             result = await self._call(method, urgent=urgent)
         except TelegramRetryAfter as e:
             log.warning("flood control", extra={"chat_id": chat_id, "method": name,
                                                 "retry_after": e.retry_after})
+            if chat_id < 0:
+                self._flooded.add(chat_id)
             await self.db.outbox.retry_at(row, self.wall() + float(e.retry_after), e.message)
             return False
         except TelegramMigrateToChat as e:
@@ -412,6 +447,8 @@ class Delivery:
         except Exception as e:
             error = f"{type(e).__name__}: {e}"
             if isinstance(e, TelegramBadRequest) and NOT_MODIFIED in e.message.lower():
+                if shared is not None:  # as wanted (the post already reads so)
+                    return await self.db.outbox.mark_part(row, shared, parts, self.wall())
                 return await self.db.outbox.mark_sent(row, None, self.wall())  # as wanted
             if is_transient(e):
                 delay = self._backoff(row.attempts)
@@ -429,6 +466,17 @@ class Delivery:
                 await self.sender.blocked(chat_id)
             return True
         message_id = result.message_id if isinstance(result, Message) else None
+        self._flooded.discard(chat_id)
+        if merged is not None:
+            self._merged.add(chat_id)
+            marked = await self.db.outbox.mark_merged(row, message_id, merged.parts,
+                                                      merged.text, merged.taken, self.wall())
+            log.info("posts merged while the chat waited", extra={
+                "chat_id": chat_id, "rows": 1 + len(merged.taken)})
+            return row.id in marked
+        if shared is not None:
+            return await self.db.outbox.mark_part(row, shared, parts, self.wall(),
+                                                  moved_to=message_id if moved else None)
         if not await self.db.outbox.mark_sent(row, message_id, self.wall()):
             log.debug("edit coalesced while in flight", extra={"chat_id": chat_id})
             return False

@@ -38,6 +38,28 @@ class Queued:
     throttle: float = 0.0
 
 
+THROTTLE = "throttle"  # a throttled edit's gap, kept in its row: an edit coalesced in flight waits
+MERGED_INTO = "merged_into"  # a send that went out inside an earlier row's post: that row's id
+PARTS = "parts"  # the row whose post holds merged sends: [key, text] of each, in order
+
+
+@dataclass(frozen=True)
+class Shared:
+    """A sent post that holds several queued sends of its chat, merged while the chat waited
+    for Telegram's budget (``bot/delivery/merge.py``): the row that holds its parts, the
+    message, and each part's key and current text, in order."""
+
+    owner: int
+    message_id: int
+    parts: tuple[tuple[str | None, str], ...]
+
+    def with_text(self, key: str, text: str) -> tuple[tuple[str | None, str], ...]:
+        return tuple((k, text if k == key else t) for k, t in self.parts)
+
+    def without(self, key: str) -> tuple[tuple[str | None, str], ...]:
+        return tuple((k, t) for k, t in self.parts if k != key)
+
+
 @dataclass(frozen=True)
 class OutboxRow:
     id: int
@@ -66,7 +88,7 @@ async def enqueue_in(conn: Connection, messages: Iterable[Queued], now: float) -
     new: list[int] = []
     sends: list[tuple[int, str | None, str, float]] = []
     for m in messages:
-        text = _dump(m.payload)
+        text = _dump({**m.payload, THROTTLE: m.throttle} if m.throttle > 0 else m.payload)
         if m.method == SEND:  # a run of sends goes in one statement (one trip to the thread)
             sends.append((m.chat_id, m.key, text, now))
             continue
@@ -74,9 +96,12 @@ async def enqueue_in(conn: Connection, messages: Iterable[Queued], now: float) -
         sends = []
         if m.method != EDIT or m.key is None:
             raise ValueError(f"bad outbox request: {m.method} {m.key}")
+        # an edit without a throttle (the host's own press on the panel) takes the queued
+        # edit's place at once; a throttled one keeps its slot, a retry its backoff
         cur = await conn.execute(
-            "UPDATE outbox SET payload = ?, rev = rev + 1 WHERE chat_id = ? AND key = ?"
-            " AND method = 'edit' AND status = 'pending'", (text, m.chat_id, m.key))
+            "UPDATE outbox SET payload = ?, rev = rev + 1, next_at = CASE WHEN ? AND attempts = 0"
+            " THEN 0 ELSE next_at END WHERE chat_id = ? AND key = ? AND method = 'edit'"
+            " AND status = 'pending'", (text, m.throttle <= 0, m.chat_id, m.key))
         if cur.rowcount:
             continue
         next_at = 0.0
@@ -182,6 +207,51 @@ class Outbox:
             return None
         return str(rows[0][0]), None if rows[0][1] is None else int(rows[0][1])
 
+    async def shared(self, chat_id: int, key: str) -> Shared | None:
+        """The merged post the send under ``key`` went out in; None for a post of its own (or
+        one not sent)."""
+        if (chat_id, key) in self._sent:
+            return None  # marked sent alone by this process
+        rows = await self._db.query(
+            "SELECT id, status, message_id, payload FROM outbox WHERE chat_id = ? AND key = ?"
+            " AND method = 'send'", (chat_id, key), background=True)
+        if not rows or rows[0][1] != "sent" or rows[0][2] is None:
+            return None
+        message_id = int(rows[0][2])
+        payload = json.loads(rows[0][3])
+        owner = int(rows[0][0])
+        if MERGED_INTO in payload:
+            owner = int(payload[MERGED_INTO])
+            found = await self._db.query("SELECT payload FROM outbox WHERE id = ?", (owner,),
+                                         background=True)
+            payload = json.loads(found[0][0]) if found else {}
+        parts = tuple((k, str(t)) for k, t in payload.get(PARTS, ()))
+        if all(k != key for k, _ in parts):  # a post of its own (or moved out of one)
+            keep(self._sent, (chat_id, key), message_id, _SENT_KEPT)
+            return None
+        return Shared(owner, message_id, parts)
+
+    async def mark_merged(self, head: OutboxRow, message_id: int | None,
+                          parts: Sequence[tuple[str | None, str]], text: str,
+                          taken: Sequence[OutboxRow], now: float) -> set[int]:
+        """``head`` went out as one post with the rows ``taken`` (sends appended, edits of its
+        parts folded in): every one of them marked sent, in one transaction. A post of one part
+        (a picture with its caption's edits) is not a merged post: its later edits are its
+        own. The ids marked (an edit coalesced while in flight is not: its newer text goes as
+        an edit)."""
+        return await self._db.write(partial(_mark_merged, head, message_id, parts, text, taken,
+                                            now), background=True)
+
+    async def mark_part(self, row: OutboxRow, shared: Shared,
+                        parts: Sequence[tuple[str | None, str]], now: float, *,
+                        moved_to: int | None = None) -> bool:
+        """The edit ``row`` of a part of the merged post ``shared`` went out: the post's parts
+        are now ``parts``; ``moved_to``: the part no longer fitted and went out as a post of its
+        own, that message (its later edits go there). False when the edit was coalesced in
+        flight (its newer text goes out again)."""
+        return await self._db.write(partial(_mark_part, row, shared, tuple(parts), now,
+                                            moved_to), background=True)
+
     async def mark_sent(self, row: OutboxRow, message_id: int | None, now: float) -> bool:
         """Confirmed by Telegram. False when an edit was coalesced meanwhile (send it again).
         Returns once the mark is durable; the marks of several chats' workers are written
@@ -253,8 +323,59 @@ async def _mark_sent(conn: Connection, row: OutboxRow, message_id: int | None,
             await conn.execute("UPDATE outbox SET payload = ? WHERE id = ?",
                                (_dump(kept), row.id))
         return True
-    await conn.execute(
-        "UPDATE outbox SET message_id = ?, attempts = attempts + 1 WHERE id = ?",
-        (message_id, row.id))
+    # an edit coalesced while in flight: its newer text goes out again, after its gap
+    await conn.execute("UPDATE outbox SET message_id = ?, next_at = ? WHERE id = ?",
+                       (message_id, now + float(row.payload.get(THROTTLE, 0)), row.id))
     return False
+
+
+async def _mark_merged(head: OutboxRow, message_id: int | None,
+                       parts: Sequence[tuple[str | None, str]], text: str,
+                       taken: Sequence[OutboxRow], now: float, conn: Connection) -> set[int]:
+    marked: set[int] = set()
+    if len(parts) > 1:
+        cur = await conn.execute(
+            "UPDATE outbox SET status = 'sent', message_id = ?, sent_at = ?, error = NULL,"
+            " attempts = attempts + 1, payload = ? WHERE id = ? AND rev = ?",
+            (message_id, now, _dump({"text": text, PARTS: [list(p) for p in parts]}), head.id,
+             head.rev))
+        if cur.rowcount:
+            marked.add(head.id)
+    elif await _mark_sent(conn, head, message_id, now):  # one part: its edits folded in
+        marked.add(head.id)
+    for row in taken:
+        payload = row.payload
+        if row.method == SEND:
+            payload[MERGED_INTO] = head.id
+        cur = await conn.execute(
+            "UPDATE outbox SET status = 'sent', message_id = ?, sent_at = ?, error = NULL,"
+            " attempts = attempts + 1, payload = ? WHERE id = ? AND rev = ?",
+            (message_id if row.method == SEND else None, now, _dump(payload), row.id, row.rev))
+        if cur.rowcount:
+            marked.add(row.id)
+        else:
+            await _mark_sent(conn, row, None, now)  # (coalesced in flight: its gap, then again)
+    return marked
+
+
+async def _mark_part(row: OutboxRow, shared: Shared, parts: tuple[tuple[str | None, str], ...],
+                     now: float, moved_to: int | None, conn: Connection) -> bool:
+    if not await _mark_sent(conn, row, None, now):
+        return False
+    await conn.execute(
+        "UPDATE outbox SET payload = ? WHERE id = ?",
+        (_dump({"text": "\n\n".join(t for _, t in parts), PARTS: [list(p) for p in parts]}),
+         shared.owner))
+    if moved_to is not None:  # the part's own row: a post of its own from now on
+        found = list(await conn.execute_fetchall(
+            "SELECT id, payload FROM outbox WHERE chat_id = ? AND key = ? AND method = 'send'",
+            (row.chat_id, row.key)))
+        if found and int(found[0][0]) != shared.owner:
+            payload = {k: v for k, v in json.loads(found[0][1]).items() if k != MERGED_INTO}
+            await conn.execute("UPDATE outbox SET message_id = ?, payload = ? WHERE id = ?",
+                               (moved_to, _dump(payload), int(found[0][0])))
+        elif found:  # the owner keeps the other parts; its own is no longer among them
+            await conn.execute("UPDATE outbox SET message_id = ? WHERE id = ?",
+                               (moved_to, shared.owner))
+    return True
 

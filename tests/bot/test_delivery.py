@@ -334,9 +334,10 @@ async def test_a_request_is_built_once_its_turn_came(
     delivery = Delivery(db, sender)
     build = delivery._method
 
-    def built(row: Any, target: int | None, photo: tuple[bytes, str] | None) -> Any:
+    def built(row: Any, target: int | None, photo: tuple[bytes, str] | None,
+              text: str | None = None) -> Any:
         steps.append(("built", row.chat_id))
-        return build(row, target, photo)
+        return build(row, target, photo, text)
 
     monkeypatch.setattr(delivery, "_method", built)
     await delivery.start()

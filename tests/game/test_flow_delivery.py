@@ -4,12 +4,15 @@ from __future__ import annotations
 
 import re
 from collections.abc import AsyncIterator
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
 
 import engine
+from bot.game.rooms.day import BOARD_EDIT_GAP
 from record.table import Stage
+from tests.bot.conftest import FAST_LIMITS
 from tests.fakes.telegram_server import FakeTelegram
 from tests.game.flow import CLUB, Flow, running, wait_until
 
@@ -134,3 +137,44 @@ async def test_stale_prompts_lose_their_buttons_after_the_moment(
         assert not open_buttons(fake, [*flow.players, flow.table.host_id], f"gv:{game}:")
         assert not open_buttons(fake, flow.players, f"gc:{game}:")
         assert not open_buttons(fake, [flow.table.host_id], f"gf:{game}:")
+
+
+@pytest.mark.soak
+async def test_a_club_chat_behind_its_budget_is_late_by_a_post_never_a_phase(
+        fake: FakeTelegram, tmp_path: Path) -> None:
+    """Soak test (40-50 s: four rounds of real timers behind a real budget). Short timers
+    and a tight group budget (two posts in any 5 s: the group's 20 a minute, made short: one
+    every 2.5 s), nobody pressing: each round's nights and votes run out on their timers, and
+    the club chat cannot take a post per event. What queued behind its waiting post goes out
+    in it, so each night's fall has reached the chat before the next night falls (a chat one
+    phase behind fails), and the vote board's edits keep their gap (BOARD_EDIT_GAP)."""
+    limits = replace(FAST_LIMITS, group_per_minute=2, group_span=5.0)
+    async with running(fake, tmp_path, default_locale="en", limits=limits, night_seconds=3,
+                       mafia_agree_seconds=1, vote_turn_seconds=0.3,
+                       last_word_seconds=0.05) as app:
+        flow = Flow(fake, app, "en")
+        await flow.lobby(10)
+        await flow.deal()
+        await flow.delivered(within=60)
+        late = []
+        for night in range(1, 5):
+            if night > 1:
+                told = [m.body for m in fake.messages(CLUB) if f"Night {night - 1}." in m.body]
+                if not told:
+                    late.append(night - 1)
+            await flow.start("/night", Stage.NIGHT)  # nobody chooses: the night runs out
+            await wait_until(lambda: flow.table.stage is not Stage.NIGHT, 20, "the morning")
+            await flow.start("/vote", Stage.VOTE)  # nobody votes: every turn runs out
+            await wait_until(lambda: flow.table.stage is not Stage.VOTE, 20, "the verdict")
+        assert late == [], f"the fall of nights {late} reached the chat after the next night's"
+        await flow.host("/endgame")
+        await wait_until(lambda: flow.over, 10, "the end")
+        await flow.delivered(within=60)
+        boards = {m.message_id for m in fake.messages(CLUB) if "🗳" in m.body}
+        edits: dict[int, list[float]] = {}
+        for r in fake.log:
+            if r.method == "editMessageText" and r.chat_id == CLUB and r.status == 200:
+                edits.setdefault(int(r.params["message_id"]), []).append(r.at)
+        gaps = [b - a for board in boards for a, b in zip(edits.get(board, []),
+                                                          edits.get(board, [])[1:], strict=False)]
+        assert all(gap >= BOARD_EDIT_GAP - 0.1 for gap in gaps), gaps

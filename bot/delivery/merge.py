@@ -1,0 +1,98 @@
+"""A group chat behind its budget: the posts still queued go out as one.
+
+Telegram takes 20 posts a minute in a group. When a club's post has to wait for that budget
+(or for a 429), whatever its table queued meanwhile would follow one post a slot, and with
+short timers the chat would fall behind by whole phases. So when the head post's turn comes
+after such a wait, the texts queued behind it (of the same table, or of no table) are merged
+into it, and the queued edits of any of them are folded in: the chat is late by at most one
+post. The post remembers its parts (``storage.repos.outbox.Shared``), so that a later edit of
+one of them edits that part of the post and keeps the others. Pictures, posts with buttons and
+edits of other messages are never merged (a picture takes its own caption's edits), and
+nothing passes an edit of another message that is due (the chat's order). Pure: the worker
+(:mod:`bot.delivery.worker`) reads and marks.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from record.posts import units
+from storage.repos.outbox import EDIT, SEND, OutboxRow
+
+# UTF-16 units: what a merged post may hold when it is made (Telegram takes 4096; each part
+# may still grow by the edits of its own post: the last words' ends, the next night's fall)
+MERGED_LIMIT = 2500
+TEXT_MAX = 4096  # Telegram's limit of a message's text: a longer part leaves the merged post
+_TABLE = re.compile(r"g(\d+):")  # a game's messages' keys: docs/delivery.md
+
+
+def table_of(key: str | None) -> str | None:
+    """The table a row belongs to (its key's game), or None for a row of the chat alone."""
+    found = _TABLE.match(key or "")
+    return None if found is None else found.group(1)
+
+
+def joined(parts: Sequence[tuple[str | None, str]]) -> str:
+    return "\n\n".join(text for _, text in parts)
+
+
+def _plain(payload: dict[str, object]) -> bool:
+    """A text without buttons or a picture: what may be merged."""
+    return isinstance(payload.get("text"), str) and not (
+        {"markup", "picture", "photo", "caption", "protect"} & set(payload))
+
+
+@dataclass(frozen=True)
+class Merged:
+    """The post the head goes out as: its parts (key, text) in order and the rows taken into
+    it (the sends appended, the edits of its parts folded in)."""
+
+    parts: tuple[tuple[str | None, str], ...]
+    taken: tuple[OutboxRow, ...]
+    picture: bool = False  # a picture with its caption's edits folded in (one part)
+
+    @property
+    def text(self) -> str:
+        return joined(self.parts)
+
+
+def merge(head: OutboxRow, rows: Sequence[OutboxRow], now: float) -> Merged | None:
+    """What goes out with ``head`` (a send whose turn came after a wait for the chat's budget)
+    from ``rows``, the chat's queue as read now (oldest first); None: nothing to merge. A
+    picture takes only its own caption's edits."""
+    payload = head.payload
+    picture = "picture" in payload or "photo" in payload
+    if head.method != SEND or not (picture or _plain(payload)):
+        return None
+    field = "caption" if picture else "text"
+    parts: list[tuple[str | None, str]] = [(head.key, str(payload[field]))]
+    table = table_of(head.key)
+    taken: list[OutboxRow] = []
+    for row in rows:
+        if row.id <= head.id:
+            continue
+        body = row.payload
+        if row.method == EDIT:
+            at = next((i for i, (k, _) in enumerate(parts) if k == row.key), None)
+            if at is not None and isinstance(body.get(field), str) and "markup" not in body:
+                parts[at] = (row.key, str(body[field]))
+                taken.append(row)
+                continue
+            if row.attempts == 0 and row.next_at > now:
+                continue  # a throttled edit waiting for its slot holds nothing up
+            break  # an edit of another message is due: it goes first
+        if picture or not _plain(body):
+            break
+        mine = table_of(row.key)
+        if mine is not None and table is not None and mine != table:
+            break  # another table's post (several tables in one chat)
+        if units(joined([*parts, (row.key, str(body["text"]))])) > MERGED_LIMIT:
+            break
+        table = table or mine
+        parts.append((row.key, str(body["text"])))
+        taken.append(row)
+    if not taken:
+        return None
+    return Merged(tuple(parts), tuple(taken), picture)
