@@ -43,10 +43,12 @@ from bot.services import Services
 from bot.services.accounts import Accounts, Clock, utc_now
 from bot.services.admin import Admin
 from bot.services.alerts import OpsAlerts, lasted, network_checks, table_checks
+from bot.services.catalogue import Catalogue
 from bot.services.chats import ChatMoves
 from bot.services.club_settings import ClubSettings
 from bot.services.expiry import ExpiryReport, run_expiry
 from bot.services.moving import Moving
+from bot.services.shop import Shop
 from bot.services.status import Status
 from bot.startup import StartupError as StartupError  # where the importers found it
 from bot.telegram.flood import FloodGuard
@@ -71,6 +73,7 @@ from views.stats import StatsService
 log = logging.getLogger("bot")
 
 EXPIRY_HOUR_UTC = 7  # the daily expiry job (warnings and burns) runs at 07:00 UTC
+SHOP_MINUTE = 30  # the gift requests not handed over in time close every hour at :30
 STARTUP_TIMEOUT = 15
 SHUTDOWN_FLUSH_SECONDS = 10  # posted messages still retrying get this long at shutdown
 SHUTDOWN_DRAIN_SECONDS = 3  # the durable outbox: sent by the next start if not now
@@ -152,8 +155,17 @@ class App:
 
     async def daily_expiry(self) -> ExpiryReport:
         s = self.services
-        return await run_expiry(s.db, s.sender, s.translator, self.clock().date(),
-                                self.settings.default_locale)
+        report = await run_expiry(s.db, s.sender, s.translator, self.clock().date(),
+                                  self.settings.default_locale)
+        shop = s.extra.get("shop")
+        if isinstance(shop, Shop):  # the gift requests the burns closed, told
+            await shop.tell()
+        return report
+
+    async def shop_requests(self) -> int:
+        """The gift requests not handed over in time closed; every untold change told."""
+        shop = self.services.extra.get("shop")
+        return await shop.expire_overdue() if isinstance(shop, Shop) else 0
 
     async def run(self, *, handle_signals: bool = True, polling_timeout: int = 10) -> None:
         """Start long polling (or the webhook server when WEBHOOK_URL is set) until
@@ -189,11 +201,20 @@ class App:
             await self.close()
 
     def arm_expiry(self) -> None:
+        """The daily expiry and the shop's hourly job: on one process (the one holding the
+        expiry role on PostgreSQL); each is idempotent, so a catch-up at start is safe."""
         self.scheduler.add_job(
             self.guard.wrap("expiry", self.daily_expiry),
             CronTrigger(hour=EXPIRY_HOUR_UTC, minute=0, timezone=UTC),
             id="expiry", replace_existing=True, coalesce=True, misfire_grace_time=6 * 3600,
             next_run_time=datetime.now(UTC),  # catch up at start; storage is idempotent
+        )
+        # beside the daily expiry, on the process that holds its role
+        self.scheduler.add_job(
+            self.guard.wrap("shop", self.shop_requests),
+            CronTrigger(minute=SHOP_MINUTE, timezone=UTC),
+            id="shop", replace_existing=True, coalesce=True, misfire_grace_time=3600,
+            next_run_time=datetime.now(UTC),
         )
 
     async def listen_webhook(self, webapp: web.Application, allowed_updates: list[str]) -> None:
@@ -501,6 +522,11 @@ async def create_app(
     services.extra["moving"] = Moving(accounts, settings.admin_ids)
     services.extra["club_settings"] = ClubSettings(db, settings)
     services.extra["delivery"] = delivery
+    shop = Shop(db, accounts, translator, settings.admin_ids,
+                request_days=settings.gift_request_days, clock=clock)
+    shop.queued = delivery.queued
+    services.extra["shop"] = shop
+    services.extra["catalogue"] = Catalogue(db, settings.admin_ids, clock=clock)
     scheduler = AsyncIOScheduler(timezone=UTC)
     guard = JobGuard()
     games = install_games(services, scheduler, guard)

@@ -71,6 +71,8 @@ class Settings(BaseSettings):
     webhook_secret: SecretStr | None = None  # required with WEBHOOK_URL
     webhook_host: str = "0.0.0.0"
     webhook_port: int = 8080
+    # a gift request not handed over within so many days closes, its points free again
+    gift_request_days: Annotated[int, Field(ge=1, le=365)] = 14
 
     @field_validator("bot_token")
     @classmethod

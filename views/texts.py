@@ -42,6 +42,9 @@ def ledger_reason(tr: Translator, locale: str, row: LedgerRow) -> str:
 def balance(tr: Translator, locale: str, view: BalanceView) -> str:
     info = view.info
     lines = [tr.t(locale, "balance.text", points=info.points)]
+    if view.reserved:  # open gift requests hold some: what is free apart
+        lines.append(tr.t(locale, "shop.balance_reserved", reserved=view.reserved,
+                          available=view.available))
     if info.rank is not None:
         lines.append(tr.t(locale, "balance.rank", rank=info.rank, total=info.players_ranked))
     else:

@@ -41,6 +41,7 @@ from aiogram.methods import (
     EditMessageText,
     SendDocument,
     SendMessage,
+    SendPhoto,
     TelegramMethod,
 )
 from aiogram.types import BufferedInputFile, CallbackQuery, InlineKeyboardMarkup, Message
@@ -146,6 +147,20 @@ class TelegramSender:
             caption=caption,
             parse_mode=self.parse_mode if caption else None,
         )
+        return await self.request(chat_id, method)
+
+    async def send_photo(
+        self,
+        chat_id: int,
+        photo: str,
+        *,
+        caption: str | None = None,
+        reply_markup: InlineKeyboardMarkup | None = None,
+    ) -> Message | None:
+        """A photo Telegram already has (its ``file_id``), with an HTML caption."""
+        method = SendPhoto(chat_id=chat_id, photo=photo, caption=caption,
+                           parse_mode=self.parse_mode if caption else None,
+                           reply_markup=reply_markup)
         return await self.request(chat_id, method)
 
     async def edit_text(

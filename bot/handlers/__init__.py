@@ -18,14 +18,16 @@ from bot.handlers import (
     moving,
     private,
     settings,
+    shop,
+    shop_admin,
     stats,
     wrong_chat,
 )
 
 
 def get_routers(*, admin_middleware: object | None = None) -> list[Router]:
-    """Stats (/stats, /top in every chat), private, evenings, admin, club, then fallback last
-    (it answers commands nobody else took).
+    """Stats (/stats, /top in every chat), private, evenings, admin, the gift shop, club, then
+    fallback last (it answers commands nobody else took).
 
     ``admin_middleware`` becomes the admin router's inner message middleware (AdminOnly).
     """
@@ -40,6 +42,8 @@ def get_routers(*, admin_middleware: object | None = None) -> list[Router]:
         evenings.create_router(),
         admin_router,
         moving_router,
+        shop.create_router(),
+        shop_admin.create_router(admin_middleware),
         club.create_router(),
         settings.create_router(),
         wrong_chat.create_router(),

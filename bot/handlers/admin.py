@@ -9,6 +9,7 @@ from aiogram.types import Message
 from bot.errors import UserError
 from bot.services import Services
 from bot.services.accounts import display
+from bot.services.shop import Shop
 from views import texts
 
 
@@ -49,6 +50,9 @@ async def block(
     message: Message, command: CommandObject, services: Services, locale: str
 ) -> None:
     player, reason = await services.admin.block(_admin_id(message), command.args or "")
+    shop = services.extra.get("shop")
+    if isinstance(shop, Shop):  # its open gift requests burned with its points: told
+        await shop.tell()
     tr = services.translator
     player_locale = services.accounts.locale_of(player, None)
     await services.sender.send_text(message.chat.id,
@@ -73,7 +77,8 @@ async def unblock(
 
 async def export(message: Message, command: CommandObject, services: Services,
                  locale: str) -> None:
-    """``/export`` (CSV) or ``/export xlsx``: the columns ``/import`` reads."""
+    """``/export`` (CSV) or ``/export xlsx``: the columns ``/import`` reads; the gift
+    requests as a second CSV file, or the workbook's second sheet."""
     form = (command.args or "csv").strip().lower().lstrip(".")
     if form not in ("csv", "xlsx"):
         raise UserError("admin.export_usage")
@@ -86,6 +91,12 @@ async def export(message: Message, command: CommandObject, services: Services,
         message.chat.id, data, f"balances-{today.isoformat()}.{form}",
         caption=services.translator.t(locale, "admin.export_caption", date=today),
     )
+    if form == "csv":  # the .xlsx holds them on a sheet of its own
+        requests = await services.admin.export_requests_csv()
+        if requests is not None:
+            await services.sender.send_document(
+                message.chat.id, requests, f"gift-requests-{today.isoformat()}.csv",
+                caption=services.translator.t(locale, "shop.export_caption", date=today))
 
 
 async def complaints(message: Message, services: Services, locale: str) -> None:

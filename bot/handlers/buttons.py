@@ -26,3 +26,15 @@ class SettingsCb(CallbackData, prefix="cset"):
 
     action: str
     arg: str = ""
+
+
+class CatalogueCb(CallbackData, prefix="gifts"):
+    """The admins' ``/shop`` dialog: action ``list`` (the catalogue), ``gift`` (a gift's page),
+    ``new`` (a new gift: its name asked), ``field`` (``arg``: name|price|stock|photo asked),
+    ``retire`` / ``restore``, ``nophoto`` (the photo taken away), ``skip`` (no photo for a new
+    gift), ``stop`` (nothing asked any more)."""
+
+    action: Literal["list", "gift", "new", "field", "retire", "restore", "nophoto", "skip",
+                    "stop"]
+    id: int = 0
+    arg: str = ""

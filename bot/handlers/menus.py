@@ -24,11 +24,13 @@ from bot.handlers.club import GAME_COMMANDS, PLAYER_GAME_COMMANDS
 from views.i18n import SUPPORTED, Translator
 
 PRIVATE_COMMANDS = ("start", "help", "nick", "profile", "lang", "sex", "spouse", "divorce",
-                    "balance", "top", "stats", "complain", "evenings", *PLAYER_GAME_COMMANDS)
+                    "balance", "gifts", "top", "stats", "complain", "evenings",
+                    *PLAYER_GAME_COMMANDS)
 MEMBER_COMMANDS = ("help",)
 GROUP_ADMIN_COMMANDS = ("help", "top", "settings", *GAME_COMMANDS)
 ADMIN_COMMANDS = ("redeem", "adjust", "block", "unblock", "export", "import", "link",
-                  "lookalikes", "complaints", "status")
+                  "lookalikes", "complaints", "status", "shop", "gift_requests", "gift_add",
+                  "gift_edit", "gift_photo", "gift_retire", "gift_restore")
 # a command whose menu line in a private chat is not its club chat's (/status: the bot's, not
 # the game's)
 PRIVATE_KEYS = {"status": "commands.bot_status"}

@@ -44,8 +44,10 @@ async def start(
 
 async def help_(message: Message, services: Services, locale: str) -> None:
     text = services.translator.t(locale, "help.private", complaints=COMPLAINTS_PER_DAY)
+    text += "\n" + services.translator.t(locale, "shop.help.private")
     if message.from_user and services.admin.is_admin(message.from_user.id):
         text += "\n\n" + services.translator.t(locale, "help.admin")
+        text += "\n\n" + services.translator.t(locale, "shop.help.admin")
     await services.sender.send_text(message.chat.id, text)
 
 

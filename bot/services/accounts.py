@@ -192,6 +192,7 @@ class Accounts:
             info=await self.db.ledger.balance_with_rank(tg_id),
             rows=await self.db.ledger.recent(tg_id, limit=rows),
             expires_on=await self.db.ledger.expiry_date(tg_id),
+            reserved=await self.db.gift_requests.reserved(tg_id),
         )
 
     async def top(self, limit: int = 20) -> list[TopEntry]:

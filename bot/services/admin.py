@@ -11,6 +11,9 @@ from bot.services.accounts import Accounts, Clock, display, utc_now
 from storage.db import Database
 from storage.errors import InsufficientBalance, StorageError
 from storage.models import Player
+from storage.shop.requests import EXPORT_COLUMNS
+from storage.spreadsheets.columns import COLUMNS
+from storage.spreadsheets.files import write_csv, write_xlsx
 
 POINTS = re.compile(r"^[+-]?\d{1,9}$")
 MAX_REASON = 200
@@ -71,6 +74,8 @@ class Admin:
                 player.tg_id, points, reason=reason, admin_id=admin_id, now=self.clock()
             )
         except InsufficientBalance as e:
+            if e.reserved:  # open gift requests hold some of them
+                raise _reserved(player, e, points) from e
             raise UserError("admin.insufficient", nick=display(player), balance=e.balance,
                             points=points) from e
         except StorageError as e:
@@ -86,6 +91,8 @@ class Admin:
                 player.tg_id, points, reason=reason, admin_id=admin_id, now=self.clock()
             )
         except InsufficientBalance as e:  # who, how much, and the balance now
+            if e.reserved:
+                raise _reserved(player, e, -points) from e
             raise UserError("admin.adjust_insufficient", nick=display(player),
                             balance=e.balance, points=-points) from e
         except StorageError as e:
@@ -118,12 +125,27 @@ class Admin:
         return data.encode("utf-8")
 
     async def export_xlsx(self, admin_id: int) -> bytes:
-        """The same columns as :meth:`export_csv`, as an Excel workbook."""
-        data = await self.db.ledger.export_xlsx()
+        """The same columns as :meth:`export_csv` on the first sheet (the one ``/import``
+        reads), and every gift request on a second."""
+        data = write_xlsx(COLUMNS, await self.db.ledger.export_rows(), title="balances",
+                          more=[("gift requests", EXPORT_COLUMNS,
+                                 await self.db.gift_requests.export_rows())])
         await self.db.admin_log.record(admin_id, "export", "balances xlsx", self.clock())
         return data
+
+    async def export_requests_csv(self) -> bytes | None:
+        """Every gift request as CSV (None while there is none)."""
+        rows = await self.db.gift_requests.export_rows()
+        return write_csv(EXPORT_COLUMNS, rows) if rows else None
 
     async def complaints(self, admin_id: int) -> list[tuple[Player, int]]:
         counts = await self.db.complaints.counts()
         await self.db.admin_log.record(admin_id, "complaints", "viewed counts", self.clock())
         return list(counts)
+
+
+def _reserved(player: Player, error: InsufficientBalance, points: int) -> UserError:
+    """Points asked for that open gift requests hold: how many are free, and what to do."""
+    return UserError("shop.take_reserved", nick=display(player), points=points,
+                     balance=error.balance, reserved=error.reserved,
+                     available=max(0, error.balance - error.reserved))

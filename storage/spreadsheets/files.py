@@ -21,6 +21,7 @@ import zipfile
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import date, datetime, time
+from typing import Any
 
 MAX_FILE_BYTES = 2 * 1024 * 1024
 MAX_ROWS = 10_000
@@ -241,15 +242,28 @@ def write_csv(header: Sequence[str], rows: Iterable[Sequence[Cell]], *,
     return ("\ufeff" if bom else "").encode() + out.getvalue().encode("utf-8")
 
 
-def write_xlsx(header: Sequence[str], rows: Iterable[Sequence[Cell]], *, title: str) -> bytes:
-    """One sheet: the header in bold, numbers as numbers, dates as date cells (YYYY-MM-DD)."""
+def write_xlsx(header: Sequence[str], rows: Iterable[Sequence[Cell]], *, title: str,
+               more: Sequence[tuple[str, Sequence[str], Iterable[Sequence[Cell]]]] = ()
+               ) -> bytes:
+    """One sheet (then one for each of ``more``: title, header, rows): the header in bold,
+    numbers as numbers, dates as date cells (YYYY-MM-DD)."""
     import openpyxl
-    from openpyxl.styles import Font
-    from openpyxl.utils import get_column_letter
 
     book = openpyxl.Workbook()
     sheet = book.active
     assert sheet is not None
+    _fill(sheet, title, header, rows)
+    for more_title, more_header, more_rows in more:
+        _fill(book.create_sheet(), more_title, more_header, more_rows)
+    out = io.BytesIO()
+    book.save(out)
+    return out.getvalue()
+
+
+def _fill(sheet: Any, title: str, header: Sequence[str], rows: Iterable[Sequence[Cell]]) -> None:
+    from openpyxl.styles import Font
+    from openpyxl.utils import get_column_letter
+
     sheet.title = title[:31]
     for column, name in enumerate(header, start=1):
         sheet.cell(row=1, column=column, value=name).font = Font(bold=True)
@@ -262,9 +276,6 @@ def write_xlsx(header: Sequence[str], rows: Iterable[Sequence[Cell]], *, title: 
                 cell.data_type = "s"  # text, never a formula
     for index, name in enumerate(header, start=1):
         sheet.column_dimensions[get_column_letter(index)].width = max(12, min(40, len(name) + 4))
-    out = io.BytesIO()
-    book.save(out)
-    return out.getvalue()
 
 
 def _xlsx_value(cell: Cell) -> Cell:

@@ -139,3 +139,14 @@ def test_the_clubs_time_zone(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("TIMEZONE", "Moscow/Europe")
     with pytest.raises(ValidationError, match="unknown time zone"):
         Settings(_env_file=None, bot_token=TOKEN)  # type: ignore[call-arg]
+
+
+def test_the_days_a_gift_request_waits(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("GIFT_REQUEST_DAYS", raising=False)
+    assert Settings(_env_file=None, bot_token=TOKEN).gift_request_days == 14  # type: ignore[call-arg]
+    monkeypatch.setenv("GIFT_REQUEST_DAYS", "3")
+    assert Settings(_env_file=None, bot_token=TOKEN).gift_request_days == 3  # type: ignore[call-arg]
+    for bad in ("0", "366", "soon"):
+        monkeypatch.setenv("GIFT_REQUEST_DAYS", bad)
+        with pytest.raises(ValidationError):
+            Settings(_env_file=None, bot_token=TOKEN)  # type: ignore[call-arg]

@@ -38,6 +38,10 @@ ROWS_RU = ("строка", "строки", "строк")
 ROWS_EN = ("more row", "more rows")
 SECONDS_GEN_RU = ("секунды", "секунд", "секунд")
 IMPORT: dict[str, Any] = {"linked": 1, "unchanged": 2, "refused": 3}
+DAYS_RU = ("день", "дня", "дней")
+DAYS_EN = ("day", "days")
+GIFT: dict[str, Any] = {"name": "Кружка", "left": 3}
+REQUEST: dict[str, Any] = {"id": 12, "gift": "Кружка", "date": date(2026, 3, 10)}
 
 CASES: dict[str, tuple[str, tuple[str, str, str], tuple[str, str], dict[str, Any]]] = {
     "balance.text": ("points", POINTS_RU, POINTS_EN, {}),
@@ -96,6 +100,42 @@ CASES: dict[str, tuple[str, tuple[str, str, str], tuple[str, str], dict[str, Any
     "foul.fine.short#price": ("price", POINTS_RU, POINTS_EN, {"points": 1}),
     "foul.back": ("points", POINTS_RU, POINTS_EN, {}),
     "club.settings.foul_fine": ("points", POINTS_RU, POINTS_EN, {}),
+    "shop.balance_reserved": ("reserved", POINTS_RU, POINTS_EN, {"available": 3}),
+    "shop.balance_reserved#available": ("available", POINTS_RU, POINTS_EN, {"reserved": 3}),
+    "shop.line_yes": ("price", POINTS_RU, POINTS_EN, GIFT),
+    "shop.line_no": ("price", POINTS_RU, POINTS_EN, {**GIFT, "why": "x"}),
+    "shop.why.insufficient": ("missing", POINTS_RU, POINTS_EN, {}),
+    "shop.mine_line": ("points", POINTS_RU, POINTS_EN, REQUEST),
+    "shop.card": ("price", POINTS_RU, POINTS_EN, GIFT),
+    "shop.asked": ("points", POINTS_RU, POINTS_EN, {**REQUEST, "days": 14}),
+    "shop.asked#days": ("days", DAYS_RU, DAYS_EN, {**REQUEST, "points": 30}),
+    "shop.withdrawn": ("points", POINTS_RU, POINTS_EN, REQUEST),
+    "shop.button.exchange": ("price", POINTS_RU, POINTS_EN, {}),
+    "shop.button.confirm": ("price", POINTS_RU, POINTS_EN, {"name": "Mug"}),
+    "shop.notice": ("points", POINTS_RU, POINTS_EN, {**REQUEST, "player": "Neo", "balance": 9}),
+    "shop.closed_notice": ("points", POINTS_RU, POINTS_EN,
+                           {**REQUEST, "player": "Neo", "outcome": "x"}),
+    "shop.told.handed_over": ("points", POINTS_RU, POINTS_EN, REQUEST),
+    "shop.told.cancelled": ("points", POINTS_RU, POINTS_EN, REQUEST),
+    "shop.told.expired": ("points", POINTS_RU, POINTS_EN, {**REQUEST, "days": 14}),
+    "shop.told.expired#days": ("days", DAYS_RU, DAYS_EN, {**REQUEST, "points": 30}),
+    "shop.request_line": ("points", POINTS_RU, POINTS_EN, {**REQUEST, "player": "Neo"}),
+    "shop.take_reserved": ("balance", POINTS_RU, POINTS_EN,
+                           {"nick": "Neo", "reserved": 3, "available": 1, "points": 2}),
+    "shop.take_reserved#reserved": ("reserved", POINTS_RU, POINTS_EN,
+                                    {"nick": "Neo", "balance": 3, "available": 1, "points": 2}),
+    "shop.refused.price_changed": ("price", POINTS_RU, POINTS_EN, {"gift": "Mug"}),
+    "shop.refused.insufficient": ("price", POINTS_RU, POINTS_EN,
+                                  {"gift": "Mug", "available": 3}),
+    "shop.refused.insufficient#available": ("available", POINTS_RU, POINTS_EN,
+                                            {"gift": "Mug", "price": 3}),
+    "shop.refused.handover_insufficient": ("points", POINTS_RU, POINTS_EN,
+                                           {"id": 3, "balance": 1}),
+    "shop.admin.head": ("count", ("подарок", "подарка", "подарков"), ("gift", "gifts"),
+                        {"requests": 2}),
+    "shop.admin.bad_name": ("max", CHARS_RU, CHARS_EN, {}),
+    "shop.admin.line": ("price", POINTS_RU, POINTS_EN,
+                        {"id": 1, "name": "Mug", "stock": 5, "reserved": 1}),
 }
 
 

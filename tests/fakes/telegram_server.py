@@ -121,7 +121,8 @@ class SentMessage:
     document_name: str | None = None
     document_bytes: bytes | None = None
     caption: str | None = None
-    photo_bytes: bytes | None = None  # sendPhoto
+    photo_bytes: bytes | None = None  # sendPhoto of an uploaded file
+    photo_id: str | None = None  # sendPhoto of a file Telegram has (its file_id)
     deleted: bool = False
     history: list[str | None] = field(default_factory=list)
     raw: dict[str, Any] = field(default_factory=dict)
@@ -276,6 +277,7 @@ class FakeTelegram:
         self._callback_ids = itertools.count(1)
         self._failures: list[_Failure] = []
         self.files: dict[str, bytes] = {}  # file_id -> content of documents users sent
+        self.photos: set[str] = set()  # file_ids of the photos users sent (the bot may resend)
         self.clock = clock
         self.sleep = sleep  # a hang's wait (tests/fakes/virtual_clock.py: on a virtual clock)
         # called as a hang begins, with the method, its parameters and the hang's seconds
@@ -498,6 +500,42 @@ class FakeTelegram:
         await self._push({"message": message})
         return message
 
+    async def send_photo(
+        self,
+        user: FakeUser | int,
+        *,
+        caption: str | None = None,
+        reply_to: dict[str, Any] | None = None,
+        chat_id: int | None = None,
+    ) -> dict[str, Any]:
+        """The user sends a photo (with an optional caption, a command if it starts with '/');
+        its ``file_id`` (in ``photo[-1]``) is one the bot may send again. Returns the message."""
+        user = self._user(user)
+        chat = self.chats[chat_id if chat_id is not None else user.id]
+        message_id = next(self._message_ids[chat.id])
+        file_id = f"AgACAgPhoto_{chat.id}_{message_id}"
+        self.photos.add(file_id)
+        message: dict[str, Any] = {
+            "message_id": message_id,
+            "date": int(time.time()),
+            "chat": chat.as_dict(),
+            "from": user.as_dict(),
+            "photo": [{"file_id": file_id + "_small", "file_unique_id": "s" + file_id,
+                       "width": 90, "height": 90},
+                      {"file_id": file_id, "file_unique_id": "u" + file_id,
+                       "width": 1280, "height": 1280}],
+        }
+        if caption is not None:
+            message["caption"] = caption
+            if caption.startswith("/"):
+                length = len(caption.split(maxsplit=1)[0])
+                message["caption_entities"] = [
+                    {"type": "bot_command", "offset": 0, "length": length}]
+        if reply_to is not None:
+            message["reply_to_message"] = reply_to
+        await self._push({"message": message})
+        return message
+
     async def reply(
         self, user: FakeUser | int, text: str, to: dict[str, Any], *, chat_id: int | None = None
     ) -> dict[str, Any]:
@@ -687,7 +725,10 @@ class FakeTelegram:
                 "file_unique_id": f"u{message.chat_id}_{message.message_id}",
                 "file_name": message.document_name,
             }
-        if message.photo_bytes is not None:
+        if message.photo_id is not None:
+            data["photo"] = [{"file_id": message.photo_id, "file_unique_id": "u" + message.photo_id,
+                              "width": 720, "height": 720}]
+        elif message.photo_bytes is not None:
             data["photo"] = [{
                 "file_id": f"photo{message.chat_id}_{message.message_id}",
                 "file_unique_id": f"p{message.chat_id}_{message.message_id}",
@@ -992,7 +1033,9 @@ class FakeTelegram:
         if (error := self._check_chat(chat_id)) is not None:
             return error
         photo = params.get("photo")
-        if not isinstance(photo, tuple):
+        if isinstance(photo, str) and photo not in self.photos:
+            return _error(400, "Bad Request: wrong file identifier/HTTP URL specified")
+        if not isinstance(photo, tuple | str):
             return _error(400, "Bad Request: there is no photo in the request")
         return await self._record_sent(
             SentMessage(
@@ -1003,7 +1046,8 @@ class FakeTelegram:
                 reply_markup=params.get("reply_markup"),
                 parse_mode=params.get("parse_mode"),
                 protect_content=bool(params.get("protect_content", False)),
-                photo_bytes=photo[1],
+                photo_bytes=photo[1] if isinstance(photo, tuple) else None,
+                photo_id=photo if isinstance(photo, str) else None,
             )
         )
 

@@ -1,0 +1,151 @@
+"""The gift shop in a private chat: ``/gifts``, a gift's card, Exchange and its confirmation,
+a request withdrawn, and the admins' Handed over / Cancel on a request's notice (logic:
+``bot.services.shop``; each refusal is a popup on the button)."""
+
+from __future__ import annotations
+
+import html
+
+from aiogram import F, Router
+from aiogram.filters import Command
+from aiogram.types import CallbackQuery, InlineKeyboardButton, InlineKeyboardMarkup, Message
+
+from bot.errors import UserError
+from bot.services import Services
+from bot.services.shop import Shop, ShopCb
+from views import shop_texts
+from views.i18n import Translator
+from views.shop_texts import ShopView
+
+
+def label(tr: Translator, locale: str, key: str, **kwargs: object) -> str:
+    """A button's text: plain, so a gift's name shows as it was typed."""
+    return html.unescape(tr.t(locale, key, **kwargs))
+
+
+def _button(text: str, action: str, id_: int, price: int = 0) -> InlineKeyboardButton:
+    return InlineKeyboardButton(
+        text=text, callback_data=ShopCb(action=action, id=id_, price=price).pack())
+
+
+def catalogue_buttons(tr: Translator, locale: str, view: ShopView) -> InlineKeyboardMarkup:
+    rows = [[_button(label(tr, locale, "shop.button.gift", name=g.name, price=g.price), "card",
+                     g.id)] for g in view.gifts]
+    rows += [[_button(label(tr, locale, "shop.button.withdraw", id=r.id, gift=r.gift_name),
+                      "withdraw", r.id)] for r in view.requests]
+    return InlineKeyboardMarkup(inline_keyboard=rows)
+
+
+def exchange_button(tr: Translator, locale: str, gift_id: int,
+                    price: int) -> InlineKeyboardMarkup:
+    return InlineKeyboardMarkup(inline_keyboard=[[_button(
+        label(tr, locale, "shop.button.exchange", price=price), "ask", gift_id, price)]])
+
+
+async def gifts(message: Message, shop: Shop, services: Services, locale: str) -> None:
+    assert message.from_user is not None
+    view = await shop.view(message.from_user.id)
+    tr = services.translator
+    await services.sender.send_text(message.chat.id, shop_texts.catalogue(tr, locale, view),
+                                    reply_markup=catalogue_buttons(tr, locale, view))
+
+
+async def gift_card(query: CallbackQuery, callback_data: ShopCb, shop: Shop,
+                    services: Services, locale: str) -> None:
+    gift, view = await shop.gift(query.from_user.id, callback_data.id)
+    tr, sender = services.translator, services.sender
+    text = shop_texts.card(tr, locale, gift, view)
+    markup = (exchange_button(tr, locale, gift.id, gift.price)
+              if view.why_not(gift) is None else None)
+    await sender.answer(query)
+    if gift.photo:
+        await sender.send_photo(query.from_user.id, gift.photo, caption=text,
+                                reply_markup=markup)
+    else:
+        await sender.send_text(query.from_user.id, text, reply_markup=markup)
+
+
+async def exchange(query: CallbackQuery, callback_data: ShopCb, shop: Shop,
+                   services: Services, locale: str) -> None:
+    """Exchange: checked now, then the confirmation on the card's own buttons."""
+    gift = await shop.check(query.from_user.id, callback_data.id, callback_data.price)
+    tr = services.translator
+    markup = InlineKeyboardMarkup(inline_keyboard=[[
+        _button(label(tr, locale, "shop.button.confirm", price=gift.price, name=gift.name),
+                "confirm", gift.id, gift.price),
+        _button(label(tr, locale, "shop.button.keep"), "keep", gift.id, gift.price),
+    ]])
+    await services.sender.answer(query)
+    if query.message is not None:
+        await services.sender.edit_markup(query.message.chat.id, query.message.message_id,
+                                          markup)
+
+
+async def keep(query: CallbackQuery, callback_data: ShopCb, services: Services,
+               locale: str) -> None:
+    await services.sender.answer(query, services.translator.t(locale, "shop.kept"))
+    if query.message is not None:
+        await services.sender.edit_markup(
+            query.message.chat.id, query.message.message_id,
+            exchange_button(services.translator, locale, callback_data.id, callback_data.price))
+
+
+async def confirm(query: CallbackQuery, callback_data: ShopCb, shop: Shop,
+                  services: Services, locale: str) -> None:
+    """The request: the card's message id makes a second press of it the same request."""
+    if query.message is None:
+        raise UserError("shop.refused.stale")
+    request = await shop.ask(query.from_user.id, callback_data.id, callback_data.price,
+                             card=query.message.message_id)
+    tr, sender = services.translator, services.sender
+    await sender.answer(query, label(tr, locale, "shop.asked_popup", gift=request.gift_name))
+    await sender.edit_markup(query.message.chat.id, query.message.message_id, None)
+    markup = InlineKeyboardMarkup(inline_keyboard=[[_button(
+        label(tr, locale, "shop.button.withdraw", id=request.id, gift=request.gift_name),
+        "withdraw", request.id)]])
+    await sender.send_text(query.message.chat.id,
+                           shop_texts.asked(tr, locale, request, shop.request_days),
+                           reply_markup=markup)
+
+
+async def withdraw(query: CallbackQuery, callback_data: ShopCb, shop: Shop,
+                   services: Services, locale: str) -> None:
+    request = await shop.withdraw(query.from_user.id, callback_data.id)
+    tr = services.translator
+    await services.sender.answer(query, label(tr, locale, "shop.withdrawn_popup",
+                                              id=request.id))
+    await services.sender.send_text(query.from_user.id, tr.t(
+        locale, "shop.withdrawn", id=request.id, gift=request.gift_name,
+        points=request.points))
+
+
+async def hand_over(query: CallbackQuery, callback_data: ShopCb, shop: Shop,
+                    services: Services, locale: str) -> None:
+    """An admin's Handed over (the notice itself is edited by the telling: all admins')."""
+    request, balance = await shop.hand_over(query.from_user.id, callback_data.id)
+    await services.sender.answer(query, label(
+        services.translator, locale, "shop.handed_popup", id=request.id,
+        gift=request.gift_name, balance=balance))
+
+
+async def cancel(query: CallbackQuery, callback_data: ShopCb, shop: Shop, services: Services,
+                 locale: str) -> None:
+    request = await shop.cancel(query.from_user.id, callback_data.id)
+    await services.sender.answer(query, label(
+        services.translator, locale, "shop.cancelled_popup", id=request.id,
+        gift=request.gift_name))
+
+
+def create_router() -> Router:
+    router = Router(name="shop")
+    router.message.filter(F.chat.type == "private")
+    router.callback_query.filter(F.message.chat.type == "private")
+    router.message.register(gifts, Command("gifts"))
+    router.callback_query.register(gift_card, ShopCb.filter(F.action == "card"))
+    router.callback_query.register(exchange, ShopCb.filter(F.action == "ask"))
+    router.callback_query.register(keep, ShopCb.filter(F.action == "keep"))
+    router.callback_query.register(confirm, ShopCb.filter(F.action == "confirm"))
+    router.callback_query.register(withdraw, ShopCb.filter(F.action == "withdraw"))
+    router.callback_query.register(hand_over, ShopCb.filter(F.action == "hand"))
+    router.callback_query.register(cancel, ShopCb.filter(F.action == "cancel"))
+    return router

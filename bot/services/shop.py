@@ -1,0 +1,244 @@
+"""The gift shop: a player's catalogue and requests, an admin's Handed over / Cancel, the
+requests not handed over in time, and the telling of each change.
+
+Every change of a request (asked, handed over, cancelled, withdrawn, expired, burned by a
+block or the two months' expiry) is written first; :meth:`Shop.tell` then tells it, once,
+through the durable outbox: the admins hear of a new request (with the buttons), the player of
+its end, and the admins' message loses its buttons for the outcome. The mark "told" and the
+messages are written in one transaction (``storage/shop/requests.py``, ``mark_told``), so a
+change is told once whichever process tells it, and one a crash left untold is told by the next
+run of the shop's periodic job.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Collection, Iterable, Sequence
+from datetime import timedelta
+from typing import Literal
+
+from aiogram.filters.callback_data import CallbackData
+from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup
+
+from bot.delivery.worker import send_payload
+from bot.errors import UserError
+from bot.services.accounts import Accounts, Clock, display, utc_now
+from storage.db import Database
+from storage.errors import GiftRefused
+from storage.models import Gift, GiftRequest, Player
+from storage.repos.outbox import EDIT, SEND, Queued
+from views import shop_texts
+from views.i18n import Translator
+from views.shop_texts import ShopView
+
+Queue = Callable[[Sequence[Queued], Collection[int]], None]
+
+
+class ShopCb(CallbackData, prefix="shop"):
+    """The shop's buttons (built here: the admins' notices are queued by :meth:`Shop.tell`).
+    A player's: ``card`` (a gift's card), ``ask`` (Exchange), ``confirm`` (at ``price``, the
+    price the player saw), ``keep`` (no), ``withdraw`` (a request); an admin's: ``hand``
+    (Handed over), ``cancel``. ``id``: the gift's or the request's."""
+
+    action: Literal["card", "ask", "confirm", "keep", "withdraw", "hand", "cancel"]
+    id: int
+    price: int = 0
+
+
+def notice_key(request_id: int) -> str:
+    """The outbox key of the admins' message about a request (edited when it closes)."""
+    return f"gift:{request_id}"
+
+
+class Shop:
+    def __init__(self, db: Database, accounts: Accounts, translator: Translator,
+                 admin_ids: Iterable[int], *, request_days: int, clock: Clock = utc_now,
+                 wall: Callable[[], float] = time.time) -> None:
+        self.db = db
+        self.accounts = accounts
+        self.translator = translator
+        self.admin_ids = frozenset(admin_ids)
+        self.request_days = request_days
+        self.clock = clock
+        self.wall = wall
+        # wakes the delivery for what was queued (the application plugs its Delivery in)
+        self.queued: Queue | None = None
+
+    def is_admin(self, tg_id: int) -> bool:
+        return tg_id in self.admin_ids
+
+    # ------------------------------------------------------------------ the player's side
+    async def view(self, tg_id: int) -> ShopView:
+        """The catalogue as ``tg_id`` sees it: the gifts on sale, its points and requests."""
+        await self.accounts.require(tg_id)
+        return ShopView(gifts=await self.db.gifts.catalogue(active_only=True),
+                        points=await self.db.ledger.balance(tg_id),
+                        reserved=await self.db.gift_requests.reserved(tg_id),
+                        requests=await self.db.gift_requests.open_of(tg_id))
+
+    async def gift(self, tg_id: int, gift_id: int) -> tuple[Gift, ShopView]:
+        """A gift on sale and the player's view (a retired or unknown gift: refused)."""
+        view = await self.view(tg_id)
+        gift = await self.db.gifts.get(gift_id)
+        if gift is None:
+            raise UserError("shop.refused.unknown_gift")
+        if not gift.active:
+            raise UserError("shop.refused.retired", gift=gift.name)
+        return gift, view
+
+    async def check(self, tg_id: int, gift_id: int, price: int) -> Gift:
+        """What the Exchange button checks before it asks for the confirmation; the request
+        itself checks all of it again under its locks (:meth:`ask`)."""
+        await self.accounts.require(tg_id, active=True)
+        gift, view = await self.gift(tg_id, gift_id)
+        if gift.price != price:
+            raise UserError("shop.refused.price_changed", gift=gift.name, price=gift.price)
+        why = view.why_not(gift)
+        if why is not None:
+            raise self._refusal(GiftRefused(why, gift=gift, available=view.available))
+        return gift
+
+    async def ask(self, tg_id: int, gift_id: int, price: int, card: int) -> GiftRequest:
+        """The player confirmed: a request that reserves the points and an item; the admins
+        are told."""
+        await self.accounts.require(tg_id, active=True)
+        try:
+            request = await self.db.gift_requests.ask(tg_id, gift_id, price=price, card=card,
+                                                      now=self.clock())
+        except GiftRefused as e:
+            raise self._refusal(e) from e
+        await self.tell()
+        return request
+
+    async def withdraw(self, tg_id: int, request_id: int) -> GiftRequest:
+        try:
+            request = await self.db.gift_requests.withdraw(request_id, tg_id=tg_id,
+                                                           now=self.clock())
+        except GiftRefused as e:
+            raise self._refusal(e) from e
+        await self.tell()
+        return request
+
+    # ------------------------------------------------------------------ the admins' side
+    async def hand_over(self, admin_id: int, request_id: int) -> tuple[GiftRequest, int]:
+        """Handed over: the ledger's 'redeem' row, one item off the stock; the player told."""
+        self._require_admin(admin_id)
+        try:
+            done = await self.db.gift_requests.hand_over(request_id, admin_id=admin_id,
+                                                         now=self.clock())
+        except GiftRefused as e:
+            raise self._refusal(e) from e
+        await self.tell()
+        return done
+
+    async def cancel(self, admin_id: int, request_id: int) -> GiftRequest:
+        self._require_admin(admin_id)
+        try:
+            request = await self.db.gift_requests.cancel(request_id, admin_id=admin_id,
+                                                         now=self.clock())
+        except GiftRefused as e:
+            raise self._refusal(e) from e
+        await self.tell()
+        return request
+
+    async def open_requests(self, admin_id: int) -> list[tuple[GiftRequest, str]]:
+        """Every open request with its player's name (``/gift_requests``)."""
+        self._require_admin(admin_id)
+        requests = await self.db.gift_requests.open_all()
+        players = await self._players(r.tg_id for r in requests)
+        return [(r, _name(players.get(r.tg_id), r.tg_id)) for r in requests]
+
+    def admin_buttons(self, locale: str, request: GiftRequest) -> InlineKeyboardMarkup:
+        tr = self.translator
+        return InlineKeyboardMarkup(inline_keyboard=[[
+            InlineKeyboardButton(text=tr.t(locale, "shop.button.hand"),
+                                 callback_data=ShopCb(action="hand", id=request.id).pack()),
+            InlineKeyboardButton(text=tr.t(locale, "shop.button.cancel"),
+                                 callback_data=ShopCb(action="cancel", id=request.id).pack()),
+        ]])
+
+    # ------------------------------------------------------------------ the periodic job
+    async def expire_overdue(self) -> int:
+        """Close the requests not handed over within GIFT_REQUEST_DAYS (their points and items
+        free again), then tell whatever is untold. How many expired."""
+        now = self.clock()
+        expired = await self.db.gift_requests.expire(now - timedelta(days=self.request_days),
+                                                     now=now)
+        await self.tell()
+        return expired
+
+    async def tell(self) -> int:
+        """Tell every change not told yet (see the module's docstring); how many were told."""
+        requests = await self.db.gift_requests.untold()
+        if not requests:
+            return 0
+        players = await self._players([*(r.tg_id for r in requests),
+                                       *(r.closed_by for r in requests if r.closed_by),
+                                       *self.admin_ids])
+        told: list[tuple[GiftRequest, Sequence[Queued]]] = []
+        for request in requests:
+            told.append((request, await self._messages(request, players)))
+        queued = await self.db.gift_requests.mark_told(told, self.clock(), self.wall())
+        if self.queued is not None:
+            for messages, chats in queued:
+                self.queued(messages, chats)
+        return len(queued)
+
+    async def _messages(self, request: GiftRequest,
+                        players: dict[int, Player]) -> list[Queued]:
+        tr, key = self.translator, notice_key(request.id)
+        player = players.get(request.tg_id)
+        name = _name(player, request.tg_id)
+        messages: list[Queued] = []
+        if request.open:  # new: the admins hear of it
+            balance = await self.db.ledger.balance(request.tg_id)
+            for admin_id in sorted(self.admin_ids):
+                locale = self.accounts.locale_of(players.get(admin_id), None)
+                text = shop_texts.admin_notice(tr, locale, request, name, balance)
+                messages.append(Queued(admin_id, SEND, send_payload(
+                    text, self.admin_buttons(locale, request)), key=key))
+            return messages
+        if request.announced:  # the admins' message shows the outcome, without its buttons
+            by = players.get(request.closed_by) if request.closed_by else None
+            for admin_id in sorted(self.admin_ids):
+                locale = self.accounts.locale_of(players.get(admin_id), None)
+                text = shop_texts.admin_outcome(
+                    tr, locale, request, name,
+                    None if request.closed_by is None else _name(by, request.closed_by))
+                messages.append(Queued(admin_id, EDIT, send_payload(text), key=key))
+        if player is not None and not player.offline and not player.bot_blocked:
+            locale = self.accounts.locale_of(player, None)
+            told = shop_texts.player_outcome(tr, locale, request, self.request_days)
+            if told is not None:
+                messages.append(Queued(request.tg_id, SEND, send_payload(told),
+                                       key=f"{key}:end"))
+        return messages
+
+    # ------------------------------------------------------------------ helpers
+    def _require_admin(self, tg_id: int) -> None:
+        if not self.is_admin(tg_id):
+            raise UserError("shop.admin_only")
+
+    async def _players(self, tg_ids: Iterable[int]) -> dict[int, Player]:
+        return await self.db.players.get_many(tg_ids)
+
+    def _refusal(self, error: GiftRefused) -> UserError:
+        """A storage refusal in the words of ``shop.refused.*``."""
+        gift = error.gift.name if error.gift is not None else ""
+        request = error.request
+        if error.reason == "insufficient" and request is not None:  # at the handover
+            return UserError("shop.refused.handover_insufficient", id=request.id,
+                             points=request.points, balance=error.available)
+        if error.reason == "closed" and request is not None:  # a second press, a stale one
+            return UserError(f"shop.refused.closed_{request.status}", id=request.id,
+                             gift=request.gift_name)
+        if error.reason == "duplicate" and request is not None:
+            return UserError("shop.refused.duplicate", id=request.id, gift=request.gift_name)
+        price = error.gift.price if error.gift is not None else 0
+        return UserError(f"shop.refused.{error.reason}", gift=gift, price=price,
+                         available=error.available, missing=price - error.available,
+                         days=self.request_days)
+
+
+def _name(player: Player | None, tg_id: int) -> str:
+    return display(player) if player is not None else str(tg_id)
