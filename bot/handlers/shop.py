@@ -58,11 +58,11 @@ async def gift_card(query: CallbackQuery, callback_data: ShopCb, shop: Shop,
     markup = (exchange_button(tr, locale, gift.id, gift.price)
               if view.why_not(gift) is None else None)
     await sender.answer(query)
-    if gift.photo:
-        await sender.send_photo(query.from_user.id, gift.photo, caption=text,
-                                reply_markup=markup)
-    else:
-        await sender.send_text(query.from_user.id, text, reply_markup=markup)
+    # a photo Telegram refuses (a file_id it no longer takes): the card goes as a text
+    if gift.photo and await sender.send_photo(query.from_user.id, gift.photo, caption=text,
+                                              reply_markup=markup) is not None:
+        return
+    await sender.send_text(query.from_user.id, text, reply_markup=markup)
 
 
 async def exchange(query: CallbackQuery, callback_data: ShopCb, shop: Shop,

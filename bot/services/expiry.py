@@ -62,12 +62,13 @@ async def _warn(db: Database, sender: TelegramSender, translator: Translator, pl
     points = await db.ledger.balance(player.tg_id)
     if not player.bot_blocked and not player.offline and player.expiry_date is not None:
         locale = _locale(player, default_locale)
-        await sender.send_text(
-            player.tg_id,
-            translator.t(locale, "expiry.warning",
-                         nick=player.nickname or translator.t(locale, "misc.none"),
-                         points=points, date=player.expiry_date),
-        )
+        text = translator.t(locale, "expiry.warning",
+                            nick=player.nickname or translator.t(locale, "misc.none"),
+                            points=points, date=player.expiry_date)
+        reserved = await db.gift_requests.reserved(player.tg_id)
+        if reserved:  # asked-for gifts not handed over by then burn with the rest
+            text += "\n" + translator.t(locale, "shop.expiry_warning", reserved=reserved)
+        await sender.send_text(player.tg_id, text)
     await db.expiry.mark_warned(player.tg_id, today)
 
 

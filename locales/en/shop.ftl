@@ -123,6 +123,10 @@ shop-request_line = #{ $id } <b>{ $player }</b> — «{ $gift }», { $points ->
     }, asked on { DATE($date, format: "%Y-%m-%d") }
 shop-requests_head = <b>Open gift requests: { $count }</b>
 shop-requests_none = No open gift requests.
+shop-expiry_warning = Your open gift requests reserve { $reserved ->
+        [one] { $reserved } point
+       *[other] { $reserved } points
+    } of them: unless the gifts are handed over by then, those requests close too.
 shop-export_caption = Gift requests on { DATE($date, format: "%Y-%m-%d") }
 shop-take_reserved = <b>{ $nick }</b> has { $balance ->
         [one] { $balance } point

@@ -142,6 +142,11 @@ shop-request_line = №{ $id } <b>{ $player }</b> — «{ $gift }», { $points -
     }, заявка от { DATE($date, format: "%d.%m.%Y") }
 shop-requests_head = <b>Открытые заявки на подарки: { $count }</b>
 shop-requests_none = Открытых заявок на подарки нет.
+shop-expiry_warning = Из них в резерве по открытым заявкам на подарки: { $reserved ->
+        [one] { $reserved } балл
+        [few] { $reserved } балла
+       *[many] { $reserved } баллов
+    }. Если подарки не выдадут до этого дня, заявки тоже закроются.
 shop-export_caption = Заявки на подарки на { DATE($date, format: "%d.%m.%Y") }
 shop-take_reserved = Игрок <b>{ $nick }</b>: на балансе { $balance ->
         [one] { $balance } балл

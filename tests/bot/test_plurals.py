@@ -134,6 +134,7 @@ CASES: dict[str, tuple[str, tuple[str, str, str], tuple[str, str], dict[str, Any
     "shop.admin.head": ("count", ("подарок", "подарка", "подарков"), ("gift", "gifts"),
                         {"requests": 2}),
     "shop.admin.bad_name": ("max", CHARS_RU, CHARS_EN, {}),
+    "shop.expiry_warning": ("reserved", POINTS_RU, POINTS_EN, {}),
     "shop.admin.line": ("price", POINTS_RU, POINTS_EN,
                         {"id": 1, "name": "Mug", "stock": 5, "reserved": 1}),
 }

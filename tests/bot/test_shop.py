@@ -166,6 +166,19 @@ async def test_from_the_catalogue_to_handed_over(app: App, fake: FakeTelegram, a
     assert [r.status for r in await requests_of(app, NEO)] == ["handed_over"]
 
 
+async def test_a_photo_telegram_no_longer_takes_leaves_the_card_a_text(
+        app: App, fake: FakeTelegram, ask: Any) -> None:
+    await setup(app, fake, ask)
+    await add_gift(fake, ask)
+    await fake.send_photo(ADMIN_ID, caption="/gift_photo 1")
+    await fake.next_message(ADMIN_ID)
+    fake.photos.clear()  # the file_id is refused from now on
+    card = await open_card(fake, ask, NEO, "Mug")
+    assert card.photo_id is None and card.text is not None
+    assert card.text.startswith("🎁 <b>Mug &lt;3</b>\nPrice: 30 points. Left: 2.")
+    assert [text for text, _ in card.buttons()] == ["Exchange for 30 points"]
+
+
 async def test_a_cancel_frees_the_points(app: App, fake: FakeTelegram, ask: Any) -> None:
     await setup(app, fake, ask)
     await add_gift(fake, ask)
@@ -294,6 +307,10 @@ async def test_the_two_months_expiry_burns_an_open_request(
     clock.now = datetime(2026, 4, 30, 12, tzinfo=UTC)  # the day before: nothing burns
     await app.daily_expiry()
     assert [r.status for r in await requests_of(app, TRIN)] == ["open"]
+    warning = (await fake.next_message(TRIN)).text
+    assert warning is not None and warning.startswith("⏳")
+    assert warning.endswith("Из них в резерве по открытым заявкам на подарки: 30 баллов. Если"
+                            " подарки не выдадут до этого дня, заявки тоже закроются.")
     clock.now = datetime(2026, 5, 1, 12, tzinfo=UTC)
     report = await app.daily_expiry()
     assert TRIN in report.burned
