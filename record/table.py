@@ -109,6 +109,12 @@ class Table:
     last_result: Result | None = None
     resolved_seq: int = 0  # the log seq of the last resolution (night, day, technical death)
     announced: int = 0  # the resolution seq whose outcome was announced (see the service)
+    # the table in its club chat (the game's row): its number, the forum topic it speaks in
+    # (None: the chat itself), whether the bot created that topic (closed at the end)
+    number: int = 1
+    thread: int | None = None
+    own_topic: bool = False
+    named: bool = False  # its posts start with its name: another table shares its chat (logged)
     locale: str = "ru"  # the club chat's language (not logged: read from the club)
     timers: GameTimers | None = None  # the club's timers (/settings), read like its language
     prompts: dict[int, str] = field(default_factory=dict)  # seat -> open prompt's key (memory)
@@ -250,6 +256,11 @@ class Table:
         self.lobby_posted = True
 
     _on_lobby_message = _on_lobby_posted  # old logs: the post's id (its outbox key finds it)
+
+    def _on_table_named(self, p: dict[str, Any]) -> None:
+        """Another table opened in this table's chat (or topic): from now on its posts say
+        which table speaks."""
+        self.named = True
 
     def _on_composition(self, p: dict[str, Any]) -> None:
         roles = p.get("roles")

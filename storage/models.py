@@ -166,6 +166,9 @@ class Game:
     commitment: str | None
     finished_on: date | None
     seats: tuple[Seat, ...]
+    table_no: int = 1  # the table's number in its club chat ("Стол 2")
+    thread_id: int | None = None  # the forum topic the table speaks in (None: the chat)
+    own_topic: bool = False  # the bot created that topic (and closes it at the end)
 
     @property
     def roles(self) -> dict[int, str]:

@@ -28,10 +28,19 @@ TEXT_MAX = 4096  # Telegram's limit of a message's text: a longer part leaves th
 _TABLE = re.compile(r"g(\d+):")  # a game's messages' keys: docs/delivery.md
 
 
-def table_of(key: str | None) -> str | None:
-    """The table a row belongs to (its key's game), or None for a row of the chat alone."""
-    found = _TABLE.match(key or "")
+def table_of(row: OutboxRow) -> str | None:
+    """The table a row belongs to (its lane; a row queued without one: its key's game), or
+    None for a row of the chat alone."""
+    if row.lane is not None:
+        return str(row.lane)
+    found = _TABLE.match(row.key or "")
     return None if found is None else found.group(1)
+
+
+def _placed(payload: dict[str, object]) -> tuple[object, object]:
+    """Where a post goes in its chat and the name it opens with (a table's forum topic and
+    label: docs/delivery.md, "Several tables in one club chat")."""
+    return payload.get("thread"), payload.get("label")
 
 
 def joined(parts: Sequence[tuple[str | None, str]]) -> str:
@@ -68,7 +77,7 @@ def merge(head: OutboxRow, rows: Sequence[OutboxRow], now: float) -> Merged | No
         return None
     field = "caption" if picture else "text"
     parts: list[tuple[str | None, str]] = [(head.key, str(payload[field]))]
-    table = table_of(head.key)
+    table = table_of(head)
     taken: list[OutboxRow] = []
     for row in rows:
         if row.id <= head.id:
@@ -85,9 +94,10 @@ def merge(head: OutboxRow, rows: Sequence[OutboxRow], now: float) -> Merged | No
             break  # an edit of another message is due: it goes first
         if picture or not _plain(body):
             break
-        mine = table_of(row.key)
-        if mine is not None and table is not None and mine != table:
-            break  # another table's post (several tables in one chat)
+        mine = table_of(row)
+        if (mine is not None and table is not None and mine != table) or (
+                _placed(body) != _placed(payload)):
+            break  # another table's post (several tables in one chat), or another topic's
         if units(joined([*parts, (row.key, str(body["text"]))])) > MERGED_LIMIT:
             break
         table = table or mine

@@ -36,6 +36,7 @@ from aiogram.exceptions import (
     TelegramUnauthorizedError,
 )
 from aiogram.methods import (
+    CreateForumTopic,
     DeleteMessage,
     EditMessageReplyMarkup,
     EditMessageText,
@@ -48,13 +49,22 @@ from aiogram.types import BufferedInputFile, CallbackQuery, InlineKeyboardMarkup
 
 from bot.delivery.rate_limit import Clock, Limits, RateLimiter, Sleep
 
-__all__ = ["Limits", "RateLimiter", "Sleep", "TelegramSender", "answer_query", "is_transient"]
+__all__ = ["Limits", "RateLimiter", "Sleep", "TelegramSender", "answer_query", "is_transient",
+           "topic_of"]
 
 log = logging.getLogger("bot.delivery.sender")
 
 T = TypeVar("T")
 BlockedHook = Callable[[int], Awaitable[None]]
 MigratedHook = Callable[[int, int], Awaitable[None]]
+
+
+def topic_of(message: Message) -> int | None:
+    """The forum topic a message was written in, to answer there (None: the chat itself, a
+    forum's General topic, or a reply's thread in a chat without topics)."""
+    if message.chat.is_forum and message.is_topic_message:
+        return message.message_thread_id
+    return None
 
 
 def is_transient(error: BaseException) -> bool:
@@ -123,9 +133,12 @@ class TelegramSender:
         *,
         reply_markup: InlineKeyboardMarkup | None = None,
         protect_content: bool | None = None,
+        thread: int | None = None,
     ) -> Message | None:
+        """``thread``: the forum topic to answer in (:func:`topic_of` of the message)."""
         method = SendMessage(
             chat_id=chat_id,
+            message_thread_id=thread,
             text=text,
             parse_mode=self.parse_mode,
             reply_markup=reply_markup,
@@ -187,6 +200,12 @@ class TelegramSender:
             chat_id=chat_id, message_id=message_id, reply_markup=reply_markup
         )
         return await self.request(chat_id, method)
+
+    async def create_topic(self, chat_id: int, name: str) -> int | None:
+        """A new forum topic's thread id; None when the bot may not create one there (no
+        right to manage topics, not a forum: Telegram's 400)."""
+        topic = await self.request(chat_id, CreateForumTopic(chat_id=chat_id, name=name))
+        return None if topic is None else topic.message_thread_id
 
     async def delete(self, chat_id: int, message_id: int) -> bool | None:
         return await self.request(chat_id, DeleteMessage(chat_id=chat_id, message_id=message_id))

@@ -35,6 +35,7 @@ from aiogram.exceptions import (
     TelegramRetryAfter,
 )
 from aiogram.methods import (
+    CloseForumTopic,
     EditMessageCaption,
     EditMessageText,
     SendMessage,
@@ -106,10 +107,16 @@ def picture_payload(view: TableView, caption: str) -> dict[str, Any]:
     return {"picture": view.to_json(), "caption": caption}
 
 
+def labelled(payload: dict[str, Any], text: str) -> str:
+    """A club post of a table that shares its chat opens with the table's name (``label``)."""
+    label = payload.get("label")
+    return f"{label}\n{text}" if label else text
+
+
 async def photo_of(payload: dict[str, Any]) -> tuple[bytes, str] | None:
     """A picture row's image (drawn now: a JPEG) and caption; None for a text. A row queued
     before the sender drew the pictures holds its PNG, base64 (``photo``)."""
-    caption = str(payload.get("caption", ""))
+    caption = labelled(payload, str(payload.get("caption", "")))
     if "picture" in payload:
         return await draw(payload["picture"]), caption
     if "photo" in payload:
@@ -121,10 +128,19 @@ def photo_name(image: bytes) -> str:
     return "table.png" if image.startswith(b"\x89PNG") else "table.jpg"  # (an older row's)
 
 
-def text_of(payload: dict[str, Any]) -> str:
-    """A row's text: a picture's caption where it has none (an edit of the morning's caption,
-    a picture that could not be drawn)."""
+def body_of(payload: dict[str, Any]) -> str:
+    """A row's own text: a picture's caption where it has none (an edit of the morning's
+    caption, a picture that could not be drawn)."""
     return str(payload["text"] if "text" in payload else payload["caption"])
+
+
+def text_of(payload: dict[str, Any], text: str | None = None) -> str:
+    """What a row says (or ``text``, a merged post's, instead of its own), a table's name
+    before it (:func:`labelled`)."""
+    return labelled(payload, body_of(payload) if text is None else text)
+
+
+CLOSE_TOPIC = "close_topic"  # a row that closes its table's forum topic (after its last post)
 
 
 def markup_of(payload: dict[str, Any]) -> InlineKeyboardMarkup | None:
@@ -349,20 +365,24 @@ class Delivery:
         or edited instead of the row's own."""
         payload = row.payload
         markup = markup_of(payload)
+        thread = payload.get("thread")  # a table's forum topic (sends name it; edits need not)
+        if payload.get(CLOSE_TOPIC):
+            return CloseForumTopic(chat_id=row.chat_id, message_thread_id=int(payload["thread"]))
         if photo is not None:
-            return SendPhoto(chat_id=row.chat_id,
+            return SendPhoto(chat_id=row.chat_id, message_thread_id=thread,
                              photo=BufferedInputFile(photo[0], filename=photo_name(photo[0])),
                              caption=photo[1], parse_mode=self.sender.parse_mode)
         if target is None:
-            return SendMessage(chat_id=row.chat_id, text=text or text_of(payload),  # or not drawn
+            return SendMessage(chat_id=row.chat_id, message_thread_id=thread,
+                               text=text_of(payload, text),  # or a picture's caption, not drawn
                                parse_mode=self.sender.parse_mode, reply_markup=markup,
                                protect_content=True if payload.get("protect") else None)
         if text is None and "text" not in payload:  # a picture's caption (the morning's post)
             return EditMessageCaption(chat_id=row.chat_id, message_id=target,
-                                      caption=payload["caption"],
+                                      caption=labelled(payload, payload["caption"]),
                                       parse_mode=self.sender.parse_mode, reply_markup=markup)
         return EditMessageText(chat_id=row.chat_id, message_id=target,
-                               text=text or payload["text"],
+                               text=text_of(payload, text),
                                parse_mode=self.sender.parse_mode, reply_markup=markup)
 
     async def _call(self, method: TelegramMethod[Any], *, urgent: bool) -> Any:
@@ -410,12 +430,12 @@ class Delivery:
             merged = merge(row, await self.db.outbox.pending(chat_id, limit=PEEK), self.wall())
         text = None if merged is None else merged.text
         if merged is not None and photo is not None:  # its caption as edited since
-            photo, text = (photo[0], merged.text), None
+            photo, text = (photo[0], labelled(row.payload, merged.text)), None
         parts: tuple[tuple[str | None, str], ...] = ()
         moved = False
         if shared is not None:
             assert row.key is not None
-            parts = shared.with_text(row.key, text_of(row.payload))
+            parts = shared.with_text(row.key, body_of(row.payload))
             if units(joined(parts)) > TEXT_MAX:  # the part outgrew the post: one of its own
                 parts, moved, target = shared.without(row.key), True, None
             else:

@@ -9,8 +9,10 @@ from aiogram.filters.callback_data import CallbackData
 
 
 class LobbyCb(CallbackData, prefix="gl"):
+    """A lobby's buttons: join, leave, or open another table in the same club chat."""
+
     game: int
-    action: Literal["join", "leave"]
+    action: Literal["join", "leave", "table"]
 
 
 class NightCb(CallbackData, prefix="gn"):

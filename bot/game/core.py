@@ -67,6 +67,20 @@ def reply(key: str, **kwargs: Any) -> Reply:
     return Reply(key, kwargs)
 
 
+@dataclass(frozen=True)
+class Place:
+    """Where in a club chat a command was typed: the chat and, in a forum (a supergroup with
+    topics, ``forum``), the topic (``thread``; None: the chat itself or a forum's General)."""
+
+    chat_id: int
+    thread: int | None = None
+    forum: bool = False
+
+
+Where = int | Place
+"""A club chat's id (its one table, or the sender's) or the place in it a command came from."""
+
+
 def secs(seconds: float) -> int | float:
     """A duration for the texts: whole seconds (a number, so the texts pick its plural form)."""
     if seconds >= 10 or seconds == int(seconds):
@@ -159,9 +173,11 @@ class GameCore:
                             await self.after_step(table)
                         except Exception:  # the panel never undoes the step it follows
                             log.exception("after the step of game %s", table.game_id)
+                    if table is not None and not table.open:
+                        await self.notifier.close_topic(table)  # the step's last request
                 finally:
                     try:
-                        written = self._stage(game_id)
+                        written = self._stage(game_id, table)
                     finally:
                         self._staged.pop(game_id, None)
                         self._seats.pop(game_id, None)
@@ -178,7 +194,7 @@ class GameCore:
     async def flush(self, table: Table) -> None:
         """Write this step so far and wait until it is durable (before the game's points)."""
         if table.game_id in self._staged:
-            written = self._stage(table.game_id)
+            written = self._stage(table.game_id, table)
             if written is not None:
                 await asyncio.shield(written)
         await self.writes.settled(table.game_id)
@@ -192,12 +208,15 @@ class GameCore:
         kept = self._changes.get(table.game_id)
         self._changes[table.game_id] = change if kept is None else kept.then(change)
 
-    def _stage(self, game_id: int) -> asyncio.Future[None] | None:
+    def _stage(self, game_id: int, table: Table | None) -> asyncio.Future[None] | None:
         events = self._staged.get(game_id)
         staged = list(events or [])
         if events is not None:
             events.clear()
-        return self.writes.stage(game_id, staged, self.notifier.take(),
+        messages = self.notifier.take()
+        if table is not None:
+            messages = self.notifier.placed(table, messages)
+        return self.writes.stage(game_id, staged, messages,
                                  self._seats.pop(game_id, None),
                                  self._changes.pop(game_id, None))
 
@@ -207,11 +226,36 @@ class GameCore:
             raise UserError("game.not_found")
         return table
 
-    def in_chat(self, chat_id: int) -> Table:
-        for table in self.tables.values():
-            if table.chat_id == chat_id and table.open:
+    def in_chat(self, where: Where, user_id: int) -> Table:
+        """The table a command typed at ``where`` by ``user_id`` is for: the chat's one open
+        table; with several, the topic's own (a forum topic), else the one ``user_id`` hosts
+        (a host runs one table); when none of them is the sender's, the answer names them."""
+        place = where if isinstance(where, Place) else Place(where)
+        here = self.tables_in(place.chat_id)
+        if not here:
+            raise UserError("game.none_in_chat")
+        if place.thread is not None:
+            topic = [t for t in here if t.thread == place.thread]
+            here = topic or here
+        if len(here) == 1:
+            return here[0]
+        for table in here:
+            if table.host_id == user_id:
                 return table
-        raise UserError("game.none_in_chat")
+        raise UserError("tables.which", numbers=", ".join(str(t.number) for t in here))
+
+    def tables_in(self, chat_id: int) -> list[Table]:
+        """The club chat's open tables, by number."""
+        return sorted((t for t in self.tables.values() if t.chat_id == chat_id and t.open),
+                      key=lambda t: t.number)
+
+    def hosted_by(self, tg_id: int, chat_id: int | None = None) -> Table | None:
+        """The open table ``tg_id`` hosts (in ``chat_id``, when given)."""
+        for table in self.tables.values():
+            if (table.open and table.host_id == tg_id
+                    and (chat_id is None or table.chat_id == chat_id)):
+                return table
+        return None
 
     def of_player(self, tg_id: int) -> Table | None:
         for table in self.tables.values():

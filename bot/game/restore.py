@@ -57,6 +57,7 @@ class Restorer(PhaseService):
         game = await self.db.games.get(game_id)
         club = await self.db.clubs.get(game.club_chat_id)
         table = Table(game.id, game.club_chat_id, game.host_id, game.created_at.date(),
+                      number=game.table_no, thread=game.thread_id, own_topic=game.own_topic,
                       locale=club.locale if club is not None else self.core.default_locale,
                       timers=self.core.club_timers(club))
         await self.core.load_player(game.host_id)

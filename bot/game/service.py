@@ -26,7 +26,7 @@ from collections.abc import Callable
 
 import engine
 from bot.delivery.worker import Delivery
-from bot.game.core import GameCore, Reply, reply, rule
+from bot.game.core import GameCore, Place, Reply, Where, reply, rule
 from bot.game.messages.notifier import Notifier
 from bot.game.panel.live import HostPanel
 from bot.game.panel.view import HostDesk, HostView
@@ -36,7 +36,7 @@ from bot.game.rooms.deal import DealService
 from bot.game.rooms.fouls import FoulDesk
 from bot.game.rooms.friends import FriendOrders
 from bot.game.rooms.host import HostControls
-from bot.game.rooms.lobby import LobbyService
+from bot.game.rooms.lobby import LobbyService, Topics
 from bot.game.rooms.night import NightService
 from bot.game.rooms.results import Results
 from bot.game.timers import Clock, Deadlines, utc_now
@@ -44,7 +44,7 @@ from record.table import GameTimers, Stage, Table
 from storage.db import Database
 from views.i18n import Translator
 
-__all__ = ["GameService", "HostView", "Reply", "reply", "rule"]
+__all__ = ["GameService", "HostView", "Place", "Reply", "Topics", "Where", "reply", "rule"]
 
 
 class GameService:
@@ -64,13 +64,14 @@ class GameService:
         new_seed: Callable[[], bytes] = engine.new_seed,
         panel: bool = False,
         web_url: str | None = None,
+        topics: Topics | None = None,
     ) -> None:
         self.core = core = GameCore(
             db, notifier, deadlines, translator, timers=timers or GameTimers(),
             host_ids=host_ids, clock=clock, default_locale=default_locale,
             bot_username=bot_username, rng=rng or secrets.SystemRandom(), new_seed=new_seed)
         self.results = Results(core)
-        self.lobby = LobbyService(core)
+        self.lobby = LobbyService(core, topics)
         self.friends = FriendOrders(core)
         self.dealer = DealService(core, self.lobby, self.friends)
         self.night = NightService(core, self.results)

@@ -9,11 +9,11 @@ from aiogram import Bot, F, Router
 from aiogram.filters import Command, CommandObject
 from aiogram.types import CallbackQuery, Message
 
-from bot.delivery.sender import TelegramSender
+from bot.delivery.sender import TelegramSender, topic_of
 from bot.errors import UserError
 from bot.game.callbacks import LobbyCb
 from bot.game.rooms.fouls import parse_reason
-from bot.game.service import GameService, Reply
+from bot.game.service import GameService, Place, Reply
 from storage.db import Database
 from storage.models import Player
 
@@ -29,7 +29,14 @@ def plain(text: str) -> str:
 
 async def _say(message: Message, games: GameService, sender: TelegramSender, locale: str,
                answer: Reply) -> None:
-    await sender.send_text(message.chat.id, games.notifier.t(locale, answer.key, **answer.kwargs))
+    await sender.send_text(message.chat.id, games.notifier.t(locale, answer.key, **answer.kwargs),
+                           thread=topic_of(message))
+
+
+def _place(message: Message) -> Place:
+    """Where the command was typed: which of the club's tables it is for (its topic's, in a
+    forum; else the sender's: ``GameCore.in_chat``)."""
+    return Place(message.chat.id, topic_of(message), bool(message.chat.is_forum))
 
 
 def _user(message: Message) -> int:
@@ -46,17 +53,21 @@ async def _is_admin(bot: Bot, chat_id: int, user_id: int) -> bool:
     return member.status in ("creator", "administrator")
 
 
+async def _may_host(bot: Bot, games: GameService, db: Database, chat_id: int, user: int) -> bool:
+    return (user in games.host_ids or user in await db.clubs.hosts(chat_id)
+            or await _is_admin(bot, chat_id, user))
+
+
 async def newgame(message: Message, bot: Bot, games: GameService, db: Database) -> None:
     user = _user(message)
-    admin = (user in games.host_ids or user in await db.clubs.hosts(message.chat.id)
-             or await _is_admin(bot, message.chat.id, user))
-    await games.open_lobby(message.chat.id, message.chat.title or str(message.chat.id), user,
+    admin = await _may_host(bot, games, db, message.chat.id, user)
+    await games.open_lobby(_place(message), message.chat.title or str(message.chat.id), user,
                            is_admin=admin)
 
 
 async def roles(message: Message, command: CommandObject, games: GameService,
                 sender: TelegramSender, locale: str) -> None:
-    answer = await games.composition(message.chat.id, _user(message), (command.args or "").strip())
+    answer = await games.composition(_place(message), _user(message), (command.args or "").strip())
     await _say(message, games, sender, locale, answer)
 
 
@@ -65,7 +76,7 @@ async def seat(message: Message, command: CommandObject, games: GameService, sen
     words = (command.args or "").split()
     if len(words) < 2 or not words[-1].isdigit():
         raise UserError("game.reseat.usage")
-    answer = await games.reseat(message.chat.id, _user(message), " ".join(words[:-1]),
+    answer = await games.reseat(_place(message), _user(message), " ".join(words[:-1]),
                                 int(words[-1]))
     await _say(message, games, sender, locale, answer)
 
@@ -81,7 +92,7 @@ async def addseat(message: Message, command: CommandObject, games: GameService,
     nick = " ".join(words[:-1] if sex is not None else words)
     if not nick:
         raise UserError("seats.add.usage")
-    answer = await games.add_offline(message.chat.id, _user(message), nick, sex)
+    answer = await games.add_offline(_place(message), _user(message), nick, sex)
     await _say(message, games, sender, locale, answer)
 
 
@@ -90,7 +101,7 @@ async def unseat(message: Message, command: CommandObject, games: GameService,
     nick = (command.args or "").strip()
     if not nick:
         raise UserError("seats.unseat.usage")
-    answer = await games.unseat(message.chat.id, _user(message), nick)
+    answer = await games.unseat(_place(message), _user(message), nick)
     await _say(message, games, sender, locale, answer)
 
 
@@ -99,28 +110,28 @@ async def fate_mode(message: Message, command: CommandObject, games: GameService
     mode = (command.args or "").strip().lower()
     if mode not in ("host", "bot"):
         raise UserError("game.fate.usage")
-    answer = await games.set_fate_mode(message.chat.id, _user(message), mode == "host")
+    answer = await games.set_fate_mode(_place(message), _user(message), mode == "host")
     await _say(message, games, sender, locale, answer)
 
 
 async def deal(message: Message, games: GameService) -> None:
-    await games.deal(message.chat.id, _user(message))
+    await games.deal(_place(message), _user(message))
 
 
 async def night(message: Message, games: GameService) -> None:
-    await games.start_night(message.chat.id, _user(message))
+    await games.start_night(_place(message), _user(message))
 
 
 async def day(message: Message, games: GameService) -> None:
-    await games.start_day(message.chat.id, _user(message))
+    await games.start_day(_place(message), _user(message))
 
 
 async def vote(message: Message, games: GameService) -> None:
-    await games.start_vote(message.chat.id, _user(message))
+    await games.start_vote(_place(message), _user(message))
 
 
 async def status(message: Message, games: GameService, sender: TelegramSender, locale: str) -> None:
-    answer = await games.status(message.chat.id, _user(message))
+    answer = await games.status(_place(message), _user(message))
     await _say(message, games, sender, locale, answer)
 
 
@@ -129,7 +140,7 @@ async def tech(message: Message, command: CommandObject, games: GameService, sen
     arg = (command.args or "").strip().lstrip("№#")
     if not arg.isdigit():
         raise UserError("game.tech.usage")
-    answer = await games.technical_death(message.chat.id, _user(message), int(arg))
+    answer = await games.technical_death(_place(message), _user(message), int(arg))
     await _say(message, games, sender, locale, answer)
 
 
@@ -141,7 +152,7 @@ async def foul(message: Message, command: CommandObject, games: GameService) -> 
     if not seat.isdigit():
         raise UserError("foul.usage")
     reason, note = parse_reason(rest)
-    await games.foul(message.chat.id, _user(message), int(seat), reason, note, confirm=True)
+    await games.foul(_place(message), _user(message), int(seat), reason, note, confirm=True)
 
 
 async def unfoul(message: Message, command: CommandObject, games: GameService) -> None:
@@ -150,7 +161,7 @@ async def unfoul(message: Message, command: CommandObject, games: GameService) -
     arg = (command.args or "").strip().lstrip("№#")
     if arg and not arg.isdigit():
         raise UserError("foul.unfoul_usage")
-    await games.undo_foul(message.chat.id, _user(message), int(arg) if arg else None,
+    await games.undo_foul(_place(message), _user(message), int(arg) if arg else None,
                           confirm=True)
 
 
@@ -159,15 +170,15 @@ async def speak(message: Message, command: CommandObject, games: GameService) ->
     if not 1 <= len(words) <= 2 or not all(w.isdigit() for w in words):
         raise UserError("game.speak.usage")
     by = int(words[1]) if len(words) == 2 else None
-    await games.give_word(message.chat.id, _user(message), int(words[0]), by)
+    await games.give_word(_place(message), _user(message), int(words[0]), by)
 
 
 async def pause(message: Message, games: GameService) -> None:
-    await games.pause(message.chat.id, _user(message))
+    await games.pause(_place(message), _user(message))
 
 
 async def resume(message: Message, games: GameService) -> None:
-    await games.resume(message.chat.id, _user(message))
+    await games.resume(_place(message), _user(message))
 
 
 async def extend(message: Message, command: CommandObject, games: GameService) -> None:
@@ -175,22 +186,38 @@ async def extend(message: Message, command: CommandObject, games: GameService) -
         seconds = float((command.args or "").strip())
     except ValueError:
         raise UserError("game.extend.bad", max=3600) from None
-    await games.extend(message.chat.id, _user(message), seconds)
+    await games.extend(_place(message), _user(message), seconds)
 
 
 async def endgame(message: Message, games: GameService) -> None:
-    await games.end_game(message.chat.id, _user(message))
+    await games.end_game(_place(message), _user(message))
 
 
 async def lobby_button(query: CallbackQuery, callback_data: LobbyCb, games: GameService,
-                       sender: TelegramSender, user_locale: str,
+                       sender: TelegramSender, user_locale: str, bot: Bot, db: Database,
                        account: Player | None = None) -> None:
     if callback_data.action == "join":
         answer = await games.join(callback_data.game, query.from_user.id, account)
-    else:
+    elif callback_data.action == "leave":
         answer = await games.leave(callback_data.game, query.from_user.id)
+    else:
+        answer = await _another_table(query, games, bot, db)
     # a popup: in the presser's language, not the club's
     await sender.answer(query, plain(games.notifier.t(user_locale, answer.key, **answer.kwargs)))
+
+
+async def _another_table(query: CallbackQuery, games: GameService, bot: Bot, db: Database
+                         ) -> Reply:
+    """The lobby's "another table": the presser opens the club's next table (as ``/newgame``
+    would, in a topic of its own in a forum when the bot may create one)."""
+    message = query.message
+    if not isinstance(message, Message):
+        raise UserError("game.stale")  # the lobby is too old for Telegram to show it
+    user = query.from_user.id
+    admin = await _may_host(bot, games, db, message.chat.id, user)
+    table = await games.open_lobby(_place(message), message.chat.title or str(message.chat.id),
+                                   user, is_admin=admin)
+    return Reply("tables.opened", {"number": table.number, "game": table.game_id})
 
 
 def create_router() -> Router:

@@ -12,6 +12,7 @@ from typing import Any
 from aiogram import BaseMiddleware
 from aiogram.types import CallbackQuery, Chat, Message, TelegramObject, User
 
+from bot.delivery.sender import topic_of
 from bot.errors import UserError, explain
 from bot.services import Services
 from storage.backends import DatabaseUnavailable
@@ -121,7 +122,7 @@ class ContextMiddleware(BaseMiddleware):
             # one retry; never raises
             await self.services.sender.answer(event, _plain(text), alert=True)
         elif isinstance(event, Message):
-            await self.services.sender.send_text(event.chat.id, text)
+            await self.services.sender.send_text(event.chat.id, text, thread=topic_of(event))
 
 
 class AdminOnly(BaseMiddleware):

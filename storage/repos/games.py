@@ -35,8 +35,8 @@ from storage.sql import Connection, Store, lock_rows
 
 async def fetch_game(conn: Connection, game_id: int) -> Game:
     async with conn.execute(
-        "SELECT id, club_chat_id, host_id, created_at, status, commitment, finished_on"
-        " FROM games WHERE id = ?",
+        "SELECT id, club_chat_id, host_id, created_at, status, commitment, finished_on,"
+        " table_no, thread_id, own_topic FROM games WHERE id = ?",
         (game_id,),
     ) as cur:
         row = await cur.fetchone()
@@ -55,6 +55,9 @@ async def fetch_game(conn: Connection, game_id: int) -> Game:
         commitment=row["commitment"],
         finished_on=_rows.opt_date(row["finished_on"]),
         seats=seats,
+        table_no=int(row["table_no"]),
+        thread_id=None if row["thread_id"] is None else int(row["thread_id"]),
+        own_topic=bool(row["own_topic"]),
     )
 
 
@@ -222,8 +225,13 @@ class Games:
         *,
         seats: Sequence[tuple[int, int]] = (),
         created_at: datetime,
+        table_no: int = 1,
+        thread_id: int | None = None,
+        own_topic: bool = False,
     ) -> int:
-        """A new game in status 'lobby'; ``seats`` are (seat number, tg_id) pairs."""
+        """A new game in status 'lobby'; ``seats`` are (seat number, tg_id) pairs;
+        ``table_no`` its table's number in the club chat, ``thread_id`` the forum topic it
+        speaks in (``own_topic``: the bot created it)."""
         _check_seats(seats)
         async with self._db.transaction() as conn:
             async with conn.execute(
@@ -233,9 +241,10 @@ class Games:
                     raise UnknownClub(club_chat_id)
             await _ops.require_players(conn, (p for _, p in seats))
             async with conn.execute(
-                "INSERT INTO games (club_chat_id, host_id, created_at) VALUES (?, ?, ?)"
-                " RETURNING id",
-                (club_chat_id, host_id, created_at.isoformat()),
+                "INSERT INTO games (club_chat_id, host_id, created_at, table_no, thread_id,"
+                " own_topic) VALUES (?, ?, ?, ?, ?, ?) RETURNING id",
+                (club_chat_id, host_id, created_at.isoformat(), table_no, thread_id,
+                 int(own_topic)),
             ) as cur:
                 row = await cur.fetchone()
             assert row is not None

@@ -19,7 +19,7 @@ from storage.repos.keyed_cache import keep
 from storage.sql import Connection, Store
 
 SEND = "send"
-_SENDS_AT_ONCE = 200  # rows of one INSERT (4 values each: far below SQLite's limit)
+_SENDS_AT_ONCE = 200  # rows of one INSERT (5 values each: far below SQLite's limit)
 _MARKS_AT_ONCE = 100  # the delivery's marks written in one transaction at most
 _SENT_KEPT = 20_000  # the message ids of keyed sends kept (storage/repos/keyed_cache.py's keep)
 EDIT = "edit"
@@ -29,13 +29,15 @@ EDIT = "edit"
 class Queued:
     """A request to queue: a send (``key`` optional; a second send of the same key is ignored)
     or an edit of the message sent under ``key``. ``throttle``: an edit of that key goes out at
-    most once every ``throttle`` seconds (later edits are coalesced)."""
+    most once every ``throttle`` seconds (later edits are coalesced). ``lane``: the table (game)
+    a club post belongs to; a chat's lanes share its turns (``bot/delivery/worker.py``)."""
 
     chat_id: int
     method: str
     payload: dict[str, Any] = field(default_factory=dict)
     key: str | None = None
     throttle: float = 0.0
+    lane: int | None = None
 
 
 THROTTLE = "throttle"  # a throttled edit's gap, kept in its row: an edit coalesced in flight waits
@@ -70,6 +72,7 @@ class OutboxRow:
     attempts: int
     next_at: float
     rev: int
+    lane: int | None = None
 
     @property
     def payload(self) -> dict[str, Any]:
@@ -86,11 +89,11 @@ async def enqueue_in(conn: Connection, messages: Iterable[Queued], now: float) -
     coalesced into a queued edit's row is none (its chat's worker reads that row again before
     sending it: nothing to wake it for), nor is a send whose key was queued already."""
     new: list[int] = []
-    sends: list[tuple[int, str | None, str, float]] = []
+    sends: list[tuple[int, str | None, str, float, int | None]] = []
     for m in messages:
         text = _dump({**m.payload, THROTTLE: m.throttle} if m.throttle > 0 else m.payload)
         if m.method == SEND:  # a run of sends goes in one statement (one trip to the thread)
-            sends.append((m.chat_id, m.key, text, now))
+            sends.append((m.chat_id, m.key, text, now, m.lane))
             continue
         new += await _insert_sends(conn, sends)
         sends = []
@@ -112,21 +115,22 @@ async def enqueue_in(conn: Connection, messages: Iterable[Queued], now: float) -
             if last and last[0][0] is not None:
                 next_at = float(last[0][0]) + m.throttle
         await conn.execute(
-            "INSERT INTO outbox (chat_id, key, method, payload, created, next_at)"
-            " VALUES (?, ?, 'edit', ?, ?, ?)", (m.chat_id, m.key, text, now, next_at))
+            "INSERT INTO outbox (chat_id, key, method, payload, created, next_at, lane)"
+            " VALUES (?, ?, 'edit', ?, ?, ?, ?)", (m.chat_id, m.key, text, now, next_at, m.lane))
         new.append(m.chat_id)
     return new + await _insert_sends(conn, sends)
 
 
 async def _insert_sends(conn: Connection,
-                        sends: list[tuple[int, str | None, str, float]]) -> list[int]:
+                        sends: list[tuple[int, str | None, str, float, int | None]]
+                        ) -> list[int]:
     new: list[int] = []
     for start in range(0, len(sends), _SENDS_AT_ONCE):
         chunk = sends[start:start + _SENDS_AT_ONCE]
         # one multi-row statement, returning the chat of each row it wrote
         new += [int(r[0]) for r in await conn.execute_fetchall(
-            "INSERT INTO outbox (chat_id, key, method, payload, created, next_at) VALUES "
-            + ",".join(["(?, ?, 'send', ?, ?, 0)"] * len(chunk))
+            "INSERT INTO outbox (chat_id, key, method, payload, created, lane, next_at) VALUES "
+            + ",".join(["(?, ?, 'send', ?, ?, ?, 0)"] * len(chunk))
             + " ON CONFLICT DO NOTHING RETURNING chat_id",
             [v for send in chunk for v in send])]
     return new
@@ -189,9 +193,9 @@ class Outbox:
     async def pending(self, chat_id: int, limit: int = 50) -> list[OutboxRow]:
         """The chat's queued requests, oldest first."""
         return [OutboxRow(int(r[0]), int(r[1]), r[2], str(r[3]), str(r[4]),
-                          int(r[5]), float(r[6]), int(r[7]))
+                          int(r[5]), float(r[6]), int(r[7]), None if r[8] is None else int(r[8]))
                 for r in await self._db.query(
-                    "SELECT id, chat_id, key, method, payload, attempts, next_at, rev"
+                    "SELECT id, chat_id, key, method, payload, attempts, next_at, rev, lane"
                     " FROM outbox WHERE chat_id = ? AND status = 'pending' ORDER BY id"
                     " LIMIT ?", (chat_id, limit), background=True)]
 

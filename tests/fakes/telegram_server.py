@@ -42,7 +42,8 @@ JSON_FIELDS = frozenset(
         "reply_parameters",
     }
 )
-INT_FIELDS = frozenset({"chat_id", "user_id", "message_id", "offset", "limit", "cache_time"})
+INT_FIELDS = frozenset({"chat_id", "user_id", "message_id", "offset", "limit", "cache_time",
+                        "message_thread_id"})
 # How long the waits for the bot's next message, edit, call or condition wait by default: only
 # a failing test waits it out, and on a 2-core machine busy with other test workers a plain
 # answer has taken more than 5 s.
@@ -98,6 +99,7 @@ class FakeChat:
     title: str | None = None
     first_name: str | None = None
     username: str | None = None
+    is_forum: bool = False  # a supergroup with topics
 
     def as_dict(self) -> dict[str, Any]:
         data: dict[str, Any] = {"id": self.id, "type": self.type}
@@ -105,7 +107,19 @@ class FakeChat:
             value = getattr(self, key)
             if value is not None:
                 data[key] = value
+        if self.is_forum:
+            data["is_forum"] = True
         return data
+
+
+@dataclass
+class FakeTopic:
+    """A forum topic: its thread id is the id of the message that created it, as Telegram's."""
+
+    thread: int
+    name: str
+    by_bot: bool = False  # created with createForumTopic
+    closed: bool = False
 
 
 @dataclass
@@ -123,6 +137,7 @@ class SentMessage:
     caption: str | None = None
     photo_bytes: bytes | None = None  # sendPhoto of an uploaded file
     photo_id: str | None = None  # sendPhoto of a file Telegram has (its file_id)
+    thread: int | None = None  # the forum topic it was sent to (message_thread_id)
     deleted: bool = False
     history: list[str | None] = field(default_factory=list)
     raw: dict[str, Any] = field(default_factory=dict)
@@ -299,6 +314,8 @@ class FakeTelegram:
         self._closing = False
         self.port = 0
         self.migrated: dict[int, int] = {}  # old group id -> its supergroup's id
+        self.topics: dict[int, dict[int, FakeTopic]] = defaultdict(dict)  # chat -> thread -> topic
+        self.topic_rights: set[int] = set()  # forums where the bot may create and close topics
         self.html_answers = False  # answer every call with a proxy's HTML page
         self.webhook: dict[str, Any] | None = None  # {"url", "secret"} after setWebhook
         self.webhook_statuses: list[int] = []  # the bot's HTTP answers to delivered updates
@@ -358,13 +375,35 @@ class FakeTelegram:
         return user
 
     def group(
-        self, chat_id: int, title: str = "Mafia Club", *, type: str = "supergroup"
+        self, chat_id: int, title: str = "Mafia Club", *, type: str = "supergroup",
+        forum: bool = False,
     ) -> FakeChat:
-        """Create a group chat (ids of groups are negative)."""
+        """Create a group chat (ids of groups are negative); ``forum``: a supergroup with
+        topics."""
         assert chat_id < 0, "group chat ids are negative"
-        chat = FakeChat(chat_id, type, title=title)
+        assert not forum or type == "supergroup", "only a supergroup has topics"
+        chat = FakeChat(chat_id, type, title=title, is_forum=forum)
         self.chats[chat_id] = chat
         return chat
+
+    def topic(self, chat_id: int, name: str) -> int:
+        """A member creates a topic in the forum ``chat_id``; its thread id."""
+        assert self.chats[chat_id].is_forum, "topics live in a forum"
+        thread = next(self._message_ids[chat_id])
+        self.topics[chat_id][thread] = FakeTopic(thread, name)
+        return thread
+
+    def allow_topics(self, chat_id: int, allowed: bool = True) -> None:
+        """Give the bot the right to manage the forum's topics (createForumTopic,
+        closeForumTopic), or take it away."""
+        if allowed:
+            self.topic_rights.add(chat_id)
+        else:
+            self.topic_rights.discard(chat_id)
+
+    def in_topic(self, chat_id: int, thread: int | None) -> list[SentMessage]:
+        """What the bot sent to one topic of a forum (``None``: outside every topic)."""
+        return [m for m in self._sent[chat_id] if m.thread == thread]
 
     def set_admins(self, chat_id: int, user_ids: set[int] | list[int]) -> None:
         """Set who is an administrator of a group chat (the first one is its creator)."""
@@ -447,8 +486,10 @@ class FakeTelegram:
         text: str,
         *,
         chat_id: int | None = None,
+        thread: int | None = None,
     ) -> dict[str, Any]:
-        """The user sends ``text`` (a command if it starts with '/') in ``chat_id``.
+        """The user sends ``text`` (a command if it starts with '/') in ``chat_id`` (in a
+        forum, in the topic ``thread``; None: its General topic).
 
         ``chat_id`` defaults to the user's private chat. Returns the message as Telegram sent it.
         """
@@ -461,6 +502,9 @@ class FakeTelegram:
             "from": user.as_dict(),
             "text": text,
         }
+        if thread is not None:
+            assert thread in self.topics[chat.id], f"no topic {thread} in {chat.id}"
+            message.update(message_thread_id=thread, is_topic_message=True)
         if text.startswith("/"):
             length = len(text.split(maxsplit=1)[0])
             message["entities"] = [{"type": "bot_command", "offset": 0, "length": length}]
@@ -736,6 +780,8 @@ class FakeTelegram:
             }]
         if message.reply_markup:
             data["reply_markup"] = message.reply_markup
+        if message.thread is not None:
+            data.update(message_thread_id=message.thread, is_topic_message=True)
         return data
 
     def _take_failure(self, method: str) -> _Failure | None:
@@ -955,6 +1001,24 @@ class FakeTelegram:
         self.commands.pop((_scope_key(params), params.get("language_code", "")), None)
         return _ok(True)
 
+    def _check_thread(self, chat_id: int, params: dict[str, Any]) -> web.Response | None:
+        """A send into a forum topic: the topic must exist and be open."""
+        thread = params.get("message_thread_id")
+        chat = self.chats.get(chat_id)
+        if thread is None or chat is None or not chat.is_forum:
+            return None
+        topic = self.topics[chat_id].get(int(thread))
+        if topic is None:
+            return _error(400, "Bad Request: message thread not found")
+        if topic.closed:
+            return _error(400, "Bad Request: TOPIC_CLOSED")
+        return None
+
+    def _thread(self, chat_id: int, params: dict[str, Any]) -> int | None:
+        chat = self.chats.get(chat_id)
+        thread = params.get("message_thread_id")
+        return int(thread) if thread is not None and chat is not None and chat.is_forum else None
+
     def _check_chat(self, chat_id: int) -> web.Response | None:
         if chat_id in self.migrated:
             return _error(400, "Bad Request: group chat was upgraded to a supergroup chat",
@@ -980,6 +1044,8 @@ class FakeTelegram:
             return _error(400, "Bad Request: message text is empty")
         if (error := _check_markup(chat_id, params.get("reply_markup"))) is not None:
             return error
+        if (error := self._check_thread(chat_id, params)) is not None:
+            return error
         return await self._record_sent(
             SentMessage(
                 chat_id=chat_id,
@@ -988,6 +1054,7 @@ class FakeTelegram:
                 reply_markup=params.get("reply_markup"),
                 parse_mode=params.get("parse_mode"),
                 protect_content=bool(params.get("protect_content", False)),
+                thread=self._thread(chat_id, params),
             )
         )
 
@@ -1037,6 +1104,8 @@ class FakeTelegram:
             return _error(400, "Bad Request: wrong file identifier/HTTP URL specified")
         if not isinstance(photo, tuple | str):
             return _error(400, "Bad Request: there is no photo in the request")
+        if (error := self._check_thread(chat_id, params)) is not None:
+            return error
         return await self._record_sent(
             SentMessage(
                 chat_id=chat_id,
@@ -1048,8 +1117,45 @@ class FakeTelegram:
                 protect_content=bool(params.get("protect_content", False)),
                 photo_bytes=photo[1] if isinstance(photo, tuple) else None,
                 photo_id=photo if isinstance(photo, str) else None,
+                thread=self._thread(chat_id, params),
             )
         )
+
+    def _forum(self, params: dict[str, Any]) -> tuple[int, web.Response | None]:
+        """The forum of a topic call, or why it is refused (not a forum, no right)."""
+        chat_id = int(params.get("chat_id", 0))
+        if (error := self._check_chat(chat_id)) is not None:
+            return chat_id, error
+        if not self.chats[chat_id].is_forum:
+            return chat_id, _error(400, "Bad Request: the chat is not a forum")
+        if chat_id not in self.topic_rights:
+            return chat_id, _error(400, "Bad Request: not enough rights to manage topics")
+        return chat_id, None
+
+    async def _api_createForumTopic(self, params: dict[str, Any]) -> web.Response:
+        chat_id, error = self._forum(params)
+        if error is not None:
+            return error
+        name = str(params.get("name", ""))
+        if not 1 <= len(name) <= 128:
+            return _error(400, "Bad Request: TOPIC_TITLE_EMPTY")
+        thread = next(self._message_ids[chat_id])
+        self.topics[chat_id][thread] = FakeTopic(thread, name, by_bot=True)
+        await self._notify()
+        return _ok({"message_thread_id": thread, "name": name, "icon_color": 7322096})
+
+    async def _api_closeForumTopic(self, params: dict[str, Any]) -> web.Response:
+        chat_id, error = self._forum(params)
+        if error is not None:
+            return error
+        topic = self.topics[chat_id].get(int(params.get("message_thread_id", 0)))
+        if topic is None:
+            return _error(400, "Bad Request: message thread not found")
+        if topic.closed:
+            return _error(400, "Bad Request: TOPIC_NOT_MODIFIED")
+        topic.closed = True
+        await self._notify()
+        return _ok(True)
 
     def _find(self, params: dict[str, Any]) -> SentMessage | None:
         chat_id = int(params.get("chat_id", 0))

@@ -98,6 +98,8 @@ class Flow:
     game_id: int = 0
     players: list[int] = field(default_factory=list)
     club: int = CLUB  # the club chat (a supergroup migration changes it)
+    host_id: int = HOST  # the table's host (several tables: one host each)
+    thread: int | None = None  # a forum topic the host types the table's commands in
 
     @property
     def games(self) -> GameService:
@@ -121,11 +123,11 @@ class Flow:
         player, or the host for an offline seat (the button names the seat)."""
         table = self.table
         if table.is_offline(seat):
-            return HOST, f"gs{kind}:{self.game_id}:{table.step}:{seat}:"
+            return self.host_id, f"gs{kind}:{self.game_id}:{table.step}:{seat}:"
         return self.tg(seat), f"g{kind}:{self.game_id}:{table.step}:"
 
     # ------------------------------------------------------------------ people
-    async def register(self, n: int, *, first: int = 3001) -> list[int]:
+    async def register(self, n: int, *, first: int = 3001, nick: str = "Player") -> list[int]:
         ids = []
         for i in range(n):
             uid = first + i
@@ -134,7 +136,7 @@ class Flow:
             ids.append(uid)
         for uid in ids:
             await self.fake.next_message(uid)
-            await self.fake.send(uid, f"/nick Player{uid - first + 1}")
+            await self.fake.send(uid, f"/nick {nick}{uid - first + 1}")
         for uid in ids:
             await self.fake.next_message(uid)
         await self.app.services.db.players.record_game_played(ids, _today())
@@ -142,7 +144,7 @@ class Flow:
         return ids
 
     async def host(self, text: str) -> None:
-        await self.fake.send(HOST, text, chat_id=self.club)
+        await self.fake.send(self.host_id, text, chat_id=self.club, thread=self.thread)
 
     async def press(self, uid: int, message: SentMessage, data: str) -> str:
         query = await self.fake.press(uid, message, data)

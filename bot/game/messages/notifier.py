@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Any
 
 from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup
 
-from bot.delivery.worker import picture_payload, send_payload
+from bot.delivery.worker import CLOSE_TOPIC, picture_payload, send_payload
 from bot.game.messages.senders import Sender
 from engine import AudienceKind, Event
 from record.posts import TEXT_LIMIT, Post, units
@@ -90,6 +90,20 @@ class Notifier(EventText):
 
     def end(self, token: Token[tuple[object, list[Queued]] | None]) -> None:
         _batch.reset(token)
+
+    def placed(self, table: Table, messages: list[Queued]) -> list[Queued]:
+        """A step's requests with the table's club posts placed: in its forum topic
+        (``thread``), opening with its name when another table shares its chat (``label``:
+        the sender puts it before the text or caption), in the table's lane of the chat's
+        queue (its turns: ``bot/delivery/worker.py``)."""
+        extra: dict[str, Any] = {}
+        if table.thread is not None:
+            extra["thread"] = table.thread
+        if table.named:
+            extra["label"] = self.tr.t(table.locale, "tables.label", number=table.number)
+        return [Queued(m.chat_id, m.method, {**m.payload, **extra}, m.key, m.throttle,
+                       table.game_id) if m.chat_id == table.chat_id else m
+                for m in messages]
 
     def _gathered(self, chat_id: int) -> tuple[list[Queued], int] | None:
         """The step's batch and the index of the plain post being gathered for ``chat_id``
@@ -205,6 +219,13 @@ class Notifier(EventText):
         if view is None:
             return
         await self._queue(Queued(table.chat_id, SEND, picture_payload(view, caption), ref))
+
+    async def close_topic(self, table: Table) -> None:
+        """The game is over (or aborted): the forum topic the bot opened for its table is
+        closed after the table's last post (the chat's order; the end of the game's step)."""
+        if table.own_topic and table.thread is not None:
+            await self._queue(Queued(table.chat_id, SEND, {CLOSE_TOPIC: True},
+                                     f"g{table.game_id}:topic_closed"))
 
     async def edit_post(self, chat_id: int, post: Post) -> None:
         """Replace the text (or a picture's caption) of the post sent under ``post.ref``."""

@@ -9,7 +9,7 @@ from typing import Protocol
 
 from aiogram.types import InlineKeyboardMarkup
 
-from bot.delivery.worker import Delivery, markup_of, photo_of, text_of
+from bot.delivery.worker import CLOSE_TOPIC, Delivery, markup_of, photo_of, text_of
 from storage.repos.outbox import EDIT, Queued
 
 
@@ -51,6 +51,8 @@ class Sent:
     edit: bool = False
     key: str | None = None
     photo: bytes | None = None  # a picture, ``text`` its caption
+    thread: int | None = None  # the forum topic it went to
+    closes_topic: bool = False  # not a message: the table's topic closed
 
 
 class RecordingSender:
@@ -70,6 +72,10 @@ class RecordingSender:
         for m in messages:
             if m.chat_id in self.blocked:
                 continue
+            thread = m.payload.get("thread")
+            if m.payload.get(CLOSE_TOPIC):
+                self.sent.append(Sent(m.chat_id, "", key=m.key, thread=thread, closes_topic=True))
+                continue
             photo = await photo_of(m.payload)
             text = photo[1] if photo is not None else text_of(m.payload)
             markup = markup_of(m.payload)
@@ -78,7 +84,7 @@ class RecordingSender:
                 message_id = self.ids.get((m.chat_id, m.key))
                 if message_id is not None:
                     self.sent.append(Sent(m.chat_id, text, markup, False, message_id, edit=True,
-                                          key=m.key))
+                                          key=m.key, thread=thread))
                 continue
             if m.key is not None and (m.chat_id, m.key) in self.ids:
                 continue
@@ -87,7 +93,7 @@ class RecordingSender:
                 self.ids[(m.chat_id, m.key)] = self._next
             self.sent.append(Sent(m.chat_id, text, markup, bool(m.payload.get("protect")),
                                   self._next, key=m.key,
-                                  photo=photo[0] if photo is not None else None))
+                                  photo=photo[0] if photo is not None else None, thread=thread))
 
     async def queued(self, messages: Sequence[Queued], new: Collection[int]) -> None:
         await self.deliver(messages)

@@ -10,7 +10,7 @@ from typing import Any
 import engine
 from bot.errors import UserError
 from bot.game.callbacks import FateCb, cancel_data, vote_data
-from bot.game.core import GameCore, Reply, reply, rule, secs
+from bot.game.core import GameCore, Reply, Where, reply, rule, secs
 from bot.game.messages.notifier import button, rows
 from bot.game.rooms.phase import PhaseService
 from bot.game.rooms.results import Results
@@ -34,17 +34,17 @@ class DayService(PhaseService):
         core.on_expiry(FATE_DL, self._fate_over)
         core.on_expiry(CANCEL_DL, self._cancel_over)
 
-    async def start_day(self, chat_id: int, user_id: int) -> Reply:
+    async def start_day(self, where: Where, user_id: int) -> Reply:
         """``/day``: announce the day's talk (the vote starts with /vote)."""
-        table = self.core.in_chat(chat_id)
+        table = self.core.in_chat(where, user_id)
         async with self.core.lock(table.game_id):
             self.core.require_host(table, user_id)
             self.core.can_start_phase(table, Phase.DAY)
             await self.notifier.club(table, "game.day.start", day=table.game.current_day)
             return reply("game.day.started")
 
-    async def start_vote(self, chat_id: int, user_id: int) -> Reply:
-        table = self.core.in_chat(chat_id)
+    async def start_vote(self, where: Where, user_id: int) -> Reply:
+        table = self.core.in_chat(where, user_id)
         async with self.core.lock(table.game_id):
             self.core.require_host(table, user_id)
             self.core.can_start_phase(table, Phase.DAY)
@@ -287,9 +287,9 @@ class DayService(PhaseService):
         assert result is not None
         await self.results.announce(table, result)
 
-    async def give_word(self, chat_id: int, user_id: int, seat: int, by: int | None) -> Reply:
+    async def give_word(self, where: Where, user_id: int, seat: int, by: int | None) -> Reply:
         """``/speak SEAT [FROM]``: a jailed player gets speaking time (given by another player)."""
-        table = self.core.in_chat(chat_id)
+        table = self.core.in_chat(where, user_id)
         async with self.core.lock(table.game_id):
             self.core.require_host(table, user_id)
             if not table.started:

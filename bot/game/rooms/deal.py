@@ -8,7 +8,7 @@ from typing import Any
 
 import engine
 from bot.errors import UserError
-from bot.game.core import GameCore, Reply, reply, rule
+from bot.game.core import GameCore, Reply, Where, reply, rule
 from bot.game.rooms.friends import FriendOrders
 from bot.game.rooms.lobby import LobbyService
 from bot.game.rooms.phase import PhaseService
@@ -110,9 +110,9 @@ class DealService(PhaseService):
             self.tr.t(locale, f"game.role.{r}") + (f" ×{c}" if c > 1 else "")
             for r, c in counts.items())
 
-    async def composition(self, chat_id: int, user_id: int, text: str | None) -> Reply:
+    async def composition(self, where: Where, user_id: int, text: str | None) -> Reply:
         """``/roles``: show the composition for the table, or set the host's own."""
-        table = self.core.in_chat(chat_id)
+        table = self.core.in_chat(where, user_id)
         async with self.core.lock(table.game_id):
             if text:
                 self.core.require_host(table, user_id)
@@ -136,16 +136,17 @@ class DealService(PhaseService):
             return reply("game.roles.show", count=len(cards),
                          roles=self.roles_text(locale, cards))
 
-    async def set_fate_mode(self, chat_id: int, user_id: int, by_host: bool) -> Reply:
-        table = self.core.in_chat(chat_id)
+    async def set_fate_mode(self, where: Where, user_id: int, by_host: bool) -> Reply:
+        table = self.core.in_chat(where, user_id)
         async with self.core.lock(table.game_id):
             self.core.require_host(table, user_id)
             await self.core.record(table, "fate_mode", {"host": by_host})
-            await self.db.clubs.set_fate_by_host(chat_id, by_host)  # the club's next games too
+            # the club's next games too
+            await self.db.clubs.set_fate_by_host(table.chat_id, by_host)
             return reply("game.fate.mode_host" if by_host else "game.fate.mode_bot")
 
-    async def deal(self, chat_id: int, user_id: int) -> Reply:
-        table = self.core.in_chat(chat_id)
+    async def deal(self, where: Where, user_id: int) -> Reply:
+        table = self.core.in_chat(where, user_id)
         async with self.core.lock(table.game_id):
             self.core.require_host(table, user_id)
             if table.stage is not Stage.LOBBY:

@@ -16,7 +16,7 @@ from typing import Any
 import engine
 from bot.errors import UserError
 from bot.game.callbacks import FoulOfferCb
-from bot.game.core import GameCore, Reply, reply, rule
+from bot.game.core import GameCore, Place, Reply, Where, reply, rule
 from bot.game.messages.notifier import button, rows
 from bot.game.rooms.host import HostControls
 from bot.game.rooms.phase import PhaseService
@@ -61,11 +61,11 @@ class FoulDesk(PhaseService):
         self.host = host
         self._offers: set[tuple[int, int]] = set()  # (game, foul) offers sent, still open
 
-    def hosted(self, chat_id: int, user_id: int) -> Table:
-        """The game a command is about: the club chat's, or (in private) the one the user
-        hosts."""
-        if chat_id < 0:
-            return self.core.in_chat(chat_id)
+    def hosted(self, where: Where, user_id: int) -> Table:
+        """The game a command is about: the club chat's (the sender's table there), or (in
+        private) the one the user hosts."""
+        if isinstance(where, Place) or where < 0:
+            return self.core.in_chat(where, user_id)
         for table in self.core.tables.values():
             if table.open and table.host_id == user_id:
                 return table
@@ -96,13 +96,13 @@ class FoulDesk(PhaseService):
         return lambda locale: self.tr.t(locale, key, points=foul.points, price=price)
 
     # ------------------------------------------------------------------ a foul
-    async def foul(self, chat_id: int, user_id: int, seat: int,
+    async def foul(self, where: Where, user_id: int, seat: int,
                    reason: FoulReason = FoulReason.OTHER, note: str | None = None, *,
                    expect: int | None = None, confirm: bool = False) -> Reply:
         """A foul against ``seat``. ``expect``: the foul's number the button was drawn for (a
         second press of the same button is refused: ``foul.already``); ``confirm``: also tell
         the host in private (a typed command, whose answer is no popup)."""
-        table = self.hosted(chat_id, user_id)
+        table = self.hosted(where, user_id)
         async with self.core.lock(table.game_id):
             self.core.require_host(table, user_id)
             if not table.started:
@@ -183,11 +183,11 @@ class FoulDesk(PhaseService):
                                              key, who=who)
 
     # ------------------------------------------------------------------ an undoing
-    async def undo(self, chat_id: int, user_id: int, number: int | None = None, *,
+    async def undo(self, where: Where, user_id: int, number: int | None = None, *,
                    confirm: bool = False) -> Reply:
         """The foul ``number`` (None: the latest that stands) was recorded against the wrong
         seat: it no longer counts and its fine comes back as a reversing row."""
-        table = self.hosted(chat_id, user_id)
+        table = self.hosted(where, user_id)
         async with self.core.lock(table.game_id):
             self.core.require_host(table, user_id)
             if not table.started:

@@ -7,7 +7,7 @@ from datetime import timedelta
 
 import engine
 from bot.errors import UserError
-from bot.game.core import GameCore, Reply, reply, rule, secs
+from bot.game.core import GameCore, Reply, Where, reply, rule, secs
 from bot.game.rooms.day import DayService
 from bot.game.rooms.night import NightService
 from bot.game.rooms.phase import PhaseService
@@ -32,8 +32,8 @@ class HostControls(PhaseService):
         self.day = day
         self._told_blocked: set[tuple[int, int]] = set()  # (game, player) the host heard about
 
-    async def technical_death(self, chat_id: int, user_id: int, seat: int) -> Reply:
-        table = self.core.in_chat(chat_id)
+    async def technical_death(self, where: Where, user_id: int, seat: int) -> Reply:
+        table = self.core.in_chat(where, user_id)
         async with self.core.lock(table.game_id):
             self.core.require_host(table, user_id)
             if not table.started:
@@ -69,9 +69,9 @@ class HostControls(PhaseService):
                     await self.day.after_votes(table)
             return reply("game.tech.ok")
 
-    async def status(self, chat_id: int, user_id: int) -> Reply:
+    async def status(self, where: Where, user_id: int) -> Reply:
         """Phase, deadline and the seats still to act (the night's only to the host)."""
-        table = self.core.in_chat(chat_id)
+        table = self.core.in_chat(where, user_id)
         async with self.core.lock(table.game_id):
             now = self.clock()
             left = [max(0.0, (at - now).total_seconds()) for at in table.deadlines.values()]
@@ -95,8 +95,8 @@ class HostControls(PhaseService):
                 seats=self.notifier.seat_list(table, pending),
                 alive=len(table.game.alive) if table.started else len(table.seats))
 
-    async def pause(self, chat_id: int, user_id: int) -> Reply:
-        table = self.core.in_chat(chat_id)
+    async def pause(self, where: Where, user_id: int) -> Reply:
+        table = self.core.in_chat(where, user_id)
         async with self.core.lock(table.game_id):
             self.core.require_host(table, user_id)
             if table.paused:
@@ -112,8 +112,8 @@ class HostControls(PhaseService):
             await self.notifier.club(table, "game.pause.done")
             return reply("game.pause.done")
 
-    async def resume(self, chat_id: int, user_id: int) -> Reply:
-        table = self.core.in_chat(chat_id)
+    async def resume(self, where: Where, user_id: int) -> Reply:
+        table = self.core.in_chat(where, user_id)
         async with self.core.lock(table.game_id):
             self.core.require_host(table, user_id)
             if not table.paused:
@@ -127,8 +127,8 @@ class HostControls(PhaseService):
                 await self.day.after_votes(table)  # a verdict reset while paused
             return reply("game.pause.resumed")
 
-    async def extend(self, chat_id: int, user_id: int, seconds: float) -> Reply:
-        table = self.core.in_chat(chat_id)
+    async def extend(self, where: Where, user_id: int, seconds: float) -> Reply:
+        table = self.core.in_chat(where, user_id)
         async with self.core.lock(table.game_id):
             self.core.require_host(table, user_id)
             if table.paused:
@@ -144,9 +144,9 @@ class HostControls(PhaseService):
             await self.notifier.club(table, "game.extend.done", seconds=secs(seconds))
             return reply("game.extend.done", seconds=secs(seconds))
 
-    async def end_game(self, chat_id: int, user_id: int) -> Reply:
+    async def end_game(self, where: Where, user_id: int) -> Reply:
         """``/endgame``: abort; nobody gets points; the deal is revealed when there was one."""
-        table = self.core.in_chat(chat_id)
+        table = self.core.in_chat(where, user_id)
         async with self.core.lock(table.game_id):
             self.core.require_host(table, user_id)
             self.core.disarm(table)

@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import Any, Protocol
 
 import engine
 from bot.errors import UserError, explain
 from bot.game.callbacks import LobbyCb
-from bot.game.core import GameCore, Reply, reply
+from bot.game.core import GameCore, Place, Reply, Where, reply
 from bot.game.messages.notifier import Markup, button, rows
 from bot.game.rooms.phase import PhaseService
 from engine.composition import MAX_PLAYERS
@@ -23,34 +23,78 @@ from storage.errors import (
 from storage.models import Player
 
 
+class Topics(Protocol):
+    """The forum topics the bot opens for its tables (the Bot API's ``createForumTopic``:
+    :meth:`bot.delivery.sender.TelegramSender.create_topic`)."""
+
+    async def create_topic(self, chat_id: int, name: str) -> int | None:
+        """A new topic's thread id, or None when the bot may not create one there."""
+
+
+class NoTopics:
+    """No topics are ever created: a table plays where it was opened."""
+
+    async def create_topic(self, chat_id: int, name: str) -> int | None:
+        return None
+
+
 class LobbyService(PhaseService):
     """Seats before the deal; "Давай дружить" orders are placed and decided here."""
 
-    def __init__(self, core: GameCore) -> None:
+    def __init__(self, core: GameCore, topics: Topics | None = None) -> None:
         super().__init__(core)
-        # /newgame: one open game per club, a lock per club (opening a lobby writes its
-        # game's row: no other club's opening or join waits for that)
+        self.topics: Topics = topics or NoTopics()
+        # /newgame: a lock per club (opening a lobby writes its game's row: no other club's
+        # opening or join waits for that); its tables are numbered under it
         self._opening: dict[int, asyncio.Lock] = {}
 
-    async def open_lobby(self, chat_id: int, title: str, user_id: int, *,
+    async def open_lobby(self, where: Where, title: str, user_id: int, *,
                          is_admin: bool) -> Table:
+        """A new table in the club chat. A host runs one table: a second ``/newgame`` of the
+        same host is refused; another host's opens the next table (numbered after the open
+        ones). In a forum it gets a topic of its own when the bot may create one (asked from
+        the General topic, or from a topic that has a table already); otherwise it plays where
+        it was asked, and tables sharing a place name themselves in every post."""
         if not (is_admin or user_id in self.core.host_ids):
             raise UserError("game.not_host_rights")
+        place = where if isinstance(where, Place) else Place(where)
+        chat_id = place.chat_id
         async with self._opening.setdefault(chat_id, asyncio.Lock()):
-            for table in self.core.tables.values():
-                if table.chat_id == chat_id and table.open:
-                    raise UserError("game.already_open", game=table.game_id)
+            mine = self.core.hosted_by(user_id, chat_id)
+            if mine is not None:
+                raise UserError("game.already_open", game=mine.game_id)
+            seated = self.core.of_player(user_id)
+            if seated is not None:
+                raise UserError("tables.host.seated", number=seated.number,
+                                game=seated.game_id)
             club = await self.db.clubs.get(chat_id)
             if club is None:
                 club = await self.db.clubs.ensure(chat_id, title=title,
                                                   locale=self.core.default_locale)
+            open_here = self.core.tables_in(chat_id)
+            number = max((t.number for t in open_here), default=0) + 1
+            thread, own = place.thread, False
+            if place.forum and (thread is None or any(t.thread == thread for t in open_here)):
+                made = await self.topics.create_topic(
+                    chat_id, self.tr.t(club.locale, "tables.topic", number=number))
+                if made is not None:
+                    thread, own = made, True
+            sharing = [t for t in open_here if t.thread == thread]
             now = self.clock()
-            game_id = await self.db.games.create(chat_id, user_id, created_at=now)
-            table = Table(game_id, chat_id, user_id, now.date(), locale=club.locale,
-                          timers=self.core.club_timers(club))
+            game_id = await self.db.games.create(chat_id, user_id, created_at=now,
+                                                 table_no=number, thread_id=thread,
+                                                 own_topic=own)
+            table = Table(game_id, chat_id, user_id, now.date(), number=number, thread=thread,
+                          own_topic=own, locale=club.locale, timers=self.core.club_timers(club))
             self.core.add(table)
             await self.core.load_player(user_id)
+        for other in sharing:  # from now on each table says its name
+            async with self.core.lock(other.game_id):
+                if other.open and not other.named:
+                    await self.core.record(other, "table_named")
         async with self.core.lock(game_id):
+            if sharing:
+                await self.core.record(table, "table_named")
             await self.post(table)
             if club.fate_by_host:
                 await self.core.record(table, "fate_mode", {"host": True})
@@ -85,6 +129,9 @@ class LobbyService(PhaseService):
                        LobbyCb(game=table.game_id, action="leave").pack()),
             ]
             markup = rows(buttons, 2)
+            markup.inline_keyboard.append([button(
+                self.tr.t(locale, "tables.another"),
+                LobbyCb(game=table.game_id, action="table").pack())])
             if self.core.bot_username:
                 from aiogram.types import InlineKeyboardButton
                 markup.inline_keyboard.append([InlineKeyboardButton(
@@ -157,14 +204,22 @@ class LobbyService(PhaseService):
         self.core.stage_seats(table, before)
 
     def _take_seat(self, table: Table, info: SeatInfo,
-                   other_game: Callable[[int], UserError]) -> None:
+                   other_game: Callable[[int], UserError],
+                   other_table: Callable[[Table], UserError]) -> None:
         """Seat ``info`` last at ``table`` (its game's lock held). One open game per player is
         checked and the seat taken in memory with no ``await`` between them, so no other
         table's join runs in between and no lock is needed (a lock shared by every table
         would make every join wait behind the other lobbies' openings, which write); the seats are
-        written with the step's own transaction, after the game's lock."""
+        written with the step's own transaction, after the game's lock. Another table of the
+        same club is named in the refusal; so is the table its host runs (a host does not
+        play)."""
+        hosted = self.core.hosted_by(info.tg_id, table.chat_id)
+        if hosted is not None:
+            raise UserError("tables.join.hosting", number=hosted.number, game=hosted.game_id)
         other = self.core.of_player(info.tg_id)
         if other is not None:
+            if other.chat_id == table.chat_id:
+                raise other_table(other)
             raise other_game(other.game_id)
         self._save_seats(table, [*sorted(table.seats.values(), key=lambda s: s.seat), info])
 
@@ -194,7 +249,9 @@ class LobbyService(PhaseService):
             if len(table.seats) >= MAX_PLAYERS:
                 raise UserError("game.join.full")
             self._take_seat(table, SeatInfo(0, tg_id, player.nickname),
-                            lambda game: UserError("game.join.other_game", game=game))
+                            lambda game: UserError("game.join.other_game", game=game),
+                            lambda other: UserError("tables.join.other", number=other.number,
+                                                    game=other.game_id))
             await self._refresh_lobby(table, {tg_id: player})
             return reply("game.join.ok", seat=table.seat_of(tg_id), game=game_id)
 
@@ -231,8 +288,8 @@ class LobbyService(PhaseService):
             raise UserError("game.reseat.unknown", nick=nick)
         return player, seat
 
-    async def reseat(self, chat_id: int, user_id: int, nick: str, position: int) -> Reply:
-        table = self.core.in_chat(chat_id)
+    async def reseat(self, where: Where, user_id: int, nick: str, position: int) -> Reply:
+        table = self.core.in_chat(where, user_id)
         async with self.core.lock(table.game_id):
             self.core.require_host(table, user_id)
             if table.stage is not Stage.LOBBY:
@@ -247,12 +304,12 @@ class LobbyService(PhaseService):
             await self._refresh_lobby(table)
             return reply("game.reseat.ok", nick=player.nickname or nick, seat=position)
 
-    async def add_offline(self, chat_id: int, user_id: int, nick: str, sex: str | None
+    async def add_offline(self, where: Where, user_id: int, nick: str, sex: str | None
                           ) -> Reply:
         """``/addseat NICK [m|f]``: seat a player without Telegram; the host plays its buttons.
 
         The account is found by nickname, or created without Telegram (``create_offline``)."""
-        table = self.core.in_chat(chat_id)
+        table = self.core.in_chat(where, user_id)
         async with self.core.lock(table.game_id):
             self.core.require_host(table, user_id)
             if table.stage is not Stage.LOBBY:
@@ -281,15 +338,17 @@ class LobbyService(PhaseService):
                 raise UserError("seats.add.already", nick=player.nickname or nick, seat=seated)
             name = player.nickname or nick
             self._take_seat(table, SeatInfo(0, player.tg_id, name),
-                            lambda game: UserError("seats.add.other_game", nick=name, game=game))
+                            lambda game: UserError("seats.add.other_game", nick=name, game=game),
+                            lambda other: UserError("tables.add.other", nick=name,
+                                                    number=other.number, game=other.game_id))
             await self.core.record(table, "offline_seat", {"tg_id": player.tg_id})
             await self._refresh_lobby(table)
             return reply("seats.add.new" if created else "seats.add.ok", nick=name,
                          seat=table.seat_of(player.tg_id))
 
-    async def unseat(self, chat_id: int, user_id: int, nick: str) -> Reply:
+    async def unseat(self, where: Where, user_id: int, nick: str) -> Reply:
         """``/unseat NICK``: the host takes a seat off the table before the deal."""
-        table = self.core.in_chat(chat_id)
+        table = self.core.in_chat(where, user_id)
         async with self.core.lock(table.game_id):
             self.core.require_host(table, user_id)
             if table.stage is not Stage.LOBBY:

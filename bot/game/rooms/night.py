@@ -7,7 +7,7 @@ from typing import Any
 import engine
 from bot.errors import UserError
 from bot.game.callbacks import night_data
-from bot.game.core import GameCore, Reply, reply, rule, secs
+from bot.game.core import GameCore, Reply, Where, reply, rule, secs
 from bot.game.messages.notifier import Markup, button, rows
 from bot.game.rooms.phase import PhaseService
 from bot.game.rooms.results import Results
@@ -24,8 +24,8 @@ class NightService(PhaseService):
         core.on_expiry(NIGHT_DL, self._night_over)
         core.on_expiry(MAFIA_DL, self._mafia_window_over)
 
-    async def start_night(self, chat_id: int, user_id: int) -> Reply:
-        table = self.core.in_chat(chat_id)
+    async def start_night(self, where: Where, user_id: int) -> Reply:
+        table = self.core.in_chat(where, user_id)
         async with self.core.lock(table.game_id):
             self.core.require_host(table, user_id)
             self.core.can_start_phase(table, Phase.NIGHT)

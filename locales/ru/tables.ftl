@@ -1,0 +1,12 @@
+# Several tables in one club chat (bot/game/rooms/lobby.py, bot/game/core.py): each table has its
+# own host; in a forum each plays in its own topic, otherwise its posts start with its name.
+
+tables-label = <b>Стол { $number }</b>
+tables-topic = Стол { $number }
+tables-another = ➕ Ещё стол
+tables-opened = Открыт Стол { $number }: игра №{ $game }. Вы ведущий.
+tables-which = В этом чате открыты столы { $numbers }. Команды стола даёт его ведущий.
+tables-host-seated = Вы сидите за столом: Стол { $number }, игра №{ $game }. Игрок не ведёт другой стол.
+tables-join-other = Вы уже за другим столом: Стол { $number }, игра №{ $game }.
+tables-join-hosting = Вы ведёте другой стол: Стол { $number }, игра №{ $game }. Ведущий не играет.
+tables-add-other = { $nick } уже за другим столом: Стол { $number }, игра №{ $game }.
