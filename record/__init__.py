@@ -3,7 +3,8 @@
 :class:`record.table.Table` is the one reducer of a game's log (``Table.apply``): a running
 game, a restart, a finished game's page and ``python -m storage copy``'s check all rebuild a
 table the same way. :mod:`record.outcome` works a finished game's winner and points out of its
-log alone. Start with ``table.py``.
+log alone; :mod:`record.protocol` writes the log down as a replay protocol (docs/replay.md).
+Start with ``table.py``.
 
 May import: ``engine`` only.
 """

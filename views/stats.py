@@ -17,12 +17,14 @@ from typing import Any
 import engine
 from engine import Event, GameState, NightResult, Role, TechnicalDeathResult, Winner
 from engine.events import EVERYONE
+from record.protocol import protocol_of
 from record.table import Table
 from storage.db import Database
 from storage.errors import UnknownGame
 from storage.models import STATUS_FINISHED, Club, Game, LedgerRow, Player, TopEntry
 from views.i18n import sex_of
 
+FINE_REASONS = frozenset(r.value for r in engine.FineReason)
 CLUB_PERIOD_DAYS = 61  # a club's table covers about two months: the life of a point
 RECENT_ROWS = 5
 CACHE_GAMES = 256
@@ -93,6 +95,14 @@ class GameRecord:
     def winner(self) -> Winner | None:
         return self.state.winner
 
+    @property
+    def fouls(self) -> tuple[engine.Foul, ...]:
+        """Every foul of the game in order, undone ones too (marked)."""
+        return self.state.fouls
+
+    def foul_note(self, number: int) -> str | None:
+        return self.table.foul_notes.get(number)
+
 
 @dataclass(frozen=True, slots=True)
 class GameLine:
@@ -105,6 +115,7 @@ class GameLine:
     role: str | None
     won: bool | None  # None: a draw
     survived: bool
+    fouls: int = 0  # the host's fouls against the player in that game (not undone)
 
 
 @dataclass
@@ -138,6 +149,15 @@ class PlayerStats:
     @property
     def draws(self) -> int:
         return sum(1 for g in self.games if g.won is None)
+
+    @property
+    def fouls(self) -> int:
+        """The fouls of the player's finished games (undone ones do not count)."""
+        return sum(g.fouls for g in self.games)
+
+    @property
+    def fouls_per_game(self) -> float | None:
+        return None if not self.games else self.fouls / len(self.games)
 
 
 @dataclass(frozen=True, slots=True)
@@ -212,14 +232,25 @@ class StatsService:
             if seat is None:
                 continue
             reasons = by_seat.setdefault(seat, {})
-            reasons[row.reason] = reasons.get(row.reason, 0) + row.points
-        points = tuple(SeatPoints(seat, sum(r.values()), tuple(r.items()))
+            # a seat's fines and their reversals in one net figure (the fouls are listed)
+            why = "fines" if row.reason in FINE_REASONS else row.reason
+            reasons[why] = reasons.get(why, 0) + row.points
+        points = tuple(SeatPoints(seat, sum(r.values()), tuple(
+                           (why, p) for why, p in r.items() if p or why != "fines"))
                        for seat, r in sorted(by_seat.items()))
         current = await self.db.stats.nicknames([s.tg_id for s in table.seats.values()])
         links = {s.seat: nick for s in table.seats.values()
                  if (nick := current.get(s.tg_id)) is not None}
         return GameRecord(game=game, club_title=club.title if club else "", table=table,
                           phases=phases, points=points, deal=check, links=links)
+
+    async def protocol(self, game_id: int) -> dict[str, Any] | None:
+        """A finished game's replay protocol (docs/replay.md), from its log; None unless the
+        game is finished."""
+        game = await self.finished(game_id)
+        if game is None:
+            return None
+        return protocol_of(await self.db.games.events(game.id))
 
     async def picture_state(self, game_id: int) -> tuple[GameState, dict[int, str]] | None:
         """The final state and the names by seat of a finished game (for its picture)."""
@@ -259,7 +290,8 @@ class StatsService:
             counts[0] += 1
             counts[1] += 1 if won else 0
             lines.append(GameLine(played.game_id, played.club_title, played.finished_on,
-                                  played.seat, role, won, me.alive))
+                                  played.seat, role, won, me.alive,
+                                  engine.standing_fouls(table.game, played.seat)))
         info = await self.db.ledger.balance_with_rank(player.tg_id)
         earned, spent = await self.db.stats.points_totals(player.tg_id)
         rows = await self.db.ledger.recent(player.tg_id, limit=max(history, RECENT_ROWS))

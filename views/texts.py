@@ -139,6 +139,7 @@ def player_stats(tr: Translator, locale: str, s: PlayerStats, web_url: str | Non
         lines.append(tr.t(locale, "stats.cards", cards=Safe(cards)))
         lines.append(tr.t(locale, "stats.survival", rate=s.survival_rate or 0,
                           survived=s.survived, games=s.played, sex=s.sex))
+        lines.append(tr.t(locale, "stats.fouls", fouls=s.fouls, rate=s.fouls_per_game or 0.0))
     else:
         lines.append(tr.t(locale, "stats.no_games"))
     lines.append("")

@@ -1,12 +1,14 @@
 """aiohttp routes over the stats service; pages rendered server-side with Jinja2 (autoescape).
 
 Pages: ``/`` (the network's and every club's table), ``/club/{id}``, ``/player/{nick}``,
-``/game/{id}`` and its picture ``/game/{id}/table.png``. Only finished games are shown; a game
-under way answers 404 "not finished". Players are named by nickname only.
+``/game/{id}``, its picture ``/game/{id}/table.png`` and its replay protocol
+``/game/{id}/protocol.json`` (docs/replay.md). Only finished games are shown; a game under way
+answers 404 "not finished". Players are named by nickname only.
 """
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Callable
 from datetime import UTC, date, datetime
@@ -161,6 +163,18 @@ async def game(request: web.Request) -> web.Response:
     return render(request, "game.html", r=record, phases=phases)
 
 
+async def protocol(request: web.Request) -> web.Response:
+    """The game's replay protocol, for ``python -m engine replay`` (its points are the
+    ledger's, fines included)."""
+    game_id = _game_id(request)
+    found = None if game_id is None else await request.app[STATS].protocol(game_id)
+    if found is None:
+        return not_found(request, "web.not_finished")
+    return web.json_response(found, dumps=lambda o: json.dumps(o, ensure_ascii=False, indent=1),
+                             headers={"Content-Disposition":
+                                      f'inline; filename="game-{game_id}.json"'})
+
+
 async def picture(request: web.Request) -> web.Response:
     stats, tr = request.app[STATS], request.app[TRANSLATOR]
     game_id = _game_id(request)
@@ -208,6 +222,7 @@ def create_web_app(db: Database, *, translator: Translator | None = None,
         web.get("/player/{nick}", player),
         web.get("/game/{game}", game),
         web.get("/game/{game}/table.png", picture),
+        web.get("/game/{game}/protocol.json", protocol),
         web.static("/static", HERE / "static"),
     ])
     return app

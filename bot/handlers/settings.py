@@ -50,6 +50,7 @@ def render(tr: Translator, view: SettingsView, page: str) -> tuple[str, InlineKe
                           seconds=view.timers[name]))
     fate = "host" if view.club.fate_by_host else "bot"
     lines.append(tr.t(loc, f"club.settings.fate_{fate}"))
+    lines += fouls_lines(tr, view)
     rows.append([_button(tr.t(loc, f"lang.name_{code}"), "lang", code) for code in SUPPORTED])
     for name in TIMERS:
         short = tr.t(loc, f"club.settings.s_{name}")
@@ -58,10 +59,25 @@ def render(tr: Translator, view: SettingsView, page: str) -> tuple[str, InlineKe
                      _button(tr.t(loc, "club.settings.step", name=short, sign="+", step=STEP),
                              "timer", f"{name}.+")])
     rows.append([_button(tr.t(loc, "club.settings.fate_toggle"), "fate")])
+    for name in ("points", "limit"):
+        rows.append([_button(tr.t(loc, f"club.settings.foul_{name}_btn", sign=shown), "foul",
+                             f"{name}.{sign}") for sign, shown in (("-", "−"), ("+", "+"))])
+    rows.append([_button(tr.t(loc, "club.settings.foul_public_btn"), "foul_public")])
     rows.append([_button(tr.t(loc, "club.settings.hosts", count=len(view.hosts)), "hosts"),
                  _button(tr.t(loc, "club.settings.presets", count=len(view.presets)),
                          "presets")])
     return "\n".join(lines), InlineKeyboardMarkup(inline_keyboard=rows)
+
+
+def fouls_lines(tr: Translator, view: SettingsView) -> list[str]:
+    """What a foul costs in this club, what follows a player's fouls, who hears of them."""
+    loc, club = view.club.locale, view.club
+    return [tr.t(loc, "club.settings.foul_fine", points=club.foul_points) if club.foul_points
+            else tr.t(loc, "club.settings.foul_warning"),
+            tr.t(loc, "club.settings.foul_offer", limit=club.foul_limit) if club.foul_limit
+            else tr.t(loc, "club.settings.foul_no_offer"),
+            tr.t(loc, "club.settings.foul_public_on" if club.foul_public
+                 else "club.settings.foul_public_off")]
 
 
 async def settings_command(message: Message, command: CommandObject, bot: Bot,
@@ -100,6 +116,11 @@ async def settings_button(query: CallbackQuery, callback_data: SettingsCb, bot: 
         await club_settings.step_timer(chat, name, 1 if sign == "+" else -1)
     elif action == "fate":
         await club_settings.toggle_fate(chat)
+    elif action == "foul":
+        name, _, sign = arg.partition(".")
+        await club_settings.step_fouls(chat, name, 1 if sign == "+" else -1)
+    elif action == "foul_public":
+        await club_settings.toggle_foul_public(chat)
     elif action in ("hosts", "host_rm"):
         page = "hosts"
         if action == "host_rm":

@@ -1,5 +1,6 @@
 """Club settings (``/settings`` in the club chat): language, timers, hosts, shoot-out mode,
-saved compositions. Only the chat's administrators and HOST_IDS/ADMIN_IDS may change them."""
+saved compositions, what a foul costs. Only the chat's administrators and HOST_IDS/ADMIN_IDS may
+change them."""
 
 from __future__ import annotations
 
@@ -13,6 +14,7 @@ from bot.config import Settings
 from bot.errors import UserError
 from storage.db import Database
 from storage.models import Club
+from storage.repos.clubs import MAX_FOUL_LIMIT, MAX_FOUL_POINTS
 from views.i18n import SUPPORTED
 
 log = logging.getLogger("bot.settings")
@@ -85,6 +87,27 @@ class ClubSettings:
             raise UserError("misc.error")
         await self.db.clubs.set_fate_by_host(chat_id, not club.fate_by_host)
         return not club.fate_by_host
+
+    async def step_fouls(self, chat_id: int, name: str, sign: int) -> int:
+        """A foul's fine (``points``) or the foul that offers the technical death (``limit``)
+        one up or down; the new value."""
+        if name not in ("points", "limit") or sign not in (-1, 1):
+            raise UserError("misc.error")
+        club = (await self.view(chat_id)).club
+        value = (club.foul_points if name == "points" else club.foul_limit) + sign
+        if not 0 <= value <= (MAX_FOUL_POINTS if name == "points" else MAX_FOUL_LIMIT):
+            raise UserError("club.settings.foul_range", top=MAX_FOUL_POINTS, limit=MAX_FOUL_LIMIT)
+        if name == "points":
+            await self.db.clubs.set_fouls(chat_id, points=value)
+        else:
+            await self.db.clubs.set_fouls(chat_id, limit=value)
+        return value
+
+    async def toggle_foul_public(self, chat_id: int) -> bool:
+        """Whether the club chat hears of each foul, switched."""
+        club = (await self.view(chat_id)).club
+        await self.db.clubs.set_fouls(chat_id, public=not club.foul_public)
+        return not club.foul_public
 
     async def add_host(self, chat_id: int, tg_id: int) -> None:
         await self.db.clubs.add_host(chat_id, tg_id)

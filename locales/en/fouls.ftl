@@ -81,3 +81,21 @@ miniapp-pick-unfoul = Which foul was recorded against the wrong seat?
 
 # the game's points at its end (bot/game/rooms/results.py): a seat's fines, net
 game-reason-fines = fines
+
+# a fine's ledger row (/balance, /stats, the web pages: views/texts.py), keys game.reason.*
+game-reason-foul_out_of_turn = foul: speaking out of turn
+game-reason-foul_at_night = foul: speaking at night
+game-reason-foul_gesture = foul: a gesture
+game-reason-foul_other = foul: another breach
+game-reason-foul_undone = a foul undone (recorded by mistake)
+
+# a player's record (/stats: views/texts.py; the web's pages: web/templates/)
+stats-fouls = Fouls: { $fouls } ({ NUMBER($rate, maximumFractionDigits: 2) } per game)
+web-player-fouls = Fouls
+web-game-fouls = Fouls
+web-game-foul_number = №
+web-game-foul_who = Player
+web-game-foul_reason = For
+web-game-foul_phase = When
+web-game-foul_fine = Fine
+web-game-foul_undone = undone (recorded by mistake)

@@ -37,7 +37,7 @@ help-admin =
     /complaints — complaint counts
 help-group =
     <b>Mafia club bot</b>
-    The host runs the game here: /newgame, /seat, /addseat, /unseat, /roles, /deal, /night, /day, /vote, /fate, /speak, /status, /tech, /pause, /resume, /extend, /endgame.
+    The host runs the game here: /newgame, /seat, /addseat, /unseat, /roles, /deal, /night, /day, /vote, /fate, /speak, /status, /foul, /unfoul, /tech, /pause, /resume, /extend, /endgame.
     Players: open the bot in private and press Start, then “I play” under the game's lobby.
     /top — the club's leaderboard; /stats NICK — a player's record (in private with the bot).
 

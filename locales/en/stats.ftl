@@ -84,6 +84,7 @@ web-game-deal = The deal
 web-game-night = Night { $n }
 web-game-day = Day { $n }
 web-game-tech = Technical death: seat { $n }
+web-game-protocol = The game as a replay protocol (JSON, for python -m engine replay; fines included)
 web-game-points = Points
 web-game-total = Total
 web-game-reasons = For

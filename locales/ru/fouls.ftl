@@ -86,3 +86,21 @@ miniapp-pick-unfoul = Какой фол записан не тому игрок�
 
 # очки игры в её конце (bot/game/rooms/results.py): штрафы места за игру
 game-reason-fines = штрафы
+
+# строка штрафа в истории баллов (/balance, /stats, веб-страницы: views/texts.py), ключи game.reason.*
+game-reason-foul_out_of_turn = фол: разговор не в своё время
+game-reason-foul_at_night = фол: разговор ночью
+game-reason-foul_gesture = фол: жест
+game-reason-foul_other = фол: другое нарушение
+game-reason-foul_undone = фол отменён (записан по ошибке)
+
+# статистика игрока (/stats: views/texts.py; страницы сайта: web/templates/)
+stats-fouls = Фолы: { $fouls } (в среднем за игру: { NUMBER($rate, maximumFractionDigits: 2) })
+web-player-fouls = Фолы
+web-game-fouls = Фолы
+web-game-foul_number = №
+web-game-foul_who = Игрок
+web-game-foul_reason = За что
+web-game-foul_phase = Когда
+web-game-foul_fine = Штраф
+web-game-foul_undone = отменён (записан по ошибке)

@@ -38,7 +38,7 @@ help-admin =
     /complaints — число жалоб
 help-group =
     <b>Бот клуба «Мафия»</b>
-    Ведущий проводит игру здесь: /newgame, /seat, /addseat, /unseat, /roles, /deal, /night, /day, /vote, /fate, /speak, /status, /tech, /pause, /resume, /extend, /endgame.
+    Ведущий проводит игру здесь: /newgame, /seat, /addseat, /unseat, /roles, /deal, /night, /day, /vote, /fate, /speak, /status, /foul, /unfoul, /tech, /pause, /resume, /extend, /endgame.
     Игрокам: откройте бота в личном чате и нажмите «Запустить», затем «Играю» под набором в игру.
     /top — рейтинг клуба; /stats НИК — статистика игрока (в личном чате с ботом).
 

@@ -92,6 +92,7 @@ web-game-deal = Раздача
 web-game-night = Ночь { $n }
 web-game-day = День { $n }
 web-game-tech = Технический труп: место { $n }
+web-game-protocol = Протокол игры (JSON для python -m engine replay, со штрафами)
 web-game-points = Баллы
 web-game-total = Всего
 web-game-reasons = За что

@@ -169,6 +169,41 @@ async def test_settings_buttons(app: App, fake: FakeTelegram, ask: Any) -> None:
     assert await app.services.db.clubs.presets(CLUB) == {}
 
 
+async def test_settings_say_what_a_foul_costs(app: App, fake: FakeTelegram, ask: Any) -> None:
+    """/settings: a foul's fine, from which foul the host is offered the technical death,
+    whether the club chat hears of fouls; out of range refused; a member changes nothing."""
+    fake.group(CLUB, "Club")
+    fake.set_admins(CLUB, [500])
+    fake.user(500, "Owner", language_code="en")
+    fake.user(501, "Member", language_code="en")
+    await ask(501, "/start")
+    await app.services.db.clubs.ensure(CLUB, title="Club", locale="en")
+    panel = await ask(500, "/settings", chat_id=CLUB)
+    assert "A foul is a warning: no points are taken." in panel.text
+    assert "From a player's foul 4 in a game, the host is offered the technical death." in \
+        panel.text
+    assert "The club chat hears nothing of fouls." in panel.text
+    query = await fake.press(500, panel, button="🟨 Fine −1")
+    answer = await fake.callback_answer(query)
+    assert answer["text"].startswith("A fine is 0 to 1000 points")
+    for _ in range(2):
+        query = await fake.press(500, panel, button="🟨 Fine +1")
+        assert (await fake.callback_answer(query))["text"] == "Saved."
+        edited = await fake.next_edit(CLUB)
+    assert "A foul costs 2 points." in edited.text
+    query = await fake.press(500, panel, button="💀 Foul −1")
+    await fake.callback_answer(query)
+    assert "From a player's foul 3 in a game" in (await fake.next_edit(CLUB)).text
+    query = await fake.press(500, panel, button="📣 Fouls in the chat: on/off")
+    await fake.callback_answer(query)
+    assert "The club chat hears of each foul." in (await fake.next_edit(CLUB)).text
+    query = await fake.press(501, panel, button="🟨 Fine +1")
+    assert (await fake.callback_answer(query))["text"].startswith("Only the chat's")
+    club = await app.services.db.clubs.get(CLUB)
+    assert club is not None
+    assert (club.foul_points, club.foul_limit, club.foul_public) == (2, 3, True)
+
+
 async def test_menus_per_scope(app: App, fake: FakeTelegram) -> None:
     await fake.wait_call("setMyCommands")
     for lang in ("ru", "en"):
@@ -176,7 +211,7 @@ async def test_menus_per_scope(app: App, fake: FakeTelegram) -> None:
         admins = [c["command"] for c in fake.commands[("all_chat_administrators", lang)]]
         mine = [c["command"] for c in fake.commands[(f"chat:{ADMIN_ID}", lang)]]
         assert members == ["help"]
-        assert {"newgame", "deal", "status", "settings"} <= set(admins)
+        assert {"newgame", "deal", "status", "settings", "foul", "unfoul"} <= set(admins)
         assert {"import", "export", "link", "lookalikes", "balance", "status"} <= set(mine)
     assert "import" not in [c["command"] for c in fake.commands[("all_private_chats", "en")]]
     described = {c["command"]: c["description"] for c in fake.commands[(f"chat:{ADMIN_ID}", "en")]}

@@ -62,7 +62,7 @@ async def test_the_host_gets_the_live_table(h: Harness,
     assert body["seats"][0]["name"] == "Vera<b>&"  # raw: the page puts it in as text
     assert all(s["alive"] and not s["acted"] for s in body["seats"])
     names = [a["name"] for a in body["actions"]]
-    assert names == ["extend", "pause", "tech", "fate_mode", "end"]
+    assert names == ["extend", "pause", "foul", "tech", "fate_mode", "end"]
     labels = {a["name"]: a["label"] for a in body["actions"]}
     assert labels["extend"] == "+30 s" and labels["pause"] == "Pause"
     assert labels["fate_mode"] == "Shoot-outs: I draw"  # the bot draws now
@@ -276,7 +276,8 @@ async def test_pause_and_resume_from_the_app(h: Harness, client: TestClient[Any,
 
     paused = await press("pause")
     assert paused["paused"] and paused["deadline_in"] == 40  # the turn's time left, kept
-    assert [a["name"] for a in paused["actions"]] == ["resume", "tech", "fate_mode", "end"]
+    assert [a["name"] for a in paused["actions"]] == ["resume", "foul", "tech", "fate_mode",
+                                                      "end"]
     h.clock.now += timedelta(minutes=5)
     resumed = await press("resume")
     assert not resumed["paused"] and resumed["deadline_in"] == 40
@@ -320,3 +321,43 @@ async def test_the_mini_app_speaks_the_clubs_language_not_the_phones(
     assert 'lang="en"' in page
     asked = await (await client.get(f"/host/{h.game_id}/state?lang=ru", headers=phone)).json()
     assert asked["title"] == f"Игра №{h.game_id}: стол ведущего"
+
+
+async def test_a_foul_and_its_undoing_from_the_app(h: Harness,
+                                                  client: TestClient[Any, Any]) -> None:
+    """The Mini App's foul: a seat, then the reason (the panel's list); the foul's number
+    makes a second tap of the same reason a refusal, not a second foul; the undo lists the
+    fouls that stand."""
+    await h.dealt(10)
+    await h.db.clubs.set_fouls(CHAT, points=1)
+    await h.db.ledger.adjust(h.tg(3), 2, reason="x", admin_id=1, now=h.clock())
+    body = await (await client.get(f"/host/{h.game_id}/state?lang=en", headers=auth(h))).json()
+    foul = next(a for a in body["actions"] if a["name"] == "foul")
+    assert foul["seats"] == list(range(1, 11)) and foul["next"] == 1
+    assert [o["arg"] for o in foul["options"]] == ["out_of_turn", "at_night", "gesture",
+                                                   "other"]
+    assert foul["options"][1]["label"] == "speaking at night"
+    assert "{seat}" in foul["ask"] and "unfoul" not in [a["name"] for a in body["actions"]]
+    act = {"action": "foul", "arg": "3:at_night:1", "step": body["step"]}
+    r = await client.post(f"/host/{h.game_id}/act?lang=en", json=act, headers=auth(h))
+    assert r.status == 200, await r.text()
+    assert (await r.json())["text"] == ("🟨 Foul 1 of the game: №3 Player3, speaking at night."
+                                        " Fine: 1 point.")
+    before = snapshot(h)
+    r = await client.post(f"/host/{h.game_id}/act?lang=en", json=act, headers=auth(h))
+    assert r.status == 409 and (await r.json())["error"] == "foul.already"
+    r = await client.post(f"/host/{h.game_id}/act?lang=en", headers=auth(h, PLAYER),
+                          json={**act, "arg": "3:at_night:2"})
+    assert r.status == 403
+    assert snapshot(h) == before and await h.db.ledger.balance(h.tg(3)) == 1
+    body = await (await client.get(f"/host/{h.game_id}/state?lang=en", headers=auth(h))).json()
+    assert next(s for s in body["seats"] if s["seat"] == 3)["fouls"] == 1
+    unfoul = next(a for a in body["actions"] if a["name"] == "unfoul")
+    assert unfoul["options"] == [{"arg": "1", "label": "1. №3 Player3: speaking at night"}]
+    r = await client.post(f"/host/{h.game_id}/act?lang=en", headers=auth(h),
+                          json={"action": "unfoul", "arg": "1", "step": body["step"]})
+    assert r.status == 200 and "is undone" in (await r.json())["text"]
+    assert await h.db.ledger.balance(h.tg(3)) == 2
+    r = await client.post(f"/host/{h.game_id}/act?lang=en", headers=auth(h),
+                          json={"action": "unfoul", "arg": "1", "step": body["step"]})
+    assert r.status == 409  # nothing stands to undo: not a legal action any more
