@@ -22,13 +22,16 @@ class EventText:
         return f"№{seat} {table.name(seat)}"
 
     def seat_list(self, table: Table, seats: Iterable[int]) -> Lazy:
+        """``№1 Аня, №2 Борис и №3 Вера``: each name in the nominative, the last after «и»."""
         chosen = list(seats)
 
         def render(locale: str) -> str:
             if not chosen:
                 return self.tr.t(locale, "game.nobody")
-            return ", ".join(self.tr.t(locale, "game.seat", seat=s, name=table.name(s))
-                             for s in chosen)
+            names = [self.tr.t(locale, "game.seat", seat=s, name=table.name(s)) for s in chosen]
+            if len(names) == 1:
+                return names[0]
+            return f"{', '.join(names[:-1])} {self.tr.t(locale, 'game.and')} {names[-1]}"
         return render
 
     def role_name(self, locale: str, role: str) -> str:
@@ -91,33 +94,35 @@ class EventText:
         return self.tr.t(locale, f"game.ev.{kind}", **kwargs)
 
     def _summary(self, table: Table, data: Mapping[str, Any], locale: str) -> str:
-        """The host's whole truth of a phase, roles included (private to the host)."""
+        """The host's whole truth of a phase, roles included (private to the host). A line
+        with nothing to say is left out (no «Проверки: никто»)."""
         t = self.tr.t
 
-        def who(seat: int | None) -> str:
-            if seat is None:
-                return t(locale, "game.nobody")
+        def who(seat: int) -> str:
             return f"{self.seat(table, seat)} ({self.role_name(locale, str(table.role(seat)))})"
 
         lines = []
         for key, value in data.items():
             if key in ("night", "day"):
                 continue
+            if value is None or (isinstance(value, list | dict) and not value):
+                if key == "verdict":
+                    lines.append(t(locale, "game.summary.no_verdict"))
+                continue
             label = t(locale, f"game.summary.{key}")
             if key == "choices":
-                shown = "\n".join(f"  {who(a)} → {who(b)}" for a, b in value.items())
-                shown = "\n" + shown if shown else t(locale, "game.nobody")
+                shown = "\n" + "\n".join(f"  {who(a)} → {who(b)}" for a, b in value.items())
             elif key == "saved":
-                shown = ", ".join(f"{who(seat)} ({t(locale, f'game.summary.by_{by}')})"
-                                  for seat, by in value) or t(locale, "game.nobody")
+                shown = "; ".join(f"{who(seat)} — {t(locale, f'game.summary.by_{by}')}"
+                                  for seat, by in value)
             elif key == "checks":
-                shown = ", ".join(
+                shown = "; ".join(
                     f"{who(by)} → {who(target)}: "
                     + t(locale, "game.summary.mafia_yes" if mafia else "game.summary.mafia_no")
-                    for by, target, mafia in value) or t(locale, "game.nobody")
+                    for by, target, mafia in value)
             elif isinstance(value, list):
-                shown = ", ".join(who(x) for x in value) or t(locale, "game.nobody")
+                shown = ", ".join(who(x) for x in value)
             else:
                 shown = who(value)
             lines.append(f"{label}: {shown}")
-        return "\n".join(lines)
+        return "\n".join(lines) or t(locale, "game.summary.quiet")

@@ -4,6 +4,8 @@
 ## game
 
 game-nobody = nobody
+game-and = and
+game-lobby-empty = Nobody sits at the table yet.
 game-seat = №{ $seat } { $name }
 game-not_found = This game is not found or is over.
 game-none_in_chat = There is no game in this chat. The host opens a lobby with /newgame.
@@ -62,7 +64,7 @@ game-fate-mode_host = Shoot-outs will be decided by the host's draw, in this gam
 game-fate-mode_bot = Shoot-outs will be decided by the bot's draw, in this game and the club's next ones.
 game-fate-host_draws = Shoot-out: { $tied }. The host draws.
 game-fate-ask = Shoot-out: { $tied }. Choose who leaves by the draw.
-game-fate-accepted = The draw: { $who }.
+game-fate-accepted = The lot falls on { $who }.
 game-fate-usage = Usage: <code>/fate host</code> or <code>/fate bot</code>
 game-deal-already = The cards are already dealt.
 game-deal-first = Deal the cards first: /deal
@@ -155,11 +157,11 @@ game-vote-accepted = Vote accepted: { $who }.
 game-vote-timeout_self = { $who } did not vote in time: a vote for themselves.
 game-vote-timeout_none = { $who } did not vote in time; with an immunity, no vote is counted.
 game-vote-missed = Your turn is over.
-game-cancel-window = Verdict: { $who }. It becomes final in { $seconds ->
+game-cancel-window = Verdict: { $who }. The verdict may still be cancelled for { $seconds ->
         [one] { $seconds } second
        *[other] { $seconds } seconds
     }.
-game-cancel-ask = Verdict: { $who }. You may cancel it (once per game). { $seconds ->
+game-cancel-ask = Verdict: { $who }. You may cancel the verdict (once per game). { $seconds ->
         [one] { $seconds } second
        *[other] { $seconds } seconds
     } left.
@@ -241,10 +243,12 @@ game-summary-died = Died
 game-summary-checks = Checks
 game-summary-verdict = Verdict
 game-summary-cancelled_by = Verdict cancelled by
-game-summary-by_doctor = doctor
-game-summary-by_sportsman = sportsman
-game-summary-by_lucky = luck
-game-summary-by_friend = “Let's be friends”
+game-summary-by_doctor = healed by the Doctor
+game-summary-by_sportsman = a shot cannot kill the Sportsman
+game-summary-by_lucky = the first shot missed
+game-summary-by_friend = the “Let's be friends” immunity
+game-summary-no_verdict = No verdict.
+game-summary-quiet = Nothing happened.
 game-summary-mafia_yes = Mafia
 game-summary-mafia_no = not Mafia
 game-ev-open_immunities =
@@ -273,8 +277,8 @@ game-ev-mafia_team =
 game-ev-vote_tally =
     <b>Votes, day { $day }</b>
     { $lines }
-game-ev-shootout = Shoot-out between { $tied }. The draw: { $who }.
-game-ev-vote_failed = The vote failed ({ $tied }): nobody leaves.
+game-ev-shootout = Shoot-out: { $tied }. The lot falls on { $who }.
+game-ev-vote_failed = The vote failed, nobody leaves. Tied: { $tied }.
 game-ev-verdict_cancelled = The verdict on { $who } is cancelled.
 game-ev-condemned_died = { $who } leaves the game by the vote.
 game-ev-technical_death = { $who } was removed by the host (technical death).

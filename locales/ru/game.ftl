@@ -4,6 +4,8 @@
 ## game
 
 game-nobody = никто
+game-and = и
+game-lobby-empty = За столом пока никого.
 game-seat = №{ $seat } { $name }
 game-not_found = Эта игра не найдена или уже закончилась.
 game-none_in_chat = В этом чате сейчас нет игры. Ведущий открывает набор командой /newgame.
@@ -164,12 +166,12 @@ game-vote-accepted = Голос принят: { $who }.
 game-vote-timeout_self = { $who }: время вышло, голос за себя.
 game-vote-timeout_none = { $who }: время вышло; у игрока иммунитет, голос не засчитан.
 game-vote-missed = Время вашего хода вышло.
-game-cancel-window = Приговор: { $who }. Приговор станет окончательным через { $seconds ->
+game-cancel-window = Приговор: { $who }. Ещё { $seconds ->
         [one] { $seconds } секунду
         [few] { $seconds } секунды
        *[many] { $seconds } секунд
-    }.
-game-cancel-ask = Приговор: { $who }. Вы можете отменить его (один раз за игру). { $seconds ->
+    } приговор можно отменить.
+game-cancel-ask = Приговор: { $who }. Вы можете отменить приговор (один раз за игру). { $seconds ->
         [one] Осталась { $seconds } секунда
         [few] Осталось { $seconds } секунды
        *[many] Осталось { $seconds } секунд
@@ -258,10 +260,12 @@ game-summary-died = Погибли
 game-summary-checks = Проверки
 game-summary-verdict = Приговор
 game-summary-cancelled_by = Кто отменил приговор
-game-summary-by_doctor = доктор
-game-summary-by_sportsman = спортсмен
-game-summary-by_lucky = удача
-game-summary-by_friend = «Давай дружить»
+game-summary-by_doctor = лечение Доктора
+game-summary-by_sportsman = Спортсмена не убить выстрелом
+game-summary-by_lucky = первый выстрел мимо
+game-summary-by_friend = иммунитет «Давай дружить»
+game-summary-no_verdict = Приговора нет.
+game-summary-quiet = Ничего не произошло.
 game-summary-mafia_yes = мафия
 game-summary-mafia_no = не мафия
 game-ev-open_immunities =
@@ -291,7 +295,7 @@ game-ev-vote_tally =
     <b>Итоги голосования, день { $day }</b>
     { $lines }
 game-ev-shootout = Перестрелка: { $tied }. По жребию выбывает { $who }.
-game-ev-vote_failed = Голосование не состоялось ({ $tied }): никто не выбывает.
+game-ev-vote_failed = Голосование не состоялось, никто не выбывает. Поровну голосов: { $tied }.
 game-ev-verdict_cancelled = Приговор отменён: { $who }.
 game-ev-condemned_died = { $who } покидает игру по итогам голосования.
 game-ev-technical_death = { $who } — технический труп (решение ведущего).

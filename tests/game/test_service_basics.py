@@ -27,6 +27,12 @@ async def test_lobby_join_leave_and_seat_order(h: Harness) -> None:
     assert f"gl:{table.game_id}:join" in buttons and f"gl:{table.game_id}:leave" in buttons
 
 
+async def test_an_empty_lobby_says_nobody_sits_yet(h: Harness) -> None:
+    await h.service.open_lobby(CHAT, "Club", HOST, is_admin=False)
+    text = h.club()[0].text
+    assert "\nЗа столом пока никого.\n" in text and "никто" not in text
+
+
 async def test_game_to_the_end_writes_points_once(h: Harness) -> None:
     await h.dealt(10)
     table = h.table

@@ -65,9 +65,13 @@ async def test_shootout_decided_by_the_bot(h: Harness) -> None:
         await h.vote(voter, plan[voter])
     if t.stage is Stage.CANCEL:
         await h.deadlines.advance(21)
-    assert any("Перестрелка" in s for s in h.club_texts())
     assert isinstance(t.last_result, engine.DayResult)
     assert t.last_result.condemned in (a, b)
+    x, y = sorted((a, b))
+    lot = t.last_result.condemned
+    said = (f"Перестрелка: №{x} {t.name(x)} и №{y} {t.name(y)}. "
+            f"По жребию выбывает №{lot} {t.name(lot)}.")
+    assert any(said in s for s in h.club_texts())
     kinds = [e.kind for e in await h.db.games.events(h.game_id)]
     assert kinds.index("fate") < kinds.index("day_resolved")  # logged before it is used
 
@@ -129,6 +133,9 @@ async def test_lawyer_cancels_the_verdict(h: Harness) -> None:
         "game.rule.not_a_lawyer"
     assert await h.refused(h.service.cancel(h.game_id, h.tg(lawyer), t.step - 1)) == \
         "game.stale"
+    who = f"№{target} {t.name(target)}"
+    assert any(f"Приговор: {who}. Ещё 20 секунд приговор можно отменить." in s
+               for s in h.club_texts())
     await h.service.cancel(h.game_id, h.tg(lawyer), t.step)
     assert await h.refused(h.service.cancel(h.game_id, h.tg(lawyer), t.step)) == "game.stale"
     result = t.last_result

@@ -94,6 +94,25 @@ async def test_mafia_window_closes_on_its_deadline(h: Harness) -> None:
     assert t.last_result is not None
 
 
+async def test_the_hosts_night_summary_leaves_out_what_did_not_happen(h: Harness) -> None:
+    await h.dealt(10)
+    t = h.table
+    doctor, lawyer = h.seats_with(Role.DOCTOR)[0], h.seats_with(Role.LAWYER)[0]
+    summary = engine.Event("night_summary", engine.Audience(engine.AudienceKind.HOST), {
+        "night": 1, "choices": {doctor: lawyer}, "blocked": [], "common_target": None,
+        "saved": [(lawyer, "doctor")], "died": [], "checks": []})
+    text = h.service.core.notifier.render(t, summary, "ru")
+    assert f"Спасены: №{lawyer} {t.name(lawyer)} (Адвокат) — лечение Доктора" in text
+    assert f"  №{doctor} {t.name(doctor)} (Доктор) → №{lawyer} {t.name(lawyer)} (Адвокат)" \
+        in text
+    for empty in ("Заблокированы", "Общий выбор мафии", "Погибли", "Проверки", "никто"):
+        assert empty not in text, empty
+    day = engine.Event("day_summary", engine.Audience(engine.AudienceKind.HOST),
+                       {"day": 1, "verdict": None, "cancelled_by": None})
+    text = h.service.core.notifier.render(t, day, "ru")
+    assert text.endswith("Приговора нет.") and "отменил" not in text
+
+
 async def test_all_choices_in_resolve_the_night(h: Harness) -> None:
     await h.dealt(10)
     await h.play_night()

@@ -161,7 +161,7 @@ class LobbyService(PhaseService):
 
         def render(locale: str) -> str:
             if not seats:
-                return self.tr.t(locale, "game.nobody")
+                return self.tr.t(locale, "game.lobby.empty")
             return "\n".join(line(locale, info) for info in seats)
         return {"game": table.game_id, "seats": render, "count": len(seats)}
 
