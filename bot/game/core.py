@@ -360,13 +360,16 @@ class GameCore:
         table.old_prompts.append((chat_id, ref))
         return f"{ref}:r{table.seq}"
 
-    async def close_prompts(self, table: Table, key: str = "game.prompt_closed") -> None:
-        """The moment is over: every prompt still open loses its buttons."""
-        for seat, ref in sorted(table.prompts.items()):
-            chat = table.host_id if seat == 0 else table.chat_of(seat)
-            await self.notifier.edit_private(chat, ref, key)
-        for chat, ref in table.old_prompts:
-            await self.notifier.edit_private(chat, ref, key)
+    async def close_prompts(self, table: Table, key: str = "game.prompt_closed", *,
+                            own: tuple[int, str] | None = None, **kwargs: Any) -> None:
+        """The moment is over: every prompt still open loses its buttons and says what was
+        done (``key``); ``own``, a (chat, key): the prompts of the chat whose press ended the
+        moment say that instead («Вы отменили приговор»)."""
+        prompts = [(table.host_id if seat == 0 else table.chat_of(seat), ref)
+                   for seat, ref in sorted(table.prompts.items())]
+        for chat, ref in [*prompts, *table.old_prompts]:
+            said = own[1] if own is not None and chat == own[0] else key
+            await self.notifier.edit_private(chat, ref, said, **kwargs)
         table.prompts, table.old_prompts = {}, []
 
     @staticmethod

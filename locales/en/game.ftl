@@ -64,6 +64,8 @@ game-fate-mode_host = Shoot-outs will be decided by the host's draw, in this gam
 game-fate-mode_bot = Shoot-outs will be decided by the bot's draw, in this game and the club's next ones.
 game-fate-host_draws = Shoot-out: { $tied }. The host draws.
 game-fate-ask = Shoot-out: { $tied }. Choose who leaves by the draw.
+game-fate-drawn = The lot is drawn: { $who } leaves.
+game-fate-bot_drew = Time is up and the bot drew the lot: { $who } leaves.
 game-fate-accepted = The lot falls on { $who }.
 game-fate-usage = Usage: <code>/fate host</code> or <code>/fate bot</code>
 game-deal-already = The cards are already dealt.
@@ -167,6 +169,9 @@ game-cancel-ask = Verdict: { $who }. You may cancel the verdict (once per game).
     } left.
 game-cancel-button = Cancel the verdict
 game-cancel-accepted = The verdict is cancelled.
+game-cancel-done = You cancelled the verdict: { $who }.
+game-cancel-done_other = The verdict is cancelled: { $who }.
+game-cancel-expired = Time is up; the verdict stands: { $who }.
 game-last_word-start = { $who }: last word, { $seconds ->
         [one] { $seconds } second
        *[other] { $seconds } seconds

@@ -66,6 +66,8 @@ game-fate-mode_host = Перестрелку будет решать жреби�
 game-fate-mode_bot = Перестрелку будет решать жребий бота — в этой игре и в следующих играх клуба.
 game-fate-host_draws = Перестрелка: { $tied }. Жребий тянет ведущий.
 game-fate-ask = Перестрелка: { $tied }. Выберите, кто выбывает по жребию.
+game-fate-drawn = Жребий брошен: выбывает { $who }.
+game-fate-bot_drew = Время вышло, жребий бросил бот: выбывает { $who }.
 game-fate-accepted = По жребию выбывает { $who }.
 game-fate-usage = Использование: <code>/fate host</code> или <code>/fate bot</code>
 game-deal-already = Карты уже розданы.
@@ -178,6 +180,9 @@ game-cancel-ask = Приговор: { $who }. Вы можете отменить
     }.
 game-cancel-button = Отменить приговор
 game-cancel-accepted = Приговор отменён.
+game-cancel-done = Вы отменили приговор: { $who }.
+game-cancel-done_other = Приговор отменён: { $who }.
+game-cancel-expired = Время вышло, приговор в силе: { $who }.
 game-last_word-start = { $who }: последнее слово, { $seconds ->
         [one] { $seconds } секунда
         [few] { $seconds } секунды

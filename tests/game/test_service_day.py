@@ -98,6 +98,10 @@ async def test_shootout_drawn_by_the_host(h: Harness) -> None:
     await h.service.fate(h.game_id, HOST, t.step, counts.tied[1])
     assert await h.refused(h.service.fate(h.game_id, HOST, t.step, counts.tied[0])) == \
         "game.stale"
+    lot = counts.tied[1]
+    # the host's draw prompt says what was done, not that the time ran out
+    closed = [s for s in h.private(HOST) if s.edit and s.key == ask.key][-1]
+    assert closed.text == f"Жребий брошен: выбывает №{lot} {t.name(lot)}." and not closed.markup
     if t.stage is Stage.CANCEL:
         await h.deadlines.advance(21)
     assert isinstance(t.last_result, engine.DayResult)
@@ -113,8 +117,11 @@ async def test_host_draw_times_out_to_the_bot(h: Harness) -> None:
     for voter in list(t.order):
         await h.vote(voter, plan[voter])
     assert t.stage is Stage.FATE
+    ask = [s for s in h.private(HOST) if s.markup is not None][-1]
     await h.deadlines.advance(61)
     assert t.fate in (t.order[0], t.order[1])
+    closed = [s for s in h.private(HOST) if s.edit and s.key == ask.key][-1]
+    assert closed.text == f"Время вышло, жребий бросил бот: выбывает №{t.fate} {t.name(t.fate)}."
 
 
 async def test_lawyer_cancels_the_verdict(h: Harness) -> None:
@@ -138,6 +145,10 @@ async def test_lawyer_cancels_the_verdict(h: Harness) -> None:
                for s in h.club_texts())
     await h.service.cancel(h.game_id, h.tg(lawyer), t.step)
     assert await h.refused(h.service.cancel(h.game_id, h.tg(lawyer), t.step)) == "game.stale"
+    # the Lawyer's prompt says what the press did
+    closed = [s for s in h.private(h.tg(lawyer)) if s.edit and s.key == ask.key][-1]
+    assert closed.text == f"Вы отменили приговор: {who}." and not closed.markup
+    assert any(f"Приговор отменён: {who}." in s for s in h.club_texts())
     result = t.last_result
     assert isinstance(result, engine.DayResult) and result.cancelled_by == lawyer
     assert not result.died and t.game.player(target).alive
@@ -152,8 +163,11 @@ async def test_verdict_final_after_the_window(h: Harness) -> None:
     target = next(s for s in h.civilians() if s != lawyer)
     for voter in list(t.order):
         await h.vote(voter, target if voter != target else lawyer)
+    ask = [s for s in h.private(h.tg(lawyer)) if s.markup is not None][-1]
     await h.deadlines.advance(21)
     assert not t.game.player(target).alive
+    closed = [s for s in h.private(h.tg(lawyer)) if s.edit and s.key == ask.key][-1]
+    assert closed.text == f"Время вышло, приговор в силе: №{target} {t.name(target)}."
     texts = h.club_texts()
     assert any("последнее слово" in s for s in texts)
     await h.deadlines.advance(31)

@@ -258,7 +258,9 @@ class DayService(PhaseService):
                 raise UserError("game.rule.fate_not_tied")
             await self.core.record(table, "fate", {"seat": target, "by": "host"})
             self.deadlines.disarm(self.core.key(table, FATE_DL))
-            await self.core.close_prompts(table)
+            # the draw's prompt says the lot, whether pressed there or on the panel
+            await self.core.close_prompts(table, "game.fate.drawn",
+                                          who=self.notifier.seat(table, target))
             await self.after_votes(table)
             return reply("game.fate.accepted", who=self.notifier.seat(table, target))
 
@@ -280,7 +282,16 @@ class DayService(PhaseService):
 
     async def _resolve_day(self, table: Table, cancel_by: int | None) -> None:
         self.core.disarm(table)
-        await self.core.close_prompts(table)
+        condemned = table.condemned() if table.stage is Stage.CANCEL else None
+        if condemned is None:
+            await self.core.close_prompts(table)
+        elif cancel_by is None:  # the Lawyers' time ran out
+            await self.core.close_prompts(table, "game.cancel.expired",
+                                          who=self.notifier.seat(table, condemned))
+        else:
+            await self.core.close_prompts(
+                table, "game.cancel.done_other", own=(table.chat_of(cancel_by), "game.cancel.done"),
+                who=self.notifier.seat(table, condemned))
         result = await self.core.record(table, "day_resolved", {
             "votes": {str(k): v for k, v in sorted(table.valid_votes().items())},
             "fate": table.fate, "cancel_by": cancel_by})
@@ -331,7 +342,8 @@ class DayService(PhaseService):
             tally = self.tally(table)
             seat = engine.draw_fate(tally.tied, self.core.rng)
             await self.core.record(table, "fate", {"seat": seat, "by": "bot"})
-            await self.core.close_prompts(table)
+            await self.core.close_prompts(table, "game.fate.bot_drew",
+                                          who=self.notifier.seat(table, seat))
             await self.after_votes(table)
 
     async def _cancel_over(self, table: Table) -> None:
