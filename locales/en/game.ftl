@@ -119,10 +119,29 @@ game-night-prompt_mafia =
     🌙 Night { $night }. { $action }
     Your team's picks now:
     { $picks }
+    { $agree }
     You may change yours until you all agree or the time runs out.
 game-night-prompt_mafia_locked =
     🌙 Night { $night }. Your team's pick is closed:
     { $picks }
+    { $target }
+game-night-pick_none = no pick yet
+game-night-pick_none_locked = no pick
+game-night-agree_chief = You have { $seconds ->
+        [one] { $seconds } second
+       *[other] { $seconds } seconds
+    } from the night's start to agree; if the team disagrees, the Mafia Chief's pick decides.
+game-night-agree_you = You have { $seconds ->
+        [one] { $seconds } second
+       *[other] { $seconds } seconds
+    } from the night's start to agree; if the team disagrees, your pick decides: you are the Mafia Chief.
+game-night-agree_none = You have { $seconds ->
+        [one] { $seconds } second
+       *[other] { $seconds } seconds
+    } from the night's start to agree; if the team disagrees, there is no common kill tonight.
+game-night-target = The team's target: { $who }.
+game-night-target_chief = The team's target: { $who } (the Mafia Chief's decision).
+game-night-target_none = The team did not agree: no common kill tonight.
 game-night-chosen = Your choice is in: { $who }.
 game-night-mafia_locked = Your team's pick is already closed.
 game-night-same = That is your pick already.

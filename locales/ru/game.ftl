@@ -125,10 +125,32 @@ game-night-prompt_mafia =
     🌙 Ночь { $night }. { $action }
     Выбор вашей команды сейчас:
     { $picks }
+    { $agree }
     Можно передумать, пока все не сойдутся или не кончится время.
 game-night-prompt_mafia_locked =
     🌙 Ночь { $night }. Выбор команды закрыт:
     { $picks }
+    { $target }
+game-night-pick_none = выбора пока нет
+game-night-pick_none_locked = без выбора
+game-night-agree_chief = На договорённость — { $seconds ->
+        [one] { $seconds } секунда
+        [few] { $seconds } секунды
+       *[many] { $seconds } секунд
+    } с начала ночи; если команда не сойдётся, решает выбор Шефа Мафии.
+game-night-agree_you = На договорённость — { $seconds ->
+        [one] { $seconds } секунда
+        [few] { $seconds } секунды
+       *[many] { $seconds } секунд
+    } с начала ночи; если команда не сойдётся, решает ваш выбор: вы — Шеф Мафии.
+game-night-agree_none = На договорённость — { $seconds ->
+        [one] { $seconds } секунда
+        [few] { $seconds } секунды
+       *[many] { $seconds } секунд
+    } с начала ночи; если команда не сойдётся, общего выстрела этой ночью не будет.
+game-night-target = Цель команды: { $who }.
+game-night-target_chief = Цель команды: { $who } (решение Шефа Мафии).
+game-night-target_none = Команда не сошлась: общего выстрела этой ночью нет.
 game-night-chosen = Ваш выбор принят: { $who }.
 game-night-mafia_locked = Выбор вашей команды уже закрыт.
 game-night-same = Это и так ваш выбор.

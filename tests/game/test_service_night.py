@@ -64,10 +64,21 @@ async def test_mafia_see_each_other_and_agree(h: Harness) -> None:
     t = h.table
     first, *others = t.pickers()
     assert others, "a 10-player table has more than one Mafia in the common pick"
+    chief = h.seats_with(Role.MAFIA_CHIEF)[0]
+    assert chief in t.pickers()
+    prompt = h.last_private(h.tg(others[0])).text
+    # how long they have, and who decides when they disagree, said from the start
+    assert "На договорённость — 30 секунд с начала ночи" in prompt
+    told = {s: h.last_private(h.tg(s)).text for s in t.pickers()}
+    assert "решает ваш выбор: вы — Шеф Мафии" in told[chief]
+    assert all("решает выбор Шефа Мафии" in told[s] for s in t.pickers() if s != chief)
     a, b = h.civilians()[:2]
     await h.choose(first, a)
     edits = [s for s in h.private(h.tg(others[0])) if s.edit]
     assert edits and f"№{a}" in edits[-1].text  # the other Mafia see the pick live
+    # a pick not made yet reads so, never «→ никто»
+    assert f"{h.service.core.notifier.seat(t, others[0])} — выбора пока нет" in edits[-1].text
+    assert "никто" not in edits[-1].text
     for seat in others:
         await h.choose(seat, b)
     assert not t.mafia_locked
@@ -76,6 +87,9 @@ async def test_mafia_see_each_other_and_agree(h: Harness) -> None:
     assert t.mafia_locked
     assert await h.refused(h.choose(others[0], a)) == "game.night.mafia_locked"
     assert {t.choices[s] for s in t.pickers()} == {b}
+    closed = [s for s in h.private(h.tg(others[0])) if s.edit][-1].text
+    assert "Выбор команды закрыт" in closed and "(решение Шефа" not in closed
+    assert f"Цель команды: №{b} {t.name(b)}." in closed
 
 
 async def test_mafia_window_closes_on_its_deadline(h: Harness) -> None:
@@ -88,10 +102,34 @@ async def test_mafia_window_closes_on_its_deadline(h: Harness) -> None:
     await h.choose(mafia, b)
     await h.deadlines.advance(31)
     assert t.mafia_locked and t.stage is Stage.NIGHT
+    # they did not agree: the closed message names the target that stands, the Chief's
+    closed = [s for s in h.private(h.tg(mafia)) if s.edit][-1].text
+    assert f"Цель команды: №{a} {t.name(a)} (решение Шефа Мафии)." in closed
+    idle = [s for s in t.pickers() if s not in (chief, mafia)]
+    assert all(f"№{s} {t.name(s)} — без выбора" in closed for s in idle)
     assert await h.refused(h.choose(mafia, a)) == "game.night.mafia_locked"
     await h.deadlines.advance(30)
     assert t.stage is not Stage.NIGHT
     assert t.last_result is not None
+
+
+async def test_mafia_without_a_chief_hear_that_no_one_decides_for_them(h: Harness) -> None:
+    await h.lobby(10)
+    await h.service.composition(CHAT, HOST, "Мафия*3, Доктор, Полицейский, Судья, Счастливчик,"
+                                " Адвокат, Маньяк, Спортсмен")
+    await h.service.deal(CHAT, HOST)
+    await h.service.start_night(CHAT, HOST)
+    t = h.table
+    pickers = t.pickers()
+    assert len(pickers) == 3 and not h.seats_with(Role.MAFIA_CHIEF)
+    assert all("общего выстрела этой ночью не будет" in h.last_private(h.tg(s)).text
+               for s in pickers)
+    a, b = h.civilians()[:2]
+    await h.choose(pickers[0], a)
+    await h.choose(pickers[1], b)
+    await h.deadlines.advance(31)
+    closed = [s for s in h.private(h.tg(pickers[2])) if s.edit][-1].text
+    assert "Команда не сошлась: общего выстрела этой ночью нет." in closed
 
 
 async def test_the_hosts_night_summary_leaves_out_what_did_not_happen(h: Harness) -> None:

@@ -67,16 +67,37 @@ class NightService(PhaseService):
             "action": lambda loc: self.tr.t(loc, f"game.action.{action}"),
         }
         if table.is_picker(seat):
-            picks = {s: table.choices.get(s) for s in table.pickers()}
-
-            def render(loc: str) -> str:
-                return "\n".join(
-                    f"{self.notifier.seat(table, s)} → "
-                    + (self.notifier.seat(table, t) if t is not None
-                       else self.tr.t(loc, "game.nobody"))
-                    for s, t in picks.items())
-            kwargs["picks"] = render
+            kwargs.update(self._mafia_kwargs(table, seat))
         return kwargs
+
+    def _mafia_kwargs(self, table: Table, seat: int) -> dict[str, Any]:
+        """The team's picks so far; while open, how long they have and who decides when they
+        disagree; once closed, the target that stands (what the engine takes from these picks:
+        the agreed one, else the Chief's)."""
+        pickers = table.pickers()
+        picks = {s: table.choices.get(s) for s in pickers}
+        seat_ = self.notifier.seat
+        locked = table.mafia_locked
+        none = "game.night.pick_none_locked" if locked else "game.night.pick_none"
+
+        def render(loc: str) -> str:
+            return "\n".join(f"{seat_(table, s)} → {seat_(table, t)}" if t is not None
+                             else f"{seat_(table, s)} — {self.tr.t(loc, none)}"
+                             for s, t in picks.items())
+        if not locked:
+            chief = next((s for s in pickers if table.role(s) is engine.Role.MAFIA_CHIEF), None)
+            key = ("game.night.agree_none" if chief is None
+                   else "game.night.agree_you" if chief == seat else "game.night.agree_chief")
+            seconds = secs(min(self.timers(table).mafia_agree, self.timers(table).night))
+            return {"picks": render,
+                    "agree": lambda loc: self.tr.t(loc, key, seconds=seconds)}
+        made = {s: t for s, t in picks.items() if t is not None}
+        target = engine.common_pick(table.game, made)
+        if target is None:
+            return {"picks": render, "target": lambda loc: self.tr.t(loc, "game.night.target_none")}
+        key = "game.night.target" if len(set(made.values())) == 1 else "game.night.target_chief"
+        return {"picks": render,
+                "target": lambda loc: self.tr.t(loc, key, who=seat_(table, target))}
 
     async def prompt(self, table: Table, seat: int, *, again: bool = False) -> None:
         picker = table.is_picker(seat)
