@@ -125,14 +125,14 @@ async def test_the_mini_app_on_the_other_process_reaches_the_clubs_holder(
         table = games_of(holder).tables[flow.game_id]
         await wait_until(lambda: bool(table.blocked_told), 15, "the holder told of a block")
         def told() -> list[str]:
-            return [m.body for m in fake.messages(HOST) if m.body.startswith("Player №")
+            return [m.body for m in fake.messages(HOST) if m.body.startswith("№")
                     and "blocked the bot" in m.body]
 
         # the vote goes on meanwhile (a turn every 2 s): more voters' prompts meet 403s
         early = sorted(table.blocked_told)
-        await fake.wait_for(lambda: all(any(t.startswith(f"Player №{seat} ") for t in told())
+        await fake.wait_for(lambda: all(any(t.startswith(f"№{seat} ") for t in told())
                                         for seat in early), 15, "the host told")
-        seats = [int(t.split()[1][1:]) for t in told()]
+        seats = [int(t.split()[0][1:]) for t in told()]
         assert sorted(seats) == sorted(set(seats)) and set(seats) <= table.blocked_told  # once
         assert tables_in(sender, club) == []
         # what the host sees: the seats marked on the panel and in the Mini App (asked of
