@@ -79,3 +79,13 @@ def mine(tr: Translator, locale: str, evenings: Sequence[PlayerEvening]) -> str:
                    club=e.club_title, place=Safe(place(tr, locale, e.place, e.capacity)))
               for e in evenings]
     return "\n".join(lines)
+
+
+def profile(tr: Translator, locale: str, evenings: Sequence[PlayerEvening],
+            no_shows: int) -> str:
+    """``/profile``'s lines: the evenings the player is on the list of, and the no-shows."""
+    lines = [tr.t(locale, "evening.profile.line", when=Safe(starts(tr, locale, e.evening)),
+                  club=e.club_title, place=Safe(place(tr, locale, e.place, e.capacity)))
+             for e in evenings]
+    lines.append(tr.t(locale, "evening.no_shows", no_shows=no_shows))
+    return "\n".join(lines)

@@ -132,6 +132,7 @@ class PlayerStats:
     by_team: dict[str, tuple[int, int]] = field(default_factory=dict)  # team -> (played, won)
     cards: Counter[str] = field(default_factory=Counter)
     sex: str = "unknown"  # the player's as the texts select on it (views.i18n.sex_of)
+    no_shows: int = 0  # the club evenings signed up for and not come to
 
     @property
     def played(self) -> int:
@@ -300,7 +301,7 @@ class StatsService:
             earned=earned, spent=spent, recent=rows[:RECENT_ROWS], history=rows[:history],
             expires_on=player.expiry_date,
             by_team={k: (v[0], v[1]) for k, v in sorted(by_team.items())}, cards=cards,
-            sex=sex_of(player.sex),
+            sex=sex_of(player.sex), no_shows=await self.db.evenings.no_shows(player.tg_id),
         )
 
     # ------------------------------------------------------------------ tables

@@ -142,6 +142,7 @@ def player_stats(tr: Translator, locale: str, s: PlayerStats, web_url: str | Non
         lines.append(tr.t(locale, "stats.fouls", fouls=s.fouls, rate=s.fouls_per_game or 0.0))
     else:
         lines.append(tr.t(locale, "stats.no_games"))
+    lines.append(tr.t(locale, "evening.no_shows", no_shows=s.no_shows))
     lines.append("")
     lines.append(tr.t(locale, "stats.points", balance=s.balance, earned=s.earned,
                       spent=s.spent))

@@ -179,6 +179,10 @@ class EveningService:
     async def mine(self, tg_id: int) -> list[PlayerEvening]:
         return await self.db.evenings.of_player(tg_id)
 
+    async def record(self, tg_id: int) -> tuple[list[PlayerEvening], int]:
+        """``/profile``: the player's evenings and the evenings not come to."""
+        return await self.db.evenings.of_player(tg_id), await self.db.evenings.no_shows(tg_id)
+
     # ------------------------------------------------------------------ what is said
     def _post(self, club: Club, listed: EveningList, *, first: bool) -> Queued:
         locale = club.locale

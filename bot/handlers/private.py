@@ -7,11 +7,13 @@ from aiogram.filters import Command, CommandObject, CommandStart
 from aiogram.types import CallbackQuery, InlineKeyboardButton, InlineKeyboardMarkup, Message
 
 from bot.delivery.sender import TelegramSender
+from bot.evenings.service import EveningService
 from bot.handlers.buttons import LangCb, SexCb, SpouseCb
 from bot.services import Services
 from bot.services.accounts import COMPLAINTS_PER_DAY, Accounts, display
 from bot.services.moving import Moving
 from views import club_texts, texts
+from views import evenings as evening_texts
 from views.i18n import Translator, sex_of
 
 
@@ -77,15 +79,17 @@ async def nick(
 
 
 async def profile(
-    message: Message, accounts: Accounts, sender: TelegramSender, translator: Translator,
-    locale: str,
+    message: Message, accounts: Accounts, evenings: EveningService, sender: TelegramSender,
+    translator: Translator, locale: str,
 ) -> None:
     assert message.from_user is not None
     player = await accounts.require(message.from_user.id)
     spouse = await accounts.spouse(player)
-    await sender.send_text(message.chat.id, texts.profile(
-        translator, locale, player, None if spouse is None else display(spouse),
-        None if spouse is None else spouse.sex))
+    listed, no_shows = await evenings.record(player.tg_id)
+    await sender.send_text(message.chat.id, "\n".join((
+        texts.profile(translator, locale, player, None if spouse is None else display(spouse),
+                      None if spouse is None else spouse.sex),
+        evening_texts.profile(translator, locale, listed, no_shows))))
 
 
 async def lang(message: Message, sender: TelegramSender, translator: Translator,

@@ -17,7 +17,7 @@ from storage.models import (
 )
 from storage.repos import _ops, _rows
 from storage.repos.account_cache import AccountCache
-from storage.spreadsheets.columns import COLUMNS
+from storage.spreadsheets.columns import EXPORTED
 from storage.spreadsheets.files import write_csv, write_xlsx
 from storage.sql import Store, lock_rows
 
@@ -133,9 +133,11 @@ class Ledger:
         """Every player with a nickname or points, in the columns ``/import`` reads
         (``storage.spreadsheets.columns.COLUMNS``): nickname, points, games_played, last_game_date,
         telegram_id (empty for an account without Telegram), username (the bot stores no
-        usernames: always empty)."""
+        usernames: always empty); then ``no_shows`` (the evenings signed up for and not come
+        to), which ``/import`` skips (``EXPORTED``)."""
         async with self._db.read() as conn, conn.execute(
-            "SELECT p.nickname, b.points, p.games_played, p.last_game_date, p.tg_id"
+            "SELECT p.nickname, b.points, p.games_played, p.last_game_date, p.tg_id,"
+            " (SELECT count(*) FROM evening_signups e WHERE e.tg_id = p.tg_id AND e.came = 0)"
             " FROM players p JOIN balances b ON b.tg_id = p.tg_id"
             " WHERE p.nickname IS NOT NULL OR b.points > 0"
             " ORDER BY b.points DESC, p.tg_id"
@@ -143,17 +145,17 @@ class Ledger:
             rows = await cur.fetchall()
         return [[nickname or "", points, games,
                  None if last is None else date.fromisoformat(last),
-                 None if is_offline_account(tg_id) else tg_id, ""]
-                for nickname, points, games, last, tg_id in rows]
+                 None if is_offline_account(tg_id) else tg_id, "", int(no_shows)]
+                for nickname, points, games, last, tg_id, no_shows in rows]
 
     async def export_csv(self) -> str:
         """:meth:`export_rows` as CSV text (dates ``YYYY-MM-DD``)."""
-        data = write_csv(COLUMNS, await self.export_rows())
+        data = write_csv(EXPORTED, await self.export_rows())
         return data.decode("utf-8")
 
     async def export_xlsx(self) -> bytes:
         """:meth:`export_rows` as one ``.xlsx`` sheet with the same columns (date cells)."""
-        return write_xlsx(COLUMNS, await self.export_rows(), title="balances")
+        return write_xlsx(EXPORTED, await self.export_rows(), title="balances")
 
     async def _change(
         self, tg_id: int, delta: int, *, kind: str, reason: str, admin_id: int, now: datetime

@@ -22,11 +22,15 @@ from storage.errors import InvalidNickname
 from storage.nickname import normalize_nickname
 from storage.spreadsheets.files import MAX_ROWS, FileRefused, Sheet, read_text
 
-__all__ = ["ALIASES", "COLUMNS", "MAX_ROWS", "REQUIRED", "ImportReport", "ImportRow",
+__all__ = ["ALIASES", "COLUMNS", "EXPORTED", "MAX_ROWS", "REQUIRED", "ImportReport", "ImportRow",
            "Refusal", "parse_csv", "parse_table"]
 
 COLUMNS = ("nickname", "points", "games_played", "last_game_date", "telegram_id", "username")
 REQUIRED = ("nickname", "points")
+# ``/export`` writes these: the columns above, then what the bot knows and an import does not
+# take (no-shows at the club's evenings). An import skips them without naming them.
+EXPORTED = (*COLUMNS, "no_shows")
+_EXPORT_ONLY = ("no_shows", "неявки")
 # the names a club's sheet may give each column, compared by _name_key (case, spaces, "_",
 # "-", "." and ё/е ignored); docs/bot.md and the /import help list them
 ALIASES: dict[str, tuple[str, ...]] = {
@@ -51,6 +55,7 @@ def _name_key(name: str) -> str:
 
 
 _BY_NAME = {_name_key(a): column for column, names in ALIASES.items() for a in names}
+_SKIPPED = {_name_key(name) for name in _EXPORT_ONLY}
 
 
 @dataclass(frozen=True)
@@ -135,7 +140,7 @@ def parse_table(table: Sheet, report: ImportReport, today: date) -> list[ImportR
     for i, name in enumerate(table.header):
         column = _BY_NAME.get(_name_key(name))
         if column is None:
-            if name:
+            if name and _name_key(name) not in _SKIPPED:
                 report.ignored.append(name)
             continue
         if column in index:

@@ -194,11 +194,12 @@ async def test_export_xlsx_and_the_round_trip(app: App, fake: FakeTelegram, ask:
     assert document.document_bytes is not None
     table = read_table(document.document_bytes)
     assert table.header == ["nickname", "points", "games_played", "last_game_date",
-                            "telegram_id", "username"]
-    assert [cells for _, cells in table.rows] == [["Kate", "300", "9", "2026-03-05", "701", ""]]
+                            "telegram_id", "username", "no_shows"]
+    assert [cells for _, cells in table.rows] == [["Kate", "300", "9", "2026-03-05", "701", "",
+                                                    "0"]]
     csv_document = await ask(ADMIN_ID, "/export")
     assert csv_document.document_bytes is not None
-    assert csv_document.document_bytes.decode().splitlines()[1] == "Kate,300,9,2026-03-05,701,"
+    assert csv_document.document_bytes.decode().splitlines()[1] == "Kate,300,9,2026-03-05,701,,0"
 
     before = await _state(app)
     for name, data in (("b.xlsx", document.document_bytes),
@@ -207,6 +208,7 @@ async def test_export_xlsx_and_the_round_trip(app: App, fake: FakeTelegram, ask:
         report = (await fake.next_message(ADMIN_ID)).text
         assert report.startswith("<b>Imported</b> 0 players") and "unchanged: 1" in report
         assert "refused rows: 0" in report
+        assert "no_shows" not in report  # the export's own column: skipped, not "ignored"
     assert await _state(app) == before
     assert "Usage: <code>/export</code>" in (await ask(ADMIN_ID, "/export pdf")).text
 

@@ -111,7 +111,8 @@ def test_export_as_xlsx(club_db: Path, tmp_path: Path,
     assert main(["export", str(club_db), "--xlsx", str(out)]) == 0
     assert capsys.readouterr().out == f"exported to {out}\n"
     assert read_table(out.read_bytes()).header == [
-        "nickname", "points", "games_played", "last_game_date", "telegram_id", "username"]
+        "nickname", "points", "games_played", "last_game_date", "telegram_id", "username",
+        "no_shows"]
 
 
 def test_an_unreachable_url_is_one_line_without_its_password(

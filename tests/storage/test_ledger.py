@@ -187,10 +187,11 @@ async def test_export_csv(db: Database) -> None:
     text = await db.ledger.export_csv()
     rows = list(csv.reader(io.StringIO(text)))
     assert rows == [
-        ["nickname", "points", "games_played", "last_game_date", "telegram_id", "username"],
-        ["Анна Ж", "7", "0", "", "1", ""],
-        ["", "2", "0", "", "3", ""],
-        ["nick2", "0", "0", "", "2", ""],
+        ["nickname", "points", "games_played", "last_game_date", "telegram_id", "username",
+         "no_shows"],
+        ["Анна Ж", "7", "0", "", "1", "", "0"],
+        ["", "2", "0", "", "3", "", "0"],
+        ["nick2", "0", "0", "", "2", "", "0"],
     ]
 
 
