@@ -64,7 +64,8 @@ class FoulDesk(PhaseService):
     def hosted(self, where: Where, user_id: int) -> Table:
         """The game a command is about: the club chat's (the sender's table there), or (in
         private) the one the user hosts."""
-        if isinstance(where, Place) or where < 0:
+        chat = where.chat_id if isinstance(where, Place) else where
+        if chat < 0:
             return self.core.in_chat(where, user_id)
         for table in self.core.tables.values():
             if table.open and table.host_id == user_id:
