@@ -214,3 +214,33 @@ async def test_anyone_else_is_refused(browser: Browser, flow: Flow, case: str) -
 
 def first_name_absent(html: str, flow: Flow) -> bool:
     return all(info.name not in html for info in flow.table.seats.values())
+
+
+async def test_a_foul_and_its_undo_from_the_phone(browser: Browser, flow: Flow) -> None:
+    """A foul on the phone: the seat, then what for (the panel's reasons); the same reason
+    tapped twice at once records one foul; the seat shows it; the undo lists it."""
+    page = await open_app(browser, flow, signed(flow.fake, HOST))
+    await page.wait_for_selector("#host[data-state=live]")
+    await page.click("button[data-action=foul]")
+    assert "tap the seat" in await page.inner_text("#prompt")
+    await page.click(".seat[data-seat='2']")
+    assert "A foul against №2: what for?" in await page.inner_text("#prompt")
+    options = await page.locator("#prompt button.option").all_inner_texts()
+    assert options == ["speaking out of turn", "speaking at night", "a gesture",
+                       "another breach"]
+    await page.evaluate("() => { const b = document.querySelector("
+                        "'#prompt button[data-option=gesture]'); b.click(); b.click(); }")
+    await page.wait_for_function("() => /Foul|recorded already/.test("
+                                 "document.getElementById('notice').textContent)")
+    await page.wait_for_selector(".seat[data-seat='2'] .marks")
+    assert "🟨1" in await page.inner_text(".seat[data-seat='2'] .marks")
+    await flow.delivered()
+    assert [(f.seat, str(f.reason)) for f in flow.table.game.fouls] == [(2, "gesture")]
+    assert [e for e in await flow.log_kinds() if e == "foul"] == ["foul"]
+    await page.click("button[data-action=unfoul]")
+    assert "Which foul" in await page.inner_text("#prompt")
+    await page.click("#prompt button[data-option='1']")
+    await page.wait_for_function("() => /is undone/.test("
+                                 "document.getElementById('notice').textContent)")
+    assert flow.table.game.fouls[0].undone
+    await page.wait_for_selector("button[data-action=unfoul]", state="detached")
