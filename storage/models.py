@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from datetime import date, datetime
+from datetime import date, datetime, timedelta
 from typing import Literal
 
 from storage.dates import expiry_of
@@ -299,6 +299,10 @@ EVENING_STARTED = "started"
 EVENING_CLOSED = "closed"
 EVENING_CANCELLED = "cancelled"
 EVENING_LIVE = (EVENING_OPEN, EVENING_STARTED)  # its timers still run
+# An evening ends (its no-shows recorded) this long after its start; a game of its club opened
+# from this long before its start to its end is the evening's (its lobby invites the list, and
+# who sat at one came).
+EVENING_HOURS = timedelta(hours=6)
 
 
 @dataclass(frozen=True, slots=True)

@@ -30,6 +30,7 @@ from bot.game.core import Reply, reply
 from bot.game.timers import Clock, Deadlines
 from storage.db import Database
 from storage.models import (
+    EVENING_HOURS,
     EVENING_OPEN,
     Club,
     Evening,
@@ -49,9 +50,6 @@ log = logging.getLogger("bot.evenings")
 
 DAY_BEFORE = timedelta(hours=24)  # the first reminder
 SOON_BEFORE = timedelta(hours=2)  # the second
-# The evening ends (its no-shows recorded) this long after its start, and a game of the club
-# opened from this long before its start counts as the evening's (who sat at one came).
-EVENING_HOURS = timedelta(hours=6)
 EDIT_GAP = 6.0  # the post's edits: at most one every 6 s (the group's 20 posts a minute)
 TIMERS = ("day", "soon", "begin", "end")
 REFUSED = {"started": "evening.refused.started", "cancelled": "evening.refused.cancelled",

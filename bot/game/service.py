@@ -4,6 +4,8 @@ It builds the shared core (:mod:`bot.game.core`) and the rooms of the evening on
 every action by handing it to the room it belongs to — this file is the game's table of contents:
 
 * :mod:`bot.game.rooms.lobby` — ``/newgame``, seats, "Давай дружить" orders;
+* :mod:`bot.game.rooms.guests` — tonight's signed-up players: the host's invitation, the
+  check-in;
 * :mod:`bot.game.rooms.deal` — ``/roles``, ``/fate``, ``/deal``, the cards, ``/myrole``;
 * :mod:`bot.game.rooms.night` — ``/night``, prompts, the Mafia's window, choices, the resolution;
 * :mod:`bot.game.rooms.day` — ``/day``, ``/vote``, turns, tally, fate, the Lawyers, the verdict,
@@ -35,6 +37,7 @@ from bot.game.rooms.day import DayService
 from bot.game.rooms.deal import DealService
 from bot.game.rooms.fouls import FoulDesk
 from bot.game.rooms.friends import FriendOrders
+from bot.game.rooms.guests import EveningGuests
 from bot.game.rooms.host import HostControls
 from bot.game.rooms.lobby import LobbyService, Topics
 from bot.game.rooms.night import NightService
@@ -73,6 +76,7 @@ class GameService:
         self.results = Results(core)
         self.lobby = LobbyService(core, topics)
         self.friends = FriendOrders(core)
+        self.guests = EveningGuests(core, self.lobby)
         self.dealer = DealService(core, self.lobby, self.friends)
         self.night = NightService(core, self.results)
         self.day = DayService(core, self.results)
@@ -84,7 +88,6 @@ class GameService:
         self.shared = False  # PostgreSQL's several processes: clubs restored as taken over
 
         # The lobby
-        self.open_lobby = self.lobby.open_lobby
         self.join_link = self.lobby.join_link
         self.join = self.lobby.join
         self.join_hook = self.lobby.join_hook
@@ -92,6 +95,9 @@ class GameService:
         self.reseat = self.lobby.reseat
         self.add_offline = self.lobby.add_offline
         self.unseat = self.lobby.unseat
+        self.invite = self.guests.invite
+        self.invite_at = self.guests.invite_at
+        self.check_in = self.guests.check_in
         self.friend_menu = self.friends.friend_menu
         self.friend_markup = self.friends.friend_markup
         self.friend_choose = self.friends.friend_choose
@@ -137,6 +143,14 @@ class GameService:
         # After a restart
         self.restore = self.restorer.restore
         self.delivery: Delivery | None = None  # the durable outbox's worker (bot/wiring.py)
+
+    async def open_lobby(self, where: Where, title: str, user_id: int, *,
+                         is_admin: bool) -> Table:
+        """``/newgame``: a table's lobby; on the night of the club's evening its host is
+        offered the signed-up players first (:mod:`bot.game.rooms.guests`)."""
+        table = await self.lobby.open_lobby(where, title, user_id, is_admin=is_admin)
+        await self.guests.offer(table)
+        return table
 
     # ------------------------------------------------------------------ a supergroup
     async def move_chat(self, old_chat_id: int, new_chat_id: int) -> None:

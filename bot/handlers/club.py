@@ -15,7 +15,7 @@ from bot.services import Services
 # The club-chat commands (BOT.md), registered with set_my_commands (bot/handlers/menus.py).
 GAME_COMMANDS = ("newgame", "roles", "deal", "night", "day", "vote", "status", "tech",
                  "pause", "resume", "extend", "endgame", "seat", "addseat", "unseat", "fate",
-                 "speak", "evening", "foul", "unfoul")
+                 "speak", "evening", "invite", "foul", "unfoul")
 
 # Game commands players use in private chat (handled in bot/handlers/game_private.py).
 PLAYER_GAME_COMMANDS = ("myrole", "friend", "panel")

@@ -65,6 +65,13 @@ async def newgame(message: Message, bot: Bot, games: GameService, db: Database) 
                            is_admin=admin)
 
 
+async def invite(message: Message, games: GameService, sender: TelegramSender,
+                 locale: str) -> None:
+    """``/invite``: the host's table invites tonight's signed-up players."""
+    answer = await games.invite_at(_place(message), _user(message))
+    await _say(message, games, sender, locale, answer)
+
+
 async def roles(message: Message, command: CommandObject, games: GameService,
                 sender: TelegramSender, locale: str) -> None:
     answer = await games.composition(_place(message), _user(message), (command.args or "").strip())
@@ -224,6 +231,7 @@ def create_router() -> Router:
     router = Router(name="game_club")
     router.message.filter(F.chat.type.in_({"group", "supergroup"}))
     router.message.register(newgame, Command("newgame"))
+    router.message.register(invite, Command("invite"))
     router.message.register(roles, Command("roles"))
     router.message.register(seat, Command("seat"))
     router.message.register(addseat, Command("addseat"))

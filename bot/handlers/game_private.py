@@ -9,6 +9,7 @@ from aiogram.types import CallbackQuery, Message
 from bot.delivery.sender import TelegramSender
 from bot.game.callbacks import (
     CancelCb,
+    CheckInCb,
     FateCb,
     ForCancelCb,
     ForNightCb,
@@ -16,12 +17,14 @@ from bot.game.callbacks import (
     FoulOfferCb,
     FriendAcceptCb,
     FriendCb,
+    InviteCb,
     NightCb,
     PanelCb,
     VoteCb,
 )
 from bot.game.service import GameService, Reply
 from bot.handlers.game_club import foul, plain, unfoul
+from storage.models import Player
 
 
 def _user(message: Message) -> int:
@@ -43,6 +46,21 @@ async def friend(message: Message, games: GameService, sender: TelegramSender, l
     markup = games.friend_markup(table, seats)(locale)
     await sender.send_text(message.chat.id, games.notifier.t(locale, "game.friend.menu"),
                            reply_markup=markup)
+
+
+async def invite(query: CallbackQuery, callback_data: InviteCb, games: GameService,
+                 sender: TelegramSender, locale: str) -> None:
+    """The host invites tonight's signed-up players to the table."""
+    answer = await games.invite(callback_data.game, query.from_user.id)
+    await _answer(query, games, sender, locale, answer)
+
+
+async def check_in(query: CallbackQuery, callback_data: CheckInCb, games: GameService,
+                   sender: TelegramSender, locale: str, account: Player | None = None) -> None:
+    """An invited player is here: seated."""
+    answer = await games.check_in(callback_data.game, callback_data.evening,
+                                  query.from_user.id, account)
+    await _answer(query, games, sender, locale, answer)
 
 
 async def night_choice(query: CallbackQuery, callback_data: NightCb, games: GameService,
@@ -154,4 +172,6 @@ def create_router() -> Router:
     router.callback_query.register(friend_decision, FriendAcceptCb.filter())
     router.callback_query.register(panel_button, PanelCb.filter())
     router.callback_query.register(foul_offer, FoulOfferCb.filter())
+    router.callback_query.register(invite, InviteCb.filter())
+    router.callback_query.register(check_in, CheckInCb.filter())
     return router

@@ -93,6 +93,23 @@ evening-dialog-close = ✖ Close
 evening-dialog-closed = No evening announced.
 evening-dialog-done = Evening announced: { $when }.
 
+## the night: a lobby invites the list (bot/game/rooms/guests.py)
+
+evening-offer-head = 🗓 The club's evening is tonight: { $when }. Signed up for seats: { $signed }, on the waitlist: { $waiting }; tables: { $tables }, seats at each: { $seats }.
+evening-offer-invited = 📨 Invited: { $names }. Each is seated on pressing «✅ I'm here».
+evening-offer-more = Invite the signed-up players to your table? Each gets a private message and is seated on confirming they have come. Everyone else joins with «I play», as ever.
+evening-offer-done = Nobody left to invite: the signed-up players are invited or seated.
+evening-offer-button = 📨 Invite the signed-up ({ $count })
+evening-invite-no_evening = The club has no evening tonight: nobody to invite.
+evening-invite-none = Nobody to invite: the signed-up players are invited or seated, or the table is full.
+evening-invite-sent = Invitations sent: { $invited }.
+evening-invite-waiting = Nobody new to invite. Invited and not here yet: { $names }.
+evening-invitation = 🎲 Table { $number } (game №{ $game }) at «{ $club }» is gathering, and you signed up for the evening ({ $when }). Here? Press «✅ I'm here» and the bot seats you.
+evening-checkin-button = ✅ I'm here
+evening-checkin-done = ✅ You're at Table { $number }: seat №{ $seat } (game №{ $game }).
+evening-checkin-not_invited = This invitation is not for you, or no longer stands.
+commands-invite = Invite the evening's signed-up players to the table
+
 ## the command menus
 
 commands-evening = Announce a game evening with sign-up

@@ -94,6 +94,23 @@ evening-dialog-close = ✖ Закрыть
 evening-dialog-closed = Вечер не объявлен.
 evening-dialog-done = Вечер объявлен: { $when }.
 
+## the night: a lobby invites the list (bot/game/rooms/guests.py)
+
+evening-offer-head = 🗓 Сегодня вечер клуба: { $when }. Записались на места: { $signed }, в листе ожидания: { $waiting }; столов: { $tables }, мест за каждым: { $seats }.
+evening-offer-invited = 📨 Приглашены: { $names }. Каждый сядет за стол, когда нажмёт «✅ Я здесь».
+evening-offer-more = Пригласить записавшихся за ваш стол? Каждый получит сообщение в личном чате и сядет, когда подтвердит, что пришёл. Остальные садятся кнопкой «Играю», как всегда.
+evening-offer-done = Приглашать больше некого: записавшиеся уже приглашены или за столом.
+evening-offer-button = 📨 Пригласить записавшихся ({ $count })
+evening-invite-no_evening = Сегодня у клуба нет объявленного вечера: приглашать некого.
+evening-invite-none = Приглашать некого: записавшиеся уже приглашены или за столом, или стол полон.
+evening-invite-sent = Приглашения отправлены: { $invited }.
+evening-invite-waiting = Новых приглашать некого. Приглашены и ещё не пришли: { $names }.
+evening-invitation = 🎲 Стол { $number } (игра №{ $game }) в клубе «{ $club }» набирает игроков, а вы записаны на вечер ({ $when }). Пришли? Нажмите «✅ Я здесь» — бот посадит вас за стол.
+evening-checkin-button = ✅ Я здесь
+evening-checkin-done = ✅ Вы за столом { $number }: место №{ $seat } (игра №{ $game }).
+evening-checkin-not_invited = Это приглашение не для вас или больше не действует.
+commands-invite = Пригласить за стол записавшихся на вечер
+
 ## the command menus
 
 commands-evening = Объявить игровой вечер с записью

@@ -212,15 +212,22 @@ class Evenings:
         return await self._change(evening_id, wall, compose, body)
 
     # ------------------------------------------------------------------ the night
-    async def invite(self, evening_id: int, game_id: int, tg_ids: Sequence[int]) -> None:
-        """``game_id``'s lobby invited these players (not those checked in already)."""
+    async def invite(self, evening_id: int, game_id: int, tg_ids: Sequence[int]) -> list[int]:
+        """``game_id``'s lobby invites these players: those not checked in and not invited by
+        another lobby still open (its game still in the lobby) are now its; returns them.
+        Under the evening's lock: two tables inviting at once never invite one player twice."""
         if not tg_ids:
-            return
-        marks = ",".join("?" * len(tg_ids))
+            return []
+        marks = ",".join(f"?{i}" for i in range(3, 3 + len(tg_ids)))
         async with self._db.transaction() as conn:
-            await conn.execute(
-                f"UPDATE evening_signups SET invited_game = ? WHERE evening_id = ?"
-                f" AND checked_in = 0 AND tg_id IN ({marks})", (game_id, evening_id, *tg_ids))
+            await lock_rows(conn, "evenings", "id", [evening_id])
+            rows = await conn.execute_fetchall(
+                f"UPDATE evening_signups SET invited_game = ?1 WHERE evening_id = ?2"
+                f" AND checked_in = 0 AND tg_id IN ({marks}) AND (invited_game IS NULL"
+                f" OR invited_game = ?1 OR NOT EXISTS (SELECT 1 FROM games g"
+                f" WHERE g.id = evening_signups.invited_game AND g.status = 'lobby'))"
+                f" RETURNING tg_id", (game_id, evening_id, *tg_ids))
+        return sorted(int(r[0]) for r in rows)
 
     async def check_in(self, evening_id: int, tg_id: int, game_id: int) -> bool:
         """The player came and was seated at ``game_id``, whose lobby invited them."""

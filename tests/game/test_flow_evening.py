@@ -204,6 +204,16 @@ def when(start: datetime) -> str:
     return f"{local.strftime('%a')} {local.strftime('%d.%m, %H:%M')}"
 
 
+async def private_answer(fake: FakeTelegram, uid: int, text: str, mark: str) -> str:
+    """The bot's answer to ``text`` in ``uid``'s private chat (the first new one with
+    ``mark``)."""
+    before = len(fake.messages(uid))
+    await fake.send(uid, text)
+    await fake.wait_for(lambda: any(mark in m.body for m in fake.messages(uid)[before:]), 10,
+                        text)
+    return next(m.body for m in fake.messages(uid)[before:] if mark in m.body)
+
+
 async def club_answer(flow: Flow, uid: int, text: str) -> str:
     """What the bot says in the club chat to ``text`` from ``uid``."""
     before = len(flow.fake.messages(CLUB))
@@ -418,3 +428,111 @@ async def settle_pg(app: App) -> None:
             return
         await asyncio.sleep(0.05)
     raise AssertionError("the outbox did not drain")
+
+
+HOST_B = 801  # a second table's host: an administrator of the club chat
+
+
+async def test_the_lobby_invites_the_list_and_the_end_records_the_no_shows(
+        fake: FakeTelegram, tmp_path: Path) -> None:
+    """Two tables of 3 seats, 7 signed up: each host's lobby invites the next three, the
+    checked-in are seated, walk-ins join as ever, and those who did not come are the evening's
+    no-shows in /profile, /stats and /export."""
+    night = Night()
+    app, task = await night.start(fake, tmp_path)
+    flow = Flow(fake, app, lang="en")
+    db = app.services.db
+    try:
+        players = await flow.register(8)
+        p = dict(enumerate(players, 1))
+        start = night.clock.now + timedelta(hours=3)
+        evening = await announce(flow, night, start, 2, 3)
+        post = post_of(fake)
+        for n in range(1, 8):
+            await press(flow, p[n], post, f"ev:{evening}:in")
+        for uid in (HOST, HOST_B):
+            fake.user(uid, f"Host {uid}", language_code="en")
+            await fake.send(uid, "/start")
+            await fake.next_message(uid)
+        fake.set_admins(CLUB, [HOST_B])
+
+        # table 1: its host is offered the list and invites the first three
+        await flow.host("/newgame")
+        offer = await flow.prompt(HOST, "ge:")
+        assert offer.body.startswith(f"🗓 The club's evening is tonight: {when(start)}. "
+                                     "Signed up for seats: 6, on the waitlist: 1")
+        assert offer.buttons()[0][0] == "📨 Invite the signed-up (3)"
+        one = int(offer.buttons()[0][1].split(":")[1])
+        assert await press(flow, HOST, offer, offer.buttons()[0][1]) == (
+            "Invitations sent: 3.", False)
+        await settle(app)
+        assert "📨 Invited: Player1, Player2, Player3." in offer.body
+        assert offer.buttons() == []  # three seats, three invited
+        invitations = {n: await flow.prompt(p[n], "gk:") for n in (1, 2, 3)}
+        assert invitations[1].body.startswith(f"🎲 Table 1 (game №{one}) at «Club» is "
+                                              "gathering")
+        assert await press(flow, p[1], invitations[1], f"gk:{one}:{evening}") == (
+            f"You are at the table: seat №1 (game №{one}).", False)
+        assert await press(flow, p[2], invitations[2], f"gk:{one}:{evening}") == (
+            f"You are at the table: seat №2 (game №{one}).", False)
+        await settle(app)
+        assert invitations[1].body == f"✅ You're at Table 1: seat №1 (game №{one})."
+        assert invitations[1].buttons() == []
+        # pressed again; someone else's invitation; a player never invited
+        assert (await press(flow, p[1], invitations[1], f"gk:{one}:{evening}"))[0].startswith(
+            "You are already at the table")
+        assert await press(flow, p[4], invitations[2], f"gk:{one}:{evening}") == (
+            "This invitation is not for you, or no longer stands.", True)
+        assert await press(flow, p[7], invitations[2], f"gk:{one}:{evening}") == (
+            "This invitation is not for you, or no longer stands.", True)
+        # a walk-in joins as ever
+        lobby = await flow.prompt(CLUB, f"gl:{one}:")
+        await press(flow, p[8], lobby, f"gl:{one}:join")
+        # a player may not invite; /invite again: nobody left for this table
+        assert await club_answer(flow, p[8], "/invite") == "Only this game's host may do that."
+        assert await club_answer(flow, HOST, "/invite") == (
+            "Nobody new to invite. Invited and not here yet: Player3.")
+        assert len(private_with(fake, p[3], "🎲")) == 1  # not invited twice
+
+        # table 2 invites the next three (not the one table 1 invited and who has not come)
+        await fake.send(HOST_B, "/newgame", chat_id=CLUB)
+        offer_b = await flow.prompt(HOST_B, "ge:")
+        two = int(offer_b.buttons()[0][1].split(":")[1])
+        assert two != one and offer_b.buttons()[0][0] == "📨 Invite the signed-up (3)"
+        await press(flow, HOST_B, offer_b, offer_b.buttons()[0][1])
+        await settle(app)
+        assert "📨 Invited: Player4, Player5, Player6." in offer_b.body
+        invite4 = await flow.prompt(p[4], "gk:")
+        assert await press(flow, p[4], invite4, f"gk:{two}:{evening}") == (
+            f"You are at the table: seat №1 (game №{two}).", False)
+        # invited to table 2, Player5 sits down at table 1 instead: came all the same
+        await press(flow, p[5], lobby, f"gl:{one}:join")
+        tables = flow.games.tables
+        assert [s.name for _, s in sorted(tables[one].seats.items())] == [
+            "Player1", "Player2", "Player8", "Player5"]
+        assert [s.name for _, s in sorted(tables[two].seats.items())] == ["Player4"]
+        assert private_with(fake, p[7], "🎲") == []  # the waitlist is not invited
+
+        # the evening ends: Player3 and Player6 had seats and did not come
+        await night.until(start + timedelta(hours=6))
+        listed = await db.evenings.get(evening)
+        assert listed is not None
+        assert {s.name: s.came for s in listed.signups} == {
+            "Player1": True, "Player2": True, "Player3": False, "Player4": True,
+            "Player5": True, "Player6": False, "Player7": None}
+        no_shows = "No-shows (signed up for an evening and did not come): "
+        assert no_shows + "1" in await private_answer(fake, p[3], "/profile", "Profile")
+        assert no_shows + "1" in await private_answer(fake, p[3], "/stats", "Points")
+        assert no_shows + "0" in await private_answer(fake, p[1], "/profile", "Profile")
+        fake.user(900, "Admin", language_code="en")
+        await fake.send(900, "/start")
+        await fake.next_message(900)
+        await fake.send(900, "/export")
+        document = await fake.next_message(900)
+        assert document.document_bytes is not None
+        lines = document.document_bytes.decode().splitlines()
+        assert lines[0].endswith(",username,no_shows")
+        assert [line.rsplit(",", 1)[1] for line in lines if line.startswith("Player3,")] == ["1"]
+        assert [line.rsplit(",", 1)[1] for line in lines if line.startswith("Player1,")] == ["0"]
+    finally:
+        await stop_app(app, task)

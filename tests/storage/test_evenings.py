@@ -161,3 +161,24 @@ async def test_moving_the_club_to_a_supergroup_moves_its_evenings(db: Database) 
     listed = await db.evenings.get(evening)
     assert listed is not None and listed.evening.club_chat_id == CLUB - 1
     assert [e.id for e in await db.evenings.live([CLUB - 1])] == [evening]
+
+
+async def test_two_lobbies_never_invite_one_player_twice(db: Database) -> None:
+    evening = await announced(db, tables=2, seats=2)
+    await add_players(db, 11, 12, 13, 14)
+    for tg_id in (11, 12, 13, 14):
+        await sign(db, evening, tg_id)
+    one = await db.games.create(CLUB, 800, created_at=NOW)
+    two = await db.games.create(CLUB, 801, created_at=NOW)
+    first, second = await asyncio.gather(db.evenings.invite(evening, one, [11, 12, 13]),
+                                         db.evenings.invite(evening, two, [12, 13, 14]))
+    assert set(first) & set(second) == set()  # one table each, whoever wrote first
+    assert set(first) | set(second) == {11, 12, 13, 14}
+    assert await db.evenings.invite(evening, one, first) == first  # its own again: still its
+    # the first table dealt: the ones it invited and who did not come may be invited elsewhere
+    await db.games.set_status(one, "running")
+    assert await db.evenings.invite(evening, two, first) == first
+    await db.evenings.check_in(evening, first[0], two)
+    three = await db.games.create(CLUB, 802, created_at=NOW)
+    await db.games.set_status(two, "finished")
+    assert first[0] not in await db.evenings.invite(evening, three, first)  # came already
