@@ -36,7 +36,8 @@ def install_games(services: Services, scheduler: AsyncIOScheduler,
     games = GameService(services.db, notifier, SchedulerDeadlines(scheduler, guard),
                         services.translator, timers=timers, host_ids=settings.host_ids,
                         clock=utc_now, default_locale=settings.default_locale, panel=True,
-                        web_url=mini_app_url(settings.web_url), topics=services.sender)
+                        web_url=mini_app_url(settings.web_url), topics=services.sender,
+                        pages_url=settings.web_url)
     services.sender.on_blocked(games.on_blocked)
     services.join_lobby = games.join_hook
     services.extra["games"] = games

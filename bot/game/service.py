@@ -68,12 +68,13 @@ class GameService:
         panel: bool = False,
         web_url: str | None = None,
         topics: Topics | None = None,
+        pages_url: str | None = None,
     ) -> None:
         self.core = core = GameCore(
             db, notifier, deadlines, translator, timers=timers or GameTimers(),
             host_ids=host_ids, clock=clock, default_locale=default_locale,
             bot_username=bot_username, rng=rng or secrets.SystemRandom(), new_seed=new_seed)
-        self.results = Results(core)
+        self.results = Results(core, pages_url)
         self.lobby = LobbyService(core, topics)
         self.friends = FriendOrders(core)
         self.guests = EveningGuests(core, self.lobby)

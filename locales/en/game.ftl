@@ -253,12 +253,13 @@ game-end-seed =
     { $lines }
     Key: <code>{ $seed }</code>
     Fingerprint: <code>{ $commitment }</code>
-    Check: SHA-256(key + JSON “seat → card”) = fingerprint; deck: { $cards }; seats: { $seats }.
+    { $check }
 game-end-key =
-    <b>The deal's key</b>
-    Key: <code>{ $seed }</code>
+    <b>The deal's key</b>: <code>{ $seed }</code>
     Fingerprint: <code>{ $commitment }</code>
-    Check: SHA-256(key + JSON “seat → card”, the cards above) = fingerprint; deck: { $cards }; seats: { $seats }.
+    { $check }
+game-end-check = The key and the cards by seat give this fingerprint: anyone can check that no card was swapped.
+game-end-check_link = Check that no card was swapped: { $url }
 game-summary-choices = Choices
 game-summary-blocked = Blocked
 game-summary-common_target = The Mafia's common pick

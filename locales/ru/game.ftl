@@ -273,12 +273,13 @@ game-end-seed =
     { $lines }
     Ключ: <code>{ $seed }</code>
     Отпечаток: <code>{ $commitment }</code>
-    Проверка: SHA-256(ключ + JSON «место → карта») = отпечаток; колода: { $cards }; места: { $seats }.
+    { $check }
 game-end-key =
-    <b>Ключ раздачи</b>
-    Ключ: <code>{ $seed }</code>
+    <b>Ключ раздачи</b>: <code>{ $seed }</code>
     Отпечаток: <code>{ $commitment }</code>
-    Проверка: SHA-256(ключ + JSON «место → карта» — карты выше) = отпечаток; колода: { $cards }; места: { $seats }.
+    { $check }
+game-end-check = Ключ и карты по местам дают этот отпечаток: любой может проверить, что карты не подменялись.
+game-end-check_link = Проверить, что карты не подменялись: { $url }
 game-summary-choices = Выборы
 game-summary-blocked = Заблокированы
 game-summary-common_target = Общий выбор мафии

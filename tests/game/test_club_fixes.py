@@ -7,6 +7,7 @@ import random
 import re
 
 import engine
+from engine import Role
 from record.table import Stage
 from tests.game.harness import CHAT, HOST, Harness
 
@@ -64,7 +65,19 @@ async def test_the_end_lists_every_card_once_and_keeps_the_key(h: Harness) -> No
     assert len(lines) == 10 == len(set(lines)), end.text  # each seat's card once
     assert end.text.index("🏁") < end.text.index(lines[0])  # under "Game over"
     assert seed.hex() in end.text and commitment in end.text  # the fair-deal check's key
-    assert "колода: " in end.text and "места: 1, 2, 3" in end.text
+    # one line on the check, in Russian: no card's id, no formula (the game's page has them)
+    assert "Ключ и карты по местам дают этот отпечаток" in end.text
+    assert not re.search(r"\b(" + "|".join(r.value for r in Role) + r")\b", end.text)
+    assert "SHA-256" not in end.text and "JSON" not in end.text
+
+
+async def test_the_end_links_the_games_page_for_the_check(h: Harness) -> None:
+    h.service.results.pages_url = "https://club.example/mafia"  # WEB_URL
+    await h.dealt(10)
+    await h.play_to_end()
+    [end] = [s for s in h.club() if s.key is not None and s.key.endswith(":end")]
+    assert end.text.endswith("Проверить, что карты не подменялись: "
+                             f"https://club.example/mafia/game/{h.game_id}#deal"), end.text
 
 
 async def test_an_aborted_game_still_reveals_every_card(h: Harness) -> None:

@@ -12,7 +12,7 @@ from functools import partial
 from typing import TYPE_CHECKING, Any
 
 import engine
-from bot.game.core import secs
+from bot.game.core import GameCore, secs
 from bot.game.messages.pictures import table_picture
 from bot.game.rooms.phase import PhaseService
 from record.posts import Post
@@ -25,6 +25,10 @@ if TYPE_CHECKING:
 
 class Results(PhaseService):
     """What a resolution announces, and the end of the game (``/endgame`` reveals too)."""
+
+    def __init__(self, core: GameCore, pages_url: str | None = None) -> None:
+        super().__init__(core)
+        self.pages_url = pages_url.rstrip("/") if pages_url else None  # WEB_URL
 
     async def announce(self, table: Table, result: Result) -> None:
         """The outcome of a resolution: engine events, last words, then what comes next."""
@@ -167,9 +171,13 @@ class Results(PhaseService):
         the end ``cards=False``: its "Game over" has just listed them (said once)."""
         assert table.seed is not None
         game = table.game
-        key: dict[str, Any] = {"seed": table.seed.hex(), "commitment": table.commitment or "",
-                               "cards": ", ".join(str(c) for c in table.cards),
-                               "seats": ", ".join(str(s) for s in table.game.seats)}
+        # one line on how to check: the game's page explains it (a finished game's only)
+        check = ("game.end.check_link" if self.pages_url and not cards
+                 else "game.end.check")
+        key: dict[str, Any] = {
+            "seed": table.seed.hex(), "commitment": table.commitment or "",
+            "check": lambda loc: self.tr.t(loc, check,
+                                           url=f"{self.pages_url}/game/{table.game_id}#deal")}
         if not cards:
             await self.notifier.club(table, "game.end.key", **key)
             return
