@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 from collections import Counter, OrderedDict
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from datetime import date, timedelta
 from typing import Any
@@ -25,9 +26,25 @@ from storage.models import STATUS_FINISHED, Club, Game, LedgerRow, Player, TopEn
 from views.i18n import sex_of
 
 FINE_REASONS = frozenset(r.value for r in engine.FineReason)
+SURVIVED = (engine.Reason.SURVIVED_DAY.value, engine.Reason.SURVIVED_NIGHT.value)
 CLUB_PERIOD_DAYS = 61  # a club's table covers about two months: the life of a point
 RECENT_ROWS = 5
 CACHE_GAMES = 256
+
+
+def reason_lines(totals: Mapping[str, int]) -> list[tuple[str, int]]:
+    """A seat's points of one game as they are read, per reason: a survived day and a survived
+    night are one reason, ``survived`` («пережитые дни и ночи»), when the game has both — as
+    ``Ledger.recent_grouped`` reads a game's rows for /balance and /stats."""
+    if not all(r in totals for r in SURVIVED):
+        return list(totals.items())
+    out: list[tuple[str, int]] = []
+    for reason, points in totals.items():
+        if reason not in SURVIVED:
+            out.append((reason, points))
+        elif reason == next(r for r in totals if r in SURVIVED):
+            out.append(("survived", sum(totals[r] for r in SURVIVED)))
+    return out
 
 
 @dataclass(frozen=True, slots=True)
@@ -237,7 +254,7 @@ class StatsService:
             why = "fines" if row.reason in FINE_REASONS else row.reason
             reasons[why] = reasons.get(why, 0) + row.points
         points = tuple(SeatPoints(seat, sum(r.values()), tuple(
-                           (why, p) for why, p in r.items() if p or why != "fines"))
+                           (why, p) for why, p in reason_lines(r) if p or why != "fines"))
                        for seat, r in sorted(by_seat.items()))
         current = await self.db.stats.nicknames([s.tg_id for s in table.seats.values()])
         links = {s.seat: nick for s in table.seats.values()
@@ -295,7 +312,8 @@ class StatsService:
                                   engine.standing_fouls(table.game, played.seat)))
         info = await self.db.ledger.balance_with_rank(player.tg_id)
         earned, spent = await self.db.stats.points_totals(player.tg_id)
-        rows = await self.db.ledger.recent(player.tg_id, limit=max(history, RECENT_ROWS))
+        rows = await self.db.ledger.recent_grouped(player.tg_id,
+                                                   limit=max(history, RECENT_ROWS))
         return PlayerStats(
             nickname=player.nickname or "—", games=lines, balance=info.points, rank=info.rank,
             earned=earned, spent=spent, recent=rows[:RECENT_ROWS], history=rows[:history],

@@ -190,7 +190,7 @@ class Accounts:
         await self.require(tg_id)
         return BalanceView(
             info=await self.db.ledger.balance_with_rank(tg_id),
-            rows=await self.db.ledger.recent(tg_id, limit=rows),
+            rows=await self.db.ledger.recent_grouped(tg_id, limit=rows),
             expires_on=await self.db.ledger.expiry_date(tg_id),
             reserved=await self.db.gift_requests.reserved(tg_id),
         )

@@ -356,6 +356,7 @@ game-about-oligarch = At night you may buy a player out of jail.
 game-about-oligarch_brother = At night you may buy a player out of jail.
 game-reason-survived_day = survived a day
 game-reason-survived_night = survived a night
+game-reason-survived = survived days and nights
 game-reason-vote_for_mafia = vote against the Mafia
 game-reason-vote_for_civilian = vote against a civilian
 game-reason-lawyer_save = cancelled a civilian's verdict

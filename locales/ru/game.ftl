@@ -376,6 +376,7 @@ game-about-oligarch = Ночью можете выкупить игрока из
 game-about-oligarch_brother = Ночью можете выкупить игрока из тюрьмы.
 game-reason-survived_day = пережитый день
 game-reason-survived_night = пережитая ночь
+game-reason-survived = пережитые дни и ночи
 game-reason-vote_for_mafia = голос против мафии
 game-reason-vote_for_civilian = голос против мирного
 game-reason-lawyer_save = отмена приговора мирному

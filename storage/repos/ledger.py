@@ -21,6 +21,10 @@ from storage.spreadsheets.columns import EXPORTED
 from storage.spreadsheets.files import write_csv, write_xlsx
 from storage.sql import Store, lock_rows
 
+# engine.Reason's survived day and night: one reason when a game's lines are read
+# (game.reason.survived)
+SURVIVED = "('survived_day', 'survived_night')"
+
 
 class Ledger:
     def __init__(self, db: Store, accounts: AccountCache | None = None) -> None:
@@ -71,6 +75,27 @@ class Ledger:
             async with conn.execute(
                 f"SELECT {_rows.LEDGER_COLUMNS} FROM ledger WHERE tg_id = ?"
                 " ORDER BY id DESC LIMIT ?",
+                (tg_id, limit),
+            ) as cur:
+                return [_rows.ledger_row(r) for r in await cur.fetchall()]
+
+    async def recent_grouped(self, tg_id: int, limit: int = 10) -> list[LedgerRow]:
+        """The player's latest lines of points, newest first: a game's rows of one reason are
+        one line (their points summed; a survived day and a survived night are one reason,
+        ``survived``, when a game has both); every other row is a line of its own."""
+        async with self._db.read() as conn:
+            await _ops.require_player(conn, tg_id)
+            async with conn.execute(
+                "SELECT max(id) AS id, tg_id, CAST(sum(points) AS BIGINT) AS points, kind,"
+                " CASE WHEN count(DISTINCT reason) > 1 THEN 'survived' ELSE min(reason) END"
+                " AS reason, game_id, CASE WHEN count(*) = 1 THEN min(phase) END AS phase,"
+                " min(admin_id) AS admin_id, max(day) AS day, max(at) AS at"
+                " FROM (SELECT id, tg_id, points, kind, reason, game_id, phase, admin_id, day,"
+                "  at, CASE WHEN kind <> 'game' THEN NULL"
+                f"  WHEN reason IN {SURVIVED} THEN 'survived' ELSE reason END AS line"
+                "  FROM ledger WHERE tg_id = ?) AS l"
+                " GROUP BY tg_id, kind, game_id, line, CASE WHEN line IS NULL THEN id END"
+                " ORDER BY max(id) DESC LIMIT ?",
                 (tg_id, limit),
             ) as cur:
                 return [_rows.ledger_row(r) for r in await cur.fetchall()]

@@ -42,6 +42,28 @@ async def test_stats_own_and_by_nickname(app: App, fake: FakeTelegram, ask: Any)
     assert (await ask(71, "/stats Ghost<b>")).text == "No player has the nickname Ghost&lt;b&gt;."
 
 
+async def test_balance_and_stats_read_a_game_one_line_per_reason(
+        app: App, fake: FakeTelegram, ask: Any) -> None:
+    """Ten rows of survived days and nights are one line, in the words of the end's post."""
+    fake.user(73, "Вера", language_code="ru")
+    await ask(73, "/start")
+    await ask(73, "/nick Vera")
+    db = app.services.db
+    await db.clubs.ensure(CLUB_ID, title="Клуб", locale="ru")
+    game = await db.games.create(CLUB_ID, 1, seats=[(1, 73)],
+                                 created_at=datetime(2026, 3, 1, 18, tzinfo=UTC))
+    rows = [GamePoints(73, 1, f"survived_{p}", f"{p} {n}") for n in range(1, 6)
+            for p in ("night", "day")]
+    rows.insert(3, GamePoints(73, 5, "vote_for_mafia", "day 1"))
+    rows.append(GamePoints(73, 6, "team_win", "end"))
+    await db.games.finish(game, status="finished", day=date(2026, 3, 1), points=rows)
+    for command in ("/balance", "/stats"):
+        text = (await ask(73, command)).text
+        assert "+10  игра №1: пережитые дни и ночи" in text, text
+        assert "+5  игра №1: голос против мафии" in text and "+6  игра №1: победа команды" in text
+        assert "пережитый день" not in text and "пережитая ночь" not in text
+
+
 async def test_top_shows_the_home_club_and_the_network(app: App, fake: FakeTelegram,
                                                        ask: Any) -> None:
     fake.user(72, "A", language_code="en")

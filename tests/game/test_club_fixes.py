@@ -69,6 +69,10 @@ async def test_the_end_lists_every_card_once_and_keeps_the_key(h: Harness) -> No
     assert "Ключ и карты по местам дают этот отпечаток" in end.text
     assert not re.search(r"\b(" + "|".join(r.value for r in Role) + r")\b", end.text)
     assert "SHA-256" not in end.text and "JSON" not in end.text
+    # a seat's survived days and nights: one reason, as /balance and /stats read it
+    assert "пережитые дни и ночи +" in end.text
+    assert not any("пережитый день" in line and "пережитая ночь" in line
+                   for line in end.text.splitlines())
 
 
 async def test_the_end_links_the_games_page_for_the_check(h: Harness) -> None:

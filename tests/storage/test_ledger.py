@@ -35,6 +35,35 @@ async def ledger_sums(db: Database) -> dict[int, int]:
         return {int(r[0]): int(r[1]) for r in await cur.fetchall()}
 
 
+async def test_recent_grouped_reads_a_game_as_one_line_per_reason(db: Database) -> None:
+    await add_players(db, 1, 2)
+    first, second = await new_game(db, 1, 2), await new_game(db, 1, 2)
+    # a game's rows as the engine writes them: reasons interleaved, phase by phase
+    assert await db.ledger.record_game(first, [
+        GamePoints(1, 1, "survived_night", "night 1"), GamePoints(1, 5, "vote_for_mafia", "day 1"),
+        GamePoints(1, 1, "survived_day", "day 1"), GamePoints(1, 1, "survived_night", "night 2"),
+        GamePoints(1, 5, "vote_for_mafia", "day 2"), GamePoints(1, 1, "survived_day", "day 2"),
+        GamePoints(1, 6, "team_win", "end"), GamePoints(2, 1, "survived_night", "night 1"),
+    ], day=DAY) is True
+    await db.ledger.adjust(1, 3, reason="bonus", admin_id=ADMIN, now=NOW)
+    await db.ledger.adjust(1, 2, reason="bonus", admin_id=ADMIN, now=NOW)  # two lines
+    assert await db.ledger.record_game(second, [
+        GamePoints(1, 1, "survived_night", "night 1"),  # one kind only: named as it is
+    ], day=DAY) is True
+    lines = [(r.kind, r.game_id, r.reason, r.points)
+             for r in await db.ledger.recent_grouped(1)]
+    assert lines == [
+        ("game", second, "survived_night", 1),
+        ("adjust", None, "bonus", 2), ("adjust", None, "bonus", 3),
+        ("game", first, "team_win", 6), ("game", first, "survived", 4),
+        ("game", first, "vote_for_mafia", 10),
+    ]
+    assert sum(p for *_, p in lines) == await db.ledger.balance(1)
+    assert [r.reason for r in await db.ledger.recent_grouped(1, limit=2)] == [
+        "survived_night", "bonus"]
+    assert [r.points for r in await db.ledger.recent_grouped(2)] == [1]
+
+
 async def cached_balances(db: Database) -> dict[int, int]:
     async with db.read() as conn, conn.execute("SELECT tg_id, points FROM balances") as cur:
         return {int(r[0]): int(r[1]) for r in await cur.fetchall()}

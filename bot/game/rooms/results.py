@@ -18,6 +18,7 @@ from bot.game.rooms.phase import PhaseService
 from record.posts import Post
 from record.table import Result, Stage, Table, iso
 from storage.models import GamePoints
+from views.stats import reason_lines
 
 if TYPE_CHECKING:
     from views.picture import TableView
@@ -204,7 +205,7 @@ class Results(PhaseService):
                     why = "fines" if isinstance(e.reason, engine.FineReason) else str(e.reason)
                     reasons[why] = reasons.get(why, 0) + e.points
                 detail = ", ".join(f"{self.tr.t(loc, f'game.reason.{r}')} {p:+}"
-                                   for r, p in reasons.items() if p or r != "fines")
+                                   for r, p in reason_lines(reasons) if p or r != "fines")
                 lines.append(self.tr.t(loc, "game.end.points_line",
                                        who=self.notifier.seat(table, seat),
                                        total=sum(e.points for e in entries),
