@@ -14,6 +14,7 @@ import logging
 import random
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass, fields, replace
 from datetime import datetime, timedelta
 from functools import partial
@@ -48,6 +49,10 @@ ACTIVE_STAGES = (Stage.NIGHT, Stage.VOTE, Stage.FATE, Stage.CANCEL)
 
 Expiry = Callable[[Table], Awaitable[None]]
 """What a phase does when one of its deadlines fires (called under the game's lock)."""
+
+# the game whose step under way the host took (checked as the host inside it): the host's panel
+# is redrawn at once after the host's own step, not a throttle's gap later
+_host_step: ContextVar[int | None] = ContextVar("host_step", default=None)
 
 
 def rule(error: RuleViolation | CompositionError) -> UserError:
@@ -164,6 +169,7 @@ class GameCore:
         try:
             async with lock:
                 token = self.notifier.begin()
+                by_host = _host_step.set(None)
                 self._staged[game_id] = []
                 table = self.tables.get(game_id)
                 try:
@@ -183,6 +189,7 @@ class GameCore:
                         self._seats.pop(game_id, None)
                         self._changes.pop(game_id, None)
                         self.notifier.end(token)
+                        _host_step.reset(by_host)
         except BaseException:
             if written is not None:  # the step's own error is what its caller hears
                 with contextlib.suppress(Exception):
@@ -266,6 +273,12 @@ class GameCore:
     def require_host(self, table: Table, user_id: int) -> None:
         if user_id != table.host_id:
             raise UserError("game.not_host")
+        _host_step.set(table.game_id)
+
+    @staticmethod
+    def host_step(table: Table) -> bool:
+        """Whether the step under way is the host's own (a press, a command, the Mini App)."""
+        return _host_step.get() == table.game_id
 
     def require_seat(self, table: Table, tg_id: int) -> int:
         seat = table.seat_of(tg_id)
@@ -282,6 +295,7 @@ class GameCore:
             return self.require_seat(table, user_id)
         if user_id != table.host_id or not table.is_offline(seat):
             raise UserError("seats.not_yours")
+        self.require_host(table, user_id)  # the host's own press, for an offline seat
         return seat
 
     async def record(self, table: Table, kind: str, payload: dict[str, Any] | None = None

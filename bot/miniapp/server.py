@@ -33,7 +33,7 @@ from aiohttp import web
 
 from bot.cluster.club_calls import CallTimeout, ClubCalls
 from bot.errors import UserError
-from bot.game.panel.view import EXTEND_SECONDS, FOUL_REASONS, HostView
+from bot.game.panel.view import ACTIONS, EXTEND_SECONDS, FOUL_REASONS, HostView
 from bot.game.service import GameService, Reply
 from bot.miniapp.auth import AuthError, host_user
 from storage.backends import DatabaseUnavailable
@@ -53,9 +53,9 @@ SHARING: web.AppKey[Sharing | None] = web.AppKey("host_sharing")
 NO_STORE = {"Cache-Control": "no-store"}
 Answer = tuple[int, dict[str, Any]]  # the HTTP status and the JSON body
 
-# the order of the buttons on the page; anything else the view offers comes after them
-ORDER = ("deal", "preset", "seat", "unseat", "night", "day", "vote", "fate", "extend", "pause",
-         "resume", "speak", "foul", "unfoul", "tech", "fate_mode", "end")
+# the order of the buttons on the page (the host's actions, bot/game/panel/view.py): the page
+# offers exactly what the panel does, the view's legal actions
+ORDER = ACTIONS
 DANGER = {"tech", "end"}
 PAGE_TEXTS = ("yes", "cancel", "jailed", "offline", "blocked", "acted", "dead", "refused",
               "no_init_data", "offline_net", "choices", "votes", "close")
@@ -139,13 +139,16 @@ def state_json(view: HostView, t: Texts, now: datetime) -> dict[str, Any]:
         phase = t("miniapp.day", n=view.day) + " · " + phase
     if view.voter is not None:
         phase += " · " + t("miniapp.voter", seat=view.voter)
-    if view.deadline is not None:
-        left: float | None = max(0.0, (view.deadline - now).total_seconds())
-    else:
-        left = view.remaining
+    window = None
+    if view.window is not None:  # a shorter window inside the phase, named
+        inner = _left(view.window_deadline, view.window_remaining, now)
+        if inner is not None:
+            window = {"name": view.window, "in": inner,
+                      "label": t(f"miniapp.window.{view.window}", seat=view.voter or "?")}
     return {
         "game": view.game_id, "stage": view.stage, "step": view.step, "night": view.night,
-        "day": view.day, "paused": view.paused, "deadline_in": left, "voter": view.voter,
+        "day": view.day, "paused": view.paused, "voter": view.voter,
+        "deadline_in": _left(view.deadline, view.remaining, now), "window": window,
         "title": t("miniapp.title", game=view.game_id), "phase": phase,
         "seats": [{"seat": s.seat, "name": s.name, "alive": s.alive, "dead": not s.alive,
                    "jailed": s.jailed, "offline": s.offline, "blocked": s.blocked,
@@ -157,6 +160,13 @@ def state_json(view: HostView, t: Texts, now: datetime) -> dict[str, Any]:
         "tied": list(view.tied),
         "actions": _actions(view, t),
     }
+
+
+def _left(deadline: datetime | None, remaining: float | None, now: datetime) -> float | None:
+    """Seconds to ``deadline`` (running), or ``remaining`` (paused)."""
+    if deadline is not None:
+        return max(0.0, (deadline - now).total_seconds())
+    return remaining
 
 
 def _failed(status: int, text: str, error: str) -> Answer:

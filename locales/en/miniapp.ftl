@@ -57,3 +57,7 @@ miniapp-confirm-unseat = Take { $seat } off the table?
 miniapp-confirm-end = End the game now? Nobody gets points.
 miniapp-timeout = The table did not answer in time, and nothing was changed: try again.
 miniapp-unconfirmed = The table did not confirm in time: look at it before you try again.
+
+# A shorter window inside the phase, beside the phase's own countdown.
+miniapp-window-mafia = The Mafia agree
+miniapp-window-turn = №{ $seat }'s turn

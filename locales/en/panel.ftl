@@ -63,3 +63,7 @@ panel-preset-default = Standard ({ $count ->
 panel-shown = The panel is below.
 panel-none = You host no open game.
 panel-moved = The panel moved below.
+
+# A shorter window inside the phase, beside the phase's own clock (panel.deadline).
+panel-window-mafia = 🤝 the Mafia agree: { $time }
+panel-window-turn = 👈 this turn: { $time }

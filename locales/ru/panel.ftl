@@ -66,3 +66,7 @@ panel-preset-default = Стандартный состав ({ $count ->
 panel-shown = Пульт — ниже.
 panel-none = Вы не ведёте открытую игру.
 panel-moved = Пульт перенесён ниже.
+
+# Окно короче фазы, рядом с её собственными часами (panel.deadline).
+panel-window-mafia = 🤝 мафия договаривается: { $time }
+panel-window-turn = 👈 на этот ход: { $time }

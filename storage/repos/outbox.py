@@ -86,8 +86,9 @@ def _dump(payload: dict[str, Any]) -> str:
 
 async def enqueue_in(conn: Connection, messages: Iterable[Queued], now: float) -> list[int]:
     """Queue ``messages`` inside an open transaction; returns the chat of each new row. A text
-    coalesced into a queued edit's row is none (its chat's worker reads that row again before
-    sending it: nothing to wake it for), nor is a send whose key was queued already."""
+    coalesced into a queued throttled edit's row is none (its chat's worker reads that row
+    again before sending it: nothing to wake it for; an unthrottled one is, as its row goes
+    at once now), nor is a send whose key was queued already."""
     new: list[int] = []
     sends: list[tuple[int, str | None, str, float, int | None]] = []
     for m in messages:
@@ -106,6 +107,8 @@ async def enqueue_in(conn: Connection, messages: Iterable[Queued], now: float) -
             " THEN 0 ELSE next_at END WHERE chat_id = ? AND key = ? AND method = 'edit'"
             " AND status = 'pending'", (text, m.throttle <= 0, m.chat_id, m.key))
         if cur.rowcount:
+            if m.throttle <= 0:
+                new.append(m.chat_id)  # its worker may wait for the slot: it goes now
             continue
         next_at = 0.0
         if m.throttle > 0:

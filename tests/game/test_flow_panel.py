@@ -3,19 +3,26 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import AsyncIterator
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
+from typing import Any
 
+import aiohttp
 import pytest
 
 import engine
 from bot.game.callbacks import PanelCb
+from bot.game.panel import live
+from bot.game.panel.view import legal_actions
 from engine import Phase
-from record.table import Stage
+from record.table import MAFIA_DL, NIGHT_DL, Stage
 from tests.fakes.telegram_server import FakeTelegram, SentMessage
 from tests.fakes.virtual_clock import VirtualClock
-from tests.game.flow import HOST, Flow, running, wait_until
+from tests.game.flow import HOST, Flow, free_port, running, wait_until
 from tests.game.test_service_day import tie_plan
+from tests.web.initdata import sign_init_data
 
 
 @pytest.fixture
@@ -52,6 +59,49 @@ async def panel_says(flow: Flow, text: str) -> str:
     panel = panel_of(flow)
     assert panel is not None
     return panel.body
+
+
+Clock = tuple[int | None, int | None]  # the phase's seconds left, and its window's
+
+
+def clock_of(body: str) -> Clock:
+    """The panel's clocks: "⏱ 0:36 left · 🤝 the Mafia agree: 0:02", or paused "⏸ 5 seconds
+    left when the game resumes · 🤝 the Mafia agree: 0:02"."""
+    line = next((x for x in body.splitlines() if x.startswith(("⏱", "⏸"))), "")
+    phase, _, window = line.partition(" · ")
+
+    def seconds(text: str) -> int | None:
+        if m := re.search(r"(\d+):(\d\d)", text):
+            return int(m[1]) * 60 + int(m[2])
+        m = re.search(r"(\d+) seconds?", text)
+        return None if m is None else int(m[1])
+    return seconds(phase), seconds(window) if window else None
+
+
+async def truth(flow: Flow, kind: str) -> tuple[float, float | None]:
+    """The night's and the Mafia's seconds left at the latest logged ``kind`` (night_start,
+    pause, extend): what the panel drawn after that step must show."""
+    event = [e for e in await flow.app.services.db.games.events(flow.game_id)
+             if e.kind == kind][-1]
+    payload: dict[str, Any] = dict(event.payload)
+    if kind == "pause":
+        left: dict[str, float] = payload["remaining"]
+        return float(left[NIGHT_DL]), None if MAFIA_DL not in left else float(left[MAFIA_DL])
+    when = event.at
+    assert when is not None
+    ends = {**{k: v.isoformat() for k, v in flow.table.deadlines.items()},
+            **payload["deadlines"]}
+
+    def at(name: str) -> float:
+        return (datetime.fromisoformat(ends[name]) - when).total_seconds()
+    return at(NIGHT_DL), at(MAFIA_DL) if MAFIA_DL in ends else None
+
+
+def near(shown: Clock, true: tuple[float, float | None]) -> bool:
+    """Within a second of the truth, each clock (the window's only where there is one)."""
+    (phase, window), (t_phase, t_window) = shown, true
+    return (phase is not None and abs(phase - t_phase) <= 1 and
+            (t_window is None or (window is not None and abs(window - t_window) <= 1)))
 
 
 def ended(flow: Flow) -> bool:
@@ -111,9 +161,24 @@ async def test_a_whole_game_from_the_panel(fake: FakeTelegram, tmp_path: Path) -
         await press(flow, "deal")
         await wait_until(lambda: flow.table.started, 10, "the deal")
         # the night: tonight's choices come in on the panel, with the chooser's card
+        drawn = panel_of(flow)
+        assert drawn is not None
+        stale_pause = data(flow, "pause")  # the panel as drawn before the night
         await press(flow, "night")
         await wait_until(lambda: flow.table.stage is Stage.NIGHT, 10, "the night")
-        await panel_says(flow, "night 1")
+        body = await panel_says(flow, "night 1")
+        # the countdown is the night's (6 s), the Mafia's agreement (3 s) beside it
+        assert near(clock_of(body), await truth(flow, "night_start")), body
+        # "Pause" pressed right after, on the panel still drawn before the night: legal, done
+        answer = await flow.press(HOST, drawn, stale_pause)
+        assert answer == "⏸ The game is paused." and flow.table.paused
+        body = await panel_says(flow, "left when the game resumes")
+        assert near(clock_of(body), await truth(flow, "pause")), body
+        await press(flow, "resume")
+        await wait_until(lambda: not flow.table.paused, 10, "the resume")
+        await press(flow, "extend", 30)
+        body = await panel_says(flow, "⏱ 0:3")  # the night's time left, +30 s
+        assert near(clock_of(body), await truth(flow, "extend")), body
         await flow.night_rest()
         await flow.last_words()
         # a technical death in the day, from the seat picker and its confirmation
@@ -195,11 +260,13 @@ async def test_stale_and_foreign_presses(fake: FakeTelegram, tmp_path: Path) -> 
         answer = await flow.press(HOST, panel, old_night)
         assert answer == "This button is out of date: that part of the game is over."
         assert flow.table.step == step
-        # a page of the panel from an older step: stale too
-        answer = await flow.press(HOST, panel, data(flow, "menu", "end", step=step - 1))
+        # a page of the lobby's, no longer legal: stale too
+        answer = await flow.press(HOST, panel, data(flow, "menu", "preset", step=step - 1))
         assert "out of date" in answer
-        # the confirmation keeps the game going until "Yes"
-        await press(flow, "menu", "end")
+        # a page legal now opens, whatever step drew its button; its confirmation keeps the
+        # game going until "Yes"
+        answer = await flow.press(HOST, panel, data(flow, "menu", "end", step=step - 1))
+        assert "out of date" not in answer
         await panel_says(flow, "End the game now?")
         await press(flow, "menu", "main")
         await panel_says(flow, "night 1")
@@ -329,3 +396,88 @@ async def test_the_floor_for_a_prisoner_from_the_panel(fake: FakeTelegram,
         assert "not in jail" in answer
         await flow.delivered()
         assert not any("floor" in m.body for m in fake.messages(flow.club)[posts:])
+
+
+async def test_the_hosts_own_press_redraws_the_panel_at_once(
+        fake: FakeTelegram, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The players' changes redraw the panel at most once a gap (made a minute here: their
+    joins' later edits wait for it); the host's own press redraws it at once, and a second
+    press right after, on the panel still drawn before the first, does what it says when it
+    is legal now (a pause after "Start the night")."""
+    monkeypatch.setattr(live, "PANEL_EDIT_GAP", 60.0)
+    async with running(fake, tmp_path) as app:
+        flow = Flow(fake, app, "en")
+        await flow.lobby(10)  # ten joins: the panel's first edit at once, the rest held
+        panel = panel_of(flow)
+        assert panel is not None
+        await flow.press(HOST, panel, data(flow, "deal"))
+        await wait_until(lambda: flow.table.started, 10, "the deal")
+        # not a minute later: the host pressed it
+        await panel_says(flow, "cards dealt")
+        before_night = panel_of(flow)
+        assert before_night is not None and "Player10" in before_night.body
+        stale_pause = data(flow, "pause")
+        answer = await flow.press(HOST, before_night, data(flow, "night"))
+        assert answer == "The night began."
+        answer = await flow.press(HOST, before_night, stale_pause)
+        assert answer == "⏸ The game is paused."
+        assert flow.table.paused and flow.table.stage is Stage.NIGHT
+        await panel_says(flow, "left when the game resumes")
+        # a button whose action is not legal now is still refused, and changes nothing
+        answer = await flow.press(HOST, before_night, data(flow, "night", step=0))
+        assert "out of date" in answer and flow.table.paused
+
+
+async def test_the_panel_and_the_mini_app_offer_one_list(fake: FakeTelegram,
+                                                         tmp_path: Path) -> None:
+    """At every moment of a game the panel's buttons and the Mini App's actions are the same
+    list, the legal actions: who draws a shoot-out (it changes the club's next games too) is
+    the lobby's and the deal's, never offered mid-game."""
+    port = free_port()
+    async with running(fake, tmp_path, web_port=port, web_host="127.0.0.1",
+                       web_url="https://mafia.example.org", night_seconds=60,
+                       mafia_agree_seconds=30, vote_turn_seconds=60) as app, \
+            aiohttp.ClientSession() as http:
+        flow = Flow(fake, app, "en")
+
+        async def compare(moment: str) -> frozenset[str]:
+            await flow.delivered()
+            panel = panel_of(flow)
+            assert panel is not None
+            on_panel = set()
+            for _, pressed in panel.buttons():
+                if not pressed.startswith("gh:"):
+                    continue  # the Mini App's own button
+                cb = PanelCb.unpack(pressed)
+                on_panel.add(cb.arg.partition(".")[0] if cb.action == "menu" else cb.action)
+            signed = sign_init_data(fake.token, HOST, datetime.now(UTC) - timedelta(seconds=5))
+            async with http.get(f"http://127.0.0.1:{port}/host/{flow.game_id}/state",
+                                headers={"Authorization": f"tma {signed}"}) as r:
+                assert r.status == 200
+                on_app = {a["name"] for a in (await r.json())["actions"]}
+            legal = legal_actions(flow.games.core, flow.table)
+            assert on_panel == on_app == legal, (moment, on_panel, on_app)
+            return legal
+
+        await flow.lobby(10)
+        assert "fate_mode" in await compare("the lobby")
+        await flow.press(HOST, panel_of(flow) or SentMessage(0, 0, ""), data(flow, "deal"))
+        await wait_until(lambda: flow.table.started, 10, "the deal")
+        assert "fate_mode" in await compare("the deal")
+        await flow.start("/night", Stage.NIGHT)
+        assert "fate_mode" not in await compare("the night")
+        await flow.host("/pause")
+        await wait_until(lambda: flow.table.paused, 10, "the pause")
+        assert "fate_mode" not in await compare("the night, paused")
+        await flow.host("/resume")
+        await wait_until(lambda: not flow.table.paused, 10, "the resume")
+        await flow.night_rest()
+        if flow.over:
+            return
+        await flow.last_words()
+        await flow.start("/vote", Stage.VOTE)
+        assert "fate_mode" not in await compare("the vote")
+        # a stale "Shoot-outs: I draw" from the lobby's panel is refused mid-game
+        answer = await flow.press(HOST, panel_of(flow) or SentMessage(0, 0, ""),
+                                  data(flow, "fate_mode", "host", step=0))
+        assert "out of date" in answer and not flow.table.fate_by_host

@@ -5,6 +5,7 @@ page must work without it (tests never need the network)."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 import re
 from collections.abc import AsyncIterator
@@ -18,9 +19,10 @@ from playwright.async_api import Browser, Page, Route
 
 import engine
 from engine import Role
-from record.table import Stage
+from record.table import MAFIA_DL, NIGHT_DL, Stage
 from tests.fakes.telegram_server import FakeTelegram
 from tests.game.flow import CLUB, HOST, Flow, free_port, running, wait_until
+from tests.game.test_flow_panel import data, panel_of
 from tests.web.initdata import forge, sign_init_data
 from tests.web.test_browser import browser, chromium, shot
 
@@ -110,7 +112,9 @@ async def test_the_host_sees_the_table_and_starts_the_vote(browser: Browser, flo
     assert voter is not None
     assert await page.inner_text("#phase") == f"Day 1 · vote · №{voter} votes now"
     await page.wait_for_selector(f".seat.turn[data-seat='{voter}']")
-    assert re.fullmatch(r"1:00|0:5\d", await page.inner_text("#countdown"))  # the turn's minute
+    # the vote's time: nine voters' minutes; the voter's own minute beside it
+    assert re.fullmatch(r"9:00|8:5\d", await page.inner_text("#countdown"))
+    assert re.fullmatch(rf"№{voter}'s turn: (1:00|0:5\d)", await page.inner_text("#window"))
     assert await page.locator("button[data-action=vote]").count() == 0
     # the voter votes on the phone: the page shows the vote and the next turn
     target = next(c for c in engine.vote_candidates(table.game, voter) if c != voter)
@@ -244,3 +248,65 @@ async def test_a_foul_and_its_undo_from_the_phone(browser: Browser, flow: Flow) 
                                  "document.getElementById('notice').textContent)")
     assert flow.table.game.fouls[0].undone
     await page.wait_for_selector("button[data-action=unfoul]", state="detached")
+
+
+async def seconds_on(page: Page, selector: str) -> int:
+    text = await page.inner_text(selector)
+    m = re.search(r"(\d+):(\d\d)$", text)
+    assert m is not None, text
+    return int(m[1]) * 60 + int(m[2])
+
+
+async def clock_is_true(page: Page, flow: Flow) -> None:
+    """The page's countdown is the night's time left, within a second of the truth (its
+    window: the Mafia's agreement, by its name)."""
+    def truth(name: str) -> float:
+        table = flow.table
+        if table.paused:
+            return table.remaining[name]
+        return (table.deadlines[name] - datetime.now(UTC)).total_seconds()
+    before = truth(NIGHT_DL), truth(MAFIA_DL)
+    shown = await seconds_on(page, "#countdown"), await seconds_on(page, "#window")
+    after = truth(NIGHT_DL), truth(MAFIA_DL)
+    assert (await page.inner_text("#window")).startswith("The Mafia agree: ")
+    for i in (0, 1):
+        assert after[i] - 0.5 <= shown[i] <= before[i] + 1.5, (shown, before, after)
+
+
+async def test_the_countdown_is_the_nights_paused_and_extended(browser: Browser,
+                                                               flow: Flow) -> None:
+    """A 60 s night with the Mafia's 30 s inside it: the big countdown is the night's, the
+    Mafia's beside it, both true when paused (the time left at resume) and after +30 s. And a
+    press made right after the host's previous one: "Start the night" on the panel, then
+    "Pause" on the page before its next look at the table (its buttons drawn before the
+    night): the night is paused."""
+    page = await open_app(browser, flow, signed(flow.fake, HOST))
+    await page.wait_for_selector("#host[data-state=live]")
+    held = asyncio.Event()
+
+    async def hold(route: Route) -> None:  # the page keeps the buttons drawn before the night
+        await held.wait()
+        await route.continue_()
+
+    await page.route("**/state*", hold)
+    panel = panel_of(flow)
+    assert panel is not None
+    assert await flow.press(HOST, panel, data(flow, "night")) == "The night began."
+    await page.click("button[data-action=pause]")
+    await wait_until(lambda: flow.table.paused, 10, "the pause, right after the night")
+    held.set()
+    await page.unroute("**/state*")
+    await page.wait_for_selector("#host[data-stage=night]")
+    await page.wait_for_selector("#paused:not([hidden])")
+    assert flow.table.stage is Stage.NIGHT
+    await clock_is_true(page, flow)  # paused: what is left when the game resumes
+    await page.click("button[data-action=resume]")
+    await page.wait_for_selector("#paused", state="hidden")
+    await page.click("button[data-action=extend]")
+    await wait_until(lambda: flow.table.deadlines[NIGHT_DL] - datetime.now(UTC)
+                     > timedelta(seconds=61), 10, "the night extended")
+    for _ in range(200):  # the page's next look at the table (every 1.5 s)
+        if await seconds_on(page, "#countdown") > 60:
+            break
+        await asyncio.sleep(0.05)
+    await clock_is_true(page, flow)  # the night's 60 s and 30 more, less what passed

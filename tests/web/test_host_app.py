@@ -57,16 +57,16 @@ async def test_the_host_gets_the_live_table(h: Harness,
     assert body["stage"] == "night" and body["step"] == h.table.step and body["night"] == 1
     assert body["title"] == f"Game #{h.game_id}: the host's table"
     assert body["phase"] == "Night 1"
-    assert body["deadline_in"] == 30  # the nearest: the Mafia's window to agree
+    assert body["deadline_in"] == 60  # the night's own end, big; the Mafia's window beside
+    assert body["window"] == {"name": "mafia", "in": 30, "label": "The Mafia agree"}
     assert [s["seat"] for s in body["seats"]] == list(range(1, 11))
     assert body["seats"][0]["name"] == "Vera<b>&"  # raw: the page puts it in as text
     assert all(s["alive"] and not s["acted"] for s in body["seats"])
     names = [a["name"] for a in body["actions"]]
-    assert names == ["extend", "pause", "foul", "tech", "fate_mode", "end"]
+    # the panel's list: who draws a shoot-out is the lobby's and the deal's, not the night's
+    assert names == ["extend", "pause", "foul", "tech", "end"]
     labels = {a["name"]: a["label"] for a in body["actions"]}
     assert labels["extend"] == "+30 s" and labels["pause"] == "Pause"
-    assert labels["fate_mode"] == "Shoot-outs: I draw"  # the bot draws now
-    assert next(a for a in body["actions"] if a["name"] == "fate_mode")["arg"] == "host"
     tech = next(a for a in body["actions"] if a["name"] == "tech")
     assert tech["seats"] == list(range(1, 11)) and "{seat}" in tech["confirm"]
     # a night choice comes in: the seat is marked, the host sees it with the card
@@ -77,7 +77,7 @@ async def test_the_host_gets_the_live_table(h: Harness,
     body = await (await client.get(f"/host/{h.game_id}/state?lang=en", headers=auth(h))).json()
     assert next(s for s in body["seats"] if s["seat"] == doctor)["acted"]
     assert f"№{doctor} Doctor → №{target}" in body["choices"]
-    assert body["deadline_in"] == 17.5
+    assert body["deadline_in"] == 47.5 and body["window"]["in"] == 17.5
     # Russian
     body = await (await client.get(f"/host/{h.game_id}/state?lang=ru", headers=auth(h))).json()
     assert body["title"] == f"Игра №{h.game_id}: стол ведущего"
@@ -275,12 +275,15 @@ async def test_pause_and_resume_from_the_app(h: Harness, client: TestClient[Any,
         return got
 
     paused = await press("pause")
-    assert paused["paused"] and paused["deadline_in"] == 40  # the turn's time left, kept
-    assert [a["name"] for a in paused["actions"]] == ["resume", "foul", "tech", "fate_mode",
-                                                      "end"]
+    # the vote's time left, kept: the turn's 40 s and nine more voters' whole turns
+    assert paused["paused"] and paused["deadline_in"] == 40 + 9 * 60
+    assert paused["window"] == {"name": "turn", "in": 40,
+                                "label": f"№{h.table.current_voter()}'s turn"}
+    assert [a["name"] for a in paused["actions"]] == ["resume", "foul", "tech", "end"]
     h.clock.now += timedelta(minutes=5)
     resumed = await press("resume")
-    assert not resumed["paused"] and resumed["deadline_in"] == 40
+    assert not resumed["paused"] and resumed["deadline_in"] == 40 + 9 * 60
+    assert resumed["window"]["in"] == 40
     assert "pause" in [a["name"] for a in resumed["actions"]]
 
 
@@ -313,7 +316,7 @@ async def test_the_mini_app_speaks_the_clubs_language_not_the_phones(
     body = await (await client.get(f"/host/{h.game_id}/state", headers=phone)).json()
     assert body["title"] == f"Game #{h.game_id}: the host's table"
     r = await client.post(f"/host/{h.game_id}/act", headers=phone,
-                          json={"action": "night", "arg": None, "step": -1})
+                          json={"action": "resume", "arg": None, "step": 0})  # not paused
     answer = await r.json()
     assert r.status == 409 and not re.search("[а-яА-Я]", json.dumps(answer, ensure_ascii=False))
     page = await (await client.get(f"/host/{h.game_id}",

@@ -27,6 +27,7 @@
     $("table").hidden = true;
     $("phase").textContent = "";
     $("countdown").textContent = "";
+    $("window").textContent = "";
     $("actions").textContent = "";
     $("prompt").hidden = true;
     $("fatal").textContent = text;
@@ -70,16 +71,28 @@
     return m + ":" + (s < 10 ? "0" : "") + s;
   }
 
+  function leftOf(seconds) {  // seconds left now of what the state said (paused: as it said)
+    return view.paused ? seconds : seconds - (performance.now() - receivedAt) / 1000;
+  }
+
   function tick() {
-    var c = $("countdown");
+    // the phase's own countdown, and a shorter window inside it beside it, by its name
+    var c = $("countdown"), w = $("window");
     if (!view || view.deadline_in === null) {
       c.textContent = "";
+      w.textContent = "";
       return;
     }
-    var left = view.paused ? view.deadline_in
-      : view.deadline_in - (performance.now() - receivedAt) / 1000;
+    var left = leftOf(view.deadline_in);
     c.textContent = clock(left);
     c.className = left <= 10 && !view.paused ? "soon" : "";
+    if (view.window) {
+      var inner = leftOf(view.window.in);
+      w.textContent = view.window.label + ": " + clock(inner);
+      w.className = inner <= 10 && !view.paused ? "soon" : "";
+    } else {
+      w.textContent = "";
+    }
   }
 
   function seatTitle(s) { return "№" + s.seat + " " + s.name; }

@@ -82,7 +82,9 @@ class HostPanel(PhaseService):
         view = build_view(self.core, table, presets)
         if mode.partition(".")[0] not in (*view.actions, "main"):
             mode = self.modes[game_id] = "main"  # the page's action passed (e.g. seats dealt)
-        left = seconds_left(view.deadline, self.core.clock())
+        now = self.core.clock()
+        left = seconds_left(view.deadline, now)
+        window_left = seconds_left(view.window_deadline, now)
         step = None if left is None else math.ceil(left / COUNTDOWN_STEP)
         self._arm_tick(table, None if left is None or step is None or step <= 1 or
                        view.deadline is None
@@ -90,7 +92,7 @@ class HostPanel(PhaseService):
         if self.shown.get(game_id) == (view, mode, locale, step):
             return
         self.shown[game_id] = (view, mode, locale, step)
-        text = self.drawing.text(view, mode, locale, left=left)
+        text = self.drawing.text(view, mode, locale, left=left, window_left=window_left)
         markup = self.drawing.markup(view, mode, locale)
         ref = self.refs.get(game_id)
         if ref is not None and self.drawn.get(game_id) == (text, markup):
@@ -104,7 +106,10 @@ class HostPanel(PhaseService):
                                                      f"{table.seq}.{self.sent[game_id]}")
             await self.notifier.send(host, text, markup=markup, ref=ref)
         else:
-            await self.notifier.edit(host, ref, text, markup=markup, throttle=PANEL_EDIT_GAP)
+            # the host's own press is answered by the panel at once; others' changes (the
+            # players' choices, a deadline) at most once a gap
+            await self.notifier.edit(host, ref, text, markup=markup, throttle=0.0 if
+                                     self.core.host_step(table) else PANEL_EDIT_GAP)
 
     def _arm_tick(self, table: Table, at: datetime | None) -> None:
         """The countdown's next step: a step of the game with nothing in it at ``at`` (its end
@@ -132,11 +137,13 @@ class HostPanel(PhaseService):
         table = self.core.table(game_id)
         self.core.require_host(table, user_id)
         if action == "menu":
+            # a page of an action legal now opens, whatever step drew its button
             page = arg.partition(".")[0]
-            if step != table.step or page not in PAGES or (
-                    page != "main" and page not in legal_actions(self.core, table)):
+            if page not in PAGES or (page != "main" and page not in legal_actions(self.core,
+                                                                                   table)):
                 raise UserError("game.stale")
             async with self.core.lock(game_id):  # the step's end draws the page
+                self.core.require_host(table, user_id)
                 self.modes[game_id] = arg
             return None
         self.modes[game_id] = "main"
@@ -146,7 +153,7 @@ class HostPanel(PhaseService):
         except UserError:
             if game_id in self.core.tables:
                 async with self.core.lock(game_id):
-                    pass  # the main page again
+                    self.core.require_host(table, user_id)  # the main page again, at once
             raise
 
     async def show(self, user_id: int) -> bool:

@@ -8,6 +8,7 @@ Pages (``mode``): ``main``; ``tech`` (whose seat) and ``tech.N`` (confirm); ``en
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 from html import escape
 
@@ -45,8 +46,10 @@ class PanelDrawing:
         return text
 
     # ------------------------------------------------------------------ text
-    def text(self, view: HostView, mode: str, locale: str, *, left: int | None = None) -> str:
-        """``left``: whole seconds to ``view.deadline`` now (the countdown)."""
+    def text(self, view: HostView, mode: str, locale: str, *, left: int | None = None,
+             window_left: int | None = None) -> str:
+        """``left``: whole seconds to ``view.deadline`` now (the phase's countdown);
+        ``window_left``: to ``view.window_deadline`` (a shorter window inside it)."""
         t = self._t
         stage = Stage(view.stage)
         label = t(locale, f"game.stage.{view.stage}")
@@ -57,10 +60,18 @@ class PanelDrawing:
             label = day if stage is Stage.DAY else f"{day}, {label}"
         lines = [self.tr.t(locale, "panel.head", game=view.game_id, stage=Safe(label),
                            paused=Safe(t(locale, "panel.paused")) if view.paused else "")]
+        clock = ""
         if view.deadline is not None and left is not None:
-            lines.append(t(locale, "panel.deadline", time=f"{left // 60}:{left % 60:02d}"))
+            clock = t(locale, "panel.deadline", time=_clock(left))
         elif view.remaining is not None:
-            lines.append(t(locale, "panel.left", seconds=round(view.remaining)))
+            clock = t(locale, "panel.left", seconds=round(view.remaining))
+            window_left = (None if view.window_remaining is None
+                           else math.ceil(view.window_remaining))
+        if clock and view.window is not None and window_left is not None:
+            # the shorter window beside the phase's clock, by its name
+            clock += " · " + t(locale, f"panel.window.{view.window}", time=_clock(window_left))
+        if clock:
+            lines.append(clock)
         names = {s.seat: escape(s.name, quote=False) for s in view.seats}
         lines += ["", t(locale, "panel.seats")]
         for s in view.seats:
@@ -234,6 +245,10 @@ class PanelDrawing:
             last.append(b("panel.btn.tech", "menu", "tech"))
         last.append(b("panel.btn.end", "menu", "end"))
         return [phase, *_grid(draw), timer, lobby, fate, whistle, last]
+
+
+def _clock(seconds: int) -> str:
+    return f"{seconds // 60}:{seconds % 60:02d}"
 
 
 def _grid(buttons: list[InlineKeyboardButton], width: int = 3

@@ -10,7 +10,7 @@ from __future__ import annotations
 import contextlib
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import TYPE_CHECKING
 
 import engine
@@ -19,7 +19,7 @@ from bot.game.core import GameCore, Reply
 from bot.game.rooms.phase import PhaseService
 from engine import FoulReason, Phase
 from engine.composition import MAX_PLAYERS, MIN_PLAYERS
-from record.table import Stage, Table
+from record.table import CANCEL_DL, FATE_DL, MAFIA_DL, NIGHT_DL, TURN_DL, Stage, Table
 
 if TYPE_CHECKING:
     from bot.game.service import GameService
@@ -28,6 +28,13 @@ EXTEND_SECONDS = 30  # the panel's "+30 s"
 PRESETS = ("club", "default")  # the club's saved composition for the table's size; the bot's
 DAY_STAGES = (Stage.DAY, Stage.VOTE, Stage.FATE, Stage.CANCEL)
 FOUL_REASONS = tuple(r.value for r in FoulReason)  # in the order the host's pickers show them
+# every action of the host's table, in the order the Mini App shows them (the panel groups them
+# in rows of its own): what is legal now is :func:`legal_actions`, read by both
+ACTIONS = ("deal", "preset", "seat", "unseat", "night", "day", "vote", "fate", "extend", "pause",
+           "resume", "speak", "foul", "unfoul", "tech", "fate_mode", "end")
+# the deadline that ends each phase (the vote's: its turns); a shorter window inside it, named
+PHASE_DEADLINES = {Stage.NIGHT: NIGHT_DL, Stage.FATE: FATE_DL, Stage.CANCEL: CANCEL_DL}
+WINDOWS = {Stage.NIGHT: MAFIA_DL, Stage.VOTE: TURN_DL}
 
 
 @dataclass(frozen=True)
@@ -70,8 +77,8 @@ class HostView:
     night: int  # the night being played, or the last one (0: none yet)
     day: int  # the day being played, or the last one (0: none yet)
     paused: bool
-    deadline: datetime | None  # the nearest one (None while paused or when nothing waits)
-    remaining: float | None  # seconds left of the nearest deadline when paused
+    deadline: datetime | None  # the phase's own end (None while paused or when nothing waits)
+    remaining: float | None  # seconds left of the phase when paused
     seats: tuple[HostSeat, ...]
     choices: tuple[ChoiceView, ...]  # tonight's so far (night only)
     voter: int | None  # whose turn to vote
@@ -83,6 +90,11 @@ class HostView:
     actions: frozenset[str]
     fouls: tuple[FoulView, ...] = ()  # the fouls that stand, in order
     next_foul: int = 1  # the number the next foul gets (a button drawn for it: once)
+    # a shorter window inside the phase: its name ("mafia": the Mafia's agreement; "turn": the
+    # voter's), its end (None while paused) and, paused, the seconds left of it
+    window: str | None = None
+    window_deadline: datetime | None = None
+    window_remaining: float | None = None
 
 
 def public_day(table: Table) -> tuple[int, int]:
@@ -94,6 +106,42 @@ def public_day(table: Table) -> tuple[int, int]:
     # the engine's one day number while a day is played (a resolved day keeps its number)
     day = game.current_day if table.stage in DAY_STAGES else game.day_number
     return night, day
+
+
+@dataclass(frozen=True)
+class Countdown:
+    """The phase's clock, in seconds left: its own end and a shorter window inside it."""
+
+    left: float | None
+    window: str | None = None  # "mafia": the Mafia's agreement; "turn": the voter's
+    window_left: float | None = None
+
+
+def countdown(core: GameCore, table: Table, now: datetime) -> Countdown:
+    """The night's end (the Mafia's agreement inside it), a shoot-out's draw or the Lawyers'
+    window; the vote's end: the voter's turn and every later voter's whole turn (the turn
+    inside it). Paused: the seconds left when the game resumes (``Table.remaining``)."""
+    if not table.started:
+        return Countdown(None)
+    left = dict(table.remaining) if table.paused else {
+        name: (at - now).total_seconds() for name, at in table.deadlines.items()}
+    window = WINDOWS.get(table.stage)
+    inner = None if window is None else left.get(window)
+    if table.stage is Stage.VOTE:
+        if inner is None:
+            return Countdown(None)
+        game = table.game
+        able = set(engine.voters(game))
+        later = sum(1 for s in table.order[table.turn + 1:]
+                    if s in able and engine.vote_candidates(game, s))
+        return Countdown(inner + later * (table.timers or core.timers).vote_turn, "turn", inner)
+    name = PHASE_DEADLINES.get(table.stage)
+    end = None if name is None else left.get(name)
+    if end is None:
+        return Countdown(None)
+    if window is None or inner is None or inner >= end:
+        return Countdown(end)
+    return Countdown(end, "mafia", inner)
 
 
 def _ok(check: Callable[[], object]) -> bool:
@@ -108,7 +156,9 @@ def legal_actions(core: GameCore, table: Table) -> frozenset[str]:
     """What the host may do now (the panel's buttons). The services check again."""
     if not table.open:
         return frozenset()
-    out = {"end", "fate_mode"}
+    out = {"end"}
+    if table.stage in (Stage.LOBBY, Stage.DEALT):
+        out.add("fate_mode")  # before the first phase (the club's next games follow it too)
     if table.stage is Stage.LOBBY:
         out.add("preset")
         if len(table.seats) >= 2:
@@ -170,11 +220,15 @@ def build_view(core: GameCore, table: Table,
             jailed=player is not None and player.jailed, offline=table.is_offline(seat),
             acted=seat in acted, blocked=seat in table.blocked_told,
             fouls=sum(1 for f in standing if f.seat == seat)))
-    deadline = min(table.deadlines.values()) if table.deadlines and not table.paused else None
-    remaining = min(table.remaining.values()) if table.paused and table.remaining else None
+    now = core.clock()
+    clock = countdown(core, table, now)
+
+    def end(left: float | None) -> datetime | None:
+        return None if left is None or table.paused else now + timedelta(seconds=left)
     return HostView(
         game_id=table.game_id, chat_id=table.chat_id, stage=str(table.stage), step=table.step,
-        night=night, day=day, paused=table.paused, deadline=deadline, remaining=remaining,
+        night=night, day=day, paused=table.paused, deadline=end(clock.left),
+        remaining=clock.left if table.paused else None,
         seats=tuple(seats), choices=choices, voter=table.current_voter(),
         votes=tuple(sorted(table.votes.items())) if voting else (), tied=tied,
         fate_by_host=table.fate_by_host,
@@ -182,7 +236,9 @@ def build_view(core: GameCore, table: Table,
         composition=None if table.composition is None else tuple(str(r) for r in
                                                                  table.composition),
         actions=legal_actions(core, table), fouls=standing,
-        next_foul=len(table.game.fouls) + 1 if table.started else 1)
+        next_foul=len(table.game.fouls) + 1 if table.started else 1, window=clock.window,
+        window_deadline=end(clock.window_left),
+        window_remaining=clock.window_left if table.paused else None)
 
 
 class HostDesk(PhaseService):
@@ -216,11 +272,13 @@ class HostDesk(PhaseService):
 
     async def act(self, game_id: int, user_id: int, action: str,
                   arg: int | str | None = None, *, step: int | None = None) -> Reply:
-        """Do ``action`` for the host (``step``: the one the button was drawn at; another is
-        stale). Each action calls the service method of its typed command."""
+        """Do ``action`` for the host. ``step``, the one the button was drawn at, does not
+        matter: an action legal now is done, one that is not is stale (the host's second
+        press of "night" is refused; "pause" pressed on the panel still drawn before the
+        night began pauses the night). Each action calls the service method of its typed
+        command, which checks again."""
         table = self._table(game_id, user_id)
-        if (step is not None and step != table.step) or action not in legal_actions(
-                self.core, table):
+        if action not in legal_actions(self.core, table):
             raise UserError("game.stale")
         handler = self._actions().get(action)
         if handler is None:
