@@ -532,6 +532,7 @@ async def create_app(
     games = install_games(services, scheduler, guard)
     evenings = install_evenings(services, scheduler, guard, clock)
     chat_moves.on_moved(games.move_chat)
+    chat_moves.on_moved(evenings.move_chat)
     # PostgreSQL: the inbox before the handlers (bot/cluster/receiving.py); SQLite: as ever
     dispatcher = (InboxDispatcher if db.backend == "postgresql" else Dispatcher)(
         **services.as_kwargs())

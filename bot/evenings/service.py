@@ -174,6 +174,18 @@ class EveningService:
         return reply("evening.cancel.done",
                      when=Safe(texts.starts(self.tr, club.locale, evening)))
 
+    async def move_chat(self, old_chat_id: int, new_chat_id: int) -> None:
+        """The club's group became a supergroup (storage moved its evenings): each live
+        evening's post again in the new chat, under the same key, so its later edits find it
+        there (the old one cannot be edited any more). Posted once however often told."""
+        club = await self.db.clubs.get(new_chat_id)
+        if club is None:
+            return
+        for evening in await self.db.evenings.live([new_chat_id]):
+            listed = await self.db.evenings.get(evening.id)
+            if listed is not None:
+                await self.delivery.enqueue([self._post(club, listed, first=True)])
+
     async def mine(self, tg_id: int) -> list[PlayerEvening]:
         return await self.db.evenings.of_player(tg_id)
 

@@ -22,6 +22,7 @@ help-private =
     /spouse NICK — propose to a player; /divorce
     /balance — your points, rank and their expiry date
     /stats [NICK] — a record: games, cards, points
+    /evenings — the club evenings you signed up for, your seat or place on the waitlist
     /top — leaderboard
     /complain NICK TEXT — complain about a player's behaviour (up to { $complaints ->
         [one] { $complaints } complaint
@@ -37,6 +38,7 @@ help-admin =
     /complaints — complaint counts
 help-group =
     <b>Mafia club bot</b>
+    A host announces an evening here: /evening (sign-up with a button under its post); on the night /invite seats those who signed up.
     The host runs the game here: /newgame, /seat, /addseat, /unseat, /roles, /deal, /night, /day, /vote, /fate, /speak, /status, /foul, /unfoul, /tech, /pause, /resume, /extend, /endgame.
     Players: open the bot in private and press Start, then “I play” under the game's lobby.
     /top — the club's leaderboard; /stats NICK — a player's record (in private with the bot).

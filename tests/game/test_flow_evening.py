@@ -536,3 +536,28 @@ async def test_the_lobby_invites_the_list_and_the_end_records_the_no_shows(
         assert [line.rsplit(",", 1)[1] for line in lines if line.startswith("Player1,")] == ["0"]
     finally:
         await stop_app(app, task)
+
+
+async def test_the_post_follows_the_club_to_its_supergroup(fake: FakeTelegram,
+                                                           tmp_path: Path) -> None:
+    night = Night()
+    app, task = await night.start(fake, tmp_path)
+    flow = Flow(fake, app, lang="en")
+    new_club = CLUB - 1_000_000
+    try:
+        players = await flow.register(2)
+        evening = await announce(flow, night, night.clock.now + timedelta(days=2), 1, 10)
+        await press(flow, players[0], post_of(fake), f"ev:{evening}:in")
+        await settle(app)
+        await fake.migrate(CLUB, new_club)
+        await fake.wait_for(lambda: any("🗓" in m.body for m in fake.messages(new_club)), 10,
+                            "the post in the supergroup")
+        moved = next(m for m in fake.messages(new_club) if "🗓" in m.body)
+        assert "1. Player1" in moved.body
+        assert await press(flow, players[1], moved, f"ev:{evening}:in") == (
+            "You're signed up: seat 2 of 10.", False)
+        await settle(app)
+        assert "1. Player1\n2. Player2" in moved.body  # edited there
+        assert len([m for m in fake.messages(new_club) if "🗓" in m.body]) == 1
+    finally:
+        await stop_app(app, task)
