@@ -21,6 +21,7 @@ from storage.models import Gift, GiftRequest
 from tests.bot.conftest import ADMIN_ID, FixedClock
 from tests.bot.helpers import give_game_points
 from tests.fakes.telegram_server import FakeTelegram, SentMessage
+from tests.game.flow import wait_until
 
 NEO, TRIN = 70, 71  # a player in English, a player in Russian
 PLAYED = date(2026, 3, 1)  # their last game: the points expire on 2026-05-01
@@ -184,8 +185,8 @@ async def test_a_cancel_frees_the_points(app: App, fake: FakeTelegram, ask: Any)
     await add_gift(fake, ask)
     _, notice = await request_gift(fake, ask, TRIN, exchange="Обменять", yes="Да")
     assert notice.text is not None and "Player: <b>Тринити</b>" in notice.text
-    hand = notice.button_data("Handed over")
-    assert await popup(fake, ADMIN_ID, notice, button="Cancel") == "#1 Mug <3: cancelled."
+    hand, cancel = notice.button_data("Handed over"), notice.button_data("Cancel")
+    assert await popup(fake, ADMIN_ID, notice, data=cancel) == "#1 Mug <3: cancelled."
     assert (await fake.next_message(TRIN)).text == (
         "Заявка №1 отменена администратором, подарок: «Mug &lt;3». Снова доступно: 30 баллов.")
     assert (await fake.next_edit(ADMIN_ID)).text.endswith(  # type: ignore[union-attr]
@@ -193,6 +194,7 @@ async def test_a_cancel_frees_the_points(app: App, fake: FakeTelegram, ask: Any)
     assert await app.services.db.gift_requests.reserved(TRIN) == 0
     assert await app.services.db.ledger.balance(TRIN) == 50
     assert (await gift(app)).left == 2
+    assert await popup(fake, ADMIN_ID, notice, data=cancel) == "Request #1 is already cancelled."
     assert await popup(fake, ADMIN_ID, notice, data=hand) == "Request #1 is already cancelled."
     assert await app.services.db.ledger.balance(TRIN) == 50
 
@@ -238,9 +240,14 @@ async def test_a_request_not_handed_over_in_time_expires(
     assert fake.unread(NEO) == []
 
 
+@pytest.mark.parametrize("settings_overrides", [{}, {"backend": "postgresql"}],
+                         indirect=True, ids=["sqlite", "postgresql"])
 async def test_the_periodic_job_is_armed_beside_the_expiry(app: App) -> None:
+    """On PostgreSQL by the process that takes the expiry role (one at a time)."""
+    await wait_until(lambda: app.scheduler.get_job("shop") is not None, 10, "the shop's job")
     job = app.scheduler.get_job("shop")
     assert job is not None and str(job.trigger) == "cron[minute='30']"
+    assert app.scheduler.get_job("expiry") is not None
 
 
 # ---------------------------------------------------------------------- the last item
