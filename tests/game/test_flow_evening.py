@@ -561,3 +561,74 @@ async def test_the_post_follows_the_club_to_its_supergroup(fake: FakeTelegram,
         assert len([m for m in fake.messages(new_club) if "🗓" in m.body]) == 1
     finally:
         await stop_app(app, task)
+
+
+async def test_a_player_sees_and_cancels_places_in_private_in_russian(
+        fake: FakeTelegram, tmp_path: Path) -> None:
+    """/evenings and /profile: each evening with the place (a seat, the waitlist's number); the
+    private cancel button takes the player off and shows the list again; the club speaks
+    Russian: the post's names stand in the nominative, in a numbered list."""
+    night = Night()
+    app, task = await night.start(fake, tmp_path)
+    flow = Flow(fake, app, lang="ru")
+    db = app.services.db
+    try:
+        players = await flow.register(3)
+        fake.group(CLUB, "Клуб")
+        fake.user(HOST, "Host", language_code="ru")
+        await db.clubs.ensure(CLUB, title="Клуб", locale="ru")
+        first = night.clock.now + timedelta(days=2)
+        second = first + timedelta(days=1)
+        ids = []
+        for start in (first, second):
+            before = len(fake.messages(CLUB))
+            await flow.host(f"/evening {night.typed(start)} 1 2")
+            await fake.wait_for(lambda b=before: any(
+                "🗓" in m.body for m in fake.messages(CLUB)[b:]), 10, "the post")
+            ids.append(int(post_of(fake).buttons()[0][1].split(":")[1]))
+        posts = [m for m in fake.messages(CLUB) if "🗓" in m.body]
+        for uid in players:
+            await press(flow, uid, posts[0], f"ev:{ids[0]}:in")
+        assert await press(flow, players[2], posts[1], f"ev:{ids[1]}:in") == (
+            "Вы записаны: место 1 из 2.", False)
+        await settle(app)
+        assert posts[0].body.startswith("🗓 <b>Игровой вечер: ")
+        assert "Столов: 1, мест за каждым: 2, всего мест: 2." in posts[0].body
+        assert "<b>Записались</b> (2 из 2):\n1. Player1\n2. Player2" in posts[0].body
+        assert "<b>Лист ожидания:</b>\n1. Player3" in posts[0].body
+        assert [b for b, _ in posts[0].buttons()] == ["✅ Записаться", "Отменить запись"]
+
+        mine = await private_answer(fake, players[2], "/evenings", "Ваши вечера")
+        ru_when = [ru(start) for start in (first, second)]
+        assert mine == ("<b>Ваши вечера</b>\n"
+                        f"{ru_when[0]} — «Клуб»: лист ожидания, №1\n"
+                        f"{ru_when[1]} — «Клуб»: место 1 из 2")
+        listing = fake.messages(players[2])[-1]
+        assert [b for b, _ in listing.buttons()] == [f"✖ Отменить запись: {w}" for w in ru_when]
+        profile = await private_answer(fake, players[2], "/profile", "Профиль")
+        assert f"Вечер: {ru_when[0]}, «Клуб» — лист ожидания, №1" in profile
+        assert "Неявки (записались на вечер и не пришли): 0" in profile
+
+        # Player1 cancels in private: the list shown again; Player3 gets the seat, in private
+        await private_answer(fake, players[0], "/evenings", "Ваши вечера")
+        listing = fake.messages(players[0])[-1]
+        assert await press(flow, players[0], listing, f"ev:{ids[0]}:out") == (
+            "Запись отменена.", False)
+        await fake.wait_for(lambda: "Вы не записаны ни на один вечер" in (listing.text or ""),
+                            10, "the list shown again")
+        await settle(app)
+        assert private_with(fake, players[2], "🎉") == [
+            f"🎉 Освободилось место, и оно ваше: игровой вечер в клубе «Клуб», {ru_when[0]}. "
+            "Ваша запись: место 2 из 2."]
+        assert "1. Player2\n2. Player3" in posts[0].body and "Лист ожидания" not in \
+            posts[0].body
+    finally:
+        await stop_app(app, task)
+
+
+RU_WEEKDAYS = ("пн", "вт", "ср", "чт", "пт", "сб", "вс")
+
+
+def ru(start: datetime) -> str:
+    local = start.astimezone(ZONE)
+    return f"{RU_WEEKDAYS[local.weekday()]} {local.strftime('%d.%m, %H:%M')}"
