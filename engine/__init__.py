@@ -17,6 +17,7 @@ from engine.day import (
     resolve_day,
     tally_votes,
     timeout_vote,
+    votable,
     vote_candidates,
     voters,
 )
@@ -66,5 +67,5 @@ __all__ = [
     "min_mafia", "neighbours", "new_game", "new_seed", "night_actors", "open_immunities_event",
     "phase_label", "resolve_day", "resolve_night", "standing_fouls", "tally_votes",
     "technical_death", "timeout_vote", "undo_foul", "validate_composition", "verify",
-    "vote_candidates", "voters",
+    "votable", "vote_candidates", "voters",
 ]

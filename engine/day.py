@@ -82,9 +82,15 @@ def check_vote(state: GameState, voter: int, target: int) -> None:
     raise AssertionError("the fast path refused a legal vote")  # pragma: no cover
 
 
+def votable(state: GameState) -> list[int]:
+    """Who may be voted for today: the living without an active open immunity (RULES.md 4.1,
+    5.1). Empty on a first day when every player still in the game holds one."""
+    return [s for s in state.alive if not state.open_immunity_active(s, Phase.DAY)]
+
+
 def vote_candidates(state: GameState, voter: int) -> list[int]:
     check_voter(state, voter)
-    return [s for s in state.alive if not state.open_immunity_active(s, Phase.DAY)]
+    return votable(state)
 
 
 def voters(state: GameState) -> list[int]:
@@ -183,6 +189,10 @@ def resolve_day(
     events: list[Event] = [Event("vote_tally", EVERYONE, {
         "day": number, "votes": full, "timeouts": list(timeouts), "counts": tally.counts,
     })]
+    if not votable(state):
+        # Decision: nobody may be voted for (every player still in the game holds an open
+        # immunity): no vote is held, and that is what the table hears, not a failed tally
+        events = [Event("vote_impossible", EVERYONE, {"day": number})]
     condemned = tally.leader
     if tally.shootout:
         if fate is None:
@@ -194,7 +204,7 @@ def resolve_day(
         events.append(Event("shootout", EVERYONE, {"tied": list(tally.tied), "condemned": fate}))
     elif fate is not None:
         raise RuleViolation("fate_without_shootout", "fate applies only to a shoot-out", fate)
-    if tally.failed:
+    if tally.failed and votable(state):
         events.append(Event("vote_failed", EVERYONE, {"tied": list(tally.tied)}))
 
     changed = dict(players)

@@ -57,6 +57,7 @@ PUBLIC_KINDS: frozenset[str] = frozenset(
         "vote_tally",
         "shootout",
         "vote_failed",
+        "vote_impossible",
         "verdict_cancelled",
         "condemned_died",
         "technical_death",

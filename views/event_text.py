@@ -80,6 +80,8 @@ class EventText:
             kwargs["who"] = Safe(self.seat(table, data["condemned"]))
         elif kind == "vote_failed":
             kwargs["tied"] = Safe(self.seat_list(table, data["tied"])(locale))
+        elif kind == "vote_impossible":
+            kwargs["day"] = data["day"]
         elif kind in ("verdict_cancelled",):
             kwargs["who"] = Safe(self.seat(table, data["condemned"]))
         elif kind in ("condemned_died", "technical_death"):

@@ -404,3 +404,9 @@ game-rule-duplicate_seat = Every seat appears once.
 commands-seat = Move a player: /seat NICK NUMBER
 commands-fate = Who draws a shoot-out: /fate host or bot
 commands-speak = The floor for a prisoner: /speak SEAT [FROM]
+
+## the vote that cannot be held (every player still in the game holds an open immunity)
+
+game-ev-vote_impossible = 🗳 <b>Day { $day }: nobody can be voted out today.</b> Every player at the table holds an open immunity (newbie, or killed on the first day), and it holds through the first night and the first day. There is no vote today.
+game-vote-impossible = Nobody can be voted out today: the day is over.
+game-evening_no_vote = The host starts the next night.

@@ -18,6 +18,7 @@ from engine import (
     resolve_night,
     tally_votes,
     technical_death,
+    votable,
     vote_candidates,
     voters,
 )
@@ -91,6 +92,22 @@ def test_votes_complete_with_timeouts_and_tally() -> None:
     tally = tally_votes({1: 4, 2: 4, 3: 5, 4: 5})
     assert tally.shootout and tally.tied == (4, 5) and tally.leader is None
     assert tally_votes({}).failed
+
+
+def test_a_day_when_nobody_may_be_voted_for() -> None:
+    """A first day at which every player still in the game holds an open immunity: nobody may
+    be voted for, so no vote is held: the table hears that (``vote_impossible``), not a tally
+    of timeouts and a failed vote; nobody leaves and the day's survival points stand."""
+    state = table(T10, **{f"s{s}": {"open": NEWBIE} for s in range(1, 11)})
+    state, _ = resolve_night(state, {})
+    assert votable(state) == [] and all(vote_candidates(state, v) == [] for v in voters(state))
+    state, day = resolve_day(state, {})
+    assert [e.kind for e in day.events] == ["vote_impossible", "day_summary"]
+    assert day.events[0].data == {"day": 1} and day.condemned is None and not day.died
+    assert len(state.alive) == 10 and len(day.ledger) == 10  # a point each for the day
+    # the next day the immunities are over: a vote again
+    state, _ = resolve_night(state, {})
+    assert votable(state) == list(range(1, 11))
 
 
 def test_cancellers() -> None:

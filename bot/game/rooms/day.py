@@ -50,6 +50,12 @@ class DayService(PhaseService):
             self.core.can_start_phase(table, Phase.DAY)
             order = engine.voters(table.game)
             await self.core.record(table, "vote_start", {"step": table.step + 1, "order": order})
+            if not engine.votable(table.game):
+                # every player holds an open immunity: nobody may be voted for, so no board, no
+                # prompts and no turns; the day resolves, and the table hears why (RULES.md 5.1)
+                await self.core.record(table, "votes_done")
+                await self._resolve_day(table, None)
+                return reply("game.vote.impossible")
             # the board first (its turn lines are edited in): an edit follows its send
             await self.notifier.club(table, "game.vote.board", ref=self.board_ref(table),
                                      **self.board_kwargs(table))

@@ -32,11 +32,16 @@ class NightService(PhaseService):
             step = table.step + 1
             night = table.game.night_number + 1
             deadlines = {NIGHT_DL: iso(self.core.at(self.timers(table).night))}
-            if table.pickers():
+            # the Mafia's window, when they have someone to pick (on a first night at which
+            # every player holds an open immunity they have nobody: no window)
+            picking = any(engine.legal_targets(table.game, s) for s in table.pickers())
+            if picking:
                 deadlines[MAFIA_DL] = iso(self.core.at(min(self.timers(table).mafia_agree,
                                                            self.timers(table).night)))
             await self.results.end_last_word(table)  # the word's end, then the night
             await self.core.record(table, "night_start", {"step": step, "deadlines": deadlines})
+            if not picking and not table.mafia_locked:
+                await self.core.record(table, "mafia_locked")
             await self.notifier.club(table, "game.night.start", night=night,
                                      seconds=secs(self.timers(table).night))
             # the night falls in the latest post (the deal's, the evening's), not a new one
@@ -118,10 +123,12 @@ class NightService(PhaseService):
     async def _refresh_mafia(self, table: Table) -> None:
         locked = table.mafia_locked
         for seat in table.pickers():
+            ref = table.prompts.get(seat)
+            if ref is None:
+                continue  # no prompt was sent to this seat (nobody to pick): nothing to edit
             kwargs = self._kwargs(table, seat)
             markup = None if locked else self._markup(table, seat)
             key = "game.night.prompt_mafia_locked" if locked else "game.night.prompt_mafia"
-            ref = table.prompts.get(seat) or self.prompt_ref(table, seat)
             await self.notifier.edit_seat(table, seat, ref, key, markup=markup, **kwargs)
             if locked:
                 table.prompts.pop(seat, None)

@@ -48,7 +48,9 @@ class Results(PhaseService):
                 and not table.game.over:
             await self._last_words(table, list(result.died), 0)
         if isinstance(result, engine.DayResult) and not table.game.over:
-            await self.notifier.club(table, "game.evening", night=table.game.night_number + 1)
+            held = all(e.kind != "vote_impossible" for e in result.events)
+            await self.notifier.club(table, "game.evening" if held else "game.evening_no_vote",
+                                     night=table.game.night_number + 1)
         ref = self.core.ref(table, f"r{table.resolved_seq}")
         vote_post = None
         if isinstance(result, engine.DayResult):  # the verdict goes in the vote's tally post
