@@ -3,7 +3,7 @@
 
 ## seats
 
-seats-for = <b>📵 За №{ $seat } { $name }</b> (играет без Telegram, кнопки нажимаете вы):
+seats-for = <b>📵 №{ $seat } { $name }</b> играет без Telegram, кнопки нажимаете вы:
 seats-lobby_mark = без Telegram
 seats-played_by_host = Место №{ $seat } сегодня без Telegram: за него нажимает ведущий.
 seats-not_yours = Эта кнопка не ваша: за место без Telegram нажимает только ведущий этой игры.

@@ -53,7 +53,7 @@ async def host_cards(flow: Flow) -> None:
         return [m.body for m in flow.fake.messages(HOST) if m.protect_content]
     await wait_until(lambda: len(cards()) == len(OFFLINE), 10, "the offline cards")
     for seat, body in zip(offline_seats(t), cards(), strict=True):
-        assert f"За №{seat} {t.name(seat)}" in body
+        assert f"📵 №{seat} {t.name(seat)}</b> играет без Telegram" in body
         assert flow.games.tr.t("ru", f"game.role.{t.role(seat)}") in body
 
 
@@ -84,7 +84,7 @@ async def test_game_with_two_offline_seats_to_the_end(fake: FakeTelegram,
         seat = actors[0]
         prefix = f"gsn:{t.game_id}:{t.step}:{seat}:"
         prompt = await flow.prompt(HOST, prefix)
-        assert f"За №{seat} {t.name(seat)}" in prompt.body
+        assert f"📵 №{seat} {t.name(seat)}</b> играет без Telegram" in prompt.body
         target = engine.legal_targets(t.game, seat)[0]
         # a real player pressing the offline seat's button is refused; nothing is recorded
         real = flow.players[0]

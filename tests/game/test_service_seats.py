@@ -67,7 +67,7 @@ async def test_offline_seats_route_to_the_host_and_only_the_host_presses(h: Harn
     cards = [s for s in h.private(HOST) if s.protect]
     assert len(cards) == 2
     for seat, card in zip(seats, cards, strict=True):
-        assert f"За №{seat} {table.name(seat)}" in card.text
+        assert f"📵 №{seat} {table.name(seat)}</b> играет без Telegram" in card.text
         assert h.tr.t("ru", f"game.role.{table.role(seat)}") in card.text
     # nothing was sent to the offline accounts' ids
     assert not [s for s in h.sender.sent if s.chat_id in ids]
@@ -77,7 +77,7 @@ async def test_offline_seats_route_to_the_host_and_only_the_host_presses(h: Harn
     actors = [s for s in seats if engine.legal_targets(table.game, s)]
     for seat in actors:
         prompt = next(s for s in reversed(h.private(HOST))
-                      if f"За №{seat} " in s.text and s.markup is not None)
+                      if f"📵 №{seat} " in s.text and s.markup is not None)
         data = h.buttons(prompt)
         assert data and all(ForNightCb.unpack(d).seat == seat for d in data)
     seat = seats[0]
@@ -145,7 +145,7 @@ async def test_restart_mid_night_keeps_offline_seats(h: Harness, db: Database,
     again = [s for s in t2.pending_night() if t2.is_offline(s)]
     assert again
     for seat in again:
-        prompt = next(s for s in h2.private(HOST) if f"За №{seat} " in s.text and s.markup)
+        prompt = next(s for s in h2.private(HOST) if f"📵 №{seat} " in s.text and s.markup)
         assert {ForNightCb.unpack(d).seat for d in h2.buttons(prompt)} == {seat}
     # the host's press after the restart acts for the seat
     seat = again[0]
