@@ -189,7 +189,7 @@ class EveningService:
     async def mine(self, tg_id: int) -> list[PlayerEvening]:
         return await self.db.evenings.of_player(tg_id)
 
-    async def record(self, tg_id: int) -> tuple[list[PlayerEvening], int]:
+    async def profile(self, tg_id: int) -> tuple[list[PlayerEvening], int]:
         """``/profile``: the player's evenings and the evenings not come to."""
         return await self.db.evenings.of_player(tg_id), await self.db.evenings.no_shows(tg_id)
 

@@ -11,7 +11,7 @@ from aiogram.filters import Command, CommandObject
 from aiogram.types import CallbackQuery, InlineKeyboardButton, InlineKeyboardMarkup, Message
 
 from bot.config import Settings
-from bot.delivery.sender import TelegramSender
+from bot.delivery.sender import TelegramSender, topic_of
 from bot.errors import UserError
 from bot.evenings.callbacks import EveningCb, EveningDialogCb
 from bot.evenings.dialog import chosen_start, screen
@@ -51,11 +51,12 @@ async def evening(message: Message, command: CommandObject, bot: Bot, db: Databa
     if not words:
         text, markup = screen(translator, locale, EveningDialogCb(),
                               evenings.clock().astimezone(evenings.zone))
-        await sender.send_text(message.chat.id, text, reply_markup=markup)
+        await sender.send_text(message.chat.id, text, reply_markup=markup,
+                               thread=topic_of(message))
     elif words[0].casefold() in CANCEL_WORDS:
         answer = await evenings.cancel(club, words[1:])
-        await sender.send_text(message.chat.id, translator.t(locale, answer.key,
-                                                             **answer.kwargs))
+        await sender.send_text(message.chat.id, translator.t(locale, answer.key, **answer.kwargs),
+                               thread=topic_of(message))
     else:
         await evenings.typed(club, user, words)  # the post is the answer
 

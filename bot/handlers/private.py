@@ -85,7 +85,7 @@ async def profile(
     assert message.from_user is not None
     player = await accounts.require(message.from_user.id)
     spouse = await accounts.spouse(player)
-    listed, no_shows = await evenings.record(player.tg_id)
+    listed, no_shows = await evenings.profile(player.tg_id)
     await sender.send_text(message.chat.id, "\n".join((
         texts.profile(translator, locale, player, None if spouse is None else display(spouse),
                       None if spouse is None else spouse.sex),

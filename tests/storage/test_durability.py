@@ -448,8 +448,8 @@ async def test_backup_and_cli(db: Database, tmp_path: Path) -> None:
     )
     stdout, _ = await proc.communicate()
     assert stdout.decode().splitlines() == [
-        "nickname,points,games_played,last_game_date,telegram_id,username",
-        "nick1,12,0,,1,", "nick2,0,0,,2,"]
+        "nickname,points,games_played,last_game_date,telegram_id,username,no_shows",
+        "nick1,12,0,,1,,0", "nick2,0,0,,2,,0"]
 
     proc = await asyncio.create_subprocess_exec(
         sys.executable, "-m", "storage", "backup", str(tmp_path / "missing.sqlite3"),
