@@ -365,10 +365,22 @@ class GameCore:
     def key(self, table: Table, name: str) -> str:
         return f"game{table.game_id}:{name}"
 
+    async def kept_prompt(self, table: Table, seat: int, chat_id: int, ref: str) -> bool:
+        """After a restart (another process's takeover too): whether the moment's prompt under
+        ``ref`` reached ``chat_id`` or is still queued (the outbox knows; after an earlier
+        restart, the one sent again). It is then the seat's open prompt, not sent again (a
+        player never gets the same buttons twice); False: send it again."""
+        kept = await self.db.outbox.kept_send(chat_id, ref)
+        if kept is None:
+            return False
+        table.prompts[seat] = kept
+        return True
+
     @staticmethod
     def prompt_ref(table: Table, chat_id: int, ref: str, again: bool) -> str:
-        """A prompt's key; ``again`` (after a restart): a fresh one, and the old prompt is
-        remembered so it loses its buttons with the moment (its buttons work till then)."""
+        """A prompt's key; ``again`` (after a restart, when the old one never arrived: see
+        :meth:`kept_prompt`): a fresh one, and the old prompt is remembered so it loses its
+        buttons with the moment (its buttons work till then)."""
         if not again:
             return ref
         table.old_prompts.append((chat_id, ref))

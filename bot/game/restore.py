@@ -1,5 +1,5 @@
 """After a restart: rebuild every running game from its log, finish what the crash interrupted,
-send the open prompts again and re-arm the deadlines."""
+send again the open prompts that never reached their players and re-arm the deadlines."""
 
 from __future__ import annotations
 
@@ -33,7 +33,9 @@ class Restorer(PhaseService):
 
     async def restore(self, clubs: Collection[int] | None = None) -> list[int]:
         """Rebuild every running game (of ``clubs``: those this process took over, when
-        several share the work) from its log, re-arm deadlines, resend open prompts."""
+        several share the work) from its log, re-arm deadlines, send again the open prompts
+        the outbox did not deliver and does not hold (one delivered or queued is the prompt
+        still: ``GameCore.kept_prompt``)."""
         restored = []
         for game in await self.db.games.running(None if clubs is None else sorted(clubs)):
             if game.id in self.core.tables:

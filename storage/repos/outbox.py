@@ -214,6 +214,16 @@ class Outbox:
             return None
         return str(rows[0][0]), None if rows[0][1] is None else int(rows[0][1])
 
+    async def kept_send(self, chat_id: int, key: str) -> str | None:
+        """The key of the send under ``key``, or of one sent again under ``key:r<seq>`` (a
+        prompt after a restart), that Telegram has or that is still queued — the latest; None
+        when there is none (never queued, or refused)."""
+        rows = await self._db.query(
+            "SELECT key FROM outbox WHERE chat_id = ? AND method = 'send'"
+            " AND status IN ('sent', 'pending') AND (key = ? OR (key >= ? AND key < ?))"
+            " ORDER BY id DESC LIMIT 1", (chat_id, key, f"{key}:r", f"{key}:s"))
+        return None if not rows else str(rows[0][0])
+
     async def shared(self, chat_id: int, key: str) -> Shared | None:
         """The merged post the send under ``key`` went out in; None for a post of its own (or
         one not sent)."""

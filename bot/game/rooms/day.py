@@ -123,8 +123,10 @@ class DayService(PhaseService):
     async def vote_prompt(self, table: Table, voter: int, *, again: bool = False) -> None:
         candidates = engine.vote_candidates(table.game, voter)
         offline = table.is_offline(voter)
-        ref = self.core.prompt_ref(table, table.chat_of(voter),
-                                   self.core.ref(table, f"s{table.step}", "vote", voter), again)
+        base = self.core.ref(table, f"s{table.step}", "vote", voter)
+        if again and await self.core.kept_prompt(table, voter, table.chat_of(voter), base):
+            return  # the voter has it (or will): not sent twice
+        ref = self.core.prompt_ref(table, table.chat_of(voter), base, again)
         await self.notifier.to_seat(
             table, voter, "game.vote.prompt", seconds=secs(self.timers(table).vote_turn), ref=ref,
             markup=lambda loc: rows([
@@ -226,8 +228,10 @@ class DayService(PhaseService):
 
     async def fate_prompt(self, table: Table, tied: Sequence[int], *, again: bool = False
                           ) -> None:
-        ref = self.core.prompt_ref(table, table.host_id,
-                                   self.core.ref(table, f"s{table.step}", "fate"), again)
+        base = self.core.ref(table, f"s{table.step}", "fate")
+        if again and await self.core.kept_prompt(table, 0, table.host_id, base):
+            return  # the host has it (or will): not sent twice
+        ref = self.core.prompt_ref(table, table.host_id, base, again)
         table.prompts[0] = ref  # seat 0: the host
         await self.notifier.private(
             table.host_id, "game.fate.ask", tied=self.notifier.seat_list(table, tied), ref=ref,
@@ -239,8 +243,10 @@ class DayService(PhaseService):
     async def cancel_prompt(self, table: Table, lawyer: int, condemned: int | None, *,
                             again: bool = False) -> None:
         offline = table.is_offline(lawyer)
-        ref = self.core.prompt_ref(table, table.chat_of(lawyer),
-                                   self.core.ref(table, f"s{table.step}", "cancel", lawyer), again)
+        base = self.core.ref(table, f"s{table.step}", "cancel", lawyer)
+        if again and await self.core.kept_prompt(table, lawyer, table.chat_of(lawyer), base):
+            return  # the Lawyer has it (or will): not sent twice
+        ref = self.core.prompt_ref(table, table.chat_of(lawyer), base, again)
         table.prompts[lawyer] = ref
         await self.notifier.to_seat(
             table, lawyer, "game.cancel.ask", ref=ref,

@@ -108,11 +108,14 @@ class NightService(PhaseService):
         picker = table.is_picker(seat)
         key = "game.night.prompt_mafia" if picker else "game.night.prompt"
         if not engine.legal_targets(table.game, seat):
-            await self.notifier.to_seat(table, seat, "game.night.no_targets",
-                                        night=table.game.night_number + 1)
+            if not again:  # (said when the night fell: not again after a restart)
+                await self.notifier.to_seat(table, seat, "game.night.no_targets",
+                                            night=table.game.night_number + 1)
             return
-        ref = self.core.prompt_ref(table, table.chat_of(seat), self.prompt_ref(table, seat),
-                                   again)
+        base = self.prompt_ref(table, seat)
+        if again and await self.core.kept_prompt(table, seat, table.chat_of(seat), base):
+            return  # the player has it (or will): the same buttons are not sent twice
+        ref = self.core.prompt_ref(table, table.chat_of(seat), base, again)
         await self.notifier.to_seat(table, seat, key, markup=self._markup(table, seat),
                                     ref=ref, **self._kwargs(table, seat))
         table.prompts[seat] = ref
