@@ -157,26 +157,15 @@ game-action-check = Whom do you check?
 game-action-buyout = Which prisoner do you buy out?
 game-day-start = ☀️ <b>Day { $day }.</b> Talk it over. The host starts the vote.
 game-day-started = The day began.
-game-vote-start = 🗳 <b>Vote, day { $day }.</b> Order: { $order }. Each turn is { $seconds ->
-        [one] { $seconds } second
-       *[other] { $seconds } seconds
-    }; whoever does not vote votes for themselves.
 game-vote-started = The vote began.
-game-vote-turn = { $who } votes now ({ $seconds ->
-        [one] { $seconds } second
-       *[other] { $seconds } seconds
-    }).
 game-vote-prompt = 🗳 Your turn: whom do you vote for? ({ $seconds ->
         [one] { $seconds } second
        *[other] { $seconds } seconds
     })
 game-vote-chosen = Your vote: { $who }.
-game-vote-cast = { $voter } votes for { $who }.
 game-vote-already = You already voted.
 game-vote-not_your_turn = It is not your turn.
 game-vote-accepted = Vote accepted: { $who }.
-game-vote-timeout_self = { $who } did not vote in time: a vote for themselves.
-game-vote-timeout_none = { $who } did not vote in time; with an immunity, no vote is counted.
 game-vote-missed = Your turn is over.
 game-cancel-window = Verdict: { $who }. The verdict may still be cancelled for { $seconds ->
         [one] { $seconds } second

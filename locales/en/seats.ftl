@@ -3,7 +3,7 @@
 
 ## seats
 
-seats-for = <b>📵 For №{ $seat } { $name }</b> (plays without Telegram; you press the buttons):
+seats-for = <b>📵 №{ $seat } { $name }</b> plays without Telegram; you press the buttons:
 seats-lobby_mark = no Telegram
 seats-played_by_host = Seat №{ $seat } plays without Telegram tonight: the host presses for it.
 seats-not_yours = This button is not yours: only this game's host presses for a seat without Telegram.

@@ -166,29 +166,16 @@ game-action-check = Кого вы проверяете?
 game-action-buyout = Кого из заключённых вы выкупаете?
 game-day-start = ☀️ <b>День { $day }.</b> Обсуждение. Голосование начнёт ведущий.
 game-day-started = День начался.
-game-vote-start = 🗳 <b>Голосование, день { $day }.</b> Порядок: { $order }. На ход — { $seconds ->
-        [one] { $seconds } секунда
-        [few] { $seconds } секунды
-       *[many] { $seconds } секунд
-    }; кто не проголосует, голосует за себя.
 game-vote-started = Голосование началось.
-game-vote-turn = Голосует { $who } ({ $seconds ->
-        [one] { $seconds } секунда
-        [few] { $seconds } секунды
-       *[many] { $seconds } секунд
-    }).
 game-vote-prompt = 🗳 Ваш ход: за кого вы голосуете? ({ $seconds ->
         [one] { $seconds } секунда
         [few] { $seconds } секунды
        *[many] { $seconds } секунд
     })
 game-vote-chosen = Ваш голос: { $who }.
-game-vote-cast = { $voter } голосует против игрока { $who }.
 game-vote-already = Вы уже проголосовали.
 game-vote-not_your_turn = Сейчас не ваш ход.
 game-vote-accepted = Голос принят: { $who }.
-game-vote-timeout_self = { $who }: время вышло, голос за себя.
-game-vote-timeout_none = { $who }: время вышло; у игрока иммунитет, голос не засчитан.
 game-vote-missed = Время вашего хода вышло.
 game-cancel-window = Приговор: { $who }. Ещё { $seconds ->
         [one] { $seconds } секунду
@@ -366,7 +353,7 @@ game-about-marilyn = Ночью блокируете действие одног
 game-about-marilyn_sister = Ночью блокируете действие одного игрока.
 game-about-doctor = Ночью лечите одного игрока (не себя): его не убьют этой ночью.
 game-about-maniac = Ночью убиваете одного игрока.
-game-about-sportsman = Ночью вызываете игрока: если это мафия, погибаете оба. Ночью вас не убить выстрелом.
+game-about-sportsman = Ночью вызываете игрока на поединок: если это мафия, погибаете оба. Ночью вас не убить выстрелом.
 game-about-judge = Ночью сажаете игрока в тюрьму: он не действует и не голосует.
 game-about-policeman = Ночью проверяете игрока: мафия он или нет.
 game-about-lucky = Ночью не действуете; первый выстрел в вас не попадёт.

@@ -73,8 +73,6 @@ CASES: dict[str, tuple[str, tuple[str, str, str], tuple[str, str], dict[str, Any
     "game.night.agree_chief": ("seconds", SECONDS_RU, SECONDS_EN, {}),
     "game.night.agree_you": ("seconds", SECONDS_RU, SECONDS_EN, {}),
     "game.night.agree_none": ("seconds", SECONDS_RU, SECONDS_EN, {}),
-    "game.vote.start": ("seconds", SECONDS_RU, SECONDS_EN, {"day": 1, "order": "1, 2"}),
-    "game.vote.turn": ("seconds", SECONDS_RU, SECONDS_EN, WHO),
     "game.vote.prompt": ("seconds", SECONDS_RU, SECONDS_EN, {}),
     "panel.left": ("seconds", SECONDS_RU, SECONDS_EN, {}),
     "game.vote.board": ("seconds", SECONDS_RU, SECONDS_EN, {"day": 1, "lines": "—", "done": ""}),
