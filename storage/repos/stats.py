@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from datetime import date
 
+from engine import FineReason
 from storage.models import KIND_GAME, STATUS_FINISHED, Club, LedgerRow, PlayedGame, TopEntry
 from storage.repos import _rows
 from storage.sql import Store
@@ -21,6 +22,7 @@ def _ranks(rows: list[tuple[int, str, int]]) -> list[TopEntry]:
     return entries
 
 
+FOUL_UNDONE = FineReason.FOUL_UNDONE.value  # a fine given back (docs/storage.md, "ledger")
 NO_LIMIT = 2**62  # LIMIT with no limit on both backends (SQLite's -1 is refused by PostgreSQL)
 
 
@@ -46,12 +48,16 @@ class Stats:
 
     async def points_totals(self, tg_id: int) -> tuple[int, int]:
         """(earned, spent): the sum of the player's positive ledger rows and of the negative
-        ones as a positive number (gifts, burns, corrections down)."""
+        ones as a positive number (gifts, burns, fines, corrections down). An undone foul's
+        reversing row takes its fine back off "spent" rather than adding to "earned", so a
+        foul recorded by mistake leaves both as they were."""
+        undone = "kind = ? AND reason = ?"
         async with self._db.read() as conn, conn.execute(
-            "SELECT coalesce(sum(points) FILTER (WHERE points > 0), 0),"
+            f"SELECT coalesce(sum(points) FILTER (WHERE points > 0 AND NOT ({undone})), 0),"
             " coalesce(-sum(points) FILTER (WHERE points < 0), 0)"
+            f" - coalesce(sum(points) FILTER (WHERE {undone}), 0)"
             " FROM ledger WHERE tg_id = ?",
-            (tg_id,),
+            (KIND_GAME, FOUL_UNDONE, KIND_GAME, FOUL_UNDONE, tg_id),
         ) as cur:
             row = await cur.fetchone()
         assert row is not None

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from datetime import date, timedelta
 
-from storage import Database, GamePoints
+from storage import Database, Fine, GamePoints
+from storage.repos.games import GameChange
 from tests.storage.conftest import ADMIN, CLUB, NOW, add_players
 
 OTHER_CLUB = -100777
@@ -48,6 +49,29 @@ async def test_points_totals_split_earned_and_spent(db: Database) -> None:
     await db.ledger.adjust(1, -1, reason="fix", admin_id=ADMIN, now=NOW)
     assert await db.stats.points_totals(1) == (10, 5)
     assert await db.stats.points_totals(2) == (0, 0)
+
+
+async def test_an_undone_foul_changes_neither_earned_nor_spent(db: Database) -> None:
+    await setup(db)
+    await db.ledger.adjust(1, 10, reason="start", admin_id=ADMIN, now=NOW)
+    game_id = await db.games.create(CLUB, 1, seats=[(1, 1), (2, 2)], created_at=NOW)
+    fine, back = Fine(1, -3, "foul_at_night", "night 1", DAY), Fine(1, 3, "foul_undone",
+                                                                     "night 1", DAY)
+    await db.games.append_events_with_messages(
+        game_id, [(1, "foul", {"seat": 1, "points": 3}, None)], [], now=0.0,
+        change=GameChange(fines=(fine,)))
+    await db.games.append_events_with_messages(
+        game_id, [(2, "foul", {"seat": 1, "points": 3}, None)], [], now=0.0,
+        change=GameChange(fines=(fine,)))
+    assert await db.stats.points_totals(1) == (10, 6)
+    await db.games.append_events_with_messages(
+        game_id, [(3, "foul_undone", {"number": 1}, None)], [], now=0.0,
+        change=GameChange(fines=(back,)))
+    assert await db.stats.points_totals(1) == (10, 3)  # the other fine stands
+    # an admin's correction named like the reversal is no reversal: it is earned
+    await db.ledger.adjust(1, 2, reason="foul_undone", admin_id=ADMIN, now=NOW)
+    assert await db.stats.points_totals(1) == (12, 3)
+    assert await db.ledger.balance(1) == 12 - 3
 
 
 async def test_club_top_counts_only_the_clubs_games_in_the_period(db: Database) -> None:
