@@ -365,6 +365,12 @@ class GameCore:
     def key(self, table: Table, name: str) -> str:
         return f"game{table.game_id}:{name}"
 
+    async def host_types(self, table: Table) -> bool:
+        """Whether the host runs the table by typed commands: the host's panel could not be
+        delivered (a host who never started the bot in private, or blocked it). The club's
+        posts then name the command that moves the game on; with a panel they say who does."""
+        return await self.db.outbox.refused(table.host_id, self.ref(table, "panel") + ":")
+
     async def kept_prompt(self, table: Table, seat: int, chat_id: int, ref: str) -> bool:
         """After a restart (another process's takeover too): whether the moment's prompt under
         ``ref`` reached ``chat_id`` or is still queued (the outbox knows; after an earlier

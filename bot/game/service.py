@@ -127,7 +127,6 @@ class GameService:
         self.resume = self.host.resume
         self.extend = self.host.extend
         self.end_game = self.host.end_game
-        self.on_blocked = self.host.on_blocked
         self.refuse_blocked = self.host.refuse_blocked
         # Fouls
         self.foul = self.whistle.foul
@@ -154,6 +153,12 @@ class GameService:
         return table
 
     # ------------------------------------------------------------------ a supergroup
+    async def on_blocked(self, chat_id: int) -> None:
+        """The outbox could not write to ``chat_id`` (a 403): a player's seat is marked and the
+        host told; a host's panel is no longer drawn (until ``/panel``: nothing would reach)."""
+        self.panel.unreachable(chat_id)
+        await self.host.on_blocked(chat_id)
+
     async def move_chat(self, old_chat_id: int, new_chat_id: int) -> None:
         """The club's group became a supergroup: its tables follow; an open lobby is posted
         again in the new chat (the old lobby message cannot be edited there). The post runs

@@ -399,3 +399,9 @@ commands-speak = The floor for a prisoner: /speak SEAT [FROM]
 game-ev-vote_impossible = 🗳 <b>Day { $day }: nobody can be voted out today.</b> Every player at the table holds an open immunity (newbie, or killed on the first day), and it holds through the first night and the first day. There is no vote today.
 game-vote-impossible = Nobody can be voted out today: the day is over.
 game-evening_no_vote = The host starts the next night.
+
+## a host without a panel (its private chat refused the bot): the club's posts name the command
+
+game-evening_typed = The vote is over. Next night: /night
+game-evening_no_vote_typed = Next night: /night
+game-day-start_typed = ☀️ <b>Day { $day }.</b> Talk it over. The host starts the vote: /vote

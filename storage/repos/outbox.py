@@ -224,6 +224,16 @@ class Outbox:
             " ORDER BY id DESC LIMIT 1", (chat_id, key, f"{key}:r", f"{key}:s"))
         return None if not rows else str(rows[0][0])
 
+    async def refused(self, chat_id: int, prefix: str) -> bool:
+        """Whether the latest send to ``chat_id`` under a key starting with ``prefix`` (one
+        ending in ``:``) was refused for good (the chat blocked the bot, or never started
+        it)."""
+        rows = await self._db.query(
+            "SELECT status FROM outbox WHERE chat_id = ? AND method = 'send' AND key >= ?"
+            " AND key < ? ORDER BY id DESC LIMIT 1",
+            (chat_id, prefix, prefix[:-1] + chr(ord(prefix[-1]) + 1)))
+        return bool(rows) and rows[0][0] == "failed"
+
     async def shared(self, chat_id: int, key: str) -> Shared | None:
         """The merged post the send under ``key`` went out in; None for a post of its own (or
         one not sent)."""

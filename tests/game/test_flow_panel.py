@@ -212,6 +212,9 @@ async def test_a_whole_game_from_the_panel(fake: FakeTelegram, tmp_path: Path) -
         assert f"№{drawn}" in answer
         await wait_until(lambda: flow.over or flow.table.stage in (Stage.EVENING, Stage.OVER),
                          20, "the verdict")
+        if not flow.over:  # the vote is over: its votes leave the panel with it
+            body = await panel_says(flow, "after the vote")
+            assert "<b>Votes</b>" not in body and "→" not in body, body
         # the rest of the game: every phase started from the panel
         for _ in range(30):
             if ended(flow):
@@ -432,7 +435,8 @@ async def test_the_panel_and_the_mini_app_offer_one_list(fake: FakeTelegram,
                                                          tmp_path: Path) -> None:
     """At every moment of a game the panel's buttons and the Mini App's actions are the same
     list, the legal actions: who draws a shoot-out (it changes the club's next games too) is
-    the lobby's and the deal's, never offered mid-game."""
+    the lobby's and the deal's, never offered mid-game. The Mini App speaks the club's
+    language (English), not the host's phone's (Russian), in its table and its answers."""
     port = free_port()
     async with running(fake, tmp_path, web_port=port, web_host="127.0.0.1",
                        web_url="https://mafia.example.org", night_seconds=60,
@@ -451,10 +455,21 @@ async def test_the_panel_and_the_mini_app_offer_one_list(fake: FakeTelegram,
                 cb = PanelCb.unpack(pressed)
                 on_panel.add(cb.arg.partition(".")[0] if cb.action == "menu" else cb.action)
             signed = sign_init_data(fake.token, HOST, datetime.now(UTC) - timedelta(seconds=5))
+            # the host's phone speaks Russian; the club, English: the page speaks the club's
             async with http.get(f"http://127.0.0.1:{port}/host/{flow.game_id}/state",
-                                headers={"Authorization": f"tma {signed}"}) as r:
+                                headers={"Authorization": f"tma {signed}",
+                                         "Accept-Language": "ru-RU,ru;q=0.9"}) as r:
                 assert r.status == 200
-                on_app = {a["name"] for a in (await r.json())["actions"]}
+                state = await r.json()
+                assert state["title"] == f"Game #{flow.game_id}: the host's table"
+                on_app = {a["name"] for a in state["actions"]}
+            async with http.post(f"http://127.0.0.1:{port}/host/{flow.game_id}/act",
+                                 headers={"Authorization": f"tma {signed}",
+                                          "Accept-Language": "ru-RU,ru;q=0.9"},
+                                 json={"action": "fate", "arg": 99, "step": 0}) as r:
+                refused = await r.json()  # (no shoot-out to draw: a refusal's words)
+                assert r.status == 409 and refused["text"] == (
+                    "This button is out of date: that part of the game is over."), refused
             legal = legal_actions(flow.games.core, flow.table)
             assert on_panel == on_app == legal, (moment, on_panel, on_app)
             return legal

@@ -56,6 +56,7 @@ class HostPanel(PhaseService):
         # game -> the text and buttons last drawn (the same again: no edit)
         self.drawn: dict[int, tuple[str, InlineKeyboardMarkup]] = {}
         self.ticks: dict[int, datetime | None] = {}  # game -> when the countdown's job runs
+        self.muted: set[int] = set()  # games whose host's chat refuses the bot: not drawn
 
     def ref(self, table: Table) -> str | None:
         return self.refs.get(table.game_id)
@@ -73,10 +74,13 @@ class HostPanel(PhaseService):
             self.drawn.pop(game_id, None)
             self._arm_tick(table, None)
             self.ticks.pop(game_id, None)
+            self.muted.discard(game_id)
             self.drawing.forget(game_id)
             if ref is not None:
                 await self.notifier.edit(host, ref, self.tr.t(locale, "panel.over"))
             return
+        if game_id in self.muted:
+            return  # the host's chat refuses the bot: the host runs the table by commands
         mode = self.modes.get(game_id, "main")
         presets = await self.desk.presets(table) if mode == "preset" else None
         view = build_view(self.core, table, presets)
@@ -156,10 +160,19 @@ class HostPanel(PhaseService):
                     self.core.require_host(table, user_id)  # the main page again, at once
             raise
 
+    def unreachable(self, chat_id: int) -> None:
+        """Telegram refused a message to ``chat_id`` for good: the panels of the games it
+        hosts are no longer drawn (each edit would fail: its message never arrived)."""
+        for table in self.core.tables.values():
+            if table.open and table.host_id == chat_id:
+                self.muted.add(table.game_id)
+                self._arm_tick(table, None)
+
     async def show(self, user_id: int) -> bool:
         """``/panel``: the host's panel again, as a new message at the bottom of the chat."""
         for table in list(self.core.tables.values()):
             if table.open and table.host_id == user_id:
+                self.muted.discard(table.game_id)  # the host writes to the bot: reachable
                 async with self.core.lock(table.game_id):
                     old = self.refs.pop(table.game_id, None)
                     self.shown.pop(table.game_id, None)

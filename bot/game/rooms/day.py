@@ -40,7 +40,8 @@ class DayService(PhaseService):
         async with self.core.lock(table.game_id):
             self.core.require_host(table, user_id)
             self.core.can_start_phase(table, Phase.DAY)
-            await self.notifier.club(table, "game.day.start", day=table.game.current_day)
+            await self.notifier.club(table, await self.results.day_start(table),
+                                     day=table.game.current_day)
             return reply("game.day.started")
 
     async def start_vote(self, where: Where, user_id: int) -> Reply:

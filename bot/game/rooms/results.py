@@ -49,8 +49,9 @@ class Results(PhaseService):
             await self._last_words(table, list(result.died), 0)
         if isinstance(result, engine.DayResult) and not table.game.over:
             held = all(e.kind != "vote_impossible" for e in result.events)
-            await self.notifier.club(table, "game.evening" if held else "game.evening_no_vote",
-                                     night=table.game.night_number + 1)
+            key = "game.evening" if held else "game.evening_no_vote"
+            await self.notifier.club(table, key + ("_typed" if await self.core.host_types(table)
+                                                   else ""), night=table.game.night_number + 1)
         ref = self.core.ref(table, f"r{table.resolved_seq}")
         vote_post = None
         if isinstance(result, engine.DayResult):  # the verdict goes in the vote's tally post
@@ -68,7 +69,7 @@ class Results(PhaseService):
         """The morning is one post: the day's picture, its caption the night's news and the
         day's start (the last words' ends are edited into it); without a picture, or when the
         news is too long for a caption, the news is a post and the picture follows it."""
-        start = self.notifier.t(table.locale, "game.day.start", day=day)
+        start = self.notifier.t(table.locale, await self.day_start(table), day=day)
         if picture is None:
             await self.notifier.send(table.chat_id, start)
             table.last_post = await self.notifier.tell(table.chat_id, None, ref)
@@ -81,6 +82,10 @@ class Results(PhaseService):
         caption = f"{news}\n\n{start}"
         await self.notifier.club_photo(table, picture, caption, ref=ref)
         table.last_post = Post(ref, caption, caption=True)
+
+    async def day_start(self, table: Table) -> str:
+        """The day's start: who starts the vote (its command when the host has no panel)."""
+        return "game.day.start_typed" if await self.core.host_types(table) else "game.day.start"
 
     def tally_ref(self, table: Table) -> str:
         return self.core.ref(table, f"s{table.step}", "tally")
