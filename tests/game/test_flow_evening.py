@@ -313,6 +313,13 @@ async def test_the_host_announces_with_buttons_and_calls_an_evening_off(
         fake.user(HOST, "Host", language_code="en")
         await db.clubs.ensure(CLUB, title="Club", locale="en")
         await flow.host("/evening")
+        closed = await flow.prompt(CLUB, "ed:")
+        await press(flow, HOST, closed, closed.buttons()[-1][1])  # «✖ Close»
+        await fake.wait_for(lambda: closed.buttons() == [], 10, "the dialog closed")
+        assert closed.body == "No evening announced."
+        await flow.host("/evening")
+        await fake.wait_for(lambda: flow.latest_with(CLUB, "ed:") not in (None, closed), 10,
+                            "a new dialog")
         dialog = await flow.prompt(CLUB, "ed:")
         assert dialog.body == "🗓 A new game evening. Which day?"
         tomorrow = (night.clock.now + timedelta(days=1)).astimezone(ZONE)
