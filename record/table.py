@@ -87,6 +87,7 @@ class Table:
     seed: bytes | None = None
     commitment: str | None = None
     deal_announced: bool = False
+    day_first: bool = False  # the host opened the game with a day: its talk announced
     cards: list[Role] = field(default_factory=list)
     state: GameState | None = None
     # the night under way
@@ -303,6 +304,10 @@ class Table:
     def _on_deal_announced(self, p: dict[str, Any]) -> None:
         self.deal_announced = True
 
+    def _on_day_start(self, p: dict[str, Any]) -> None:
+        """``/day`` before any phase: the game opens with a day's talk (the vote follows)."""
+        self.day_first = True
+
     def _on_night_start(self, p: dict[str, Any]) -> None:
         self.step = int(p["step"])
         self.stage = Stage.NIGHT
@@ -419,10 +424,12 @@ class Table:
 
     def foul_phase(self) -> Phase | None:
         """The phase a foul now happens in: the night under way, or the day (its talk, its
-        vote, its evening until the night falls); None before the first phase."""
+        vote, its evening until the night falls; the talk of a day the game opens with); None
+        before the first phase."""
         if self.stage is Stage.NIGHT:
             return Phase.NIGHT
-        if self.stage in (Stage.DAY, Stage.VOTE, Stage.FATE, Stage.CANCEL, Stage.EVENING):
+        if self.stage in (Stage.DAY, Stage.VOTE, Stage.FATE, Stage.CANCEL, Stage.EVENING) \
+                or (self.stage is Stage.DEALT and self.day_first):
             return Phase.DAY
         return None
 

@@ -227,3 +227,28 @@ async def test_the_game_points_come_after_the_fines_and_do_not_repeat_them(h: Ha
                              await h.db.games.events(h.game_id))
     assert list(outcome.points) == sorted((r.tg_id, r.points, r.reason, r.phase)
                                           for r in rows)
+
+
+async def test_a_foul_in_the_talk_of_a_game_opened_with_a_day_is_the_days(
+        h: Harness, db: Any, fake_clock: Any, translator: Any, tmp_path: Any) -> None:
+    await h.dealt(10)
+    await h.db.clubs.set_fouls(CHAT, points=1)
+    await give(h, 3, 5)
+    await h.service.foul(CHAT, HOST, 3)  # before the host chose: the night comes by default
+    posts = len(h.club())
+    await h.service.start_day(CHAT, HOST)
+    assert "День 1" in h.club_texts()[-1]
+    await h.service.start_day(CHAT, HOST)  # a second press: announced already
+    assert len(h.club()) == posts + 1
+    assert "day" not in (await h.service.host_view(h.game_id, HOST)).actions
+    await h.service.foul(CHAT, HOST, 3, FoulReason.OUT_OF_TURN)
+    assert [(r.reason, r.phase) for r in await h.db.stats.game_points(h.game_id)] == [
+        ("foul_other", "night 1"), ("foul_out_of_turn", "day 1")]
+    # a restart knows the day was announced: the next foul is the day's too
+    again = make_harness(db, fake_clock, translator, tmp_path)
+    await again.service.restore()
+    assert again.service.tables[h.game_id].day_first
+    await again.service.foul(CHAT, HOST, 3, FoulReason.GESTURE)
+    assert [f.phase for f in again.service.tables[h.game_id].game.fouls] == [
+        "night 1", "day 1", "day 1"]
+    assert [r.phase for r in await h.db.stats.game_points(h.game_id)][-1] == "day 1"

@@ -183,7 +183,7 @@ def legal_actions(core: GameCore, table: Table) -> frozenset[str]:
             out.add("night")
         if _ok(lambda: core.can_start_phase(table, Phase.DAY)):
             out.add("vote")
-            if table.stage is not Stage.DAY:
+            if table.stage is not Stage.DAY and not table.day_first:
                 out.add("day")  # a game that starts with a day: its talk announced
         if table.stage is Stage.FATE and table.fate_by_host:
             out.add("fate")

@@ -40,6 +40,10 @@ class DayService(PhaseService):
         async with self.core.lock(table.game_id):
             self.core.require_host(table, user_id)
             self.core.can_start_phase(table, Phase.DAY)
+            if table.stage is Stage.DEALT:  # the game opens with a day
+                if table.day_first:
+                    return reply("game.day.started")  # a second press: announced already
+                await self.core.record(table, "day_start")
             await self.notifier.club(table, await self.results.day_start(table),
                                      day=table.game.current_day)
             return reply("game.day.started")
