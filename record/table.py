@@ -133,6 +133,10 @@ class Table:
     killed_today: frozenset[int] | None = None
     lobby_lines: dict[tuple[str, int, str, frozenset[str], bool], str] = field(default_factory=dict)
     foul_notes: dict[int, str] = field(default_factory=dict)  # foul number -> the host's words
+    # the offers of the technical death after a foul: open (foul number -> the club's limit
+    # it was offered at) and closed (foul number -> how: kept, taken, gone)
+    foul_offers: dict[int, int] = field(default_factory=dict)
+    foul_offers_closed: dict[int, str] = field(default_factory=dict)
     _seat_index: tuple[dict[int, SeatInfo], int, dict[int, int]] | None = field(
         default=None, repr=False, compare=False)
 
@@ -411,16 +415,26 @@ class Table:
 
     def _on_foul(self, p: dict[str, Any]) -> None:
         """The host's whistle: ``seat``, ``reason``, ``points`` (the fine taken), ``phase``
-        ("night"/"day": the phase it happened in), ``note`` (the host's words, optional)."""
+        ("night"/"day": the phase it happened in), ``note`` (the host's words, optional),
+        ``offer`` (the club's limit, when the host was offered the technical death)."""
         during = p.get("phase")
         self.state, result = engine.foul(
             self.game, int(p["seat"]), reason=FoulReason(p["reason"]), points=int(p["points"]),
             during=None if during is None else Phase(during))
         if p.get("note"):
             self.foul_notes[result.foul.number] = str(p["note"])
+        if p.get("offer"):
+            self.foul_offers[result.foul.number] = int(p["offer"])
 
     def _on_foul_undone(self, p: dict[str, Any]) -> None:
         self.state, _ = engine.undo_foul(self.game, int(p["number"]))
+
+    def _on_foul_offer_closed(self, p: dict[str, Any]) -> None:
+        """The offer after foul ``number`` lost its buttons: ``how`` the host answered it
+        (kept, taken), or its moment passed (gone: the foul undone, the player out)."""
+        number = int(p["number"])
+        self.foul_offers.pop(number, None)
+        self.foul_offers_closed[number] = str(p["how"])
 
     def foul_phase(self) -> Phase | None:
         """The phase a foul now happens in: the night under way, or the day (its talk, its

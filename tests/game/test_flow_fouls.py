@@ -126,8 +126,7 @@ async def test_fouls_fines_undo_and_the_offer_over_http(fake: FakeTelegram,
         await wait_until(lambda: "💀 №4 Player4: technical death." in offer.body, 10,
                          "the offer closed")
         assert offer.buttons() == []
-        assert await flow.press(HOST, offer, tech) == ("Nothing to decide: №4 Player4 is out of"
-                                                      " the game or the foul was undone.")
+        assert await flow.press(HOST, offer, tech) == "💀 №4 Player4: technical death."
         # the 3rd found the balance short: 1 of the club's 2 points taken, and said so
         assert await ledger_of(flow) == [(three, -2, "foul_at_night"),
                                          (four, -2, "foul_out_of_turn"),

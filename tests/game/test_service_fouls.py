@@ -174,9 +174,9 @@ async def test_the_nth_foul_offers_the_technical_death(h: Harness) -> None:
     assert answer.key == "game.tech.ok"
     assert not h.table.game.player(8).alive and h.table.game.player(8).technical
     assert "технический труп" in h.club_texts()[-1]
-    # pressed again: nothing to decide, nothing changes
+    # pressed again: what was decided, nothing changes
     assert await h.refused(h.service.foul_offer(h.game_id, HOST, 3, True)) == \
-        "foul.offer.stale"
+        "foul.offer.taken"
 
 
 async def test_no_offer_when_the_club_says_nothing_follows(h: Harness) -> None:
@@ -252,3 +252,63 @@ async def test_a_foul_in_the_talk_of_a_game_opened_with_a_day_is_the_days(
     assert [f.phase for f in again.service.tables[h.game_id].game.fouls] == [
         "night 1", "day 1", "day 1"]
     assert [r.phase for r in await h.db.stats.game_points(h.game_id)][-1] == "day 1"
+
+
+def offer_data(h: Harness, number: int, accept: bool) -> str:
+    return FoulOfferCb(game=h.game_id, number=number, accept=accept).pack()
+
+
+async def test_an_offer_is_judged_from_the_log_after_a_restart(
+        h: Harness, db: Any, fake_clock: Any, translator: Any, tmp_path: Any) -> None:
+    await h.dealt(10)
+    await h.db.clubs.set_fouls(CHAT, limit=2)
+    for seat in (8, 8, 5, 5):  # offers after foul 2 (№8) and foul 4 (№5)
+        await h.service.foul(CHAT, HOST, seat)
+    offers = [s for s in h.private(HOST) if h.buttons(s)]
+    assert [h.buttons(s) for s in offers] == [
+        [offer_data(h, 2, True), offer_data(h, 2, False)],
+        [offer_data(h, 4, True), offer_data(h, 4, False)]]
+    again = make_harness(db, fake_clock, translator, tmp_path)
+    again.sender.ids = dict(h.sender.ids)  # the outbox keeps what it sent, for the edits
+    await again.service.restore()
+    table = again.service.tables[h.game_id]
+    assert table.foul_offers == {2: 2, 4: 2}
+    # foul 2 undone after the restart: its offer loses its buttons, its press is refused
+    await again.service.undo_foul(CHAT, HOST, 2)
+    closed = again.private(HOST)[-1]
+    assert closed.edit and closed.key == offers[0].key and not again.buttons(closed)
+    assert "Фол отменён, игра продолжается: №8 Player8" in closed.text
+    assert await again.refused(again.service.foul_offer(h.game_id, HOST, 2, True)) == \
+        "foul.offer.stale"
+    assert table.game.player(8).alive
+    # foul 4's offer stands: kept; a second press says so and changes nothing
+    answer = await again.service.foul_offer(h.game_id, HOST, 4, False)
+    assert answer.key == "foul.offer.kept"
+    assert again.private(HOST)[-1].key == offers[1].key and "Играет дальше" in \
+        again.private(HOST)[-1].text
+    for accept in (False, True):
+        assert await again.refused(again.service.foul_offer(h.game_id, HOST, 4, accept)) \
+            == "foul.offer.kept"
+    assert table.game.player(5).alive
+    # and a third restart reads both offers closed from the log
+    third = make_harness(db, fake_clock, translator, tmp_path)
+    await third.service.restore()
+    assert third.service.tables[h.game_id].foul_offers == {}
+    assert third.service.tables[h.game_id].foul_offers_closed == {2: "undone", 4: "kept"}
+
+
+async def test_an_undo_that_takes_a_count_below_the_limit_closes_the_offer(h: Harness) -> None:
+    await h.dealt(10)
+    await h.db.clubs.set_fouls(CHAT, limit=2)
+    await h.service.foul(CHAT, HOST, 8)
+    await h.service.foul(CHAT, HOST, 8)  # the offer after foul 2
+    await h.service.foul(CHAT, HOST, 3)
+    # foul 1 was №3's, not №8's: №8 has one foul again, the offer after foul 2 is moot
+    await h.service.undo_foul(CHAT, HOST, 1)
+    closed = h.private(HOST)[-1]
+    assert closed.edit and not h.buttons(closed) and "№8 Player8" in closed.text
+    assert await h.refused(h.service.foul_offer(h.game_id, HOST, 2, True)) == \
+        "foul.offer.stale"
+    assert h.table.game.player(8).alive
+    # a foul no offer followed has no offer to answer
+    assert await h.refused(h.service.foul_offer(h.game_id, HOST, 3, True)) == "game.stale"

@@ -59,7 +59,6 @@ class FoulDesk(PhaseService):
     def __init__(self, core: GameCore, host: HostControls) -> None:
         super().__init__(core)
         self.host = host
-        self._offers: set[tuple[int, int]] = set()  # (game, foul) offers sent, still open
 
     def hosted(self, where: Where, user_id: int) -> Table:
         """The game a command is about: the club chat's (the sender's table there), or (in
@@ -125,9 +124,12 @@ class FoulDesk(PhaseService):
                                             during=during)
                 except RuleViolation as e:
                     raise rule(e) from None
-                words = await self._tell_foul(table, club, result, note, confirm=confirm)
+                words, offered = await self._tell_foul(table, club, result, note,
+                                                       confirm=confirm)
                 payload: dict[str, object] = {"seat": seat, "reason": str(reason),
                                               "points": taken}
+                if offered:
+                    payload["offer"] = club.foul_limit
                 if during is not None:
                     payload["phase"] = str(during)
                 if note:
@@ -141,10 +143,10 @@ class FoulDesk(PhaseService):
             raise UserError("foul.busy")
 
     async def _tell_foul(self, table: Table, club: Club, result: engine.FoulResult,
-                         note: str | None, *, confirm: bool) -> dict[str, Any]:
+                         note: str | None, *, confirm: bool) -> tuple[dict[str, Any], bool]:
         """What a foul says: the player in private, the club chat when the club says so, the
         host when it typed the foul, and the offer of the technical death from the club's
-        limit on. Returns the host's answer's arguments."""
+        limit on. Returns the host's answer's arguments and whether the offer was made."""
         foul = result.foul
         reason, fine = self._reason(foul, note), self._fine(foul, club.foul_points)
         who = self.notifier.seat(table, foul.seat)
@@ -157,9 +159,9 @@ class FoulDesk(PhaseService):
                                     "fine": fine}
         if confirm:
             await self.notifier.private(table.host_id, "foul.done", **words)
-        if club.foul_limit and result.standing >= club.foul_limit \
-                and table.game.player(foul.seat).alive:
-            self._offers.add((table.game_id, foul.number))
+        offered = bool(club.foul_limit) and result.standing >= club.foul_limit \
+            and table.game.player(foul.seat).alive
+        if offered:
             await self.notifier.private(
                 table.host_id, "foul.offer.text", who=who, count=result.standing,
                 limit=club.foul_limit, ref=self._offer_ref(table, foul.number),
@@ -170,18 +172,31 @@ class FoulDesk(PhaseService):
                     button(self.tr.t(loc, "foul.offer.keep"),
                            FoulOfferCb(game=table.game_id, number=foul.number,
                                        accept=False).pack())], width=1))
-        return words
+        return words, offered
 
     def _offer_ref(self, table: Table, number: int) -> str:
         return self.core.ref(table, f"foul{number}", "offer")
 
-    async def _close_offer(self, table: Table, number: int, key: str, who: str) -> None:
-        """The offer after foul ``number`` loses its buttons and says how it ended (an offer
-        sent before a restart is closed when its button is pressed)."""
-        if (table.game_id, number) in self._offers:
-            self._offers.discard((table.game_id, number))
-            await self.notifier.edit_private(table.host_id, self._offer_ref(table, number),
-                                             key, who=who)
+    @staticmethod
+    def _offer_stands(table: Table, number: int) -> bool:
+        """The offer after foul ``number`` is still to decide: open, its foul not undone, the
+        player in the game with as many fouls standing as the offer said (from the log)."""
+        limit = table.foul_offers.get(number)
+        if limit is None:
+            return False
+        foul = table.game.fouls[number - 1]
+        return (not foul.undone and table.game.player(foul.seat).alive
+                and engine.standing_fouls(table.game, foul.seat) >= limit)
+
+    async def _close_offer(self, table: Table, number: int, how: str, who: str) -> None:
+        """The open offer after foul ``number`` loses its buttons and says ``how`` it ended
+        (kept, taken, gone, undone); logged, so a restart knows it is closed."""
+        if number not in table.foul_offers:
+            return
+        await self.notifier.edit_private(table.host_id, self._offer_ref(table, number),
+                                         f"foul.offer.{how}", who=who)
+        if table.open:  # a technical death may have ended the game: its log is closed
+            await self.core.record(table, "foul_offer_closed", {"number": number, "how": how})
 
     # ------------------------------------------------------------------ an undoing
     async def undo(self, where: Where, user_id: int, number: int | None = None, *,
@@ -222,16 +237,23 @@ class FoulDesk(PhaseService):
             if confirm:
                 await self.notifier.private(table.host_id, "foul.undone.done", number=number,
                                             who=who, back=back)
-            await self._close_offer(table, number, "foul.offer.undone", who)
             # a reversal is never refused (it gives points back)
             await self.core.record_now(table, "foul_undone", {"number": number},
                                        self._fines(table, result.ledger))
+            # the player's open offers whose foul this was, or whose count it made
+            for offered in sorted(table.foul_offers):
+                if table.game.fouls[offered - 1].seat == foul.seat \
+                        and not self._offer_stands(table, offered):
+                    await self._close_offer(table, offered, "undone", who)
             return reply("foul.undone.done", number=number, who=who, back=back)
 
     # ------------------------------------------------------------------ the offer
     async def offer(self, game_id: int, user_id: int, number: int, accept: bool) -> Reply:
         """The host's answer to the offer of the technical death after foul ``number``:
-        ``accept`` removes the player (``/tech``'s own step), else the player plays on."""
+        ``accept`` removes the player (``/tech``'s own step), else the player plays on. What
+        stands is read from the log's table, so an offer is judged the same after a restart:
+        one whose moment passed (the foul undone, the count below the limit again, the player
+        out) is refused and closed; one answered already says what was decided."""
         table = self.core.table(game_id)
         self.core.require_host(table, user_id)
         fouls = table.game.fouls if table.started else ()
@@ -239,18 +261,21 @@ class FoulDesk(PhaseService):
             raise UserError("game.stale")
         foul = fouls[number - 1]
         who = self.notifier.seat(table, foul.seat)
-        if foul.undone or not table.game.player(foul.seat).alive:
-            async with self.core.lock(game_id):  # the offer loses its buttons
-                self._offers.add((game_id, number))
-                await self._close_offer(table, number, "foul.offer.gone", who)
+        async with self.core.lock(game_id):
+            how = table.foul_offers_closed.get(number)
+            if how is None and number not in table.foul_offers:
+                raise UserError("game.stale")  # no offer was made after this foul
+            if how is None and not self._offer_stands(table, number):
+                how = "gone"
+                await self._close_offer(table, number, how, who)
+            elif how is None and not accept:
+                await self._close_offer(table, number, "kept", who)
+                return reply("foul.offer.kept", who=who)
+        if how in ("gone", "undone"):
             raise UserError("foul.offer.stale", who=who)
-        if not accept:
-            async with self.core.lock(game_id):
-                self._offers.add((game_id, number))
-                await self._close_offer(table, number, "foul.offer.kept", who)
-            return reply("foul.offer.kept", who=who)
+        if how is not None:  # a second press: what the host decided
+            raise UserError(f"foul.offer.{how}", who=who)
         answer = await self.host.technical_death(table.chat_id, user_id, foul.seat)
         async with self.core.lock(game_id):
-            self._offers.add((game_id, number))
-            await self._close_offer(table, number, "foul.offer.taken", who)
+            await self._close_offer(table, number, "taken", who)
         return answer
