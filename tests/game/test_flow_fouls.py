@@ -2,7 +2,8 @@
 and typed (``/foul``, ``/unfoul``, in the club chat and in private), a double press, the fine in
 the ledger, ``/balance`` and the game's web page, an undo, the Nth foul's offer of the technical
 death declined and accepted, the refusals that change nothing, and the engine's replay of the
-game's log giving the ledger's points."""
+game's log giving the ledger's points; on SQLite and on PostgreSQL (the fine's balance check is
+each backend's own transaction)."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ import json
 from collections import Counter
 from collections.abc import AsyncIterator
 from pathlib import Path
+from typing import Any
 
 import aiohttp
 import pytest
@@ -32,6 +34,14 @@ async def fake() -> AsyncIterator[FakeTelegram]:
         yield server
 
 
+@pytest.fixture(params=["sqlite", "postgresql"])
+async def backend(request: pytest.FixtureRequest) -> dict[str, Any]:
+    """The application's settings for each backend: a fresh PostgreSQL database, or SQLite."""
+    if request.param == "postgresql":
+        return {"database_url": await request.getfixturevalue("pg").new_database()}
+    return {}
+
+
 async def private_with(flow: Flow, chat: int, text: str, after: int = 0) -> str:
     """The first message to ``chat`` (from index ``after``) that holds ``text``."""
     def found() -> str | None:
@@ -47,13 +57,14 @@ async def ledger_of(flow: Flow) -> list[tuple[int, int, str]]:
     return [(r.tg_id, r.points, r.reason) for r in rows if r.reason.startswith("foul")]
 
 
-async def test_fouls_fines_undo_and_the_offer_over_http(fake: FakeTelegram,
-                                                        tmp_path: Path) -> None:
+async def test_fouls_fines_undo_and_the_offer_over_http(fake: FakeTelegram, tmp_path: Path,
+                                                        backend: dict[str, Any]) -> None:
     port = free_port()
     # the panel's 1.5 s edit slots pass at once (the throttle: test_service_panel)
     async with running(fake, tmp_path, delivery_clock=VirtualClock(), web_port=port,
-                       web_host="127.0.0.1") as app:
+                       web_host="127.0.0.1", **backend) as app:
         db = app.services.db
+        assert db.backend == ("postgresql" if backend else "sqlite")
         flow = Flow(fake, app, "en")
         await db.clubs.ensure(flow.club, title="Club", locale="en")
         await db.clubs.set_fouls(flow.club, points=2, limit=2)  # a fine of 2; offer at the 2nd
