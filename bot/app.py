@@ -31,8 +31,10 @@ from bot.cluster.share import ProcessRole
 from bot.cluster.shared_run import run_shared
 from bot.cluster.sharing import Sharing
 from bot.config import LOCALES, Settings
+from bot.delivery.replies import Replies
 from bot.delivery.sender import Limits, TelegramSender
 from bot.delivery.worker import Delivery
+from bot.game.callbacks import is_game_button
 from bot.game.service import GameService
 from bot.game.timers import JobGuard, stop_scheduler
 from bot.handlers import get_routers
@@ -51,7 +53,7 @@ from bot.services.moving import Moving
 from bot.services.shop import Shop
 from bot.services.status import Status
 from bot.startup import StartupError as StartupError  # where the importers found it
-from bot.telegram.flood import FloodGuard
+from bot.telegram.flood import ClubAnswers, FloodGuard
 from bot.telegram.middlewares import AdminOnly, BlockedInGame, ContextMiddleware
 from bot.telegram.polling import poll_until
 from bot.telegram.session import BotSession
@@ -60,6 +62,7 @@ from bot.telegram.updates import UpdateReader
 from bot.telegram.webhook import WebhookHandler
 from bot.wiring import (
     game_routers,
+    hosts_there,
     install_evenings,
     install_games,
     mini_app_url,
@@ -126,10 +129,13 @@ class App:
         self.dispatcher.update.outer_middleware(self.handlers)
         self.dispatcher.update.outer_middleware(UpdateMetrics(self.metrics))
         self.flood = FloodGuard(self.settings.flood_burst, self.settings.flood_per_second,
-                                self._slow_down, on_drop=self.metrics.flood_dropped.inc)
+                                self._slow_down, exempt=_game_press,
+                                on_drop=self.metrics.flood_dropped.inc)
         self.dispatcher.update.outer_middleware(self.flood)
         self.bot.session.middleware(RequestMetrics(self.metrics))
-        self.update_reader.on_skip = self.metrics.skipped.inc
+        self.update_reader.kinds = self.dispatcher.resolve_used_update_types()
+        self.update_reader.on_skip = lambda why: self.metrics.skipped.labels(why).inc()
+        self.services.replies.on_withheld = self.metrics.answers_withheld.inc
 
     async def check_api(self) -> User:
         """getMe: fails fast with a clear message when the API is unreachable or the token bad."""
@@ -317,7 +323,7 @@ class App:
         if update.callback_query is not None:
             await self.services.sender.answer(update.callback_query, text)
         elif update.message is not None and update.message.chat.type == "private":
-            await self.services.sender.send_text(update.message.chat.id, text)
+            await self.services.replies.send_text(update.message.chat.id, text)
 
     def totals(self) -> tuple[float, float]:
         """The updates handled and the Bot API requests answered since the start."""
@@ -382,16 +388,16 @@ class App:
         loop = asyncio.get_running_loop()
         self.alerting = loop.create_task(alerts.run(), name="alerts")
         if sharing is not None:
-            def told(roles: list[str], clubs: int, seconds: float) -> None:
-                what = [self.services.translator.t(self.settings.default_locale,
-                                                   "ops.what.roles", roles=", ".join(roles))
-                        ] if roles else []
+            def told(lost: list[int], roles: list[str], clubs: int, seconds: float) -> None:
+                tr, locale = self.services.translator, self.settings.default_locale
+                names = ", ".join(tr.t(locale, f"admin.status.role_{r}") for r in roles)
+                what = [tr.t(locale, "ops.what.roles", roles=names)] if roles else []
                 if clubs:
-                    what.append(self.services.translator.t(
-                        self.settings.default_locale, "ops.what.clubs", clubs=clubs))
-                task = loop.create_task(alerts.tell("takeover", session=str(sharing.conn.pid),
-                                                    what="; ".join(what),
-                                                    lasted=lasted(seconds)))
+                    what.append(tr.t(locale, "ops.what.clubs", clubs=clubs))
+                task = loop.create_task(alerts.tell(
+                    "takeover" if lost else "takeover_unknown", lost=", ".join(map(str, lost)),
+                    session=str(sharing.conn.pid), what="; ".join(what),
+                    lasted=lasted(seconds)))
                 self._told.add(task)
                 task.add_done_callback(self._told.discard)
 
@@ -448,6 +454,11 @@ class App:
                     if self.sharing is not None:  # its clubs' locks go last
                         await self.sharing.close()
         log.info("stopped")
+
+
+def _game_press(update: Update) -> bool:
+    query = update.callback_query
+    return query is not None and is_game_button(query.data)
 
 
 def load_translations() -> Translator:
@@ -517,7 +528,8 @@ async def create_app(
     chat_moves = ChatMoves(db)
     sender.on_migrated(chat_moves.moved)
     services = Services(settings=settings, db=db, sender=sender, translator=translator,
-                        accounts=accounts, admin=admin, chat_moves=chat_moves)
+                        accounts=accounts, admin=admin, replies=Replies(delivery, sender),
+                        chat_moves=chat_moves)
     services.extra["stats"] = StatsService(db)
     services.extra["moving"] = Moving(accounts, settings.admin_ids)
     services.extra["club_settings"] = ClubSettings(db, settings)
@@ -531,6 +543,7 @@ async def create_app(
     guard = JobGuard()
     games = install_games(services, scheduler, guard)
     evenings = install_evenings(services, scheduler, guard, clock)
+    services.replies.budget = ClubAnswers(hosts_there(services, games))
     chat_moves.on_moved(games.move_chat)
     chat_moves.on_moved(evenings.move_chat)
     # PostgreSQL: the inbox before the handlers (bot/cluster/receiving.py); SQLite: as ever

@@ -60,8 +60,9 @@ class Settings(BaseSettings):
     metrics_port: int | None = None  # Prometheus' /metrics of this process (bot/metrics.py)
     log_format: Literal["text", "json"] = "text"  # json: one JSON object a line
     ops_chat_id: int | None = None  # the operators' chat: alerts (bot/services/alerts.py)
-    # each user's updates: a burst, then so many a second (bot/telegram/flood.py; 0: no bound)
-    flood_burst: Annotated[int, Field(ge=0)] = 30
+    # each user's updates: a burst, then so many a second (bot/telegram/flood.py; 0: no bound);
+    # one a second is what a private chat's answers go out at, so no flood builds a backlog
+    flood_burst: Annotated[int, Field(ge=0)] = 10
     flood_per_second: Annotated[float, Field(gt=0)] = 1.0
     web_host: str = "0.0.0.0"
     web_url: str | None = None  # the pages' public address, linked from /stats and /top

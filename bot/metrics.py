@@ -64,8 +64,8 @@ class Metrics:
         self.update_seconds = Histogram("mafia_update_seconds", "Time handling one update",
                                         buckets=UPDATE_BUCKETS, registry=r)
         self.skipped = Counter("mafia_updates_skipped",
-                               "Updates that could not be read (logged, then skipped)",
-                               registry=r)
+                               "Updates skipped, logged: unreadable (malformed) or of a kind no"
+                               " handler takes (no_handler)", ["reason"], registry=r)
         self.requests = Counter("mafia_telegram_requests", "Bot API requests",
                                 ["method", "outcome"], registry=r)
         self.outbox_pending = Gauge("mafia_outbox_pending", "Outbox rows waiting to be sent",
@@ -82,6 +82,9 @@ class Metrics:
                                       "Seconds the database could not be reached", registry=r)
         self.flood_dropped = Counter("mafia_flood_dropped",
                                      "Updates dropped by the per-user rate bound", registry=r)
+        self.answers_withheld = Counter(
+            "mafia_answers_withheld", "Answers to club members not given in a club chat (over "
+            "the chat's budget for members)", registry=r)
         self.in_flight = Gauge("mafia_updates_in_flight", "Updates being handled now",
                                registry=r)
 
@@ -99,7 +102,7 @@ class Metrics:
 class UpdateMetrics:
     """``dispatcher.update.outer_middleware(UpdateMetrics(metrics))``: each update counted by
     its kind (``message``, ``callback_query``, ...) and outcome (``handled``, ``unhandled``,
-    ``error``), and timed."""
+    ``error``, ``dropped`` by the per-user bound), and timed."""
 
     def __init__(self, metrics: Metrics) -> None:
         self.metrics = metrics
@@ -119,7 +122,8 @@ class UpdateMetrics:
         token = bind(**fields)  # every line logged while it is handled names it
         try:
             result = await handler(event, data)
-            outcome = "unhandled" if result is UNHANDLED else "handled"
+            # a middleware below may say what became of it (the flood bound: "dropped")
+            outcome = data.get("outcome") or ("unhandled" if result is UNHANDLED else "handled")
             return result
         finally:
             unbind(token)

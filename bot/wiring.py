@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable
+
 from aiogram import Bot, Router
 from apscheduler.schedulers.asyncio import AsyncIOScheduler
 
@@ -84,3 +86,17 @@ async def start_games(bot: Bot, games: GameService, evenings: EveningService) ->
         await games.delivery.start()  # what a previous process left queued goes out first
     await games.restore()
     await evenings.restore()
+
+
+def hosts_there(services: Services, games: GameService) -> Callable[[int, int], Awaitable[bool]]:
+    """Who hosts in a club chat (their answers there are never held back:
+    bot/telegram/flood.py's ``ClubAnswers``): the network's admins and hosts, and the host of
+    a table open in it; from memory (a group's update reads nothing for it)."""
+    settings = services.settings
+
+    async def is_host(chat_id: int, user_id: int) -> bool:
+        return (user_id in settings.admin_ids or user_id in settings.host_ids
+                or any(t.chat_id == chat_id and t.open and t.host_id == user_id
+                       for t in games.tables.values()))
+
+    return is_host

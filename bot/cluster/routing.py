@@ -15,46 +15,58 @@ GAME_PRESS = re.compile(r"^g[a-z]*:(\d+):")  # bot/game/callbacks.py: every game
 JOIN_LINK = re.compile(r"^/start(?:@\w+)?\s+join_(\d+)\b")  # bot/game/rooms/lobby.py's deep link
 
 
+def _object(value: object) -> dict[str, Any] | None:
+    return value if isinstance(value, dict) else None
+
+
+def _id(value: dict[str, Any] | None) -> int | None:
+    found = None if value is None else value.get("id")
+    return found if isinstance(found, int) and not isinstance(found, bool) else None
+
+
 def _chat_and_user(update: RawUpdate) -> tuple[dict[str, Any] | None, dict[str, Any] | None]:
-    message = (update.get("message") or update.get("edited_message")
-               or update.get("channel_post") or update.get("edited_channel_post"))
+    """The update's chat and sender as sent; None where a field is missing or no JSON object
+    (a malformed update is routed to any process, whose reader skips it: nothing here
+    raises)."""
+    message = next(filter(None, map(_object, (update.get(k) for k in (
+        "message", "edited_message", "channel_post", "edited_channel_post")))), None)
     if message is not None:
-        return message.get("chat"), message.get("from")
-    member = update.get("my_chat_member") or update.get("chat_member")
+        return _object(message.get("chat")), _object(message.get("from"))
+    member = _object(update.get("my_chat_member")) or _object(update.get("chat_member"))
     if member is not None:
-        return member.get("chat"), member.get("from")
-    query = update.get("callback_query")
+        return _object(member.get("chat")), _object(member.get("from"))
+    query = _object(update.get("callback_query"))
     if query is not None:
-        pressed = query.get("message")
-        return (pressed.get("chat") if pressed else None), query.get("from")
+        pressed = _object(query.get("message"))
+        return (_object(pressed.get("chat")) if pressed else None), _object(query.get("from"))
     return None, None
 
 
 def sender_of(update: RawUpdate) -> int | None:
     """Who sent or pressed it (the account the handler reads first)."""
-    user = _chat_and_user(update)[1]
-    return None if user is None else int(user["id"])
+    return _id(_chat_and_user(update)[1])
 
 
 def _wants(update: RawUpdate) -> tuple[str, int] | None:
     """What decides the club: ("club", chat), ("game", id) or ("player", tg_id); None: any
     process may handle it."""
     chat, user = _chat_and_user(update)
-    if chat is not None and chat.get("type") in GROUPS:
+    if chat is not None and chat.get("type") in GROUPS and _id(chat) is not None:
         return "club", int(chat["id"])
-    query = update.get("callback_query")
-    if query is not None and query.get("data"):
-        press = GAME_PRESS.match(query["data"])
+    query = _object(update.get("callback_query"))
+    data = None if query is None else query.get("data")
+    if isinstance(data, str):
+        press = GAME_PRESS.match(data)
         if press is not None:
             return "game", int(press.group(1))
-    message = update.get("message")
-    if message is not None and message.get("text"):
-        link = JOIN_LINK.match(message["text"])
+    message = _object(update.get("message"))
+    text = None if message is None else message.get("text")
+    if isinstance(text, str):
+        link = JOIN_LINK.match(text)
         if link is not None:
             return "game", int(link.group(1))
-    if user is not None:
-        return "player", int(user["id"])
-    return None
+    user_id = _id(user)
+    return None if user_id is None else ("player", user_id)
 
 
 async def club_of(update: RawUpdate, inbox: Inbox) -> int | None:

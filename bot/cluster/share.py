@@ -206,10 +206,15 @@ class ShareConnection:
         return got
 
     async def members(self) -> int:
-        return int(await self._run(
-            "fetchval", "SELECT count(*) FROM pg_locks WHERE locktype = 'advisory'"
+        return len(await self.member_sessions())
+
+    async def member_sessions(self) -> set[int]:
+        """The session (backend pid) of each live process sharing the database."""
+        rows = await self._run(
+            "fetch", "SELECT pid FROM pg_locks WHERE locktype = 'advisory'"
             " AND classid = $1::bigint::oid AND objid = 0 AND objsubid = 2 AND granted"
-            f" AND {THIS_DATABASE}", MEMBER_CLASS))
+            f" AND {THIS_DATABASE}", MEMBER_CLASS)
+        return {int(r[0]) for r in rows}
 
     async def roles_held(self) -> dict[ProcessRole, int]:
         """Each role with a live holder: the holder's session."""

@@ -33,7 +33,7 @@ from bot.delivery.worker import Delivery
 from bot.evenings.service import EveningService
 from bot.game.service import GameService
 from bot.services.status import ProcessLine
-from bot.telegram.updates import GetRawUpdates, RawUpdate
+from bot.telegram.updates import MALFORMED, GetUpdatesAsSent, RawUpdate, next_offset, update_id_of
 from storage.backends import DatabaseUnavailable
 from storage.db import Database
 
@@ -93,9 +93,12 @@ class Sharing:
         # a role or a club taken after this process's first look (another process lost, or
         # a new club): the metrics' takeovers
         self.on_taken: Callable[[str], None] = lambda what: None
-        # what one look took over from a lost process: its roles, its clubs with games, and
-        # how long their restore took (the operators' alert)
-        self.on_takeover: Callable[[list[str], int, float], None] = lambda r, c, s: None
+        # what one look took over from a lost process: the sessions lost since the last look,
+        # the roles and the clubs with games taken, how long their restore took (the
+        # operators' alert)
+        self.on_takeover: Callable[[list[int], list[str], int, float], None] = \
+            lambda lost, roles, clubs, seconds: None
+        self.sessions: set[int] = set()  # the live processes' sessions, as last looked
         self._looked = False
 
     # ------------------------------------------------------------------ lifecycle
@@ -163,12 +166,14 @@ class Sharing:
     # ------------------------------------------------------------------ roles and clubs
     async def look(self) -> None:
         roles, held, began = set(self.conn.roles), set(self.held), time.monotonic()
+        sessions = set(self.sessions)
         await self._look()
         taken = sorted(r.name.lower() for r in self.conn.roles - roles)
         playing = {t.chat_id for t in self.games.tables.values()}
         clubs = len((self.held - held) & playing)  # a new club has no game yet to take over
         if self._looked and (taken or clubs):
-            self.on_takeover(taken, clubs, time.monotonic() - began)
+            self.on_takeover(sorted(sessions - self.sessions), taken, clubs,
+                             time.monotonic() - began)
         self._looked = True
 
     async def _look(self) -> None:
@@ -200,7 +205,8 @@ class Sharing:
         being handled) above it. The clubs taken are restored at once, side by side."""
         waiting = await self.db.inbox.pending_clubs()
         clubs = set(await self.db.clubs.chat_ids()) | set(waiting)
-        members = max(1, await self.conn.members())
+        self.sessions = await self.conn.member_sessions()
+        members = max(1, len(self.sessions))
         roles = await self.conn.roles_held()
         share = fair_share(len(clubs), members, roles, self.conn.roles)
         elsewhere = await self.conn.held_elsewhere()
@@ -316,13 +322,22 @@ class Sharing:
         offset: int | None = None
         while True:
             try:
-                updates = await self.bot(
-                    GetRawUpdates(offset=offset, timeout=self.polling_timeout,
-                                  allowed_updates=allowed),
+                batch = await self.bot(
+                    GetUpdatesAsSent(offset=offset, timeout=self.polling_timeout,
+                                     allowed_updates=allowed),
                     request_timeout=self.polling_timeout + 10)
+                # each update is read where it is handled; one that is no JSON object with an
+                # update_id cannot even be written to the inbox: skipped here
+                updates = [u for u in batch if update_id_of(u) is not None]
+                for bad in (u for u in batch if update_id_of(u) is None):
+                    self.dispatcher.reader.skip(None, MALFORMED, "no update_id", bad)
                 if updates:
                     await self.receive(updates)  # the holders woken
-                    offset = int(updates[-1]["update_id"]) + 1
+                confirmed = next_offset(batch, offset)
+                if batch and confirmed == offset:  # nothing in it says how to confirm it
+                    log.error("updates without update_id", extra={"count": len(batch)})
+                    await asyncio.sleep(POLL_RETRY_S)
+                offset = confirmed
             except asyncio.CancelledError:
                 raise
             except Exception as e:

@@ -37,7 +37,9 @@ from aiogram.exceptions import (
 from aiogram.methods import (
     CloseForumTopic,
     EditMessageCaption,
+    EditMessageReplyMarkup,
     EditMessageText,
+    SendDocument,
     SendMessage,
     SendPhoto,
     TelegramMethod,
@@ -342,6 +344,9 @@ class Delivery:
         """The message an edit changes (None for a send), or why there is none."""
         if row.method != EDIT:
             return None
+        known = row.payload.get("message_id")  # a handler's edit of a button's message
+        if isinstance(known, int):
+            return known
         assert row.key is not None
         target = await self.db.outbox.message_id(row.chat_id, row.key)
         if target is None or target[0] != "sent" or target[1] is None:
@@ -368,6 +373,21 @@ class Delivery:
         thread = payload.get("thread")  # a table's forum topic (sends name it; edits need not)
         if payload.get(CLOSE_TOPIC):
             return CloseForumTopic(chat_id=row.chat_id, message_thread_id=int(payload["thread"]))
+        if "document" in payload:  # a handler's file (bot/delivery/replies.py)
+            data = base64.b64decode(payload["document"])
+            caption = payload.get("caption")
+            return SendDocument(chat_id=row.chat_id, message_thread_id=thread,
+                                document=BufferedInputFile(data, filename=payload["filename"]),
+                                caption=caption,
+                                parse_mode=self.sender.parse_mode if caption else None)
+        if "photo_id" in payload:  # a photo Telegram has (a handler's: a gift's card)
+            caption = payload.get("caption")
+            return SendPhoto(chat_id=row.chat_id, message_thread_id=thread,
+                             photo=payload["photo_id"], caption=caption, reply_markup=markup,
+                             parse_mode=self.sender.parse_mode if caption else None)
+        if target is not None and payload.get("markup_only"):  # a handler's buttons changed
+            return EditMessageReplyMarkup(chat_id=row.chat_id, message_id=target,
+                                          reply_markup=markup)
         if photo is not None:
             return SendPhoto(chat_id=row.chat_id, message_thread_id=thread,
                              photo=BufferedInputFile(photo[0], filename=photo_name(photo[0])),
@@ -388,12 +408,22 @@ class Delivery:
     async def _call(self, method: TelegramMethod[Any], *, urgent: bool) -> Any:
         """Telegram's answer to ``method``. A picture that could not be drawn went out as its
         caption, a text (:meth:`_photo`), so its caption's edits are edits of that text: when
-        Telegram says the message has no caption, the same edit goes again as a text's."""
+        Telegram says the message has no caption, the same edit goes again as a text's. A photo
+        by its ``file_id`` that Telegram refuses (one it no longer takes) goes as its caption,
+        a text."""
         # aiohttp takes the seconds as a float (aiogram's hint says int)
         timeout: Any = self.sender.limits.request_timeout
         try:
             return await self.sender.bot(method, request_timeout=timeout)
         except TelegramBadRequest as e:
+            if isinstance(method, SendPhoto) and isinstance(method.photo, str):
+                log.warning("a photo refused goes as its caption",
+                            extra={"chat_id": method.chat_id, "error": e.message})
+                await self.sender.limiter.acquire(int(method.chat_id or 0), urgent=urgent)
+                return await self.sender.bot(SendMessage(
+                    chat_id=method.chat_id, message_thread_id=method.message_thread_id,
+                    text=method.caption or "", parse_mode=method.parse_mode,
+                    reply_markup=method.reply_markup), request_timeout=timeout)
             if not (isinstance(method, EditMessageCaption) and NO_CAPTION in e.message.lower()):
                 raise
         log.info("a caption's edit goes to the text sent instead of its picture",

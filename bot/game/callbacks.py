@@ -3,6 +3,7 @@ role — so a forged or stale press is refused by the service, which checks ever
 
 from __future__ import annotations
 
+import functools
 from typing import Literal
 
 from aiogram.filters.callback_data import CallbackData
@@ -130,3 +131,17 @@ class CheckInCb(CallbackData, prefix="gk"):
 
     game: int
     evening: int
+
+
+@functools.cache
+def _game_buttons() -> frozenset[str]:
+    """The prefixes of every payload above (each one a game's button)."""
+    return frozenset(cb.__prefix__ for cb in globals().values()
+                     if isinstance(cb, type) and issubclass(cb, CallbackData)
+                     and cb is not CallbackData)
+
+
+def is_game_button(data: str | None) -> bool:
+    """Whether a press is one of a game's own buttons (the per-user bound lets every one
+    through: each is cheap, and a second press of it changes nothing)."""
+    return data is not None and data.partition(":")[0] in _game_buttons()

@@ -23,11 +23,11 @@ async def redeem(
 ) -> None:
     change = await services.admin.redeem(_admin_id(message), command.args or "")
     tr, player = services.translator, change.player
-    await services.sender.send_text(message.chat.id, tr.t(
+    await services.replies.answer(message, tr.t(
         locale, "admin.redeemed", points=change.points, nick=display(player),
         reason=change.reason, balance=change.balance))
     if not player.offline:  # an account without Telegram gets no notice
-        await services.sender.send_text(player.tg_id, tr.t(
+        await services.replies.send_text(player.tg_id, tr.t(
             services.accounts.locale_of(player, None), "admin.redeemed_notice",
             points=change.points, reason=change.reason, balance=change.balance))
 
@@ -37,11 +37,11 @@ async def adjust(
 ) -> None:
     change = await services.admin.adjust(_admin_id(message), command.args or "")
     tr, player = services.translator, change.player
-    await services.sender.send_text(message.chat.id, tr.t(
+    await services.replies.answer(message, tr.t(
         locale, "admin.adjusted", points=change.points, nick=display(player),
         reason=change.reason, balance=change.balance))
     if not player.offline:  # an account without Telegram gets no notice
-        await services.sender.send_text(player.tg_id, tr.t(
+        await services.replies.send_text(player.tg_id, tr.t(
             services.accounts.locale_of(player, None), "admin.adjusted_notice",
             points=change.points, reason=change.reason, balance=change.balance))
 
@@ -55,10 +55,9 @@ async def block(
         await shop.tell()
     tr = services.translator
     player_locale = services.accounts.locale_of(player, None)
-    await services.sender.send_text(message.chat.id,
-                                    tr.t(locale, "admin.blocked", nick=display(player)))
+    await services.replies.answer(message, tr.t(locale, "admin.blocked", nick=display(player)))
     if not player.offline:  # an account without Telegram gets no notice
-        await services.sender.send_text(player.tg_id, tr.t(
+        await services.replies.send_text(player.tg_id, tr.t(
             player_locale, "admin.blocked_notice",
             reason=reason or tr.t(player_locale, "admin.no_reason")))
 
@@ -68,10 +67,9 @@ async def unblock(
 ) -> None:
     player = await services.admin.unblock(_admin_id(message), command.args or "")
     tr = services.translator
-    await services.sender.send_text(message.chat.id,
-                                    tr.t(locale, "admin.unblocked", nick=display(player)))
+    await services.replies.answer(message, tr.t(locale, "admin.unblocked", nick=display(player)))
     if not player.offline:
-        await services.sender.send_text(player.tg_id, tr.t(
+        await services.replies.send_text(player.tg_id, tr.t(
             services.accounts.locale_of(player, None), "admin.unblocked_notice"))
 
 
@@ -87,22 +85,22 @@ async def export(message: Message, command: CommandObject, services: Services,
     else:
         data = await services.admin.export_csv(_admin_id(message))
     today = services.admin.clock().date()
-    await services.sender.send_document(
+    await services.replies.send_document(
         message.chat.id, data, f"balances-{today.isoformat()}.{form}",
         caption=services.translator.t(locale, "admin.export_caption", date=today),
     )
     if form == "csv":  # the .xlsx holds them on a sheet of its own
         requests = await services.admin.export_requests_csv()
         if requests is not None:
-            await services.sender.send_document(
+            await services.replies.send_document(
                 message.chat.id, requests, f"gift-requests-{today.isoformat()}.csv",
                 caption=services.translator.t(locale, "shop.export_caption", date=today))
 
 
 async def complaints(message: Message, services: Services, locale: str) -> None:
     counts = await services.admin.complaints(_admin_id(message))
-    await services.sender.send_text(
-        message.chat.id, texts.complaints(services.translator, locale, counts))
+    await services.replies.answer(
+        message, texts.complaints(services.translator, locale, counts))
 
 
 async def status(message: Message, services: Services, locale: str) -> None:
@@ -110,7 +108,7 @@ async def status(message: Message, services: Services, locale: str) -> None:
         raise UserError("admin.status_unavailable")
     report = await services.status.report()
     lines = [(p.session, p.roles, p.clubs, p.this) for p in report.processes]
-    await services.sender.send_text(message.chat.id, texts.status(
+    await services.replies.answer(message, texts.status(
         services.translator, locale, uptime_s=report.uptime_s, version=report.version,
         processes=lines, games_open=report.games_open,
         updates_per_minute=report.updates_per_minute,

@@ -22,7 +22,7 @@ PLAYER_GAME_COMMANDS = ("myrole", "friend", "panel")
 
 
 async def help_(message: Message, services: Services, locale: str) -> None:
-    await services.sender.send_text(message.chat.id, services.translator.t(locale, "help.group"))
+    await services.replies.answer(message, services.translator.t(locale, "help.group"))
 
 
 def create_router() -> Router:

@@ -11,6 +11,7 @@ from aiogram.filters import Command, CommandObject
 from aiogram.types import CallbackQuery, InlineKeyboardButton, InlineKeyboardMarkup, Message
 
 from bot.config import Settings
+from bot.delivery.replies import Replies
 from bot.delivery.sender import TelegramSender, topic_of
 from bot.errors import UserError
 from bot.evenings.callbacks import EveningCb, EveningDialogCb
@@ -41,7 +42,7 @@ async def may_host(bot: Bot, db: Database, settings: Settings, chat_id: int,
 
 
 async def evening(message: Message, command: CommandObject, bot: Bot, db: Database,
-                  settings: Settings, evenings: EveningService, sender: TelegramSender,
+                  settings: Settings, evenings: EveningService, replies: Replies,
                   translator: Translator, club: Club, locale: str) -> None:
     assert message.from_user is not None
     user = message.from_user.id
@@ -51,19 +52,21 @@ async def evening(message: Message, command: CommandObject, bot: Bot, db: Databa
     if not words:
         text, markup = screen(translator, locale, EveningDialogCb(),
                               evenings.clock().astimezone(evenings.zone))
-        await sender.send_text(message.chat.id, text, reply_markup=markup,
-                               thread=topic_of(message))
+        # (a host's: may_host above; not a member's answer)
+        await replies.send_text(message.chat.id, text, reply_markup=markup,
+                                thread=topic_of(message))
     elif words[0].casefold() in CANCEL_WORDS:
         answer = await evenings.cancel(club, words[1:])
-        await sender.send_text(message.chat.id, translator.t(locale, answer.key, **answer.kwargs),
-                               thread=topic_of(message))
+        await replies.send_text(message.chat.id, translator.t(locale, answer.key,
+                                                              **answer.kwargs),
+                                thread=topic_of(message))
     else:
         await evenings.typed(club, user, words)  # the post is the answer
 
 
 async def dialog(query: CallbackQuery, callback_data: EveningDialogCb, bot: Bot, db: Database,
                  settings: Settings, evenings: EveningService, sender: TelegramSender,
-                 translator: Translator, club: Club, locale: str) -> None:
+                 replies: Replies, translator: Translator, club: Club, locale: str) -> None:
     """A press of the announcing buttons (a host's only); the seats' press announces."""
     message = query.message
     if message is None or not await may_host(bot, db, settings, message.chat.id,
@@ -71,27 +74,27 @@ async def dialog(query: CallbackQuery, callback_data: EveningDialogCb, bot: Bot,
         raise UserError("evening.not_host")
     if callback_data.close:
         await sender.answer(query)
-        await sender.edit_text(message.chat.id, message.message_id,
-                               translator.t(locale, "evening.dialog.closed"))
+        await replies.edit_text(message.chat.id, message.message_id,
+                                translator.t(locale, "evening.dialog.closed"))
         return
     if callback_data.seats:
         starts_at = chosen_start(callback_data, evenings.zone)
         made = await evenings.announce(club, query.from_user.id, starts_at,
                                        callback_data.tables, callback_data.seats)
         await sender.answer(query)
-        await sender.edit_text(message.chat.id, message.message_id, translator.t(
+        await replies.edit_text(message.chat.id, message.message_id, translator.t(
             locale, "evening.dialog.done",
             when=Safe(texts.starts(translator, locale, made.evening))))
         return
     text, markup = screen(translator, locale, callback_data,
                           evenings.clock().astimezone(evenings.zone))
     await sender.answer(query)
-    await sender.edit_text(message.chat.id, message.message_id, text, reply_markup=markup)
+    await replies.edit_text(message.chat.id, message.message_id, text, reply_markup=markup)
 
 
 async def sign(query: CallbackQuery, callback_data: EveningCb, evenings: EveningService,
-               sender: TelegramSender, translator: Translator, user_locale: str,
-               account: Player | None = None) -> None:
+               sender: TelegramSender, replies: Replies, translator: Translator,
+               user_locale: str, account: Player | None = None) -> None:
     """«I'm in» / «Cancel», under the post or in ``/evenings``; the answer in the presser's
     language."""
     tg_id = query.from_user.id
@@ -103,15 +106,15 @@ async def sign(query: CallbackQuery, callback_data: EveningCb, evenings: Evening
     message = query.message
     if message is not None and message.chat.type == "private":  # /evenings: the list again
         text, markup = await _mine(evenings, translator, user_locale, tg_id)
-        await sender.edit_text(message.chat.id, message.message_id, text, reply_markup=markup)
+        await replies.edit_text(message.chat.id, message.message_id, text, reply_markup=markup)
 
 
-async def mine(message: Message, evenings: EveningService, sender: TelegramSender,
+async def mine(message: Message, evenings: EveningService, replies: Replies,
                translator: Translator, locale: str) -> None:
     """``/evenings``: the player's evenings and places, a cancel button for each."""
     assert message.from_user is not None
     text, markup = await _mine(evenings, translator, locale, message.from_user.id)
-    await sender.send_text(message.chat.id, text, reply_markup=markup)
+    await replies.answer(message, text, reply_markup=markup)
 
 
 async def _mine(evenings: EveningService, translator: Translator, locale: str,

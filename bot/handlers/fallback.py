@@ -5,20 +5,21 @@ from __future__ import annotations
 from aiogram import F, Router
 from aiogram.types import CallbackQuery, Message
 
+from bot.delivery.replies import Replies
 from bot.delivery.sender import TelegramSender
 from views.i18n import Translator
 
 
 async def unknown_command(
-    message: Message, sender: TelegramSender, translator: Translator, locale: str
+    message: Message, replies: Replies, translator: Translator, locale: str
 ) -> None:
-    await sender.send_text(message.chat.id, translator.t(locale, "misc.unknown_command"))
+    await replies.answer(message, translator.t(locale, "misc.unknown_command"))
 
 
 async def not_a_command(
-    message: Message, sender: TelegramSender, translator: Translator, locale: str
+    message: Message, replies: Replies, translator: Translator, locale: str
 ) -> None:
-    await sender.send_text(message.chat.id, translator.t(locale, "misc.not_a_command"))
+    await replies.answer(message, translator.t(locale, "misc.not_a_command"))
 
 
 async def stale_button(query: CallbackQuery, sender: TelegramSender, translator: Translator,

@@ -9,6 +9,7 @@ from aiogram import Bot, F, Router
 from aiogram.filters import Command, CommandObject
 from aiogram.types import CallbackQuery, Message
 
+from bot.delivery.replies import Replies
 from bot.delivery.sender import TelegramSender, topic_of
 from bot.errors import UserError
 from bot.game.callbacks import LobbyCb
@@ -27,10 +28,9 @@ def plain(text: str) -> str:
         :200]
 
 
-async def _say(message: Message, games: GameService, sender: TelegramSender, locale: str,
+async def _say(message: Message, games: GameService, replies: Replies, locale: str,
                answer: Reply) -> None:
-    await sender.send_text(message.chat.id, games.notifier.t(locale, answer.key, **answer.kwargs),
-                           thread=topic_of(message))
+    await replies.answer(message, games.notifier.t(locale, answer.key, **answer.kwargs))
 
 
 def _place(message: Message) -> Place:
@@ -73,26 +73,26 @@ async def invite(message: Message, games: GameService, sender: TelegramSender,
 
 
 async def roles(message: Message, command: CommandObject, games: GameService,
-                sender: TelegramSender, locale: str) -> None:
+                replies: Replies, locale: str) -> None:
     answer = await games.composition(_place(message), _user(message), (command.args or "").strip())
-    await _say(message, games, sender, locale, answer)
+    await _say(message, games, replies, locale, answer)
 
 
-async def seat(message: Message, command: CommandObject, games: GameService, sender: TelegramSender,
+async def seat(message: Message, command: CommandObject, games: GameService, replies: Replies,
                locale: str) -> None:
     words = (command.args or "").split()
     if len(words) < 2 or not words[-1].isdigit():
         raise UserError("game.reseat.usage")
     answer = await games.reseat(_place(message), _user(message), " ".join(words[:-1]),
                                 int(words[-1]))
-    await _say(message, games, sender, locale, answer)
+    await _say(message, games, replies, locale, answer)
 
 
 SEXES = {"m": "m", "f": "f", "м": "m", "ж": "f"}
 
 
 async def addseat(message: Message, command: CommandObject, games: GameService,
-                  sender: TelegramSender, locale: str) -> None:
+                  replies: Replies, locale: str) -> None:
     """``/addseat NICK [m|f]``: a seat for a player without Telegram (the host plays it)."""
     words = (command.args or "").split()
     sex = SEXES.get(words[-1].casefold()) if len(words) > 1 else None
@@ -100,25 +100,25 @@ async def addseat(message: Message, command: CommandObject, games: GameService,
     if not nick:
         raise UserError("seats.add.usage")
     answer = await games.add_offline(_place(message), _user(message), nick, sex)
-    await _say(message, games, sender, locale, answer)
+    await _say(message, games, replies, locale, answer)
 
 
 async def unseat(message: Message, command: CommandObject, games: GameService,
-                 sender: TelegramSender, locale: str) -> None:
+                 replies: Replies, locale: str) -> None:
     nick = (command.args or "").strip()
     if not nick:
         raise UserError("seats.unseat.usage")
     answer = await games.unseat(_place(message), _user(message), nick)
-    await _say(message, games, sender, locale, answer)
+    await _say(message, games, replies, locale, answer)
 
 
 async def fate_mode(message: Message, command: CommandObject, games: GameService,
-                    sender: TelegramSender, locale: str) -> None:
+                    replies: Replies, locale: str) -> None:
     mode = (command.args or "").strip().lower()
     if mode not in ("host", "bot"):
         raise UserError("game.fate.usage")
     answer = await games.set_fate_mode(_place(message), _user(message), mode == "host")
-    await _say(message, games, sender, locale, answer)
+    await _say(message, games, replies, locale, answer)
 
 
 async def deal(message: Message, games: GameService) -> None:
@@ -137,18 +137,18 @@ async def vote(message: Message, games: GameService) -> None:
     await games.start_vote(_place(message), _user(message))
 
 
-async def status(message: Message, games: GameService, sender: TelegramSender, locale: str) -> None:
+async def status(message: Message, games: GameService, replies: Replies, locale: str) -> None:
     answer = await games.status(_place(message), _user(message))
-    await _say(message, games, sender, locale, answer)
+    await _say(message, games, replies, locale, answer)
 
 
-async def tech(message: Message, command: CommandObject, games: GameService, sender: TelegramSender,
+async def tech(message: Message, command: CommandObject, games: GameService, replies: Replies,
                locale: str) -> None:
     arg = (command.args or "").strip().lstrip("№#")
     if not arg.isdigit():
         raise UserError("game.tech.usage")
     answer = await games.technical_death(_place(message), _user(message), int(arg))
-    await _say(message, games, sender, locale, answer)
+    await _say(message, games, replies, locale, answer)
 
 
 async def foul(message: Message, command: CommandObject, games: GameService) -> None:

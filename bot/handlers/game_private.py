@@ -6,6 +6,7 @@ from aiogram import F, Router
 from aiogram.filters import Command
 from aiogram.types import CallbackQuery, Message
 
+from bot.delivery.replies import Replies
 from bot.delivery.sender import TelegramSender
 from bot.game.callbacks import (
     CancelCb,
@@ -41,11 +42,11 @@ async def myrole(message: Message, games: GameService) -> None:
     await games.my_role(_user(message))
 
 
-async def friend(message: Message, games: GameService, sender: TelegramSender, locale: str) -> None:
+async def friend(message: Message, games: GameService, replies: Replies, locale: str) -> None:
     table, seats = await games.friend_menu(_user(message))
     markup = games.friend_markup(table, seats)(locale)
-    await sender.send_text(message.chat.id, games.notifier.t(locale, "game.friend.menu"),
-                           reply_markup=markup)
+    await replies.answer(message, games.notifier.t(locale, "game.friend.menu"),
+                         reply_markup=markup)
 
 
 async def invite(query: CallbackQuery, callback_data: InviteCb, games: GameService,
@@ -126,10 +127,10 @@ async def friend_decision(query: CallbackQuery, callback_data: FriendAcceptCb,
     await _answer(query, games, sender, locale, answer)
 
 
-async def panel(message: Message, games: GameService, sender: TelegramSender, locale: str) -> None:
+async def panel(message: Message, games: GameService, replies: Replies, locale: str) -> None:
     """``/panel``: the host's panel again, at the bottom of the chat."""
     if not await games.panel.show(_user(message)):
-        await sender.send_text(message.chat.id, games.notifier.t(locale, "panel.none"))
+        await replies.answer(message, games.notifier.t(locale, "panel.none"))
 
 
 async def panel_button(query: CallbackQuery, callback_data: PanelCb, games: GameService,

@@ -55,11 +55,11 @@ async def import_(message: Message, command: CommandObject, bot: Bot, moving: Mo
     report = await moving.run_import(_user_id(message), buffer.getvalue(),
                                      apply=mode == "apply", sheet=sheet)
     tr = services.translator
-    await services.sender.send_text(
-        message.chat.id, club_texts.import_report(tr, locale, report))
+    await services.replies.answer(
+        message, club_texts.import_report(tr, locale, report))
     refused = club_texts.refused_file(tr, locale, report, document.file_name)
     if refused is not None:
-        await services.sender.send_document(
+        await services.replies.send_document(
             message.chat.id, refused[0], refused[1],
             caption=tr.t(locale, "club.import.refused_file"))
 
@@ -68,17 +68,17 @@ async def link(message: Message, command: CommandObject, moving: Moving, service
                locale: str) -> None:
     result, tg_id = await moving.admin_link(_user_id(message), (command.args or "").strip())
     tr = services.translator
-    await services.sender.send_text(message.chat.id, tr.t(
+    await services.replies.answer(message, tr.t(
         locale, "club.link.done", nick=result.record.nickname, points=result.points))
     player = await services.accounts.get(tg_id)
-    await services.sender.send_text(tg_id, club_texts.linked(
+    await services.replies.send_text(tg_id, club_texts.linked(
         tr, services.accounts.locale_of(player, None), result))
 
 
 async def lookalikes(message: Message, moving: Moving, services: Services, locale: str) -> None:
     groups = await moving.lookalikes(_user_id(message))
-    await services.sender.send_text(
-        message.chat.id, club_texts.lookalikes(services.translator, locale, groups))
+    await services.replies.answer(
+        message, club_texts.lookalikes(services.translator, locale, groups))
 
 
 def create_router() -> Router:

@@ -6,6 +6,7 @@ from aiogram import F, Router
 from aiogram.filters import Command, CommandObject, CommandStart
 from aiogram.types import CallbackQuery, InlineKeyboardButton, InlineKeyboardMarkup, Message
 
+from bot.delivery.replies import Replies
 from bot.delivery.sender import TelegramSender
 from bot.evenings.service import EveningService
 from bot.handlers.buttons import LangCb, SexCb, SpouseCb
@@ -29,19 +30,19 @@ async def start(
     result = await services.accounts.start(
         user.id, user.full_name, user.language_code, command.args
     )
-    tr, chat = services.translator, message.chat.id
+    tr, replies = services.translator, services.replies
     key = "start.new" if result.is_new else "start.back"
-    await services.sender.send_text(chat, tr.t(locale, key, name=user.full_name))
+    await replies.answer(message, tr.t(locale, key, name=user.full_name))
     moving: Moving = services.extra["moving"]
     link = await moving.link_on_start(user.id, user.username)
     if link is not None:
-        await services.sender.send_text(chat, club_texts.linked(tr, locale, link))
+        await replies.answer(message, club_texts.linked(tr, locale, link))
     if result.bad_payload:
-        await services.sender.send_text(chat, tr.t(locale, "start.bad_payload"))
+        await replies.answer(message, tr.t(locale, "start.bad_payload"))
     elif result.join_game_id is not None:
         await services.accounts.require(user.id, active=True)
         if not await services.join_lobby(user.id, result.join_game_id, locale):
-            await services.sender.send_text(chat, tr.t(locale, "start.lobby_not_found"))
+            await replies.answer(message, tr.t(locale, "start.lobby_not_found"))
 
 
 async def help_(message: Message, services: Services, locale: str) -> None:
@@ -50,7 +51,7 @@ async def help_(message: Message, services: Services, locale: str) -> None:
     if message.from_user and services.admin.is_admin(message.from_user.id):
         text += "\n\n" + services.translator.t(locale, "help.admin")
         text += "\n\n" + services.translator.t(locale, "shop.help.admin")
-    await services.sender.send_text(message.chat.id, text)
+    await services.replies.answer(message, text)
 
 
 async def nick(
@@ -58,9 +59,9 @@ async def nick(
 ) -> None:
     user = message.from_user
     assert user is not None
-    sender, translator = services.sender, services.translator
+    replies, translator = services.replies, services.translator
     if not _args(command):
-        await sender.send_text(message.chat.id, translator.t(locale, "nick.usage"))
+        await replies.answer(message, translator.t(locale, "nick.usage"))
         return
     outcome = await moving.set_nickname(user.id, user.username, _args(command))
     if outcome.link is not None:
@@ -69,30 +70,30 @@ async def nick(
         text = translator.t(locale, "club.nick.claimed", nick=outcome.nickname)
         for admin_id in sorted(services.admin.admin_ids):
             admin = await services.accounts.get(admin_id)
-            await sender.send_text(admin_id, translator.t(
+            await replies.send_text(admin_id, translator.t(
                 services.accounts.locale_of(admin, None), "club.nick.claim_admin",
                 nick=outcome.nickname, name=user.full_name, id=user.id))
     else:
         key = "nick.set" if outcome.changed else "nick.same"
         text = translator.t(locale, key, nick=outcome.nickname)
-    await sender.send_text(message.chat.id, text)
+    await replies.answer(message, text)
 
 
 async def profile(
-    message: Message, accounts: Accounts, evenings: EveningService, sender: TelegramSender,
+    message: Message, accounts: Accounts, evenings: EveningService, replies: Replies,
     translator: Translator, locale: str,
 ) -> None:
     assert message.from_user is not None
     player = await accounts.require(message.from_user.id)
     spouse = await accounts.spouse(player)
     listed, no_shows = await evenings.profile(player.tg_id)
-    await sender.send_text(message.chat.id, "\n".join((
+    await replies.answer(message, "\n".join((
         texts.profile(translator, locale, player, None if spouse is None else display(spouse),
                       None if spouse is None else spouse.sex),
         evening_texts.profile(translator, locale, listed, no_shows))))
 
 
-async def lang(message: Message, sender: TelegramSender, translator: Translator,
+async def lang(message: Message, replies: Replies, translator: Translator,
                locale: str) -> None:
     markup = InlineKeyboardMarkup(inline_keyboard=[[
         InlineKeyboardButton(text=translator.t(locale, "lang.name_ru"),
@@ -100,22 +101,21 @@ async def lang(message: Message, sender: TelegramSender, translator: Translator,
         InlineKeyboardButton(text=translator.t(locale, "lang.name_en"),
                              callback_data=LangCb(code="en").pack()),
     ]])
-    await sender.send_text(message.chat.id, translator.t(locale, "lang.prompt"),
-                           reply_markup=markup)
+    await replies.answer(message, translator.t(locale, "lang.prompt"), reply_markup=markup)
 
 
 async def lang_chosen(
     query: CallbackQuery, callback_data: LangCb, accounts: Accounts, sender: TelegramSender,
-    translator: Translator,
+    replies: Replies, translator: Translator,
 ) -> None:
     await accounts.set_language(query.from_user.id, callback_data.code)
     text = translator.t(callback_data.code, "lang.set")
     await sender.answer(query)
     if query.message is not None:
-        await sender.edit_text(query.message.chat.id, query.message.message_id, text)
+        await replies.edit_text(query.message.chat.id, query.message.message_id, text)
 
 
-async def sex(message: Message, sender: TelegramSender, translator: Translator,
+async def sex(message: Message, replies: Replies, translator: Translator,
               locale: str) -> None:
     markup = InlineKeyboardMarkup(inline_keyboard=[[
         InlineKeyboardButton(text=translator.t(locale, "sex.button_m"),
@@ -123,26 +123,25 @@ async def sex(message: Message, sender: TelegramSender, translator: Translator,
         InlineKeyboardButton(text=translator.t(locale, "sex.button_f"),
                              callback_data=SexCb(value="f").pack()),
     ]])
-    await sender.send_text(message.chat.id, translator.t(locale, "sex.prompt"),
-                           reply_markup=markup)
+    await replies.answer(message, translator.t(locale, "sex.prompt"), reply_markup=markup)
 
 
 async def sex_chosen(
     query: CallbackQuery, callback_data: SexCb, accounts: Accounts, sender: TelegramSender,
-    translator: Translator, locale: str,
+    replies: Replies, translator: Translator, locale: str,
 ) -> None:
     await accounts.set_sex(query.from_user.id, callback_data.value)
     text = translator.t(locale, "sex.set", sex=translator.t(locale, f"sex.{callback_data.value}"))
     await sender.answer(query)
     if query.message is not None:
-        await sender.edit_text(query.message.chat.id, query.message.message_id, text)
+        await replies.edit_text(query.message.chat.id, query.message.message_id, text)
 
 
 async def spouse(
     message: Message, command: CommandObject, services: Services, locale: str
 ) -> None:
     assert message.from_user is not None
-    tr, sender = services.translator, services.sender
+    tr, replies = services.translator, services.replies
     proposal = await services.accounts.propose(message.from_user.id, _args(command))
     target = proposal.target
     target_locale = services.accounts.locale_of(target, None)
@@ -154,23 +153,23 @@ async def spouse(
             text=tr.t(target_locale, "spouse.decline"),
             callback_data=SpouseCb(accept=False, proposer=proposal.proposer.tg_id).pack()),
     ]])
-    await sender.send_text(
+    await replies.send_text(
         target.tg_id,
         tr.t(target_locale, "spouse.proposal", nick=display(proposal.proposer)),
         reply_markup=markup,
     )
-    await sender.send_text(message.chat.id, tr.t(locale, "spouse.sent", nick=display(target)))
+    await replies.answer(message, tr.t(locale, "spouse.sent", nick=display(target)))
 
 
 async def spouse_answer(
     query: CallbackQuery, callback_data: SpouseCb, services: Services, locale: str
 ) -> None:
-    tr, sender = services.translator, services.sender
+    tr, replies = services.translator, services.replies
     me = await services.accounts.require(query.from_user.id)
     proposer = await services.accounts.answer_proposal(
         query.from_user.id, callback_data.proposer, callback_data.accept
     )
-    await sender.answer(query)
+    await services.sender.answer(query)
     proposer_locale = services.accounts.locale_of(proposer, None)
     if callback_data.accept:
         mine = tr.t(locale, "spouse.married", nick=display(proposer))
@@ -180,8 +179,8 @@ async def spouse_answer(
         theirs = tr.t(proposer_locale, "spouse.declined_notice", nick=display(me),
                       sex=sex_of(me.sex))
     if query.message is not None:
-        await sender.edit_text(query.message.chat.id, query.message.message_id, mine)
-    await sender.send_text(proposer.tg_id, theirs)
+        await replies.edit_text(query.message.chat.id, query.message.message_id, mine)
+    await replies.send_text(proposer.tg_id, theirs)
 
 
 async def divorce(message: Message, services: Services, locale: str) -> None:
@@ -189,9 +188,8 @@ async def divorce(message: Message, services: Services, locale: str) -> None:
     tr = services.translator
     me = await services.accounts.require(message.from_user.id)
     former = await services.accounts.divorce(message.from_user.id)
-    await services.sender.send_text(message.chat.id,
-                                    tr.t(locale, "spouse.divorced", nick=display(former)))
-    await services.sender.send_text(
+    await services.replies.answer(message, tr.t(locale, "spouse.divorced", nick=display(former)))
+    await services.replies.send_text(
         former.tg_id,
         tr.t(services.accounts.locale_of(former, None), "spouse.divorced_notice",
              nick=display(me), sex=sex_of(me.sex)),
@@ -199,22 +197,21 @@ async def divorce(message: Message, services: Services, locale: str) -> None:
 
 
 async def balance(
-    message: Message, accounts: Accounts, sender: TelegramSender, translator: Translator,
+    message: Message, accounts: Accounts, replies: Replies, translator: Translator,
     locale: str,
 ) -> None:
     assert message.from_user is not None
     view = await accounts.balance(message.from_user.id)
-    await sender.send_text(message.chat.id, texts.balance(translator, locale, view))
+    await replies.answer(message, texts.balance(translator, locale, view))
 
 
 async def complain(
-    message: Message, command: CommandObject, accounts: Accounts, sender: TelegramSender,
+    message: Message, command: CommandObject, accounts: Accounts, replies: Replies,
     translator: Translator, locale: str,
 ) -> None:
     assert message.from_user is not None
     about = await accounts.complain(message.from_user.id, _args(command))
-    await sender.send_text(message.chat.id,
-                           translator.t(locale, "complain.sent", nick=display(about)))
+    await replies.answer(message, translator.t(locale, "complain.sent", nick=display(about)))
 
 
 def create_router() -> Router:

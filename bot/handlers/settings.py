@@ -92,11 +92,12 @@ async def settings_command(message: Message, command: CommandObject, bot: Bot,
         if args != ["host", "add"] or target is None or target.is_bot:
             raise UserError("club.settings.usage")
         await club_settings.add_host(chat, target.id)
-        await services.sender.send_text(chat, tr.t(locale, "club.settings.host_added",
-                                                   name=target.full_name))
+        # (only the club's admins get here: their answers are not a member's)
+        await services.replies.send_text(chat, tr.t(locale, "club.settings.host_added",
+                                                    name=target.full_name))
         return
     text, markup = render(tr, await club_settings.view(chat), "main")
-    await services.sender.send_text(chat, text, reply_markup=markup)
+    await services.replies.send_text(chat, text, reply_markup=markup)
 
 
 async def settings_button(query: CallbackQuery, callback_data: SettingsCb, bot: Bot,
@@ -135,7 +136,7 @@ async def settings_button(query: CallbackQuery, callback_data: SettingsCb, bot: 
     changed = action not in ("main", "hosts", "presets")
     saved = services.translator.t(user_locale, "club.settings.saved") if changed else None
     await services.sender.answer(query, saved)
-    await services.sender.edit_text(chat, message.message_id, text, reply_markup=markup)
+    await services.replies.edit_text(chat, message.message_id, text, reply_markup=markup)
 
 
 def create_router() -> Router:

@@ -46,23 +46,23 @@ async def gifts(message: Message, shop: Shop, services: Services, locale: str) -
     assert message.from_user is not None
     view = await shop.view(message.from_user.id)
     tr = services.translator
-    await services.sender.send_text(message.chat.id, shop_texts.catalogue(tr, locale, view),
-                                    reply_markup=catalogue_buttons(tr, locale, view))
+    await services.replies.answer(message, shop_texts.catalogue(tr, locale, view),
+                                  reply_markup=catalogue_buttons(tr, locale, view))
 
 
 async def gift_card(query: CallbackQuery, callback_data: ShopCb, shop: Shop,
                     services: Services, locale: str) -> None:
     gift, view = await shop.gift(query.from_user.id, callback_data.id)
-    tr, sender = services.translator, services.sender
+    tr, replies = services.translator, services.replies
     text = shop_texts.card(tr, locale, gift, view)
     markup = (exchange_button(tr, locale, gift.id, gift.price)
               if view.why_not(gift) is None else None)
-    await sender.answer(query)
-    # a photo Telegram refuses (a file_id it no longer takes): the card goes as a text
-    if gift.photo and await sender.send_photo(query.from_user.id, gift.photo, caption=text,
-                                              reply_markup=markup) is not None:
-        return
-    await sender.send_text(query.from_user.id, text, reply_markup=markup)
+    await services.sender.answer(query)
+    if gift.photo:  # (one Telegram refuses, a file_id it no longer takes, goes as a text)
+        await replies.send_photo(query.from_user.id, gift.photo, caption=text,
+                                 reply_markup=markup)
+    else:
+        await replies.send_text(query.from_user.id, text, reply_markup=markup)
 
 
 async def exchange(query: CallbackQuery, callback_data: ShopCb, shop: Shop,
@@ -77,15 +77,15 @@ async def exchange(query: CallbackQuery, callback_data: ShopCb, shop: Shop,
     ]])
     await services.sender.answer(query)
     if query.message is not None:
-        await services.sender.edit_markup(query.message.chat.id, query.message.message_id,
-                                          markup)
+        await services.replies.edit_markup(query.message.chat.id, query.message.message_id,
+                                           markup)
 
 
 async def keep(query: CallbackQuery, callback_data: ShopCb, services: Services,
                locale: str) -> None:
     await services.sender.answer(query, services.translator.t(locale, "shop.kept"))
     if query.message is not None:
-        await services.sender.edit_markup(
+        await services.replies.edit_markup(
             query.message.chat.id, query.message.message_id,
             exchange_button(services.translator, locale, callback_data.id, callback_data.price))
 
@@ -97,15 +97,16 @@ async def confirm(query: CallbackQuery, callback_data: ShopCb, shop: Shop,
         raise UserError("shop.refused.stale")
     request = await shop.ask(query.from_user.id, callback_data.id, callback_data.price,
                              card=query.message.message_id)
-    tr, sender = services.translator, services.sender
-    await sender.answer(query, label(tr, locale, "shop.asked_popup", gift=request.gift_name))
-    await sender.edit_markup(query.message.chat.id, query.message.message_id, None)
+    tr, replies = services.translator, services.replies
+    await services.sender.answer(query, label(tr, locale, "shop.asked_popup",
+                                              gift=request.gift_name))
+    await replies.edit_markup(query.message.chat.id, query.message.message_id, None)
     markup = InlineKeyboardMarkup(inline_keyboard=[[_button(
         label(tr, locale, "shop.button.withdraw", id=request.id, gift=request.gift_name),
         "withdraw", request.id)]])
-    await sender.send_text(query.message.chat.id,
-                           shop_texts.asked(tr, locale, request, shop.request_days),
-                           reply_markup=markup)
+    await replies.send_text(query.message.chat.id,
+                            shop_texts.asked(tr, locale, request, shop.request_days),
+                            reply_markup=markup)
 
 
 async def withdraw(query: CallbackQuery, callback_data: ShopCb, shop: Shop,
@@ -114,7 +115,7 @@ async def withdraw(query: CallbackQuery, callback_data: ShopCb, shop: Shop,
     tr = services.translator
     await services.sender.answer(query, label(tr, locale, "shop.withdrawn_popup",
                                               id=request.id))
-    await services.sender.send_text(query.from_user.id, tr.t(
+    await services.replies.send_text(query.from_user.id, tr.t(
         locale, "shop.withdrawn", id=request.id, gift=request.gift_name,
         points=request.points))
 

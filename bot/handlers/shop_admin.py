@@ -81,7 +81,7 @@ async def _send_gift(services: Services, chat_id: int, locale: str, gift: Gift,
     text, markup = gift_page(tr, locale, gift)
     if done_key is not None:
         text = tr.t(locale, done_key, gift=gift.name) + "\n\n" + text
-    await services.sender.send_text(chat_id, text, reply_markup=markup)
+    await services.replies.send_text(chat_id, text, reply_markup=markup)
 
 
 # ---------------------------------------------------------------------- the commands
@@ -91,7 +91,7 @@ async def shop_command(message: Message, catalogue: Catalogue, services: Service
                        locale: str) -> None:
     gifts, open_count = await catalogue.gifts(_user(message))
     text, markup = catalogue_page(services.translator, locale, gifts, open_count)
-    await services.sender.send_text(message.chat.id, text, reply_markup=markup)
+    await services.replies.answer(message, text, reply_markup=markup)
 
 
 async def gift_add(message: Message, command: CommandObject, catalogue: Catalogue,
@@ -131,13 +131,12 @@ async def gift_restore(message: Message, command: CommandObject, catalogue: Cata
 async def gift_requests(message: Message, shop: Shop, services: Services,
                         locale: str) -> None:
     """Every open request, each with its Handed over / Cancel."""
-    tr, sender = services.translator, services.sender
+    tr, replies = services.translator, services.replies
     lines = await shop.open_requests(_user(message))
-    await sender.send_text(message.chat.id, shop_texts.open_requests(tr, locale, lines))
+    await replies.answer(message, shop_texts.open_requests(tr, locale, lines))
     for request, name in lines:
-        await sender.send_text(message.chat.id,
-                               shop_texts.request_line(tr, locale, request, name),
-                               reply_markup=shop.admin_buttons(locale, request))
+        await replies.answer(message, shop_texts.request_line(tr, locale, request, name),
+                             reply_markup=shop.admin_buttons(locale, request))
 
 
 # ---------------------------------------------------------------------- the dialog
@@ -153,7 +152,7 @@ async def typed(message: Message, catalogue: Catalogue, services: Services,
         text, markup = prompt(tr, locale, step.field, step.gift, step.name)
         if step.gift is not None:
             text = tr.t(locale, "shop.admin.added", gift=step.gift.name) + "\n\n" + text
-        await services.sender.send_text(message.chat.id, text, reply_markup=markup)
+        await services.replies.answer(message, text, reply_markup=markup)
     elif step.gift is not None:
         await _send_gift(services, message.chat.id, locale, step.gift, "shop.admin.changed")
 
@@ -169,8 +168,7 @@ async def waiting(message: Message, catalogue: Catalogue) -> bool:
 
 async def photo_hint(message: Message, services: Services, locale: str) -> None:
     """An admin's photo the dialog did not ask for: how to make it a gift's."""
-    await services.sender.send_text(message.chat.id,
-                                    services.translator.t(locale, "shop.admin.photo_hint"))
+    await services.replies.answer(message, services.translator.t(locale, "shop.admin.photo_hint"))
 
 
 async def admins_photo(message: Message, catalogue: Catalogue) -> bool:
@@ -212,11 +210,12 @@ async def dialog_button(query: CallbackQuery, callback_data: CatalogueCb, catalo
                                         None if action == "new" else callback_data.id)
         await sender.answer(query)
         text, markup = prompt(tr, locale, field, asked)
-        await sender.send_text(chat, text, reply_markup=markup)
+        await services.replies.send_text(chat, text, reply_markup=markup)
         return
     await sender.answer(query, None if note is None else html.unescape(note))  # plain text
     if query.message is not None:
-        await sender.edit_text(chat, query.message.message_id, page[0], reply_markup=page[1])
+        await services.replies.edit_text(chat, query.message.message_id, page[0],
+                                         reply_markup=page[1])
 
 
 def create_router(admin_middleware: Any | None = None) -> Router:

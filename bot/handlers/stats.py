@@ -27,7 +27,7 @@ async def stats(message: Message, command: CommandObject, services: Services, st
     text = texts.player_stats(tr, locale, record, services.settings.web_url)
     if not nick and player is not None and player.nickname is None:
         text = tr.t(locale, "stats.no_nick") + "\n\n" + text
-    await services.sender.send_text(message.chat.id, text)
+    await services.replies.answer(message, text)
 
 
 async def top(message: Message, services: Services, stats: StatsService, locale: str,
@@ -38,7 +38,7 @@ async def top(message: Message, services: Services, stats: StatsService, locale:
     boards = [] if club is None else [await stats.club_top(club, today)]
     boards.append(await stats.network_top(today))
     text = "\n\n".join(texts.leaderboard(services.translator, locale, b) for b in boards)
-    await services.sender.send_text(message.chat.id, text)
+    await services.replies.answer(message, text)
 
 
 def create_router() -> Router:

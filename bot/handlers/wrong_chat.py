@@ -9,7 +9,7 @@ from aiogram import Bot, F, Router
 from aiogram.filters import Command
 from aiogram.types import Message
 
-from bot.delivery.sender import TelegramSender
+from bot.delivery.replies import Replies
 from views.i18n import Translator
 
 
@@ -29,17 +29,17 @@ async def private_link(bot: Bot) -> str:
     return f"https://t.me/{me.username}?start=help"
 
 
-async def in_group(message: Message, bot: Bot, sender: TelegramSender, translator: Translator,
+async def in_group(message: Message, bot: Bot, replies: Replies, translator: Translator,
                    locale: str) -> None:
     """A private-chat command in a club chat."""
-    await sender.send_text(message.chat.id, translator.t(
+    await replies.answer(message, translator.t(
         locale, "club.where.private", link=await private_link(bot)))
 
 
-async def in_private(message: Message, sender: TelegramSender, translator: Translator,
+async def in_private(message: Message, replies: Replies, translator: Translator,
                      locale: str) -> None:
     """A club-chat command in a private chat."""
-    await sender.send_text(message.chat.id, translator.t(locale, "club.where.group"))
+    await replies.answer(message, translator.t(locale, "club.where.group"))
 
 
 def create_router() -> Router:

@@ -19,6 +19,7 @@ from storage.db import Database
 from views.i18n import Translator
 
 if TYPE_CHECKING:  # bot.delivery.sender imports aiogram: the web's pages import services without it
+    from bot.delivery.replies import Replies
     from bot.delivery.sender import TelegramSender
 
 # join_lobby(user_id, game_id, locale) -> True if the player joined (the game layer answers)
@@ -45,6 +46,9 @@ class Services:
     translator: Translator
     accounts: Accounts
     admin: Admin
+    # the handlers' answers, through the outbox (bot/delivery/replies.py); ``sender`` answers
+    # button presses at once
+    replies: Replies
     join_lobby: JoinLobby = no_lobbies
     chat_moves: ChatMoves | None = None  # a group became a supergroup (bot/services/chats.py)
     status: Status | None = None  # /status (bot/services/status.py), given by the application
@@ -56,6 +60,7 @@ class Services:
             "settings": self.settings,
             "db": self.db,
             "sender": self.sender,
+            "replies": self.replies,
             "translator": self.translator,
             "accounts": self.accounts,
             "admin": self.admin,

@@ -12,7 +12,6 @@ from typing import Any
 from aiogram import BaseMiddleware
 from aiogram.types import CallbackQuery, Chat, Message, TelegramObject, User
 
-from bot.delivery.sender import topic_of
 from bot.errors import UserError, explain
 from bot.services import Services
 from storage.backends import DatabaseUnavailable
@@ -48,8 +47,8 @@ class ContextMiddleware(BaseMiddleware):
             locale = data.get("user_locale") or data.get("locale") \
                 or self.services.settings.default_locale
             text = self.services.translator.t(locale, "misc.database_unavailable")
-            with contextlib.suppress(Exception):  # a post may need the database too
-                await self._answer(event, text)
+            with contextlib.suppress(Exception):
+                await self._answer(event, text, queued=False)  # the outbox is down too
             return None
 
     async def _call(
@@ -117,12 +116,15 @@ class ContextMiddleware(BaseMiddleware):
             except Exception:
                 log.exception("chat migration failed", extra={"chat_id": old})
 
-    async def _answer(self, event: TelegramObject, text: str) -> None:
+    async def _answer(self, event: TelegramObject, text: str, *, queued: bool = True) -> None:
         if isinstance(event, CallbackQuery):
             # one retry; never raises
             await self.services.sender.answer(event, _plain(text), alert=True)
         elif isinstance(event, Message):
-            await self.services.sender.send_text(event.chat.id, text, thread=topic_of(event))
+            if queued:
+                await self.services.replies.answer(event, text)
+            else:
+                self.services.replies.say_now(event, text)
 
 
 class AdminOnly(BaseMiddleware):

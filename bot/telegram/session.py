@@ -9,7 +9,7 @@ from aiogram.client.session.aiohttp import AiohttpSession
 from aiogram.methods.base import Response, TelegramMethod
 from aiohttp import ClientSession
 
-from bot.telegram.updates import GetRawUpdates, GetUpdatesAsSent
+from bot.telegram.updates import GetUpdatesAsSent
 
 
 def _response_types() -> dict[Any, type[Any]]:
@@ -19,7 +19,7 @@ def _response_types() -> dict[Any, type[Any]]:
     the class again, a cost that shows under load."""
     kept: dict[Any, type[Any]] = {}
     for method in [*(getattr(aiogram.methods, name) for name in aiogram.methods.__all__),
-                   GetRawUpdates, GetUpdatesAsSent]:
+                   GetUpdatesAsSent]:
         if isinstance(method, type) and issubclass(method, TelegramMethod) \
                 and method is not TelegramMethod:
             returning = method.__returning__

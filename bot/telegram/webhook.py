@@ -36,10 +36,8 @@ class WebhookHandler:
         given = request.headers.get(SECRET_HEADER, "").encode("utf-8", "surrogateescape")
         if not secrets.compare_digest(given, self.secret):
             return web.Response(status=401, text="Unauthorized")
-        try:
-            raw = await request.json(loads=self.bot.session.json_loads)
-        except ValueError as e:  # not JSON (UnicodeDecodeError is one too)
-            self.reader.skip(None, f"not JSON: {e}"[:300])
+        parsed, raw = self.reader.parse(await request.read())
+        if not parsed:
             return web.json_response({})
         update = self.reader.read(raw, self.bot)
         if update is not None:

@@ -345,8 +345,8 @@ async def _mark_sent(conn: Connection, row: OutboxRow, message_id: int | None,
         (message_id, now, row.id, row.rev))
     if cur.rowcount:
         payload = row.payload
-        if "photo" in payload:  # a picture's bytes are not kept once it is sent
-            kept = {k: v for k, v in payload.items() if k != "photo"}
+        if "photo" in payload or "document" in payload:  # a file's bytes: not kept once sent
+            kept = {k: v for k, v in payload.items() if k not in ("photo", "document")}
             await conn.execute("UPDATE outbox SET payload = ? WHERE id = ?",
                                (_dump(kept), row.id))
         return True

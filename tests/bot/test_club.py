@@ -268,5 +268,7 @@ async def test_the_club_is_read_from_memory_on_every_group_update(
     await ask(500, "/help", chat_id=CLUB)
     assert reads == []
     await db.clubs.set_locale(CLUB, "en")
-    assert (await ask(500, "/lang", chat_id=CLUB)).text.startswith("This command works")
+    # (another member: the first one's answers in the club chat are spent: ClubAnswers)
+    fake.user(501, "Member", language_code="ru")
+    assert (await ask(501, "/lang", chat_id=CLUB)).text.startswith("This command works")
     assert reads == []

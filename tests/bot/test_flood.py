@@ -1,13 +1,39 @@
-"""One user flooding the bot (bot/telegram/flood.py): past the burst, the updates are dropped
-before any handler, the user hears one "slow down", and everyone else is answered as before."""
+"""One user cannot make the bot deaf (bot/telegram/flood.py, bot/delivery/replies.py).
+
+Replies go through the outbox, so a handler never waits in its update slot for its chat's send
+budget; past a burst a user's updates are dropped with one "slow down", a game's own buttons
+always handled; in a club chat the answers to members who do not host share a small budget.
+The sends here keep Telegram's per-chat pace (slower, even), as the deafness needed them."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
-from bot.telegram.flood import FloodGuard
+import engine
+from bot.delivery.rate_limit import Limits
+from bot.metrics import Metrics
+from bot.telegram.flood import (
+    MEMBER_BURST,
+    MEMBER_EVERY_S,
+    MEMBERS_BURST,
+    MEMBERS_EVERY_S,
+    ClubAnswers,
+    FloodGuard,
+)
+from record.table import Stage
+from tests.bot.conftest import ADMIN_ID
 from tests.fakes.telegram_server import FakeTelegram
-from tests.game.flow import running, wait_until
+from tests.game.flow import CLUB, HOST, Flow, running, wait_until
+
+# a private chat's answers at one every five seconds (Telegram: one a second): a reply that
+# waited for its chat's turn in its handler would hold the slot for minutes
+SLOW_CHATS = Limits(global_per_second=10_000, chat_per_second=0.2, chat_burst=1,
+                    group_per_minute=20, backoff_start=0.01, backoff_max=0.05)
+FLOOD = 300  # more than the update slots (UPDATES_IN_FLIGHT, 200)
+
+
+def _in_flight(metrics: Metrics) -> float:
+    return next(s.value for f in metrics.in_flight.collect() for s in f.samples)
 
 
 def test_the_bucket_refills_and_a_flood_ends_when_it_is_full() -> None:
@@ -27,19 +53,115 @@ def test_the_bucket_refills_and_a_flood_ends_when_it_is_full() -> None:
     assert not guard.buckets[7].warned  # full again: the next flood is told again
 
 
-async def test_a_flooding_user_is_told_once_and_holds_nobody(fake: FakeTelegram,
-                                                            tmp_path: Path) -> None:
-    async with running(fake, tmp_path, flood_burst=5, flood_per_second=0.01,
+async def test_no_handler_holds_its_slot_while_its_reply_waits(fake: FakeTelegram,
+                                                               tmp_path: Path) -> None:
+    """The per-user bound off: 300 /help from one user are handled at once (their replies
+    queued in his chat), and another player's press and another user's /balance are answered
+    while nearly all of them still wait for their turn."""
+    async with running(fake, tmp_path, limits=SLOW_CHATS, flood_burst=0,
                        default_locale="en") as app:
+        flow = Flow(fake, app, lang="en")
+        await flow.lobby(6)
         flooder = fake.user(601, "Flood", language_code="en")
-        calm = fake.user(602, "Calm", language_code="en")
-        for _ in range(1000):
+        reader = fake.user(602, "Reader", language_code="en")
+        for user in (flooder, reader):
+            await fake.send(user, "/start")
+            await fake.next_message(user.id)
+        handled = Metrics.total(app.metrics.updates)
+        for _ in range(FLOOD):
             await fake.send(flooder, "/help")
+        player = flow.players[0]
+        await fake.send(reader, "/balance")
+        lobby = await flow.prompt(CLUB, "gl:")
+        assert await flow.press(player, lobby, f"gl:{flow.game_id}:leave")
+        assert "balance" in (await fake.next_message(reader.id, timeout=30)).body.lower()
+        assert flow.table.seat_of(player) is None
+        # every update handled and no handler left: the replies wait in the outbox, not in a
+        # slot
+        await wait_until(lambda: Metrics.total(app.metrics.updates) >= handled + FLOOD + 2
+                         and _in_flight(app.metrics) == 0, 60, "the flood handled")
+        waiting = await app.services.db.outbox.pending(flooder.id, limit=1000)
+        assert len(waiting) > FLOOD - 100  # sent at one every five seconds
+        assert len(fake.messages(flooder.id)) < 100
+
+
+async def test_a_flooding_player_is_told_once_and_still_plays(fake: FakeTelegram,
+                                                              tmp_path: Path) -> None:
+    """Past the burst a user's messages are dropped with one "slow down"; the same player's
+    night choice, pressed after 200 messages, is taken; the others are answered."""
+    async with running(fake, tmp_path, flood_burst=8, flood_per_second=0.01,
+                       default_locale="en") as app:
+        flow = Flow(fake, app, lang="en")
+        await flow.lobby(6)
+        await flow.deal()
+        await flow.start("/night", Stage.NIGHT)
+        table = flow.table
+        seat = next(s for s in engine.night_actors(table.game)
+                    if not table.is_picker(s) and engine.legal_targets(table.game, s))
+        uid, prefix = flow.presser(seat, "n")
+        prompt = await flow.prompt(uid, prefix)
+        before = len(fake.messages(uid))
+        dropped = app.flood.dropped
+        for _ in range(200):
+            await fake.send(uid, "/help")
+        target = engine.legal_targets(table.game, seat)[0]
+        assert await flow.press(uid, prompt, prefix + str(target))
+        assert table.choices.get(seat) == target or table.stage is not Stage.NIGHT
+        calm = fake.user(603, "Calm", language_code="en")
         await fake.send(calm, "/help")
         assert "/nick" in (await fake.next_message(calm.id, timeout=20)).body
-        await wait_until(lambda: app.flood.dropped == 995, 30, "the flood dropped")
-        await fake.settled()
-        bodies = [m.body for m in fake.messages(flooder.id)]
-        assert len(bodies) == 6  # the burst's five answers and one "slow down"
-        assert sum(b.startswith("Too many messages at once") for b in bodies) == 1
-        assert app.metrics.total(app.metrics.flood_dropped) == 995
+        await wait_until(lambda: app.flood.dropped - dropped >= 190, 30, "the flood dropped")
+        await flow.delivered()
+        said = [m.body for m in fake.messages(uid)[before:] if m.body.startswith("<b>")
+                or m.body.startswith("Too many")]
+        assert sum(b.startswith("Too many messages at once") for b in said) == 1
+        # the two /start and /nick of the registration spent two of the burst's eight
+        assert len(said) - 1 == 200 - (app.flood.dropped - dropped)
+        assert Metrics.total(app.metrics.updates, outcome="dropped") == app.flood.dropped
+        assert Metrics.total(app.metrics.flood_dropped) == app.flood.dropped
+
+
+async def test_a_member_s_commands_do_not_push_the_table_s_posts_back(
+        fake: FakeTelegram, tmp_path: Path) -> None:
+    """30 /status from one member in the club chat: the member's few answered, the rest
+    withheld; an admin's answer and the table's posts go out as if he had said nothing."""
+    limits = Limits(global_per_second=10_000, chat_per_second=10_000, chat_burst=10_000,
+                    group_per_minute=20, backoff_start=0.01, backoff_max=0.05)
+    async with running(fake, tmp_path, limits=limits, default_locale="en") as app:
+        flow = Flow(fake, app, lang="en")
+        await flow.lobby(6)
+        await flow.delivered()
+        start = len(fake.messages(CLUB))
+        for _ in range(30):
+            await fake.send(flow.players[0], "/status", chat_id=CLUB)
+        await fake.send(ADMIN_ID, "/status", chat_id=CLUB)  # a network admin: a host here
+        await flow.host("/deal")
+        await wait_until(lambda: flow.table.started, 10, "the deal")
+        await flow.delivered(within=120)
+        said = [m.body for m in fake.messages(CLUB)[start:]]
+        dealt = next(i for i, body in enumerate(said) if body.startswith("<b>Cards dealt"))
+        answers = [b for b in said[:dealt] if b.startswith(f"<b>Game №{flow.game_id}</b>")]
+        assert len(answers) == MEMBER_BURST + 1  # the member's burst and the admin's
+        assert Metrics.total(app.metrics.answers_withheld) == 30 - MEMBER_BURST
+
+
+async def test_a_club_chat_s_budget_for_members() -> None:
+    now = [0.0]
+    hosts = {(CLUB, HOST)}
+
+    async def is_host(chat: int, user: int) -> bool:
+        return (chat, user) in hosts
+
+    budget = ClubAnswers(is_host, clock=lambda: now[0])
+    assert all([await budget.may_answer(CLUB, HOST) for _ in range(50)])
+    members = [await budget.may_answer(CLUB, u) for u in range(1, 9)]
+    assert members == [True] * MEMBERS_BURST + [False] * (8 - MEMBERS_BURST)
+    assert await budget.may_answer(CLUB - 1, 1)  # another club's budget
+    now[0] = MEMBERS_EVERY_S  # one more for the chat's members
+    assert await budget.may_answer(CLUB, 8) and not await budget.may_answer(CLUB, 7)
+    now[0] = 1000.0  # the chat's burst again, and a member's own
+    assert [await budget.may_answer(CLUB, 7) for _ in range(MEMBER_BURST + 1)] \
+        == [True] * MEMBER_BURST + [False]
+    assert await budget.may_answer(CLUB, 6)  # (the chat's budget had one more)
+    now[0] += max(MEMBER_EVERY_S, MEMBERS_EVERY_S)  # one more again
+    assert await budget.may_answer(CLUB, 7) and not await budget.may_answer(CLUB, 7)

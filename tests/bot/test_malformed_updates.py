@@ -1,12 +1,15 @@
 """No update can stop the bot: one that aiogram cannot validate (a ``channel_post`` without its
-``message_id``, as a Bot API emulator sent) is skipped, logged with its update_id and counted;
-the offset moves past it and the good updates of its batch are handled, in long polling
-(bot/telegram/polling.py) and through the webhook (bot/telegram/webhook.py, a 200 so that
-Telegram does not send it again for ever). A private message without ``from`` is ignored."""
+``message_id``, as a Bot API emulator sent) or of a kind no handler takes is skipped, logged
+with its update_id and its JSON cut short, and counted; the offset moves past it and the good
+updates of its batch are handled, in long polling (bot/telegram/polling.py; on PostgreSQL the
+network's poller, bot/cluster/sharing.py) and through the webhook (bot/telegram/webhook.py,
+bot/cluster/shared_run.py: a 200 so that Telegram does not send it again for ever). A private
+message without ``from`` is ignored."""
 
 from __future__ import annotations
 
 import asyncio
+import json
 import logging
 import time
 from pathlib import Path
@@ -16,8 +19,11 @@ import aiohttp
 import pytest
 
 from bot.app import App
+from bot.metrics import Metrics
+from bot.telegram.updates import MAX_SHOWN
 from tests.fakes.telegram_server import FakeTelegram
 from tests.game.flow import WEBHOOK_SECRET, start_app, stop_app, wait_until
+from tests.pg_cluster import Cluster
 
 REPLY_WAIT = 10.0  # today's code never answers: fail in seconds, not the fake's 20
 
@@ -45,7 +51,69 @@ async def _push_batch(fake: FakeTelegram, *updates: dict[str, Any]) -> list[int]
 
 
 def _skipped_lines(caplog: pytest.LogCaptureFixture) -> list[logging.LogRecord]:
-    return [r for r in caplog.records if r.getMessage() == "malformed update skipped"]
+    return [r for r in caplog.records if r.getMessage() == "update skipped"]
+
+
+def _malformed() -> list[tuple[str, str, dict[str, Any]]]:
+    """(why, what the log's reason says, the update): what a Bot API emulator, or a Telegram
+    ahead of aiogram, may send."""
+    now = int(time.time())
+    private = {"id": 310, "type": "private", "first_name": "X"}
+    return [
+        ("malformed", "channel_post.message_id", _channel_post_without_message_id()),
+        ("malformed", "message.chat", {"message": {"message_id": 1, "date": now,
+                                                    "text": "no chat"}}),
+        ("malformed", "edited_message", {"edited_message": 5}),
+        ("malformed", "message.date", {"message": {"message_id": 2, "chat": private,
+                                                    "text": "x" * 5000}}),
+        ("no_handler", "shiny_new_kind", {"shiny_new_kind": {"id": 1, "text": "new"}}),
+        ("no_handler", "channel_post", {"channel_post": {
+            "message_id": 3, "date": now, "chat": {"id": -100500, "type": "channel"},
+            "text": "a whole channel post"}}),
+    ]
+
+
+@pytest.mark.parametrize("backend", ["sqlite", "postgresql"])
+@pytest.mark.parametrize("mode", ["polling", "webhook"])
+async def test_each_kind_of_unreadable_update_is_skipped_and_the_next_answered(
+        fake: FakeTelegram, tmp_path: Path, caplog: pytest.LogCaptureFixture,
+        request: pytest.FixtureRequest, mode: str, backend: str) -> None:
+    """Each malformed update, then a normal one: the normal one is answered, the malformed one
+    logged once (its update_id, why, the reason, its JSON cut short), counted by reason."""
+    caplog.set_level(logging.INFO)
+    overrides: dict[str, Any] = {}
+    if backend == "postgresql":
+        pg: Cluster = request.getfixturevalue("pg")
+        overrides["database_url"] = await pg.new_database()
+    app, task = await start_app(fake, tmp_path, mode=mode, default_locale="en", **overrides)
+    try:
+        if mode == "webhook":
+            await fake.wait_call("setWebhook")
+        cases = _malformed()
+        ids = []
+        for i, (_, _, bad) in enumerate(cases):
+            [bad_id, _] = await _push_batch(fake, bad, _start(fake, 311 + i, f"U{i}"))
+            ids.append(bad_id)
+            assert f"U{i}" in (await fake.next_message(311 + i, timeout=REPLY_WAIT)).body
+        await wait_until(lambda: len(_skipped_lines(caplog)) == len(cases), 10, "all logged")
+        lines = {r.__dict__["update_id"]: r.__dict__ for r in _skipped_lines(caplog)}
+        assert sorted(lines) == sorted(ids)
+        for update_id, (why, said, bad) in zip(ids, cases, strict=True):
+            line = lines[update_id]
+            assert line["why"] == why and said in line["reason"], line
+            sent = json.dumps(bad, ensure_ascii=False)  # (with the update_id the fake gave it)
+            assert line["update"].startswith(sent[:MAX_SHOWN])
+            assert len(line["update"]) <= MAX_SHOWN + 1  # the 5,000 characters' text cut short
+        assert app.update_reader.skipped == len(cases)
+        for why in ("malformed", "no_handler"):
+            assert Metrics.total(app.metrics.skipped, reason=why) == sum(
+                w == why for w, _, _ in cases)
+        if mode == "webhook":
+            assert set(fake.webhook_statuses) == {200}
+        assert fake.pending_updates() == 0
+        assert not [r for r in caplog.records if r.exc_info]
+    finally:
+        await stop_app(app, task)
 
 
 @pytest.mark.parametrize("mode", ["polling", "webhook"])
@@ -75,6 +143,7 @@ async def test_a_malformed_update_is_skipped_and_the_good_ones_are_answered(
         assert app.update_reader.skipped == 1
         [line] = _skipped_lines(caplog)
         assert line.__dict__["update_id"] == bad
+        assert line.__dict__["why"] == "malformed"
         assert "channel_post.message_id" in line.__dict__["reason"]
         assert "Field required" in line.__dict__["reason"]
         assert not [r for r in caplog.records if "Failed to fetch updates" in r.getMessage()]
@@ -137,12 +206,15 @@ async def test_a_private_message_without_from_is_ignored(
 def test_the_reader_reads_each_update_alone() -> None:
     from bot.telegram.updates import UpdateReader, next_offset
 
-    reader = UpdateReader()
-    assert reader.read({"update_id": 7}, bot=None) is not None  # type: ignore[arg-type]
+    reader = UpdateReader(kinds=["message"])
+    assert reader.read({"update_id": 7, "message": {
+        "message_id": 1, "date": 1, "chat": {"id": 5, "type": "private"}}},
+        bot=None) is not None  # type: ignore[arg-type]
     assert reader.read({"update_id": 8, **_channel_post_without_message_id()},
                        bot=None) is None  # type: ignore[arg-type]
     assert reader.read("junk", bot=None) is None  # type: ignore[arg-type]
-    assert reader.skipped == 2
+    assert reader.read({"update_id": 9}, bot=None) is None  # type: ignore[arg-type]  # no kind
+    assert reader.skipped == 3
     assert next_offset([{"update_id": 8}, "junk", {"update_id": 9}], None) == 10
     assert next_offset([{"update_id": True}, "junk"], 5) == 5
     assert next_offset([], 5) == 5

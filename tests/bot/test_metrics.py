@@ -7,6 +7,7 @@ from __future__ import annotations
 import io
 import json
 import logging
+from collections import Counter
 from pathlib import Path
 
 import aiohttp
@@ -16,7 +17,7 @@ from bot.logs import bind, setup_logging, unbind
 from bot.metrics import Metrics
 from tests.bot.conftest import ADMIN_ID
 from tests.fakes.telegram_server import FakeTelegram
-from tests.game.flow import free_port, running, wait_until
+from tests.game.flow import Flow, free_port, running, wait_until
 
 
 async def _scrape(port: int) -> dict[tuple[str, tuple[tuple[str, str], ...]], float]:
@@ -61,6 +62,56 @@ async def test_the_counters_count_what_happened(fake: FakeTelegram, tmp_path: Pa
         async with aiohttp.ClientSession() as http, \
                 http.get(f"http://127.0.0.1:{port}/nothing") as other:
             assert other.status == 404
+
+
+def _gauge(metrics: Metrics, name: str) -> float:
+    return next(s.value for f in metrics.registry.collect() for s in f.samples if s.name == name)
+
+
+async def test_the_counters_after_a_whole_game(fake: FakeTelegram, tmp_path: Path) -> None:
+    """A whole game over the fake Bot API, with a few 429s on the way: /metrics counts every
+    update the fake handed over (by kind) and every request it answered (by method and
+    outcome), no more and no fewer."""
+    port = free_port()
+    async with running(fake, tmp_path, metrics_port=port, default_locale="en") as app:
+        flow = Flow(fake, app, lang="en")
+        await flow.lobby(6)
+        await wait_until(lambda: _gauge(app.metrics, "mafia_games_running") == 1, 15,
+                         "the open game sampled")
+        fake.fail_next(3, status=429, retry_after=1, methods={"sendMessage"})
+        await flow.deal()
+        await flow.play_to_end()
+        await flow.delivered()
+        await fake.settled()
+        delivered = {u: fake.sent_updates[u] for u in fake.delivered_at}
+        await wait_until(lambda: Metrics.total(app.metrics.updates) == len(delivered), 15,
+                         "every update counted")
+        await wait_until(lambda: _gauge(app.metrics, "mafia_games_running") == 0
+                         and _gauge(app.metrics, "mafia_outbox_pending") == 0, 15,
+                         "the game's end sampled")
+        found = await _scrape(port)
+
+    kinds = Counter(next(k for k in update if k != "update_id") for update in delivered.values())
+    counted: Counter[str] = Counter()
+    for (name, labels), value in found.items():
+        if name == "mafia_updates_total":
+            counted[dict(labels)["kind"]] += int(value)
+    assert counted == kinds and kinds["callback_query"] > 20
+    assert _value(found, "mafia_update_seconds_count") == len(delivered)
+    assert _value(found, "mafia_updates_total", kind="message", outcome="error") == 0
+
+    def outcome(status: int) -> str:
+        return "ok" if status == 200 else "retry_after" if status == 429 else "error"
+
+    answered = Counter((r.method, outcome(r.status)) for r in fake.log)
+    requests = {(dict(labels)["method"], dict(labels)["outcome"]): int(value)
+                for (name, labels), value in found.items()
+                if name == "mafia_telegram_requests_total"
+                and dict(labels)["method"] != "getUpdates"}  # (the fake keeps no log of them)
+    assert requests == dict(answered)
+    assert answered[("sendMessage", "retry_after")] == 3
+    assert answered[("answerCallbackQuery", "ok")] > 20
+    assert _value(found, "mafia_games_running") == 0
 
 
 def test_json_logs_name_the_update() -> None:

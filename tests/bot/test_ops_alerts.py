@@ -42,7 +42,7 @@ async def test_one_post_per_incident_and_one_when_it_ends() -> None:
     assert any("database does not answer, since 21:05" in p for p in posts)
     del active["stuck:12"]
     await alerts.tick()
-    assert posts[-1] == "✅ Resolved: game №12 goes on (it lasted 0:00:50)."
+    assert posts[-1] == "✅ Resolved: game №12 is no longer stuck (it lasted 0:00:50)."
     await alerts.tick()
     assert len(posts) == 3  # the database's incident still open, not told again
     assert lasted(3725) == "1:02:05"

@@ -8,12 +8,12 @@ from aiogram.methods import AnswerCallbackQuery, EditMessageText, GetUpdates, Se
 from aiogram.methods.base import Response
 
 from bot.telegram.session import RESPONSE_TYPES
-from bot.telegram.updates import GetRawUpdates
+from bot.telegram.updates import GetUpdatesAsSent
 
 
 def test_every_answer_type_is_built_once() -> None:
     gc.collect()
     for method in (SendMessage, SendPhoto, EditMessageText, AnswerCallbackQuery, GetUpdates,
-                   GetRawUpdates):
+                   GetUpdatesAsSent):
         returning = method.__returning__
         assert Response[returning] is RESPONSE_TYPES[returning]  # type: ignore[valid-type]

@@ -1,0 +1,116 @@
+"""The handlers' answers: queued in the durable outbox and sent by the delivery worker, so that
+no handler waits for its chat's send budget.
+
+A handler holds one of the update slots (``UPDATES_IN_FLIGHT``) while it runs. A reply sent
+from it would wait there for its chat's turn (one message a second in a private chat, twenty a
+minute in a group): a user sending hundreds of messages would hold every slot with replies to
+himself, and everyone else's presses would wait behind them. Queued, a reply costs its handler
+one write (committed with the other writes of the moment); the worker sends it in the chat's
+order (after what a game step queued there before it) within the limits, retries it, and a
+restart sends what was queued.
+
+In a club chat an answer to a member who does not host there spends the chat's members'
+budget (:class:`AnswerBudget`, ``bot/telegram/flood.py``): past it the answer is not given,
+so that no member's commands push a table's posts back.
+"""
+
+from __future__ import annotations
+
+import base64
+import logging
+from collections.abc import Awaitable, Callable
+from typing import Any, Protocol
+
+from aiogram.types import InlineKeyboardMarkup, Message
+
+from bot.delivery.sender import TelegramSender, topic_of
+from bot.delivery.worker import Delivery, send_payload
+from storage.repos.outbox import EDIT, SEND, Queued
+
+log = logging.getLogger("bot.delivery.replies")
+
+
+class AnswerBudget(Protocol):
+    """Whether a club chat's answer to ``user_id`` may be given now (it spends the budget)."""
+
+    async def may_answer(self, chat_id: int, user_id: int) -> bool: ...
+
+
+def edit_key(message_id: int, what: str = "message") -> str:
+    """The outbox key of an edit of a message known by its id (a button's message): a later
+    edit of the same message (its text, or its buttons alone), queued before the first went
+    out, replaces it."""
+    return f"{what}:{message_id}"
+
+
+class Replies:
+    """``replies: Replies`` in a handler (``Services.replies``)."""
+
+    def __init__(self, delivery: Delivery, sender: TelegramSender) -> None:
+        self.delivery = delivery
+        self.sender = sender
+        self.budget: AnswerBudget | None = None  # the club chats' (bot/app.py)
+        self.on_withheld: Callable[[], None] = lambda: None  # the metrics' counter
+
+    async def answer(self, message: Message, text: str, *,
+                     reply_markup: InlineKeyboardMarkup | None = None) -> None:
+        """``text`` in the chat (and the forum topic) of ``message``; in a club chat to a
+        member who does not host, only within the chat's budget for members."""
+        chat, user = message.chat, message.from_user
+        if chat.type != "private" and user is not None and self.budget is not None \
+                and not await self.budget.may_answer(chat.id, user.id):
+            self.on_withheld()
+            log.info("answer withheld", extra={"chat_id": chat.id, "user_id": user.id})
+            return
+        await self.send_text(chat.id, text, reply_markup=reply_markup, thread=topic_of(message))
+
+    async def send_text(self, chat_id: int, text: str, *,
+                        reply_markup: InlineKeyboardMarkup | None = None,
+                        protect_content: bool = False, thread: int | None = None) -> None:
+        """``thread``: the forum topic to answer in (``topic_of`` of the message)."""
+        payload = send_payload(text, reply_markup, protect_content)
+        if thread is not None:
+            payload["thread"] = thread
+        await self._queue(Queued(chat_id, SEND, payload))
+
+    async def edit_text(self, chat_id: int, message_id: int, text: str, *,
+                        reply_markup: InlineKeyboardMarkup | None = None) -> None:
+        payload = send_payload(text, reply_markup)
+        payload["message_id"] = message_id
+        await self._queue(Queued(chat_id, EDIT, payload, key=edit_key(message_id)))
+
+    async def edit_markup(self, chat_id: int, message_id: int,
+                          reply_markup: InlineKeyboardMarkup | None = None) -> None:
+        """The buttons of a message changed (None: none left), its text kept."""
+        payload: dict[str, Any] = {"markup_only": True, "message_id": message_id}
+        if reply_markup is not None:
+            payload["markup"] = reply_markup.model_dump(mode="json", exclude_none=True)
+        await self._queue(Queued(chat_id, EDIT, payload, key=edit_key(message_id, "markup")))
+
+    async def send_photo(self, chat_id: int, photo: str, *, caption: str | None = None,
+                         reply_markup: InlineKeyboardMarkup | None = None) -> None:
+        """A photo Telegram already has (its ``file_id``), with an HTML caption; one Telegram
+        refuses goes as its caption, a text (the worker)."""
+        payload = send_payload(caption or "", reply_markup)
+        payload["photo_id"] = photo
+        payload["caption"] = payload.pop("text")
+        await self._queue(Queued(chat_id, SEND, payload))
+
+    async def send_document(self, chat_id: int, data: bytes, filename: str, *,
+                            caption: str | None = None, thread: int | None = None) -> None:
+        payload: dict[str, Any] = {"document": base64.b64encode(data).decode("ascii"),
+                                   "filename": filename}
+        if thread is not None:
+            payload["thread"] = thread
+        if caption:
+            payload["caption"] = caption
+        await self._queue(Queued(chat_id, SEND, payload))
+
+    def say_now(self, message: Message, text: str) -> Awaitable[Any]:
+        """``text`` in the chat of ``message``, sent without the outbox, in the background (the
+        handler does not wait for it): what is said when the database, and so the outbox, does
+        not answer."""
+        return self.sender.post(message.chat.id, text, thread=topic_of(message))
+
+    async def _queue(self, message: Queued) -> None:
+        await self.delivery.enqueue([message])
