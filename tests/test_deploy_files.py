@@ -74,6 +74,7 @@ def test_monitoring_files_name_only_metrics_the_bot_serves() -> None:
     metrics.updates.labels("message", "handled").inc()  # a labelled family shows once used
     metrics.requests.labels("sendMessage", "ok").inc()
     metrics.takeovers.labels("club").inc()
+    metrics.skipped.labels("malformed").inc()
     served = {sample.name for family in text_string_to_metric_families(metrics.text().decode())
               for sample in family.samples}
     alerts = (ROOT / "deploy" / "prometheus" / "alerts.yml").read_text(encoding="utf-8")

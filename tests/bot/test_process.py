@@ -132,7 +132,10 @@ async def test_second_process_on_one_sqlite_file_refuses(
     try:
         await fake.wait_call("setMyCommands", timeout=STARTS_WITHIN)
         await fake.send(1, "/start")
-        assert "Анна" in ((await fake.next_message(1, timeout=20)).text or "")
+        # this process's own answer ("welcome back"): the first one's answer may come again,
+        # sent before the kill and not yet marked sent (docs/delivery.md: at least once)
+        await fake.wait_for(lambda: any("С возвращением, Анна" in (m.text or "")
+                                        for m in fake.messages(1)), 20, "the answer")
         assert ("all_private_chats", "en") in fake.commands
     finally:
         if second.returncode is None:
