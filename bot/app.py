@@ -44,7 +44,7 @@ from bot.metrics import serve as serve_metrics
 from bot.services import Services
 from bot.services.accounts import Accounts, Clock, utc_now
 from bot.services.admin import Admin
-from bot.services.alerts import OpsAlerts, lasted, network_checks, table_checks
+from bot.services.alerts import OpsAlerts, lasted, network_checks, overdue, table_checks
 from bot.services.catalogue import Catalogue
 from bot.services.chats import ChatMoves
 from bot.services.club_settings import ClubSettings
@@ -326,9 +326,21 @@ class App:
             await self.services.replies.send_text(update.message.chat.id, text)
 
     def totals(self) -> tuple[float, float]:
-        """The updates handled and the Bot API requests answered since the start."""
-        return (Metrics.total(self.metrics.updates),
-                Metrics.total(self.metrics.requests, outcome="ok"))
+        """The updates handled and the messages sent since the start."""
+        sent = sum(sample.value for family in self.metrics.requests.collect()
+                   for sample in family.samples
+                   if sample.name.endswith("_total") and sample.labels["outcome"] == "ok"
+                   and sample.labels["method"].startswith("send"))
+        return Metrics.total(self.metrics.updates), sent
+
+    def late_tables(self) -> list[tuple[int, datetime]]:
+        """Each open, unpaused table of this process with a deadline: its game and the
+        earliest (the alerts' and the metrics' stuck tables)."""
+        games = self.services.extra.get("games")
+        if not isinstance(games, GameService):
+            return []
+        return [(t.game_id, min(t.deadlines.values())) for t in games.tables.values()
+                if t.open and not t.paused and t.deadlines]
 
     async def start_metrics(self) -> None:
         """Prometheus' ``/metrics`` on METRICS_PORT (bot/metrics.py), and the gauges' sampling."""
@@ -341,7 +353,9 @@ class App:
             status = self.services.status
             self.sampler = Sampler(self.metrics, self.services.db, open_games,
                                    also=(lambda: status.rates.add(*self.totals()))
-                                   if status is not None else None)
+                                   if status is not None else None,
+                                   overdue=lambda: len(overdue(self.late_tables(),
+                                                               self.clock())))
             self.sampling = asyncio.get_running_loop().create_task(self.sampler.run(),
                                                                    name="metrics")
             self.start_alerts(self.sampler)
@@ -361,14 +375,7 @@ class App:
         chat = self.settings.ops_chat_id
         if chat is None or self.alerting is not None:
             return
-        games = self.services.extra.get("games")
         sharing, sender = self.sharing, self.services.sender
-
-        def late() -> list[tuple[int, datetime]]:
-            if not isinstance(games, GameService):
-                return []
-            return [(t.game_id, min(t.deadlines.values())) for t in games.tables.values()
-                    if t.open and not t.paused and t.deadlines]
 
         network = network_checks(
             sampler, lambda: Metrics.total(self.metrics.requests, outcome="retry_after"))
@@ -383,14 +390,15 @@ class App:
 
         alerts = OpsAlerts(post, self.services.translator, self.settings.default_locale,
                            [network_here, table_checks(
-                               late, lambda: Metrics.total(self.metrics.skipped), self.clock)])
+                               self.late_tables, lambda: Metrics.total(self.metrics.skipped),
+                               self.clock)])
         self.alerts = alerts
         loop = asyncio.get_running_loop()
         self.alerting = loop.create_task(alerts.run(), name="alerts")
         if sharing is not None:
             def told(lost: list[int], roles: list[str], clubs: int, seconds: float) -> None:
                 tr, locale = self.services.translator, self.settings.default_locale
-                names = ", ".join(tr.t(locale, f"admin.status.role_{r}") for r in roles)
+                names = ", ".join(tr.t(locale, f"admin.status_role_{r}") for r in roles)
                 what = [tr.t(locale, "ops.what.roles", roles=names)] if roles else []
                 if clubs:
                     what.append(tr.t(locale, "ops.what.clubs", clubs=clubs))

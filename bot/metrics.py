@@ -75,6 +75,9 @@ class Metrics:
         self.games_running = Gauge("mafia_games_running",
                                    "Games open in this process (lobby, running, paused)",
                                    registry=r)
+        self.games_overdue = Gauge("mafia_games_overdue",
+                                   "Open tables of this process past their deadline with "
+                                   "nothing happening", registry=r)
         self.takeovers = Counter("mafia_takeovers",
                                  "Roles and clubs this process took after its start",
                                  ["what"], registry=r)
@@ -174,10 +177,12 @@ class Sampler:
 
     def __init__(self, metrics: Metrics, db: Database, games: Callable[[], int],
                  wall: Callable[[], float] = time.time,
-                 also: Callable[[], None] | None = None) -> None:
+                 also: Callable[[], None] | None = None,
+                 overdue: Callable[[], int] = lambda: 0) -> None:
         self.metrics = metrics
         self.db = db
         self.games = games
+        self.overdue = overdue  # the tables stuck past their deadline (bot/services/alerts.py)
         self.wall = wall
         self.also = also  # each sample (the rates /status gives)
         self.unavailable_since: float | None = None  # wall time of the last failed sample
@@ -187,6 +192,7 @@ class Sampler:
 
     async def sample(self) -> None:
         self.metrics.games_running.set(self.games())
+        self.metrics.games_overdue.set(self.overdue())
         if self.also is not None:
             self.also()
         now = self.wall()

@@ -25,7 +25,8 @@ log = logging.getLogger("bot.alerts")
 TICK_S = 10.0  # the checks run this often
 # what counts as an incident (docs/operations.md)
 OUTBOX_LATE_S = 180.0  # the oldest queued message has waited this long
-RETRY_AFTERS_PER_MINUTE = 5  # 429s within a minute
+RETRY_AFTERS_PER_MINUTE = 5  # 429s within RETRY_WINDOW_S
+RETRY_WINDOW_S = 60.0
 DATABASE_DOWN_S = 30.0  # the database has not answered for this long
 TABLE_LATE_S = 120.0  # a table's deadline passed this long ago with nothing happening
 MALFORMED_QUIET_S = 600.0  # a malformed-update incident ends after this long without one
@@ -144,7 +145,7 @@ def _utc(wall: float) -> str:
 def network_checks(backlog: Backlog, retry_afters: Callable[[], float],
                    wall: Callable[[], float] = time.time) -> Check:
     """The outbox behind, a run of 429s, the database down: the network's (one process)."""
-    run = RunOf(retry_afters)
+    run = RunOf(retry_afters, RETRY_WINDOW_S)
 
     def check() -> dict[str, dict[str, Any]]:
         now, found = wall(), {}
@@ -160,18 +161,24 @@ def network_checks(backlog: Backlog, retry_afters: Callable[[], float],
     return check
 
 
+def overdue(deadlines: Iterable[tuple[int, datetime]],
+            at: datetime) -> list[tuple[int, datetime]]:
+    """The tables (game id, earliest deadline) whose deadline passed :data:`TABLE_LATE_S` ago:
+    a deadline's job moves the table on at once, so nothing happened since."""
+    return [(game_id, due) for game_id, due in deadlines
+            if (at - due).total_seconds() >= TABLE_LATE_S]
+
+
 def table_checks(late: Callable[[], Iterable[tuple[int, datetime]]],
                  skipped: Callable[[], float], now: Callable[[], datetime]) -> Check:
     """This process's own: a table past its deadline with nothing happening (``late`` gives
-    each open, unpaused table's game id and its earliest deadline), malformed updates."""
-    quiet = Quiet(skipped)
+    each open, unpaused table's game id and its earliest deadline), updates skipped."""
+    quiet = Quiet(skipped, MALFORMED_QUIET_S)
 
     def check() -> dict[str, dict[str, Any]]:
         found: dict[str, dict[str, Any]] = {}
-        at = now()
-        for game_id, due in late():
-            if (at - due).total_seconds() >= TABLE_LATE_S:
-                found[f"stuck:{game_id}"] = {"game": game_id, "since": due.strftime("%H:%M")}
+        for game_id, due in overdue(late(), now()):
+            found[f"stuck:{game_id}"] = {"game": game_id, "since": due.strftime("%H:%M")}
         if quiet.grew_lately():
             found["malformed"] = {}
         return found

@@ -213,7 +213,7 @@ admin-status_process_this = ▶ Process { $session }: { $roles }; { $clubs ->
 admin-status_role_poller = receives the updates
 admin-status_role_sender = sends the messages
 admin-status_role_expiry = runs the expiry
-admin-status_load = Open games: { $games }. In the last minute: updates { $updates }, requests to Telegram { $messages }.
+admin-status_load = Open games: { $games }. In the last minute: updates { $updates }, messages sent { $messages }.
 admin-status_outbox = Outbox: { $pending } waiting, the oldest for { $seconds ->
         [one] { $seconds } second
        *[other] { $seconds } seconds

@@ -232,7 +232,7 @@ admin-status_process_this = ▶ Процесс { $session }: { $roles }; { $club
 admin-status_role_poller = принимает обновления
 admin-status_role_sender = отправляет сообщения
 admin-status_role_expiry = ведёт сгорание баллов
-admin-status_load = Открытых игр: { $games }. За последнюю минуту: обновлений { $updates }, запросов к Telegram { $messages }.
+admin-status_load = Открытых игр: { $games }. За последнюю минуту: обновлений { $updates }, отправлено сообщений { $messages }.
 admin-status_outbox = Очередь отправки: ждут { $pending }, самое давнее ждёт { $seconds ->
         [one] { $seconds } секунду
         [few] { $seconds } секунды
