@@ -92,3 +92,70 @@ def test_monitoring_files_name_only_metrics_the_bot_serves() -> None:
     for mounted in ("prometheus.yml", "alerts.yml", "datasources.yml", "dashboards.yml",
                     "dashboard.json"):
         assert mounted in compose
+
+
+def _balanced(expr: str) -> bool:
+    """Brackets paired and nested, quotes closed (a PromQL typo Prometheus would refuse)."""
+    stack: list[str] = []
+    pairs = {")": "(", "]": "[", "}": "{"}
+    quoted = False
+    for char in expr:
+        if char == '"':
+            quoted = not quoted
+        elif quoted:
+            continue
+        elif char in "([{":
+            stack.append(char)
+        elif char in pairs and (not stack or stack.pop() != pairs[char]):
+            return False
+    return not stack and not quoted
+
+
+def test_the_alert_rules_and_the_dashboard_are_whole() -> None:
+    """Prometheus' rules as Prometheus reads them (YAML: groups of rules, each alert named once
+    with an expression, a severity and a summary, and a runbook entry in docs/operations.md);
+    Grafana's provisioning and dashboard (every panel on the provisioned data source, in a place
+    of its own, and every metric of the bot's own on some panel)."""
+    import yaml
+
+    from bot.metrics import Metrics
+
+    deploy = ROOT / "deploy"
+    rules = yaml.safe_load((deploy / "prometheus" / "alerts.yml").read_text("utf-8"))
+    alerts = [rule for group in rules["groups"] for rule in group["rules"]]
+    names = [rule["alert"] for rule in alerts]
+    assert len(names) == len(set(names)) >= 10
+    runbook = (ROOT / "docs" / "operations.md").read_text("utf-8")
+    for rule in alerts:
+        assert set(rule) <= {"alert", "expr", "for", "labels", "annotations"}, rule
+        assert _balanced(rule["expr"]), rule["expr"]
+        assert rule["labels"]["severity"] in {"page", "warn", "info"}
+        assert rule["annotations"]["summary"]
+        assert f"| `{rule['alert']}` |" in runbook, rule["alert"]
+    config = yaml.safe_load((deploy / "prometheus" / "prometheus.yml").read_text("utf-8"))
+    assert config["rule_files"] == ["/etc/prometheus/alerts.yml"]
+    [job] = config["scrape_configs"]
+    assert job["job_name"] == "mafia-bot"  # the alerts' up{job="mafia-bot"}
+
+    sources = yaml.safe_load((deploy / "grafana" / "datasources.yml").read_text("utf-8"))
+    [source] = sources["datasources"]
+    providers = yaml.safe_load((deploy / "grafana" / "dashboards.yml").read_text("utf-8"))
+    assert providers["providers"][0]["options"]["path"] == "/var/lib/grafana/dashboards"
+    dashboard = json.loads((deploy / "grafana" / "dashboard.json").read_text("utf-8"))
+    panels = dashboard["panels"]
+    assert len({p["id"] for p in panels}) == len(panels)
+    cells = [(p["gridPos"]["x"] + dx, p["gridPos"]["y"] + dy) for p in panels
+             for dx in range(p["gridPos"]["w"]) for dy in range(p["gridPos"]["h"])]
+    assert len(cells) == len(set(cells))  # no panel over another
+    for panel in panels:
+        assert panel["datasource"]["uid"] == source["uid"]
+        for target in panel["targets"]:
+            assert target["refId"] and _balanced(target["expr"]), target
+    shown = "\n".join(t["expr"] for p in panels for t in p["targets"])
+    own = {family.name for family in Metrics().registry.collect()
+           if family.name.startswith("mafia_")}
+    assert {name for name in own if name not in shown} == set()
+
+    compose = yaml.safe_load((ROOT / "docker-compose.monitoring.yml").read_text("utf-8"))
+    assert {"bot", "prometheus", "grafana"} <= set(compose["services"])
+    assert "METRICS_PORT=9108" in compose["services"]["bot"]["environment"]
