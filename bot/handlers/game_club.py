@@ -65,11 +65,11 @@ async def newgame(message: Message, bot: Bot, games: GameService, db: Database) 
                            is_admin=admin)
 
 
-async def invite(message: Message, games: GameService, sender: TelegramSender,
+async def invite(message: Message, games: GameService, replies: Replies,
                  locale: str) -> None:
     """``/invite``: the host's table invites tonight's signed-up players."""
     answer = await games.invite_at(_place(message), _user(message))
-    await _say(message, games, sender, locale, answer)
+    await _say(message, games, replies, locale, answer)
 
 
 async def roles(message: Message, command: CommandObject, games: GameService,
