@@ -1,7 +1,8 @@
 """Structured logging through stdlib logging: one ``key=value`` line per record, or with
 ``LOG_FORMAT=json`` one JSON object a line. Every line written while an update is handled
-carries its ``update_id`` and, in a group, its ``club`` (:func:`bind`), besides the fields a
-call gives (``extra=``: ``game_id``, ``chat_id``, ...)."""
+carries its ``update_id`` and, in a group, its ``club``, and every line of a game's step its
+``game_id`` and ``club`` (:func:`bind`), besides the fields a call gives (``extra=``:
+``chat_id``, ...)."""
 
 from __future__ import annotations
 

@@ -24,6 +24,7 @@ from bot.errors import UserError
 from bot.game.messages.notifier import Notifier
 from bot.game.timers import Clock, Deadlines
 from bot.game.writes import StepWriter
+from bot.logs import bind, unbind
 from engine import CompositionError, Phase, RuleViolation
 from record.table import (
     CANCEL_DL,
@@ -172,6 +173,8 @@ class GameCore:
                 by_host = _host_step.set(None)
                 self._staged[game_id] = []
                 table = self.tables.get(game_id)
+                # every line the step logs names its game and club (a timer's too)
+                logged = bind(game_id=game_id, **({"club": table.chat_id} if table else {}))
                 try:
                     yield
                     if table is not None and self.after_step is not None:
@@ -190,6 +193,7 @@ class GameCore:
                         self._changes.pop(game_id, None)
                         self.notifier.end(token)
                         _host_step.reset(by_host)
+                        unbind(logged)
         except BaseException:
             if written is not None:  # the step's own error is what its caller hears
                 with contextlib.suppress(Exception):

@@ -13,7 +13,7 @@ from pathlib import Path
 import aiohttp
 from prometheus_client.parser import text_string_to_metric_families
 
-from bot.logs import bind, setup_logging, unbind
+from bot.logs import JsonFormatter, bind, setup_logging, unbind
 from bot.metrics import Metrics
 from tests.bot.conftest import ADMIN_ID
 from tests.fakes.telegram_server import FakeTelegram
@@ -132,6 +132,27 @@ def test_json_logs_name_the_update() -> None:
     assert (first["msg"], first["level"], first["logger"]) == ("handled", "INFO", "bot.test")
     assert (first["update_id"], first["club"], first["game_id"]) == (42, -100500, 7)
     assert second["msg"] == "after ünicode \"quoted\"" and "update_id" not in second
+
+
+async def test_json_logs_name_the_game_of_a_step(fake: FakeTelegram, tmp_path: Path) -> None:
+    """A line logged inside a game's step (a press, a command, a timer) names the game and
+    its club."""
+    stream = io.StringIO()
+    handler = logging.StreamHandler(stream)
+    handler.setFormatter(JsonFormatter())
+    logging.getLogger("bot.test").addHandler(handler)
+    try:
+        async with running(fake, tmp_path, default_locale="en") as app:
+            flow = Flow(fake, app, lang="en")
+            await flow.lobby(1)
+            async with flow.games.core.lock(flow.game_id):
+                logging.getLogger("bot.test").warning("inside a step")
+            logging.getLogger("bot.test").warning("after it")
+    finally:
+        logging.getLogger("bot.test").removeHandler(handler)
+    inside, after = (json.loads(line) for line in stream.getvalue().splitlines())
+    assert (inside["game_id"], inside["club"]) == (flow.game_id, flow.club)
+    assert "game_id" not in after and "club" not in after
 
 
 async def test_status_for_an_admin_only(fake: FakeTelegram, tmp_path: Path) -> None:
