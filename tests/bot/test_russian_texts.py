@@ -135,7 +135,8 @@ NOT_NAMES: dict[str, tuple[str, ...]] = {
     "foul.reason.noted": ("reason",), "foul.undone.player": ("reason",),
     "game.deal.size": ("seats",), "game.ev.immunity_line": ("what",),
     "game.roles.unknown": ("name",), "ledger.adjust": ("reason",), "ledger.game": ("reason",),
-    "ops.event.takeover": ("what",), "panel.unfoul.line": ("reason",),
+    "ops.event.takeover": ("what",), "ops.event.takeover_unknown": ("what",),
+    "panel.unfoul.line": ("reason",),
     "stats.row": ("reason",),
 }
 
