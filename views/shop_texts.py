@@ -19,6 +19,7 @@ class ShopView:
     points: int
     reserved: int
     requests: list[GiftRequest]
+    handing: bool = True  # someone can hand the gifts over (the bot has admins)
 
     @property
     def available(self) -> int:
@@ -26,6 +27,8 @@ class ShopView:
 
     def why_not(self, gift: Gift) -> str | None:
         """Why the player cannot take ``gift`` now (a key of ``shop.why``), None if it can."""
+        if not self.handing:
+            return "no_admins"
         if not gift.active:
             return "retired"
         if gift.left <= 0:
@@ -42,6 +45,8 @@ def balance_line(tr: Translator, locale: str, points: int, reserved: int) -> str
 
 def catalogue(tr: Translator, locale: str, view: ShopView) -> str:
     lines = [tr.t(locale, "shop.head"), balance_line(tr, locale, view.points, view.reserved), ""]
+    if not view.handing:
+        lines += [tr.t(locale, "shop.no_admins"), ""]
     if not view.gifts:
         lines.append(tr.t(locale, "shop.empty"))
     for gift in view.gifts:
@@ -68,7 +73,8 @@ def card(tr: Translator, locale: str, gift: Gift, view: ShopView) -> str:
     lines = [tr.t(locale, "shop.card", name=gift.name, price=gift.price, left=gift.left),
              balance_line(tr, locale, view.points, view.reserved)]
     if why is not None:
-        lines.append(_why(tr, locale, why, gift, view))
+        lines.append(tr.t(locale, "shop.no_admins") if why == "no_admins"
+                     else _why(tr, locale, why, gift, view))
     return "\n".join(lines)
 
 

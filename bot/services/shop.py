@@ -74,7 +74,8 @@ class Shop:
         return ShopView(gifts=await self.db.gifts.catalogue(active_only=True),
                         points=await self.db.ledger.balance(tg_id),
                         reserved=await self.db.gift_requests.reserved(tg_id),
-                        requests=await self.db.gift_requests.open_of(tg_id))
+                        requests=await self.db.gift_requests.open_of(tg_id),
+                        handing=bool(self.admin_ids))
 
     async def gift(self, tg_id: int, gift_id: int) -> tuple[Gift, ShopView]:
         """A gift on sale and the player's view (a retired or unknown gift: refused)."""
@@ -90,6 +91,7 @@ class Shop:
         """What the Exchange button checks before it asks for the confirmation; the request
         itself checks all of it again under its locks (:meth:`ask`)."""
         await self.accounts.require(tg_id, active=True)
+        self._require_handing()
         gift, view = await self.gift(tg_id, gift_id)
         if gift.price != price:
             raise UserError("shop.refused.price_changed", gift=gift.name, price=gift.price)
@@ -102,6 +104,7 @@ class Shop:
         """The player confirmed: a request that reserves the points and an item; the admins
         are told."""
         await self.accounts.require(tg_id, active=True)
+        self._require_handing()
         try:
             request = await self.db.gift_requests.ask(tg_id, gift_id, price=price, card=card,
                                                       now=self.clock())
@@ -215,6 +218,12 @@ class Shop:
         return messages
 
     # ------------------------------------------------------------------ helpers
+    def _require_handing(self) -> None:
+        """A request nobody could hand over would only hold the player's points until it
+        expires: with no ``ADMIN_IDS`` the exchange is closed."""
+        if not self.admin_ids:
+            raise UserError("shop.no_admins")
+
     def _require_admin(self, tg_id: int) -> None:
         if not self.is_admin(tg_id):
             raise UserError("shop.admin_only")

@@ -37,6 +37,8 @@ shop-line_no = ▫️ <b>{ $name }</b> — { $price ->
         [one] { $price } point
        *[other] { $price } points
     }, left: { $left } ({ $why })
+shop-why-no_admins = exchange closed
+shop-no_admins = The exchange is closed for now: the bot has no admins to hand gifts over. Your points stay yours.
 shop-why-retired = no longer on sale
 shop-why-out_of_stock = out of stock
 shop-why-insufficient = you need { $missing ->

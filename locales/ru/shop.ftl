@@ -41,6 +41,8 @@ shop-line_no = ▫️ <b>{ $name }</b> — { $price ->
         [few] { $price } балла
        *[many] { $price } баллов
     }, осталось: { $left } ({ $why })
+shop-why-no_admins = обмен закрыт
+shop-no_admins = Обмен пока закрыт: у бота нет администраторов, которые выдают подарки. Баллы остаются вашими.
 shop-why-retired = снят с продажи
 shop-why-out_of_stock = закончился
 shop-why-insufficient = не хватает: { $missing ->

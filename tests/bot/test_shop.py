@@ -352,6 +352,32 @@ async def test_a_blocked_account_is_refused(app: App, fake: FakeTelegram, ask: A
     assert fake.unread(ADMIN_ID) == []
 
 
+@pytest.mark.parametrize("settings_overrides", [{"admin_ids": frozenset()}], indirect=True)
+async def test_without_admins_the_exchange_is_closed(app: App, fake: FakeTelegram,
+                                                     ask: Any) -> None:
+    await setup(app, fake, ask)
+    # a gift kept from when the bot had admins
+    await app.services.db.gifts.add("Mug", 30, 2, admin_id=ADMIN_ID,
+                                    now=datetime(2026, 3, 2, tzinfo=UTC))
+    closed = ("The exchange is closed for now: the bot has no admins to hand gifts over."
+              " Your points stay yours.")
+    catalogue = await ask(NEO, "/gifts")
+    assert catalogue.text is not None and closed in catalogue.text
+    assert "▫️ <b>Mug</b> — 30 points, left: 2 (exchange closed)" in catalogue.text
+    card = await open_card(fake, ask, NEO, "Mug")
+    assert closed in card.body and card.buttons() == []
+    # the buttons of a card opened before: refused, nothing reserved
+    price = ShopCb(action="ask", id=1, price=30).pack()
+    assert await popup(fake, NEO, card, data=price) == closed
+    yes = ShopCb(action="confirm", id=1, price=30).pack()
+    assert await popup(fake, NEO, card, data=yes) == closed
+    assert await requests_of(app, NEO) == []
+    assert (await gift(app)).left == 2
+    catalogue = await ask(TRIN, "/gifts")
+    assert catalogue.text is not None and "Обмен пока закрыт: у бота нет администраторов" \
+        in catalogue.text and "(обмен закрыт)" in catalogue.text
+
+
 async def test_what_the_player_is_refused(app: App, fake: FakeTelegram, ask: Any) -> None:
     await setup(app, fake, ask, points=40)
     await add_gift(fake, ask, price=30, stock=5)
