@@ -38,6 +38,7 @@ from record.table import (
     Stage,
     Table,
 )
+from storage.backends import DatabaseUnavailable
 from storage.db import Database
 from storage.models import Club
 from storage.repos.games import GameChange
@@ -46,6 +47,7 @@ from views.i18n import Translator
 log = logging.getLogger("bot.game")
 
 PROMPT_CHECK_SECONDS = 1.0  # a deadline whose prompts are still queued looks again after this
+UNAVAILABLE_RETRY_SECONDS = 2.0  # a deadline the database could not serve looks again after this
 ACTIVE_STAGES = (Stage.NIGHT, Stage.VOTE, Stage.FATE, Stage.CANCEL)
 
 Expiry = Callable[[Table], Awaitable[None]]
@@ -493,6 +495,14 @@ class GameCore:
                 expiry = self._expiries.get(name)
                 if expiry is not None:
                     await expiry(table)
+        except DatabaseUnavailable as exc:
+            # the server restarting: nothing of the moment's step was written, and a deadline
+            # dropped here would leave the table waiting for nobody: look again in a moment
+            log.warning("deadline %s of game %s: the database is unavailable (%s), looking"
+                        " again in %s s", name, game_id, exc, UNAVAILABLE_RETRY_SECONDS)
+            if self.tables.get(game_id) is table and table.open:
+                self.deadlines.arm(self.key(table, name), self.at(UNAVAILABLE_RETRY_SECONDS),
+                                   partial(self.on_deadline, game_id, name, step))
         except Exception:
             log.exception("deadline %s of game %s failed", name, game_id)
 

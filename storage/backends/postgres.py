@@ -227,11 +227,13 @@ class PgBackend:
 
     async def acquire(self) -> asyncpg.Connection:
         """A connection of the pool; while the server is down this raises (the caller says
-        "try again")."""
+        "try again"). With every connection busy it waits for one, however long (as SQLite's
+        callers wait for its writer): a busy evening is slow, not unavailable. Opening a new
+        connection is bounded by ``CONNECT_TIMEOUT_S`` (the pool's own setting)."""
         if self.closed:
             raise ValueError("the database is closed")  # as the SQLite connection says it
         try:
-            return await self.pool.acquire(timeout=CONNECT_TIMEOUT_S)
+            return await self.pool.acquire()
         except _UNREACHABLE as exc:
             raise DatabaseUnavailable(
                 f"cannot reach {describe(self.url)}: {_reason(exc)}") from None

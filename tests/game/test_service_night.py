@@ -9,8 +9,10 @@ import pytest
 
 import engine
 from bot.errors import UserError
+from bot.game.core import UNAVAILABLE_RETRY_SECONDS
 from engine import Role
 from record.table import Stage
+from storage.backends import DatabaseUnavailable
 from tests.game.harness import CHAT, HOST, Harness
 
 
@@ -310,3 +312,30 @@ async def test_a_prompt_added_while_the_deadline_read_the_queue_is_looked_at_aga
     assert reads[0] == 0 and reads[1] > 0
     kinds = [e.kind for e in await h.db.games.events(h.game_id)]
     assert "mafia_locked" not in kinds  # the window waits for the prompts' arrival
+
+
+async def test_a_deadline_the_database_could_not_serve_is_looked_at_again(
+        h: Harness, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The night's time is up while the database cannot answer (PostgreSQL restarting): the
+    deadline is not dropped, which would leave the table waiting for nobody; it looks again
+    a moment later and ends the night then."""
+    await h.dealt(10)
+    h.sender.durable = True
+    await h.service.start_night(CHAT, HOST)
+    async with h.db.transaction() as conn:  # Telegram confirms every prompt at once
+        await conn.execute("UPDATE outbox SET status = 'sent' WHERE status = 'pending'")
+    await h.deadlines.advance(59)  # the Mafia's window closed
+    assert h.table.stage is Stage.NIGHT
+    failed: list[bool] = []
+
+    async def unavailable_once(sends: Sequence[tuple[int, str]]) -> int:
+        if not failed:
+            failed.append(True)
+            raise DatabaseUnavailable("the database is restarting")
+        return 0
+
+    monkeypatch.setattr(h.db.outbox, "undelivered", unavailable_once)
+    await h.deadlines.advance(2)  # the night's deadline: its read fails
+    assert failed and h.table.stage is Stage.NIGHT
+    await h.deadlines.advance(UNAVAILABLE_RETRY_SECONDS)
+    assert h.table.stage is Stage.DAY and h.table.game.night_number == 1

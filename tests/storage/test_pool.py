@@ -391,3 +391,27 @@ async def test_the_pools_connections_are_named_on_the_server(db_target: str) -> 
         rows = await db.query("SELECT application_name FROM pg_stat_activity"
                               " WHERE pid = pg_backend_pid()")
         assert rows[0][0] == "staging"
+
+
+async def test_a_busy_pool_makes_a_caller_wait_not_fail(
+        db_target: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """With every connection of the pool busy for longer than a connection may take to open,
+    the next caller waits for one and is served: a busy evening is slow, never "the database
+    is unavailable" (which would fail a game's deadline)."""
+    db = await Database.open(db_target, pool_size=1)
+    try:
+        monkeypatch.setattr("storage.backends.postgres.CONNECT_TIMEOUT_S", 0.05)
+        holding = asyncio.Event()
+
+        async def busy() -> None:
+            async with db.transaction():
+                holding.set()
+                await asyncio.sleep(1.0)  # far longer than the bound on opening one
+
+        held = asyncio.create_task(busy())
+        await holding.wait()
+        rows = await db.query("SELECT 1")
+        assert rows[0][0] == 1
+        await held
+    finally:
+        await db.close()
