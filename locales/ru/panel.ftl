@@ -69,4 +69,4 @@ panel-moved = Пульт перенесён ниже.
 
 # Окно короче фазы, рядом с её собственными часами (panel.deadline).
 panel-window-mafia = 🤝 мафия договаривается: { $time }
-panel-window-turn = 👈 на этот ход: { $time }
+panel-window-turn = 👈 ход голосующего: { $time }
