@@ -92,7 +92,9 @@ async def keep(query: CallbackQuery, callback_data: ShopCb, services: Services,
 
 async def confirm(query: CallbackQuery, callback_data: ShopCb, shop: Shop,
                   services: Services, locale: str) -> None:
-    """The request: the card's message id makes a second press of it the same request."""
+    """The request: the card's message id makes a second press of it the same request. The
+    player's "request sent" (with Withdraw) is the shop's to tell (``Shop.tell``), so it loses
+    its button when the request closes."""
     if query.message is None:
         raise UserError("shop.refused.stale")
     request = await shop.ask(query.from_user.id, callback_data.id, callback_data.price,
@@ -101,12 +103,6 @@ async def confirm(query: CallbackQuery, callback_data: ShopCb, shop: Shop,
     await services.sender.answer(query, label(tr, locale, "shop.asked_popup",
                                               gift=request.gift_name))
     await replies.edit_markup(query.message.chat.id, query.message.message_id, None)
-    markup = InlineKeyboardMarkup(inline_keyboard=[[_button(
-        label(tr, locale, "shop.button.withdraw", id=request.id, gift=request.gift_name),
-        "withdraw", request.id)]])
-    await replies.send_text(query.message.chat.id,
-                            shop_texts.asked(tr, locale, request, shop.request_days),
-                            reply_markup=markup)
 
 
 async def withdraw(query: CallbackQuery, callback_data: ShopCb, shop: Shop,

@@ -3,8 +3,9 @@ requests not handed over in time, and the telling of each change.
 
 Every change of a request (asked, handed over, cancelled, withdrawn, expired, burned by a
 block or the two months' expiry) is written first; :meth:`Shop.tell` then tells it, once,
-through the durable outbox: the admins hear of a new request (with the buttons), the player of
-its end, and the admins' message loses its buttons for the outcome. The mark "told" and the
+through the durable outbox: the admins hear of a new request (with the buttons) and the player
+that it was sent (with Withdraw); at its end the player hears of it, and both the admins'
+message and the player's lose their buttons. The mark "told" and the
 messages are written in one transaction (``storage/shop/requests.py``, ``mark_told``), so a
 change is told once whichever process tells it, and one a crash left untold is told by the next
 run of the shop's periodic job.
@@ -12,6 +13,7 @@ run of the shop's periodic job.
 
 from __future__ import annotations
 
+import html
 import time
 from collections.abc import Callable, Collection, Iterable, Sequence
 from datetime import timedelta
@@ -48,6 +50,11 @@ class ShopCb(CallbackData, prefix="shop"):
 def notice_key(request_id: int) -> str:
     """The outbox key of the admins' message about a request (edited when it closes)."""
     return f"gift:{request_id}"
+
+
+def asked_key(request_id: int) -> str:
+    """The outbox key of the player's "request sent" (its Withdraw goes when it closes)."""
+    return f"{notice_key(request_id)}:asked"
 
 
 class Shop:
@@ -160,6 +167,12 @@ class Shop:
                                  callback_data=ShopCb(action="cancel", id=request.id).pack()),
         ]])
 
+    def withdraw_button(self, locale: str, request: GiftRequest) -> InlineKeyboardMarkup:
+        text = html.unescape(self.translator.t(locale, "shop.button.withdraw", id=request.id,
+                                               gift=request.gift_name))
+        return InlineKeyboardMarkup(inline_keyboard=[[InlineKeyboardButton(
+            text=text, callback_data=ShopCb(action="withdraw", id=request.id).pack())]])
+
     # ------------------------------------------------------------------ the periodic job
     async def expire_overdue(self) -> int:
         """Close the requests not handed over within GIFT_REQUEST_DAYS (their points and items
@@ -193,13 +206,19 @@ class Shop:
         player = players.get(request.tg_id)
         name = _name(player, request.tg_id)
         messages: list[Queued] = []
-        if request.open:  # new: the admins hear of it
+        reachable = player is not None and not player.offline and not player.bot_blocked
+        if request.open:  # new: the admins hear of it, the player has it with Withdraw
             balance = await self.db.ledger.balance(request.tg_id)
             for admin_id in sorted(self.admin_ids):
                 locale = self.accounts.locale_of(players.get(admin_id), None)
                 text = shop_texts.admin_notice(tr, locale, request, name, balance)
                 messages.append(Queued(admin_id, SEND, send_payload(
                     text, self.admin_buttons(locale, request)), key=key))
+            if reachable:
+                locale = self.accounts.locale_of(player, None)
+                messages.append(Queued(request.tg_id, SEND, send_payload(
+                    shop_texts.asked(tr, locale, request, self.request_days),
+                    self.withdraw_button(locale, request)), key=asked_key(request.id)))
             return messages
         if request.announced:  # the admins' message shows the outcome, without its buttons
             by = players.get(request.closed_by) if request.closed_by else None
@@ -209,7 +228,10 @@ class Shop:
                     tr, locale, request, name,
                     None if request.closed_by is None else _name(by, request.closed_by))
                 messages.append(Queued(admin_id, EDIT, send_payload(text), key=key))
-        if player is not None and not player.offline and not player.bot_blocked:
+        if reachable:  # its "request sent" loses Withdraw
+            messages.append(Queued(request.tg_id, EDIT, {"markup_only": True},
+                                   key=asked_key(request.id)))
+        if player is not None and reachable:
             locale = self.accounts.locale_of(player, None)
             told = shop_texts.player_outcome(tr, locale, request, self.request_days)
             if told is not None:

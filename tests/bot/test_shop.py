@@ -131,6 +131,8 @@ async def test_from_the_catalogue_to_handed_over(app: App, fake: FakeTelegram, a
     assert sent.text is not None and sent.text.startswith(
         "Request #1 sent: gift «Mug &lt;3», 30 points reserved.")
     assert "within 14 days" in sent.text
+    assert sent.buttons() == [("↩ Withdraw request #1 (Mug <3)",
+                               ShopCb(action="withdraw", id=1).pack())]
 
     notice = await fake.next_message(ADMIN_ID)
     assert notice.text is not None
@@ -149,6 +151,7 @@ async def test_from_the_catalogue_to_handed_over(app: App, fake: FakeTelegram, a
     told = await fake.next_message(NEO)
     assert told.text == ("🎁 Gift «Mug &lt;3» (request #1) is handed over: 30 points exchanged."
                          " Enjoy!")
+    await fake.wait_for(lambda: sent.buttons() == [], what="Withdraw gone")
     edited = await fake.next_edit(ADMIN_ID)
     assert edited.text is not None and edited.text.endswith("✅ Handed over (Admin).")
     assert edited.buttons() == []
@@ -183,7 +186,8 @@ async def test_a_photo_telegram_no_longer_takes_leaves_the_card_a_text(
 async def test_a_cancel_frees_the_points(app: App, fake: FakeTelegram, ask: Any) -> None:
     await setup(app, fake, ask)
     await add_gift(fake, ask)
-    _, notice = await request_gift(fake, ask, TRIN, exchange="Обменять", yes="Да")
+    sent, notice = await request_gift(fake, ask, TRIN, exchange="Обменять", yes="Да")
+    assert [text for text, _ in sent.buttons()] == ["↩ Отозвать заявку №1 (Mug <3)"]
     assert notice.text is not None and "Player: <b>Тринити</b>" in notice.text
     hand, cancel = notice.button_data("Handed over"), notice.button_data("Cancel")
     assert await popup(fake, ADMIN_ID, notice, data=cancel) == "#1 Mug <3: cancelled."
@@ -191,6 +195,7 @@ async def test_a_cancel_frees_the_points(app: App, fake: FakeTelegram, ask: Any)
         "Заявка №1 отменена администратором, подарок: «Mug &lt;3». Снова доступно: 30 баллов.")
     assert (await fake.next_edit(ADMIN_ID)).text.endswith(  # type: ignore[union-attr]
         "✖ Cancelled (Admin).")
+    await fake.wait_for(lambda: sent.buttons() == [], what="Withdraw gone")
     assert await app.services.db.gift_requests.reserved(TRIN) == 0
     assert await app.services.db.ledger.balance(TRIN) == 50
     assert (await gift(app)).left == 2
@@ -212,6 +217,7 @@ async def test_the_player_withdraws_a_request(app: App, fake: FakeTelegram, ask:
         "Request #1 (gift «Mug &lt;3») withdrawn: 30 points free again.")
     assert (await fake.next_edit(ADMIN_ID)).text.endswith(  # type: ignore[union-attr]
         "↩ Withdrawn by the player.")
+    await fake.wait_for(lambda: sent.buttons() == [], what="Withdraw gone")
     assert await popup(fake, ADMIN_ID, sent, data=hand) == "Request #1 is already withdrawn."
     assert await app.services.db.gift_requests.reserved(NEO) == 0
 
@@ -234,6 +240,7 @@ async def test_a_request_not_handed_over_in_time_expires(
         " 30 points are free again. Ask again with /gifts.")
     assert (await fake.next_edit(ADMIN_ID)).text.endswith(  # type: ignore[union-attr]
         "⌛ Not handed over in time: closed.")
+    await fake.wait_for(lambda: sent.buttons() == [], what="Withdraw gone")
     assert await app.services.db.gift_requests.reserved(NEO) == 0
     assert (await gift(app)).left == 2
     assert await app.shop_requests() == 0  # closed once, told once
@@ -287,7 +294,7 @@ async def test_the_last_item_pressed_by_two_players_at_once_goes_to_one(
 async def test_a_block_burns_an_open_request(app: App, fake: FakeTelegram, ask: Any) -> None:
     await setup(app, fake, ask)
     await add_gift(fake, ask)
-    _, notice = await request_gift(fake, ask)
+    sent, notice = await request_gift(fake, ask)
     hand = notice.button_data("Handed over")
     reply = await ask(ADMIN_ID, "/block Neo cheating")
     assert reply.text == "<b>Neo</b> is blocked; their points are burned."
@@ -298,6 +305,7 @@ async def test_a_block_burns_an_open_request(app: App, fake: FakeTelegram, ask: 
     edited = await fake.next_edit(ADMIN_ID)
     assert edited.text is not None and edited.text.endswith(
         "🔥 Closed: the player's points burned.")
+    await fake.wait_for(lambda: sent.buttons() == [], what="Withdraw gone")
     assert await popup(fake, ADMIN_ID, notice, data=hand) == (
         "Request #1 is already closed: the player's points burned.")
     assert await app.services.db.ledger.balance(NEO) == 0
