@@ -18,6 +18,10 @@ foul-fine-short = The club's fine is { $price ->
         [one] { $points } point was
        *[other] { $points } points were
     } taken.
+foul-fine-empty = The club's fine is { $price ->
+        [one] { $price } point
+       *[other] { $price } points
+    }, but the balance was empty: nothing was taken.
 foul-done = 🟨 Foul { $number } of the game: { $who }, { $reason }. { $fine }
 foul-player = 🟨 The host recorded a foul against you in game №{ $game }: { $reason }. { $fine }
     Your fouls in this game: { $count }.

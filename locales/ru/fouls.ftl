@@ -21,6 +21,11 @@ foul-fine-short = Штраф клуба — { $price ->
         [few] { $points } балла
        *[many] { $points } баллов
     }.
+foul-fine-empty = Штраф клуба — { $price ->
+        [one] { $price } балл
+        [few] { $price } балла
+       *[many] { $price } баллов
+    }, но баллов на балансе нет: ничего не списано.
 foul-done = 🟨 Фол { $number } в игре: { $who }, { $reason }. { $fine }
 foul-player = 🟨 Ведущий записал вам фол в игре №{ $game }: { $reason }. { $fine }
     Ваших фолов в этой игре: { $count }.

@@ -99,6 +99,7 @@ CASES: dict[str, tuple[str, tuple[str, str, str], tuple[str, str], dict[str, Any
     "foul.fine.taken": ("points", POINTS_RU, POINTS_EN, {}),
     "foul.fine.short": ("points", POINTS_RU, POINTS_EN, {"price": 3}),
     "foul.fine.short#price": ("price", POINTS_RU, POINTS_EN, {"points": 1}),
+    "foul.fine.empty": ("price", POINTS_RU, POINTS_EN, {}),
     "foul.back": ("points", POINTS_RU, POINTS_EN, {}),
     "club.settings.foul_fine": ("points", POINTS_RU, POINTS_EN, {}),
     "shop.balance_reserved": ("reserved", POINTS_RU, POINTS_EN, {"available": 3}),

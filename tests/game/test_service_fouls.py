@@ -74,7 +74,10 @@ async def test_a_fine_never_takes_a_balance_below_zero(h: Harness, balance: int,
     assert await h.db.ledger.balance(h.tg(2)) == 0
     assert await fines(h) == ([(h.tg(2), -1, "foul_out_of_turn", "night 1")] if taken else [])
     assert h.table.game.fouls[0].points == taken
-    assert "штраф клуба — 3 балла" in texts(h, h.tg(2))[-1].lower()
+    told = texts(h, h.tg(2))[-1]
+    assert "штраф клуба — 3 балла" in told.lower()
+    assert (f"списано {taken} балл" in told) if taken else (
+        "но баллов на балансе нет: ничего не списано" in told and "списано 0" not in told)
 
 
 async def test_a_balance_changed_under_the_fine_is_read_again(h: Harness,

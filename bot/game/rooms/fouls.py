@@ -92,7 +92,8 @@ class FoulDesk(PhaseService):
 
     def _fine(self, foul: Foul, price: int) -> Lazy:
         key = ("foul.fine.none" if not price else
-               "foul.fine.taken" if foul.points == price else "foul.fine.short")
+               "foul.fine.taken" if foul.points == price else
+               "foul.fine.short" if foul.points else "foul.fine.empty")
         return lambda locale: self.tr.t(locale, key, points=foul.points, price=price)
 
     # ------------------------------------------------------------------ a foul
