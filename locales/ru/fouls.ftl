@@ -37,6 +37,7 @@ foul-offer-taken = 💀 Технический труп: { $who }.
 foul-offer-kept = ▶️ Играет дальше: { $who }.
 foul-offer-undone = ↩️ Фол отменён, игра продолжается: { $who }.
 foul-offer-gone = Решать нечего: игрок выбыл или фол отменён ({ $who }).
+foul-offer-over = Игра окончена: решать нечего ({ $who }).
 foul-offer-stale = Решать нечего: игрок выбыл или фол отменён ({ $who }).
 foul-back = {" "}Возвращено: { $points ->
         [one] { $points } балл
@@ -44,7 +45,7 @@ foul-back = {" "}Возвращено: { $points ->
        *[many] { $points } баллов
     }.
 foul-undone-done = ↩️ Фол { $number } отменён: { $who }.{ $back }
-foul-undone-player = ↩️ Фол, записанный вам в игре №{ $game } ({ $reason }), записан по ошибке и отменён.{ $back }
+foul-undone-player = ↩️ Фол в игре №{ $game } ({ $reason }) отменён: он записан по ошибке.{ $back }
 foul-undone-club = ↩️ Фол отменён: { $who }.
 foul-usage = Использование: <code>/foul НОМЕР [причина]</code>; причина: ход, ночь, жест или своими словами.
 foul-unfoul_usage = Использование: <code>/unfoul [НОМЕР_ФОЛА]</code>: фол, записанный не тому игроку (по умолчанию последний).

@@ -315,3 +315,19 @@ async def test_an_undo_that_takes_a_count_below_the_limit_closes_the_offer(h: Ha
     assert h.table.game.player(8).alive
     # a foul no offer followed has no offer to answer
     assert await h.refused(h.service.foul_offer(h.game_id, HOST, 3, True)) == "game.stale"
+
+
+@pytest.mark.parametrize("end", ["played", "aborted"])
+async def test_the_games_end_closes_its_open_offers(h: Harness, end: str) -> None:
+    await h.dealt(10)
+    await h.db.clubs.set_fouls(CHAT, limit=1)
+    await h.service.foul(CHAT, HOST, 8)  # an offer at once
+    offer = h.private(HOST)[-1]
+    assert h.buttons(offer)
+    if end == "played":
+        await h.play_to_end()
+    else:
+        await h.service.end_game(CHAT, HOST)
+    closed = [s for s in h.private(HOST) if s.key == offer.key and s.edit]
+    assert closed and closed[-1].text == "Игра окончена: решать нечего (№8 Player8)."
+    assert not h.buttons(closed[-1])

@@ -165,7 +165,7 @@ class FoulDesk(PhaseService):
         if offered:
             await self.notifier.private(
                 table.host_id, "foul.offer.text", who=who, count=result.standing,
-                limit=club.foul_limit, ref=self._offer_ref(table, foul.number),
+                limit=club.foul_limit, ref=self.foul_offer_ref(table, foul.number),
                 markup=lambda loc: rows([
                     button(self.tr.t(loc, "foul.offer.tech", seat=foul.seat),
                            FoulOfferCb(game=table.game_id, number=foul.number,
@@ -174,9 +174,6 @@ class FoulDesk(PhaseService):
                            FoulOfferCb(game=table.game_id, number=foul.number,
                                        accept=False).pack())], width=1))
         return words, offered
-
-    def _offer_ref(self, table: Table, number: int) -> str:
-        return self.core.ref(table, f"foul{number}", "offer")
 
     @staticmethod
     def _offer_stands(table: Table, number: int) -> bool:
@@ -194,7 +191,7 @@ class FoulDesk(PhaseService):
         (kept, taken, gone, undone); logged, so a restart knows it is closed."""
         if number not in table.foul_offers:
             return
-        await self.notifier.edit_private(table.host_id, self._offer_ref(table, number),
+        await self.notifier.edit_private(table.host_id, self.foul_offer_ref(table, number),
                                          f"foul.offer.{how}", who=who)
         if table.open:  # a technical death may have ended the game: its log is closed
             await self.core.record(table, "foul_offer_closed", {"number": number, "how": how})

@@ -155,6 +155,7 @@ class HostControls(PhaseService):
             await self.notifier.club(table, "game.aborted")
             if table.started:
                 await self.results.reveal(table)
+                await self.end_foul_offers(table)
             self.core.drop(table.game_id)
             return reply("game.aborted_ok")
 

@@ -18,6 +18,18 @@ class PhaseService:
         self.tr = core.tr
         self.clock = core.clock
 
+    def foul_offer_ref(self, table: Table, number: int) -> str:
+        """The key of the host's offer of the technical death after foul ``number``
+        (``bot/game/rooms/fouls.py``)."""
+        return self.core.ref(table, f"foul{number}", "offer")
+
+    async def end_foul_offers(self, table: Table) -> None:
+        """The game is over: its open offers of the technical death lose their buttons."""
+        for number in sorted(table.foul_offers):
+            seat = table.game.fouls[number - 1].seat
+            await self.notifier.edit_private(table.host_id, self.foul_offer_ref(table, number),
+                                             "foul.offer.over", who=self.notifier.seat(table, seat))
+
     def timers(self, table: Table) -> GameTimers:
         """The table's timers: its club's (``/settings``), else the bot's settings."""
         return table.timers or self.core.timers

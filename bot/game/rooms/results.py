@@ -228,6 +228,7 @@ class Results(PhaseService):
             table, picture, self.notifier.t(table.locale, "seats.picture.end", game=table.game_id))
         for seat in sorted(table.first_day_dead):
             await self.db.first_day_killed.mark(table.chat_id, table.day, table.tg_of(seat))
+        await self.end_foul_offers(table)
         # the fines are written already, each with its foul's step (bot/game/rooms/fouls.py)
         rows_ = [GamePoints(table.tg_of(e.seat), e.points, str(e.reason), e.phase)
                  for e in game.ledger if not isinstance(e.reason, engine.FineReason)]
