@@ -161,7 +161,15 @@ class Settings(BaseSettings):
             raise ValueError("WEBHOOK_SECRET must be set with WEBHOOK_URL")
         return self
 
-    @field_validator("web_port", "webhook_port")
+    @model_validator(mode="after")
+    def _metrics_port_of_its_own(self) -> Settings:
+        # /metrics is for Prometheus, never on the port the public pages or the webhook use
+        if self.metrics_port is not None and self.metrics_port in (
+                self.web_port, self.webhook_port if self.webhook_url else None):
+            raise ValueError("METRICS_PORT must differ from WEB_PORT and WEBHOOK_PORT")
+        return self
+
+    @field_validator("web_port", "webhook_port", "metrics_port")
     @classmethod
     def _port(cls, value: int | None) -> int | None:
         if value is not None and not 0 < value < 65536:

@@ -150,3 +150,21 @@ def test_the_days_a_gift_request_waits(monkeypatch: pytest.MonkeyPatch) -> None:
         monkeypatch.setenv("GIFT_REQUEST_DAYS", bad)
         with pytest.raises(ValidationError):
             Settings(_env_file=None, bot_token=TOKEN)  # type: ignore[call-arg]
+
+
+def test_metrics_are_served_on_a_port_of_their_own(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("METRICS_PORT", "8080")
+    monkeypatch.setenv("WEB_PORT", "8080")
+    with pytest.raises(ValidationError, match="METRICS_PORT must differ"):
+        Settings(_env_file=None, bot_token=TOKEN)  # type: ignore[call-arg]
+    monkeypatch.setenv("WEB_PORT", "8081")
+    monkeypatch.setenv("WEBHOOK_URL", "https://bot.example/hook")
+    monkeypatch.setenv("WEBHOOK_SECRET", "s3cret")
+    monkeypatch.setenv("WEBHOOK_PORT", "8080")
+    with pytest.raises(ValidationError, match="METRICS_PORT must differ"):
+        Settings(_env_file=None, bot_token=TOKEN)  # type: ignore[call-arg]
+    monkeypatch.setenv("WEBHOOK_PORT", "8443")
+    assert Settings(_env_file=None, bot_token=TOKEN).metrics_port == 8080  # type: ignore[call-arg]
+    monkeypatch.setenv("METRICS_PORT", "70000")
+    with pytest.raises(ValidationError):
+        Settings(_env_file=None, bot_token=TOKEN)  # type: ignore[call-arg]

@@ -7,6 +7,7 @@ The sends here keep Telegram's per-chat pace (slower, even), as the deafness nee
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import engine
@@ -165,3 +166,19 @@ async def test_a_club_chat_s_budget_for_members() -> None:
     assert await budget.may_answer(CLUB, 6)  # (the chat's budget had one more)
     now[0] += max(MEMBER_EVERY_S, MEMBERS_EVERY_S)  # one more again
     assert await budget.may_answer(CLUB, 7) and not await budget.may_answer(CLUB, 7)
+
+
+def test_no_handler_sends_from_its_update_slot() -> None:
+    """Every handler answers through the outbox (``replies``); only a button's answer goes
+    straight to Telegram (``sender.answer``: answerCallbackQuery spends no chat's budget). A
+    handler added with a direct send would hold its slot again."""
+    import bot.handlers
+    import bot.telegram.middlewares
+
+    direct = re.compile(r"\bsender\.(?!answer\()\w+\(")
+    files = [*sorted(Path(bot.handlers.__file__).parent.glob("*.py")),
+             Path(bot.telegram.middlewares.__file__)]
+    found = [f"{path.name}:{number}: {line.strip()}" for path in files
+             for number, line in enumerate(path.read_text("utf-8").splitlines(), 1)
+             if direct.search(line)]
+    assert found == []
