@@ -1,5 +1,6 @@
 """An id in a page's URL that no row can have answers 404, never 500: a huge one overflowed
-the database driver's 64-bit integer (SQLite's ``OverflowError``, asyncpg's range check)."""
+the database driver's 64-bit integer (SQLite's ``OverflowError``, asyncpg's range check); on
+both backends."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ import pytest
 from aiohttp.test_utils import TestClient, TestServer
 
 from storage.db import Database
+from tests.pg_cluster import Cluster, pg, pg_cluster  # noqa: F401  (fixtures)
 from views.i18n import Translator
 from web.app import create_web_app
 
@@ -19,10 +21,14 @@ NOT_IDS = [HUGE, f"-{HUGE}", str(2 ** 63), str(-(2 ** 63) - 1), "1e3", "+5", "٣
            "%205", "0x1F"]
 
 
-@pytest.fixture
-async def client(tmp_path: Path, translator: Translator) -> AsyncIterator[TestClient[
-        object, object]]:
-    db = await Database.open(tmp_path / "ids.sqlite3")
+@pytest.fixture(params=["sqlite", "postgresql"])
+async def client(tmp_path: Path, translator: Translator,
+                 request: pytest.FixtureRequest) -> AsyncIterator[TestClient[object, object]]:
+    if request.param == "postgresql":
+        cluster: Cluster = request.getfixturevalue("pg")
+        db = await Database.open(await cluster.new_database())
+    else:
+        db = await Database.open(tmp_path / "ids.sqlite3")
     await db.clubs.ensure(CLUB, title="Club", locale="en")
     try:
         async with TestClient(TestServer(create_web_app(db, translator=translator))) as c:
