@@ -104,8 +104,10 @@ async def _one(mode: str, flood: int, players: int, rounds: int,
                 late = [0]
 
                 async def timed(started: float, waiting: Any, into: list[float]) -> None:
+                    """``waiting``'s time since ``started``; ``give_up`` after ``started``."""
+                    left = max(0.0, started + give_up - time.perf_counter())
                     try:
-                        await asyncio.wait_for(waiting, give_up)
+                        await asyncio.wait_for(waiting, left)
                         into.append(time.perf_counter() - started)
                     except (TimeoutError, AssertionError):
                         into.append(give_up)
