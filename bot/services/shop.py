@@ -206,7 +206,10 @@ class Shop:
         player = players.get(request.tg_id)
         name = _name(player, request.tg_id)
         messages: list[Queued] = []
-        reachable = player is not None and not player.offline and not player.bot_blocked
+        # a Telegram account: it pressed Yes, so its "request sent" goes even when an old
+        # failure marked it as having blocked the bot; what it is told later does not
+        telegram = player is not None and not player.offline
+        reachable = telegram and player is not None and not player.bot_blocked
         if request.open:  # new: the admins hear of it, the player has it with Withdraw
             balance = await self.db.ledger.balance(request.tg_id)
             for admin_id in sorted(self.admin_ids):
@@ -214,7 +217,7 @@ class Shop:
                 text = shop_texts.admin_notice(tr, locale, request, name, balance)
                 messages.append(Queued(admin_id, SEND, send_payload(
                     text, self.admin_buttons(locale, request)), key=key))
-            if reachable:
+            if telegram:
                 locale = self.accounts.locale_of(player, None)
                 messages.append(Queued(request.tg_id, SEND, send_payload(
                     shop_texts.asked(tr, locale, request, self.request_days),
@@ -228,7 +231,7 @@ class Shop:
                     tr, locale, request, name,
                     None if request.closed_by is None else _name(by, request.closed_by))
                 messages.append(Queued(admin_id, EDIT, send_payload(text), key=key))
-        if reachable:  # its "request sent" loses Withdraw
+        if telegram:  # its "request sent" loses Withdraw
             messages.append(Queued(request.tg_id, EDIT, {"markup_only": True},
                                    key=asked_key(request.id)))
         if player is not None and reachable:

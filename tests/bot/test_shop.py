@@ -170,6 +170,18 @@ async def test_from_the_catalogue_to_handed_over(app: App, fake: FakeTelegram, a
     assert [r.status for r in await requests_of(app, NEO)] == ["handed_over"]
 
 
+async def test_a_request_is_confirmed_to_a_player_once_marked_as_gone(
+        app: App, fake: FakeTelegram, ask: Any) -> None:
+    """An old failed send marked the player as having blocked the bot; its press of Yes says
+    otherwise: "request sent" arrives, with Withdraw."""
+    await setup(app, fake, ask)
+    await add_gift(fake, ask)
+    await app.services.db.players.set_bot_blocked(NEO, True)
+    sent, _ = await request_gift(fake, ask)
+    assert sent.text is not None and sent.text.startswith("Request #1 sent")
+    assert [text for text, _ in sent.buttons()] == ["↩ Withdraw request #1 (Mug <3)"]
+
+
 async def test_a_photo_telegram_no_longer_takes_leaves_the_card_a_text(
         app: App, fake: FakeTelegram, ask: Any) -> None:
     await setup(app, fake, ask)
