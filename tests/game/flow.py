@@ -241,6 +241,8 @@ class Flow:
     async def night(self) -> None:
         step = self.table.step
         await self.last_words()
+        if self.over:  # the step before ended the game while its posts were going out
+            return
         await self.host("/night")
         await wait_until(lambda: self.over or self.table.step > step, 10, "the night")
         await self.night_rest()
@@ -288,6 +290,8 @@ class Flow:
     async def vote(self) -> None:
         step = self.table.step
         await self.last_words()
+        if self.over:
+            return
         await self.host("/vote")
         await wait_until(lambda: self.over or self.table.step > step, 10, "the vote")
         await self.vote_rest()
