@@ -8,7 +8,9 @@ into it, and the queued edits of any of them are folded in: the chat is late by 
 post. The post remembers its parts (``storage.repos.outbox.Shared``), so that a later edit of
 one of them edits that part of the post and keeps the others. Pictures, posts with buttons and
 edits of other messages are never merged (a picture takes its own caption's edits), and
-nothing passes an edit of another message that is due (the chat's order). Pure: the worker
+nothing passes an edit of another message that is due (the table's order). Another table's
+rows of the same chat (its lane) are passed over: the tables take turns, each in its own order;
+a post of another topic or under another table's name is never merged in. Pure: the worker
 (:mod:`bot.delivery.worker`) reads and marks.
 """
 
@@ -82,6 +84,8 @@ def merge(head: OutboxRow, rows: Sequence[OutboxRow], now: float) -> Merged | No
     for row in rows:
         if row.id <= head.id:
             continue
+        if row.lane is not None and head.lane is not None and row.lane != head.lane:
+            continue  # another table's row: the tables of a chat take turns, each in order
         body = row.payload
         if row.method == EDIT:
             at = next((i for i, (k, _) in enumerate(parts) if k == row.key), None)

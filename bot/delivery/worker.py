@@ -20,8 +20,10 @@ from __future__ import annotations
 
 import asyncio
 import base64
+import collections
 import contextlib
 import contextvars
+import itertools
 import logging
 import time
 from collections.abc import Awaitable, Callable, Collection, Iterable, Sequence
@@ -68,6 +70,8 @@ NO_CAPTION = "there is no caption in the message to edit"
 # rows read per look at a chat's queue: the head, and a few behind a throttled edit (a chat has
 # at most one queued edit per key); a club's queue may hold pictures, so not 50 of them a time
 PEEK = 8
+# a club chat's look: PEEK rows of each of its tables (lanes), at most this many in all
+PEEK_LANES = 4 * PEEK
 UNAVAILABLE_PAUSE = 1.0  # a worker's wait while the database restarts
 
 
@@ -85,6 +89,14 @@ class ChatClaims(Protocol):
 
     async def release_chats(self) -> None:
         """Every chat this sender holds, given up (a stop)."""
+
+
+def _whole(chat_id: int, rows: list[OutboxRow]) -> bool:
+    """Whether a look at the chat's queue found all of it (fewer rows than it asked for)."""
+    if chat_id >= 0:
+        return len(rows) < PEEK
+    lanes = collections.Counter(r.lane for r in rows)
+    return len(rows) < PEEK_LANES and all(n < PEEK for n in lanes.values())
 
 
 def urgent(chat_id: int, method: str) -> bool:
@@ -169,6 +181,10 @@ class Delivery:
         self.claims: ChatClaims | None = None  # several processes: the chats this one sends
         self._claimed: set[int] = set()
         self._merged: set[int] = set()  # chats whose last post took queued rows in: read again
+        # a club chat's tables take turns: the turn each lane (table) last had, per club chat
+        # (kept while the process runs: a chat's next burst goes on from there)
+        self._turns: dict[int, dict[int | None, int]] = {}
+        self._turn = itertools.count()
         self._flooded: set[int] = set()  # groups whose last request met a 429 (over budget)
 
     # ------------------------------------------------------------------ lifecycle
@@ -283,28 +299,16 @@ class Delivery:
                 if fresh:
                     event.clear()
                     try:
-                        rows = await self.db.outbox.pending(chat_id, limit=PEEK)
+                        rows = await self._peek(chat_id)
                     except DatabaseUnavailable:  # PostgreSQL restarting: the rows wait for it
                         await self.sleep(UNAVAILABLE_PAUSE)
                         continue
-                    whole = len(rows) < PEEK
+                    whole = _whole(chat_id, rows)
                     if not rows:
                         if event.is_set():
                             continue
                         break
-                now = self.wall()
-                head: OutboxRow | None = None
-                wait: float | None = None
-                for row in rows:
-                    if row.method == EDIT and row.attempts == 0 and row.next_at > now:
-                        # a throttled edit waits for its slot; the chat's other rows go on
-                        gap = row.next_at - now
-                        wait = gap if wait is None else min(wait, gap)
-                        continue
-                    head = row
-                    break
-                if head is not None and head.next_at > now:
-                    wait, head = head.next_at - now, None  # backing off: order is kept
+                head, wait = self._head(chat_id, rows, self.wall())
                 if head is None:
                     rows = []
                     await self.wait(event, wait)
@@ -325,6 +329,8 @@ class Delivery:
                 if not done:
                     rows = []  # sent again (a coalesced edit) or later (a retry): as stored
                     continue
+                if chat_id < 0:
+                    self._turns.setdefault(chat_id, {})[head.lane] = next(self._turn)
                 rows = [r for r in rows if r is not head]
                 if chat_id in self._merged:  # rows went out in the head's post: as stored now
                     self._merged.discard(chat_id)
@@ -335,6 +341,41 @@ class Delivery:
             current = self._workers.get(chat_id)
             if current is not None and current[0] is asyncio.current_task():
                 del self._workers[chat_id]
+
+    async def _peek(self, chat_id: int) -> list[OutboxRow]:
+        """The chat's queue as the worker looks at it: the first rows; in a club chat the first
+        rows of each of its tables (a table's backlog does not hide another's next post)."""
+        if chat_id < 0:
+            return await self.db.outbox.pending(chat_id, limit=PEEK_LANES, per_lane=PEEK)
+        return await self.db.outbox.pending(chat_id, limit=PEEK)
+
+    def _head(self, chat_id: int, rows: list[OutboxRow], now: float
+              ) -> tuple[OutboxRow | None, float | None]:
+        """The row whose turn it is, or how long to wait for one. Each lane's rows go in order;
+        a throttled edit waits for its slot while the chat's other rows go on; a retry's
+        backoff holds the chat (a 429 is the chat's). The chat's own rows (no lane: a lone
+        table's, the club's notices) keep their place in the chat's order; of the tables'
+        lanes ready, the one whose turn came longest ago goes (a club chat's tables share its
+        20 posts a minute by turns: docs/delivery.md)."""
+        wait: float | None = None
+        firsts: dict[int | None, OutboxRow] = {}
+        for row in rows:
+            if row.method == EDIT and row.attempts == 0 and row.next_at > now:
+                gap = row.next_at - now
+                wait = gap if wait is None else min(wait, gap)
+                continue
+            firsts.setdefault(row.lane, row)
+        backing = [r.next_at - now for r in firsts.values() if r.next_at > now]
+        if backing:
+            return None, min(backing)  # backing off: order is kept
+        if not firsts:
+            return None, wait
+        oldest = min(firsts.values(), key=lambda r: r.id)
+        if oldest.lane is None:
+            return oldest, wait
+        turns = self._turns.get(chat_id, {})
+        return min((r for r in firsts.values() if r.lane is not None),
+                   key=lambda r: (turns.get(r.lane, -1), r.id)), wait
 
     def _backoff(self, attempts: int) -> float:
         limits = self.sender.limits
@@ -457,7 +498,7 @@ class Delivery:
         await self.sender.limiter.acquire(chat_id, urgent=urgent)
         merged: Merged | None = None
         if behind:
-            merged = merge(row, await self.db.outbox.pending(chat_id, limit=PEEK), self.wall())
+            merged = merge(row, await self._peek(chat_id), self.wall())
         text = None if merged is None else merged.text
         if merged is not None and photo is not None:  # its caption as edited since
             photo, text = (photo[0], labelled(row.payload, merged.text)), None

@@ -193,14 +193,24 @@ class Outbox:
             [v for chat_key in sends for v in chat_key])
         return int(rows[0][0])
 
-    async def pending(self, chat_id: int, limit: int = 50) -> list[OutboxRow]:
-        """The chat's queued requests, oldest first."""
+    async def pending(self, chat_id: int, limit: int = 50, *,
+                      per_lane: int | None = None) -> list[OutboxRow]:
+        """The chat's queued requests, oldest first; ``per_lane``: at most that many of each
+        lane (each table of a club chat: a table's backlog does not hide the others' rows)."""
+        columns = "id, chat_id, key, method, payload, attempts, next_at, rev, lane"
+        if per_lane is None:
+            sql = (f"SELECT {columns} FROM outbox WHERE chat_id = ? AND status = 'pending'"
+                   " ORDER BY id LIMIT ?")
+            args: tuple[int, ...] = (chat_id, limit)
+        else:
+            sql = (f"SELECT {columns} FROM (SELECT {columns}, row_number() OVER"
+                   " (PARTITION BY lane ORDER BY id) AS place FROM outbox"
+                   " WHERE chat_id = ? AND status = 'pending') AS queued WHERE place <= ?"
+                   " ORDER BY id LIMIT ?")
+            args = (chat_id, per_lane, limit)
         return [OutboxRow(int(r[0]), int(r[1]), r[2], str(r[3]), str(r[4]),
                           int(r[5]), float(r[6]), int(r[7]), None if r[8] is None else int(r[8]))
-                for r in await self._db.query(
-                    "SELECT id, chat_id, key, method, payload, attempts, next_at, rev, lane"
-                    " FROM outbox WHERE chat_id = ? AND status = 'pending' ORDER BY id"
-                    " LIMIT ?", (chat_id, limit), background=True)]
+                for r in await self._db.query(sql, args, background=True)]
 
     async def message_id(self, chat_id: int, key: str) -> tuple[str, int | None] | None:
         """The send under ``key``: (status, Telegram's message id), or None if never queued."""

@@ -74,9 +74,9 @@ def count_reads(db: Database, monkeypatch: pytest.MonkeyPatch) -> list[int]:
     reads: list[int] = []
     pending = db.outbox.pending
 
-    async def counted(chat_id: int, limit: int = 50) -> Any:
+    async def counted(chat_id: int, limit: int = 50, **options: Any) -> Any:
         reads.append(chat_id)
-        return await pending(chat_id, limit=limit)
+        return await pending(chat_id, limit=limit, **options)
 
     monkeypatch.setattr(db.outbox, "pending", counted)
     return reads

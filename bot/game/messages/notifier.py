@@ -95,14 +95,17 @@ class Notifier(EventText):
         """A step's requests with the table's club posts placed: in its forum topic
         (``thread``), opening with its name when another table shares its chat (``label``:
         the sender puts it before the text or caption), in the table's lane of the chat's
-        queue (its turns: ``bot/delivery/worker.py``)."""
+        queue when it plays beside others (a topic, or a name: the tables take turns,
+        ``bot/delivery/worker.py``). A lone table's posts keep the chat's order: a game's
+        last posts go before the next game's lobby."""
         extra: dict[str, Any] = {}
         if table.thread is not None:
             extra["thread"] = table.thread
         if table.named:
             extra["label"] = self.tr.t(table.locale, "tables.label", number=table.number)
+        lane = table.game_id if extra else None
         return [Queued(m.chat_id, m.method, {**m.payload, **extra}, m.key, m.throttle,
-                       table.game_id) if m.chat_id == table.chat_id else m
+                       lane) if m.chat_id == table.chat_id else m
                 for m in messages]
 
     def _gathered(self, chat_id: int) -> tuple[list[Queued], int] | None:
