@@ -106,6 +106,10 @@ async def test_two_tables_in_a_forum_play_whole_games_each_in_its_own_topic(
         refused = await one.press(one.players[0], lobby2, f"gl:{two.game_id}:join")
         assert refused == (f"You already sit at another table: Table 1, game №{one.game_id}.")
         assert two.table.seat_of(one.players[0]) is None
+        # each host runs its own table from its own panel
+        for flow, other in ((one, two), (two, one)):
+            await flow.prompt(flow.host_id, f"gh:{flow.game_id}:")
+            assert flow.latest_with(flow.host_id, f"gh:{other.game_id}:") is None
         # a host's typed command in its topic reaches its table only
         await fake.send(HOST, "/status", chat_id=CLUB, thread=one.thread)
         await fake.wait_for(lambda: any(f"Game №{one.game_id}" in m.body
