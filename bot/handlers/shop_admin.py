@@ -196,11 +196,15 @@ async def dialog_button(query: CallbackQuery, callback_data: CatalogueCb, catalo
         page, note = gift_page(tr, locale, gift), tr.t(locale, "shop.admin.changed",
                                                        gift=gift.name)
     elif action in ("stop", "skip"):
-        await catalogue.stop(admin_id)
+        skipped = (await catalogue.skip_photo(admin_id, callback_data.id)
+                   if action == "skip" else None)
+        if skipped is None:
+            await catalogue.stop(admin_id)
         await sender.answer(query, label(tr, locale, "shop.admin.stopped"))
-        if action == "skip":
-            await _send_gift(services, chat, locale,
-                             await catalogue.gift(admin_id, callback_data.id))
+        if query.message is not None:  # the question answered: its button goes
+            await services.replies.edit_markup(chat, query.message.message_id, None)
+        if skipped is not None:
+            await _send_gift(services, chat, locale, skipped)
         return
     else:  # "new", "field": a value asked for
         field = "name" if action == "new" else callback_data.arg

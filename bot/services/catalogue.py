@@ -121,6 +121,16 @@ class Catalogue:
         self.require(admin_id)
         return await self.db.gifts.drop_draft(admin_id)
 
+    async def skip_photo(self, admin_id: int, gift_id: int) -> Gift:
+        """"No photo" for the new gift ``gift_id``: refused (stale) unless the dialog still
+        waits for that gift's photo, so an old prompt's press never drops a later question."""
+        self.require(admin_id)
+        draft = await self.db.gifts.draft(admin_id)
+        if draft is None or (draft.field, draft.gift_id) != ("photo", gift_id):
+            raise UserError("shop.refused.stale")
+        await self.db.gifts.drop_draft(admin_id)
+        return await self.gift(admin_id, gift_id)
+
     async def typed(self, admin_id: int, text: str | None, photo: str | None) -> DialogStep:
         """The admin's message for the draft: a value (the draft goes on or is done) or a
         refusal that leaves the draft waiting."""

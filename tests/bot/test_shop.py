@@ -529,6 +529,7 @@ async def test_the_catalogue_dialog(app: App, fake: FakeTelegram, ask: Any) -> N
     await fake.press(ADMIN_ID, done, button="Stock")
     prompt = await fake.next_message(ADMIN_ID)
     assert await popup(fake, ADMIN_ID, prompt, button="Cancel") == "Nothing more asked."
+    assert (await fake.next_edit(ADMIN_ID)).buttons() == []  # the question's Cancel gone
     assert (await ask(ADMIN_ID, "7")).text != "Gift «Cap &lt;b&gt;» changed."
     assert (await gift(app)).stock == 3
     # off sale, and back, from the gift's page
@@ -553,8 +554,18 @@ async def test_a_new_gifts_photo_skipped_and_a_photo_by_reply(app: App, fake: Fa
     for value in ("Pen", "5"):
         await ask(ADMIN_ID, value)
     asked = await ask(ADMIN_ID, "10")
-    assert await popup(fake, ADMIN_ID, asked, button="No photo") == "Nothing more asked."
+    skip = asked.button_data("No photo")
+    assert await popup(fake, ADMIN_ID, asked, data=skip) == "Nothing more asked."
     assert "Photo: none." in (await fake.next_message(ADMIN_ID)).body
+    await fake.wait_for(lambda: asked.buttons() == [], what="the question's button gone")
+    # the old question's "No photo" pressed again while the dialog asks something else: stale
+    pen_page = fake.messages(ADMIN_ID)[-1]
+    await fake.press(ADMIN_ID, pen_page, button="Price")
+    assert "Send the new price of «Pen»" in (await fake.next_message(ADMIN_ID)).body
+    assert await popup(fake, ADMIN_ID, asked, data=skip) == (
+        "This button is out of date: open /gifts (or /shop) again.")
+    assert "changed" in ((await ask(ADMIN_ID, "7")).text or "")  # the price question stood
+    assert (await gift(app)).price == 7
     photo = await fake.send_photo(ADMIN_ID)  # asked by nobody: how to use it
     assert (await fake.next_message(ADMIN_ID)).text == (
         "To make this photo a gift's, reply to it with <code>/gift_photo ID</code> (the ID is in"
