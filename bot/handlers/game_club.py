@@ -142,13 +142,12 @@ async def status(message: Message, games: GameService, replies: Replies, locale:
     await _say(message, games, replies, locale, answer)
 
 
-async def tech(message: Message, command: CommandObject, games: GameService, replies: Replies,
-               locale: str) -> None:
+async def tech(message: Message, command: CommandObject, games: GameService) -> None:
+    """``/tech SEAT``: the club chat hears the technical death itself (no "done" beside it)."""
     arg = (command.args or "").strip().lstrip("№#")
     if not arg.isdigit():
         raise UserError("game.tech.usage")
-    answer = await games.technical_death(_place(message), _user(message), int(arg))
-    await _say(message, games, replies, locale, answer)
+    await games.technical_death(_place(message), _user(message), int(arg))
 
 
 async def foul(message: Message, command: CommandObject, games: GameService) -> None:

@@ -84,7 +84,7 @@ game-deal-done =
     }). Everyone got their card in private (/myrole shows it again).
     Fingerprint of the deal (SHA-256): <code>{ $commitment }</code>
     After the game the bot reveals the key, so anyone can check that no card was swapped.
-game-deal-ok = Done.
+game-deal-ok = 🎴 The cards are dealt.
 game-myrole-none = You are not in a game now.
 game-myrole-sent = Your card was sent again.
 game-friend-menu = “Let's be friends”: who should get the immunity?
@@ -107,7 +107,8 @@ game-friend-unknown = This order is not found.
 game-friend-already = This order is already accepted.
 game-friend-accepted = The host accepted your “Let's be friends” order for { $who }.
 game-friend-declined = The host declined your “Let's be friends” order for { $who }.
-game-friend-decided = Done.
+game-friend-decided_yes = Order accepted: { $who } gets the immunity.
+game-friend-decided_no = Order declined: { $who } gets no immunity.
 game-night-no_targets = 🌙 Night { $night }. There is nobody for you to choose tonight.
 game-night-start = 🌙 <b>Night { $night }.</b> The town falls asleep. Everyone who can act got buttons in private ({ $seconds ->
         [one] { $seconds } second
@@ -197,7 +198,8 @@ game-speak-given = { $by } gives their time to { $who } (in jail): { $seconds ->
 game-speak-over = { $who }'s time is over.
 game-speak-bad_giver = Only a living player who is not in jail (not the prisoner) can give their time.
 game-speak-usage = Usage: <code>/speak SEAT [FROM]</code>
-game-tech-ok = Done.
+game-tech-ok = 💀 { $who }: technical death.
+game-speak-ok = 🎤 { $who } has the floor.
 game-tech-usage = Usage: <code>/tech SEAT</code>
 game-stage-lobby = taking seats
 game-stage-dealt = cards dealt

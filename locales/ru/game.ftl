@@ -89,7 +89,7 @@ game-deal-done =
     }). Каждый получил свою карту в личном чате (/myrole — показать ещё раз).
     Отпечаток раздачи (SHA-256): <code>{ $commitment }</code>
     После игры бот раскроет ключ, и любой сможет проверить, что карты не подменялись.
-game-deal-ok = Готово.
+game-deal-ok = 🎴 Карты розданы.
 game-myrole-none = Вы сейчас не играете.
 game-myrole-sent = Ваша карта отправлена ещё раз.
 game-friend-menu = «Давай дружить»: для кого заказать иммунитет?
@@ -112,7 +112,8 @@ game-friend-unknown = Этот заказ не найден.
 game-friend-already = Этот заказ уже принят.
 game-friend-accepted = Ведущий принял ваш заказ «Давай дружить»: иммунитет получит { $who }.
 game-friend-declined = Ведущий отклонил ваш заказ «Давай дружить» (иммунитет получил бы { $who }).
-game-friend-decided = Готово.
+game-friend-decided_yes = Заказ принят: иммунитет получит { $who }.
+game-friend-decided_no = Заказ отклонён: { $who } иммунитета не получит.
 game-night-no_targets = 🌙 Ночь { $night }. Этой ночью вам некого выбрать.
 game-night-start = 🌙 <b>Ночь { $night }.</b> Город засыпает. Все, кто может действовать, получили кнопки в личном чате ({ $seconds ->
         [one] { $seconds } секунда
@@ -212,7 +213,8 @@ game-speak-given = { $by } отдаёт своё время; слово полу
 game-speak-over = { $who }: время окончено.
 game-speak-bad_giver = Отдать время может только живой игрок на свободе (не сам заключённый).
 game-speak-usage = Использование: <code>/speak НОМЕР [ОТ_КОГО]</code>
-game-tech-ok = Готово.
+game-tech-ok = 💀 { $who } — технический труп.
+game-speak-ok = 🎤 Слово получает { $who }.
 game-tech-usage = Использование: <code>/tech НОМЕР</code>
 game-stage-lobby = набор игроков
 game-stage-dealt = карты розданы

@@ -130,7 +130,7 @@ async def test_fouls_fines_undo_and_the_offer_over_http(fake: FakeTelegram, tmp_
         offer = flow.latest_with(HOST, "gw:")
         assert offer is not None
         tech = FoulOfferCb(game=flow.game_id, number=4, accept=True).pack()
-        assert await flow.press(HOST, offer, tech) == "Done."
+        assert await flow.press(HOST, offer, tech) == "💀 №4 Player4: technical death."
         await wait_until(lambda: not flow.table.game.player(4).alive, 10, "the removal")
         assert flow.table.game.player(4).technical
         await private_with(flow, flow.club, "technical death")

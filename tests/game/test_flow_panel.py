@@ -158,7 +158,8 @@ async def test_a_whole_game_from_the_panel(fake: FakeTelegram, tmp_path: Path) -
         await press(flow, "fate_mode", "host")
         await wait_until(lambda: flow.table.fate_by_host, 10, "the host draws")
         await panel_says(flow, "drawn by you")
-        await press(flow, "deal")
+        # each press's popup says what it did, never a bare "Done."
+        assert await press(flow, "deal") == "🎴 The cards are dealt."
         await wait_until(lambda: flow.table.started, 10, "the deal")
         # the night: tonight's choices come in on the panel, with the chooser's card
         drawn = panel_of(flow)
@@ -187,7 +188,8 @@ async def test_a_whole_game_from_the_panel(fake: FakeTelegram, tmp_path: Path) -
         await press(flow, "menu", "tech")
         await press(flow, "menu", f"tech.{victim}")
         await panel_says(flow, "technical death)?")
-        await press(flow, "tech", victim)
+        answer = await press(flow, "tech", victim)
+        assert answer == f"💀 №{victim} {flow.table.name(victim)}: technical death."
         await wait_until(lambda: not flow.table.game.player(victim).alive, 10, "the removal")
         await wait_until(lambda: any("technical" in t.lower() for t in flow.club_texts()), 10,
                          "the public outcome")
@@ -380,14 +382,14 @@ async def test_the_floor_for_a_prisoner_from_the_panel(fake: FakeTelegram,
                      if table.game.player(s).able and s != prisoner)
         heard = len(fake.messages(flow.club))
         answer = await press(flow, "speak", f"{prisoner}.{giver}")
-        assert answer == "Done."
+        assert answer == f"🎤 №{prisoner} {name} has the floor."
         await wait_until(lambda: any("gives their time to" in m.body and name in m.body
                                      for m in fake.messages(flow.club)[heard:]), 10,
                          "the floor given in the club")
         await press(flow, "menu", "speak")
         await press(flow, "menu", f"speak.{prisoner}")
         answer = await press(flow, "speak", prisoner)  # the host's own floor
-        assert answer == "Done."
+        assert answer == f"🎤 №{prisoner} {name} has the floor."
         await wait_until(lambda: any("gets the floor" in m.body
                                      for m in fake.messages(flow.club)[heard:]), 10,
                          "the host's floor in the club")

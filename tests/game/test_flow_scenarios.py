@@ -231,8 +231,11 @@ async def test_host_controls_tech_status_pause_and_end(fake: FakeTelegram,
         assert "goes on" in await flow.host_says("/resume", "▶️")
         assert "extended" in await flow.host_says("/extend 5", "⏱")
         seat = t.order[0] if t.order else 1
+        posts = len(flow.club_texts())
         assert "technical death" in await flow.host_says(f"/tech {seat}", "removed")
         assert not t.game.player(seat).alive
+        await flow.delivered()  # the removal is the answer: no "Done." beside it
+        assert [x for x in flow.club_texts()[posts:] if "removed" not in x] == []
         assert "Usage" in await flow.host_says("/tech x", "Usage")
         assert "aborted" in await flow.host_says("/endgame", "aborted")
         assert (await app.services.db.games.get(flow.game_id)).status == "aborted"
@@ -297,7 +300,9 @@ async def test_friend_immunity_over_http(fake: FakeTelegram, tmp_path: Path,
         host_ask = await flow.prompt(HOST, "gfa:")
         accept = host_ask.button_data("Accept")
         assert "host may" in (await flow.press(orderer, host_ask, accept)).lower()
-        await flow.press(HOST, host_ask, accept)
+        # the host's popup says what the press did, not a bare "Done."
+        assert await flow.press(HOST, host_ask, accept) == (
+            "Order accepted: №4 Player4 gets the immunity.")
         await wait_until(lambda: any("accepted" in m.body for m in fake.messages(orderer)), 10,
                          "the orderer is told")
         await flow.deal()

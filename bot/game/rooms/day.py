@@ -341,7 +341,7 @@ class DayService(PhaseService):
                 seconds=secs(seconds))
             self.deadlines.arm(self.core.key(table, f"speak_{seat}"), self.core.at(seconds),
                                partial(self._speech_over, table.game_id, seat))
-            return reply("game.tech.ok")
+            return reply("game.speak.ok", who=self.notifier.seat(table, seat))
 
     async def _speech_over(self, game_id: int, seat: int) -> None:
         table = self.core.tables.get(game_id)

@@ -124,4 +124,5 @@ class FriendOrders(PhaseService):
             await self.notifier.private(
                 order.orderer_id, "game.friend.accepted" if accept else "game.friend.declined",
                 who=who)
-            return reply("game.friend.decided")
+            return reply("game.friend.decided_yes" if accept else "game.friend.decided_no",
+                         who=who)

@@ -47,10 +47,11 @@ class HostControls(PhaseService):
             voter = table.current_voter()
             result = await self.core.record(table, "tech", {"seat": seat})
             assert result is not None
+            done = reply("game.tech.ok", who=self.notifier.seat(table, seat))
             if table.game.over:
                 self.core.disarm(table)
                 await self.results.announce(table, result)
-                return reply("game.tech.ok")
+                return done
             await self.results.announce(table, result)
             if table.stage is Stage.NIGHT and not table.paused:
                 if not table.mafia_locked and not table.pickers():
@@ -67,7 +68,7 @@ class HostControls(PhaseService):
                 await self.core.record(table, "verdict_reset")
                 if not table.paused:
                     await self.day.after_votes(table)
-            return reply("game.tech.ok")
+            return done
 
     async def status(self, where: Where, user_id: int) -> Reply:
         """Phase, deadline and the seats still to act (the night's only to the host)."""
