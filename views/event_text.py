@@ -76,8 +76,10 @@ class EventText:
             kwargs["lines"] = Safe("\n".join(lines) or self.tr.t(locale, "game.nobody"))
             kwargs["day"] = data["day"]
         elif kind == "shootout":
-            kwargs["tied"] = Safe(self.seat_list(table, data["tied"])(locale))
             kwargs["who"] = Safe(self.seat(table, data["condemned"]))
+            if data.get("told"):  # the tie was said as the host's draw began: the lot is news
+                return self.tr.t(locale, "game.ev.shootout_drawn", **kwargs)
+            kwargs["tied"] = Safe(self.seat_list(table, data["tied"])(locale))
         elif kind == "vote_failed":
             kwargs["tied"] = Safe(self.seat_list(table, data["tied"])(locale))
         elif kind == "vote_impossible":
@@ -126,5 +128,5 @@ class EventText:
                 shown = ", ".join(who(x) for x in value)
             else:
                 shown = who(value)
-            lines.append(f"{label}: {shown}")
+            lines.append(f"{label}:{shown}" if key == "choices" else f"{label}: {shown}")
         return "\n".join(lines) or t(locale, "game.summary.quiet")

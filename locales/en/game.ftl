@@ -294,6 +294,7 @@ game-ev-vote_tally =
     <b>Votes, day { $day }</b>
     { $lines }
 game-ev-shootout = Shoot-out: { $tied }. The lot falls on { $who }.
+game-ev-shootout_drawn = The lot falls on { $who }.
 game-ev-vote_failed = The vote failed, nobody leaves. Tied: { $tied }.
 game-ev-verdict_cancelled = The verdict on { $who } is cancelled.
 game-ev-condemned_died = { $who } leaves the game by the vote.

@@ -312,6 +312,7 @@ game-ev-vote_tally =
     <b>Итоги голосования, день { $day }</b>
     { $lines }
 game-ev-shootout = Перестрелка: { $tied }. По жребию выбывает { $who }.
+game-ev-shootout_drawn = По жребию выбывает { $who }.
 game-ev-vote_failed = Голосование не состоялось, никто не выбывает. Поровну голосов: { $tied }.
 game-ev-verdict_cancelled = Приговор отменён: { $who }.
 game-ev-condemned_died = { $who } покидает игру по итогам голосования.

@@ -66,6 +66,7 @@ NAMES: dict[str, tuple[str, ...]] = {
     "game.ev.friend_saved_by": ("by", "who"), "game.ev.immunity_line": ("name",),
     "game.ev.jailed": ("seats",), "game.ev.night_deaths": ("seats",),
     "game.ev.released": ("seats",), "game.ev.shootout": ("tied", "who"),
+    "game.ev.shootout_drawn": ("who",),
     "game.ev.technical_death": ("who",), "game.ev.verdict_cancelled": ("who",),
     "game.ev.vote_failed": ("tied",), "game.fate.accepted": ("who",),
     "game.fate.ask": ("tied",), "game.fate.bot_drew": ("who",), "game.fate.drawn": ("who",),

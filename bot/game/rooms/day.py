@@ -188,7 +188,8 @@ class DayService(PhaseService):
             "day": day, "votes": full, "counts": tally.counts})]
         if tally.shootout and table.fate is not None:
             events.append(engine.Event("shootout", EVERYONE, {
-                "tied": list(tally.tied), "condemned": table.fate}))
+                "tied": list(tally.tied), "condemned": table.fate,
+                "told": table.fate_by_host}))  # game.fate.host_draws said the tie
         told = {e.kind for e in events}
         await self.notifier.events(table, [e for e in events
                                            if (table.step, e.kind) not in table.told])
