@@ -43,7 +43,7 @@ foul-undone-done = ↩️ Foul { $number } against { $who } is undone.{ $back }
 foul-undone-player = ↩️ The foul recorded against you in game №{ $game } ({ $reason }) was a mistake and is undone.{ $back }
 foul-undone-club = ↩️ The foul against { $who } is undone.
 foul-usage = Usage: <code>/foul SEAT [reason]</code>; the reason: turn, night, gesture, or your own words.
-foul-unfoul_usage = Usage: <code>/unfoul [NUMBER]</code>: the foul recorded against the wrong seat (by default the latest one).
+foul-unfoul_usage = Usage: <code>/unfoul [NUMBER]</code> undoes a foul recorded by mistake (without a number: the latest one).
 foul-already = This foul is recorded already.
 foul-none = No foul of this game is left to undo.
 foul-unknown = There is no foul { $number } in this game.
@@ -59,11 +59,11 @@ club-settings-foul_fine = 🟨 A foul costs { $points ->
     }.
 club-settings-foul_warning = 🟨 A foul is a warning: no points are taken.
 club-settings-foul_offer = 💀 From a player's foul { $limit } in a game, the host is offered the technical death.
-club-settings-foul_no_offer = 💀 Nothing follows a player's fouls.
+club-settings-foul_no_offer = 💀 The technical death is never offered for fouls.
 club-settings-foul_public_on = 📣 The club chat hears of each foul.
 club-settings-foul_public_off = 📣 The club chat hears nothing of fouls.
 club-settings-foul_points_btn = 🟨 Fine { $sign }1
-club-settings-foul_limit_btn = 💀 Foul { $sign }1
+club-settings-foul_limit_btn = 💀 Foul limit { $sign }1
 club-settings-foul_public_btn = 📣 Fouls in the chat: on/off
 club-settings-foul_range = A fine is 0 to { $top } points; the technical death is offered from a player's foul 1 to { $limit } (0: never).
 
@@ -73,7 +73,7 @@ panel-btn-unfoul = ↩️ Undo a foul
 panel-mark-fouls = {" "}🟨{ $count }
 panel-pick-foul = 🟨 A foul: whose seat?
 panel-pick-foul_reason = 🟨 A foul against { $who }: what for?
-panel-pick-unfoul = ↩️ Which foul was recorded against the wrong seat?
+panel-pick-unfoul = ↩️ Which foul was recorded by mistake?
 panel-confirm-unfoul = ↩️ Undo foul { $number } against { $who }? Its fine is given back.
 panel-unfoul-line = { $number }. №{ $seat } { $name }: { $reason }
 
@@ -82,7 +82,7 @@ miniapp-action-foul = 🟨 Foul
 miniapp-action-unfoul = ↩️ Undo a foul
 miniapp-pick-foul = A foul: tap the seat.
 miniapp-pick-foul_reason = A foul against { $seat }: what for?
-miniapp-pick-unfoul = Which foul was recorded against the wrong seat?
+miniapp-pick-unfoul = Which foul was recorded by mistake?
 
 # the game's points at its end (bot/game/rooms/results.py): a seat's fines, net
 game-reason-fines = fines

@@ -33,8 +33,8 @@ miniapp-action-preset_default = The standard set ({ $count ->
        *[other] { $count } cards
     })
 miniapp-action-seat = Move a player
-miniapp-action-fate_mode_host = Shoot-outs: I draw
-miniapp-action-fate_mode_bot = Shoot-outs: the bot draws
+miniapp-action-fate_mode_host = I draw the lots
+miniapp-action-fate_mode_bot = The bot draws the lots
 miniapp-action-night = Start the night
 miniapp-action-day = Announce the day
 miniapp-action-vote = Start the vote
@@ -54,7 +54,7 @@ miniapp-pick-seat_from = Tap the player to move.
 miniapp-pick-seat_to = Tap the seat for { $seat }.
 miniapp-confirm-tech = Technical death for { $seat }? This cannot be undone.
 miniapp-confirm-unseat = Take { $seat } off the table?
-miniapp-confirm-end = End the game now? Nobody gets points.
+miniapp-confirm-end = End the game now? Nobody gets points for it; the deal is revealed.
 miniapp-timeout = The table did not answer in time, and nothing was changed: try again.
 miniapp-unconfirmed = The table did not confirm in time: look at it before you try again.
 

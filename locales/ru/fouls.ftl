@@ -30,7 +30,7 @@ foul-done = 🟨 Фол { $number } в игре: { $who }, { $reason }. { $fine 
 foul-player = 🟨 Ведущий записал вам фол в игре №{ $game }: { $reason }. { $fine }
     Ваших фолов в этой игре: { $count }.
 foul-club = 🟨 Фол: { $who }, { $reason }. Фолов у игрока в этой игре: { $count }.
-foul-offer-text = ⚠️ Фолов в этой игре: { $count } — { $who } (предел клуба: { $limit }). Объявить игрока техническим трупом? Решаете вы.
+foul-offer-text = ⚠️ { $who }: фолов в этой игре — { $count }, предел клуба — { $limit }. Объявить игрока техническим трупом? Решаете вы.
 foul-offer-tech = 💀 Технический труп: №{ $seat }
 foul-offer-keep = ▶️ Играет дальше
 foul-offer-taken = 💀 Технический труп: { $who }.
@@ -48,7 +48,7 @@ foul-undone-done = ↩️ Фол { $number } отменён: { $who }.{ $back }
 foul-undone-player = ↩️ Фол в игре №{ $game } ({ $reason }) отменён: он записан по ошибке.{ $back }
 foul-undone-club = ↩️ Фол отменён: { $who }.
 foul-usage = Использование: <code>/foul НОМЕР [причина]</code>; причина: ход, ночь, жест или своими словами.
-foul-unfoul_usage = Использование: <code>/unfoul [НОМЕР_ФОЛА]</code>: фол, записанный не тому игроку (по умолчанию последний).
+foul-unfoul_usage = Использование: <code>/unfoul [НОМЕР_ФОЛА]</code> отменяет фол, записанный по ошибке (без номера — последний).
 foul-already = Этот фол уже записан.
 foul-none = В этой игре нет фолов, которые можно отменить.
 foul-unknown = В этой игре нет фола { $number }.
@@ -65,11 +65,11 @@ club-settings-foul_fine = 🟨 Штраф за фол: { $points ->
     }.
 club-settings-foul_warning = 🟨 Фол — предупреждение: баллы не списываются.
 club-settings-foul_offer = 💀 С { $limit }-го фола игрока в игре ведущему предлагается технический труп.
-club-settings-foul_no_offer = 💀 За фолами ничего не следует.
+club-settings-foul_no_offer = 💀 Технический труп за фолы не предлагается.
 club-settings-foul_public_on = 📣 Чат клуба узнаёт о каждом фоле.
 club-settings-foul_public_off = 📣 Чат клуба о фолах не узнаёт.
 club-settings-foul_points_btn = 🟨 Штраф { $sign }1
-club-settings-foul_limit_btn = 💀 Фол { $sign }1
+club-settings-foul_limit_btn = 💀 Предел фолов { $sign }1
 club-settings-foul_public_btn = 📣 Фолы в чате: вкл/выкл
 club-settings-foul_range = Штраф — от 0 до { $top } баллов; технический труп предлагается с 1-го по { $limit }-й фол игрока (0 — никогда).
 
@@ -79,7 +79,7 @@ panel-btn-unfoul = ↩️ Отменить фол
 panel-mark-fouls = {" "}🟨{ $count }
 panel-pick-foul = 🟨 Фол: кому?
 panel-pick-foul_reason = 🟨 Фол — { $who }: за что?
-panel-pick-unfoul = ↩️ Какой фол записан не тому игроку?
+panel-pick-unfoul = ↩️ Какой фол записан по ошибке?
 panel-confirm-unfoul = ↩️ Отменить фол { $number } ({ $who })? Штраф вернётся.
 panel-unfoul-line = { $number }. №{ $seat } { $name }: { $reason }
 
@@ -88,7 +88,7 @@ miniapp-action-foul = 🟨 Фол
 miniapp-action-unfoul = ↩️ Отменить фол
 miniapp-pick-foul = Фол: нажмите на место игрока.
 miniapp-pick-foul_reason = Фол — { $seat }: за что?
-miniapp-pick-unfoul = Какой фол записан не тому игроку?
+miniapp-pick-unfoul = Какой фол записан по ошибке?
 
 # очки игры в её конце (bot/game/rooms/results.py): штрафы места за игру
 game-reason-fines = штрафы

@@ -35,8 +35,8 @@ miniapp-action-preset_default = Стандартный состав ({ $count ->
        *[many] { $count } карт
     })
 miniapp-action-seat = Пересадить игрока
-miniapp-action-fate_mode_host = Перестрелки: жребий тяну я
-miniapp-action-fate_mode_bot = Перестрелки: жребий тянет бот
+miniapp-action-fate_mode_host = Жребий тяну я
+miniapp-action-fate_mode_bot = Жребий тянет бот
 miniapp-action-night = Начать ночь
 miniapp-action-day = Объявить день
 miniapp-action-vote = Начать голосование
@@ -47,7 +47,7 @@ miniapp-action-resume = Продолжить
 miniapp-action-tech = Технический труп
 miniapp-action-unseat = Убрать игрока
 miniapp-action-speak = Слово заключённому
-miniapp-action-end = Завершить игру
+miniapp-action-end = Закончить игру
 miniapp-pick-tech = Нажмите место игрока, который выбывает.
 miniapp-pick-unseat = Нажмите место игрока, который уходит из-за стола.
 miniapp-pick-speak = Нажмите заключённого, которому дать слово.
@@ -56,7 +56,7 @@ miniapp-pick-seat_from = Нажмите игрока, которого пере�
 miniapp-pick-seat_to = Куда сядет { $seat }? Нажмите место.
 miniapp-confirm-tech = Объявить техническим трупом: { $seat }? Отменить нельзя.
 miniapp-confirm-unseat = Убрать из-за стола: { $seat }?
-miniapp-confirm-end = Завершить игру сейчас? Очков не получит никто.
+miniapp-confirm-end = Закончить игру сейчас? Баллов за неё никто не получит; раздача откроется.
 miniapp-timeout = Стол не ответил вовремя, ничего не изменилось: попробуйте ещё раз.
 miniapp-unconfirmed = Стол не подтвердил вовремя: посмотрите на него, прежде чем пробовать снова.
 

@@ -191,7 +191,7 @@ async def test_settings_say_what_a_foul_costs(app: App, fake: FakeTelegram, ask:
         assert (await fake.callback_answer(query))["text"] == "Saved."
         edited = await fake.next_edit(CLUB)
     assert "A foul costs 2 points." in edited.text
-    query = await fake.press(500, panel, button="💀 Foul −1")
+    query = await fake.press(500, panel, button="💀 Foul limit −1")
     await fake.callback_answer(query)
     assert "From a player's foul 3 in a game" in (await fake.next_edit(CLUB)).text
     query = await fake.press(500, panel, button="📣 Fouls in the chat: on/off")

@@ -156,7 +156,7 @@ async def test_fouls_fines_undo_and_the_offer_over_http(fake: FakeTelegram, tmp_
 
         # 6. the undo: from the panel (which foul, then yes), then typed again: refused
         await press(flow, "menu", "unfoul")
-        await panel_says(flow, "Which foul was recorded against the wrong seat?")
+        await panel_says(flow, "Which foul was recorded by mistake?")
         await press(flow, "menu", "unfoul.1")
         await panel_says(flow, "Undo foul 1 against №3 Player3? Its fine is given back.")
         answer = await press(flow, "unfoul", 1)

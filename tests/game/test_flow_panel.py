@@ -501,7 +501,7 @@ async def test_the_panel_and_the_mini_app_offer_one_list(fake: FakeTelegram,
         await flow.last_words()
         await flow.start("/vote", Stage.VOTE)
         assert "fate_mode" not in await compare("the vote")
-        # a stale "Shoot-outs: I draw" from the lobby's panel is refused mid-game
+        # a stale "I draw the lots" from the lobby's panel is refused mid-game
         answer = await flow.press(HOST, panel_of(flow) or SentMessage(0, 0, ""),
                                   data(flow, "fate_mode", "host", step=0))
         assert "out of date" in answer and not flow.table.fate_by_host

@@ -161,7 +161,7 @@ async def test_the_nth_foul_offers_the_technical_death(h: Harness) -> None:
     assert not any("предел клуба" in t for t in texts(h, HOST))
     await h.service.foul(CHAT, HOST, 8, FoulReason.OUT_OF_TURN)
     offer = h.private(HOST)[-1]
-    assert "Фолов в этой игре: 2 — №8 Player8 (предел клуба: 2)" in offer.text
+    assert "№8 Player8: фолов в этой игре — 2, предел клуба — 2." in offer.text
     tech = FoulOfferCb(game=h.game_id, number=2, accept=True).pack()
     keep = FoulOfferCb(game=h.game_id, number=2, accept=False).pack()
     assert h.buttons(offer) == [tech, keep]

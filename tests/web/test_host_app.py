@@ -227,7 +227,7 @@ async def test_the_lobby_from_the_app(h: Harness, client: TestClient[Any, Any]) 
     assert state["phase"] == "taking seats" and state["deadline_in"] is None
     buttons = {(a["name"], a.get("arg")): a for a in state["actions"]}
     assert buttons[("preset", "default")]["label"] == "The standard set (10 cards)"
-    assert buttons[("fate_mode", "host")]["label"] == "Shoot-outs: I draw"
+    assert buttons[("fate_mode", "host")]["label"] == "I draw the lots"
     move = buttons[("seat", None)]
     assert move["seats"] == list(range(1, 11)) and "{seat}" in move["then"]
 
