@@ -36,6 +36,7 @@ from aiogram.exceptions import (
     TelegramUnauthorizedError,
 )
 from aiogram.methods import (
+    CloseForumTopic,
     CreateForumTopic,
     DeleteMessage,
     EditMessageReplyMarkup,
@@ -206,6 +207,10 @@ class TelegramSender:
         right to manage topics, not a forum: Telegram's 400)."""
         topic = await self.request(chat_id, CreateForumTopic(chat_id=chat_id, name=name))
         return None if topic is None else topic.message_thread_id
+
+    async def close_topic(self, chat_id: int, thread: int) -> None:
+        """Close a forum topic the bot created (a table that could not be opened in it)."""
+        await self.request(chat_id, CloseForumTopic(chat_id=chat_id, message_thread_id=thread))
 
     async def delete(self, chat_id: int, message_id: int) -> bool | None:
         return await self.request(chat_id, DeleteMessage(chat_id=chat_id, message_id=message_id))

@@ -191,3 +191,37 @@ async def test_two_tables_in_a_chat_without_topics_name_themselves_in_every_post
                                               m.body) for m in mine)
             # within today's budget: about two posts per player per game
             assert len(mine) <= 2.5 * PLAYERS, [m.body[:40] for m in mine]
+
+
+async def test_a_topic_made_for_a_table_whose_game_could_not_be_written_is_closed(
+        fake: FakeTelegram, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """createForumTopic comes before the game's row: when that write fails, the empty topic
+    is closed at once, and the host's next /newgame opens the table in a topic of its own."""
+    fake.group(CLUB, "Club", forum=True)
+    fake.allow_topics(CLUB)
+    async with running(fake, tmp_path, default_locale="en") as app:
+        await app.services.db.clubs.ensure(CLUB, title="Club", locale="en")
+        await start_hosts(fake, HOST)
+        games = app.services.db.games
+        create = games.create
+        failed: list[int] = []
+
+        async def fails_once(*args: object, **kwargs: object) -> int:
+            if not failed:
+                failed.append(1)
+                raise RuntimeError("the disk is full")
+            return await create(*args, **kwargs)  # type: ignore[arg-type]
+        monkeypatch.setattr(games, "create", fails_once)
+        await fake.send(HOST, "/newgame", chat_id=CLUB)
+        await fake.wait_for(lambda: any(r.method == "closeForumTopic" for r in fake.log), 10,
+                            "the empty topic closed")
+        [made] = fake.topics[CLUB].values()
+        assert made.by_bot and made.closed
+        assert fake.in_topic(CLUB, made.thread) == []
+        assert not app.services.extra["games"].tables
+        # the next /newgame: a table in a new topic, which stays open
+        await fake.send(HOST, "/newgame", chat_id=CLUB)
+        await fake.wait_for(lambda: lobby_of(fake.messages(CLUB)) is not None, 10, "the lobby")
+        lobby = lobby_of(fake.messages(CLUB))
+        assert lobby is not None and lobby.thread not in (None, made.thread)
+        assert not fake.topics[CLUB][lobby.thread].closed

@@ -113,12 +113,16 @@ class ForumTopics(list[tuple[int, str]]):
     def __init__(self, allowed: bool = True) -> None:
         super().__init__()
         self.allowed = allowed
+        self.closed: list[tuple[int, int]] = []  # closed at once: a table could not open
 
     async def create_topic(self, chat_id: int, name: str) -> int | None:
         if not self.allowed:
             return None
         self.append((chat_id, name))
         return 100 + len(self)
+
+    async def close_topic(self, chat_id: int, thread: int) -> None:
+        self.closed.append((chat_id, thread))
 
 
 def forum_harness(db: Database, clock: FakeClock, translator: Translator, tmp_path: Path,

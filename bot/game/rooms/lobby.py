@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import logging
 from collections.abc import Callable, Sequence
 from typing import Any, Protocol
 
@@ -22,6 +23,7 @@ from storage.errors import (
 )
 from storage.models import Player
 
+log = logging.getLogger("bot.game.rooms.lobby")
 
 class Topics(Protocol):
     """The forum topics the bot opens for its tables (the Bot API's ``createForumTopic``:
@@ -30,11 +32,17 @@ class Topics(Protocol):
     async def create_topic(self, chat_id: int, name: str) -> int | None:
         """A new topic's thread id, or None when the bot may not create one there."""
 
+    async def close_topic(self, chat_id: int, thread: int) -> None:
+        """Close a topic it created (``closeForumTopic``)."""
+
 
 class NoTopics:
     """No topics are ever created: a table plays where it was opened."""
 
     async def create_topic(self, chat_id: int, name: str) -> int | None:
+        return None
+
+    async def close_topic(self, chat_id: int, thread: int) -> None:
         return None
 
 
@@ -81,9 +89,14 @@ class LobbyService(PhaseService):
                     thread, own = made, True
             sharing = [t for t in open_here if t.thread == thread]
             now = self.clock()
-            game_id = await self.db.games.create(chat_id, user_id, created_at=now,
-                                                 table_no=number, thread_id=thread,
-                                                 own_topic=own)
+            try:
+                game_id = await self.db.games.create(chat_id, user_id, created_at=now,
+                                                     table_no=number, thread_id=thread,
+                                                     own_topic=own)
+            except Exception:
+                if own and thread is not None:  # no table plays in it: not left open, empty
+                    await self._close_made(chat_id, thread)
+                raise
             table = Table(game_id, chat_id, user_id, now.date(), number=number, thread=thread,
                           own_topic=own, locale=club.locale, timers=self.core.club_timers(club))
             self.core.add(table)
@@ -99,6 +112,12 @@ class LobbyService(PhaseService):
             if club.fate_by_host:
                 await self.core.record(table, "fate_mode", {"host": True})
         return table
+
+    async def _close_made(self, chat_id: int, thread: int) -> None:
+        try:
+            await self.topics.close_topic(chat_id, thread)
+        except Exception:
+            log.exception("the topic %s of chat %s stays open", thread, chat_id)
 
     async def post(self, table: Table) -> None:
         """The lobby's post, logged as posted in the same step: the game's row is committed
