@@ -51,27 +51,27 @@ evening-refused-unknown = There is no such evening.
 
 ## in private
 
-evening-promoted = 🎉 A seat freed up and it's yours: the game evening at «{ $club }», { $when }. You have: { $place }.
-evening-cancelled = ❌ The game evening at «{ $club }» ({ $when }) is cancelled. Your sign-up ({ $place }) is void.
+evening-promoted = 🎉 A seat freed up and it's yours: the game evening at “{ $club }”, { $when }. You have: { $place }.
+evening-cancelled = ❌ The game evening at “{ $club }” ({ $when }) is cancelled. Your sign-up ({ $place }) is void.
 evening-remind-day =
-    📅 Reminder: the game evening at «{ $club }» — { $when }. You have: { $place }.
+    📅 Reminder: the game evening at “{ $club }” — { $when }. You have: { $place }.
     Can't come? Cancel your sign-up: /evenings
 evening-remind-soon =
-    ⏰ Starting soon: the game evening at «{ $club }» — { $when }. You have: { $place }.
+    ⏰ Starting soon: the game evening at “{ $club }” — { $when }. You have: { $place }.
     Can't come? Cancel your sign-up: /evenings
 evening-mine-none = You're not signed up for any evening. Sign up with the button under an evening's post in the club chat.
 evening-mine-head = <b>Your evenings</b>
-evening-mine-line = { $when } — «{ $club }»: { $place }
+evening-mine-line = { $when } — “{ $club }”: { $place }
 evening-mine-cancel = ✖ Cancel: { $when }
-evening-profile-line = Evening: { $when }, «{ $club }» — { $place }
+evening-profile-line = Evening: { $when }, “{ $club }” — { $place }
 evening-no_shows = No-shows (signed up for an evening and did not come): { $no_shows }
 
 ## the host: /evening
 
 evening-usage = Announce an evening: /evening DD.MM HH:MM TABLES SEATS_PER_TABLE, e.g. /evening 05.12 19:30 2 12. Or just /evening and the bot asks with buttons. Cancel an evening: /evening cancel [DD.MM [HH:MM]].
-evening-bad_day = Cannot read the day «{ $text }»: DD.MM, e.g. 05.12.
-evening-bad_time = Cannot read the time «{ $text }»: HH:MM, e.g. 19:30.
-evening-bad_number = «{ $text }» is not a whole number: tables and seats per table are whole numbers.
+evening-bad_day = Cannot read the day “{ $text }”: DD.MM, e.g. 05.12.
+evening-bad_time = Cannot read the time “{ $text }”: HH:MM, e.g. 19:30.
+evening-bad_number = “{ $text }” is not a whole number: tables and seats per table are whole numbers.
 evening-zero = An evening needs at least one table and at least one seat at it.
 evening-too_many_tables = At most { $most } tables.
 evening-too_many_seats = At most { $most } seats at one table.
@@ -96,15 +96,15 @@ evening-dialog-done = Evening announced: { $when }.
 ## the night: a lobby invites the list (bot/game/rooms/guests.py)
 
 evening-offer-head = 🗓 The club's evening is tonight: { $when }. Signed up for seats: { $signed }, on the waitlist: { $waiting }; tables: { $tables }, seats at each: { $seats }.
-evening-offer-invited = 📨 Invited: { $names }. Each is seated on pressing «✅ I'm here».
-evening-offer-more = Invite the signed-up players to your table? Each gets a private message and is seated on confirming they have come. Everyone else joins with «I play», as ever.
+evening-offer-invited = 📨 Invited: { $names }. Each is seated on pressing “✅ I'm here”.
+evening-offer-more = Invite the signed-up players to your table? Each gets a private message and is seated on confirming they have come. Everyone else joins with “I play”, as ever.
 evening-offer-done = Nobody left to invite: the signed-up players are invited or seated.
 evening-offer-button = 📨 Invite the signed-up ({ $count })
 evening-invite-no_evening = The club has no evening tonight: nobody to invite.
 evening-invite-none = Nobody to invite: the signed-up players are invited or seated, or the table is full.
 evening-invite-sent = Invitations sent: { $invited }.
 evening-invite-waiting = Nobody new to invite. Invited and not here yet: { $names }.
-evening-invitation = 🎲 Table { $number } (game №{ $game }) at «{ $club }» is gathering, and you signed up for the evening ({ $when }). Here? Press «✅ I'm here» and the bot seats you.
+evening-invitation = 🎲 Table { $number } (game №{ $game }) at “{ $club }” is gathering, and you signed up for the evening ({ $when }). Here? Press “✅ I'm here” and the bot seats you.
 evening-checkin-button = ✅ I'm here
 evening-checkin-done = ✅ You're at Table { $number }: seat №{ $seat } (game №{ $game }).
 evening-checkin-not_invited = This invitation is not for you, or no longer stands.

@@ -56,7 +56,7 @@ shop-card = 🎁 <b>{ $name }</b>
         [one] { $price } point
        *[other] { $price } points
     }. Left: { $left }.
-shop-asked = Request #{ $id } sent: gift «{ $gift }», { $points ->
+shop-asked = Request #{ $id } sent: gift “{ $gift }”, { $points ->
         [one] { $points } point
        *[other] { $points } points
     } reserved. An admin hands it over to you; if that does not happen within { $days ->
@@ -65,13 +65,13 @@ shop-asked = Request #{ $id } sent: gift «{ $gift }», { $points ->
     }, the request closes and the points are free again.
 shop-asked_popup = Requested: { $gift }
 shop-kept = Nothing exchanged.
-shop-withdrawn = Request #{ $id } (gift «{ $gift }») withdrawn: { $points ->
+shop-withdrawn = Request #{ $id } (gift “{ $gift }”) withdrawn: { $points ->
         [one] { $points } point
        *[other] { $points } points
     } free again.
 shop-withdrawn_popup = Request #{ $id } withdrawn
-shop-handed_popup = #{ $id } { $gift }: handed over. The player's balance: { $balance }.
-shop-cancelled_popup = #{ $id } { $gift }: cancelled.
+shop-handed_popup = Request #{ $id } (“{ $gift }”): handed over. The player's balance: { $balance }.
+shop-cancelled_popup = Request #{ $id } (“{ $gift }”) is cancelled.
 
 shop-button-gift = 🎁 { $name } · { $price }
 shop-button-exchange = Exchange for { $price ->
@@ -89,12 +89,12 @@ shop-button-cancel = ✖ Cancel
 
 shop-notice = 🎁 <b>Gift request #{ $id }</b>
     Player: <b>{ $player }</b>
-    Gift: «{ $gift }», { $points ->
+    Gift: “{ $gift }”, { $points ->
         [one] { $points } point
        *[other] { $points } points
     } (reserved; balance { $balance })
-    Asked on { DATE($date, format: "%Y-%m-%d") }. Hand it over, then press «Handed over».
-shop-closed_notice = 🎁 Gift request #{ $id }: player <b>{ $player }</b>, gift «{ $gift }», { $points ->
+    Asked on { DATE($date, format: "%Y-%m-%d") }. Hand it over, then press “Handed over”.
+shop-closed_notice = 🎁 Gift request #{ $id }: player <b>{ $player }</b>, gift “{ $gift }”, { $points ->
         [one] { $points } point
        *[other] { $points } points
     }. { $outcome }
@@ -103,23 +103,23 @@ shop-outcome-cancelled = ✖ Cancelled ({ $by }).
 shop-outcome-withdrawn = ↩ Withdrawn by the player.
 shop-outcome-expired = ⌛ Not handed over in time: closed.
 shop-outcome-burned = 🔥 Closed: the player's points burned.
-shop-told-handed_over = 🎁 Gift «{ $gift }» (request #{ $id }) is handed over: { $points ->
+shop-told-handed_over = 🎁 Gift “{ $gift }” (request #{ $id }) is handed over: { $points ->
         [one] { $points } point
        *[other] { $points } points
     } exchanged. Enjoy!
-shop-told-cancelled = Request #{ $id } (gift «{ $gift }») was cancelled by an admin: { $points ->
+shop-told-cancelled = Request #{ $id } (gift “{ $gift }”) was cancelled by an admin: { $points ->
         [one] { $points } point
        *[other] { $points } points
     } free again.
-shop-told-expired = Request #{ $id } (gift «{ $gift }») was not handed over within { $days ->
+shop-told-expired = Request #{ $id } (gift “{ $gift }”) was not handed over within { $days ->
         [one] { $days } day
        *[other] { $days } days
     }: it is closed, and { $points ->
         [one] { $points } point
        *[other] { $points } points
     } are free again. Ask again with /gifts.
-shop-told-burned = Request #{ $id } (gift «{ $gift }») is closed: your points burned, the reserved ones too.
-shop-request_line = #{ $id } <b>{ $player }</b> — «{ $gift }», { $points ->
+shop-told-burned = Request #{ $id } (gift “{ $gift }”) is closed: your points burned, the reserved ones too.
+shop-request_line = #{ $id } <b>{ $player }</b> — “{ $gift }”, { $points ->
         [one] { $points } point
        *[other] { $points } points
     }, asked on { DATE($date, format: "%Y-%m-%d") }
@@ -139,14 +139,14 @@ shop-take_reserved = <b>{ $nick }</b> has { $balance ->
     } of them reserved by open gift requests: at most { $available } can be taken now, not { $points }. Cancel a request first (/gift_requests).
 
 shop-admin_only = Only the network's admins can do this.
-shop-refused-unknown_gift = There is no such gift (any more).
-shop-refused-retired = Gift «{ $gift }» is no longer on sale.
-shop-refused-out_of_stock = Gift «{ $gift }» is out of stock: someone took the last one.
-shop-refused-price_changed = The price of «{ $gift }» is now { $price ->
+shop-refused-unknown_gift = There is no such gift.
+shop-refused-retired = Gift “{ $gift }” is no longer on sale.
+shop-refused-out_of_stock = Gift “{ $gift }” is out of stock: someone took the last one.
+shop-refused-price_changed = The price of “{ $gift }” is now { $price ->
         [one] { $price } point
        *[other] { $price } points
     }: open /gifts again.
-shop-refused-insufficient = Not enough points: «{ $gift }» costs { $price ->
+shop-refused-insufficient = Not enough points: “{ $gift }” costs { $price ->
         [one] { $price } point
        *[other] { $price } points
     }, you have { $available ->
@@ -162,8 +162,8 @@ shop-refused-closed_withdrawn = Request #{ $id } is already withdrawn.
 shop-refused-closed_expired = Request #{ $id } is already closed: not handed over in time.
 shop-refused-closed_burned = Request #{ $id } is already closed: the player's points burned.
 shop-refused-not_yours = This is not your request.
-shop-refused-name_taken = Gift #{ $id } is already called «{ $gift }» (/gift_restore { $id } if it is retired).
-shop-refused-below_reserved = Open requests hold «{ $gift }» (reserved: { $reserved }): the stock cannot be lower. Cancel a request first.
+shop-refused-name_taken = Gift #{ $id } is already called “{ $gift }” (/gift_restore { $id } if it is retired).
+shop-refused-below_reserved = Open requests hold “{ $gift }” (reserved: { $reserved }): the stock cannot be lower. Cancel a request first.
 shop-refused-handover_insufficient = Request #{ $id } needs { $points ->
         [one] { $points } point
        *[other] { $points } points
@@ -174,7 +174,7 @@ shop-admin-head = <b>🛍 Gift catalogue</b>: { $count ->
         [one] { $count } gift
        *[other] { $count } gifts
     }, open requests: { $requests } (/gift_requests)
-shop-admin-empty = No gifts yet: press «New gift».
+shop-admin-empty = No gifts yet: press “New gift”.
 shop-admin-line = #{ $id } <b>{ $name }</b> — { $price ->
         [one] { $price } point
        *[other] { $price } points
@@ -182,7 +182,7 @@ shop-admin-line = #{ $id } <b>{ $name }</b> — { $price ->
 shop-admin-retired_mark = {" "}· off sale
 shop-admin-photo_yes = Photo: yes.
 shop-admin-photo_no = Photo: none.
-shop-admin-page_hint = Or type: <code>/gift_edit { $id } price 30</code>, <code>/gift_edit { $id } stock 10</code>.
+shop-admin-page_hint = Change it with the buttons below, or type: <code>/gift_edit { $id } price 30</code>, <code>/gift_edit { $id } stock 10</code>.
 shop-admin-button-gift = #{ $id } { $name }
 shop-admin-button-new = ➕ New gift
 shop-admin-button-name = ✏ Name
@@ -195,23 +195,23 @@ shop-admin-button-restore = Put back on sale
 shop-admin-button-list = « Catalogue
 shop-admin-button-skip = No photo
 shop-admin-button-stop = Cancel
-shop-admin-ask-name = Send the new name of «{ $gift }».
-shop-admin-ask-price = Send the new price of «{ $gift }» in points (now { $current }). Open requests keep the price they reserved.
-shop-admin-ask-stock = Send how many «{ $gift }» are on the shelf (now { $current }; open requests reserve { $reserved }).
-shop-admin-ask-photo = Send a photo of «{ $gift }».
+shop-admin-ask-name = Send the new name of “{ $gift }”.
+shop-admin-ask-price = Send the new price of “{ $gift }” in points (now { $current }). Open requests keep the price they reserved.
+shop-admin-ask-stock = Send how many “{ $gift }” are on the shelf (now { $current }; open requests reserve { $reserved }).
+shop-admin-ask-photo = Send a photo of “{ $gift }”.
 shop-admin-ask-new_name = Send the new gift's name.
-shop-admin-ask-new_price = Gift «{ $gift }»: send its price in points.
-shop-admin-ask-new_stock = Gift «{ $gift }»: send how many are on the shelf.
-shop-admin-ask-new_photo = Gift «{ $gift }»: send a photo of it, or press «No photo».
-shop-admin-added = Gift «{ $gift }» is on sale.
-shop-admin-changed = Gift «{ $gift }» changed.
-shop-admin-retired = Gift «{ $gift }» is off sale (its open requests stay open).
-shop-admin-restored = Gift «{ $gift }» is back on sale.
+shop-admin-ask-new_price = Gift “{ $gift }”: send its price in points.
+shop-admin-ask-new_stock = Gift “{ $gift }”: send how many are on the shelf.
+shop-admin-ask-new_photo = Gift “{ $gift }”: send a photo of it, or press “No photo”.
+shop-admin-added = Gift “{ $gift }” is on sale.
+shop-admin-changed = Gift “{ $gift }” changed.
+shop-admin-retired = Gift “{ $gift }” is off sale (its open requests stay open).
+shop-admin-restored = Gift “{ $gift }” is back on sale.
 shop-admin-stopped = Nothing more asked.
 shop-admin-photo_hint = To make this photo a gift's, reply to it with <code>/gift_photo ID</code> (the ID is in /shop).
 shop-admin-nothing_asked = Nothing is being asked: open /shop.
-shop-admin-want_photo = Send a photo (or press «Cancel»).
-shop-admin-want_text = Send the value as text (or press «Cancel»).
+shop-admin-want_photo = Send a photo (or press “Cancel”).
+shop-admin-want_text = Send the value as text (or press “Cancel”).
 shop-admin-bad_name = A gift's name: at most { $max ->
         [one] { $max } character
        *[other] { $max } characters

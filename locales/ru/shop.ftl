@@ -63,7 +63,7 @@ shop-card = 🎁 <b>{ $name }</b>
         [few] { $price } балла
        *[many] { $price } баллов
     }. Осталось: { $left }.
-shop-asked = Заявка №{ $id } отправлена, подарок: «{ $gift }». В резерве: { $points ->
+shop-asked = Заявка №{ $id } на подарок «{ $gift }» отправлена. В резерве: { $points ->
         [one] { $points } балл
         [few] { $points } балла
        *[many] { $points } баллов
@@ -74,14 +74,14 @@ shop-asked = Заявка №{ $id } отправлена, подарок: «{ $
     }, заявка закроется, а баллы снова станут доступны.
 shop-asked_popup = Заявка отправлена: { $gift }
 shop-kept = Ничего не обменяно.
-shop-withdrawn = Заявка №{ $id } отозвана, подарок: «{ $gift }». Снова доступно: { $points ->
+shop-withdrawn = Заявка №{ $id } на подарок «{ $gift }» отозвана. Снова доступно: { $points ->
         [one] { $points } балл
         [few] { $points } балла
        *[many] { $points } баллов
     }.
 shop-withdrawn_popup = Заявка №{ $id } отозвана
-shop-handed_popup = №{ $id } { $gift }: выдан. Баланс игрока: { $balance }.
-shop-cancelled_popup = №{ $id } { $gift }: заявка отменена.
+shop-handed_popup = Заявка №{ $id } («{ $gift }»): подарок выдан. Баланс игрока: { $balance }.
+shop-cancelled_popup = Заявка №{ $id } («{ $gift }») отменена.
 
 shop-button-gift = 🎁 { $name } · { $price }
 shop-button-exchange = Обменять на { $price ->
@@ -122,7 +122,7 @@ shop-told-handed_over = 🎁 Подарок выдан: «{ $gift }» (заяв�
         [few] { $points } балла
        *[many] { $points } баллов
     }. Приятного пользования!
-shop-told-cancelled = Заявка №{ $id } отменена администратором, подарок: «{ $gift }». Снова доступно: { $points ->
+shop-told-cancelled = Заявка №{ $id } на подарок «{ $gift }» отменена администратором. Снова доступно: { $points ->
         [one] { $points } балл
         [few] { $points } балла
        *[many] { $points } баллов
@@ -161,7 +161,7 @@ shop-take_reserved = Игрок <b>{ $nick }</b>: на балансе { $balance
     }. Сейчас можно списать не больше { $available }, а не { $points }. Сначала отмените заявку (/gift_requests).
 
 shop-admin_only = Это могут только администраторы сети.
-shop-refused-unknown_gift = Такого подарка нет (больше нет).
+shop-refused-unknown_gift = Такого подарка нет.
 shop-refused-retired = Подарок «{ $gift }» снят с продажи.
 shop-refused-out_of_stock = Подарок «{ $gift }» закончился: последний уже забрали.
 shop-refused-price_changed = Цена подарка «{ $gift }» теперь { $price ->
@@ -210,7 +210,7 @@ shop-admin-line = №{ $id } <b>{ $name }</b> — { $price ->
 shop-admin-retired_mark = {" "}· снят с продажи
 shop-admin-photo_yes = Фото: есть.
 shop-admin-photo_no = Фото: нет.
-shop-admin-page_hint = Или командой: <code>/gift_edit { $id } цена 30</code>, <code>/gift_edit { $id } остаток 10</code>.
+shop-admin-page_hint = Изменить подарок можно кнопками ниже или командой: <code>/gift_edit { $id } цена 30</code>, <code>/gift_edit { $id } остаток 10</code>.
 shop-admin-button-gift = №{ $id } { $name }
 shop-admin-button-new = ➕ Новый подарок
 shop-admin-button-name = ✏ Название
@@ -223,14 +223,14 @@ shop-admin-button-restore = Вернуть в продажу
 shop-admin-button-list = « Каталог
 shop-admin-button-skip = Без фото
 shop-admin-button-stop = Отмена
-shop-admin-ask-name = Пришлите новое название, подарок: «{ $gift }».
-shop-admin-ask-price = Пришлите новую цену в баллах, подарок: «{ $gift }» (сейчас: { $current }). Открытые заявки сохранят свою цену.
-shop-admin-ask-stock = Пришлите, сколько штук на складе, подарок: «{ $gift }» (сейчас: { $current }; в резерве по заявкам: { $reserved }).
-shop-admin-ask-photo = Пришлите фото, подарок: «{ $gift }».
+shop-admin-ask-name = Подарок «{ $gift }»: пришлите новое название.
+shop-admin-ask-price = Подарок «{ $gift }»: пришлите новую цену в баллах (сейчас: { $current }). Открытые заявки сохранят свою цену.
+shop-admin-ask-stock = Подарок «{ $gift }»: пришлите, сколько штук на складе (сейчас: { $current }; в резерве по заявкам: { $reserved }).
+shop-admin-ask-photo = Подарок «{ $gift }»: пришлите фото.
 shop-admin-ask-new_name = Пришлите название нового подарка.
-shop-admin-ask-new_price = Подарок: «{ $gift }». Пришлите цену в баллах.
-shop-admin-ask-new_stock = Подарок: «{ $gift }». Пришлите, сколько штук на складе.
-shop-admin-ask-new_photo = Подарок: «{ $gift }». Пришлите фото или нажмите «Без фото».
+shop-admin-ask-new_price = Подарок «{ $gift }»: пришлите цену в баллах.
+shop-admin-ask-new_stock = Подарок «{ $gift }»: пришлите, сколько штук на складе.
+shop-admin-ask-new_photo = Подарок «{ $gift }»: пришлите фото или нажмите «Без фото».
 shop-admin-added = Подарок в продаже: «{ $gift }».
 shop-admin-changed = Подарок изменён: «{ $gift }».
 shop-admin-retired = Подарок снят с продажи: «{ $gift }» (открытые заявки на него остаются).

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ast
+import re
 from datetime import date
 from pathlib import Path
 from typing import Any
@@ -43,6 +44,13 @@ def test_every_key_in_both(a: str, b: str) -> None:
 # a player's sex: a language uses it where its grammar agrees with the player (Russian verbs,
 # English pronouns); the code passes it to the message in every language
 SEX_VARIABLES = {"sex", "spouse_sex"}
+
+
+def test_english_quotes_with_its_own_marks() -> None:
+    """English quotes “so”: guillemets are Russian (a lone « is the catalogue's back arrow)."""
+    for path in sorted((LOCALES_DIR / "en").glob("*.ftl")):
+        for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+            assert not re.search(r"«[^»\s][^»]*»", line), f"{path.name}:{number}: {line}"
 
 
 def test_variables_agree() -> None:

@@ -60,7 +60,7 @@ async def test_libreoffice_xlsx_dry_run_apply_and_the_refused_rows_sent_again(
     dry = (await fake.next_message(ADMIN_ID)).text
     assert "Dry run" in dry and "Would add 3 players" in dry
     assert "(linked to their Telegram accounts at once: 1)" in dry
-    assert "File: .xlsx, sheet «Игроки»." in dry
+    assert "File: .xlsx, sheet “Игроки”." in dry
     assert ("Columns: Ник → nickname, Баллы → points, Игр → games_played, Последняя игра → "
             "last_game_date, Telegram ID → telegram_id, Логин → username.") in dry
     assert "Columns ignored (not known): Комментарий." in dry
@@ -144,14 +144,14 @@ async def test_a_sheet_named_in_the_caption(app: App, fake: FakeTelegram, ask: A
     sent = await fake.send_document(ADMIN_ID, "club.xlsx", fixture("club-ru.xlsx"),
                                     caption="/import Архив")
     dry = (await fake.next_message(ADMIN_ID)).text
-    assert "Would add 1 player " in dry and "sheet «Архив»" in dry
+    assert "Would add 1 player " in dry and "sheet “Архив”" in dry
     await fake.reply(ADMIN_ID, "/import apply", sent)  # the sheet of the file's caption
     assert (await fake.next_message(ADMIN_ID)).text.startswith("<b>Imported</b> 1 player ")
     assert await _pending(app) == ["Давний Друг"]
     await fake.send_document(ADMIN_ID, "club.xlsx", fixture("club-ru.xlsx"),
                              caption="/import apply Лист3")
     assert (await fake.next_message(ADMIN_ID)).text == (
-        "There is no sheet named «Лист3». Sheets in the file: Игроки, Архив. "
+        "There is no sheet named “Лист3”. Sheets in the file: Игроки, Архив. "
         "Nothing was imported.")
 
 

@@ -106,7 +106,7 @@ async def requests_of(app: App, tg_id: int) -> list[GiftRequest]:
 async def test_from_the_catalogue_to_handed_over(app: App, fake: FakeTelegram, ask: Any) -> None:
     await setup(app, fake, ask)
     added = await add_gift(fake, ask)
-    assert added.text is not None and added.text.startswith("Gift «Mug &lt;3» is on sale.")
+    assert added.text is not None and added.text.startswith("Gift “Mug &lt;3” is on sale.")
     await fake.send_photo(ADMIN_ID, caption="/gift_photo 1")
     assert "Photo: yes." in (await fake.next_message(ADMIN_ID)).body
 
@@ -129,7 +129,7 @@ async def test_from_the_catalogue_to_handed_over(app: App, fake: FakeTelegram, a
     assert (await fake.next_edit(NEO)).buttons() == []
     sent = await fake.next_message(NEO)
     assert sent.text is not None and sent.text.startswith(
-        "Request #1 sent: gift «Mug &lt;3», 30 points reserved.")
+        "Request #1 sent: gift “Mug &lt;3”, 30 points reserved.")
     assert "within 14 days" in sent.text
     assert sent.buttons() == [("↩ Withdraw request #1 (Mug <3)",
                                ShopCb(action="withdraw", id=1).pack())]
@@ -137,7 +137,7 @@ async def test_from_the_catalogue_to_handed_over(app: App, fake: FakeTelegram, a
     notice = await fake.next_message(ADMIN_ID)
     assert notice.text is not None
     assert "Player: <b>Neo</b>" in notice.text
-    assert "Gift: «Mug &lt;3», 30 points (reserved; balance 50)" in notice.text
+    assert "Gift: “Mug &lt;3”, 30 points (reserved; balance 50)" in notice.text
     assert [text for text, _ in notice.buttons()] == ["✅ Handed over", "✖ Cancel"]
     hand = notice.button_data("Handed over")
     balance = (await ask(NEO, "/balance")).text
@@ -147,9 +147,9 @@ async def test_from_the_catalogue_to_handed_over(app: App, fake: FakeTelegram, a
     assert ((await gift(app)).stock, (await gift(app)).reserved) == (2, 1)
 
     assert await popup(fake, ADMIN_ID, notice, button="Handed over") == (
-        "#1 Mug <3: handed over. The player's balance: 20.")
+        "Request #1 (“Mug <3”): handed over. The player's balance: 20.")
     told = await fake.next_message(NEO)
-    assert told.text == ("🎁 Gift «Mug &lt;3» (request #1) is handed over: 30 points exchanged."
+    assert told.text == ("🎁 Gift “Mug &lt;3” (request #1) is handed over: 30 points exchanged."
                          " Enjoy!")
     await fake.wait_for(lambda: sent.buttons() == [], what="Withdraw gone")
     edited = await fake.next_edit(ADMIN_ID)
@@ -202,9 +202,9 @@ async def test_a_cancel_frees_the_points(app: App, fake: FakeTelegram, ask: Any)
     assert [text for text, _ in sent.buttons()] == ["↩ Отозвать заявку №1 (Mug <3)"]
     assert notice.text is not None and "Player: <b>Тринити</b>" in notice.text
     hand, cancel = notice.button_data("Handed over"), notice.button_data("Cancel")
-    assert await popup(fake, ADMIN_ID, notice, data=cancel) == "#1 Mug <3: cancelled."
+    assert await popup(fake, ADMIN_ID, notice, data=cancel) == "Request #1 (“Mug <3”) is cancelled."
     assert (await fake.next_message(TRIN)).text == (
-        "Заявка №1 отменена администратором, подарок: «Mug &lt;3». Снова доступно: 30 баллов.")
+        "Заявка №1 на подарок «Mug &lt;3» отменена администратором. Снова доступно: 30 баллов.")
     assert (await fake.next_edit(ADMIN_ID)).text.endswith(  # type: ignore[union-attr]
         "✖ Cancelled (Admin).")
     await fake.wait_for(lambda: sent.buttons() == [], what="Withdraw gone")
@@ -226,7 +226,7 @@ async def test_the_player_withdraws_a_request(app: App, fake: FakeTelegram, ask:
     assert other == "Это не ваша заявка."
     assert await popup(fake, NEO, sent, button="Withdraw") == "Request #1 withdrawn"
     assert (await fake.next_message(NEO)).text == (
-        "Request #1 (gift «Mug &lt;3») withdrawn: 30 points free again.")
+        "Request #1 (gift “Mug &lt;3”) withdrawn: 30 points free again.")
     assert (await fake.next_edit(ADMIN_ID)).text.endswith(  # type: ignore[union-attr]
         "↩ Withdrawn by the player.")
     await fake.wait_for(lambda: sent.buttons() == [], what="Withdraw gone")
@@ -248,7 +248,7 @@ async def test_a_request_not_handed_over_in_time_expires(
     clock.now = start + timedelta(days=3)
     assert await app.shop_requests() == 1
     assert (await fake.next_message(NEO)).text == (
-        "Request #1 (gift «Mug &lt;3») was not handed over within 3 days: it is closed, and"
+        "Request #1 (gift “Mug &lt;3”) was not handed over within 3 days: it is closed, and"
         " 30 points are free again. Ask again with /gifts.")
     assert (await fake.next_edit(ADMIN_ID)).text.endswith(  # type: ignore[union-attr]
         "⌛ Not handed over in time: closed.")
@@ -286,7 +286,7 @@ async def test_the_last_item_pressed_by_two_players_at_once_goes_to_one(
     answers = [str((await fake.callback_answer(q)).get("text")) for q in queries]
     won = [a for a in answers if a in ("Requested: Mug <3", "Заявка отправлена: Mug <3")]
     lost = [a for a in answers if a in (
-        "Gift «Mug <3» is out of stock: someone took the last one.",
+        "Gift “Mug <3” is out of stock: someone took the last one.",
         "Подарок «Mug <3» закончился: последний уже забрали.")]
     assert len(won) == 1 and len(lost) == 1, answers
     requests = [*await requests_of(app, NEO), *await requests_of(app, TRIN)]
@@ -311,7 +311,7 @@ async def test_a_block_burns_an_open_request(app: App, fake: FakeTelegram, ask: 
     reply = await ask(ADMIN_ID, "/block Neo cheating")
     assert reply.text == "<b>Neo</b> is blocked; their points are burned."
     told = [(await fake.next_message(NEO)).text, (await fake.next_message(NEO)).text]
-    assert "Request #1 (gift «Mug &lt;3») is closed: your points burned, the reserved ones too." \
+    assert "Request #1 (gift “Mug &lt;3”) is closed: your points burned, the reserved ones too." \
         in told
     assert any(t is not None and t.startswith("Your account is blocked") for t in told)
     edited = await fake.next_edit(ADMIN_ID)
@@ -413,12 +413,12 @@ async def test_what_the_player_is_refused(app: App, fake: FakeTelegram, ask: Any
     assert hoodie.text.endswith("you need 60 points more")
     # a forged Exchange for it: refused all the same
     assert await popup(fake, NEO, hoodie, data=ShopCb(action="confirm", id=2, price=100).pack()) \
-        == "Not enough points: «Hoodie» costs 100 points, you have 40 points available."
+        == "Not enough points: “Hoodie” costs 100 points, you have 40 points available."
     # the first request reserves 30 of 40: the second is refused
     card = await open_card(fake, ask, NEO, "Mug")
     await request_gift(fake, ask)
     assert await popup(fake, NEO, card, button="Exchange") == (
-        "Not enough points: «Mug <3» costs 30 points, you have 10 points available.")
+        "Not enough points: “Mug <3” costs 30 points, you have 10 points available.")
     # the price changes under an open card
     card = await open_card(fake, ask, TRIN, "Mug")
     await ask(ADMIN_ID, "/gift_edit 1 price 35")
@@ -429,7 +429,7 @@ async def test_what_the_player_is_refused(app: App, fake: FakeTelegram, ask: Any
     assert await popup(fake, TRIN, card, button="Обменять") == (
         "Подарок «Mug <3» снят с продажи.")
     assert await popup(fake, TRIN, card, data=ShopCb(action="card", id=99).pack()) == (
-        "Такого подарка нет (больше нет).")
+        "Такого подарка нет.")
     assert await popup(fake, TRIN, card, data="shop:bogus:1:0") != ""
     assert [r.status for r in await requests_of(app, NEO)] == ["open"]
     assert await requests_of(app, TRIN) == []
@@ -457,12 +457,12 @@ async def test_a_non_admin_pressing_an_admins_button(app: App, fake: FakeTelegra
     ("/gift_add x 2 Mug", "Usage: <code>/gift_add PRICE STOCK NAME</code>"),
     ("/gift_add 0 2 Mug", "A price: a whole number of points from 1 to 1000000."),
     ("/gift_add 30 2 " + "x" * 65, "A gift's name: at most 64 characters."),
-    ("/gift_add 30 2 mug  <3", "Gift #1 is already called «Mug &lt;3»"),
+    ("/gift_add 30 2 mug  <3", "Gift #1 is already called “Mug &lt;3”"),
     ("/gift_edit 1 colour red", "Usage: <code>/gift_edit ID price|stock|name VALUE</code>"),
     ("/gift_edit 1 price", "Usage: <code>/gift_edit ID price|stock|name VALUE</code>"),
-    ("/gift_edit 9 price 3", "There is no such gift (any more)."),
+    ("/gift_edit 9 price 3", "There is no such gift."),
     ("/gift_edit 1 stock -1", "A stock: a whole number from 0 to 100000."),
-    ("/gift_edit 1 stock 0", "Open requests hold «Mug &lt;3» (reserved: 1)"),
+    ("/gift_edit 1 stock 0", "Open requests hold “Mug &lt;3” (reserved: 1)"),
     ("/gift_photo 1", "Usage: send a photo with the caption <code>/gift_photo ID</code>"),
     ("/gift_photo one", "Usage: send a photo"),
     ("/gift_retire", "Usage: <code>/gift_retire ID</code>"),
@@ -501,16 +501,16 @@ async def test_the_catalogue_dialog(app: App, fake: FakeTelegram, ask: Any) -> N
     await fake.press(ADMIN_ID, page, button="New gift")
     assert (await fake.next_message(ADMIN_ID)).text == "Send the new gift's name."
     assert (await ask(ADMIN_ID, "Cap <b>")).text == (
-        "Gift «Cap &lt;b&gt;»: send its price in points.")
+        "Gift “Cap &lt;b&gt;”: send its price in points.")
     assert (await ask(ADMIN_ID, "twenty")).text == (
         "A price: a whole number of points from 1 to 1000000.")
     assert (await ask(ADMIN_ID, "20")).text == (
-        "Gift «Cap &lt;b&gt;»: send how many are on the shelf.")
+        "Gift “Cap &lt;b&gt;”: send how many are on the shelf.")
     made = await ask(ADMIN_ID, "3")
-    assert made.text is not None and made.text.startswith("Gift «Cap &lt;b&gt;» is on sale.")
-    assert made.text.endswith("send a photo of it, or press «No photo».")
+    assert made.text is not None and made.text.startswith("Gift “Cap &lt;b&gt;” is on sale.")
+    assert made.text.endswith("send a photo of it, or press “No photo”.")
     assert (await ask(ADMIN_ID, "a text, not a photo")).text == (
-        "Send a photo (or press «Cancel»).")
+        "Send a photo (or press “Cancel”).")
     await fake.send_photo(ADMIN_ID)
     done = await fake.next_message(ADMIN_ID)
     assert done.text is not None and "Photo: yes." in done.text
@@ -520,26 +520,26 @@ async def test_the_catalogue_dialog(app: App, fake: FakeTelegram, ask: Any) -> N
 
     await fake.press(ADMIN_ID, done, button="Price")
     assert (await fake.next_message(ADMIN_ID)).text == (
-        "Send the new price of «Cap &lt;b&gt;» in points (now 20). Open requests keep the price"
+        "Send the new price of “Cap &lt;b&gt;” in points (now 20). Open requests keep the price"
         " they reserved.")
     assert (await ask(ADMIN_ID, "25")).text.startswith(  # type: ignore[union-attr]
-        "Gift «Cap &lt;b&gt;» changed.")
+        "Gift “Cap &lt;b&gt;” changed.")
     assert (await gift(app)).price == 25
     # asked, then called off: the next text is no value any more
     await fake.press(ADMIN_ID, done, button="Stock")
     prompt = await fake.next_message(ADMIN_ID)
     assert await popup(fake, ADMIN_ID, prompt, button="Cancel") == "Nothing more asked."
     assert (await fake.next_edit(ADMIN_ID)).buttons() == []  # the question's Cancel gone
-    assert (await ask(ADMIN_ID, "7")).text != "Gift «Cap &lt;b&gt;» changed."
+    assert (await ask(ADMIN_ID, "7")).text != "Gift “Cap &lt;b&gt;” changed."
     assert (await gift(app)).stock == 3
     # off sale, and back, from the gift's page
     assert await popup(fake, ADMIN_ID, done, button="Take off sale") == (
-        "Gift «Cap <b>» is off sale (its open requests stay open).")
+        "Gift “Cap <b>” is off sale (its open requests stay open).")
     assert "· off sale" in (await fake.next_edit(ADMIN_ID)).body
     assert not (await gift(app)).active
     assert "Cap" not in ((await ask(NEO, "/gifts")).text or "")
     assert (await ask(ADMIN_ID, "/gift_restore 1")).text.startswith(  # type: ignore[union-attr]
-        "Gift «Cap &lt;b&gt;» is back on sale.")
+        "Gift “Cap &lt;b&gt;” is back on sale.")
     assert (await gift(app)).active
     actions = [a.action for a in await app.services.db.admin_log.recent(20)]
     assert actions.count("gift_edit") >= 4 and "gift_add" in actions
@@ -561,7 +561,7 @@ async def test_a_new_gifts_photo_skipped_and_a_photo_by_reply(app: App, fake: Fa
     # the old question's "No photo" pressed again while the dialog asks something else: stale
     pen_page = fake.messages(ADMIN_ID)[-1]
     await fake.press(ADMIN_ID, pen_page, button="Price")
-    assert "Send the new price of «Pen»" in (await fake.next_message(ADMIN_ID)).body
+    assert "Send the new price of “Pen”" in (await fake.next_message(ADMIN_ID)).body
     assert await popup(fake, ADMIN_ID, asked, data=skip) == (
         "This button is out of date: open /gifts (or /shop) again.")
     assert "changed" in ((await ask(ADMIN_ID, "7")).text or "")  # the price question stood
@@ -584,10 +584,10 @@ async def test_the_open_requests_list_hands_over_too(app: App, fake: FakeTelegra
     await request_gift(fake, ask)
     head = await ask(ADMIN_ID, "/gift_requests")
     assert head.text == "<b>Open gift requests: 1</b>\n" + (
-        "#1 <b>Neo</b> — «Mug &lt;3», 30 points, asked on 2026-03-10")
+        "#1 <b>Neo</b> — “Mug &lt;3”, 30 points, asked on 2026-03-10")
     line = await fake.next_message(ADMIN_ID)
     assert await popup(fake, ADMIN_ID, line, button="Handed over") == (
-        "#1 Mug <3: handed over. The player's balance: 20.")
+        "Request #1 (“Mug <3”): handed over. The player's balance: 20.")
     assert [r.status for r in await requests_of(app, NEO)] == ["handed_over"]
 
 

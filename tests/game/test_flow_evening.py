@@ -142,7 +142,7 @@ async def test_four_seats_six_sign_ups_a_promotion_and_reminders_once_across_a_r
         assert text == "Your sign-up is cancelled."
         await settle(app)
         promoted = private_with(fake, players[4], "🎉")
-        assert promoted == ["🎉 A seat freed up and it's yours: the game evening at «Club», "
+        assert promoted == ["🎉 A seat freed up and it's yours: the game evening at “Club”, "
                             f"{when(start)}. You have: seat 4 of 4."]
         assert private_with(fake, players[5], "🎉") == []
         assert "1. Player1\n2. Player3\n3. Player4\n4. Player5" in post_of(fake).body
@@ -155,7 +155,7 @@ async def test_four_seats_six_sign_ups_a_promotion_and_reminders_once_across_a_r
                               ["seat 1 of 4", "seat 2 of 4", "seat 3 of 4", "seat 4 of 4",
                                "waitlist, #1"], strict=True):
             assert private_with(fake, uid, "📅") == [
-                f"📅 Reminder: the game evening at «Club» — {when(start)}. You have: {place}.\n"
+                f"📅 Reminder: the game evening at “Club” — {when(start)}. You have: {place}.\n"
                 "Can't come? Cancel your sign-up: /evenings"]
         assert private_with(fake, players[1], "📅") == []  # cancelled
     finally:
@@ -240,9 +240,9 @@ async def test_bad_input_is_answered_and_changes_nothing(fake: FakeTelegram,
             f"/evening {yesterday} 1 4": "That time has passed (",
             f"/evening {day} {at} 0 12": "An evening needs at least one table and at least one",
             f"/evening {day} {at} 2 0": "An evening needs at least one table and at least one",
-            f"/evening 32.13 {at} 2 12": "Cannot read the day «32.13»: DD.MM, e.g. 05.12.",
-            f"/evening {day} 25:99 2 12": "Cannot read the time «25:99»: HH:MM, e.g. 19:30.",
-            f"/evening {day} {at} two 12": "«two» is not a whole number",
+            f"/evening 32.13 {at} 2 12": "Cannot read the day “32.13”: DD.MM, e.g. 05.12.",
+            f"/evening {day} 25:99 2 12": "Cannot read the time “25:99”: HH:MM, e.g. 19:30.",
+            f"/evening {day} {at} two 12": "“two” is not a whole number",
             f"/evening {day} {at} 11 12": "At most 10 tables.",
             f"/evening {day} {at} 2 25": "At most 24 seats at one table.",
             f"/evening {day}": "Announce an evening: /evening DD.MM HH:MM TABLES SEATS_PER_TABLE",
@@ -314,7 +314,7 @@ async def test_the_host_announces_with_buttons_and_calls_an_evening_off(
         await db.clubs.ensure(CLUB, title="Club", locale="en")
         await flow.host("/evening")
         closed = await flow.prompt(CLUB, "ed:")
-        await press(flow, HOST, closed, closed.buttons()[-1][1])  # «✖ Close»
+        await press(flow, HOST, closed, closed.buttons()[-1][1])  # “✖ Close”
         await fake.wait_for(lambda: closed.buttons() == [], 10, "the dialog closed")
         assert closed.body == "No evening announced."
         await flow.host("/evening")
@@ -359,7 +359,7 @@ async def test_the_host_announces_with_buttons_and_calls_an_evening_off(
         assert post.buttons() == [] and "❌ The evening is cancelled." in post.body
         for uid in players:
             assert private_with(fake, uid, "❌") == [
-                f"❌ The game evening at «Club» ({when(start)}) is cancelled. Your sign-up "
+                f"❌ The game evening at “Club” ({when(start)}) is cancelled. Your sign-up "
                 f"({'seat 1 of 24' if uid == players[0] else 'seat 2 of 24'}) is void."]
         assert [e.id for e in await db.evenings.live()] != [evening]
         assert len(await db.evenings.live()) == 1
@@ -476,7 +476,7 @@ async def test_the_lobby_invites_the_list_and_the_end_records_the_no_shows(
         assert "📨 Invited: Player1, Player2, Player3." in offer.body
         assert offer.buttons() == []  # three seats, three invited
         invitations = {n: await flow.prompt(p[n], "gk:") for n in (1, 2, 3)}
-        assert invitations[1].body.startswith(f"🎲 Table 1 (game №{one}) at «Club» is "
+        assert invitations[1].body.startswith(f"🎲 Table 1 (game №{one}) at “Club” is "
                                               "gathering")
         assert await press(flow, p[1], invitations[1], f"gk:{one}:{evening}") == (
             f"You are at the table: seat №1 (game №{one}).", False)
