@@ -12,22 +12,53 @@ restart sends what was queued.
 In a club chat an answer to a member who does not host there spends the chat's members'
 budget (:class:`AnswerBudget`, ``bot/telegram/flood.py``): past it the answer is not given,
 so that no member's commands push a table's posts back.
+
+In a forum every answer to a message written in a topic goes to that topic: the update's
+middleware names the message being answered (:func:`answering`), and whatever is queued to
+its chat while it is handled, here or by a service (:func:`topic_for`: an evening's post),
+carries its ``message_thread_id`` unless it names a topic of its own.
 """
 
 from __future__ import annotations
 
 import base64
 import logging
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 from typing import Any, Protocol
 
-from aiogram.types import InlineKeyboardMarkup, Message
+from aiogram.types import CallbackQuery, InlineKeyboardMarkup, Message, TelegramObject
 
 from bot.delivery.sender import TelegramSender, topic_of
 from bot.delivery.worker import Delivery, send_payload
 from storage.repos.outbox import EDIT, SEND, Queued
 
 log = logging.getLogger("bot.delivery.replies")
+
+# the chat and the forum topic of the message the update under way answers (None: no topic)
+_answering: ContextVar[tuple[int, int] | None] = ContextVar("answering", default=None)
+
+
+@contextmanager
+def answering(event: TelegramObject) -> Iterator[None]:
+    """While ``event`` (a message, or a button under one) is handled, what is queued to its
+    chat goes to the forum topic it was written in."""
+    message = event.message if isinstance(event, CallbackQuery) else event
+    thread = topic_of(message) if isinstance(message, Message) else None
+    token = _answering.set(None if thread is None or not isinstance(message, Message)
+                           else (message.chat.id, thread))
+    try:
+        yield
+    finally:
+        _answering.reset(token)
+
+
+def topic_for(chat_id: int) -> int | None:
+    """The forum topic an answer to ``chat_id`` goes to: the one the message being answered
+    was written in, when it was written in that chat."""
+    found = _answering.get()
+    return found[1] if found is not None and found[0] == chat_id else None
 
 
 class AnswerBudget(Protocol):
@@ -67,8 +98,10 @@ class Replies:
     async def send_text(self, chat_id: int, text: str, *,
                         reply_markup: InlineKeyboardMarkup | None = None,
                         protect_content: bool = False, thread: int | None = None) -> None:
-        """``thread``: the forum topic to answer in (``topic_of`` of the message)."""
+        """``thread``: the forum topic to answer in (by default the one of the message being
+        answered, :func:`topic_for`)."""
         payload = send_payload(text, reply_markup, protect_content)
+        thread = thread if thread is not None else topic_for(chat_id)
         if thread is not None:
             payload["thread"] = thread
         await self._queue(Queued(chat_id, SEND, payload))
@@ -94,12 +127,16 @@ class Replies:
         payload = send_payload(caption or "", reply_markup)
         payload["photo_id"] = photo
         payload["caption"] = payload.pop("text")
+        thread = topic_for(chat_id)
+        if thread is not None:
+            payload["thread"] = thread
         await self._queue(Queued(chat_id, SEND, payload))
 
     async def send_document(self, chat_id: int, data: bytes, filename: str, *,
                             caption: str | None = None, thread: int | None = None) -> None:
         payload: dict[str, Any] = {"document": base64.b64encode(data).decode("ascii"),
                                    "filename": filename}
+        thread = thread if thread is not None else topic_for(chat_id)
         if thread is not None:
             payload["thread"] = thread
         if caption:

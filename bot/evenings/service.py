@@ -22,6 +22,7 @@ from zoneinfo import ZoneInfo
 
 from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup
 
+from bot.delivery.replies import topic_for
 from bot.delivery.worker import Delivery, send_payload
 from bot.errors import UserError
 from bot.evenings.callbacks import EveningCb
@@ -77,16 +78,18 @@ class EveningService:
 
     async def announce(self, club: Club, user_id: int, starts_at: datetime, tables: int,
                        seats: int) -> EveningList:
-        """The evening's post in the club chat, its timers armed here (the club's holder)."""
+        """The evening's post in the club chat, its timers armed here (the club's holder); in
+        a forum, in the topic the host announced it from (its later edits follow it)."""
         zone = str(self.zone)
         when = Safe(texts.when(self.tr, club.locale, starts_at.astimezone(self.zone)))
         if starts_at <= self.clock():
             raise UserError("evening.past", when=when)
+        thread = topic_for(club.chat_id)
         change = await self._changed(
             lambda compose: self.db.evenings.announce(
                 club.chat_id, user_id, starts_at, zone, tables, seats, now=self.clock(),
                 wall=self.delivery.wall(), compose=compose),
-            lambda c: [self._post(club, c.after, first=True)])
+            lambda c: [self._post(club, c.after, first=True, thread=thread)])
         if change is None:
             raise UserError("evening.exists", when=when)
         self.arm(change.after.evening)
@@ -194,7 +197,8 @@ class EveningService:
         return await self.db.evenings.of_player(tg_id), await self.db.evenings.no_shows(tg_id)
 
     # ------------------------------------------------------------------ what is said
-    def _post(self, club: Club, listed: EveningList, *, first: bool) -> Queued:
+    def _post(self, club: Club, listed: EveningList, *, first: bool,
+              thread: int | None = None) -> Queued:
         locale = club.locale
         markup = None
         if listed.evening.status == EVENING_OPEN:
@@ -207,6 +211,8 @@ class EveningService:
                                      callback_data=EveningCb(evening=evening,
                                                              action="out").pack())]])
         payload = send_payload(texts.post(self.tr, locale, listed), markup)
+        if thread is not None:
+            payload["thread"] = thread
         key = post_key(listed.evening.id)
         if first:
             return Queued(club.chat_id, SEND, payload, key)

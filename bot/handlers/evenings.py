@@ -12,7 +12,7 @@ from aiogram.types import CallbackQuery, InlineKeyboardButton, InlineKeyboardMar
 
 from bot.config import Settings
 from bot.delivery.replies import Replies
-from bot.delivery.sender import TelegramSender, topic_of
+from bot.delivery.sender import TelegramSender
 from bot.errors import UserError
 from bot.evenings.callbacks import EveningCb, EveningDialogCb
 from bot.evenings.dialog import chosen_start, screen
@@ -53,13 +53,11 @@ async def evening(message: Message, command: CommandObject, bot: Bot, db: Databa
         text, markup = screen(translator, locale, EveningDialogCb(),
                               evenings.clock().astimezone(evenings.zone))
         # (a host's: may_host above; not a member's answer)
-        await replies.send_text(message.chat.id, text, reply_markup=markup,
-                                thread=topic_of(message))
+        await replies.send_text(message.chat.id, text, reply_markup=markup)
     elif words[0].casefold() in CANCEL_WORDS:
         answer = await evenings.cancel(club, words[1:])
         await replies.send_text(message.chat.id, translator.t(locale, answer.key,
-                                                              **answer.kwargs),
-                                thread=topic_of(message))
+                                                              **answer.kwargs))
     else:
         await evenings.typed(club, user, words)  # the post is the answer
 

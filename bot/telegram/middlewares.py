@@ -1,4 +1,5 @@
-"""Outer middlewares: who is talking and in which language; refusals become answers."""
+"""Outer middlewares: who is talking and in which language; refusals become answers; in a
+forum, the topic every answer goes to (``bot/delivery/replies.py``, ``answering``)."""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ from typing import Any
 from aiogram import BaseMiddleware
 from aiogram.types import CallbackQuery, Chat, Message, TelegramObject, User
 
+from bot.delivery.replies import answering
 from bot.errors import UserError, explain
 from bot.services import Services
 from storage.backends import DatabaseUnavailable
@@ -32,7 +34,8 @@ def _chat_and_user(event: TelegramObject) -> tuple[Chat | None, User | None]:
 
 class ContextMiddleware(BaseMiddleware):
     """Adds ``locale`` (and ``player`` in private chats, ``club`` in groups) to handler data,
-    and turns :class:`UserError` / storage refusals / crashes into a localized answer."""
+    and turns :class:`UserError` / storage refusals / crashes into a localized answer; what is
+    queued to the chat meanwhile answers in the forum topic the message came from."""
 
     def __init__(self, services: Services) -> None:
         self.services = services
@@ -41,7 +44,8 @@ class ContextMiddleware(BaseMiddleware):
         self, handler: Handler, event: TelegramObject, data: dict[str, Any]
     ) -> Any:
         try:
-            return await self._call(handler, event, data)
+            with answering(event):
+                return await self._call(handler, event, data)
         except DatabaseUnavailable as e:  # PostgreSQL restarting: the update changed nothing
             log.warning("database unavailable", extra={"error": str(e)})
             locale = data.get("user_locale") or data.get("locale") \
