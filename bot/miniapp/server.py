@@ -149,7 +149,8 @@ def state_json(view: HostView, t: Texts, now: datetime) -> dict[str, Any]:
         "game": view.game_id, "stage": view.stage, "step": view.step, "night": view.night,
         "day": view.day, "paused": view.paused, "voter": view.voter,
         "deadline_in": _left(view.deadline, view.remaining, now), "window": window,
-        "title": t("miniapp.title", game=view.game_id), "phase": phase,
+        "title": t("tables.miniapp", number=view.table, game=view.game_id)
+        if view.table else t("miniapp.title", game=view.game_id), "phase": phase,
         "seats": [{"seat": s.seat, "name": s.name, "alive": s.alive, "dead": not s.alive,
                    "jailed": s.jailed, "offline": s.offline, "blocked": s.blocked,
                    "acted": s.acted, "fouls": s.fouls}

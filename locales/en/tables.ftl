@@ -10,3 +10,4 @@ tables-host-seated = You sit at a table: Table { $number }, game №{ $game }. A
 tables-join-other = You already sit at another table: Table { $number }, game №{ $game }.
 tables-join-hosting = You host another table: Table { $number }, game №{ $game }. A host does not play.
 tables-add-other = { $nick } already sits at another table: Table { $number }, game №{ $game }.
+tables-miniapp = Table { $number } · game #{ $game }

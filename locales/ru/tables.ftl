@@ -10,3 +10,4 @@ tables-host-seated = Вы сидите за столом: Стол { $number }, 
 tables-join-other = Вы уже за другим столом: Стол { $number }, игра №{ $game }.
 tables-join-hosting = Вы ведёте другой стол: Стол { $number }, игра №{ $game }. Ведущий не играет.
 tables-add-other = { $nick } уже за другим столом: Стол { $number }, игра №{ $game }.
+tables-miniapp = Стол { $number } · игра №{ $game }

@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 
+from bot.miniapp.server import state_answer
 from tests.fakes.telegram_server import FakeTelegram, SentMessage
 from tests.game.flow import CLUB, HOST, Flow, running, wait_until
 
@@ -225,3 +226,51 @@ async def test_a_topic_made_for_a_table_whose_game_could_not_be_written_is_close
         lobby = lobby_of(fake.messages(CLUB))
         assert lobby is not None and lobby.thread not in (None, made.thread)
         assert not fake.topics[CLUB][lobby.thread].closed
+
+
+async def test_each_hosts_panel_and_mini_app_name_the_table_once_another_opens(
+        fake: FakeTelegram, tmp_path: Path) -> None:
+    """A lone table's panel says its game; once a second table opens in the chat (or a table
+    plays in a forum's topic) the panel's header and the Mini App's title name the table."""
+    fake.set_admins(CLUB, [HOST2])
+    async with running(fake, tmp_path, default_locale="en") as app:
+        one = Flow(fake, app, "en")
+        await one.lobby(PLAYERS)
+        games = one.games
+        panel1 = await one.prompt(HOST, f"gh:{one.game_id}:")
+        assert panel1.body.startswith(f"🎩 <b>Game №{one.game_id}</b>"), panel1.body[:60]
+        _, alone = await state_answer(games, one.game_id, HOST, "en")
+        assert alone["title"] == f"Game #{one.game_id}: the host's table"
+        await start_hosts(fake, HOST2)
+        two = Flow(fake, app, "en", host_id=HOST2)
+        await fake.send(HOST2, "/newgame", chat_id=CLUB)
+        await wait_until(lambda: len(games.tables) == 2, 10, "table 2")
+        two.game_id = max(games.tables)
+        panel2 = await two.prompt(HOST2, f"gh:{two.game_id}:")
+        await fake.wait_for(lambda: panel1.body.startswith("<b>Table 1</b>\n"), 10,
+                            "table 1's panel named")
+        assert panel1.body.startswith(f"<b>Table 1</b>\n🎩 <b>Game №{one.game_id}</b>")
+        assert panel2.body.startswith(f"<b>Table 2</b>\n🎩 <b>Game №{two.game_id}</b>")
+        for flow, number in ((one, 1), (two, 2)):
+            status, state = await state_answer(games, flow.game_id, flow.host_id, "en")
+            assert status == 200 and state["title"] == f"Table {number} · game #{flow.game_id}"
+        _, russian = await state_answer(games, two.game_id, HOST2, "ru")
+        assert russian["title"] == f"Стол 2 · игра №{two.game_id}"
+
+
+async def test_a_forum_tables_panel_names_it(fake: FakeTelegram, tmp_path: Path) -> None:
+    fake.group(CLUB, "Club", forum=True)
+    fake.allow_topics(CLUB)
+    async with running(fake, tmp_path, default_locale="en") as app:
+        await app.services.db.clubs.ensure(CLUB, title="Club", locale="en")
+        await start_hosts(fake, HOST)
+        flow = Flow(fake, app, "en")
+        await fake.send(HOST, "/newgame", chat_id=CLUB)
+        await fake.wait_for(lambda: lobby_of(fake.messages(CLUB)) is not None, 10, "lobby")
+        lobby = lobby_of(fake.messages(CLUB))
+        assert lobby is not None
+        flow.game_id = game_of(lobby)
+        panel = await flow.prompt(HOST, f"gh:{flow.game_id}:")
+        assert panel.body.startswith(f"<b>Table 1</b>\n🎩 <b>Game №{flow.game_id}</b>")
+        _, state = await state_answer(flow.games, flow.game_id, HOST, "en")
+        assert state["title"] == f"Table 1 · game #{flow.game_id}"

@@ -198,6 +198,7 @@
     root.setAttribute("data-stage", view.stage);
     root.setAttribute("data-step", view.step);
     $("title").textContent = view.title;
+    document.title = view.title;  // the table's name, once known (several tables)
     $("phase").textContent = view.phase;
     $("paused").hidden = !view.paused;
     $("table").hidden = false;

@@ -58,8 +58,9 @@ class PanelDrawing:
         elif stage in DAY_STAGES:
             day = t(locale, "panel.day", number=view.day)
             label = day if stage is Stage.DAY else f"{day}, {label}"
-        lines = [self.tr.t(locale, "panel.head", game=view.game_id, stage=Safe(label),
-                           paused=Safe(t(locale, "panel.paused")) if view.paused else "")]
+        lines = [t(locale, "tables.label", number=view.table)] if view.table else []
+        lines.append(self.tr.t(locale, "panel.head", game=view.game_id, stage=Safe(label),
+                               paused=Safe(t(locale, "panel.paused")) if view.paused else ""))
         clock = ""
         if view.deadline is not None and left is not None:
             clock = t(locale, "panel.deadline", time=_clock(left))

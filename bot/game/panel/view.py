@@ -95,6 +95,14 @@ class HostView:
     window: str | None = None
     window_deadline: datetime | None = None
     window_remaining: float | None = None
+    # the table's number when it goes by its name (another table shares its chat, or it plays
+    # in a forum's topic): the panel and the Mini App say which table they run
+    table: int | None = None
+
+
+def named_table(table: Table) -> int | None:
+    """The number the panel and the Mini App name the table by, or None for a lone table."""
+    return table.number if table.named or table.thread is not None else None
 
 
 def public_day(table: Table) -> tuple[int, int]:
@@ -238,7 +246,8 @@ def build_view(core: GameCore, table: Table,
         actions=legal_actions(core, table), fouls=standing,
         next_foul=len(table.game.fouls) + 1 if table.started else 1, window=clock.window,
         window_deadline=end(clock.window_left),
-        window_remaining=clock.window_left if table.paused else None)
+        window_remaining=clock.window_left if table.paused else None,
+        table=named_table(table))
 
 
 class HostDesk(PhaseService):
