@@ -130,7 +130,7 @@ def player_stats(tr: Translator, locale: str, s: PlayerStats, web_url: str | Non
     if s.games:
         lines.append(tr.t(locale, "stats.games", games=s.played))
         for team, (played, won) in s.by_team.items():
-            lines.append(tr.t(locale, "stats.team", team=tr.t(locale, f"game.team.{team}"),
+            lines.append(tr.t(locale, "stats.team", team=tr.t(locale, f"stats.side.{team}"),
                               played=played, won=won))
         if s.draws:
             lines.append(tr.t(locale, "stats.draws", draws=s.draws))

@@ -278,12 +278,12 @@ async def test_balance_rank_rows_and_expiry(app: App, fake: FakeTelegram, ask: A
 async def test_top(app: App, fake: FakeTelegram, ask: Any) -> None:
     fake.user(50, "A", language_code="en")
     await ask(50, "/start")
-    empty = "<b>Network</b> — current balances (10.03.2026)\nNobody has points here yet."
+    empty = "<b>Network</b> — current balances (2026-03-10)\nNobody has points here yet."
     assert (await ask(50, "/top")).text == empty
     await ask(50, "/nick Ace")
     await give_game_points(app.services.db, 50, 3, date(2026, 3, 1))
     assert (await ask(50, "/top")).text == (
-        "<b>Network</b> — current balances (10.03.2026)\n1. Ace — 3")
+        "<b>Network</b> — current balances (2026-03-10)\n1. Ace — 3")
 
 
 async def test_complain(app: App, fake: FakeTelegram, ask: Any) -> None:

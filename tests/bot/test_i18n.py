@@ -53,6 +53,16 @@ def test_english_quotes_with_its_own_marks() -> None:
             assert not re.search(r"«[^»\s][^»]*»", line), f"{path.name}:{number}: {line}"
 
 
+@pytest.mark.parametrize(("locale", "form"), [("en", "%Y-%m-%d"), ("ru", "%d.%m.%Y")])
+def test_a_language_writes_a_date_one_way(locale: str, form: str) -> None:
+    """A whole date reads one way in each language everywhere (/balance, /stats, /top, the
+    pages): 2026-03-04 in English, 04.03.2026 in Russian, never both in one language."""
+    for path in sorted((LOCALES_DIR / locale).glob("*.ftl")):
+        text = path.read_text(encoding="utf-8")
+        formats = set(re.findall(r'DATE\([^)]*format: "([^"]*%Y[^"]*)"', text))
+        assert formats <= {form}, (path.name, formats)
+
+
 def test_variables_agree() -> None:
     ru, en = TRANSLATOR.catalogs["ru"].messages, TRANSLATOR.catalogs["en"].messages
     differ = {k for k in ru if k in en

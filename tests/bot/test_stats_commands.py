@@ -37,7 +37,7 @@ async def test_stats_own_and_by_nickname(app: App, fake: FakeTelegram, ask: Any)
     assert text.startswith("<b>Ace</b> — record")
     assert "Points: 3 (earned 5, spent 2)" in text and "Rank: 1" in text
     assert "-2  gift: mug" in text and "+5  game #1: survived a night" in text
-    assert "expire on 01.05.2026" in text
+    assert "expire on 2026-05-01" in text
     assert "/player/" not in text  # WEB_URL unset: no link
     assert (await ask(71, "/stats Ghost<b>")).text == "No player has the nickname Ghost&lt;b&gt;."
 
@@ -72,9 +72,9 @@ async def test_top_shows_the_home_club_and_the_network(app: App, fake: FakeTeleg
     await finished_game(app, 72, 4)
     text = (await ask(72, "/top")).text
     assert text == (
-        "<b>Club &lt;1&gt;</b> — points from this club's games, 09.01.2026–10.03.2026\n"
+        "<b>Club &lt;1&gt;</b> — points from this club's games, 2026-01-09–2026-03-10\n"
         "1. Bee — 4\n\n"
-        "<b>Network</b> — current balances (10.03.2026)\n1. Bee — 4")
+        "<b>Network</b> — current balances (2026-03-10)\n1. Bee — 4")
     fake.group(CLUB_ID, "Club <1>")
     in_club = (await ask(72, "/top", chat_id=CLUB_ID)).text
     assert in_club == text

@@ -111,6 +111,12 @@ async def test_a_whole_game_reads_in_russian(fake: FakeTelegram, tmp_path: Path)
         await fake.send(survivor, "/balance")
         await fake.wait_for(lambda: len(fake.messages(survivor)) > before, 10, "/balance")
         balance = fake.messages(survivor)[-1].body
+        before = len(fake.messages(survivor))
+        await fake.send(survivor, "/stats")
+        await fake.wait_for(lambda: len(fake.messages(survivor)) > before, 10, "/stats")
+        stats = fake.messages(survivor)[-1].body
+    # a team opens its line with a capital, as every other line does
+    assert re.search(r"^(?:Мирные жители|Мафия): сыграно 1, побед [01]$", stats, re.M), stats
     for reason, points in reasons:
         assert f"+{points}  игра №{flow.game_id}: {reason}" in balance, balance
 

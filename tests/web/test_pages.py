@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import re
 from collections.abc import AsyncIterator
 from datetime import date
 
@@ -36,9 +37,9 @@ async def get(client: TestClient[object, object], path: str, status: int = 200,
 async def test_home_shows_the_network_and_the_club_with_periods(client: TestClient[
         object, object]) -> None:
     html = await get(client, "/?lang=en")
-    assert "current balances, 30.11.2026" in html
-    assert "Points from this club&#39;s games, 01.10.2026 – 30.11.2026." in html or \
-        "Points from this club's games, 01.10.2026 – 30.11.2026." in html
+    assert "current balances, 2026-11-30" in html
+    assert "Points from this club&#39;s games, 2026-10-01 – 2026-11-30." in html or \
+        "Points from this club's games, 2026-10-01 – 2026-11-30." in html
     assert "Club &lt;Night&gt;" in html and "Club <Night>" not in html
     assert 'href="./player/Player' in html
     ru = await get(client, "/", **{"Accept-Language": "ru-RU,ru;q=0.9"})
@@ -51,7 +52,8 @@ async def test_player_page_has_nickname_history_games_and_expiry_only(
         client: TestClient[object, object], played: Played) -> None:
     html = await get(client, "/player/player1?lang=en")
     assert "Player Player1" in html
-    assert "30.01.2027" in html  # expiry: the game day + 2 months
+    assert "2027-01-30" in html  # expiry: the game day + 2 months
+    assert not re.search(r"\b\d\d\.\d\d\.\d{4}\b", html)  # every English date one way
     assert f"/game/{played.game_id}?lang=en" in html
     assert "game #" in html  # a ledger reason
     assert "1001" not in html and "User 1001" not in html  # no Telegram id or name
@@ -62,6 +64,12 @@ async def test_game_page_shows_the_finished_game_and_checks_the_deal(
         client: TestClient[object, object], played: Played, translator: Translator) -> None:
     html = await get(client, f"/game/{played.game_id}?lang=en")
     assert 'id="verdict"' in html and "✓ The commitment" in html
+    # the outcome reads as a sentence, never "Winner: the civilians win"
+    assert re.search(r'<p class="meta">Club &lt;Night&gt;, 2026-11-30: '
+                     r"(the civilians win|the Mafia wins|a draw)\.</p>", html), html
+    ru = await get(client, f"/game/{played.game_id}?lang=ru")
+    assert re.search(r'<p class="meta">Club &lt;Night&gt;, 30\.11\.2026: '
+                     r"(победили мирные жители|победила мафия|ничья)\.</p>", ru), ru
     assert "Night 1" in html and "The deal" in html
     game = await played.db.games.get(played.game_id)
     assert game.commitment is not None and game.commitment in html
