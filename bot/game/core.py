@@ -78,11 +78,19 @@ def reply(key: str, **kwargs: Any) -> Reply:
 @dataclass(frozen=True)
 class Place:
     """Where in a club chat a command was typed: the chat and, in a forum (a supergroup with
-    topics, ``forum``), the topic (``thread``; None: the chat itself or a forum's General)."""
+    topics, ``forum``), the topic (``thread``; None: the chat itself or a forum's General);
+    ``number``: the table the command named by its number (``/status 2``), if any."""
 
     chat_id: int
     thread: int | None = None
     forum: bool = False
+    number: int | None = None
+
+
+def named_table(table: Table) -> int | None:
+    """The number a table goes by (another table opened in its chat, or it plays in a forum's
+    topic): its host's panel, the Mini App and a ``/status`` name it; None for a lone table."""
+    return table.number if table.named or table.thread is not None else None
 
 
 Where = int | Place
@@ -240,13 +248,20 @@ class GameCore:
         return table
 
     def in_chat(self, where: Where, user_id: int) -> Table:
-        """The table a command typed at ``where`` by ``user_id`` is for: the chat's one open
-        table; with several, the topic's own (a forum topic), else the one ``user_id`` hosts
-        (a host runs one table); when none of them is the sender's, the answer names them."""
+        """The table a command typed at ``where`` by ``user_id`` is for: the one it named by
+        its number; else the chat's one open table; with several, the topic's own (a forum
+        topic), else the one ``user_id`` hosts (a host runs one table); when none of them is
+        the sender's, the answer names them."""
         place = where if isinstance(where, Place) else Place(where)
         here = self.tables_in(place.chat_id)
         if not here:
             raise UserError("game.none_in_chat")
+        if place.number is not None:
+            named = [t for t in here if t.number == place.number]
+            if not named:
+                raise UserError("tables.no_such", number=place.number,
+                                numbers=", ".join(str(t.number) for t in here))
+            return named[0]
         if place.thread is not None:
             topic = [t for t in here if t.thread == place.thread]
             here = topic or here
@@ -255,7 +270,8 @@ class GameCore:
         for table in here:
             if table.host_id == user_id:
                 return table
-        raise UserError("tables.which", numbers=", ".join(str(t.number) for t in here))
+        raise UserError("tables.which", numbers=", ".join(str(t.number) for t in here),
+                        example=here[-1].number)
 
     def tables_in(self, chat_id: int) -> list[Table]:
         """The club chat's open tables, by number."""

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import logging
 import re
+from dataclasses import replace
 
 from aiogram import Bot, F, Router
 from aiogram.filters import Command, CommandObject
@@ -39,6 +40,17 @@ def _place(message: Message) -> Place:
     return Place(message.chat.id, topic_of(message), bool(message.chat.is_forum))
 
 
+def _table_place(message: Message, command: CommandObject) -> Place:
+    """A command that takes no words but a table's number (``/status 2``, ``/night 2``): the
+    table it names, in a chat with several; without one, :func:`_place`'s."""
+    arg = (command.args or "").strip().lstrip("№#")
+    if not arg:
+        return _place(message)
+    if not arg.isdigit():
+        raise UserError("tables.number_usage", command=command.command)
+    return replace(_place(message), number=int(arg))
+
+
 def _user(message: Message) -> int:
     assert message.from_user is not None
     return message.from_user.id
@@ -65,10 +77,10 @@ async def newgame(message: Message, bot: Bot, games: GameService, db: Database) 
                            is_admin=admin)
 
 
-async def invite(message: Message, games: GameService, replies: Replies,
-                 locale: str) -> None:
+async def invite(message: Message, command: CommandObject, games: GameService,
+                 replies: Replies, locale: str) -> None:
     """``/invite``: the host's table invites tonight's signed-up players."""
-    answer = await games.invite_at(_place(message), _user(message))
+    answer = await games.invite_at(_table_place(message, command), _user(message))
     await _say(message, games, replies, locale, answer)
 
 
@@ -121,24 +133,26 @@ async def fate_mode(message: Message, command: CommandObject, games: GameService
     await _say(message, games, replies, locale, answer)
 
 
-async def deal(message: Message, games: GameService) -> None:
-    await games.deal(_place(message), _user(message))
+async def deal(message: Message, command: CommandObject, games: GameService) -> None:
+    await games.deal(_table_place(message, command), _user(message))
 
 
-async def night(message: Message, games: GameService) -> None:
-    await games.start_night(_place(message), _user(message))
+async def night(message: Message, command: CommandObject, games: GameService) -> None:
+    await games.start_night(_table_place(message, command), _user(message))
 
 
-async def day(message: Message, games: GameService) -> None:
-    await games.start_day(_place(message), _user(message))
+async def day(message: Message, command: CommandObject, games: GameService) -> None:
+    await games.start_day(_table_place(message, command), _user(message))
 
 
-async def vote(message: Message, games: GameService) -> None:
-    await games.start_vote(_place(message), _user(message))
+async def vote(message: Message, command: CommandObject, games: GameService) -> None:
+    await games.start_vote(_table_place(message, command), _user(message))
 
 
-async def status(message: Message, games: GameService, replies: Replies, locale: str) -> None:
-    answer = await games.status(_place(message), _user(message))
+async def status(message: Message, command: CommandObject, games: GameService,
+                 replies: Replies, locale: str) -> None:
+    """``/status [TABLE]``: the game of the sender's table, or of the table named."""
+    answer = await games.status(_table_place(message, command), _user(message))
     await _say(message, games, replies, locale, answer)
 
 
@@ -179,12 +193,12 @@ async def speak(message: Message, command: CommandObject, games: GameService) ->
     await games.give_word(_place(message), _user(message), int(words[0]), by)
 
 
-async def pause(message: Message, games: GameService) -> None:
-    await games.pause(_place(message), _user(message))
+async def pause(message: Message, command: CommandObject, games: GameService) -> None:
+    await games.pause(_table_place(message, command), _user(message))
 
 
-async def resume(message: Message, games: GameService) -> None:
-    await games.resume(_place(message), _user(message))
+async def resume(message: Message, command: CommandObject, games: GameService) -> None:
+    await games.resume(_table_place(message, command), _user(message))
 
 
 async def extend(message: Message, command: CommandObject, games: GameService) -> None:
@@ -195,8 +209,8 @@ async def extend(message: Message, command: CommandObject, games: GameService) -
     await games.extend(_place(message), _user(message), seconds)
 
 
-async def endgame(message: Message, games: GameService) -> None:
-    await games.end_game(_place(message), _user(message))
+async def endgame(message: Message, command: CommandObject, games: GameService) -> None:
+    await games.end_game(_table_place(message, command), _user(message))
 
 
 async def lobby_button(query: CallbackQuery, callback_data: LobbyCb, games: GameService,

@@ -41,6 +41,7 @@ help-group =
     <b>Бот клуба «Мафия»</b>
     Ведущий объявляет здесь вечер: /evening (запись — кнопкой под его объявлением); в день вечера /invite сажает записавшихся.
     Ведущий проводит игру здесь: /newgame, /seat, /addseat, /unseat, /roles, /deal, /night, /day, /vote, /fate, /speak, /status, /foul, /unfoul, /tech, /pause, /resume, /extend, /endgame.
+    Несколько столов в одном чате: номер стола после /status, /deal, /night, /day, /vote, /pause, /resume, /endgame или /invite называет стол, например /status 2.
     Игрокам: откройте бота в личном чате и нажмите «Запустить», затем «Играю» под набором в игру.
     /top — рейтинг клуба; /stats НИК — статистика игрока (в личном чате с ботом).
 

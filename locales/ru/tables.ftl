@@ -5,9 +5,14 @@ tables-label = <b>Стол { $number }</b>
 tables-topic = Стол { $number }
 tables-another = ➕ Ещё стол
 tables-opened = Открыт Стол { $number }: игра №{ $game }. Вы ведущий.
-tables-which = В этом чате открыты столы { $numbers }. Команды стола даёт его ведущий.
+tables-which = В этом чате открыты столы { $numbers }. Назовите стол номером: /status { $example }. Команды стола даёт его ведущий.
 tables-host-seated = Вы сидите за столом: Стол { $number }, игра №{ $game }. Игрок не ведёт другой стол.
 tables-join-other = Вы уже за другим столом: Стол { $number }, игра №{ $game }.
 tables-join-hosting = Вы ведёте другой стол: Стол { $number }, игра №{ $game }. Ведущий не играет.
 tables-add-other = { $nick } уже за другим столом: Стол { $number }, игра №{ $game }.
 tables-miniapp = Стол { $number } · игра №{ $game }
+tables-no_such = В этом чате нет стола { $number }. Открыты: { $numbers }.
+tables-number_usage = После /{ $command } можно указать только номер стола, например /{ $command } 2.
+tables-status =
+    <b>Стол { $number }</b>
+    { $status }

@@ -274,3 +274,64 @@ async def test_a_forum_tables_panel_names_it(fake: FakeTelegram, tmp_path: Path)
         assert panel.body.startswith(f"<b>Table 1</b>\n🎩 <b>Game №{flow.game_id}</b>")
         _, state = await state_answer(flow.games, flow.game_id, HOST, "en")
         assert state["title"] == f"Table 1 · game #{flow.game_id}"
+
+
+async def test_a_command_names_its_table_by_number_in_a_chat_with_two(
+        fake: FakeTelegram, tmp_path: Path) -> None:
+    """``/status 2`` (anyone) and a host's ``/deal 2``, ``/pause 2``… name their table; a
+    number no table has, or a word instead of one, is answered and changes nothing; a host
+    still runs only the table it hosts. (Members' answers in a club chat share a small
+    budget, bot/telegram/flood.py: most questions here are the hosts'.)"""
+    fake.set_admins(CLUB, [HOST2])
+    async with running(fake, tmp_path, default_locale="en") as app:
+        one = Flow(fake, app, "en")
+        await one.lobby(PLAYERS)
+        # a lone table: its number is accepted too, and its status has no name to open with
+        alone = await one.host_says_as(one.players[0], "/status 1", f"Game №{one.game_id}")
+        assert alone.startswith(f"<b>Game №{one.game_id}</b>: taking seats"), alone
+        await start_hosts(fake, HOST2)
+        two = Flow(fake, app, "en", host_id=HOST2)
+        await two.register(PLAYERS, first=3101, nick="Guest")
+        await fake.send(HOST2, "/newgame", chat_id=CLUB)
+        await wait_until(lambda: len(one.games.tables) == 2, 10, "table 2")
+        two.game_id = max(one.games.tables)
+        lobby2 = await two.prompt(CLUB, f"gl:{two.game_id}:")
+        await seat_all(two, lobby2)
+        # a member's bare /status: which table? the answer says how to name one
+        which = await one.host_says_as(one.players[1], "/status", "are open in this chat")
+        assert which == ("Tables 1, 2 are open in this chat. Name one by its number: "
+                         "/status 2. A table's commands come from its host.")
+        # a member names table 2: its status, opening with its name
+        said = await one.host_says_as(one.players[2], "/status 2", f"Game №{two.game_id}")
+        assert said.startswith(f"<b>Table 2</b>\n<b>Game №{two.game_id}</b>: taking seats"), \
+            said
+        assert f"Alive: {PLAYERS}" in said
+        # table 1's host asks about its own table, by its number and without one
+        said = await one.host_says_as(HOST, "/status №1", f"Game №{one.game_id}")
+        assert said.startswith(f"<b>Table 1</b>\n<b>Game №{one.game_id}</b>"), said
+        # a number no table has, a word instead of a number
+        assert await one.host_says_as(HOST, "/status 3", "no Table 3") == (
+            "There is no Table 3 in this chat. Open: 1, 2.")
+        assert await one.host_says_as(HOST, "/status two", "only a table's number") == (
+            "After /status only a table's number may follow, e.g. /status 2.")
+        # the host of table 1 naming table 2 is refused: a table's commands are its host's
+        refused = await one.host_says_as(HOST, "/deal 2", "host may do that")
+        assert refused == "Only this game's host may do that."
+        assert not two.table.started and not one.table.started
+        # table 2's host names its table from the chat: dealt, paused, resumed, ended
+        await fake.send(HOST2, "/deal 2", chat_id=CLUB)
+        await wait_until(lambda: two.table.started, 10, "table 2 dealt")
+        assert not one.table.started
+        await fake.send(HOST2, "/pause 2", chat_id=CLUB)
+        await wait_until(lambda: two.table.paused, 10, "table 2 paused")
+        paused = await one.host_says_as(HOST, "/status 2", "(paused)")
+        assert paused.startswith(f"<b>Table 2</b>\n<b>Game №{two.game_id}</b>: cards dealt"
+                                 " (paused)"), paused
+        await fake.send(HOST2, "/resume 2", chat_id=CLUB)
+        await wait_until(lambda: not two.table.paused, 10, "table 2 resumed")
+        await fake.send(HOST2, "/endgame 2", chat_id=CLUB)
+        await wait_until(lambda: two.over, 10, "table 2 ended")
+        assert not one.over and not one.table.started
+        # the number of a table that has ended names none
+        gone = await one.host_says_as(HOST, "/status 2", "no Table 2")
+        assert gone == "There is no Table 2 in this chat. Open: 1."

@@ -44,12 +44,17 @@ async def test_a_second_host_opens_table_2_and_commands_reach_the_senders_table(
         await h.service.status(CHAT, ids[0])
     except Exception as e:
         assert getattr(e, "key", None) == "tables.which"
-        assert getattr(e, "kwargs", {}) == {"numbers": "1, 2"}
+        assert getattr(e, "kwargs", {}) == {"numbers": "1, 2", "example": 2}
     else:
         raise AssertionError("a member's /status was not refused")
-    # one table left open: every command is its own again
+    # a number names the table whoever asks: table 1 has no topic, so its name opens it
+    named = await h.service.status(Place(CHAT, number=1), ids[0])
+    assert (named.key, named.kwargs["number"]) == ("tables.status", 1)
+    assert await h.refused(h.service.status(Place(CHAT, number=3), ids[0])) == "tables.no_such"
+    # one table left open: every command is its own again (it keeps its name)
     await h.service.end_game(CHAT, HOST)
-    assert (await h.service.status(CHAT, ids[0])).kwargs["game"] == second.game_id
+    left = await h.service.status(CHAT, ids[0])
+    assert (left.key, left.kwargs["number"]) == ("tables.status", 2)
     # the host of the ended table may open a new one: the next number after the open ones
     third = await h.service.open_lobby(CHAT, "Club", HOST, is_admin=False)
     assert third.number == 3
@@ -150,8 +155,9 @@ async def test_a_forum_table_speaks_in_its_topic_and_closes_it_at_the_end(
     await seat(h, first.game_id, ids[:7])
     await seat(h, second.game_id, ids[7:])
     # a command typed in a topic is that topic's table's, whoever sends it
-    assert (await h.service.status(Place(CHAT, 55, forum=True), ids[0])).kwargs["game"] \
-        == second.game_id
+    # (a topic's table goes by its name: its status opens with it)
+    said = await h.service.status(Place(CHAT, 55, forum=True), ids[0])
+    assert (said.key, said.kwargs["number"]) == ("tables.status", second.number)
     assert await h.refused(h.service.deal(Place(CHAT, 101, forum=True), HOST2)) \
         == "game.not_host"
     await h.service.deal(Place(CHAT, 101, forum=True), HOST)

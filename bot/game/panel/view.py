@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 
 import engine
 from bot.errors import UserError
-from bot.game.core import GameCore, Reply
+from bot.game.core import GameCore, Reply, named_table
 from bot.game.rooms.phase import PhaseService
 from engine import FoulReason, Phase
 from engine.composition import MAX_PLAYERS, MIN_PLAYERS
@@ -98,11 +98,6 @@ class HostView:
     # the table's number when it goes by its name (another table shares its chat, or it plays
     # in a forum's topic): the panel and the Mini App say which table they run
     table: int | None = None
-
-
-def named_table(table: Table) -> int | None:
-    """The number the panel and the Mini App name the table by, or None for a lone table."""
-    return table.number if table.named or table.thread is not None else None
 
 
 def public_day(table: Table) -> tuple[int, int]:

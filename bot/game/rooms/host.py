@@ -7,7 +7,7 @@ from datetime import timedelta
 
 import engine
 from bot.errors import UserError
-from bot.game.core import GameCore, Reply, Where, reply, rule, secs
+from bot.game.core import GameCore, Reply, Where, named_table, reply, rule, secs
 from bot.game.rooms.day import DayService
 from bot.game.rooms.night import NightService
 from bot.game.rooms.phase import PhaseService
@@ -87,7 +87,7 @@ class HostControls(PhaseService):
             elif table.stage is Stage.VOTE:
                 pending = [s for s in table.order[table.turn:]
                            if s in engine.voters(table.game)]
-            return reply(
+            said = reply(
                 "game.status.text", game=table.game_id,
                 stage=lambda loc: self.tr.t(loc, stage),
                 paused=lambda loc: self.tr.t(loc, "game.status.paused") if table.paused else "",
@@ -95,6 +95,11 @@ class HostControls(PhaseService):
                                                 seconds=secs(min(left)))) if left else "—",
                 seats=self.notifier.seat_list(table, pending),
                 alive=len(table.game.alive) if table.started else len(table.seats))
+            if named_table(table) is None:
+                return said
+            # several tables: the answer says whose status it is
+            return reply("tables.status", number=table.number, status=lambda loc: self.notifier.t(
+                loc, said.key, **said.kwargs))
 
     async def pause(self, where: Where, user_id: int) -> Reply:
         table = self.core.in_chat(where, user_id)
