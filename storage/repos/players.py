@@ -213,18 +213,22 @@ class Players:
             )
 
     async def divorce(self, tg_id: int) -> Player:
-        """Unlink the player and its spouse (no-op when not married)."""
-        written = [tg_id]
-        async with self.cache.writing(self._db, written) as conn:
-            me = await _ops.require_player(conn, tg_id)
-            if me.spouse_id is not None:
-                written.append(me.spouse_id)
-            await conn.execute(
-                "UPDATE players SET spouse_id = NULL, spouse_proposed_to = NULL"
-                " WHERE tg_id = ? OR (tg_id = ? AND spouse_id = ?)",
-                (tg_id, me.spouse_id, tg_id),
-            )
-            return await _ops.require_player(conn, tg_id)
+        """Unlink the player and its spouse (no-op when not married). Both rows are locked
+        first, in key order as every write of several accounts: two spouses divorcing each
+        other at once wait for each other, never in a circle."""
+        while True:
+            seen = await self.get(tg_id)
+            pair = [tg_id] if seen is None or seen.spouse_id is None else [tg_id, seen.spouse_id]
+            async with self.cache.writing(self._db, pair) as conn:
+                me = await _ops.require_player(conn, tg_id)
+                if me.spouse_id == (None if seen is None else seen.spouse_id):
+                    await conn.execute(
+                        "UPDATE players SET spouse_id = NULL, spouse_proposed_to = NULL"
+                        " WHERE tg_id = ? OR (tg_id = ? AND spouse_id = ?)",
+                        (tg_id, me.spouse_id, tg_id),
+                    )
+                    return await _ops.require_player(conn, tg_id)
+            # married to another between the read and the lock: read it again
 
     async def block(self, tg_id: int, *, reason: str, admin_id: int, now: datetime) -> Player:
         """Block the account; its whole balance is burnt by a 'block_burn' ledger row, and its

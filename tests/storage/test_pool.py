@@ -15,7 +15,8 @@ import pytest
 from storage import Database
 from storage.db import WriteConflict
 from storage.errors import InsufficientBalance, LookalikeNickname, NicknameTaken
-from storage.models import KIND_EXPIRY_BURN, GamePoints
+from storage.models import KIND_EXPIRY_BURN, Fine, GamePoints
+from storage.repos.games import GameChange
 from storage.repos.outbox import SEND, Queued
 from storage.sql import Connection
 from tests.storage.conftest import ADMIN, CLUB, NOW, add_players
@@ -164,6 +165,41 @@ async def test_two_takes_beyond_the_balance_at_once(db_target: str) -> None:
         assert (await _ledger_sums(db_target))[7] == (4, 4)
 
 
+async def test_a_games_fine_and_an_admins_redeem_beyond_the_balance_at_once(
+        db_target: str) -> None:
+    """A foul's step of a game in one process fines a player 6 while an admin redeems 6 of
+    the same player in another, at the same moment, of a player holding 10: one is written,
+    the other refused as if they had come one after the other (the step writes nothing, not
+    even its event), and the balance equals the sum of its rows."""
+    async with processes(db_target) as (game_side, admin_side):
+        await add_players(game_side, 7, 8)
+        await game_side.clubs.ensure(CLUB, title="C", locale="ru")
+        for round_ in range(ROUNDS):
+            game = await game_side.games.create(CLUB, ADMIN, seats=[(1, 7), (2, 8)],
+                                                created_at=NOW)
+            await game_side.games.set_status(game, "running")
+            have = await game_side.ledger.balance(7)
+            await game_side.ledger.adjust(7, 10 - have, reason=f"to ten {round_}",
+                                          admin_id=ADMIN, now=NOW)
+            fine = Fine(7, -6, "foul_other", "day 1", date(2026, 3, 10))
+            outcomes = await asyncio.gather(
+                game_side.games.append_events_with_messages(
+                    game, [(1, "foul", {"seat": 1, "points": 6}, None)], [], now=0.0,
+                    change=GameChange(fines=(fine,))),
+                admin_side.ledger.redeem(7, 6, reason=f"gift {round_}", admin_id=ADMIN,
+                                         now=NOW),
+                return_exceptions=True)
+            refused = [o for o in outcomes if isinstance(o, InsufficientBalance)]
+            assert len(refused) == 1, outcomes
+            assert (refused[0].balance, refused[0].requested) == (4, 6)
+            fined = not isinstance(outcomes[0], BaseException)
+            assert fined == isinstance(outcomes[1], InsufficientBalance)
+            events = await game_side.games.events(game)
+            assert [e.kind for e in events] == (["foul"] if fined else [])
+            assert await admin_side.ledger.balance(7) == 4
+        assert (await _ledger_sums(db_target))[7] == (4, 4)
+
+
 async def test_the_expiry_burns_what_a_player_has_while_points_come_in(
         db_target: str) -> None:
     """The daily expiry in one process while another adds points to the players it burns: each
@@ -269,6 +305,25 @@ async def test_offline_accounts_created_at_once_get_ids_of_their_own(db_target: 
         made = await asyncio.gather(*(
             (one if i % 2 else two).players.create_offline(f"Guest{i}") for i in range(12)))
         assert len({p.tg_id for p in made}) == 12
+
+
+async def test_two_spouses_divorcing_each_other_at_once_both_get_an_answer(
+        db_target: str) -> None:
+    """Each spouse's /divorce in its own process at the same moment: both rows are locked in
+    one order, so neither waits for the other in a circle (which the server breaks by
+    rolling one back: "try again" for a divorce that happened); both end unmarried."""
+    async with processes(db_target) as (one, two):
+        for round_ in range(ROUNDS):
+            a, b = 3000 + 2 * round_, 3001 + 2 * round_
+            await add_players(one, a, b, nick=False)
+            await one.players.propose_spouse(a, b)
+            await two.players.confirm_spouse(b, a)
+            outcomes = await asyncio.gather(one.players.divorce(a), two.players.divorce(b),
+                                            return_exceptions=True)
+            assert [o.spouse_id for o in outcomes if not isinstance(o, BaseException)] \
+                == [None, None], outcomes
+            other = await one.players.get(b)
+            assert other is not None and other.spouse_id is None
 
 
 async def test_an_immunity_is_used_once_by_two_processes_at_once(db_target: str) -> None:
