@@ -9,7 +9,7 @@ from typing import Any
 
 from engine import Event
 from record.table import Table
-from views.i18n import Safe, Translator
+from views.i18n import Safe, Translator, sex_of
 
 Lazy = Callable[[str], str]  # locale -> text (already safe HTML)
 
@@ -55,6 +55,12 @@ class EventText:
         elif kind in ("night_deaths", "jailed", "released"):
             if kind == "night_deaths" and not data["seats"]:
                 return self.tr.t(locale, "game.ev.night_deaths_none", night=data["night"])
+            if kind in ("night_deaths", "released") and len(data["seats"]) == 1:
+                # one player: the sentence agrees with them (a list takes the plural)
+                seat = data["seats"][0]
+                one = "night_death" if kind == "night_deaths" else "released_one"
+                return self.tr.t(locale, f"game.ev.{one}", night=data.get("night", ""),
+                                 who=Safe(self.seat(table, seat)), sex=sex_of(table.sex(seat)))
             kwargs["seats"] = Safe(self.seat_list(table, data["seats"])(locale))
             kwargs["night"] = data.get("night", "")
         elif kind == "friend_saved":

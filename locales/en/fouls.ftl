@@ -33,7 +33,7 @@ foul-offer-taken = 💀 { $who }: technical death.
 foul-offer-kept = ▶️ { $who } plays on.
 foul-offer-undone = ↩️ The foul was undone: { $who } plays on.
 foul-offer-gone = { $who } is out of the game or the foul was undone: nothing to decide.
-foul-offer-over = The game is over: nothing to decide ({ $who }).
+foul-offer-over = { $who }: the game is over, nothing left to decide.
 foul-offer-stale = Nothing to decide: { $who } is out of the game or the foul was undone.
 foul-back = {" "}{ $points ->
         [one] { $points } point is

@@ -36,9 +36,9 @@ foul-offer-keep = ▶️ Играет дальше
 foul-offer-taken = 💀 Технический труп: { $who }.
 foul-offer-kept = ▶️ Играет дальше: { $who }.
 foul-offer-undone = ↩️ Фол отменён, игра продолжается: { $who }.
-foul-offer-gone = Решать нечего: игрок выбыл или фол отменён ({ $who }).
-foul-offer-over = Игра окончена: решать нечего ({ $who }).
-foul-offer-stale = Решать нечего: игрок выбыл или фол отменён ({ $who }).
+foul-offer-gone = { $who }: решать нечего — игрок уже выбыл или фол отменён.
+foul-offer-over = { $who }: игра окончена, решать больше нечего.
+foul-offer-stale = { $who }: решать нечего — игрок уже выбыл или фол отменён.
 foul-back = {" "}Возвращено: { $points ->
         [one] { $points } балл
         [few] { $points } балла

@@ -292,10 +292,17 @@ game-ev-open_immunities_none = Открытых иммунитетов в это
 game-ev-immunity_line = №{ $seat } { $name } — { $what }
 game-ev-night_deaths = 🌅 Утро после ночи { $night }. Этой ночью погибли: { $seats }.
 game-ev-night_deaths_none = 🌅 Утро после ночи { $night }. Этой ночью никто не погиб.
+# one death: the verb agrees with the player (погиб/погибла), or stands with «игрок»
+game-ev-night_death = 🌅 Утро после ночи { $night }. { $sex ->
+        [f] Этой ночью погибла { $who }.
+        [m] Этой ночью погиб { $who }.
+       *[other] Этой ночью погиб игрок { $who }.
+    }
 game-ev-friend_saved = Иммунитет «Давай дружить»: { $who } остаётся в игре.
 game-ev-friend_saved_by = Иммунитет «Давай дружить»: { $who } остаётся в игре. Кто заказал: { $by }.
 game-ev-jailed = В тюрьме: { $seats }.
-game-ev-released = Освобождены: { $seats }.
+game-ev-released = Из тюрьмы выходят: { $seats }.
+game-ev-released_one = Из тюрьмы выходит { $who }.
 game-ev-check_mafia = Проверка: { $who } — <b>мафия</b>.
 game-ev-check_civilian = Проверка: { $who } — <b>не мафия</b>.
 game-ev-check_no_result = Этой ночью проверка не дала результата.

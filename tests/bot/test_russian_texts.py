@@ -64,8 +64,9 @@ NAMES: dict[str, tuple[str, ...]] = {
     "game.ev.check_civilian": ("who",), "game.ev.check_mafia": ("who",),
     "game.ev.condemned_died": ("who",), "game.ev.friend_saved": ("who",),
     "game.ev.friend_saved_by": ("by", "who"), "game.ev.immunity_line": ("name",),
-    "game.ev.jailed": ("seats",), "game.ev.night_deaths": ("seats",),
-    "game.ev.released": ("seats",), "game.ev.shootout": ("tied", "who"),
+    "game.ev.jailed": ("seats",), "game.ev.night_death": ("who",),
+    "game.ev.night_deaths": ("seats",), "game.ev.released": ("seats",),
+    "game.ev.released_one": ("who",), "game.ev.shootout": ("tied", "who"),
     "game.ev.shootout_drawn": ("who",),
     "game.ev.technical_death": ("who",), "game.ev.verdict_cancelled": ("who",),
     "game.ev.vote_failed": ("tied",), "game.fate.accepted": ("who",),
@@ -150,8 +151,8 @@ NOT_NAMES: dict[str, tuple[str, ...]] = {
 # as a command's argument (<code>/nick Даша</code>)
 NOMINATIVE_AFTER = re.compile(
     r"(?:^|\n)(?:<[^>]+>|[^\w\n])*$|[:(—→,«]\s*$|\d\.\s$|<code>/\w+\s$|(?:^|\s)(?:и|игрок|игрока|игроку|игроком|Игрок|"
-    r"ник|ником|Ник|клуба|Имя|получит|получил бы|получает|выбывает|Голосует|сядет|уже|теперь"
-    r")\s$")
+    r"ник|ником|Ник|клуба|Имя|погиб|погибла|получит|получил бы|получает|выбывает|выходит|"
+    r"Голосует|сядет|уже|теперь)\s$")
 PREPOSITIONS = frozenset(("у", "для", "с", "со", "на", "о", "об", "к", "ко", "от", "без", "за",
                           "между", "против", "по", "при", "про", "через", "из", "до", "над",
                           "под", "перед", "в", "во"))

@@ -329,5 +329,6 @@ async def test_the_games_end_closes_its_open_offers(h: Harness, end: str) -> Non
     else:
         await h.service.end_game(CHAT, HOST)
     closed = [s for s in h.private(HOST) if s.key == offer.key and s.edit]
-    assert closed and closed[-1].text == "Игра окончена: решать нечего (№8 Player8)."
+    # the name opens the line, where Russian keeps it in the nominative
+    assert closed and closed[-1].text == "№8 Player8: игра окончена, решать больше нечего."
     assert not h.buttons(closed[-1])
