@@ -31,7 +31,7 @@ evening-button-out = Cancel
 ## a place on the list
 
 evening-place-seat = seat { $place } of { $capacity }
-evening-place-waiting = waitlist, #{ $place }
+evening-place-waiting = #{ $place } on the waitlist
 
 ## answers to the buttons
 
@@ -51,13 +51,13 @@ evening-refused-unknown = There is no such evening.
 
 ## in private
 
-evening-promoted = 🎉 A seat freed up and it's yours: the game evening at “{ $club }”, { $when }. You have: { $place }.
+evening-promoted = 🎉 A seat freed up and it's yours: the game evening at “{ $club }”, { $when }. Your place: { $place }.
 evening-cancelled = ❌ The game evening at “{ $club }” ({ $when }) is cancelled. Your sign-up ({ $place }) is void.
 evening-remind-day =
-    📅 Reminder: the game evening at “{ $club }” — { $when }. You have: { $place }.
+    📅 Reminder: the game evening at “{ $club }” — { $when }. Your place: { $place }.
     Can't come? Cancel your sign-up: /evenings
 evening-remind-soon =
-    ⏰ Starting soon: the game evening at “{ $club }” — { $when }. You have: { $place }.
+    ⏰ Starting soon: the game evening at “{ $club }” — { $when }. Your place: { $place }.
     Can't come? Cancel your sign-up: /evenings
 evening-mine-none = You're not signed up for any evening. Sign up with the button under an evening's post in the club chat.
 evening-mine-head = <b>Your evenings</b>

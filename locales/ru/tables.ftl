@@ -4,7 +4,7 @@
 tables-label = <b>Стол { $number }</b>
 tables-topic = Стол { $number }
 tables-another = ➕ Ещё стол
-tables-opened = Открыт Стол { $number }: игра №{ $game }. Вы ведущий.
+tables-opened = Открыт стол { $number }: игра №{ $game }. Ведёте его вы.
 tables-which = В этом чате открыты столы { $numbers }. Назовите стол номером: /status { $example }. Команды стола даёт его ведущий.
 tables-host-seated = Вы сидите за столом: Стол { $number }, игра №{ $game }. Игрок не ведёт другой стол.
 tables-join-other = Вы уже за другим столом: Стол { $number }, игра №{ $game }.

@@ -276,3 +276,13 @@ def test_a_name_stands_where_russian_keeps_it_in_the_nominative(key: str) -> Non
                 after = text[found.end():]
                 if sex != "m":
                     assert not MASCULINE_AFTER.match(after), (key, name, sex, text)
+
+
+def test_a_host_reads_no_gender_and_no_capital_mid_sentence() -> None:
+    """A host of either sex is addressed without «ведущий»/«пришёл»; «стол 2» is a noun with
+    its number mid-sentence (a capital only where it names the table alone: «<b>Стол 2</b>»)."""
+    assert TRANSLATOR.t("ru", "tables.opened", number=2, game=7) == (
+        "Открыт стол 2: игра №7. Ведёте его вы.")
+    assert TRANSLATOR.t("ru", "evening.offer.more").endswith(
+        "Каждый получит сообщение в личном чате и сядет, когда подтвердит, что на месте. "
+        "Остальные садятся кнопкой «Играю», как всегда.")

@@ -143,7 +143,7 @@ async def test_four_seats_six_sign_ups_a_promotion_and_reminders_once_across_a_r
         await settle(app)
         promoted = private_with(fake, players[4], "🎉")
         assert promoted == ["🎉 A seat freed up and it's yours: the game evening at “Club”, "
-                            f"{when(start)}. You have: seat 4 of 4."]
+                            f"{when(start)}. Your place: seat 4 of 4."]
         assert private_with(fake, players[5], "🎉") == []
         assert "1. Player1\n2. Player3\n3. Player4\n4. Player5" in post_of(fake).body
         assert "Waitlist:</b>\n1. Player6" in post_of(fake).body
@@ -153,9 +153,9 @@ async def test_four_seats_six_sign_ups_a_promotion_and_reminders_once_across_a_r
         await settle(app)
         for uid, place in zip([players[0], *players[2:6]],
                               ["seat 1 of 4", "seat 2 of 4", "seat 3 of 4", "seat 4 of 4",
-                               "waitlist, #1"], strict=True):
+                               "#1 on the waitlist"], strict=True):
             assert private_with(fake, uid, "📅") == [
-                f"📅 Reminder: the game evening at “Club” — {when(start)}. You have: {place}.\n"
+                f"📅 Reminder: the game evening at “Club” — {when(start)}. Your place: {place}.\n"
                 "Can't come? Cancel your sign-up: /evenings"]
         assert private_with(fake, players[1], "📅") == []  # cancelled
     finally:
