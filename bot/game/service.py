@@ -31,7 +31,7 @@ from bot.delivery.worker import Delivery
 from bot.game.core import GameCore, Place, Reply, Where, reply, rule
 from bot.game.messages.notifier import Notifier
 from bot.game.panel.live import HostPanel
-from bot.game.panel.view import HostDesk, HostView
+from bot.game.panel.view import HostDesk, HostView, countdown
 from bot.game.restore import Restorer
 from bot.game.rooms.day import DayService
 from bot.game.rooms.deal import DealService
@@ -81,7 +81,8 @@ class GameService:
         self.dealer = DealService(core, self.lobby, self.friends)
         self.night = NightService(core, self.results)
         self.day = DayService(core, self.results)
-        self.host = HostControls(core, self.results, self.night, self.day)
+        self.host = HostControls(core, self.results, self.night, self.day,
+                                 lambda table, now: countdown(core, table, now).left)
         self.whistle = FoulDesk(core, self.host)
         self.restorer = Restorer(core, self.results, self.lobby, self.dealer, self.night,
                                  self.day)

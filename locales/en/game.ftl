@@ -213,9 +213,9 @@ game-stage-over = game over
 game-stage-aborted = aborted
 game-status-text =
     <b>Game №{ $game }</b>: { $stage }{ $paused }
-    Time left in this part: { $deadline }
-    Still to vote: { $seats }
+    Time left in this part: { $deadline }{ $voters }
     Alive: { $alive }
+game-status-voters = Still to vote: { $seats }
 game-status-paused = {" "}(paused)
 game-status-deadline = { $seconds ->
         [one] { $seconds } second

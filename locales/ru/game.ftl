@@ -228,9 +228,9 @@ game-stage-over = игра окончена
 game-stage-aborted = игра прервана
 game-status-text =
     <b>Игра №{ $game }</b>: { $stage }{ $paused }
-    До конца этапа: { $deadline }
-    Ещё не проголосовали: { $seats }
+    До конца этапа: { $deadline }{ $voters }
     Живых: { $alive }
+game-status-voters = Ещё не проголосовали: { $seats }
 game-status-paused = {" "}(пауза)
 game-status-deadline = { $seconds ->
         [one] { $seconds } секунда

@@ -83,7 +83,7 @@ NAMES: dict[str, tuple[str, ...]] = {
     "game.speak.given": ("by", "who"), "game.speak.ok": ("who",), "game.speak.over": ("who",),
     "game.tech.ok": ("who",),
     "game.speak.start": ("who",), "game.status.night_host": ("seats",),
-    "game.status.text": ("seats",), "game.vote.accepted": ("who",),
+    "game.status.voters": ("seats",), "game.vote.accepted": ("who",),
     "game.vote.board_now": ("who",), "game.vote.board_timeout_none": ("who",),
     "game.vote.board_timeout_self": ("who",), "game.vote.board_voted": ("voter", "who"),
     "game.vote.board_waiting": ("who",), "game.vote.chosen": ("who",),

@@ -247,6 +247,35 @@ async def test_pause_resume_extend_status(h: Harness) -> None:
     assert t.stage is not Stage.NIGHT
 
 
+async def test_status_tells_the_phases_own_clock_and_names_voters_only_in_a_vote(
+        h: Harness) -> None:
+    """/status: the night's 60 s, not the Mafia's 30 s window inside it; paused, what is left
+    when the game resumes; the line of who is still to vote only while a vote goes on."""
+    await h.dealt(10)
+
+    async def status() -> str:
+        said = await h.service.status(CHAT, HOST)
+        return h.service.notifier.t("ru", said.key, **said.kwargs)
+
+    await h.service.start_night(CHAT, HOST)
+    await h.deadlines.advance(5)
+    head = f"<b>Игра №{h.game_id}</b>: ночь"
+    assert await status() == f"{head}\nДо конца этапа: 55 секунд\nЖивых: 10"
+    await h.service.pause(CHAT, HOST)
+    assert await status() == f"{head} (пауза)\nДо конца этапа: 55 секунд\nЖивых: 10"
+    await h.service.end_game(CHAT, HOST)
+
+    await h.dealt(10)
+    await h.service.start_vote(CHAT, HOST)  # a game may start with a day
+    t = h.table
+    voters = ", ".join(f"№{s} {t.name(s)}" for s in t.order[:-1])
+    last = t.order[-1]
+    # every voter's whole turn of 60 s is left
+    assert await status() == (
+        f"<b>Игра №{h.game_id}</b>: голосование\nДо конца этапа: {60 * len(t.order)} секунд\n"
+        f"Ещё не проголосовали: {voters} и №{last} {t.name(last)}\nЖивых: 10")
+
+
 async def test_endgame_aborts_without_points(h: Harness) -> None:
     await h.dealt(10)
     await h.play_night()

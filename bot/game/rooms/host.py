@@ -3,7 +3,8 @@ and the host's warning when a player blocked the bot."""
 
 from __future__ import annotations
 
-from datetime import timedelta
+from collections.abc import Callable
+from datetime import datetime, timedelta
 
 import engine
 from bot.errors import UserError
@@ -13,23 +14,27 @@ from bot.game.rooms.night import NightService
 from bot.game.rooms.phase import PhaseService
 from bot.game.rooms.results import Results
 from engine import RuleViolation
-from record.table import TURN_DL, Stage, iso
+from record.table import TURN_DL, Stage, Table, iso
 from storage.models import STATUS_ABORTED, STATUS_PAUSED, STATUS_RUNNING
 from storage.repos.games import GameChange
 from views.i18n import sex_of
 
 MAX_EXTEND = 3600  # seconds: the most one /extend adds
+# the seconds left of a table's phase now (its own end, not a shorter window inside it; paused:
+# what is left when the game resumes), or None: the panel's countdown, passed in by the service
+PhaseLeft = Callable[[Table, datetime], float | None]
 
 
 class HostControls(PhaseService):
     """What the host does to a running game besides moving it on."""
 
     def __init__(self, core: GameCore, results: Results, night: NightService,
-                 day: DayService) -> None:
+                 day: DayService, phase_left: PhaseLeft) -> None:
         super().__init__(core)
         self.results = results
         self.night = night
         self.day = day
+        self.phase_left = phase_left
         self._told_blocked: set[tuple[int, int]] = set()  # (game, player) the host heard about
 
     async def technical_death(self, where: Where, user_id: int, seat: int) -> Reply:
@@ -74,8 +79,7 @@ class HostControls(PhaseService):
         """Phase, deadline and the seats still to act (the night's only to the host)."""
         table = self.core.in_chat(where, user_id)
         async with self.core.lock(table.game_id):
-            now = self.clock()
-            left = [max(0.0, (at - now).total_seconds()) for at in table.deadlines.values()]
+            left = self.phase_left(table, self.clock())
             stage = f"game.stage.{table.stage}"
             pending: list[int] = []
             if table.stage is Stage.NIGHT and user_id == table.host_id:
@@ -87,13 +91,18 @@ class HostControls(PhaseService):
             elif table.stage is Stage.VOTE:
                 pending = [s for s in table.order[table.turn:]
                            if s in engine.voters(table.game)]
+            voters = self.notifier.seat_list(table, pending)
             said = reply(
                 "game.status.text", game=table.game_id,
                 stage=lambda loc: self.tr.t(loc, stage),
                 paused=lambda loc: self.tr.t(loc, "game.status.paused") if table.paused else "",
                 deadline=(lambda loc: self.tr.t(loc, "game.status.deadline",
-                                                seconds=secs(min(left)))) if left else "—",
-                seats=self.notifier.seat_list(table, pending),
+                                                seconds=max(0, round(left)))
+                          ) if left is not None else "—",
+                # who is still to vote: a line of the vote's status only
+                voters=(lambda loc: "\n" + self.notifier.t(loc, "game.status.voters",
+                                                           seats=voters)
+                        ) if table.stage is Stage.VOTE else "",
                 alive=len(table.game.alive) if table.started else len(table.seats))
             if named_table(table) is None:
                 return said
