@@ -151,7 +151,7 @@ NOT_NAMES: dict[str, tuple[str, ...]] = {
 # as a command's argument (<code>/nick Даша</code>)
 NOMINATIVE_AFTER = re.compile(
     r"(?:^|\n)(?:<[^>]+>|[^\w\n])*$|[:(—→,«]\s*$|\d\.\s$|<code>/\w+\s$|(?:^|\s)(?:и|игрок|игрока|игроку|игроком|Игрок|"
-    r"ник|ником|Ник|клуба|Имя|погиб|погибла|получит|получил бы|получает|выбывает|выходит|"
+    r"ник|ником|Ник|клуба|Имя|погиб|погибла|получит|получает|выбывает|выходит|"
     r"Голосует|сядет|уже|теперь)\s$")
 PREPOSITIONS = frozenset(("у", "для", "с", "со", "на", "о", "об", "к", "ко", "от", "без", "за",
                           "между", "против", "по", "при", "про", "через", "из", "до", "над",
@@ -286,3 +286,16 @@ def test_a_host_reads_no_gender_and_no_capital_mid_sentence() -> None:
     assert TRANSLATOR.t("ru", "evening.offer.more").endswith(
         "Каждый получит сообщение в личном чате и сядет, когда подтвердит, что на месте. "
         "Остальные садятся кнопкой «Играю», как всегда.")
+
+
+def test_a_friend_order_names_its_holder_with_no_verb_to_agree() -> None:
+    """«иммунитет получил бы №3 Вера» made a man of every holder: the holder stands after
+    «игрока», a spouse is «тот, с кем вы в браке»."""
+    who = "№3 Вера"
+    assert TRANSLATOR.t("ru", "game.friend.declined", who=who) == (
+        "Ведущий отклонил ваш заказ «Давай дружить» для игрока №3 Вера.")
+    assert TRANSLATOR.t("ru", "game.friend.dropped", who=who) == (
+        "Заказ «Давай дружить» для игрока №3 Вера больше не подходит (изменилась рассадка) и "
+        "не учтён.")
+    assert TRANSLATOR.t("ru", "game.rule.friend_spouse") == (
+        "Нельзя заказать иммунитет для того, с кем вы в браке.")
