@@ -13,6 +13,7 @@ from __future__ import annotations
 import asyncio
 import os
 import random
+import re
 import signal
 from collections.abc import AsyncIterator
 from datetime import UTC, datetime
@@ -36,6 +37,9 @@ KILL_CHANCE = float(os.environ.get("KILL9_CHANCE", "0.08"))  # after each action
 TIMERS = {"NIGHT_SECONDS": "20", "MAFIA_AGREE_SECONDS": "20", "VOTE_TURN_SECONDS": "20",
           "LAST_WORD_SECONDS": "0.05"}
 assert set(TIMERS) <= set(SETTINGS)
+# a day's outcome in the club chat: the vote's tally (its verdict follows it), or the day on
+# which nobody could be voted out
+DAY_ENDS = re.compile(r"Votes, day (\d+)<|Day (\d+): nobody can be voted out today")
 
 # one after another on one worker, its bots forked by one fork server (tests/bot_spawn.py)
 pytestmark = pytest.mark.xdist_group("bot_forks")
@@ -215,8 +219,10 @@ async def check(db: Database, fake: FakeTelegram, game_id: int, *, club: int = C
     nights, days = kinds.count("night_resolved"), kinds.count("day_resolved")
     assert nights + days
     # every outcome reached the club chat, whatever the kills: each morning's news (the day's
-    # picture's caption, or a post), and each vote's verdict (edited into the tally's post, or a
-    # post of its own after a restart)
+    # picture's caption, or a post), and each day's end: the vote's verdict (edited into the
+    # tally's post, or a post of its own after a restart), or the day no vote could be held
+    # (every player left holds an open immunity: players killed on the first day of the club's
+    # earlier games today)
     bodies = [m.body for m in fake.messages(club)]
     game_start = max(i for i, b in enumerate(bodies) if f"Game №{game_id}:" in b)
     # up to the next game's lobby in this club (checked after later games were played)
@@ -227,9 +233,9 @@ async def check(db: Database, fake: FakeTelegram, game_id: int, *, club: int = C
     mornings = {n for n in range(1, nights + 1)
                 if any(f"Morning after night {n}." in b for b in bodies)}
     assert mornings == set(range(1, nights + 1)), (game_id, bodies)
-    verdicts = {b.split("Votes, day ", 1)[1].split("<", 1)[0] for b in bodies
-                if "Votes, day " in b and ("the next night" in b or "🏁" in b)}
-    assert len(verdicts) == days, (game_id, bodies)
+    verdicts = {int(vote or no_vote) for b in bodies if "the next night" in b or "🏁" in b
+                for vote, no_vote in DAY_ENDS.findall(b)}
+    assert verdicts == set(range(1, days + 1)), (game_id, bodies)
     assert any("🏁" in b for b in bodies)
     return sum(e.points for e in table.game.ledger)
 
