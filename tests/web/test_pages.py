@@ -63,11 +63,19 @@ async def test_player_page_has_nickname_history_games_and_expiry_only(
 async def test_game_page_shows_the_finished_game_and_checks_the_deal(
         client: TestClient[object, object], played: Played, translator: Translator) -> None:
     html = await get(client, f"/game/{played.game_id}?lang=en")
-    assert 'id="verdict"' in html and "✓ The commitment" in html
+    # the check speaks the chat's words: the deal's fingerprint and its key
+    assert ('<p id="verdict" class="verdict">✓ The fingerprint published before the game '
+            "matches the key revealed at the end, and the key gives exactly the cards played."
+            "</p>") in html
+    assert "<dt>Fingerprint of the deal, published before the game</dt>" in html
+    assert "commitment" not in html.replace('id="commitment"', "").lower()
+    assert "seed" not in html.replace('id="seed"', "").lower()
     # the outcome reads as a sentence, never "Winner: the civilians win"
     assert re.search(r'<p class="meta">Club &lt;Night&gt;, 2026-11-30: '
                      r"(the civilians win|the Mafia wins|a draw)\.</p>", html), html
     ru = await get(client, f"/game/{played.game_id}?lang=ru")
+    assert "<dt>Ключ раздачи, раскрытый в конце</dt>" in ru
+    assert "Обязательство" not in ru and "зерн" not in ru.lower()
     assert re.search(r'<p class="meta">Club &lt;Night&gt;, 30\.11\.2026: '
                      r"(победили мирные жители|победила мафия|ничья)\.</p>", ru), ru
     assert "Night 1" in html and "The deal" in html
