@@ -551,6 +551,7 @@ async def create_app(
     guard = JobGuard()
     games = install_games(services, scheduler, guard)
     evenings = install_evenings(services, scheduler, guard, clock)
+    evenings.on_change = games.guests.list_changed  # a lobby's panel follows tonight's list
     services.replies.budget = ClubAnswers(hosts_there(services, games))
     chat_moves.on_moved(games.move_chat)
     chat_moves.on_moved(evenings.move_chat)

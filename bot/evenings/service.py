@@ -69,6 +69,9 @@ class EveningService:
         self.default_locale = default_locale
         self.bot_username = ""
         self.armed: dict[int, int] = {}  # evening -> its club, whose timers run here
+        # the list changed (a sign-up, a cancel, the evening called off): the club's lobbies
+        # of the night show it again (``EveningGuests.list_changed``, set by the application)
+        self.on_change: Callable[[int], Awaitable[None]] = _nothing
 
     # ------------------------------------------------------------------ the announcement
     async def typed(self, club: Club, user_id: int, words: list[str]) -> EveningList:
@@ -118,6 +121,7 @@ class EveningService:
         if made.refused == "already":  # a second press: the place, and nothing changed
             again = self._placed("evening.already", made.after, mine)
             raise UserError(again.key, **again.kwargs)
+        await self.on_change(club.chat_id)
         return self._placed("evening.signed", made.after, mine)
 
     async def leave(self, evening_id: int, tg_id: int) -> Reply:
@@ -130,6 +134,7 @@ class EveningService:
         if _made(change).refused == "not_listed":
             raise UserError("evening.not_listed")
         _refuse_if(_made(change))
+        await self.on_change(club.chat_id)
         return reply("evening.left")
 
     def _placed(self, key: str, listed: EveningList, mine: SignUp) -> Reply:
@@ -174,6 +179,7 @@ class EveningService:
                                                     compose=compose), notices)
         _refuse_if(_made(change))
         self.disarm(evening.id)
+        await self.on_change(club.chat_id)
         return reply("evening.cancel.done",
                      when=Safe(texts.starts(self.tr, club.locale, evening)))
 
@@ -332,6 +338,10 @@ class EveningService:
         await self._changed(
             lambda c: self.db.evenings.remind(evening.id, kind, now=now,
                                               wall=self.delivery.wall(), compose=c), compose)
+
+
+async def _nothing(chat_id: int) -> None:
+    """No lobby follows the list (an evening service on its own: the tests of storage)."""
 
 
 def post_key(evening_id: int) -> str:

@@ -119,13 +119,6 @@ class FoulOfferCb(CallbackData, prefix="gw"):
     accept: bool
 
 
-class InviteCb(CallbackData, prefix="ge"):
-    """The host invites the evening's signed-up players to this table (the lobby)."""
-
-    game: int
-    evening: int
-
-
 class CheckInCb(CallbackData, prefix="gk"):
     """An invited player is here: seated at the table that invited them."""
 

@@ -40,7 +40,7 @@ from record.table import (
 )
 from storage.backends import DatabaseUnavailable
 from storage.db import Database
-from storage.models import Club
+from storage.models import Club, EveningList
 from storage.repos.games import GameChange
 from views.i18n import Translator
 
@@ -135,6 +135,9 @@ class GameCore:
         self.rng = rng
         self.new_seed = new_seed  # the deal's secret seed; tests inject a reproducible one
         self.tables: dict[int, Table] = {}  # the running games, by game id
+        # a lobby's game -> the club's evening of tonight as last read (its host's panel
+        # offers the list: bot/game/rooms/guests.py)
+        self.tonight: dict[int, EveningList] = {}
         self.locales: dict[int, str] = {}
         self._locks: dict[int, asyncio.Lock] = {}
         self._expiries: dict[str, Expiry] = {}
@@ -164,6 +167,7 @@ class GameCore:
     def drop(self, game_id: int) -> None:
         """The game is over or aborted: it leaves the registry (its log stays)."""
         self.tables.pop(game_id, None)
+        self.tonight.pop(game_id, None)
 
     # ------------------------------------------------------------------ steps
     def locale_of(self, tg_id: int) -> str:

@@ -24,7 +24,7 @@ from __future__ import annotations
 import asyncio
 import random
 import secrets
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 
 import engine
 from bot.delivery.worker import Delivery
@@ -142,8 +142,17 @@ class GameService:
         if panel:
             core.after_step = self.panel.refresh
         # After a restart
-        self.restore = self.restorer.restore
         self.delivery: Delivery | None = None  # the durable outbox's worker (bot/wiring.py)
+
+    async def restore(self, clubs: Collection[int] | None = None) -> list[int]:
+        """The running games back after a restart or a takeover (:mod:`bot.game.restore`);
+        a lobby's host is offered tonight's list again (its invitations are the database's)."""
+        restored = await self.restorer.restore(clubs)
+        for game_id in restored:
+            table = self.core.tables.get(game_id)
+            if table is not None:
+                await self.guests.offer(table)
+        return restored
 
     async def open_lobby(self, where: Where, title: str, user_id: int, *,
                          is_admin: bool) -> Table:

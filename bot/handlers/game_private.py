@@ -18,7 +18,6 @@ from bot.game.callbacks import (
     FoulOfferCb,
     FriendAcceptCb,
     FriendCb,
-    InviteCb,
     NightCb,
     PanelCb,
     VoteCb,
@@ -47,13 +46,6 @@ async def friend(message: Message, games: GameService, replies: Replies, locale:
     markup = games.friend_markup(table, seats)(locale)
     await replies.answer(message, games.notifier.t(locale, "game.friend.menu"),
                          reply_markup=markup)
-
-
-async def invite(query: CallbackQuery, callback_data: InviteCb, games: GameService,
-                 sender: TelegramSender, locale: str) -> None:
-    """The host invites tonight's signed-up players to the table."""
-    answer = await games.invite(callback_data.game, query.from_user.id)
-    await _answer(query, games, sender, locale, answer)
 
 
 async def check_in(query: CallbackQuery, callback_data: CheckInCb, games: GameService,
@@ -173,6 +165,5 @@ def create_router() -> Router:
     router.callback_query.register(friend_decision, FriendAcceptCb.filter())
     router.callback_query.register(panel_button, PanelCb.filter())
     router.callback_query.register(foul_offer, FoulOfferCb.filter())
-    router.callback_query.register(invite, InviteCb.filter())
     router.callback_query.register(check_in, CheckInCb.filter())
     return router

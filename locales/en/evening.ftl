@@ -96,8 +96,8 @@ evening-dialog-done = Evening announced: { $when }.
 ## the night: a lobby invites the list (bot/game/rooms/guests.py)
 
 evening-offer-head = 🗓 The club's evening is tonight: { $when }. Signed up for seats: { $signed }, on the waitlist: { $waiting }; tables: { $tables }, seats at each: { $seats }.
-evening-offer-invited = 📨 Invited: { $names }. Each is seated on pressing “✅ I'm here”.
-evening-offer-more = Invite the signed-up players to your table? Each gets a private message and is seated on confirming they have come. Everyone else joins with “I play”, as ever.
+evening-offer-pending = 📨 Invited and not here yet: { $names }. Their seats are held: each sits down on pressing “✅ I'm here”.
+evening-offer-more = Invite the signed-up players to your table? Each gets a private message and is seated on confirming they have come; their seats are held until then. Everyone else joins with “I play”.
 evening-offer-done = Nobody left to invite: the signed-up players are invited or seated.
 evening-offer-button = 📨 Invite the signed-up ({ $count })
 evening-invite-no_evening = The club has no evening tonight: nobody to invite.
@@ -108,6 +108,7 @@ evening-invitation = 🎲 Table { $number } (game №{ $game }) at “{ $club }�
 evening-checkin-button = ✅ I'm here
 evening-checkin-done = ✅ You're at Table { $number }: seat №{ $seat } (game №{ $game }).
 evening-checkin-not_invited = This invitation is not for you, or no longer stands.
+evening-join-held = The seats left at Table { $number } are held for the signed-up players invited to it ({ $held } not here yet). Ask the host.
 commands-invite = Invite the evening's signed-up players to the table
 
 ## the command menus

@@ -24,6 +24,7 @@ miniapp-offline_net = No connection to the bot; trying again…
 miniapp-unauthorized = Telegram's proof of who you are is missing, wrong or more than an hour old: open the table again from your panel.
 miniapp-bad_request = The action was not understood; nothing changed.
 miniapp-action-deal = Deal the cards
+miniapp-action-invite = Invite the signed-up
 miniapp-action-preset_club = The club's set ({ $count ->
         [one] { $count } card
        *[other] { $count } cards

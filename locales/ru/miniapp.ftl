@@ -24,6 +24,7 @@ miniapp-offline_net = Нет связи с ботом; пробуем снова
 miniapp-unauthorized = Подтверждения Telegram нет, оно неверное или старше часа: откройте стол заново с панели.
 miniapp-bad_request = Действие не понято; ничего не изменилось.
 miniapp-action-deal = Раздать карты
+miniapp-action-invite = Пригласить записавшихся
 miniapp-action-preset_club = Состав клуба ({ $count ->
         [one] { $count } карта
         [few] { $count } карты

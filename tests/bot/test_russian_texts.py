@@ -47,7 +47,7 @@ NAMES: dict[str, tuple[str, ...]] = {
     "complain.sent": ("nick",),
     "evening.cancelled": ("club",), "evening.invitation": ("club",),
     "evening.invite.sent": ("invited",), "evening.invite.waiting": ("names",),
-    "evening.mine.line": ("club",), "evening.offer.invited": ("names",),
+    "evening.mine.line": ("club",), "evening.offer.pending": ("names",),
     "evening.post.line": ("name",), "evening.profile.line": ("club",),
     "evening.promoted": ("club",), "evening.remind.day": ("club",),
     "evening.remind.soon": ("club",),
@@ -284,8 +284,8 @@ def test_a_host_reads_no_gender_and_no_capital_mid_sentence() -> None:
     assert TRANSLATOR.t("ru", "tables.opened", number=2, game=7) == (
         "Открыт стол 2: игра №7. Ведёте его вы.")
     assert TRANSLATOR.t("ru", "evening.offer.more").endswith(
-        "Каждый получит сообщение в личном чате и сядет, когда подтвердит, что на месте. "
-        "Остальные садятся кнопкой «Играю», как всегда.")
+        "Каждый получит сообщение в личном чате и сядет, когда подтвердит, что на месте; до тех "
+        "пор место держим. Остальные садятся кнопкой «Играю».")
 
 
 def test_a_friend_order_names_its_holder_with_no_verb_to_agree() -> None:

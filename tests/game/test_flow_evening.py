@@ -19,6 +19,7 @@ import pytest
 
 from bot.app import App
 from bot.evenings.service import EveningService
+from bot.miniapp.server import state_answer
 from tests.fakes.telegram_server import FakeTelegram, SentMessage
 from tests.fakes.virtual_clock import VirtualClock
 from tests.game.conftest import FakeClock, FakeDeadlines
@@ -440,11 +441,31 @@ async def settle_pg(app: App) -> None:
 HOST_B = 801  # a second table's host: an administrator of the club chat
 
 
+def invite_button(panel: SentMessage) -> str:
+    """The panel's «📨 Invite the signed-up (N)»: its callback data."""
+    [data] = [d for _, d in panel.buttons() if d.startswith("gh:") and ":invite:" in d]
+    return data
+
+
+async def invite_offered(flow: Flow, host: int, game: int, count: int) -> SentMessage:
+    """The host's panel of ``game`` once it offers to invite ``count`` of tonight's list."""
+    label = f"📨 Invite the signed-up ({count})"
+
+    def offered() -> SentMessage | None:
+        panel = flow.latest_with(host, f"gh:{game}:")
+        return panel if panel is not None and any(
+            text == label for text, _ in panel.buttons()) else None
+    await flow.fake.wait_for(lambda: offered() is not None, 10, label)
+    panel = offered()
+    assert panel is not None
+    return panel
+
+
 async def test_the_lobby_invites_the_list_and_the_end_records_the_no_shows(
         fake: FakeTelegram, tmp_path: Path) -> None:
-    """Two tables of 3 seats, 7 signed up: each host's lobby invites the next three, the
-    checked-in are seated, walk-ins join as ever, and those who did not come are the evening's
-    no-shows in /profile, /stats and /export."""
+    """Two tables of 3 seats, 7 signed up: each host's panel invites the next three, the
+    checked-in are seated, walk-ins join to the seats the list does not hold, and those who did
+    not come are the evening's no-shows in /profile, /stats and /export."""
     night = Night()
     app, task = await night.start(fake, tmp_path)
     flow = Flow(fake, app, lang="en")
@@ -463,28 +484,36 @@ async def test_the_lobby_invites_the_list_and_the_end_records_the_no_shows(
             await fake.next_message(uid)
         fake.set_admins(CLUB, [HOST_B])
 
-        # table 1: its host is offered the list and invites the first three
+        # table 1: its host's panel offers the list; a walk-in comes first
         await flow.host("/newgame")
-        offer = await flow.prompt(HOST, "ge:")
-        assert offer.body.startswith(f"🗓 The club's evening is tonight: {when(start)}. "
-                                     "Signed up for seats: 6, on the waitlist: 1")
-        assert offer.buttons()[0][0] == "📨 Invite the signed-up (3)"
-        one = int(offer.buttons()[0][1].split(":")[1])
-        assert await press(flow, HOST, offer, offer.buttons()[0][1]) == (
+        lobby = await flow.prompt(CLUB, "gl:")
+        one = int(lobby.buttons()[0][1].split(":")[1])
+        panel = await invite_offered(flow, HOST, one, 3)
+        assert (f"🗓 The club's evening is tonight: {when(start)}. Signed up for seats: 6, on "
+                "the waitlist: 1; tables: 2, seats at each: 3.") in panel.body
+        await press(flow, p[8], lobby, f"gl:{one}:join")
+        # a walk-in takes no seat of the list's: the invitation still invites three
+        await invite_offered(flow, HOST, one, 3)
+        assert await press(flow, HOST, panel, invite_button(panel)) == (
             "Invitations sent: 3.", False)
         await settle(app)
-        assert "📨 Invited: Player1, Player2, Player3." in offer.body
-        assert offer.buttons() == []  # three seats, three invited
+        await fake.wait_for(lambda: "📨 Invited and not here yet: Player1, Player2, Player3."
+                            in panel.body, 10, "the invited on the panel")
+        assert "Nobody left to invite" in panel.body
+        assert not any(d.startswith(f"gh:{one}:") and ":invite:" in d
+                       for _, d in panel.buttons())  # three seats, three invited
         invitations = {n: await flow.prompt(p[n], "gk:") for n in (1, 2, 3)}
         assert invitations[1].body.startswith(f"🎲 Table 1 (game №{one}) at “Club” is "
                                               "gathering")
         assert await press(flow, p[1], invitations[1], f"gk:{one}:{evening}") == (
-            f"You are at the table: seat №1 (game №{one}).", False)
-        assert await press(flow, p[2], invitations[2], f"gk:{one}:{evening}") == (
             f"You are at the table: seat №2 (game №{one}).", False)
+        assert await press(flow, p[2], invitations[2], f"gk:{one}:{evening}") == (
+            f"You are at the table: seat №3 (game №{one}).", False)
         await settle(app)
-        assert invitations[1].body == f"✅ You're at Table 1: seat №1 (game №{one})."
+        assert invitations[1].body == f"✅ You're at Table 1: seat №2 (game №{one})."
         assert invitations[1].buttons() == []
+        await fake.wait_for(lambda: "📨 Invited and not here yet: Player3." in panel.body,
+                            10, "the checked-in off the panel's invited")
         # pressed again; someone else's invitation; a player never invited
         assert (await press(flow, p[1], invitations[1], f"gk:{one}:{evening}"))[0].startswith(
             "You are already at the table")
@@ -492,9 +521,11 @@ async def test_the_lobby_invites_the_list_and_the_end_records_the_no_shows(
             "This invitation is not for you, or no longer stands.", True)
         assert await press(flow, p[7], invitations[2], f"gk:{one}:{evening}") == (
             "This invitation is not for you, or no longer stands.", True)
-        # a walk-in joins as ever
-        lobby = await flow.prompt(CLUB, f"gl:{one}:")
-        await press(flow, p[8], lobby, f"gl:{one}:join")
+        # Player3's seat is held: the waitlisted Player7 walking in is refused it
+        assert await press(flow, p[7], lobby, f"gl:{one}:join") == (
+            "The seats left at Table 1 are held for the signed-up players invited to it "
+            "(1 not here yet). Ask the host.", True)
+        assert flow.games.tables[one].seat_of(p[7]) is None
         # a player may not invite; /invite again: nobody left for this table
         assert await club_answer(flow, p[8], "/invite") == "Only this game's host may do that."
         assert await club_answer(flow, HOST, "/invite") == (
@@ -503,21 +534,28 @@ async def test_the_lobby_invites_the_list_and_the_end_records_the_no_shows(
 
         # table 2 invites the next three (not the one table 1 invited and who has not come)
         await fake.send(HOST_B, "/newgame", chat_id=CLUB)
-        offer_b = await flow.prompt(HOST_B, "ge:")
-        two = int(offer_b.buttons()[0][1].split(":")[1])
-        assert two != one and offer_b.buttons()[0][0] == "📨 Invite the signed-up (3)"
-        await press(flow, HOST_B, offer_b, offer_b.buttons()[0][1])
+        await wait_until(lambda: len(flow.games.tables) == 2, 10, "table 2")
+        two = max(flow.games.tables)
+        panel_b = await invite_offered(flow, HOST_B, two, 3)
+        await press(flow, HOST_B, panel_b, invite_button(panel_b))
         await settle(app)
-        assert "📨 Invited: Player4, Player5, Player6." in offer_b.body
+        await fake.wait_for(lambda: "📨 Invited and not here yet: Player4, Player5, Player6."
+                            in panel_b.body, 10, "table 2's invited")
         invite4 = await flow.prompt(p[4], "gk:")
         assert await press(flow, p[4], invite4, f"gk:{two}:{evening}") == (
             f"You are at the table: seat №1 (game №{two}).", False)
-        # invited to table 2, Player5 sits down at table 1 instead: came all the same
-        await press(flow, p[5], lobby, f"gl:{one}:join")
+        # Player5, invited to table 2, may not take table 1's held seat; joins table 2 with
+        # «I play» instead of the invitation: came all the same
+        assert (await press(flow, p[5], lobby, f"gl:{one}:join"))[0].startswith(
+            "The seats left at Table 1 are held")
+        lobby_b = await flow.prompt(CLUB, f"gl:{two}:")
+        assert await press(flow, p[5], lobby_b, f"gl:{two}:join") == (
+            f"You are at the table: seat №2 (game №{two}).", False)
         tables = flow.games.tables
         assert [s.name for _, s in sorted(tables[one].seats.items())] == [
-            "Player1", "Player2", "Player8", "Player5"]
-        assert [s.name for _, s in sorted(tables[two].seats.items())] == ["Player4"]
+            "Player8", "Player1", "Player2"]
+        assert [s.name for _, s in sorted(tables[two].seats.items())] == [
+            "Player4", "Player5"]
         assert private_with(fake, p[7], "🎲") == []  # the waitlist is not invited
 
         # the evening ends: Player3 and Player6 had seats and did not come
@@ -639,3 +677,78 @@ RU_WEEKDAYS = ("пн", "вт", "ср", "чт", "пт", "сб", "вс")
 def ru(start: datetime) -> str:
     local = start.astimezone(ZONE)
     return f"{RU_WEEKDAYS[local.weekday()]} {local.strftime('%d.%m, %H:%M')}"
+
+
+async def test_the_panels_list_and_its_held_seats_survive_a_restart(
+        fake: FakeTelegram, tmp_path: Path) -> None:
+    """One table of 3 seats, 4 signed up: the host's panel and the Mini App offer the list
+    (one list of legal actions); after a restart the new panel says who is invited and not
+    here yet, their seats still refuse a walk-in, an invitation sent before it still seats its
+    player; a cancel frees a seat the panel offers to the waitlist's first."""
+    night = Night()
+    app, task = await night.start(fake, tmp_path)
+    flow = Flow(fake, app, lang="en")
+    try:
+        players = await flow.register(6)
+        p = dict(enumerate(players, 1))
+        start = night.clock.now + timedelta(hours=3)
+        evening = await announce(flow, night, start, 1, 3)
+        post = post_of(fake)
+        for n in range(1, 5):
+            await press(flow, p[n], post, f"ev:{evening}:in")
+        await fake.send(HOST, "/start")
+        await fake.next_message(HOST)
+        await flow.host("/newgame")
+        lobby = await flow.prompt(CLUB, "gl:")
+        game = int(lobby.buttons()[0][1].split(":")[1])
+        panel = await invite_offered(flow, HOST, game, 3)
+        _, state = await state_answer(flow.games, game, HOST, "en")
+        assert {"name": "invite", "danger": False, "label": "Invite the signed-up"} \
+            in state["actions"]
+        assert await press(flow, HOST, panel, invite_button(panel)) == (
+            "Invitations sent: 3.", False)
+        await settle(app)
+        invitations = {n: await flow.prompt(p[n], "gk:") for n in (1, 2, 3)}
+        assert await press(flow, p[1], invitations[1], f"gk:{game}:{evening}") == (
+            f"You are at the table: seat №1 (game №{game}).", False)
+        _, state = await state_answer(flow.games, game, HOST, "en")
+        assert "invite" not in [a["name"] for a in state["actions"]]
+        await settle(app)
+    finally:
+        await stop_app(app, task)
+
+    app, task = await night.start(fake, tmp_path)
+    try:
+        flow = Flow(fake, app, lang="en", game_id=game)
+
+        # the panel (the same message: nothing happened since) still shows the list
+        await settle(app)
+        panel = await flow.prompt(HOST, f"gh:{game}:")
+        assert "📨 Invited and not here yet: Player2, Player3." in panel.body
+        assert "Nobody left to invite" in panel.body
+        assert not any(":invite:" in d for _, d in panel.buttons())
+        # the invited players' seats are still held: a walk-in is refused
+        assert (await press(flow, p[6], lobby, f"gl:{game}:join"))[0] == (
+            "The seats left at Table 1 are held for the signed-up players invited to it "
+            "(2 not here yet). Ask the host.")
+        # the invitation sent before the restart seats its player
+        assert await press(flow, p[2], invitations[2], f"gk:{game}:{evening}") == (
+            f"You are at the table: seat №2 (game №{game}).", False)
+        # Player3 cancels: the waitlist's Player4 has the seat, and the panel offers it
+        assert await press(flow, p[3], post, f"ev:{evening}:out") == (
+            "Your sign-up is cancelled.", False)
+        panel = await invite_offered(flow, HOST, game, 1)
+        assert "Invited and not here yet" not in panel.body
+        assert await press(flow, HOST, panel, invite_button(panel)) == (
+            "Invitations sent: 1.", False)
+        invitation = await flow.prompt(p[4], "gk:")
+        assert await press(flow, p[4], invitation, f"gk:{game}:{evening}") == (
+            f"You are at the table: seat №3 (game №{game}).", False)
+        # nobody is held for now: a walk-in joins as ever
+        assert await press(flow, p[6], lobby, f"gl:{game}:join") == (
+            f"You are at the table: seat №4 (game №{game}).", False)
+        # Player3's old invitation no longer stands
+        assert await press(flow, p[3], invitations[3], f"gk:{game}:{evening}") == (
+            "This invitation is not for you, or no longer stands.", True)
+    finally:
+        await stop_app(app, task)

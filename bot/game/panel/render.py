@@ -17,6 +17,7 @@ from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup, WebAppInfo
 from bot.game.callbacks import PanelCb
 from bot.game.panel.view import DAY_STAGES, EXTEND_SECONDS, FOUL_REASONS, HostView
 from record.table import Stage
+from views.evenings import starts
 from views.i18n import Safe, Translator
 
 PAGES = ("main", "tech", "end", "seat", "preset", "unseat", "speak", "foul", "unfoul")
@@ -98,6 +99,17 @@ class PanelDrawing:
                 lines.append(t(locale, "panel.composition", roles=", ".join(
                     t(locale, f"game.role.{r}") for r in view.composition)))
             lines.append(t(locale, "panel.fate.host" if view.fate_by_host else "panel.fate.bot"))
+        if view.tonight is not None:  # the club's evening: its list first
+            tonight = view.tonight
+            lines += ["", self.tr.t(locale, "evening.offer.head", when=Safe(starts(
+                self.tr, locale, tonight.evening)), signed=tonight.signed,
+                waiting=tonight.waiting, tables=tonight.evening.tables,
+                seats=tonight.evening.seats)]
+            if tonight.pending:
+                lines.append(self.tr.t(locale, "evening.offer.pending",
+                                       names=", ".join(tonight.pending)))
+            lines.append(t(locale, "evening.offer.more" if tonight.more
+                           else "evening.offer.done"))
         prompt = self._prompt(view, mode, locale, names)
         if prompt:
             lines += ["", prompt]
@@ -144,7 +156,8 @@ class PanelDrawing:
                  tuple((s.seat, s.name, s.alive, s.jailed) for s in view.seats))
         key = (mode, locale, view.step, view.stage, view.actions, view.tied, view.fate_by_host,
                seats, tuple((k, len(v)) for k, v in view.presets.items()), view.next_foul,
-               view.fouls if page == "unfoul" else ())
+               view.fouls if page == "unfoul" else (),
+               view.tonight.more if view.tonight is not None else 0)
         kept = self._markups.get(view.game_id)
         if kept is not None and kept[0] == key:
             return kept[1]
@@ -237,6 +250,8 @@ class PanelDrawing:
                 for s in view.tied] if "fate" in can else []
         lobby = [b(f"panel.btn.{a}", "menu", a) for a in ("seat", "unseat", "preset")
                  if a in can]
+        invite = ([b("evening.offer.button", "invite", count=view.tonight.more)]
+                  if "invite" in can and view.tonight is not None else [])
         fate = ([b("panel.btn.fate.bot" if view.fate_by_host else "panel.btn.fate.host",
                    "fate_mode", "bot" if view.fate_by_host else "host")]
                 if "fate_mode" in can and view.stage in (Stage.LOBBY, Stage.DEALT) else [])
@@ -245,7 +260,7 @@ class PanelDrawing:
         if "tech" in can:
             last.append(b("panel.btn.tech", "menu", "tech"))
         last.append(b("panel.btn.end", "menu", "end"))
-        return [phase, *_grid(draw), timer, lobby, fate, whistle, last]
+        return [invite, phase, *_grid(draw), timer, lobby, fate, whistle, last]
 
 
 def _clock(seconds: int) -> str:

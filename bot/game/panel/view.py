@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING
 import engine
 from bot.errors import UserError
 from bot.game.core import GameCore, Reply, named_table
+from bot.game.rooms.guests import Tonight, tonight_of
 from bot.game.rooms.phase import PhaseService
 from engine import FoulReason, Phase
 from engine.composition import MAX_PLAYERS, MIN_PLAYERS
@@ -30,8 +31,8 @@ DAY_STAGES = (Stage.DAY, Stage.VOTE, Stage.FATE, Stage.CANCEL)
 FOUL_REASONS = tuple(r.value for r in FoulReason)  # in the order the host's pickers show them
 # every action of the host's table, in the order the Mini App shows them (the panel groups them
 # in rows of its own): what is legal now is :func:`legal_actions`, read by both
-ACTIONS = ("deal", "preset", "seat", "unseat", "night", "day", "vote", "fate", "extend", "pause",
-           "resume", "speak", "foul", "unfoul", "tech", "fate_mode", "end")
+ACTIONS = ("invite", "deal", "preset", "seat", "unseat", "night", "day", "vote", "fate",
+           "extend", "pause", "resume", "speak", "foul", "unfoul", "tech", "fate_mode", "end")
 # the deadline that ends each phase (the vote's: its turns); a shorter window inside it, named
 PHASE_DEADLINES = {Stage.NIGHT: NIGHT_DL, Stage.FATE: FATE_DL, Stage.CANCEL: CANCEL_DL}
 WINDOWS = {Stage.NIGHT: MAFIA_DL, Stage.VOTE: TURN_DL}
@@ -98,6 +99,9 @@ class HostView:
     # the table's number when it goes by its name (another table shares its chat, or it plays
     # in a forum's topic): the panel and the Mini App say which table they run
     table: int | None = None
+    # the lobby of the club's evening night: tonight's list (the "invite" action invites its
+    # next ``more``)
+    tonight: Tonight | None = None
 
 
 def public_day(table: Table) -> tuple[int, int]:
@@ -163,6 +167,9 @@ def legal_actions(core: GameCore, table: Table) -> frozenset[str]:
     if table.stage in (Stage.LOBBY, Stage.DEALT):
         out.add("fate_mode")  # before the first phase (the club's next games follow it too)
     if table.stage is Stage.LOBBY:
+        tonight = tonight_of(core, table)
+        if tonight is not None and tonight.more:
+            out.add("invite")  # the evening's signed-up players first
         out.add("preset")
         if len(table.seats) >= 2:
             out.add("seat")
@@ -242,7 +249,7 @@ def build_view(core: GameCore, table: Table,
         next_foul=len(table.game.fouls) + 1 if table.started else 1, window=clock.window,
         window_deadline=end(clock.window_left),
         window_remaining=clock.window_left if table.paused else None,
-        table=named_table(table))
+        table=named_table(table), tonight=tonight_of(core, table))
 
 
 class HostDesk(PhaseService):
@@ -305,6 +312,7 @@ class HostDesk(PhaseService):
             "fate": lambda t, u, a: g.fate(t.game_id, u, t.step, _number(a)),
             "fate_mode": lambda t, u, a: g.set_fate_mode(t.chat_id, u, a == "host"),
             "deal": lambda t, u, a: g.deal(t.chat_id, u),
+            "invite": lambda t, u, a: g.invite(t.game_id, u),
             "preset": self._preset,
             "seat": self._seat,
             "unseat": self._unseat,

@@ -1,117 +1,154 @@
 """The evening's signed-up players at a lobby: the host's offer, the invitation, the check-in.
 
 A lobby opened on the night of the club's evening (one starting within ``EVENING_HOURS`` of
-now) offers its host the list first: one button invites the signed-up players, as many as the
-evening seats at a table, in the list's order, each in private with «✅ I'm here»; the press
-seats the player (the lobby's own join, every check of it) and marks the check-in. Walk-ins join
-as ever. Several tables: each invites the next ones, a player invited to one open lobby is not
-invited to another (the evening's row lock, ``storage/repos/evenings.py``).
+now) shows its host the list on the panel (:func:`tonight_of`, read by the panel's one list
+of legal actions, ``bot/game/panel/view.py``): one button invites the signed-up players, as
+many as the evening seats at a table, in the list's order, each in private with «✅ I'm
+here»; the press seats the player (the lobby's own join, every check of it) and marks the
+check-in. The list has the first claim on the seats: a walk-in never shrinks the invitation
+(only the list's own players at the table count against it), and while invited players are
+on their way a walk-in does not take the seats held for them (:meth:`EveningGuests.hold`).
+Several tables: each invites the next ones, a player invited to one open lobby is not
+invited to another (the evening's row lock, ``storage/repos/evenings.py``). The list is read
+again at a restart (``GameService.restore``): the invitations and holds are the database's.
 """
 
 from __future__ import annotations
 
 import logging
-from collections.abc import Sequence
-
-from aiogram.types import InlineKeyboardMarkup
+from dataclasses import dataclass
 
 from bot.errors import UserError
-from bot.game.callbacks import CheckInCb, InviteCb
+from bot.game.callbacks import CheckInCb
 from bot.game.core import GameCore, Reply, Where, reply
 from bot.game.messages.notifier import button, rows
 from bot.game.rooms.lobby import LobbyService
 from bot.game.rooms.phase import PhaseService
 from engine.composition import MAX_PLAYERS
 from record.table import Stage, Table
-from storage.models import EVENING_HOURS, EveningList, Player, SignUp, is_offline_account
+from storage.models import (
+    EVENING_HOURS,
+    Evening,
+    EveningList,
+    Player,
+    SignUp,
+    is_offline_account,
+)
 from views import evenings as texts
 from views.i18n import Safe
 
 log = logging.getLogger("bot.game.rooms.guests")
 
 
+@dataclass(frozen=True)
+class Tonight:
+    """Tonight's list as a lobby's host sees it: the evening, how many have a seat on the list
+    and how many wait, who was invited here and is not here yet (``pending``, nicknames), and
+    how many the next invitation invites (``more``)."""
+
+    evening: Evening
+    signed: int
+    waiting: int
+    pending: tuple[str, ...]
+    more: int
+
+
+def _waiting(core: GameCore, table: Table, listed: EveningList
+             ) -> tuple[list[SignUp], list[SignUp]]:
+    """The seats of the list not at a table yet: (invited to this table, not invited to any
+    open lobby)."""
+    here: list[SignUp] = []
+    fresh: list[SignUp] = []
+    for signup in listed.seated:
+        tg_id = signup.tg_id
+        if (signup.checked_in or is_offline_account(tg_id)
+                or core.of_player(tg_id) is not None
+                or core.hosted_by(tg_id) is not None):
+            continue
+        if signup.invited_game == table.game_id:
+            here.append(signup)
+            continue
+        other = (None if signup.invited_game is None
+                 else core.tables.get(signup.invited_game))
+        if other is None or other.stage is not Stage.LOBBY or not other.open:
+            fresh.append(signup)
+    return here, fresh
+
+
+def _room(table: Table, listed: EveningList, pending: int) -> int:
+    """How many more this table invites: the evening's seats at a table less the list's own
+    players at it and those invited and not here yet (a walk-in takes none of the list's
+    seats), and never past a full table."""
+    listed_ids = {s.tg_id for s in listed.seated}
+    mine = sum(1 for info in table.seats.values() if info.tg_id in listed_ids)
+    seats = min(listed.evening.seats, MAX_PLAYERS)
+    return max(0, min(seats - mine, MAX_PLAYERS - len(table.seats)) - pending)
+
+
+def tonight_of(core: GameCore, table: Table) -> Tonight | None:
+    """Tonight's list at ``table``'s lobby (from memory: the list as last read), or None: no
+    evening tonight, or the lobby is over."""
+    listed = core.tonight.get(table.game_id)
+    if listed is None or table.stage is not Stage.LOBBY or not table.open:
+        return None
+    here, fresh = _waiting(core, table, listed)
+    more = min(len(fresh), _room(table, listed, len(here)))
+    return Tonight(listed.evening, len(listed.seated), len(listed.waitlist),
+                   tuple(s.name for s in here), more)
+
+
 class EveningGuests(PhaseService):
     def __init__(self, core: GameCore, lobby: LobbyService) -> None:
         super().__init__(core)
         self.lobby = lobby
-        self.offers: dict[tuple[int, int], str] = {}  # (game, evening) -> the offer's key
+        lobby.hold = self.hold
 
     async def tonight(self, table: Table) -> EveningList | None:
-        """The club's evening of tonight (called off ones are not), if any."""
+        """The club's evening of tonight (called off ones are not), if any; kept for the
+        host's panel."""
         now = self.clock()
-        return await self.db.evenings.tonight(table.chat_id, since=now - EVENING_HOURS,
-                                              until=now + EVENING_HOURS)
-
-    def _waiting(self, table: Table, listed: EveningList) -> tuple[list[SignUp], list[SignUp]]:
-        """The seats of the list not at a table yet: (invited to this table, not invited to
-        any open lobby)."""
-        here: list[SignUp] = []
-        fresh: list[SignUp] = []
-        for signup in listed.seated:
-            tg_id = signup.tg_id
-            if (signup.checked_in or is_offline_account(tg_id)
-                    or self.core.of_player(tg_id) is not None
-                    or self.core.hosted_by(tg_id) is not None):
-                continue
-            if signup.invited_game == table.game_id:
-                here.append(signup)
-                continue
-            other = (None if signup.invited_game is None
-                     else self.core.tables.get(signup.invited_game))
-            if other is None or other.stage is not Stage.LOBBY or not other.open:
-                fresh.append(signup)
-        return here, fresh
-
-    @staticmethod
-    def _room(table: Table, listed: EveningList, pending: Sequence[SignUp]) -> int:
-        """How many more this table invites: the evening's seats at a table, less the seated
-        and those invited and not here yet."""
-        seats = min(listed.evening.seats, MAX_PLAYERS)
-        return max(0, seats - len(table.seats) - len(pending))
+        listed = await self.db.evenings.tonight(table.chat_id, since=now - EVENING_HOURS,
+                                                until=now + EVENING_HOURS)
+        if listed is None:
+            self.core.tonight.pop(table.game_id, None)
+        else:
+            self.core.tonight[table.game_id] = listed
+        return listed
 
     async def offer(self, table: Table) -> None:
-        """A lobby just opened: tonight's list offered to its host (nothing without one). The
-        lobby is open whatever happens here: ``/invite`` invites all the same."""
+        """A lobby just opened (or came back after a restart): tonight's list read for its
+        host's panel (nothing without one). The lobby is open whatever happens here:
+        ``/invite`` reads the list again."""
         try:
-            listed = await self.tonight(table)
-            if listed is None:
+            if table.stage is not Stage.LOBBY or not table.open:
+                return
+            shown = table.game_id in self.core.tonight
+            if await self.tonight(table) is None and not shown:
                 return
             async with self.core.lock(table.game_id):
-                if table.stage is Stage.LOBBY and table.open:
-                    await self._tell_host(table, listed, ())
+                pass  # the step's end draws the panel with the list
         except Exception:
             log.exception("tonight's list not offered to the host of game %s", table.game_id)
 
-    async def _tell_host(self, table: Table, listed: EveningList,
-                         invited: Sequence[SignUp]) -> None:
-        """The host's message about tonight's list: what it holds, who was invited now, and
-        the button while more may be invited."""
-        here, fresh = self._waiting(table, listed)
-        more = min(len(fresh), self._room(table, listed, here))
-        host = table.host_id
-        locale = self.core.locale_of(host)
-        evening = listed.evening
-        lines = [self.tr.t(locale, "evening.offer.head",
-                           when=Safe(texts.starts(self.tr, locale, evening)),
-                           signed=len(listed.seated), waiting=len(listed.waitlist),
-                           tables=evening.tables, seats=evening.seats)]
-        if invited:
-            lines.append(self.tr.t(locale, "evening.offer.invited",
-                                   names=", ".join(s.name for s in invited)))
-        lines.append(self.tr.t(locale, "evening.offer.more" if more
-                               else "evening.offer.done"))
-        markup: InlineKeyboardMarkup | None = None
-        if more:
-            markup = rows([button(self.tr.t(locale, "evening.offer.button", count=more),
-                                  InviteCb(game=table.game_id, evening=evening.id).pack())], 1)
-        text = "\n".join(lines)
-        key = (table.game_id, evening.id)
-        ref = self.offers.get(key)
-        if ref is None:  # a key of its own in this process (a restart sends a new message)
-            ref = self.offers[key] = self.core.ref(table, "evening", evening.id, table.seq)
-            await self.notifier.send(host, text, markup=markup, ref=ref)
-        else:
-            await self.notifier.edit(host, ref, text, markup=markup)
+    async def list_changed(self, chat_id: int) -> None:
+        """Tonight's list changed (a sign-up, a cancel, the evening called off): the club's
+        lobbies read it again, and their hosts' panels show it (a cancel frees a seat the
+        waitlist's first may be invited to)."""
+        for table in self.core.tables_in(chat_id):
+            await self.offer(table)
+
+    def hold(self, table: Table, tg_id: int) -> None:
+        """A walk-in's join (the lobby's lock held): refused when the seats left at the table
+        are held for the list's players invited to it and not here yet (the invited
+        themselves take theirs)."""
+        listed = self.core.tonight.get(table.game_id)
+        if listed is None:
+            return
+        here, _ = _waiting(self.core, table, listed)
+        if not here or any(s.tg_id == tg_id for s in here):
+            return
+        if len(table.seats) + len(here) >= min(listed.evening.seats, MAX_PLAYERS):
+            raise UserError("evening.join.held", number=table.number, held=len(here))
 
     async def invite_at(self, where: Where, user_id: int) -> Reply:
         """``/invite`` in the club chat: the sender's table (``GameCore.in_chat``)."""
@@ -129,8 +166,8 @@ class EveningGuests(PhaseService):
         async with self.core.lock(game_id):
             if table.stage is not Stage.LOBBY or not table.open:
                 raise UserError("game.join.closed")
-            here, fresh = self._waiting(table, listed)
-            wanted = fresh[:self._room(table, listed, here)]
+            here, fresh = _waiting(self.core, table, listed)
+            wanted = fresh[:_room(table, listed, len(here))]
             if not wanted and not here:
                 raise UserError("evening.invite.none")
             # claimed under the evening's lock: another table's invitation at the same moment
@@ -144,9 +181,9 @@ class EveningGuests(PhaseService):
             # going out goes now (one sent already is not sent again: its key)
             for signup in [*here, *invited]:
                 await self._invitation(table, listed, signup, title)
-            if invited:
+            if invited:  # the panel shows them invited (drawn at the step's end)
                 after = await self.db.evenings.get(listed.evening.id)
-                await self._tell_host(table, after or listed, invited)
+                self.core.tonight[game_id] = after or listed
         if invited:
             return reply("evening.invite.sent", invited=len(invited))
         if here:
@@ -180,6 +217,9 @@ class EveningGuests(PhaseService):
         await self.db.evenings.check_in(evening_id, tg_id, game_id)
         table = self.core.tables.get(game_id)
         if table is not None:
+            after = await self.db.evenings.get(evening_id)
+            if after is not None and game_id in self.core.tonight:
+                self.core.tonight[game_id] = after
             async with self.core.lock(game_id):
                 await self.notifier.edit_private(
                     tg_id, self.core.ref(table, "invite", evening_id, tg_id),

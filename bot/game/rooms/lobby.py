@@ -55,6 +55,9 @@ class LobbyService(PhaseService):
         # /newgame: a lock per club (opening a lobby writes its game's row: no other club's
         # opening or join waits for that); its tables are numbered under it
         self._opening: dict[int, asyncio.Lock] = {}
+        # a join's last check (the lobby's lock held): refuses a walk-in a seat held for the
+        # players of tonight's list invited to the table (bot/game/rooms/guests.py)
+        self.hold: Callable[[Table, int], None] = lambda table, tg_id: None
 
     async def open_lobby(self, where: Where, title: str, user_id: int, *,
                          is_admin: bool) -> Table:
@@ -267,6 +270,7 @@ class LobbyService(PhaseService):
                 raise UserError("game.join.host")  # the host sees every role
             if len(table.seats) >= MAX_PLAYERS:
                 raise UserError("game.join.full")
+            self.hold(table, tg_id)
             self._take_seat(table, SeatInfo(0, tg_id, player.nickname),
                             lambda game: UserError("game.join.other_game", game=game),
                             lambda other: UserError("tables.join.other", number=other.number,
