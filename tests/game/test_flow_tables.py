@@ -278,7 +278,8 @@ async def test_a_forum_tables_panel_names_it(fake: FakeTelegram, tmp_path: Path)
 
 async def test_a_command_names_its_table_by_number_in_a_chat_with_two(
         fake: FakeTelegram, tmp_path: Path) -> None:
-    """``/status 2`` (anyone) and a host's ``/deal 2``, ``/pause 2``… name their table; a
+    """Table 2 opened from the lobby's "another table" button in a chat without topics;
+    ``/status 2`` (anyone) and a host's ``/deal 2``, ``/pause 2``… name their table; a
     number no table has, or a word instead of one, is answered and changes nothing; a host
     still runs only the table it hosts. (Members' answers in a club chat share a small
     budget, bot/telegram/flood.py: most questions here are the hosts'.)"""
@@ -292,10 +293,14 @@ async def test_a_command_names_its_table_by_number_in_a_chat_with_two(
         await start_hosts(fake, HOST2)
         two = Flow(fake, app, "en", host_id=HOST2)
         await two.register(PLAYERS, first=3101, nick="Guest")
-        await fake.send(HOST2, "/newgame", chat_id=CLUB)
+        # the second host opens table 2 from the lobby's "another table" button
+        lobby1 = await one.prompt(CLUB, f"gl:{one.game_id}:")
+        assert await one.press(HOST2, lobby1, f"gl:{one.game_id}:table") == (
+            f"Table 2 is open: game №{one.game_id + 1}. You are its host.")
         await wait_until(lambda: len(one.games.tables) == 2, 10, "table 2")
         two.game_id = max(one.games.tables)
         lobby2 = await two.prompt(CLUB, f"gl:{two.game_id}:")
+        assert lobby2.body.startswith("<b>Table 2</b>\n")
         await seat_all(two, lobby2)
         # a member's bare /status: which table? the answer says how to name one
         which = await one.host_says_as(one.players[1], "/status", "are open in this chat")
