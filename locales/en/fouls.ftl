@@ -23,7 +23,7 @@ foul-fine-empty = The club's fine is { $price ->
        *[other] { $price } points
     }, but the balance was empty: nothing was taken.
 foul-done = 🟨 Foul { $number } of the game: { $who }, { $reason }. { $fine }
-foul-player = 🟨 The host recorded a foul against you in game №{ $game }: { $reason }. { $fine }
+foul-player = 🟨 The host recorded a foul against you in game #{ $game }: { $reason }. { $fine }
     Your fouls in this game: { $count }.
 foul-club = 🟨 Foul: { $who }, { $reason }. Their fouls in this game: { $count }.
 foul-offer-text = ⚠️ Fouls of { $who } in this game: { $count } (the club's limit: { $limit }). Remove the player from the game (technical death)? You decide.
@@ -40,7 +40,7 @@ foul-back = {" "}{ $points ->
        *[other] { $points } points are
     } given back.
 foul-undone-done = ↩️ Foul { $number } against { $who } is undone.{ $back }
-foul-undone-player = ↩️ The foul recorded against you in game №{ $game } ({ $reason }) was a mistake and is undone.{ $back }
+foul-undone-player = ↩️ The foul recorded against you in game #{ $game } ({ $reason }) was a mistake and is undone.{ $back }
 foul-undone-club = ↩️ The foul against { $who } is undone.
 foul-usage = Usage: <code>/foul SEAT [reason]</code>; the reason: turn, night, gesture, or your own words.
 foul-unfoul_usage = Usage: <code>/unfoul [NUMBER]</code> undoes a foul recorded by mistake (without a number: the latest one).

@@ -11,7 +11,7 @@ game-not_found = This game is not found or is over.
 game-none_in_chat = There is no game in this chat. The host opens a lobby with /newgame.
 game-not_host = Only this game's host may do that.
 game-not_host_rights = A game is opened by a chat administrator or a host listed in the bot's settings.
-game-already_open = Game №{ $game } is already open in this chat. End it with /endgame.
+game-already_open = Game #{ $game } is already open in this chat. End it with /endgame.
 game-stale = This button is out of date: that part of the game is over.
 game-paused = The game is paused. Wait until the host resumes it.
 game-busy = Finish the current part of the game first.
@@ -25,11 +25,11 @@ game-blocked_bot = { $who } blocked the bot and gets no messages. The game goes 
     }.
 game-evening = The vote is over. The host starts the next night.
 game-card =
-    <b>Your card</b> (game №{ $game }, seat №{ $seat }): <b>{ $role }</b>
+    <b>Your card</b> (game #{ $game }, seat №{ $seat }): <b>{ $role }</b>
     Team: { $team }
     { $about }
 game-lobby-text =
-    <b>Game №{ $game }: taking seats</b> ({ $count ->
+    <b>Game #{ $game }: taking seats</b> ({ $count ->
         [one] { $count } player
        *[other] { $count } players
     })
@@ -45,9 +45,9 @@ game-join-blocked = Your account is blocked by the administration: you cannot pl
 game-join-no_nick = To play and collect points you need a nickname: /nick NAME in private with the bot.
 game-join-closed = This game is no longer taking seats.
 game-join-already = You are already at the table: seat №{ $seat }.
-game-join-other_game = You are already in game №{ $game }.
+game-join-other_game = You are already in game #{ $game }.
 game-join-full = The table is full.
-game-join-ok = You are at the table: seat №{ $seat } (game №{ $game }).
+game-join-ok = You are at the table: seat №{ $seat } (game #{ $game }).
 game-leave-not_joined = You are not at this table.
 game-leave-ok = You left the table.
 game-reseat-unknown = Nobody with the nickname { $nick } sits at this table.
@@ -212,7 +212,7 @@ game-stage-evening = after the vote
 game-stage-over = game over
 game-stage-aborted = aborted
 game-status-text =
-    <b>Game №{ $game }</b>: { $stage }{ $paused }
+    <b>Game #{ $game }</b>: { $stage }{ $paused }
     Time left in this part: { $deadline }{ $voters }
     Alive: { $alive }
 game-status-voters = Still to vote: { $seats }

@@ -1,6 +1,6 @@
 # The host's live panel in private (bot/game/panel/live.py), keys panel.* (ids panel-*).
 
-panel-head = 🎩 <b>Game №{ $game }</b>: { $stage }{ $paused }
+panel-head = 🎩 <b>Game #{ $game }</b>: { $stage }{ $paused }
 panel-paused = {" "}— ⏸ paused
 panel-night = night { $number }
 panel-day = day { $number }

@@ -11,7 +11,7 @@ seats-add-usage = Usage: <code>/addseat NICK [m|f]</code> — a seat for a playe
 seats-add-ok = { $nick } sits at seat №{ $seat } without Telegram: the host gets the card and the buttons.
 seats-add-new = A new account without Telegram for { $nick }; seat №{ $seat }. The host gets the card and the buttons.
 seats-add-already = { $nick } is already at the table: seat №{ $seat }.
-seats-add-other_game = { $nick } has already joined game №{ $game }.
+seats-add-other_game = { $nick } has already joined game #{ $game }.
 seats-add-blocked = The account { $nick } is blocked by the administration.
 seats-unseat-usage = Usage: <code>/unseat NICK</code>
 seats-unseat-ok = { $nick } no longer sits at the table.
@@ -22,5 +22,5 @@ seats-offline_account = { $nick } has no Telegram (an account without Telegram):
 
 ## the table's picture in the club chat (with the day's first post; every card at the end)
 
-seats-picture-day = Game №{ $game } — day { $day }
-seats-picture-end = Game №{ $game } — the end: every card
+seats-picture-day = Game #{ $game } — day { $day }
+seats-picture-end = Game #{ $game } — the end: every card

@@ -143,7 +143,7 @@ async def test_a_member_s_commands_do_not_push_the_table_s_posts_back(
         # out in one post (docs/delivery.md)
         said = "\n\n".join(m.body for m in fake.messages(CLUB)[start:])
         before_deal = said[:said.index("<b>Cards dealt")]
-        answers = before_deal.count(f"<b>Game №{flow.game_id}</b>")
+        answers = before_deal.count(f"<b>Game #{flow.game_id}</b>")
         assert answers == MEMBER_BURST + 1  # the member's burst and the admin's
         assert Metrics.total(app.metrics.answers_withheld) == 30 - MEMBER_BURST
 

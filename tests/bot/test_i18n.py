@@ -63,6 +63,16 @@ def test_a_language_writes_a_date_one_way(locale: str, form: str) -> None:
         assert formats <= {form}, (path.name, formats)
 
 
+def test_english_numbers_a_game_one_way() -> None:
+    """An English reader meets "game #12" in the chat, /balance and the pages alike (a seat
+    keeps its "№3": the table's own mark); Russian says «игра №12» everywhere."""
+    for path in sorted((LOCALES_DIR / "en").glob("*.ftl")):
+        text = path.read_text(encoding="utf-8")
+        assert not re.search(r"№\{ \$game \}", text), path.name
+    assert TRANSLATOR.t("en", "game.join.ok", seat=3, game=12) == (
+        "You are at the table: seat №3 (game #12).")
+
+
 def test_variables_agree() -> None:
     ru, en = TRANSLATOR.catalogs["ru"].messages, TRANSLATOR.catalogs["en"].messages
     differ = {k for k in ru if k in en

@@ -49,11 +49,11 @@ async def test_one_post_per_incident_and_one_when_it_ends() -> None:
         await alerts.tick()
         now[0] += 10
     assert len(posts) == 2
-    assert any("Game №12 is stuck" in p and "21:04" in p for p in posts)
+    assert any("Game #12 is stuck" in p and "21:04" in p for p in posts)
     assert any("database does not answer, since 21:05" in p for p in posts)
     del active["stuck:12"]
     await alerts.tick()
-    assert posts[-1] == "✅ Resolved: game №12 is no longer stuck (it lasted 0:00:50)."
+    assert posts[-1] == "✅ Resolved: game #12 is no longer stuck (it lasted 0:00:50)."
     await alerts.tick()
     assert len(posts) == 3  # the database's incident still open, not told again
     assert lasted(3725) == "1:02:05"
@@ -137,15 +137,15 @@ async def test_a_table_whose_deadline_job_is_gone_is_told_stuck_then_resolved(
         for job in app.scheduler.get_jobs():  # nobody will close this night now
             if job.id.startswith(games.core.key(flow.table, "")):
                 app.scheduler.remove_job(job.id)
-        await _told_once(fake, f"Game №{game} is stuck")
+        await _told_once(fake, f"Game #{game} is stuck")
         await _more_ticks(app)
         await wait_until(lambda: _gauge(app, "mafia_games_overdue") == 1, 10, "the gauge")
         await flow.host("/extend 60")  # the host moves it on: its deadline is ahead again
-        await _told_once(fake, f"game №{game} is no longer stuck")
+        await _told_once(fake, f"game #{game} is no longer stuck")
         await _more_ticks(app)
         await wait_until(lambda: _gauge(app, "mafia_games_overdue") == 0, 10, "the gauge")
-        assert _told(fake, f"Game №{game} is stuck") == 1
-        assert _told(fake, f"game №{game} is no longer stuck") == 1
+        assert _told(fake, f"Game #{game} is stuck") == 1
+        assert _told(fake, f"game #{game} is no longer stuck") == 1
 
 
 @pytest.mark.usefixtures("quick_alerts")

@@ -27,13 +27,13 @@ async def test_member_status_and_bad_seat(fake: FakeTelegram, tmp_path: Path) ->
         await flow.start("/night", Stage.NIGHT)
         host_before = len(fake.messages(HOST))
         member = flow.players[0]
-        status = await flow.host_says_as(member, "/status", "Game №")
+        status = await flow.host_says_as(member, "/status", "Game #")
         assert "night" in status
         assert len(fake.messages(HOST)) == host_before  # nothing was sent to the host
         answer = await flow.host_says("/tech 99", "seat 99")
         assert answer == "There is no seat 99: the table has 10 players."
         assert all(flow.table.game.player(s).alive for s in flow.table.seats)
-        await flow.host_says("/status", "Game №")
+        await flow.host_says("/status", "Game #")
         # the host's own /status still tells who is to choose
         await wait_until(lambda: any("Still to choose" in m.body
                                      for m in fake.messages(HOST)[host_before:]), 5, "the note")

@@ -503,14 +503,14 @@ async def test_the_lobby_invites_the_list_and_the_end_records_the_no_shows(
         assert not any(d.startswith(f"gh:{one}:") and ":invite:" in d
                        for _, d in panel.buttons())  # three seats, three invited
         invitations = {n: await flow.prompt(p[n], "gk:") for n in (1, 2, 3)}
-        assert invitations[1].body.startswith(f"🎲 Table 1 (game №{one}) at “Club” is "
+        assert invitations[1].body.startswith(f"🎲 Table 1 (game #{one}) at “Club” is "
                                               "gathering")
         assert await press(flow, p[1], invitations[1], f"gk:{one}:{evening}") == (
-            f"You are at the table: seat №2 (game №{one}).", False)
+            f"You are at the table: seat №2 (game #{one}).", False)
         assert await press(flow, p[2], invitations[2], f"gk:{one}:{evening}") == (
-            f"You are at the table: seat №3 (game №{one}).", False)
+            f"You are at the table: seat №3 (game #{one}).", False)
         await settle(app)
-        assert invitations[1].body == f"✅ You're at Table 1: seat №2 (game №{one})."
+        assert invitations[1].body == f"✅ You're at Table 1: seat №2 (game #{one})."
         assert invitations[1].buttons() == []
         await fake.wait_for(lambda: "📨 Invited and not here yet: Player3." in panel.body,
                             10, "the checked-in off the panel's invited")
@@ -543,14 +543,14 @@ async def test_the_lobby_invites_the_list_and_the_end_records_the_no_shows(
                             in panel_b.body, 10, "table 2's invited")
         invite4 = await flow.prompt(p[4], "gk:")
         assert await press(flow, p[4], invite4, f"gk:{two}:{evening}") == (
-            f"You are at the table: seat №1 (game №{two}).", False)
+            f"You are at the table: seat №1 (game #{two}).", False)
         # Player5, invited to table 2, may not take table 1's held seat; joins table 2 with
         # «I play» instead of the invitation: came all the same
         assert (await press(flow, p[5], lobby, f"gl:{one}:join"))[0].startswith(
             "The seats left at Table 1 are held")
         lobby_b = await flow.prompt(CLUB, f"gl:{two}:")
         assert await press(flow, p[5], lobby_b, f"gl:{two}:join") == (
-            f"You are at the table: seat №2 (game №{two}).", False)
+            f"You are at the table: seat №2 (game #{two}).", False)
         tables = flow.games.tables
         assert [s.name for _, s in sorted(tables[one].seats.items())] == [
             "Player8", "Player1", "Player2"]
@@ -710,7 +710,7 @@ async def test_the_panels_list_and_its_held_seats_survive_a_restart(
         await settle(app)
         invitations = {n: await flow.prompt(p[n], "gk:") for n in (1, 2, 3)}
         assert await press(flow, p[1], invitations[1], f"gk:{game}:{evening}") == (
-            f"You are at the table: seat №1 (game №{game}).", False)
+            f"You are at the table: seat №1 (game #{game}).", False)
         _, state = await state_answer(flow.games, game, HOST, "en")
         assert "invite" not in [a["name"] for a in state["actions"]]
         await settle(app)
@@ -733,7 +733,7 @@ async def test_the_panels_list_and_its_held_seats_survive_a_restart(
             "(2 not here yet). Ask the host.")
         # the invitation sent before the restart seats its player
         assert await press(flow, p[2], invitations[2], f"gk:{game}:{evening}") == (
-            f"You are at the table: seat №2 (game №{game}).", False)
+            f"You are at the table: seat №2 (game #{game}).", False)
         # Player3 cancels: the waitlist's Player4 has the seat, and the panel offers it
         assert await press(flow, p[3], post, f"ev:{evening}:out") == (
             "Your sign-up is cancelled.", False)
@@ -743,10 +743,10 @@ async def test_the_panels_list_and_its_held_seats_survive_a_restart(
             "Invitations sent: 1.", False)
         invitation = await flow.prompt(p[4], "gk:")
         assert await press(flow, p[4], invitation, f"gk:{game}:{evening}") == (
-            f"You are at the table: seat №3 (game №{game}).", False)
+            f"You are at the table: seat №3 (game #{game}).", False)
         # nobody is held for now: a walk-in joins as ever
         assert await press(flow, p[6], lobby, f"gl:{game}:join") == (
-            f"You are at the table: seat №4 (game №{game}).", False)
+            f"You are at the table: seat №4 (game #{game}).", False)
         # Player3's old invitation no longer stands
         assert await press(flow, p[3], invitations[3], f"gk:{game}:{evening}") == (
             "This invitation is not for you, or no longer stands.", True)

@@ -219,7 +219,7 @@ async def test_host_controls_tech_status_pause_and_end(fake: FakeTelegram,
         await flow.deal()
         t = flow.table
         await flow.start("/night", Stage.NIGHT)
-        status = await flow.host_says("/status", "Game №")
+        status = await flow.host_says("/status", "Game #")
         assert "night" in status
         roles = {flow.games.tr.t(loc, f"game.role.{r}") for loc in ("ru", "en") for r in Role}
         assert not any(r in status for r in roles)

@@ -105,7 +105,7 @@ async def test_two_tables_in_a_forum_play_whole_games_each_in_its_own_topic(
         await seat_all(two, lobby2)
         # a player of table 1 is refused at table 2, told which table they sit at
         refused = await one.press(one.players[0], lobby2, f"gl:{two.game_id}:join")
-        assert refused == (f"You already sit at another table: Table 1, game №{one.game_id}.")
+        assert refused == (f"You already sit at another table: Table 1, game #{one.game_id}.")
         assert two.table.seat_of(one.players[0]) is None
         # each host runs its own table from its own panel
         for flow, other in ((one, two), (two, one)):
@@ -113,7 +113,7 @@ async def test_two_tables_in_a_forum_play_whole_games_each_in_its_own_topic(
             assert flow.latest_with(flow.host_id, f"gh:{other.game_id}:") is None
         # a host's typed command in its topic reaches its table only
         await fake.send(HOST, "/status", chat_id=CLUB, thread=one.thread)
-        await fake.wait_for(lambda: any(f"Game №{one.game_id}" in m.body
+        await fake.wait_for(lambda: any(f"Game #{one.game_id}" in m.body
                                         for m in fake.in_topic(CLUB, one.thread)
                                         if "gl:" not in str(m.buttons())),
                             10, "table 1's status in its topic")
@@ -124,9 +124,9 @@ async def test_two_tables_in_a_forum_play_whole_games_each_in_its_own_topic(
                                                ((two, "Guest"), (one, "Player"))):
             posts = fake.in_topic(CLUB, flow.thread)
             assert len(posts) > 5
-            assert not any(re.search(rf"[Gg]ame №{other.game_id}\b|{others}\d", m.body)
+            assert not any(re.search(rf"[Gg]ame #{other.game_id}\b|{others}\d", m.body)
                            for m in posts)
-            assert any(re.search(rf"[Gg]ame №{flow.game_id}\b", m.body) for m in posts)
+            assert any(re.search(rf"[Gg]ame #{flow.game_id}\b", m.body) for m in posts)
             assert any(re.search(rf"{nick}\d", m.body) for m in posts)
         # every send to the forum named its topic (the pictures too)
         sends = [r for r in fake.log if r.chat_id == CLUB
@@ -166,7 +166,7 @@ async def test_two_tables_in_a_chat_without_topics_name_themselves_in_every_post
         await seat_all(two, lobby2)
         # the first host's second /newgame: one host, one table
         await fake.send(HOST, "/newgame", chat_id=CLUB)
-        await fake.wait_for(lambda: any(f"№{one.game_id} is already open" in m.body
+        await fake.wait_for(lambda: any(f"#{one.game_id} is already open" in m.body
                                         for m in fake.messages(CLUB)), 10, "the refusal")
         # a member's /status with two tables open: which table? the answer names them
         await fake.send(one.players[0], "/status", chat_id=CLUB)
@@ -188,7 +188,7 @@ async def test_two_tables_in_a_chat_without_topics_name_themselves_in_every_post
         assert posts
         for flow, (other, others) in ((one, (two, "Guest")), (two, (one, "Player"))):
             mine = game_posts[flow.game_id]
-            assert mine and not any(re.search(rf"[Gg]ame №{other.game_id}\b|{others}\d",
+            assert mine and not any(re.search(rf"[Gg]ame #{other.game_id}\b|{others}\d",
                                               m.body) for m in mine)
             # within today's budget: about two posts per player per game
             assert len(mine) <= 2.5 * PLAYERS, [m.body[:40] for m in mine]
@@ -238,7 +238,7 @@ async def test_each_hosts_panel_and_mini_app_name_the_table_once_another_opens(
         await one.lobby(PLAYERS)
         games = one.games
         panel1 = await one.prompt(HOST, f"gh:{one.game_id}:")
-        assert panel1.body.startswith(f"🎩 <b>Game №{one.game_id}</b>"), panel1.body[:60]
+        assert panel1.body.startswith(f"🎩 <b>Game #{one.game_id}</b>"), panel1.body[:60]
         _, alone = await state_answer(games, one.game_id, HOST, "en")
         assert alone["title"] == f"Game #{one.game_id}: the host's table"
         await start_hosts(fake, HOST2)
@@ -249,8 +249,8 @@ async def test_each_hosts_panel_and_mini_app_name_the_table_once_another_opens(
         panel2 = await two.prompt(HOST2, f"gh:{two.game_id}:")
         await fake.wait_for(lambda: panel1.body.startswith("<b>Table 1</b>\n"), 10,
                             "table 1's panel named")
-        assert panel1.body.startswith(f"<b>Table 1</b>\n🎩 <b>Game №{one.game_id}</b>")
-        assert panel2.body.startswith(f"<b>Table 2</b>\n🎩 <b>Game №{two.game_id}</b>")
+        assert panel1.body.startswith(f"<b>Table 1</b>\n🎩 <b>Game #{one.game_id}</b>")
+        assert panel2.body.startswith(f"<b>Table 2</b>\n🎩 <b>Game #{two.game_id}</b>")
         for flow, number in ((one, 1), (two, 2)):
             status, state = await state_answer(games, flow.game_id, flow.host_id, "en")
             assert status == 200 and state["title"] == f"Table {number} · game #{flow.game_id}"
@@ -271,7 +271,7 @@ async def test_a_forum_tables_panel_names_it(fake: FakeTelegram, tmp_path: Path)
         assert lobby is not None
         flow.game_id = game_of(lobby)
         panel = await flow.prompt(HOST, f"gh:{flow.game_id}:")
-        assert panel.body.startswith(f"<b>Table 1</b>\n🎩 <b>Game №{flow.game_id}</b>")
+        assert panel.body.startswith(f"<b>Table 1</b>\n🎩 <b>Game #{flow.game_id}</b>")
         _, state = await state_answer(flow.games, flow.game_id, HOST, "en")
         assert state["title"] == f"Table 1 · game #{flow.game_id}"
 
@@ -288,8 +288,8 @@ async def test_a_command_names_its_table_by_number_in_a_chat_with_two(
         one = Flow(fake, app, "en")
         await one.lobby(PLAYERS)
         # a lone table: its number is accepted too, and its status has no name to open with
-        alone = await one.host_says_as(one.players[0], "/status 1", f"Game №{one.game_id}")
-        assert alone.startswith(f"<b>Game №{one.game_id}</b>: taking seats"), alone
+        alone = await one.host_says_as(one.players[0], "/status 1", f"Game #{one.game_id}")
+        assert alone.startswith(f"<b>Game #{one.game_id}</b>: taking seats"), alone
         await start_hosts(fake, HOST2)
         two = Flow(fake, app, "en", host_id=HOST2)
         await two.register(PLAYERS, first=3101, nick="Guest")
@@ -307,13 +307,13 @@ async def test_a_command_names_its_table_by_number_in_a_chat_with_two(
         assert which == ("Tables 1, 2 are open in this chat. Name one by its number: "
                          "/status 2. A table's commands come from its host.")
         # a member names table 2: its status, opening with its name
-        said = await one.host_says_as(one.players[2], "/status 2", f"Game №{two.game_id}")
-        assert said.startswith(f"<b>Table 2</b>\n<b>Game №{two.game_id}</b>: taking seats"), \
+        said = await one.host_says_as(one.players[2], "/status 2", f"Game #{two.game_id}")
+        assert said.startswith(f"<b>Table 2</b>\n<b>Game #{two.game_id}</b>: taking seats"), \
             said
         assert f"Alive: {PLAYERS}" in said
         # table 1's host asks about its own table, by its number and without one
-        said = await one.host_says_as(HOST, "/status №1", f"Game №{one.game_id}")
-        assert said.startswith(f"<b>Table 1</b>\n<b>Game №{one.game_id}</b>"), said
+        said = await one.host_says_as(HOST, "/status №1", f"Game #{one.game_id}")
+        assert said.startswith(f"<b>Table 1</b>\n<b>Game #{one.game_id}</b>"), said
         # a number no table has, a word instead of a number
         assert await one.host_says_as(HOST, "/status 3", "no Table 3") == (
             "There is no Table 3 in this chat. Open: 1, 2.")
@@ -330,7 +330,7 @@ async def test_a_command_names_its_table_by_number_in_a_chat_with_two(
         await fake.send(HOST2, "/pause 2", chat_id=CLUB)
         await wait_until(lambda: two.table.paused, 10, "table 2 paused")
         paused = await one.host_says_as(HOST, "/status 2", "(paused)")
-        assert paused.startswith(f"<b>Table 2</b>\n<b>Game №{two.game_id}</b>: cards dealt"
+        assert paused.startswith(f"<b>Table 2</b>\n<b>Game #{two.game_id}</b>: cards dealt"
                                  " (paused)"), paused
         await fake.send(HOST2, "/resume 2", chat_id=CLUB)
         await wait_until(lambda: not two.table.paused, 10, "table 2 resumed")

@@ -218,7 +218,7 @@ async def test_sigkill_between_the_games_row_and_its_lobby_post(fake: FakeTelegr
                     await fake.press(uid, lobby, f"gl:{game.id}:join"), 20)
                 assert answer["text"].startswith("You are at the table"), answer
             await fake.send(HOST, "/newgame", chat_id=CLUB)
-            await fake.wait_for(lambda: any(f"№{game.id} is already open" in m.body
+            await fake.wait_for(lambda: any(f"#{game.id} is already open" in m.body
                                             for m in fake.messages(CLUB)),
                                 20, "the refusal of a second lobby")
             assert len(prompts(fake, CLUB, "gl:")) == 1

@@ -224,10 +224,10 @@ async def check(db: Database, fake: FakeTelegram, game_id: int, *, club: int = C
     # (every player left holds an open immunity: players killed on the first day of the club's
     # earlier games today)
     bodies = [m.body for m in fake.messages(club)]
-    game_start = max(i for i, b in enumerate(bodies) if f"Game №{game_id}:" in b)
+    game_start = max(i for i, b in enumerate(bodies) if f"Game #{game_id}:" in b)
     # up to the next game's lobby in this club (checked after later games were played)
     game_end = next((i for i in range(game_start + 1, len(bodies))
-                     if ": taking seats" in bodies[i] and f"Game №{game_id}:" not in bodies[i]),
+                     if ": taking seats" in bodies[i] and f"Game #{game_id}:" not in bodies[i]),
                     len(bodies))
     bodies = bodies[game_start:game_end]
     mornings = {n for n in range(1, nights + 1)

@@ -57,16 +57,16 @@ async def test_supergroup_migration_in_the_lobby(fake: FakeTelegram, tmp_path: P
         await _moved(flow)
         # the lobby is posted again in the supergroup, with its players; joins go on there
         lobby = await flow.prompt(NEW_CLUB, "gl:")
-        assert f"Game №{flow.game_id}" in lobby.body and "6 players" in lobby.body
+        assert f"Game #{flow.game_id}" in lobby.body and "6 players" in lobby.body
         last = flow.players[-1]
         await flow.press(last, lobby, f"gl:{flow.game_id}:leave")
         await wait_until(lambda: len(flow.table.seats) == 5, 10, "a player left")
         await flow.press(last, lobby, f"gl:{flow.game_id}:join")
         await wait_until(lambda: len(flow.table.seats) == 6, 10, "the player seated again")
         # the new chat knows the game: /status, /deal and a second /newgame
-        status = await flow.host_says("/status", f"Game №{flow.game_id}")
+        status = await flow.host_says("/status", f"Game #{flow.game_id}")
         assert "no game" not in status
-        await flow.host_says("/newgame", f"№{flow.game_id}")  # already open here
+        await flow.host_says("/newgame", f"#{flow.game_id}")  # already open here
         await flow.deal()
         await flow.play_to_end()
         assert (await app.services.db.games.get(flow.game_id)).status == "finished"
