@@ -239,6 +239,7 @@ game-end-points =
     <b>Points for the game</b>
     { $lines }
 game-end-points_line = { $who }: { $total } ({ $detail })
+game-end-points_line_none = { $who }: { $total }
 game-end-seed =
     <b>The deal</b>
     { $lines }

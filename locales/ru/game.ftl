@@ -257,6 +257,7 @@ game-end-points =
     <b>Баллы за игру</b>
     { $lines }
 game-end-points_line = { $who }: { $total } ({ $detail })
+game-end-points_line_none = { $who }: { $total }
 game-end-seed =
     <b>Раздача</b>
     { $lines }

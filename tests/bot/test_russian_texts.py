@@ -61,6 +61,7 @@ NAMES: dict[str, tuple[str, ...]] = {
     "game.cancel.ask": ("who",), "game.cancel.done": ("who",),
     "game.cancel.done_other": ("who",), "game.cancel.expired": ("who",),
     "game.cancel.window": ("who",), "game.end.points_line": ("who",),
+    "game.end.points_line_none": ("who",),
     "game.ev.check_civilian": ("who",), "game.ev.check_mafia": ("who",),
     "game.ev.condemned_died": ("who",), "game.ev.friend_saved": ("who",),
     "game.ev.friend_saved_by": ("by", "who"), "game.ev.immunity_line": ("name",),

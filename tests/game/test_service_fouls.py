@@ -232,6 +232,23 @@ async def test_the_game_points_come_after_the_fines_and_do_not_repeat_them(h: Ha
                                           for r in rows)
 
 
+async def test_a_seat_with_nothing_to_explain_shows_its_total_alone(h: Harness) -> None:
+    """A seat out before any point, or whose fine was given back: «№1 Player1: 0», never
+    «№1 Player1: 0 (—)»."""
+    await h.dealt(10)
+    await h.db.clubs.set_fouls(CHAT, points=1)
+    await give(h, 2, 1)
+    await h.service.foul(CHAT, HOST, 2)
+    await h.service.undo_foul(CHAT, HOST, 1)
+    await h.service.technical_death(CHAT, HOST, 1)
+    await h.service.technical_death(CHAT, HOST, 2)
+    await h.play_to_end()
+    points_post = next(t for t in h.club_texts() if "Баллы за игру" in t)
+    lines = points_post.split("<b>Баллы за игру</b>\n")[1].split("\n")
+    assert lines[:2] == ["№1 Player1: 0", "№2 Player2: 0"]
+    assert "(—)" not in points_post
+
+
 async def test_a_foul_in_the_talk_of_a_game_opened_with_a_day_is_the_days(
         h: Harness, db: Any, fake_clock: Any, translator: Any, tmp_path: Any) -> None:
     await h.dealt(10)

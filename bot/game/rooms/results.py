@@ -213,10 +213,11 @@ class Results(PhaseService):
                     reasons[why] = reasons.get(why, 0) + e.points
                 detail = ", ".join(f"{self.tr.t(loc, f'game.reason.{r}')} {p:+}"
                                    for r, p in reason_lines(reasons) if p or r != "fines")
-                lines.append(self.tr.t(loc, "game.end.points_line",
+                # nothing to explain (no points, or a fine given back): the total alone
+                lines.append(self.tr.t(loc, "game.end.points_line" if detail else
+                                       "game.end.points_line_none",
                                        who=self.notifier.seat(table, seat),
-                                       total=sum(e.points for e in entries),
-                                       detail=detail or "—"))
+                                       total=sum(e.points for e in entries), detail=detail))
             return "\n".join(lines)
         await self.notifier.club(table, "game.end.points", lines=points)
         await self.reveal(table, cards=False)  # "Game over" listed the cards
