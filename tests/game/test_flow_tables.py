@@ -296,7 +296,7 @@ async def test_a_command_names_its_table_by_number_in_a_chat_with_two(
         # the second host opens table 2 from the lobby's "another table" button
         lobby1 = await one.prompt(CLUB, f"gl:{one.game_id}:")
         assert await one.press(HOST2, lobby1, f"gl:{one.game_id}:table") == (
-            f"Table 2 is open: game №{one.game_id + 1}. You are its host.")
+            f"Table 2 is open: game #{one.game_id + 1}. You are its host.")
         await wait_until(lambda: len(one.games.tables) == 2, 10, "table 2")
         two.game_id = max(one.games.tables)
         lobby2 = await two.prompt(CLUB, f"gl:{two.game_id}:")
