@@ -681,10 +681,11 @@ def ru(start: datetime) -> str:
 
 async def test_the_panels_list_and_its_held_seats_survive_a_restart(
         fake: FakeTelegram, tmp_path: Path) -> None:
-    """One table of 3 seats, 4 signed up: the host's panel and the Mini App offer the list
-    (one list of legal actions); after a restart the new panel says who is invited and not
-    here yet, their seats still refuse a walk-in, an invitation sent before it still seats its
-    player; a cancel frees a seat the panel offers to the waitlist's first."""
+    """One table of 3 seats, 5 signed up: the host's panel and the Mini App offer the list
+    (one list of legal actions); after a restart the panel says who is invited and not here
+    yet and their seats still refuse a walk-in; a cancel frees a seat (read again at the
+    refusal when another process took the cancel), and the panel offers the freed seats to the
+    waitlist."""
     night = Night()
     app, task = await night.start(fake, tmp_path)
     flow = Flow(fake, app, lang="en")
@@ -694,7 +695,7 @@ async def test_the_panels_list_and_its_held_seats_survive_a_restart(
         start = night.clock.now + timedelta(hours=3)
         evening = await announce(flow, night, start, 1, 3)
         post = post_of(fake)
-        for n in range(1, 5):
+        for n in range(1, 6):
             await press(flow, p[n], post, f"ev:{evening}:in")
         await fake.send(HOST, "/start")
         await fake.next_message(HOST)
@@ -720,8 +721,6 @@ async def test_the_panels_list_and_its_held_seats_survive_a_restart(
     app, task = await night.start(fake, tmp_path)
     try:
         flow = Flow(fake, app, lang="en", game_id=game)
-
-        # the panel (the same message: nothing happened since) still shows the list
         await settle(app)
         panel = await flow.prompt(HOST, f"gh:{game}:")
         assert "📨 Invited and not here yet: Player2, Player3." in panel.body
@@ -731,24 +730,32 @@ async def test_the_panels_list_and_its_held_seats_survive_a_restart(
         assert (await press(flow, p[6], lobby, f"gl:{game}:join"))[0] == (
             "The seats left at Table 1 are held for the signed-up players invited to it "
             "(2 not here yet). Ask the host.")
-        # the invitation sent before the restart seats its player
-        assert await press(flow, p[2], invitations[2], f"gk:{game}:{evening}") == (
+        # Player3 cancels where this process does not hear of it (another process took the
+        # private button): the refusal reads the list again, and the walk-in sits down
+        evenings = evenings_of(app)
+        follow = evenings.on_change
+
+        async def elsewhere(chat_id: int) -> None:
+            pass
+        evenings.on_change = elsewhere
+        assert (await evenings.leave(evening, p[3])).key == "evening.left"
+        evenings.on_change = follow
+        assert await press(flow, p[6], lobby, f"gl:{game}:join") == (
             f"You are at the table: seat №2 (game #{game}).", False)
-        # Player3 cancels: the waitlist's Player4 has the seat, and the panel offers it
-        assert await press(flow, p[3], post, f"ev:{evening}:out") == (
+        # Player2 cancels under the post: the panel offers the freed seats to the waitlisted
+        # Player4 and Player5 (each promoted in turn)
+        assert await press(flow, p[2], post, f"ev:{evening}:out") == (
             "Your sign-up is cancelled.", False)
-        panel = await invite_offered(flow, HOST, game, 1)
+        panel = await invite_offered(flow, HOST, game, 2)
         assert "Invited and not here yet" not in panel.body
         assert await press(flow, HOST, panel, invite_button(panel)) == (
-            "Invitations sent: 1.", False)
+            "Invitations sent: 2.", False)
         invitation = await flow.prompt(p[4], "gk:")
         assert await press(flow, p[4], invitation, f"gk:{game}:{evening}") == (
             f"You are at the table: seat №3 (game #{game}).", False)
-        # nobody is held for now: a walk-in joins as ever
-        assert await press(flow, p[6], lobby, f"gl:{game}:join") == (
-            f"You are at the table: seat №4 (game #{game}).", False)
-        # Player3's old invitation no longer stands
-        assert await press(flow, p[3], invitations[3], f"gk:{game}:{evening}") == (
-            "This invitation is not for you, or no longer stands.", True)
+        # the cancelled players' invitations no longer stand
+        for n in (2, 3):
+            assert await press(flow, p[n], invitations[n], f"gk:{game}:{evening}") == (
+                "This invitation is not for you, or no longer stands.", True)
     finally:
         await stop_app(app, task)

@@ -137,18 +137,23 @@ class EveningGuests(PhaseService):
         for table in self.core.tables_in(chat_id):
             await self.offer(table)
 
-    def hold(self, table: Table, tg_id: int) -> None:
+    async def hold(self, table: Table, tg_id: int) -> None:
         """A walk-in's join (the lobby's lock held): refused when the seats left at the table
         are held for the list's players invited to it and not here yet (the invited
-        themselves take theirs)."""
+        themselves take theirs). A refusal reads the list again first: a cancel handled by
+        another process (a private button) frees its seat."""
         listed = self.core.tonight.get(table.game_id)
-        if listed is None:
-            return
-        here, _ = _waiting(self.core, table, listed)
-        if not here or any(s.tg_id == tg_id for s in here):
-            return
-        if len(table.seats) + len(here) >= min(listed.evening.seats, MAX_PLAYERS):
-            raise UserError("evening.join.held", number=table.number, held=len(here))
+        for fresh in (False, True):
+            if listed is None:
+                return
+            here, _ = _waiting(self.core, table, listed)
+            if not here or any(s.tg_id == tg_id for s in here):
+                return
+            if len(table.seats) + len(here) < min(listed.evening.seats, MAX_PLAYERS):
+                return
+            if fresh:
+                raise UserError("evening.join.held", number=table.number, held=len(here))
+            listed = await self.tonight(table)
 
     async def invite_at(self, where: Where, user_id: int) -> Reply:
         """``/invite`` in the club chat: the sender's table (``GameCore.in_chat``)."""

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Callable, Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from typing import Any, Protocol
 
 import engine
@@ -57,7 +57,7 @@ class LobbyService(PhaseService):
         self._opening: dict[int, asyncio.Lock] = {}
         # a join's last check (the lobby's lock held): refuses a walk-in a seat held for the
         # players of tonight's list invited to the table (bot/game/rooms/guests.py)
-        self.hold: Callable[[Table, int], None] = lambda table, tg_id: None
+        self.hold: Callable[[Table, int], Awaitable[None]] = _no_hold
 
     async def open_lobby(self, where: Where, title: str, user_id: int, *,
                          is_admin: bool) -> Table:
@@ -270,7 +270,7 @@ class LobbyService(PhaseService):
                 raise UserError("game.join.host")  # the host sees every role
             if len(table.seats) >= MAX_PLAYERS:
                 raise UserError("game.join.full")
-            self.hold(table, tg_id)
+            await self.hold(table, tg_id)
             self._take_seat(table, SeatInfo(0, tg_id, player.nickname),
                             lambda game: UserError("game.join.other_game", game=game),
                             lambda other: UserError("tables.join.other", number=other.number,
@@ -385,6 +385,10 @@ class LobbyService(PhaseService):
                                        {"tg_id": player.tg_id, "seated": False})
             await self._refresh_lobby(table)
             return reply("seats.unseat.ok", nick=player.nickname or nick)
+
+
+async def _no_hold(table: Table, tg_id: int) -> None:
+    """No evening tonight holds a seat (a lobby without the evening's guests)."""
 
 
 def _marks(player: Player | None, killed_today: bool) -> frozenset[engine.OpenImmunity]:
