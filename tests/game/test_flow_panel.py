@@ -384,7 +384,9 @@ async def test_the_floor_for_a_prisoner_from_the_panel(fake: FakeTelegram,
         await panel_says(flow, "Which prisoner gets the floor?")
         await press(flow, "menu", f"speak.{prisoner}")
         name = table.name(prisoner)
-        await panel_says(flow, f"The floor for №{prisoner} {name}")
+        # the Russian panel's words: «Слово получает … Чьё время отдать?»
+        body = await panel_says(flow, f"🎤 №{prisoner} {name} gets the floor. Whose time is given?")
+        assert "from the host, or whose time" not in body
         giver = next(s for s in sorted(table.seats)
                      if table.game.player(s).able and s != prisoner)
         heard = len(fake.messages(flow.club))
