@@ -134,7 +134,7 @@ balance-text = <b>Balance:</b> { $points ->
     }
 balance-rank = Rank: { $rank } of { $total }
 balance-unranked = Not on the leaderboard yet.
-balance-recent = <b>Recent:</b>
+balance-recent = <b>Recent points:</b>
 balance-row = { DATE($day, format: "%Y-%m-%d") }  { SIGNED($points) }  { $reason }
 balance-no_rows = No points yet.
 balance-expires = Your points expire on { DATE($date, format: "%Y-%m-%d") } unless you play before.

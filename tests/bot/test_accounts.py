@@ -268,7 +268,7 @@ async def test_balance_rank_rows_and_expiry(app: App, fake: FakeTelegram, ask: A
     text = (await ask(40, "/balance")).text
     assert "<b>Balance:</b> 7 points" in text
     assert "Rank: 2 of 2" in text
-    assert "+7  game #1: vote against the Mafia" in text
+    assert "<b>Recent points:</b>\n2026-03-01  +7  game #1: vote against the Mafia" in text
     assert "expire on 2026-05-01" in text
     text = (await ask(41, "/balance")).text
     assert "<b>Баланс:</b> 9 баллов" in text and "Место в рейтинге: 1 из 2" in text

@@ -36,7 +36,9 @@ async def test_stats_own_and_by_nickname(app: App, fake: FakeTelegram, ask: Any)
     text = (await ask(71, "/stats ace")).text
     assert text.startswith("<b>Ace</b> — record")
     assert "Points: 3 (earned 5, spent 2)" in text and "Rank: 1" in text
-    assert "-2  gift: mug" in text and "+5  game #1: survived a night" in text
+    # the rows under the words /balance uses, one date form
+    assert "Recent points:\n2026-03-05  -2  gift: mug\n2026-03-01  +5  game #1: survived a night" \
+        in text
     assert "expire on 2026-05-01" in text
     assert "/player/" not in text  # WEB_URL unset: no link
     assert (await ask(71, "/stats Ghost<b>")).text == "No player has the nickname Ghost&lt;b&gt;."
