@@ -20,6 +20,7 @@ from bot.telegram.session import BotSession
 from storage.db import Database
 from storage.repos.outbox import EDIT, SEND, Queued
 from tests.fakes.telegram_server import DEFAULT_TOKEN, FAULT_KINDS, FakeTelegram
+from tests.fakes.virtual_clock import ManualClock
 from tests.game.flow import wait_until
 from views.picture import SeatState, SeatView, TableView, render_table
 
@@ -80,6 +81,12 @@ def count_reads(db: Database, monkeypatch: pytest.MonkeyPatch) -> list[int]:
 
     monkeypatch.setattr(db.outbox, "pending", counted)
     return reads
+
+
+def on_clock(db: Database, sender: TelegramSender, clock: ManualClock) -> Delivery:
+    """A delivery whose waits end only when the test moves ``clock``: a throttled edit's
+    slot comes when the test says, however slow the machine is meanwhile."""
+    return Delivery(db, sender, wall=clock.wall, sleep=clock.sleep, wait=clock.wait)
 
 
 async def board_edited_once(delivery: Delivery) -> None:
@@ -416,16 +423,19 @@ async def test_a_text_coalesced_into_a_waiting_edit_wakes_nobody(
         monkeypatch: pytest.MonkeyPatch) -> None:
     """A throttled edit waits for its slot; later texts go into its row (a lobby's joins): its
     worker is not woken to read the queue for each, and at the slot it sends the last."""
-    delivery = Delivery(db, sender)
+    clock = ManualClock()
+    delivery = on_clock(db, sender, clock)
     await delivery.start()
     await board_edited_once(delivery)
     reads = count_reads(db, monkeypatch)
     await delivery.enqueue([edit(GROUP, "b", "board 2", throttle=1)])  # waits for its slot
-    await wait_until(lambda: reads == [GROUP], 10)  # its worker read it and waits
+    await wait_until(lambda: reads == [GROUP] and clock.waiting == 1, 10)  # read it, waits
     reads.clear()
     for n in (3, 4, 5):
         await delivery.enqueue([edit(GROUP, "b", f"board {n}", throttle=1)])
     assert reads == []
+    assert fake.messages(GROUP)[0].body == "board 1"
+    clock.advance(1)  # the slot
     assert await delivery.idle(10)
     assert reads == [GROUP]  # once, at the slot
     assert fake.messages(GROUP)[0].body == "board 5"
@@ -439,16 +449,18 @@ async def test_the_look_at_queued_chats_starts_missing_workers_and_leaves_others
         monkeypatch: pytest.MonkeyPatch) -> None:
     """The sender's look at every chat with queued rows (a missed wake's safety net) starts a
     worker where there is none; a worker already on its chat is not made to read again."""
-    delivery = Delivery(db, sender)
+    clock = ManualClock()
+    delivery = on_clock(db, sender, clock)
     await delivery.start()
     await board_edited_once(delivery)
     reads = count_reads(db, monkeypatch)
     await delivery.enqueue([edit(GROUP, "b", "board 2", throttle=1)])  # waits for its slot
-    await wait_until(lambda: reads == [GROUP], 10)
-    await db.outbox.enqueue([send(USER, "missed")], now=1.0)  # queued with no wake
+    await wait_until(lambda: reads == [GROUP] and clock.waiting == 1, 10)
+    await db.outbox.enqueue([send(USER, "missed")], now=clock.now)  # queued with no wake
     delivery.resume(await db.outbox.pending_chats())
     await wait_until(lambda: any(m.body == "missed" for m in fake.messages(USER)), 10)
     assert reads.count(GROUP) == 1  # the waiting worker was left alone
+    clock.advance(1)  # the board's slot
     assert await delivery.idle(10)
     assert fake.messages(GROUP)[0].body == "board 2"
     await delivery.stop()

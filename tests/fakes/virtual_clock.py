@@ -11,14 +11,20 @@ Only the outbox's and the delivery's waits are moved (:meth:`VirtualClock.drive`
 (:class:`ClientTimeouts`); the game's timers and the rate limiter stay on the real clock.
 Not for a fault the fake holds for a while (``fail_next(10_000, ...)``, its real-time rate
 limits): the retries' backoffs pass at once, and they would use it up or meet it again at once.
+
+:class:`ManualClock` is the other way round: its time stands still until the test moves it, for
+a test whose subject is what happens before a wait ends (a throttled edit's slot) and after.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import itertools
+import math
 import time
 from collections import defaultdict
+from dataclasses import dataclass
 from typing import Any
 
 from aiogram import Bot
@@ -72,6 +78,99 @@ class VirtualClock:
         fake.sleep = self.sleep
         fake.on_hang = timeouts.hang
         return timeouts
+
+
+class ManualClock:
+    """Time that moves only when the test moves it (:meth:`advance`, :meth:`wake_next`): a
+    throttled edit's slot, a backoff, a budget's wait ends when the test says its time has come
+    — never early because the machine was slow to get there, nor late because it is slow now.
+    Give a :class:`~bot.delivery.worker.Delivery` its ``wall``, ``sleep`` and ``wait`` (and a
+    rate limiter its ``clock`` and ``sleep``)."""
+
+    def __init__(self, start: float = 1_000_000.0) -> None:
+        self.now = start
+        self._waits: list[_Wait] = []
+        self._order = itertools.count()
+
+    def wall(self) -> float:
+        return self.now
+
+    def monotonic(self) -> float:
+        return self.now
+
+    def _parked(self) -> list[_Wait]:
+        return [w for w in self._waits if not w.woken.done()
+                and (w.event is None or not w.event.is_set())]
+
+    @property
+    def waiting(self) -> int:
+        """The waits on this clock that nothing has ended yet."""
+        return len(self._parked())
+
+    def parked(self) -> set[asyncio.Task[Any]]:
+        """The tasks waiting on this clock (for its time, or for an event with a time limit)
+        that nothing has woken yet."""
+        return {w.task for w in self._parked() if w.task is not None}
+
+    def next_due(self) -> float | None:
+        """When the first of the waits ends if nothing else ends it; None: no wait has a time."""
+        return min((w.at for w in self._parked() if w.at != math.inf), default=None)
+
+    async def sleep(self, seconds: float) -> None:
+        if seconds <= 0:
+            await asyncio.sleep(0)
+            return
+        await self._until(self.now + seconds, None)
+
+    async def wait(self, event: asyncio.Event, seconds: float | None) -> None:
+        """Until ``event`` is set or ``seconds`` have passed on this clock."""
+        if not event.is_set():
+            await self._until(math.inf if seconds is None else self.now + seconds, event)
+
+    async def _until(self, at: float, event: asyncio.Event | None) -> None:
+        loop = asyncio.get_running_loop()
+        entry = _Wait(at, next(self._order), loop.create_future(), event, asyncio.current_task())
+        self._waits.append(entry)
+        watching = None
+        if event is not None:
+            watching = loop.create_task(event.wait())
+            watching.add_done_callback(lambda _: _end(entry.woken))
+        try:
+            await entry.woken
+        finally:
+            self._waits.remove(entry)
+            if watching is not None:
+                watching.cancel()
+
+    def advance(self, seconds: float) -> None:
+        """``seconds`` pass: every wait they end wakes."""
+        self.now += seconds
+        for entry in self._parked():
+            if entry.at <= self.now:
+                entry.woken.set_result(None)
+
+    def wake_next(self) -> None:
+        """The time of the first wait to end, and that wait alone ended (another one due at
+        the same time is the next one's)."""
+        parked = [w for w in self._parked() if w.at != math.inf]
+        if parked:
+            first = min(parked, key=lambda w: (w.at, w.order))
+            self.now = max(self.now, first.at)
+            first.woken.set_result(None)
+
+
+def _end(woken: asyncio.Future[None]) -> None:
+    if not woken.done():
+        woken.set_result(None)
+
+
+@dataclass
+class _Wait:
+    at: float  # math.inf: only its event ends it
+    order: int
+    woken: asyncio.Future[None]
+    event: asyncio.Event | None
+    task: asyncio.Task[Any] | None
 
 
 def request_key(method: str, params: dict[str, Any]) -> Key:
