@@ -237,6 +237,9 @@ class Flow:
         start is told in too: the order is theirs, not the timers')."""
         await wait_until(lambda: self.over or self.table.last_words is None, 15,
                          "the last words")
+        # a game its last step ended leaves the chat once its points are written: a command
+        # sent meanwhile would meet no game
+        await wait_until(lambda: self.over or not self.table.game.over, 15, "the game closed")
 
     async def night(self) -> None:
         step = self.table.step
