@@ -216,6 +216,11 @@ class GameCore:
         if written is not None:
             await asyncio.shield(written)
 
+    @property
+    def stepping(self) -> bool:
+        """Whether a step of some game holds its lock now."""
+        return any(lock.locked() for lock in self._locks.values())
+
     async def flush(self, table: Table) -> None:
         """Write this step so far and wait until it is durable (before the game's points)."""
         if table.game_id in self._staged:

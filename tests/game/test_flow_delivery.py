@@ -15,6 +15,7 @@ from record.table import Stage
 from tests.bot.conftest import FAST_LIMITS
 from tests.fakes.telegram_server import FakeTelegram
 from tests.game.flow import CLUB, Flow, running, wait_until
+from tests.game.simulated import SimulatedTime
 
 
 @pytest.fixture
@@ -139,23 +140,26 @@ async def test_stale_prompts_lose_their_buttons_after_the_moment(
         assert not open_buttons(fake, [flow.table.host_id], f"gf:{game}:")
 
 
-@pytest.mark.soak
 async def test_a_club_chat_behind_its_budget_is_late_by_a_post_never_a_phase(
         fake: FakeTelegram, tmp_path: Path) -> None:
-    """Soak test (40-50 s: four rounds of real timers behind a real budget). Short timers
-    and a tight group budget (two posts in any 5 s: the group's 20 a minute, made short: one
-    every 2.5 s), nobody pressing: each round's nights and votes run out on their timers, and
-    the club chat cannot take a post per event. What queued behind its waiting post goes out
-    in it, so each night's fall has reached the chat before the next night falls (a chat one
-    phase behind fails), and the vote board's edits keep their gap (BOARD_EDIT_GAP)."""
+    """Short timers and a tight group budget (two posts in any 5 s: the group's 20 a minute,
+    made short: one every 2.5 s), nobody pressing: each round's nights and votes run out on
+    their timers, and the club chat cannot take a post per event. What queued behind its
+    waiting post goes out in it, so each night's fall has reached the chat before the next
+    night falls (a chat one phase behind fails), and the vote board's edits keep their gap
+    (BOARD_EDIT_GAP). On simulated time (tests/game/simulated.py): the timers and the budget
+    race on one clock that moves only when the bot has nothing left to do, so the rounds are
+    the same however busy the machine is."""
+    sim = SimulatedTime(fake)
     limits = replace(FAST_LIMITS, group_per_minute=2, group_span=5.0)
     async with running(fake, tmp_path, default_locale="en", limits=limits, night_seconds=3,
                        mafia_agree_seconds=1, vote_turn_seconds=0.3,
-                       last_word_seconds=0.05) as app:
+                       last_word_seconds=0.05, prepare=sim.drive) as app:
         flow = Flow(fake, app, "en")
         await flow.lobby(10)
         await flow.deal()
-        await flow.delivered(within=60)
+        await sim.delivered()
+        await sim.wait(5)  # the group's budget whole again when the first night falls
         late = []
         for night in range(1, 5):
             if night > 1:
@@ -163,13 +167,14 @@ async def test_a_club_chat_behind_its_budget_is_late_by_a_post_never_a_phase(
                 if not told:
                     late.append(night - 1)
             await flow.start("/night", Stage.NIGHT)  # nobody chooses: the night runs out
-            await wait_until(lambda: flow.table.stage is not Stage.NIGHT, 20, "the morning")
+            await sim.until(lambda: flow.table.stage is not Stage.NIGHT, "the morning")
             await flow.start("/vote", Stage.VOTE)  # nobody votes: every turn runs out
-            await wait_until(lambda: flow.table.stage is not Stage.VOTE, 20, "the verdict")
+            await sim.until(lambda: flow.table.stage is not Stage.VOTE
+                            and flow.table.last_words is None, "the verdict")
         assert late == [], f"the fall of nights {late} reached the chat after the next night's"
         await flow.host("/endgame")
-        await wait_until(lambda: flow.over, 10, "the end")
-        await flow.delivered(within=60)
+        await sim.until(lambda: flow.over, "the end")
+        await sim.delivered()
         boards = {m.message_id for m in fake.messages(CLUB) if "🗳" in m.body}
         edits: dict[int, list[float]] = {}
         for r in fake.log:

@@ -4,6 +4,7 @@ core's tools under short names."""
 from __future__ import annotations
 
 from bot.game.core import GameCore
+from bot.game.timers import Clock, Deadlines
 from record.table import GameTimers, Table
 
 
@@ -14,9 +15,17 @@ class PhaseService:
         self.core = core
         self.db = core.db
         self.notifier = core.notifier  # every club post and private message leaves here
-        self.deadlines = core.deadlines
         self.tr = core.tr
-        self.clock = core.clock
+
+    @property
+    def deadlines(self) -> Deadlines:
+        """The core's, read at each use: one time for the whole game layer."""
+        return self.core.deadlines
+
+    @property
+    def clock(self) -> Clock:
+        """The core's, read at each use (as its deadlines)."""
+        return self.core.clock
 
     def foul_offer_ref(self, table: Table, number: int) -> str:
         """The key of the host's offer of the technical death after foul ``number``

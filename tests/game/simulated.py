@@ -1,0 +1,169 @@
+"""Simulated time for the real bot in a test's process (``running(..., prepare=sim.drive)``).
+
+The game's clock and deadlines, the durable delivery's waits and the rate limiter's all read one
+:class:`~tests.fakes.virtual_clock.ManualClock` (and the fake Bot API's log its time). That
+clock moves only when nothing is left to do at the time it shows — no update waiting or being
+handled, no game step or deadline job running, no request at the fake, every chat's sender
+waiting on the clock — and then straight to the next thing due, one at a time. A test of
+timers racing Telegram's budgets sees the same timeline however busy the machine is (a slow
+step only takes longer in real time), and sleeps none of it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import inspect
+import time
+from collections.abc import Awaitable, Callable
+from datetime import UTC, datetime
+
+from bot.app import App
+from bot.delivery.worker import Delivery
+from bot.game.service import GameService
+from bot.game.timers import Job
+from tests.fakes.telegram_server import FakeTelegram
+from tests.fakes.virtual_clock import ManualClock
+
+Condition = Callable[[], object | Awaitable[object]]
+SETTLE_S = 60.0  # real seconds: a step that never ends is a hang, not a slow machine
+
+
+class SimulatedTime:
+    """The game layer's ``Deadlines`` too: a job runs when the clock reaches its time."""
+
+    def __init__(self, fake: FakeTelegram) -> None:
+        self.fake = fake
+        self.clock = ManualClock(start=time.time())  # dates in the log stay today's
+        fake.clock = self.clock.monotonic
+        self.jobs: dict[str, tuple[float, Job]] = {}
+        self.running: set[asyncio.Task[None]] = set()
+        self.app: App | None = None
+
+    # ------------------------------------------------------------------ the game's Deadlines
+    def arm(self, key: str, at: datetime, job: Job) -> None:
+        self.jobs[key] = (at.timestamp(), job)
+
+    def disarm(self, key: str) -> None:
+        self.jobs.pop(key, None)
+
+    def now(self) -> datetime:
+        return datetime.fromtimestamp(self.clock.now, UTC)
+
+    # ------------------------------------------------------------------ wiring
+    def drive(self, app: App) -> None:
+        """``prepare`` of ``start_app``: ``app``'s game, delivery and limiter on this time."""
+        self.app = app
+        games = self.games
+        games.core.clock, games.core.deadlines = self.now, self
+        delivery = app.services.extra["delivery"]
+        assert isinstance(delivery, Delivery)
+        delivery.wall, delivery.sleep, delivery.wait = (self.clock.wall, self.clock.sleep,
+                                                        self.clock.wait)
+        sender = app.services.sender
+        sender.sleep = sender.limiter.sleep = self.clock.sleep
+        sender.limiter.clock = self.clock.monotonic
+
+    @property
+    def games(self) -> GameService:
+        assert self.app is not None
+        games = self.app.services.extra["games"]
+        assert isinstance(games, GameService)
+        return games
+
+    # ------------------------------------------------------------------ running
+    def busy(self) -> str | None:
+        """What still runs at the time the clock shows (None: only the clock can move it)."""
+        if self.fake.pending_updates():
+            return "updates not fetched"
+        if self.fake.in_flight:
+            return "a request at the fake Bot API"
+        if self.running:
+            return "a deadline's job"
+        core = self.games.core
+        if not core.writes.idle or core.stepping:
+            return "a game step"
+        parked = self.clock.parked()
+        for task in asyncio.all_tasks():
+            name = task.get_name()
+            if name.startswith("update:"):
+                return f"{name} being handled"
+            if name.startswith("delivery:") and task not in parked:
+                return f"{name} sending"
+        return None
+
+    async def settle(self) -> None:
+        """Until nothing runs at this time (and still nothing a moment later)."""
+        deadline = time.monotonic() + SETTLE_S
+        quiet = 0
+        while quiet < 2:
+            what = self.busy()
+            if what is None:
+                quiet += 1
+                changes = self.fake.changes
+                await asyncio.sleep(0.01)
+                if self.fake.changes != changes:
+                    quiet = 0
+                continue
+            quiet = 0
+            if time.monotonic() > deadline:
+                raise AssertionError(f"no end to {what} at {self.clock.now:.2f}")
+            await asyncio.sleep(0.005)
+
+    def step(self) -> bool:
+        """The clock to the next thing due, and that alone begun: a job (the first by key at
+        its time) before a wait; False when nothing is due."""
+        due_job = min(((at, key) for key, (at, _) in self.jobs.items()), default=None)
+        due_wait = self.clock.next_due()
+        if due_job is None and due_wait is None:
+            return False
+        if due_job is not None and (due_wait is None or due_job[0] <= due_wait):
+            at, key = due_job
+            _, job = self.jobs.pop(key)
+            self.clock.now = max(self.clock.now, at)
+            task = asyncio.create_task(_run(job), name=f"job:{key}")
+            self.running.add(task)
+            task.add_done_callback(self.running.discard)
+        else:
+            self.clock.wake_next()
+        return True
+
+    async def until(self, cond: Condition, what: str, *, within: float = 600) -> None:
+        """Time runs until ``cond`` holds at a settled moment; at most ``within`` seconds of
+        it (a hang otherwise)."""
+        limit = self.clock.now + within
+        while True:
+            await self.settle()
+            done = cond()
+            if inspect.isawaitable(done):
+                done = await done
+            if done:
+                return
+            if self.clock.now > limit or not self.step():
+                raise AssertionError(f"{what}: not within {within} s of simulated time")
+
+    async def wait(self, seconds: float) -> None:
+        """``seconds`` pass, and whatever falls due meanwhile runs."""
+        target = self.clock.now + seconds
+        while True:
+            await self.settle()
+            due = [t for t in (self.clock.next_due(),
+                               min((at for at, _ in self.jobs.values()), default=None))
+                   if t is not None]
+            if not due or min(due) > target:
+                self.clock.now = target
+                return
+            self.step()
+
+    async def delivered(self) -> None:
+        """Time runs until the outbox has sent everything."""
+        assert self.app is not None
+        db = self.app.services.db
+
+        async def empty() -> bool:
+            return not await db.outbox.pending_chats()
+
+        await self.until(empty, "the outbox sent")
+
+
+async def _run(job: Job) -> None:
+    await job()
