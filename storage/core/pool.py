@@ -79,18 +79,18 @@ class PoolTransactions:
                     await conn.execute(begin)
                     break
                 except DatabaseUnavailable:
-                    await _through(self._backend.release(conn))
+                    await seen_through(self._backend.release(conn))
                     if attempt == self._backend.size:
                         raise
                 except BaseException:  # a cancel: the connection goes back, nothing open
-                    await _through(self._backend.end(conn))
-                    await _through(self._backend.release(conn))
+                    await seen_through(self._backend.end(conn))
+                    await seen_through(self._backend.release(conn))
                     raise
             assert conn is not None
             try:
                 yield conn
             finally:
-                await _through(self._backend.release(conn))
+                await seen_through(self._backend.release(conn))
 
     @asynccontextmanager
     async def transaction(self, *, background: bool = False) -> AsyncIterator[Connection]:
@@ -104,16 +104,16 @@ class PoolTransactions:
                 try:
                     yield cast(Connection, conn)
                 except BaseException:
-                    await _through(self._backend.end(conn))
+                    await seen_through(self._backend.end(conn))
                     raise
                 finally:
                     self._inside.discard(cast(asyncio.Task[Any], task))
                 try:
-                    await _through(conn.execute("COMMIT"))
+                    await seen_through(conn.execute("COMMIT"))
                 except asyncio.CancelledError:
                     raise
                 except BaseException:
-                    await _through(self._backend.end(conn))
+                    await seen_through(self._backend.end(conn))
                     raise
         except _CONFLICTS as exc:
             raise WriteConflict(f"rolled back by the server: {exc}") from exc
@@ -144,7 +144,7 @@ class PoolTransactions:
                 yield cast(Connection, conn)
             finally:
                 self._inside.discard(cast(asyncio.Task[Any], task))
-                await _through(self._backend.end(conn))
+                await seen_through(self._backend.end(conn))
 
     async def query(self, sql: str, params: Sequence[Any] = (), *,
                     background: bool = False) -> list[Row]:
@@ -160,7 +160,7 @@ class PoolTransactions:
                     if attempt == self._backend.size:
                         raise
                 finally:
-                    await _through(self._backend.release(conn))
+                    await seen_through(self._backend.release(conn))
         raise AssertionError("unreachable")
 
     async def snapshot(self, body: Callable[[Connection], Awaitable[T]], *,
@@ -181,17 +181,18 @@ class PoolTransactions:
         await self._backend.close()
 
 
-async def _through(work: Awaitable[Any]) -> Any:
+async def seen_through(work: Awaitable[Any]) -> Any:
     """``work`` seen through even if the caller is cancelled meanwhile (a COMMIT, a ROLLBACK,
-    a connection going back to the pool), the cancel raised after it."""
+    a connection going back to the pool), the cancel raised after it — also when it comes in
+    the very turn the work ends."""
     task = asyncio.ensure_future(work)
     cancelled = False
     while not task.done():
         try:
             await asyncio.shield(task)
         except asyncio.CancelledError:
-            if task.done():
-                break
+            if task.cancelled():
+                raise  # the work itself was cancelled
             cancelled = True
         except BaseException:
             break
