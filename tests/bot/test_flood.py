@@ -125,17 +125,28 @@ async def test_a_flooding_player_is_told_once_and_still_plays(fake: FakeTelegram
 async def test_a_member_s_commands_do_not_push_the_table_s_posts_back(
         fake: FakeTelegram, tmp_path: Path) -> None:
     """30 /status from one member in the club chat: the member's few answered, the rest
-    withheld; an admin's answer and the table's posts go out as if he had said nothing."""
+    withheld; an admin's answer and the table's posts go out as if he had said nothing. The
+    budget's clock stands still (however long the 31 take here, none of its time passes),
+    and the host deals once they are handled (handled side by side, an answer still being
+    queued would otherwise race the deal's post)."""
     limits = Limits(global_per_second=10_000, chat_per_second=10_000, chat_burst=10_000,
                     group_per_minute=20, backoff_start=0.01, backoff_max=0.05)
     async with running(fake, tmp_path, limits=limits, default_locale="en") as app:
+        budget = app.services.replies.budget
+        assert isinstance(budget, ClubAnswers)
+        budget.clock = lambda: 0.0
         flow = Flow(fake, app, lang="en")
         await flow.lobby(6)
         await flow.delivered()
         start = len(fake.messages(CLUB))
+        await wait_until(lambda: not fake.pending_updates() and not _in_flight(app.metrics),
+                         10, "the lobby's updates handled")
+        handled = Metrics.total(app.metrics.updates)
         for _ in range(30):
             await fake.send(flow.players[0], "/status", chat_id=CLUB)
         await fake.send(ADMIN_ID, "/status", chat_id=CLUB)  # a network admin: a host here
+        await wait_until(lambda: Metrics.total(app.metrics.updates) >= handled + 31
+                         and _in_flight(app.metrics) == 0, 60, "the 31 handled")
         await flow.host("/deal")
         await wait_until(lambda: flow.table.started, 10, "the deal")
         await flow.delivered(within=120)
