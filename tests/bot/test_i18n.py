@@ -73,6 +73,13 @@ def test_english_numbers_a_game_one_way() -> None:
         "You are at the table: seat №3 (game #12).")
 
 
+def test_a_reason_names_a_card_by_its_name() -> None:
+    """The end's points name the card as the deal did (Russian: «выстрел Киллера Мафии»)."""
+    card = TRANSLATOR.t("en", "game.role.mafia_killer")
+    assert TRANSLATOR.t("en", "game.reason.killer_shot") == f"{card}'s shot at a civilian"
+    assert card == "Mafia Killer"
+
+
 def test_variables_agree() -> None:
     ru, en = TRANSLATOR.catalogs["ru"].messages, TRANSLATOR.catalogs["en"].messages
     differ = {k for k in ru if k in en
