@@ -3,7 +3,8 @@
 
 ## the evening's time: "Fri 05.12, 19:30"
 
-evening-when = { $weekday } { DATE($at, format: "%d.%m") }, { DATE($at, format: "%H:%M") }
+# a day and a month an English reader cannot swap: "Sat 05 Dec" (the host types 05.12)
+evening-when = { $weekday } { DATE($at, format: "%d %b") }, { DATE($at, format: "%H:%M") }
 evening-weekday-0 = Mon
 evening-weekday-1 = Tue
 evening-weekday-2 = Wed
@@ -88,7 +89,7 @@ evening-dialog-day = 🗓 A new game evening. Which day?
 evening-dialog-time = 🗓 { $day }. What time does it start?
 evening-dialog-tables = 🗓 { $when }. How many tables?
 evening-dialog-seats = 🗓 { $when }, tables: { $tables }. How many seats at each table?
-evening-dialog-day_button = { $weekday } { DATE($day, format: "%d.%m") }
+evening-dialog-day_button = { $weekday } { DATE($day, format: "%d %b") }
 evening-dialog-close = ✖ Close
 evening-dialog-closed = No evening announced.
 evening-dialog-done = Evening announced: { $when }.

@@ -200,9 +200,13 @@ async def test_four_seats_six_sign_ups_a_promotion_and_reminders_once_across_a_r
         await stop_app(app, task)
 
 
+MONTHS = ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec")
+
+
 def when(start: datetime) -> str:
+    """An evening's time as English reads it: "Sat 05 Dec, 19:30", never "05.12"."""
     local = start.astimezone(ZONE)
-    return f"{local.strftime('%a')} {local.strftime('%d.%m, %H:%M')}"
+    return f"{local.strftime('%a %d')} {MONTHS[local.month - 1]}, {local.strftime('%H:%M')}"
 
 
 async def private_answer(fake: FakeTelegram, uid: int, text: str, mark: str) -> str:
@@ -328,7 +332,8 @@ async def test_the_host_announces_with_buttons_and_calls_an_evening_off(
         assert await press(flow, players[0], dialog, dialog.buttons()[1][1]) == (
             "Only the chat's administrators and the club's hosts announce or cancel an "
             "evening.", True)
-        for label in (tomorrow.strftime("%d.%m"), "19:30", "2", "12"):
+        for label in (f"{tomorrow.strftime('%d')} {MONTHS[tomorrow.month - 1]}", "19:30", "2",
+                      "12"):
             data = next(d for t, d in dialog.buttons() if t.endswith(label))
             mark = fake.changes
             await press(flow, HOST, dialog, data)
