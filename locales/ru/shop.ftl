@@ -127,11 +127,11 @@ shop-told-cancelled = Заявка №{ $id } на подарок «{ $gift }» 
         [few] { $points } балла
        *[many] { $points } баллов
     }.
-shop-told-expired = Заявка №{ $id } (подарок: «{ $gift }») не выдана за { $days ->
+shop-told-expired = Подарок «{ $gift }» по заявке №{ $id } не выдали за { $days ->
         [one] { $days } день
         [few] { $days } дня
        *[many] { $days } дней
-    } и закрыта. Снова доступно: { $points ->
+    }, заявка закрыта. Снова доступно: { $points ->
         [one] { $points } балл
         [few] { $points } балла
        *[many] { $points } баллов
@@ -181,7 +181,7 @@ shop-refused-insufficient = Не хватает баллов: подарок «{
 shop-refused-blocked = Ваш аккаунт заблокирован администрацией.
 shop-refused-duplicate = Вы уже оформили эту заявку: №{ $id }.
 shop-refused-unknown_request = Такой заявки нет.
-shop-refused-closed_handed_over = Заявка №{ $id } уже выдана.
+shop-refused-closed_handed_over = По заявке №{ $id } подарок уже выдан.
 shop-refused-closed_cancelled = Заявка №{ $id } уже отменена.
 shop-refused-closed_withdrawn = Заявка №{ $id } уже отозвана.
 shop-refused-closed_expired = Заявка №{ $id } уже закрыта: подарок не выдали вовремя.

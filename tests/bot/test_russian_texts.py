@@ -300,3 +300,12 @@ def test_a_friend_order_names_its_holder_with_no_verb_to_agree() -> None:
         "не учтён.")
     assert TRANSLATOR.t("ru", "game.rule.friend_spouse") == (
         "Нельзя заказать иммунитет для того, с кем вы в браке.")
+
+
+def test_a_gift_is_handed_over_not_a_request() -> None:
+    """A gift is handed over (выдан), a request is closed: «Заявка … не выдана» said neither."""
+    assert TRANSLATOR.t("ru", "shop.refused.closed_handed_over", id=4) == (
+        "По заявке №4 подарок уже выдан.")
+    assert TRANSLATOR.t("ru", "shop.told.expired", id=4, gift="кружка", days=14, points=30) == (
+        "Подарок «кружка» по заявке №4 не выдали за 14 дней, заявка закрыта. Снова доступно: "
+        "30 баллов. Новая заявка — в /gifts.")
