@@ -110,10 +110,10 @@ game-friend-declined = The host declined your “Let's be friends” order for {
 game-friend-decided_yes = Order accepted: { $who } gets the immunity.
 game-friend-decided_no = Order declined: { $who } gets no immunity.
 game-night-no_targets = 🌙 Night { $night }. There is nobody for you to choose tonight.
-game-night-start = 🌙 <b>Night { $night }.</b> The town falls asleep. Everyone who can act got buttons in private ({ $seconds ->
+game-night-start = 🌙 <b>Night { $night }.</b> The town falls asleep. Everyone who can act got buttons in private; the night lasts { $seconds ->
         [one] { $seconds } second
        *[other] { $seconds } seconds
-    }).
+    }.
 game-night-started = The night began.
 game-night-prompt = 🌙 Night { $night }. { $action }
 game-night-prompt_mafia =

@@ -115,11 +115,11 @@ game-friend-declined = Ведущий отклонил ваш заказ «Да�
 game-friend-decided_yes = Заказ принят: иммунитет получит { $who }.
 game-friend-decided_no = Заказ отклонён: { $who } иммунитета не получит.
 game-night-no_targets = 🌙 Ночь { $night }. Этой ночью вам некого выбрать.
-game-night-start = 🌙 <b>Ночь { $night }.</b> Город засыпает. Все, кто может действовать, получили кнопки в личном чате ({ $seconds ->
+game-night-start = 🌙 <b>Ночь { $night }.</b> Город засыпает. Все, кто может действовать, получили кнопки в личном чате. На выбор — { $seconds ->
         [one] { $seconds } секунда
         [few] { $seconds } секунды
        *[many] { $seconds } секунд
-    }).
+    }.
 game-night-started = Ночь началась.
 game-night-prompt = 🌙 Ночь { $night }. { $action }
 game-night-prompt_mafia =

@@ -80,6 +80,13 @@ def test_a_reason_names_a_card_by_its_name() -> None:
     assert card == "Mafia Killer"
 
 
+def test_the_night_says_how_long_it_lasts_in_words() -> None:
+    """Not "(60 seconds)" after the buttons, which read as the buttons' own time."""
+    assert TRANSLATOR.t("en", "game.night.start", night=2, seconds=60) == (
+        "🌙 <b>Night 2.</b> The town falls asleep. Everyone who can act got buttons in private; "
+        "the night lasts 60 seconds.")
+
+
 def test_variables_agree() -> None:
     ru, en = TRANSLATOR.catalogs["ru"].messages, TRANSLATOR.catalogs["en"].messages
     differ = {k for k in ru if k in en

@@ -67,7 +67,9 @@ async def test_a_whole_game_reads_in_russian(fake: FakeTelegram, tmp_path: Path)
         await flow.night_rest()
         await flow.delivered()
         club = read(flow.club_texts())
-        assert "🌙 <b>Ночь 1.</b> Город засыпает." in club
+        # the night's length as the vote's turn is told: «На ход — …», «На выбор — …»
+        assert ("🌙 <b>Ночь 1.</b> Город засыпает. Все, кто может действовать, получили кнопки "
+                "в личном чате. На выбор — 6 секунд.") in club
         assert "🌅 Утро после ночи 1." in club and "☀️ <b>День 1.</b>" in club
         host = read([m.body for m in fake.messages(HOST)])
         assert "<b>Итоги ночи (только для ведущего)</b>" in host
