@@ -37,7 +37,15 @@ from typing import Any
 
 import asyncpg
 
-from benchmarks.load.figures import SENDS, figures, ledger_check, percentile, settle, table_text
+from benchmarks.load.figures import (
+    SENDS,
+    figures,
+    ledger_check,
+    percentile,
+    settle,
+    table_text,
+    write_log,
+)
 from benchmarks.load.lag import LoopLag
 from benchmarks.load.machine import (
     MachineLoad,
@@ -244,6 +252,7 @@ async def run(games: int, minutes: float, seed: int, panel: bool = False,
                 except TimeoutError:
                     p.kill()
         result = figures(fake, tables, bench, lag, machine)
+        write_log(fake.log, tmp / "requests.jsonl")
         good, problems = await ledger_check(target, tables, fake)
     durations = [t.finished_at - t.phases[0][0] for t in tables if t.finished_at]
     log_text = "".join(log.read_text(errors="replace") for log in logs)

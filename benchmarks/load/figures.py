@@ -1,14 +1,17 @@
 """The load benchmark's figures: what is computed from the fake server's request log, the
 ledger check against the bot's database, and the report's table text (what each figure means
-is in docs/benchmarks.md).
+is in docs/benchmarks.md). ``python -m benchmarks.load.figures WORKDIR/requests.jsonl`` lists
+a run's lost sends and edits from the request log it leaves.
 """
 
 from __future__ import annotations
 
 import asyncio
 import bisect
+import json
 import time
 from collections import Counter, defaultdict
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -108,16 +111,7 @@ def figures(fake: FakeTelegram, tables: list[SimTable], bench: Bench,
             private += 1
     too_many = sum(1 for r in log if r.status == 429)
     too_many_club = sum(1 for r in log if r.status == 429 and r.chat_id in club_of)
-    # lost: a send that failed and was never repeated successfully (alone, or merged with the
-    # posts queued behind it into one: bot/delivery/merge.py), plus expected posts missing
-    delivered: dict[int | None, list[str]] = {}
-    for r in log:
-        if r.status == 200 and r.method in SENDS:
-            delivered.setdefault(r.chat_id, []).append(str(r.params.get("text")))
-    failed_never_sent = {
-        (r.chat_id, r.params.get("text")) for r in log
-        if r.status != 200 and r.method in SENDS
-        and not any(str(r.params.get("text")) in text for text in delivered.get(r.chat_id, ()))}
+    refused = lost(log)
     missing_cards = sum(1 for t in tables for u in t.players
                         if not any(m.protect_content for m in fake.messages(u)))
     # the end's post gives the deal's key and its fingerprint (the deal's own post says
@@ -153,10 +147,72 @@ def figures(fake: FakeTelegram, tables: list[SimTable], bench: Bench,
                            for k in ("lobby", "deal", "night", "vote", "end")},
         "private_per_game": private / n,
         "requests": len(log), "too_many": too_many, "too_many_club": too_many_club,
-        "lost": len(failed_never_sent) + missing_cards + missing_final,
-        "lost_detail": {"failed_never_resent": len(failed_never_sent),
+        "lost": len(refused) + missing_cards + missing_final,
+        "lost_detail": {"failed_never_resent": sum(r.method in SENDS for r in refused),
+                        "failed_edit_never_redone": sum(r.method in EDITS for r in refused),
                         "missing_cards": missing_cards, "missing_final_post": missing_final},
     }
+
+
+def _body(r: Request) -> str:
+    return str(r.params.get("text") if "text" in r.params else r.params.get("caption", ""))
+
+
+def _heading(text: str) -> str:
+    return text.strip().split("\n", 1)[0]
+
+
+def lost(log: Sequence[Request]) -> list[Request]:
+    """The sends and edits the fake refused that nothing delivered afterwards, each once (its
+    first refusal), in log order.
+
+    A refused send is delivered by a later successful send to its chat that holds its text (sent
+    again, or merged with the posts queued behind it: ``bot/delivery/merge.py``), or by the
+    chat's next successful send when that one opens with the same heading: the same row with its
+    own later edits folded in (a chat's rows go out in order and a refused one keeps its place,
+    docs/delivery.md). A refused edit is delivered by a later successful edit of the same message
+    (chat and message id), which carries the newer text. Nothing else counts."""
+    missing: list[Request] = []
+    seen: set[tuple[int, str, str, object]] = set()
+    for i, r in enumerate(log):
+        if r.status == 200 or r.chat_id is None or r.method not in SENDS | EDITS:
+            continue
+        later = [x for x in log[i + 1:] if x.status == 200 and x.chat_id == r.chat_id]
+        if r.method in SENDS:
+            text = _body(r)
+            sends = [_body(x) for x in later if x.method in SENDS]
+            delivered = any(text in body for body in sends) or (
+                bool(sends) and _heading(sends[0]) == _heading(text) != "")
+        else:
+            delivered = any(x.method in EDITS and x.params.get("message_id")
+                            == r.params.get("message_id") for x in later)
+        what = (r.chat_id, r.method, _body(r), r.params.get("message_id"))
+        if not delivered and what not in seen:
+            seen.add(what)
+            missing.append(r)
+    return missing
+
+
+def write_log(log: list[Request], path: Path) -> None:
+    """The fake's requests, one JSON line each (a file's bytes as their length), so that a
+    "lost" send can be traced after the run (``read_log``, ``lost``)."""
+    def plain(value: Any) -> Any:
+        if isinstance(value, tuple) and len(value) == 2 and isinstance(value[1], bytes | bytearray):
+            return f"<file {value[0]}, {len(value[1])} bytes>"
+        return value
+
+    with path.open("w") as out:
+        for r in log:
+            out.write(json.dumps({"at": r.at, "method": r.method, "chat_id": r.chat_id,
+                                  "status": r.status,
+                                  "params": {k: plain(v) for k, v in r.params.items()}},
+                                 default=str) + "\n")
+
+
+def read_log(path: Path) -> list[Request]:
+    """The requests ``bench_load`` wrote to its work directory (``requests.jsonl``)."""
+    with path.open() as lines:
+        return [Request(**json.loads(line)) for line in lines]
 
 
 async def settle(target: str | Path, tables: list[SimTable], within: float = 60) -> None:
@@ -275,3 +331,22 @@ def _writes(value: list[int] | tuple[int, int] | None, seconds: float) -> str:
     writes, flushes = value
     return (f"{writes:,} / {flushes:,} ({writes / max(seconds, 1e-9):.1f} /"
             f" {flushes / max(seconds, 1e-9):.1f})")
+
+
+def main() -> None:
+    """``python -m benchmarks.load.figures WORKDIR/requests.jsonl``: each refused send or edit
+    nothing delivered afterwards (what "messages lost" counts besides missing cards and posts)."""
+    import sys
+
+    log = read_log(Path(sys.argv[1]))
+    start = log[0].at if log else 0.0
+    missing = lost(log)
+    for r in missing:
+        print(f"{r.at - start:9.1f} s  {r.method} {r.chat_id} -> {r.status}"
+              f" (message {r.params.get('message_id', '-')}): {_body(r)[:300]!r}")
+    refused = sum(r.status != 200 and r.method in SENDS | EDITS for r in log)
+    print(f"{len(missing)} lost of {refused} refused sends and edits")
+
+
+if __name__ == "__main__":
+    main()
