@@ -68,6 +68,7 @@ game-fate-drawn = The lot is drawn: { $who } leaves.
 game-fate-bot_drew = Time is up and the bot drew the lot: { $who } leaves.
 game-fate-accepted = The lot falls on { $who }.
 game-fate-usage = Usage: <code>/fate host</code> or <code>/fate bot</code>
+game-fate-too_late = Who draws a shoot-out's lot is set before the first night or day; this game has begun.
 game-deal-already = The cards are already dealt.
 game-deal-first = Deal the cards first: /deal
 game-deal-size = The composition has { $cards ->

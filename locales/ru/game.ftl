@@ -70,6 +70,7 @@ game-fate-drawn = Жребий брошен: выбывает { $who }.
 game-fate-bot_drew = Время вышло, жребий бросил бот: выбывает { $who }.
 game-fate-accepted = По жребию выбывает { $who }.
 game-fate-usage = Использование: <code>/fate host</code> или <code>/fate bot</code>
+game-fate-too_late = Кто тянет жребий в перестрелке, решают до первой ночи или дня; эта игра уже идёт.
 game-deal-already = Карты уже розданы.
 game-deal-first = Сначала раздайте карты: /deal
 game-deal-size = В составе { $cards ->

@@ -1,6 +1,7 @@
 """The host's table as a host reads it, over the fake Bot API: the club chat says who moves the
 game on (the command only when the host has no panel), the host pressing «I play» is told the
-host does not play, and a game over has no last word left to wait for."""
+host does not play, a game over has no last word left to wait for, and a typed ``/fate``
+follows the panel's list of legal actions."""
 
 from __future__ import annotations
 
@@ -90,3 +91,23 @@ async def test_a_game_over_has_no_last_word_left(fake: FakeTelegram, tmp_path: P
             assert "last word" not in message.body, message.body
         assert flow.over and all(t.stage is Stage.OVER or not t.open
                                  for t in flow.games.tables.values())
+
+
+async def test_the_shoot_outs_drawer_is_set_before_the_game_begins(
+        fake: FakeTelegram, tmp_path: Path) -> None:
+    """``/fate`` follows the panel's list of legal actions: after the deal it still sets who
+    draws (for this game and the club's next ones); once the first night has begun it is
+    refused with the reason, and neither the game nor the club's preference changes."""
+    async with running(fake, tmp_path, default_locale="en") as app:
+        flow = Flow(fake, app, "en")
+        await flow.lobby(6)
+        await flow.deal()
+        assert "the host's draw" in await flow.host_says("/fate host", "draw")
+        assert flow.table.fate_by_host
+        await flow.start("/night", Stage.NIGHT)
+        answer = await flow.host_says("/fate bot", "shoot-out")
+        assert answer == ("Who draws a shoot-out's lot is set before the first night or day;"
+                          " this game has begun.")
+        assert flow.table.fate_by_host
+        club = await app.services.db.clubs.get(CLUB)
+        assert club is not None and club.fate_by_host

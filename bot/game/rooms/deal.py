@@ -140,6 +140,9 @@ class DealService(PhaseService):
         table = self.core.in_chat(where, user_id)
         async with self.core.lock(table.game_id):
             self.core.require_host(table, user_id)
+            if table.stage not in (Stage.LOBBY, Stage.DEALT):
+                # as on the panel: a shoot-out's drawer never changes once the game has begun
+                raise UserError("game.fate.too_late")
             await self.core.record(table, "fate_mode", {"host": by_host})
             # the club's next games too
             await self.db.clubs.set_fate_by_host(table.chat_id, by_host)
