@@ -22,7 +22,7 @@ from storage.repos.inbox import Inbox
 from storage.repos.ledger import Ledger
 from storage.repos.outbox import Outbox
 from storage.repos.players import Players, backfill_skeletons
-from storage.repos.records import AdminLog, Complaints, FirstDayKilled, Immunity
+from storage.repos.records import AdminLog, Complaints, FirstDayKilled, Immunity, Voids
 from storage.repos.stats import Stats
 from storage.shop.gifts import Gifts
 from storage.shop.requests import GiftRequests
@@ -71,6 +71,7 @@ class Database:
         self.gifts = Gifts(self)  # the gift shop (storage/shop/)
         self.gift_requests = GiftRequests(self)
         self.evenings = Evenings(self)
+        self.voids = Voids(self, self.accounts)  # voided games, appeals
 
     @classmethod
     async def open(cls, target: str | Path, *, pool_size: int | None = None) -> Database:

@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from storage.models import Gift, GiftRequest
+    from storage.models import Appeal, Game, Gift, GiftRequest
 
 
 class StorageError(Exception):
@@ -191,6 +191,21 @@ class GiftRefused(StorageError):
         self.available = available
 
 
+class VoidRefused(StorageError):
+    """A void or an appeal refused: ``reason`` is one of "already_voided" (``game`` says by
+    whom and why), "not_finished", "not_seated", "duplicate" (an appeal of this player and game
+    exists: ``appeal``), "unknown_appeal", "closed" (the appeal was decided: ``appeal``)."""
+
+    code = "void_refused"
+
+    def __init__(self, reason: str, *, game: Game | None = None,
+                 appeal: Appeal | None = None) -> None:
+        super().__init__(f"void refused: {reason}")
+        self.reason = reason
+        self.game = game
+        self.appeal = appeal
+
+
 __all__ = [
     "GameClosed",
     "GiftRefused",
@@ -207,4 +222,5 @@ __all__ = [
     "UnknownGame",
     "UnknownOrder",
     "UnknownPlayer",
+    "VoidRefused",
 ]

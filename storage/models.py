@@ -169,6 +169,15 @@ class Game:
     table_no: int = 1  # the table's number in its club chat ("Стол 2")
     thread_id: int | None = None  # the forum topic the table speaks in (None: the chat)
     own_topic: bool = False  # the bot created that topic (and closes it at the end)
+    # a finished game taken back by a network or club admin: its ledger rows reversed, it
+    # counts toward nothing (storage/repos/voids.py)
+    voided_at: datetime | None = None
+    voided_by: int | None = None
+    void_reason: str | None = None
+
+    @property
+    def voided(self) -> bool:
+        return self.voided_at is not None
 
     @property
     def roles(self) -> dict[int, str]:
@@ -176,6 +185,52 @@ class Game:
 
     def seat_of(self, tg_id: int) -> int | None:
         return next((s.seat for s in self.seats if s.tg_id == tg_id), None)
+
+
+# An appeal's statuses: open until an admin voids its game (any void of it closes it) or keeps
+# the result.
+APPEAL_OPEN = "open"
+APPEAL_VOIDED = "voided"
+APPEAL_KEPT = "kept"
+
+
+@dataclass(frozen=True, slots=True)
+class Appeal:
+    """A seated player's appeal against a finished game's result."""
+
+    id: int
+    game_id: int
+    tg_id: int
+    reason: str
+    status: str
+    created_at: datetime
+    closed_at: datetime | None
+    closed_by: int | None
+
+    @property
+    def open(self) -> bool:
+        return self.status == APPEAL_OPEN
+
+
+@dataclass(frozen=True, slots=True)
+class VoidLine:
+    """What a void did to one counted player of the game: ``returned`` the points its reversing
+    rows moved (below zero: points taken back; above: fines given back), ``short`` the points
+    it could not take back (spent or promised to a gift request before the void)."""
+
+    tg_id: int
+    returned: int
+    short: int
+
+
+@dataclass(frozen=True, slots=True)
+class Voided:
+    """A void written: the game as it is now, a line per player it counted, the appeals of
+    the game it closed."""
+
+    game: Game
+    lines: tuple[VoidLine, ...]
+    appeals: tuple[Appeal, ...]
 
 
 @dataclass(frozen=True, slots=True)

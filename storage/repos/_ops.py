@@ -164,3 +164,30 @@ async def record_points(
             + ",".join(["(?, ?, ?, ?, ?, ?, ?)"] * len(chunk)),
             [v for row in chunk for v in row])
     return True
+
+
+async def recount_games(conn: Connection, tg_ids: Iterable[int]) -> None:
+    """Count each player's games and first/last game dates again from what remains: the games
+    whose points were applied and not voided, where the player sat or was awarded (as
+    :func:`record_points` counts them), and the old records an import linked to it. A voided
+    game is then as if never played, whatever was counted since."""
+    ids = sorted(set(tg_ids))
+    if not ids:
+        return
+    marks = ",".join("?" * len(ids))
+    # the days of the games a player counts, then the imported records' last games
+    days = (
+        "SELECT a.day AS day, 1 AS games FROM game_points_applied a"
+        " JOIN games g ON g.id = a.game_id"
+        " WHERE g.voided_at IS NULL AND (EXISTS (SELECT 1 FROM game_seats s"
+        "  WHERE s.game_id = a.game_id AND s.tg_id = players.tg_id)"
+        "  OR EXISTS (SELECT 1 FROM ledger l WHERE l.game_id = a.game_id"
+        f"  AND l.tg_id = players.tg_id AND l.kind = '{KIND_GAME}'))"
+        " UNION ALL SELECT i.last_game_date, i.games_played FROM imported_players i"
+        " WHERE i.claimed_by = players.tg_id"
+    )
+    await conn.execute(
+        f"UPDATE players SET games_played = (SELECT coalesce(sum(games), 0) FROM ({days}) AS c),"
+        f" first_game_date = (SELECT min(day) FROM ({days}) AS c),"
+        f" last_game_date = (SELECT max(day) FROM ({days}) AS c)"
+        f" WHERE tg_id IN ({marks})", ids)

@@ -36,7 +36,8 @@ from storage.sql import Connection, Store, lock_rows
 async def fetch_game(conn: Connection, game_id: int) -> Game:
     async with conn.execute(
         "SELECT id, club_chat_id, host_id, created_at, status, commitment, finished_on,"
-        " table_no, thread_id, own_topic FROM games WHERE id = ?",
+        " table_no, thread_id, own_topic, voided_at, voided_by, void_reason"
+        " FROM games WHERE id = ?",
         (game_id,),
     ) as cur:
         row = await cur.fetchone()
@@ -58,6 +59,9 @@ async def fetch_game(conn: Connection, game_id: int) -> Game:
         table_no=int(row["table_no"]),
         thread_id=None if row["thread_id"] is None else int(row["thread_id"]),
         own_topic=bool(row["own_topic"]),
+        voided_at=_rows.opt_datetime(row["voided_at"]),
+        voided_by=row["voided_by"],
+        void_reason=row["void_reason"],
     )
 
 

@@ -10,6 +10,7 @@ from datetime import date
 from engine import FineReason
 from storage.models import KIND_GAME, STATUS_FINISHED, Club, LedgerRow, PlayedGame, TopEntry
 from storage.repos import _rows
+from storage.repos.records import VOID_REASON
 from storage.sql import Store
 
 
@@ -31,12 +32,14 @@ class Stats:
         self._db = db
 
     async def played_games(self, tg_id: int, *, limit: int | None = None) -> list[PlayedGame]:
-        """The finished games the player sat in, newest first, with the card dealt."""
+        """The finished games the player sat in (a voided one counts for nothing), newest
+        first, with the card dealt."""
         async with self._db.read() as conn, conn.execute(
             "SELECT g.id, g.club_chat_id, c.title, g.finished_on, s.seat, s.role"
             " FROM game_seats s JOIN games g ON g.id = s.game_id"
             " JOIN clubs c ON c.chat_id = g.club_chat_id"
-            " WHERE s.tg_id = ? AND g.status = ? ORDER BY g.id DESC LIMIT ?",
+            " WHERE s.tg_id = ? AND g.status = ? AND g.voided_at IS NULL"
+            " ORDER BY g.id DESC LIMIT ?",
             (tg_id, STATUS_FINISHED, NO_LIMIT if limit is None else limit),
         ) as cur:
             rows = await cur.fetchall()
@@ -50,14 +53,19 @@ class Stats:
         """(earned, spent): the sum of the player's positive ledger rows and of the negative
         ones as a positive number (gifts, burns, fines, corrections down). An undone foul's
         reversing row takes its fine back off "spent" rather than adding to "earned", so a
-        foul recorded by mistake leaves both as they were."""
+        foul recorded by mistake leaves both as they were. A void's rows take its game's
+        points back off "earned" and its fines off "spent" the same way."""
         undone = "kind = ? AND reason = ?"
+        voided = "kind = ? AND reason = ?"
         async with self._db.read() as conn, conn.execute(
-            f"SELECT coalesce(sum(points) FILTER (WHERE points > 0 AND NOT ({undone})), 0),"
-            " coalesce(-sum(points) FILTER (WHERE points < 0), 0)"
-            f" - coalesce(sum(points) FILTER (WHERE {undone}), 0)"
+            f"SELECT coalesce(sum(points) FILTER (WHERE points > 0 AND NOT ({undone})"
+            f" AND NOT ({voided})), 0)"
+            f" + coalesce(sum(points) FILTER (WHERE points < 0 AND {voided}), 0),"
+            f" coalesce(-sum(points) FILTER (WHERE points < 0 AND NOT ({voided})), 0)"
+            f" - coalesce(sum(points) FILTER (WHERE points > 0 AND ({undone} OR {voided})), 0)"
             " FROM ledger WHERE tg_id = ?",
-            (KIND_GAME, FOUL_UNDONE, KIND_GAME, FOUL_UNDONE, tg_id),
+            (KIND_GAME, FOUL_UNDONE, KIND_GAME, VOID_REASON, KIND_GAME, VOID_REASON,
+             KIND_GAME, VOID_REASON, KIND_GAME, FOUL_UNDONE, KIND_GAME, VOID_REASON, tg_id),
         ) as cur:
             row = await cur.fetchone()
         assert row is not None
@@ -66,13 +74,14 @@ class Stats:
     async def club_top(
         self, club_chat_id: int, *, since: date, until: date, limit: int = 20
     ) -> list[TopEntry]:
-        """Points earned in the club's games with a ledger day in [since, until], per ranked
-        player (a nickname, not blocked), most first; ties share a rank."""
+        """Points earned in the club's games (not voided) with a ledger day in [since, until],
+        per ranked player (a nickname, not blocked), most first; ties share a rank."""
         async with self._db.read() as conn, conn.execute(
             "SELECT l.tg_id, p.nickname, sum(l.points) AS total FROM ledger l"
             " JOIN games g ON g.id = l.game_id"
             " JOIN players p ON p.tg_id = l.tg_id"
             " WHERE l.kind = ? AND g.club_chat_id = ? AND l.day BETWEEN ? AND ?"
+            " AND g.voided_at IS NULL"
             " AND p.nickname IS NOT NULL AND p.blocked = 0"
             " GROUP BY l.tg_id, p.nickname, p.nickname_key HAVING sum(l.points) > 0"
             " ORDER BY total DESC, p.nickname_key LIMIT ?",

@@ -32,17 +32,19 @@ from record.outcome import Replayed
 from storage.backends.postgres import connect
 from storage.db import Database
 from storage.models import Game, GameEvent
+from storage.repos.records import VOID_REASON
 
 # parents first; spouses are set once every player is in
 TABLES: tuple[str, ...] = (
     "clubs", "club_hosts", "club_presets", "players", "games", "game_seats", "game_events",
     "game_points_applied", "ledger", "immunity_orders", "first_day_killed", "complaints",
     "admin_log", "imported_players", "outbox", "gifts", "gift_requests", "gift_drafts",
-    "evenings", "evening_signups",
+    "evenings", "evening_signups", "game_void_shortfalls", "appeals",
 )
 DERIVED = ("balances", "rank_histogram")  # kept by triggers on both sides
 _IDENTITY = ("games", "ledger", "immunity_orders", "complaints", "admin_log",
-             "imported_players", "outbox", "gifts", "gift_requests", "evenings")
+             "imported_players", "outbox", "gifts", "gift_requests", "evenings",
+             "appeals")
 _SPOUSES = ("spouse_id", "spouse_proposed_to")
 _CACHE_TRIGGERS = (("ledger", "ledger_balances"), ("balances", "balances_rank_histogram"))
 
@@ -201,7 +203,7 @@ async def check_replays(pg: asyncpg.Connection, replay: Replay, report: Report) 
     for r in await pg.fetch(
             "SELECT l.game_id, l.tg_id, l.points, l.reason, l.phase FROM ledger l"
             " JOIN games g ON g.id = l.game_id WHERE g.status = 'finished'"
-            " AND l.kind = 'game'"):
+            f" AND l.kind = 'game' AND l.reason <> '{VOID_REASON}'"):  # a void's rows: no play
         stored.setdefault(int(r[0]), []).append((int(r[1]), int(r[2]), str(r[3]), r[4]))
     winners: dict[str, int] = {}
     rows = 0
