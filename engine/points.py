@@ -23,13 +23,15 @@ class Reason(StrEnum):
 
 
 class FineReason(StrEnum):
-    """A fine's ledger reason: the foul it punishes (``engine.fouls``), or its undoing."""
+    """A fine's ledger reason: the foul it punishes (``engine.fouls``), or its reversal (the
+    foul undone, or the game aborted)."""
 
     FOUL_OUT_OF_TURN = "foul_out_of_turn"
     FOUL_AT_NIGHT = "foul_at_night"
     FOUL_GESTURE = "foul_gesture"
     FOUL_OTHER = "foul_other"
     FOUL_UNDONE = "foul_undone"
+    GAME_ABORTED = "game_aborted"  # a standing foul's fine given back: the game was aborted
 
 
 @dataclass(frozen=True, slots=True)

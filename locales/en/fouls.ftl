@@ -93,6 +93,7 @@ game-reason-foul_at_night = foul: speaking at night
 game-reason-foul_gesture = foul: a gesture
 game-reason-foul_other = foul: another breach
 game-reason-foul_undone = a foul undone (recorded by mistake)
+game-reason-game_aborted = a fine given back: the game was aborted
 
 # a player's record (/stats: views/texts.py; the web's pages: web/templates/)
 stats-fouls = Fouls: { $fouls } ({ NUMBER($rate, maximumFractionDigits: 2) } per game)

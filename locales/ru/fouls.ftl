@@ -99,6 +99,7 @@ game-reason-foul_at_night = фол: разговор ночью
 game-reason-foul_gesture = фол: жест
 game-reason-foul_other = фол: другое нарушение
 game-reason-foul_undone = фол отменён (записан по ошибке)
+game-reason-game_aborted = штраф возвращён: игра прервана
 
 # статистика игрока (/stats: views/texts.py; страницы сайта: web/templates/)
 stats-fouls = Фолы: { $fouls } (в среднем за игру: { NUMBER($rate, maximumFractionDigits: 2) })

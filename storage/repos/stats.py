@@ -23,7 +23,8 @@ def _ranks(rows: list[tuple[int, str, int]]) -> list[TopEntry]:
     return entries
 
 
-FOUL_UNDONE = FineReason.FOUL_UNDONE.value  # a fine given back (docs/storage.md, "ledger")
+# a fine given back: its foul undone, or its game aborted (docs/storage.md, "ledger")
+RETURNED = (FineReason.FOUL_UNDONE.value, FineReason.GAME_ABORTED.value)
 NO_LIMIT = 2**62  # LIMIT with no limit on both backends (SQLite's -1 is refused by PostgreSQL)
 
 
@@ -52,10 +53,11 @@ class Stats:
     async def points_totals(self, tg_id: int) -> tuple[int, int]:
         """(earned, spent): the sum of the player's positive ledger rows and of the negative
         ones as a positive number (gifts, burns, fines, corrections down). An undone foul's
-        reversing row takes its fine back off "spent" rather than adding to "earned", so a
-        foul recorded by mistake leaves both as they were. A void's rows take its game's
-        points back off "earned" and its fines off "spent" the same way."""
-        undone = "kind = ? AND reason = ?"
+        reversing row (or an aborted game's) takes its fine back off "spent" rather than
+        adding to "earned", so a foul recorded by mistake leaves both as they were. A void's
+        rows take its game's points back off "earned" and its fines off "spent" the same
+        way."""
+        undone = "kind = ? AND reason IN (?, ?)"
         voided = "kind = ? AND reason = ?"
         async with self._db.read() as conn, conn.execute(
             f"SELECT coalesce(sum(points) FILTER (WHERE points > 0 AND NOT ({undone})"
@@ -64,8 +66,8 @@ class Stats:
             f" coalesce(-sum(points) FILTER (WHERE points < 0 AND NOT ({voided})), 0)"
             f" - coalesce(sum(points) FILTER (WHERE points > 0 AND ({undone} OR {voided})), 0)"
             " FROM ledger WHERE tg_id = ?",
-            (KIND_GAME, FOUL_UNDONE, KIND_GAME, VOID_REASON, KIND_GAME, VOID_REASON,
-             KIND_GAME, VOID_REASON, KIND_GAME, FOUL_UNDONE, KIND_GAME, VOID_REASON, tg_id),
+            (KIND_GAME, *RETURNED, KIND_GAME, VOID_REASON, KIND_GAME, VOID_REASON,
+             KIND_GAME, VOID_REASON, KIND_GAME, *RETURNED, KIND_GAME, VOID_REASON, tg_id),
         ) as cur:
             row = await cur.fetchone()
         assert row is not None

@@ -29,6 +29,12 @@ async def fines(h: Harness) -> list[tuple[int, int, str, str | None]]:
             for r in await h.db.stats.game_points(h.game_id)]
 
 
+async def seat_for_host(h: Harness, nick: str) -> None:
+    """The host seats a Telegram player by nickname and plays the seat."""
+    answer = await h.service.add_offline(CHAT, HOST, nick, None)
+    assert answer.key == "seats.add.ok", answer
+
+
 def texts(h: Harness, chat: int) -> list[str]:
     return [s.text for s in h.private(chat)]
 
@@ -151,7 +157,7 @@ async def test_refusals_change_nothing(h: Harness) -> None:
     assert await h.refused(h.service.undo_foul(CHAT, HOST, 1)) == "game.none_in_chat"
     assert await h.refused(h.service.host_act(h.game_id, HOST, "foul", "1:gesture:2")) == \
         "game.not_found"
-    assert await h.db.ledger.balance(player) == 2  # /endgame aborts points, not fines
+    assert await h.db.ledger.balance(player) == 3  # /endgame gives the fine back
 
 
 async def test_the_nth_foul_offers_the_technical_death(h: Harness) -> None:
@@ -349,3 +355,52 @@ async def test_the_games_end_closes_its_open_offers(h: Harness, end: str) -> Non
     # the name opens the line, where Russian keeps it in the nominative
     assert closed and closed[-1].text == "№8 Player8: игра окончена, решать больше нечего."
     assert not h.buttons(closed[-1])
+
+
+async def test_a_foul_on_a_seat_the_host_plays_is_told_to_its_player(h: Harness) -> None:
+    """A Telegram player whose seat the host plays hears of the foul and its fine
+    themself; the host's copy says nothing in the player's stead."""
+    await h.lobby(9)
+    await h.service.unseat(CHAT, HOST, "Player1")
+    await seat_for_host(h, "Player1")
+    await h.service.deal(CHAT, HOST)
+    seat = h.table.seat_of(1001)
+    assert seat is not None and h.table.is_offline(seat)
+    await h.db.clubs.set_fouls(CHAT, points=2)
+    await h.db.ledger.adjust(1001, 5, reason="start", admin_id=ADMIN, now=h.clock())
+    host_before = len(h.private(HOST))
+    await h.service.foul(CHAT, HOST, seat, FoulReason.GESTURE)
+    told = texts(h, 1001)[-1]
+    assert "Штраф: 2 балла." in told and "этой игре: 1" in told
+    assert all("Штраф" not in s.text for s in h.private(HOST)[host_before:])
+    await h.service.undo_foul(CHAT, HOST, 1)
+    assert "2" in texts(h, 1001)[-1] and texts(h, 1001)[-1] != told
+    assert await h.db.ledger.balance(1001) == 5
+
+
+async def test_an_aborted_game_gives_its_fines_back_and_keeps_its_fouls(h: Harness) -> None:
+    """``/endgame`` writes a reversing row per standing fine with the abort itself (one
+    transaction); an undone foul's fine came back already and is not given twice; the
+    fouls stay in the log."""
+    await h.dealt(10)
+    await h.db.clubs.set_fouls(CHAT, points=2)
+    for seat in (3, 4):
+        await give(h, seat, 5)
+    await h.service.foul(CHAT, HOST, 3, FoulReason.GESTURE)
+    await h.service.foul(CHAT, HOST, 3, FoulReason.OUT_OF_TURN)
+    await h.service.foul(CHAT, HOST, 4)
+    await h.service.undo_foul(CHAT, HOST, 3)  # №4's fine back already
+    assert await h.db.ledger.balance(h.tg(3)) == 1
+    player3, player4 = h.tg(3), h.tg(4)
+    await h.service.end_game(CHAT, HOST)
+    assert await h.db.ledger.balance(player3) == 5 and await h.db.ledger.balance(player4) == 5
+    assert [(tg, p, r) for tg, p, r, _ in await fines(h)] == [
+        (player3, -2, "foul_gesture"), (player3, -2, "foul_out_of_turn"),
+        (player4, -2, "foul_other"), (player4, 2, "foul_undone"),
+        (player3, 2, "game_aborted"), (player3, 2, "game_aborted")]
+    assert await h.db.stats.points_totals(player3) == (5, 0)  # given back: nothing spent
+    game = await h.db.games.get(h.game_id)
+    assert game.status == "aborted"
+    kinds = [e.kind for e in await h.db.games.events(h.game_id)]
+    assert kinds.count("foul") == 3 and kinds[-1] == "aborted"
+    assert any("штрафы за нарушения возвращены" in t for t in h.club_texts())

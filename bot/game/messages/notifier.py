@@ -27,6 +27,7 @@ from bot.game.messages.senders import Sender
 from engine import AudienceKind, Event
 from record.posts import TEXT_LIMIT, Post, units
 from record.table import Table
+from storage.models import is_offline_account
 from storage.repos.outbox import EDIT, SEND, Queued
 from views.event_text import EventText
 from views.i18n import Safe, Translator
@@ -252,6 +253,17 @@ class Notifier(EventText):
         await self.send(
             chat, self._for_seat(table, seat, locale, self.t(locale, key, **kwargs)),
             markup=None if markup is None else markup(locale), protect=protect, ref=ref)
+
+    async def to_player(self, table: Table, seat: int, key: str, /, **kwargs: Any) -> None:
+        """A private message about what happened to a seat's player (a foul, its fine): to
+        the player themself, also when the host plays the seat; to the host only for an
+        account without Telegram (nobody else to tell)."""
+        tg_id = table.tg_of(seat)
+        if is_offline_account(tg_id):
+            await self.to_seat(table, seat, key, **kwargs)
+            return
+        locale = self.locale_of(tg_id)
+        await self.send(tg_id, self.t(locale, key, **kwargs))
 
     async def edit_seat(self, table: Table, seat: int, ref: str, key: str, /, *,
                         markup: Markup | None = None, **kwargs: Any) -> None:

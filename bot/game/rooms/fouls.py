@@ -151,8 +151,8 @@ class FoulDesk(PhaseService):
         foul = result.foul
         reason, fine = self._reason(foul, note), self._fine(foul, club.foul_points)
         who = self.notifier.seat(table, foul.seat)
-        await self.notifier.to_seat(table, foul.seat, "foul.player", game=table.game_id,
-                                    reason=reason, fine=fine, count=result.standing)
+        await self.notifier.to_player(table, foul.seat, "foul.player", game=table.game_id,
+                                      reason=reason, fine=fine, count=result.standing)
         if club.foul_public:
             await self.notifier.club(table, "foul.club", who=who, reason=reason,
                                      count=result.standing)
@@ -228,8 +228,8 @@ class FoulDesk(PhaseService):
             def back(locale: str) -> str:
                 return self.tr.t(locale, "foul.back", points=foul.points) if foul.points else ""
 
-            await self.notifier.to_seat(table, foul.seat, "foul.undone.player",
-                                        game=table.game_id, reason=reason, back=back)
+            await self.notifier.to_player(table, foul.seat, "foul.undone.player",
+                                          game=table.game_id, reason=reason, back=back)
             if (await self._club(table)).foul_public:
                 await self.notifier.club(table, "foul.undone.club", who=who)
             if confirm:

@@ -15,7 +15,7 @@ from bot.game.rooms.phase import PhaseService
 from bot.game.rooms.results import Results
 from engine import RuleViolation
 from record.table import TURN_DL, Stage, Table, iso
-from storage.models import STATUS_ABORTED, STATUS_PAUSED, STATUS_RUNNING
+from storage.models import STATUS_ABORTED, STATUS_PAUSED, STATUS_RUNNING, Fine
 from storage.repos.games import GameChange
 from views.i18n import sex_of
 
@@ -160,19 +160,31 @@ class HostControls(PhaseService):
             return reply("game.extend.done", seconds=secs(seconds))
 
     async def end_game(self, where: Where, user_id: int) -> Reply:
-        """``/endgame``: abort; nobody gets points; the deal is revealed when there was one."""
+        """``/endgame``: abort; nobody gets points and every fine taken is given back (a
+        reversing row per standing foul's fine, written with the abort: one transaction;
+        the fouls stay on the record); the deal is revealed when there was one."""
         table = self.core.in_chat(where, user_id)
         async with self.core.lock(table.game_id):
             self.core.require_host(table, user_id)
             self.core.disarm(table)
             await self.core.record(table, "aborted")
-            self.core.stage_change(table, GameChange(status=STATUS_ABORTED))
+            self.core.stage_change(table, GameChange(status=STATUS_ABORTED,
+                                                     fines=self._returned(table)))
             await self.notifier.club(table, "game.aborted")
             if table.started:
                 await self.results.reveal(table)
                 await self.end_foul_offers(table)
             self.core.drop(table.game_id)
             return reply("game.aborted_ok")
+
+    def _returned(self, table: Table) -> tuple[Fine, ...]:
+        """The fines of the fouls standing (an undone one's fine is back already)."""
+        if not table.started:
+            return ()
+        today = self.clock().date()
+        return tuple(Fine(table.tg_of(f.seat), f.points, str(engine.FineReason.GAME_ABORTED),
+                          f.phase, today)
+                     for f in table.game.fouls if f.points and not f.undone)
 
     async def refuse_blocked(self, tg_id: int) -> bool:
         """An account blocked by the administration acts in a game: True when ``tg_id`` sits
