@@ -330,6 +330,7 @@ class GiftRequest:
     ledger_id: int | None  # the 'redeem' row of a handed-over request
     announced: bool  # the admins were told of it
     told: bool  # its end was told (the player, the admins' notices)
+    club_chat_id: int | None = None  # where it is collected: its club's admins hand it over
 
     @property
     def open(self) -> bool:

@@ -23,6 +23,7 @@ from record.table import Table
 from storage.db import Database
 from storage.errors import UnknownGame
 from storage.models import STATUS_FINISHED, Club, Game, LedgerRow, Player, TopEntry
+from storage.repos.records import VOID_REASON
 from views.i18n import sex_of
 
 FINE_REASONS = frozenset(r.value for r in engine.FineReason)
@@ -103,6 +104,7 @@ class GameRecord:
     points: tuple[SeatPoints, ...]
     deal: DealCheck | None
     links: dict[int, str]  # seat -> the player's current nickname, when it is still theirs
+    voided_by: str | None = None  # the admin who voided the game (``game.void_reason``: why)
 
     @property
     def state(self) -> GameState:
@@ -247,7 +249,7 @@ class StatsService:
         by_seat: dict[int, dict[str, int]] = {s: {} for s in table.game.seats}
         for row in rows:
             seat = game.seat_of(row.tg_id)
-            if seat is None:
+            if seat is None or row.reason == VOID_REASON:  # the points as played; a void: said
                 continue
             reasons = by_seat.setdefault(seat, {})
             # a seat's fines and their reversals in one net figure (the fouls are listed)
@@ -260,15 +262,29 @@ class StatsService:
         links = {s.seat: nick for s in table.seats.values()
                  if (nick := current.get(s.tg_id)) is not None}
         return GameRecord(game=game, club_title=club.title if club else "", table=table,
-                          phases=phases, points=points, deal=check, links=links)
+                          phases=phases, points=points, deal=check, links=links,
+                          voided_by=await self._voided_by(game))
+
+    async def _voided_by(self, game: Game) -> str | None:
+        """How the admin who voided the game is named (None: not voided)."""
+        if game.voided_by is None:
+            return None
+        who = await self.db.players.get(game.voided_by)
+        if who is None:
+            return str(game.voided_by)
+        return who.nickname or who.display_name or str(game.voided_by)
 
     async def protocol(self, game_id: int) -> dict[str, Any] | None:
-        """A finished game's replay protocol (docs/replay.md), from its log; None unless the
-        game is finished."""
+        """A finished game's replay protocol (docs/replay.md), from its log, with ``voided``
+        (reason, by, at) when an admin took it back; None unless the game is finished."""
         game = await self.finished(game_id)
         if game is None:
             return None
-        return protocol_of(await self.db.games.events(game.id))
+        found = protocol_of(await self.db.games.events(game.id))
+        if found is not None and game.voided_at is not None:  # its points no longer count
+            found["voided"] = {"reason": game.void_reason, "by": await self._voided_by(game),
+                               "at": game.voided_at.isoformat()}
+        return found
 
     async def picture_state(self, game_id: int) -> tuple[GameState, dict[int, str]] | None:
         """The final state and the names by seat of a finished game (for its picture)."""

@@ -376,10 +376,13 @@ class Voids:
             "SELECT tg_id, points FROM game_void_shortfalls WHERE game_id = ?", (game_id,))
         return {int(r[0]): int(r[1]) for r in rows}
 
-    async def appeal(self, game_id: int, tg_id: int, reason: str, *,
-                     now: datetime) -> Appeal:
+    async def appeal(self, game_id: int, tg_id: int, reason: str, *, now: datetime,
+                     tell: Callable[[Appeal], Sequence[Queued]] | None = None,
+                     wall: float = 0.0) -> tuple[Appeal, list[int]]:
         """A seated player's appeal against a finished game not voided (one per player and
-        game). When it may be made is the caller's rule (:meth:`ended`)."""
+        game), ``tell(appeal)``'s messages queued in the same transaction; returns it and the
+        chats of the new outbox rows. When it may be made is the caller's rule
+        (:meth:`ended`)."""
         why = _reason(reason)
         async with self._db.transaction() as conn:
             await lock_rows(conn, "games", "id", [game_id])  # beside a void of the game
@@ -402,7 +405,8 @@ class Voids:
             await _ops.admin_log(conn, tg_id, "appeal", f"game={game_id} reason={why}", now)
             appeal = await _fetch_appeal(conn, int(rows[0][0]))
             assert appeal is not None
-            return appeal
+            chats = await enqueue_in(conn, tell(appeal) if tell is not None else (), wall)
+            return appeal, chats
 
     async def get_appeal(self, appeal_id: int) -> Appeal | None:
         async with self._db.read() as conn:

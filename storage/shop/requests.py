@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from datetime import UTC, date, datetime
 
-from storage.errors import GiftRefused
+from storage.errors import GiftRefused, UnknownClub
 from storage.models import KIND_REDEEM, REQUEST_OPEN, GiftRequest, is_offline_account
 from storage.repos import _ops
 from storage.repos.outbox import Queued, enqueue_in
@@ -22,7 +22,7 @@ from storage.sql import Connection, Row, Store, lock_rows
 
 REQUEST_COLUMNS = (
     "r.id, r.gift_id, g.name, r.tg_id, r.points, r.status, r.created_at, r.closed_at,"
-    " r.closed_by, r.ledger_id, r.announced_at, r.told_at"
+    " r.closed_by, r.ledger_id, r.announced_at, r.told_at, r.club_chat_id"
 )
 _FROM = " FROM gift_requests r JOIN gifts g ON g.id = r.gift_id"
 # changed and not yet told: a new request the admins have not heard of, or an end nobody heard
@@ -44,7 +44,7 @@ def request_row(row: Row) -> GiftRequest:
         points=int(row[4]), status=str(row[5]), created_at=datetime.fromisoformat(row[6]),
         closed_at=None if row[7] is None else datetime.fromisoformat(row[7]),
         closed_by=row[8], ledger_id=row[9], announced=row[10] is not None,
-        told=row[11] is not None)
+        told=row[11] is not None, club_chat_id=None if row[12] is None else int(row[12]))
 
 
 async def fetch_request(conn: Connection, request_id: int) -> GiftRequest | None:
@@ -80,13 +80,14 @@ class GiftRequests:
         return int(rows[0][0])
 
     async def ask(self, tg_id: int, gift_id: int, *, price: int, card: int,
-                  now: datetime) -> GiftRequest:
+                  now: datetime, club_chat_id: int | None = None) -> GiftRequest:
         """A new open request for one item of the gift at ``price`` (the price the player saw),
-        from the message ``card``. Refused (:class:`GiftRefused`, nothing written) for a blocked
-        account ("blocked"), a second request from the same card ("duplicate", naming the
-        first), an unknown or retired gift, a price changed since, no item left, or fewer
-        available points than the price ("insufficient", ``available``: balance less the
-        player's open requests)."""
+        from the message ``card``, to be collected at the club ``club_chat_id`` (None: no
+        club named; an unknown one: :class:`UnknownClub`). Refused (:class:`GiftRefused`,
+        nothing written) for a blocked account ("blocked"), a second request from the same
+        card ("duplicate", naming the first), an unknown or retired gift, a price changed
+        since, no item left, or fewer available points than the price ("insufficient",
+        ``available``: balance less the player's open requests)."""
         async with self._db.transaction() as conn:
             await lock_rows(conn, "players", "tg_id", [tg_id])  # its balance and reservations
             player = await _ops.require_player(conn, tg_id)
@@ -110,10 +111,13 @@ class GiftRequests:
             available = await _ops.balance(conn, tg_id) - await _ops.reserved(conn, tg_id)
             if available < gift.price:
                 raise GiftRefused("insufficient", gift=gift, available=max(0, available))
+            if club_chat_id is not None and not list(await conn.execute_fetchall(
+                    "SELECT 1 FROM clubs WHERE chat_id = ?", (club_chat_id,))):
+                raise UnknownClub(club_chat_id)
             rows = list(await conn.execute_fetchall(
-                "INSERT INTO gift_requests (gift_id, tg_id, points, card, created_at)"
-                " VALUES (?, ?, ?, ?, ?) RETURNING id",
-                (gift_id, tg_id, gift.price, card, _at(now))))
+                "INSERT INTO gift_requests (gift_id, tg_id, points, card, created_at,"
+                " club_chat_id) VALUES (?, ?, ?, ?, ?, ?) RETURNING id",
+                (gift_id, tg_id, gift.price, card, _at(now), club_chat_id)))
             made = await fetch_request(conn, int(rows[0][0]))
         assert made is not None
         return made

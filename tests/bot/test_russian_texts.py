@@ -38,6 +38,9 @@ NAMES: dict[str, tuple[str, ...]] = {
     "admin.not_blocked": ("nick",), "admin.not_found": ("nick",),
     "admin.redeemed": ("nick", "reason"), "admin.redeemed_notice": ("reason",),
     "admin.unblocked": ("nick",),
+    "appeal.closed_kept": ("by",), "appeal.closed_voided": ("by",),
+    "appeal.kept_notice": ("by",), "appeal.notice": ("club", "player"),
+    "appeal.outcome.kept": ("by",), "appeal.outcome.voided": ("by",),
     "club.link.done": ("nick",), "club.link.expired_notice": ("nick",),
     "club.link.no_claim": ("nick",), "club.link.not_found": ("nick",),
     "club.link.notice": ("nick",), "club.lookalikes.group": ("names",),
@@ -125,6 +128,7 @@ NAMES: dict[str, tuple[str, ...]] = {
     "stats.header": ("nick",), "stats.pic.title": ("club",), "stats.top.club": ("club",),
     "stats.top.row": ("nick",), "stats.unknown": ("nick",),
     "tables.add.other": ("nick",), "top.row": ("nick",),
+    "void.already": ("by",), "void.notice": ("by", "club"), "void.page": ("by",),
     "web.game.meta": ("club",), "web.player.title": ("nick",),
 }
 NAME_VARIABLES = frozenset({"who", "nick", "name", "names", "voter", "by", "orderer", "holder",
@@ -135,6 +139,7 @@ NAME_VARIABLES = frozenset({"who", "nick", "name", "names", "voter", "by", "orde
 NOT_NAMES: dict[str, tuple[str, ...]] = {
     "admin.adjusted": ("reason",), "admin.adjusted_notice": ("reason",),
     "admin.blocked_notice": ("reason",), "balance.row": ("reason",),
+    "appeal.notice": ("reason",), "appeal.void_reason": ("reason",),
     "club.settings.step": ("name",), "club.settings.timer": ("name",),
     "evening.offer.head": ("seats",), "evening.post.head": ("seats",),
     "foul.club": ("reason",), "foul.done": ("reason",), "foul.player": ("reason",),
@@ -144,6 +149,8 @@ NOT_NAMES: dict[str, tuple[str, ...]] = {
     "ops.event.takeover": ("what",), "ops.event.takeover_unknown": ("what",),
     "panel.unfoul.line": ("reason",),
     "stats.row": ("reason",),
+    "void.already": ("reason",), "void.done": ("reason",), "void.notice": ("reason",),
+    "void.page": ("reason",),
 }
 
 # where a name stands in the nominative: at a line's start (after an emoji or a bullet), after

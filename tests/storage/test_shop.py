@@ -14,7 +14,7 @@ from datetime import date, timedelta
 import pytest
 
 from storage import Database
-from storage.errors import GiftRefused, InsufficientBalance, InvalidValue
+from storage.errors import GiftRefused, InsufficientBalance, InvalidValue, UnknownClub
 from storage.models import KIND_REDEEM, GiftRequest
 from storage.repos.outbox import SEND, Queued
 from tests.storage.conftest import ADMIN, NOW, add_players
@@ -356,3 +356,19 @@ async def test_handed_over_beside_a_cancel_or_a_block_is_one_of_them(
         assert int(rows[0][0]) == int(handed_over[0][0])
         fresh = await one.gifts.get(gift.id)
         assert fresh is not None and fresh.stock == 1000 - int(handed_over[0][0])
+
+
+async def test_a_request_names_the_club_where_it_is_collected(db: Database) -> None:
+    await add_players(db, 1)
+    await _points(db, 1, 50)
+    await db.clubs.ensure(-100777, title="Far club", locale="ru")
+    mug = await db.gifts.add("Mug", 10, 5, admin_id=ADMIN, now=NOW)
+    there = await db.gift_requests.ask(1, mug.id, price=10, card=1, now=NOW,
+                                       club_chat_id=-100777)
+    assert there.club_chat_id == -100777
+    assert (await db.gift_requests.get(there.id)).club_chat_id == -100777  # type: ignore[union-attr]
+    nowhere = await db.gift_requests.ask(1, mug.id, price=10, card=2, now=NOW)
+    assert nowhere.club_chat_id is None
+    with pytest.raises(UnknownClub):
+        await db.gift_requests.ask(1, mug.id, price=10, card=3, now=NOW, club_chat_id=-5)
+    assert [r.id for r in await db.gift_requests.open_of(1)] == [there.id, nowhere.id]

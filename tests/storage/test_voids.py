@@ -202,7 +202,10 @@ async def test_appeals_are_one_per_seated_player_and_decided_once(db: Database) 
     await add_players(db, 1, 2, 3)
     game_id = await _game(db, (1, 2), {1: 5})
     assert await _refusal(db.voids.appeal(game_id, 3, "unfair", now=NOW)) == "not_seated"
-    appeal = await db.voids.appeal(game_id, 2, " seat 1 was   not there ", now=NOW)
+    appeal, chats = await db.voids.appeal(
+        game_id, 2, " seat 1 was   not there ", now=NOW, wall=1.0,
+        tell=lambda a: [Queued(ADMIN, SEND, {"text": f"appeal {a.id}"}, key=f"appeal:{a.id}")])
+    assert chats == [ADMIN]
     assert (appeal.reason, appeal.status, appeal.tg_id) == ("seat 1 was not there", "open", 2)
     assert await _refusal(db.voids.appeal(game_id, 2, "again", now=NOW)) == "duplicate"
     kept, _ = await db.voids.keep(appeal.id, by=VOIDER, now=NOW)
@@ -210,7 +213,7 @@ async def test_appeals_are_one_per_seated_player_and_decided_once(db: Database) 
     assert await _refusal(db.voids.keep(appeal.id, by=ADMIN, now=NOW)) == "closed"
     assert await _refusal(db.voids.keep(appeal.id + 100, by=ADMIN, now=NOW)) \
         == "unknown_appeal"
-    other = await db.voids.appeal(game_id, 1, "mine too", now=NOW)
+    other, _ = await db.voids.appeal(game_id, 1, "mine too", now=NOW)
     voided, _ = await db.voids.void(game_id, by=VOIDER, reason="fraud", now=NOW)
     assert [a.id for a in voided.appeals] == [other.id]
     assert (await db.voids.get_appeal(other.id)).status == "voided"  # type: ignore[union-attr]

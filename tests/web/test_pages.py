@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import io
+import json
 import re
 from collections.abc import AsyncIterator
-from datetime import date
+from datetime import UTC, date, datetime
 
 import pytest
 from aiohttp.test_utils import TestClient, TestServer
@@ -137,3 +138,25 @@ async def test_every_link_stays_under_a_path_prefix(client: TestClient[object, o
             assert response.status == 200, (path, link)
             checked += 1
     assert checked > 10
+
+
+async def test_a_voided_game_says_so_on_its_page_and_protocol(
+        client: TestClient[object, object], played: Played) -> None:
+    db = played.db
+    await db.players.register(77, display_name="Admin <Anna>", language="en")
+    before = await get(client, f"/game/{played.game_id}?lang=en")
+    assert 'id="voided"' not in before
+    await db.voids.void(played.game_id, by=77, reason="two seats <one> person",
+                        now=datetime(2026, 11, 30, 22, 0, tzinfo=UTC))
+    html = await get(client, f"/game/{played.game_id}?lang=en")
+    assert ('<p id="voided" class="voided">Voided: two seats &lt;one&gt; person, by Admin '
+            "&lt;Anna&gt;. Its points were taken back and it counts toward nothing.</p>") in html
+    # the points as the game gave them, never the void's rows
+    assert "game voided" not in html
+    ru = await get(client, f"/game/{played.game_id}?lang=ru")
+    assert "Игра аннулирована: two seats &lt;one&gt; person. Администратор: Admin" in ru
+    response = await client.get(f"/game/{played.game_id}/protocol.json")
+    protocol = json.loads(await response.text())
+    assert protocol["voided"] == {"reason": "two seats <one> person", "by": "Admin <Anna>",
+                                  "at": "2026-11-30T22:00:00+00:00"}
+    assert protocol["players"] and protocol["steps"]
