@@ -111,8 +111,8 @@ club-settings-timer = { $name }: { $seconds ->
        *[many] { $seconds } секунд
     }
 club-settings-t_night = Ночь
-club-settings-t_mafia_agree = Договорённость мафии
-club-settings-t_vote_turn = Ход голосования
+club-settings-t_mafia_agree = Договорённость Мафии
+club-settings-t_vote_turn = Время на голос
 club-settings-t_last_word = Последнее слово
 club-settings-s_night = 🌙
 club-settings-s_mafia_agree = 🤝

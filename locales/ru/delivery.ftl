@@ -4,7 +4,7 @@ game-vote-board =
         [one] { $seconds } секунда
         [few] { $seconds } секунды
        *[many] { $seconds } секунд
-    }; кто не проголосует, голосует за себя.
+    }; кто не успел — голос уходит в себя.
     { $lines }{ $done }
 game-vote-board_voted = { $voter } → { $who }
 game-vote-board_now = ⏳ Голосует { $who } ({ $seconds ->
@@ -13,7 +13,7 @@ game-vote-board_now = ⏳ Голосует { $who } ({ $seconds ->
        *[many] { $seconds } секунд
     })
 game-vote-board_waiting = { $who }
-game-vote-board_timeout_self = { $who } → время вышло, голос за себя
+game-vote-board_timeout_self = { $who } → время вышло, голос уходит в себя
 game-vote-board_timeout_none = { $who } → время вышло; иммунитет, голос не засчитан
 game-vote-board_done = ✅ Все проголосовали.
 game-night-closed = 🌙 Ночь окончена; выбор закрыт.

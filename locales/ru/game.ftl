@@ -54,7 +54,7 @@ game-leave-ok = Вы вышли из-за стола.
 game-reseat-unknown = За столом нет игрока с ником { $nick }.
 game-reseat-bad_number = Место — число от 1 до { $max }.
 game-reseat-ok = { $nick } теперь на месте №{ $seat }.
-game-reseat-usage = Использование: <code>/seat НИК НОМЕР</code>
+game-reseat-usage = Использование: <code>/seat НИК МЕСТО</code>
 game-roles-to_host = Состав этой игры отправлен ведущему в личный чат.
 game-roles-unknown = Не знаю такой карты: { $name }. Карты: { $cards }; «Мафия*3» — три карты.
 game-roles-show = <b>Состав ({ $count ->
@@ -66,8 +66,8 @@ game-fate-mode_host = Перестрелку будет решать жреби�
 game-fate-mode_bot = Перестрелку будет решать жребий бота — в этой игре и в следующих играх клуба.
 game-fate-host_draws = Перестрелка: { $tied }. Жребий тянет ведущий.
 game-fate-ask = Перестрелка: { $tied }. Выберите, кто выбывает по жребию.
-game-fate-drawn = Жребий брошен: выбывает { $who }.
-game-fate-bot_drew = Время вышло, жребий бросил бот: выбывает { $who }.
+game-fate-drawn = Жребий вытянут: выбывает { $who }.
+game-fate-bot_drew = Время вышло, и жребий вытянул бот: выбывает { $who }.
 game-fate-accepted = По жребию выбывает { $who }.
 game-fate-usage = Использование: <code>/fate host</code> или <code>/fate bot</code>
 game-fate-too_late = Кто тянет жребий в перестрелке, решают до первой ночи или дня; эта игра уже идёт.
@@ -128,7 +128,7 @@ game-night-prompt_mafia =
     Выбор вашей команды сейчас:
     { $picks }
     { $agree }
-    Можно передумать, пока все не сойдутся или не кончится время.
+    Можно передумать, пока Мафия не договорится или не кончится время.
 game-night-prompt_mafia_locked =
     🌙 Ночь { $night }. Выбор команды закрыт:
     { $picks }
@@ -139,20 +139,20 @@ game-night-agree_chief = На договорённость — { $seconds ->
         [one] { $seconds } секунда
         [few] { $seconds } секунды
        *[many] { $seconds } секунд
-    } с начала ночи; если команда не сойдётся, решает выбор Шефа Мафии.
+    } с начала ночи; если Мафия не договорится, решает Шеф Мафии.
 game-night-agree_you = На договорённость — { $seconds ->
         [one] { $seconds } секунда
         [few] { $seconds } секунды
        *[many] { $seconds } секунд
-    } с начала ночи; если команда не сойдётся, решает ваш выбор: вы — Шеф Мафии.
+    } с начала ночи; если Мафия не договорится, решаете вы: вы — Шеф Мафии.
 game-night-agree_none = На договорённость — { $seconds ->
         [one] { $seconds } секунда
         [few] { $seconds } секунды
        *[many] { $seconds } секунд
-    } с начала ночи; если команда не сойдётся, общего выстрела этой ночью не будет.
+    } с начала ночи; если Мафия не договорится, общего выстрела Мафии этой ночью не будет.
 game-night-target = Цель команды: { $who }.
 game-night-target_chief = Цель команды: { $who } (решение Шефа Мафии).
-game-night-target_none = Команда не сошлась: общего выстрела этой ночью нет.
+game-night-target_none = Мафия не договорилась: общего выстрела этой ночью нет.
 game-night-chosen = Ваш выбор принят: { $who }.
 game-night-mafia_locked = Выбор вашей команды уже закрыт.
 game-night-same = Это и так ваш выбор.
@@ -160,9 +160,9 @@ game-night-already = Вы уже сделали выбор этой ночью.
 game-night-accepted = Принято: { $who }.
 game-action-mafia_pick = Кого ваша команда убивает этой ночью?
 game-action-kill = Кого вы убиваете этой ночью?
-game-action-block = Кого вы блокируете этой ночью?
+game-action-block = Кого вы лишаете ночного действия?
 game-action-heal = Кого вы лечите этой ночью?
-game-action-challenge = Кого вы вызываете на поединок?
+game-action-challenge = Кого вы выбираете этой ночью? Если это игрок Мафии, погибнете вы оба — даже если его вылечил Доктор. Если мирный житель — ничего не произойдёт.
 game-action-jail = Кого вы сажаете в тюрьму?
 game-action-check = Кого вы проверяете?
 game-action-buyout = Кого из заключённых вы выкупаете?
@@ -179,21 +179,21 @@ game-vote-already = Вы уже проголосовали.
 game-vote-not_your_turn = Сейчас не ваш ход.
 game-vote-accepted = Голос принят: { $who }.
 game-vote-missed = Время вашего хода вышло.
-game-cancel-window = Приговор: { $who }. Ещё { $seconds ->
+game-cancel-window = По итогу голосования выбывает { $who }. Ещё { $seconds ->
         [one] { $seconds } секунду
         [few] { $seconds } секунды
        *[many] { $seconds } секунд
-    } приговор можно отменить.
-game-cancel-ask = Приговор: { $who }. Вы можете отменить приговор (один раз за игру). { $seconds ->
+    } итог голосования можно отменить.
+game-cancel-ask = По итогу голосования выбывает { $who }. Вы можете отменить итог голосования (один раз за игру). { $seconds ->
         [one] Осталась { $seconds } секунда
         [few] Осталось { $seconds } секунды
        *[many] Осталось { $seconds } секунд
     }.
-game-cancel-button = Отменить приговор
-game-cancel-accepted = Приговор отменён.
-game-cancel-done = Вы отменили приговор: { $who }.
-game-cancel-done_other = Приговор отменён: { $who }.
-game-cancel-expired = Время вышло, приговор в силе: { $who }.
+game-cancel-button = Отменить итог голосования
+game-cancel-accepted = Итог голосования отменён.
+game-cancel-done = Вы отменили итог голосования, никто не выбывает: { $who } остаётся в игре.
+game-cancel-done_other = Итог голосования отменён, никто не выбывает: { $who } остаётся в игре.
+game-cancel-expired = Время вышло, итог голосования в силе: выбывает { $who }.
 game-last_word-start = { $who }: последнее слово, { $seconds ->
         [one] { $seconds } секунда
         [few] { $seconds } секунды
@@ -213,17 +213,17 @@ game-speak-given = { $by } отдаёт своё время; слово полу
     }.
 game-speak-over = { $who }: время окончено.
 game-speak-bad_giver = Отдать время может только живой игрок на свободе (не сам заключённый).
-game-speak-usage = Использование: <code>/speak НОМЕР [ОТ_КОГО]</code>
+game-speak-usage = Использование: <code>/speak МЕСТО [ОТ_КОГО]</code>
 game-tech-ok = 💀 { $who } — технический труп.
 game-speak-ok = 🎤 Слово получает { $who }.
-game-tech-usage = Использование: <code>/tech НОМЕР</code>
+game-tech-usage = Использование: <code>/tech МЕСТО</code>
 game-stage-lobby = набор игроков
 game-stage-dealt = карты розданы
 game-stage-night = ночь
 game-stage-day = день, обсуждение
 game-stage-vote = голосование
 game-stage-fate = перестрелка: жребий ведущего
-game-stage-cancel = приговор вынесен
+game-stage-cancel = итог голосования: ещё можно отменить
 game-stage-evening = после голосования
 game-stage-over = игра окончена
 game-stage-aborted = игра прервана
@@ -271,31 +271,31 @@ game-end-key =
     { $check }
 game-end-check = Ключ и карты по местам дают этот отпечаток: любой может проверить, что карты не подменялись.
 game-end-check_link = Проверить, что карты не подменялись: { $url }
-game-summary-choices = Выборы
-game-summary-blocked = Заблокированы
-game-summary-common_target = Общий выбор мафии
+game-summary-choices = Ходы
+game-summary-blocked = Лишены ночного действия
+game-summary-common_target = Общий выбор Мафии
 game-summary-saved = Спасены
 game-summary-died = Погибли
 game-summary-checks = Проверки
-game-summary-verdict = Приговор
-game-summary-cancelled_by = Кто отменил приговор
+game-summary-verdict = Итог голосования
+game-summary-cancelled_by = Кто отменил итог голосования
 game-summary-by_doctor = лечение Доктора
 game-summary-by_sportsman = Спортсмена не убить выстрелом
 game-summary-by_lucky = первый выстрел мимо
 game-summary-by_friend = иммунитет «Давай дружить»
-game-summary-no_verdict = Приговора нет.
+game-summary-no_verdict = По голосованию никто не выбыл.
 game-summary-quiet = Ничего не произошло.
-game-summary-mafia_yes = мафия
-game-summary-mafia_no = не мафия
+game-summary-mafia_yes = Мафия
+game-summary-mafia_no = не Мафия
 game-ev-open_immunities =
     <b>Открытые иммунитеты</b> (первая ночь и первый день):
     { $lines }
 game-ev-open_immunities_none = Открытых иммунитетов в этой игре нет.
 game-ev-immunity_line = №{ $seat } { $name } — { $what }
-game-ev-night_deaths = 🌅 Утро после ночи { $night }. Этой ночью погибли: { $seats }.
-game-ev-night_deaths_none = 🌅 Утро после ночи { $night }. Этой ночью никто не погиб.
+game-ev-night_deaths = 🌅 Ночь { $night } окончена. Город просыпается. Этой ночью погибли: { $seats }.
+game-ev-night_deaths_none = 🌅 Ночь { $night } окончена. Город просыпается. Этой ночью никто не погиб.
 # one death: the verb agrees with the player (погиб/погибла), or stands with «игрок»
-game-ev-night_death = 🌅 Утро после ночи { $night }. { $sex ->
+game-ev-night_death = 🌅 Ночь { $night } окончена. Город просыпается. { $sex ->
         [f] Этой ночью погибла { $who }.
         [m] Этой ночью погиб { $who }.
        *[other] Этой ночью погиб игрок { $who }.
@@ -305,8 +305,8 @@ game-ev-friend_saved_by = Иммунитет «Давай дружить»: { $w
 game-ev-jailed = В тюрьме: { $seats }.
 game-ev-released = Из тюрьмы выходят: { $seats }.
 game-ev-released_one = Из тюрьмы выходит { $who }.
-game-ev-check_mafia = Проверка: { $who } — <b>мафия</b>.
-game-ev-check_civilian = Проверка: { $who } — <b>не мафия</b>.
+game-ev-check_mafia = Проверка: { $who } — <b>Мафия</b>.
+game-ev-check_civilian = Проверка: { $who } — <b>не Мафия</b>.
 game-ev-check_no_result = Этой ночью проверка не дала результата.
 game-ev-night_summary =
     <b>Итоги ночи (только для ведущего)</b>
@@ -323,18 +323,18 @@ game-ev-vote_tally =
 game-ev-shootout = Перестрелка: { $tied }. По жребию выбывает { $who }.
 game-ev-shootout_drawn = По жребию выбывает { $who }.
 game-ev-vote_failed = Голосование не состоялось, никто не выбывает. Поровну голосов: { $tied }.
-game-ev-verdict_cancelled = Приговор отменён: { $who }.
+game-ev-verdict_cancelled = Итог голосования отменён, никто не выбывает: { $who } остаётся в игре.
 game-ev-condemned_died = { $who } покидает игру по итогам голосования.
 game-ev-technical_death = { $who } — технический труп (решение ведущего).
 game-ev-game_over =
     🏁 <b>Игра окончена: { $winner }</b>
     { $lines }
 game-winner-civilians = победили мирные жители
-game-winner-mafia = победила мафия
+game-winner-mafia = победила Мафия
 game-winner-draw = ничья
-game-immunity-newbie = новичок
-game-immunity-first_day_killed = гибель в первые сутки
-game-team-mafia = мафия
+game-immunity-newbie = Новичок
+game-immunity-first_day_killed = Убит в первые сутки
+game-team-mafia = Мафия
 game-team-civilians = мирные жители
 game-role-mafia = Мафия
 game-role-mafia_chief = Шеф Мафии
@@ -352,34 +352,36 @@ game-role-lawyer_brother = Брат адвоката
 game-role-oligarch = Олигарх
 game-role-oligarch_brother = Брат олигарха
 # short names a host types in /roles (several: separated by |)
-game-role_alias-mafia_chief = Шеф|Шеф мафии
-game-role_alias-mafia_killer = Киллер|Киллер мафии
+game-role_alias-mafia_chief = Шеф|Шеф Мафии
+game-role_alias-mafia_killer = Киллер|Киллер Мафии
 game-role_alias-marilyn_sister = Сестра|Сестра Мэрилин|Сестра Мерлин
-game-role_alias-marilyn = Мэрилин|Мерлин
+game-role_alias-marilyn = Мэрилин|Мерилин|Мерлин
+game-role_alias-policeman = Комиссар|Шериф
+game-role_alias-doctor = Врач
 game-role_alias-lawyer_brother = Брат адвоката
 game-role_alias-oligarch_brother = Брат олигарха
-game-about-mafia = Ночью вместе с остальной мафией выбираете, кого убить.
-game-about-mafia_chief = Ночью вместе с мафией выбираете, кого убить; если мафия не сошлась, решает ваш выбор.
-game-about-mafia_killer = Каждую ночь убиваете одного игрока сами, отдельно от общего выбора мафии.
-game-about-marilyn = Ночью блокируете действие одного игрока.
-game-about-marilyn_sister = Ночью блокируете действие одного игрока.
+game-about-mafia = Ночью вместе с остальной Мафией выбираете, кого убить.
+game-about-mafia_chief = Ночью вместе с Мафией выбираете, кого убить; если Мафия не договорилась, решаете вы.
+game-about-mafia_killer = Каждую ночь убиваете одного игрока сами, отдельно от общего выбора Мафии.
+game-about-marilyn = Ночью лишаете одного игрока ночного действия.
+game-about-marilyn_sister = Ночью лишаете одного игрока ночного действия.
 game-about-doctor = Ночью лечите одного игрока (не себя): его не убьют этой ночью.
 game-about-maniac = Ночью убиваете одного игрока.
-game-about-sportsman = Ночью вызываете игрока на поединок: если это мафия, погибаете оба. Ночью вас не убить выстрелом.
+game-about-sportsman = Ночью выбираете игрока: если это игрок Мафии, погибаете вы оба, даже если его вылечил Доктор; если мирный житель — ничего не происходит. Ночью вас не убить выстрелом.
 game-about-judge = Ночью сажаете игрока в тюрьму: он не действует и не голосует.
-game-about-policeman = Ночью проверяете игрока: мафия он или нет.
+game-about-policeman = Ночью проверяете игрока: из Мафии он или нет.
 game-about-lucky = Ночью не действуете; первый выстрел в вас не попадёт.
-game-about-lawyer = Один раз за игру можете отменить приговор дня (не свой).
-game-about-lawyer_brother = Один раз за игру можете отменить приговор дня (не свой).
+game-about-lawyer = Один раз за игру можете отменить итог голосования и спасти игрока от казни (но не себя).
+game-about-lawyer_brother = Один раз за игру можете отменить итог голосования и спасти игрока от казни (но не себя).
 game-about-oligarch = Ночью можете выкупить игрока из тюрьмы.
 game-about-oligarch_brother = Ночью можете выкупить игрока из тюрьмы.
 game-reason-survived_day = пережитый день
 game-reason-survived_night = пережитая ночь
 game-reason-survived = пережитые дни и ночи
-game-reason-vote_for_mafia = голос против мафии
+game-reason-vote_for_mafia = голос против Мафии
 game-reason-vote_for_civilian = голос против мирного
-game-reason-lawyer_save = отмена приговора мирному
-game-reason-mafia_shot = выстрел мафии в мирного
+game-reason-lawyer_save = спасение мирного жителя
+game-reason-mafia_shot = выстрел Мафии в мирного
 game-reason-killer_shot = выстрел Киллера Мафии в мирного
 game-reason-team_win = победа команды
 game-reason-sole_survivor = победа в одиночку
@@ -397,12 +399,12 @@ game-rule-target_not_jailed = Этот игрок не в тюрьме.
 game-rule-target_immune = У этого игрока открытый иммунитет: ведущий не примет этот выбор. Выберите другого.
 game-rule-voter_dead = Вы выбыли из игры и не голосуете.
 game-rule-voter_jailed = Вы в тюрьме и не голосуете.
-game-rule-not_a_lawyer = Отменить приговор может только тот, у кого есть это право.
-game-rule-nothing_to_cancel = Отменять нечего: приговора нет.
-game-rule-lawyer_dead = Вы выбыли и не можете отменить приговор.
-game-rule-lawyer_jailed = Вы в тюрьме и не можете отменить приговор.
-game-rule-lawyer_used = Вы уже отменяли приговор в этой игре.
-game-rule-lawyer_self = Нельзя отменить свой собственный приговор.
+game-rule-not_a_lawyer = Отменить итог голосования может только тот, у кого есть это право.
+game-rule-nothing_to_cancel = Отменять нечего: по голосованию никто не выбывает.
+game-rule-lawyer_dead = Вы выбыли и не можете отменить итог голосования.
+game-rule-lawyer_jailed = Вы в тюрьме и не можете отменить итог голосования.
+game-rule-lawyer_used = Вы уже отменяли итог голосования в этой игре.
+game-rule-lawyer_self = Спасти от казни себя нельзя.
 game-rule-fate_not_tied = Жребий выбирает только из участников перестрелки.
 game-rule-fate_without_shootout = Перестрелки нет.
 game-rule-friend_self = Нельзя заказать иммунитет для себя.
@@ -413,20 +415,20 @@ game-rule-friend_spouse = Нельзя заказать иммунитет дл�
 game-rule-already_dead = Этот игрок уже выбыл.
 game-rule-table_size = За столом должно быть от 6 до 24 игроков.
 game-rule-duplicate_card = Эта карта может быть в составе только один раз.
-game-rule-too_few_mafia = Мафии должно быть не меньше 30% стола.
+game-rule-too_few_mafia = Карт Мафии должно быть не меньше 30% стола.
 game-rule-no_civilians = В составе нужен хотя бы один мирный.
 game-rule-bad_seat = Места — положительные числа.
 game-rule-duplicate_seat = Каждое место — один раз.
 
 ## commands
 
-commands-seat = Пересадить игрока: /seat НИК НОМЕР
+commands-seat = Пересадить игрока: /seat НИК МЕСТО
 commands-fate = Кто решает перестрелку: /fate host или bot
-commands-speak = Слово заключённому: /speak НОМЕР [ОТ_КОГО]
+commands-speak = Слово заключённому: /speak МЕСТО [ОТ_КОГО]
 
 ## голосование, которое не может состояться (у каждого игрока за столом открытый иммунитет)
 
-game-ev-vote_impossible = 🗳 <b>День { $day }: сегодня никого нельзя выставить на голосование.</b> У каждого игрока за столом открытый иммунитет (новичок или гибель в первые сутки), он действует первую ночь и первый день. Голосования сегодня нет.
+game-ev-vote_impossible = 🗳 <b>День { $day }: сегодня никого нельзя выставить на голосование.</b> У каждого игрока за столом открытый иммунитет («Новичок» или «Убит в первые сутки»), он действует первую ночь и первый день. Голосования сегодня нет.
 game-vote-impossible = Сегодня никого нельзя выставить на голосование: день окончен.
 game-evening_no_vote = Следующую ночь начнёт ведущий.
 

@@ -17,7 +17,7 @@ panel-mark-offline = {" "}📵
 panel-mark-blocked = {" "}🚫 бот заблокирован
 panel-mark-acted = {" "}✅
 panel-mark-voter = {" "}👈 голосует
-panel-choices = <b>Выбор этой ночи</b>
+panel-choices = <b>Ходы этой ночи</b>
 panel-votes = <b>Голоса</b>
 panel-tied = 🎲 Перестрелка: вытяните жребий кнопкой ниже.
 panel-composition = 🃏 Состав: { $roles }
@@ -68,5 +68,5 @@ panel-none = Вы не ведёте открытую игру.
 panel-moved = Пульт перенесён ниже.
 
 # Окно короче фазы, рядом с её собственными часами (panel.deadline).
-panel-window-mafia = 🤝 мафия договаривается: { $time }
+panel-window-mafia = 🤝 Мафия договаривается: { $time }
 panel-window-turn = 👈 ход голосующего: { $time }

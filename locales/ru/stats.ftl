@@ -1,6 +1,6 @@
 # Converted from ru.stats.toml: /stats, /top, the web pages, the table picture.
 stats-unknown = Игрока с ником { $nick } нет.
-stats-no_nick = У вас ещё нет ника: <code>/nick ИМЯ</code>. Статистика всё равно ведётся.
+stats-no_nick = У вас ещё нет ника: <code>/nick НИК</code>. Статистика всё равно ведётся.
 stats-header = <b>{ $nick }</b> — статистика
 stats-games = Игр: { $games }
 # a team at the start of its line, capitalized (game.team.* stands inside a sentence)

@@ -62,7 +62,7 @@ async def test_balance_and_stats_read_a_game_one_line_per_reason(
     for command in ("/balance", "/stats"):
         text = (await ask(73, command)).text
         assert "+10  игра №1: пережитые дни и ночи" in text, text
-        assert "+5  игра №1: голос против мафии" in text and "+6  игра №1: победа команды" in text
+        assert "+5  игра №1: голос против Мафии" in text and "+6  игра №1: победа команды" in text
         assert "пережитый день" not in text and "пережитая ночь" not in text
 
 

@@ -34,16 +34,16 @@ def said(translator: Translator, locale: str, kind: str, **data: object) -> str:
 
 
 @pytest.mark.parametrize(("seat", "text"), [
-    (1, "🌅 Утро после ночи 2. Этой ночью погибла №1 Аня."),
-    (2, "🌅 Утро после ночи 2. Этой ночью погиб №2 Борис."),
-    (3, "🌅 Утро после ночи 2. Этой ночью погиб игрок №3 Женя.")])
+    (1, "🌅 Ночь 2 окончена. Город просыпается. Этой ночью погибла №1 Аня."),
+    (2, "🌅 Ночь 2 окончена. Город просыпается. Этой ночью погиб №2 Борис."),
+    (3, "🌅 Ночь 2 окончена. Город просыпается. Этой ночью погиб игрок №3 Женя.")])
 def test_one_death_agrees_with_the_player(translator: Translator, seat: int, text: str) -> None:
     assert said(translator, "ru", "night_deaths", night=2, seats=[seat]) == text
 
 
 def test_deaths_and_releases_read_in_both_languages(translator: Translator) -> None:
     assert said(translator, "ru", "night_deaths", night=1, seats=[1, 2]) == (
-        "🌅 Утро после ночи 1. Этой ночью погибли: №1 Аня и №2 Борис.")
+        "🌅 Ночь 1 окончена. Город просыпается. Этой ночью погибли: №1 Аня и №2 Борис.")
     assert said(translator, "en", "night_deaths", night=1, seats=[1]) == (
         "🌅 Morning after night 1. №1 Аня died tonight.")
     assert said(translator, "en", "night_deaths", night=1, seats=[1, 2, 3]) == (

@@ -57,7 +57,7 @@ async def test_table_picture_each_day_and_at_the_end(fake: FakeTelegram, tmp_pat
     assert all(p.body.startswith("🌅") for p in mornings)
     assert not any(m.body.startswith("🌅") for m in messages
                    if m not in mornings and "🏁" not in m.body)  # (a morning that ends it)
-    assert [p.body.index(f"Утро после ночи {n}") < p.body.index(f"День {n}.")
+    assert [p.body.index(f"Ночь {n} окончена. Город просыпается") < p.body.index(f"День {n}.")
             for n, p in enumerate(mornings, 1)] == [True] * len(mornings)
     # the final picture comes after the reveal, with every card
     end = next(i for i, m in enumerate(messages) if "🏁" in m.body)

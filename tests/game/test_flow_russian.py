@@ -19,7 +19,8 @@ from tests.game.flow import HOST, Flow, running, wait_until
 CARD_ID = re.compile(r"\b(?:" + "|".join(sorted((r.value for r in Role), key=len, reverse=True))
                      + r")\b")
 BRACKETED = re.compile(r"[А-Яа-яЁё]\((?:а|на|ла|лась|ась|ы|у|ей|ая)\)")
-COMPOSITION = ("Шеф, Киллер, Мафия, Доктор, Полицейский, Судья, Счастливчик, Адвокат, Мэрэлин,"
+# the names a Russian host says: «Врач» is the Doctor, «Комиссар» the Policeman
+COMPOSITION = ("Шеф, Киллер, Мафия, Врач, Комиссар, Судья, Счастливчик, Адвокат, Мэрэлин,"
                " Спортсмен")
 
 
@@ -47,7 +48,7 @@ async def test_a_whole_game_reads_in_russian(fake: FakeTelegram, tmp_path: Path)
         # the cards a Russian host types, named back in Russian
         shown = await flow.host_says(f"/roles {COMPOSITION}", "Состав")
         assert shown.startswith("<b>Состав (10 карт)</b>: Шеф Мафии, Киллер Мафии, Мафия,")
-        assert not CARD_ID.search(shown)
+        assert "Доктор" in shown and "Полицейский" in shown and not CARD_ID.search(shown)
         refused = await flow.host_says("/roles Шеф, Волшебник", "Не знаю такой карты")
         assert "Карты: Мафия, Шеф Мафии, Киллер Мафии" in refused and not CARD_ID.search(refused)
         await flow.deal()
@@ -62,7 +63,7 @@ async def test_a_whole_game_reads_in_russian(fake: FakeTelegram, tmp_path: Path)
         prompt = await flow.prompt(flow.tg(chief), f"gn:{flow.game_id}:{table.step}:")
         assert "🌙 Ночь 1." in prompt.body and "Выбор вашей команды сейчас:" in prompt.body
         assert "На договорённость — 3 секунды с начала ночи" in prompt.body
-        assert "решает ваш выбор: вы — Шеф Мафии" in prompt.body
+        assert "решаете вы: вы — Шеф Мафии" in prompt.body
         assert "— выбора пока нет" in prompt.body and "никто" not in prompt.body
         await flow.night_rest()
         await flow.delivered()
@@ -70,7 +71,7 @@ async def test_a_whole_game_reads_in_russian(fake: FakeTelegram, tmp_path: Path)
         # the night's length as the vote's turn is told: «На ход — …», «На выбор — …»
         assert ("🌙 <b>Ночь 1.</b> Город засыпает. Все, кто может действовать, получили кнопки "
                 "в личном чате. На выбор — 6 секунд.") in club
-        assert "🌅 Утро после ночи 1." in club and "☀️ <b>День 1.</b>" in club
+        assert "🌅 Ночь 1 окончена. Город просыпается." in club and "☀️ <b>День 1.</b>" in club
         host = read([m.body for m in fake.messages(HOST)])
         assert "<b>Итоги ночи (только для ведущего)</b>" in host
         summary = host[host.index("<b>Итоги ночи"):].split("\n\n")[0]
@@ -104,8 +105,8 @@ async def test_a_whole_game_reads_in_russian(fake: FakeTelegram, tmp_path: Path)
     # /balance reads the game's points in the end's own words, one line per reason
     survivor = next(uid for uid in flow.players
                     if "пережитые дни и ночи" in _line_of(end, uid, flow))
-    reasons = re.findall(r"(пережитые дни и ночи|голос против мафии|голос против мирного|"
-                         r"победа команды|выстрел мафии в мирного|выстрел Киллера Мафии в мирного"
+    reasons = re.findall(r"(пережитые дни и ночи|голос против Мафии|голос против мирного|"
+                         r"победа команды|выстрел Мафии в мирного|выстрел Киллера Мафии в мирного"
                          r") \+(\d+)", _line_of(end, survivor, flow))
     assert reasons
     async with running(fake, tmp_path):

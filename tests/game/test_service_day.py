@@ -30,7 +30,7 @@ async def test_vote_turns_in_seat_order_and_timeouts(h: Harness) -> None:
     # the second voter lets its turn run out: a vote for itself
     await h.deadlines.advance(61)
     assert t.timeouts == [second] and t.current_voter() == t.order[2]
-    assert any(f"№{second} {t.name(second)} → время вышло, голос за себя" in s
+    assert any(f"№{second} {t.name(second)} → время вышло, голос уходит в себя" in s
                for s in h.club_texts())
     for _ in t.order[2:]:
         await h.deadlines.advance(61)
@@ -101,7 +101,7 @@ async def test_shootout_drawn_by_the_host(h: Harness) -> None:
     lot = counts.tied[1]
     # the host's draw prompt says what was done, not that the time ran out
     closed = [s for s in h.private(HOST) if s.edit and s.key == ask.key][-1]
-    assert closed.text == f"Жребий брошен: выбывает №{lot} {t.name(lot)}." and not closed.markup
+    assert closed.text == f"Жребий вытянут: выбывает №{lot} {t.name(lot)}." and not closed.markup
     if t.stage is Stage.CANCEL:
         await h.deadlines.advance(21)
     assert isinstance(t.last_result, engine.DayResult)
@@ -121,7 +121,7 @@ async def test_host_draw_times_out_to_the_bot(h: Harness) -> None:
     await h.deadlines.advance(61)
     assert t.fate in (t.order[0], t.order[1])
     closed = [s for s in h.private(HOST) if s.edit and s.key == ask.key][-1]
-    assert closed.text == f"Время вышло, жребий бросил бот: выбывает №{t.fate} {t.name(t.fate)}."
+    assert closed.text == f"Время вышло, и жребий вытянул бот: выбывает №{t.fate} {t.name(t.fate)}."
 
 
 async def test_lawyer_cancels_the_verdict(h: Harness) -> None:
@@ -141,14 +141,17 @@ async def test_lawyer_cancels_the_verdict(h: Harness) -> None:
     assert await h.refused(h.service.cancel(h.game_id, h.tg(lawyer), t.step - 1)) == \
         "game.stale"
     who = f"№{target} {t.name(target)}"
-    assert any(f"Приговор: {who}. Ещё 20 секунд приговор можно отменить." in s
+    assert any(f"По итогу голосования выбывает {who}. Ещё 20 секунд итог голосования можно "
+               "отменить." in s
                for s in h.club_texts())
     await h.service.cancel(h.game_id, h.tg(lawyer), t.step)
     assert await h.refused(h.service.cancel(h.game_id, h.tg(lawyer), t.step)) == "game.stale"
     # the Lawyer's prompt says what the press did
     closed = [s for s in h.private(h.tg(lawyer)) if s.edit and s.key == ask.key][-1]
-    assert closed.text == f"Вы отменили приговор: {who}." and not closed.markup
-    assert any(f"Приговор отменён: {who}." in s for s in h.club_texts())
+    assert closed.text == (f"Вы отменили итог голосования, никто не выбывает: {who} остаётся "
+                           "в игре.") and not closed.markup
+    assert any(f"Итог голосования отменён, никто не выбывает: {who} остаётся в игре." in s
+               for s in h.club_texts())
     result = t.last_result
     assert isinstance(result, engine.DayResult) and result.cancelled_by == lawyer
     assert not result.died and t.game.player(target).alive
@@ -167,7 +170,8 @@ async def test_verdict_final_after_the_window(h: Harness) -> None:
     await h.deadlines.advance(21)
     assert not t.game.player(target).alive
     closed = [s for s in h.private(h.tg(lawyer)) if s.edit and s.key == ask.key][-1]
-    assert closed.text == f"Время вышло, приговор в силе: №{target} {t.name(target)}."
+    assert closed.text == (f"Время вышло, итог голосования в силе: выбывает №{target} "
+                           f"{t.name(target)}.")
     texts = h.club_texts()
     assert any("последнее слово" in s for s in texts)
     await h.deadlines.advance(31)
@@ -398,7 +402,7 @@ async def test_first_day_killed_marked_and_shown_next_game(h: Harness) -> None:
         table = await t.open_lobby(CHAT, "Club", HOST, is_admin=False)
         tg = next(iter(marked))
         await t.join(table.game_id, tg)
-        assert "— гибель в первые сутки" in h.club()[-1].text
+        assert "— Убит в первые сутки" in h.club()[-1].text
     assert events
 
 
@@ -503,7 +507,7 @@ async def test_killed_on_the_first_night_is_immune_in_the_next_game_that_day(
     h.game_id = table.game_id
     for tg in range(1001, 1011):
         await h.service.join(table.game_id, tg)
-    assert "— гибель в первые сутки" in h.club()[-1].text
+    assert "— Убит в первые сутки" in h.club()[-1].text
     await h.service.deal(CHAT, HOST)
     seat = h.table.seat_of(victim_tg)
     assert seat is not None

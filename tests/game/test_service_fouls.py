@@ -50,7 +50,7 @@ async def test_a_foul_fines_the_player_and_tells_it(h: Harness) -> None:
     assert await h.db.ledger.balance(h.tg(3)) == 3
     told = texts(h, h.tg(3))[-1]
     assert "разговор ночью" in told and "Штраф: 2 балла." in told and "этой игре: 1" in told
-    assert "Фол 1 в игре: №3 Player3" in texts(h, HOST)[-1]  # typed: the host hears it
+    assert "Нарушение №1: №3 Player3" in texts(h, HOST)[-1]  # typed: the host hears it
     assert len(h.club()) == before  # the club's settings say nothing of fouls
     events = [e for e in await h.db.games.events(h.game_id) if e.kind == "foul"]
     assert [e.payload for e in events] == [{"seat": 3, "reason": "at_night", "points": 2}]
@@ -62,11 +62,11 @@ async def test_the_club_chat_hears_of_a_foul_when_its_settings_say_so(h: Harness
     await h.db.clubs.set_fouls(CHAT, public=True)
     await h.service.foul(CHAT, HOST, 4, FoulReason.OTHER, "swore at <b>Boris</b>")
     line = h.club_texts()[-1]
-    assert line.startswith("🟨 Фол: №4 Player4, другое нарушение: «swore at &lt;b&gt;Boris")
+    assert line.startswith("🟨 Нарушение: №4 Player4, другое нарушение: «swore at &lt;b&gt;Boris")
     assert "Предупреждение" in texts(h, h.tg(4))[-1]  # the club's fine is 0: a warning
     assert await fines(h) == []
     await h.service.undo_foul(CHAT, HOST, 1)
-    assert h.club_texts()[-1] == "↩️ Фол отменён: №4 Player4."
+    assert h.club_texts()[-1] == "↩️ Нарушение отменено: №4 Player4."
 
 
 @pytest.mark.parametrize(("balance", "taken"), [(1, 1), (0, 0)])
@@ -106,7 +106,7 @@ async def test_a_balance_changed_under_the_fine_is_read_again(h: Harness,
     assert await fines(h) == [(h.tg(5), -1, "foul_other", "night 1")]
     assert [e.payload["points"] for e in await h.db.games.events(h.game_id)
             if e.kind == "foul"] == [1]
-    assert len([t for t in texts(h, h.tg(5)) if "Фол" in t or "фол" in t]) == 1
+    assert len([t for t in texts(h, h.tg(5)) if "Нарушени" in t or "нарушени" in t]) == 1
 
 
 async def test_undo_gives_the_fine_back_once(h: Harness) -> None:
@@ -119,7 +119,7 @@ async def test_undo_gives_the_fine_back_once(h: Harness) -> None:
     assert answer.key == "foul.undone.done"
     assert await h.db.ledger.balance(h.tg(6)) == 4
     assert (h.tg(6), 2, "foul_undone", "night 1") in await fines(h)
-    assert "записан по ошибке" in texts(h, h.tg(6))[-1] and "Возвращено: 2 балла" in \
+    assert "записано по ошибке" in texts(h, h.tg(6))[-1] and "Возвращено: 2 балла" in \
         texts(h, h.tg(6))[-1]
     rows = await fines(h)
     assert await h.refused(h.service.undo_foul(CHAT, HOST, 1)) == "foul.undone_already"
@@ -167,7 +167,7 @@ async def test_the_nth_foul_offers_the_technical_death(h: Harness) -> None:
     assert not any("предел клуба" in t for t in texts(h, HOST))
     await h.service.foul(CHAT, HOST, 8, FoulReason.OUT_OF_TURN)
     offer = h.private(HOST)[-1]
-    assert "№8 Player8: фолов в этой игре — 2, предел клуба — 2." in offer.text
+    assert "№8 Player8: нарушений в этой игре — 2, предел клуба — 2." in offer.text
     tech = FoulOfferCb(game=h.game_id, number=2, accept=True).pack()
     keep = FoulOfferCb(game=h.game_id, number=2, accept=False).pack()
     assert h.buttons(offer) == [tech, keep]
@@ -193,7 +193,7 @@ async def test_no_offer_when_the_club_says_nothing_follows(h: Harness) -> None:
     await h.db.clubs.set_fouls(CHAT, limit=0)
     for _ in range(5):
         await h.service.foul(CHAT, HOST, 2)
-    assert not any(h.buttons(s) for s in h.private(HOST) if "Фолов" in s.text)
+    assert not any(h.buttons(s) for s in h.private(HOST) if "Нарушений" in s.text)
 
 
 async def test_fouls_survive_a_restart_from_the_log(h: Harness, db: Any, fake_clock: Any,
@@ -303,7 +303,7 @@ async def test_an_offer_is_judged_from_the_log_after_a_restart(
     await again.service.undo_foul(CHAT, HOST, 2)
     closed = again.private(HOST)[-1]
     assert closed.edit and closed.key == offers[0].key and not again.buttons(closed)
-    assert "Фол отменён, игра продолжается: №8 Player8" in closed.text
+    assert "Нарушение отменено, игра продолжается: №8 Player8" in closed.text
     assert await again.refused(again.service.foul_offer(h.game_id, HOST, 2, True)) == \
         "foul.offer.stale"
     assert table.game.player(8).alive

@@ -72,8 +72,8 @@ async def test_mafia_see_each_other_and_agree(h: Harness) -> None:
     # how long they have, and who decides when they disagree, said from the start
     assert "На договорённость — 30 секунд с начала ночи" in prompt
     told = {s: h.last_private(h.tg(s)).text for s in t.pickers()}
-    assert "решает ваш выбор: вы — Шеф Мафии" in told[chief]
-    assert all("решает выбор Шефа Мафии" in told[s] for s in t.pickers() if s != chief)
+    assert "решаете вы: вы — Шеф Мафии" in told[chief]
+    assert all("решает Шеф Мафии" in told[s] for s in t.pickers() if s != chief)
     a, b = h.civilians()[:2]
     await h.choose(first, a)
     edits = [s for s in h.private(h.tg(others[0])) if s.edit]
@@ -124,14 +124,14 @@ async def test_mafia_without_a_chief_hear_that_no_one_decides_for_them(h: Harnes
     t = h.table
     pickers = t.pickers()
     assert len(pickers) == 3 and not h.seats_with(Role.MAFIA_CHIEF)
-    assert all("общего выстрела этой ночью не будет" in h.last_private(h.tg(s)).text
+    assert all("общего выстрела Мафии этой ночью не будет" in h.last_private(h.tg(s)).text
                for s in pickers)
     a, b = h.civilians()[:2]
     await h.choose(pickers[0], a)
     await h.choose(pickers[1], b)
     await h.deadlines.advance(31)
     closed = [s for s in h.private(h.tg(pickers[2])) if s.edit][-1].text
-    assert "Команда не сошлась: общего выстрела этой ночью нет." in closed
+    assert "Мафия не договорилась: общего выстрела этой ночью нет." in closed
 
 
 async def test_the_hosts_night_summary_leaves_out_what_did_not_happen(h: Harness) -> None:
@@ -145,12 +145,12 @@ async def test_the_hosts_night_summary_leaves_out_what_did_not_happen(h: Harness
     assert f"Спасены: №{lawyer} {t.name(lawyer)} (Адвокат) — лечение Доктора" in text
     assert f"  №{doctor} {t.name(doctor)} (Доктор) → №{lawyer} {t.name(lawyer)} (Адвокат)" \
         in text
-    for empty in ("Заблокированы", "Общий выбор мафии", "Погибли", "Проверки", "никто"):
+    for empty in ("Лишены ночного действия", "Общий выбор Мафии", "Погибли", "Проверки", "никто"):
         assert empty not in text, empty
     day = engine.Event("day_summary", engine.Audience(engine.AudienceKind.HOST),
                        {"day": 1, "verdict": None, "cancelled_by": None})
     text = h.service.core.notifier.render(t, day, "ru")
-    assert text.endswith("Приговора нет.") and "отменил" not in text
+    assert text.endswith("По голосованию никто не выбыл.") and "отменил" not in text
 
 
 async def test_all_choices_in_resolve_the_night(h: Harness) -> None:
@@ -204,7 +204,7 @@ async def test_open_immunity_refuses_the_shot(h: Harness) -> None:
     h.game_id = table.game_id
     for tg in [*ids[:9], 2000]:
         await h.service.join(table.game_id, tg)
-    assert "новичок" in h.club()[-1].text or any("новичок" in s.text for s in h.club())
+    assert "Новичок" in h.club()[-1].text or any("Новичок" in s.text for s in h.club())
     await h.service.deal(CHAT, HOST)
     assert any("Открытые иммунитеты" in s for s in h.club_texts())
     newbie = table.seat_of(2000)

@@ -29,7 +29,7 @@ async def test_the_morning_is_one_picture_and_the_last_words_end_in_its_caption(
     [i] = mornings(h)
     post = posts(h)[i]
     assert post.photo is not None and post.photo.startswith(b"\xff\xd8\xff")  # a JPEG
-    assert post.text.index("Утро после ночи 1") < post.text.index("День 1.")
+    assert post.text.index("Ночь 1 окончена. Город просыпается") < post.text.index("День 1.")
     assert h.table.last_words is not None, "the seed's night kills"
     before = len(posts(h))
     await h.deadlines.advance(31 * 3)  # every last word ends (30 s each)

@@ -106,7 +106,7 @@ async def test_a_players_record_counts_its_fouls_per_game(
     two = await stats.of(await fouled.db.players.get(seats[2]))  # type: ignore[arg-type]
     assert (one.fouls, one.fouls_per_game, two.fouls) == (2, 2.0, 0)  # an undone one: none
     said = texts.player_stats(translator, "ru", one, None)
-    assert "Фолы: 2 (в среднем за игру: 2)" in said
+    assert "Нарушения: 2 (в среднем за игру: 2)" in said
     html = await (await client.get("/player/Player1?lang=en")).text()
     games = html.split('<table id="games">')[1].split("</table>")[0]
     assert "<th>Fouls</th>" in games and '<td class="num">2</td>' in games

@@ -78,7 +78,7 @@ async def test_game_page_shows_the_finished_game_and_checks_the_deal(
     assert "<dt>Ключ раздачи, раскрытый в конце</dt>" in ru
     assert "Обязательство" not in ru and "зерн" not in ru.lower()
     assert re.search(r'<p class="meta">Club &lt;Night&gt;, 30\.11\.2026: '
-                     r"(победили мирные жители|победила мафия|ничья)\.</p>", ru), ru
+                     r"(победили мирные жители|победила Мафия|ничья)\.</p>", ru), ru
     assert "Night 1" in html and "The deal" in html
     game = await played.db.games.get(played.game_id)
     assert game.commitment is not None and game.commitment in html

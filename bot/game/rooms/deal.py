@@ -17,6 +17,7 @@ from engine.composition import MAX_PLAYERS
 from record.table import Stage, Table
 from storage.models import STATUS_RUNNING, ImmunityOrder
 from storage.repos.games import GameChange
+from views.i18n import Translator
 
 log = logging.getLogger("bot.game")
 
@@ -28,20 +29,7 @@ class DealService(PhaseService):
         super().__init__(core)
         self.lobby = lobby
         self.friends = friends
-        self._role_names = self._build_role_names()
-
-    def _build_role_names(self) -> dict[str, Role]:
-        """Every name a host may type for a card: its id, its name in each language and the
-        short names the club says (``game.role_alias.*``: «Шеф», «Киллер»), folded."""
-        names: dict[str, Role] = {}
-        for role in Role:
-            names[_fold(role.value)] = role
-            for locale in self.tr.catalogs:
-                for key in (f"game.role.{role}", f"game.role_alias.{role}"):
-                    if self.tr.has(locale, key):
-                        for name in self.tr.t(locale, key).split("|"):
-                            names[_fold(name)] = role
-        return names
+        self._role_names = card_names(self.tr)
 
     def parse_roles(self, text: str, locale: str) -> list[Role]:
         """``Шеф, Мафия*2, Доктор``, ``mafia_chief mafia*2 doctor`` or ``Брат адвоката``:
@@ -57,7 +45,7 @@ class DealService(PhaseService):
                 if not times.strip().isdigit() or not 1 <= int(times) <= MAX_PLAYERS:
                     raise self._unknown(part, locale)
                 count = int(times)
-            role = self._role_names.get(_fold(name))
+            role = self._role_names.get(fold_card_name(name))
             if role is None:
                 raise self._unknown(part, locale)
             roles += [role] * count
@@ -70,7 +58,8 @@ class DealService(PhaseService):
         while i < len(words):
             for width in (3, 2, 1):
                 chunk = " ".join(words[i:i + width])
-                if width == 1 or _fold(chunk.rpartition("*")[0] or chunk) in self._role_names:
+                name = fold_card_name(chunk.rpartition("*")[0] or chunk)
+                if width == 1 or name in self._role_names:
                     parts.append(chunk)
                     i += width
                     break
@@ -252,6 +241,20 @@ class DealService(PhaseService):
         return reply("game.myrole.sent")
 
 
-def _fold(name: str) -> str:
+def card_names(tr: Translator) -> dict[str, Role]:
+    """Every name a host may type for a card in ``/roles``: its id, its name in each language
+    and the names the club says (``game.role_alias.*``: «Шеф», «Комиссар», «Врач»), folded."""
+    names: dict[str, Role] = {}
+    for role in Role:
+        names[fold_card_name(role.value)] = role
+        for locale in tr.catalogs:
+            for key in (f"game.role.{role}", f"game.role_alias.{role}"):
+                if tr.has(locale, key):
+                    for name in tr.t(locale, key).split("|"):
+                        names[fold_card_name(name)] = role
+    return names
+
+
+def fold_card_name(name: str) -> str:
     """A card's name as compared: case, «ё» and extra spaces ignored."""
     return " ".join(name.casefold().replace("ё", "е").split())
