@@ -50,6 +50,7 @@ from bot.services.chats import ChatMoves
 from bot.services.club_settings import ClubSettings
 from bot.services.expiry import ExpiryReport, run_expiry
 from bot.services.moving import Moving
+from bot.services.permissions import ChatAdmins, Permissions, chat_member_status
 from bot.services.shop import Shop
 from bot.services.status import Status
 from bot.startup import StartupError as StartupError  # where the importers found it
@@ -531,13 +532,15 @@ async def create_app(
     sender = TelegramSender(bot, limits=limits)
     delivery = Delivery(db, sender)
     accounts = Accounts(db, default_locale=settings.default_locale, clock=clock)
+    permissions = Permissions(db, owners=settings.admin_ids, hosts=settings.host_ids,
+                              chat_admins=ChatAdmins(chat_member_status(bot)))
     admin = Admin(db, accounts, settings.admin_ids, clock=clock)
     sender.on_blocked(accounts.mark_bot_blocked)
     chat_moves = ChatMoves(db)
     sender.on_migrated(chat_moves.moved)
     services = Services(settings=settings, db=db, sender=sender, translator=translator,
                         accounts=accounts, admin=admin, replies=Replies(delivery, sender),
-                        chat_moves=chat_moves)
+                        permissions=permissions, chat_moves=chat_moves)
     services.extra["stats"] = StatsService(db)
     services.extra["moving"] = Moving(accounts, settings.admin_ids)
     services.extra["club_settings"] = ClubSettings(db, settings)

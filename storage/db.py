@@ -12,7 +12,7 @@ from storage.backends.sqlite import BUSY_TIMEOUT_MS, CACHE_KIB, SqliteBackend, b
 from storage.core.pool import PoolTransactions, WriteConflict
 from storage.core.transactions import GROUP_MAX, GroupRolledBack, Transactions
 from storage.repos.account_cache import AccountCache
-from storage.repos.clubs import Clubs, club_cache
+from storage.repos.clubs import Clubs, Staff, club_cache, roles_cache
 from storage.repos.deal_reads import DealReads
 from storage.repos.evenings import Evenings
 from storage.repos.expiry import SWEEP_CACHE_KIB, Expiry
@@ -57,7 +57,9 @@ class Database:
         self.ledger = Ledger(self, self.accounts)
         self.expiry = Expiry(self, self.accounts)
         # the clubs read on every group update, kept and announced as the accounts are
-        self.clubs = Clubs(self, club_cache(announce=announce))
+        # the staff's roles (storage/repos/clubs.py), read for every permission check
+        self.staff = Staff(self, roles_cache(announce=announce))
+        self.clubs = Clubs(self, club_cache(announce=announce), self.staff.roles)
         self.games = Games(self, self.accounts)
         self.immunity = Immunity(self)
         self.first_day_killed = FirstDayKilled(self)

@@ -19,6 +19,13 @@ KIND_EXPIRY_BURN = "expiry_burn"
 KIND_BLOCK_BURN = "block_burn"
 LEDGER_KINDS = (KIND_GAME, KIND_ADJUST, KIND_REDEEM, KIND_EXPIRY_BURN, KIND_BLOCK_BURN)
 
+# A club's statuses (docs/bot.md, "A club's life"): the network approves a club's points.
+CLUB_PENDING = "pending"
+CLUB_APPROVED = "approved"
+CLUB_REFUSED = "refused"
+CLUB_SUSPENDED = "suspended"
+CLUB_STATUSES = (CLUB_PENDING, CLUB_APPROVED, CLUB_REFUSED, CLUB_SUSPENDED)
+
 # Game statuses. The active ones are rebuilt after a restart (``games.running()``).
 STATUS_LOBBY = "lobby"
 STATUS_RUNNING = "running"
@@ -147,6 +154,35 @@ class Club:
     foul_points: int = 0
     foul_limit: int = DEFAULT_FOUL_LIMIT
     foul_public: bool = False
+    # the network's trust (docs/bot.md, "A club's life"): only an approved club's games count
+    status: str = CLUB_PENDING
+    name: str | None = None  # the club's name as the network knows it (None: the chat's title)
+    city: str | None = None
+    time_zone: str | None = None  # an IANA name (None: the network's TIMEZONE)
+    status_by: int | None = None  # who changed the status last (None: the migration, or nobody)
+    status_at: datetime | None = None
+    chat_admins_host: bool = True  # the chat's administrators may host in the approved club
+
+    @property
+    def approved(self) -> bool:
+        """The network trusts this club's games: they count (points, games, leaderboards)."""
+        return self.status == CLUB_APPROVED
+
+    @property
+    def label(self) -> str:
+        """The club's name, else the chat's title."""
+        return self.name or self.title
+
+
+@dataclass(frozen=True, slots=True)
+class StaffRoles:
+    """What one account is on the network's staff (the owners, ADMIN_IDS, are not stored):
+    a network admin, the clubs (chat ids) it is an admin of, the clubs it hosts in."""
+
+    tg_id: int
+    network_admin: bool = False
+    club_admin_of: frozenset[int] = frozenset()
+    host_of: frozenset[int] = frozenset()
 
 
 @dataclass(frozen=True, slots=True)

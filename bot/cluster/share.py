@@ -28,7 +28,7 @@ from bot.delivery.waits import wait_event
 from storage.backends import DatabaseUnavailable
 from storage.backends.postgres import CONNECT_TIMEOUT_S, LOST
 from storage.repos.account_cache import ACCOUNTS_CHANNEL, ALL
-from storage.repos.clubs import CLUBS_CHANNEL
+from storage.repos.clubs import CLUBS_CHANNEL, STAFF_CHANNEL
 
 # the server probes the share connection when idle: after 3 s of silence, every second, 4
 # times; then it ends the session, and every lock of the process with it
@@ -84,6 +84,8 @@ class ShareConnection:
         self.on_accounts: Callable[[str], None] = lambda payload: None
         # a club written by a process (storage/repos/clubs.py): the chat ids, or "*"
         self.on_clubs: Callable[[str], None] = lambda payload: None
+        # an account's staff roles written by a process (storage/repos/clubs.py): ids, or "*"
+        self.on_staff: Callable[[str], None] = lambda payload: None
         self.roles: set[ProcessRole] = set()
         self.clubs: set[int] = set()
         self._conn: asyncpg.Connection | None = None
@@ -102,6 +104,7 @@ class ShareConnection:
             await conn.add_listener(OUTBOX_CHANNEL, self._outbox_notified)
             await conn.add_listener(ACCOUNTS_CHANNEL, self._accounts_notified)
             await conn.add_listener(CLUBS_CHANNEL, self._clubs_notified)
+            await conn.add_listener(STAFF_CHANNEL, self._staff_notified)
             await conn.add_listener(CALLS_CHANNEL, self._calls_notified)
             await conn.add_listener(ANSWERS_CHANNEL, self._answer_notified)
         except BaseException:
@@ -133,9 +136,13 @@ class ShareConnection:
     def _clubs_notified(self, _conn: Any, _pid: int, _channel: str, payload: str) -> None:
         self.on_clubs(payload)
 
+    def _staff_notified(self, _conn: Any, _pid: int, _channel: str, payload: str) -> None:
+        self.on_staff(payload)
+
     def _forget_cached(self) -> None:
         self.on_accounts(ALL)
         self.on_clubs(ALL)
+        self.on_staff(ALL)
 
     def _terminated(self, *_: Any) -> None:
         self._connection_failed()

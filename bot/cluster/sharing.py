@@ -70,6 +70,7 @@ class Sharing:
         self.conn = ShareConnection(url, on_lost)
         self.conn.on_accounts = db.accounts.forget_payload  # other processes' account writes
         self.conn.on_clubs = db.clubs.cache.forget_payload  # ... and club writes
+        self.conn.on_staff = db.staff.roles.forget_payload  # ... and grants of staff roles
         self.marks = HandledMarks(self.conn.mark_handled)
         self.calls = ClubCalls(self.conn, wall)  # requests for a club's holder (bot/club_calls)
         self.calls.on("blocked", self._blocked_here)

@@ -14,6 +14,7 @@ from bot.config import Settings
 from bot.services.accounts import Accounts
 from bot.services.admin import Admin
 from bot.services.chats import ChatMoves
+from bot.services.permissions import Permissions
 from bot.services.status import Status
 from storage.db import Database
 from views.i18n import Translator
@@ -49,6 +50,8 @@ class Services:
     # the handlers' answers, through the outbox (bot/delivery/replies.py); ``sender`` answers
     # button presses at once
     replies: Replies
+    # every permission decision (bot/services/permissions.py)
+    permissions: Permissions
     join_lobby: JoinLobby = no_lobbies
     chat_moves: ChatMoves | None = None  # a group became a supergroup (bot/services/chats.py)
     status: Status | None = None  # /status (bot/services/status.py), given by the application
@@ -64,5 +67,6 @@ class Services:
             "translator": self.translator,
             "accounts": self.accounts,
             "admin": self.admin,
+            "permissions": self.permissions,
             **self.extra,
         }

@@ -1,22 +1,132 @@
-"""Clubs (group chats): title, locale, timers, composition presets, hosts."""
+"""Clubs (group chats): title, locale, timers, composition presets, hosts, and the network's
+trust: the status (pending, approved, refused, suspended), name, city, time zone.
+
+The network's staff is kept here too: network admins and each club's admins (a club's hosts
+are ``club_hosts``); the network's owners are the environment's ``ADMIN_IDS`` and are never
+stored. An account's roles are read for every permission check (bot/services/permissions.py),
+so they are kept in memory by account as the clubs are (storage/repos/keyed_cache.py): every
+write of a role goes through ``roles.writing`` (:class:`Staff`, ``Clubs.add_host``), and on
+PostgreSQL it is announced on :data:`STAFF_CHANNEL` to the other processes, which forget it
+at once."""
 
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from contextlib import AbstractAsyncContextManager
+from datetime import UTC, datetime
 
 from storage.errors import InvalidValue, UnknownClub
-from storage.models import Club
+from storage.models import CLUB_STATUSES, Club, StaffRoles
+from storage.repos import _ops
 from storage.repos.keyed_cache import KeyedCache
 from storage.repos.outbox import readdress_in
 from storage.sql import Connection, Row, Store
 
 CLUBS_CHANNEL = "mafia_clubs"  # a club written by a process: the chat ids, or "*"
-_CLUB = ("SELECT chat_id, title, locale, timers, fate_by_host, foul_points, foul_limit,"
-         " foul_public FROM clubs WHERE chat_id = ?")
+_COLUMNS = ("chat_id, title, locale, timers, fate_by_host, foul_points, foul_limit, foul_public,"
+            " status, name, city, time_zone, status_by, status_at, chat_admins_host")
+_CLUB = f"SELECT {_COLUMNS} FROM clubs WHERE chat_id = ?"
+MAX_NAME = 64  # a club's name or city: a line of a list, not a paragraph
+MAX_ZONE = 64  # an IANA name ("America/Argentina/ComodRivadavia" is 32)
 MAX_FOUL_POINTS = 1000  # a fine beyond this is a typing slip, not a club's price
 MAX_FOUL_LIMIT = 20
+STAFF_CHANNEL = "mafia_staff"  # an account's roles written by a process: the ids, or "*"
+
+
+def _tg_id(roles: StaffRoles) -> int:
+    return roles.tg_id
+
+
+def roles_cache(*, announce: bool = False) -> KeyedCache[StaffRoles]:
+    """The staff's roles by account (a write locks the network admin's row, if any)."""
+    return KeyedCache(STAFF_CHANNEL, _tg_id, rows=("network_admins", "tg_id"),
+                      announce=announce)
+
+
+async def read_roles(conn: Connection, tg_id: int) -> StaffRoles:
+    network = await conn.execute_fetchall(
+        "SELECT 1 FROM network_admins WHERE tg_id = ?", (tg_id,))
+    admin_of = await conn.execute_fetchall(
+        "SELECT chat_id FROM club_admins WHERE tg_id = ?", (tg_id,))
+    host_of = await conn.execute_fetchall(
+        "SELECT chat_id FROM club_hosts WHERE tg_id = ?", (tg_id,))
+    return StaffRoles(tg_id, network_admin=bool(network),
+                      club_admin_of=frozenset(int(r[0]) for r in admin_of),
+                      host_of=frozenset(int(r[0]) for r in host_of))
+
+
+def _at(now: datetime) -> str:
+    return now.astimezone(UTC).isoformat(timespec="seconds")
+
+
+class Staff:
+    def __init__(self, db: Store, roles: KeyedCache[StaffRoles]) -> None:
+        self._db = db
+        self.roles = roles
+
+    async def read(self, tg_id: int) -> StaffRoles:
+        async with self._db.read() as conn:
+            return await read_roles(conn, tg_id)
+
+    async def cached(self, tg_id: int) -> StaffRoles:
+        """:meth:`read`, from memory when read before and not written since (here, or by
+        another process on PostgreSQL)."""
+        roles = await self.roles.read_through(tg_id, self.read)
+        return roles if roles is not None else StaffRoles(tg_id)
+
+    async def network_admins(self) -> list[int]:
+        rows = await self._db.query("SELECT tg_id FROM network_admins ORDER BY tg_id")
+        return [int(r[0]) for r in rows]
+
+    async def club_admins(self, chat_id: int) -> list[int]:
+        rows = await self._db.query(
+            "SELECT tg_id FROM club_admins WHERE chat_id = ? ORDER BY tg_id", (chat_id,))
+        return [int(r[0]) for r in rows]
+
+    async def grant_network_admin(self, tg_id: int, *, by: int, now: datetime) -> bool:
+        """Make ``tg_id`` a network admin; False (nothing written) if it already is one."""
+        async with self.roles.writing(self._db, [tg_id]) as conn:
+            cur = await conn.execute(
+                "INSERT INTO network_admins (tg_id, granted_by, granted_at) VALUES (?, ?, ?)"
+                " ON CONFLICT DO NOTHING", (tg_id, by, _at(now)))
+            if cur.rowcount > 0:
+                await _ops.admin_log(conn, by, "grant_network_admin", f"player={tg_id}", now)
+            return cur.rowcount > 0
+
+    async def revoke_network_admin(self, tg_id: int, *, by: int, now: datetime) -> bool:
+        """False (nothing written) if ``tg_id`` was not a network admin."""
+        async with self.roles.writing(self._db, [tg_id]) as conn:
+            cur = await conn.execute("DELETE FROM network_admins WHERE tg_id = ?", (tg_id,))
+            if cur.rowcount > 0:
+                await _ops.admin_log(conn, by, "revoke_network_admin", f"player={tg_id}", now)
+            return cur.rowcount > 0
+
+    async def grant_club_admin(self, chat_id: int, tg_id: int, *, by: int,
+                               now: datetime) -> bool:
+        """Make ``tg_id`` an admin of the club; False (nothing written) if it already is."""
+        async with self.roles.writing(self._db, [tg_id]) as conn:
+            if not await conn.execute_fetchall(
+                    "SELECT 1 FROM clubs WHERE chat_id = ?", (chat_id,)):
+                raise UnknownClub(chat_id)
+            cur = await conn.execute(
+                "INSERT INTO club_admins (chat_id, tg_id, granted_by, granted_at)"
+                " VALUES (?, ?, ?, ?) ON CONFLICT DO NOTHING", (chat_id, tg_id, by, _at(now)))
+            if cur.rowcount > 0:
+                await _ops.admin_log(conn, by, "grant_club_admin",
+                                     f"club={chat_id} player={tg_id}", now)
+            return cur.rowcount > 0
+
+    async def revoke_club_admin(self, chat_id: int, tg_id: int, *, by: int,
+                                now: datetime) -> bool:
+        """False (nothing written) if ``tg_id`` was not an admin of the club."""
+        async with self.roles.writing(self._db, [tg_id]) as conn:
+            cur = await conn.execute(
+                "DELETE FROM club_admins WHERE chat_id = ? AND tg_id = ?", (chat_id, tg_id))
+            if cur.rowcount > 0:
+                await _ops.admin_log(conn, by, "revoke_club_admin",
+                                     f"club={chat_id} player={tg_id}", now)
+            return cur.rowcount > 0
 
 
 async def _fetch(conn: Connection, chat_id: int) -> Club | None:
@@ -28,8 +138,18 @@ def _club(row: Row) -> Club:
         chat_id=row["chat_id"], title=row["title"], locale=row["locale"],
         timers=dict(json.loads(row["timers"])), fate_by_host=bool(row["fate_by_host"]),
         foul_points=int(row["foul_points"]), foul_limit=int(row["foul_limit"]),
-        foul_public=bool(row["foul_public"]),
+        foul_public=bool(row["foul_public"]), status=row["status"], name=row["name"],
+        city=row["city"], time_zone=row["time_zone"],
+        status_by=None if row["status_by"] is None else int(row["status_by"]),
+        status_at=(None if row["status_at"] is None
+                   else datetime.fromisoformat(row["status_at"])),
+        chat_admins_host=bool(row["chat_admins_host"]),
     )
+
+
+def _check_text(name: str, value: str | None, most: int) -> None:
+    if value is not None and not (0 < len(value) <= most):
+        raise InvalidValue(name, value, "bad_length")
 
 
 async def require_club(conn: Connection, chat_id: int) -> Club:
@@ -65,9 +185,12 @@ def club_cache(*, announce: bool = False) -> KeyedCache[Club]:
 
 
 class Clubs:
-    def __init__(self, db: Store, cache: KeyedCache[Club] | None = None) -> None:
+    def __init__(self, db: Store, cache: KeyedCache[Club] | None = None,
+                 roles: KeyedCache[StaffRoles] | None = None) -> None:
         self._db = db
         self.cache = cache if cache is not None else club_cache()
+        # the staff's roles by account (Staff, above): a club's hosts are among them
+        self.roles = roles if roles is not None else roles_cache()
 
     def _writing(self, *chat_ids: int, fresh: list[Club] | None = None
                  ) -> AbstractAsyncContextManager[Connection]:
@@ -89,6 +212,84 @@ class Clubs:
     async def chat_ids(self) -> list[int]:
         rows = await self._db.query("SELECT chat_id FROM clubs ORDER BY chat_id")
         return [int(r[0]) for r in rows]
+
+    async def listed(self, statuses: Collection[str] = CLUB_STATUSES) -> list[Club]:
+        """The clubs of these statuses, by status then chat id (``/clubs``)."""
+        wanted = sorted(set(statuses))
+        if not wanted:
+            return []
+        marks = ",".join("?" * len(wanted))
+        rows = await self._db.query(
+            f"SELECT {_COLUMNS} FROM clubs WHERE status IN ({marks}) ORDER BY status, chat_id",
+            wanted)
+        return [_club(r) for r in rows]
+
+    async def set_status(self, chat_id: int, status: str, *, by: int, now: datetime,
+                         expect: Collection[str], name: str | None = None,
+                         city: str | None = None, time_zone: str | None = None
+                         ) -> tuple[bool, Club]:
+        """Move the club to ``status`` only if it is in one of ``expect`` now (one conditional
+        UPDATE: of two admins pressing Approve and Refuse at once exactly one changes it), and
+        write who did it to the admin log in the same transaction. ``name``/``city``/
+        ``time_zone``: set too when given (None: unchanged). Returns ``(changed, the club as it
+        is now)``: when not changed, the club says who changed it last and when."""
+        if status not in CLUB_STATUSES:
+            raise InvalidValue("club status", status, "unknown")
+        _check_text("club name", name, MAX_NAME)
+        _check_text("club city", city, MAX_NAME)
+        _check_text("time zone", time_zone, MAX_ZONE)
+        wanted = sorted(set(expect))
+        if not wanted:
+            raise InvalidValue("expected club status", wanted, "empty")
+        fresh: list[Club] = []
+        changed = False
+        async with self._writing(chat_id, fresh=fresh) as conn:
+            before = await require_club(conn, chat_id)
+            marks = ",".join("?" * len(wanted))
+            cur = await conn.execute(
+                "UPDATE clubs SET status = ?, status_by = ?, status_at = ?,"
+                " name = coalesce(?, name), city = coalesce(?, city),"
+                " time_zone = coalesce(?, time_zone)"
+                f" WHERE chat_id = ? AND status IN ({marks})",
+                (status, by, now.astimezone(UTC).isoformat(timespec="seconds"), name, city,
+                 time_zone, chat_id, *wanted))
+            changed = cur.rowcount > 0
+            if changed:
+                await _ops.admin_log(conn, by, f"club_{status}",
+                                     f"club={chat_id} from={before.status}", now)
+            fresh.append(await require_club(conn, chat_id))
+        return changed, fresh[0]
+
+    async def set_details(self, chat_id: int, *, by: int, now: datetime,
+                          name: str | None = None, city: str | None = None,
+                          time_zone: str | None = None, clear_zone: bool = False) -> Club:
+        """The club's name, city, time zone (None: unchanged; ``clear_zone``: back to the
+        network's), written to the admin log with who did it."""
+        _check_text("club name", name, MAX_NAME)
+        _check_text("club city", city, MAX_NAME)
+        _check_text("time zone", time_zone, MAX_ZONE)
+        fresh: list[Club] = []
+        async with self._writing(chat_id, fresh=fresh) as conn:
+            club = await require_club(conn, chat_id)
+            zone = None if clear_zone else (time_zone or club.time_zone)
+            await conn.execute(
+                "UPDATE clubs SET name = ?, city = ?, time_zone = ? WHERE chat_id = ?",
+                (name or club.name, city or club.city, zone, chat_id))
+            await _ops.admin_log(conn, by, "club_details",
+                                 f"club={chat_id} name={name or club.name or ''}"
+                                 f" city={city or club.city or ''} zone={zone or ''}", now)
+            fresh.append(await require_club(conn, chat_id))
+        return fresh[0]
+
+    async def set_chat_admins_host(self, chat_id: int, allowed: bool) -> Club:
+        """Whether the chat's administrators may host in the approved club."""
+        fresh: list[Club] = []
+        async with self._writing(chat_id, fresh=fresh) as conn:
+            await require_club(conn, chat_id)
+            await conn.execute("UPDATE clubs SET chat_admins_host = ? WHERE chat_id = ?",
+                               (int(allowed), chat_id))
+            fresh.append(await require_club(conn, chat_id))
+        return fresh[0]
 
     async def get(self, chat_id: int) -> Club | None:
         return next((_club(r) for r in await self._db.query(_CLUB, (chat_id,))), None)
@@ -157,7 +358,7 @@ class Clubs:
         return fresh[0]
 
     async def add_host(self, chat_id: int, tg_id: int) -> None:
-        async with self._db.transaction() as conn:
+        async with self.roles.writing(self._db, [tg_id]) as conn:
             await require_club(conn, chat_id)
             await conn.execute(
                 "INSERT INTO club_hosts (chat_id, tg_id) VALUES (?, ?) ON CONFLICT DO NOTHING",
@@ -165,7 +366,7 @@ class Clubs:
             )
 
     async def remove_host(self, chat_id: int, tg_id: int) -> None:
-        async with self._db.transaction() as conn:
+        async with self.roles.writing(self._db, [tg_id]) as conn:
             await require_club(conn, chat_id)
             await conn.execute(
                 "DELETE FROM club_hosts WHERE chat_id = ? AND tg_id = ?", (chat_id, tg_id)
@@ -224,7 +425,8 @@ class Clubs:
         a club's chat id is re-addressed here, so a new one belongs in this function too.
 
         The new chat may already have a club row (the first update from the supergroup
-        creates one with defaults): the old club's settings win, the new title is kept.
+        creates one with defaults): the old club's settings, status (the approval moves with
+        the chat), hosts and club admins win, the new title is kept.
         Idempotent: returns ``None`` when there is nothing under ``old_chat_id`` (already moved).
         """
         if old_chat_id == new_chat_id:
@@ -234,21 +436,26 @@ class Clubs:
             old = await _fetch(conn, old_chat_id)
             if old is None:
                 return None
+            kept = ("locale", "timers", "fate_by_host", "foul_points", "foul_limit",
+                    "foul_public", "status", "name", "city", "time_zone", "status_by",
+                    "status_at", "chat_admins_host")
             await conn.execute(
-                "INSERT INTO clubs (chat_id, title, locale, timers, fate_by_host, foul_points,"
-                " foul_limit, foul_public)"
-                " SELECT ?, title, locale, timers, fate_by_host, foul_points, foul_limit,"
-                " foul_public FROM clubs WHERE chat_id = ?"
-                " ON CONFLICT (chat_id) DO UPDATE SET locale = excluded.locale,"
-                " timers = excluded.timers, fate_by_host = excluded.fate_by_host,"
-                " foul_points = excluded.foul_points, foul_limit = excluded.foul_limit,"
-                " foul_public = excluded.foul_public",
+                f"INSERT INTO clubs (chat_id, title, {', '.join(kept)})"
+                f" SELECT ?, title, {', '.join(kept)} FROM clubs WHERE chat_id = ?"
+                " ON CONFLICT (chat_id) DO UPDATE SET "
+                + ", ".join(f"{c} = excluded.{c}" for c in kept),
                 (new_chat_id, old_chat_id),
             )
             await conn.execute(
                 "INSERT INTO club_hosts (chat_id, tg_id)"
                 " SELECT ?, tg_id FROM club_hosts WHERE chat_id = ? ON CONFLICT DO NOTHING",
                 (new_chat_id, old_chat_id))
+            await conn.execute(
+                "INSERT INTO club_admins (chat_id, tg_id, granted_by, granted_at)"
+                " SELECT ?, tg_id, granted_by, granted_at FROM club_admins WHERE chat_id = ?"
+                " ON CONFLICT DO NOTHING",
+                (new_chat_id, old_chat_id))
+            await self.roles.announce_in(conn, None)  # every host's and admin's club moved
             await conn.execute(
                 "INSERT INTO club_presets (chat_id, size, roles)"
                 " SELECT ?, size, roles FROM club_presets WHERE chat_id = ?"
@@ -259,6 +466,9 @@ class Clubs:
             await conn.execute("UPDATE evenings SET club_chat_id = ? WHERE club_chat_id = ?",
                                (new_chat_id, old_chat_id))
             await conn.execute(
+                "UPDATE gift_requests SET club_chat_id = ? WHERE club_chat_id = ?",
+                (new_chat_id, old_chat_id))
+            await conn.execute(
                 "INSERT INTO first_day_killed (club_chat_id, day, tg_id)"
                 " SELECT ?, day, tg_id FROM first_day_killed WHERE club_chat_id = ?"
                 " ON CONFLICT DO NOTHING",
@@ -268,4 +478,5 @@ class Clubs:
             await readdress_in(conn, old_chat_id, new_chat_id)  # the durable outbox's queue
             await conn.execute("DELETE FROM clubs WHERE chat_id = ?", (old_chat_id,))
             fresh.append(await require_club(conn, new_chat_id))
+        self.roles.forget()
         return fresh[0]

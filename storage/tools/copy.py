@@ -39,7 +39,8 @@ TABLES: tuple[str, ...] = (
     "clubs", "club_hosts", "club_presets", "players", "games", "game_seats", "game_events",
     "game_points_applied", "ledger", "immunity_orders", "first_day_killed", "complaints",
     "admin_log", "imported_players", "outbox", "gifts", "gift_requests", "gift_drafts",
-    "evenings", "evening_signups", "game_void_shortfalls", "appeals",
+    "evenings", "evening_signups", "game_void_shortfalls", "appeals", "network_admins",
+    "club_admins",
 )
 DERIVED = ("balances", "rank_histogram")  # kept by triggers on both sides
 _IDENTITY = ("games", "ledger", "immunity_orders", "complaints", "admin_log",
