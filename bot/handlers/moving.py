@@ -66,12 +66,12 @@ async def import_(message: Message, command: CommandObject, bot: Bot, moving: Mo
 
 async def link(message: Message, command: CommandObject, moving: Moving, services: Services,
                locale: str) -> None:
-    result, tg_id = await moving.admin_link(_user_id(message), (command.args or "").strip())
+    result, player = await moving.admin_link(_user_id(message), (command.args or "").strip())
     tr = services.translator
     await services.replies.answer(message, tr.t(
-        locale, "club.link.done", nick=result.record.nickname, points=result.points))
-    player = await services.accounts.get(tg_id)
-    await services.replies.send_text(tg_id, club_texts.linked(
+        locale, "club.link.done", nick=result.record.nickname, points=result.points,
+        name=player.display_name, id=str(player.tg_id)))
+    await services.replies.send_text(player.tg_id, club_texts.linked(
         tr, services.accounts.locale_of(player, None), result))
 
 

@@ -34,15 +34,30 @@ async def start(
     key = "start.new" if result.is_new else "start.back"
     await replies.answer(message, tr.t(locale, key, name=user.full_name))
     moving: Moving = services.extra["moving"]
-    link = await moving.link_on_start(user.id, user.username)
-    if link is not None:
-        await replies.answer(message, club_texts.linked(tr, locale, link))
+    found = await moving.link_on_start(user.id, user.username)
+    if found is not None and found.link is not None:
+        await replies.answer(message, club_texts.linked(tr, locale, found.link))
+    elif found is not None and found.claimed is not None:
+        nick = found.claimed.nickname
+        await replies.answer(message, tr.t(locale, "club.start.claimed", nick=nick))
+        if found.tell_admins:
+            await _tell_admins(services, "club.start.claim_admin", nick=nick,
+                               name=user.full_name, id=str(user.id), username=user.username)
     if result.bad_payload:
         await replies.answer(message, tr.t(locale, "start.bad_payload"))
     elif result.join_game_id is not None:
         await services.accounts.require(user.id, active=True)
         if not await services.join_lobby(user.id, result.join_game_id, locale):
             await replies.answer(message, tr.t(locale, "start.lobby_not_found"))
+
+
+async def _tell_admins(services: Services, key: str, **args: object) -> None:
+    """A claim of an imported record, for every admin to confirm with /link (in their
+    language)."""
+    for admin_id in sorted(services.admin.admin_ids):
+        admin = await services.accounts.get(admin_id)
+        await services.replies.send_text(admin_id, services.translator.t(
+            services.accounts.locale_of(admin, None), key, **args))
 
 
 async def help_(message: Message, services: Services, locale: str) -> None:
@@ -66,13 +81,13 @@ async def nick(
     outcome = await moving.set_nickname(user.id, user.username, _args(command))
     if outcome.link is not None:
         text = club_texts.linked(translator, locale, outcome.link)
+    elif outcome.taken:
+        text = translator.t(locale, "club.nick.claimed_other", nick=outcome.nickname)
     elif outcome.claimed:
         text = translator.t(locale, "club.nick.claimed", nick=outcome.nickname)
-        for admin_id in sorted(services.admin.admin_ids):
-            admin = await services.accounts.get(admin_id)
-            await replies.send_text(admin_id, translator.t(
-                services.accounts.locale_of(admin, None), "club.nick.claim_admin",
-                nick=outcome.nickname, name=user.full_name, id=user.id))
+        if outcome.tell_admins:  # once per record: the first claim, the one /link confirms
+            await _tell_admins(services, "club.nick.claim_admin", nick=outcome.nickname,
+                               name=user.full_name, id=user.id)
     else:
         key = "nick.set" if outcome.changed else "nick.same"
         text = translator.t(locale, key, nick=outcome.nickname)

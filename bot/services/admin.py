@@ -12,8 +12,7 @@ from storage.db import Database
 from storage.errors import InsufficientBalance, StorageError
 from storage.models import Player
 from storage.shop.requests import EXPORT_COLUMNS
-from storage.spreadsheets.columns import EXPORTED
-from storage.spreadsheets.files import write_csv, write_xlsx
+from storage.spreadsheets.files import write_csv
 
 POINTS = re.compile(r"^[+-]?\d{1,9}$")
 MAX_REASON = 200
@@ -127,9 +126,8 @@ class Admin:
     async def export_xlsx(self, admin_id: int) -> bytes:
         """The same columns as :meth:`export_csv` on the first sheet (the one ``/import``
         reads), and every gift request on a second."""
-        data = write_xlsx(EXPORTED, await self.db.ledger.export_rows(), title="balances",
-                          more=[("gift requests", EXPORT_COLUMNS,
-                                 await self.db.gift_requests.export_rows())])
+        data = await self.db.ledger.export_xlsx(more=[
+            ("gift requests", EXPORT_COLUMNS, await self.db.gift_requests.export_rows())])
         await self.db.admin_log.record(admin_id, "export", "balances xlsx", self.clock())
         return data
 

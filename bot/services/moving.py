@@ -7,26 +7,45 @@ in").
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 from bot.errors import UserError, explain
 from bot.services.accounts import Accounts
 from storage.errors import StorageError
-from storage.repos.imports import ImportReport, LinkResult
+from storage.models import Player
+from storage.repos.imports import Claim, ImportedRecord, ImportReport, LinkResult
 from storage.spreadsheets.files import MAX_FILE_BYTES
 
-__all__ = ["MAX_FILE_BYTES", "Moving", "NickOutcome"]
+__all__ = ["MAX_FILE_BYTES", "Moving", "NickOutcome", "StartOutcome"]
 
 
 @dataclass(frozen=True)
 class NickOutcome:
-    """``/nick``: set (``changed``), linked to an imported record (``link``), or waiting for
-    an admin (``claimed``: the imported nickname)."""
+    """``/nick``: set (``changed``), linked to an imported record (``link``), waiting for an
+    admin (``claimed``: the imported nickname; ``tell_admins`` on its first claim only), or
+    claimed by another account first (``taken``: nothing changed)."""
 
     nickname: str
     changed: bool = False
     link: LinkResult | None = None
     claimed: bool = False
+    tell_admins: bool = False
+    taken: bool = False
+
+
+@dataclass(frozen=True)
+class StartOutcome:
+    """``/start`` and the imported records: linked by the record's ``telegram_id`` (``link``),
+    or claimed for an admin to confirm because its ``username`` matched (``claimed``;
+    ``tell_admins`` on the first claim only)."""
+
+    link: LinkResult | None = None
+    claimed: ImportedRecord | None = None
+    tell_admins: bool = False
+
+
+_ACCOUNT_ID = re.compile(r"[0-9]{1,16}")
 
 
 class Moving:
@@ -49,13 +68,27 @@ class Moving:
         return await self.db.imports.run(data, admin_id=admin_id, now=self.accounts.clock(),
                                          apply=apply, sheet=sheet)
 
-    async def link_on_start(self, tg_id: int, username: str | None) -> LinkResult | None:
-        """At /start: an imported record naming this account's id or username is applied."""
-        record = await self.db.imports.matching(tg_id, username)
+    async def link_on_start(self, tg_id: int, username: str | None) -> StartOutcome | None:
+        """At /start, for an account without a nickname: the imported record naming this
+        account's Telegram id is applied; one naming its username only is claimed for an
+        admin to confirm (a username changes hands: whoever takes one listed in the club's
+        old sheet must not get that player's points)."""
         player = await self.db.players.get(tg_id)
-        if record is None or player is None or player.nickname is not None:
+        if player is None or player.nickname is not None:
             return None
-        return await self.db.imports.link(record.id, tg_id, now=self.accounts.clock())
+        record = await self.db.imports.by_tg_id(tg_id)
+        if record is not None:
+            return StartOutcome(link=await self.db.imports.link(
+                record.id, tg_id, now=self.accounts.clock()))
+        if username is None:
+            return None
+        record = await self.db.imports.by_username(username)
+        if record is None or record.link_tg_id not in (None, tg_id):
+            return None  # the row names another account by its id: not this one's
+        claim = await self.db.imports.claim(record.id, tg_id)
+        if claim not in (Claim.FIRST, Claim.AGAIN):
+            return None
+        return StartOutcome(claimed=record, tell_admins=claim is Claim.FIRST)
 
     async def set_nickname(self, tg_id: int, username: str | None, nick: str) -> NickOutcome:
         await self.accounts.require(tg_id, active=True)
@@ -64,30 +97,42 @@ class Moving:
             player, changed = await self.accounts.set_nickname(tg_id, nick)
             assert player.nickname is not None
             return NickOutcome(player.nickname, changed=changed)
-        named = record.link_tg_id == tg_id or (
-            username is not None and record.link_username == username.lower())
-        if named:
+        if record.link_tg_id == tg_id:
             link = await self.db.imports.link(record.id, tg_id, now=self.accounts.clock())
             return NickOutcome(record.nickname, changed=True, link=link)
-        await self.db.imports.claim(record.id, tg_id)
-        return NickOutcome(record.nickname, claimed=True)
+        claim = await self.db.imports.claim(record.id, tg_id)
+        if claim in (Claim.TAKEN, Claim.GONE):
+            return NickOutcome(record.nickname, taken=True)
+        return NickOutcome(record.nickname, claimed=True, tell_admins=claim is Claim.FIRST)
 
-    async def admin_link(self, admin_id: int, nick: str) -> tuple[LinkResult, int]:
-        """An admin confirms a player's claim of an imported nickname: (result, player)."""
+    async def admin_link(self, admin_id: int, args: str) -> tuple[LinkResult, Player]:
+        """``/link NICK`` links the account that claimed the imported nickname first;
+        ``/link NICK ID`` the account ``ID`` (the admin names it: a claimant who is not the
+        record's player is passed over). Returns the result and the account linked, which
+        the answer names."""
         self._require_admin(admin_id)
-        if not nick.strip():
+        nick, named = args.strip(), None
+        if not nick:
             raise UserError("club.link.usage")
         record = await self.db.imports.by_nickname(nick)
+        words = nick.rsplit(maxsplit=1)
+        if record is None and len(words) == 2 and _ACCOUNT_ID.fullmatch(words[1]):
+            nick, named = words[0], int(words[1])
+            record = await self.db.imports.by_nickname(nick)
         if record is None:
             raise UserError("club.link.not_found", nick=nick)
-        if record.claim_tg_id is None:
+        tg_id = named if named is not None else record.claim_tg_id
+        if tg_id is None:
             raise UserError("club.link.no_claim", nick=record.nickname)
+        player = await self.db.players.get(tg_id)
+        if player is None:
+            raise UserError("club.link.no_account", id=str(tg_id))
         try:
             result = await self.db.imports.link(
-                record.id, record.claim_tg_id, now=self.accounts.clock(), admin_id=admin_id)
+                record.id, tg_id, now=self.accounts.clock(), admin_id=admin_id)
         except StorageError as e:
             raise explain(e) from e
-        return result, record.claim_tg_id
+        return result, player
 
     async def lookalikes(self, admin_id: int) -> list[list[str]]:
         self._require_admin(admin_id)

@@ -79,10 +79,11 @@ club-import-why_nickname_too_long = nickname too long ({ $value })
 club-import-why_nickname_bad_chars = nickname with characters that are not allowed ({ $value })
 club-import-why_nickname_stacked_marks = nickname with stacked accents ({ $value })
 club-import-why_nickname_no_letter_or_digit = nickname without a letter or digit ({ $value })
-club-link-usage = Usage: <code>/link NICK</code> — confirms the claim of an imported nickname.
+club-link-usage = Usage: <code>/link NICK</code> — confirms the first claim of an imported nickname; <code>/link NICK ID</code> links the record to the account with this id instead.
 club-link-not_found = No imported record waits for the nickname <b>{ $nick }</b>.
-club-link-no_claim = Nobody has claimed <b>{ $nick }</b> yet (the player sends <code>/nick { $nick }</code>).
-club-link-done = <b>{ $nick }</b> is linked; { $points ->
+club-link-no_claim = Nobody has claimed <b>{ $nick }</b> yet (the player sends <code>/nick { $nick }</code>), or name the account: <code>/link { $nick } ID</code>.
+club-link-no_account = No registered account has the id { $id } (the player sends /start to the bot first).
+club-link-done = <b>{ $nick }</b> is linked to { $name } (id { $id }); { $points ->
         [one] { $points } point
        *[other] { $points } points
     } credited.
@@ -93,6 +94,9 @@ club-link-notice = Your club record <b>{ $nick }</b> is yours now: { $points ->
 club-link-expired_notice = Your club record <b>{ $nick }</b> is yours now (games played: { $games }). Its points had expired: the last game was more than two months ago.
 club-nick-claimed = <b>{ $nick }</b> is an imported club record. An admin has been asked to confirm that it is yours.
 club-nick-claim_admin = { $name } (id { $id }) claims the imported nickname <b>{ $nick }</b>. Confirm with <code>/link { $nick }</code>.
+club-nick-claimed_other = <b>{ $nick }</b> is an imported club record that another account has already claimed. If it is yours, tell an admin.
+club-start-claimed = Your Telegram username matches the club record <b>{ $nick }</b>. An admin has been asked to confirm that it is yours.
+club-start-claim_admin = { $name } (id { $id }) has the username @{ $username } that the imported record <b>{ $nick }</b> lists. Usernames change hands: check it is the same player, then confirm with <code>/link { $nick }</code>.
 
 ## Club settings
 club-settings-denied = Only the chat's administrators and the club's hosts can change the settings.

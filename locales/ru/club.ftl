@@ -83,10 +83,11 @@ club-import-why_nickname_too_long = слишком длинный ник ({ $val
 club-import-why_nickname_bad_chars = в нике недопустимые символы ({ $value })
 club-import-why_nickname_stacked_marks = в нике нагромождение знаков над буквой ({ $value })
 club-import-why_nickname_no_letter_or_digit = в нике нет ни буквы, ни цифры ({ $value })
-club-link-usage = Использование: <code>/link НИК</code> — подтверждает заявку на импортированный ник.
+club-link-usage = Использование: <code>/link НИК</code> — подтверждает первую заявку на импортированный ник; <code>/link НИК ID</code> — привязывает запись к аккаунту с этим id.
 club-link-not_found = Нет импортированной записи, ждущей ник <b>{ $nick }</b>.
-club-link-no_claim = Ник <b>{ $nick }</b> ещё никто не заявил (игрок отправляет <code>/nick { $nick }</code>).
-club-link-done = <b>{ $nick }</b>: запись привязана, начислено { $points ->
+club-link-no_claim = Ник <b>{ $nick }</b> ещё никто не заявил (игрок отправляет <code>/nick { $nick }</code>), или укажите аккаунт: <code>/link { $nick } ID</code>.
+club-link-no_account = Нет зарегистрированного аккаунта с id { $id } (игрок сначала отправляет боту /start).
+club-link-done = <b>{ $nick }</b>: запись привязана, аккаунт: { $name } (id { $id }); начислено { $points ->
         [one] { $points } балл
         [few] { $points } балла
        *[many] { $points } баллов
@@ -99,6 +100,9 @@ club-link-notice = Ваша запись клуба <b>{ $nick }</b> тепер�
 club-link-expired_notice = Ваша запись клуба <b>{ $nick }</b> теперь ваша (сыграно игр: { $games }). Её баллы сгорели: последняя игра была больше двух месяцев назад.
 club-nick-claimed = <b>{ $nick }</b> — импортированная запись клуба. Администратора попросили подтвердить, что она ваша.
 club-nick-claim_admin = { $name } (id { $id }) заявляет импортированный ник <b>{ $nick }</b>. Подтвердите: <code>/link { $nick }</code>.
+club-nick-claimed_other = <b>{ $nick }</b> — импортированная запись клуба, её уже заявил другой аккаунт. Если она ваша, напишите администратору.
+club-start-claimed = Ваш логин в Telegram указан в записи клуба — <b>{ $nick }</b>. Администратора попросили подтвердить, что она ваша.
+club-start-claim_admin = { $name } (id { $id }): логин @{ $username } указан в импортированной записи клуба — <b>{ $nick }</b>. Логины в Telegram переходят к другим людям: убедитесь, что это тот же игрок, и подтвердите: <code>/link { $nick }</code>.
 
 ## Настройки клуба
 club-settings-denied = Менять настройки могут только администраторы чата и ведущие клуба.

@@ -8,8 +8,10 @@ Columns (the header row names them, in any order, in English or Russian: ``ALIAS
 
 Every accepted row becomes an ``imported_players`` record that holds its nickname (nobody else
 can take it or a look-alike). When a Telegram account is linked to it (at once if the row's
-``telegram_id`` is a registered player; at ``/start`` or ``/nick`` when the id or username
-matches; or confirmed by an admin with ``/link``) the record is applied in one transaction:
+``telegram_id`` is a registered player; at ``/start`` or ``/nick`` when the ``telegram_id``
+matches; or confirmed by an admin with ``/link`` after the player claimed it, by ``/nick`` or by
+a ``username`` match at ``/start``, since usernames change hands; the first claim is kept) the
+record is applied in one transaction:
 the nickname, ``games_played`` added (so the player is no newbie), ``last_game_date`` moved
 forward, and the points as one ledger row of kind 'adjust' with reason 'import'.
 
@@ -33,6 +35,7 @@ from __future__ import annotations
 import asyncio
 from dataclasses import dataclass
 from datetime import date, datetime
+from enum import StrEnum
 
 from storage.dates import expiry_cutoff
 from storage.errors import InvalidNickname, StorageError
@@ -59,6 +62,7 @@ __all__ = [
     "IMPORT_REASON",
     "MAX_ROWS",
     "REQUIRED",
+    "Claim",
     "ImportNotFound",
     "ImportReport",
     "ImportRow",
@@ -71,6 +75,15 @@ __all__ = [
 ]
 
 IMPORT_REASON = "import"
+
+
+class Claim(StrEnum):
+    """What a player's claim of an imported record did (:meth:`Imports.claim`)."""
+
+    FIRST = "first"
+    AGAIN = "again"
+    TAKEN = "taken"
+    GONE = "gone"
 
 
 @dataclass(frozen=True)
@@ -197,12 +210,18 @@ class Imports:
                 refuse("duplicate", f"telegram_id={row.tg_id} ({by_tg[row.tg_id].line})")
                 continue
             async with conn.execute(
-                "SELECT row_hash, claimed_by FROM imported_players WHERE nickname_key = ?",
+                "SELECT row_hash, points, games_played, last_game_date, link_tg_id,"
+                " link_username FROM imported_players WHERE nickname_key = ?",
                 (key,),
             ) as cur:
                 old = await cur.fetchone()
             if old is not None:
-                if old[0] in (row.row_hash, row.legacy_hash):
+                # the same row, or the record as /export writes it (an older import's hash
+                # was of its raw cells, which the export does not repeat)
+                last = None if row.last_game_date is None else row.last_game_date.isoformat()
+                if old[0] in (row.row_hash, row.legacy_hash) or (
+                        (int(old[1]), int(old[2]), old[3], old[4], old[5])
+                        == (row.points, row.games_played, last, row.tg_id, row.username)):
                     report.unchanged.append(row.nickname)
                 else:
                     refuse("changed", row.nickname)
@@ -251,13 +270,25 @@ class Imports:
         ) as cur:
             return [_record(r) for r in await cur.fetchall()]
 
-    async def matching(self, tg_id: int, username: str | None) -> ImportedRecord | None:
-        """The unlinked record whose telegram_id or username names this account."""
+    async def by_tg_id(self, tg_id: int) -> ImportedRecord | None:
+        """The unlinked record whose ``telegram_id`` names this account: the one match that
+        links at once (a Telegram id is never given to another account)."""
         async with self._db.read() as conn, conn.execute(
             f"SELECT {_RECORD_COLUMNS} FROM imported_players WHERE claimed_by IS NULL"
-            " AND (link_tg_id = ? OR (CAST(? AS TEXT) IS NOT NULL AND link_username = ?))"
-            " ORDER BY id LIMIT 1",
-            (tg_id, username, None if username is None else username.lower()),
+            " AND link_tg_id = ? ORDER BY id LIMIT 1",
+            (tg_id,),
+        ) as cur:
+            row = await cur.fetchone()
+        return None if row is None else _record(row)
+
+    async def by_username(self, username: str) -> ImportedRecord | None:
+        """The unlinked record whose ``username`` is this one (without ``@``, any case). A
+        username is changed and taken again by others: a match is a claim for an admin to
+        confirm, never a link."""
+        async with self._db.read() as conn, conn.execute(
+            f"SELECT {_RECORD_COLUMNS} FROM imported_players WHERE claimed_by IS NULL"
+            " AND link_username = ? ORDER BY id LIMIT 1",
+            (username.lower().lstrip("@"),),
         ) as cur:
             row = await cur.fetchone()
         return None if row is None else _record(row)
@@ -276,13 +307,28 @@ class Imports:
             row = await cur.fetchone()
         return None if row is None else _record(row)
 
-    async def claim(self, record_id: int, tg_id: int) -> None:
-        """Remember that ``tg_id`` asked for this record (an admin confirms with ``link``)."""
+    async def claim(self, record_id: int, tg_id: int) -> Claim:
+        """Remember that ``tg_id`` asked for this record (an admin confirms with ``link``).
+        The first claimant keeps it: ``FIRST`` (the admins are to hear of it, once),
+        ``AGAIN`` (this account's claim already), ``TAKEN`` (another account claimed it
+        first: nothing changes), ``GONE`` (linked meanwhile)."""
         async with self._db.transaction() as conn:
+            await lock_rows(conn, "imported_players", "id", [record_id])  # one first claimant
+            async with conn.execute(
+                "SELECT claim_tg_id, claimed_by FROM imported_players WHERE id = ?",
+                (record_id,),
+            ) as cur:
+                row = await cur.fetchone()
+            if row is None or row[1] is not None:
+                return Claim.GONE
+            if row[0] is not None:
+                return Claim.AGAIN if int(row[0]) == tg_id else Claim.TAKEN
             await conn.execute(
-                "UPDATE imported_players SET claim_tg_id = ? WHERE id = ? AND claimed_by IS NULL",
+                "UPDATE imported_players SET claim_tg_id = ? WHERE id = ?"
+                " AND claim_tg_id IS NULL AND claimed_by IS NULL",
                 (tg_id, record_id),
             )
+            return Claim.FIRST
 
     async def link(
         self, record_id: int, tg_id: int, *, now: datetime, admin_id: int | None = None

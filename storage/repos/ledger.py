@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from datetime import date, datetime
 
 from storage.errors import InsufficientBalance, InvalidAmount, InvalidValue
@@ -17,8 +17,8 @@ from storage.models import (
 )
 from storage.repos import _ops, _rows
 from storage.repos.account_cache import AccountCache
-from storage.spreadsheets.columns import EXPORTED
-from storage.spreadsheets.files import write_csv, write_xlsx
+from storage.spreadsheets.columns import EXPORTED, TEXT_COLUMNS, WAITING
+from storage.spreadsheets.files import Cell, write_csv, write_xlsx
 from storage.sql import Store, lock_rows
 
 # engine.Reason's survived day and night: one reason when a game's lines are read
@@ -159,28 +159,47 @@ class Ledger:
         (``storage.spreadsheets.columns.COLUMNS``): nickname, points, games_played, last_game_date,
         telegram_id (empty for an account without Telegram), username (the bot stores no
         usernames: always empty); then ``no_shows`` (the evenings signed up for and not come
-        to), which ``/import`` skips (``EXPORTED``)."""
-        async with self._db.read() as conn, conn.execute(
-            "SELECT p.nickname, b.points, p.games_played, p.last_game_date, p.tg_id,"
-            " (SELECT count(*) FROM evening_signups e WHERE e.tg_id = p.tg_id AND e.came = 0)"
-            " FROM players p JOIN balances b ON b.tg_id = p.tg_id"
-            " WHERE p.nickname IS NOT NULL OR b.points > 0"
-            " ORDER BY b.points DESC, p.tg_id"
-        ) as cur:
-            rows = await cur.fetchall()
-        return [[nickname or "", points, games,
-                 None if last is None else date.fromisoformat(last),
-                 None if is_offline_account(tg_id) else tg_id, "", int(no_shows)]
-                for nickname, points, games, last, tg_id, no_shows in rows]
+        to) and ``status``, which ``/import`` skips (``EXPORTED``). Then the imported records
+        no account has taken yet, as they were imported, with the status ``waiting``
+        (``WAITING``): fed back to ``/import`` they are unchanged."""
+        async with self._db.read() as conn:
+            async with conn.execute(
+                "SELECT p.nickname, b.points, p.games_played, p.last_game_date, p.tg_id,"
+                " (SELECT count(*) FROM evening_signups e WHERE e.tg_id = p.tg_id"
+                " AND e.came = 0)"
+                " FROM players p JOIN balances b ON b.tg_id = p.tg_id"
+                " WHERE p.nickname IS NOT NULL OR b.points > 0"
+                " ORDER BY b.points DESC, p.tg_id"
+            ) as cur:
+                rows = await cur.fetchall()
+            async with conn.execute(
+                "SELECT nickname, points, games_played, last_game_date, link_tg_id,"
+                " link_username FROM imported_players WHERE claimed_by IS NULL"
+                " ORDER BY points DESC, nickname_key"
+            ) as cur:
+                waiting = await cur.fetchall()
+        out: list[list[str | int | date | None]] = [
+            [nickname or "", points, games, None if last is None else date.fromisoformat(last),
+             None if is_offline_account(tg_id) else tg_id, "", int(no_shows), ""]
+            for nickname, points, games, last, tg_id, no_shows in rows]
+        out.extend([nickname, points, games, None if last is None else date.fromisoformat(last),
+                    tg_id, username or "", None, WAITING]
+                   for nickname, points, games, last, tg_id, username in waiting)
+        return out
 
     async def export_csv(self) -> str:
-        """:meth:`export_rows` as CSV text (dates ``YYYY-MM-DD``)."""
+        """:meth:`export_rows` as CSV text (dates ``YYYY-MM-DD``; text that would start a
+        formula neutralized: ``storage/spreadsheets/files.py``)."""
         data = write_csv(EXPORTED, await self.export_rows())
         return data.decode("utf-8")
 
-    async def export_xlsx(self) -> bytes:
-        """:meth:`export_rows` as one ``.xlsx`` sheet with the same columns (date cells)."""
-        return write_xlsx(EXPORTED, await self.export_rows(), title="balances")
+    async def export_xlsx(
+        self, more: Sequence[tuple[str, Sequence[str], Iterable[Sequence[Cell]]]] = ()
+    ) -> bytes:
+        """:meth:`export_rows` as one ``.xlsx`` sheet with the same columns (date cells, the
+        nickname and username as text), then the sheets of ``more``."""
+        return write_xlsx(EXPORTED, await self.export_rows(), title="balances", more=more,
+                          text=TEXT_COLUMNS)
 
     async def _change(
         self, tg_id: int, delta: int, *, kind: str, reason: str, admin_id: int, now: datetime

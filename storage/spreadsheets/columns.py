@@ -22,15 +22,19 @@ from storage.errors import InvalidNickname
 from storage.nickname import normalize_nickname
 from storage.spreadsheets.files import MAX_ROWS, FileRefused, Sheet, read_text
 
-__all__ = ["ALIASES", "COLUMNS", "EXPORTED", "MAX_ROWS", "REQUIRED", "ImportReport", "ImportRow",
-           "Refusal", "parse_csv", "parse_table"]
+__all__ = ["ALIASES", "COLUMNS", "EXPORTED", "MAX_ROWS", "REQUIRED", "TEXT_COLUMNS", "WAITING",
+           "ImportReport", "ImportRow", "Refusal", "parse_csv", "parse_table"]
 
 COLUMNS = ("nickname", "points", "games_played", "last_game_date", "telegram_id", "username")
 REQUIRED = ("nickname", "points")
 # ``/export`` writes these: the columns above, then what the bot knows and an import does not
-# take (no-shows at the club's evenings). An import skips them without naming them.
-EXPORTED = (*COLUMNS, "no_shows")
-_EXPORT_ONLY = ("no_shows", "неявки")
+# take (no-shows at the club's evenings; ``status``: WAITING for an imported record no account
+# has taken yet, empty for a player). An import skips them without naming them.
+EXPORTED = (*COLUMNS, "no_shows", "status")
+WAITING = "waiting"
+_EXPORT_ONLY = ("no_shows", "неявки", "status", "статус")
+# the columns an .xlsx export keeps as text ("007" is a nickname, not the number 7)
+TEXT_COLUMNS = ("nickname", "username")
 # the names a club's sheet may give each column, compared by _name_key (case, spaces, "_",
 # "-", "." and ё/е ignored); docs/bot.md and the /import help list them
 ALIASES: dict[str, tuple[str, ...]] = {

@@ -9,6 +9,10 @@ by Excel's ``sep=;`` line. Anything else is refused with a :class:`FileRefused` 
 
 ``too_big``, ``empty``, ``not_spreadsheet``, ``unknown_encoding``, ``old_format`` (``.xls``,
 ``.ods``), ``encrypted``, ``broken``, ``no_sheet``, ``formula``, ``too_many_rows``.
+
+Written as spreadsheets read them: in a CSV a text cell that would start a formula (``=``,
+``+``, ``-``, ``@``) carries a leading apostrophe, which reading drops again; numbers stay
+numbers (a negative number is not a formula). In an ``.xlsx`` the nickname column is text.
 """
 
 from __future__ import annotations
@@ -18,7 +22,7 @@ import io
 import re
 import warnings
 import zipfile
-from collections.abc import Iterable, Sequence
+from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import date, datetime, time
 from typing import Any
@@ -142,14 +146,14 @@ def _table(fmt: str, records: Iterable[tuple[int, list[str]]]) -> Sheet:
         if not any(cells):
             continue
         if header is None:
-            header = cells
+            header = [_unquoted(c) for c in cells]
             while header and not header[-1]:
                 header.pop()
             table.header = header
             continue
         if len(table.rows) >= MAX_ROWS:
             raise FileRefused("too_many_rows", str(MAX_ROWS))
-        table.rows.append((number, cells))
+        table.rows.append((number, [_unquoted(c) for c in cells]))
     if header is None:
         raise FileRefused("empty")
     return table
@@ -229,30 +233,54 @@ def _cell_text(value: object) -> str:
 
 Cell = str | int | date | None
 
+# a text cell a spreadsheet would run as a formula (or DDE) when it opens a CSV
+_FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
+_PLAIN_NUMBER = re.compile(r"-?\d+(?:[.,]\d+)?")
+
+
+def neutralized(cell: str) -> str:
+    """A text cell as a CSV carries it: one beginning as a formula would (``=``, ``+``,
+    ``-``, ``@``, a tab or CR) gets a leading apostrophe, so a spreadsheet shows it as text;
+    a plain number ("-5") is a number, never a formula, and is left as it is. Reading drops
+    that apostrophe again (:func:`_unquoted`)."""
+    if cell.startswith(_FORMULA_START) and not _PLAIN_NUMBER.fullmatch(cell):
+        return "'" + cell
+    return cell
+
+
+def _unquoted(cell: str) -> str:
+    """A cell :func:`neutralized` wrote (or a spreadsheet kept with its text apostrophe): the
+    apostrophe dropped. No nickname, number, date or username begins with one."""
+    if cell.startswith("'") and cell[1:].startswith(_FORMULA_START):
+        return cell[1:]
+    return cell
+
 
 def write_csv(header: Sequence[str], rows: Iterable[Sequence[Cell]], *,
               delimiter: str = ",", bom: bool = False) -> bytes:
-    """UTF-8 CSV (with a BOM when asked: what Excel needs to see the letters right)."""
+    """UTF-8 CSV (with a BOM when asked: what Excel needs to see the letters right); a text
+    cell that would start a formula is :func:`neutralized`, numbers stay numbers."""
     out = io.StringIO()
     writer = csv.writer(out, delimiter=delimiter, lineterminator="\n")
-    writer.writerow(header)
+    writer.writerow([neutralized(name) for name in header])
     for row in rows:
-        writer.writerow(["" if c is None else c.isoformat() if isinstance(c, date) else c
-                         for c in row])
+        writer.writerow(["" if c is None else c.isoformat() if isinstance(c, date)
+                         else neutralized(c) if isinstance(c, str) else c for c in row])
     return ("\ufeff" if bom else "").encode() + out.getvalue().encode("utf-8")
 
 
 def write_xlsx(header: Sequence[str], rows: Iterable[Sequence[Cell]], *, title: str,
-               more: Sequence[tuple[str, Sequence[str], Iterable[Sequence[Cell]]]] = ()
-               ) -> bytes:
+               more: Sequence[tuple[str, Sequence[str], Iterable[Sequence[Cell]]]] = (),
+               text: Collection[str] = ()) -> bytes:
     """One sheet (then one for each of ``more``: title, header, rows): the header in bold,
-    numbers as numbers, dates as date cells (YYYY-MM-DD)."""
+    numbers as numbers, dates as date cells (YYYY-MM-DD). The columns of the first sheet named
+    in ``text`` (the nickname) stay text cells formatted as text: "007" is not the number 7."""
     import openpyxl
 
     book = openpyxl.Workbook()
     sheet = book.active
     assert sheet is not None
-    _fill(sheet, title, header, rows)
+    _fill(sheet, title, header, rows, {i for i, name in enumerate(header) if name in text})
     for more_title, more_header, more_rows in more:
         _fill(book.create_sheet(), more_title, more_header, more_rows)
     out = io.BytesIO()
@@ -260,7 +288,8 @@ def write_xlsx(header: Sequence[str], rows: Iterable[Sequence[Cell]], *, title: 
     return out.getvalue()
 
 
-def _fill(sheet: Any, title: str, header: Sequence[str], rows: Iterable[Sequence[Cell]]) -> None:
+def _fill(sheet: Any, title: str, header: Sequence[str], rows: Iterable[Sequence[Cell]],
+          text: Collection[int] = ()) -> None:
     from openpyxl.styles import Font
     from openpyxl.utils import get_column_letter
 
@@ -269,6 +298,12 @@ def _fill(sheet: Any, title: str, header: Sequence[str], rows: Iterable[Sequence
         sheet.cell(row=1, column=column, value=name).font = Font(bold=True)
     for number, row in enumerate(rows, start=2):
         for column, value in enumerate(row, start=1):
+            if column - 1 in text:
+                cell = sheet.cell(row=number, column=column,
+                                  value=None if value is None else str(value))
+                cell.data_type = "s"
+                cell.number_format = "@"  # typed over in a spreadsheet, it stays text
+                continue
             cell = sheet.cell(row=number, column=column, value=_xlsx_value(value))
             if isinstance(value, date):
                 cell.number_format = "YYYY-MM-DD"
@@ -280,7 +315,7 @@ def _fill(sheet: Any, title: str, header: Sequence[str], rows: Iterable[Sequence
 
 def _xlsx_value(cell: Cell) -> Cell:
     # text that a spreadsheet would show as a number goes back as a number (no "number
-    # stored as text" warnings)
-    if isinstance(cell, str) and re.fullmatch(r"-?\d{1,15}", cell):
+    # stored as text" warnings); not "007", whose zeros a number would lose
+    if isinstance(cell, str) and re.fullmatch(r"-?(?:0|[1-9]\d{0,14})", cell):
         return int(cell)
     return cell

@@ -141,8 +141,8 @@ async def test_export_csv_document(app: App, fake: FakeTelegram, ask: Any) -> No
     assert document.document_bytes is not None
     rows = list(csv.reader(io.StringIO(document.document_bytes.decode())))
     assert rows[0] == ["nickname", "points", "games_played", "last_game_date", "telegram_id",
-                       "username", "no_shows"]
-    assert ["Neo", "10", "1", "2026-03-01", "70", "", "0"] in rows
+                       "username", "no_shows", "status"]
+    assert ["Neo", "10", "1", "2026-03-01", "70", "", "0", ""] in rows
     actions = [a.action for a in await app.services.db.admin_log.recent(10)]
     assert "export" in actions
 

@@ -76,29 +76,69 @@ async def test_import_refusals_and_non_admin(app: App, fake: FakeTelegram, ask: 
 
 async def test_linking_by_username_and_by_admin_confirmation(app: App, fake: FakeTelegram,
                                                              ask: Any) -> None:
+    db = app.services.db
     await _admin(fake, ask)
     await fake.send_document(ADMIN_ID, "club.csv", CSV, caption="/import apply")
     await fake.next_message(ADMIN_ID)
     await fake.next_message(ADMIN_ID)  # the refused rows' file
-    # the imported username matches at /start: the record is theirs at once
+    # the imported username matches at /start: a username changes hands, so it is only a
+    # claim, which the admins hear of once and confirm naming the account
     fake.user(71, "Old", language_code="en", username="OldTimer")
     await ask(71, "/start")
     notice = await fake.next_message(71)
-    assert "Old Timer" in notice.text and "120 points" in notice.text
-    player = await app.services.db.players.get(71)
-    assert player is not None and player.nickname == "Old Timer" and player.games_played == 87
-    assert await app.services.db.ledger.balance(71) == 120
-    # someone else claims "Veteran": an admin must confirm
+    assert "username matches the club record <b>Old Timer</b>" in notice.text
+    told = await fake.next_message(ADMIN_ID)
+    assert "Old (id 71) has the username @OldTimer" in told.text
+    assert "/link Old Timer" in told.text
+    player = await db.players.get(71)
+    assert player is not None and player.nickname is None and player.games_played == 0
+    assert await db.ledger.balance(71) == 0
+    await ask(71, "/start")  # again: told again, the admins are not
+    assert "username matches" in (await fake.next_message(71)).text
+    done = await ask(ADMIN_ID, "/link Old Timer")
+    assert "<b>Old Timer</b> is linked to Old (id 71); 120 points" in done.text
+    assert "120 points" in (await fake.next_message(71)).text
+    assert (await db.players.get(71)).nickname == "Old Timer"  # type: ignore[union-attr]
+    assert await db.ledger.balance(71) == 120
+    assert [m.text for m in fake.messages(ADMIN_ID) if "has the username" in (m.text or "")] == [
+        told.text]
+    # someone else claims "Veteran": an admin must confirm; the first claimant keeps it
     fake.user(72, "Vet", language_code="en")
     await ask(72, "/start")
     claim = await ask(72, "/nick veteran")
     assert "asked to confirm" in claim.text
-    assert "claims the imported nickname" in (await fake.next_message(ADMIN_ID)).text
-    assert (await app.services.db.players.get(72)).nickname is None  # type: ignore[union-attr]
-    assert "linked; 40 points" in (await ask(ADMIN_ID, "/link Veteran")).text
+    assert "Vet (id 72) claims the imported nickname" in (await fake.next_message(ADMIN_ID)).text
+    assert "asked to confirm" in (await ask(72, "/nick Veteran")).text  # a repeat: no new notice
+    fake.user(73, "Late", language_code="en")
+    await ask(73, "/start")
+    assert "another account has already claimed" in (await ask(73, "/nick Veteran")).text
+    assert (await db.players.get(72)).nickname is None  # type: ignore[union-attr]
+    done = await ask(ADMIN_ID, "/link Veteran")
+    assert "linked to Vet (id 72); 40 points" in done.text
     assert "Veteran" in (await fake.next_message(72)).text
-    assert await app.services.db.ledger.balance(72) == 40
-    assert await app.services.db.imports.pending() == []
+    assert await db.ledger.balance(72) == 40 and await db.ledger.balance(73) == 0
+    assert await db.imports.pending() == []
+    notices = [m for m in fake.messages(ADMIN_ID) if "claims the imported" in (m.text or "")]
+    assert len(notices) == 1
+
+
+async def test_admin_links_a_record_to_the_account_it_names(app: App, fake: FakeTelegram,
+                                                            ask: Any) -> None:
+    db = app.services.db
+    await _admin(fake, ask)
+    await fake.send_document(ADMIN_ID, "club.csv", CSV, caption="/import apply")
+    await fake.next_message(ADMIN_ID)
+    await fake.next_message(ADMIN_ID)
+    for uid, name in ((74, "Squatter"), (75, "Real")):
+        fake.user(uid, name, language_code="en")
+        await ask(uid, "/start")
+    await ask(74, "/nick Veteran")  # the first claim, not the record's player
+    await fake.next_message(ADMIN_ID)
+    assert "No registered account has the id 99" in (
+        await ask(ADMIN_ID, "/link Veteran 99")).text
+    assert "linked to Real (id 75); 40 points" in (await ask(ADMIN_ID, "/link Veteran 75")).text
+    assert await db.ledger.balance(75) == 40 and await db.ledger.balance(74) == 0
+    assert "No imported record" in (await ask(ADMIN_ID, "/link Veteran 74")).text
 
 
 async def test_lookalike_nicknames(app: App, fake: FakeTelegram, ask: Any) -> None:

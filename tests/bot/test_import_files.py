@@ -194,19 +194,24 @@ async def test_export_xlsx_and_the_round_trip(app: App, fake: FakeTelegram, ask:
     assert document.document_bytes is not None
     table = read_table(document.document_bytes)
     assert table.header == ["nickname", "points", "games_played", "last_game_date",
-                            "telegram_id", "username", "no_shows"]
-    assert [cells for _, cells in table.rows] == [["Kate", "300", "9", "2026-03-05", "701", "",
-                                                    "0"]]
+                            "telegram_id", "username", "no_shows", "status"]
+    # the players who have not linked yet are listed too, waiting
+    assert [cells for _, cells in table.rows] == [
+        ["Kate", "300", "9", "2026-03-05", "701", "", "0", ""],
+        ["Night Owl", "1200", "20", "2026-02-20", "", "nightowl", "", "waiting"],
+        ["Sam", "10", "1", "2026-02-15", "", "", "", "waiting"]]
     csv_document = await ask(ADMIN_ID, "/export")
     assert csv_document.document_bytes is not None
-    assert csv_document.document_bytes.decode().splitlines()[1] == "Kate,300,9,2026-03-05,701,,0"
+    assert csv_document.document_bytes.decode().splitlines()[1:] == [
+        "Kate,300,9,2026-03-05,701,,0,", "Night Owl,1200,20,2026-02-20,,nightowl,,waiting",
+        "Sam,10,1,2026-02-15,,,,waiting"]
 
     before = await _state(app)
     for name, data in (("b.xlsx", document.document_bytes),
                        ("b.csv", csv_document.document_bytes)):
         await fake.send_document(ADMIN_ID, name, data, caption="/import apply")
         report = (await fake.next_message(ADMIN_ID)).text
-        assert report.startswith("<b>Imported</b> 0 players") and "unchanged: 1" in report
+        assert report.startswith("<b>Imported</b> 0 players") and "unchanged: 3" in report
         assert "refused rows: 0" in report
         assert "no_shows" not in report  # the export's own column: skipped, not "ignored"
     assert await _state(app) == before

@@ -105,6 +105,27 @@ def test_as_a_module(club_db: Path) -> None:
     assert bad.returncode == 2 and bad.stdout == "" and len(bad.stderr.splitlines()) == 1
 
 
+def test_import_export_import_changes_nothing(club_db: Path, tmp_path: Path,
+                                             capsys: pytest.CaptureFixture[str]) -> None:
+    """A club checks its move by exporting: the players who have not linked yet are there
+    (waiting), and the export imported again changes nothing."""
+    source = tmp_path / "club.csv"
+    source.write_text("nickname,points,games_played,last_game_date,telegram_id,username\n"
+                      "Old Timer,120,87,2026-02-01,,@oldtimer\n-Ace-,30,9,2026-03-01,77,\n")
+    assert main(["import", str(club_db), str(source), "--apply"]) == 0
+    assert "added: 2" in capsys.readouterr().out
+    assert main(["export", str(club_db)]) == 0
+    exported = capsys.readouterr().out
+    assert exported.splitlines()[1:] == [
+        "Old Timer,120,87,2026-02-01,,oldtimer,,waiting", "'-Ace-,30,9,2026-03-01,77,,,waiting"]
+    back = tmp_path / "export.csv"
+    back.write_text(exported)
+    assert main(["import", str(club_db), str(back), "--apply"]) == 0
+    out = capsys.readouterr().out
+    assert "added: 0" in out and "refused: 0" in out and "unchanged: 2" in out
+    assert sorted(_pending(club_db)) == ["-Ace-", "Old Timer"]
+
+
 def test_export_as_xlsx(club_db: Path, tmp_path: Path,
                         capsys: pytest.CaptureFixture[str]) -> None:
     out = tmp_path / "balances.xlsx"
@@ -112,7 +133,7 @@ def test_export_as_xlsx(club_db: Path, tmp_path: Path,
     assert capsys.readouterr().out == f"exported to {out}\n"
     assert read_table(out.read_bytes()).header == [
         "nickname", "points", "games_played", "last_game_date", "telegram_id", "username",
-        "no_shows"]
+        "no_shows", "status"]
 
 
 def test_an_unreachable_url_is_one_line_without_its_password(

@@ -68,7 +68,8 @@ async def test_apply_links_counts_games_and_is_idempotent(db: Database) -> None:
 async def test_linking_later_by_username_and_expired_points(db: Database) -> None:
     await db.imports.run(CSV, admin_id=ADMIN, now=NOW, apply=True)
     await add_players(db, 7, 8, nick=False)
-    record = await db.imports.matching(7, "OldTimer")
+    assert await db.imports.by_tg_id(7) is None  # the row names a username, not this id
+    record = await db.imports.by_username("@OldTimer")
     assert record is not None and record.nickname == "Old Timer"
     result = await db.imports.link(record.id, 7, now=NOW)
     assert result.points == 120 and not result.expired
@@ -113,3 +114,42 @@ async def test_file_level_refusals(db: Database) -> None:
     assert report.file_error == "missing_column" and report.file_value == "points"
     report = await db.imports.run("", admin_id=ADMIN, now=NOW, apply=True)
     assert report.file_error == "empty"
+
+
+async def test_a_username_matches_no_record_by_id_and_the_first_claim_is_kept(
+        db: Database) -> None:
+    """A username is changed and taken again by others: only a row's telegram_id links at
+    once; a claim stays the first claimant's, and only the first is news for the admins."""
+    from storage.repos.imports import Claim
+
+    await db.imports.run(CSV, admin_id=ADMIN, now=NOW, apply=True)
+    await add_players(db, 5, 7, 8, nick=False)
+    by_id = await db.imports.by_tg_id(5)  # 5 registered after the import: it links at /start
+    assert by_id is not None and by_id.nickname == "Linked"
+    assert await db.imports.by_tg_id(7) is None
+    record = await db.imports.by_username("oldtimer")
+    assert record is not None and record.claim_tg_id is None
+    assert await db.imports.claim(record.id, 7) is Claim.FIRST
+    assert await db.imports.claim(record.id, 7) is Claim.AGAIN
+    assert await db.imports.claim(record.id, 8) is Claim.TAKEN
+    again = await db.imports.by_nickname("Old Timer")
+    assert again is not None and again.claim_tg_id == 7
+    await db.imports.link(record.id, 7, now=NOW, admin_id=ADMIN)
+    assert await db.imports.claim(record.id, 8) is Claim.GONE
+    assert await db.ledger.balance(8) == 0
+
+
+async def test_a_burst_of_claims_keeps_exactly_one_claimant(db: Database) -> None:
+    import asyncio
+
+    from storage.repos.imports import Claim
+
+    await db.imports.run(CSV, admin_id=ADMIN, now=NOW, apply=True)
+    await add_players(db, *range(100, 140), nick=False)
+    record = await db.imports.by_nickname("Old Timer")
+    assert record is not None
+    outcomes = await asyncio.gather(*(db.imports.claim(record.id, t) for t in range(100, 140)))
+    assert outcomes.count(Claim.FIRST) == 1 and outcomes.count(Claim.TAKEN) == 39
+    first = 100 + outcomes.index(Claim.FIRST)
+    after = await db.imports.by_nickname("Old Timer")
+    assert after is not None and after.claim_tg_id == first

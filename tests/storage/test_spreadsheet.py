@@ -11,7 +11,14 @@ from pathlib import Path
 import pytest
 
 from storage import Database
-from storage.spreadsheets.columns import ImportReport, parse_csv, parse_table
+from storage.spreadsheets.columns import (
+    EXPORTED,
+    TEXT_COLUMNS,
+    WAITING,
+    ImportReport,
+    parse_csv,
+    parse_table,
+)
 from storage.spreadsheets.files import (
     MAX_FILE_BYTES,
     MAX_ROWS,
@@ -154,6 +161,72 @@ def test_written_xlsx_reads_back_with_numbers_dates_and_text() -> None:
                           (3, ["Anna", "85", "", ""])]
 
 
+def test_csv_text_that_would_start_a_formula_is_neutralized_and_read_back() -> None:
+    header = ["nickname", "points", "note", "more", "at", "plain", "minus"]
+    cells: list[str | int | date | None] = [
+        "-Ace-", -5, "=HYPERLINK(\"http://x\")", "+7 x", "@SUM(A1)", "007", "-5"]
+    data = write_csv(header, [cells])
+    written = data.decode().splitlines()[1]
+    assert written == "'-Ace-,-5,\"'=HYPERLINK(\"\"http://x\"\")\",'+7 x,'@SUM(A1),007,-5"
+    table = read_table(data)
+    assert table.rows == [(2, [str(c) for c in cells])]
+    # a semicolon CSV as Excel saves it keeps the apostrophe: read back the same
+    table = read_table(b"nickname;points\n'-Ace-;'-5\n'Bob;12\n")
+    assert table.rows == [(2, ["-Ace-", "-5"]), (3, ["'Bob", "12"])]
+
+
+def test_xlsx_keeps_the_nickname_column_as_text() -> None:
+    import openpyxl
+
+    data = write_xlsx(EXPORTED, [["007", 12, 1, date(2026, 3, 1), None, "", 0, ""]],
+                      title="balances", text=TEXT_COLUMNS)
+    sheet = openpyxl.load_workbook(io.BytesIO(data)).active
+    assert sheet is not None
+    cell = sheet["A2"]
+    assert (cell.value, cell.data_type, cell.number_format) == ("007", "s", "@")
+    assert sheet["B2"].value == 12
+    assert read_table(data).rows[0][1][:2] == ["007", "12"]
+    # text that only looks like a number keeps its zeros in any sheet
+    assert read_table(write_xlsx(["a"], [["007"], ["12"]], title="x")).rows == [
+        (2, ["007"]), (3, ["12"])]
+
+
+WAITING_CSV = (
+    "nickname,points,games_played,last_game_date,telegram_id,username\n"
+    "Old Timer,120,87,2026-02-01,,@OldTimer\n"
+    "007,40,12,01.02.2026,5,\n"
+    "-Ace-,30,9,2026-03-01,77,\n"
+    "Newbie,0,0,,,\n"
+)
+
+
+@pytest.mark.parametrize("form", ["csv", "xlsx"])
+async def test_the_export_lists_the_waiting_records_and_reads_back_unchanged(
+        db: Database, form: str) -> None:
+    await add_players(db, 5, nick=False)
+    report = await db.imports.run(WAITING_CSV, admin_id=ADMIN, now=NOW, apply=True)
+    assert (len(report.added), report.linked, report.refused) == (4, ["007"], [])
+    exported = await db.ledger.export_xlsx() if form == "xlsx" \
+        else (await db.ledger.export_csv()).encode()
+    table = read_table(exported)
+    assert table.header == list(EXPORTED)
+    assert [cells for _, cells in table.rows] == [
+        ["007", "40", "12", "2026-02-01", "5", "", "0", ""],
+        ["Old Timer", "120", "87", "2026-02-01", "", "oldtimer", "", WAITING],
+        ["-Ace-", "30", "9", "2026-03-01", "77", "", "", WAITING],
+        ["Newbie", "0", "0", "", "", "", "", WAITING],
+    ]
+    if form == "csv":
+        assert "'-Ace-,30" in exported.decode()
+    before = await _state(db)
+    for apply in (False, True):
+        again = await db.imports.run(exported, admin_id=ADMIN, now=NOW, apply=apply)
+        assert (again.added, again.refused, again.ignored) == ([], [], [])
+        assert sorted(again.unchanged) == ["-Ace-", "007", "Newbie", "Old Timer"]
+    assert await _state(db) == before
+    assert [r.nickname for r in await db.imports.pending()] == ["-Ace-", "Newbie", "Old Timer"]
+
+
 async def _state(db: Database) -> tuple[object, ...]:
     async with db.read() as conn:
         tables = []
@@ -188,7 +261,7 @@ async def test_import_then_export_gives_the_same_rows(db: Database, form: str) -
     data = write_csv(header, rows) if form == "csv" else write_xlsx(header, rows, title="x")
     report = await db.imports.run(data, admin_id=ADMIN, now=NOW, apply=True)
     assert report.linked == ["Борис", "Anna"]
-    assert await db.ledger.export_rows() == [[*row, 0] for row in rows]  # and no no-shows
+    assert await db.ledger.export_rows() == [[*row, 0, ""] for row in rows]  # no no-shows
     exported = await db.ledger.export_xlsx() if form == "xlsx" \
         else (await db.ledger.export_csv()).encode()
     before = await _state(db)
