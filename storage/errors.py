@@ -118,6 +118,19 @@ class InsufficientBalance(StorageError):
         self.reserved = reserved
 
 
+class DailyLimit(StorageError):
+    """The player has written ``limit`` rows of this kind today already (``what``:
+    "complaint"); nothing was written."""
+
+    code = "daily_limit"
+
+    def __init__(self, tg_id: int, what: str, limit: int) -> None:
+        super().__init__(f"player {tg_id}: {limit} {what}(s) today already")
+        self.tg_id = tg_id
+        self.what = what
+        self.limit = limit
+
+
 class SpouseError(StorageError):
     """``reason``: "self", "already_married", "already_proposed", "no_proposal"."""
 

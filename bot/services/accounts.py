@@ -9,7 +9,7 @@ from datetime import UTC, datetime
 
 from bot.errors import UserError, explain
 from storage.db import Database
-from storage.errors import StorageError
+from storage.errors import DailyLimit, StorageError
 from storage.models import BalanceView, Player, TopEntry
 from views.i18n import SUPPORTED, pick_locale
 
@@ -208,10 +208,11 @@ class Accounts:
             raise UserError("complain.usage")
         if about.tg_id == tg_id:
             raise UserError("complain.self")
-        now = self.clock()
-        if await self.db.complaints.count_from(tg_id, now.date()) >= COMPLAINTS_PER_DAY:
-            raise UserError("club.complain.limit", limit=COMPLAINTS_PER_DAY)
-        await self.db.complaints.add(tg_id, about.tg_id, text[:1000], now)
+        try:  # the cap checked with the insert, in one transaction: a burst stores no more
+            await self.db.complaints.add(tg_id, about.tg_id, text[:1000], self.clock(),
+                                         per_day=COMPLAINTS_PER_DAY)
+        except DailyLimit:
+            raise UserError("club.complain.limit", limit=COMPLAINTS_PER_DAY) from None
         return about
 
     async def mark_bot_blocked(self, chat_id: int) -> None:

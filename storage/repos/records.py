@@ -16,6 +16,7 @@ from collections.abc import Callable, Sequence
 from datetime import UTC, date, datetime, time
 
 from storage.errors import (
+    DailyLimit,
     ImmunityAlreadyUsed,
     InvalidOrder,
     InvalidValue,
@@ -132,6 +133,15 @@ class Immunity:
             return await _fetch_order(conn, order_id)
 
 
+async def _count_from(conn: Connection, from_id: int, day: date) -> int:
+    async with conn.execute(
+        "SELECT count(*) FROM complaints WHERE from_id = ? AND substr(at, 1, 10) = ?",
+        (from_id, day.isoformat()),
+    ) as cur:
+        row = await cur.fetchone()
+    return 0 if row is None else int(row[0])
+
+
 class FirstDayKilled:
     """"Убит в первые сутки" marks: per club and calendar day (RULES 5.1)."""
 
@@ -167,7 +177,12 @@ class Complaints:
     def __init__(self, db: Store) -> None:
         self._db = db
 
-    async def add(self, from_id: int, about_id: int, text: str, now: datetime) -> Complaint:
+    async def add(self, from_id: int, about_id: int, text: str, now: datetime, *,
+                  per_day: int | None = None) -> Complaint:
+        """A complaint; with ``per_day``, refused (:class:`DailyLimit`) when ``from_id`` filed
+        that many on ``now``'s day already. The count and the insert are one transaction
+        under the complainant's row lock (SQLite: its one writer), so a burst of complaints
+        stores exactly ``per_day``."""
         body = text.strip()
         if from_id == about_id:
             raise InvalidValue("complaint", about_id, "self")
@@ -176,7 +191,10 @@ class Complaints:
         if len(body) > MAX_COMPLAINT_LENGTH:
             raise InvalidValue("complaint", len(body), "too_long")
         async with self._db.transaction() as conn:
+            await lock_rows(conn, "players", "tg_id", [from_id])  # the day's count, then the row
             await _ops.require_players(conn, (from_id, about_id))
+            if per_day is not None and await _count_from(conn, from_id, now.date()) >= per_day:
+                raise DailyLimit(from_id, "complaint", per_day)
             async with conn.execute(
                 "INSERT INTO complaints (from_id, about_id, text, at) VALUES (?, ?, ?, ?)"
                 " RETURNING id",
@@ -189,12 +207,8 @@ class Complaints:
 
     async def count_from(self, from_id: int, day: date) -> int:
         """Complaints ``from_id`` filed on ``day`` (by the date of their timestamp)."""
-        async with self._db.read() as conn, conn.execute(
-            "SELECT count(*) FROM complaints WHERE from_id = ? AND substr(at, 1, 10) = ?",
-            (from_id, day.isoformat()),
-        ) as cur:
-            row = await cur.fetchone()
-        return 0 if row is None else int(row[0])
+        async with self._db.read() as conn:
+            return await _count_from(conn, from_id, day)
 
     async def counts(self) -> list[tuple[Player, int]]:
         """(player complained about, number of complaints), most complained about first."""
