@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING
 from aiohttp import web
 
 from bot.cluster.sharing import Sharing
+from bot.telegram.webhook import secret_matches
 from storage.backends import DatabaseUnavailable
 
 if TYPE_CHECKING:
@@ -19,7 +20,6 @@ if TYPE_CHECKING:
 
 log = logging.getLogger("bot")
 
-SECRET_HEADER = "X-Telegram-Bot-Api-Secret-Token"
 HANDLERS_FINISH_S = 5.0  # updates being handled at a stop; the rest is the next holder's
 
 
@@ -56,10 +56,10 @@ async def serve_webhook(app: App, sharing: Sharing) -> None:
     settings = app.settings
     url = settings.webhook_url
     assert url is not None and settings.webhook_secret is not None
-    secret = settings.webhook_secret.get_secret_value()
+    secret = settings.webhook_secret.get_secret_value().encode()
 
     async def hook(request: web.Request) -> web.Response:
-        if request.headers.get(SECRET_HEADER) != secret:
+        if not secret_matches(request, secret):
             return web.Response(status=401)
         # answered 200 all the same when it cannot be read: Telegram resends anything else
         parsed, raw = app.update_reader.parse(await request.read())

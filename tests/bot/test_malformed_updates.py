@@ -218,3 +218,43 @@ def test_the_reader_reads_each_update_alone() -> None:
     assert next_offset([{"update_id": 8}, "junk", {"update_id": 9}], None) == 10
     assert next_offset([{"update_id": True}, "junk"], 5) == 5
     assert next_offset([], 5) == 5
+
+
+@pytest.mark.parametrize("backend", ["sqlite", "postgresql"])
+async def test_the_webhook_secret_is_compared_in_constant_time_on_both_paths(
+        fake: FakeTelegram, tmp_path: Path, request: pytest.FixtureRequest,
+        monkeypatch: pytest.MonkeyPatch, backend: str) -> None:
+    """One process (bot/telegram/webhook.py) and several (bot/cluster/shared_run.py) check the
+    header with ``secrets.compare_digest``: a wrong, a non-ASCII and a missing secret are
+    refused with 401, the right one takes the update."""
+    import secrets
+
+    compared: list[tuple[bytes, bytes]] = []
+    real = secrets.compare_digest
+
+    def spy(a: Any, b: Any) -> bool:
+        compared.append((a, b))
+        return real(a, b)
+
+    monkeypatch.setattr(secrets, "compare_digest", spy)
+    overrides: dict[str, Any] = {}
+    if backend == "postgresql":
+        pg: Cluster = request.getfixturevalue("pg")
+        overrides["database_url"] = await pg.new_database()
+    app, task = await start_app(fake, tmp_path, mode="webhook", default_locale="en",
+                                **overrides)
+    try:
+        url = (await fake.wait_call("setWebhook"))["url"]
+        async with aiohttp.ClientSession() as session:
+            for given in ({"X-Telegram-Bot-Api-Secret-Token": WEBHOOK_SECRET + "x"},
+                          {"X-Telegram-Bot-Api-Secret-Token": "wröng"}, {}):
+                async with session.post(url, json={"update_id": 1}, headers=given) as resp:
+                    assert resp.status == 401, given
+        assert len(compared) == 3
+        assert all(b == WEBHOOK_SECRET.encode() for _, b in compared)
+        assert fake.webhook_statuses == []  # (the fake's own POSTs: none yet)
+        await fake.send(fake.user(307, "Gus", language_code="en"), "/start")
+        assert "Gus" in (await fake.next_message(307, timeout=REPLY_WAIT)).body
+        assert len(compared) == 4 and app.update_reader.skipped == 0
+    finally:
+        await stop_app(app, task)
