@@ -365,10 +365,10 @@ class App:
             return
         try:
             self.metrics_runner = await serve_metrics(self.metrics, port,
-                                                      self.settings.web_host)
+                                                      self.settings.metrics_host)
         except OSError as e:
             raise StartupError(f"cannot serve the metrics on port {port}: {e}") from None
-        log.info("metrics", extra={"port": port})
+        log.info("metrics", extra={"port": port, "host": self.settings.metrics_host})
 
     def start_alerts(self, sampler: Sampler) -> None:
         """OPS_CHAT_ID: the operators' alerts (bot/services/alerts.py). The network's checks

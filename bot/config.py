@@ -58,6 +58,8 @@ class Settings(BaseSettings):
     timezone: str = "Europe/Moscow"
     web_port: int | None = None  # serve the read-only web pages (web/) on this port
     metrics_port: int | None = None  # Prometheus' /metrics of this process (bot/metrics.py)
+    # its address: loopback unless a scraper elsewhere must reach it (the compose network)
+    metrics_host: str = "127.0.0.1"
     log_format: Literal["text", "json"] = "text"  # json: one JSON object a line
     ops_chat_id: int | None = None  # the operators' chat: alerts (bot/services/alerts.py)
     # each user's updates: a burst, then so many a second (bot/telegram/flood.py; 0: no bound);

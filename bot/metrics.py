@@ -222,7 +222,7 @@ class Sampler:
             await asyncio.sleep(SAMPLE_EVERY_S)
 
 
-async def serve(metrics: Metrics, port: int, host: str = "0.0.0.0") -> web.AppRunner:
+async def serve(metrics: Metrics, port: int, host: str) -> web.AppRunner:
     """``GET /metrics`` on ``host:port``; anything else is a 404."""
 
     async def scrape(_request: web.Request) -> web.Response:

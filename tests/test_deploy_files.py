@@ -159,3 +159,12 @@ def test_the_alert_rules_and_the_dashboard_are_whole() -> None:
     compose = yaml.safe_load((ROOT / "docker-compose.monitoring.yml").read_text("utf-8"))
     assert {"bot", "prometheus", "grafana"} <= set(compose["services"])
     assert "METRICS_PORT=9108" in compose["services"]["bot"]["environment"]
+    # Prometheus (no login) and Grafana on the machine's loopback only; the bot's /metrics
+    # on compose's own network, never published
+    assert "ports" not in compose["services"]["bot"]
+    for service in ("prometheus", "grafana"):
+        for published in compose["services"][service].get("ports", []):
+            assert str(published).startswith("127.0.0.1:"), (service, published)
+    grafana = compose["services"]["grafana"]["image"]
+    major, minor, patch = (int(n) for n in grafana.split(":")[1].split("-")[0].split("."))
+    assert (major, minor, patch) >= (13, 2, 0), grafana

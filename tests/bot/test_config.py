@@ -124,6 +124,7 @@ def test_metrics_port_and_log_format(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("LOG_FORMAT", "json")
     s = Settings(_env_file=None, bot_token=TOKEN)  # type: ignore[call-arg]
     assert s.metrics_port is None and s.log_format == "json"
+    assert s.metrics_host == "127.0.0.1"  # a stranger reads no counters unless asked for
     monkeypatch.setenv("METRICS_PORT", "9108")
     assert Settings(_env_file=None, bot_token=TOKEN).metrics_port == 9108  # type: ignore[call-arg]
     monkeypatch.setenv("LOG_FORMAT", "xml")
