@@ -12,6 +12,7 @@ from pathlib import Path
 from storage.backends import DatabaseUrlError, is_url
 from storage.backends.postgres import describe
 from storage.db import Database
+from storage.numbers import read_number
 from views.i18n import SUPPORTED, Translator
 from web.app import create_web_app, start_web
 
@@ -31,7 +32,8 @@ async def serve(path: str | Path, port: int, locale: str) -> None:
 
 def main() -> int:
     port_text = os.environ.get("WEB_PORT", "8080")
-    if not port_text.isdigit() or not 0 < int(port_text) < 65536:
+    port = read_number(port_text, digits=5)
+    if port is None or not 0 < port < 65536:
         print(f"error: WEB_PORT must be a port number, not {port_text!r}", file=sys.stderr)
         return 2
     url = os.environ.get("DATABASE_URL", "").strip()
@@ -46,7 +48,7 @@ def main() -> int:
     locale = os.environ.get("DEFAULT_LOCALE", "ru")
     try:
         with contextlib.suppress(KeyboardInterrupt):
-            asyncio.run(serve(path, int(port_text), locale if locale in SUPPORTED else "ru"))
+            asyncio.run(serve(path, port, locale if locale in SUPPORTED else "ru"))
     except DatabaseUrlError as e:
         print(f"error: {e}", file=sys.stderr)
         return 2

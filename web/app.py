@@ -9,7 +9,6 @@ answers 404 "not finished". Players are named by nickname only.
 from __future__ import annotations
 
 import json
-import re
 from collections.abc import Callable
 from datetime import UTC, date, datetime
 from pathlib import Path
@@ -20,6 +19,7 @@ from jinja2 import Environment, FileSystemLoader, select_autoescape
 from markupsafe import Markup
 
 from storage.db import Database
+from storage.numbers import ID_DIGITS, read_number
 from views import texts
 from views.drawing import draw_view
 from views.event_text import EventText
@@ -104,15 +104,15 @@ async def home(request: web.Request) -> web.Response:
 # the ids the database stores (SQLite's INTEGER, PostgreSQL's BIGINT: 64-bit, signed); a
 # larger one in a URL would overflow the driver's parameter (a 500) instead of finding nothing
 ID_MIN, ID_MAX = -(2 ** 63), 2 ** 63 - 1
-ID_DIGITS = re.compile(r"-?[0-9]{1,19}")
 
 
 def _row_id(text: str, *, positive: bool) -> int | None:
     """An id from the URL: ASCII digits (``int()`` would take "٣", "+3", " 3", "3_0") within
     64 bits, above 0 when ``positive`` (a game's id); else None, which answers 404."""
-    if ID_DIGITS.fullmatch(text) is None:
+    value = read_number(text[1:] if text.startswith("-") else text, digits=ID_DIGITS)
+    if value is None:
         return None
-    value = int(text)
+    value = -value if text.startswith("-") else value
     if not ID_MIN <= value <= ID_MAX or (positive and value <= 0):
         return None
     return value

@@ -11,8 +11,9 @@ from bot.telegram.updates import RawUpdate
 from storage.repos.inbox import Inbox
 
 GROUPS = ("group", "supergroup")
-GAME_PRESS = re.compile(r"^g[a-z]*:(\d+):")  # bot/game/callbacks.py: every game button
-JOIN_LINK = re.compile(r"^/start(?:@\w+)?\s+join_(\d+)\b")  # bot/game/rooms/lobby.py's deep link
+GAME_PRESS = re.compile(r"^g[a-z]*:([0-9]{1,18}):")  # bot/game/callbacks.py: every game button
+# bot/game/rooms/lobby.py's deep link
+JOIN_LINK = re.compile(r"^/start(?:@\w+)?\s+join_([0-9]{1,18})\b")
 
 
 def _object(value: object) -> dict[str, Any] | None:

@@ -10,10 +10,12 @@ from zoneinfo import ZoneInfo
 
 from bot.errors import UserError
 from engine.composition import MAX_PLAYERS
+from storage.numbers import read_number
 
 MAX_TABLES = 10
-_DAY = re.compile(r"^(\d{1,2})\.(\d{1,2})(?:\.(\d{2}|\d{4}))?$")
-_TIME = re.compile(r"^(\d{1,2})[:.](\d{2})$")
+# ASCII digits ("\d" takes every script's: "٠٥.١٢")
+_DAY = re.compile(r"^([0-9]{1,2})\.([0-9]{1,2})(?:\.([0-9]{2}|[0-9]{4}))?$")
+_TIME = re.compile(r"^([0-9]{1,2})[:.]([0-9]{2})$")
 # a day typed without its year is this year's, unless that was more than half a year ago
 # (then next year's: "05.01" typed in December)
 _HALF_YEAR = timedelta(days=183)
@@ -49,9 +51,9 @@ def read_time(text: str) -> time:
 
 def read_count(text: str, what: str, most: int) -> int:
     """The tables or the seats at each: a whole number from 1 to ``most``."""
-    if not text.isdigit():
+    value = read_number(text)
+    if value is None:
         raise UserError("evening.bad_number", text=text)
-    value = int(text)
     if value == 0:
         raise UserError("evening.zero")
     if value > most:

@@ -18,6 +18,7 @@ from bot.game.rooms.fouls import parse_reason
 from bot.game.service import GameService, Place, Reply
 from storage.db import Database
 from storage.models import Player
+from storage.numbers import read_number
 
 log = logging.getLogger("bot.handlers.game")
 TAGS = re.compile(r"<[^>]+>")
@@ -46,9 +47,10 @@ def _table_place(message: Message, command: CommandObject) -> Place:
     arg = (command.args or "").strip().lstrip("№#")
     if not arg:
         return _place(message)
-    if not arg.isdigit():
+    number = read_number(arg)
+    if number is None:
         raise UserError("tables.number_usage", command=command.command)
-    return replace(_place(message), number=int(arg))
+    return replace(_place(message), number=number)
 
 
 def _user(message: Message) -> int:
@@ -93,10 +95,10 @@ async def roles(message: Message, command: CommandObject, games: GameService,
 async def seat(message: Message, command: CommandObject, games: GameService, replies: Replies,
                locale: str) -> None:
     words = (command.args or "").split()
-    if len(words) < 2 or not words[-1].isdigit():
+    to = read_number(words[-1].lstrip("№#")) if len(words) >= 2 else None
+    if to is None:
         raise UserError("game.reseat.usage")
-    answer = await games.reseat(_place(message), _user(message), " ".join(words[:-1]),
-                                int(words[-1]))
+    answer = await games.reseat(_place(message), _user(message), " ".join(words[:-1]), to)
     await _say(message, games, replies, locale, answer)
 
 
@@ -158,39 +160,39 @@ async def status(message: Message, command: CommandObject, games: GameService,
 
 async def tech(message: Message, command: CommandObject, games: GameService) -> None:
     """``/tech SEAT``: the club chat hears the technical death itself (no "done" beside it)."""
-    arg = (command.args or "").strip().lstrip("№#")
-    if not arg.isdigit():
+    seat = read_number((command.args or "").strip().lstrip("№#"))
+    if seat is None:
         raise UserError("game.tech.usage")
-    await games.technical_death(_place(message), _user(message), int(arg))
+    await games.technical_death(_place(message), _user(message), seat)
 
 
 async def foul(message: Message, command: CommandObject, games: GameService) -> None:
     """``/foul SEAT [reason]`` (here or in private): the answer goes to the host in private;
     the club chat hears of the foul only when the club's settings say so."""
-    seat, _, rest = (command.args or "").strip().partition(" ")
-    seat = seat.lstrip("№#")
-    if not seat.isdigit():
+    word, _, rest = (command.args or "").strip().partition(" ")
+    seat = read_number(word.lstrip("№#"))
+    if seat is None:
         raise UserError("foul.usage")
     reason, note = parse_reason(rest)
-    await games.foul(_place(message), _user(message), int(seat), reason, note, confirm=True)
+    await games.foul(_place(message), _user(message), seat, reason, note, confirm=True)
 
 
 async def unfoul(message: Message, command: CommandObject, games: GameService) -> None:
     """``/unfoul [NUMBER]``: the foul recorded against the wrong seat (by default the latest
     one that stands) no longer counts; its fine comes back."""
     arg = (command.args or "").strip().lstrip("№#")
-    if arg and not arg.isdigit():
+    number = read_number(arg) if arg else None
+    if arg and number is None:
         raise UserError("foul.unfoul_usage")
-    await games.undo_foul(_place(message), _user(message), int(arg) if arg else None,
-                          confirm=True)
+    await games.undo_foul(_place(message), _user(message), number, confirm=True)
 
 
 async def speak(message: Message, command: CommandObject, games: GameService) -> None:
-    words = [w.lstrip("№#") for w in (command.args or "").split()]
-    if not 1 <= len(words) <= 2 or not all(w.isdigit() for w in words):
+    seats = [read_number(w.lstrip("№#")) for w in (command.args or "").split()]
+    if not 1 <= len(seats) <= 2 or None in seats:
         raise UserError("game.speak.usage")
-    by = int(words[1]) if len(words) == 2 else None
-    await games.give_word(_place(message), _user(message), int(words[0]), by)
+    [seat, *by] = [s for s in seats if s is not None]
+    await games.give_word(_place(message), _user(message), seat, by[0] if by else None)
 
 
 async def pause(message: Message, command: CommandObject, games: GameService) -> None:

@@ -13,6 +13,7 @@ from bot.errors import UserError
 from bot.handlers.buttons import SettingsCb
 from bot.services import Services
 from bot.services.club_settings import STEP, TIMERS, ClubSettings, SettingsView
+from storage.numbers import ID_DIGITS, read_number
 from views.i18n import SUPPORTED, Translator
 
 Rows = list[list[InlineKeyboardButton]]
@@ -80,6 +81,14 @@ def fouls_lines(tr: Translator, view: SettingsView) -> list[str]:
                  else "club.settings.foul_public_off")]
 
 
+
+def _button_id(arg: str) -> int:
+    """A user's or a preset's id a button carries; a forged one is a stale button."""
+    found = read_number(arg, digits=ID_DIGITS, signed=True)
+    if found is None:
+        raise UserError("misc.stale_button")
+    return found
+
 async def settings_command(message: Message, command: CommandObject, bot: Bot,
                            club_settings: ClubSettings, services: Services, locale: str) -> None:
     assert message.from_user is not None
@@ -125,11 +134,11 @@ async def settings_button(query: CallbackQuery, callback_data: SettingsCb, bot: 
     elif action in ("hosts", "host_rm"):
         page = "hosts"
         if action == "host_rm":
-            await club_settings.remove_host(chat, int(arg))
+            await club_settings.remove_host(chat, _button_id(arg))
     elif action in ("presets", "preset_rm"):
         page = "presets"
         if action == "preset_rm":
-            await club_settings.delete_preset(chat, int(arg))
+            await club_settings.delete_preset(chat, _button_id(arg))
     elif action != "main":
         raise UserError("misc.stale_button")
     text, markup = render(services.translator, await club_settings.view(chat), page)

@@ -37,6 +37,7 @@ from bot.game.panel.view import ACTIONS, EXTEND_SECONDS, FOUL_REASONS, HostView
 from bot.game.service import GameService, Reply
 from bot.miniapp.auth import AuthError, host_user
 from storage.backends import DatabaseUnavailable
+from storage.numbers import ID_DIGITS, read_number
 from views.i18n import SUPPORTED
 from web.app import ENV, TRANSLATOR, Page
 
@@ -175,10 +176,10 @@ def _failed(status: int, text: str, error: str) -> Answer:
 
 
 def _game(request: web.Request) -> int:
-    try:
-        return int(request.match_info["game"])
-    except ValueError:
-        raise web.HTTPNotFound() from None
+    found = read_number(request.match_info["game"], digits=ID_DIGITS)
+    if found is None:
+        raise web.HTTPNotFound()
+    return found
 
 
 def table_locale(games: GameService, game_id: int, asked: str, default: str) -> str:

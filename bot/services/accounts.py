@@ -14,7 +14,7 @@ from storage.models import BalanceView, Player, TopEntry
 from views.i18n import SUPPORTED, pick_locale
 
 Clock = Callable[[], datetime]
-JOIN_PAYLOAD = re.compile(r"^join_(\d{1,18})$")
+JOIN_PAYLOAD = re.compile(r"^join_([0-9]{1,18})$")  # ASCII: "\d" takes every script's
 COMPLAINTS_PER_DAY = 3  # complaints one player may file per calendar day (UTC)
 
 

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 
@@ -11,11 +10,18 @@ from bot.services.accounts import Accounts, Clock, display, utc_now
 from storage.db import Database
 from storage.errors import InsufficientBalance, StorageError
 from storage.models import Player
+from storage.numbers import read_number
 from storage.shop.requests import EXPORT_COLUMNS
 from storage.spreadsheets.files import write_csv
 
-POINTS = re.compile(r"^[+-]?\d{1,9}$")
 MAX_REASON = 200
+
+
+def _points(word: str) -> int:
+    """A word :func:`read_number` took already (``+5``, ``-3``)."""
+    points = read_number(word, signed=True)
+    assert points is not None
+    return points
 
 
 @dataclass(frozen=True)
@@ -46,13 +52,14 @@ class Admin:
     async def parse_points_args(self, args: str, usage: str) -> tuple[Player, int, str]:
         """``NICK POINTS REASON`` where NICK may contain spaces (or be quoted)."""
         words = args.split()
-        numbers = [i for i, word in enumerate(words) if i > 0 and POINTS.match(word)]
+        numbers = [i for i, word in enumerate(words)
+                   if i > 0 and read_number(word, signed=True) is not None]
         if args.strip().startswith('"'):
             player, rest = await self.accounts.split_nick(args)
             words = [*rest.split()]
-            if not words or not POINTS.match(words[0]) or len(words) < 2:
+            if not words or read_number(words[0], signed=True) is None or len(words) < 2:
                 raise UserError(usage)
-            return player, int(words[0]), " ".join(words[1:])[:MAX_REASON]
+            return player, _points(words[0]), " ".join(words[1:])[:MAX_REASON]
         if not numbers:
             raise UserError(usage)
         for index in reversed(numbers):  # the longest nickname wins ("Agent 007 5 mug")
@@ -61,7 +68,7 @@ class Admin:
                 reason = " ".join(words[index + 1 :])
                 if not reason:
                     raise UserError(usage)
-                return found, int(words[index]), reason[:MAX_REASON]
+                return found, _points(words[index]), reason[:MAX_REASON]
         raise UserError("admin.not_found", nick=" ".join(words[: numbers[0]]))
 
     async def redeem(self, admin_id: int, args: str) -> PointsChange:

@@ -5,7 +5,6 @@ whichever process handles it and after a restart."""
 
 from __future__ import annotations
 
-import re
 from collections.abc import Awaitable, Iterable
 from dataclasses import dataclass
 from datetime import timedelta
@@ -15,10 +14,10 @@ from bot.services.accounts import Clock, utc_now
 from storage.db import Database
 from storage.errors import GiftRefused, InvalidValue
 from storage.models import Gift
+from storage.numbers import read_number
 from storage.shop.gifts import NAME_MAX, PRICE_MAX, STOCK_MAX
 
 DRAFT_TTL = timedelta(hours=1)  # a dialog left this long waits for nothing any more
-NUMBER = re.compile(r"^\d{1,9}$")
 # /gift_edit's fields, in both languages
 FIELDS = {"price": "price", "цена": "price", "stock": "stock", "остаток": "stock",
           "склад": "stock", "name": "name", "название": "name", "имя": "name"}
@@ -62,23 +61,26 @@ class Catalogue:
     async def add(self, admin_id: int, args: str) -> Gift:
         """``/gift_add PRICE STOCK NAME``."""
         words = args.split(maxsplit=2)
-        if len(words) < 3 or not NUMBER.match(words[0]) or not NUMBER.match(words[1]):
+        price, stock = (read_number(w) for w in [*words[:2], "", ""][:2])
+        if len(words) < 3 or price is None or stock is None:
             raise UserError("shop.admin.add_usage")
-        return await self._write(self.db.gifts.add(words[2], int(words[0]), int(words[1]),
+        return await self._write(self.db.gifts.add(words[2], price, stock,
                                                    admin_id=admin_id, now=self.clock()))
 
     async def edit(self, admin_id: int, args: str) -> Gift:
         """``/gift_edit ID price|stock|name VALUE``."""
         words = args.split(maxsplit=2)
-        if len(words) < 3 or not NUMBER.match(words[0]) or words[1].lower() not in FIELDS:
+        gift_id = read_number(words[0]) if words else None
+        if len(words) < 3 or gift_id is None or words[1].lower() not in FIELDS:
             raise UserError("shop.admin.edit_usage")
-        return await self._set(admin_id, int(words[0]), FIELDS[words[1].lower()], words[2])
+        return await self._set(admin_id, gift_id, FIELDS[words[1].lower()], words[2])
 
     async def photo(self, admin_id: int, args: str, file_id: str | None) -> Gift:
         """``/gift_photo ID`` as a photo's caption or a reply to a photo; ``/gift_photo ID off``
         takes the photo away."""
         words = args.split()
-        if not words or not NUMBER.match(words[0]) or len(words) > 2:
+        gift_id = read_number(words[0]) if words else None
+        if gift_id is None or len(words) > 2:
             raise UserError("shop.admin.photo_usage")
         if len(words) == 2:
             if words[1].lower() not in OFF:
@@ -86,16 +88,16 @@ class Catalogue:
             file_id = None
         elif file_id is None:
             raise UserError("shop.admin.photo_usage")
-        return await self._write(self.db.gifts.edit(int(words[0]), admin_id=admin_id,
+        return await self._write(self.db.gifts.edit(gift_id, admin_id=admin_id,
                                                     now=self.clock(), photo=file_id))
 
     async def set_active(self, admin_id: int, args: str, active: bool) -> Gift:
         """``/gift_retire ID`` (off sale: its open requests stay open) or ``/gift_restore ID``."""
-        gift_id = args.strip().lstrip("#")
-        if not NUMBER.match(gift_id):
+        gift_id = read_number(args.strip().lstrip("#"))
+        if gift_id is None:
             raise UserError("shop.admin.retire_usage" if not active
                             else "shop.admin.restore_usage")
-        return await self.toggle(admin_id, int(gift_id), active)
+        return await self.toggle(admin_id, gift_id, active)
 
     async def toggle(self, admin_id: int, gift_id: int, active: bool) -> Gift:
         self.require(admin_id)
@@ -202,10 +204,10 @@ _MAX = {"name": NAME_MAX, "price": PRICE_MAX, "stock": STOCK_MAX}
 
 
 def _number(text: str, field: str, high: int, *, low: int) -> int:
-    value = text.strip().replace(" ", "")
-    if not NUMBER.match(value) or not low <= int(value) <= high:
+    value = read_number(text.strip().replace(" ", ""))
+    if value is None or not low <= value <= high:
         raise UserError(f"shop.admin.bad_{field}", max=high)
-    return int(value)
+    return value
 
 
 def _name(text: str) -> str:

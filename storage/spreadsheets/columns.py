@@ -20,6 +20,7 @@ from datetime import date, datetime
 
 from storage.errors import InvalidNickname
 from storage.nickname import normalize_nickname
+from storage.numbers import read_number
 from storage.spreadsheets.files import MAX_ROWS, FileRefused, Sheet, read_text
 
 __all__ = ["ALIASES", "COLUMNS", "EXPORTED", "MAX_ROWS", "REQUIRED", "TEXT_COLUMNS", "WAITING",
@@ -51,7 +52,7 @@ ALIASES: dict[str, tuple[str, ...]] = {
 }
 _USERNAME = re.compile(r"^@?([A-Za-z][A-Za-z0-9_]{3,31})$")
 # thousands grouped by spaces (regular, no-break, narrow no-break) or commas: "1 200"
-_GROUPED = re.compile(r"\d{1,3}(?:([ \u00a0\u202f,])\d{3})(?:\1\d{3})*")
+_GROUPED = re.compile(r"[0-9]{1,3}(?:([ \u00a0\u202f,])[0-9]{3})(?:\1[0-9]{3})*")
 
 
 def _name_key(name: str) -> str:
@@ -189,10 +190,11 @@ def _int(text: str, *, default: int | None, digits: int = 9) -> int | None:
     if not text:
         return default
     if _GROUPED.fullmatch(text):
-        text = re.sub(r"\D", "", text)
-    if not re.fullmatch(rf"\d{{1,{digits}}}", text):
+        text = re.sub(r"[^0-9]", "", text)
+    value = read_number(text, digits=digits)
+    if value is None:
         raise ValueError(text)
-    return int(text)
+    return value
 
 
 def _row(line: int, values: dict[str, str], report: ImportReport, today: date) -> ImportRow | None:

@@ -258,3 +258,42 @@ async def test_the_webhook_secret_is_compared_in_constant_time_on_both_paths(
         assert len(compared) == 4 and app.update_reader.skipped == 0
     finally:
         await stop_app(app, task)
+
+
+# A number typed where the bot reads one: "²" passes str.isdigit and fails int, "٣" passes
+# int, a 4,000-digit word would reach the engine and the database.
+HOSTILE_NUMBERS = ("²", "٣", "3_0", "1" * 4000)
+
+
+async def test_a_number_that_is_no_number_gets_the_usage_not_a_traceback(
+        fake: FakeTelegram, tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    """The host's typed commands in the club chat, each with a hostile number: the command's
+    usage comes back, nothing is logged as a failure, nothing changes at the table."""
+    from tests.game.flow import CLUB, HOST, Flow
+
+    caplog.set_level(logging.INFO)
+    app, task = await start_app(fake, tmp_path, default_locale="en")
+    try:
+        flow = Flow(fake, app, "en")
+        await flow.lobby(4)
+        seats = dict(flow.table.seats)
+        for number in HOSTILE_NUMBERS:
+            for typed, usage in ((f"/seat Player1 {number}", "/seat NICK NUMBER"),
+                                 (f"/tech {number}", "/tech SEAT"),
+                                 (f"/foul {number}", "/foul SEAT"),
+                                 (f"/unfoul {number}", "/unfoul [NUMBER]"),
+                                 (f"/speak {number}", "/speak SEAT"),
+                                 (f"/speak 1 {number}", "/speak SEAT"),
+                                 (f"/status {number}", "only a table's number"),
+                                 (f"/night {number}", "only a table's number")):
+                before = {chat: len(fake.messages(chat)) for chat in (CLUB, HOST)}
+                await flow.host(typed)
+
+                def answered(usage: str = usage, before: dict[int, int] = before) -> bool:
+                    return any(usage in m.body for chat in (CLUB, HOST)
+                               for m in fake.messages(chat)[before[chat]:])
+                await fake.wait_for(answered, REPLY_WAIT, f"the usage after {typed[:20]}")
+        assert dict(flow.table.seats) == seats
+        assert not [r for r in caplog.records if r.exc_info or r.levelno >= logging.ERROR]
+    finally:
+        await stop_app(app, task)

@@ -190,6 +190,31 @@ async def test_bad_requests(h: Harness, client: TestClient[Any, Any]) -> None:
     assert snapshot(h) == before
 
 
+HOSTILE_NUMBERS = ["²", "٣", "3_0", " 4", "+4", "1" * 5000, 10 ** 40, -4]
+
+
+@pytest.mark.parametrize("action", ["tech", "unseat", "seat", "speak", "foul", "unfoul",
+                                    "fate", "extend"])
+async def test_a_number_that_is_no_seat_is_a_stale_press_not_a_500(
+        h: Harness, client: TestClient[Any, Any], action: str) -> None:
+    """"²" passes ``str.isdigit`` and fails ``int``; "٣", "3_0", " 4" pass ``int``; a
+    5,000-digit string or a 40-digit number would reach the engine or the database. Each is
+    refused in words (409, ``game.stale``); nothing changes."""
+    await h.dealt(10)
+    before = snapshot(h)
+    for arg in HOSTILE_NUMBERS:
+        value = {"seat": f"{arg}:3", "speak": f"1:{arg}", "foul": f"{arg}:speech:1"}.get(
+            action, arg) if isinstance(arg, str) else arg
+        r = await client.post(f"/host/{h.game_id}/act?lang=en", headers=auth(h),
+                              json={"action": action, "arg": value, "step": h.table.step})
+        assert r.status == 409, (action, str(arg)[:10], r.status)
+        assert (await r.json())["error"] == "game.stale", arg
+    assert snapshot(h) == before
+    for game in ("²", "٣", "1" * 5000):  # the game's id in the address
+        r = await client.get(f"/host/{game}/state", headers=auth(h))
+        assert r.status == 404
+
+
 async def test_the_page_holds_no_game_data(h: Harness, client: TestClient[Any, Any]) -> None:
     await h.dealt(10)
     r = await client.get(f"/host/{h.game_id}?lang=en")

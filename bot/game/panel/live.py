@@ -24,6 +24,7 @@ from bot.game.panel.render import PAGES, PanelDrawing
 from bot.game.panel.view import HostDesk, HostView, build_view, legal_actions
 from bot.game.rooms.phase import PhaseService
 from record.table import Table
+from storage.numbers import read_number
 
 log = logging.getLogger("bot.game.panel.live")
 
@@ -142,9 +143,11 @@ class HostPanel(PhaseService):
         self.core.require_host(table, user_id)
         if action == "menu":
             # a page of an action legal now opens, whatever step drew its button
-            page = arg.partition(".")[0]
+            page, _, seat = arg.partition(".")
             if page not in PAGES or (page != "main" and page not in legal_actions(self.core,
                                                                                    table)):
+                raise UserError("game.stale")
+            if seat and read_number(seat) is None:  # a forged button's "tech.²"
                 raise UserError("game.stale")
             async with self.core.lock(game_id):  # the step's end draws the page
                 self.core.require_host(table, user_id)

@@ -17,6 +17,7 @@ from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup, WebAppInfo
 from bot.game.callbacks import PanelCb
 from bot.game.panel.view import DAY_STAGES, EXTEND_SECONDS, FOUL_REASONS, HostView
 from record.table import Stage
+from storage.numbers import read_number
 from views.evenings import starts
 from views.i18n import Safe, Translator
 
@@ -118,7 +119,8 @@ class PanelDrawing:
     def _prompt(self, view: HostView, mode: str, locale: str, names: dict[int, str]) -> str:
         """The page's question (``names`` are escaped already)."""
         page, _, seat = mode.partition(".")
-        who = Safe(f"№{seat} {names.get(int(seat), '?')}") if seat.isdigit() else ""
+        number = read_number(seat)
+        who = Safe(f"№{seat} {names.get(number, '?')}") if number is not None else ""
         if page == "tech":
             return self.tr.t(locale, "panel.confirm.tech", who=who) if who else self._t(
                 locale, "panel.pick.tech")
@@ -179,20 +181,22 @@ class PanelDrawing:
 
         back = b("panel.btn.back", "menu", "main")
         page, _, arg = mode.partition(".")
+        if read_number(arg) is None:  # a seat's number or nothing (a forged one: the list)
+            arg = ""
         rows: list[list[InlineKeyboardButton]] = []
-        if page == "tech" and arg.isdigit():
+        if page == "tech" and arg:
             rows = [[b("panel.btn.yes", "tech", arg), back]]
         elif page == "tech":
             rows = [*_grid([seat_button(s.seat, s.name, "menu", f"tech.{s.seat}")
                             for s in view.seats if s.alive]), [back]]
         elif page == "end":
             rows = [[b("panel.btn.yes", "end"), back]]
-        elif page == "unseat" and arg.isdigit():
+        elif page == "unseat" and arg:
             rows = [[b("panel.btn.yes", "unseat", arg), back]]
         elif page == "unseat":
             rows = [*_grid([seat_button(s.seat, s.name, "menu", f"unseat.{s.seat}")
                             for s in view.seats]), [back]]
-        elif page == "speak" and arg.isdigit():
+        elif page == "speak" and arg:
             rows = [[b("panel.btn.floor", "speak", arg)],
                     *_grid([seat_button(s.seat, s.name, "speak", f"{arg}.{s.seat}")
                             for s in view.seats
@@ -200,7 +204,7 @@ class PanelDrawing:
         elif page == "speak":
             rows = [*_grid([seat_button(s.seat, s.name, "menu", f"speak.{s.seat}")
                             for s in view.seats if s.alive and s.jailed]), [back]]
-        elif page == "seat" and arg.isdigit():
+        elif page == "seat" and arg:
             rows = [*_grid([seat_button(s.seat, s.name, "seat", f"{arg}.{s.seat}")
                             for s in view.seats if str(s.seat) != arg]), [back]]
         elif page == "seat":
@@ -209,13 +213,13 @@ class PanelDrawing:
         elif page == "preset":
             rows = [[b(f"panel.preset.{name}", "preset", name, count=len(cards))
                      for name, cards in view.presets.items()], [back]]
-        elif page == "foul" and arg.isdigit():
+        elif page == "foul" and arg:
             rows = [*_grid([b(f"foul.reason.{r}", "foul", f"{arg}.{r}.{view.next_foul}")
                             for r in FOUL_REASONS], 2), [back]]
         elif page == "foul":
             rows = [*_grid([seat_button(s.seat, s.name, "menu", f"foul.{s.seat}")
                             for s in view.seats]), [back]]
-        elif page == "unfoul" and arg.isdigit():
+        elif page == "unfoul" and arg:
             rows = [[b("panel.btn.yes", "unfoul", arg), back]]
         elif page == "unfoul":
             names = {s.seat: s.name for s in view.seats}

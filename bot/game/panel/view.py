@@ -21,6 +21,7 @@ from bot.game.rooms.phase import PhaseService
 from engine import FoulReason, Phase
 from engine.composition import MAX_PLAYERS, MIN_PLAYERS
 from record.table import CANCEL_DL, FATE_DL, MAFIA_DL, NIGHT_DL, TURN_DL, Stage, Table
+from storage.numbers import MAX_DIGITS, read_number
 
 if TYPE_CHECKING:
     from bot.game.service import GameService
@@ -325,10 +326,10 @@ class HostDesk(PhaseService):
         """``arg`` "SEAT:REASON:NUMBER": a foul against SEAT for REASON, the foul NUMBER of the
         game the button was drawn for (its second press is refused: ``/foul SEAT REASON``)."""
         seat, reason, number = [*str(arg).split(":"), "", ""][:3]
-        if not seat.isdigit() or reason not in FOUL_REASONS or not number.isdigit():
+        if reason not in FOUL_REASONS:
             raise UserError("game.stale")
-        return await self.games.foul(table.chat_id, user_id, int(seat), FoulReason(reason),
-                                     expect=int(number))
+        return await self.games.foul(table.chat_id, user_id, _number(seat), FoulReason(reason),
+                                     expect=_number(number))
 
     async def _preset(self, table: Table, user_id: int, arg: int | str | None) -> Reply:
         cards = (await self.presets(table)).get(str(arg))
@@ -347,22 +348,24 @@ class HostDesk(PhaseService):
         """``arg`` "SEAT" (the floor from the host) or "SEAT:FROM" (FROM gives its time):
         ``/speak SEAT [FROM]``."""
         seat, _, by = str(arg).partition(":")
-        if not seat.isdigit() or (by and not by.isdigit()):
-            raise UserError("game.stale")
-        return await self.games.give_word(table.chat_id, user_id, int(seat),
-                                          int(by) if by else None)
+        return await self.games.give_word(table.chat_id, user_id, _number(seat),
+                                          _number(by) if by else None)
 
     async def _seat(self, table: Table, user_id: int, arg: int | str | None) -> Reply:
         """``arg`` "FROM:TO": the player at seat FROM moves to seat TO (``/seat NICK TO``)."""
         src, _, dst = str(arg).partition(":")
-        if not (src.isdigit() and dst.isdigit()) or int(src) not in table.seats:
+        seat, to = _number(src), _number(dst)
+        if seat not in table.seats:
             raise UserError("game.stale")
-        return await self.games.reseat(table.chat_id, user_id, table.name(int(src)), int(dst))
+        return await self.games.reseat(table.chat_id, user_id, table.name(seat), to)
 
 
 def _number(arg: int | str | None) -> int:
-    if isinstance(arg, int):
+    """A seat's or a count's number from a button or the Mini App (JSON: a number or a
+    string): ASCII digits within bounds, else the press is stale."""
+    if isinstance(arg, int) and not isinstance(arg, bool) and 0 <= arg < 10 ** MAX_DIGITS:
         return arg
-    if isinstance(arg, str) and arg.isdigit():
-        return int(arg)
-    raise UserError("game.stale")
+    found = read_number(arg) if isinstance(arg, str) else None
+    if found is None:
+        raise UserError("game.stale")
+    return found

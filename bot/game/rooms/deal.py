@@ -16,6 +16,7 @@ from engine import CompositionError, Role, RuleViolation
 from engine.composition import MAX_PLAYERS
 from record.table import Stage, Table
 from storage.models import STATUS_RUNNING, ImmunityOrder
+from storage.numbers import read_number
 from storage.repos.games import GameChange
 from views.i18n import Translator
 
@@ -42,9 +43,10 @@ class DealService(PhaseService):
             name, count = part, 1
             if "*" in part:
                 name, _, times = part.rpartition("*")
-                if not times.strip().isdigit() or not 1 <= int(times) <= MAX_PLAYERS:
+                repeats = read_number(times.strip())
+                if repeats is None or not 1 <= repeats <= MAX_PLAYERS:
                     raise self._unknown(part, locale)
-                count = int(times)
+                count = repeats
             role = self._role_names.get(fold_card_name(name))
             if role is None:
                 raise self._unknown(part, locale)
