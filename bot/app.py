@@ -34,7 +34,7 @@ from bot.config import LOCALES, Settings
 from bot.delivery.replies import Replies
 from bot.delivery.sender import Limits, TelegramSender
 from bot.delivery.worker import Delivery
-from bot.game.callbacks import is_game_button
+from bot.game.callbacks import is_in_game_press
 from bot.game.service import GameService
 from bot.game.timers import JobGuard, stop_scheduler
 from bot.handlers import get_routers
@@ -467,7 +467,7 @@ class App:
 
 def _game_press(update: Update) -> bool:
     query = update.callback_query
-    return query is not None and is_game_button(query.data)
+    return query is not None and is_in_game_press(query.data)
 
 
 def load_translations() -> Translator:

@@ -126,15 +126,20 @@ class CheckInCb(CallbackData, prefix="gk"):
     evening: int
 
 
+# The presses the per-user bound lets through: a night choice, a vote, the Lawyer's cancel and
+# the host's (the panel, the shoot-out's draw, the answer to a foul's offer), each cheap and
+# a second press changing nothing; a choice or a vote must never be lost to a player's typing.
+# The lobby's Join/Leave/"another table", the friend orders and the check-in are bound as any
+# update: pressed again and again they each write, redraw or ask Telegram.
+IN_GAME = (NightCb, VoteCb, CancelCb, ForNightCb, ForVoteCb, ForCancelCb, FateCb, PanelCb,
+           FoulOfferCb)
+
+
 @functools.cache
-def _game_buttons() -> frozenset[str]:
-    """The prefixes of every payload above (each one a game's button)."""
-    return frozenset(cb.__prefix__ for cb in globals().values()
-                     if isinstance(cb, type) and issubclass(cb, CallbackData)
-                     and cb is not CallbackData)
+def _in_game_prefixes() -> frozenset[str]:
+    return frozenset(cb.__prefix__ for cb in IN_GAME)
 
 
-def is_game_button(data: str | None) -> bool:
-    """Whether a press is one of a game's own buttons (the per-user bound lets every one
-    through: each is cheap, and a second press of it changes nothing)."""
-    return data is not None and data.partition(":")[0] in _game_buttons()
+def is_in_game_press(data: str | None) -> bool:
+    """Whether a press is one of :data:`IN_GAME`'s (exempt from the per-user bound)."""
+    return data is not None and data.partition(":")[0] in _in_game_prefixes()

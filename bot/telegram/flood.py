@@ -5,10 +5,11 @@ for the answers to club members in a club chat.
 update over it is dropped before the dispatcher's handlers (it holds no update slot and changes
 nothing), and the user hears one "slow down" per flood: a private message's sender in that
 chat, a button's presser in the button's answer, nobody in a group (a flood there is not
-answered in the club's chat). The flood ends when the bucket is full again. A game's own
-buttons are never dropped nor counted: a press is cheap, a second press of it changes nothing,
-and a night choice or a vote must never be lost to a player's typing. ``burst = 0`` turns the
-bound off.
+answered in the club's chat). The flood ends when the bucket is full again. The in-game
+presses (night choices, votes, the host's panel: ``bot/game/callbacks.py``, ``IN_GAME``) are
+never dropped nor counted: a press is cheap, a second press of it changes nothing, and a night
+choice or a vote must never be lost to a player's typing. The lobby's buttons are counted as
+any update. ``burst = 0`` turns the bound off.
 
 :class:`ClubAnswers`: in a club chat the answers to members who do not host there (``/status``,
 ``/help``, a refusal) share a small budget per chat and per member
@@ -58,7 +59,7 @@ class FloodGuard:
                  exempt: Callable[[Update], bool] = lambda update: False,
                  on_drop: Callable[[], None] = lambda: None,
                  clock: Callable[[], float] = time.monotonic) -> None:
-        self.exempt = exempt  # a game's own button presses
+        self.exempt = exempt  # the in-game presses
         self.on_drop = on_drop
         self.burst = burst
         self.per_second = per_second

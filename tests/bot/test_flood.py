@@ -10,6 +10,8 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+import pytest
+
 import engine
 from bot.delivery.rate_limit import Limits
 from bot.metrics import Metrics
@@ -195,3 +197,38 @@ def test_no_handler_sends_from_its_update_slot() -> None:
              for number, line in enumerate(path.read_text("utf-8").splitlines(), 1)
              if direct.search(line)]
     assert found == []
+
+
+async def test_the_lobby_s_buttons_are_bound_as_any_update(
+        fake: FakeTelegram, tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    """Join and Leave pressed again and again, "another table" and hostile numbers typed in
+    the club chat count against the presser's bound (each press writes and redraws the
+    lobby); the host's panel is never dropped, and a dropped update changes nothing."""
+    import logging
+
+    caplog.set_level(logging.INFO)
+    async with running(fake, tmp_path, flood_burst=8, flood_per_second=0.01,
+                       default_locale="en") as app:
+        flow = Flow(fake, app, lang="en")
+        await flow.lobby(5)
+        presser = flow.players[0]
+        lobby = await flow.prompt(CLUB, "gl:")
+        dropped = app.flood.dropped
+        for i in range(40):
+            action = ("leave", "join", "table")[i % 3]
+            await fake.press(presser, lobby, f"gl:{flow.game_id}:{action}")
+        for text in ("/tech ²", "/seat Player1 ²", "/speak " + "1" * 4000):
+            for _ in range(5):
+                await fake.send(presser, text, chat_id=CLUB)
+        # the registration's /start and /nick spent two of the burst's eight
+        await wait_until(lambda: app.flood.dropped - dropped >= 40 + 15 - 6, 30,
+                         "the presses over the bound dropped")
+        # the host's panel presses pass, however many
+        panel = await flow.prompt(HOST, f"gh:{flow.game_id}:")
+        before = app.flood.dropped
+        for _ in range(20):
+            await fake.press(HOST, panel, f"gh:{flow.game_id}:{flow.table.step}:menu:main")
+        await flow.delivered()
+        assert app.flood.dropped == before
+        assert not [r for r in caplog.records if r.exc_info or r.levelno >= logging.ERROR]
+        assert len(flow.table.seats) in (4, 5)  # the presser's last kept press: in or out
