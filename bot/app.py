@@ -70,6 +70,7 @@ from bot.wiring import (
     start_games,
 )
 from storage.backends import DatabaseUrlError
+from storage.dates import local_day, zone_of
 from storage.db import Database
 from views.i18n import CatalogError, Translator, default_translator
 from views.stats import StatsService
@@ -162,7 +163,9 @@ class App:
 
     async def daily_expiry(self) -> ExpiryReport:
         s = self.services
-        report = await run_expiry(s.db, s.sender, s.translator, self.clock().date(),
+        # the expiry is the network's rule: its day is the network's (TIMEZONE), whatever club
+        today = local_day(self.clock(), zone_of(None, self.settings.timezone))
+        report = await run_expiry(s.db, s.sender, s.translator, today,
                                   self.settings.default_locale)
         shop = s.extra.get("shop")
         if isinstance(shop, Shop):  # the gift requests the burns closed, told

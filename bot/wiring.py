@@ -39,7 +39,7 @@ def install_games(services: Services, scheduler: AsyncIOScheduler,
                         services.translator, timers=timers, host_ids=settings.host_ids,
                         clock=utc_now, default_locale=settings.default_locale, panel=True,
                         web_url=mini_app_url(settings.web_url), topics=services.sender,
-                        pages_url=settings.web_url)
+                        pages_url=settings.web_url, zone=settings.timezone)
     services.sender.on_blocked(games.on_blocked)
     services.join_lobby = games.join_hook
     services.extra["games"] = games

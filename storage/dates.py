@@ -1,9 +1,11 @@
-"""Calendar arithmetic for expiry: two calendar months, clamped to the month's last day."""
+"""Calendar arithmetic: the expiry's two calendar months (clamped to the month's last day), and
+a club's own calendar (the day a moment falls on in the club's time zone)."""
 
 from __future__ import annotations
 
 import calendar
-from datetime import date, timedelta
+from datetime import date, datetime, timedelta
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 EXPIRY_MONTHS = 2
 WARNING_DAYS = 7
@@ -33,3 +35,20 @@ def expiry_cutoff(today: date) -> date:
     while expiry_of(candidate + timedelta(days=1)) <= today:
         candidate += timedelta(days=1)
     return candidate
+
+
+def zone_of(name: str | None, default: str) -> ZoneInfo:
+    """A club's time zone: its IANA ``name``, else (None, or a name this machine's tz database
+    does not know) the network's ``default``."""
+    if name:
+        try:
+            return ZoneInfo(name)
+        except (ZoneInfoNotFoundError, ValueError):
+            pass
+    return ZoneInfo(default)
+
+
+def local_day(at: datetime, zone: ZoneInfo) -> date:
+    """The calendar day ``at`` falls on in ``zone`` (01:00 in Moscow is that day, though it is
+    the day before in UTC)."""
+    return at.astimezone(zone).date()

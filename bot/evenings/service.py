@@ -29,6 +29,7 @@ from bot.evenings.callbacks import EveningCb
 from bot.evenings.when import read, read_day, read_time
 from bot.game.core import Reply, reply
 from bot.game.timers import Clock, Deadlines
+from storage.dates import zone_of
 from storage.db import Database
 from storage.models import (
     EVENING_HOURS,
@@ -65,7 +66,7 @@ class EveningService:
         self.tr = translator
         self.deadlines = deadlines
         self.clock = clock
-        self.zone = ZoneInfo(zone)
+        self.zone = ZoneInfo(zone)  # the network's TIMEZONE: a club without its own
         self.default_locale = default_locale
         self.bot_username = ""
         self.armed: dict[int, int] = {}  # evening -> its club, whose timers run here
@@ -73,18 +74,24 @@ class EveningService:
         # of the night show it again (``EveningGuests.list_changed``, set by the application)
         self.on_change: Callable[[int], Awaitable[None]] = _nothing
 
+    def zone_of(self, club: Club) -> ZoneInfo:
+        """The club's time zone (its own, else the network's): its evenings are announced,
+        typed and shown in it."""
+        return zone_of(club.time_zone, str(self.zone))
+
     # ------------------------------------------------------------------ the announcement
     async def typed(self, club: Club, user_id: int, words: list[str]) -> EveningList:
-        """``/evening DD.MM HH:MM TABLES SEATS``."""
-        typed = read(words, self.clock(), self.zone)
+        """``/evening DD.MM HH:MM TABLES SEATS``, in the club's time zone."""
+        typed = read(words, self.clock(), self.zone_of(club))
         return await self.announce(club, user_id, typed.starts_at, typed.tables, typed.seats)
 
     async def announce(self, club: Club, user_id: int, starts_at: datetime, tables: int,
                        seats: int) -> EveningList:
         """The evening's post in the club chat, its timers armed here (the club's holder); in
         a forum, in the topic the host announced it from (its later edits follow it)."""
-        zone = str(self.zone)
-        when = Safe(texts.when(self.tr, club.locale, starts_at.astimezone(self.zone)))
+        local = self.zone_of(club)
+        zone = str(local)
+        when = Safe(texts.when(self.tr, club.locale, starts_at.astimezone(local)))
         if starts_at <= self.clock():
             raise UserError("evening.past", when=when)
         thread = topic_for(club.chat_id)
@@ -157,7 +164,7 @@ class EveningService:
         """``/evening cancel [DD.MM [HH:MM]]``: the host calls the club's evening off."""
         evenings = await self.db.evenings.live([club.chat_id])
         if words:
-            today = self.clock().astimezone(self.zone).date()
+            today = self.clock().astimezone(self.zone_of(club)).date()
             day = read_day(words[0], today)
             at = read_time(words[1]) if len(words) > 1 else None
             evenings = [e for e in evenings if texts.local(e).date() == day

@@ -16,7 +16,7 @@ from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass, fields, replace
-from datetime import datetime, timedelta
+from datetime import date, datetime, timedelta
 from functools import partial
 from typing import Any
 
@@ -39,6 +39,7 @@ from record.table import (
     Table,
 )
 from storage.backends import DatabaseUnavailable
+from storage.dates import local_day, zone_of
 from storage.db import Database
 from storage.models import Club, EveningList
 from storage.repos.games import GameChange
@@ -122,8 +123,10 @@ class GameCore:
         bot_username: str,
         rng: random.Random,
         new_seed: Callable[[], bytes],
+        zone: str = "UTC",
     ) -> None:
         self.db = db
+        self.zone = zone  # the network's TIMEZONE: a club without its own dates its games so
         self.notifier = notifier
         self.deadlines = deadlines
         self.tr = translator
@@ -383,6 +386,11 @@ class GameCore:
             raise UserError("game.stale")
         if table.paused:
             raise UserError("game.paused")
+
+    def day_of(self, club: Club | None, at: datetime) -> date:
+        """The game's date: the day ``at`` falls on in the club's time zone (else the
+        network's), so a game played at 01:00 is dated that day, not the UTC day before."""
+        return local_day(at, zone_of(club.time_zone if club is not None else None, self.zone))
 
     def club_timers(self, club: Club | None) -> GameTimers:
         """The bot's timers with the club's own settings (``/settings``) over them."""

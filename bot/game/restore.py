@@ -58,7 +58,8 @@ class Restorer(PhaseService):
     async def rebuild(self, game_id: int) -> Table:
         game = await self.db.games.get(game_id)
         club = await self.db.clubs.get(game.club_chat_id)
-        table = Table(game.id, game.club_chat_id, game.host_id, game.created_at.date(),
+        table = Table(game.id, game.club_chat_id, game.host_id,
+                      self.core.day_of(club, game.created_at),
                       number=game.table_no, thread=game.thread_id, own_topic=game.own_topic,
                       locale=club.locale if club is not None else self.core.default_locale,
                       timers=self.core.club_timers(club))

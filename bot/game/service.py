@@ -69,11 +69,13 @@ class GameService:
         web_url: str | None = None,
         topics: Topics | None = None,
         pages_url: str | None = None,
+        zone: str = "UTC",
     ) -> None:
         self.core = core = GameCore(
             db, notifier, deadlines, translator, timers=timers or GameTimers(),
             host_ids=host_ids, clock=clock, default_locale=default_locale,
-            bot_username=bot_username, rng=rng or secrets.SystemRandom(), new_seed=new_seed)
+            bot_username=bot_username, rng=rng or secrets.SystemRandom(), new_seed=new_seed,
+            zone=zone)
         self.results = Results(core, pages_url)
         self.lobby = LobbyService(core, topics)
         self.friends = FriendOrders(core)

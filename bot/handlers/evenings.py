@@ -51,7 +51,7 @@ async def evening(message: Message, command: CommandObject, bot: Bot, db: Databa
     words = (command.args or "").split()
     if not words:
         text, markup = screen(translator, locale, EveningDialogCb(),
-                              evenings.clock().astimezone(evenings.zone))
+                              evenings.clock().astimezone(evenings.zone_of(club)))
         # (a host's: may_host above; not a member's answer)
         await replies.send_text(message.chat.id, text, reply_markup=markup)
     elif words[0].casefold() in CANCEL_WORDS:
@@ -76,7 +76,7 @@ async def dialog(query: CallbackQuery, callback_data: EveningDialogCb, bot: Bot,
                                 translator.t(locale, "evening.dialog.closed"))
         return
     if callback_data.seats:
-        starts_at = chosen_start(callback_data, evenings.zone)
+        starts_at = chosen_start(callback_data, evenings.zone_of(club))
         made = await evenings.announce(club, query.from_user.id, starts_at,
                                        callback_data.tables, callback_data.seats)
         await sender.answer(query)
@@ -85,7 +85,7 @@ async def dialog(query: CallbackQuery, callback_data: EveningDialogCb, bot: Bot,
             when=Safe(texts.starts(translator, locale, made.evening))))
         return
     text, markup = screen(translator, locale, callback_data,
-                          evenings.clock().astimezone(evenings.zone))
+                          evenings.clock().astimezone(evenings.zone_of(club)))
     await sender.answer(query)
     await replies.edit_text(message.chat.id, message.message_id, text, reply_markup=markup)
 

@@ -8,6 +8,7 @@ from aiogram.types import Message
 
 from bot.errors import UserError
 from bot.services import Services
+from storage.dates import local_day, zone_of
 from storage.models import Club, Player
 from views import texts
 from views.stats import StatsService
@@ -32,11 +33,13 @@ async def stats(message: Message, command: CommandObject, services: Services, st
 
 async def top(message: Message, services: Services, stats: StatsService, locale: str,
               club: Club | None = None) -> None:
-    today = services.accounts.clock().date()
+    now, network = services.accounts.clock(), services.settings.timezone
     if club is None and message.from_user is not None:
         club = await stats.home_club(message.from_user.id)
-    boards = [] if club is None else [await stats.club_top(club, today)]
-    boards.append(await stats.network_top(today))
+    # each board's period ends today on its own calendar: the club's, the network's
+    boards = [] if club is None else [
+        await stats.club_top(club, local_day(now, zone_of(club.time_zone, network)))]
+    boards.append(await stats.network_top(local_day(now, zone_of(None, network))))
     text = "\n\n".join(texts.leaderboard(services.translator, locale, b) for b in boards)
     await services.replies.answer(message, text)
 

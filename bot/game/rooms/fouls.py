@@ -79,9 +79,9 @@ class FoulDesk(PhaseService):
         """The engine's rows of a fine (or its reversal), as the game's ledger rows."""
         if not ledger:
             return None
-        today = self.clock().date()
+        # the game's date (the club's calendar), as its points are dated at the end
         return GameChange(fines=tuple(Fine(table.tg_of(e.seat), e.points, str(e.reason),
-                                           e.phase, today) for e in ledger))
+                                           e.phase, table.day) for e in ledger))
 
     def _reason(self, foul: Foul, note: str | None) -> Lazy:
         def said(locale: str) -> str:

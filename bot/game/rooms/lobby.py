@@ -100,8 +100,9 @@ class LobbyService(PhaseService):
                 if own and thread is not None:  # no table plays in it: not left open, empty
                     await self._close_made(chat_id, thread)
                 raise
-            table = Table(game_id, chat_id, user_id, now.date(), number=number, thread=thread,
-                          own_topic=own, locale=club.locale, timers=self.core.club_timers(club))
+            table = Table(game_id, chat_id, user_id, self.core.day_of(club, now), number=number,
+                          thread=thread, own_topic=own, locale=club.locale,
+                          timers=self.core.club_timers(club))
             self.core.add(table)
             await self.core.load_player(user_id)
         for other in sharing:  # from now on each table says its name
