@@ -53,6 +53,7 @@ from bot.services.moving import Moving
 from bot.services.permissions import ChatAdmins, Permissions, chat_member_status
 from bot.services.shop import Shop
 from bot.services.status import Status
+from bot.services.voids import VoidService
 from bot.startup import StartupError as StartupError  # where the importers found it
 from bot.telegram.flood import ClubAnswers, FloodGuard
 from bot.telegram.middlewares import AdminOnly, BlockedInGame, ContextMiddleware
@@ -553,6 +554,9 @@ async def create_app(
     shop.queued = delivery.queued
     services.extra["shop"] = shop
     services.extra["catalogue"] = Catalogue(db, settings.admin_ids, clock=clock)
+    voids = VoidService(db, accounts, translator, permissions, clock=clock)
+    voids.queued = delivery.queued
+    services.extra["voids"] = voids
     scheduler = AsyncIOScheduler(timezone=UTC)
     guard = JobGuard()
     games = install_games(services, scheduler, guard)

@@ -21,13 +21,14 @@ from bot.handlers import (
     shop,
     shop_admin,
     stats,
+    voids,
     wrong_chat,
 )
 
 
 def get_routers(*, admin_middleware: object | None = None) -> list[Router]:
-    """Stats (/stats, /top in every chat), private, evenings, admin, the gift shop, club, then
-    fallback last (it answers commands nobody else took).
+    """Stats (/stats, /top in every chat), private, evenings, admin, the gift shop, voids and
+    appeals, club, then fallback last (it answers commands nobody else took).
 
     ``admin_middleware`` becomes the admin router's inner message middleware (AdminOnly).
     """
@@ -44,6 +45,7 @@ def get_routers(*, admin_middleware: object | None = None) -> list[Router]:
         moving_router,
         shop.create_router(),
         shop_admin.create_router(admin_middleware),
+        voids.create_router(),
         club.create_router(),
         settings.create_router(),
         wrong_chat.create_router(),

@@ -50,7 +50,7 @@ async def appeal(message: Message, command: CommandObject, voids: VoidService,
 async def void_button(query: CallbackQuery, callback_data: VoidCb, voids: VoidService,
                       services: Services, locale: str) -> None:
     """Void on an appeal's notice (every admin's notice is edited by the void itself)."""
-    done = await voids.void_appeal(query.from_user.id, callback_data.appeal)
+    done = await voids.void_appeal(query.from_user.id, callback_data.appeal, locale)
     await services.sender.answer(query, html.unescape(services.translator.t(
         locale, "appeal.voided_popup", game=done.voided.game.id, told=done.told)))
 

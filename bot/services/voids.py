@@ -105,14 +105,15 @@ class VoidService:
         self._wake(sent, chats)
         return VoidDone(voided, sum(1 for m in sent if m.key == _void_key(game_id)))
 
-    async def void_appeal(self, admin_id: int, appeal_id: int) -> VoidDone:
-        """The Void button of an appeal's notice: the game voided with the appeal's reason."""
+    async def void_appeal(self, admin_id: int, appeal_id: int, locale: str) -> VoidDone:
+        """The Void button of an appeal's notice: the game voided with the appeal's reason
+        (its words in the pressing admin's ``locale``)."""
         appeal = await self._appeal(appeal_id)
         game, _ = await self._game(appeal.game_id)
         await self.permissions.require(admin_id, Power.VOID_GAME, club_id=game.club_chat_id)
         if not appeal.open:
             raise await self._decided(appeal)
-        reason = self.translator.t(self.translator.default, "appeal.void_reason",
+        reason = self.translator.t(locale, "appeal.void_reason",
                                    id=appeal.id, reason=appeal.reason)
         return await self.void(admin_id, appeal.game_id, _plain(reason))
 
@@ -215,7 +216,7 @@ class VoidService:
             text = [tr.t(locale, "void.notice", game=game.id, club=club,
                          reason=game.void_reason or "", by=by)]
             if line is not None and line.returned < 0:
-                text.append(tr.t(locale, "void.notice_taken", points=-line.returned))
+                text.append(tr.t(locale, "void.notice_taken", points=line.returned))
             if line is not None and line.returned > 0:
                 text.append(tr.t(locale, "void.notice_given", points=line.returned))
             if line is not None and line.short:
