@@ -4,8 +4,11 @@ services.moving)."""
 from __future__ import annotations
 
 import io
+import logging
 
+import aiohttp
 from aiogram import Bot, F, Router
+from aiogram.exceptions import TelegramAPIError
 from aiogram.filters import Command, CommandObject
 from aiogram.types import Message
 
@@ -13,6 +16,8 @@ from bot.errors import UserError
 from bot.services import Services
 from bot.services.moving import MAX_FILE_BYTES, Moving
 from views import club_texts
+
+log = logging.getLogger("bot.handlers.moving")
 
 
 def _user_id(message: Message) -> int:
@@ -51,7 +56,14 @@ async def import_(message: Message, command: CommandObject, bot: Bot, moving: Mo
     if document.file_size is not None and document.file_size > MAX_FILE_BYTES:
         raise UserError("club.import.too_big", size=MAX_FILE_BYTES // 1024)
     buffer = io.BytesIO()
-    await bot.download(document, destination=buffer)
+    try:
+        await bot.download(document, destination=buffer)
+    except (TelegramAPIError, aiohttp.ClientError, TimeoutError, OSError) as e:
+        # the error's text may hold the file's URL, and the URL holds the bot's token: the
+        # log gets the error's kind and status only, the admin a plain answer
+        log.warning("the /import file could not be downloaded",
+                    extra={"error": type(e).__name__, "status": getattr(e, "status", None)})
+        raise UserError("club.import.download_failed") from None
     report = await moving.run_import(_user_id(message), buffer.getvalue(),
                                      apply=mode == "apply", sheet=sheet)
     tr = services.translator

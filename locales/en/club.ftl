@@ -26,6 +26,7 @@ club-import-usage = Send the club's table as a document — .xlsx, or CSV with c
     • Telegram username: username, telegram username, tg username, логин, юзернейм, логин в телеграм, логин в телеграме
     Numbers may have spaces between thousands (1 200). <code>/export</code> and <code>/export xlsx</code> write the same columns.
 club-import-too_big = The file is too big (at most { $size } KB).
+club-import-download_failed = The file could not be downloaded from Telegram. Nothing was imported; send it again.
 club-import-file_too_big = The file is too big (at most { $value } KB). Nothing was imported.
 club-import-file_not_spreadsheet = This is not a spreadsheet. Send the table as .xlsx or as CSV text. Nothing was imported.
 club-import-file_unknown_encoding = The text's encoding is neither UTF-8 nor Windows-1251. In Excel: "Save as" → "CSV UTF-8"; in Google Sheets: "Download" → "CSV". Nothing was imported.

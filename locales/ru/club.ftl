@@ -27,6 +27,7 @@ club-import-usage = Отправьте таблицу клуба докумен�
     • имя пользователя Telegram: username, telegram username, tg username, логин, юзернейм, логин в телеграм, логин в телеграме
     В числах допустимы пробелы между тысячами (1 200). <code>/export</code> и <code>/export xlsx</code> пишут те же столбцы.
 club-import-too_big = Файл слишком большой (не больше { $size } КБ).
+club-import-download_failed = Не удалось скачать файл из Telegram. Ничего не импортировано; отправьте его ещё раз.
 club-import-file_too_big = Файл слишком большой (не больше { $value } КБ). Ничего не импортировано.
 club-import-file_not_spreadsheet = Это не таблица. Отправьте её как .xlsx или как текст CSV. Ничего не импортировано.
 club-import-file_unknown_encoding = Кодировка текста — не UTF-8 и не Windows-1251. В Excel: «Сохранить как» → «CSV UTF-8»; в Google Таблицах: «Скачать» → «CSV». Ничего не импортировано.

@@ -5,8 +5,11 @@ again; a named sheet; every whole-file refusal writing nothing; /export xlsx and
 
 from __future__ import annotations
 
+import logging
 from pathlib import Path
 from typing import Any
+
+import pytest
 
 from bot.app import App
 from storage.spreadsheets.columns import ALIASES
@@ -231,6 +234,26 @@ def test_every_column_name_is_in_the_help_and_the_docs() -> None:
             assert name in rows[column], (column, name)
             for lang, line in help_lines.items():
                 assert name in line, (lang, column, name)
+
+
+async def test_a_failed_download_never_logs_the_file_url(
+        app: App, fake: FakeTelegram, ask: Any, caplog: pytest.LogCaptureFixture) -> None:
+    """The file's URL holds the bot's token: a download that fails is logged without it."""
+    await _admin(fake, ask)
+    fake.file_status = 500
+    caplog.set_level(logging.DEBUG)
+    await fake.send_document(ADMIN_ID, "club.csv", fixture("club-en.csv"),
+                             caption="/import apply")
+    answer = await fake.next_message(ADMIN_ID)
+    assert answer.text == ("The file could not be downloaded from Telegram. Nothing was"
+                           " imported; send it again.")
+    assert await _pending(app) == []
+    logged = [logging.Formatter().format(r) + repr(r.__dict__) for r in caplog.records]
+    assert any("could not be downloaded" in line for line in logged)
+    assert not [line for line in logged if fake.token in line or "/file/bot" in line]
+    fake.file_status = None
+    await fake.send_document(ADMIN_ID, "club.csv", fixture("club-en.csv"), caption="/import")
+    assert "Dry run" in (await fake.next_message(ADMIN_ID)).text
 
 
 async def test_a_long_report_stays_one_message(app: App, fake: FakeTelegram, ask: Any) -> None:

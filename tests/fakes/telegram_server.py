@@ -292,6 +292,7 @@ class FakeTelegram:
         self._callback_ids = itertools.count(1)
         self._failures: list[_Failure] = []
         self.files: dict[str, bytes] = {}  # file_id -> content of documents users sent
+        self.file_status: int | None = None  # set: every file download answers this status
         self.photos: set[str] = set()  # file_ids of the photos users sent (the bot may resend)
         self.clock = clock
         self.sleep = sleep  # a hang's wait (tests/fakes/virtual_clock.py: on a virtual clock)
@@ -1090,6 +1091,8 @@ class FakeTelegram:
     async def _file(self, request: web.Request) -> web.Response:
         if request.match_info["token"] != self.token:
             return _error(401, "Unauthorized")
+        if self.file_status is not None:  # a download failing as a file server's can
+            return web.Response(status=self.file_status, text="file server error")
         file_id = request.match_info["path"].rsplit("/", 1)[-1]
         if file_id not in self.files:
             return _error(404, "Not Found")
