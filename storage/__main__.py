@@ -1,6 +1,8 @@
 """``python -m storage``: ``backup DB OUT`` | ``export DB [--xlsx OUT]`` |
-``lookalikes DB`` | ``import DB FILE [--apply]`` (``storage/tools/import_cli.py``) |
-``copy SRC.sqlite3 postgresql://...``. DB is a SQLite file or a PostgreSQL URL."""
+``lookalikes DB`` | ``import [DB] FILE [--apply]`` (``storage/tools/import_cli.py``) |
+``copy SRC.sqlite3``. DB is a SQLite file or a PostgreSQL URL; ``import`` without DB and
+``copy`` write to ``DATABASE_URL`` from the environment, and refuse a URL given with its
+password on the command line (``storage/tools/targets.py``)."""
 
 from __future__ import annotations
 
@@ -16,7 +18,7 @@ from urllib.parse import urlsplit, urlunsplit
 from storage.backends import DatabaseUrlError, is_url
 from storage.backends.postgres import describe
 from storage.db import Database, backup_file
-from storage.tools import import_cli
+from storage.tools import import_cli, targets
 from storage.tools.copy import CopyError, copy
 
 PG_DUMP_HELP = (
@@ -97,8 +99,9 @@ def main(argv: list[str] | None = None) -> int:
     importing = sub.add_parser(
         "import", help="a club's .xlsx or CSV: the dry run's report (exit 0), or --apply;"
         " exit 2 with one line for a file it cannot import")
-    importing.add_argument("db", metavar="DB_OR_URL",
-                           help="the SQLite database file or a postgresql:// URL")
+    importing.add_argument("db", metavar="DB", nargs="?",
+                           help="the SQLite database file; omitted: the PostgreSQL database"
+                           " of DATABASE_URL in the environment")
     importing.add_argument("file", type=Path, metavar="FILE")
     importing.add_argument("--apply", action="store_true", help="write it")
     importing.add_argument("--sheet", help="an .xlsx sheet other than the first")
@@ -107,7 +110,9 @@ def main(argv: list[str] | None = None) -> int:
     copier = sub.add_parser(
         "copy", help="copy a SQLite file into an empty PostgreSQL database and check it")
     copier.add_argument("db", help="the SQLite file (the bot stopped)")
-    copier.add_argument("url", help="postgresql://user:password@host:port/dbname")
+    copier.add_argument("url", nargs="?", metavar="URL",
+                        help="omitted: DATABASE_URL from the environment (a URL given here"
+                        " may not hold a password: it would be visible in ps)")
     args = parser.parse_args(argv)
     if args.command == "import":
         return asyncio.run(import_cli.main(args.db, args.file, apply=args.apply,
@@ -118,7 +123,7 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     try:
         return _command(args, target)
-    except (DatabaseUrlError, CopyError) as exc:
+    except (DatabaseUrlError, CopyError, targets.TargetError) as exc:
         print(exc, file=sys.stderr)
         return 2
 
@@ -130,15 +135,17 @@ def _command(args: argparse.Namespace, target: str | Path) -> int:
         out = backup_file(target, args.out_path)
         print(f"backed up {target} to {out}")
     elif args.command == "copy":
-        if isinstance(target, str) or not is_url(args.url):
-            print("usage: python -m storage copy SRC.sqlite3 postgresql://...", file=sys.stderr)
+        url = targets.from_environment() if args.url is None else targets.given(args.url)
+        if isinstance(target, str) or not is_url(url):
+            print("usage: DATABASE_URL=postgresql://... python -m storage copy SRC.sqlite3",
+                  file=sys.stderr)
             return 2
         # the one import from above storage: this command line is a program of the whole
         # product, and only the game layer knows what a game's logged events mean
         from record.outcome import replay_outcome
 
-        asyncio.run(copy(target, args.url, replay=replay_outcome))
-        print(f"copied {target} to {describe(args.url)}: every check passed")
+        asyncio.run(copy(target, url, replay=replay_outcome))
+        print(f"copied {target} to {describe(url)}: every check passed")
     elif args.command == "lookalikes":
         groups = asyncio.run(_lookalikes(target))
         for group in groups:

@@ -1,6 +1,7 @@
 """The command-line tools behind ``python -m storage``: the spreadsheet import
-(:mod:`storage.tools.import_cli`) and the copy of a SQLite file onto PostgreSQL
-(:mod:`storage.tools.copy`).
+(:mod:`storage.tools.import_cli`), the copy of a SQLite file onto PostgreSQL
+(:mod:`storage.tools.copy`), and where their PostgreSQL database comes from
+(:mod:`storage.tools.targets`: the environment, never a password on the command line).
 
 May import: the rest of ``storage``, and ``record`` (a copied game's replay).
 """

@@ -1,5 +1,6 @@
-"""``python -m storage import DB_OR_URL FILE [--apply] [--sheet NAME] [--refused OUT]``: the
-``/import`` of the bot, for an administrator with the server at hand.
+"""``python -m storage import [DB] FILE [--apply] [--sheet NAME] [--refused OUT]``: the
+``/import`` of the bot, for an administrator with the server at hand. ``DB`` is the SQLite
+file; without it, the PostgreSQL database of ``DATABASE_URL`` (``storage/tools/targets.py``).
 
 Prints the dry run's report (what would be added, linked, left unchanged, refused and why;
 the format, encoding and columns read) and exits 0; ``--apply`` writes it. A file it cannot
@@ -21,6 +22,7 @@ from storage.backends.postgres import describe
 from storage.db import Database
 from storage.spreadsheets.columns import ImportReport
 from storage.spreadsheets.files import MAX_FILE_BYTES, write_csv, write_xlsx
+from storage.tools import targets
 
 # the schemes Database.open takes as a URL (the PostgreSQL backend)
 URL_SCHEMES: tuple[str, ...] = ("postgresql", "postgres")
@@ -49,8 +51,14 @@ class CliError(Exception):
     """One line for stderr, exit status 2."""
 
 
-def database_target(text: str) -> str | Path:
-    """A SQLite path, or a URL when this build's Database.open takes one."""
+def database_target(text: str | None) -> str | Path:
+    """A SQLite path; a URL when this build's Database.open takes one (without its password:
+    :mod:`storage.tools.targets`); None: ``DATABASE_URL``."""
+    if text is None:
+        try:
+            return targets.from_environment()
+        except targets.TargetError as e:
+            raise CliError(f"{e}, or name the SQLite database file") from None
     if "://" not in text:
         path = Path(text)
         if not path.is_file():
@@ -60,7 +68,10 @@ def database_target(text: str) -> str | Path:
     if scheme not in URL_SCHEMES:
         raise CliError(f"{scheme}:// databases are not supported by this build:"
                        " pass the SQLite database file")
-    return text
+    try:
+        return targets.given(text)
+    except targets.TargetError as e:
+        raise CliError(str(e)) from None
 
 
 def read_file(path: Path) -> bytes:
@@ -128,7 +139,7 @@ def write_refused(report: ImportReport, out: Path) -> int:
     return len(cells)
 
 
-async def main(db: str, file: Path, *, apply: bool, sheet: str | None,
+async def main(db: str | None, file: Path, *, apply: bool, sheet: str | None,
                refused: Path | None) -> int:
     try:
         target = database_target(db)
@@ -144,8 +155,8 @@ async def main(db: str, file: Path, *, apply: bool, sheet: str | None,
     if report.file_error is not None:
         print(f"cannot import {file}: {file_error(report)}; nothing written", file=sys.stderr)
         return 2
-    shown = describe(db) if isinstance(target, str) else db  # never the password
-    print_report(report, sys.stdout, again=f"python -m storage import {shown} {file}")
+    shown = "" if db is None else f"{describe(db) if isinstance(target, str) else db} "
+    print_report(report, sys.stdout, again=f"python -m storage import {shown}{file}")
     if refused is not None and report.refused:
         count = write_refused(report, refused)
         print(f"refused rows with their reason written to {refused} ({count})")

@@ -137,13 +137,48 @@ def test_export_as_xlsx(club_db: Path, tmp_path: Path,
 
 
 def test_an_unreachable_url_is_one_line_without_its_password(
-        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+        tmp_path: Path, capsys: pytest.CaptureFixture[str],
+        monkeypatch: pytest.MonkeyPatch) -> None:
     url = "postgresql://club:s3cret@127.0.0.1:1/mafia"  # nothing listens on port 1
-    assert main(["import", url, str(FIXTURES / "club-en.csv")]) == 2
+    monkeypatch.setenv("DATABASE_URL", url)
+    assert main(["import", str(FIXTURES / "club-en.csv")]) == 2
     captured = capsys.readouterr()
     assert captured.out == ""
     assert captured.err.count("\n") == 1 and "s3cret" not in captured.err
-    assert "127.0.0.1:1" in captured.err
+    assert "127.0.0.1:1" in captured.err and "password on the command line" not in captured.err
+
+
+@pytest.mark.parametrize("url", ["postgresql://club:s3cret@127.0.0.1:1/mafia",
+                                 "postgresql://club@127.0.0.1:1/mafia?password=s3cret"])
+def test_a_password_on_the_command_line_is_refused(
+        club_db: Path, url: str, capsys: pytest.CaptureFixture[str],
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A command line is visible to every user of the machine (ps): the URL with its
+    password comes from DATABASE_URL, never from there."""
+    monkeypatch.delenv("DATABASE_URL", raising=False)
+    for argv in (["import", url, str(FIXTURES / "club-en.csv")], ["copy", str(club_db), url]):
+        assert main(argv) == 2
+        err = capsys.readouterr().err
+        assert err.count("\n") == 1 and "s3cret" not in err
+        assert "password on the command line" in err and "DATABASE_URL" in err
+    # without DATABASE_URL, the PostgreSQL database must be named somewhere
+    assert main(["import", str(FIXTURES / "club-en.csv")]) == 2
+    assert "set DATABASE_URL" in capsys.readouterr().err
+    assert main(["copy", str(club_db)]) == 2
+    assert "set DATABASE_URL" in capsys.readouterr().err
+
+
+async def test_import_into_postgresql_named_by_the_environment(
+        pg: Cluster, capsys: pytest.CaptureFixture[str],
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    url = await pg.new_database()
+    monkeypatch.setenv("DATABASE_URL", url)
+    file = str(FIXTURES / "club-en.csv")
+    assert await asyncio.to_thread(main, ["import", file]) == 0
+    out = capsys.readouterr().out
+    assert "would add: 3" in out and f"python -m storage import {file} --apply" in out
+    assert await asyncio.to_thread(main, ["import", file, "--apply"]) == 0
+    assert "added: 3" in capsys.readouterr().out
 
 
 async def test_import_into_postgresql_by_url(

@@ -51,7 +51,8 @@ async def _club_network(db: Database, status: str = "finished") -> int:
 
 
 async def test_copy_moves_everything_and_checks_it(pg: Cluster, db_path: Path, tmp_path: Path,
-                                                   capsys: pytest.CaptureFixture[str]) -> None:
+                                                   capsys: pytest.CaptureFixture[str],
+                                                   monkeypatch: pytest.MonkeyPatch) -> None:
     await play_games(db_path, tmp_path)  # a finished game, replayed by the copy
     db = await Database.open(db_path)
     game = await _club_network(db, status="aborted")
@@ -59,7 +60,8 @@ async def test_copy_moves_everything_and_checks_it(pg: Cluster, db_path: Path, t
     rank_of = {tg: (await db.ledger.balance_with_rank(tg)).rank for tg in (1, 3)}
     await db.close()
     url = await pg.empty_database()
-    assert await asyncio.to_thread(main, ["copy", str(db_path), url]) == 0
+    monkeypatch.setenv("DATABASE_URL", url)  # the target, as the bot reads it
+    assert await asyncio.to_thread(main, ["copy", str(db_path)]) == 0
     out = capsys.readouterr().out
     for checked in ("ok: every balance", "ok: ledger sums per player", "ok: rank histogram",
                     "ok: finished games' logs", "ok: the queued outbox", "(2 queued requests)",
