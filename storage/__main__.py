@@ -18,6 +18,7 @@ from urllib.parse import urlsplit, urlunsplit
 from storage.backends import DatabaseUrlError, is_url
 from storage.backends.postgres import describe
 from storage.db import Database, backup_file
+from storage.errors import BackupRefused
 from storage.tools import import_cli, targets
 from storage.tools.copy import CopyError, copy
 
@@ -123,7 +124,7 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     try:
         return _command(args, target)
-    except (DatabaseUrlError, CopyError, targets.TargetError) as exc:
+    except (DatabaseUrlError, CopyError, targets.TargetError, BackupRefused) as exc:
         print(exc, file=sys.stderr)
         return 2
 
@@ -133,7 +134,8 @@ def _command(args: argparse.Namespace, target: str | Path) -> int:
         if isinstance(target, str):
             return _pg_dump(target, args.out_path)
         out = backup_file(target, args.out_path)
-        print(f"backed up {target} to {out}")
+        print(f"backed up {target} to {out} (the copy passed PRAGMA integrity_check and was"
+              " synced to disk before it took the name)")
     elif args.command == "copy":
         url = targets.from_environment() if args.url is None else targets.given(args.url)
         if isinstance(target, str) or not is_url(url):

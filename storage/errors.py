@@ -219,7 +219,22 @@ class VoidRefused(StorageError):
         self.appeal = appeal
 
 
+class BackupRefused(StorageError):
+    """The copy a backup wrote failed ``PRAGMA integrity_check`` (``problem``: its first
+    line); the copy was removed and nothing took the backup's name."""
+
+    code = "backup_refused"
+
+    def __init__(self, out: str, problem: str) -> None:
+        super().__init__(f"the backup copy for {out} failed its integrity check: {problem};"
+                         " nothing was written there")
+        self.out = out
+        self.problem = problem
+
+
 __all__ = [
+    "BackupRefused",
+    "DailyLimit",
     "GameClosed",
     "GiftRefused",
     "ImmunityAlreadyUsed",

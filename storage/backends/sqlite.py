@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import os
 import sqlite3
 from collections.abc import Awaitable, Callable
@@ -10,6 +11,7 @@ from pathlib import Path
 from typing import TypeVar, cast
 
 from storage.backends.sqlite_thread import SqliteConnection, run_in_one_trip
+from storage.errors import BackupRefused
 from storage.schema.sqlite import migrate, user_version
 from storage.sql import Connection
 
@@ -89,7 +91,8 @@ class SqliteBackend:
             await self.raw.backup(target)
         finally:
             target.close()
-        os.replace(tmp, out)
+        # reading the whole copy back takes a while on a big file: not on the event loop
+        await asyncio.to_thread(_into_place, tmp, out)
         return out
 
     async def close(self) -> None:
@@ -100,6 +103,37 @@ class SqliteBackend:
 
 async def _nothing(conn: Connection) -> None:
     return None
+
+
+def _into_place(tmp: Path, out: Path) -> None:
+    """The copy ``tmp`` checked (``PRAGMA integrity_check``, else :class:`BackupRefused` and
+    it is removed), its bytes and its folder's entry on disk (``fsync``), then renamed to
+    ``out`` and the folder synced again: a crash leaves the old backup or the whole new
+    one, never a name pointing at a file the disk has not got."""
+    check = sqlite3.connect(f"file:{tmp}?mode=ro", uri=True)
+    try:
+        rows = check.execute("PRAGMA integrity_check").fetchall()
+        problem = "" if rows == [("ok",)] else str(rows[0][0] if rows else "no answer")
+    except sqlite3.DatabaseError as e:
+        problem = str(e)
+    finally:
+        check.close()
+    if problem:
+        tmp.unlink(missing_ok=True)
+        raise BackupRefused(str(out), problem)
+    _fsync(tmp)
+    _fsync(tmp.parent)
+    os.replace(tmp, out)
+    _fsync(out.parent)
+
+
+def _fsync(path: Path) -> None:
+    """``path``'s data (a file) or entries (a folder) written through to the disk."""
+    fd = os.open(path, os.O_RDONLY)
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)
 
 
 def _partial(out: Path) -> Path:
@@ -124,7 +158,8 @@ async def _open_reader(path: Path) -> SqliteConnection:
 
 
 def backup_file(db_path: str | Path, out_path: str | Path) -> Path:
-    """Synchronous online backup of a database file (used by ``python -m storage backup``)."""
+    """Synchronous online backup of a database file (used by ``python -m storage backup``):
+    copied to ``OUT.partial``, checked and synced, then renamed (:func:`_into_place`)."""
     src_path = Path(db_path)
     if not src_path.is_file():
         raise FileNotFoundError(src_path)
@@ -139,5 +174,5 @@ def backup_file(db_path: str | Path, out_path: str | Path) -> Path:
             dst.close()
     finally:
         src.close()
-    os.replace(tmp, out)
+    _into_place(tmp, out)
     return out

@@ -438,8 +438,9 @@ async def test_backup_and_cli(db: Database, tmp_path: Path) -> None:
         sys.executable, "-m", "storage", "backup", str(db.path), str(cli_out), cwd=REPO,
         stdout=asyncio.subprocess.PIPE,
     )
-    await proc.communicate()
+    stdout, _ = await proc.communicate()
     assert proc.returncode == 0
+    assert "passed PRAGMA integrity_check and was synced to disk" in stdout.decode()
     assert sql(cli_out, "SELECT count(*) FROM ledger") == [(1,)]
 
     proc = await asyncio.create_subprocess_exec(
@@ -448,8 +449,8 @@ async def test_backup_and_cli(db: Database, tmp_path: Path) -> None:
     )
     stdout, _ = await proc.communicate()
     assert stdout.decode().splitlines() == [
-        "nickname,points,games_played,last_game_date,telegram_id,username,no_shows",
-        "nick1,12,0,,1,,0", "nick2,0,0,,2,,0"]
+        "nickname,points,games_played,last_game_date,telegram_id,username,no_shows,status",
+        "nick1,12,0,,1,,0,", "nick2,0,0,,2,,0,"]
 
     proc = await asyncio.create_subprocess_exec(
         sys.executable, "-m", "storage", "backup", str(tmp_path / "missing.sqlite3"),
@@ -457,6 +458,68 @@ async def test_backup_and_cli(db: Database, tmp_path: Path) -> None:
     )
     await proc.communicate()
     assert proc.returncode == 2
+
+
+@pytest.mark.sqlite_only
+async def test_a_backup_is_checked_and_synced_before_it_takes_the_name(
+        db: Database, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The copy passes PRAGMA integrity_check, then its bytes and its folder are synced
+    before the rename, and the folder again after it."""
+    from storage.backends import sqlite as backend
+
+    await add_players(db, 1)
+    out = tmp_path / "backups" / "copy.sqlite3"
+    steps: list[tuple[str, str]] = []
+    fsync, replace = os.fsync, os.replace
+
+    def synced(fd: int) -> None:
+        steps.append(("fsync", os.readlink(f"/proc/self/fd/{fd}")))
+        fsync(fd)
+
+    def renamed(src: str | Path, dst: str | Path) -> None:
+        steps.append(("rename", str(dst)))
+        replace(src, dst)
+
+    monkeypatch.setattr(os, "fsync", synced)
+    monkeypatch.setattr(os, "replace", renamed)
+    await db.backup(out)
+    folder, partial = str(out.parent), str(out) + ".partial"
+    assert steps == [("fsync", partial), ("fsync", folder), ("rename", str(out)),
+                     ("fsync", folder)]
+    steps.clear()
+    backend.backup_file(db.path, out)
+    assert steps == [("fsync", partial), ("fsync", folder), ("rename", str(out)),
+                     ("fsync", folder)]
+
+
+@pytest.mark.sqlite_only
+async def test_a_damaged_copy_never_takes_the_backup_s_name(
+        db: Database, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from storage.backends import sqlite as backend
+    from storage.errors import BackupRefused
+
+    await add_players(db, *range(1, 400))
+    out = tmp_path / "copy.sqlite3"
+    await db.backup(out)
+    good = out.read_bytes()
+    check = backend._into_place
+
+    def damaged(tmp: Path, target: Path) -> None:
+        data = bytearray(tmp.read_bytes())
+        page = 4096
+        data[3 * page:5 * page] = bytes(range(256)) * (2 * page // 256)  # two pages of noise
+        tmp.write_bytes(bytes(data))
+        check(tmp, target)
+
+    monkeypatch.setattr(backend, "_into_place", damaged)
+    with pytest.raises(BackupRefused) as err:
+        await db.backup(out)
+    assert "integrity check" in str(err.value)
+    assert out.read_bytes() == good  # the last good backup is still there
+    assert not (tmp_path / "copy.sqlite3.partial").exists()
+    with pytest.raises(BackupRefused):
+        backend.backup_file(db.path, out)
+    assert out.read_bytes() == good
 
 
 async def test_every_error_is_a_storage_error_with_a_code() -> None:
