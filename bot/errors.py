@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from storage.errors import (
+    FineAboveCap,
     InsufficientBalance,
     InvalidAmount,
     InvalidNickname,
@@ -40,6 +41,8 @@ def explain(error: StorageError) -> UserError:
         return UserError(f"spouse.{error.reason}")
     if isinstance(error, InvalidAmount):
         return UserError("admin.invalid_amount", points=error.points)
+    if isinstance(error, FineAboveCap) and error.scope == "fine":
+        return UserError("club.settings.fine_cap", cap=error.cap)
     if isinstance(error, InsufficientBalance):
         return UserError("admin.insufficient", nick=str(error.tg_id), balance=error.balance,
                          points=error.requested)

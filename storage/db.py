@@ -11,6 +11,7 @@ from storage.backends import is_url
 from storage.backends.sqlite import BUSY_TIMEOUT_MS, CACHE_KIB, SqliteBackend, backup_file
 from storage.core.pool import PoolTransactions, WriteConflict
 from storage.core.transactions import GROUP_MAX, GroupRolledBack, Transactions
+from storage.network import Network
 from storage.repos.account_cache import AccountCache
 from storage.repos.clubs import Clubs, Staff, club_cache, roles_cache
 from storage.repos.deal_reads import DealReads
@@ -60,6 +61,7 @@ class Database:
         # the staff's roles (storage/repos/clubs.py), read for every permission check
         self.staff = Staff(self, roles_cache(announce=announce))
         self.clubs = Clubs(self, club_cache(announce=announce), self.staff.roles)
+        self.network = Network(self, self.clubs.cache)  # the caps on fines (/network)
         self.games = Games(self, self.accounts)
         self.immunity = Immunity(self)
         self.first_day_killed = FirstDayKilled(self)

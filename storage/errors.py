@@ -131,6 +131,20 @@ class DailyLimit(StorageError):
         self.limit = limit
 
 
+class FineAboveCap(StorageError):
+    """A fine above the network's cap: a club's price of a foul above the cap on one foul's
+    fine (``scope`` "fine"), or a foul's fine that would take a player's fines in one game above
+    the cap on them (``scope`` "game"); nothing was written."""
+
+    code = "fine_above_cap"
+
+    def __init__(self, scope: str, value: int, cap: int) -> None:
+        super().__init__(f"a {scope} fine of {value} is above the network's cap of {cap}")
+        self.scope = scope
+        self.value = value
+        self.cap = cap
+
+
 class SpouseError(StorageError):
     """``reason``: "self", "already_married", "already_proposed", "no_proposal"."""
 

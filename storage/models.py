@@ -186,6 +186,19 @@ class StaffRoles:
 
 
 @dataclass(frozen=True, slots=True)
+class FineCaps:
+    """The network's bounds on fines (``/network``): one foul's fine at most (a club's price of
+    a foul is never above it), and a player's fines in one game at most."""
+
+    fine: int
+    game: int
+
+
+# the caps of a network whose admins set none (the migration lowers a club's fine above them)
+DEFAULT_FINE_CAPS = FineCaps(fine=10, game=20)
+
+
+@dataclass(frozen=True, slots=True)
 class Seat:
     seat: int
     tg_id: int

@@ -30,8 +30,8 @@ ORDER = {
             "telegram", "services", "delivery"],
     "bot.game": ["service", "restore", "panel", "rooms", "core", "writes", "messages", "timers",
                  "callbacks"],
-    "storage": ["__main__", "__init__", "tools", "db", "shop", "repos", "spreadsheets", "core",
-                "backends", "schema"],
+    "storage": ["__main__", "__init__", "tools", "db", "network", "shop", "repos", "spreadsheets",
+                "core", "backends", "schema"],
     "record": ["outcome", "table", "posts"],
 }
 

@@ -75,11 +75,11 @@ def fouls_lines(tr: Translator, view: SettingsView) -> list[str]:
     loc, club = view.club.locale, view.club
     return [tr.t(loc, "club.settings.foul_fine", points=club.foul_points) if club.foul_points
             else tr.t(loc, "club.settings.foul_warning"),
+            tr.t(loc, "club.settings.fine_hint", cap=view.fine_cap),
             tr.t(loc, "club.settings.foul_offer", limit=club.foul_limit) if club.foul_limit
             else tr.t(loc, "club.settings.foul_no_offer"),
             tr.t(loc, "club.settings.foul_public_on" if club.foul_public
                  else "club.settings.foul_public_off")]
-
 
 
 def _button_id(arg: str) -> int:
@@ -89,6 +89,7 @@ def _button_id(arg: str) -> int:
         raise UserError("misc.stale_button")
     return found
 
+
 async def settings_command(message: Message, command: CommandObject, bot: Bot,
                            club_settings: ClubSettings, services: Services, locale: str) -> None:
     assert message.from_user is not None
@@ -96,6 +97,14 @@ async def settings_command(message: Message, command: CommandObject, bot: Bot,
     await club_settings.require(bot, chat, message.from_user.id)
     args = (command.args or "").split()
     tr = services.translator
+    if len(args) == 2 and args[0] == "fine":
+        value = read_number(args[1])
+        if value is None:
+            raise UserError("club.settings.fine_usage")
+        await club_settings.set_fine(chat, value)
+        said = "club.settings.fine_set" if value else "club.settings.fine_off"
+        await services.replies.send_text(chat, tr.t(locale, said, points=value))
+        return
     if args:
         target = message.reply_to_message.from_user if message.reply_to_message else None
         if args != ["host", "add"] or target is None or target.is_bot:

@@ -1,6 +1,6 @@
 """Club settings (``/settings`` in the club chat): language, timers, hosts, shoot-out mode,
-saved compositions, what a foul costs. Only the chat's administrators and HOST_IDS/ADMIN_IDS may
-change them."""
+saved compositions, what a foul costs (up to the network's cap, ``/network``). Only the chat's
+administrators and HOST_IDS/ADMIN_IDS may change them."""
 
 from __future__ import annotations
 
@@ -13,8 +13,9 @@ from aiogram import Bot
 from bot.config import Settings
 from bot.errors import UserError
 from storage.db import Database
+from storage.errors import FineAboveCap
 from storage.models import Club
-from storage.repos.clubs import MAX_FOUL_LIMIT, MAX_FOUL_POINTS
+from storage.repos.clubs import MAX_FOUL_LIMIT
 from views.i18n import SUPPORTED
 
 log = logging.getLogger("bot.settings")
@@ -30,6 +31,7 @@ class SettingsView:
     timers: dict[str, int]
     hosts: list[tuple[int, str]]  # (tg_id, name)
     presets: dict[int, list[str]]
+    fine_cap: int  # the network's cap on one foul's fine (/network)
 
 
 class ClubSettings:
@@ -64,7 +66,8 @@ class ClubSettings:
             player = await self.db.players.get(tg_id)
             name = (player.nickname or player.display_name) if player else str(tg_id)
             hosts.append((tg_id, name))
-        return SettingsView(club, timers, hosts, await self.db.clubs.presets(chat_id))
+        return SettingsView(club, timers, hosts, await self.db.clubs.presets(chat_id),
+                            (await self.db.network.fine_caps()).fine)
 
     async def set_locale(self, chat_id: int, code: str) -> None:
         if code not in SUPPORTED:
@@ -94,13 +97,24 @@ class ClubSettings:
         if name not in ("points", "limit") or sign not in (-1, 1):
             raise UserError("misc.error")
         club = (await self.view(chat_id)).club
-        value = (club.foul_points if name == "points" else club.foul_limit) + sign
-        if not 0 <= value <= (MAX_FOUL_POINTS if name == "points" else MAX_FOUL_LIMIT):
-            raise UserError("club.settings.foul_range", top=MAX_FOUL_POINTS, limit=MAX_FOUL_LIMIT)
         if name == "points":
+            return await self.set_fine(chat_id, club.foul_points + sign)
+        value = club.foul_limit + sign
+        if not 0 <= value <= MAX_FOUL_LIMIT:
+            raise UserError("club.settings.foul_range", limit=MAX_FOUL_LIMIT)
+        await self.db.clubs.set_fouls(chat_id, limit=value)
+        return value
+
+    async def set_fine(self, chat_id: int, value: int) -> int:
+        """What a foul costs in this club: 0 (a warning) up to the network's cap on one foul's
+        fine, which storage checks again under the club's lock (a cap lowered meanwhile)."""
+        cap = (await self.db.network.fine_caps()).fine
+        if not 0 <= value <= cap:
+            raise UserError("club.settings.fine_cap", cap=cap)
+        try:
             await self.db.clubs.set_fouls(chat_id, points=value)
-        else:
-            await self.db.clubs.set_fouls(chat_id, limit=value)
+        except FineAboveCap as e:
+            raise UserError("club.settings.fine_cap", cap=e.cap) from None
         return value
 
     async def toggle_foul_public(self, chat_id: int) -> bool:

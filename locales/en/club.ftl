@@ -101,7 +101,7 @@ club-start-claim_admin = { $name } (id { $id }) has the username @{ $username } 
 
 ## Club settings
 club-settings-denied = Only the chat's administrators and the club's hosts can change the settings.
-club-settings-usage = <code>/settings</code> shows the settings; reply to a member's message with <code>/settings host add</code> to make them a host.
+club-settings-usage = <code>/settings</code> shows the settings; <code>/settings fine N</code> sets a foul's fine; reply to a member's message with <code>/settings host add</code> to make them a host.
 club-settings-head = <b>Settings of { $title }</b>
     Language: { $language }
 club-settings-timer = { $name }: { $seconds ->

@@ -18,6 +18,23 @@ foul-fine-short = The club's fine is { $price ->
         [one] { $points } point was
        *[other] { $points } points were
     } taken.
+foul-fine-capped = The club's fine is { $price ->
+        [one] { $price } point
+       *[other] { $price } points
+    }; the network takes at most { $cap ->
+        [one] { $cap } point
+       *[other] { $cap } points
+    } of fines from a player in one game, so { $points ->
+        [one] { $points } point was taken.
+       *[other] { $points } points were taken.
+    }
+foul-fine-capped_out = The club's fine is { $price ->
+        [one] { $price } point
+       *[other] { $price } points
+    }, but the player's fines in this game have reached the network's cap of { $cap ->
+        [one] { $cap } point
+       *[other] { $cap } points
+    }: nothing was taken.
 foul-fine-empty = The club's fine is { $price ->
         [one] { $price } point
        *[other] { $price } points
@@ -65,7 +82,18 @@ club-settings-foul_public_off = 📣 The club chat hears nothing of fouls.
 club-settings-foul_points_btn = 🟨 Fine { $sign }1
 club-settings-foul_limit_btn = 💀 Foul limit { $sign }1
 club-settings-foul_public_btn = 📣 Fouls in the chat: on/off
-club-settings-foul_range = A fine is 0 to { $top } points; the technical death is offered from a player's foul 1 to { $limit } (0: never).
+club-settings-foul_range = The technical death is offered from a player's foul 1 to { $limit } (0: never).
+club-settings-fine_cap = A foul's fine is 0 to { $cap ->
+        [one] { $cap } point
+       *[other] { $cap } points
+    }: the network's cap on one foul's fine.
+club-settings-fine_hint = ⌨️ Type <code>/settings fine N</code> to set the fine at once (0 to { $cap }: the network's cap).
+club-settings-fine_usage = Usage: <code>/settings fine N</code>, N a whole number of points (0: a warning only).
+club-settings-fine_set = 🟨 A foul now costs { $points ->
+        [one] { $points } point.
+       *[other] { $points } points.
+    }
+club-settings-fine_off = 🟨 A foul now costs nothing: a warning only.
 
 # the host's panel (bot/game/panel/render.py)
 panel-btn-foul = 🟨 Foul

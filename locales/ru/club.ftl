@@ -107,7 +107,7 @@ club-start-claim_admin = { $name } (id { $id }): логин @{ $username } ук�
 
 ## Настройки клуба
 club-settings-denied = Менять настройки могут только администраторы чата и ведущие клуба.
-club-settings-usage = <code>/settings</code> показывает настройки; ответьте на сообщение участника командой <code>/settings host add</code>, чтобы сделать его ведущим.
+club-settings-usage = <code>/settings</code> показывает настройки; <code>/settings fine N</code> задаёт штраф за нарушение; ответьте на сообщение участника командой <code>/settings host add</code>, чтобы сделать его ведущим.
 club-settings-head = <b>Настройки: { $title }</b>
     Язык: { $language }
 club-settings-timer = { $name }: { $seconds ->

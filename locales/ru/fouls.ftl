@@ -21,6 +21,27 @@ foul-fine-short = Штраф клуба — { $price ->
         [few] { $points } балла
        *[many] { $points } баллов
     }.
+foul-fine-capped = Штраф клуба — { $price ->
+        [one] { $price } балл
+        [few] { $price } балла
+       *[many] { $price } баллов
+    }, но сеть списывает с игрока за одну игру не больше { $cap ->
+        [one] { $cap } балла
+       *[other] { $cap } баллов
+    } штрафов: { $points ->
+        [one] списан { $points } балл.
+        [few] списано { $points } балла.
+       *[many] списано { $points } баллов.
+    }
+foul-fine-capped_out = Штраф клуба — { $price ->
+        [one] { $price } балл
+        [few] { $price } балла
+       *[many] { $price } баллов
+    }, но штрафы игрока в этой игре уже дошли до предела сети в { $cap ->
+        [one] { $cap } балл
+        [few] { $cap } балла
+       *[many] { $cap } баллов
+    }: ничего не списано.
 foul-fine-empty = Штраф клуба — { $price ->
         [one] { $price } балл
         [few] { $price } балла
@@ -71,7 +92,19 @@ club-settings-foul_public_off = 📣 Чат клуба о нарушениях �
 club-settings-foul_points_btn = 🟨 Штраф { $sign }1
 club-settings-foul_limit_btn = 💀 Предел нарушений { $sign }1
 club-settings-foul_public_btn = 📣 Нарушения в чате: вкл/выкл
-club-settings-foul_range = Штраф — от 0 до { $top } баллов; технический труп предлагается с 1-го по { $limit }-е нарушение игрока (0 — никогда).
+club-settings-foul_range = Технический труп предлагается с 1-го по { $limit }-е нарушение игрока (0 — никогда).
+club-settings-fine_cap = Штраф за нарушение — от 0 до { $cap ->
+        [one] { $cap } балла
+       *[other] { $cap } баллов
+    }: больше сеть не разрешает.
+club-settings-fine_hint = ⌨️ Штраф можно задать числом: <code>/settings fine N</code> (от 0 до { $cap }, предел сети).
+club-settings-fine_usage = Использование: <code>/settings fine N</code>, N — целое число баллов (0 — только предупреждение).
+club-settings-fine_set = 🟨 Штраф за нарушение теперь { $points ->
+        [one] { $points } балл.
+        [few] { $points } балла.
+       *[many] { $points } баллов.
+    }
+club-settings-fine_off = 🟨 Штраф за нарушение теперь не списывается: только предупреждение.
 
 # пульт ведущего (bot/game/panel/render.py)
 panel-btn-foul = 🟨 Нарушение

@@ -6,7 +6,7 @@ from collections.abc import Iterable, Sequence
 from datetime import UTC, date, datetime
 
 from storage.errors import InvalidAmount, InvalidValue, UnknownGame, UnknownPlayer
-from storage.models import KIND_GAME, GamePoints, Player
+from storage.models import DEFAULT_FINE_CAPS, KIND_GAME, FineCaps, GamePoints, Player
 from storage.repos import _rows
 from storage.sql import Connection, lock_rows
 
@@ -30,6 +30,28 @@ async def balance(conn: Connection, tg_id: int) -> int:
     async with conn.execute("SELECT points FROM balances WHERE tg_id = ?", (tg_id,)) as cur:
         row = await cur.fetchone()
     return 0 if row is None else int(row[0])
+
+
+FINE_CAP = "fine_cap"  # network_settings' names of the caps on fines (FineCaps)
+GAME_FINE_CAP = "game_fine_cap"
+
+
+async def fine_caps(conn: Connection) -> FineCaps:
+    """The network's caps on fines as set (``/network``), or the defaults."""
+    rows = await conn.execute_fetchall(
+        "SELECT name, value FROM network_settings WHERE name IN (?, ?)",
+        (FINE_CAP, GAME_FINE_CAP))
+    found = {str(r[0]): int(r[1]) for r in rows}
+    return FineCaps(fine=found.get(FINE_CAP, DEFAULT_FINE_CAPS.fine),
+                    game=found.get(GAME_FINE_CAP, DEFAULT_FINE_CAPS.game))
+
+
+async def game_fines(conn: Connection, game_id: int, tg_id: int) -> int:
+    """The points a running game's fines took from the player, less those given back."""
+    rows = list(await conn.execute_fetchall(
+        "SELECT coalesce(sum(points), 0) FROM ledger WHERE game_id = ? AND tg_id = ?"
+        " AND kind = ?", (game_id, tg_id, KIND_GAME)))
+    return max(0, -int(rows[0][0]))
 
 
 async def game_status(conn: Connection, game_id: int) -> str:

@@ -16,7 +16,7 @@ from collections.abc import Collection, Sequence
 from contextlib import AbstractAsyncContextManager
 from datetime import UTC, datetime
 
-from storage.errors import InvalidValue, UnknownClub
+from storage.errors import FineAboveCap, InvalidValue, UnknownClub
 from storage.models import CLUB_STATUSES, Club, StaffRoles
 from storage.repos import _ops
 from storage.repos.keyed_cache import KeyedCache
@@ -337,9 +337,10 @@ class Clubs:
 
     async def set_fouls(self, chat_id: int, *, points: int | None = None,
                         limit: int | None = None, public: bool | None = None) -> Club:
-        """What a foul costs (``points``, 0: a warning), from which foul in a game the host is
-        offered the technical death (``limit``, 0: never), whether the club chat hears of
-        each foul (``public``); None: unchanged."""
+        """What a foul costs (``points``, 0: a warning; never above the network's cap on one
+        foul's fine: :class:`FineAboveCap`), from which foul in a game the host is offered the
+        technical death (``limit``, 0: never), whether the club chat hears of each foul
+        (``public``); None: unchanged."""
         for name, value, top in (("foul points", points, MAX_FOUL_POINTS),
                                  ("foul limit", limit, MAX_FOUL_LIMIT)):
             if value is not None and (isinstance(value, bool) or not isinstance(value, int)
@@ -348,6 +349,11 @@ class Clubs:
         fresh: list[Club] = []
         async with self._writing(chat_id, fresh=fresh) as conn:
             club = await require_club(conn, chat_id)
+            # read under the club's row lock: a cap lowered meanwhile locks every club first
+            # (storage/repos/network.py), so this fine is checked against the cap it meets
+            cap = (await _ops.fine_caps(conn)).fine
+            if points is not None and points > cap:
+                raise FineAboveCap("fine", points, cap)
             await conn.execute(
                 "UPDATE clubs SET foul_points = ?, foul_limit = ?, foul_public = ?"
                 " WHERE chat_id = ?",

@@ -9,6 +9,7 @@ from datetime import date, datetime
 from typing import Any
 
 from storage.errors import (
+    FineAboveCap,
     GameClosed,
     InsufficientBalance,
     InvalidAmount,
@@ -144,17 +145,25 @@ class GameChange:
 async def _write_fines(conn: Connection, game_id: int, fines: Sequence[Fine]) -> None:
     """A running game's fines and their reversals as ``game`` ledger rows; a fine larger than
     what its player may spend (the balance less what open gift requests reserve, as for
-    ``/redeem``) raises :class:`InsufficientBalance` (the caller's transaction writes nothing
-    then: the step reads the balance again and decides anew)."""
+    ``/redeem``) raises :class:`InsufficientBalance`, one above the network's caps (one foul's
+    fine, a player's fines in this game) :class:`FineAboveCap` (the caller's transaction
+    writes nothing then: the step reads the balance and the caps again and decides anew)."""
     for fine in fines:
         if fine.points == 0:
             raise InvalidAmount(fine.points)
         if not fine.reason or not fine.phase:
             raise InvalidValue("fine", fine, "empty")
     await lock_rows(conn, "players", "tg_id", sorted({f.tg_id for f in fines}))
+    caps = await _ops.fine_caps(conn) if any(f.points < 0 for f in fines) else None
     for fine in fines:
         await _ops.require_player(conn, fine.tg_id)
         if fine.points < 0:
+            assert caps is not None
+            if -fine.points > caps.fine:
+                raise FineAboveCap("fine", -fine.points, caps.fine)
+            in_game = await _ops.game_fines(conn, game_id, fine.tg_id) - fine.points
+            if in_game > caps.game:
+                raise FineAboveCap("game", in_game, caps.game)
             balance = await _ops.balance(conn, fine.tg_id)
             held = await _ops.reserved(conn, fine.tg_id)
             if balance + fine.points < held:

@@ -404,3 +404,61 @@ async def test_an_aborted_game_gives_its_fines_back_and_keeps_its_fouls(h: Harne
     kinds = [e.kind for e in await h.db.games.events(h.game_id)]
     assert kinds.count("foul") == 3 and kinds[-1] == "aborted"
     assert any("штрафы за нарушения возвращены" in t for t in h.club_texts())
+
+
+async def test_the_networks_cap_on_a_games_fines_takes_less_and_says_so(h: Harness) -> None:
+    """A player's fines in one game never pass the network's cap: the foul still counts, the
+    fine takes what the cap leaves (the log says so), the player is told why; an undone foul
+    gives its room back."""
+    await h.dealt(10)
+    await h.db.network.set_cap("game_fine_cap", 5, admin_id=ADMIN, now=h.clock())
+    await h.db.clubs.set_fouls(CHAT, points=3, limit=0)
+    await give(h, 2, 20)
+    for _ in range(3):
+        await h.service.foul(CHAT, HOST, 2, FoulReason.OUT_OF_TURN)
+    assert [f.points for f in h.table.game.fouls] == [3, 2, 0]
+    assert [e.payload["points"] for e in await h.db.games.events(h.game_id)
+            if e.kind == "foul"] == [3, 2, 0]
+    assert [f[1] for f in await fines(h)] == [-3, -2]
+    told = [t for t in texts(h, h.tg(2)) if "Штраф клуба" in t]
+    assert "не больше 5 баллов штрафов: списано 2 балла." in told[0]
+    assert "уже дошли до предела сети в 5 баллов: ничего не списано." in told[1]
+    await h.service.undo_foul(CHAT, HOST, 1)  # 3 points back: room for 3 again
+    await h.service.foul(CHAT, HOST, 2, FoulReason.OUT_OF_TURN)
+    assert h.table.game.fouls[-1].points == 3
+    assert await h.db.ledger.balance(h.tg(2)) == 15
+    await h.service.foul(CHAT, HOST, 3, FoulReason.GESTURE)  # another player: a room of its own
+    assert h.table.game.fouls[-1].points == 0  # (it has no points)
+
+
+async def test_a_lowered_cap_on_one_fine_lowers_the_clubs_fine(h: Harness) -> None:
+    await h.dealt(10)
+    await h.db.clubs.set_fouls(CHAT, points=8)
+    await give(h, 4, 20)
+    await h.db.network.set_cap("fine_cap", 4, admin_id=ADMIN, now=h.clock())
+    await h.service.foul(CHAT, HOST, 4, FoulReason.OUT_OF_TURN)
+    assert [f[1] for f in await fines(h)] == [-4]
+    assert "Штраф: 4 балла." in texts(h, h.tg(4))[-1]
+
+
+async def test_a_cap_lowered_under_the_step_is_read_again(h: Harness, monkeypatch: Any) -> None:
+    """The caps are read, then lowered before the step's transaction: the transaction refuses
+    the fine, nothing is written, the step reads again and fines what the new cap leaves."""
+    await h.dealt(10)
+    await h.db.clubs.set_fouls(CHAT, points=3)
+    await give(h, 5, 20)
+    real = h.db.network.fine_caps
+    reads: list[int] = []
+
+    async def stale_then_real() -> Any:
+        reads.append(1)
+        if len(reads) == 1:
+            caps = await real()
+            await h.db.network.set_cap("game_fine_cap", 1, admin_id=ADMIN, now=h.clock())
+            return caps
+        return await real()
+    monkeypatch.setattr(h.db.network, "fine_caps", stale_then_real)
+    await h.service.foul(CHAT, HOST, 5)
+    assert len(reads) == 2
+    assert [f[1] for f in await fines(h)] == [-1]
+    assert h.table.game.fouls[0].points == 1

@@ -3,10 +3,12 @@ its undoing (``/unfoul``) and, from the club's Nth foul of a player, the offer o
 death (the bot proposes, the host decides).
 
 A foul is one step logged at once with its fine (``GameCore.record_now``): the fine's ledger row
-is checked against the player's balance in the same transaction, so a fine takes at most what
-the player may spend (its balance less what open gift requests reserve) and the log says what
-it took. What it costs, from which foul the offer comes and whether the club chat hears of it
-are the club's settings (``/settings``), read at each foul.
+is checked against the player's balance and the network's caps in the same transaction, so a
+fine takes at most what the player may spend (its balance less what open gift requests
+reserve), never more than the network's cap on one foul's fine nor more than its cap on a
+player's fines in one game leaves, and the log says what it took. What it costs, from which
+foul the offer comes and whether the club chat hears of it are the club's settings
+(``/settings``), read at each foul.
 """
 
 from __future__ import annotations
@@ -22,7 +24,7 @@ from bot.game.rooms.host import HostControls
 from bot.game.rooms.phase import PhaseService
 from engine import Foul, FoulReason, RuleViolation
 from record.table import Table
-from storage.errors import InsufficientBalance
+from storage.errors import FineAboveCap, InsufficientBalance
 from storage.models import Club, Fine
 from storage.repos.games import GameChange
 from views.event_text import Lazy
@@ -90,11 +92,16 @@ class FoulDesk(PhaseService):
                                                    reason=Safe(text), note=note)
         return said
 
-    def _fine(self, foul: Foul, price: int) -> Lazy:
+    def _fine(self, foul: Foul, price: int, cap: int | None = None) -> Lazy:
+        """What a foul's fine took; ``cap``: the network's cap on a player's fines in one game
+        took less than the price (else the balance did)."""
         key = ("foul.fine.none" if not price else
                "foul.fine.taken" if foul.points == price else
+               ("foul.fine.capped" if foul.points else "foul.fine.capped_out")
+               if cap is not None else
                "foul.fine.short" if foul.points else "foul.fine.empty")
-        return lambda locale: self.tr.t(locale, key, points=foul.points, price=price)
+        return lambda locale: self.tr.t(locale, key, points=foul.points, price=price,
+                                        cap=cap or 0)
 
     # ------------------------------------------------------------------ a foul
     async def foul(self, where: Where, user_id: int, seat: int,
@@ -116,16 +123,24 @@ class FoulDesk(PhaseService):
             during = table.foul_phase()
             for _ in range(FINE_TRIES):
                 await self.core.flush(table)  # this game's earlier writes are in
-                taken = 0
-                if club.foul_points:
+                caps = await self.db.network.fine_caps()
+                price = min(club.foul_points, caps.fine)
+                # what the network leaves of a player's fines in one game, after this game's
+                # fouls of the seat that stand (the log's, as the ledger's rows of the game)
+                left = max(0, caps.game - sum(f.points for f in table.game.fouls
+                                              if f.seat == seat and not f.undone))
+                taken, capped = 0, False
+                if price:
                     available = await self.db.ledger.available(table.tg_of(seat))
-                    taken = max(0, min(club.foul_points, available))
+                    taken = max(0, min(price, left, available))
+                    capped = left < min(price, available)
                 try:
                     _, result = engine.foul(table.game, seat, reason=reason, points=taken,
                                             during=during)
                 except RuleViolation as e:
                     raise rule(e) from None
-                words, offered = await self._tell_foul(table, club, result, note,
+                fine = self._fine(result.foul, price, caps.game if capped else None)
+                words, offered = await self._tell_foul(table, club, result, note, fine,
                                                        confirm=confirm)
                 payload: dict[str, object] = {"seat": seat, "reason": str(reason),
                                               "points": taken}
@@ -138,18 +153,19 @@ class FoulDesk(PhaseService):
                 try:
                     await self.core.record_now(table, "foul", payload,
                                                self._fines(table, result.ledger))
-                except InsufficientBalance:
-                    continue  # the balance changed since it was read: read it again
+                except (InsufficientBalance, FineAboveCap):
+                    continue  # the balance or a cap changed since it was read: read again
                 return reply("foul.done", **words)
             raise UserError("foul.busy")
 
     async def _tell_foul(self, table: Table, club: Club, result: engine.FoulResult,
-                         note: str | None, *, confirm: bool) -> tuple[dict[str, Any], bool]:
+                         note: str | None, fine: Lazy, *,
+                         confirm: bool) -> tuple[dict[str, Any], bool]:
         """What a foul says: the player in private, the club chat when the club says so, the
         host when it typed the foul, and the offer of the technical death from the club's
         limit on. Returns the host's answer's arguments and whether the offer was made."""
         foul = result.foul
-        reason, fine = self._reason(foul, note), self._fine(foul, club.foul_points)
+        reason = self._reason(foul, note)
         who = self.notifier.seat(table, foul.seat)
         await self.notifier.to_player(table, foul.seat, "foul.player", game=table.game_id,
                                       reason=reason, fine=fine, count=result.standing)

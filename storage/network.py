@@ -1,0 +1,80 @@
+"""The network's settings (``/network``): the caps on one foul's fine and on a player's fines
+in one game. A setting nobody changed has no row: its default (``DEFAULT_FINE_CAPS``)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+
+from storage.errors import InvalidValue
+from storage.models import Club, FineCaps
+from storage.repos import _ops
+from storage.repos.clubs import MAX_FOUL_POINTS, require_club
+from storage.repos.keyed_cache import KeyedCache
+from storage.sql import Store
+
+MAX_GAME_FINE_CAP = 10 * MAX_FOUL_POINTS
+CAPS = {_ops.FINE_CAP: MAX_FOUL_POINTS, _ops.GAME_FINE_CAP: MAX_GAME_FINE_CAP}  # name -> top
+
+
+@dataclass(frozen=True)
+class CapChange:
+    """A cap set: its value before and now, and the clubs whose fine it lowered (each with its
+    fine before)."""
+
+    name: str
+    old: int
+    new: int
+    lowered: tuple[tuple[Club, int], ...] = ()
+
+
+class Network:
+    def __init__(self, db: Store, clubs: KeyedCache[Club]) -> None:
+        self._db = db
+        self._clubs = clubs  # the clubs' cache: a lowered fine is a club's write
+
+    async def fine_caps(self) -> FineCaps:
+        async with self._db.read() as conn:
+            return await _ops.fine_caps(conn)
+
+    async def set_cap(self, name: str, value: int, *, admin_id: int,
+                      now: datetime) -> CapChange:
+        """Set ``fine_cap`` or ``game_fine_cap`` (0 up to its top in ``CAPS``). A cap on one
+        foul's fine lowers every club's fine above it, in the same transaction; the admin log
+        says who set it and which club's fine went down."""
+        top = CAPS.get(name)
+        if top is None:
+            raise InvalidValue("network setting", name, "unknown")
+        if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= top:
+            raise InvalidValue(name, value, "out_of_range")
+        lowered_ids: list[int] = []
+        fresh: list[Club] = []
+        lowered: list[tuple[Club, int]] = []
+        async with self._clubs.writing(self._db, lowered_ids, fresh) as conn:
+            if name == _ops.FINE_CAP and conn.shared:
+                # every club's row first: a club's fine set meanwhile (Clubs.set_fouls, under
+                # its row's lock) is either in before this lowers it, or meets the new cap
+                await conn.execute_fetchall("SELECT 1 FROM clubs ORDER BY chat_id FOR UPDATE")
+            caps = await _ops.fine_caps(conn)
+            old = caps.fine if name == _ops.FINE_CAP else caps.game
+            await conn.execute(
+                "INSERT INTO network_settings (name, value, set_by, set_at) VALUES (?, ?, ?, ?)"
+                " ON CONFLICT (name) DO UPDATE SET value = excluded.value,"
+                " set_by = excluded.set_by, set_at = excluded.set_at",
+                (name, value, admin_id, now.isoformat()))
+            await _ops.admin_log(conn, admin_id, f"network_{name}", f"{old} -> {value}", now)
+            if name == _ops.FINE_CAP:
+                above = {int(r[0]): int(r[1]) for r in await conn.execute_fetchall(
+                    "SELECT chat_id, foul_points FROM clubs WHERE foul_points > ?"
+                    " ORDER BY chat_id", (value,))}
+                if above:
+                    await conn.execute("UPDATE clubs SET foul_points = ? WHERE foul_points > ?",
+                                       (value, value))
+                for chat_id, before in above.items():
+                    lowered_ids.append(chat_id)
+                    club = await require_club(conn, chat_id)
+                    fresh.append(club)
+                    lowered.append((club, before))
+                    await _ops.admin_log(conn, admin_id, "club_fine_lowered",
+                                         f"club={chat_id} {before} -> {value}", now)
+        return CapChange(name, old, value, tuple(lowered))
