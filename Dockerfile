@@ -1,7 +1,9 @@
 # The Mafia club bot: `docker compose up -d` (see docker-compose.yml and .env.example).
-# An exact base tag (the Python the lock files were resolved with); bump it together with a
-# `scripts/lock` run and a test pass.
-FROM python:3.11.7-slim-bookworm
+# A current 3.11 patch release, pinned by the digest of its multi-architecture index (the tag
+# names it, the digest fixes the bytes: a re-pushed tag changes nothing here). The lock files
+# carry no patch-level marker; bump tag and digest together, with a `scripts/lock` run and a
+# test pass.
+FROM python:3.11.17-slim-bookworm@sha256:2333bd330d12de02514770b3585cad313644316047cdee24a7acfdece6de6efb
 
 ENV PYTHONDONTWRITEBYTECODE=1 \
     PYTHONUNBUFFERED=1 \

@@ -40,7 +40,9 @@ def test_venv_script_and_docker_use_the_locks() -> None:
     assert "--require-hashes -r requirements-dev.lock" in venv
     assert "cat pyproject.toml requirements-dev.lock | sha256sum" in venv  # lock change: reinstall
     docker = (ROOT / "Dockerfile").read_text(encoding="utf-8")
-    assert re.search(r"^FROM python:3\.11\.\d+-slim-bookworm$", docker, re.M)
+    # a 3.11 patch release no older than 3.11.17, pinned by digest
+    base = re.search(r"^FROM python:3\.11\.(\d+)-slim-bookworm@sha256:[0-9a-f]{64}$", docker, re.M)
+    assert base is not None and int(base.group(1)) >= 17
     assert "pip install --require-hashes -r requirements.lock" in docker
     assert "pip install --no-deps" in docker
     assert 'CMD ["python", "-m", "bot", "check"]' in docker
