@@ -50,7 +50,7 @@ from bot.services.chats import ChatMoves
 from bot.services.club_settings import ClubSettings
 from bot.services.expiry import ExpiryReport, run_expiry
 from bot.services.moving import Moving
-from bot.services.permissions import ChatAdmins, Permissions, chat_member_status
+from bot.services.permissions import Permissions
 from bot.services.shop import Shop
 from bot.services.status import Status
 from bot.services.voids import VoidService
@@ -187,7 +187,8 @@ class App:
                 await self.bot.delete_webhook(drop_pending_updates=False)
             try:
                 await register_commands(self.bot, self.services.translator,
-                                        self.settings.default_locale, self.settings.admin_ids)
+                                        self.settings.default_locale,
+                                        await self.services.permissions.network_staff())
             except TelegramAPIError as e:  # menus are a convenience: run without them
                 log.warning("could not register commands", extra={"error": str(e)})
             if self.sharing is None:
@@ -536,9 +537,8 @@ async def create_app(
     sender = TelegramSender(bot, limits=limits)
     delivery = Delivery(db, sender)
     accounts = Accounts(db, default_locale=settings.default_locale, clock=clock)
-    permissions = Permissions(db, owners=settings.admin_ids, hosts=settings.host_ids,
-                              chat_admins=ChatAdmins(chat_member_status(bot)))
-    admin = Admin(db, accounts, settings.admin_ids, clock=clock)
+    permissions = Permissions.of(db, settings, bot)
+    admin = Admin(db, accounts, permissions, clock=clock)
     sender.on_blocked(accounts.mark_bot_blocked)
     chat_moves = ChatMoves(db)
     sender.on_migrated(chat_moves.moved)
@@ -546,14 +546,14 @@ async def create_app(
                         accounts=accounts, admin=admin, replies=Replies(delivery, sender),
                         permissions=permissions, chat_moves=chat_moves)
     services.extra["stats"] = StatsService(db)
-    services.extra["moving"] = Moving(accounts, settings.admin_ids)
-    services.extra["club_settings"] = ClubSettings(db, settings)
+    services.extra["moving"] = Moving(accounts, permissions)
+    services.extra["club_settings"] = ClubSettings(db, settings, permissions)
     services.extra["delivery"] = delivery
-    shop = Shop(db, accounts, translator, settings.admin_ids,
+    shop = Shop(db, accounts, translator, permissions,
                 request_days=settings.gift_request_days, clock=clock)
     shop.queued = delivery.queued
     services.extra["shop"] = shop
-    services.extra["catalogue"] = Catalogue(db, settings.admin_ids, clock=clock)
+    services.extra["catalogue"] = Catalogue(db, permissions, clock=clock)
     voids = VoidService(db, accounts, translator, permissions, clock=clock)
     voids.queued = delivery.queued
     services.extra["voids"] = voids

@@ -9,11 +9,13 @@ from apscheduler.schedulers.asyncio import AsyncIOScheduler
 
 from bot.delivery.worker import Delivery
 from bot.evenings.service import EveningService
+from bot.game.core import MayHost
 from bot.game.messages.notifier import Notifier
 from bot.game.messages.senders import QueueSender
 from bot.game.service import GameService
 from bot.game.timers import Clock, JobGuard, SchedulerDeadlines, utc_now
 from bot.services import Services
+from bot.services.permissions import Power
 from record.table import GameTimers
 
 
@@ -36,7 +38,7 @@ def install_games(services: Services, scheduler: AsyncIOScheduler,
                         lambda tg_id: games.locale_of(tg_id))
     # Deadlines run on real time, like the scheduler that fires them.
     games = GameService(services.db, notifier, SchedulerDeadlines(scheduler, guard),
-                        services.translator, timers=timers, host_ids=settings.host_ids,
+                        services.translator, timers=timers, may_host=may_host(services),
                         clock=utc_now, default_locale=settings.default_locale, panel=True,
                         web_url=mini_app_url(settings.web_url), topics=services.sender,
                         pages_url=settings.web_url, zone=settings.timezone)
@@ -88,15 +90,27 @@ async def start_games(bot: Bot, games: GameService, evenings: EveningService) ->
     await evenings.restore()
 
 
+def may_host(services: Services) -> MayHost:
+    """The game layer's question "may this account open a table in this club chat":
+    ``Power.HOST`` (bot/services/permissions.py)."""
+    permissions = services.permissions
+
+    async def asked(user_id: int, chat_id: int) -> bool:
+        return await permissions.may(user_id, Power.HOST, club_id=chat_id)
+
+    return asked
+
+
 def hosts_there(services: Services, games: GameService) -> Callable[[int, int], Awaitable[bool]]:
     """Who hosts in a club chat (their answers there are never held back:
-    bot/telegram/flood.py's ``ClubAnswers``): the network's admins and hosts, and the host of
-    a table open in it; from memory (a group's update reads nothing for it)."""
-    settings = services.settings
+    bot/telegram/flood.py's ``ClubAnswers``): the staff the database names for it (owners,
+    network admins, its club admins and hosts, HOST_IDS), and the host of a table open in it;
+    from memory, never asking Telegram (a group's update reads nothing for it)."""
+    permissions = services.permissions
 
     async def is_host(chat_id: int, user_id: int) -> bool:
-        return (user_id in settings.admin_ids or user_id in settings.host_ids
-                or any(t.chat_id == chat_id and t.open and t.host_id == user_id
-                       for t in games.tables.values()))
+        return (any(t.chat_id == chat_id and t.open and t.host_id == user_id
+                    for t in games.tables.values())
+                or await permissions.stored_host(user_id, chat_id))
 
     return is_host

@@ -52,6 +52,14 @@ UNAVAILABLE_RETRY_SECONDS = 2.0  # a deadline the database could not serve looks
 ACTIVE_STAGES = (Stage.NIGHT, Stage.VOTE, Stage.FATE, Stage.CANCEL)
 
 Expiry = Callable[[Table], Awaitable[None]]
+# may_host(user_id, chat_id): whether the account may open a table in the club chat (the
+# application asks bot/services/permissions.py; the game layer never decides it alone)
+MayHost = Callable[[int, int], Awaitable[bool]]
+
+
+async def nobody_hosts(user_id: int, chat_id: int) -> bool:
+    """The default: only a caller that checked already (``is_admin``) opens a table."""
+    return False
 """What a phase does when one of its deadlines fires (called under the game's lock)."""
 
 # the game whose step under way the host took (checked as the host inside it): the host's panel
@@ -117,7 +125,7 @@ class GameCore:
         translator: Translator,
         *,
         timers: GameTimers,
-        host_ids: frozenset[int],
+        may_host: MayHost,
         clock: Clock,
         default_locale: str,
         bot_username: str,
@@ -131,7 +139,7 @@ class GameCore:
         self.deadlines = deadlines
         self.tr = translator
         self.timers = timers
-        self.host_ids = host_ids
+        self.may_host = may_host
         self.clock = clock
         self.default_locale = default_locale
         self.bot_username = bot_username

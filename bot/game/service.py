@@ -28,7 +28,7 @@ from collections.abc import Callable, Collection
 
 import engine
 from bot.delivery.worker import Delivery
-from bot.game.core import GameCore, Place, Reply, Where, reply, rule
+from bot.game.core import GameCore, MayHost, Place, Reply, Where, nobody_hosts, reply, rule
 from bot.game.messages.notifier import Notifier
 from bot.game.panel.live import HostPanel
 from bot.game.panel.view import HostDesk, HostView, countdown
@@ -59,7 +59,7 @@ class GameService:
         translator: Translator,
         *,
         timers: GameTimers | None = None,
-        host_ids: frozenset[int] = frozenset(),
+        may_host: MayHost = nobody_hosts,
         clock: Clock = utc_now,
         default_locale: str = "ru",
         bot_username: str = "",
@@ -73,7 +73,7 @@ class GameService:
     ) -> None:
         self.core = core = GameCore(
             db, notifier, deadlines, translator, timers=timers or GameTimers(),
-            host_ids=host_ids, clock=clock, default_locale=default_locale,
+            may_host=may_host, clock=clock, default_locale=default_locale,
             bot_username=bot_username, rng=rng or secrets.SystemRandom(), new_seed=new_seed,
             zone=zone)
         self.results = Results(core, pages_url)
@@ -157,7 +157,7 @@ class GameService:
         return restored
 
     async def open_lobby(self, where: Where, title: str, user_id: int, *,
-                         is_admin: bool) -> Table:
+                         is_admin: bool = False) -> Table:
         """``/newgame``: a table's lobby; on the night of the club's evening its host is
         offered the signed-up players first (:mod:`bot.game.rooms.guests`)."""
         table = await self.lobby.open_lobby(where, title, user_id, is_admin=is_admin)
@@ -194,10 +194,6 @@ class GameService:
     @property
     def tr(self) -> Translator:
         return self.core.tr
-
-    @property
-    def host_ids(self) -> frozenset[int]:
-        return self.core.host_ids
 
     @property
     def bot_username(self) -> str:

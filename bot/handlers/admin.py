@@ -1,4 +1,5 @@
-"""Admin commands (private chat, ADMIN_IDS only; storage logs who did what)."""
+"""Admin commands (private chat, the network's owners and admins only: ``AdminOnly``; each
+service checks its power again; storage logs who did what)."""
 
 from __future__ import annotations
 

@@ -6,18 +6,17 @@ from __future__ import annotations
 
 import logging
 
-from aiogram import Bot, F, Router
+from aiogram import F, Router
 from aiogram.filters import Command, CommandObject
 from aiogram.types import CallbackQuery, InlineKeyboardButton, InlineKeyboardMarkup, Message
 
-from bot.config import Settings
 from bot.delivery.replies import Replies
 from bot.delivery.sender import TelegramSender
 from bot.errors import UserError
 from bot.evenings.callbacks import EveningCb, EveningDialogCb
 from bot.evenings.dialog import chosen_start, screen
 from bot.evenings.service import EveningService
-from storage.db import Database
+from bot.services.permissions import Permissions, Power
 from storage.models import EVENING_OPEN, Club, Player
 from views import evenings as texts
 from views.i18n import Safe, Translator
@@ -26,27 +25,18 @@ log = logging.getLogger("bot.handlers.evenings")
 CANCEL_WORDS = {"cancel", "отмена", "отменить"}
 
 
-async def may_host(bot: Bot, db: Database, settings: Settings, chat_id: int,
-                   user_id: int) -> bool:
-    """A host of the club: in HOST_IDS or ADMIN_IDS, a club host, or a chat administrator."""
-    if user_id in settings.host_ids or user_id in settings.admin_ids:
-        return True
-    if user_id in await db.clubs.hosts(chat_id):
-        return True
-    try:
-        member = await bot.get_chat_member(chat_id, user_id)
-    except Exception:  # the API down or the bot not in the chat: not an administrator then
-        log.warning("getChatMember failed", extra={"chat_id": chat_id})
-        return False
-    return member.status in ("creator", "administrator")
+async def may_host(permissions: Permissions, chat_id: int, user_id: int) -> bool:
+    """Announces the club's evenings: who may manage the club, or host in it."""
+    return (await permissions.may(user_id, Power.MANAGE_CLUB, club_id=chat_id)
+            or await permissions.may(user_id, Power.HOST, club_id=chat_id))
 
 
-async def evening(message: Message, command: CommandObject, bot: Bot, db: Database,
-                  settings: Settings, evenings: EveningService, replies: Replies,
+async def evening(message: Message, command: CommandObject, permissions: Permissions,
+                  evenings: EveningService, replies: Replies,
                   translator: Translator, club: Club, locale: str) -> None:
     assert message.from_user is not None
     user = message.from_user.id
-    if not await may_host(bot, db, settings, message.chat.id, user):
+    if not await may_host(permissions, message.chat.id, user):
         raise UserError("evening.not_host")
     words = (command.args or "").split()
     if not words:
@@ -62,12 +52,12 @@ async def evening(message: Message, command: CommandObject, bot: Bot, db: Databa
         await evenings.typed(club, user, words)  # the post is the answer
 
 
-async def dialog(query: CallbackQuery, callback_data: EveningDialogCb, bot: Bot, db: Database,
-                 settings: Settings, evenings: EveningService, sender: TelegramSender,
+async def dialog(query: CallbackQuery, callback_data: EveningDialogCb,
+                 permissions: Permissions, evenings: EveningService, sender: TelegramSender,
                  replies: Replies, translator: Translator, club: Club, locale: str) -> None:
     """A press of the announcing buttons (a host's only); the seats' press announces."""
     message = query.message
-    if message is None or not await may_host(bot, db, settings, message.chat.id,
+    if message is None or not await may_host(permissions, message.chat.id,
                                              query.from_user.id):
         raise UserError("evening.not_host")
     if callback_data.close:

@@ -6,7 +6,7 @@ import logging
 import re
 from dataclasses import replace
 
-from aiogram import Bot, F, Router
+from aiogram import F, Router
 from aiogram.filters import Command, CommandObject
 from aiogram.types import CallbackQuery, Message
 
@@ -16,7 +16,6 @@ from bot.errors import UserError
 from bot.game.callbacks import LobbyCb
 from bot.game.rooms.fouls import parse_reason
 from bot.game.service import GameService, Place, Reply
-from storage.db import Database
 from storage.models import Player
 from storage.numbers import read_number
 
@@ -58,25 +57,10 @@ def _user(message: Message) -> int:
     return message.from_user.id
 
 
-async def _is_admin(bot: Bot, chat_id: int, user_id: int) -> bool:
-    try:
-        member = await bot.get_chat_member(chat_id, user_id)
-    except Exception:  # the API is down or the bot is not in the chat: not an admin then
-        log.warning("getChatMember failed", extra={"chat_id": chat_id})
-        return False
-    return member.status in ("creator", "administrator")
-
-
-async def _may_host(bot: Bot, games: GameService, db: Database, chat_id: int, user: int) -> bool:
-    return (user in games.host_ids or user in await db.clubs.hosts(chat_id)
-            or await _is_admin(bot, chat_id, user))
-
-
-async def newgame(message: Message, bot: Bot, games: GameService, db: Database) -> None:
-    user = _user(message)
-    admin = await _may_host(bot, games, db, message.chat.id, user)
-    await games.open_lobby(_place(message), message.chat.title or str(message.chat.id), user,
-                           is_admin=admin)
+async def newgame(message: Message, games: GameService) -> None:
+    """Who may open a table: the game layer asks ``Power.HOST`` (bot/wiring.py)."""
+    await games.open_lobby(_place(message), message.chat.title or str(message.chat.id),
+                           _user(message))
 
 
 async def invite(message: Message, command: CommandObject, games: GameService,
@@ -216,29 +200,26 @@ async def endgame(message: Message, command: CommandObject, games: GameService) 
 
 
 async def lobby_button(query: CallbackQuery, callback_data: LobbyCb, games: GameService,
-                       sender: TelegramSender, user_locale: str, bot: Bot, db: Database,
+                       sender: TelegramSender, user_locale: str,
                        account: Player | None = None) -> None:
     if callback_data.action == "join":
         answer = await games.join(callback_data.game, query.from_user.id, account)
     elif callback_data.action == "leave":
         answer = await games.leave(callback_data.game, query.from_user.id)
     else:
-        answer = await _another_table(query, games, bot, db)
+        answer = await _another_table(query, games)
     # a popup: in the presser's language, not the club's
     await sender.answer(query, plain(games.notifier.t(user_locale, answer.key, **answer.kwargs)))
 
 
-async def _another_table(query: CallbackQuery, games: GameService, bot: Bot, db: Database
-                         ) -> Reply:
+async def _another_table(query: CallbackQuery, games: GameService) -> Reply:
     """The lobby's "another table": the presser opens the club's next table (as ``/newgame``
     would, in a topic of its own in a forum when the bot may create one)."""
     message = query.message
     if not isinstance(message, Message):
         raise UserError("game.stale")  # the lobby is too old for Telegram to show it
-    user = query.from_user.id
-    admin = await _may_host(bot, games, db, message.chat.id, user)
     table = await games.open_lobby(_place(message), message.chat.title or str(message.chat.id),
-                                   user, is_admin=admin)
+                                   query.from_user.id)
     return Reply("tables.opened", {"number": table.number, "game": table.game_id})
 
 

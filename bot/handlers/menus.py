@@ -3,7 +3,8 @@
 * private chats: the player's commands;
 * group members: ``/help`` only (they join with the lobby's button);
 * group administrators: help, the leaderboard, ``/settings`` and the host's game commands;
-* each ADMIN_IDS private chat (``BotCommandScopeChat``): the player's commands plus the admin's.
+* each owner's and network admin's private chat (``BotCommandScopeChat``): the player's
+  commands plus the admin's.
 """
 
 from __future__ import annotations
@@ -49,15 +50,16 @@ def menu(translator: Translator, locale: str, names: tuple[str, ...],
 
 
 async def register_commands(bot: Bot, translator: Translator, default_locale: str,
-                            admin_ids: Iterable[int] = ()) -> None:
-    """Every scope in every language, plus the default-language fallbacks."""
+                            network_staff: Iterable[int] = ()) -> None:
+    """Every scope in every language, plus the default-language fallbacks; the admins' menu
+    for each of ``network_staff`` (the owners and network admins: ``Permissions``)."""
     scopes: list[tuple[Scope, tuple[str, ...]]] = [
         (BotCommandScopeAllPrivateChats(), PRIVATE_COMMANDS),
         (BotCommandScopeAllGroupChats(), MEMBER_COMMANDS),
         (BotCommandScopeAllChatAdministrators(), GROUP_ADMIN_COMMANDS),
     ]
     scopes += [(BotCommandScopeChat(chat_id=admin_id), (*PRIVATE_COMMANDS, *ADMIN_COMMANDS))
-               for admin_id in sorted(set(admin_ids))]
+               for admin_id in sorted(set(network_staff))]
     for scope, names in scopes:
         keys = PRIVATE_KEYS if isinstance(scope, BotCommandScopeChat) else None
         for locale in SUPPORTED:

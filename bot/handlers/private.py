@@ -54,7 +54,7 @@ async def start(
 async def _tell_admins(services: Services, key: str, **args: object) -> None:
     """A claim of an imported record, for every admin to confirm with /link (in their
     language)."""
-    for admin_id in sorted(services.admin.admin_ids):
+    for admin_id in await services.permissions.network_staff():
         admin = await services.accounts.get(admin_id)
         await services.replies.send_text(admin_id, services.translator.t(
             services.accounts.locale_of(admin, None), key, **args))
@@ -63,7 +63,7 @@ async def _tell_admins(services: Services, key: str, **args: object) -> None:
 async def help_(message: Message, services: Services, locale: str) -> None:
     text = services.translator.t(locale, "help.private", complaints=COMPLAINTS_PER_DAY)
     text += "\n" + services.translator.t(locale, "shop.help.private")
-    if message.from_user and services.admin.is_admin(message.from_user.id):
+    if message.from_user and await services.admin.is_admin(message.from_user.id):
         text += "\n\n" + services.translator.t(locale, "help.admin")
         text += "\n\n" + services.translator.t(locale, "shop.help.admin")
     await services.replies.answer(message, text)

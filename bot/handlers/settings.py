@@ -94,7 +94,7 @@ async def settings_command(message: Message, command: CommandObject, bot: Bot,
                            club_settings: ClubSettings, services: Services, locale: str) -> None:
     assert message.from_user is not None
     chat = message.chat.id
-    await club_settings.require(bot, chat, message.from_user.id)
+    await club_settings.require(chat, message.from_user.id)
     args = (command.args or "").split()
     tr = services.translator
     if len(args) == 2 and args[0] == "fine":
@@ -125,7 +125,7 @@ async def settings_button(query: CallbackQuery, callback_data: SettingsCb, bot: 
     if message is None:
         return
     chat = message.chat.id
-    await club_settings.require(bot, chat, query.from_user.id)
+    await club_settings.require(chat, query.from_user.id)
     action, arg = callback_data.action, callback_data.arg
     page = "main"
     if action == "lang":

@@ -173,7 +173,7 @@ async def photo_hint(message: Message, services: Services, locale: str) -> None:
 
 async def admins_photo(message: Message, catalogue: Catalogue) -> bool:
     return message.from_user is not None and bool(message.photo) \
-        and message.from_user.id in catalogue.admin_ids
+        and await catalogue.is_admin(message.from_user.id)
 
 
 async def dialog_button(query: CallbackQuery, callback_data: CatalogueCb, catalogue: Catalogue,

@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
 from dataclasses import dataclass
 
 from bot.errors import UserError, explain
 from bot.services.accounts import Accounts, Clock, display, utc_now
+from bot.services.permissions import Permissions, Power
 from storage.db import Database
 from storage.errors import InsufficientBalance, StorageError
 from storage.models import Player
@@ -37,17 +37,18 @@ class Admin:
         self,
         db: Database,
         accounts: Accounts,
-        admin_ids: Iterable[int],
+        permissions: Permissions,
         *,
         clock: Clock = utc_now,
     ) -> None:
         self.db = db
         self.accounts = accounts
-        self.admin_ids = frozenset(admin_ids)
+        self.permissions = permissions
         self.clock = clock
 
-    def is_admin(self, tg_id: int) -> bool:
-        return tg_id in self.admin_ids
+    async def is_admin(self, tg_id: int) -> bool:
+        """An owner or a network admin: the admins' router, help and menu."""
+        return await self.permissions.is_network_staff(tg_id)
 
     async def parse_points_args(self, args: str, usage: str) -> tuple[Player, int, str]:
         """``NICK POINTS REASON`` where NICK may contain spaces (or be quoted)."""
@@ -72,6 +73,7 @@ class Admin:
         raise UserError("admin.not_found", nick=" ".join(words[: numbers[0]]))
 
     async def redeem(self, admin_id: int, args: str) -> PointsChange:
+        await self.permissions.require(admin_id, Power.MOVE_POINTS)
         player, points, reason = await self.parse_points_args(args, "admin.redeem_usage")
         if points <= 0:
             raise UserError("admin.invalid_amount", points=points)
@@ -89,6 +91,7 @@ class Admin:
         return PointsChange(player, points, reason, balance)
 
     async def adjust(self, admin_id: int, args: str) -> PointsChange:
+        await self.permissions.require(admin_id, Power.MOVE_POINTS)
         player, points, reason = await self.parse_points_args(args, "admin.adjust_usage")
         if points == 0:
             raise UserError("admin.invalid_amount", points=points)
@@ -106,6 +109,7 @@ class Admin:
         return PointsChange(player, points, reason, balance)
 
     async def block(self, admin_id: int, args: str) -> tuple[Player, str]:
+        await self.permissions.require(admin_id, Power.MOVE_POINTS)
         if not args.strip():
             raise UserError("admin.block_usage")
         player, reason = await self.accounts.split_nick(args)
@@ -117,6 +121,7 @@ class Admin:
         return player, reason
 
     async def unblock(self, admin_id: int, args: str) -> Player:
+        await self.permissions.require(admin_id, Power.MOVE_POINTS)
         if not args.strip():
             raise UserError("admin.unblock_usage")
         player = await self.accounts.by_nick(args.strip().strip('"'))
@@ -126,6 +131,7 @@ class Admin:
         return player
 
     async def export_csv(self, admin_id: int) -> bytes:
+        await self.permissions.require(admin_id, Power.MOVE_POINTS)
         data = await self.db.ledger.export_csv()
         await self.db.admin_log.record(admin_id, "export", "balances csv", self.clock())
         return data.encode("utf-8")
@@ -133,6 +139,7 @@ class Admin:
     async def export_xlsx(self, admin_id: int) -> bytes:
         """The same columns as :meth:`export_csv` on the first sheet (the one ``/import``
         reads), and every gift request on a second."""
+        await self.permissions.require(admin_id, Power.MOVE_POINTS)
         data = await self.db.ledger.export_xlsx(more=[
             ("gift requests", EXPORT_COLUMNS, await self.db.gift_requests.export_rows())])
         await self.db.admin_log.record(admin_id, "export", "balances xlsx", self.clock())
@@ -144,6 +151,8 @@ class Admin:
         return write_csv(EXPORT_COLUMNS, rows) if rows else None
 
     async def complaints(self, admin_id: int) -> list[tuple[Player, int]]:
+        """Every player's complaints, network-wide: the network's admins."""
+        await self.permissions.require(admin_id, Power.MANAGE_CLUB)
         counts = await self.db.complaints.counts()
         await self.db.admin_log.record(admin_id, "complaints", "viewed counts", self.clock())
         return list(counts)

@@ -5,12 +5,13 @@ whichever process handles it and after a restart."""
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Iterable
+from collections.abc import Awaitable
 from dataclasses import dataclass
 from datetime import timedelta
 
 from bot.errors import UserError
 from bot.services.accounts import Clock, utc_now
+from bot.services.permissions import Permissions, Power
 from storage.db import Database
 from storage.errors import GiftRefused, InvalidValue
 from storage.models import Gift
@@ -35,23 +36,27 @@ class DialogStep:
 
 
 class Catalogue:
-    def __init__(self, db: Database, admin_ids: Iterable[int], *,
+    def __init__(self, db: Database, permissions: Permissions, *,
                  clock: Clock = utc_now) -> None:
         self.db = db
-        self.admin_ids = frozenset(admin_ids)
+        self.permissions = permissions
         self.clock = clock
 
-    def require(self, admin_id: int) -> None:
-        if admin_id not in self.admin_ids:
-            raise UserError("shop.admin_only")
+    async def require(self, admin_id: int) -> None:
+        """Every method checks its caller itself (the handlers' router checks too): the
+        catalogue prices the points."""
+        await self.permissions.require(admin_id, Power.MOVE_POINTS)
+
+    async def is_admin(self, admin_id: int) -> bool:
+        return await self.permissions.may(admin_id, Power.MOVE_POINTS)
 
     async def gifts(self, admin_id: int) -> tuple[list[Gift], int]:
         """Every gift (retired too) and how many requests are open."""
-        self.require(admin_id)
+        await self.require(admin_id)
         return await self.db.gifts.catalogue(), await self.db.gift_requests.count_open()
 
     async def gift(self, admin_id: int, gift_id: int) -> Gift:
-        self.require(admin_id)
+        await self.require(admin_id)
         gift = await self.db.gifts.get(gift_id)
         if gift is None:
             raise UserError("shop.refused.unknown_gift")
@@ -60,6 +65,7 @@ class Catalogue:
     # ------------------------------------------------------------------ the commands
     async def add(self, admin_id: int, args: str) -> Gift:
         """``/gift_add PRICE STOCK NAME``."""
+        await self.require(admin_id)
         words = args.split(maxsplit=2)
         price, stock = (read_number(w) for w in [*words[:2], "", ""][:2])
         if len(words) < 3 or price is None or stock is None:
@@ -69,6 +75,7 @@ class Catalogue:
 
     async def edit(self, admin_id: int, args: str) -> Gift:
         """``/gift_edit ID price|stock|name VALUE``."""
+        await self.require(admin_id)
         words = args.split(maxsplit=2)
         gift_id = read_number(words[0]) if words else None
         if len(words) < 3 or gift_id is None or words[1].lower() not in FIELDS:
@@ -78,6 +85,7 @@ class Catalogue:
     async def photo(self, admin_id: int, args: str, file_id: str | None) -> Gift:
         """``/gift_photo ID`` as a photo's caption or a reply to a photo; ``/gift_photo ID off``
         takes the photo away."""
+        await self.require(admin_id)
         words = args.split()
         gift_id = read_number(words[0]) if words else None
         if gift_id is None or len(words) > 2:
@@ -93,6 +101,7 @@ class Catalogue:
 
     async def set_active(self, admin_id: int, args: str, active: bool) -> Gift:
         """``/gift_retire ID`` (off sale: its open requests stay open) or ``/gift_restore ID``."""
+        await self.require(admin_id)
         gift_id = read_number(args.strip().lstrip("#"))
         if gift_id is None:
             raise UserError("shop.admin.retire_usage" if not active
@@ -100,33 +109,33 @@ class Catalogue:
         return await self.toggle(admin_id, gift_id, active)
 
     async def toggle(self, admin_id: int, gift_id: int, active: bool) -> Gift:
-        self.require(admin_id)
+        await self.require(admin_id)
         return await self._write(self.db.gifts.edit(gift_id, admin_id=admin_id,
                                                     now=self.clock(), active=active))
 
     # ------------------------------------------------------------------ the dialog
     async def ask_for(self, admin_id: int, field: str, gift_id: int | None) -> Gift | None:
         """The dialog waits for ``field`` of gift ``gift_id`` (None: a new gift's name)."""
-        self.require(admin_id)
+        await self.require(admin_id)
         gift = None if gift_id is None else await self.gift(admin_id, gift_id)
         await self.db.gifts.set_draft(admin_id, field, gift_id=gift_id, now=self.clock())
         return gift
 
     async def waiting(self, admin_id: int) -> bool:
         """Whether the admin's dialog waits for a typed value (a fresh draft)."""
-        if admin_id not in self.admin_ids:
+        if not await self.is_admin(admin_id):
             return False
         draft = await self.db.gifts.draft(admin_id)
         return draft is not None and self.clock() - draft.at < DRAFT_TTL
 
     async def stop(self, admin_id: int) -> bool:
-        self.require(admin_id)
+        await self.require(admin_id)
         return await self.db.gifts.drop_draft(admin_id)
 
     async def skip_photo(self, admin_id: int, gift_id: int) -> Gift:
         """"No photo" for the new gift ``gift_id``: refused (stale) unless the dialog still
         waits for that gift's photo, so an old prompt's press never drops a later question."""
-        self.require(admin_id)
+        await self.require(admin_id)
         draft = await self.db.gifts.draft(admin_id)
         if draft is None or (draft.field, draft.gift_id) != ("photo", gift_id):
             raise UserError("shop.refused.stale")
@@ -136,7 +145,7 @@ class Catalogue:
     async def typed(self, admin_id: int, text: str | None, photo: str | None) -> DialogStep:
         """The admin's message for the draft: a value (the draft goes on or is done) or a
         refusal that leaves the draft waiting."""
-        self.require(admin_id)
+        await self.require(admin_id)
         draft = await self.db.gifts.draft(admin_id)
         if draft is None or self.clock() - draft.at >= DRAFT_TTL:
             raise UserError("shop.admin.nothing_asked")
@@ -175,7 +184,7 @@ class Catalogue:
 
     # ------------------------------------------------------------------ helpers
     async def _set(self, admin_id: int, gift_id: int, field: str, value: str) -> Gift:
-        self.require(admin_id)
+        await self.require(admin_id)
         now = self.clock()
         if field == "price":
             edit = self.db.gifts.edit(gift_id, admin_id=admin_id, now=now,

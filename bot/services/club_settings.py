@@ -1,6 +1,7 @@
 """Club settings (``/settings`` in the club chat): language, timers, hosts, shoot-out mode,
-saved compositions, what a foul costs (up to the network's cap, ``/network``). Only the chat's
-administrators and HOST_IDS/ADMIN_IDS may change them."""
+saved compositions, what a foul costs (up to the network's cap, ``/network``). Who may change
+them: ``Power.MANAGE_CLUB`` (bot/services/permissions.py: the club's admins and the network's;
+the chat's administrators while no club admin manages the club)."""
 
 from __future__ import annotations
 
@@ -8,10 +9,9 @@ import logging
 import math
 from dataclasses import dataclass
 
-from aiogram import Bot
-
 from bot.config import Settings
 from bot.errors import UserError
+from bot.services.permissions import Permissions, Power
 from storage.db import Database
 from storage.errors import FineAboveCap
 from storage.models import Club
@@ -35,22 +35,16 @@ class SettingsView:
 
 
 class ClubSettings:
-    def __init__(self, db: Database, settings: Settings) -> None:
+    def __init__(self, db: Database, settings: Settings, permissions: Permissions) -> None:
         self.db = db
         self.settings = settings
+        self.permissions = permissions
 
-    async def may_change(self, bot: Bot, chat_id: int, user_id: int) -> bool:
-        if user_id in self.settings.admin_ids or user_id in self.settings.host_ids:
-            return True
-        try:
-            member = await bot.get_chat_member(chat_id, user_id)
-        except Exception:  # the API is down or the bot is not in the chat: not an admin then
-            log.warning("getChatMember failed", extra={"chat_id": chat_id})
-            return False
-        return member.status in ("creator", "administrator")
+    async def may_change(self, chat_id: int, user_id: int) -> bool:
+        return await self.permissions.may(user_id, Power.MANAGE_CLUB, club_id=chat_id)
 
-    async def require(self, bot: Bot, chat_id: int, user_id: int) -> None:
-        if not await self.may_change(bot, chat_id, user_id):
+    async def require(self, chat_id: int, user_id: int) -> None:
+        if not await self.may_change(chat_id, user_id):
             raise UserError("club.settings.denied")
 
     def default_seconds(self, name: str) -> int:

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 
 from bot.errors import UserError, explain
 from bot.services.accounts import Accounts
+from bot.services.permissions import Permissions, Power
 from storage.errors import StorageError
 from storage.models import Player
 from storage.repos.imports import Claim, ImportedRecord, ImportReport, LinkResult
@@ -49,20 +50,20 @@ _ACCOUNT_ID = re.compile(r"[0-9]{1,16}")
 
 
 class Moving:
-    def __init__(self, accounts: Accounts, admin_ids: frozenset[int]) -> None:
+    def __init__(self, accounts: Accounts, permissions: Permissions) -> None:
         self.accounts = accounts
         self.db = accounts.db
-        self.admin_ids = admin_ids
+        self.permissions = permissions
 
-    def _require_admin(self, admin_id: int) -> None:
-        if admin_id not in self.admin_ids:
-            raise UserError("admin.denied")
+    async def _require_admin(self, admin_id: int) -> None:
+        """The import moves points: the network's admins only."""
+        await self.permissions.require(admin_id, Power.MOVE_POINTS)
 
     async def run_import(self, admin_id: int, data: bytes, *, apply: bool,
                          sheet: str | None = None) -> ImportReport:
         """The file as sent (.xlsx or CSV; ``sheet``: an .xlsx sheet other than the first);
         a file refused as a whole comes back as ``report.file_error``, nothing written."""
-        self._require_admin(admin_id)
+        await self._require_admin(admin_id)
         if len(data) > MAX_FILE_BYTES:
             raise UserError("club.import.too_big", size=MAX_FILE_BYTES // 1024)
         return await self.db.imports.run(data, admin_id=admin_id, now=self.accounts.clock(),
@@ -110,7 +111,7 @@ class Moving:
         ``/link NICK ID`` the account ``ID`` (the admin names it: a claimant who is not the
         record's player is passed over). Returns the result and the account linked, which
         the answer names."""
-        self._require_admin(admin_id)
+        await self._require_admin(admin_id)
         nick, named = args.strip(), None
         if not nick:
             raise UserError("club.link.usage")
@@ -135,5 +136,5 @@ class Moving:
         return result, player
 
     async def lookalikes(self, admin_id: int) -> list[list[str]]:
-        self._require_admin(admin_id)
+        await self._require_admin(admin_id)
         return await self.db.players.lookalikes()

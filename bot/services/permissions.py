@@ -16,6 +16,7 @@ from collections.abc import Awaitable, Callable, Iterable
 from enum import StrEnum
 from typing import TYPE_CHECKING
 
+from bot.config import Settings
 from bot.errors import UserError
 from storage.db import Database
 from storage.models import Club, StaffRoles
@@ -122,6 +123,13 @@ class Permissions:
         self.hosts = frozenset(hosts)  # HOST_IDS: may host in every club
         self.chat_admins = chat_admins if chat_admins is not None else ChatAdmins(nobody_asked)
 
+    @classmethod
+    def of(cls, db: Database, settings: Settings, bot: Bot) -> Permissions:
+        """The application's: ``ADMIN_IDS`` the owners, ``HOST_IDS`` hosts in every club, the
+        chat's administrators asked through ``bot``."""
+        return cls(db, owners=settings.admin_ids, hosts=settings.host_ids,
+                   chat_admins=ChatAdmins(chat_member_status(bot)))
+
     def is_owner(self, tg_id: int) -> bool:
         return tg_id in self.owners
 
@@ -161,6 +169,14 @@ class Permissions:
         if power in (Power.MANAGE_CLUB, Power.GRANT_HOST):
             return await self._chat_admin_manages(club_id, tg_id)
         return False
+
+    async def stored_host(self, tg_id: int, club_id: int) -> bool:
+        """Hosts in the club by a stored role or HOST_IDS (never asks Telegram: the flood
+        guard asks this for every message of a club chat)."""
+        if tg_id in self.owners or tg_id in self.hosts:
+            return True
+        roles = await self.roles(tg_id)
+        return roles.network_admin or club_id in roles.club_admin_of or club_id in roles.host_of
 
     async def require(self, tg_id: int, power: Power, *, club_id: int | None = None) -> None:
         """:meth:`may`, or a refusal naming who may."""

@@ -25,6 +25,7 @@ from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup
 from bot.delivery.worker import send_payload
 from bot.errors import UserError
 from bot.services.accounts import Accounts, Clock, display, utc_now
+from bot.services.permissions import Permissions, Power
 from storage.db import Database
 from storage.errors import GiftRefused
 from storage.models import Gift, GiftRequest, Player
@@ -59,20 +60,25 @@ def asked_key(request_id: int) -> str:
 
 class Shop:
     def __init__(self, db: Database, accounts: Accounts, translator: Translator,
-                 admin_ids: Iterable[int], *, request_days: int, clock: Clock = utc_now,
+                 permissions: Permissions, *, request_days: int, clock: Clock = utc_now,
                  wall: Callable[[], float] = time.time) -> None:
         self.db = db
         self.accounts = accounts
         self.translator = translator
-        self.admin_ids = frozenset(admin_ids)
+        self.permissions = permissions
         self.request_days = request_days
         self.clock = clock
         self.wall = wall
         # wakes the delivery for what was queued (the application plugs its Delivery in)
         self.queued: Queue | None = None
 
-    def is_admin(self, tg_id: int) -> bool:
-        return tg_id in self.admin_ids
+    async def is_admin(self, tg_id: int) -> bool:
+        """Hands gifts over network-wide: an owner or a network admin."""
+        return await self.permissions.may(tg_id, Power.HAND_OVER_GIFT)
+
+    async def notified(self) -> list[int]:
+        """Who hears of every request: the network's owners and admins."""
+        return await self.permissions.network_staff()
 
     # ------------------------------------------------------------------ the player's side
     async def view(self, tg_id: int) -> ShopView:
@@ -82,7 +88,7 @@ class Shop:
                         points=await self.db.ledger.balance(tg_id),
                         reserved=await self.db.gift_requests.reserved(tg_id),
                         requests=await self.db.gift_requests.open_of(tg_id),
-                        handing=bool(self.admin_ids))
+                        handing=bool(await self.notified()))
 
     async def gift(self, tg_id: int, gift_id: int) -> tuple[Gift, ShopView]:
         """A gift on sale and the player's view (a retired or unknown gift: refused)."""
@@ -98,7 +104,7 @@ class Shop:
         """What the Exchange button checks before it asks for the confirmation; the request
         itself checks all of it again under its locks (:meth:`ask`)."""
         await self.accounts.require(tg_id, active=True)
-        self._require_handing()
+        await self._require_handing()
         gift, view = await self.gift(tg_id, gift_id)
         if gift.price != price:
             raise UserError("shop.refused.price_changed", gift=gift.name, price=gift.price)
@@ -111,7 +117,7 @@ class Shop:
         """The player confirmed: a request that reserves the points and an item; the admins
         are told."""
         await self.accounts.require(tg_id, active=True)
-        self._require_handing()
+        await self._require_handing()
         try:
             request = await self.db.gift_requests.ask(tg_id, gift_id, price=price, card=card,
                                                       now=self.clock())
@@ -131,8 +137,9 @@ class Shop:
 
     # ------------------------------------------------------------------ the admins' side
     async def hand_over(self, admin_id: int, request_id: int) -> tuple[GiftRequest, int]:
-        """Handed over: the ledger's 'redeem' row, one item off the stock; the player told."""
-        self._require_admin(admin_id)
+        """Handed over: the ledger's 'redeem' row, one item off the stock; the player told.
+        By the admins of the club where it is collected, or the network's."""
+        await self._require_hand_over(admin_id, request_id)
         try:
             done = await self.db.gift_requests.hand_over(request_id, admin_id=admin_id,
                                                          now=self.clock())
@@ -142,7 +149,7 @@ class Shop:
         return done
 
     async def cancel(self, admin_id: int, request_id: int) -> GiftRequest:
-        self._require_admin(admin_id)
+        await self._require_hand_over(admin_id, request_id)
         try:
             request = await self.db.gift_requests.cancel(request_id, admin_id=admin_id,
                                                          now=self.clock())
@@ -153,7 +160,7 @@ class Shop:
 
     async def open_requests(self, admin_id: int) -> list[tuple[GiftRequest, str]]:
         """Every open request with its player's name (``/gift_requests``)."""
-        self._require_admin(admin_id)
+        await self.permissions.require(admin_id, Power.HAND_OVER_GIFT)
         requests = await self.db.gift_requests.open_all()
         players = await self._players(r.tg_id for r in requests)
         return [(r, _name(players.get(r.tg_id), r.tg_id)) for r in requests]
@@ -190,7 +197,7 @@ class Shop:
             return 0
         players = await self._players([*(r.tg_id for r in requests),
                                        *(r.closed_by for r in requests if r.closed_by),
-                                       *self.admin_ids])
+                                       *await self.notified()])
         told: list[tuple[GiftRequest, Sequence[Queued]]] = []
         for request in requests:
             told.append((request, await self._messages(request, players)))
@@ -212,7 +219,7 @@ class Shop:
         reachable = telegram and player is not None and not player.bot_blocked
         if request.open:  # new: the admins hear of it, the player has it with Withdraw
             balance = await self.db.ledger.balance(request.tg_id)
-            for admin_id in sorted(self.admin_ids):
+            for admin_id in await self.notified():
                 locale = self.accounts.locale_of(players.get(admin_id), None)
                 text = shop_texts.admin_notice(tr, locale, request, name, balance)
                 messages.append(Queued(admin_id, SEND, send_payload(
@@ -225,7 +232,7 @@ class Shop:
             return messages
         if request.announced:  # the admins' message shows the outcome, without its buttons
             by = players.get(request.closed_by) if request.closed_by else None
-            for admin_id in sorted(self.admin_ids):
+            for admin_id in await self.notified():
                 locale = self.accounts.locale_of(players.get(admin_id), None)
                 text = shop_texts.admin_outcome(
                     tr, locale, request, name,
@@ -243,15 +250,16 @@ class Shop:
         return messages
 
     # ------------------------------------------------------------------ helpers
-    def _require_handing(self) -> None:
+    async def _require_handing(self) -> None:
         """A request nobody could hand over would only hold the player's points until it
-        expires: with no ``ADMIN_IDS`` the exchange is closed."""
-        if not self.admin_ids:
+        expires: with no owner (``ADMIN_IDS``) nor network admin the exchange is closed."""
+        if not await self.notified():
             raise UserError("shop.no_admins")
 
-    def _require_admin(self, tg_id: int) -> None:
-        if not self.is_admin(tg_id):
-            raise UserError("shop.admin_only")
+    async def _require_hand_over(self, tg_id: int, request_id: int) -> None:
+        request = await self.db.gift_requests.get(request_id)
+        club = None if request is None else request.club_chat_id
+        await self.permissions.require(tg_id, Power.HAND_OVER_GIFT, club_id=club)
 
     async def _players(self, tg_ids: Iterable[int]) -> dict[int, Player]:
         return await self.db.players.get_many(tg_ids)

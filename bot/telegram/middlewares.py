@@ -141,7 +141,7 @@ class AdminOnly(BaseMiddleware):
         self, handler: Handler, event: TelegramObject, data: dict[str, Any]
     ) -> Any:
         _, user = _chat_and_user(event)
-        if user is None or not self.services.admin.is_admin(user.id):
+        if user is None or not await self.services.admin.is_admin(user.id):
             raise UserError("admin.denied")
         return await handler(event, data)
 

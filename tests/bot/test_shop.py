@@ -444,9 +444,12 @@ async def test_a_non_admin_pressing_an_admins_button(app: App, fake: FakeTelegra
     await add_gift(fake, ask)
     sent, notice = await request_gift(fake, ask)
     hand = notice.button_data("Handed over")
-    assert await popup(fake, NEO, sent, data=hand) == "Only the network's admins can do this."
+    assert await popup(fake, NEO, sent, data=hand) == (
+        "Only the admins of the club where the gift is collected, and the network's admins,"
+        " can hand it over or cancel the request.")
     assert await popup(fake, TRIN, sent, data=notice.button_data("Cancel")) == (
-        "Это могут только администраторы сети.")
+        "Выдать подарок или отменить запрос могут только администраторы клуба, где его"
+        " забирают, и администраторы сети.")
     assert [r.status for r in await requests_of(app, NEO)] == ["open"]
     assert await app.services.db.ledger.balance(NEO) == 50
 

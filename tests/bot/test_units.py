@@ -15,6 +15,7 @@ from bot.delivery.sender import Limits, RateLimiter
 from bot.logs import KeyValueFormatter, setup_logging
 from bot.services.accounts import Accounts, parse_start_payload
 from bot.services.admin import Admin
+from bot.services.permissions import Permissions
 from storage import Database
 
 LIMITS = Limits(global_per_second=30, chat_per_second=1, chat_burst=3, group_per_minute=20)
@@ -70,7 +71,7 @@ async def test_points_arguments_with_spaces_and_digits_in_nicknames(tmp_path: Pa
     db = await Database.open(tmp_path / "db.sqlite3")
     try:
         accounts = Accounts(db, default_locale="ru")
-        admin = Admin(db, accounts, {1})
+        admin = Admin(db, accounts, Permissions(db, owners={1}))
         for uid, nick in ((10, "Agent 007"), (11, "Agent")):
             await db.players.register(uid, display_name=nick)
             await db.players.set_nickname(uid, nick)

@@ -60,15 +60,16 @@ class LobbyService(PhaseService):
         self.hold: Callable[[Table, int], Awaitable[None]] = _no_hold
 
     async def open_lobby(self, where: Where, title: str, user_id: int, *,
-                         is_admin: bool) -> Table:
+                         is_admin: bool = False) -> Table:
         """A new table in the club chat. A host runs one table: a second ``/newgame`` of the
         same host is refused; another host's opens the next table (numbered after the open
         ones). In a forum it gets a topic of its own when the bot may create one (asked from
         the General topic, or from a topic that has a table already); otherwise it plays where
-        it was asked, and tables sharing a place name themselves in every post."""
-        if not (is_admin or user_id in self.core.host_ids):
-            raise UserError("game.not_host_rights")
+        it was asked, and tables sharing a place name themselves in every post. Who may:
+        ``core.may_host`` (``Power.HOST``), unless the caller checked already (``is_admin``)."""
         place = where if isinstance(where, Place) else Place(where)
+        if not (is_admin or await self.core.may_host(user_id, place.chat_id)):
+            raise UserError("game.not_host_rights")
         chat_id = place.chat_id
         async with self._opening.setdefault(chat_id, asyncio.Lock()):
             mine = self.core.hosted_by(user_id, chat_id)
