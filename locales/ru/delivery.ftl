@@ -1,6 +1,6 @@
 # Живое табло голосования в чате клуба и кнопки, чьё время прошло (bot/game/rooms/day.py, night.py).
 game-vote-board =
-    🗳 <b>Голосование, день { $day }.</b> На ход — { $seconds ->
+    🗳 <b>Голосование, день { $day }.</b> На голос — { $seconds ->
         [one] { $seconds } секунда
         [few] { $seconds } секунды
        *[many] { $seconds } секунд

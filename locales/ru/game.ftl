@@ -10,7 +10,7 @@ game-seat = №{ $seat } { $name }
 game-not_found = Эта игра не найдена или уже закончилась.
 game-none_in_chat = В этом чате сейчас нет игры. Ведущий открывает набор командой /newgame.
 game-not_host = Это может сделать только ведущий этой игры.
-game-not_host_rights = Открыть игру может администратор чата или ведущий из настроек бота.
+game-not_host_rights = Открыть игру может администратор чата или ведущий клуба.
 game-already_open = В этом чате уже идёт игра №{ $game }. Завершить её: /endgame.
 game-stale = Эта кнопка устарела: этот этап игры уже закончился.
 game-paused = Игра на паузе. Подождите, пока ведущий её продолжит.
@@ -22,7 +22,7 @@ game-blocked_bot = { $sex ->
         [f] { $who } заблокировала бота: сообщения ей не доходят.
         [m] { $who } заблокировал бота: сообщения ему не доходят.
        *[other] { $who }: бот заблокирован в личном чате, сообщения не доходят.
-    } Игра идёт дальше: ходы этого игрока решает таймер.
+    } Игра идёт дальше: пока бот заблокирован, ночной ход этого игрока пропадает, а голос уходит в себя.
 game-evening = Голосование окончено. Следующую ночь начнёт ведущий.
 game-card =
     <b>Ваша карта</b> (игра №{ $game }, место №{ $seat }): <b>{ $role }</b>
@@ -62,10 +62,10 @@ game-roles-show = <b>Состав ({ $count ->
         [few] { $count } карты
        *[many] { $count } карт
     })</b>: { $roles }
-game-fate-mode_host = Перестрелку будет решать жребий ведущего — в этой игре и в следующих играх клуба.
-game-fate-mode_bot = Перестрелку будет решать жребий бота — в этой игре и в следующих играх клуба.
+game-fate-mode_host = В перестрелке жребий тянет ведущий — в этой и в следующих играх клуба.
+game-fate-mode_bot = В перестрелке жребий тянет бот — в этой и в следующих играх клуба.
 game-fate-host_draws = Перестрелка: { $tied }. Жребий тянет ведущий.
-game-fate-ask = Перестрелка: { $tied }. Выберите, кто выбывает по жребию.
+game-fate-ask = Перестрелка: { $tied }. Тяните жребий: кто выбывает?
 game-fate-drawn = Жребий вытянут: выбывает { $who }.
 game-fate-bot_drew = Время вышло, и жребий вытянул бот: выбывает { $who }.
 game-fate-accepted = По жребию выбывает { $who }.
@@ -97,7 +97,7 @@ game-friend-menu = «Давай дружить»: для кого заказат
 game-friend-no_lobby = Заказать «Давай дружить» можно только за столом, до раздачи карт.
 game-friend-nobody = За этим столом некому заказать «Давай дружить».
 game-friend-dropped = Заказ «Давай дружить» для игрока { $who } больше не подходит (изменилась рассадка) и не учтён.
-game-friend-ask_announce = Иммунитет получит { $who }. Можно ли назвать ваше имя, если он сработает?
+game-friend-ask_announce = Иммунитет получит { $who }. Когда иммунитет сработает, можно объявить, что его заказали вы?
 game-friend-announce_yes = Да, назвать
 game-friend-announce_no = Нет, тайно
 game-friend-announce_1 = имя можно назвать
@@ -150,15 +150,15 @@ game-night-agree_none = На договорённость — { $seconds ->
         [few] { $seconds } секунды
        *[many] { $seconds } секунд
     } с начала ночи; если Мафия не договорится, общего выстрела Мафии этой ночью не будет.
-game-night-target = Цель команды: { $who }.
-game-night-target_chief = Цель команды: { $who } (решение Шефа Мафии).
+game-night-target = Цель Мафии: { $who }.
+game-night-target_chief = Цель Мафии: { $who } (решил Шеф Мафии).
 game-night-target_none = Мафия не договорилась: общего выстрела этой ночью нет.
 game-night-chosen = Ваш выбор принят: { $who }.
 game-night-mafia_locked = Выбор вашей команды уже закрыт.
 game-night-same = Это и так ваш выбор.
 game-night-already = Вы уже сделали выбор этой ночью.
 game-night-accepted = Принято: { $who }.
-game-action-mafia_pick = Кого ваша команда убивает этой ночью?
+game-action-mafia_pick = Кого Мафия убивает этой ночью?
 game-action-kill = Кого вы убиваете этой ночью?
 game-action-block = Кого вы лишаете ночного действия?
 game-action-heal = Кого вы лечите этой ночью?
@@ -169,16 +169,16 @@ game-action-buyout = Кого из заключённых вы выкупает�
 game-day-start = ☀️ <b>День { $day }.</b> Обсуждение. Голосование начнёт ведущий.
 game-day-started = День начался.
 game-vote-started = Голосование началось.
-game-vote-prompt = 🗳 Ваш ход: за кого вы голосуете? ({ $seconds ->
+game-vote-prompt = 🗳 Ваша очередь: за кого вы голосуете? ({ $seconds ->
         [one] { $seconds } секунда
         [few] { $seconds } секунды
        *[many] { $seconds } секунд
     })
 game-vote-chosen = Ваш голос: { $who }.
 game-vote-already = Вы уже проголосовали.
-game-vote-not_your_turn = Сейчас не ваш ход.
+game-vote-not_your_turn = Сейчас голосуете не вы: дождитесь своей очереди.
 game-vote-accepted = Голос принят: { $who }.
-game-vote-missed = Время вашего хода вышло.
+game-vote-missed = Время вышло: вы не успели проголосовать.
 game-cancel-window = По итогу голосования выбывает { $who }. Ещё { $seconds ->
         [one] { $seconds } секунду
         [few] { $seconds } секунды
@@ -200,7 +200,7 @@ game-last_word-start = { $who }: последнее слово, { $seconds ->
        *[many] { $seconds } секунд
     }.
 game-last_word-over = { $who }: последнее слово окончено.
-game-last_word-after = { $who }: последнее слово — после тех, что звучат сейчас.
+game-last_word-after = { $who }: последнее слово — следом, когда договорят те, кто говорит сейчас.
 game-speak-start = { $who } (в тюрьме) получает слово: { $seconds ->
         [one] { $seconds } секунда
         [few] { $seconds } секунды
@@ -212,7 +212,7 @@ game-speak-given = { $by } отдаёт своё время; слово полу
        *[many] { $seconds } секунд
     }.
 game-speak-over = { $who }: время окончено.
-game-speak-bad_giver = Отдать время может только живой игрок на свободе (не сам заключённый).
+game-speak-bad_giver = Отдать своё время может только живой игрок, который не сидит в тюрьме.
 game-speak-usage = Использование: <code>/speak МЕСТО [ОТ_КОГО]</code>
 game-tech-ok = 💀 { $who } — технический труп.
 game-speak-ok = 🎤 Слово получает { $who }.
@@ -386,7 +386,7 @@ game-reason-killer_shot = выстрел Киллера Мафии в мирно
 game-reason-team_win = победа команды
 game-reason-sole_survivor = победа в одиночку
 game-rule-game_over = Игра уже окончена.
-game-rule-phase_order = Ночи и дни чередуются: сейчас нужен другой этап.
+game-rule-phase_order = Сейчас этого сделать нельзя: ночь и день идут по очереди.
 game-rule-not_at_table = Вы не за этим столом.
 game-rule-actor_dead = Вы выбыли из игры и не можете действовать.
 game-rule-actor_jailed = Вы в тюрьме и не можете действовать.
@@ -396,7 +396,7 @@ game-rule-target_self = Нельзя выбрать себя.
 game-rule-target_dead = Этот игрок уже выбыл.
 game-rule-target_jailed = Этот игрок уже в тюрьме.
 game-rule-target_not_jailed = Этот игрок не в тюрьме.
-game-rule-target_immune = У этого игрока открытый иммунитет: ведущий не примет этот выбор. Выберите другого.
+game-rule-target_immune = У этого игрока открытый иммунитет: ведущий такой выбор не примет. Выберите другого игрока.
 game-rule-voter_dead = Вы выбыли из игры и не голосуете.
 game-rule-voter_jailed = Вы в тюрьме и не голосуете.
 game-rule-not_a_lawyer = Отменить итог голосования может только тот, у кого есть это право.
@@ -417,8 +417,8 @@ game-rule-table_size = За столом должно быть от 6 до 24 и
 game-rule-duplicate_card = Эта карта может быть в составе только один раз.
 game-rule-too_few_mafia = Карт Мафии должно быть не меньше 30% стола.
 game-rule-no_civilians = В составе нужен хотя бы один мирный.
-game-rule-bad_seat = Места — положительные числа.
-game-rule-duplicate_seat = Каждое место — один раз.
+game-rule-bad_seat = Место — это номер: 1, 2, 3…
+game-rule-duplicate_seat = Одно и то же место названо дважды.
 
 ## commands
 

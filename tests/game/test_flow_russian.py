@@ -68,7 +68,7 @@ async def test_a_whole_game_reads_in_russian(fake: FakeTelegram, tmp_path: Path)
         await flow.night_rest()
         await flow.delivered()
         club = read(flow.club_texts())
-        # the night's length as the vote's turn is told: «На ход — …», «На выбор — …»
+        # the night's length as the vote's is told: «На голос — …», «На выбор — …»
         assert ("🌙 <b>Ночь 1.</b> Город засыпает. Все, кто может действовать, получили кнопки "
                 "в личном чате. На выбор — 6 секунд.") in club
         assert "🌅 Ночь 1 окончена. Город просыпается." in club and "☀️ <b>День 1.</b>" in club

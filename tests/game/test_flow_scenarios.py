@@ -331,7 +331,7 @@ async def test_shootout_drawn_by_the_host_and_lawyer_cancel(
         await flow.lobby(10)
         await flow.deal()
         t = flow.table
-        assert "жребий ведущего" in await flow.host_says("/fate host", "жребий")
+        assert "жребий тянет ведущий" in await flow.host_says("/fate host", "жребий")
         await flow.start("/vote", Stage.VOTE)
         lawyer = next(s for s in t.seats if t.role(s) is Role.LAWYER)
         a, b = [s for s in t.order if s != lawyer and not t.game.player(s).is_mafia][:2]

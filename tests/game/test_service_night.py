@@ -90,8 +90,8 @@ async def test_mafia_see_each_other_and_agree(h: Harness) -> None:
     assert await h.refused(h.choose(others[0], a)) == "game.night.mafia_locked"
     assert {t.choices[s] for s in t.pickers()} == {b}
     closed = [s for s in h.private(h.tg(others[0])) if s.edit][-1].text
-    assert "Выбор команды закрыт" in closed and "(решение Шефа" not in closed
-    assert f"Цель команды: №{b} {t.name(b)}." in closed
+    assert "Выбор команды закрыт" in closed and "(решил Шеф" not in closed
+    assert f"Цель Мафии: №{b} {t.name(b)}." in closed
 
 
 async def test_mafia_window_closes_on_its_deadline(h: Harness) -> None:
@@ -106,7 +106,7 @@ async def test_mafia_window_closes_on_its_deadline(h: Harness) -> None:
     assert t.mafia_locked and t.stage is Stage.NIGHT
     # they did not agree: the closed message names the target that stands, the Chief's
     closed = [s for s in h.private(h.tg(mafia)) if s.edit][-1].text
-    assert f"Цель команды: №{a} {t.name(a)} (решение Шефа Мафии)." in closed
+    assert f"Цель Мафии: №{a} {t.name(a)} (решил Шеф Мафии)." in closed
     idle = [s for s in t.pickers() if s not in (chief, mafia)]
     assert all(f"№{s} {t.name(s)} — без выбора" in closed for s in idle)
     assert await h.refused(h.choose(mafia, a)) == "game.night.mafia_locked"

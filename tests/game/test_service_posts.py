@@ -100,7 +100,7 @@ async def test_a_verdict_during_the_mornings_last_words_speaks_after_them(
     condemned = seats[len(morning):]
     logged = [e for e in await h.db.games.events(h.game_id) if e.kind == "last_word"][-1]
     assert logged.payload["seats"] == seats
-    assert any("after the ones under way" in t or "после тех, что звучат" in t
+    assert any("after the ones under way" in t or "когда договорят те, кто говорит сейчас" in t
                for t in h.club_texts())
     await h.deadlines.advance(31 * len(morning))  # the morning's words end, one by one
     assert h.table.last_words is not None and h.table.last_words[0] == seats
