@@ -19,7 +19,7 @@ help-private =
     /profile — ваш профиль
     /lang — язык
     /sex — ваш пол (нужен для «Давай дружить»)
-    /spouse НИК — предложить брак игроку; /divorce — развод
+    /spouse НИК — указать в боте вашего супруга или супругу; /divorce — развод
     /balance — баллы, место в рейтинге и когда они сгорят
     /stats [НИК] — статистика: игры, карты, баллы
     /evenings — вечера клуба, на которые вы записаны: место или лист ожидания
@@ -39,10 +39,10 @@ help-admin =
     /complaints — число жалоб
 help-group =
     <b>Бот клуба «Мафия»</b>
-    Ведущий объявляет здесь вечер: /evening (запись — кнопкой под его объявлением); в день вечера /invite сажает записавшихся.
+    Ведущий объявляет здесь игровой вечер: /evening (записаться — кнопкой под объявлением); в день вечера /invite приглашает записавшихся за стол.
     Ведущий проводит игру здесь: /newgame, /seat, /addseat, /unseat, /roles, /deal, /night, /day, /vote, /fate, /speak, /status, /foul, /unfoul, /tech, /pause, /resume, /extend, /endgame.
-    Несколько столов в одном чате: номер стола после /status, /deal, /night, /day, /vote, /pause, /resume, /endgame или /invite называет стол, например /status 2.
-    Игрокам: откройте бота в личном чате и нажмите «Запустить», затем «Играю» под набором в игру.
+    Если столов в чате несколько, после /status, /deal, /night, /day, /vote, /pause, /resume, /endgame или /invite назовите номер стола, например /status 2.
+    Игрокам: откройте бота в личном чате и нажмите «Запустить», затем — «Играю» под объявлением о наборе.
     /top — рейтинг клуба; /stats НИК — статистика игрока (в личном чате с ботом).
 
 ## misc
@@ -50,8 +50,8 @@ help-group =
 misc-unknown_command = Неизвестная команда. Все команды: /help
 misc-not_a_command = Я понимаю только команды. Все команды: /help
 misc-error = Что-то пошло не так. Попробуйте позже.
-misc-database_unavailable = База данных перезапускается, ничего не изменено. Попробуйте ещё раз чуть позже.
-misc-slow_down = Слишком много сообщений подряд: чуть медленнее. Что придёт в ближайшие секунды, бот пропустит.
+misc-database_unavailable = База данных перезапускается, ничего не изменилось. Попробуйте ещё раз чуть позже.
+misc-slow_down = Слишком много сообщений подряд. Подождите несколько секунд: что вы отправите сейчас, бот не прочитает.
 misc-not_registered = Сначала нажмите /start.
 misc-account_blocked = Ваш аккаунт заблокирован администрацией.
 misc-none = —
@@ -59,7 +59,7 @@ misc-stale_button = Эта кнопка больше не действует.
 
 ## nick
 
-nick-usage = Использование: <code>/nick НИК</code> (3–24 буквы, цифры, пробелы, _ или -).
+nick-usage = Использование: <code>/nick НИК</code>. В нике от 3 до 24 символов: буквы, цифры, пробелы, _ и -.
 nick-set = Ваш ник теперь <b>{ $nick }</b>.
 nick-same = Ваш ник уже <b>{ $nick }</b>.
 nick-taken = Ник <b>{ $nick }</b> занят. Выберите другой.
@@ -104,7 +104,7 @@ lang-name_en = English
 
 ## sex
 
-sex-prompt = Укажите пол (нужно для иммунитета «Давай дружить»):
+sex-prompt = Укажите ваш пол — он нужен для иммунитета «Давай дружить»:
 sex-set = Пол: { $sex }.
 sex-m = мужской
 sex-f = женский
@@ -114,18 +114,18 @@ sex-button_f = ♀ Женский
 ## spouse
 
 spouse-usage = Использование: <code>/spouse НИК</code>
-spouse-sent = Предложение отправлено игроку <b>{ $nick }</b>. Ждём ответа.
-spouse-proposal = <b>{ $nick }</b> предлагает вам зарегистрировать брак. Вы согласны?
+spouse-sent = Спросили игрока <b>{ $nick }</b>, супруги ли вы. Ждём ответа.
+spouse-proposal = Игрок <b>{ $nick }</b> хочет отметить в боте, что вы супруги. Подтверждаете?
 spouse-accept = ✅ Да
 spouse-decline = ❌ Нет
-spouse-married = Вы и <b>{ $nick }</b> теперь зарегистрированные супруги. 💍
+spouse-married = Готово: в боте вы и <b>{ $nick }</b> — супруги. 💍
 spouse-declined = Вы отклонили предложение игрока <b>{ $nick }</b>.
 spouse-declined_notice = { $sex ->
         [f] <b>{ $nick }</b> отклонила ваше предложение.
         [m] <b>{ $nick }</b> отклонил ваше предложение.
        *[other] <b>{ $nick }</b>: ваше предложение отклонено.
     }
-spouse-self = Сделать предложение себе нельзя.
+spouse-self = Указать супругом себя нельзя.
 spouse-already_married = Кто-то из вас уже в браке (сначала /divorce).
 spouse-no_proposal = Это предложение уже недействительно.
 spouse-divorced = Брак с игроком <b>{ $nick }</b> расторгнут.
@@ -150,7 +150,7 @@ balance-recent = <b>Последние начисления:</b>
 balance-row = { DATE($day, format: "%d.%m.%Y") }  { SIGNED($points) }  { $reason }
 balance-no_rows = Баллов пока нет.
 balance-expires = Баллы сгорят { DATE($date, format: "%d.%m.%Y") }, если до этого вы не сыграете.
-balance-no_expiry = Баллы не сгорают, пока вы не сыграли ни одной игры.
+balance-no_expiry = Пока вы не сыграли ни одной игры, баллы не сгорают.
 
 ## ledger
 
@@ -259,16 +259,16 @@ commands-nick = Задать ник
 commands-profile = Ваш профиль
 commands-lang = Язык
 commands-sex = Ваш пол
-commands-spouse = Предложить брак игроку
+commands-spouse = Указать супруга или супругу
 commands-divorce = Развод
 commands-balance = Баллы и рейтинг
 commands-top = Рейтинг
 commands-complain = Пожаловаться на игрока
-commands-myrole = Ваша карта роли
+commands-myrole = Ваша карта
 commands-friend = Заказать «Давай дружить»
-commands-panel = Пульт ведущего вашей игры заново
+commands-panel = Вернуть пульт ведущего
 commands-newgame = Открыть набор в игру
-commands-roles = Показать или задать роли
+commands-roles = Состав карт: показать или задать
 commands-deal = Раздать карты
 commands-night = Начать ночь
 commands-day = Начать день
@@ -277,8 +277,8 @@ commands-status = Состояние игры
 commands-tech = Технический труп: /tech МЕСТО
 commands-pause = Пауза
 commands-resume = Продолжить игру
-commands-extend = Продлить срок: /extend СЕКУНДЫ
-commands-endgame = Завершить игру
+commands-extend = Добавить времени: /extend СЕКУНДЫ
+commands-endgame = Прервать игру
 
 ## оповещения операторов (OPS_CHAT_ID)
 

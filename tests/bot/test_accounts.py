@@ -196,9 +196,10 @@ async def test_spouse_accept_and_divorce(app: App, fake: FakeTelegram, ask: Any)
     sent = await ask(30, "/spouse juliet")
     assert sent.text == "Proposal sent to <b>Juliet</b>. They have to confirm it."
     proposal = await fake.next_message(31)
-    assert proposal.text == "<b>Romeo</b> предлагает вам зарегистрировать брак. Вы согласны?"
+    assert proposal.text == ("Игрок <b>Romeo</b> хочет отметить в боте, что вы супруги. "
+                             "Подтверждаете?")
     await fake.press(31, proposal, button="Да")
-    assert (await fake.next_edit(31)).text.startswith("Вы и <b>Romeo</b>")
+    assert (await fake.next_edit(31)).text.startswith("Готово: в боте вы и <b>Romeo</b>")
     assert (await fake.next_message(30)).text.startswith("You and <b>Juliet</b>")
     # the spouse's line says husband or wife once their sex is known, a neutral word before
     assert "Spouse: Juliet" in (await ask(30, "/profile")).text
