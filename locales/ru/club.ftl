@@ -10,14 +10,14 @@ spouse-already_proposed = Вы уже сделали предложение эт
 
 ## Честные ники
 nick-lookalike = Ник <b>{ $nick }</b> похож на занятый ник <b>{ $existing }</b>. Выберите ник, который выглядит иначе.
-nick-reserved = Ник <b>{ $nick }</b> принадлежит импортированной записи клуба. Отправьте <code>/nick { $nick }</code>, чтобы заявить его; администратор подтвердит.
+nick-reserved = Ник <b>{ $nick }</b> уже есть в таблице игроков клуба. Если это вы, отправьте <code>/nick { $nick }</code> — администратор подтвердит, и ник станет вашим.
 nick-stacked_marks = Слишком много знаков над одной буквой: не больше двух разных.
 club-lookalikes-none = Похожих ников нет.
 club-lookalikes-head = <b>Похожие ники</b> (групп: { $count }):
 club-lookalikes-group = • { $names }
 
 ## Переезд клуба
-club-import-usage = Отправьте таблицу клуба документом — .xlsx или CSV (через запятую, точку с запятой или табуляцию; UTF-8 или Windows-1251) — с подписью <code>/import</code> (проверка: ничего не записывается) или <code>/import apply</code>; либо ответьте на файл командой <code>/import apply</code>. Не первый лист: <code>/import ЛИСТ</code> или <code>/import apply ЛИСТ</code>.
+club-import-usage = Отправьте таблицу клуба документом — .xlsx или CSV (через запятую, точку с запятой или табуляцию; UTF-8 или Windows-1251) — с подписью <code>/import</code> (проверка: ничего не записывается) или <code>/import apply</code>; либо ответьте на файл командой <code>/import apply</code>. Если нужен не первый лист: <code>/import ЛИСТ</code> или <code>/import apply ЛИСТ</code>.
     Первая строка называет столбцы (регистр и пробелы не важны; прочие столбцы пропускаются):
     • ник, обязателен: nickname, nick, player, ник, никнейм, игрок, псевдоним
     • баллы, обязательны: points, score, balance, баллы, очки, балл, баланс
@@ -84,26 +84,26 @@ club-import-why_nickname_too_long = слишком длинный ник ({ $val
 club-import-why_nickname_bad_chars = в нике недопустимые символы ({ $value })
 club-import-why_nickname_stacked_marks = в нике нагромождение знаков над буквой ({ $value })
 club-import-why_nickname_no_letter_or_digit = в нике нет ни буквы, ни цифры ({ $value })
-club-link-usage = Использование: <code>/link НИК</code> — подтверждает первую заявку на импортированный ник; <code>/link НИК ID</code> — привязывает запись к аккаунту с этим id.
-club-link-not_found = Нет импортированной записи, ждущей ник <b>{ $nick }</b>.
-club-link-no_claim = Ник <b>{ $nick }</b> ещё никто не заявил (игрок отправляет <code>/nick { $nick }</code>), или укажите аккаунт: <code>/link { $nick } ID</code>.
-club-link-no_account = Нет зарегистрированного аккаунта с id { $id } (игрок сначала отправляет боту /start).
-club-link-done = <b>{ $nick }</b>: запись привязана, аккаунт: { $name } (id { $id }); начислено { $points ->
+club-link-usage = Использование: <code>/link НИК</code> — подтвердить первую заявку на ник из таблицы клуба; <code>/link НИК ID</code> — отдать ник аккаунту с этим id.
+club-link-not_found = Ник <b>{ $nick }</b> в таблице клуба не найден или уже отдан владельцу.
+club-link-no_claim = Ник <b>{ $nick }</b> ещё никто не заявил (игрок отправляет <code>/nick { $nick }</code>); или укажите аккаунт: <code>/link { $nick } ID</code>.
+club-link-no_account = Аккаунта с id { $id } в боте нет (игрок сначала отправляет боту /start).
+club-link-done = <b>{ $nick }</b>: ник из таблицы клуба отдан владельцу, аккаунт: { $name } (id { $id }); начислено { $points ->
         [one] { $points } балл
         [few] { $points } балла
        *[many] { $points } баллов
     }.
-club-link-notice = Ваша запись клуба <b>{ $nick }</b> теперь ваша: { $points ->
+club-link-notice = Ник <b>{ $nick }</b> из таблицы клуба теперь ваш: { $points ->
         [one] { $points } балл
         [few] { $points } балла
        *[many] { $points } баллов
     }, сыграно игр: { $games }.
-club-link-expired_notice = Ваша запись клуба <b>{ $nick }</b> теперь ваша (сыграно игр: { $games }). Её баллы сгорели: последняя игра была больше двух месяцев назад.
-club-nick-claimed = <b>{ $nick }</b> — импортированная запись клуба. Администратора попросили подтвердить, что она ваша.
-club-nick-claim_admin = { $name } (id { $id }) заявляет импортированный ник <b>{ $nick }</b>. Подтвердите: <code>/link { $nick }</code>.
-club-nick-claimed_other = <b>{ $nick }</b> — импортированная запись клуба, её уже заявил другой аккаунт. Если она ваша, напишите администратору.
-club-start-claimed = Ваш логин в Telegram указан в записи клуба — <b>{ $nick }</b>. Администратора попросили подтвердить, что она ваша.
-club-start-claim_admin = { $name } (id { $id }): логин @{ $username } указан в импортированной записи клуба — <b>{ $nick }</b>. Логины в Telegram переходят к другим людям: убедитесь, что это тот же игрок, и подтвердите: <code>/link { $nick }</code>.
+club-link-expired_notice = Ник <b>{ $nick }</b> из таблицы клуба теперь ваш (сыграно игр: { $games }). Его баллы сгорели: последняя игра была больше двух месяцев назад.
+club-nick-claimed = Ник <b>{ $nick }</b> есть в таблице клуба. Администратор подтвердит, что это вы, и ник вместе с баллами станет вашим.
+club-nick-claim_admin = Заявка на ник <b>{ $nick }</b> из таблицы клуба: { $name } (id { $id }). Подтвердить: <code>/link { $nick }</code>.
+club-nick-claimed_other = Ник <b>{ $nick }</b> есть в таблице клуба, но его уже заявил другой аккаунт. Если ник ваш, напишите администратору.
+club-start-claimed = Ваш логин в Telegram есть в таблице клуба, ник — <b>{ $nick }</b>. Администратор подтвердит, что это вы, и ник вместе с баллами станет вашим.
+club-start-claim_admin = { $name } (id { $id }): логин @{ $username } есть в таблице клуба, ник — <b>{ $nick }</b>. Логины в Telegram переходят к другим людям: убедитесь, что это тот же игрок, и подтвердите: <code>/link { $nick }</code>.
 
 ## Настройки клуба
 club-settings-denied = Менять настройки могут только администраторы чата и ведущие клуба.
@@ -132,7 +132,7 @@ club-settings-presets = 🃏 Составы ({ $count })
 club-settings-back = ← Назад
 club-settings-hosts_head = <b>Ведущие</b> (в списке: { $count })
 club-settings-host_line = • { $name } (id { $id })
-club-settings-hosts_hint = Добавить: ответьте на сообщение участника командой <code>/settings host add</code>. Администраторы чата ведут в любом случае.
+club-settings-hosts_hint = Добавить: ответьте на сообщение участника командой <code>/settings host add</code>. Администраторы чата могут вести игры и без этого.
 club-settings-remove = ✖ { $name }
 club-settings-presets_head = <b>Сохранённые составы</b> (в списке: { $count })
 club-settings-preset_line = { $size }: { $roles }
@@ -159,14 +159,14 @@ club-bad_seat = Места { $seat } нет: за столом { $count ->
         [few] { $count } игрока
        *[many] { $count } игроков
     }.
-commands-settings = Настройки клуба (админы)
+commands-settings = Настройки клуба (для администраторов)
 commands-redeem = Обменять баллы: /redeem НИК БАЛЛЫ ПРИЧИНА
 commands-adjust = Поправить баллы: /adjust НИК ±БАЛЛЫ ПРИЧИНА
 commands-block = Заблокировать аккаунт
 commands-unblock = Разблокировать аккаунт
 commands-export = Балансы в CSV или .xlsx
 commands-import = Импорт игроков клуба из .xlsx или CSV
-commands-link = Подтвердить заявку на импортированный ник
+commands-link = Отдать ник из таблицы клуба владельцу
 commands-lookalikes = Похожие ники
 commands-complaints = Жалобы
 commands-bot_status = Состояние бота: процессы, очередь

@@ -109,7 +109,7 @@ evening-invitation = 🎲 Стол { $number } (игра №{ $game }) в клу
 evening-checkin-button = ✅ Я здесь
 evening-checkin-done = ✅ Вы за столом { $number }: место №{ $seat } (игра №{ $game }).
 evening-checkin-not_invited = Это приглашение не для вас или больше не действует.
-evening-join-held = Свободные места за столом { $number } оставлены приглашённым записавшимся (ещё не пришли: { $held }). Спросите ведущего.
+evening-join-held = Свободные места за столом { $number } мы держим для тех, кто записался на вечер и уже приглашён (ещё не пришли: { $held }). Спросите ведущего.
 commands-invite = Пригласить за стол записавшихся на вечер
 
 ## the command menus
