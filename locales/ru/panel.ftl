@@ -25,7 +25,7 @@ panel-fate-host = 🎲 Перестрелки: жребий тянете вы
 panel-fate-bot = 🎲 Перестрелки: жребий тянет бот
 panel-pick-tech = 💀 Технический труп: чьё место?
 panel-confirm-tech = 💀 Объявить техническим трупом: { $who }? Стол узнает об этом сразу.
-panel-confirm-end = ⛔ Закончить игру сейчас? Баллов за неё никто не получит; раздача откроется.
+panel-confirm-end = ⛔ Прервать игру сейчас? Баллов за неё никто не получит, все карты откроются.
 panel-pick-seat = 🪑 Кого пересадить?
 panel-pick-place = 🪑 Куда сядет { $who }?
 panel-pick-unseat = 🚪 Кого убрать из-за стола?
@@ -41,7 +41,7 @@ panel-btn-pause = ⏸ Пауза
 panel-btn-resume = ▶️ Продолжить
 panel-btn-extend = ⏱ +{ $seconds } с
 panel-btn-tech = 💀 Технический труп
-panel-btn-end = ⛔ Закончить игру
+panel-btn-end = ⛔ Прервать игру
 panel-btn-deal = 🎴 Раздать карты
 panel-btn-seat = 🪑 Пересадить игрока
 panel-btn-unseat = 🚪 Убрать игрока
@@ -69,4 +69,4 @@ panel-moved = Пульт перенесён ниже.
 
 # Окно короче фазы, рядом с её собственными часами (panel.deadline).
 panel-window-mafia = 🤝 Мафия договаривается: { $time }
-panel-window-turn = 👈 ход голосующего: { $time }
+panel-window-turn = 👈 время на голос: { $time }
