@@ -73,7 +73,7 @@ shop-asked = Заявка №{ $id } на подарок «{ $gift }» отпр�
        *[many] { $days } дней
     }, заявка закроется, а баллы снова станут доступны.
 shop-asked_popup = Заявка отправлена: { $gift }
-shop-kept = Ничего не обменяно.
+shop-kept = Обмен отменён, баллы на месте.
 shop-withdrawn = Заявка №{ $id } на подарок «{ $gift }» отозвана. Снова доступно: { $points ->
         [one] { $points } балл
         [few] { $points } балла
@@ -188,7 +188,7 @@ shop-refused-closed_expired = Заявка №{ $id } уже закрыта: п�
 shop-refused-closed_burned = Заявка №{ $id } уже закрыта: баллы игрока сгорели.
 shop-refused-not_yours = Это не ваша заявка.
 shop-refused-name_taken = Подарок №{ $id } уже называется «{ $gift }» (если он снят с продажи: /gift_restore { $id }).
-shop-refused-below_reserved = Открытые заявки держат подарок «{ $gift }» (в резерве: { $reserved }): остаток не может быть меньше. Сначала отмените заявку.
+shop-refused-below_reserved = На подарок «{ $gift }» есть открытые заявки (в резерве: { $reserved }): остаток не может быть меньше. Сначала отмените заявку.
 shop-refused-handover_insufficient = Заявке №{ $id } нужно { $points ->
         [one] { $points } балл
         [few] { $points } балла
@@ -235,7 +235,7 @@ shop-admin-added = Подарок в продаже: «{ $gift }».
 shop-admin-changed = Подарок изменён: «{ $gift }».
 shop-admin-retired = Подарок снят с продажи: «{ $gift }» (открытые заявки на него остаются).
 shop-admin-restored = Подарок снова в продаже: «{ $gift }».
-shop-admin-stopped = Больше ничего не спрашиваю.
+shop-admin-stopped = Хорошо, отменено.
 shop-admin-photo_hint = Чтобы это фото стало фото подарка, ответьте на него командой <code>/gift_photo ID</code> (ID — в /shop).
 shop-admin-nothing_asked = Бот ничего не спрашивал: откройте /shop.
 shop-admin-want_photo = Пришлите фото (или нажмите «Отмена»).
