@@ -18,6 +18,9 @@ if TYPE_CHECKING:
 # which releases the GIL) and the mornings of many tables come at once; on asyncio's default
 # threads several renders would take every core from the loop. Queued here, the loop keeps one.
 _RENDERER = ThreadPoolExecutor(max_workers=1, thread_name_prefix="picture")
+# The pages' pictures (a finished game's, web/app.py) queue on a thread of their own: a crawl
+# of every game's page never puts a running game's morning behind its drawings.
+_PAGES = ThreadPoolExecutor(max_workers=1, thread_name_prefix="page-picture")
 
 
 async def draw(view: Mapping[str, Any]) -> bytes:
@@ -30,9 +33,17 @@ async def draw(view: Mapping[str, Any]) -> bytes:
 
 
 async def draw_view(view: TableView, *, jpeg: bool = False) -> bytes:
-    """The PNG (or JPEG) of ``view``, drawn on the pictures' thread (the web page's picture
-    too: the pages are served by the bot's own event loop)."""
+    """The PNG (or JPEG) of ``view``, drawn on the games' pictures' thread."""
     from views import picture
 
     return await asyncio.get_running_loop().run_in_executor(
         _RENDERER, partial(picture.render_table, view, jpeg=jpeg))
+
+
+async def draw_page_view(view: TableView) -> bytes:
+    """The PNG of a finished game's ``view`` for its page, drawn on the pages' own thread
+    (the pages are served by the bot's event loop too)."""
+    from views import picture
+
+    return await asyncio.get_running_loop().run_in_executor(
+        _PAGES, partial(picture.render_table, view))

@@ -15,13 +15,14 @@ from pathlib import Path
 from typing import Any
 
 from aiohttp import web
+from cachetools import LRUCache
 from jinja2 import Environment, FileSystemLoader, select_autoescape
 from markupsafe import Markup
 
 from storage.db import Database
 from storage.numbers import ID_DIGITS, read_number
 from views import texts
-from views.drawing import draw_view
+from views.drawing import draw_page_view
 from views.event_text import EventText
 from views.i18n import SUPPORTED, Safe, Translator, default_translator
 from views.picture import table_view
@@ -34,7 +35,10 @@ STATS: web.AppKey[StatsService] = web.AppKey("stats", StatsService)
 TRANSLATOR: web.AppKey[Translator] = web.AppKey("translator", Translator)
 ENV: web.AppKey[Environment] = web.AppKey("env", Environment)
 TODAY: web.AppKey[Today] = web.AppKey("today", object)  # type: ignore[arg-type]
-PICTURES: web.AppKey[dict[tuple[int, str], bytes]] = web.AppKey("pictures", dict)
+PICTURES: web.AppKey[LRUCache[tuple[int, str], bytes]] = web.AppKey("pictures", LRUCache)
+# the finished games' pictures kept, the least recently asked for going first: a crawl of every
+# game (two languages each) keeps at most this many bytes (a picture is some 40 KB)
+PICTURE_BYTES = 16 * 2 ** 20
 
 
 def utc_today() -> date:
@@ -196,7 +200,7 @@ async def picture(request: web.Request) -> web.Response:
 
         title = tr.t(locale, "stats.pic.title", game=game_id,
                      club=Safe(club_.title if club_ else ""))
-        cached = await draw_view(table_view(state, names, title=title, label=label))
+        cached = await draw_page_view(table_view(state, names, title=title, label=label))
         request.app[PICTURES][(game_id, locale)] = cached
     return web.Response(body=cached, content_type="image/png",
                         headers={"Cache-Control": "public, max-age=86400"})
@@ -209,13 +213,15 @@ def environment() -> Environment:
 
 
 def create_web_app(db: Database, *, translator: Translator | None = None,
-                   today: Today = utc_today) -> web.Application:
+                   today: Today = utc_today,
+                   picture_bytes: int = PICTURE_BYTES) -> web.Application:
     app = web.Application()
     app[STATS] = StatsService(db)
     app[TRANSLATOR] = translator or default_translator()
     app[ENV] = environment()
     app[TODAY] = today
-    app[PICTURES] = {}
+    pictures: LRUCache[tuple[int, str], bytes] = LRUCache(maxsize=picture_bytes, getsizeof=len)
+    app[PICTURES] = pictures
     app.add_routes([
         web.get("/", home),
         web.get("/club/{club}", club),

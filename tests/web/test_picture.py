@@ -5,7 +5,9 @@ from __future__ import annotations
 
 import io
 from dataclasses import replace
+from typing import Any
 
+import pytest
 from PIL import Image, ImageChops, ImageStat
 
 from engine import GameState
@@ -138,3 +140,68 @@ def test_a_dead_or_jailed_seat_keeps_its_number_readable() -> None:
                 assert light(number) == white, (count, seat, state)  # nothing drawn over it
                 marked = pixels(seat_crop(count, seat, state, 1.0), INK)
                 assert marked > ink + 20, (count, seat, state)  # the cross, the bars
+
+
+async def test_the_pages_pictures_are_kept_within_a_bound(played: Played,
+                                                          translator: Translator) -> None:
+    """The finished games' pictures are kept up to a number of bytes, the least recently asked
+    for going first: a crawl of every game in every language grows no memory past it."""
+    from aiohttp.test_utils import TestClient, TestServer
+
+    from web.app import PICTURES, create_web_app
+
+    app = create_web_app(played.db, translator=translator)
+    async with TestClient(TestServer(app)) as client:
+        ru = await client.get(f"/game/{played.game_id}/table.png?lang=ru")
+        size = len(await ru.read())
+    bounded = create_web_app(played.db, translator=translator, picture_bytes=size * 3 // 2)
+    async with TestClient(TestServer(bounded)) as client:
+        for lang in ("ru", "en", "ru", "en"):
+            got = await client.get(f"/game/{played.game_id}/table.png?lang={lang}")
+            assert got.status == 200 and got.content_type == "image/png"
+            assert await got.read()
+            kept = bounded[PICTURES]
+            assert list(kept) == [(played.game_id, lang)]  # the other language went
+            assert kept.currsize <= kept.maxsize
+
+
+async def test_a_page_s_picture_being_drawn_does_not_hold_up_a_game_s(
+        played: Played, translator: Translator, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A finished game's picture for its page is drawn on a thread of its own: while one is
+    being drawn (held here until the running game's picture is done), a running game's
+    picture for its post is drawn all the same."""
+    import asyncio
+    import threading
+
+    from aiohttp.test_utils import TestClient, TestServer
+
+    import views.picture
+    from views.drawing import draw
+    from web.app import create_web_app
+
+    entered, release = threading.Event(), threading.Event()
+    real = views.picture.render_table
+
+    def held(view: TableView, **kw: Any) -> bytes:
+        if kw.get("jpeg") is not True:  # the page's PNG: held until the game's is drawn
+            entered.set()
+            release.wait(120)
+        return real(view, **kw)
+
+    monkeypatch.setattr(views.picture, "render_table", held)
+    table = played.h.service.tables[played.running_id]
+    names = {s: i.name for s, i in table.seats.items()}
+    running = view_of(table.game, names, translator, "en").to_json()
+    app = create_web_app(played.db, translator=translator)
+    try:
+        async with TestClient(TestServer(app)) as client:
+            page = asyncio.ensure_future(client.get(f"/game/{played.game_id}/table.png"))
+            assert await asyncio.to_thread(entered.wait, 60)  # the page's drawing began
+            # a bound only for the failure's sake: with one thread the drawing waits forever
+            jpeg = await asyncio.wait_for(draw(running), 60)
+            assert jpeg[:3] == b"\xff\xd8\xff" and not page.done()
+            release.set()
+            answer = await page
+            assert answer.status == 200 and (await answer.read())[:4] == b"\x89PNG"
+    finally:
+        release.set()
