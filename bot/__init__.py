@@ -5,7 +5,7 @@ and ``bot/wiring.py`` plugs the game layer into it; the rest are folders, top do
 ``handlers`` (routers by audience), ``miniapp`` (the host's Mini App), ``cluster`` (several
 processes on one PostgreSQL), ``game`` (the game layer), ``telegram`` (aiogram's plumbing),
 ``services`` (the logic behind the handlers), ``delivery`` (every message out), and the base
-modules ``config``, ``errors``, ``logs``, ``startup``, ``memory``. Start with ``app.py``.
+modules ``config``, ``errors``, ``logs``, ``startup``, ``memory``, ``locks``. Start with ``app.py``.
 
 May import: ``web``, ``views``, ``storage``, ``record``, ``engine``, ``locales``; inside, a
 folder imports only the folders below it (tests/test_layout.py names the order).

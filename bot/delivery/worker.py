@@ -73,6 +73,8 @@ PEEK = 8
 # a club chat's look: PEEK rows of each of its tables (lanes), at most this many in all
 PEEK_LANES = 4 * PEEK
 UNAVAILABLE_PAUSE = 1.0  # a worker's wait while the database restarts
+# the tables' turns kept per club chat (more tables than play in one chat at once)
+LANES_KEPT = 32
 
 
 class ChatClaims(Protocol):
@@ -182,7 +184,9 @@ class Delivery:
         self._claimed: set[int] = set()
         self._merged: set[int] = set()  # chats whose last post took queued rows in: read again
         # a club chat's tables take turns: the turn each lane (table) last had, per club chat
-        # (kept while the process runs: a chat's next burst goes on from there)
+        # (kept while the process runs: a chat's next burst goes on from there; the lanes
+        # whose turn came longest ago beyond LANES_KEPT go: an ended game's lane has no turn
+        # again, and one forgotten counts as the longest ago, which it was)
         self._turns: dict[int, dict[int | None, int]] = {}
         self._turn = itertools.count()
         self._flooded: set[int] = set()  # groups whose last request met a 429 (over budget)
@@ -330,7 +334,7 @@ class Delivery:
                     rows = []  # sent again (a coalesced edit) or later (a retry): as stored
                     continue
                 if chat_id < 0:
-                    self._turns.setdefault(chat_id, {})[head.lane] = next(self._turn)
+                    self._take_turn(chat_id, head.lane)
                 rows = [r for r in rows if r is not head]
                 if chat_id in self._merged:  # rows went out in the head's post: as stored now
                     self._merged.discard(chat_id)
@@ -341,6 +345,13 @@ class Delivery:
             current = self._workers.get(chat_id)
             if current is not None and current[0] is asyncio.current_task():
                 del self._workers[chat_id]
+
+    def _take_turn(self, chat_id: int, lane: int | None) -> None:
+        turns = self._turns.setdefault(chat_id, {})
+        turns[lane] = next(self._turn)
+        if len(turns) > LANES_KEPT:
+            for gone in sorted(turns, key=turns.__getitem__)[:len(turns) - LANES_KEPT]:
+                del turns[gone]
 
     async def _peek(self, chat_id: int) -> list[OutboxRow]:
         """The chat's queue as the worker looks at it: the first rows; in a club chat the first

@@ -24,6 +24,7 @@ from bot.errors import UserError
 from bot.game.messages.notifier import Notifier
 from bot.game.timers import Clock, Deadlines
 from bot.game.writes import StepWriter
+from bot.locks import KeyedLocks
 from bot.logs import bind, unbind
 from engine import CompositionError, Phase, RuleViolation
 from record.table import (
@@ -150,7 +151,7 @@ class GameCore:
         # offers the list: bot/game/rooms/guests.py)
         self.tonight: dict[int, EveningList] = {}
         self.locales: dict[int, str] = {}
-        self._locks: dict[int, asyncio.Lock] = {}
+        self.locks: KeyedLocks[int] = KeyedLocks()  # a game's steps, one at a time
         self._expiries: dict[str, Expiry] = {}
         self._postponed: set[tuple[int, str, int]] = set()  # (game, deadline, step)
         # a step's log events, written with its messages when the step ends
@@ -188,12 +189,9 @@ class GameCore:
     async def lock(self, game_id: int) -> AsyncIterator[None]:
         """One step of a game under its lock, written in one transaction after it and returning
         once durable (:mod:`bot.game.writes`); nothing is sent."""
-        lock = self._locks.get(game_id)
-        if lock is None:
-            lock = self._locks[game_id] = asyncio.Lock()
         written: asyncio.Future[None] | None = None
         try:
-            async with lock:
+            async with self.locks.hold(game_id):
                 token = self.notifier.begin()
                 by_host = _host_step.set(None)
                 self._staged[game_id] = []
@@ -230,7 +228,7 @@ class GameCore:
     @property
     def stepping(self) -> bool:
         """Whether a step of some game holds its lock now."""
-        return any(lock.locked() for lock in self._locks.values())
+        return self.locks.locked()
 
     async def flush(self, table: Table) -> None:
         """Write this step so far and wait until it is durable (before the game's points)."""

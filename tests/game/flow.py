@@ -174,8 +174,7 @@ class Flow:
         deadline = time.monotonic() + within
         core = self.games.core
         while True:
-            await wait_until(lambda: core.writes.idle and not any(
-                lock.locked() for lock in core._locks.values()),
+            await wait_until(lambda: core.writes.idle and not core.stepping,
                 max(0.1, deadline - time.monotonic()), "the game steps to end")
             assert await delivery.idle(max(0.1, deadline - time.monotonic())), "not drained"
             if not await db.outbox.pending_chats():

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
 import logging
 from collections.abc import Awaitable, Callable, Sequence
 from typing import Any, Protocol
@@ -13,6 +12,7 @@ from bot.game.callbacks import LobbyCb
 from bot.game.core import GameCore, Place, Reply, Where, reply
 from bot.game.messages.notifier import Markup, button, rows
 from bot.game.rooms.phase import PhaseService
+from bot.locks import KeyedLocks
 from engine.composition import MAX_PLAYERS
 from record.table import SeatInfo, Stage, Table
 from storage.errors import (
@@ -54,7 +54,7 @@ class LobbyService(PhaseService):
         self.topics: Topics = topics or NoTopics()
         # /newgame: a lock per club (opening a lobby writes its game's row: no other club's
         # opening or join waits for that); its tables are numbered under it
-        self._opening: dict[int, asyncio.Lock] = {}
+        self.opening: KeyedLocks[int] = KeyedLocks()
         # a join's last check (the lobby's lock held): refuses a walk-in a seat held for the
         # players of tonight's list invited to the table (bot/game/rooms/guests.py)
         self.hold: Callable[[Table, int], Awaitable[None]] = _no_hold
@@ -71,7 +71,7 @@ class LobbyService(PhaseService):
         if not (is_admin or await self.core.may_host(user_id, place.chat_id)):
             raise UserError("game.not_host_rights")
         chat_id = place.chat_id
-        async with self._opening.setdefault(chat_id, asyncio.Lock()):
+        async with self.opening.hold(chat_id):
             mine = self.core.hosted_by(user_id, chat_id)
             if mine is not None:
                 raise UserError("game.already_open", game=mine.game_id)
