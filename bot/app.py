@@ -80,6 +80,7 @@ log = logging.getLogger("bot")
 
 EXPIRY_HOUR_UTC = 7  # the daily expiry job (warnings and burns) runs at 07:00 UTC
 SHOP_MINUTE = 30  # the gift requests not handed over in time close every hour at :30
+OUTBOX_PRUNE_MINUTE = 15  # the sent messages past OUTBOX_KEEP_DAYS lose their words at 07:15
 STARTUP_TIMEOUT = 15
 SHUTDOWN_FLUSH_SECONDS = 10  # posted messages still retrying get this long at shutdown
 SHUTDOWN_DRAIN_SECONDS = 3  # the durable outbox: sent by the next start if not now
@@ -173,6 +174,16 @@ class App:
             await shop.tell()
         return report
 
+    async def prune_outbox(self) -> int:
+        """The daily prune of sent messages (OUTBOX_KEEP_DAYS): how many rows."""
+        delivery = self.services.extra.get("delivery")
+        if not isinstance(delivery, Delivery):
+            return 0
+        pruned = await delivery.prune(self.settings.outbox_keep_days)
+        log.info("outbox pruned", extra={"rows": pruned,
+                                         "keep_days": self.settings.outbox_keep_days})
+        return pruned
+
     async def shop_requests(self) -> int:
         """The gift requests not handed over in time closed; every untold change told."""
         shop = self.services.extra.get("shop")
@@ -213,15 +224,23 @@ class App:
             await self.close()
 
     def arm_expiry(self) -> None:
-        """The daily expiry and the shop's hourly job: on one process (the one holding the
-        expiry role on PostgreSQL); each is idempotent, so a catch-up at start is safe."""
+        """The daily expiry, the daily prune of sent messages and the shop's hourly job: on
+        one process (the one holding the expiry role on PostgreSQL); each is idempotent, so a
+        catch-up at start is safe."""
         self.scheduler.add_job(
             self.guard.wrap("expiry", self.daily_expiry),
             CronTrigger(hour=EXPIRY_HOUR_UTC, minute=0, timezone=UTC),
             id="expiry", replace_existing=True, coalesce=True, misfire_grace_time=6 * 3600,
             next_run_time=datetime.now(UTC),  # catch up at start; storage is idempotent
         )
-        # beside the daily expiry, on the process that holds its role
+        # beside the daily expiry, on the process that holds its role: one prune a day is
+        # enough, and two processes pruning at once would only repeat each other's work
+        self.scheduler.add_job(
+            self.guard.wrap("outbox_prune", self.prune_outbox),
+            CronTrigger(hour=EXPIRY_HOUR_UTC, minute=OUTBOX_PRUNE_MINUTE, timezone=UTC),
+            id="outbox_prune", replace_existing=True, coalesce=True,
+            misfire_grace_time=6 * 3600, next_run_time=datetime.now(UTC),
+        )
         self.scheduler.add_job(
             self.guard.wrap("shop", self.shop_requests),
             CronTrigger(minute=SHOP_MINUTE, timezone=UTC),

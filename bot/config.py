@@ -76,6 +76,9 @@ class Settings(BaseSettings):
     webhook_port: int = 8080
     # a gift request not handed over within so many days closes, its points free again
     gift_request_days: Annotated[int, Field(ge=1, le=365)] = 14
+    # a message sent more than so many days ago loses its words (the daily prune, docs/storage.md
+    # "What is pruned"); the game's log keeps what a dispute needs
+    outbox_keep_days: Annotated[int, Field(ge=1, le=3650)] = 7
 
     @field_validator("bot_token")
     @classmethod

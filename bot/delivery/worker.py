@@ -251,6 +251,11 @@ class Delivery:
             await asyncio.wait(tasks, timeout=left)
         return True
 
+    async def prune(self, keep_days: int) -> int:
+        """The rows sent more than ``keep_days`` ago on this worker's wall clock (the one
+        ``sent_at`` is written on) lose their words: :meth:`storage.repos.outbox.Outbox.prune`."""
+        return await self.db.outbox.prune(before=self.wall() - keep_days * 86_400)
+
     async def stop(self, within: float = 0) -> None:
         """Let the workers drain for ``within`` seconds, then stop them (rows stay queued)."""
         if within > 0:

@@ -19,6 +19,7 @@ from storage.repos.keyed_cache import keep
 from storage.sql import Connection, Store
 
 SEND = "send"
+_PRUNED_AT_ONCE = 5_000  # rows one pruning transaction deletes or empties at most
 _SENDS_AT_ONCE = 200  # rows of one INSERT (5 values each: far below SQLite's limit)
 _MARKS_AT_ONCE = 100  # the delivery's marks written in one transaction at most
 _SENT_KEPT = 20_000  # the message ids of keyed sends kept (storage/repos/keyed_cache.py's keep)
@@ -40,6 +41,7 @@ class Queued:
     lane: int | None = None
 
 
+PRUNED = "pruned"  # a sent keyed send whose words were dropped (Outbox.prune): its id is kept
 THROTTLE = "throttle"  # a throttled edit's gap, kept in its row: an edit coalesced in flight waits
 MERGED_INTO = "merged_into"  # a send that went out inside an earlier row's post: that row's id
 PARTS = "parts"  # the row whose post holds merged sends: [key, text] of each, in order
@@ -307,6 +309,37 @@ class Outbox:
     async def mark_failed(self, row: OutboxRow, error: str) -> None:
         await self._db.write(partial(_mark_failed, row.id, error[:500]), background=True)
 
+    async def prune(self, before: float) -> int:
+        """Rows sent before ``before`` (a wall-clock time, as ``sent_at``) no longer kept
+        whole; how many. An edit, or a send without a key, is deleted. A keyed send keeps
+        its chat, key, status and Telegram's message id (what a later edit of it and a second
+        send of its key need) and loses its words: its payload becomes ``{"pruned": true}``,
+        with a merged post's bookkeeping (``merged_into``, ``parts``: a club chat's public
+        posts) kept. Pending and failed rows are untouched. In transactions of at most
+        ``_PRUNED_AT_ONCE`` rows in the writer's background lane, so a game's step never waits
+        behind a big first prune (docs/storage.md, "What is pruned")."""
+        total = 0
+        while True:
+            deleted = await self._db.write(partial(_delete_sent, before), background=True)
+            total += deleted
+            if deleted < _PRUNED_AT_ONCE:
+                break
+        while True:
+            rows = await self._db.query(
+                "SELECT id, payload FROM outbox WHERE status = 'sent' AND sent_at < ?"
+                " AND method = 'send' AND key IS NOT NULL AND payload NOT LIKE ?"
+                " ORDER BY id LIMIT ?", (before, '%"pruned": true%', _PRUNED_AT_ONCE),
+                background=True)
+            if not rows:
+                break
+            stubs = [(_dump(_stub(json.loads(str(payload)))), int(row_id))
+                     for row_id, payload in rows]
+            await self._db.write(partial(_empty_sent, stubs), background=True)
+            total += len(stubs)
+            if len(rows) < _PRUNED_AT_ONCE:
+                break
+        return total
+
     async def readdress(self, old_chat_id: int, new_chat_id: int) -> int:
         """A group became a supergroup: its queued requests go to the new chat id (sent rows
         stay: their message ids belong to the old chat). Idempotent; how many moved."""
@@ -324,6 +357,25 @@ class Outbox:
                 args = (chat_id,)
             async with conn.execute(sql + " ORDER BY id", args) as cur:
                 return [dict(r) for r in await cur.fetchall()]
+
+
+def _stub(payload: dict[str, Any]) -> dict[str, Any]:
+    """What a pruned keyed send keeps of its payload. Its ``"pruned": true`` is found by
+    ``LIKE``: a text's own quotes are escaped in the JSON, so no text matches it."""
+    return {PRUNED: True, **{k: payload[k] for k in (MERGED_INTO, PARTS) if k in payload}}
+
+
+async def _delete_sent(before: float, conn: Connection) -> int:
+    cur = await conn.execute(
+        "DELETE FROM outbox WHERE id IN (SELECT id FROM outbox WHERE status = 'sent'"
+        " AND sent_at < ? AND (method = 'edit' OR key IS NULL) ORDER BY id LIMIT ?)",
+        (before, _PRUNED_AT_ONCE))
+    return int(cur.rowcount)
+
+
+async def _empty_sent(stubs: list[tuple[str, int]], conn: Connection) -> None:
+    await conn.executemany("UPDATE outbox SET payload = ? WHERE id = ? AND status = 'sent'",
+                           stubs)
 
 
 async def _retry_at(row_id: int, next_at: float, error: str, conn: Connection) -> None:

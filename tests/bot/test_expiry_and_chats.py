@@ -6,6 +6,7 @@ from datetime import date
 from typing import Any
 
 from bot.app import App
+from bot.delivery.worker import Delivery
 from bot.services.expiry import run_expiry
 from tests.bot.helpers import give_game_points
 from tests.fakes.telegram_server import FakeTelegram
@@ -75,6 +76,25 @@ async def test_daily_job_is_scheduled(app: App) -> None:
     job = app.scheduler.get_job("expiry")
     assert job is not None
     assert "cron" in str(job.trigger)
+
+
+async def test_the_daily_prune_drops_the_words_of_messages_sent_days_ago(
+        app: App, fake: FakeTelegram, ask: Any) -> None:
+    job = app.scheduler.get_job("outbox_prune")
+    assert job is not None and "hour='7'" in str(job.trigger)
+    assert app.settings.outbox_keep_days == 7
+    fake.user(96, "Kept", language_code="en")
+    answer = await ask(96, "/start")
+    assert "Kept" in answer.text
+    db = app.services.db
+    assert any("Kept" in r["payload"] for r in await db.outbox.rows(96))
+    assert await app.prune_outbox() == 0  # sent just now: kept whole
+    delivery = app.services.extra["delivery"]
+    assert isinstance(delivery, Delivery)
+    sent_at = delivery.wall()
+    delivery.wall = lambda: sent_at + 7 * 86_400 + 60  # a week and a minute later
+    assert await app.prune_outbox() >= 1
+    assert not any("Kept" in r["payload"] for r in await db.outbox.rows(96))
 
 
 async def test_command_menus_per_scope_and_language(app: App, fake: FakeTelegram) -> None:
