@@ -35,6 +35,17 @@ foul-fine-capped_out = The club's fine is { $price ->
         [one] { $cap } point
        *[other] { $cap } points
     }: nothing was taken.
+foul-fine-reserved = The club's fine is { $price ->
+        [one] { $price } point
+       *[other] { $price } points
+    }; the rest of the balance is reserved for the player's gift request, so { $points ->
+        [one] { $points } point was
+       *[other] { $points } points were
+    } taken.
+foul-fine-reserved_out = The club's fine is { $price ->
+        [one] { $price } point
+       *[other] { $price } points
+    }, but the whole balance is reserved for the player's gift request: nothing was taken.
 foul-fine-empty = The club's fine is { $price ->
         [one] { $price } point
        *[other] { $price } points

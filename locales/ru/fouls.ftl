@@ -42,6 +42,20 @@ foul-fine-capped_out = Штраф клуба — { $price ->
         [few] { $cap } балла
        *[many] { $cap } баллов
     }: ничего не списано.
+foul-fine-reserved = Штраф клуба — { $price ->
+        [one] { $price } балл
+        [few] { $price } балла
+       *[many] { $price } баллов
+    }, но остальные баллы игрока отложены под его заявку на подарок: списано { $points ->
+        [one] { $points } балл
+        [few] { $points } балла
+       *[many] { $points } баллов
+    }.
+foul-fine-reserved_out = Штраф клуба — { $price ->
+        [one] { $price } балл
+        [few] { $price } балла
+       *[many] { $price } баллов
+    }, но все баллы игрока отложены под его заявку на подарок: ничего не списано.
 foul-fine-empty = Штраф клуба — { $price ->
         [one] { $price } балл
         [few] { $price } балла

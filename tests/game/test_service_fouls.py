@@ -462,3 +462,27 @@ async def test_a_cap_lowered_under_the_step_is_read_again(h: Harness, monkeypatc
     assert len(reads) == 2
     assert [f[1] for f in await fines(h)] == [-1]
     assert h.table.game.fouls[0].points == 1
+
+
+@pytest.mark.parametrize(("reserve", "taken"), [(8, 2), (10, 0)])
+async def test_a_fine_short_of_reserved_points_says_they_are_reserved(
+        h: Harness, reserve: int, taken: int) -> None:
+    """A balance of 10 with points reserved for a gift request: the fine takes what is not
+    reserved, and the player and the host read that the rest is reserved for the request
+    (not that the balance held less)."""
+    await h.dealt(10)
+    await h.db.clubs.set_fouls(CHAT, points=5)
+    await give(h, 3, 10)
+    gift = await h.db.gifts.add("Mug", reserve, 3, admin_id=ADMIN, now=h.clock())
+    await h.db.gift_requests.ask(h.tg(3), gift.id, price=reserve, card=1, now=h.clock())
+    await h.service.foul(CHAT, HOST, 3, FoulReason.OUT_OF_TURN, confirm=True)
+    assert h.table.game.fouls[0].points == taken
+    assert await h.db.ledger.balance(h.tg(3)) == 10 - taken
+    told, host = texts(h, h.tg(3))[-1], texts(h, HOST)[-1]
+    for said in (told, host):
+        assert "отложены под его заявку на подарок" in said, said
+        assert "на балансе было меньше" not in said
+    assert (f"списано {taken} балла" in told) if taken else "ничего не списано" in told
+    en = h.service.notifier.t("en", "foul.fine.reserved", price=5, points=2)
+    assert en == ("The club's fine is 5 points; the rest of the balance is reserved for the "
+                  "player's gift request, so 2 points were taken.")

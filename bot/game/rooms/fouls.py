@@ -92,13 +92,17 @@ class FoulDesk(PhaseService):
                                                    reason=Safe(text), note=note)
         return said
 
-    def _fine(self, foul: Foul, price: int, cap: int | None = None) -> Lazy:
+    def _fine(self, foul: Foul, price: int, cap: int | None = None, *,
+              reserved: bool = False) -> Lazy:
         """What a foul's fine took; ``cap``: the network's cap on a player's fines in one game
-        took less than the price (else the balance did)."""
+        took less than the price (else the balance did); ``reserved``: the balance held the
+        price, but points of it are reserved for the player's gift request."""
         key = ("foul.fine.none" if not price else
                "foul.fine.taken" if foul.points == price else
                ("foul.fine.capped" if foul.points else "foul.fine.capped_out")
                if cap is not None else
+               ("foul.fine.reserved" if foul.points else "foul.fine.reserved_out")
+               if reserved else
                "foul.fine.short" if foul.points else "foul.fine.empty")
         return lambda locale: self.tr.t(locale, key, points=foul.points, price=price,
                                         cap=cap or 0)
@@ -129,17 +133,20 @@ class FoulDesk(PhaseService):
                 # fouls of the seat that stand (the log's, as the ledger's rows of the game)
                 left = max(0, caps.game - sum(f.points for f in table.game.fouls
                                               if f.seat == seat and not f.undone))
-                taken, capped = 0, False
+                taken, capped, reserved = 0, False, False
                 if price:
                     available = await self.db.ledger.available(table.tg_of(seat))
                     taken = max(0, min(price, left, available))
                     capped = left < min(price, available)
+                    if taken < price and not capped:  # the balance, or its reserved points?
+                        reserved = await self.db.ledger.balance(table.tg_of(seat)) > available
                 try:
                     _, result = engine.foul(table.game, seat, reason=reason, points=taken,
                                             during=during)
                 except RuleViolation as e:
                     raise rule(e) from None
-                fine = self._fine(result.foul, price, caps.game if capped else None)
+                fine = self._fine(result.foul, price, caps.game if capped else None,
+                                  reserved=reserved)
                 words, offered = await self._tell_foul(table, club, result, note, fine,
                                                        confirm=confirm)
                 payload: dict[str, object] = {"seat": seat, "reason": str(reason),
