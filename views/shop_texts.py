@@ -84,18 +84,21 @@ def _why(tr: Translator, locale: str, why: str | None, gift: Gift, view: ShopVie
     return tr.t(locale, f"shop.why.{why}", missing=gift.price - view.available)
 
 
-def asked(tr: Translator, locale: str, request: GiftRequest, days: int) -> str:
-    """The player's answer to its Exchange."""
-    return tr.t(locale, "shop.asked", id=request.id, gift=request.gift_name,
+def asked(tr: Translator, locale: str, request: GiftRequest, days: int,
+          club: str | None = None) -> str:
+    """The player's answer to its Exchange (``club``: where the gift is collected)."""
+    text = tr.t(locale, "shop.asked", id=request.id, gift=request.gift_name,
                 points=request.points, days=days)
+    return text if club is None else text + "\n" + tr.t(locale, "shop.collect_at", club=club)
 
 
 def admin_notice(tr: Translator, locale: str, request: GiftRequest, player: str,
-                 balance: int) -> str:
+                 balance: int, club: str | None = None) -> str:
     """An admin's message about a new request (with the buttons Handed over / Cancel)."""
-    return tr.t(locale, "shop.notice", id=request.id, gift=request.gift_name,
+    text = tr.t(locale, "shop.notice", id=request.id, gift=request.gift_name,
                 points=request.points, player=player, balance=balance,
                 date=request.created_at.date())
+    return text if club is None else text + "\n" + tr.t(locale, "shop.collect_at", club=club)
 
 
 def admin_outcome(tr: Translator, locale: str, request: GiftRequest, player: str,

@@ -13,6 +13,7 @@ from aiogram.types import CallbackQuery, InlineKeyboardButton, InlineKeyboardMar
 from bot.errors import UserError
 from bot.services import Services
 from bot.services.shop import Shop, ShopCb
+from storage.models import Club, Gift
 from views import shop_texts
 from views.i18n import Translator
 from views.shop_texts import ShopView
@@ -23,9 +24,10 @@ def label(tr: Translator, locale: str, key: str, **kwargs: object) -> str:
     return html.unescape(tr.t(locale, key, **kwargs))
 
 
-def _button(text: str, action: str, id_: int, price: int = 0) -> InlineKeyboardButton:
+def _button(text: str, action: str, id_: int, price: int = 0,
+            club: int = 0) -> InlineKeyboardButton:
     return InlineKeyboardButton(
-        text=text, callback_data=ShopCb(action=action, id=id_, price=price).pack())
+        text=text, callback_data=ShopCb(action=action, id=id_, price=price, club=club).pack())
 
 
 def catalogue_buttons(tr: Translator, locale: str, view: ShopView) -> InlineKeyboardMarkup:
@@ -65,20 +67,63 @@ async def gift_card(query: CallbackQuery, callback_data: ShopCb, shop: Shop,
         await replies.send_text(query.from_user.id, text, reply_markup=markup)
 
 
+def confirmation(tr: Translator, locale: str, gift: Gift, club: Club) -> InlineKeyboardMarkup:
+    """Yes / No, and the club where the gift is collected (pressed: another one)."""
+    return InlineKeyboardMarkup(inline_keyboard=[
+        [_button(label(tr, locale, "shop.button.confirm", price=gift.price, name=gift.name),
+                 "confirm", gift.id, gift.price, club.chat_id),
+         _button(label(tr, locale, "shop.button.keep"), "keep", gift.id, gift.price)],
+        [_button(label(tr, locale, "shop.button.collect", club=club.label), "clubs", gift.id,
+                 gift.price, club.chat_id)],
+    ])
+
+
+def club_choice(tr: Translator, locale: str, gift: Gift,
+                clubs: list[Club]) -> InlineKeyboardMarkup:
+    """A button per club where the gift may be collected, then No."""
+    rows = [[_button(label(tr, locale, "shop.button.club", club=c.label), "club", gift.id,
+                     gift.price, c.chat_id)] for c in clubs]
+    rows.append([_button(label(tr, locale, "shop.button.keep"), "keep", gift.id, gift.price)])
+    return InlineKeyboardMarkup(inline_keyboard=rows)
+
+
 async def exchange(query: CallbackQuery, callback_data: ShopCb, shop: Shop,
                    services: Services, locale: str) -> None:
-    """Exchange: checked now, then the confirmation on the card's own buttons."""
+    """Exchange: checked now, then the confirmation on the card's own buttons, naming the
+    club of the player's last game (none: the clubs to choose from first)."""
     gift = await shop.check(query.from_user.id, callback_data.id, callback_data.price)
     tr = services.translator
-    markup = InlineKeyboardMarkup(inline_keyboard=[[
-        _button(label(tr, locale, "shop.button.confirm", price=gift.price, name=gift.name),
-                "confirm", gift.id, gift.price),
-        _button(label(tr, locale, "shop.button.keep"), "keep", gift.id, gift.price),
-    ]])
+    home = await shop.home_club(query.from_user.id)
+    markup = (confirmation(tr, locale, gift, home) if home is not None else
+              club_choice(tr, locale, gift, await shop.clubs(query.from_user.id)))
     await services.sender.answer(query)
     if query.message is not None:
         await services.replies.edit_markup(query.message.chat.id, query.message.message_id,
                                            markup)
+
+
+async def choose_club(query: CallbackQuery, callback_data: ShopCb, shop: Shop,
+                      services: Services, locale: str) -> None:
+    """The club's button of the confirmation: the clubs to choose from."""
+    gift = await shop.check(query.from_user.id, callback_data.id, callback_data.price)
+    markup = club_choice(services.translator, locale, gift,
+                         await shop.clubs(query.from_user.id))
+    await services.sender.answer(query)
+    if query.message is not None:
+        await services.replies.edit_markup(query.message.chat.id, query.message.message_id,
+                                           markup)
+
+
+async def club_chosen(query: CallbackQuery, callback_data: ShopCb, shop: Shop,
+                      services: Services, locale: str) -> None:
+    """A club chosen: the confirmation again, naming it."""
+    gift = await shop.check(query.from_user.id, callback_data.id, callback_data.price)
+    club = await shop.club(callback_data.club)
+    await services.sender.answer(query)
+    if query.message is not None:
+        await services.replies.edit_markup(
+            query.message.chat.id, query.message.message_id,
+            confirmation(services.translator, locale, gift, club))
 
 
 async def keep(query: CallbackQuery, callback_data: ShopCb, services: Services,
@@ -98,7 +143,7 @@ async def confirm(query: CallbackQuery, callback_data: ShopCb, shop: Shop,
     if query.message is None:
         raise UserError("shop.refused.stale")
     request = await shop.ask(query.from_user.id, callback_data.id, callback_data.price,
-                             card=query.message.message_id)
+                             card=query.message.message_id, club_id=callback_data.club)
     tr, replies = services.translator, services.replies
     await services.sender.answer(query, label(tr, locale, "shop.asked_popup",
                                               gift=request.gift_name))
@@ -142,6 +187,8 @@ def create_router() -> Router:
     router.callback_query.register(exchange, ShopCb.filter(F.action == "ask"))
     router.callback_query.register(keep, ShopCb.filter(F.action == "keep"))
     router.callback_query.register(confirm, ShopCb.filter(F.action == "confirm"))
+    router.callback_query.register(choose_club, ShopCb.filter(F.action == "clubs"))
+    router.callback_query.register(club_chosen, ShopCb.filter(F.action == "club"))
     router.callback_query.register(withdraw, ShopCb.filter(F.action == "withdraw"))
     router.callback_query.register(hand_over, ShopCb.filter(F.action == "hand"))
     router.callback_query.register(cancel, ShopCb.filter(F.action == "cancel"))

@@ -223,3 +223,10 @@ shop-admin-edit_usage = Usage: <code>/gift_edit ID price|stock|name VALUE</code>
 shop-admin-photo_usage = Usage: send a photo with the caption <code>/gift_photo ID</code> (or reply to a photo with it); <code>/gift_photo ID off</code> removes it.
 shop-admin-retire_usage = Usage: <code>/gift_retire ID</code>
 shop-admin-restore_usage = Usage: <code>/gift_restore ID</code>
+
+# the club where a gift is collected (bot/handlers/shop.py, views/shop_texts.py)
+shop-collect_at = 📍 Collect it at: { $club }.
+shop-button-collect = 📍 At: { $club } (change)
+shop-button-club = 📍 { $club }
+shop-refused-club = That club does not hand gifts over: choose another one (open /gifts again).
+shop-refused-no_clubs = No club of the network hands gifts over yet.

@@ -252,3 +252,10 @@ shop-admin-edit_usage = Использование: <code>/gift_edit ID цена
 shop-admin-photo_usage = Использование: пришлите фото с подписью <code>/gift_photo ID</code> (или ответьте так на фото); <code>/gift_photo ID off</code> убирает фото.
 shop-admin-retire_usage = Использование: <code>/gift_retire ID</code>
 shop-admin-restore_usage = Использование: <code>/gift_restore ID</code>
+
+# клуб, где забирают подарок (bot/handlers/shop.py, views/shop_texts.py)
+shop-collect_at = 📍 Забрать в клубе: { $club }.
+shop-button-collect = 📍 Клуб: { $club } (сменить)
+shop-button-club = 📍 { $club }
+shop-refused-club = Этот клуб не выдаёт подарки: выберите другой (откройте /gifts заново).
+shop-refused-no_clubs = Пока ни один клуб сети не выдаёт подарки.

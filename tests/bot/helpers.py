@@ -12,10 +12,12 @@ CLUB_ID = -1001
 async def give_game_points(
     db: Database, tg_id: int, points: int, day: date, reason: str = "survived_night"
 ) -> int:
-    """Record a finished game with one award for ``tg_id`` (as the game layer will)."""
-    if await db.clubs.get(CLUB_ID) is None:
-        await db.clubs.ensure(CLUB_ID, title="Club", locale="ru")
+    """Record a game of an approved club with one award for ``tg_id`` (as the game layer
+    will)."""
     created = datetime(day.year, day.month, day.day, 18, tzinfo=UTC)
+    if await db.clubs.get(CLUB_ID) is None:  # a club the network approved: its games count
+        await db.clubs.ensure(CLUB_ID, title="Club", locale="ru")
+        await db.clubs.set_status(CLUB_ID, "approved", by=0, now=created, expect=("pending",))
     game_id = await db.games.create(CLUB_ID, 1, seats=[(1, tg_id)], created_at=created)
     await db.ledger.record_game(game_id, [GamePoints(tg_id, points, reason, "n1")], day=day)
     return game_id

@@ -19,7 +19,7 @@ from bot.app import App
 from bot.services.shop import ShopCb
 from storage.models import Gift, GiftRequest
 from tests.bot.conftest import ADMIN_ID, FixedClock
-from tests.bot.helpers import give_game_points
+from tests.bot.helpers import CLUB_ID, give_game_points
 from tests.fakes.telegram_server import FakeTelegram, SentMessage
 from tests.game.flow import wait_until
 
@@ -44,8 +44,9 @@ async def setup(app: App, fake: FakeTelegram, ask: Any, points: int = 50) -> Non
     for uid, nick in ((NEO, "Neo"), (TRIN, "Тринити")):
         await ask(uid, "/start")
         await ask(uid, f"/nick {nick}")
-        if points:
-            await give_game_points(app.services.db, uid, points, PLAYED)
+        if points:  # a game of the club "Club", over: the club where gifts are collected
+            game_id = await give_game_points(app.services.db, uid, points, PLAYED)
+            await app.services.db.games.set_status(game_id, "finished")
 
 
 async def add_gift(fake: FakeTelegram, ask: Any, price: int = 30, stock: int = 2,
@@ -123,7 +124,8 @@ async def test_from_the_catalogue_to_handed_over(app: App, fake: FakeTelegram, a
     assert [text for text, _ in card.buttons()] == ["Exchange for 30 points"]
 
     confirming = await confirm_markup(fake, NEO, card)
-    assert [text for text, _ in confirming.buttons()] == ["✅ Yes, exchange 30 points", "✖ No"]
+    assert [text for text, _ in confirming.buttons()] == [
+        "✅ Yes, exchange 30 points", "✖ No", "📍 At: Club (change)"]
     yes = confirming.button_data("Yes")  # kept: pressed again below, once the buttons are gone
     assert await popup(fake, NEO, confirming, data=yes) == "Requested: Mug <3"
     assert (await fake.next_edit(NEO)).buttons() == []
@@ -412,7 +414,8 @@ async def test_what_the_player_is_refused(app: App, fake: FakeTelegram, ask: Any
     assert hoodie.buttons() == [] and hoodie.text is not None
     assert hoodie.text.endswith("you need 60 points more")
     # a forged Exchange for it: refused all the same
-    assert await popup(fake, NEO, hoodie, data=ShopCb(action="confirm", id=2, price=100).pack()) \
+    assert await popup(fake, NEO, hoodie, data=ShopCb(action="confirm", id=2, price=100,
+                                                              club=CLUB_ID).pack()) \
         == "Not enough points: “Hoodie” costs 100 points, you have 40 points available."
     # the first request reserves 30 of 40: the second is refused
     card = await open_card(fake, ask, NEO, "Mug")
@@ -647,3 +650,78 @@ async def test_help_and_menus_name_the_shop(app: App, fake: FakeTelegram, ask: A
                     "/gift_restore ID"):
         assert command in admin_help
     assert "/gifts — магазин подарков" in ((await ask(TRIN, "/help")).text or "")
+
+
+FAR, CLUB_ADMIN, FAR_ADMIN, MORPH = -1002, 73, 74, 75
+
+
+async def two_clubs(app: App, fake: FakeTelegram, ask: Any) -> None:
+    """NEO's points come from "Club"; "Far" is approved too; each club has its admin."""
+    await setup(app, fake, ask)
+    db, now = app.services.db, app.services.accounts.clock()
+    await db.clubs.ensure(FAR, title="Far <club>", locale="en")
+    await db.clubs.set_status(FAR, "approved", by=ADMIN_ID, now=now, expect=("pending",))
+    await db.clubs.ensure(-1003, title="Pending", locale="en")  # not approved: never offered
+    for uid, club in ((CLUB_ADMIN, CLUB_ID), (FAR_ADMIN, FAR)):
+        fake.user(uid, f"Admin{uid}", language_code="en")
+        await ask(uid, "/start")
+        await db.staff.grant_club_admin(club, uid, by=ADMIN_ID, now=now)
+
+
+async def test_a_request_goes_to_the_admins_of_the_club_where_it_is_collected(
+        app: App, fake: FakeTelegram, ask: Any) -> None:
+    await two_clubs(app, fake, ask)
+    await add_gift(fake, ask)
+    card = await open_card(fake, ask, NEO, "Mug")
+    confirming = await confirm_markup(fake, NEO, card)
+    assert "📍 At: Club (change)" in [t for t, _ in confirming.buttons()]
+    # the club's button: the approved clubs, the player's own first; "Far" chosen
+    await fake.press(NEO, confirming, button="At: Club")
+    choice = await fake.next_edit(NEO)
+    assert [t for t, _ in choice.buttons()] == ["📍 Club", "📍 Far <club>", "✖ No"]
+    await fake.press(NEO, choice, button="Far")
+    confirming = await fake.next_edit(NEO)
+    assert "📍 At: Far <club> (change)" in [t for t, _ in confirming.buttons()]
+    await fake.callback_answer(await fake.press(NEO, confirming, button="Yes"))
+    sent = await fake.next_message(NEO)
+    assert sent.text is not None and "📍 Collect it at: Far &lt;club&gt;." in sent.text
+    (request,) = await requests_of(app, NEO)
+    assert request.club_chat_id == FAR
+    # the notice: the network's admins and Far's, never the other club's admin
+    notice = await fake.next_message(FAR_ADMIN)
+    assert notice.text is not None and "Collect it at: Far &lt;club&gt;" in notice.text
+    assert (await fake.next_message(ADMIN_ID)).text == notice.text
+    assert not [m for m in fake.messages(CLUB_ADMIN) if "Gift request" in (m.text or "")]
+    # the other club's admin may not hand it over; Far's admin may
+    refused = await popup(fake, CLUB_ADMIN, notice, data=notice.button_data("Handed over"))
+    assert refused.startswith("Only the admins of the club where the gift is collected")
+    assert [r.status for r in await requests_of(app, NEO)] == ["open"]
+    assert await app.services.db.ledger.balance(NEO) == 50
+    handed = await popup(fake, FAR_ADMIN, notice, data=notice.button_data("Handed over"))
+    assert "Mug" in handed and "20" in handed
+    assert [r.status for r in await requests_of(app, NEO)] == ["handed_over"]
+    assert await app.services.db.ledger.balance(NEO) == 20
+
+
+async def test_a_player_without_a_counted_game_chooses_the_club_first(
+        app: App, fake: FakeTelegram, ask: Any) -> None:
+    await two_clubs(app, fake, ask)
+    fake.user(MORPH, "Морфеус", language_code="ru")  # moved in: points, no game played yet
+    await ask(MORPH, "/start")
+    await ask(MORPH, "/nick Морфеус")
+    await app.services.db.ledger.adjust(MORPH, 40, reason="moved in", admin_id=ADMIN_ID,
+                                        now=app.services.accounts.clock())
+    await add_gift(fake, ask)
+    card = await open_card(fake, ask, MORPH, "Mug")
+    choice = await confirm_markup(fake, MORPH, card, exchange="Обменять")
+    assert [t for t, _ in choice.buttons()] == ["📍 Club", "📍 Far <club>", "✖ Нет"]
+    # a forged confirmation at a club the network has not approved: refused, nothing asked
+    forged = ShopCb(action="confirm", id=1, price=30, club=-1003).pack()
+    assert await popup(fake, MORPH, choice, data=forged) == (
+        "Этот клуб не выдаёт подарки: выберите другой (откройте /gifts заново).")
+    assert await requests_of(app, MORPH) == []
+    # "Far" chosen: the confirmation names it, and Yes asks for the gift there
+    await fake.press(MORPH, choice, button="Far")
+    confirming = await fake.next_edit(MORPH)
+    await fake.callback_answer(await fake.press(MORPH, confirming, button="Да"))
+    assert [r.club_chat_id for r in await requests_of(app, MORPH)] == [FAR]
