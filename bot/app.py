@@ -50,6 +50,7 @@ from bot.services.chats import ChatMoves
 from bot.services.club_settings import ClubSettings
 from bot.services.expiry import ExpiryReport, run_expiry
 from bot.services.moving import Moving
+from bot.services.network import NetworkSettings
 from bot.services.permissions import Permissions
 from bot.services.shop import Shop
 from bot.services.status import Status
@@ -576,6 +577,7 @@ async def create_app(
     voids = VoidService(db, accounts, translator, permissions, clock=clock)
     voids.queued = delivery.queued
     services.extra["voids"] = voids
+    services.extra["network"] = NetworkSettings(db, permissions, clock=clock)
     scheduler = AsyncIOScheduler(timezone=UTC)
     guard = JobGuard()
     games = install_games(services, scheduler, guard)

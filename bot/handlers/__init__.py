@@ -28,7 +28,8 @@ from bot.handlers import (
 
 def get_routers(*, admin_middleware: object | None = None) -> list[Router]:
     """Stats (/stats, /top in every chat), private, evenings, admin, the gift shop, voids and
-    appeals, club, then fallback last (it answers commands nobody else took).
+    appeals, the network's settings, club, then fallback last (it answers commands nobody
+    else took).
 
     ``admin_middleware`` becomes the admin router's inner message middleware (AdminOnly).
     """
@@ -46,6 +47,7 @@ def get_routers(*, admin_middleware: object | None = None) -> list[Router]:
         shop.create_router(),
         shop_admin.create_router(admin_middleware),
         voids.create_router(),
+        settings.create_network_router(),
         club.create_router(),
         settings.create_router(),
         wrong_chat.create_router(),

@@ -29,6 +29,14 @@ class SettingsCb(CallbackData, prefix="cset"):
     arg: str = ""
 
 
+class NetworkCb(CallbackData, prefix="net"):
+    """``/network`` buttons: ``cap`` (one of the caps on fines a step up or down: ``arg``
+    ``fine_cap.+`` ...) or ``show`` (drawn again)."""
+
+    action: Literal["cap", "show"]
+    arg: str = ""
+
+
 class CatalogueCb(CallbackData, prefix="gifts"):
     """The admins' ``/shop`` dialog: action ``list`` (the catalogue), ``gift`` (a gift's page),
     ``new`` (a new gift: its name asked), ``field`` (``arg``: name|price|stock|photo asked),

@@ -1,6 +1,10 @@
-"""Club chat: ``/settings`` with inline buttons (logic: bot.services.club_settings).
+"""Settings: the club's (``/settings`` with inline buttons in the club chat; logic:
+bot.services.club_settings) and the network's (``/network`` in a private chat: the caps on
+fines, as a dialog with buttons or typed ``/network fine_cap N`` / ``game_fine_cap N``; logic
+and permission: bot.services.network; a club whose fine a lowered cap lowered hears of it in its
+chat).
 
-Posts (the settings message) are in the club's language; popups answer the presser in the
+The club's settings message is in the club's language; popups answer the presser in the
 presser's own language (``user_locale``)."""
 
 from __future__ import annotations
@@ -10,9 +14,12 @@ from aiogram.filters import Command, CommandObject
 from aiogram.types import CallbackQuery, InlineKeyboardButton, InlineKeyboardMarkup, Message
 
 from bot.errors import UserError
-from bot.handlers.buttons import SettingsCb
+from bot.handlers.buttons import NetworkCb, SettingsCb
 from bot.services import Services
 from bot.services.club_settings import STEP, TIMERS, ClubSettings, SettingsView
+from bot.services.network import STEPS, NetworkSettings
+from storage.models import FineCaps
+from storage.network import CAPS, CapChange
 from storage.numbers import ID_DIGITS, read_number
 from views.i18n import SUPPORTED, Translator
 
@@ -163,4 +170,83 @@ def create_router() -> Router:
     router.callback_query.filter(F.message.chat.type.in_({"group", "supergroup"}))
     router.message.register(settings_command, Command("settings"))
     router.callback_query.register(settings_button, SettingsCb.filter())
+    return router
+
+
+# ---------------------------------------------------------------- the network's settings
+def render_network(tr: Translator, locale: str, caps: FineCaps) -> tuple[str, InlineKeyboardMarkup]:
+    """The dialog: both caps, a step down and up for each, how to type a value."""
+    text = "\n".join((tr.t(locale, "network.head"),
+                      tr.t(locale, "network.fine_cap", cap=caps.fine),
+                      tr.t(locale, "network.game_fine_cap", cap=caps.game),
+                      tr.t(locale, "network.hint")))
+    rows = [[InlineKeyboardButton(
+        text=tr.t(locale, f"network.btn.{name}", sign=shown, step=STEPS[name]),
+        callback_data=NetworkCb(action="cap", arg=f"{name}.{sign}").pack())
+        for sign, shown in (("-", "−"), ("+", "+"))] for name in STEPS]
+    return text, InlineKeyboardMarkup(inline_keyboard=rows)
+
+
+async def tell_lowered(services: Services, change: CapChange) -> None:
+    """Each club whose fine the new cap lowered hears of it in its chat (its language)."""
+    tr = services.translator
+    for club, before in change.lowered:
+        await services.replies.send_text(club.chat_id, tr.t(
+            club.locale, "network.club_lowered", cap=change.new, before=before))
+
+
+def cap_said(tr: Translator, locale: str, change: CapChange) -> str:
+    text = tr.t(locale, f"network.set.{change.name}", cap=change.new, old=change.old)
+    if change.lowered:
+        names = ", ".join(club.label for club, _ in change.lowered)
+        text += "\n" + tr.t(locale, "network.lowered", count=len(change.lowered), clubs=names,
+                            cap=change.new)
+    return text
+
+
+async def network_command(message: Message, command: CommandObject, services: Services,
+                          network: NetworkSettings, locale: str) -> None:
+    assert message.from_user is not None
+    admin_id, tr = message.from_user.id, services.translator
+    caps = await network.caps(admin_id)  # a stranger is refused before anything is read
+    args = (command.args or "").split()
+    if not args:
+        text, markup = render_network(tr, locale, caps)
+        await services.replies.answer(message, text, reply_markup=markup)
+        return
+    value = read_number(args[1]) if len(args) == 2 and args[0] in CAPS else None
+    if value is None:
+        raise UserError("network.usage")
+    change = await network.set_cap(admin_id, args[0], value)
+    await services.replies.answer(message, cap_said(tr, locale, change))
+    await tell_lowered(services, change)
+
+
+async def network_button(query: CallbackQuery, callback_data: NetworkCb, services: Services,
+                         network: NetworkSettings, locale: str) -> None:
+    message = query.message
+    if message is None:
+        return
+    admin_id, tr = query.from_user.id, services.translator
+    change = None
+    if callback_data.action == "cap":
+        name, _, sign = callback_data.arg.partition(".")
+        change = await network.step(admin_id, name, 1 if sign == "+" else -1)
+    caps = await network.caps(admin_id)
+    text, markup = render_network(tr, locale, caps)
+    await services.sender.answer(query, None if change is None else tr.t(locale, "network.saved"))
+    await services.replies.edit_text(message.chat.id, message.message_id, text,
+                                     reply_markup=markup)
+    if change is not None:
+        if change.lowered:
+            await services.replies.send_text(message.chat.id, cap_said(tr, locale, change))
+        await tell_lowered(services, change)
+
+
+def create_network_router() -> Router:
+    router = Router(name="network")
+    router.message.filter(F.chat.type == "private")
+    router.callback_query.filter(F.message.chat.type == "private")
+    router.message.register(network_command, Command("network"))
+    router.callback_query.register(network_button, NetworkCb.filter())
     return router
