@@ -1,7 +1,8 @@
 """``/network`` (bot/handlers/settings.py) over HTTP, on SQLite and on PostgreSQL: the
-network's caps on fines as a dialog with buttons and typed; a stranger, a club admin and a revoked network admin's old button
-refused with nothing changed; a lowered cap lowering a club's fine, the club's chat told, the
-admin log naming who did it; bad input answered with its usage."""
+network's caps on fines as a dialog with buttons and typed; a stranger, a club admin and a
+revoked network admin's old button refused with nothing changed; a lowered cap lowering a
+club's fine, the club's chat told, the admin log naming who did it; bad input answered with
+its usage."""
 
 from __future__ import annotations
 
