@@ -19,6 +19,9 @@ from tests.game.flow import HOST, Flow, running, wait_until
 CARD_ID = re.compile(r"\b(?:" + "|".join(sorted((r.value for r in Role), key=len, reverse=True))
                      + r")\b")
 BRACKETED = re.compile(r"[А-Яа-яЁё]\((?:а|на|ла|лась|ась|ы|у|ей|ая)\)")
+# words the club does not say (docs/bot.md, "The glossary"): «нарушение», «ходы», «итог
+# голосования», «Жребий вытянут», «Город просыпается» instead
+NOT_THE_CLUBS = re.compile(r"(?i)\bфол|\bвыборы\b|приговор|брош|поедин|утро после|\bпанел")
 # the names a Russian host says: «Врач» is the Doctor, «Комиссар» the Policeman
 COMPOSITION = ("Шеф, Киллер, Мафия, Врач, Комиссар, Судья, Счастливчик, Адвокат, Мэрэлин,"
                " Спортсмен")
@@ -57,6 +60,9 @@ async def test_a_whole_game_reads_in_russian(fake: FakeTelegram, tmp_path: Path)
         chief = next(s for s in table.seats if table.role(s) is Role.MAFIA_CHIEF)
         card = next(m.body for m in fake.messages(flow.tg(chief)) if m.protect_content)
         assert "<b>Ваша карта</b>" in card and "<b>Шеф Мафии</b>" in card
+        marilyn = next(s for s in table.seats if table.role(s) is Role.MARILYN)
+        card = next(m.body for m in fake.messages(flow.tg(marilyn)) if m.protect_content)
+        assert "Ночью лишаете одного игрока ночного действия." in card
 
         # the first night: the Mafia read how long they have and who decides
         await flow.start("/night", Stage.NIGHT)
@@ -72,6 +78,7 @@ async def test_a_whole_game_reads_in_russian(fake: FakeTelegram, tmp_path: Path)
         assert ("🌙 <b>Ночь 1.</b> Город засыпает. Все, кто может действовать, получили кнопки "
                 "в личном чате. На выбор — 6 секунд.") in club
         assert "🌅 Ночь 1 окончена. Город просыпается." in club and "☀️ <b>День 1.</b>" in club
+
         host = read([m.body for m in fake.messages(HOST)])
         assert "<b>Итоги ночи (только для ведущего)</b>" in host
         summary = host[host.index("<b>Итоги ночи"):].split("\n\n")[0]
@@ -82,6 +89,7 @@ async def test_a_whole_game_reads_in_russian(fake: FakeTelegram, tmp_path: Path)
             await flow.vote()
             club = read(flow.club_texts())
             assert "🗳 <b>Голосование, день 1.</b>" in club
+            assert "кто не успел — голос уходит в себя" in club
             assert "<b>Итоги голосования, день 1</b>" in club
             assert re.search(r"№\d+ Player\d+ → №\d+ Player\d+", club)
         await flow.play_to_end(night_first=True)
@@ -100,6 +108,7 @@ async def test_a_whole_game_reads_in_russian(fake: FakeTelegram, tmp_path: Path)
         shown = re.sub(r"<code>.*?</code>|https?://\S+|/[a-z_]+", " ", text, flags=re.S)
         assert not CARD_ID.search(shown), text
         assert not BRACKETED.search(text), text
+        assert not NOT_THE_CLUBS.search(text), text
         assert "→ никто" not in text and "Время вышло; кнопки закрыты" not in text, text
 
     # /balance reads the game's points in the end's own words, one line per reason
