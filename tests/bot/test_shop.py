@@ -451,7 +451,7 @@ async def test_a_non_admin_pressing_an_admins_button(app: App, fake: FakeTelegra
         "Only the admins of the club where the gift is collected, and the network's admins,"
         " can hand it over or cancel the request.")
     assert await popup(fake, TRIN, sent, data=notice.button_data("Cancel")) == (
-        "Выдать подарок или отменить запрос могут только администраторы клуба, где его"
+        "Выдать подарок или отменить заявку на него могут только администраторы клуба, где его"
         " забирают, и администраторы сети.")
     assert [r.status for r in await requests_of(app, NEO)] == ["open"]
     assert await app.services.db.ledger.balance(NEO) == 50
