@@ -480,7 +480,7 @@ async def test_a_fine_short_of_reserved_points_says_they_are_reserved(
     assert await h.db.ledger.balance(h.tg(3)) == 10 - taken
     told, host = texts(h, h.tg(3))[-1], texts(h, HOST)[-1]
     for said in (told, host):
-        assert "отложены под его заявку на подарок" in said, said
+        assert "в резерве по его заявке на подарок" in said, said
         assert "на балансе было меньше" not in said
     assert (f"списано {taken} балла" in told) if taken else "ничего не списано" in told
     en = h.service.notifier.t("en", "foul.fine.reserved", price=5, points=2)
