@@ -79,6 +79,8 @@ class Settings(BaseSettings):
     # a message sent more than so many days ago loses its words (the daily prune, docs/storage.md
     # "What is pruned"); the game's log keeps what a dispute needs
     outbox_keep_days: Annotated[int, Field(ge=1, le=3650)] = 7
+    # a lobby nobody dealt closes after so many minutes, its seats free (0: never)
+    lobby_ttl_minutes: Annotated[int, Field(ge=0, le=10080)] = 180
 
     @field_validator("bot_token")
     @classmethod

@@ -41,7 +41,8 @@ def install_games(services: Services, scheduler: AsyncIOScheduler,
                         services.translator, timers=timers, may_host=may_host(services),
                         clock=utc_now, default_locale=settings.default_locale, panel=True,
                         web_url=mini_app_url(settings.web_url), topics=services.sender,
-                        pages_url=settings.web_url, zone=settings.timezone)
+                        pages_url=settings.web_url, zone=settings.timezone,
+                        lobby_ttl=settings.lobby_ttl_minutes * 60 or None)
     services.sender.on_blocked(games.on_blocked)
     services.join_lobby = games.join_hook
     services.extra["games"] = games

@@ -28,9 +28,12 @@ def protocol_of(events: Sequence[LoggedEvent]) -> dict[str, Any] | None:
     """The replay protocol of a game's log; None for a game never dealt."""
     players: list[dict[str, Any]] | None = None
     steps: list[dict[str, Any]] = []
+    friendly = False
     for event in events:
         p: Mapping[str, Any] = event.payload  # the log's JSON as written
-        if event.kind == "deal":
+        if event.kind == "friendly":
+            friendly = True
+        elif event.kind == "deal":
             players = [_player(e) for e in p["seats"]]
             steps = []
         elif event.kind == "night_resolved":
@@ -52,4 +55,8 @@ def protocol_of(events: Sequence[LoggedEvent]) -> dict[str, Any] | None:
             steps.append({"undo_foul": int(p["number"])})
     if players is None:
         return None
-    return {"players": sorted(players, key=lambda x: x["seat"]), "steps": steps}
+    protocol: dict[str, Any] = {"players": sorted(players, key=lambda x: x["seat"]),
+                                "steps": steps}
+    if friendly:  # the replay's points were never counted (the replay reads no such key)
+        protocol["friendly"] = True
+    return protocol

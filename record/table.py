@@ -82,8 +82,13 @@ class Table:
     lobby_posted: bool = False  # the lobby's post is queued (logged with it in one step)
     composition: list[Role] | None = None
     fate_by_host: bool = False
+    # fixed when the lobby opens (logged): the club is not approved, no point is counted
+    friendly: bool = False
     seats: dict[int, SeatInfo] = field(default_factory=dict)
     offline: set[int] = field(default_factory=set)  # accounts whose seat the host plays
+    # Telegram players the host asked to seat, not answered yet (tg_id -> name): no seat yet
+    asked: dict[int, str] = field(default_factory=dict)
+    opened_at: datetime | None = None  # the lobby's opening (the game's row): its expiry
     seed: bytes | None = None
     commitment: str | None = None
     deal_announced: bool = False
@@ -271,6 +276,11 @@ class Table:
         roles = p.get("roles")
         self.composition = None if roles is None else [Role(r) for r in roles]
 
+    def _on_friendly(self, p: dict[str, Any]) -> None:
+        """The lobby opened in a club the network has not approved: a friendly game (no
+        points, no fines, counted toward nothing)."""
+        self.friendly = True
+
     def _on_fate_mode(self, p: dict[str, Any]) -> None:
         self.fate_by_host = bool(p["host"])
 
@@ -280,6 +290,15 @@ class Table:
             self.offline.add(int(p["tg_id"]))
         else:
             self.offline.discard(int(p["tg_id"]))
+
+    def _on_seat_asked(self, p: dict[str, Any]) -> None:
+        """The host asked a Telegram player to be seated (``/addseat``): seated only once
+        they say yes."""
+        self.asked[int(p["tg_id"])] = str(p["name"])
+
+    def _on_seat_ask_closed(self, p: dict[str, Any]) -> None:
+        """The ask ended (``how``: yes — seated with its own event, no, failed, deal, closed)."""
+        self.asked.pop(int(p["tg_id"]), None)
 
     def _on_deal(self, p: dict[str, Any]) -> None:
         specs = []

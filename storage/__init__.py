@@ -11,6 +11,7 @@ May import: ``engine`` and ``record`` (never ``views``, ``bot`` or ``web``).
 from storage.backends import DatabaseUnavailable, DatabaseUrlError
 from storage.db import Database, backup_file
 from storage.errors import (
+    FriendlyGame,
     GameClosed,
     ImmunityAlreadyUsed,
     InsufficientBalance,
@@ -56,6 +57,7 @@ __all__ = [
     "DatabaseUnavailable",
     "DatabaseUrlError",
     "Fine",
+    "FriendlyGame",
     "Game",
     "GameClosed",
     "GameEvent",
@@ -72,7 +74,8 @@ __all__ = [
     "NicknameReserved",
     "NicknameTaken",
     "Order",
-    "PlayedGame", "Player",
+    "PlayedGame",
+    "Player",
     "Seat",
     "SpouseError",
     "StorageError",

@@ -180,6 +180,16 @@ class GameClosed(StorageError):
         self.status = status
 
 
+class FriendlyGame(StorageError):
+    """A friendly game (its club not approved by the network) writes no ledger row."""
+
+    code = "friendly_game"
+
+    def __init__(self, game_id: int) -> None:
+        super().__init__(f"game {game_id} is friendly: it writes no points")
+        self.game_id = game_id
+
+
 class InvalidOrder(StorageError):
     """``reason``: "self", "not_seated", "duplicate"."""
 

@@ -223,6 +223,8 @@ class Game:
     voided_at: datetime | None = None
     voided_by: int | None = None
     void_reason: str | None = None
+    # played in a club the network had not approved when its lobby opened: no ledger row
+    friendly: bool = False
 
     @property
     def voided(self) -> bool:

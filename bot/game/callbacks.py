@@ -16,6 +16,13 @@ class LobbyCb(CallbackData, prefix="gl"):
     action: Literal["join", "leave", "table"]
 
 
+class ConsentCb(CallbackData, prefix="gy"):
+    """The answer of a player the host asked to seat (``/addseat``): yes or no."""
+
+    game: int
+    yes: bool
+
+
 class NightCb(CallbackData, prefix="gn"):
     """A night target: game, phase number (``step``), target seat."""
 

@@ -62,7 +62,7 @@ class Restorer(PhaseService):
                       self.core.day_of(club, game.created_at),
                       number=game.table_no, thread=game.thread_id, own_topic=game.own_topic,
                       locale=club.locale if club is not None else self.core.default_locale,
-                      timers=self.core.club_timers(club))
+                      timers=self.core.club_timers(club), opened_at=game.created_at)
         await self.core.load_player(game.host_id)
         for seat in game.seats:
             player = await self.db.players.get(seat.tg_id)
@@ -77,6 +77,7 @@ class Restorer(PhaseService):
         if table.stage is Stage.LOBBY:
             if not table.lobby_posted:
                 await self.lobby.post(table)  # the crash came between the game's row and its post
+            self.lobby.arm_expiry(table)
             return
         if table.stage is not Stage.OVER and not table.game.over:
             # told once per restart (a second restart with nothing new in between says nothing)

@@ -70,6 +70,7 @@ class GameService:
         topics: Topics | None = None,
         pages_url: str | None = None,
         zone: str = "UTC",
+        lobby_ttl: float | None = None,
     ) -> None:
         self.core = core = GameCore(
             db, notifier, deadlines, translator, timers=timers or GameTimers(),
@@ -78,6 +79,7 @@ class GameService:
             zone=zone)
         self.results = Results(core, pages_url)
         self.lobby = LobbyService(core, topics)
+        self.lobby.ttl = lobby_ttl
         self.friends = FriendOrders(core)
         self.guests = EveningGuests(core, self.lobby)
         self.dealer = DealService(core, self.lobby, self.friends)
@@ -98,6 +100,8 @@ class GameService:
         self.leave = self.lobby.leave
         self.reseat = self.lobby.reseat
         self.add_offline = self.lobby.add_offline
+        self.consent = self.lobby.consent
+        self.host_left = self.lobby.host_left
         self.unseat = self.lobby.unseat
         self.invite = self.guests.invite
         self.invite_at = self.guests.invite_at

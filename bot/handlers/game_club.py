@@ -7,8 +7,9 @@ import re
 from dataclasses import replace
 
 from aiogram import F, Router
+from aiogram.enums import ChatMemberStatus
 from aiogram.filters import Command, CommandObject
-from aiogram.types import CallbackQuery, Message
+from aiogram.types import CallbackQuery, ChatMemberUpdated, Message
 
 from bot.delivery.replies import Replies
 from bot.delivery.sender import TelegramSender, topic_of
@@ -91,7 +92,7 @@ SEXES = {"m": "m", "f": "f", "м": "m", "ж": "f"}
 
 async def addseat(message: Message, command: CommandObject, games: GameService,
                   replies: Replies, locale: str) -> None:
-    """``/addseat NICK [m|f]``: a seat for a player without Telegram (the host plays it)."""
+    """``/addseat NICK [m|f]``: a seat the host plays (a Telegram player confirms first)."""
     words = (command.args or "").split()
     sex = SEXES.get(words[-1].casefold()) if len(words) > 1 else None
     nick = " ".join(words[:-1] if sex is not None else words)
@@ -223,6 +224,19 @@ async def _another_table(query: CallbackQuery, games: GameService) -> Reply:
     return Reply("tables.opened", {"number": table.number, "game": table.game_id})
 
 
+async def member_left(message: Message, games: GameService) -> None:
+    """"X left the group" (or was removed): a lobby X hosts there closes."""
+    if message.left_chat_member is not None:
+        await games.host_left(message.chat.id, message.left_chat_member.id)
+
+
+async def member_changed(update: ChatMemberUpdated, games: GameService) -> None:
+    """A member's status changed (the bot sees it as the chat's administrator): one who left
+    or was banned closes the lobby they host there."""
+    if update.new_chat_member.status in (ChatMemberStatus.LEFT, ChatMemberStatus.KICKED):
+        await games.host_left(update.chat.id, update.new_chat_member.user.id)
+
+
 def create_router() -> Router:
     router = Router(name="game_club")
     router.message.filter(F.chat.type.in_({"group", "supergroup"}))
@@ -247,4 +261,6 @@ def create_router() -> Router:
     router.message.register(extend, Command("extend"))
     router.message.register(endgame, Command("endgame"))
     router.callback_query.register(lobby_button, LobbyCb.filter())
+    router.message.register(member_left, F.left_chat_member)
+    router.chat_member.register(member_changed)
     return router

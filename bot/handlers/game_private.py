@@ -11,6 +11,7 @@ from bot.delivery.sender import TelegramSender
 from bot.game.callbacks import (
     CancelCb,
     CheckInCb,
+    ConsentCb,
     FateCb,
     ForCancelCb,
     ForNightCb,
@@ -53,6 +54,13 @@ async def check_in(query: CallbackQuery, callback_data: CheckInCb, games: GameSe
     """An invited player is here: seated."""
     answer = await games.check_in(callback_data.game, callback_data.evening,
                                   query.from_user.id, account)
+    await _answer(query, games, sender, locale, answer)
+
+
+async def consent(query: CallbackQuery, callback_data: ConsentCb, games: GameService,
+                  sender: TelegramSender, locale: str) -> None:
+    """A player the host asked to seat answers: yes (seated, the host plays the seat) or no."""
+    answer = await games.consent(callback_data.game, query.from_user.id, callback_data.yes)
     await _answer(query, games, sender, locale, answer)
 
 
@@ -166,4 +174,5 @@ def create_router() -> Router:
     router.callback_query.register(panel_button, PanelCb.filter())
     router.callback_query.register(foul_offer, FoulOfferCb.filter())
     router.callback_query.register(check_in, CheckInCb.filter())
+    router.callback_query.register(consent, ConsentCb.filter())
     return router

@@ -35,7 +35,16 @@ game-lobby-text =
     })
     { $seats }
 
-    Press “I play” to take a seat. If you have not started the bot in private yet, open it with the button below.
+    Press “I play” to take a seat. If you have not started the bot in private yet, open it with the button below.{ $friendly }
+game-lobby-friendly =
+    {""}
+
+    🤝 <b>A friendly game</b>: the network has not approved this club yet, so no points are counted for this game (none won, no fines) and it counts toward no rating or statistics.
+game-lobby-closed_expired = <b>Game #{ $game }: the lobby is closed</b> — no cards were dealt within { $hours ->
+        [one] { $hours } hour
+       *[other] { $hours } hours
+    }. The seats are free.
+game-lobby-closed_host_left = <b>Game #{ $game }: the lobby is closed</b> — the host left the chat. The seats are free.
 game-lobby-join = I play
 game-lobby-leave = Leave
 game-lobby-open_bot = Open the bot
@@ -239,6 +248,7 @@ game-extend-done = ⏱ Time extended by { $seconds ->
 game-end-points =
     <b>Points for the game</b>
     { $lines }
+game-end-friendly = 🤝 <b>A friendly game</b>: no points were counted (none won, no fines), and the game counts toward nothing.
 game-end-points_line = { $who }: { $total } ({ $detail })
 game-end-points_line_none = { $who }: { $total }
 game-end-seed =

@@ -74,6 +74,7 @@ web-player-no_games = No finished games yet.
 web-player-no_rows = No points yet.
 web-game-title = Game #{ $game }
 web-game-meta = { $club }, { DATE($day, format: "%Y-%m-%d") }: { $winner }.
+web-game-friendly = A friendly game: the club was not approved by the network, no points were counted and the game counts toward nothing.
 web-game-table = The table
 web-game-picture = The table at the end, with every card
 web-game-seat = Seat

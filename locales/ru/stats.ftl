@@ -82,6 +82,7 @@ web-player-no_games = Завершённых игр пока нет.
 web-player-no_rows = Баллов пока нет.
 web-game-title = Игра №{ $game }
 web-game-meta = { $club }, { DATE($day, format: "%d.%m.%Y") }: { $winner }.
+web-game-friendly = Товарищеская игра: клуб не был одобрен сетью, баллы не начислялись, игра нигде не учитывается.
 web-game-table = Стол
 web-game-picture = Стол в конце игры, со всеми картами
 web-game-seat = Место

@@ -5,7 +5,13 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from datetime import UTC, date, datetime
 
-from storage.errors import InvalidAmount, InvalidValue, UnknownGame, UnknownPlayer
+from storage.errors import (
+    FriendlyGame,
+    InvalidAmount,
+    InvalidValue,
+    UnknownGame,
+    UnknownPlayer,
+)
 from storage.models import DEFAULT_FINE_CAPS, KIND_GAME, FineCaps, GamePoints, Player
 from storage.repos import _rows
 from storage.sql import Connection, lock_rows
@@ -60,6 +66,15 @@ async def game_status(conn: Connection, game_id: int) -> str:
     if not rows:
         raise UnknownGame(game_id)
     return str(rows[0][0])
+
+
+async def game_friendly(conn: Connection, game_id: int) -> bool:
+    """The game is friendly: it writes no ledger row and counts toward nothing."""
+    rows = list(await conn.execute_fetchall("SELECT friendly FROM games WHERE id = ?",
+                                            (game_id,)))
+    if not rows:
+        raise UnknownGame(game_id)
+    return bool(rows[0][0])
 
 
 async def insert_ledger(
@@ -156,8 +171,14 @@ async def record_points(
     touched: list[int] | None = None,
 ) -> bool:
     """Write a game's ledger rows once; False (and nothing written) if already applied.
-    ``touched`` gets the accounts whose row it changes (games played)."""
-    await game_status(conn, game_id)
+    ``touched`` gets the accounts whose row it changes (games played). A friendly game
+    writes nothing and counts for nobody: its points are refused (:class:`FriendlyGame`),
+    an end without points returns False (the one guard every way of writing a game's
+    points passes)."""
+    if await game_friendly(conn, game_id):
+        if rows:
+            raise FriendlyGame(game_id)
+        return False
     for row in rows:
         if row.points < 0:
             raise InvalidAmount(row.points)

@@ -10,6 +10,7 @@ from typing import Any
 
 from storage.errors import (
     FineAboveCap,
+    FriendlyGame,
     GameClosed,
     InsufficientBalance,
     InvalidAmount,
@@ -37,7 +38,7 @@ from storage.sql import Connection, Store, lock_rows
 async def fetch_game(conn: Connection, game_id: int) -> Game:
     async with conn.execute(
         "SELECT id, club_chat_id, host_id, created_at, status, commitment, finished_on,"
-        " table_no, thread_id, own_topic, voided_at, voided_by, void_reason"
+        " table_no, thread_id, own_topic, voided_at, voided_by, void_reason, friendly"
         " FROM games WHERE id = ?",
         (game_id,),
     ) as cur:
@@ -63,6 +64,7 @@ async def fetch_game(conn: Connection, game_id: int) -> Game:
         voided_at=_rows.opt_datetime(row["voided_at"]),
         voided_by=row["voided_by"],
         void_reason=row["void_reason"],
+        friendly=bool(row["friendly"]),
     )
 
 
@@ -179,6 +181,8 @@ async def _apply_change(conn: Connection, game_id: int, change: GameChange) -> N
     busy loop); the one path for each of them alone too."""
     if change.fines:
         await _require_open(conn, game_id)
+        if await _ops.game_friendly(conn, game_id):
+            raise FriendlyGame(game_id)  # no fine, nor its reversal, in a friendly game
         await _write_fines(conn, game_id, change.fines)
     if change.roles is None and change.commitment is None and change.status is None:
         return
@@ -241,10 +245,12 @@ class Games:
         table_no: int = 1,
         thread_id: int | None = None,
         own_topic: bool = False,
+        friendly: bool = False,
     ) -> int:
         """A new game in status 'lobby'; ``seats`` are (seat number, tg_id) pairs;
         ``table_no`` its table's number in the club chat, ``thread_id`` the forum topic it
-        speaks in (``own_topic``: the bot created it)."""
+        speaks in (``own_topic``: the bot created it); ``friendly``: its club is not
+        approved, the game writes no ledger row and counts toward nothing."""
         _check_seats(seats)
         async with self._db.transaction() as conn:
             async with conn.execute(
@@ -255,9 +261,9 @@ class Games:
             await _ops.require_players(conn, (p for _, p in seats))
             async with conn.execute(
                 "INSERT INTO games (club_chat_id, host_id, created_at, table_no, thread_id,"
-                " own_topic) VALUES (?, ?, ?, ?, ?, ?) RETURNING id",
+                " own_topic, friendly) VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING id",
                 (club_chat_id, host_id, created_at.isoformat(), table_no, thread_id,
-                 int(own_topic)),
+                 int(own_topic), int(friendly)),
             ) as cur:
                 row = await cur.fetchone()
             assert row is not None
@@ -391,7 +397,8 @@ class Games:
     ) -> bool:
         """End the game: final status ('finished' or 'aborted'), finish day and its ledger
         rows in one transaction. Idempotent by game id: returns False and writes nothing if
-        this game's points were already applied."""
+        this game's points were already applied. A friendly game ends with no points and
+        counts for nobody (``points`` given: :class:`FriendlyGame`, nothing written)."""
         if status not in FINAL_STATUSES:
             raise InvalidValue("status", status, "not_final")
         touched: list[int] = []  # the accounts whose games_played it counts

@@ -127,6 +127,25 @@ class Players:
             )
             return await _ops.require_player(conn, tg_id)
 
+    async def create_guest(self, name: str, *, sex: str | None = None) -> Player:
+        """A friendly game's own seat without Telegram: an account without Telegram whose
+        ``name`` is its display name only, never a nickname (it takes no nickname of the
+        network, ranks nowhere, is exported nowhere). The name follows the nickname rules.
+        Raises InvalidNickname, InvalidValue (sex)."""
+        text = normalize_nickname(name)
+        if sex is not None and sex not in ("m", "f"):
+            raise InvalidValue("sex", sex, "not_m_or_f")
+        async with self._db.transaction() as conn:
+            await lock_key(conn, Lock.NICKNAME)  # the next id below the offline ones
+            async with conn.execute("SELECT min(tg_id) FROM players") as cur:
+                row = await cur.fetchone()
+            lowest = OFFLINE_ID_MAX + 1 if row is None or row[0] is None else int(row[0])
+            tg_id = min(lowest, OFFLINE_ID_MAX + 1) - 1
+            await conn.execute(
+                "INSERT INTO players (tg_id, display_name, sex) VALUES (?, ?, ?)",
+                (tg_id, text, sex))
+            return await _ops.require_player(conn, tg_id)
+
     async def set_nickname(self, tg_id: int, nickname: str) -> Player:
         """Set (or change) the personal nickname. Raises InvalidNickname, NicknameTaken,
         LookalikeNickname (it looks like another player's), NicknameReserved (an imported

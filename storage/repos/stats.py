@@ -33,13 +33,13 @@ class Stats:
         self._db = db
 
     async def played_games(self, tg_id: int, *, limit: int | None = None) -> list[PlayedGame]:
-        """The finished games the player sat in (a voided one counts for nothing), newest
-        first, with the card dealt."""
+        """The finished games the player sat in (a voided or friendly one counts for
+        nothing), newest first, with the card dealt."""
         async with self._db.read() as conn, conn.execute(
             "SELECT g.id, g.club_chat_id, c.title, g.finished_on, s.seat, s.role"
             " FROM game_seats s JOIN games g ON g.id = s.game_id"
             " JOIN clubs c ON c.chat_id = g.club_chat_id"
-            " WHERE s.tg_id = ? AND g.status = ? AND g.voided_at IS NULL"
+            " WHERE s.tg_id = ? AND g.status = ? AND g.voided_at IS NULL AND g.friendly = 0"
             " ORDER BY g.id DESC LIMIT ?",
             (tg_id, STATUS_FINISHED, NO_LIMIT if limit is None else limit),
         ) as cur:
@@ -93,10 +93,11 @@ class Stats:
         return _ranks([(int(r[0]), str(r[1]), int(r[2])) for r in rows])
 
     async def clubs(self) -> list[Club]:
-        """Clubs with at least one finished game, by title."""
+        """Clubs with at least one finished game that counted (not friendly), by title."""
         async with self._db.read() as conn, conn.execute(
             "SELECT chat_id, title, locale FROM clubs c WHERE EXISTS"
-            " (SELECT 1 FROM games g WHERE g.club_chat_id = c.chat_id AND g.status = ?)"
+            " (SELECT 1 FROM games g WHERE g.club_chat_id = c.chat_id AND g.status = ?"
+            "  AND g.friendly = 0)"
             " ORDER BY title, chat_id",
             (STATUS_FINISHED,),
         ) as cur:
@@ -104,11 +105,13 @@ class Stats:
         return [Club(chat_id=r[0], title=r[1], locale=r[2]) for r in rows]
 
     async def finished_games(self, club_chat_id: int, *, limit: int = 20) -> list[PlayedGame]:
-        """The club's latest finished games (``seat``/``role`` are 0/None: no player)."""
+        """The club's latest finished games that counted (not friendly; ``seat``/``role``
+        are 0/None: no player)."""
         async with self._db.read() as conn, conn.execute(
             "SELECT g.id, g.club_chat_id, c.title, g.finished_on FROM games g"
             " JOIN clubs c ON c.chat_id = g.club_chat_id"
-            " WHERE g.club_chat_id = ? AND g.status = ? ORDER BY g.id DESC LIMIT ?",
+            " WHERE g.club_chat_id = ? AND g.status = ? AND g.friendly = 0"
+            " ORDER BY g.id DESC LIMIT ?",
             (club_chat_id, STATUS_FINISHED, limit),
         ) as cur:
             rows = await cur.fetchall()

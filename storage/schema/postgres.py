@@ -574,6 +574,10 @@ CREATE TABLE network_settings (
 );
 UPDATE clubs SET foul_points = 10 WHERE foul_points > 10;
 """),
+    ("a friendly game: played in a club the network has not approved, it counts for nothing", """
+-- as SQLite's: fixed when the lobby opens; no ledger row, counts toward nothing
+ALTER TABLE games ADD COLUMN friendly INTEGER NOT NULL DEFAULT 0 CHECK (friendly IN (0, 1));
+"""),
 ]
 
 SCHEMA_VERSION = len(MIGRATIONS)

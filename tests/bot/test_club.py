@@ -8,6 +8,7 @@ from typing import Any
 from bot.app import App
 from tests.bot.conftest import ADMIN_ID
 from tests.fakes.telegram_server import FakeTelegram
+from tests.game.harness import approve_club
 from tests.storage.test_club_cache import count_club_reads
 
 CSV = (
@@ -218,6 +219,7 @@ async def test_settings_say_what_a_foul_costs(app: App, fake: FakeTelegram, ask:
     fake.user(501, "Member", language_code="en")
     await ask(501, "/start")
     await app.services.db.clubs.ensure(CLUB, title="Club", locale="en")
+    await approve_club(app.services.db, CLUB)  # its games count
     panel = await ask(500, "/settings", chat_id=CLUB)
     assert "A foul is a warning: no points are taken." in panel.text
     assert "From a player's foul 4 in a game, the host is offered the technical death." in \

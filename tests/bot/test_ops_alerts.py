@@ -25,6 +25,7 @@ from storage.db import Database
 from storage.repos.outbox import SEND, Queued
 from tests.fakes.telegram_server import FakeTelegram
 from tests.game.flow import CLUB, Flow, running, wait_until
+from tests.game.harness import approve_club
 from tests.pg_cluster import Cluster
 from views.i18n import Translator
 
@@ -244,6 +245,7 @@ async def test_a_process_killed_is_told_once_with_who_took_over(
     db = await Database.open(url)
     try:
         await db.clubs.ensure(CLUB, title="Club", locale="en")
+        await approve_club(db, CLUB)  # its games count
     finally:
         await db.close()
     fake.group(CLUB, "Club")

@@ -13,6 +13,7 @@ import pytest
 from bot.cluster.routing import club_of, clubs_of
 from bot.telegram.updates import RawUpdate
 from storage.db import Database
+from tests.game.harness import approve_club
 
 CLUB, OTHER = -100_123, -100_456
 HOST, SEATED, STRANGER = 10, 11, 12
@@ -22,7 +23,9 @@ HOST, SEATED, STRANGER = 10, 11, 12
 async def db(tmp_path: Path) -> AsyncIterator[Database]:
     database = await Database.open(tmp_path / "route.sqlite3")
     await database.clubs.ensure(CLUB, title="Club", locale="en")
+    await approve_club(database, CLUB)  # its games count
     await database.clubs.ensure(OTHER, title="Other", locale="en")
+    await approve_club(database, OTHER)  # its games count
     for uid in (HOST, SEATED, STRANGER):
         await database.players.register(uid, display_name=f"U{uid}", language="en")
     yield database

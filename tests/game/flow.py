@@ -19,6 +19,7 @@ from record.table import Stage, Table
 from tests.bot.conftest import FAST_LIMITS, HOST_ID, make_settings
 from tests.fakes.telegram_server import FakeTelegram, SentMessage
 from tests.fakes.virtual_clock import VirtualClock
+from tests.game.harness import approve_club
 
 CLUB = -100777
 HOST = HOST_ID
@@ -100,6 +101,7 @@ class Flow:
     club: int = CLUB  # the club chat (a supergroup migration changes it)
     host_id: int = HOST  # the table's host (several tables: one host each)
     thread: int | None = None  # a forum topic the host types the table's commands in
+    approved: bool = True  # the club approved before the lobby (False: a friendly game)
 
     @property
     def games(self) -> GameService:
@@ -210,6 +212,8 @@ class Flow:
             await self.fake.next_message(HOST)
         if await self.app.services.db.clubs.get(self.club) is None:
             await self.app.services.db.clubs.ensure(self.club, title="Club", locale=self.lang)
+        if self.approved:  # a club the network approved: its games count
+            await approve_club(self.app.services.db, self.club)
         ids = await self.register(n)
         await self.host("/newgame")
         lobby = await self.prompt(self.club, "gl:")

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, Protocol
 
@@ -15,6 +15,7 @@ from bot.game.service import GameService, Reply
 from engine import Role
 from record.table import Stage, Table
 from storage.db import Database
+from storage.models import CLUB_APPROVED, CLUB_STATUSES
 from views.i18n import Translator
 
 CHAT = -1001
@@ -34,6 +35,16 @@ class Deadlines(Protocol):
     async def advance(self, seconds: float) -> None: ...
 
     def names(self) -> set[str]: ...
+
+
+async def approve_club(db: Database, chat_id: int, *, title: str = "Club",
+                       locale: str = "ru") -> None:
+    """The club, approved by the network: its games count (a new club is pending, and its
+    games are friendly: no points). Called before a lobby opens."""
+    if await db.clubs.get(chat_id) is None:
+        await db.clubs.ensure(chat_id, title=title, locale=locale)
+    await db.clubs.set_status(chat_id, CLUB_APPROVED, by=0, now=datetime.now(UTC),
+                              expect=CLUB_STATUSES)
 
 
 def role_names(translator: Translator) -> set[str]:
@@ -66,8 +77,12 @@ class Harness:
             await self.db.players.record_game_played(ids, self.clock().date())
         return ids
 
-    async def lobby(self, n: int, **kw: Any) -> Table:
+    async def lobby(self, n: int, *, approved: bool = True, **kw: Any) -> Table:
+        """``n`` players at a new table; ``approved=False``: in a club the network has not
+        approved (a friendly game)."""
         ids = await self.players(n, **kw)
+        if approved:
+            await approve_club(self.db, CHAT)
         table = await self.service.open_lobby(CHAT, "Club", HOST, is_admin=False)
         self.game_id = table.game_id
         for tg in ids:

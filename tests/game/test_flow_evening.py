@@ -24,6 +24,7 @@ from tests.fakes.telegram_server import FakeTelegram, SentMessage
 from tests.fakes.virtual_clock import VirtualClock
 from tests.game.conftest import FakeClock, FakeDeadlines
 from tests.game.flow import CLUB, HOST, Flow, start_app, stop_app, wait_until
+from tests.game.harness import approve_club
 from tests.pg_cluster import Cluster
 
 ZONE = ZoneInfo("Europe/Moscow")  # the settings' default TIMEZONE
@@ -103,6 +104,7 @@ async def announce(flow: Flow, night: Night, start: datetime, tables: int, seats
     flow.fake.group(CLUB, "Club")
     flow.fake.user(HOST, "Host", language_code="en")
     await flow.app.services.db.clubs.ensure(CLUB, title="Club", locale="en")
+    await approve_club(flow.app.services.db, CLUB)  # its games count
     before = len(flow.fake.messages(CLUB))
     await flow.host(f"/evening {night.typed(start)} {tables} {seats}")
     await flow.fake.wait_for(lambda: any("🗓" in m.body
@@ -238,6 +240,7 @@ async def test_bad_input_is_answered_and_changes_nothing(fake: FakeTelegram,
         fake.group(CLUB, "Club")
         fake.user(HOST, "Host", language_code="en")
         await db.clubs.ensure(CLUB, title="Club", locale="en")
+        await approve_club(db, CLUB)  # its games count
         start = night.clock.now + timedelta(hours=5)
         day, at = night.typed(start).split()
         yesterday = night.typed(night.clock.now - timedelta(days=1))
@@ -317,6 +320,7 @@ async def test_the_host_announces_with_buttons_and_calls_an_evening_off(
         fake.group(CLUB, "Club")
         fake.user(HOST, "Host", language_code="en")
         await db.clubs.ensure(CLUB, title="Club", locale="en")
+        await approve_club(db, CLUB)  # its games count
         await flow.host("/evening")
         closed = await flow.prompt(CLUB, "ed:")
         await press(flow, HOST, closed, closed.buttons()[-1][1])  # “✖ Close”
@@ -627,6 +631,7 @@ async def test_a_player_sees_and_cancels_places_in_private_in_russian(
         fake.group(CLUB, "Клуб")
         fake.user(HOST, "Host", language_code="ru")
         await db.clubs.ensure(CLUB, title="Клуб", locale="ru")
+        await approve_club(db, CLUB)  # its games count
         first = night.clock.now + timedelta(days=2)
         second = first + timedelta(days=1)
         ids = []

@@ -13,6 +13,7 @@ import pytest
 from record.table import Stage
 from tests.fakes.telegram_server import FakeTelegram
 from tests.game.flow import CLUB, HOST, Flow, running, wait_until
+from tests.game.harness import approve_club
 
 
 @pytest.fixture
@@ -29,6 +30,7 @@ async def newcomers(flow: Flow, n: int, *, first: int = 3001) -> None:
     await fake.send(HOST, "/start")
     await fake.next_message(HOST)
     await flow.app.services.db.clubs.ensure(CLUB, title="Club", locale="en")
+    await approve_club(flow.app.services.db, CLUB)  # its games count
     ids = list(range(first, first + n))
     for uid in ids:
         fake.user(uid, f"U{uid}", language_code="en")

@@ -15,6 +15,7 @@ import pytest
 from bot.miniapp.server import state_answer
 from tests.fakes.telegram_server import FakeTelegram, SentMessage
 from tests.game.flow import CLUB, HOST, Flow, running, wait_until
+from tests.game.harness import approve_club
 
 HOST2 = 801  # a chat administrator: hosts the second table
 PLAYERS = 6
@@ -76,6 +77,7 @@ async def test_two_tables_in_a_forum_play_whole_games_each_in_its_own_topic(
     fake.set_admins(CLUB, [HOST2])
     async with running(fake, tmp_path, default_locale="en") as app:
         await app.services.db.clubs.ensure(CLUB, title="Club", locale="en")
+        await approve_club(app.services.db, CLUB)  # its games count
         await start_hosts(fake, HOST, HOST2)
         one = Flow(fake, app, "en")
         two = Flow(fake, app, "en", host_id=HOST2)
@@ -202,6 +204,7 @@ async def test_a_topic_made_for_a_table_whose_game_could_not_be_written_is_close
     fake.allow_topics(CLUB)
     async with running(fake, tmp_path, default_locale="en") as app:
         await app.services.db.clubs.ensure(CLUB, title="Club", locale="en")
+        await approve_club(app.services.db, CLUB)  # its games count
         await start_hosts(fake, HOST)
         games = app.services.db.games
         create = games.create
@@ -263,6 +266,7 @@ async def test_a_forum_tables_panel_names_it(fake: FakeTelegram, tmp_path: Path)
     fake.allow_topics(CLUB)
     async with running(fake, tmp_path, default_locale="en") as app:
         await app.services.db.clubs.ensure(CLUB, title="Club", locale="en")
+        await approve_club(app.services.db, CLUB)  # its games count
         await start_hosts(fake, HOST)
         flow = Flow(fake, app, "en")
         await fake.send(HOST, "/newgame", chat_id=CLUB)

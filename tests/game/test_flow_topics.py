@@ -13,6 +13,7 @@ import pytest
 
 from tests.fakes.telegram_server import FakeTelegram, SentMessage
 from tests.game.flow import CLUB, HOST, running
+from tests.game.harness import approve_club
 
 MEMBER = 5001
 
@@ -28,6 +29,7 @@ async def test_every_answer_to_a_message_in_a_topic_goes_to_that_topic(
     fake.group(CLUB, "Club", forum=True)
     async with running(fake, tmp_path, default_locale="en") as app:
         await app.services.db.clubs.ensure(CLUB, title="Club", locale="en")
+        await approve_club(app.services.db, CLUB)  # its games count
         for uid in (HOST, MEMBER):
             fake.user(uid, f"U{uid}", language_code="en")
             await fake.send(uid, "/start")

@@ -19,6 +19,7 @@ from bot.cluster.share import THIS_DATABASE
 from storage.db import Database
 from tests.bot_spawn import BotProcess, start_bot
 from tests.fakes.telegram_server import FakeTelegram, SentMessage
+from tests.game.harness import approve_club
 from tests.pg_cluster import Cluster
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -107,6 +108,7 @@ async def test_sigkill_mid_night_then_the_night_goes_on(fake: FakeTelegram, tmp_
     the bot (forked), a lobby, a deal and a night over HTTP, and the Mafia's real 4 s window."""
     db = await Database.open(bot_database)
     await db.clubs.ensure(CLUB, title="Club", locale="en")
+    await approve_club(db, CLUB)  # its games count
     for i, uid in enumerate(PLAYERS, 1):
         await db.players.register(uid, display_name=f"U{uid}", language="en")
         await db.players.set_nickname(uid, f"Gamer{i}")
@@ -174,6 +176,7 @@ async def test_sigkill_between_the_games_row_and_its_lobby_post(fake: FakeTelegr
     url = await pg.new_database()
     db = await Database.open(url)
     await db.clubs.ensure(CLUB, title="Club", locale="en")
+    await approve_club(db, CLUB)  # its games count
     for i, uid in enumerate(PLAYERS[:2], 1):
         await db.players.register(uid, display_name=f"U{uid}", language="en")
         await db.players.set_nickname(uid, f"Gamer{i}")

@@ -26,6 +26,7 @@ from record.table import SeatInfo, Stage, Table
 from storage.db import Database
 from tests.bot_spawn import BotProcess
 from tests.fakes.telegram_server import FakeTelegram, SentMessage
+from tests.game.harness import approve_club
 from tests.game.test_kill9 import CLUB, HOST, SETTINGS, db_env, fork
 
 # 20 games with several restarts each take ~15 minutes here (a restart of ``python -m bot``
@@ -195,6 +196,7 @@ async def seed_club(db: Database, fake: FakeTelegram, *, club: int = CLUB, host:
     """The club, its six players with nicknames (one game played: points count), the host."""
     players = PLAYERS if players is None else players
     await db.clubs.ensure(club, title="Club", locale="en")
+    await approve_club(db, club)  # its games count
     for i, uid in enumerate(players, 1):
         await db.players.register(uid, display_name=f"U{uid}", language="en")
         # nicknames are unique across the network: another club's players by their id

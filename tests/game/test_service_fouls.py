@@ -30,9 +30,12 @@ async def fines(h: Harness) -> list[tuple[int, int, str, str | None]]:
 
 
 async def seat_for_host(h: Harness, nick: str) -> None:
-    """The host seats a Telegram player by nickname and plays the seat."""
+    """The host seats a Telegram player by nickname (who says yes) and plays the seat."""
     answer = await h.service.add_offline(CHAT, HOST, nick, None)
-    assert answer.key == "seats.add.ok", answer
+    assert answer.key == "seats.ask.sent", answer
+    player = await h.db.players.by_nickname(nick)
+    assert player is not None
+    assert (await h.service.consent(h.game_id, player.tg_id, True)).key == "seats.ask.seated"
 
 
 def texts(h: Harness, chat: int) -> list[str]:

@@ -46,11 +46,13 @@ async def test_addseat_creates_offline_accounts_and_marks_the_lobby(h: Harness) 
     assert await h.refused(h.service.add_offline(CHAT, 1001, "Other", None)) == "game.not_host"
     assert await h.refused(h.service.add_offline(CHAT, HOST, "<b>", None)) == "nick.bad_chars"
     assert len(h.table.seats) == 10
-    # an existing account found by nickname is seated, not created
+    # a Telegram account found by nickname is asked first, and seated when it says yes
     answer = await h.service.unseat(CHAT, HOST, "Player1")
     assert answer.key == "seats.unseat.ok"
     answer = await h.service.add_offline(CHAT, HOST, "player1", None)
-    assert answer.key == "seats.add.ok" and answer.kwargs["nick"] == "Player1"
+    assert answer.key == "seats.ask.sent" and answer.kwargs["nick"] == "Player1"
+    assert h.table.seat_of(1001) is None
+    assert (await h.service.consent(h.game_id, 1001, True)).key == "seats.ask.seated"
     assert h.table.is_offline(h.table.seat_of(1001) or 0)
     # /unseat of an offline seat clears the mark (a re-join would be an ordinary seat)
     await h.service.unseat(CHAT, HOST, "Player1")

@@ -182,6 +182,7 @@ class DealService(PhaseService):
                 specs.append(engine.SeatSpec(seat, dealt[seat]))
             engine.new_game(specs)  # one more check before anything is written
             commitment = engine.commitment(seed, dealt)
+            await self.lobby.close_asks(table, "deal")  # unanswered: the deal goes on without
             await self.core.record(table, "deal", {
                 "seed": seed.hex(), "commitment": commitment, "cards": [str(c) for c in cards],
                 "seats": entries,

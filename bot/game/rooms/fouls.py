@@ -128,7 +128,8 @@ class FoulDesk(PhaseService):
             for _ in range(FINE_TRIES):
                 await self.core.flush(table)  # this game's earlier writes are in
                 caps = await self.db.network.fine_caps()
-                price = min(club.foul_points, caps.fine)
+                # a friendly game fines nobody
+                price = 0 if table.friendly else min(club.foul_points, caps.fine)
                 # what the network leaves of a player's fines in one game, after this game's
                 # fouls of the seat that stand (the log's, as the ledger's rows of the game)
                 left = max(0, caps.game - sum(f.points for f in table.game.fouls

@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Awaitable, Callable, Sequence
+from datetime import timedelta
+from functools import partial
 from typing import Any, Protocol
 
 import engine
 from bot.errors import UserError, explain
-from bot.game.callbacks import LobbyCb
-from bot.game.core import GameCore, Place, Reply, Where, reply
+from bot.game.callbacks import ConsentCb, LobbyCb
+from bot.game.core import GameCore, Place, Reply, Where, reply, secs
 from bot.game.messages.notifier import Markup, button, rows
 from bot.game.rooms.phase import PhaseService
 from bot.locks import KeyedLocks
@@ -21,7 +23,8 @@ from storage.errors import (
     NicknameReserved,
     NicknameTaken,
 )
-from storage.models import Player
+from storage.models import STATUS_ABORTED, Player
+from storage.repos.games import GameChange
 
 log = logging.getLogger("bot.game.rooms.lobby")
 
@@ -58,6 +61,8 @@ class LobbyService(PhaseService):
         # a join's last check (the lobby's lock held): refuses a walk-in a seat held for the
         # players of tonight's list invited to the table (bot/game/rooms/guests.py)
         self.hold: Callable[[Table, int], Awaitable[None]] = _no_hold
+        # a lobby nobody dealt closes after so many seconds (None: never; LOBBY_TTL_MINUTES)
+        self.ttl: float | None = None
 
     async def open_lobby(self, where: Where, title: str, user_id: int, *,
                          is_admin: bool = False) -> Table:
@@ -93,17 +98,19 @@ class LobbyService(PhaseService):
                     thread, own = made, True
             sharing = [t for t in open_here if t.thread == thread]
             now = self.clock()
+            # fixed now for the game's whole life: an approval during it changes nothing
+            friendly = not club.approved
             try:
                 game_id = await self.db.games.create(chat_id, user_id, created_at=now,
                                                      table_no=number, thread_id=thread,
-                                                     own_topic=own)
+                                                     own_topic=own, friendly=friendly)
             except Exception:
                 if own and thread is not None:  # no table plays in it: not left open, empty
                     await self._close_made(chat_id, thread)
                 raise
             table = Table(game_id, chat_id, user_id, self.core.day_of(club, now), number=number,
                           thread=thread, own_topic=own, locale=club.locale,
-                          timers=self.core.club_timers(club))
+                          timers=self.core.club_timers(club), opened_at=now)
             self.core.add(table)
             await self.core.load_player(user_id)
         for other in sharing:  # from now on each table says its name
@@ -111,12 +118,59 @@ class LobbyService(PhaseService):
                 if other.open and not other.named:
                     await self.core.record(other, "table_named")
         async with self.core.lock(game_id):
+            if friendly:  # in the log too: a restart, a replay and the pages know it
+                await self.core.record(table, "friendly")
             if sharing:
                 await self.core.record(table, "table_named")
             await self.post(table)
             if club.fate_by_host:
                 await self.core.record(table, "fate_mode", {"host": True})
+        self.arm_expiry(table)
         return table
+
+    def arm_expiry(self, table: Table) -> None:
+        """The lobby closes ``ttl`` after it opened unless dealt: from the game's row, so a
+        restart arms it again (at once when its time passed while the bot was down)."""
+        if self.ttl is None or table.opened_at is None or table.stage is not Stage.LOBBY:
+            return
+        at = max(table.opened_at + timedelta(seconds=self.ttl), self.clock())
+        self.deadlines.arm(self.core.key(table, "lobby_ttl"), at,
+                           partial(self._expired, table.game_id))
+
+    async def _expired(self, game_id: int) -> None:
+        await self.close_lobby(game_id, "expired")
+
+    async def close_lobby(self, game_id: int, why: str) -> bool:
+        """Close a lobby nobody dealt (``why``: ``expired``, ``host_left``): its seats are
+        free, open asks end, the lobby post says why and loses its buttons, the host is told
+        (a topic the bot opened for it closes with the step). Nothing happens to a game dealt
+        meanwhile. True when it closed."""
+        table = self.core.tables.get(game_id)
+        if table is None:
+            return False
+        async with self.core.lock(game_id):
+            if table.stage is not Stage.LOBBY or not table.open \
+                    or self.core.tables.get(game_id) is not table:
+                return False
+            self.deadlines.disarm(self.core.key(table, "lobby_ttl"))
+            await self.close_asks(table, "closed")
+            await self.core.record(table, "aborted", {"why": why})
+            self.core.stage_change(table, GameChange(status=STATUS_ABORTED))
+            hours = secs(self.ttl / 3600) if self.ttl else 0
+            await self.notifier.edit_club(table, self.core.ref(table, "lobby"),
+                                          f"game.lobby.closed_{why}", game=game_id,
+                                          hours=hours)
+            await self.notifier.private(table.host_id, f"game.lobby.closed_{why}",
+                                        game=game_id, hours=hours)
+            self.core.drop(game_id)
+        return True
+
+    async def host_left(self, chat_id: int, tg_id: int) -> None:
+        """``tg_id`` left (or was removed from) the club chat: the lobby it hosts there
+        closes (a dealt game goes on: its host still has the panel)."""
+        table = self.core.hosted_by(tg_id, chat_id)
+        if table is not None and table.stage is Stage.LOBBY:
+            await self.close_lobby(table.game_id, "host_left")
 
     async def _close_made(self, chat_id: int, thread: int) -> None:
         try:
@@ -183,11 +237,19 @@ class LobbyService(PhaseService):
                 table.lobby_lines[key] = drawn
             return drawn
 
+        asked = list(table.asked.values())
+
         def render(locale: str) -> str:
-            if not seats:
+            waiting = [self.tr.t(locale, "seats.ask.lobby_line", seat=len(seats) + i, name=name)
+                       for i, name in enumerate(asked, 1)]
+            if not seats and not waiting:
                 return self.tr.t(locale, "game.lobby.empty")
-            return "\n".join(line(locale, info) for info in seats)
-        return {"game": table.game_id, "seats": render, "count": len(seats)}
+            return "\n".join([*(line(locale, info) for info in seats), *waiting])
+
+        def friendly(locale: str) -> str:
+            return self.tr.t(locale, "game.lobby.friendly") if table.friendly else ""
+        return {"game": table.game_id, "seats": render, "count": len(seats),
+                "friendly": friendly}
 
     async def _lobby_marks(self, table: Table, known: dict[int, Player]
                            ) -> dict[int, frozenset[engine.OpenImmunity]]:
@@ -309,8 +371,14 @@ class LobbyService(PhaseService):
         """The player holding ``nick`` and their seat at ``table``; refused when not seated."""
         player = await self.db.players.by_nickname(nick)
         seat = None if player is None else table.seat_of(player.tg_id)
-        if player is None or seat is None:
-            raise UserError("game.reseat.unknown", nick=nick)
+        if player is None or seat is None:  # a friendly game's guest: by the seat's name
+            wanted = nick.strip().casefold()
+            guest = next((i for i in table.seats.values() if i.tg_id in table.offline
+                          and i.name.casefold() == wanted), None)
+            player = None if guest is None else await self.db.players.get(guest.tg_id)
+            if guest is None or player is None:
+                raise UserError("game.reseat.unknown", nick=nick)
+            seat = guest.seat
         return player, seat
 
     async def reseat(self, where: Where, user_id: int, nick: str, position: int) -> Reply:
@@ -331,17 +399,25 @@ class LobbyService(PhaseService):
 
     async def add_offline(self, where: Where, user_id: int, nick: str, sex: str | None
                           ) -> Reply:
-        """``/addseat NICK [m|f]``: seat a player without Telegram; the host plays its buttons.
+        """``/addseat NICK [m|f]``: a seat the host plays (its card and buttons go to the host).
 
-        The account is found by nickname, or created without Telegram (``create_offline``)."""
+        A nickname of a Telegram account is only asked: the player is seated once they press
+        "Yes, seat me" in private (:meth:`consent`); until then the lobby shows them waiting,
+        and the deal goes on without them. An account without Telegram is found by nickname,
+        or created (``create_offline``) — in a game that counts; a friendly game seats a name
+        of its own instead (``create_guest``: no nickname of the network taken)."""
         table = self.core.in_chat(where, user_id)
         async with self.core.lock(table.game_id):
             self.core.require_host(table, user_id)
             if table.stage is not Stage.LOBBY:
                 raise UserError("game.join.closed")
-            if len(table.seats) >= MAX_PLAYERS:
+            if len(table.seats) + len(table.asked) >= MAX_PLAYERS:
                 raise UserError("game.join.full")
             player = await self.db.players.by_nickname(nick)
+            if player is not None and not player.offline:
+                return await self._ask(table, player, nick)
+            if table.friendly:
+                return await self._add_guest(table, nick, sex)
             created = player is None
             if player is None:
                 try:
@@ -350,26 +426,144 @@ class LobbyService(PhaseService):
                     raise explain(e) from None
                 except NicknameTaken:  # taken in between: look it up again
                     player = await self.db.players.by_nickname(nick)
-                    if player is None:
+                    if player is None or not player.offline:
                         raise UserError("seats.add.usage") from None
-            elif sex is not None and player.offline and player.sex != sex:
+            elif sex is not None and player.sex != sex:
                 player = await self.db.players.set_sex(player.tg_id, sex)
             if player.blocked:
                 raise UserError("seats.add.blocked", nick=player.nickname or nick)
-            if player.tg_id == table.host_id:
-                raise UserError("game.join.host")
             seated = table.seat_of(player.tg_id)
             if seated is not None:
                 raise UserError("seats.add.already", nick=player.nickname or nick, seat=seated)
             name = player.nickname or nick
-            self._take_seat(table, SeatInfo(0, player.tg_id, name),
-                            lambda game: UserError("seats.add.other_game", nick=name, game=game),
-                            lambda other: UserError("tables.add.other", nick=name,
-                                                    number=other.number, game=other.game_id))
-            await self.core.record(table, "offline_seat", {"tg_id": player.tg_id})
-            await self._refresh_lobby(table)
+            await self._seat_for_host(table, player.tg_id, name, lambda game: UserError(
+                "seats.add.other_game", nick=name, game=game))
             return reply("seats.add.new" if created else "seats.add.ok", nick=name,
                          seat=table.seat_of(player.tg_id))
+
+    async def _seat_for_host(self, table: Table, tg_id: int, name: str,
+                             other_game: Callable[[int], UserError]) -> None:
+        """Seat ``tg_id`` last, its buttons pressed by the host (the game's lock held)."""
+        self._take_seat(table, SeatInfo(0, tg_id, name), other_game,
+                        lambda other: UserError("tables.add.other", nick=name,
+                                                number=other.number, game=other.game_id))
+        await self.core.record(table, "offline_seat", {"tg_id": tg_id})
+        await self._refresh_lobby(table)
+
+    async def _add_guest(self, table: Table, name: str, sex: str | None) -> Reply:
+        """A friendly game's own seat without Telegram, under ``name`` (no network account
+        holds it: nothing of it ranks, and no nickname is taken)."""
+        wanted = name.strip().casefold()
+        for info in table.seats.values():
+            if info.name.casefold() == wanted:
+                raise UserError("seats.add.already", nick=info.name, seat=info.seat)
+        try:
+            guest = await self.db.players.create_guest(name, sex=sex)
+        except InvalidNickname as e:
+            raise explain(e) from None
+        await self._seat_for_host(table, guest.tg_id, guest.display_name, lambda game: UserError(
+            "seats.add.other_game", nick=guest.display_name, game=game))
+        return reply("seats.add.guest", nick=guest.display_name,
+                     seat=table.seat_of(guest.tg_id))
+
+    def ask_ref(self, table: Table, tg_id: int) -> str:
+        return self.core.ref(table, "ask", tg_id)
+
+    async def _ask(self, table: Table, player: Player, nick: str) -> Reply:
+        """A Telegram player is asked in private whether the host may seat and play them;
+        nothing is seated until they say yes (the game's lock held)."""
+        name = player.nickname or nick
+        if player.blocked:
+            raise UserError("seats.add.blocked", nick=name)
+        if player.tg_id == table.host_id:
+            raise UserError("game.join.host")
+        seated = table.seat_of(player.tg_id)
+        if seated is not None:
+            raise UserError("seats.add.already", nick=name, seat=seated)
+        if player.tg_id in table.asked:
+            raise UserError("seats.ask.already", nick=name)
+        hosted = self.core.hosted_by(player.tg_id, table.chat_id)
+        if hosted is not None:
+            raise UserError("tables.join.hosting", number=hosted.number, game=hosted.game_id)
+        other = self.core.of_player(player.tg_id)
+        if other is not None:  # asked only when free now (the yes checks again)
+            if other.chat_id == table.chat_id:
+                raise UserError("tables.add.other", nick=name, number=other.number,
+                                game=other.game_id)
+            raise UserError("seats.add.other_game", nick=name, game=other.game_id)
+        await self.core.record(table, "seat_asked", {"tg_id": player.tg_id, "name": name})
+        if player.language:
+            self.core.locales.setdefault(player.tg_id, player.language)
+        host = await self.db.players.get(table.host_id)
+        host_name = "?" if host is None else (host.nickname or host.display_name)
+        club = await self.db.clubs.cached(table.chat_id)
+        title = club.title if club is not None else ""
+
+        def markup(locale: str) -> Any:
+            return rows([
+                button(self.tr.t(locale, "seats.ask.yes"),
+                       ConsentCb(game=table.game_id, yes=True).pack()),
+                button(self.tr.t(locale, "seats.ask.no"),
+                       ConsentCb(game=table.game_id, yes=False).pack())], 2)
+
+        def friendly(locale: str) -> str:
+            return self.tr.t(locale, "seats.ask.friendly") if table.friendly else ""
+        await self.notifier.private(player.tg_id, "seats.ask.text", host=host_name, club=title,
+                                    game=table.game_id, friendly=friendly,
+                                    ref=self.ask_ref(table, player.tg_id), markup=markup)
+        await self._refresh_lobby(table)
+        return reply("seats.ask.sent", nick=name, seat=len(table.seats) + len(table.asked))
+
+    async def consent(self, game_id: int, tg_id: int, yes: bool) -> Reply:
+        """The asked player's "Yes, seat me" (seated, the host plays the seat) or "No"; a
+        press after the deal, a close or an answer already given is refused, changing
+        nothing."""
+        table = self.core.tables.get(game_id)
+        if table is None or tg_id not in table.asked:
+            raise UserError("seats.ask.closed")
+        async with self.core.lock(game_id):
+            if table.stage is not Stage.LOBBY or not table.open or tg_id not in table.asked:
+                raise UserError("seats.ask.closed")
+            name = table.asked[tg_id]
+            how = "no"
+            answer = reply("seats.ask.declined", game=game_id)
+            if yes:
+                player = await self.db.players.get(tg_id)
+                try:
+                    if player is None or player.blocked:
+                        raise UserError("game.join.blocked")
+                    if len(table.seats) >= MAX_PLAYERS:
+                        raise UserError("game.join.full")
+                    await self._seat_for_host(table, tg_id, name, lambda game: UserError(
+                        "game.join.other_game", game=game))
+                    how = "yes"
+                    answer = reply("seats.ask.seated", game=game_id,
+                                   seat=table.seat_of(tg_id))
+                except UserError as e:  # asked, and unable to sit: the ask ends, both told
+                    how = "failed"
+                    answer = reply(e.key, **e.kwargs)
+            await self._close_ask(table, tg_id, how)
+            return answer
+
+    async def _close_ask(self, table: Table, tg_id: int, how: str) -> None:
+        """The ask of ``tg_id`` ends (``how``: yes, no, failed, deal, withdrawn by the host's
+        ``/unseat``, closed with the lobby): logged, the player's message loses its buttons,
+        the host is told (the game's lock held)."""
+        name = table.asked.get(tg_id)
+        if name is None:
+            return
+        await self.core.record(table, "seat_ask_closed", {"tg_id": tg_id, "how": how})
+        await self.notifier.edit_private(tg_id, self.ask_ref(table, tg_id),
+                                         f"seats.ask.closed_{how}", game=table.game_id)
+        await self.notifier.private(table.host_id, f"seats.ask.host_{how}", nick=name,
+                                    seat=table.seat_of(tg_id) or 0)
+        if how != "deal":  # the deal's post follows the lobby's
+            await self._refresh_lobby(table)
+
+    async def close_asks(self, table: Table, how: str) -> None:
+        """Every open ask ends unanswered (the deal, the lobby closing): no seat for them."""
+        for tg_id in list(table.asked):
+            await self._close_ask(table, tg_id, how)
 
     async def unseat(self, where: Where, user_id: int, nick: str) -> Reply:
         """``/unseat NICK``: the host takes a seat off the table before the deal."""
@@ -378,6 +572,10 @@ class LobbyService(PhaseService):
             self.core.require_host(table, user_id)
             if table.stage is not Stage.LOBBY:
                 raise UserError("game.join.closed")
+            asked = await self.db.players.by_nickname(nick)
+            if asked is not None and asked.tg_id in table.asked:  # asked, not seated: no more
+                await self._close_ask(table, asked.tg_id, "withdrawn")
+                return reply("seats.unseat.ok", nick=asked.nickname or nick)
             player, _ = await self._seated(table, nick)
             order = [s for s in sorted(table.seats.values(), key=lambda s: s.seat)
                      if s.tg_id != player.tg_id]
@@ -386,7 +584,7 @@ class LobbyService(PhaseService):
                 await self.core.record(table, "offline_seat",
                                        {"tg_id": player.tg_id, "seated": False})
             await self._refresh_lobby(table)
-            return reply("seats.unseat.ok", nick=player.nickname or nick)
+            return reply("seats.unseat.ok", nick=player.nickname or player.display_name)
 
 
 async def _no_hold(table: Table, tg_id: int) -> None:

@@ -219,7 +219,10 @@ class Results(PhaseService):
                                        who=self.notifier.seat(table, seat),
                                        total=sum(e.points for e in entries), detail=detail))
             return "\n".join(lines)
-        await self.notifier.club(table, "game.end.points", lines=points)
+        if table.friendly:  # said plainly: nothing of this game is counted
+            await self.notifier.club(table, "game.end.friendly")
+        else:
+            await self.notifier.club(table, "game.end.points", lines=points)
         await self.reveal(table, cards=False)  # "Game over" listed the cards
         # one post: the outcome, the points and the deal (the last words' ends go in too)
         table.last_post = await self.notifier.tell(table.chat_id, None,
@@ -230,9 +233,11 @@ class Results(PhaseService):
         for seat in sorted(table.first_day_dead):
             await self.db.first_day_killed.mark(table.chat_id, table.day, table.tg_of(seat))
         await self.end_foul_offers(table)
-        # the fines are written already, each with its foul's step (bot/game/rooms/fouls.py)
-        rows_ = [GamePoints(table.tg_of(e.seat), e.points, str(e.reason), e.phase)
-                 for e in game.ledger if not isinstance(e.reason, engine.FineReason)]
+        # the fines are written already, each with its foul's step (bot/game/rooms/fouls.py);
+        # a friendly game has none and counts for nobody (the storage refuses its points)
+        rows_ = [] if table.friendly else [
+            GamePoints(table.tg_of(e.seat), e.points, str(e.reason), e.phase)
+            for e in game.ledger if not isinstance(e.reason, engine.FineReason)]
         await self.core.flush(table)  # the end's posts are queued before the game is closed
         await self.db.games.finish(table.game_id, status="finished", points=rows_, day=table.day)
         table.stage = Stage.OVER
