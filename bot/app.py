@@ -47,6 +47,7 @@ from bot.services.admin import Admin
 from bot.services.alerts import OpsAlerts, lasted, network_checks, overdue, table_checks
 from bot.services.catalogue import Catalogue
 from bot.services.chats import ChatMoves
+from bot.services.club_life import ClubLife
 from bot.services.club_settings import ClubSettings
 from bot.services.expiry import ExpiryReport, run_expiry
 from bot.services.moving import Moving
@@ -568,6 +569,10 @@ async def create_app(
     services.extra["stats"] = StatsService(db)
     services.extra["moving"] = Moving(accounts, permissions)
     services.extra["club_settings"] = ClubSettings(db, settings, permissions)
+    club_life = ClubLife(db, accounts, permissions, translator, zone=settings.timezone,
+                         clock=clock)
+    club_life.enqueue = delivery.enqueue
+    services.extra["club_life"] = club_life
     services.extra["delivery"] = delivery
     shop = Shop(db, accounts, translator, permissions,
                 request_days=settings.gift_request_days, clock=clock)

@@ -5,12 +5,14 @@ from __future__ import annotations
 
 from aiogram import F, Router
 from aiogram.filters import Command, CommandObject
-from aiogram.types import Message
+from aiogram.types import CallbackQuery, Message
 
 from bot.errors import UserError
 from bot.services import Services
 from bot.services.accounts import display
+from bot.services.club_life import FROM_BUTTON, TYPED_FROM, VERBS, ClubCb, ClubLife
 from bot.services.shop import Shop
+from storage.models import Club
 from views import texts
 
 
@@ -117,9 +119,84 @@ async def status(message: Message, services: Services, locale: str) -> None:
         outbox_oldest_s=report.outbox_oldest_s))
 
 
+async def clubs(message: Message, club_life: ClubLife, services: Services,
+                locale: str) -> None:
+    """``/clubs``: every club by status (pending first)."""
+    tr, listed = services.translator, await club_life.listed(_admin_id(message))
+    lines = []
+    for status in ("pending", "approved", "suspended", "refused"):
+        of = [c for c in listed if c.status == status]
+        if of:
+            lines.append(tr.t(locale, "clubs.list.head",
+                              status=tr.t(locale, f"clubs.status.{status}")))
+            lines += [tr.t(locale, "clubs.list.line", title=c.label, chat=str(c.chat_id))
+                      for c in of]
+    await services.replies.answer(message, "\n".join(lines) or tr.t(locale, "clubs.list.empty"))
+
+
+async def club(message: Message, command: CommandObject, club_life: ClubLife,
+               services: Services, locale: str) -> None:
+    """``/club approve|refuse|suspend CHAT_ID``, ``/club set CHAT_ID CITY; NAME; ZONE; ADMIN``."""
+    words = (command.args or "").split(maxsplit=2)
+    verb = words[0].casefold() if words else ""
+    chat_id = _chat_id(words[1]) if len(words) > 1 else None
+    tr, admin_id = services.translator, _admin_id(message)
+    if chat_id is None or verb not in (*VERBS, "set") or (verb in VERBS and len(words) > 2):
+        raise UserError("clubs.usage")
+    if verb == "set":
+        details = await club_life.set_details(admin_id, chat_id, words[2] if len(words) > 2
+                                              else "")
+        found = details.club
+        await services.replies.answer(message, tr.t(
+            locale, "clubs.set_done", name=found.label, city=found.city or "?",
+            zone=found.time_zone or club_life.zone,
+            admin=display(details.admin) if details.admin else tr.t(locale, "clubs.nobody")))
+        return
+    status = VERBS[verb]
+    decision = await club_life.decide(admin_id, chat_id, status, expect=TYPED_FROM[status])
+    await _decided(services, club_life, locale, decision.changed, decision.club, message.chat.id)
+
+
+async def _decided(services: Services, club_life: ClubLife, locale: str, changed: bool,
+                   found: Club, chat: int) -> None:
+    """The deciding admin's answer: who won the race, or what to do next."""
+    tr = services.translator
+    if not changed:
+        await services.replies.send_text(chat, await club_life.already(locale, found))
+    elif found.approved:
+        await services.replies.send_text(chat, tr.t(locale, "clubs.approved_next",
+                                                     chat=str(found.chat_id),
+                                                     zone=club_life.zone))
+    else:
+        await services.replies.send_text(chat, tr.t(
+            locale, f"clubs.decided.{found.status}", title=found.label,
+            chat=str(found.chat_id), by=await club_life.name_of(found.status_by)))
+
+
+def _chat_id(word: str) -> int | None:
+    word = word.strip()
+    return int(word) if word.lstrip("-").isdigit() and len(word) <= 20 else None
+
+
+async def club_button(query: CallbackQuery, callback_data: ClubCb, club_life: ClubLife,
+                      services: Services, user_locale: str) -> None:
+    """Approve / Refuse on a new club's notice: asked of Permissions (a revoked admin's old
+    button, a forged one: refused, nothing changes); of two admins racing, one wins and the
+    other is told who did."""
+    status = VERBS[callback_data.action]
+    decision = await club_life.decide(query.from_user.id, callback_data.chat, status,
+                                      expect=FROM_BUTTON)
+    await services.sender.answer(query)
+    await _decided(services, club_life, user_locale, decision.changed, decision.club,
+                   query.from_user.id)
+
+
 def create_router() -> Router:
     router = Router(name="admin")
     router.message.filter(F.chat.type == "private")
+    router.message.register(clubs, Command("clubs"))
+    router.message.register(club, Command("club"))
+    router.callback_query.register(club_button, ClubCb.filter())
 
     router.message.register(redeem, Command("redeem"))
     router.message.register(adjust, Command("adjust"))

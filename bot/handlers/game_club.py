@@ -17,6 +17,7 @@ from bot.errors import UserError
 from bot.game.callbacks import LobbyCb
 from bot.game.rooms.fouls import parse_reason
 from bot.game.service import GameService, Place, Reply
+from bot.services.club_life import ClubLife
 from storage.models import Player
 from storage.numbers import read_number
 
@@ -58,8 +59,15 @@ def _user(message: Message) -> int:
     return message.from_user.id
 
 
-async def newgame(message: Message, games: GameService) -> None:
-    """Who may open a table: the game layer asks ``Power.HOST`` (bot/wiring.py)."""
+async def newgame(message: Message, games: GameService, locale: str,
+                  club_life: ClubLife | None = None) -> None:
+    """Who may open a table: the game layer asks ``Power.HOST`` (bot/wiring.py). A chat the
+    network has not approved yet: its admins hear of it (once) and the game is friendly."""
+    if club_life is not None:
+        user = message.from_user
+        await club_life.arrived(
+            message.chat.id, message.chat.title or str(message.chat.id), locale=locale,
+            by=None if user is None else f"{user.full_name} (id {user.id})", members=None)
     await games.open_lobby(_place(message), message.chat.title or str(message.chat.id),
                            _user(message))
 

@@ -31,7 +31,8 @@ MEMBER_COMMANDS = ("help",)
 GROUP_ADMIN_COMMANDS = ("help", "top", "settings", *GAME_COMMANDS)
 ADMIN_COMMANDS = ("redeem", "adjust", "block", "unblock", "export", "import", "link",
                   "lookalikes", "complaints", "status", "shop", "gift_requests", "gift_add",
-                  "gift_edit", "gift_photo", "gift_retire", "gift_restore", "network")
+                  "gift_edit", "gift_photo", "gift_retire", "gift_restore", "network", "clubs",
+                  "club")
 # a command whose menu line in a private chat is not its club chat's (/status: the bot's, not
 # the game's)
 PRIVATE_KEYS = {"status": "commands.bot_status"}

@@ -36,6 +36,7 @@ help-admin =
     /block NICK [REASON], /unblock NICK
     /export [xlsx] — balances as CSV or .xlsx
     /complaints — complaint counts
+    /clubs — the clubs; /club approve|refuse|suspend CHAT_ID, /club set CHAT_ID CITY; NAME; TIME ZONE; FIRST ADMIN
 help-group =
     <b>Mafia club bot</b>
     A host announces an evening here: /evening (sign-up with a button under its post); on the night /invite seats those who signed up.

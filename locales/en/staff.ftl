@@ -9,3 +9,37 @@ perm-denied-grant_club_admin = Only the network's admins can name or remove a cl
 perm-denied-grant_host = Only this club's admins and the network's admins can name its hosts.
 perm-denied-network_settings = Only the network's admins can change the network's settings.
 perm-denied-move_points = Only the network's admins can do this: it moves points.
+
+# A club's life (bot/services/club_life.py): pending, approved, refused, suspended.
+clubs-notice = 🆕 A new group asks to be a club: <b>{ $title }</b> (id <code>{ $chat }</code>), added by { $by }, { $members } members. Its games are friendly (no points) until the network approves it.
+clubs-button-approve = ✅ Approve
+clubs-button-refuse = ❌ Refuse
+clubs-decided-approved = ✅ <b>{ $title }</b> (<code>{ $chat }</code>) approved by { $by }.
+clubs-decided-refused = ❌ <b>{ $title }</b> (<code>{ $chat }</code>) refused by { $by }.
+clubs-decided-suspended = ⏸ <b>{ $title }</b> (<code>{ $chat }</code>) suspended by { $by }.
+clubs-decided-pending = ⏳ <b>{ $title }</b> (<code>{ $chat }</code>) is pending.
+clubs-already = Nothing changed: <b>{ $title }</b> is { $status } (by { $by }, { $at }).
+clubs-status-pending = pending
+clubs-status-approved = approved
+clubs-status-refused = refused
+clubs-status-suspended = suspended
+clubs-chat-approved = ✅ The network approved this club: its games now count for points. Time zone: { $zone }.
+clubs-chat-refused = The network refused this club: games here are friendly, no points are counted.
+clubs-chat-suspended = ⏸ The network suspended this club: games here are friendly, no points are counted, until it is approved again.
+clubs-chat-pending = ⏳ This club waits for the network's approval: games here are friendly until then.
+clubs-approved_next = Approved. Now name it: send <code>/club set { $chat } CITY; NAME; TIME ZONE; FIRST ADMIN</code> (the time zone an IANA name such as Europe/Moscow, or - for the network's { $zone }; the first admin a player's nickname or Telegram id).
+clubs-usage = Usage: <code>/club approve CHAT_ID</code>, <code>/club refuse CHAT_ID</code>, <code>/club suspend CHAT_ID</code>, <code>/club set CHAT_ID CITY; NAME; TIME ZONE; FIRST ADMIN</code>. The list: /clubs
+clubs-set_usage = Usage: <code>/club set { $chat } CITY; NAME; TIME ZONE; FIRST ADMIN</code> (the time zone may be - for the network's; the first admin may be left out).
+clubs-too_long = A club's city or name is at most { $most } characters.
+clubs-bad_zone = “{ $zone }” is not a time zone: give an IANA name such as Europe/Moscow or Asia/Vladivostok.
+clubs-unknown = No club has the id { $chat }: see /clubs.
+clubs-no_player = No player “{ $who }” with Telegram: give a registered player's nickname or Telegram id.
+clubs-set_done = <b>{ $name }</b>, { $city }; time zone { $zone }; club admin: { $admin }.
+clubs-nobody = nobody yet
+clubs-admin_notice = You are now an admin of the club <b>{ $title }</b>: its settings, hosts and evenings are yours (/settings in its chat).
+clubs-list-empty = No clubs yet.
+clubs-list-head = <b>{ $status }</b>:
+clubs-list-line = • { $title } — <code>{ $chat }</code>
+
+commands-clubs = The clubs: pending, approved, refused
+commands-club = Approve, refuse, suspend or name a club

@@ -37,6 +37,7 @@ help-admin =
     /block НИК [ПРИЧИНА], /unblock НИК
     /export [xlsx] — балансы в CSV или .xlsx
     /complaints — число жалоб
+    /clubs — клубы; /club approve|refuse|suspend CHAT_ID, /club set CHAT_ID ГОРОД; НАЗВАНИЕ; ЧАСОВОЙ ПОЯС; ПЕРВЫЙ АДМИНИСТРАТОР
 help-group =
     <b>Бот клуба «Мафия»</b>
     Ведущий объявляет здесь игровой вечер: /evening (записаться — кнопкой под объявлением); в день вечера /invite приглашает записавшихся за стол.

@@ -277,6 +277,7 @@ class FakeTelegram:
         self.users: dict[int, FakeUser] = {}
         self.chats: dict[int, FakeChat] = {}
         self.admins: dict[int, set[int]] = defaultdict(set)
+        self.member_counts: dict[int, int] = {}  # getChatMemberCount's answer per group
         self.creators: dict[int, int] = {}
         self.blocked_by: set[int] = set()
         self.commands: dict[tuple[str, str], list[dict[str, str]]] = {}
@@ -414,6 +415,17 @@ class FakeTelegram:
             self.creators[chat_id] = ordered[0]
         else:
             self.creators.pop(chat_id, None)
+
+    async def add_bot(self, chat_id: int, by: FakeUser | int, *, members: int = 12) -> None:
+        """``by`` adds the bot to the group ``chat_id`` (Telegram's ``my_chat_member``: the bot
+        from "left" to "member"); the group then has ``members`` members."""
+        chat, user = self.chats[chat_id], self._user(by)
+        self.member_counts[chat_id] = members
+        bot = {"id": self.bot_id, "is_bot": True, "first_name": "Bot"}
+        await self._push({"my_chat_member": {
+            "chat": chat.as_dict(), "from": user.as_dict(), "date": int(time.time()),
+            "old_chat_member": {"status": "left", "user": bot},
+            "new_chat_member": {"status": "member", "user": bot}}})
 
     def block_bot(self, user_id: int, blocked: bool = True) -> None:
         """The user blocks (or unblocks) the bot: sends to its chat answer 403."""
@@ -1271,6 +1283,12 @@ class FakeTelegram:
         if chat_id not in self.chats:
             return _error(400, "Bad Request: chat not found")
         return _ok(self._member(chat_id, int(params["user_id"])))
+
+    async def _api_getChatMemberCount(self, params: dict[str, Any]) -> web.Response:
+        chat_id = int(params["chat_id"])
+        if chat_id not in self.chats:
+            return _error(400, "Bad Request: chat not found")
+        return _ok(self.member_counts.get(chat_id, len(self.admins.get(chat_id, ())) + 1))
 
     async def _api_getChatAdministrators(self, params: dict[str, Any]) -> web.Response:
         chat_id = int(params["chat_id"])
