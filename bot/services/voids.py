@@ -78,6 +78,8 @@ class VoidService:
             raise await self._already(game)
         if ended is None:
             raise UserError("void.not_finished", game=game_id)
+        if game.friendly:  # it wrote nothing and counts toward nothing already
+            raise UserError("void.friendly", game=game_id)
         now = self.clock()
         if (now - ended > timedelta(days=VOID_DAYS)
                 and not await self.permissions.is_network_staff(admin_id)):
@@ -127,6 +129,8 @@ class VoidService:
             raise await self._already(game)
         if ended is None:
             raise UserError("void.not_finished", game=game_id)
+        if game.friendly:
+            raise UserError("void.friendly", game=game_id)
         if game.seat_of(tg_id) is None:
             raise UserError("appeal.not_seated", game=game_id)
         now = self.clock()

@@ -4,6 +4,7 @@ void-usage = Usage: <code>/void GAME REASON</code>, e.g. <code>/void 12 seats pl
 void-unknown_game = There is no game #{ $game }.
 void-not_finished = Game #{ $game } is not finished: only a finished game can be voided.
 void-already = Game #{ $game } is voided already: { $reason } (by { $by }).
+void-friendly = Game #{ $game } was a friendly game: it counted toward nothing, so there is nothing to take back.
 void-too_late = Game #{ $game } ended more than { $days } days ago: only a network admin can void it now.
 void-done = Game #{ $game } is voided: { $reason }.
     Points taken back: { $taken }.{ $short ->

@@ -4,6 +4,7 @@ void-usage = Использование: <code>/void ИГРА ПРИЧИНА</co
 void-unknown_game = Игры №{ $game } нет.
 void-not_finished = Игра №{ $game } не завершена: аннулировать можно только завершённую игру.
 void-already = Игра №{ $game } уже аннулирована: { $reason } (администратор: { $by }).
+void-friendly = Игра №{ $game } была товарищеской: баллы за неё не начислялись, аннулировать в ней нечего.
 void-too_late = Игра №{ $game } закончилась больше { $days ->
         [one] { $days } дня
        *[other] { $days } дней

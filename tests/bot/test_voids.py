@@ -197,3 +197,23 @@ async def test_an_appeal_late_or_by_someone_not_seated_is_refused(
     assert "Usage" in ((await ask(NEO, "/appeal")).text or "")
     assert int((await db.query("SELECT count(*) FROM appeals"))[0][0]) == 0
     assert not [t for t in texts(fake, ADMIN_ID) if "Appeal" in t]
+
+
+async def test_a_friendly_game_is_neither_voided_nor_appealed(
+        app: App, fake: FakeTelegram, ask: Any, clock: FixedClock) -> None:
+    await setup(app, fake, ask)
+    db = app.services.db
+    await db.clubs.ensure(-1009, title="Pending", locale="en")
+    game_id = await db.games.create(-1009, STRANGER, seats=[(1, NEO), (2, TRIN)],
+                                    created_at=clock.now - timedelta(hours=2), friendly=True)
+    await db.games.set_status(game_id, "running")
+    await db.games.append_event(game_id, "game_over", {}, at=clock.now - timedelta(hours=1))
+    await db.games.finish(game_id, status="finished", day=clock.now.date(), points=[])
+    assert (await ask(ADMIN_ID, f"/void {game_id} rogue")).text == (
+        f"Game #{game_id} was a friendly game: it counted toward nothing, so there is nothing "
+        "to take back.")
+    assert (await ask(NEO, f"/appeal {game_id} rogue")).text == (
+        f"Game #{game_id} was a friendly game: it counted toward nothing, so there is nothing "
+        "to take back.")
+    assert not (await db.games.get(game_id)).voided
+    assert int((await db.query("SELECT count(*) FROM appeals"))[0][0]) == 0
