@@ -1,8 +1,9 @@
 """``python -m storage``: ``backup DB OUT`` | ``export DB [--xlsx OUT]`` |
 ``lookalikes DB`` | ``import [DB] FILE [--apply]`` (``storage/tools/import_cli.py``) |
-``copy SRC.sqlite3``. DB is a SQLite file or a PostgreSQL URL; ``import`` without DB and
-``copy`` write to ``DATABASE_URL`` from the environment, and refuse a URL given with its
-password on the command line (``storage/tools/targets.py``)."""
+``copy SRC.sqlite3`` | ``rerate DB`` (every skill rating rebuilt from the games). DB is a
+SQLite file or a PostgreSQL URL; ``import`` without DB and ``copy`` write to
+``DATABASE_URL`` from the environment, and refuse a URL given with its password on the
+command line (``storage/tools/targets.py``)."""
 
 from __future__ import annotations
 
@@ -19,7 +20,7 @@ from storage.backends import DatabaseUrlError, is_url
 from storage.backends.postgres import describe
 from storage.db import Database, backup_file
 from storage.errors import BackupRefused
-from storage.tools import import_cli, targets
+from storage.tools import import_cli, rerate, targets
 from storage.tools.copy import CopyError, copy
 
 PG_DUMP_HELP = (
@@ -114,6 +115,9 @@ def main(argv: list[str] | None = None) -> int:
     copier.add_argument("url", nargs="?", metavar="URL",
                         help="omitted: DATABASE_URL from the environment (a URL given here"
                         " may not hold a password: it would be visible in ps)")
+    rerating = sub.add_parser(
+        "rerate", help="rebuild every skill rating from the finished games, in their order")
+    rerating.add_argument("db", metavar="DB_OR_URL")
     args = parser.parse_args(argv)
     if args.command == "import":
         return asyncio.run(import_cli.main(args.db, args.file, apply=args.apply,
@@ -148,6 +152,10 @@ def _command(args: argparse.Namespace, target: str | Path) -> int:
 
         asyncio.run(copy(target, url, replay=replay_outcome))
         print(f"copied {target} to {describe(url)}: every check passed")
+    elif args.command == "rerate":
+        done = asyncio.run(rerate.main(target))
+        print(f"rated {done.rated} game(s) from scratch"
+              f" ({done.read} outcome(s) read from their logs first)")
     elif args.command == "lookalikes":
         groups = asyncio.run(_lookalikes(target))
         for group in groups:

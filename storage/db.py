@@ -28,6 +28,7 @@ from storage.repos.stats import Stats
 from storage.shop.gifts import Gifts
 from storage.shop.requests import GiftRequests
 from storage.sql import Connection, Row
+from storage.standing.ratings import Ratings
 
 __all__ = ["BUSY_TIMEOUT_MS", "CACHE_KIB", "GROUP_MAX", "SWEEP_CACHE_KIB", "Database",
            "GroupRolledBack", "WriteConflict", "backup_file"]
@@ -76,6 +77,7 @@ class Database:
         self.gift_requests = GiftRequests(self)
         self.evenings = Evenings(self)
         self.voids = Voids(self, self.accounts)  # voided games, appeals
+        self.ratings = Ratings(self)  # the players' skill ratings (storage/standing/)
 
     @classmethod
     async def open(cls, target: str | Path, *, pool_size: int | None = None) -> Database:

@@ -10,17 +10,18 @@ from collections.abc import Iterator
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-PRODUCT = ("engine", "record", "storage", "views", "web", "bot", "locales")
+PRODUCT = ("engine", "record", "standing", "storage", "views", "web", "bot", "locales")
 
 # The arrows between the top-level packages: each may import the ones listed, nothing else.
 ALLOWED = {
     "engine": set(),
     "locales": set(),
     "record": {"engine"},
-    "storage": {"engine", "record"},
-    "views": {"engine", "record", "storage", "locales"},
-    "web": {"engine", "record", "storage", "views", "locales"},
-    "bot": {"engine", "record", "storage", "views", "web", "locales"},
+    "standing": {"engine", "record"},
+    "storage": {"engine", "record", "standing"},
+    "views": {"engine", "record", "standing", "storage", "locales"},
+    "web": {"engine", "record", "standing", "storage", "views", "locales"},
+    "bot": {"engine", "record", "standing", "storage", "views", "web", "locales"},
 }
 
 # Inside a package, its parts top down: a part imports only the parts after it. A part is a
@@ -30,9 +31,10 @@ ORDER = {
             "telegram", "services", "delivery"],
     "bot.game": ["service", "restore", "panel", "rooms", "core", "writes", "messages", "timers",
                  "callbacks"],
-    "storage": ["__main__", "__init__", "tools", "db", "network", "shop", "repos", "spreadsheets",
-                "core", "backends", "schema"],
+    "storage": ["__main__", "__init__", "tools", "db", "network", "shop", "repos", "standing",
+                "spreadsheets", "core", "backends", "schema"],
     "record": ["outcome", "table", "posts"],
+    "standing": ["counting", "rating"],
 }
 
 # Imports made for annotations only (under ``if TYPE_CHECKING:``) that point up the order.

@@ -23,6 +23,7 @@ from storage.models import (
     FINAL_STATUSES,
     GAME_STATUSES,
     KIND_GAME,
+    STATUS_FINISHED,
     Fine,
     Game,
     GameEvent,
@@ -33,6 +34,7 @@ from storage.repos import _ops, _rows
 from storage.repos.account_cache import AccountCache
 from storage.repos.outbox import Queued, enqueue_in
 from storage.sql import Connection, Store, lock_rows
+from storage.standing.ratings import record_outcome
 
 
 async def fetch_game(conn: Connection, game_id: int) -> Game:
@@ -393,12 +395,15 @@ class Games:
             return await fetch_game(conn, game_id)
 
     async def finish(
-        self, game_id: int, *, status: str, points: Sequence[GamePoints], day: date
+        self, game_id: int, *, status: str, points: Sequence[GamePoints], day: date,
+        winner: str | None = None,
     ) -> bool:
         """End the game: final status ('finished' or 'aborted'), finish day and its ledger
-        rows in one transaction. Idempotent by game id: returns False and writes nothing if
-        this game's points were already applied. A friendly game ends with no points and
-        counts for nobody (``points`` given: :class:`FriendlyGame`, nothing written)."""
+        rows in one transaction, with the outcome (``winner``, the engine's: civilians, mafia,
+        draw) and the players' ratings it moves (storage/standing/). Idempotent by game id:
+        returns False and writes nothing if this game's points were already applied. A
+        friendly game ends with no points, no outcome and counts for nobody (``points``
+        given: :class:`FriendlyGame`, nothing written)."""
         if status not in FINAL_STATUSES:
             raise InvalidValue("status", status, "not_final")
         touched: list[int] = []  # the accounts whose games_played it counts
@@ -416,4 +421,8 @@ class Games:
                 "UPDATE games SET status = ?, finished_on = coalesce(finished_on, ?) WHERE id = ?",
                 (status, day.isoformat(), game_id),
             )
-            return await _ops.record_points(conn, game_id, points, day, touched)
+            if not await _ops.record_points(conn, game_id, points, day, touched):
+                return False
+            if status == STATUS_FINISHED and winner is not None:
+                await record_outcome(conn, game_id, winner)
+            return True

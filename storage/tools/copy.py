@@ -40,12 +40,14 @@ TABLES: tuple[str, ...] = (
     "game_points_applied", "ledger", "immunity_orders", "first_day_killed", "complaints",
     "admin_log", "imported_players", "outbox", "gifts", "gift_requests", "gift_drafts",
     "evenings", "evening_signups", "game_void_shortfalls", "appeals", "network_admins",
-    "club_admins", "network_settings",
+    "club_admins", "network_settings", "game_outcomes", "ratings",
 )
 DERIVED = ("balances", "rank_histogram")  # kept by triggers on both sides
-_IDENTITY = ("games", "ledger", "immunity_orders", "complaints", "admin_log",
-             "imported_players", "outbox", "gifts", "gift_requests", "evenings",
-             "appeals")
+# (table, its identity column)
+_IDENTITY = (("games", "id"), ("ledger", "id"), ("immunity_orders", "id"), ("complaints", "id"),
+             ("admin_log", "id"), ("imported_players", "id"), ("outbox", "id"), ("gifts", "id"),
+             ("gift_requests", "id"), ("evenings", "id"), ("appeals", "id"),
+             ("game_outcomes", "seq"))
 _SPOUSES = ("spouse_id", "spouse_proposed_to")
 _CACHE_TRIGGERS = (("ledger", "ledger_balances"), ("balances", "balances_rank_histogram"))
 
@@ -125,12 +127,12 @@ async def _copy_rows(src: sqlite3.Connection, pg: asyncpg.Connection, report: Re
         for table, trigger in _CACHE_TRIGGERS:
             await pg.execute(f"ALTER TABLE {table} ENABLE TRIGGER {trigger}")
         report("computed balances and rank_histogram from the ledger")
-        for table in _IDENTITY:  # the next id follows the file's (AUTOINCREMENT) counter
-            last = max(int(src.execute(f"SELECT coalesce(max(id), 0) FROM {table}")
+        for table, key in _IDENTITY:  # the next id follows the file's (AUTOINCREMENT) counter
+            last = max(int(src.execute(f"SELECT coalesce(max({key}), 0) FROM {table}")
                            .fetchone()[0]), _sqlite_sequence(src, table))
             if last:
                 await pg.execute(
-                    f"SELECT setval(pg_get_serial_sequence('{table}', 'id'), {last})")
+                    f"SELECT setval(pg_get_serial_sequence('{table}', '{key}'), {last})")
 
 
 def _sqlite_sequence(src: sqlite3.Connection, table: str) -> int:

@@ -239,6 +239,8 @@ class Results(PhaseService):
             GamePoints(table.tg_of(e.seat), e.points, str(e.reason), e.phase)
             for e in game.ledger if not isinstance(e.reason, engine.FineReason)]
         await self.core.flush(table)  # the end's posts are queued before the game is closed
-        await self.db.games.finish(table.game_id, status="finished", points=rows_, day=table.day)
+        # the outcome rates the game in the same transaction, never before its end
+        await self.db.games.finish(table.game_id, status="finished", points=rows_, day=table.day,
+                                   winner=None if game.winner is None else str(game.winner))
         table.stage = Stage.OVER
         self.core.drop(table.game_id)

@@ -1,0 +1,9 @@
+"""A player's standing as stored: each finished game's outcome in the order the games ended
+(``game_outcomes``) and the skill ratings folded from them (``ratings``), written at a game's
+end in the transaction that applies its points (``ratings.record_outcome``, called by
+``Games.finish``) and rebuilt from scratch by ``Ratings.rerate`` (``python -m storage rerate``,
+``storage/tools/rerate.py``). The numbers are computed by the pure ``standing`` package.
+
+May import: ``standing``, ``engine``, ``storage.sql`` and the value modules
+(``storage.models``, ``storage.errors``).
+"""

@@ -1,0 +1,195 @@
+"""The ratings' rows: written at a game's end, read by the profile and the leaderboards, and
+rebuilt from the outcomes by ``rerate``."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from typing import NamedTuple
+
+from engine import Role, Team, Winner
+from standing.counting import counts_for_standing
+from standing.rating import (
+    PROVISIONAL_GAMES,
+    Key,
+    RatedGame,
+    Rating,
+    Side,
+    Standings,
+    rate_game,
+)
+from storage.sql import Connection, Store
+
+_COLUMNS = "tg_id, side, mu, sigma, games, wins"
+ROWS_AT_ONCE = 500  # rows of one INSERT (6 values each: far below SQLite's limit)
+
+
+class OutcomeRow(NamedTuple):
+    """A finished game's row as the counting rule reads it."""
+
+    status: str
+    winner: str | None
+
+
+class Ranked(NamedTuple):
+    """A line of the rating's leaderboard: the competition rank (1, 2, 2, 4) by ordinal."""
+
+    rank: int
+    tg_id: int
+    nickname: str
+    rating: Rating
+
+
+async def _seats(conn: Connection, game_ids: Sequence[int]) -> dict[int, list[tuple[int, Team]]]:
+    """Each game's seated accounts with the team of the card dealt (games without every card
+    dealt are left out)."""
+    out: dict[int, list[tuple[int, Team]]] = {}
+    broken: set[int] = set()
+    for start in range(0, len(game_ids), ROWS_AT_ONCE):
+        chunk = game_ids[start:start + ROWS_AT_ONCE]
+        marks = ",".join("?" * len(chunk))
+        async with conn.execute(
+            f"SELECT game_id, tg_id, role FROM game_seats WHERE game_id IN ({marks})"
+            " ORDER BY game_id, seat", chunk,
+        ) as cur:
+            for game_id, tg_id, role in await cur.fetchall():
+                if role is None:
+                    broken.add(int(game_id))
+                else:
+                    out.setdefault(int(game_id), []).append((int(tg_id), Role(role).team))
+    return {g: seats for g, seats in out.items() if g not in broken}
+
+
+def _rated(game_id: int, winner: str, seats: Iterable[tuple[int, Team]]) -> RatedGame:
+    return RatedGame(game_id, tuple(seats), Winner(winner))
+
+
+async def _read(conn: Connection, tg_ids: Iterable[int]) -> dict[Key, Rating]:
+    ids = sorted(set(tg_ids))
+    if not ids:
+        return {}
+    marks = ",".join("?" * len(ids))
+    rows = await conn.execute_fetchall(
+        f"SELECT {_COLUMNS} FROM ratings WHERE tg_id IN ({marks})", ids)
+    return {(int(r[0]), Side(r[1])): Rating(float(r[2]), float(r[3]), int(r[4]), int(r[5]))
+            for r in rows}
+
+
+async def _write(conn: Connection, ratings: dict[Key, Rating]) -> None:
+    rows = [(tg, str(side), r.mu, r.sigma, r.games, r.wins)
+            for (tg, side), r in sorted(ratings.items())]
+    for start in range(0, len(rows), ROWS_AT_ONCE):
+        chunk = rows[start:start + ROWS_AT_ONCE]
+        await conn.execute(
+            f"INSERT INTO ratings ({_COLUMNS}) VALUES "
+            + ",".join(["(?, ?, ?, ?, ?, ?)"] * len(chunk))
+            + " ON CONFLICT (tg_id, side) DO UPDATE SET mu = excluded.mu,"
+            " sigma = excluded.sigma, games = excluded.games, wins = excluded.wins",
+            [v for row in chunk for v in row])
+
+
+async def record_outcome(conn: Connection, game_id: int, winner: str) -> None:
+    """At a game's end, in the transaction that applies its points (``Games.finish``, which
+    has locked the seated players' rows, so two games sharing a player take their numbers in
+    the order they commit): number the outcome and rate the game if it counts."""
+    await conn.execute("INSERT INTO game_outcomes (game_id, winner) VALUES (?, ?)",
+                       (game_id, winner))
+    rows = await conn.execute_fetchall("SELECT status FROM games WHERE id = ?", (game_id,))
+    if not counts_for_standing(OutcomeRow(str(next(iter(rows))[0]), winner)):
+        return
+    seats = (await _seats(conn, [game_id])).get(game_id)
+    if not seats:
+        return
+    game = _rated(game_id, winner, seats)
+    await _write(conn, rate_game(game, await _read(conn, (tg for tg, _ in seats))))
+
+
+class Ratings:
+    """The players' skill ratings (``db.ratings``)."""
+
+    def __init__(self, db: Store) -> None:
+        self._db = db
+
+    async def of(self, tg_id: int) -> dict[Side, Rating]:
+        """A player's ratings by side (a side never rated is missing)."""
+        async with self._db.read() as conn:
+            return {side: r for (_, side), r in (await _read(conn, [tg_id])).items()}
+
+    async def top(self, side: Side = Side.ALL, *, limit: int = 10, provisional: bool = False,
+                  club_chat_id: int | None = None) -> list[Ranked]:
+        """The leaderboard by ordinal (``mu - 3 sigma``), best first; without the provisional
+        ratings unless asked; ``club_chat_id``: only the players who played a rated game there."""
+        sql = ("SELECT r.tg_id, coalesce(p.nickname, p.display_name), r.mu, r.sigma, r.games,"
+               " r.wins FROM ratings r JOIN players p ON p.tg_id = r.tg_id"
+               " WHERE r.side = ? AND r.games >= ?")
+        params: list[object] = [str(side), 0 if provisional else PROVISIONAL_GAMES]
+        if club_chat_id is not None:
+            sql += (" AND EXISTS (SELECT 1 FROM game_seats s JOIN games g ON g.id = s.game_id"
+                    " JOIN game_outcomes o ON o.game_id = g.id"
+                    " WHERE s.tg_id = r.tg_id AND g.club_chat_id = ?)")
+            params.append(club_chat_id)
+        rows = await self._db.query(sql, params)
+        ranked = sorted(
+            ((int(r[0]), str(r[1]), Rating(float(r[2]), float(r[3]), int(r[4]), int(r[5])))
+             for r in rows), key=lambda t: (-t[2].ordinal, t[0]))
+        out: list[Ranked] = []
+        for index, (tg_id, nickname, rating) in enumerate(ranked[:limit]):
+            same = out and out[-1].rating.ordinal == rating.ordinal
+            out.append(Ranked(out[-1].rank if same else index + 1, tg_id, nickname, rating))
+        return out
+
+    async def unread(self) -> list[int]:
+        """The finished games whose outcome is still to be read from the log (ended before
+        the outcomes were kept), in their order."""
+        rows = await self._db.query(
+            "SELECT game_id FROM game_outcomes WHERE winner IS NULL ORDER BY seq")
+        return [int(r[0]) for r in rows]
+
+    async def set_winner(self, game_id: int, winner: str | None) -> None:
+        """The outcome read from the log of a game that ended before the outcomes were kept
+        (None: the log has no winner; the row goes, and the game never counts)."""
+        async with self._db.transaction() as conn:
+            if winner is None:
+                await conn.execute(
+                    "DELETE FROM game_outcomes WHERE game_id = ? AND winner IS NULL", (game_id,))
+            else:
+                await conn.execute(
+                    "UPDATE game_outcomes SET winner = ? WHERE game_id = ? AND winner IS NULL",
+                    (winner, game_id))
+
+    async def rerate(self) -> int:
+        """Every rating again from scratch: the counted outcomes folded in their order (read in
+        one snapshot, folded outside any transaction), then the table replaced in one write
+        that first folds the games ended meanwhile. Returns the games rated."""
+        standings = Standings()
+        async with self._db.read(background=True) as conn:
+            last, count = await _fold(conn, standings, 0)
+        async with self._db.transaction() as conn:
+            _, more = await _fold(conn, standings, last)
+            await conn.execute("DELETE FROM ratings")
+            await _write(conn, standings.ratings())
+        return count + more
+
+
+GAMES_AT_ONCE = 2000  # the outcomes read per query by ``rerate``
+
+
+async def _fold(conn: Connection, standings: Standings, after: int) -> tuple[int, int]:
+    """Fold the counted outcomes numbered after ``after``; (the last number, the games)."""
+    last, count = after, 0
+    while True:
+        rows = await conn.execute_fetchall(
+            "SELECT o.seq, o.game_id, o.winner, g.status FROM game_outcomes o"
+            " JOIN games g ON g.id = o.game_id WHERE o.seq > ? ORDER BY o.seq LIMIT ?",
+            (last, GAMES_AT_ONCE))
+        batch = [(int(r[0]), int(r[1]), None if r[2] is None else str(r[2]), str(r[3]))
+                 for r in rows]
+        if not batch:
+            return last, count
+        last = batch[-1][0]
+        counted = [(game_id, winner) for _, game_id, winner, status in batch
+                   if winner is not None and counts_for_standing(OutcomeRow(status, winner))]
+        seats = await _seats(conn, [game_id for game_id, _ in counted])
+        for game_id, winner in counted:
+            if game_id in seats:
+                standings.add(_rated(game_id, str(winner), seats[game_id]))
+                count += 1

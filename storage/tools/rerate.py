@@ -1,0 +1,34 @@
+"""``python -m storage rerate DB``: every rating rebuilt from scratch. The outcomes of games that
+ended before the outcomes were kept are first read from their logs (the same replay the copy
+checks with), then the counted games are folded in the order they ended."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import NamedTuple
+
+from record.outcome import replay_outcome
+from storage.db import Database
+
+
+class Rerated(NamedTuple):
+    read: int  # outcomes read from the logs now
+    rated: int  # games the ratings were folded from
+
+
+async def rerate(db: Database) -> Rerated:
+    """Read the missing outcomes from their logs, then rebuild every rating."""
+    unread = await db.ratings.unread()
+    for game_id in unread:
+        game = await db.games.get(game_id)
+        replayed = replay_outcome(game, await db.games.events(game_id))
+        await db.ratings.set_winner(game_id, replayed.winner)
+    return Rerated(len(unread), await db.ratings.rerate())
+
+
+async def main(target: str | Path) -> Rerated:
+    db = await Database.open(target)
+    try:
+        return await rerate(db)
+    finally:
+        await db.close()
