@@ -20,10 +20,12 @@ from engine import Event, GameState, NightResult, Role, TechnicalDeathResult, Wi
 from engine.events import EVERYONE
 from record.protocol import protocol_of
 from record.table import Table
+from standing.rating import Rating, Side
 from storage.db import Database
 from storage.errors import UnknownGame
 from storage.models import STATUS_FINISHED, Club, Game, LedgerRow, Player, TopEntry
 from storage.repos.records import VOID_REASON
+from storage.standing.ratings import Ranked
 from views.i18n import sex_of
 
 FINE_REASONS = frozenset(r.value for r in engine.FineReason)
@@ -152,6 +154,7 @@ class PlayerStats:
     cards: Counter[str] = field(default_factory=Counter)
     sex: str = "unknown"  # the player's as the texts select on it (views.i18n.sex_of)
     no_shows: int = 0  # the club evenings signed up for and not come to
+    ratings: dict[Side, Rating] = field(default_factory=dict)  # the skill rating by side
 
     @property
     def played(self) -> int:
@@ -187,6 +190,16 @@ class Leaderboard:
     since: date | None  # None: the network's current balances
     until: date
     entries: list[TopEntry]
+
+
+@dataclass(frozen=True)
+class RatingBoard:
+    """One table of ``/top rating``: a club's players (those who played a rated game there)
+    or the network's, by the skill rating's ordinal; provisional ratings left out."""
+
+    title: str  # the club's title; "" for the network
+    club_chat_id: int | None
+    entries: list[Ranked]
 
 
 class StatsService:
@@ -336,11 +349,18 @@ class StatsService:
             expires_on=player.expiry_date,
             by_team={k: (v[0], v[1]) for k, v in sorted(by_team.items())}, cards=cards,
             sex=sex_of(player.sex), no_shows=await self.db.evenings.no_shows(player.tg_id),
+            ratings=await self.db.ratings.of(player.tg_id),
         )
 
     # ------------------------------------------------------------------ tables
     async def network_top(self, today: date, limit: int = 20) -> Leaderboard:
         return Leaderboard("", None, None, today, await self.db.ledger.top(limit))
+
+    async def rating_top(self, club: Club | None, limit: int = 20) -> RatingBoard:
+        """The skill rating's table of a club (``club``) or of the network (None)."""
+        chat = None if club is None else club.chat_id
+        return RatingBoard("" if club is None else club.title, chat,
+                           await self.db.ratings.top(Side.ALL, limit=limit, club_chat_id=chat))
 
     async def club_top(self, club: Club, today: date, limit: int = 20) -> Leaderboard:
         since = today - timedelta(days=CLUB_PERIOD_DAYS - 1)

@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from urllib.parse import quote
 
+from standing.rating import PROVISIONAL_GAMES, Rating, Side
 from storage.models import BalanceView, LedgerRow, Player, TopEntry
 from views.i18n import Safe, Translator, sex_of
-from views.stats import Leaderboard, PlayerStats
+from views.stats import Leaderboard, PlayerStats, RatingBoard
 
 
 def profile(tr: Translator, locale: str, player: Player, spouse: str | None,
@@ -26,6 +27,34 @@ def profile(tr: Translator, locale: str, player: Player, spouse: str | None,
         games=player.games_played,
         status=tr.t(locale, "profile.status_blocked" if player.blocked else "profile.status_ok"),
     )
+
+
+def rating_lines(tr: Translator, locale: str, ratings: Mapping[Side, Rating]) -> list[str]:
+    """The skill rating: overall (marked provisional while it is), then each side played."""
+    overall = ratings.get(Side.ALL)
+    if overall is None:
+        return [tr.t(locale, "standing.unrated")]
+    lines = [tr.t(locale, "standing.rating", ordinal=overall.ordinal, games=overall.games,
+                  wins=overall.wins)]
+    for side in (Side.CIVILIANS, Side.MAFIA):
+        r = ratings.get(side)
+        if r is not None:
+            lines.append(tr.t(locale, "standing.side", side=tr.t(locale, f"stats.side.{side}"),
+                              ordinal=r.ordinal, games=r.games, wins=r.wins))
+    if overall.provisional:
+        lines.append(tr.t(locale, "standing.provisional.note", games=PROVISIONAL_GAMES))
+    return lines
+
+
+def rating_board(tr: Translator, locale: str, board: RatingBoard) -> str:
+    """One table of ``/top rating``: the club's or the network's."""
+    header = (tr.t(locale, "standing.top.network") if board.club_chat_id is None
+              else tr.t(locale, "standing.top.club", club=board.title))
+    lines = [header]
+    lines += [tr.t(locale, "standing.top.row", rank=e.rank, nick=e.nickname,
+                   ordinal=e.rating.ordinal, games=e.rating.games) for e in board.entries] \
+        or [tr.t(locale, "standing.top.empty", games=PROVISIONAL_GAMES)]
+    return "\n".join(lines)
 
 
 def ledger_reason(tr: Translator, locale: str, row: LedgerRow) -> str:
@@ -129,6 +158,7 @@ def player_stats(tr: Translator, locale: str, s: PlayerStats, web_url: str | Non
     lines = [tr.t(locale, "stats.header", nick=s.nickname)]
     if s.games:
         lines.append(tr.t(locale, "stats.games", games=s.played))
+        lines += rating_lines(tr, locale, s.ratings)
         for team, (played, won) in s.by_team.items():
             lines.append(tr.t(locale, "stats.team", team=tr.t(locale, f"stats.side.{team}"),
                               played=played, won=won))

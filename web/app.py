@@ -19,6 +19,7 @@ from cachetools import LRUCache
 from jinja2 import Environment, FileSystemLoader, select_autoescape
 from markupsafe import Markup
 
+from standing.rating import PROVISIONAL_GAMES
 from storage.db import Database
 from storage.numbers import ID_DIGITS, read_number
 from views import texts
@@ -108,6 +109,12 @@ async def home(request: web.Request) -> web.Response:
 # the ids the database stores (SQLite's INTEGER, PostgreSQL's BIGINT: 64-bit, signed); a
 # larger one in a URL would overflow the driver's parameter (a 500) instead of finding nothing
 ID_MIN, ID_MAX = -(2 ** 63), 2 ** 63 - 1
+
+
+async def rating(request: web.Request) -> web.Response:
+    """How the skill rating works, in the page's language, and the network's table of it."""
+    board = await request.app[STATS].rating_top(None, limit=50)
+    return render(request, "rating.html", board=board, provisional=PROVISIONAL_GAMES)
 
 
 def _row_id(text: str, *, positive: bool) -> int | None:
@@ -224,6 +231,7 @@ def create_web_app(db: Database, *, translator: Translator | None = None,
     app[PICTURES] = pictures
     app.add_routes([
         web.get("/", home),
+        web.get("/rating", rating),
         web.get("/club/{club}", club),
         web.get("/player/{nick}", player),
         web.get("/game/{game}", game),

@@ -13,6 +13,7 @@ from bot.handlers.buttons import LangCb, SexCb, SpouseCb
 from bot.services import Services
 from bot.services.accounts import COMPLAINTS_PER_DAY, Accounts, display
 from bot.services.moving import Moving
+from storage import Database
 from views import club_texts, texts
 from views import evenings as evening_texts
 from views.i18n import Translator, sex_of
@@ -96,15 +97,18 @@ async def nick(
 
 async def profile(
     message: Message, accounts: Accounts, evenings: EveningService, replies: Replies,
-    translator: Translator, locale: str,
+    translator: Translator, locale: str, db: Database,
 ) -> None:
     assert message.from_user is not None
     player = await accounts.require(message.from_user.id)
     spouse = await accounts.spouse(player)
     listed, no_shows = await evenings.profile(player.tg_id)
+    # the skill rating: written at games' ends only, so nothing of a running game shows
+    ratings = await db.ratings.of(player.tg_id)
     await replies.answer(message, "\n".join((
         texts.profile(translator, locale, player, None if spouse is None else display(spouse),
                       None if spouse is None else spouse.sex),
+        *texts.rating_lines(translator, locale, ratings),
         evening_texts.profile(translator, locale, listed, no_shows))))
 
 

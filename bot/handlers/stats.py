@@ -1,4 +1,5 @@
-"""``/stats [NICK]`` (private) and ``/top`` (private and club chats); logic in services.stats."""
+"""``/stats [NICK]`` (private) and ``/top [rating]`` (private and club chats); logic in
+views.stats."""
 
 from __future__ import annotations
 
@@ -31,16 +32,25 @@ async def stats(message: Message, command: CommandObject, services: Services, st
     await services.replies.answer(message, text)
 
 
-async def top(message: Message, services: Services, stats: StatsService, locale: str,
-              club: Club | None = None) -> None:
+async def top(message: Message, command: CommandObject, services: Services,
+              stats: StatsService, locale: str, club: Club | None = None) -> None:
+    """``/top``: by points; ``/top rating``: by the skill rating (the club's, the network's)."""
+    tr, what = services.translator, (command.args or "").strip().lower()
+    if what not in ("", "rating", "рейтинг"):
+        raise UserError("standing.top.usage")
     now, network = services.accounts.clock(), services.settings.timezone
     if club is None and message.from_user is not None:
         club = await stats.home_club(message.from_user.id)
-    # each board's period ends today on its own calendar: the club's, the network's
-    boards = [] if club is None else [
-        await stats.club_top(club, local_day(now, zone_of(club.time_zone, network)))]
-    boards.append(await stats.network_top(local_day(now, zone_of(None, network))))
-    text = "\n\n".join(texts.leaderboard(services.translator, locale, b) for b in boards)
+    if what:
+        ratings = [] if club is None else [await stats.rating_top(club)]
+        ratings.append(await stats.rating_top(None))
+        text = "\n\n".join(texts.rating_board(tr, locale, b) for b in ratings)
+    else:
+        # each board's period ends today on its own calendar: the club's, the network's
+        boards = [] if club is None else [
+            await stats.club_top(club, local_day(now, zone_of(club.time_zone, network)))]
+        boards.append(await stats.network_top(local_day(now, zone_of(None, network))))
+        text = "\n\n".join(texts.leaderboard(tr, locale, b) for b in boards)
     await services.replies.answer(message, text)
 
 

@@ -40,6 +40,8 @@ SECONDS_GEN_RU = ("секунды", "секунд", "секунд")
 IMPORT: dict[str, Any] = {"linked": 1, "unchanged": 2, "refused": 3}
 DAYS_RU = ("день", "дня", "дней")
 DAYS_EN = ("day", "days")
+GAMES_RU = ("игра", "игры", "игр")
+GAMES_EN = ("game", "games")
 GIFT: dict[str, Any] = {"name": "Кружка", "left": 3}
 REQUEST: dict[str, Any] = {"id": 12, "gift": "Кружка", "date": date(2026, 3, 10)}
 
@@ -155,6 +157,9 @@ CASES: dict[str, tuple[str, tuple[str, str, str], tuple[str, str], dict[str, Any
     "shop.expiry_warning": ("reserved", POINTS_RU, POINTS_EN, {}),
     "shop.admin.line": ("price", POINTS_RU, POINTS_EN,
                         {"id": 1, "name": "Mug", "stock": 5, "reserved": 1}),
+    "standing.rating": ("games", GAMES_RU, GAMES_EN, {"ordinal": 3.5, "wins": 1}),
+    "standing.side": ("games", GAMES_RU, GAMES_EN, {"side": "Mafia", "ordinal": 3.5, "wins": 1}),
+    "standing.top.row": ("games", GAMES_RU, GAMES_EN, {"rank": 1, "nick": "Neo", "ordinal": 2.0}),
 }
 
 

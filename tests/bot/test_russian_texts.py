@@ -141,6 +141,7 @@ NAMES: dict[str, tuple[str, ...]] = {
     "start.back": ("name",), "start.new": ("name",),
     "stats.header": ("nick",), "stats.pic.title": ("club",), "stats.top.club": ("club",),
     "stats.top.row": ("nick",), "stats.unknown": ("nick",),
+    "standing.top.club": ("club",), "standing.top.row": ("nick",),
     "tables.add.other": ("nick",), "top.row": ("nick",),
     "void.already": ("by",), "void.notice": ("by", "club"), "void.page": ("by",),
     "web.game.meta": ("club",), "web.player.title": ("nick",),
@@ -190,8 +191,8 @@ SNAKE_IDS_SHOWN = {"club.import.usage"}  # the import's column names, typed as s
 NUMBERS = {"added", "alive", "available", "balance", "capacity", "clubs", "complaints", "count",
            "current", "day", "days", "draws", "earned", "fouls", "game", "games", "hours", "id",
            "left", "limit", "line", "linked", "max", "messages", "min", "minutes", "missing",
-           "more", "most", "n", "night", "no_shows", "number", "pending", "place", "played",
-           "points", "price", "rank", "rate", "refused", "requests", "reserved", "seat",
+           "more", "most", "n", "night", "no_shows", "number", "ordinal", "pending", "place",
+           "played", "points", "price", "rank", "rate", "refused", "requests", "reserved", "seat",
            "seconds", "session", "signed", "size", "spent", "stock", "step", "survived", "tables",
            "top", "total", "unchanged", "updates", "waiting", "won"}
 

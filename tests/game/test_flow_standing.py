@@ -1,0 +1,69 @@
+"""The skill rating over HTTP: a game played through the real bot, read by its players in
+the middle of it (``/profile``, ``/stats``, ``/top rating``: nothing of it shows) and after
+its end (the rating of one game, provisional)."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import pytest
+
+from tests.fakes.telegram_server import FakeTelegram
+from tests.game.flow import Flow, start_app, stop_app
+
+
+@pytest.fixture
+async def fake() -> AsyncIterator[FakeTelegram]:
+    async with FakeTelegram() as server:
+        yield server
+
+
+async def asked(flow: Flow, uid: int, text: str, expect: str) -> str:
+    """A private command; the first new message in that chat containing ``expect``."""
+    before = len(flow.fake.messages(uid))
+    await flow.fake.send(uid, text)
+
+    def found() -> str | None:
+        return next((m.body for m in flow.fake.messages(uid)[before:] if expect in m.body),
+                    None)
+    await flow.fake.wait_for(lambda: found() is not None, 10, f"{expect!r} after {text}")
+    answer = found()
+    assert answer is not None
+    return answer
+
+
+async def test_nothing_of_the_rating_shows_until_the_games_end(
+        fake: FakeTelegram, tmp_path: Path) -> None:
+    app, task = await start_app(fake, tmp_path)
+    try:
+        flow = Flow(fake, app, "ru")
+        await flow.lobby(8)
+        await flow.deal()
+        await flow.night()
+        assert not flow.over
+        uid = flow.players[0]
+        db = app.services.db
+        mid_game = [await asked(flow, uid, "/profile", "Профиль"),
+                    await asked(flow, uid, "/stats", "статистика"),
+                    await asked(flow, uid, "/top rating", "рейтинг мастерства")]
+        assert "Рейтинг мастерства: появится после первой завершённой игры." in mid_game[0]
+        assert "Завершённых игр пока нет." in mid_game[1]
+        assert "Рейтинг мастерства" not in mid_game[1]
+        assert "Пока ни у кого нет 10 завершённых игр" in mid_game[2]
+        assert [tuple(r) for r in await db.query("SELECT count(*) FROM ratings")] == [(0,)]
+        await flow.play_to_end(night_first=False)
+        profile = await asked(flow, uid, "/profile", "Профиль")
+        assert "Рейтинг мастерства: <b>" in profile and "(1 игра, побед " in profile
+        assert "предварительный" in profile
+        assert "Рейтинг предварительный, пока не сыграно 10 игр." in profile
+        assert "Рейтинг мастерства: <b>" in await asked(flow, uid, "/stats", "статистика")
+        ratings = await db.ratings.of(uid)
+        assert ratings["all"].games == 1 and (ratings.keys() - {"all"}) in (
+            {"civilians"}, {"mafia"})
+        # the rating is provisional after one game: not on the table yet
+        top = await asked(flow, uid, "/top rating", "рейтинг мастерства")
+        assert "Пока ни у кого нет 10 завершённых игр" in top
+        assert "по баллам" in await asked(flow, uid, "/top points", "/top rating")
+    finally:
+        await stop_app(app, task)
