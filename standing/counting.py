@@ -16,9 +16,11 @@ class CountedGame(Protocol):
     def status(self) -> str: ...
     @property
     def winner(self) -> str | None: ...
+    @property
+    def voided_at(self) -> object | None: ...
 
 
 def counts_for_standing(game: CountedGame) -> bool:
-    """A game counts once it finished with a winner (an aborted or running game never does).
-    The one place the rule lives: every rating path asks it."""
-    return game.status == "finished" and game.winner in WINNERS
+    """A game counts once it finished with a winner and while it is not voided (an aborted or
+    running game never does). The one place the rule lives: every rating path asks it."""
+    return game.status == "finished" and game.winner in WINNERS and game.voided_at is None

@@ -45,6 +45,7 @@ from storage.repos.account_cache import AccountCache
 from storage.repos.games import fetch_game
 from storage.repos.outbox import Queued, enqueue_in
 from storage.sql import Connection, Row, Store, lock_rows
+from storage.standing.ratings import Ratings
 
 MAX_COMPLAINT_LENGTH = 2000
 _ORDER_COLUMNS = "id, game_id, orderer_id, holder_id, announce_name, accepted, used"
@@ -382,6 +383,9 @@ class Voids:
                                      created_at=a.created_at, closed_at=now, closed_by=by)
                               for a in closing))
             chats = await enqueue_in(conn, tell(voided) if tell is not None else (), wall)
+        # the game no longer counts: every rating again from scratch (a crash before this
+        # leaves it to `python -m storage rerate`)
+        await Ratings(self._db).rerate()
         return voided, chats
 
     async def shortfalls(self, game_id: int) -> dict[int, int]:

@@ -3,6 +3,7 @@ rebuilt from the outcomes by ``rerate``."""
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Iterable, Sequence
 from typing import NamedTuple
 
@@ -20,6 +21,7 @@ from standing.rating import (
 from storage.sql import Connection, Store
 
 _COLUMNS = "tg_id, side, mu, sigma, games, wins"
+ROLES = frozenset(str(r) for r in Role)
 ROWS_AT_ONCE = 500  # rows of one INSERT (6 values each: far below SQLite's limit)
 
 
@@ -28,6 +30,7 @@ class OutcomeRow(NamedTuple):
 
     status: str
     winner: str | None
+    voided_at: str | None = None
 
 
 class Ranked(NamedTuple):
@@ -52,7 +55,7 @@ async def _seats(conn: Connection, game_ids: Sequence[int]) -> dict[int, list[tu
             " ORDER BY game_id, seat", chunk,
         ) as cur:
             for game_id, tg_id, role in await cur.fetchall():
-                if role is None:
+                if role not in ROLES:  # a seat without a card dealt: the game is not rated
                     broken.add(int(game_id))
                 else:
                     out.setdefault(int(game_id), []).append((int(tg_id), Role(role).team))
@@ -93,8 +96,10 @@ async def record_outcome(conn: Connection, game_id: int, winner: str) -> None:
     the order they commit): number the outcome and rate the game if it counts."""
     await conn.execute("INSERT INTO game_outcomes (game_id, winner) VALUES (?, ?)",
                        (game_id, winner))
-    rows = await conn.execute_fetchall("SELECT status FROM games WHERE id = ?", (game_id,))
-    if not counts_for_standing(OutcomeRow(str(next(iter(rows))[0]), winner)):
+    rows = await conn.execute_fetchall("SELECT status, voided_at FROM games WHERE id = ?",
+                                       (game_id,))
+    status, voided_at = next(iter(rows))
+    if not counts_for_standing(OutcomeRow(str(status), winner, voided_at)):
         return
     seats = (await _seats(conn, [game_id])).get(game_id)
     if not seats:
@@ -178,18 +183,24 @@ async def _fold(conn: Connection, standings: Standings, after: int) -> tuple[int
     last, count = after, 0
     while True:
         rows = await conn.execute_fetchall(
-            "SELECT o.seq, o.game_id, o.winner, g.status FROM game_outcomes o"
+            "SELECT o.seq, o.game_id, o.winner, g.status, g.voided_at FROM game_outcomes o"
             " JOIN games g ON g.id = o.game_id WHERE o.seq > ? ORDER BY o.seq LIMIT ?",
             (last, GAMES_AT_ONCE))
-        batch = [(int(r[0]), int(r[1]), None if r[2] is None else str(r[2]), str(r[3]))
-                 for r in rows]
+        batch = [(int(r[0]), int(r[1]), OutcomeRow(str(r[3]), r[2], r[4])) for r in rows]
         if not batch:
             return last, count
         last = batch[-1][0]
-        counted = [(game_id, winner) for _, game_id, winner, status in batch
-                   if winner is not None and counts_for_standing(OutcomeRow(status, winner))]
+        counted = [(game_id, str(row.winner)) for _, game_id, row in batch
+                   if counts_for_standing(row)]
         seats = await _seats(conn, [game_id for game_id, _ in counted])
-        for game_id, winner in counted:
-            if game_id in seats:
-                standings.add(_rated(game_id, str(winner), seats[game_id]))
-                count += 1
+        games = [_rated(game_id, winner, seats[game_id])
+                 for game_id, winner in counted if game_id in seats]
+        # the fold is pure computation: on a thread, so a rebuild in the bot's process (after
+        # a void) leaves its event loop free between the library's steps
+        await asyncio.to_thread(_add_all, standings, games)
+        count += len(games)
+
+
+def _add_all(standings: Standings, games: Sequence[RatedGame]) -> None:
+    for game in games:
+        standings.add(game)

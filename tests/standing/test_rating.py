@@ -153,14 +153,16 @@ def test_a_game_without_both_teams_rates_nobody() -> None:
 class OutcomeRow(NamedTuple):
     status: str
     winner: str | None
+    voided_at: str | None = None
 
 
-def test_only_a_finished_game_with_a_winner_counts() -> None:
+def test_only_a_finished_game_with_a_winner_not_voided_counts() -> None:
     assert counts_for_standing(OutcomeRow("finished", "mafia"))
     assert counts_for_standing(OutcomeRow("finished", "draw"))
     assert not counts_for_standing(OutcomeRow("aborted", "mafia"))
     assert not counts_for_standing(OutcomeRow("running", None))
     assert not counts_for_standing(OutcomeRow("finished", None))
+    assert not counts_for_standing(OutcomeRow("finished", "mafia", "2026-03-11T10:00:00+00:00"))
 
 
 games_strategy = st.lists(

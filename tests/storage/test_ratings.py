@@ -121,3 +121,16 @@ async def test_rerate_reads_the_outcomes_of_games_that_ended_before_they_were_ke
         assert await db.ratings.unread() == []
     finally:
         await db.close()
+
+
+async def test_a_voided_game_counts_no_more_and_the_ratings_are_rebuilt(db: Database) -> None:
+    await add_players(db, *PLAYERS)
+    await db.clubs.ensure(CLUB, title="Club", locale="ru")
+    first = await a_game(db, [1, 2, 3, 4], 1, winner=Winner.MAFIA)
+    voided = await a_game(db, [1, 2, 5, 6], 2, winner=Winner.CIVILIANS)
+    last = await a_game(db, [1, 3, 5, 7], 1, winner=Winner.MAFIA)
+    assert await stored(db) == rerate([first, voided, last])
+    await db.voids.void(voided.game_id, by=ADMIN, reason="a mistake", now=NOW)
+    assert await stored(db) == rerate([first, last])
+    assert (6, Side.ALL) not in await stored(db)  # player 6 sat in the voided game only
+    assert await db.ratings.rerate() == 2 and await stored(db) == rerate([first, last])
