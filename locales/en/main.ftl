@@ -23,7 +23,7 @@ help-private =
     /balance — your points, rank and their expiry date
     /stats [NICK] — a record: games, cards, points
     /evenings — the club evenings you signed up for, your seat or place on the waitlist
-    /top — leaderboard
+    /top — leaderboard by points; /top rating — by skill rating
     /complain NICK TEXT — complain about a player's behaviour (up to { $complaints ->
         [one] { $complaints } complaint
        *[other] { $complaints } complaints
