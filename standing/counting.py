@@ -18,9 +18,13 @@ class CountedGame(Protocol):
     def winner(self) -> str | None: ...
     @property
     def voided_at(self) -> object | None: ...
+    @property
+    def friendly(self) -> bool: ...
 
 
 def counts_for_standing(game: CountedGame) -> bool:
-    """A game counts once it finished with a winner and while it is not voided (an aborted or
-    running game never does). The one place the rule lives: every rating path asks it."""
-    return game.status == "finished" and game.winner in WINNERS and game.voided_at is None
+    """A game counts once it finished with a winner, while it is not voided, unless it is
+    friendly (its club not approved when its lobby opened); an aborted or running game never
+    does. The one place the rule lives: every rating path asks it."""
+    return (game.status == "finished" and game.winner in WINNERS and game.voided_at is None
+            and not game.friendly)

@@ -31,6 +31,7 @@ class OutcomeRow(NamedTuple):
     status: str
     winner: str | None
     voided_at: str | None = None
+    friendly: bool = False
 
 
 class Ranked(NamedTuple):
@@ -96,10 +97,10 @@ async def record_outcome(conn: Connection, game_id: int, winner: str) -> None:
     the order they commit): number the outcome and rate the game if it counts."""
     await conn.execute("INSERT INTO game_outcomes (game_id, winner) VALUES (?, ?)",
                        (game_id, winner))
-    rows = await conn.execute_fetchall("SELECT status, voided_at FROM games WHERE id = ?",
-                                       (game_id,))
-    status, voided_at = next(iter(rows))
-    if not counts_for_standing(OutcomeRow(str(status), winner, voided_at)):
+    rows = await conn.execute_fetchall(
+        "SELECT status, voided_at, friendly FROM games WHERE id = ?", (game_id,))
+    status, voided_at, friendly = next(iter(rows))
+    if not counts_for_standing(OutcomeRow(str(status), winner, voided_at, bool(friendly))):
         return
     seats = (await _seats(conn, [game_id])).get(game_id)
     if not seats:
@@ -183,10 +184,12 @@ async def _fold(conn: Connection, standings: Standings, after: int) -> tuple[int
     last, count = after, 0
     while True:
         rows = await conn.execute_fetchall(
-            "SELECT o.seq, o.game_id, o.winner, g.status, g.voided_at FROM game_outcomes o"
+            "SELECT o.seq, o.game_id, o.winner, g.status, g.voided_at, g.friendly"
+            " FROM game_outcomes o"
             " JOIN games g ON g.id = o.game_id WHERE o.seq > ? ORDER BY o.seq LIMIT ?",
             (last, GAMES_AT_ONCE))
-        batch = [(int(r[0]), int(r[1]), OutcomeRow(str(r[3]), r[2], r[4])) for r in rows]
+        batch = [(int(r[0]), int(r[1]), OutcomeRow(str(r[3]), r[2], r[4], bool(r[5])))
+                 for r in rows]
         if not batch:
             return last, count
         last = batch[-1][0]

@@ -154,15 +154,17 @@ class OutcomeRow(NamedTuple):
     status: str
     winner: str | None
     voided_at: str | None = None
+    friendly: bool = False
 
 
-def test_only_a_finished_game_with_a_winner_not_voided_counts() -> None:
+def test_only_a_finished_game_with_a_winner_neither_voided_nor_friendly_counts() -> None:
     assert counts_for_standing(OutcomeRow("finished", "mafia"))
     assert counts_for_standing(OutcomeRow("finished", "draw"))
     assert not counts_for_standing(OutcomeRow("aborted", "mafia"))
     assert not counts_for_standing(OutcomeRow("running", None))
     assert not counts_for_standing(OutcomeRow("finished", None))
     assert not counts_for_standing(OutcomeRow("finished", "mafia", "2026-03-11T10:00:00+00:00"))
+    assert not counts_for_standing(OutcomeRow("finished", "mafia", friendly=True))
 
 
 games_strategy = st.lists(

@@ -134,3 +134,19 @@ async def test_a_voided_game_counts_no_more_and_the_ratings_are_rebuilt(db: Data
     assert await stored(db) == rerate([first, last])
     assert (6, Side.ALL) not in await stored(db)  # player 6 sat in the voided game only
     assert await db.ratings.rerate() == 2 and await stored(db) == rerate([first, last])
+
+
+async def test_a_friendly_game_is_never_rated(db: Database) -> None:
+    """A game of a club the network had not approved ends with no points: no outcome, no
+    rating."""
+    await add_players(db, *PLAYERS)
+    await db.clubs.ensure(CLUB, title="Club", locale="ru")
+    game_id = await db.games.create(CLUB, ADMIN, seats=[(1, 1), (2, 2)], created_at=NOW,
+                                    friendly=True)
+    await db.games.set_roles(game_id, {1: "mafia", 2: "doctor"})
+    await db.games.set_status(game_id, "running")
+    await db.games.finish(game_id, status="finished", points=[], day=DAY, winner="mafia")
+    assert (await db.games.get(game_id)).status == "finished"
+    assert await stored(db) == {}
+    assert await db.query("SELECT game_id FROM game_outcomes") == []
+    assert await db.ratings.rerate() == 0 and await stored(db) == {}
