@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import logging
 import re
+from collections.abc import Awaitable, Callable
 from dataclasses import replace
 
 from aiogram import F, Router
@@ -18,7 +19,7 @@ from bot.game.callbacks import LobbyCb
 from bot.game.rooms.fouls import parse_reason
 from bot.game.service import GameService, Place, Reply
 from bot.services.club_life import ClubLife
-from storage.models import Player
+from storage.models import Club, Player
 from storage.numbers import read_number
 
 log = logging.getLogger("bot.handlers.game")
@@ -180,6 +181,39 @@ async def unfoul(message: Message, command: CommandObject, games: GameService) -
     await games.undo_foul(_place(message), _user(message), number, confirm=True)
 
 
+async def _quiet_discipline(message: Message, club: Club, games: GameService, replies: Replies,
+                            user_locale: str, step: Callable[[], Awaitable[None]]) -> None:
+    """A host's discipline command typed in the club chat (``/foul``, ``/unfoul``, ``/tech``):
+    with the club's fouls kept quiet, a refusal or a usage goes to the host in private, not to
+    the club chat ("Foul 3 is undone already" would tell the table of a foul). Anyone else's
+    refusal ("only the host...") tells nothing of a foul and is answered where it was typed."""
+    try:
+        await step()
+    except UserError as e:
+        if club.foul_public or games.core.hosted_by(_user(message), message.chat.id) is None:
+            raise
+        await replies.send_text(_user(message),
+                                games.notifier.t(user_locale, e.key, **e.kwargs))
+
+
+async def club_foul(message: Message, command: CommandObject, games: GameService, club: Club,
+                    replies: Replies, user_locale: str) -> None:
+    await _quiet_discipline(message, club, games, replies, user_locale,
+                            lambda: foul(message, command, games))
+
+
+async def club_unfoul(message: Message, command: CommandObject, games: GameService, club: Club,
+                      replies: Replies, user_locale: str) -> None:
+    await _quiet_discipline(message, club, games, replies, user_locale,
+                            lambda: unfoul(message, command, games))
+
+
+async def club_tech(message: Message, command: CommandObject, games: GameService, club: Club,
+                    replies: Replies, user_locale: str) -> None:
+    await _quiet_discipline(message, club, games, replies, user_locale,
+                            lambda: tech(message, command, games))
+
+
 async def speak(message: Message, command: CommandObject, games: GameService) -> None:
     seats = [read_number(w.lstrip("№#")) for w in (command.args or "").split()]
     if not 1 <= len(seats) <= 2 or None in seats:
@@ -260,10 +294,10 @@ def create_router() -> Router:
     router.message.register(day, Command("day"))
     router.message.register(vote, Command("vote"))
     router.message.register(status, Command("status"))
-    router.message.register(tech, Command("tech"))
+    router.message.register(club_tech, Command("tech"))
     router.message.register(speak, Command("speak"))
-    router.message.register(foul, Command("foul"))
-    router.message.register(unfoul, Command("unfoul"))
+    router.message.register(club_foul, Command("foul"))
+    router.message.register(club_unfoul, Command("unfoul"))
     router.message.register(pause, Command("pause"))
     router.message.register(resume, Command("resume"))
     router.message.register(extend, Command("extend"))

@@ -30,8 +30,10 @@ async def test_member_status_and_bad_seat(fake: FakeTelegram, tmp_path: Path) ->
         status = await flow.host_says_as(member, "/status", "Game #")
         assert "night" in status
         assert len(fake.messages(HOST)) == host_before  # nothing was sent to the host
-        answer = await flow.host_says("/tech 99", "seat 99")
-        assert answer == "There is no seat 99: the table has 10 players."
+        await flow.host("/tech 99")  # a discipline command's refusal: to the host in private
+        await wait_until(lambda: any(m.body == "There is no seat 99: the table has 10 players."
+                                     for m in fake.messages(HOST)[host_before:]), 10, "seat 99")
+        host_before = len(fake.messages(HOST))
         assert all(flow.table.game.player(s).alive for s in flow.table.seats)
         await flow.host_says("/status", "Game #")
         # the host's own /status still tells who is to choose

@@ -150,8 +150,12 @@ async def test_fouls_fines_undo_and_the_offer_over_http(fake: FakeTelegram, tmp_
         before = await ledger_of(flow)
         answer = await flow.host_says_as(player, "/foul 3", "host")
         assert answer == "Only this game's host may do that."
-        assert (await flow.host_says("/foul 12", "seat")).startswith("There is no seat 12")
-        assert "Usage" in await flow.host_says("/foul Player3", "Usage")
+        # the host's refusals: in private (the club keeps its fouls quiet)
+        at = len(fake.messages(HOST))
+        await flow.host("/foul 12")
+        assert (await private_with(flow, HOST, "seat", at)).startswith("There is no seat 12")
+        await flow.host("/foul Player3")
+        assert "Usage" in await private_with(flow, HOST, "Usage", at)
         assert len(flow.table.game.fouls) == fouls and await ledger_of(flow) == before
 
         # 6. the undo: from the panel (which foul, then yes), then typed again: refused
@@ -163,7 +167,9 @@ async def test_fouls_fines_undo_and_the_offer_over_http(fake: FakeTelegram, tmp_
         assert answer == "↩️ Foul 1 against №3 Player3 is undone. 2 points are given back."
         assert await db.ledger.balance(three) == 5
         await private_with(flow, three, "was a mistake and is undone. 2 points are given back")
-        assert "already" in await flow.host_says("/unfoul 1", "undone already")
+        at = len(fake.messages(HOST))
+        await flow.host("/unfoul 1")  # in private too: the club keeps its fouls quiet
+        assert "already" in await private_with(flow, HOST, "undone already", at)
         assert (three, 2, "foul_undone") in await ledger_of(flow)
 
         # 7. the club's setting on: the club chat hears of the next foul, in one line
@@ -206,3 +212,40 @@ async def test_fouls_fines_undo_and_the_offer_over_http(fake: FakeTelegram, tmp_
         assert [(f["seat"], f["points"], f["undone"]) for f in result["fouls"]] == [
             (3, 2, True), (4, 2, False), (4, 2, False), (4, 1, False), (5, 0, False)]
         assert flow.over and game.status == "finished"
+
+
+@pytest.mark.parametrize("public", [False, True])
+async def test_a_discipline_command_s_refusal_keeps_quiet_fouls_quiet(
+        fake: FakeTelegram, tmp_path: Path, public: bool) -> None:
+    """The club keeps its fouls quiet: a host's mistyped ``/unfoul 3``, ``/foul 40`` or
+    ``/tech 40`` typed in the club chat is answered in the host's private chat, the club chat
+    hears nothing of it; a club that tells its fouls hears the refusals where they were typed."""
+    async with running(fake, tmp_path) as app:
+        db = app.services.db
+        flow = Flow(fake, app, "en")
+        await db.clubs.ensure(flow.club, title="Club", locale="en")
+        await db.clubs.set_fouls(flow.club, public=public)
+        await flow.lobby(6)
+        await flow.deal()
+        await flow.host("/foul 2")
+        await private_with(flow, HOST, "Foul 1 of the game")
+        await flow.host("/unfoul 1")
+        await private_with(flow, HOST, "undone")
+        await flow.delivered()
+        posts = len(fake.messages(flow.club))
+        at = len(fake.messages(HOST))
+        for typed, refusal in (("/unfoul 1", "Foul 1 is undone already."),
+                               ("/unfoul 3", "There is no foul 3 in this game."),
+                               ("/foul 40", "There is no seat 40"),
+                               ("/tech 40", "There is no seat 40"),
+                               ("/foul ²", "Usage: <code>/foul SEAT")):
+            await flow.host(typed)
+            if public:
+                await private_with(flow, flow.club, refusal, posts)
+            else:
+                await private_with(flow, HOST, refusal, at)
+        await flow.delivered()
+        club_said = [m.body for m in fake.messages(flow.club)[posts:]]
+        assert (club_said == []) != public, club_said
+        assert len(flow.table.game.fouls) == 1 and flow.table.game.fouls[0].undone
+        assert all(flow.table.game.player(s).alive for s in flow.table.seats)

@@ -236,7 +236,10 @@ async def test_host_controls_tech_status_pause_and_end(fake: FakeTelegram,
         assert not t.game.player(seat).alive
         await flow.delivered()  # the removal is the answer: no "Done." beside it
         assert [x for x in flow.club_texts()[posts:] if "removed" not in x] == []
-        assert "Usage" in await flow.host_says("/tech x", "Usage")
+        at = len(flow.fake.messages(HOST))  # a discipline command's refusal: in private
+        await flow.host("/tech x")
+        await flow.fake.wait_for(lambda: any("Usage" in m.body for m in
+                                             flow.fake.messages(HOST)[at:]), 10, "the usage")
         assert "aborted" in await flow.host_says("/endgame", "aborted")
         assert (await app.services.db.games.get(flow.game_id)).status == "aborted"
         assert not any([await app.services.db.ledger.balance(u) for u in flow.players])
