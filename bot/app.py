@@ -54,6 +54,7 @@ from bot.services.moving import Moving
 from bot.services.network import NetworkSettings
 from bot.services.permissions import Permissions
 from bot.services.shop import Shop
+from bot.services.staff import StaffDesk
 from bot.services.status import Status
 from bot.services.voids import VoidService
 from bot.startup import StartupError as StartupError  # where the importers found it
@@ -583,6 +584,7 @@ async def create_app(
     voids.queued = delivery.queued
     services.extra["voids"] = voids
     services.extra["network"] = NetworkSettings(db, permissions, clock=clock)
+    services.extra["staff"] = StaffDesk(db, accounts, permissions, clock=clock)
     scheduler = AsyncIOScheduler(timezone=UTC)
     guard = JobGuard()
     games = install_games(services, scheduler, guard)

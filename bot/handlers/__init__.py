@@ -48,6 +48,7 @@ def get_routers(*, admin_middleware: object | None = None) -> list[Router]:
         shop_admin.create_router(admin_middleware),
         voids.create_router(),
         settings.create_network_router(),
+        settings.create_staff_router(),
         club.create_router(),
         settings.create_router(),
         wrong_chat.create_router(),

@@ -37,6 +37,17 @@ class NetworkCb(CallbackData, prefix="net"):
     arg: str = ""
 
 
+class StaffCb(CallbackData, prefix="staff"):
+    """``/staff`` buttons: ``main`` (the first page), ``club`` (a club's staff page), ``rm``
+    (revoke ``role`` of account ``tg`` in ``club``; 0: the network's), ``chatadmins`` (switch
+    whether the club chat's administrators host)."""
+
+    action: Literal["main", "club", "rm", "chatadmins"]
+    role: str = ""
+    club: int = 0
+    tg: int = 0
+
+
 class CatalogueCb(CallbackData, prefix="gifts"):
     """The admins' ``/shop`` dialog: action ``list`` (the catalogue), ``gift`` (a gift's page),
     ``new`` (a new gift: its name asked), ``field`` (``arg``: name|price|stock|photo asked),

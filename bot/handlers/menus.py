@@ -32,7 +32,7 @@ GROUP_ADMIN_COMMANDS = ("help", "top", "settings", *GAME_COMMANDS)
 ADMIN_COMMANDS = ("redeem", "adjust", "block", "unblock", "export", "import", "link",
                   "lookalikes", "complaints", "status", "shop", "gift_requests", "gift_add",
                   "gift_edit", "gift_photo", "gift_retire", "gift_restore", "network", "clubs",
-                  "club")
+                  "club", "staff")
 # a command whose menu line in a private chat is not its club chat's (/status: the bot's, not
 # the game's)
 PRIVATE_KEYS = {"status": "commands.bot_status"}

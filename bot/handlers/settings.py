@@ -9,19 +9,32 @@ presser's own language (``user_locale``)."""
 
 from __future__ import annotations
 
+import html
+from typing import Any
+
 from aiogram import Bot, F, Router
 from aiogram.filters import Command, CommandObject
 from aiogram.types import CallbackQuery, InlineKeyboardButton, InlineKeyboardMarkup, Message
 
 from bot.errors import UserError
-from bot.handlers.buttons import NetworkCb, SettingsCb
+from bot.handlers.buttons import NetworkCb, SettingsCb, StaffCb
 from bot.services import Services
+from bot.services.accounts import display
 from bot.services.club_settings import STEP, TIMERS, ClubSettings, SettingsView
 from bot.services.network import STEPS, NetworkSettings
+from bot.services.staff import (
+    CLUB_ADMIN,
+    HOST,
+    NETWORK_ADMIN,
+    ClubStaff,
+    RoleChange,
+    StaffDesk,
+    StaffView,
+)
 from storage.models import FineCaps
 from storage.network import CAPS, CapChange
 from storage.numbers import ID_DIGITS, read_number
-from views.i18n import SUPPORTED, Translator
+from views.i18n import SUPPORTED, Safe, Translator
 
 Rows = list[list[InlineKeyboardButton]]
 
@@ -249,4 +262,155 @@ def create_network_router() -> Router:
     router.callback_query.filter(F.message.chat.type == "private")
     router.message.register(network_command, Command("network"))
     router.callback_query.register(network_button, NetworkCb.filter())
+    return router
+
+
+# ---------------------------------------------------------------- the network's staff
+StaffRows = list[list[InlineKeyboardButton]]
+
+
+def _staff_button(text: str, **data: Any) -> InlineKeyboardButton:
+    return InlineKeyboardButton(text=text, callback_data=StaffCb(**data).pack())
+
+
+def render_staff(tr: Translator, locale: str, view: StaffView) -> tuple[str, InlineKeyboardMarkup]:
+    """The first page: the network's admins (owners), the clubs whose staff the viewer keeps."""
+    lines = [tr.t(locale, "staff.head")]
+    rows: StaffRows = []
+    if view.owner:
+        lines.append(tr.t(locale, "staff.you_owner"))
+    if view.network_admins is not None:
+        lines.append(tr.t(locale, "staff.network_admins", count=len(view.network_admins)))
+        lines += [tr.t(locale, "staff.line", name=name, id=tg) for tg, name in view.network_admins]
+        lines.append(tr.t(locale, "staff.hint_admin"))
+        rows += [[_staff_button(tr.t(locale, "staff.remove", name=name), action="rm",
+                                role=NETWORK_ADMIN, tg=tg)] for tg, name in view.network_admins]
+    if view.clubs:
+        lines.append(tr.t(locale, "staff.clubs", count=len(view.clubs)))
+        rows += [[_staff_button(tr.t(locale, "staff.club_button", name=club.label,
+                                     id=club.chat_id), action="club", club=club.chat_id)]
+                 for club in view.clubs]
+    return "\n".join(lines), InlineKeyboardMarkup(inline_keyboard=rows)
+
+
+def render_club_staff(tr: Translator, locale: str,
+                      page: ClubStaff) -> tuple[str, InlineKeyboardMarkup]:
+    """A club's page: its admins, its hosts, whether its chat's administrators host."""
+    club = page.club
+    lines = [tr.t(locale, "staff.club_head", name=club.label, id=club.chat_id,
+                  status=tr.t(locale, f"clubs.status.{club.status}")),
+             tr.t(locale, "staff.club_admins", count=len(page.admins))]
+    lines += [tr.t(locale, "staff.line", name=name, id=tg) for tg, name in page.admins]
+    lines.append(tr.t(locale, "staff.hosts", count=len(page.hosts)))
+    lines += [tr.t(locale, "staff.line", name=name, id=tg) for tg, name in page.hosts]
+    lines.append(tr.t(locale, "staff.chat_admins_on" if club.chat_admins_host
+                      else "staff.chat_admins_off"))
+    rows: StaffRows = []
+    if page.may_admins:
+        lines.append(tr.t(locale, "staff.hint_club_admin", id=club.chat_id))
+        rows += [[_staff_button(tr.t(locale, "staff.remove_admin", name=name), action="rm",
+                                role=CLUB_ADMIN, club=club.chat_id, tg=tg)]
+                 for tg, name in page.admins]
+    if page.may_hosts:
+        lines.append(tr.t(locale, "staff.hint_host", id=club.chat_id))
+        rows += [[_staff_button(tr.t(locale, "staff.remove_host", name=name), action="rm",
+                                role=HOST, club=club.chat_id, tg=tg)] for tg, name in page.hosts]
+        rows.append([_staff_button(tr.t(locale, "staff.chat_admins_toggle"),
+                                   action="chatadmins", club=club.chat_id)])
+    rows.append([_staff_button(tr.t(locale, "club.settings.back"), action="main")])
+    return "\n".join(lines), InlineKeyboardMarkup(inline_keyboard=rows)
+
+
+async def tell_role(services: Services, change: RoleChange, by: int, locale: str) -> str:
+    """The person hears of the change in private (their language); what the actor is told."""
+    tr, how = services.translator, "granted" if change.granted else "revoked"
+    club = change.club.label if change.club is not None else ""
+
+    def role(loc: str) -> Safe:  # escaped once, inside (the club's name is anyone's)
+        return Safe(tr.t(loc, f"staff.role.{change.role}", club=club))
+
+    player = change.player
+    if not change.changed:
+        return tr.t(locale, f"staff.same.{how}", name=display(player), role=role(locale))
+    actor = await services.db.players.get(by)
+    their = services.accounts.locale_of(player, None)
+    await services.replies.send_text(player.tg_id, tr.t(
+        their, f"staff.told.{how}", role=role(their),
+        by=display(actor) if actor is not None else str(by)))
+    return tr.t(locale, f"staff.done.{how}", name=display(player), role=role(locale))
+
+
+def _club_arg(word: str) -> int:
+    found = read_number(word, digits=ID_DIGITS, signed=True)
+    if found is None:
+        raise UserError("staff.usage")
+    return found
+
+
+async def staff_command(message: Message, command: CommandObject, services: Services,
+                        staff: StaffDesk, locale: str) -> None:
+    """``/staff`` (the dialog, in private) or typed: ``admin add|remove NICK``, ``clubadmin
+    CHAT_ID add|remove NICK``, ``host [CHAT_ID] add|remove NICK``, ``chatadmins [CHAT_ID]
+    on|off`` (without CHAT_ID: the club chat it is sent in)."""
+    assert message.from_user is not None
+    by, tr = message.from_user.id, services.translator
+    in_club = message.chat.type != "private"
+    words = (command.args or "").split(maxsplit=3)
+    if not words:
+        if in_club:
+            raise UserError("staff.usage")
+        text, markup = render_staff(tr, locale, await staff.view(by))
+        await services.replies.answer(message, text, reply_markup=markup)
+        return
+    kind, rest = words[0].casefold(), words[1:]
+    club_id: int | None = message.chat.id if in_club else None
+    if kind in ("clubadmin", "host", "chatadmins") and rest and not in_club:
+        club_id, rest = _club_arg(rest[0]), rest[1:]
+    if kind == "chatadmins":
+        if club_id is None or len(rest) != 1 or rest[0].casefold() not in ("on", "off"):
+            raise UserError("staff.usage")
+        club = await staff.chat_admins_host(by, club_id, rest[0].casefold() == "on")
+        await services.replies.answer(message, tr.t(
+            locale, "staff.chat_admins_on" if club.chat_admins_host else "staff.chat_admins_off"))
+        return
+    role = {"admin": NETWORK_ADMIN, "clubadmin": CLUB_ADMIN, "host": HOST}.get(kind)
+    if role == NETWORK_ADMIN:  # the network's own: typed in private only
+        club_id = -1 if in_club else None
+    if role is None or len(rest) < 2 or rest[0].casefold() not in ("add", "remove") \
+            or (club_id is None) != (role == NETWORK_ADMIN):
+        raise UserError("staff.usage")
+    nick = " ".join(rest[1:])
+    change = await staff.change_by_nick(by, role, nick, grant=rest[0].casefold() == "add",
+                                        club_id=club_id)
+    await services.replies.answer(message, await tell_role(services, change, by, locale))
+
+
+async def staff_button(query: CallbackQuery, callback_data: StaffCb, services: Services,
+                       staff: StaffDesk, locale: str) -> None:
+    message = query.message
+    if message is None:
+        return
+    by, tr, data = query.from_user.id, services.translator, callback_data
+    popup = None
+    if data.action == "rm":
+        change = await staff.change_by_id(by, data.role, data.tg, grant=False,
+                                          club_id=data.club or None)
+        popup = html.unescape(await tell_role(services, change, by, locale))
+    elif data.action == "chatadmins":
+        await staff.chat_admins_host(by, data.club, None)
+        popup = tr.t(locale, "network.saved")
+    if data.club and data.action != "main":
+        text, markup = render_club_staff(tr, locale, await staff.club_view(by, data.club))
+    else:
+        text, markup = render_staff(tr, locale, await staff.view(by))
+    await services.sender.answer(query, popup)
+    await services.replies.edit_text(message.chat.id, message.message_id, text,
+                                     reply_markup=markup)
+
+
+def create_staff_router() -> Router:
+    router = Router(name="staff")
+    router.message.register(staff_command, Command("staff"))
+    router.callback_query.filter(F.message.chat.type == "private")
+    router.callback_query.register(staff_button, StaffCb.filter())
     return router

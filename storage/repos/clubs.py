@@ -117,6 +117,29 @@ class Staff:
                                      f"club={chat_id} player={tg_id}", now)
             return cur.rowcount > 0
 
+    async def grant_host(self, chat_id: int, tg_id: int, *, by: int, now: datetime) -> bool:
+        """Make ``tg_id`` a host of the club (``club_hosts``), in the admin log with who did it;
+        False (nothing written) if it already is one."""
+        async with self.roles.writing(self._db, [tg_id]) as conn:
+            await require_club(conn, chat_id)
+            cur = await conn.execute(
+                "INSERT INTO club_hosts (chat_id, tg_id) VALUES (?, ?) ON CONFLICT DO NOTHING",
+                (chat_id, tg_id))
+            if cur.rowcount > 0:
+                await _ops.admin_log(conn, by, "grant_host", f"club={chat_id} player={tg_id}",
+                                     now)
+            return cur.rowcount > 0
+
+    async def revoke_host(self, chat_id: int, tg_id: int, *, by: int, now: datetime) -> bool:
+        """False (nothing written) if ``tg_id`` was not a host of the club."""
+        async with self.roles.writing(self._db, [tg_id]) as conn:
+            cur = await conn.execute(
+                "DELETE FROM club_hosts WHERE chat_id = ? AND tg_id = ?", (chat_id, tg_id))
+            if cur.rowcount > 0:
+                await _ops.admin_log(conn, by, "revoke_host", f"club={chat_id} player={tg_id}",
+                                     now)
+            return cur.rowcount > 0
+
     async def revoke_club_admin(self, chat_id: int, tg_id: int, *, by: int,
                                 now: datetime) -> bool:
         """False (nothing written) if ``tg_id`` was not an admin of the club."""
@@ -281,13 +304,18 @@ class Clubs:
             fresh.append(await require_club(conn, chat_id))
         return fresh[0]
 
-    async def set_chat_admins_host(self, chat_id: int, allowed: bool) -> Club:
-        """Whether the chat's administrators may host in the approved club."""
+    async def set_chat_admins_host(self, chat_id: int, allowed: bool, *, by: int | None = None,
+                                   now: datetime | None = None) -> Club:
+        """Whether the chat's administrators may host in the approved club; ``by``/``now``:
+        who switched it, written to the admin log in the same transaction when it changed."""
         fresh: list[Club] = []
         async with self._writing(chat_id, fresh=fresh) as conn:
-            await require_club(conn, chat_id)
+            club = await require_club(conn, chat_id)
             await conn.execute("UPDATE clubs SET chat_admins_host = ? WHERE chat_id = ?",
                                (int(allowed), chat_id))
+            if by is not None and now is not None and club.chat_admins_host != allowed:
+                await _ops.admin_log(conn, by, "chat_admins_host",
+                                     f"club={chat_id} {'on' if allowed else 'off'}", now)
             fresh.append(await require_club(conn, chat_id))
         return fresh[0]
 
