@@ -100,7 +100,7 @@ club-start-claimed = Your Telegram username matches the club record <b>{ $nick }
 club-start-claim_admin = { $name } (id { $id }) has the username @{ $username } that the imported record <b>{ $nick }</b> lists. Usernames change hands: check it is the same player, then confirm with <code>/link { $nick }</code>.
 
 ## Club settings
-club-settings-denied = Only the chat's administrators and the club's hosts can change the settings.
+club-settings-denied = Only the club's admins and the network's admins can change the settings (and the chat's administrators while the club has no admin of its own).
 club-settings-usage = <code>/settings</code> shows the settings; <code>/settings fine N</code> sets a foul's fine; reply to a member's message with <code>/settings host add</code> to make them a host.
 club-settings-head = <b>Settings of { $title }</b>
     Language: { $language }

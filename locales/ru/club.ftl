@@ -106,7 +106,7 @@ club-start-claimed = Ваш логин в Telegram есть в таблице к
 club-start-claim_admin = { $name } (id { $id }): логин @{ $username } есть в таблице клуба, ник — <b>{ $nick }</b>. Логины в Telegram переходят к другим людям: убедитесь, что это тот же игрок, и подтвердите: <code>/link { $nick }</code>.
 
 ## Настройки клуба
-club-settings-denied = Менять настройки могут только администраторы чата и ведущие клуба.
+club-settings-denied = Менять настройки могут только администраторы клуба и администраторы сети (и администраторы чата, пока у клуба нет своего администратора).
 club-settings-usage = <code>/settings</code> показывает настройки; <code>/settings fine N</code> задаёт штраф за нарушение; ответьте на сообщение участника командой <code>/settings host add</code>, чтобы сделать его ведущим.
 club-settings-head = <b>Настройки: { $title }</b>
     Язык: { $language }

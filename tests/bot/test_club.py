@@ -162,7 +162,7 @@ async def test_settings_buttons(app: App, fake: FakeTelegram, ask: Any) -> None:
     fake.user(500, "Owner", language_code="ru")
     fake.user(501, "Member", language_code="en")
     await ask(501, "/start")
-    assert "Only the chat" not in (await ask(500, "/help", chat_id=CLUB)).text
+    assert "Only the club's admins" not in (await ask(500, "/help", chat_id=CLUB)).text
     refusal = await ask(501, "/settings", chat_id=CLUB)
     assert refusal.text.startswith("Менять настройки могут")  # a post: the club's language
     panel = await ask(500, "/settings", chat_id=CLUB)
@@ -170,7 +170,7 @@ async def test_settings_buttons(app: App, fake: FakeTelegram, ask: Any) -> None:
     # a member's press: a popup in the member's own language, nothing changes
     query = await fake.press(501, panel, button="English")
     answer = await fake.callback_answer(query)
-    assert answer["text"].startswith("Only the chat's administrators")
+    assert answer["text"].startswith("Only the club's admins")
     assert (await app.services.db.clubs.get(CLUB)).locale == "ru"  # type: ignore[union-attr]
     # the chat's admin switches the club to English: the panel is redrawn in English
     query = await fake.press(500, panel, button="English")
@@ -241,7 +241,7 @@ async def test_settings_say_what_a_foul_costs(app: App, fake: FakeTelegram, ask:
     await fake.callback_answer(query)
     assert "The club chat hears of each foul." in (await fake.next_edit(CLUB)).text
     query = await fake.press(501, panel, button="🟨 Fine +1")
-    assert (await fake.callback_answer(query))["text"].startswith("Only the chat's")
+    assert (await fake.callback_answer(query))["text"].startswith("Only the club's admins")
     club = await app.services.db.clubs.get(CLUB)
     assert club is not None
     assert (club.foul_points, club.foul_limit, club.foul_public) == (2, 3, True)
@@ -274,7 +274,7 @@ async def test_settings_fine_typed_under_the_networks_cap(app: App, fake: FakeTe
     for bad in ("-1", "\uff15", "\u0665", "1e3", "3.5", "1234567890", "x"):
         answer = await ask(ADMIN_ID, f"/settings fine {bad}", chat_id=CLUB)
         assert answer.text.startswith("Usage: <code>/settings fine N</code>"), bad
-    assert (await ask(501, "/settings fine 3", chat_id=CLUB)).text.startswith("Only the chat")
+    assert (await ask(501, "/settings fine 3", chat_id=CLUB)).text.startswith("Only the club's admins")
     assert await fine() == 7
     panel = await ask(500, "/settings", chat_id=CLUB)
     assert "Type <code>/settings fine N</code> to set the fine at once (0 to 10" in panel.text

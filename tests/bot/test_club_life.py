@@ -12,6 +12,7 @@ from typing import Any
 
 from bot.app import App
 from bot.services.club_life import ClubCb
+from bot.services.permissions import Power
 from tests.bot.conftest import ADMIN_ID
 from tests.fakes.telegram_server import FakeTelegram, SentMessage
 
@@ -159,3 +160,24 @@ async def test_two_admins_racing_approve_and_refuse(app: App, fake: FakeTelegram
     decisions = [e for e in await app.services.db.admin_log.recent(10)
                  if e.action.startswith("club_")]
     assert len(decisions) == 1
+
+
+async def test_a_supergroup_migration_keeps_the_approval(app: App, fake: FakeTelegram,
+                                                         ask: Any) -> None:
+    await _setup(app, fake, ask)
+    await ask(ROGUE, "/nick Rogue")
+    await ask(ADMIN_ID, f"/club approve {GROUP}")
+    await ask(ADMIN_ID, f"/club set {GROUP} Omsk; Red Square; -; Rogue")
+    new = -1009876
+    await fake.migrate(GROUP, new)
+    db = app.services.db
+    for _ in range(100):  # the service messages are handled in turn
+        if await db.clubs.get(GROUP) is None:
+            break
+        await fake.changed(0.1)
+    club = await db.clubs.get(new)
+    assert club is not None and club.approved and club.name == "Red Square"
+    assert await db.clubs.get(GROUP) is None
+    assert await db.staff.club_admins(new) == [ROGUE]
+    assert await app.services.permissions.may(ROGUE, Power.MANAGE_CLUB, club_id=new)
+    assert not await app.services.permissions.may(ROGUE, Power.MANAGE_CLUB, club_id=GROUP)
