@@ -274,7 +274,8 @@ async def test_settings_fine_typed_under_the_networks_cap(app: App, fake: FakeTe
     for bad in ("-1", "\uff15", "\u0665", "1e3", "3.5", "1234567890", "x"):
         answer = await ask(ADMIN_ID, f"/settings fine {bad}", chat_id=CLUB)
         assert answer.text.startswith("Usage: <code>/settings fine N</code>"), bad
-    assert (await ask(501, "/settings fine 3", chat_id=CLUB)).text.startswith("Only the club's admins")
+    refused = await ask(501, "/settings fine 3", chat_id=CLUB)
+    assert refused.text.startswith("Only the club's admins")
     assert await fine() == 7
     panel = await ask(500, "/settings", chat_id=CLUB)
     assert "Type <code>/settings fine N</code> to set the fine at once (0 to 10" in panel.text
