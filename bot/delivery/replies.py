@@ -112,6 +112,14 @@ class Replies:
         payload["message_id"] = message_id
         await self._queue(Queued(chat_id, EDIT, payload, key=edit_key(message_id)))
 
+    async def edit_caption(self, chat_id: int, message_id: int, caption: str, *,
+                           reply_markup: InlineKeyboardMarkup | None = None) -> None:
+        """A photo's caption (a photo sent as its caption's text instead: that text)."""
+        payload = send_payload(caption, reply_markup)
+        payload["caption"] = payload.pop("text")
+        payload["message_id"] = message_id
+        await self._queue(Queued(chat_id, EDIT, payload, key=edit_key(message_id)))
+
     async def edit_markup(self, chat_id: int, message_id: int,
                           reply_markup: InlineKeyboardMarkup | None = None) -> None:
         """The buttons of a message changed (None: none left), its text kept."""

@@ -147,7 +147,20 @@ async def confirm(query: CallbackQuery, callback_data: ShopCb, shop: Shop,
     tr, replies = services.translator, services.replies
     await services.sender.answer(query, label(tr, locale, "shop.asked_popup",
                                               gift=request.gift_name))
-    await replies.edit_markup(query.message.chat.id, query.message.message_id, None)
+    # the card said "Left: 2 ... available: 50" before the request: it says what is true now,
+    # and that the request's own message (with Withdraw) is where it goes on
+    chat, card = query.message.chat.id, query.message.message_id
+    try:
+        gift, view = await shop.gift(query.from_user.id, callback_data.id)
+    except UserError:  # retired meanwhile: the buttons go, the request's message tells all
+        await replies.edit_markup(chat, card, None)
+        return
+    text = "\n".join([shop_texts.card(tr, locale, gift, view),
+                      tr.t(locale, "shop.card_asked", id=request.id)])
+    if gift.photo:
+        await replies.edit_caption(chat, card, text)
+    else:
+        await replies.edit_text(chat, card, text)
 
 
 async def withdraw(query: CallbackQuery, callback_data: ShopCb, shop: Shop,

@@ -56,6 +56,7 @@ shop-card = 🎁 <b>{ $name }</b>
         [one] { $price } point
        *[other] { $price } points
     }. Left: { $left }.
+shop-card_asked = ⏳ Requested: request #{ $id }. Its message below says what comes next.
 shop-asked = Request #{ $id } sent: gift “{ $gift }”, { $points ->
         [one] { $points } point
        *[other] { $points } points

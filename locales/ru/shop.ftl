@@ -63,6 +63,7 @@ shop-card = 🎁 <b>{ $name }</b>
         [few] { $price } балла
        *[many] { $price } баллов
     }. Осталось: { $left }.
+shop-card_asked = ⏳ Заявка №{ $id } отправлена: что дальше, скажет сообщение о ней ниже.
 shop-asked = Заявка №{ $id } на подарок «{ $gift }» отправлена. В резерве: { $points ->
         [one] { $points } балл
         [few] { $points } балла

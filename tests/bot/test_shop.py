@@ -128,7 +128,14 @@ async def test_from_the_catalogue_to_handed_over(app: App, fake: FakeTelegram, a
         "✅ Yes, exchange 30 points", "✖ No", "📍 At: Club (change)"]
     yes = confirming.button_data("Yes")  # kept: pressed again below, once the buttons are gone
     assert await popup(fake, NEO, confirming, data=yes) == "Requested: Mug <3"
-    assert (await fake.next_edit(NEO)).buttons() == []
+    edited_card = await fake.next_edit(NEO)
+    assert edited_card.buttons() == []
+    # the card says what is true after the request, not its old "Left: 2 ... available: 50"
+    assert edited_card.caption is not None and edited_card.caption.startswith(
+        "🎁 <b>Mug &lt;3</b>\nPrice: 30 points. Left: 1.")
+    assert "reserved by your requests: 30; available: 20." in edited_card.caption
+    assert edited_card.caption.endswith(
+        "⏳ Requested: request #1. Its message below says what comes next.")
     sent = await fake.next_message(NEO)
     assert sent.text is not None and sent.text.startswith(
         "Request #1 sent: gift “Mug &lt;3”, 30 points reserved.")
