@@ -231,11 +231,10 @@ async def resume(message: Message, command: CommandObject, games: GameService) -
 
 
 async def extend(message: Message, command: CommandObject, games: GameService) -> None:
-    try:
-        seconds = float((command.args or "").strip())
-    except ValueError:
-        raise UserError("game.extend.bad", max=3600) from None
-    await games.extend(_place(message), _user(message), seconds)
+    seconds = read_number((command.args or "").strip())  # whole seconds ("nan", "١٢": no)
+    if seconds is None:
+        raise UserError("game.extend.bad", max=3600)
+    await games.extend(_place(message), _user(message), float(seconds))
 
 
 async def endgame(message: Message, command: CommandObject, games: GameService) -> None:

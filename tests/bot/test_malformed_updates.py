@@ -285,6 +285,7 @@ async def test_a_number_that_is_no_number_gets_the_usage_not_a_traceback(
                                  (f"/speak {number}", "/speak SEAT"),
                                  (f"/speak 1 {number}", "/speak SEAT"),
                                  (f"/status {number}", "only a table's number"),
+                                 (f"/extend {number}", "<code>/extend 30</code>"),
                                  (f"/night {number}", "only a table's number")):
                 before = {chat: len(fake.messages(chat)) for chat in (CLUB, HOST)}
                 await flow.host(typed)
