@@ -67,6 +67,14 @@ async def help_(message: Message, services: Services, locale: str) -> None:
     if message.from_user and await services.admin.is_admin(message.from_user.id):
         text += "\n\n" + services.translator.t(locale, "help.admin")
         text += "\n\n" + services.translator.t(locale, "shop.help.admin")
+    elif message.from_user:  # a club's admin: the commands of their club(s)
+        roles = await services.permissions.roles(message.from_user.id)
+        clubs = [club.label for club in [await services.db.clubs.cached(chat_id)
+                                         for chat_id in sorted(roles.club_admin_of)]
+                 if club is not None]
+        if clubs:
+            text += "\n\n" + services.translator.t(locale, "help.club_admin",
+                                                   clubs=", ".join(clubs))
     await services.replies.answer(message, text)
 
 

@@ -37,6 +37,17 @@ help-admin =
     /export [xlsx] — balances as CSV or .xlsx
     /complaints — complaint counts
     /clubs — the clubs; /club approve|refuse|suspend CHAT_ID, /club set CHAT_ID CITY; NAME; TIME ZONE; FIRST ADMIN
+    /staff — the network's staff: /staff clubadmin CHAT_ID add|remove NICK (owners also: /staff admin add|remove NICK)
+    /network — the caps on fines: <code>/network fine_cap N</code>, <code>/network game_fine_cap N</code>
+    /void GAME REASON — take a finished game back (its points and fines)
+help-club_admin =
+    <b>Club admin</b> ({ $clubs })
+    /staff — your club's hosts: /staff host CHAT_ID add|remove NICK (in the club chat: /staff host add NICK); whether the chat's administrators host: /staff chatadmins CHAT_ID on|off
+    /settings — in the club chat: language, timers, a foul's fine (/settings fine N, up to the network's cap), hosts, compositions
+    /evening — in the club chat: announce an evening; /evenings — yours
+    /void GAME REASON — take a game of your club back within 7 days of its end
+    A gift asked to be collected at your club: its notice comes to you here, with ✅ Handed over / ✖ Cancel
+    The guide for club owners: docs/onboarding.md
 help-group =
     <b>Mafia club bot</b>
     A host announces an evening here: /evening (sign-up with a button under its post); on the night /invite seats those who signed up.

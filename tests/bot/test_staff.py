@@ -119,6 +119,14 @@ async def test_staff_by_role_over_http(app: App, fake: FakeTelegram, ask: Any,
         "Only the network's admins")
     assert await db.staff.club_admins(OTHER) == []
 
+    # /help: a club admin's commands for their club; the owner's; a stranger's own only
+    helped = (await ask(CLUB_ADMIN, "/help")).text
+    assert "<b>Club admin</b> (Club)" in helped and "/staff host CHAT_ID add|remove NICK" in helped
+    owner_help = (await ask(ADMIN_ID, "/help")).text
+    assert "/network — the caps on fines" in owner_help and "/staff clubadmin" in owner_help
+    stranger_help = (await ask(STRANGER, "/help")).text
+    assert "Club admin" not in stranger_help and "/network" not in stranger_help
+
     assert await staff_log(app) == [
         (ADMIN_ID, "grant_network_admin", f"player={NET_ADMIN}"),
         (NET_ADMIN, "grant_club_admin", f"club={CLUB} player={CLUB_ADMIN}"),
