@@ -13,7 +13,10 @@ network-btn-fine_cap = 🟨 { $sign }{ $step }
 network-btn-game_fine_cap = 🧮 { $sign }{ $step }
 network-saved = Saved.
 network-usage = Usage: <code>/network</code> (the settings, with buttons), <code>/network fine_cap N</code> (one foul's fine at most), <code>/network game_fine_cap N</code> (a player's fines in one game at most); N a whole number of points.
-network-range = A cap is 0 to { $top } points.
+network-range = A cap is 0 to { $top ->
+        [one] { $top } point
+       *[other] { $top } points
+    }.
 network-set-fine_cap = 🟨 One foul's fine is now at most { $cap ->
         [one] { $cap } point
        *[other] { $cap } points

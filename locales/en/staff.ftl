@@ -30,7 +30,10 @@ clubs-chat-pending = ⏳ This club waits for the network's approval: games here 
 clubs-approved_next = Approved. Now name it: send <code>/club set { $chat } CITY; NAME; TIME ZONE; FIRST ADMIN</code> (the time zone an IANA name such as Europe/Moscow, or - for the network's { $zone }; the first admin a player's nickname or Telegram id).
 clubs-usage = Usage: <code>/club approve CHAT_ID</code>, <code>/club refuse CHAT_ID</code>, <code>/club suspend CHAT_ID</code>, <code>/club set CHAT_ID CITY; NAME; TIME ZONE; FIRST ADMIN</code>. The list: /clubs
 clubs-set_usage = Usage: <code>/club set { $chat } CITY; NAME; TIME ZONE; FIRST ADMIN</code> (the time zone may be - for the network's; the first admin may be left out).
-clubs-too_long = A club's city or name is at most { $most } characters.
+clubs-too_long = A club's city or name is at most { $most ->
+        [one] { $most } character
+       *[other] { $most } characters
+    }.
 clubs-bad_zone = “{ $zone }” is not a time zone: give an IANA name such as Europe/Moscow or Asia/Vladivostok.
 clubs-unknown = No club has the id { $chat }: see /clubs.
 clubs-no_player = No player “{ $who }” with Telegram: give a registered player's nickname or Telegram id.

@@ -5,7 +5,10 @@ void-unknown_game = There is no game #{ $game }.
 void-not_finished = Game #{ $game } is not finished: only a finished game can be voided.
 void-already = Game #{ $game } is voided already: { $reason } (by { $by }).
 void-friendly = Game #{ $game } was a friendly game: it counted toward nothing, so there is nothing to take back.
-void-too_late = Game #{ $game } ended more than { $days } days ago: only a network admin can void it now.
+void-too_late = Game #{ $game } ended more than { $days ->
+        [one] { $days } day
+       *[other] { $days } days
+    } ago: only a network admin can void it now.
 void-done = Game #{ $game } is voided: { $reason }.
     Points taken back: { $taken }.{ $short ->
         [0] {""}
@@ -21,9 +24,15 @@ void-notice_short = { $points ->
     } could not be taken back (spent already).
 void-page = Voided: { $reason }, by { $by }. Its points were taken back and it counts toward nothing.
 
-appeal-usage = Usage: <code>/appeal GAME REASON</code>, e.g. <code>/appeal 12 seat 4 was played by the host</code>. Within { $hours } hours of a game you played, asks the club's and the network's admins to review its result.
+appeal-usage = Usage: <code>/appeal GAME REASON</code>, e.g. <code>/appeal 12 seat 4 was played by the host</code>. Within { $hours ->
+        [one] { $hours } hour
+       *[other] { $hours } hours
+    } of a game you played, asks the club's and the network's admins to review its result.
 appeal-not_seated = You did not play in game #{ $game }: only its players can appeal.
-appeal-too_late = Game #{ $game } ended more than { $hours } hours ago: it is too late to appeal.
+appeal-too_late = Game #{ $game } ended more than { $hours ->
+        [one] { $hours } hour
+       *[other] { $hours } hours
+    } ago: it is too late to appeal.
 appeal-duplicate = You have appealed against game #{ $game } already.
 appeal-unknown = There is no such appeal.
 appeal-sent = Your appeal #{ $id } against game #{ $game } is sent to the admins. You will hear their decision.

@@ -14,7 +14,7 @@ game-vote-board_now = ⏳ Голосует { $who } ({ $seconds ->
     })
 game-vote-board_waiting = { $who }
 game-vote-board_timeout_self = { $who } → время вышло, голос уходит в себя
-game-vote-board_timeout_none = { $who } → время вышло; иммунитет, голос не засчитан
+game-vote-board_timeout_none = { $who } → время вышло; голос не засчитан (в себя нельзя: иммунитет)
 game-vote-board_done = ✅ Все проголосовали.
 game-night-closed = 🌙 Ночь окончена; выбор закрыт.
 game-prompt_closed = Время вышло; кнопки закрыты.

@@ -189,11 +189,11 @@ game-vote-already = Вы уже проголосовали.
 game-vote-not_your_turn = Сейчас голосуете не вы: дождитесь своей очереди.
 game-vote-accepted = Голос принят: { $who }.
 game-vote-missed = Время вышло: вы не успели проголосовать.
-game-cancel-window = По итогу голосования выбывает { $who }. Ещё { $seconds ->
+game-cancel-window = По итогу голосования выбывает { $who }. Итог голосования можно отменить ещё { $seconds ->
         [one] { $seconds } секунду
         [few] { $seconds } секунды
        *[many] { $seconds } секунд
-    } итог голосования можно отменить.
+    }.
 game-cancel-ask = По итогу голосования выбывает { $who }. Вы можете отменить итог голосования (один раз за игру). { $seconds ->
         [one] Осталась { $seconds } секунда
         [few] Осталось { $seconds } секунды
@@ -434,7 +434,7 @@ game-rule-duplicate_seat = Одно и то же место названо дв�
 ## commands
 
 commands-seat = Пересадить игрока: /seat НИК МЕСТО
-commands-fate = Кто решает перестрелку: /fate host или bot
+commands-fate = Кто тянет жребий в перестрелке: /fate host или bot
 commands-speak = Слово заключённому: /speak МЕСТО [ОТ_КОГО]
 
 ## голосование, которое не может состояться (у каждого игрока за столом открытый иммунитет)

@@ -13,7 +13,10 @@ network-btn-fine_cap = 🟨 { $sign }{ $step }
 network-btn-game_fine_cap = 🧮 { $sign }{ $step }
 network-saved = Сохранено.
 network-usage = Использование: <code>/network</code> (настройки с кнопками), <code>/network fine_cap N</code> (предел штрафа за одно нарушение), <code>/network game_fine_cap N</code> (предел штрафов игрока за одну игру); N — целое число баллов.
-network-range = Предел — от 0 до { $top } баллов.
+network-range = Предел — от 0 до { $top ->
+        [one] { $top } балла
+       *[other] { $top } баллов
+    }.
 network-set-fine_cap = 🟨 Штраф за одно нарушение теперь не больше { $cap ->
         [one] { $cap } балла
        *[other] { $cap } баллов

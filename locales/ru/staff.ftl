@@ -11,13 +11,13 @@ perm-denied-network_settings = Менять настройки сети могу
 perm-denied-move_points = Это могут только администраторы сети: команда меняет баллы игроков.
 
 # Жизнь клуба (bot/services/club_life.py): ожидает, одобрен, отклонён, приостановлен.
-clubs-notice = 🆕 Новая группа просится в клубы: <b>{ $title }</b> (id <code>{ $chat }</code>); кто добавил бота: { $by }; участников: { $members }. Пока сеть её не одобрит, игры там товарищеские (без баллов).
+clubs-notice = 🆕 Новая группа хочет стать клубом сети: <b>{ $title }</b> (id <code>{ $chat }</code>); кто добавил бота: { $by }; участников: { $members }. Пока сеть её не одобрит, игры там товарищеские (без баллов).
 clubs-button-approve = ✅ Одобрить
 clubs-button-refuse = ❌ Отклонить
-clubs-decided-approved = ✅ <b>{ $title }</b> (<code>{ $chat }</code>) одобрен, решение: { $by }.
-clubs-decided-refused = ❌ <b>{ $title }</b> (<code>{ $chat }</code>) отклонён, решение: { $by }.
-clubs-decided-suspended = ⏸ <b>{ $title }</b> (<code>{ $chat }</code>) приостановлен, решение: { $by }.
-clubs-decided-pending = ⏳ <b>{ $title }</b> (<code>{ $chat }</code>) ждёт решения.
+clubs-decided-approved = ✅ Клуб <b>{ $title }</b> (<code>{ $chat }</code>) одобрен. Кто решил: { $by }.
+clubs-decided-refused = ❌ Клуб <b>{ $title }</b> (<code>{ $chat }</code>) отклонён. Кто решил: { $by }.
+clubs-decided-suspended = ⏸ Клуб <b>{ $title }</b> (<code>{ $chat }</code>) приостановлен. Кто решил: { $by }.
+clubs-decided-pending = ⏳ Клуб <b>{ $title }</b> (<code>{ $chat }</code>) ждёт решения.
 clubs-already = Ничего не изменилось — <b>{ $title }</b>: { $status } ({ $by }, { $at }).
 clubs-status-pending = ждёт решения
 clubs-status-approved = одобрен
@@ -30,10 +30,13 @@ clubs-chat-pending = ⏳ Клуб ждёт одобрения сети: до т�
 clubs-approved_next = Одобрено. Теперь назовите клуб: отправьте <code>/club set { $chat } ГОРОД; НАЗВАНИЕ; ЧАСОВОЙ ПОЯС; ПЕРВЫЙ АДМИНИСТРАТОР</code> (часовой пояс — имя IANA, например Europe/Moscow, или - для пояса сети { $zone }; администратор — ник игрока или его Telegram id).
 clubs-usage = Как писать: <code>/club approve CHAT_ID</code>, <code>/club refuse CHAT_ID</code>, <code>/club suspend CHAT_ID</code>, <code>/club set CHAT_ID ГОРОД; НАЗВАНИЕ; ЧАСОВОЙ ПОЯС; ПЕРВЫЙ АДМИНИСТРАТОР</code>. Список: /clubs
 clubs-set_usage = Как писать: <code>/club set { $chat } ГОРОД; НАЗВАНИЕ; ЧАСОВОЙ ПОЯС; ПЕРВЫЙ АДМИНИСТРАТОР</code> (вместо пояса можно - — пояс сети; администратора можно не указывать).
-clubs-too_long = Город и название клуба — не длиннее { $most } символов.
+clubs-too_long = Город и название клуба — не длиннее { $most ->
+        [one] { $most } символа
+       *[other] { $most } символов
+    }.
 clubs-bad_zone = «{ $zone }» — не часовой пояс: укажите имя IANA, например Europe/Moscow или Asia/Vladivostok.
 clubs-unknown = Клуба с id { $chat } нет: см. /clubs.
-clubs-no_player = Игрока «{ $who }» с Telegram нет: укажите ник зарегистрированного игрока или его Telegram id.
+clubs-no_player = Игрока «{ $who }» в боте нет: укажите ник зарегистрированного игрока или его Telegram id.
 clubs-set_done = <b>{ $name }</b>, { $city }; часовой пояс { $zone }; администратор клуба: { $admin }.
 clubs-nobody = пока никого
 clubs-admin_notice = Теперь вы администратор клуба <b>{ $title }</b>: его настройки, ведущие и вечера — ваши (/settings в чате клуба).

@@ -107,7 +107,7 @@ async def test_excel_csv_in_windows_1251_said_in_russian(app: App, fake: FakeTel
                                     caption="/import")
     dry = (await fake.next_message(ADMIN_ID)).text
     assert "<b>Проверка, ничего не записано.</b> Добавится 3 игрока" in dry
-    assert "кодировка Windows-1251 (так пишет старый Excel" in dry
+    assert "кодировка Windows-1251 (так сохраняет старый Excel" in dry
     assert "разделитель — точка с запятой" in dry
     assert "Пропущены (неизвестные) столбцы: Комментарий." in dry
     assert "строка 5: слишком короткий ник (Ёж)" in dry

@@ -18,6 +18,8 @@ from views.i18n import Translator
 TRANSLATOR = Translator.load()
 COUNTS = (0, 1, 2, 5, 11, 12, 14, 21, 22, 25, 111, 112, 1001)
 SEX_VARIABLES = {"sex", "spouse_sex"}  # selectors on a player's sex, not on a count
+# a selector whose [0] only leaves a clause out: not a count
+PRESENCE_SELECTORS = {("void.done", "short")}
 
 # key -> (counted variable, ru forms one/few/many, en forms one/other, other arguments)
 POINTS_RU = ("балл", "балла", "баллов")
@@ -62,7 +64,9 @@ CASES: dict[str, tuple[str, tuple[str, str, str], tuple[str, str], dict[str, Any
     "expiry.warning": ("points", POINTS_RU, POINTS_EN, {"nick": "Neo", "date": date(2026, 3, 4)}),
     "nick.too_short": ("min", CHARS_RU, CHARS_EN, {}),
     "nick.too_long": ("max", CHARS_RU, CHARS_EN, {}),
-    "game.lobby.text": ("count", PLAYERS_RU, PLAYERS_EN, {"game": 7, "seats": "—"}),
+    "game.lobby.text": ("count", PLAYERS_RU, PLAYERS_EN, {"game": 7, "seats": "—", "friendly": ""}),
+    "game.lobby.closed_expired": ("hours", ("час", "часа", "часов"), ("hour", "hours"),
+                                  {"game": 7}),
     "game.roles.show": ("count", CARDS_RU, CARDS_EN, {"roles": "mafia"}),
     "miniapp.action.preset_club": ("count", CARDS_RU, CARDS_EN, {}),
     "panel.preset.club": ("count", CARDS_RU, CARDS_EN, {}),
@@ -92,7 +96,7 @@ CASES: dict[str, tuple[str, tuple[str, str, str], tuple[str, str], dict[str, Any
     "club.import.dry": ("added", PLAYERS_RU, PLAYERS_EN, IMPORT),
     "club.import.done": ("added", PLAYERS_RU, PLAYERS_EN, IMPORT),
     "club.import.more": ("count", ROWS_RU, ROWS_EN, {}),
-    "club.link.done": ("points", POINTS_RU, POINTS_EN, {"nick": "Neo"}),
+    "club.link.done": ("points", POINTS_RU, POINTS_EN, {"nick": "Neo", "name": "Neo", "id": 5}),
     "club.link.notice": ("points", POINTS_RU, POINTS_EN, {"nick": "Neo", "games": 3}),
     "club.settings.timer": ("seconds", SECONDS_RU, SECONDS_EN, {"name": "Night"}),
     "club.settings.timer_range": ("min", SECONDS_GEN_RU, SECONDS_EN, {"max": 600}),
@@ -110,6 +114,11 @@ CASES: dict[str, tuple[str, tuple[str, str, str], tuple[str, str], dict[str, Any
                              {"points": 1, "price": 50}),
     "foul.fine.capped_out": ("cap", POINTS_RU, POINTS_EN, {"price": 50}),
     "foul.fine.capped_out#price": ("price", POINTS_RU, POINTS_EN, {"cap": 20}),
+    "foul.fine.reserved": ("points", POINTS_RU, POINTS_EN, {"price": 50}),
+    "foul.fine.reserved#price": ("price", POINTS_RU, POINTS_EN, {"points": 1}),
+    "foul.fine.reserved_out": ("price", POINTS_RU, POINTS_EN, {}),
+    "void.notice_short": ("points", POINTS_RU, POINTS_EN, {}),
+    "void.too_late": ("days", ("дня", "дней", "дней"), DAYS_EN, {"game": 3}),
     "club.settings.fine_cap": ("cap", ("балла", "баллов", "баллов"), POINTS_EN, {}),
     "club.settings.fine_set": ("points", POINTS_RU, POINTS_EN, {}),
     "network.fine_cap": ("cap", ("балла", "баллов", "баллов"), POINTS_EN, {}),
@@ -120,6 +129,10 @@ CASES: dict[str, tuple[str, tuple[str, str, str], tuple[str, str], dict[str, Any
     "network.lowered": ("count", ("клубе", "клубах", "клубах"), ("club", "clubs"),
                         {"cap": 5, "clubs": "A"}),
     "network.club_lowered": ("cap", ("балла", "баллов", "баллов"), POINTS_EN, {"before": 8}),
+    "network.range": ("top", ("балла", "баллов", "баллов"), POINTS_EN, {}),
+    "clubs.too_long": ("most", ("символа", "символов", "символов"), CHARS_EN, {}),
+    "appeal.usage": ("hours", ("часа", "часов", "часов"), ("hour", "hours"), {}),
+    "appeal.too_late": ("hours", ("часа", "часов", "часов"), ("hour", "hours"), {"game": 3}),
     "shop.balance_reserved": ("reserved", POINTS_RU, POINTS_EN, {"available": 3}),
     "shop.balance_reserved#available": ("available", POINTS_RU, POINTS_EN, {"reserved": 3}),
     "shop.line_yes": ("price", POINTS_RU, POINTS_EN, GIFT),
@@ -220,18 +233,20 @@ def test_every_text_with_a_plural_is_covered(locale: str) -> None:
     catalog = TRANSLATOR.catalogs[locale]
     selecting = {(key, var) for key, message in catalog.messages.items()
                  for var in plural_selectors(message) if var not in SEX_VARIABLES}
+    selecting -= PRESENCE_SELECTORS
     covered = {(case.split("#")[0], spec[0]) for case, spec in CASES.items()}
     assert selecting == covered
 
 
-NUMBER_NAMES = {"points", "balance", "count", "seconds", "cards", "min", "max"}
+NUMBER_NAMES = {"points", "balance", "count", "seconds", "cards", "min", "max", "top", "most",
+                "hours"}
 
 
 @pytest.mark.parametrize("locale", ["ru", "en"])
 def test_counted_words_never_follow_a_bare_number(locale: str) -> None:
     """A count variable right before a noun must go through a selector (no "1 баллов")."""
     nouns = ("балл", "point", "секунд", "second", "игрок", "player", "карт", "card", "символ",
-             "character", " с)", " s)", " с.", " s.")
+             "character", "час", "hour", " с)", " s)", " с.", " s.")
     for key, message in TRANSLATOR.catalogs[locale].messages.items():
         assert message.value is not None
         for i, element in enumerate(message.value.elements[:-1]):

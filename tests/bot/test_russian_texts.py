@@ -177,11 +177,11 @@ NOT_NAMES: dict[str, tuple[str, ...]] = {
 
 # where a name stands in the nominative: at a line's start (after an emoji or a bullet), after
 # a colon, a dash, a bracket, an arrow, a comma or «и» in a list, a rank's «1.», or after a word
-# it stands beside as a name («игрока», «ник»), as the subject after its verb («получит»), or
-# as a command's argument (<code>/nick Даша</code>)
+# it stands beside as a name («игрока», «ник», «Клуб»), as the subject after its verb
+# («получит»), or as a command's argument (<code>/nick Даша</code>)
 NOMINATIVE_AFTER = re.compile(
     r"(?:^|\n)(?:<[^>]+>|[^\w\n])*$|[:(—→,«]\s*$|\d\.\s$|<code>/\w+\s$|(?:^|\s)(?:и|игрок|игрока|игроку|игроком|Игрок|"
-    r"ник|ником|Ник|клуба|Имя|погиб|погибла|получит|получает|выбывает|выходит|"
+    r"ник|ником|Ник|Клуб|клуба|Имя|погиб|погибла|получит|получает|выбывает|выходит|"
     r"Голосует|сядет|уже|теперь)\s$")
 PREPOSITIONS = frozenset(("у", "для", "с", "со", "на", "о", "об", "к", "ко", "от", "без", "за",
                           "между", "против", "по", "при", "про", "через", "из", "до", "над",

@@ -141,8 +141,8 @@ async def test_lawyer_cancels_the_verdict(h: Harness) -> None:
     assert await h.refused(h.service.cancel(h.game_id, h.tg(lawyer), t.step - 1)) == \
         "game.stale"
     who = f"№{target} {t.name(target)}"
-    assert any(f"По итогу голосования выбывает {who}. Ещё 20 секунд итог голосования можно "
-               "отменить." in s
+    assert any(f"По итогу голосования выбывает {who}. Итог голосования можно отменить ещё "
+               "20 секунд." in s
                for s in h.club_texts())
     await h.service.cancel(h.game_id, h.tg(lawyer), t.step)
     assert await h.refused(h.service.cancel(h.game_id, h.tg(lawyer), t.step)) == "game.stale"
