@@ -217,10 +217,10 @@ async def test_export_csv(db: Database) -> None:
     rows = list(csv.reader(io.StringIO(text)))
     assert rows == [
         ["nickname", "points", "games_played", "last_game_date", "telegram_id", "username",
-         "no_shows"],
-        ["Анна Ж", "7", "0", "", "1", "", "0"],
-        ["", "2", "0", "", "3", "", "0"],
-        ["nick2", "0", "0", "", "2", "", "0"],
+         "no_shows", "status"],
+        ["Анна Ж", "7", "0", "", "1", "", "0", ""],
+        ["", "2", "0", "", "3", "", "0", ""],
+        ["nick2", "0", "0", "", "2", "", "0", ""],
     ]
 
 
