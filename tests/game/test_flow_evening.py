@@ -585,9 +585,12 @@ async def test_the_lobby_invites_the_list_and_the_end_records_the_no_shows(
         document = await fake.next_message(900)
         assert document.document_bytes is not None
         lines = document.document_bytes.decode().splitlines()
-        assert lines[0].endswith(",username,no_shows")
-        assert [line.rsplit(",", 1)[1] for line in lines if line.startswith("Player3,")] == ["1"]
-        assert [line.rsplit(",", 1)[1] for line in lines if line.startswith("Player1,")] == ["0"]
+        assert lines[0].endswith(",username,no_shows,status")
+        # no-shows, then an empty status (a player's row, not a waiting imported record)
+        assert [line.rsplit(",", 2)[1:] for line in lines if line.startswith("Player3,")] == [
+            ["1", ""]]
+        assert [line.rsplit(",", 2)[1:] for line in lines if line.startswith("Player1,")] == [
+            ["0", ""]]
     finally:
         await stop_app(app, task)
 
