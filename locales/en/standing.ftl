@@ -9,14 +9,20 @@ standing-side = { $side }: { NUMBER($ordinal, minimumFractionDigits: 1, maximumF
    *[other] { $games } games
 }, { $wins } won)
 standing-unrated = Skill rating: comes with the first finished game.
-standing-provisional-note = The rating is provisional until { $games } games are played.
+standing-provisional-note = The rating is provisional until { $games ->
+        [one] { $games } game is
+       *[other] { $games } games are
+    } played.
 standing-top-club = <b>{ $club }</b> — skill rating
 standing-top-network = <b>Network</b> — skill rating
 standing-top-row = { $rank }. { $nick } — { NUMBER($ordinal, minimumFractionDigits: 1, maximumFractionDigits: 1) } ({ $games ->
     [one] { $games } game
    *[other] { $games } games
 })
-standing-top-empty = Nobody has { $games } finished games yet: the rating comes after them.
+standing-top-empty = Nobody has { $games ->
+        [one] { $games } finished game
+       *[other] { $games } finished games
+    } yet: the rating comes after them.
 standing-top-usage = <code>/top</code> — by points, <code>/top rating</code> — by skill rating.
 standing-how = How the rating works: { $url }
 web-standing-title = Skill rating
@@ -32,7 +38,10 @@ web-standing-board = Network — skill rating
 web-standing-about-1 = The skill rating says how well you play, apart from points. Points come with every game you sit in; the rating moves only with wins and losses, and by how surprising they were.
 web-standing-about-2 = Every finished game is two teams: the civilians and the Mafia. From its players' ratings the rating reckons each team's chance before the game; after it the winners go up and the losers go down: more when the win was unexpected, less when it was expected. A draw costs the stronger team a little.
 web-standing-about-3 = The Mafia are fewer than the civilians. The rating counts their missing seats at the table's average skill, so an even table is an even bet and nobody gains or loses for the card dealt.
-web-standing-about-4 = The figure shown is one your true skill is very likely above: the estimate less three times its uncertainty. A new player starts at 0; every game makes the estimate surer, so the figure climbs while you keep playing as well. Until { $games } games it is marked provisional and stays off the leaderboard.
+web-standing-about-4 = The figure shown is one your true skill is very likely above: the estimate less three times its uncertainty. A new player starts at 0; every game makes the estimate surer, so the figure climbs while you keep playing as well. Until { $games ->
+        [one] { $games } game
+       *[other] { $games } games
+    } it is marked provisional and stays off the leaderboard.
 web-standing-about-5 = Beside the overall rating each player has one as a civilian and one as the Mafia, each over the games on that side.
 web-standing-about-6 = Only finished games count, at their end: nothing moves while a game runs, and a voided game counts no more. Points never change the rating and the rating never changes points; fouls and survival do not enter it, only the result.
 web-standing-about-7 = Why it is fair: it is a published method (OpenSkill, the Plackett–Luce model), the same for everyone, worked out from the games' logs, which every game's page shows and checks, in the order the games ended. Rebuilding every rating from scratch gives the very same numbers.

@@ -37,16 +37,16 @@ help-admin =
     /block НИК [ПРИЧИНА], /unblock НИК
     /export [xlsx] — балансы в CSV или .xlsx
     /complaints — число жалоб
-    /clubs — клубы; /club approve|refuse|suspend CHAT_ID, /club set CHAT_ID ГОРОД; НАЗВАНИЕ; ЧАСОВОЙ ПОЯС; ПЕРВЫЙ АДМИНИСТРАТОР
+    /clubs — клубы; /club approve|refuse|suspend ID_ЧАТА, /club set ID_ЧАТА ГОРОД; НАЗВАНИЕ; ЧАСОВОЙ ПОЯС; ПЕРВЫЙ АДМИНИСТРАТОР
     /staff — команда сети: /staff clubadmin ID_ЧАТА add|remove НИК (владельцы ещё: /staff admin add|remove НИК)
     /network — пределы штрафов: <code>/network fine_cap N</code>, <code>/network game_fine_cap N</code>
-    /void ИГРА ПРИЧИНА — отменить итоги сыгранной игры (её баллы и штрафы)
+    /void ИГРА ПРИЧИНА — аннулировать сыгранную игру (её баллы и штрафы)
 help-club_admin =
     <b>Администратор клуба</b> ({ $clubs })
     /staff — ведущие вашего клуба: /staff host ID_ЧАТА add|remove НИК (в чате клуба: /staff host add НИК); ведут ли игры администраторы чата: /staff chatadmins ID_ЧАТА on|off
     /settings — в чате клуба: язык, таймеры, штраф за нарушение (/settings fine N, не выше предела сети), ведущие, составы
     /evening — в чате клуба: объявить вечер; /evenings — ваши вечера
-    /void ИГРА ПРИЧИНА — отменить итоги игры вашего клуба в течение 7 дней после её конца
+    /void ИГРА ПРИЧИНА — аннулировать игру вашего клуба в течение 7 дней после её окончания
     Подарок, который заберут в вашем клубе: уведомление придёт вам сюда, с кнопками ✅ Выдан / ✖ Отменить
     Памятка владельцу клуба: docs/onboarding.ru.md
 help-group =

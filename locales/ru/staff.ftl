@@ -28,7 +28,7 @@ clubs-chat-refused = Сеть отклонила этот клуб: игры з�
 clubs-chat-suspended = ⏸ Сеть приостановила этот клуб: пока его снова не одобрят, игры здесь товарищеские, баллы не начисляются.
 clubs-chat-pending = ⏳ Клуб ждёт одобрения сети: до тех пор игры здесь товарищеские.
 clubs-approved_next = Одобрено. Теперь назовите клуб: отправьте <code>/club set { $chat } ГОРОД; НАЗВАНИЕ; ЧАСОВОЙ ПОЯС; ПЕРВЫЙ АДМИНИСТРАТОР</code> (часовой пояс — имя IANA, например Europe/Moscow, или - для пояса сети { $zone }; администратор — ник игрока или его Telegram id).
-clubs-usage = Как писать: <code>/club approve CHAT_ID</code>, <code>/club refuse CHAT_ID</code>, <code>/club suspend CHAT_ID</code>, <code>/club set CHAT_ID ГОРОД; НАЗВАНИЕ; ЧАСОВОЙ ПОЯС; ПЕРВЫЙ АДМИНИСТРАТОР</code>. Список: /clubs
+clubs-usage = Как писать: <code>/club approve ID_ЧАТА</code>, <code>/club refuse ID_ЧАТА</code>, <code>/club suspend ID_ЧАТА</code>, <code>/club set ID_ЧАТА ГОРОД; НАЗВАНИЕ; ЧАСОВОЙ ПОЯС; ПЕРВЫЙ АДМИНИСТРАТОР</code>. Список: /clubs
 clubs-set_usage = Как писать: <code>/club set { $chat } ГОРОД; НАЗВАНИЕ; ЧАСОВОЙ ПОЯС; ПЕРВЫЙ АДМИНИСТРАТОР</code> (вместо пояса можно - — пояс сети; администратора можно не указывать).
 clubs-too_long = Город и название клуба — не длиннее { $most ->
         [one] { $most } символа
@@ -76,7 +76,7 @@ staff-done-revoked = { $name } больше не { $role }; сообщение �
 staff-same-granted = { $name } уже { $role }: ничего не изменилось.
 staff-same-revoked = { $name } и так не { $role }: ничего не изменилось.
 staff-usage = Использование в личном чате: <code>/staff</code> (диалог), <code>/staff admin add|remove НИК</code>, <code>/staff clubadmin ID_ЧАТА add|remove НИК</code>, <code>/staff host ID_ЧАТА add|remove НИК</code>, <code>/staff chatadmins ID_ЧАТА on|off</code>; в чате клуба: <code>/staff host add|remove НИК</code>, <code>/staff chatadmins on|off</code>.
-staff-denied = Вы не управляете никем в команде сети.
+staff-denied = Вам некого назначать и снимать в команде сети.
 staff-no_club = Клуба с ID чата { $id } нет.
 staff-offline = { $nick } — запись без аккаунта Telegram: в команду сети входят только аккаунты Telegram.
 staff-owner = { $name } — владелец сети (ADMIN_IDS): владельцев здесь не назначают и не снимают.

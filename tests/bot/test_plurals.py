@@ -173,6 +173,10 @@ CASES: dict[str, tuple[str, tuple[str, str, str], tuple[str, str], dict[str, Any
     "standing.rating": ("games", GAMES_RU, GAMES_EN, {"ordinal": 3.5, "wins": 1}),
     "standing.side": ("games", GAMES_RU, GAMES_EN, {"side": "Mafia", "ordinal": 3.5, "wins": 1}),
     "standing.top.row": ("games", GAMES_RU, GAMES_EN, {"rank": 1, "nick": "Neo", "ordinal": 2.0}),
+    "standing.provisional.note": ("games", ("игры", "игр", "игр"), GAMES_EN, {}),
+    "standing.top.empty": ("games", ("завершённой игры", "завершённых игр", "завершённых игр"),
+                           ("finished game", "finished games"), {}),
+    "web.standing.about.4": ("games", ("игры", "игр", "игр"), GAMES_EN, {}),
 }
 
 

@@ -69,13 +69,13 @@ async def test_staff_by_role_over_http(app: App, fake: FakeTelegram, ask: Any,
     assert (await ask(NET_ADMIN, "/staff admin add Hosty")).text.startswith(
         "Only the network's owners")
     said = await ask(NET_ADMIN, f"/staff clubadmin {CLUB} add Clubby")
-    assert said.text == "✅ Clubby is now an admin of the club «Club»; they were told."
-    assert "You are now an admin of the club «Club» (named by Netty)" in \
+    assert said.text == "✅ Clubby is now an admin of the club “Club”; they were told."
+    assert "You are now an admin of the club “Club” (named by Netty)" in \
         (await fake.next_message(CLUB_ADMIN)).text
 
     # the club admin names a host of their club, in private and in the club chat; not elsewhere
     assert (await ask(CLUB_ADMIN, f"/staff host {CLUB} add Hosty")).text.startswith("✅ Hosty")
-    assert "a host of the club «Club»" in (await fake.next_message(HOSTY)).text
+    assert "a host of the club “Club”" in (await fake.next_message(HOSTY)).text
     assert (await ask(CLUB_ADMIN, f"/staff clubadmin {CLUB} add Hosty")).text.startswith(
         "Only the network's admins can name or remove a club's admins.")
     assert (await ask(CLUB_ADMIN, f"/staff host {OTHER} add Hosty")).text.startswith(
@@ -96,8 +96,8 @@ async def test_staff_by_role_over_http(app: App, fake: FakeTelegram, ask: Any,
     assert "Hosts (2):" in page.text and "• Hosty (id 73)" in page.text
     query = await fake.press(CLUB_ADMIN, page, button="✖ host Hosty")
     assert (await fake.callback_answer(query))["text"] == \
-        "Hosty is no longer a host of the club «Club»; they were told."
-    assert "You are no longer a host of the club «Club» (removed by Clubby)" in \
+        "Hosty is no longer a host of the club “Club”; they were told."
+    assert "You are no longer a host of the club “Club” (removed by Clubby)" in \
         (await fake.next_message(HOSTY)).text
     assert "Hosts (1):" in (await fake.next_edit(CLUB_ADMIN)).text
     query = await fake.press(CLUB_ADMIN, page, button="🎙 The chat's administrators host")
