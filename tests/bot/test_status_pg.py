@@ -12,6 +12,7 @@ import pytest
 from tests.bot.conftest import ADMIN_ID
 from tests.fakes.telegram_server import FakeTelegram
 from tests.game.flow import HOST, running, wait_until
+from tests.game.harness import approve_club
 from tests.pg_cluster import Cluster
 
 CLUBS = (-100_610, -100_620, -100_630)
@@ -34,7 +35,7 @@ async def test_status_names_each_process_its_roles_and_clubs(fake: FakeTelegram,
     async with running(fake, tmp_path / "a", database_url=url, default_locale="en") as first, \
             running(fake, tmp_path / "b", database_url=url, default_locale="en") as second:
         for club in CLUBS:
-            await first.services.db.clubs.ensure(club, title="Club", locale="en")
+            await approve_club(first.services.db, club, locale="en")  # no pending notice
         apps = (first, second)
 
         def shared_out() -> bool:

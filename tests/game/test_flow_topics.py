@@ -27,6 +27,7 @@ async def fake() -> AsyncIterator[FakeTelegram]:
 async def test_every_answer_to_a_message_in_a_topic_goes_to_that_topic(
         fake: FakeTelegram, tmp_path: Path) -> None:
     fake.group(CLUB, "Club", forum=True)
+    fake.set_admins(CLUB, [HOST])  # /settings is the chat's administrators', not HOST_IDS'
     async with running(fake, tmp_path, default_locale="en") as app:
         await app.services.db.clubs.ensure(CLUB, title="Club", locale="en")
         await approve_club(app.services.db, CLUB)  # its games count
