@@ -40,6 +40,7 @@ JSON_FIELDS = frozenset(
         "allowed_updates",
         "link_preview_options",
         "reply_parameters",
+        "menu_button",
     }
 )
 INT_FIELDS = frozenset({"chat_id", "user_id", "message_id", "offset", "limit", "cache_time",
@@ -295,6 +296,9 @@ class FakeTelegram:
         self.files: dict[str, bytes] = {}  # file_id -> content of documents users sent
         self.file_status: int | None = None  # set: every file download answers this status
         self.photos: set[str] = set()  # file_ids of the photos users sent (the bot may resend)
+        # the private chats' menu button: None -> the default for every private chat, a
+        # chat's id -> its own (setChatMenuButton)
+        self.menu_buttons: dict[int | None, dict[str, Any]] = {}
         self.clock = clock
         self.sleep = sleep  # a hang's wait (tests/fakes/virtual_clock.py: on a virtual clock)
         # called as a hang begins, with the method, its parameters and the hang's seconds
@@ -564,14 +568,18 @@ class FakeTelegram:
         caption: str | None = None,
         reply_to: dict[str, Any] | None = None,
         chat_id: int | None = None,
+        content: bytes | None = None,
     ) -> dict[str, Any]:
         """The user sends a photo (with an optional caption, a command if it starts with '/');
-        its ``file_id`` (in ``photo[-1]``) is one the bot may send again. Returns the message."""
+        its ``file_id`` (in ``photo[-1]``) is one the bot may send again, and download
+        (getFile) as ``content``. Returns the message."""
         user = self._user(user)
         chat = self.chats[chat_id if chat_id is not None else user.id]
         message_id = next(self._message_ids[chat.id])
         file_id = f"AgACAgPhoto_{chat.id}_{message_id}"
         self.photos.add(file_id)
+        if content is not None:
+            self.files[file_id] = content
         message: dict[str, Any] = {
             "message_id": message_id,
             "date": int(time.time()),
@@ -1092,6 +1100,22 @@ class FakeTelegram:
                 document_bytes=content,
             )
         )
+
+    async def _api_setChatMenuButton(self, params: dict[str, Any]) -> web.Response:
+        chat = params.get("chat_id")
+        button = params.get("menu_button") or {"type": "default"}
+        if button.get("type") == "web_app" and not str(
+                button.get("web_app", {}).get("url", "")).startswith("https://"):
+            return _error(400, "Bad Request: BUTTON_URL_INVALID")  # Mini Apps: HTTPS only
+        self.menu_buttons[None if chat is None else int(chat)] = button
+        return _ok(True)
+
+    async def _api_getChatMenuButton(self, params: dict[str, Any]) -> web.Response:
+        chat = params.get("chat_id")
+        found = self.menu_buttons.get(None if chat is None else int(chat))
+        if found is None:
+            found = self.menu_buttons.get(None, {"type": "commands"})
+        return _ok(found)
 
     async def _api_getFile(self, params: dict[str, Any]) -> web.Response:
         file_id = str(params.get("file_id", ""))
