@@ -34,13 +34,15 @@ from bot.config import LOCALES, Settings
 from bot.delivery.replies import Replies
 from bot.delivery.sender import Limits, TelegramSender
 from bot.delivery.worker import Delivery
+from bot.evenings.service import EveningService
 from bot.game.callbacks import is_in_game_press
 from bot.game.service import GameService
 from bot.game.timers import JobGuard, stop_scheduler
 from bot.handlers import get_routers
-from bot.handlers.menus import register_commands
+from bot.handlers.menus import register_commands, register_menu_button
 from bot.metrics import Metrics, RequestMetrics, Sampler, UpdateMetrics
 from bot.metrics import serve as serve_metrics
+from bot.miniapp.links import player_app_url
 from bot.services import Services
 from bot.services.accounts import Accounts, Clock, utc_now
 from bot.services.admin import Admin
@@ -205,6 +207,12 @@ class App:
                                         await self.services.permissions.network_staff())
             except TelegramAPIError as e:  # menus are a convenience: run without them
                 log.warning("could not register commands", extra={"error": str(e)})
+            try:
+                await register_menu_button(
+                    self.bot, self.services.translator, self.settings.default_locale,
+                    player_app_url(self.settings.web_url, self.settings.web_port))
+            except TelegramAPIError as e:
+                log.warning("could not set the menu button", extra={"error": str(e)})
             if self.sharing is None:
                 self.arm_expiry()  # several processes: the one holding the expiry role
             self.scheduler.start()
@@ -333,11 +341,29 @@ class App:
 
             install_host_app(app, games, self.settings.bot_token.get_secret_value(),
                              sharing=self.sharing)
+        self.install_player_app(app)
         try:
             self.web_runner = await start_web(app, port, self.settings.web_host)
         except OSError as e:
             raise StartupError(f"cannot serve the web pages on port {port}: {e}") from None
         log.info("web pages", extra={"port": port})
+
+    def install_player_app(self, app: web.Application) -> None:
+        """The player's Mini App beside the host's: its actions go through the shop and the
+        evenings of this process (the services the commands use)."""
+        from bot.miniapp.photos import GiftPhotos, telegram_fetch
+        from bot.miniapp.player import PlayerApp, install_player_app
+        from bot.miniapp.player_view import PlayerReads
+        from bot.miniapp.server import TELEGRAM_JS
+
+        s = self.services
+        evenings = s.extra.get("evenings")
+        reads = PlayerReads(s.db, s.accounts, s.extra["stats"], s.extra["shop"],
+                            evenings if isinstance(evenings, EveningService) else None,
+                            s.translator)
+        install_player_app(app, PlayerApp(reads, GiftPhotos(telegram_fetch(self.bot)),
+                                          self.settings.bot_token.get_secret_value(),
+                                          s.accounts.clock, TELEGRAM_JS))
 
     async def _slow_down(self, update: Update) -> None:
         """The one answer of a flood (bot/telegram/flood.py): in the private chat or the

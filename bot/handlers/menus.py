@@ -19,6 +19,9 @@ from aiogram.types import (
     BotCommandScopeAllPrivateChats,
     BotCommandScopeChat,
     BotCommandScopeDefault,
+    MenuButtonDefault,
+    MenuButtonWebApp,
+    WebAppInfo,
 )
 
 from bot.handlers.club import GAME_COMMANDS, PLAYER_GAME_COMMANDS
@@ -69,3 +72,15 @@ async def register_commands(bot: Bot, translator: Translator, default_locale: st
         await bot.set_my_commands(menu(translator, default_locale, names, keys), scope=scope)
     await bot.set_my_commands(menu(translator, default_locale, ("start", "help")),
                               scope=BotCommandScopeDefault())
+
+
+async def register_menu_button(bot: Bot, translator: Translator, default_locale: str,
+                               url: str | None) -> None:
+    """The private chats' menu button: the player's Mini App at ``url`` (one button for every
+    player: the app knows who opened it), or Telegram's list of commands when it is not
+    served (None), so no button opens an address nobody answers."""
+    if url is None:
+        await bot.set_chat_menu_button(menu_button=MenuButtonDefault())
+        return
+    await bot.set_chat_menu_button(menu_button=MenuButtonWebApp(
+        text=translator.t(default_locale, "miniapp.player.menu"), web_app=WebAppInfo(url=url)))

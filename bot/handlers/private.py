@@ -4,12 +4,19 @@ from __future__ import annotations
 
 from aiogram import F, Router
 from aiogram.filters import Command, CommandObject, CommandStart
-from aiogram.types import CallbackQuery, InlineKeyboardButton, InlineKeyboardMarkup, Message
+from aiogram.types import (
+    CallbackQuery,
+    InlineKeyboardButton,
+    InlineKeyboardMarkup,
+    Message,
+    WebAppInfo,
+)
 
 from bot.delivery.replies import Replies
 from bot.delivery.sender import TelegramSender
 from bot.evenings.service import EveningService
 from bot.handlers.buttons import LangCb, SexCb, SpouseCb
+from bot.miniapp.links import player_app_url
 from bot.services import Services
 from bot.services.accounts import COMPLAINTS_PER_DAY, Accounts, display
 from bot.services.moving import Moving
@@ -105,7 +112,7 @@ async def nick(
 
 async def profile(
     message: Message, accounts: Accounts, evenings: EveningService, replies: Replies,
-    translator: Translator, locale: str, db: Database,
+    translator: Translator, locale: str, db: Database, services: Services,
 ) -> None:
     assert message.from_user is not None
     player = await accounts.require(message.from_user.id)
@@ -117,7 +124,19 @@ async def profile(
         texts.profile(translator, locale, player, None if spouse is None else display(spouse),
                       None if spouse is None else spouse.sex),
         *texts.rating_lines(translator, locale, ratings),
-        evening_texts.profile(translator, locale, listed, no_shows))))
+        evening_texts.profile(translator, locale, listed, no_shows))),
+        reply_markup=player_app_button(translator, locale, services))
+
+
+def player_app_button(translator: Translator, locale: str,
+                      services: Services) -> InlineKeyboardMarkup | None:
+    """The player's Mini App, under /profile (a private chat's: Telegram opens a Mini App's
+    button there), when it is served over public HTTPS."""
+    url = player_app_url(services.settings.web_url, services.settings.web_port)
+    if url is None:
+        return None
+    return InlineKeyboardMarkup(inline_keyboard=[[InlineKeyboardButton(
+        text=translator.t(locale, "miniapp.player.open"), web_app=WebAppInfo(url=url))]])
 
 
 async def lang(message: Message, replies: Replies, translator: Translator,

@@ -1,7 +1,9 @@
-"""The host's Mini App: the live table on the host's phone, served by the bot's process
-(:mod:`bot.miniapp.server`), each request's Telegram ``initData`` checked
-(:mod:`bot.miniapp.auth`). Its page and script are in ``web/templates`` and ``web/static``.
+"""The Mini Apps the bot's process serves, each request's Telegram ``initData`` checked
+(:mod:`bot.miniapp.auth`): the host's live table (:mod:`bot.miniapp.server`) and the player's
+own record, gift shop and evenings (:mod:`bot.miniapp.player`, its reads in
+:mod:`bot.miniapp.player_view`, the gifts' photos in :mod:`bot.miniapp.photos`). Their pages
+and scripts are in ``web/templates`` and ``web/static``.
 
-May import: ``bot.cluster``, ``bot.game``, the base modules of ``bot``, ``web`` and the layers
-below ``bot``.
+May import: ``bot.cluster``, ``bot.evenings``, ``bot.game``, ``bot.services``, the base
+modules of ``bot``, ``web`` and the layers below ``bot``.
 """

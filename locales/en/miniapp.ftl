@@ -62,3 +62,49 @@ miniapp-unconfirmed = The table did not confirm in time: look at it before you t
 # A shorter window inside the phase, beside the phase's own countdown.
 miniapp-window-mafia = The Mafia agree
 miniapp-window-turn = №{ $seat }'s turn
+
+# The player's Mini App (bot/miniapp/player.py): the player's own record, the gift shop and the
+# evenings, opened from /profile and the private chat's menu button.
+miniapp-player-title = My club
+miniapp-player-open = 📱 Open my club
+miniapp-player-menu = My club
+miniapp-player-noscript = This page needs JavaScript: open it from /profile or the menu button in the chat with the bot.
+miniapp-player-no_init_data = Open this page from the chat with the bot: the button under /profile or the menu button.
+miniapp-player-unauthorized = Telegram's proof of who you are is missing, wrong or more than an hour old: open the app again from the chat with the bot.
+miniapp-player-not_registered = You have no account with the bot yet: send /start to the bot, then open the app again.
+miniapp-player-bad_request = The request was not understood; nothing changed.
+miniapp-player-refused = This page cannot be opened here.
+miniapp-player-offline = No connection to the bot; try again.
+miniapp-player-close = Close
+miniapp-player-tab_profile = Profile
+miniapp-player-tab_games = Games
+miniapp-player-tab_shop = Gifts
+miniapp-player-tab_evenings = Evenings
+miniapp-player-rating = Skill rating
+miniapp-player-requests = Your requests (their points are reserved until the gift is handed over)
+miniapp-player-collect = Collect it at:
+miniapp-player-no = ✖ No
+miniapp-player-my_page = My public page
+miniapp-player-how = How the rating works
+miniapp-player-games_none = No finished games yet.
+miniapp-player-evenings_none = No evening is announced in your clubs yet.
+miniapp-player-no_photo = This gift has no photo.
+miniapp-player-played = Finished games: { $games }
+miniapp-player-game = Game #{ $game }
+miniapp-player-alive = alive at the end
+miniapp-player-dead = out before the end
+miniapp-player-fouls = { $fouls ->
+        [one] { $fouls } foul
+       *[other] { $fouls } fouls
+    }
+miniapp-player-gift = { $price ->
+        [one] { $price } point
+       *[other] { $price } points
+    }, left: { $left }
+miniapp-player-evening = { $tables ->
+        [one] { $tables } table
+       *[other] { $tables } tables
+    } of { $seats }; signed up: { $count } of { $capacity }{ $waiting ->
+        [0] {""}
+       *[other] , waitlist: { $waiting }
+    }

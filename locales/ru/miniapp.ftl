@@ -64,3 +64,60 @@ miniapp-unconfirmed = Бот не подтвердил действие вовр
 # Окно короче фазы, рядом с её собственным обратным отсчётом.
 miniapp-window-mafia = Мафия договаривается
 miniapp-window-turn = Голосует №{ $seat }
+
+# Приложение игрока (bot/miniapp/player.py): свои игры и рейтинг, подарки и вечера; открывается
+# из /profile и кнопкой меню в личном чате с ботом.
+miniapp-player-title = Мой клуб
+miniapp-player-open = 📱 Открыть «Мой клуб»
+miniapp-player-menu = Мой клуб
+miniapp-player-noscript = Для этой страницы нужен JavaScript: откройте её из /profile или кнопкой меню в чате с ботом.
+miniapp-player-no_init_data = Откройте эту страницу из чата с ботом: кнопкой под /profile или кнопкой меню.
+miniapp-player-unauthorized = Подтверждение Telegram не пришло, не сходится или старше часа: откройте приложение заново из чата с ботом.
+miniapp-player-not_registered = У вас ещё нет записи у бота: отправьте боту /start и откройте приложение снова.
+miniapp-player-bad_request = Запрос не понят; ничего не изменилось.
+miniapp-player-refused = Эту страницу здесь не открыть.
+miniapp-player-offline = Нет связи с ботом; попробуйте ещё раз.
+miniapp-player-close = Закрыть
+miniapp-player-tab_profile = Профиль
+miniapp-player-tab_games = Игры
+miniapp-player-tab_shop = Подарки
+miniapp-player-tab_evenings = Вечера
+miniapp-player-rating = Рейтинг мастерства
+miniapp-player-requests = Ваши заявки (баллы в резерве, пока подарок не выдан)
+miniapp-player-collect = Где забрать:
+miniapp-player-no = ✖ Нет
+miniapp-player-my_page = Моя страница на сайте
+miniapp-player-how = Как считается рейтинг
+miniapp-player-games_none = Сыгранных игр пока нет.
+miniapp-player-evenings_none = В ваших клубах пока не объявлено ни одного вечера.
+miniapp-player-no_photo = У этого подарка нет фото.
+miniapp-player-played = Сыграно игр: { $games }
+miniapp-player-game = Игра №{ $game }
+miniapp-player-alive = { $sex ->
+        [f] дожила до конца игры
+        [m] дожил до конца игры
+       *[other] в игре до конца
+    }
+miniapp-player-dead = { $sex ->
+        [f] выбыла до конца игры
+        [m] выбыл до конца игры
+       *[other] вне игры к концу
+    }
+miniapp-player-fouls = { $fouls ->
+        [one] { $fouls } нарушение
+        [few] { $fouls } нарушения
+       *[many] { $fouls } нарушений
+    }
+miniapp-player-gift = { $price ->
+        [one] { $price } балл
+        [few] { $price } балла
+       *[many] { $price } баллов
+    }, осталось: { $left }
+miniapp-player-evening = { $tables ->
+        [one] { $tables } стол
+        [few] { $tables } стола
+       *[many] { $tables } столов
+    } по { $seats }; записано: { $count } из { $capacity }{ $waiting ->
+        [0] {""}
+       *[other] , в листе ожидания: { $waiting }
+    }

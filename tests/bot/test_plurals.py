@@ -19,7 +19,7 @@ TRANSLATOR = Translator.load()
 COUNTS = (0, 1, 2, 5, 11, 12, 14, 21, 22, 25, 111, 112, 1001)
 SEX_VARIABLES = {"sex", "spouse_sex"}  # selectors on a player's sex, not on a count
 # a selector whose [0] only leaves a clause out: not a count
-PRESENCE_SELECTORS = {("void.done", "short")}
+PRESENCE_SELECTORS = {("void.done", "short"), ("miniapp.player.evening", "waiting")}
 
 # key -> (counted variable, ru forms one/few/many, en forms one/other, other arguments)
 POINTS_RU = ("балл", "балла", "баллов")
@@ -72,6 +72,11 @@ CASES: dict[str, tuple[str, tuple[str, str, str], tuple[str, str], dict[str, Any
     "panel.preset.club": ("count", CARDS_RU, CARDS_EN, {}),
     "panel.preset.default": ("count", CARDS_RU, CARDS_EN, {}),
     "miniapp.action.preset_default": ("count", CARDS_RU, CARDS_EN, {}),
+    "miniapp.player.gift": ("price", POINTS_RU, POINTS_EN, {"left": 2}),
+    "miniapp.player.fouls": ("fouls", ("нарушение", "нарушения", "нарушений"),
+                             ("foul", "fouls"), {}),
+    "miniapp.player.evening": ("tables", ("стол", "стола", "столов"), ("table", "tables"),
+                               {"seats": 10, "count": 3, "capacity": 10, "waiting": 0}),
     "game.deal.size": ("cards", CARDS_RU, CARDS_EN, {"seats": 3}),
     "game.deal.size#seats": ("seats", PLAYERS_RU, PLAYERS_EN, {"cards": 3}),
     "game.deal.done": ("count", PLAYERS_RU, PLAYERS_EN, {"commitment": "ab"}),

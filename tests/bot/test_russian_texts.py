@@ -167,6 +167,7 @@ NOT_NAMES: dict[str, tuple[str, ...]] = {
     "foul.club": ("reason",), "foul.done": ("reason",), "foul.player": ("reason",),
     "foul.reason.noted": ("reason",), "foul.undone.player": ("reason",),
     "game.deal.size": ("seats",), "game.ev.immunity_line": ("what",),
+    "miniapp.player.evening": ("seats",),
     "game.roles.unknown": ("name",), "ledger.adjust": ("reason",), "ledger.game": ("reason",),
     "ops.event.takeover": ("what",), "ops.event.takeover_unknown": ("what",),
     "panel.unfoul.line": ("reason",),

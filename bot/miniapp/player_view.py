@@ -1,0 +1,222 @@
+"""What the player's Mini App shows, as JSON: the player's own record (profile, the skill
+rating, the finished games with their pages), the gift shop as ``/gifts`` sees it, and the
+evenings to sign up for. Every text is rendered here in the player's language and sent as
+plain text (the page puts it in with ``textContent``).
+
+Only the asking account's rows are read, and only what the bot's commands already tell that
+player: ``/profile``, ``/stats``, ``/gifts``, ``/evenings``. Nothing of a running game: the
+games are the finished ones (``StatsService.of``), the rating is written at a game's end.
+"""
+
+from __future__ import annotations
+
+import html
+import re
+from dataclasses import dataclass
+from typing import Any
+
+from bot.errors import UserError
+from bot.evenings.service import EveningService
+from bot.services.accounts import Accounts
+from bot.services.shop import Shop
+from standing.rating import Side
+from storage.db import Database
+from storage.models import EVENING_OPEN, Club, Evening, Player
+from views import evenings as evening_texts
+from views.i18n import Translator
+from views.stats import GameLine, PlayerStats, StatsService
+
+TAGS = re.compile(r"<[^>]*>")
+GAMES_SHOWN = 50  # the latest finished games listed (the counts are over all of them)
+EVENINGS_SHOWN = 20
+SIDES = (Side.ALL, Side.CIVILIANS, Side.MAFIA)
+# the page's fixed words (``miniapp.player.KEY``)
+PAGE_TEXTS = ("title", "tab_profile", "tab_games", "tab_shop", "tab_evenings", "rating",
+              "requests", "collect", "no", "my_page", "how", "games_none", "evenings_none",
+              "close", "refused", "offline", "no_init_data")
+
+
+def plain(text: str) -> str:
+    """The translator's HTML as text."""
+    return html.unescape(TAGS.sub("", text))
+
+
+class Words:
+    """The translator in one language, giving plain text."""
+
+    def __init__(self, translator: Translator, locale: str) -> None:
+        self.translator, self.locale = translator, locale
+
+    def __call__(self, key: str, /, **kwargs: Any) -> str:
+        return plain(self.translator.t(self.locale, key, **kwargs))
+
+    def refusal(self, error: UserError) -> str:
+        return self(error.key, **error.kwargs)
+
+
+@dataclass
+class PlayerReads:
+    """The services the player's Mini App reads through: the same the commands use."""
+
+    db: Database
+    accounts: Accounts
+    stats: StatsService
+    shop: Shop
+    evenings: EveningService | None  # None: the game layer is off (no evenings either)
+    translator: Translator
+
+    def words(self, player: Player | None, language_code: str | None) -> Words:
+        """The player's language: its setting, else Telegram's, else the bot's default."""
+        return Words(self.translator, self.accounts.locale_of(player, language_code))
+
+    async def everything(self, player: Player, w: Words) -> dict[str, Any]:
+        record = await self.stats.of(player)
+        return {
+            "locale": w.locale,
+            "texts": {key: w(f"miniapp.player.{key}") for key in PAGE_TEXTS},
+            "profile": profile_json(player, record, w),
+            "rating": rating_json(record, w),
+            "games": [game_json(g, w, record.sex) for g in record.games[:GAMES_SHOWN]],
+            "shop": await self.shop_json(player, w),
+            "evenings": await self.evenings_json(player, w),
+        }
+
+    async def shop_json(self, player: Player, w: Words) -> dict[str, Any]:
+        """``/gifts`` as the player sees it: each gift with why it cannot be taken now, the
+        open requests, the clubs where a gift may be collected (its own first)."""
+        view = await self.shop.view(player.tg_id)
+        home = await self.shop.home_club(player.tg_id)
+        try:
+            clubs = await self.shop.clubs(player.tg_id)
+        except UserError:  # no approved club: nothing can be collected anywhere
+            clubs = []
+        closed = None
+        if player.blocked:
+            closed = w("misc.account_blocked")
+        elif not view.handing:
+            closed = w("shop.no_admins")
+        elif not clubs:
+            closed = w("shop.refused.no_clubs")
+        return {
+            "balance": w("shop.balance", points=view.points, reserved=view.reserved,
+                         available=view.available),
+            "closed": closed,
+            "empty": None if view.gifts else w("shop.empty"),
+            "gifts": [{
+                "id": g.id, "name": g.name, "price": g.price, "left": g.left,
+                "photo": g.photo is not None,
+                "line": w("miniapp.player.gift", price=g.price, left=g.left),
+                "why": None if (why := view.why_not(g)) is None else w(
+                    f"shop.why.{why}", missing=g.price - view.available),
+                "exchange": w("shop.button.exchange", price=g.price),
+                "confirm": w("shop.button.confirm", price=g.price, name=g.name),
+            } for g in view.gifts],
+            "requests": [{
+                "id": r.id,
+                "line": w("shop.mine_line", id=r.id, gift=r.gift_name, points=r.points,
+                          date=r.created_at.date()),
+                "withdraw": w("shop.button.withdraw", id=r.id, gift=r.gift_name),
+            } for r in view.requests],
+            "clubs": [{"id": c.chat_id, "label": c.label} for c in clubs],
+            "home": None if home is None else home.chat_id,
+        }
+
+    async def evenings_json(self, player: Player, w: Words) -> list[dict[str, Any]]:
+        """The open evenings of the clubs the player plays at (none played yet: every club's),
+        and those the player is on the list of, soonest first, with the player's place."""
+        if self.evenings is None:
+            return []
+        mine = {e.evening.id for e in await self.evenings.mine(player.tg_id)}
+        played = {g.club_chat_id for g in await self.db.stats.played_games(player.tg_id,
+                                                                           limit=50)}
+        chosen = [e for e in await self.db.evenings.live()
+                  if e.id in mine or (e.status == EVENING_OPEN
+                                      and (not played or e.club_chat_id in played))]
+        return [await self._evening(e, player, w) for e in chosen[:EVENINGS_SHOWN]]
+
+    async def _evening(self, evening: Evening, player: Player, w: Words) -> dict[str, Any]:
+        listed = await self.db.evenings.get(evening.id)
+        club = await self.db.clubs.get(evening.club_chat_id)
+        signups = listed.signups if listed is not None else ()
+        me = listed.of(player.tg_id) if listed is not None else None
+        open_ = evening.status == EVENING_OPEN
+        return {
+            "id": evening.id,
+            "when": plain(evening_texts.starts(self.translator, w.locale, evening)),
+            "club": _club_name(club),
+            "line": w("miniapp.player.evening", tables=evening.tables, seats=evening.seats,
+                      count=min(len(signups), evening.capacity), capacity=evening.capacity,
+                      waiting=max(0, len(signups) - evening.capacity)),
+            "place": None if me is None else plain(evening_texts.place(
+                self.translator, w.locale, me.place, evening.capacity)),
+            "open": open_,
+            "in": w("evening.button.in") if open_ and me is None else None,
+            "out": w("evening.button.out") if open_ and me is not None else None,
+        }
+
+
+def _club_name(club: Club | None) -> str:
+    return "" if club is None else club.label
+
+
+def profile_json(player: Player, record: PlayerStats, w: Words) -> dict[str, Any]:
+    lines = [w("web.player.balance", balance=record.balance),
+             w("web.player.rank", rank=record.rank) if record.rank is not None
+             else w("web.player.unranked"),
+             w("web.player.earned", earned=record.earned, spent=record.spent),
+             w("web.player.expires", date=record.expires_on) if record.expires_on
+             else w("web.player.no_expiry")]
+    if record.games:
+        lines.append(w("miniapp.player.played", games=record.played))
+        lines += [w("web.player.team_row", team=w(f"stats.side.{team}"), played=n, won=won)
+                  for team, (n, won) in record.by_team.items()]
+        if record.draws:
+            lines.append(w("web.player.draws", draws=record.draws))
+        if record.survival_rate is not None:
+            lines.append(w("web.player.survival", rate=record.survival_rate,
+                           sex=record.sex))
+    lines.append(w("evening.no_shows", no_shows=record.no_shows))
+    return {
+        "nickname": player.nickname or "—",
+        "blocked": w("misc.account_blocked") if player.blocked else None,
+        "lines": lines,
+        # the public page, where anyone may read the same record
+        "page": None if player.nickname is None else f"player/{player.nickname}",
+    }
+
+
+def rating_json(record: PlayerStats, w: Words) -> dict[str, Any]:
+    rows = []
+    for side in SIDES:
+        rating = record.ratings.get(side)
+        if rating is None:
+            continue
+        rows.append({
+            "side": w("web.standing.overall") if side is Side.ALL
+            else w(f"stats.side.{side.value}"),
+            "value": w("web.standing.value", ordinal=rating.ordinal),
+            "games": rating.games, "wins": rating.wins,
+            "provisional": w("web.standing.provisional") if rating.provisional else None,
+        })
+    return {"rows": rows, "none": None if rows else w("web.standing.none"),
+            "head": [w("web.standing.side"), w("web.standing.title"), w("web.standing.games"),
+                     w("web.standing.wins")]}
+
+
+def game_json(game: GameLine, w: Words, sex: str) -> dict[str, Any]:
+    result = ("web.player.draw" if game.won is None
+              else "web.player.won" if game.won else "web.player.lost")
+    parts = [w(f"game.role.{game.role}") if game.role else "",
+             w(result),
+             w("miniapp.player.alive" if game.survived else "miniapp.player.dead", sex=sex)]
+    if game.fouls:
+        parts.append(w("miniapp.player.fouls", fouls=game.fouls))
+    return {
+        "id": game.game_id,
+        "title": w("web.game_link", game=game.game_id, day=game.finished_on)
+        if game.finished_on else w("miniapp.player.game", game=game.game_id),
+        "club": game.club_title,
+        "line": " · ".join(p for p in parts if p),
+        "won": game.won,
+        "page": f"game/{game.game_id}",
+    }
