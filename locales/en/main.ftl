@@ -47,7 +47,8 @@ help-club_admin =
     /evening — in the club chat: announce an evening; /evenings — yours
     /void GAME REASON — take a game of your club back within 7 days of its end
     A gift asked to be collected at your club: its notice comes to you here, with ✅ Handed over / ✖ Cancel
-    The guide for club owners: docs/onboarding.md
+    Your club's time zone (it dates the games and evenings) is set by a network admin: ask one to send /club set with the right zone
+    In a forum, make the bot a group admin with "Manage topics": each table then plays in its own topic
 help-group =
     <b>Mafia club bot</b>
     A host announces an evening here: /evening (sign-up with a button under its post); on the night /invite seats those who signed up.

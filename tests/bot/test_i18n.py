@@ -73,6 +73,17 @@ def test_english_numbers_a_game_one_way() -> None:
         "You are at the table: seat №3 (game #12).")
 
 
+@pytest.mark.parametrize("locale", ["ru", "en"])
+def test_no_text_sends_a_reader_to_a_file_of_the_repository(locale: str) -> None:
+    """A club admin in Telegram cannot open docs/*.md: /help says what they need itself."""
+    for path in sorted((LOCALES_DIR / locale).glob("*.ftl")):
+        for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+            if not line.startswith("#"):
+                assert not re.search(r"docs/|\.md\b", line), f"{path.name}:{number}: {line}"
+    club_admin = TRANSLATOR.t(locale, "help.club_admin", clubs="Club")
+    assert "/club set" in club_admin and "/staff chatadmins" in club_admin
+
+
 def test_a_reason_names_a_card_by_its_name() -> None:
     """The end's points name the card as the deal did (Russian: «выстрел Киллера Мафии»)."""
     card = TRANSLATOR.t("en", "game.role.mafia_killer")
