@@ -93,7 +93,7 @@ club-settings-foul_public_off = 📣 The club chat hears nothing of fouls.
 club-settings-foul_points_btn = 🟨 Fine { $sign }1
 club-settings-foul_limit_btn = 💀 Foul limit { $sign }1
 club-settings-foul_public_btn = 📣 Fouls in the chat: on/off
-club-settings-foul_range = The technical death is offered from a player's foul 1 to { $limit } (0: never).
+club-settings-foul_range = The limit is 1 to { $limit } fouls (0: the technical death is never offered).
 club-settings-fine_cap = A foul's fine is 0 to { $cap ->
         [one] { $cap } point
        *[other] { $cap } points

@@ -18,14 +18,14 @@ club-lookalikes-group = • { $names }
 
 ## Переезд клуба
 club-import-usage = Отправьте таблицу клуба документом — .xlsx или CSV (через запятую, точку с запятой или табуляцию; UTF-8 или Windows-1251) — с подписью <code>/import</code> (проверка: ничего не записывается) или <code>/import apply</code>; либо ответьте на файл командой <code>/import apply</code>. Если нужен не первый лист: <code>/import ЛИСТ</code> или <code>/import apply ЛИСТ</code>.
-    Первая строка называет столбцы (регистр и пробелы не важны; прочие столбцы пропускаются):
+    В первой строке — названия столбцов (регистр и пробелы не важны; прочие столбцы пропускаются):
     • ник, обязателен: nickname, nick, player, ник, никнейм, игрок, псевдоним
     • баллы, обязательны: points, score, balance, баллы, очки, балл, баланс
     • сыграно игр: games_played, games, игр, игры, сыграно игр, количество игр, число игр
     • последняя игра (ДД.ММ.ГГГГ, ДД.ММ.ГГ, ГГГГ-ММ-ДД или ячейка с датой; нужна при баллах или играх): last_game_date, last game, last game date, last played, последняя игра, дата последней игры
     • id в Telegram: telegram_id, tg id, id telegram, телеграм id, id телеграм, id в телеграм, id в телеграме
     • имя пользователя Telegram: username, telegram username, tg username, логин, юзернейм, логин в телеграм, логин в телеграме
-    В числах допустимы пробелы между тысячами (1 200). <code>/export</code> и <code>/export xlsx</code> пишут те же столбцы.
+    В числах допустимы пробелы между тысячами (1 200). <code>/export</code> и <code>/export xlsx</code> выгружают таблицу с теми же столбцами.
 club-import-too_big = Файл слишком большой (не больше { $size } КБ).
 club-import-download_failed = Не удалось скачать файл из Telegram. Ничего не импортировано; отправьте его ещё раз.
 club-import-file_too_big = Файл слишком большой (не больше { $value } КБ). Ничего не импортировано.
@@ -50,7 +50,7 @@ club-import-ignored = Пропущены (неизвестные) столбцы
 club-import-refused_file = Отклонённые строки, причина — в последнем столбце. Исправьте их и отправьте этот файл снова с подписью <code>/import</code>.
 club-import-reason_column = причина
 admin-export_usage = Использование: <code>/export</code> (CSV) или <code>/export xlsx</code> (книга Excel).
-club-import-file_empty = Файл пуст: первая строка должна называть столбцы.
+club-import-file_empty = Файл пуст: в первой строке должны быть названия столбцов.
 club-import-file_missing_column = Нет обязательного столбца: { $value }. Ничего не импортировано.
 club-import-file_too_many_rows = Слишком много строк (не больше { $value }). Ничего не импортировано.
 club-import-dry = <b>Проверка, ничего не записано.</b> Добавится { $added ->
@@ -103,7 +103,7 @@ club-nick-claimed = Ник <b>{ $nick }</b> есть в таблице клуб�
 club-nick-claim_admin = Заявка на ник <b>{ $nick }</b> из таблицы клуба: { $name } (id { $id }). Подтвердить: <code>/link { $nick }</code>.
 club-nick-claimed_other = Ник <b>{ $nick }</b> есть в таблице клуба, но его уже заявил другой аккаунт. Если ник ваш, напишите администратору.
 club-start-claimed = Ваш логин в Telegram есть в таблице клуба, ник — <b>{ $nick }</b>. Администратор подтвердит, что это вы, и ник вместе с баллами станет вашим.
-club-start-claim_admin = { $name } (id { $id }): логин @{ $username } есть в таблице клуба, ник — <b>{ $nick }</b>. Логины в Telegram переходят к другим людям: убедитесь, что это тот же игрок, и подтвердите: <code>/link { $nick }</code>.
+club-start-claim_admin = { $name } (id { $id }): логин @{ $username } есть в таблице клуба, ник — <b>{ $nick }</b>. Логин в Telegram мог перейти к другому человеку: убедитесь, что это тот же игрок, и подтвердите: <code>/link { $nick }</code>.
 
 ## Настройки клуба
 club-settings-denied = Менять настройки могут только администраторы клуба и администраторы сети (и администраторы чата, пока у клуба нет своего администратора).
@@ -132,7 +132,7 @@ club-settings-presets = 🃏 Составы ({ $count })
 club-settings-back = ← Назад
 club-settings-hosts_head = <b>Ведущие</b> (в списке: { $count })
 club-settings-host_line = • { $name } (id { $id })
-club-settings-hosts_hint = Добавить: ответьте на сообщение участника командой <code>/settings host add</code>. Администраторы чата могут вести игры и без этого.
+club-settings-hosts_hint = Добавить: ответьте на сообщение участника командой <code>/settings host add</code>. Администраторы чата могут вести игры и без этого, если клуб это не отключил (<code>/staff chatadmins off</code>).
 club-settings-remove = ✖ { $name }
 club-settings-presets_head = <b>Сохранённые составы</b> (в списке: { $count })
 club-settings-preset_line = { $size }: { $roles }

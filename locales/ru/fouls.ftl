@@ -106,7 +106,7 @@ club-settings-foul_public_off = 📣 Чат клуба о нарушениях �
 club-settings-foul_points_btn = 🟨 Штраф { $sign }1
 club-settings-foul_limit_btn = 💀 Предел нарушений { $sign }1
 club-settings-foul_public_btn = 📣 Нарушения в чате: вкл/выкл
-club-settings-foul_range = Технический труп предлагается с 1-го по { $limit }-е нарушение игрока (0 — никогда).
+club-settings-foul_range = Предел нарушений — от 1 до { $limit } (0 — технический труп не предлагается).
 club-settings-fine_cap = Штраф за нарушение — от 0 до { $cap ->
         [one] { $cap } балла
        *[other] { $cap } баллов

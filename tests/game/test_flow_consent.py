@@ -29,7 +29,7 @@ async def test_a_telegram_player_is_seated_only_after_saying_yes(fake: FakeTeleg
         answer = await flow.host_says("/addseat Guest1", "вопрос игроку Guest1")
         assert "место №8 ждёт подтверждения" in answer
         ask = await flow.prompt(yes, "gy:")
-        assert "просит посадить вас за стол" in ask.body
+        assert "хочет посадить вас за стол" in ask.body
         assert flow.table.seat_of(yes) is None  # asked, not seated
         # somebody else pressing the asked player's button: refused, nothing changes
         assert "закрыт" in await flow.press(no, ask, f"gy:{flow.game_id}:1")

@@ -33,7 +33,7 @@ def lobby_text(h: Harness) -> str:
 async def test_the_player_is_asked_and_seated_only_on_yes(h: Harness) -> None:
     await asked_lobby(h)
     ask = h.private(ASKED)[-1]
-    assert "просит посадить вас за стол игры" in ask.text
+    assert "хочет посадить вас за стол игры" in ask.text
     assert h.buttons(ask) == [f"gy:{h.game_id}:1", f"gy:{h.game_id}:0"]
     assert "✅ Да, посадите меня" in str(ask.markup)
     # asked, not seated: no seat in memory nor stored; the lobby shows it waiting
