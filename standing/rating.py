@@ -142,8 +142,12 @@ class Standings:
         found = self.held.get(key)
         return found if found is not None else Held(MODEL.rating(), 0, 0)
 
-    def add(self, game: RatedGame) -> None:
-        self.held.update(_rate(game, self._current))
+    def add(self, game: RatedGame) -> dict[Key, Held]:
+        """Fold one game; returns its players' ratings after it (their history's rows), as
+        the model holds them."""
+        moved = _rate(game, self._current)
+        self.held.update(moved)
+        return moved
 
     def ratings(self) -> dict[Key, Rating]:
         return {key: held.rating for key, held in self.held.items()}

@@ -34,7 +34,7 @@ ORDER = {
     "storage": ["__main__", "__init__", "tools", "db", "network", "shop", "repos", "standing",
                 "spreadsheets", "core", "backends", "schema"],
     "record": ["outcome", "table", "posts"],
-    "standing": ["counting", "rating"],
+    "standing": ["counting", "roles", "rating"],
 }
 
 # Imports made for annotations only (under ``if TYPE_CHECKING:``) that point up the order.

@@ -1,8 +1,10 @@
 """A player's standing as stored: each finished game's outcome in the order the games ended
-(``game_outcomes``) and the skill ratings folded from them (``ratings``), written at a game's
-end in the transaction that applies its points (``ratings.record_outcome``, called by
-``Games.finish``) and rebuilt from scratch by ``Ratings.rerate`` (``python -m storage rerate``,
-``storage/tools/rerate.py``). The numbers are computed by the pure ``standing`` package.
+(``game_outcomes``), the skill ratings folded from them (``ratings``) and each player's counted
+games with the card, the result and the rating after each (``rating_history``: the graph, the
+records by card, the rivals; ``history.py``), written at a game's end in the transaction that
+applies its points (``ratings.record_outcome``, called by ``Games.finish``) and rebuilt from
+scratch by ``Ratings.rerate`` (``python -m storage rerate``, ``storage/tools/rerate.py``). The
+numbers are computed by the pure ``standing`` package.
 
 May import: ``standing``, ``engine``, ``storage.sql`` and the value modules
 (``storage.models``, ``storage.errors``).

@@ -7,18 +7,20 @@ import asyncio
 from collections.abc import Iterable, Sequence
 from typing import NamedTuple
 
-from engine import Role, Team, Winner
+from engine import Role, Winner
 from standing.counting import counts_for_standing
 from standing.rating import (
+    MODEL,
     PROVISIONAL_GAMES,
+    Held,
     Key,
     RatedGame,
     Rating,
     Side,
     Standings,
-    rate_game,
 )
 from storage.sql import Connection, Store
+from storage.standing import history
 
 _COLUMNS = "tg_id, side, mu, sigma, games, wins"
 ROLES = frozenset(str(r) for r in Role)
@@ -43,10 +45,10 @@ class Ranked(NamedTuple):
     rating: Rating
 
 
-async def _seats(conn: Connection, game_ids: Sequence[int]) -> dict[int, list[tuple[int, Team]]]:
-    """Each game's seated accounts with the team of the card dealt (games without every card
-    dealt are left out)."""
-    out: dict[int, list[tuple[int, Team]]] = {}
+async def _seats(conn: Connection, game_ids: Sequence[int]) -> dict[int, list[tuple[int, Role]]]:
+    """Each game's seated accounts with the card dealt (games without every card dealt are
+    left out)."""
+    out: dict[int, list[tuple[int, Role]]] = {}
     broken: set[int] = set()
     for start in range(0, len(game_ids), ROWS_AT_ONCE):
         chunk = game_ids[start:start + ROWS_AT_ONCE]
@@ -59,12 +61,12 @@ async def _seats(conn: Connection, game_ids: Sequence[int]) -> dict[int, list[tu
                 if role not in ROLES:  # a seat without a card dealt: the game is not rated
                     broken.add(int(game_id))
                 else:
-                    out.setdefault(int(game_id), []).append((int(tg_id), Role(role).team))
+                    out.setdefault(int(game_id), []).append((int(tg_id), Role(role)))
     return {g: seats for g, seats in out.items() if g not in broken}
 
 
-def _rated(game_id: int, winner: str, seats: Iterable[tuple[int, Team]]) -> RatedGame:
-    return RatedGame(game_id, tuple(seats), Winner(winner))
+def _rated(game_id: int, winner: str, seats: Iterable[tuple[int, Role]]) -> RatedGame:
+    return RatedGame(game_id, tuple((tg, role.team) for tg, role in seats), Winner(winner))
 
 
 async def _read(conn: Connection, tg_ids: Iterable[int]) -> dict[Key, Rating]:
@@ -95,8 +97,10 @@ async def record_outcome(conn: Connection, game_id: int, winner: str) -> None:
     """At a game's end, in the transaction that applies its points (``Games.finish``, which
     has locked the seated players' rows, so two games sharing a player take their numbers in
     the order they commit): number the outcome and rate the game if it counts."""
-    await conn.execute("INSERT INTO game_outcomes (game_id, winner) VALUES (?, ?)",
-                       (game_id, winner))
+    numbered = await conn.execute_fetchall(
+        "INSERT INTO game_outcomes (game_id, winner) VALUES (?, ?) RETURNING seq",
+        (game_id, winner))
+    seq = int(next(iter(numbered))[0])
     rows = await conn.execute_fetchall(
         "SELECT status, voided_at, friendly FROM games WHERE id = ?", (game_id,))
     status, voided_at, friendly = next(iter(rows))
@@ -105,8 +109,13 @@ async def record_outcome(conn: Connection, game_id: int, winner: str) -> None:
     seats = (await _seats(conn, [game_id])).get(game_id)
     if not seats:
         return
-    game = _rated(game_id, winner, seats)
-    await _write(conn, rate_game(game, await _read(conn, (tg for tg, _ in seats))))
+    standings = Standings()
+    standings.held.update(
+        (key, Held(MODEL.rating(mu=r.mu, sigma=r.sigma), r.games, r.wins))
+        for key, r in (await _read(conn, (tg for tg, _ in seats))).items())
+    after = standings.add(_rated(game_id, winner, seats))
+    await _write(conn, {key: held.rating for key, held in after.items()})
+    await history.write(conn, history.rows_of(seq, game_id, seats, Winner(winner), after))
 
 
 class Ratings:
@@ -163,23 +172,27 @@ class Ratings:
                     (winner, game_id))
 
     async def rerate(self) -> int:
-        """Every rating again from scratch: the counted outcomes folded in their order (read in
-        one snapshot, folded outside any transaction), then the table replaced in one write
-        that first folds the games ended meanwhile. Returns the games rated."""
-        standings = Standings()
+        """Every rating and the players' history again from scratch: the counted outcomes
+        folded in their order (read in one snapshot, folded outside any transaction), then
+        both tables replaced in one write that first folds the games ended meanwhile.
+        Returns the games rated."""
+        standings, rows = Standings(), history.Rows()
         async with self._db.read(background=True) as conn:
-            last, count = await _fold(conn, standings, 0)
+            last, count = await _fold(conn, standings, rows, 0)
         async with self._db.transaction() as conn:
-            _, more = await _fold(conn, standings, last)
+            _, more = await _fold(conn, standings, rows, last)
             await conn.execute("DELETE FROM ratings")
             await _write(conn, standings.ratings())
+            await conn.execute("DELETE FROM rating_history")
+            await history.write(conn, rows)
         return count + more
 
 
 GAMES_AT_ONCE = 2000  # the outcomes read per query by ``rerate``
 
 
-async def _fold(conn: Connection, standings: Standings, after: int) -> tuple[int, int]:
+async def _fold(conn: Connection, standings: Standings, kept: history.Rows,
+                after: int) -> tuple[int, int]:
     """Fold the counted outcomes numbered after ``after``; (the last number, the games)."""
     last, count = after, 0
     while True:
@@ -193,17 +206,18 @@ async def _fold(conn: Connection, standings: Standings, after: int) -> tuple[int
         if not batch:
             return last, count
         last = batch[-1][0]
-        counted = [(game_id, str(row.winner)) for _, game_id, row in batch
+        counted = [(seq, game_id, str(row.winner)) for seq, game_id, row in batch
                    if counts_for_standing(row)]
-        seats = await _seats(conn, [game_id for game_id, _ in counted])
-        games = [_rated(game_id, winner, seats[game_id])
-                 for game_id, winner in counted if game_id in seats]
+        seats = await _seats(conn, [game_id for _, game_id, _ in counted])
+        games = [(seq, seats[game_id], _rated(game_id, winner, seats[game_id]))
+                 for seq, game_id, winner in counted if game_id in seats]
         # the fold is pure computation: on a thread, so a rebuild in the bot's process (after
         # a void) leaves its event loop free between the library's steps
-        await asyncio.to_thread(_add_all, standings, games)
+        await asyncio.to_thread(_add_all, standings, kept, games)
         count += len(games)
 
 
-def _add_all(standings: Standings, games: Sequence[RatedGame]) -> None:
-    for game in games:
-        standings.add(game)
+def _add_all(standings: Standings, rows: history.Rows,
+             games: Sequence[tuple[int, list[tuple[int, Role]], RatedGame]]) -> None:
+    for seq, seats, game in games:
+        rows.add(history.rows_of(seq, game.game_id, seats, game.winner, standings.add(game)))
