@@ -107,6 +107,8 @@ class Rival(NamedTuple):
     won_together: int  # of those, won
     against: int  # games on the other side
     won_against: int  # of those, won by the player whose rivals these are
+    killed_you: int = 0  # nights this one's shot killed the player
+    you_killed: int = 0  # nights the player's shot killed this one
 
     @property
     def games(self) -> int:

@@ -155,7 +155,8 @@ def _command(args: argparse.Namespace, target: str | Path) -> int:
     elif args.command == "rerate":
         done = asyncio.run(rerate.main(target))
         print(f"rated {done.rated} game(s) from scratch"
-              f" ({done.read} outcome(s) read from their logs first)")
+              f" ({done.read} outcome(s) read from their logs first,"
+              f" the night kills of {done.kills} read from their logs after)")
     elif args.command == "lookalikes":
         groups = asyncio.run(_lookalikes(target))
         for group in groups:

@@ -29,6 +29,7 @@ from storage.shop.gifts import Gifts
 from storage.shop.requests import GiftRequests
 from storage.sql import Connection, Row
 from storage.standing.history import History
+from storage.standing.kills import Kills
 from storage.standing.ratings import Ratings
 
 __all__ = ["BUSY_TIMEOUT_MS", "CACHE_KIB", "GROUP_MAX", "SWEEP_CACHE_KIB", "Database",
@@ -80,6 +81,7 @@ class Database:
         self.voids = Voids(self, self.accounts)  # voided games, appeals
         self.ratings = Ratings(self)  # the players' skill ratings (storage/standing/)
         self.history = History(self)  # their counted games: the graph, cards, rivals
+        self.kills = Kills(self)  # who killed whom at night in the counted games
 
     @classmethod
     async def open(cls, target: str | Path, *, pool_size: int | None = None) -> Database:

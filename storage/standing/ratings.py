@@ -20,7 +20,7 @@ from standing.rating import (
     Standings,
 )
 from storage.sql import Connection, Store
-from storage.standing import history
+from storage.standing import history, kills
 
 _COLUMNS = "tg_id, side, mu, sigma, games, wins"
 ROLES = frozenset(str(r) for r in Role)
@@ -98,7 +98,8 @@ async def record_outcome(conn: Connection, game_id: int, winner: str) -> None:
     has locked the seated players' rows, so two games sharing a player take their numbers in
     the order they commit): number the outcome and rate the game if it counts."""
     numbered = await conn.execute_fetchall(
-        "INSERT INTO game_outcomes (game_id, winner) VALUES (?, ?) RETURNING seq",
+        "INSERT INTO game_outcomes (game_id, winner, kills_read) VALUES (?, ?, 1)"
+        " RETURNING seq",
         (game_id, winner))
     seq = int(next(iter(numbered))[0])
     rows = await conn.execute_fetchall(
@@ -116,6 +117,9 @@ async def record_outcome(conn: Connection, game_id: int, winner: str) -> None:
     after = standings.add(_rated(game_id, winner, seats))
     await _write(conn, {key: held.rating for key, held in after.items()})
     await history.write(conn, history.rows_of(seq, game_id, seats, Winner(winner), after))
+    facts = kills.facts_of(game_id, await kills.log_of(conn, game_id))
+    if facts is not None:
+        await kills.write(conn, seq, kills.kills_of(seq, game_id, facts), mark=False)
 
 
 class Ratings:

@@ -1,6 +1,8 @@
 """``python -m storage rerate DB``: every rating rebuilt from scratch. The outcomes of games that
 ended before the outcomes were kept are first read from their logs (the same replay the copy
-checks with), then the counted games are folded in the order they ended."""
+checks with), then the counted games are folded in the order they ended (the ratings and each
+player's history); last, the night kills of the games that ended before they were kept are
+read from their logs."""
 
 from __future__ import annotations
 
@@ -14,6 +16,7 @@ from storage.db import Database
 class Rerated(NamedTuple):
     read: int  # outcomes read from the logs now
     rated: int  # games the ratings were folded from
+    kills: int = 0  # games whose night kills were read from their logs now
 
 
 async def rerate(db: Database) -> Rerated:
@@ -23,7 +26,11 @@ async def rerate(db: Database) -> Rerated:
         game = await db.games.get(game_id)
         replayed = replay_outcome(game, await db.games.events(game_id))
         await db.ratings.set_winner(game_id, replayed.winner)
-    return Rerated(len(unread), await db.ratings.rerate())
+    rated = await db.ratings.rerate()
+    unread_kills = await db.kills.unread()  # the games that ended before the kills were kept
+    for seq, game_id in unread_kills:
+        await db.kills.read_log(seq, game_id)
+    return Rerated(len(unread), rated, len(unread_kills))
 
 
 async def main(target: str | Path) -> Rerated:
