@@ -1,7 +1,7 @@
 """``python -m storage``: ``backup DB OUT`` | ``export DB [--xlsx OUT]`` |
 ``lookalikes DB`` | ``import [DB] FILE [--apply]`` (``storage/tools/import_cli.py``) |
-``copy SRC.sqlite3`` | ``rerate DB`` (every skill rating rebuilt from the games). DB is a
-SQLite file or a PostgreSQL URL; ``import`` without DB and ``copy`` write to
+``copy SRC.sqlite3`` | ``rerate DB`` (every skill rating and achievement rebuilt from the
+games). DB is a SQLite file or a PostgreSQL URL; ``import`` without DB and ``copy`` write to
 ``DATABASE_URL`` from the environment, and refuse a URL given with its password on the
 command line (``storage/tools/targets.py``)."""
 
@@ -116,7 +116,8 @@ def main(argv: list[str] | None = None) -> int:
                         help="omitted: DATABASE_URL from the environment (a URL given here"
                         " may not hold a password: it would be visible in ps)")
     rerating = sub.add_parser(
-        "rerate", help="rebuild every skill rating from the finished games, in their order")
+        "rerate", help="rebuild every skill rating and achievement from the finished games,"
+        " in their order")
     rerating.add_argument("db", metavar="DB_OR_URL")
     args = parser.parse_args(argv)
     if args.command == "import":
@@ -156,7 +157,8 @@ def _command(args: argparse.Namespace, target: str | Path) -> int:
         done = asyncio.run(rerate.main(target))
         print(f"rated {done.rated} game(s) from scratch"
               f" ({done.read} outcome(s) read from their logs first,"
-              f" the night kills of {done.kills} read from their logs after)")
+              f" the night kills of {done.kills} read from their logs after);"
+              f" achievements from {done.achieved} game(s)")
     elif args.command == "lookalikes":
         groups = asyncio.run(_lookalikes(target))
         for group in groups:

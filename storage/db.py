@@ -28,6 +28,7 @@ from storage.repos.stats import Stats
 from storage.shop.gifts import Gifts
 from storage.shop.requests import GiftRequests
 from storage.sql import Connection, Row
+from storage.standing.achievements import Achievements
 from storage.standing.history import History
 from storage.standing.kills import Kills
 from storage.standing.ratings import Ratings
@@ -82,6 +83,7 @@ class Database:
         self.ratings = Ratings(self)  # the players' skill ratings (storage/standing/)
         self.history = History(self)  # their counted games: the graph, cards, rivals
         self.kills = Kills(self)  # who killed whom at night in the counted games
+        self.achievements = Achievements(self)  # their achievements (storage/standing/)
 
     @classmethod
     async def open(cls, target: str | Path, *, pool_size: int | None = None) -> Database:

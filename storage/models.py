@@ -162,6 +162,7 @@ class Club:
     status_by: int | None = None  # who changed the status last (None: the migration, or nobody)
     status_at: datetime | None = None
     chat_admins_host: bool = True  # the chat's administrators may host in the approved club
+    achievements_public: bool = False  # the club chat hears of a rare achievement earned here
 
     @property
     def approved(self) -> bool:

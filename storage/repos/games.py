@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import date, datetime
 from typing import Any
 
+from standing.achievements import Earned
 from storage.errors import (
     FineAboveCap,
     FriendlyGame,
@@ -34,6 +35,7 @@ from storage.repos import _ops, _rows
 from storage.repos.account_cache import AccountCache
 from storage.repos.outbox import Queued, enqueue_in
 from storage.sql import Connection, Store, lock_rows
+from storage.standing.achievements import record_achievements
 from storage.standing.ratings import record_outcome
 
 
@@ -397,13 +399,17 @@ class Games:
     async def finish(
         self, game_id: int, *, status: str, points: Sequence[GamePoints], day: date,
         winner: str | None = None,
+        tell: Callable[[Sequence[Earned]], Sequence[Queued]] | None = None, wall: float = 0.0,
     ) -> bool:
         """End the game: final status ('finished' or 'aborted'), finish day and its ledger
         rows in one transaction, with the outcome (``winner``, the engine's: civilians, mafia,
         draw) and the players' ratings it moves (storage/standing/). Idempotent by game id:
         returns False and writes nothing if this game's points were already applied. A
         friendly game ends with no points, no outcome and counts for nobody (``points``
-        given: :class:`FriendlyGame`, nothing written)."""
+        given: :class:`FriendlyGame`, nothing written). A counted game also moves its
+        players' achievements (storage/standing/achievements.py): the messages ``tell``
+        makes of the levels earned are queued in the same transaction (``wall``: the
+        outbox's clock)."""
         if status not in FINAL_STATUSES:
             raise InvalidValue("status", status, "not_final")
         touched: list[int] = []  # the accounts whose games_played it counts
@@ -423,6 +429,11 @@ class Games:
             )
             if not await _ops.record_points(conn, game_id, points, day, touched):
                 return False
+            counted = None
             if status == STATUS_FINISHED and winner is not None:
-                await record_outcome(conn, game_id, winner)
+                counted = await record_outcome(conn, game_id, winner)
+            if counted is not None and counted.facts is not None:
+                earned = await record_achievements(conn, game_id, counted.facts)
+                if tell is not None and earned:
+                    await enqueue_in(conn, tell(earned), wall)
             return True

@@ -45,6 +45,7 @@ from storage.repos.account_cache import AccountCache
 from storage.repos.games import fetch_game
 from storage.repos.outbox import Queued, enqueue_in
 from storage.sql import Connection, Row, Store, lock_rows
+from storage.standing.achievements import Achievements
 from storage.standing.ratings import Ratings
 
 MAX_COMPLAINT_LENGTH = 2000
@@ -383,9 +384,11 @@ class Voids:
                                      created_at=a.created_at, closed_at=now, closed_by=by)
                               for a in closing))
             chats = await enqueue_in(conn, tell(voided) if tell is not None else (), wall)
-        # the game no longer counts: every rating again from scratch (a crash before this
-        # leaves it to `python -m storage rerate`)
+        # the game no longer counts: every rating again from scratch, and its players'
+        # achievements from their own games (a crash before this leaves it to `python -m
+        # storage rerate`)
         await Ratings(self._db).rerate()
+        await Achievements(self._db).rebuild(players=[s.tg_id for s in voided.game.seats])
         return voided, chats
 
     async def shortfalls(self, game_id: int) -> dict[int, int]:

@@ -9,6 +9,7 @@ from typing import NamedTuple
 
 from engine import Role, Winner
 from standing.counting import counts_for_standing
+from standing.facts import GameFacts
 from standing.rating import (
     MODEL,
     PROVISIONAL_GAMES,
@@ -93,10 +94,19 @@ async def _write(conn: Connection, ratings: dict[Key, Rating]) -> None:
             [v for row in chunk for v in row])
 
 
-async def record_outcome(conn: Connection, game_id: int, winner: str) -> None:
+class Counted(NamedTuple):
+    """A game that counts, as its end rated it: its number and its facts (None: its log
+    gives none)."""
+
+    seq: int
+    facts: GameFacts | None
+
+
+async def record_outcome(conn: Connection, game_id: int, winner: str) -> Counted | None:
     """At a game's end, in the transaction that applies its points (``Games.finish``, which
     has locked the seated players' rows, so two games sharing a player take their numbers in
-    the order they commit): number the outcome and rate the game if it counts."""
+    the order they commit): number the outcome and rate the game if it counts. None unless
+    it counts."""
     numbered = await conn.execute_fetchall(
         "INSERT INTO game_outcomes (game_id, winner, kills_read) VALUES (?, ?, 1)"
         " RETURNING seq",
@@ -106,10 +116,10 @@ async def record_outcome(conn: Connection, game_id: int, winner: str) -> None:
         "SELECT status, voided_at, friendly FROM games WHERE id = ?", (game_id,))
     status, voided_at, friendly = next(iter(rows))
     if not counts_for_standing(OutcomeRow(str(status), winner, voided_at, bool(friendly))):
-        return
+        return None
     seats = (await _seats(conn, [game_id])).get(game_id)
     if not seats:
-        return
+        return Counted(seq, None)
     standings = Standings()
     standings.held.update(
         (key, Held(MODEL.rating(mu=r.mu, sigma=r.sigma), r.games, r.wins))
@@ -120,6 +130,7 @@ async def record_outcome(conn: Connection, game_id: int, winner: str) -> None:
     facts = kills.facts_of(game_id, await kills.log_of(conn, game_id))
     if facts is not None:
         await kills.write(conn, seq, kills.kills_of(seq, game_id, facts), mark=False)
+    return Counted(seq, facts)
 
 
 class Ratings:

@@ -40,7 +40,8 @@ TABLES: tuple[str, ...] = (
     "game_points_applied", "ledger", "immunity_orders", "first_day_killed", "complaints",
     "admin_log", "imported_players", "outbox", "gifts", "gift_requests", "gift_drafts",
     "evenings", "evening_signups", "game_void_shortfalls", "appeals", "network_admins",
-    "club_admins", "network_settings", "game_outcomes", "ratings",
+    "club_admins", "network_settings", "game_outcomes", "ratings", "achievement_progress",
+    "achievements",
 )
 DERIVED = ("balances", "rank_histogram")  # kept by triggers on both sides
 # (table, its identity column)

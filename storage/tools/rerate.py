@@ -1,8 +1,9 @@
-"""``python -m storage rerate DB``: every rating rebuilt from scratch. The outcomes of games that
-ended before the outcomes were kept are first read from their logs (the same replay the copy
-checks with), then the counted games are folded in the order they ended (the ratings and each
-player's history); last, the night kills of the games that ended before they were kept are
-read from their logs."""
+"""``python -m storage rerate DB``: every rating and every achievement rebuilt from scratch. The
+outcomes of games that ended before the outcomes were kept are first read from their logs (the
+same replay the copy checks with), then the counted games are folded in the order they ended
+(the ratings and each player's history); then the night kills of the games that ended before
+they were kept are read from their logs; last, every achievement is folded again from the
+counted games' logs."""
 
 from __future__ import annotations
 
@@ -17,10 +18,12 @@ class Rerated(NamedTuple):
     read: int  # outcomes read from the logs now
     rated: int  # games the ratings were folded from
     kills: int = 0  # games whose night kills were read from their logs now
+    achieved: int = 0  # games the achievements were folded from
 
 
 async def rerate(db: Database) -> Rerated:
-    """Read the missing outcomes from their logs, then rebuild every rating."""
+    """Read the missing outcomes from their logs, then rebuild every rating and every
+    achievement."""
     unread = await db.ratings.unread()
     for game_id in unread:
         game = await db.games.get(game_id)
@@ -30,7 +33,7 @@ async def rerate(db: Database) -> Rerated:
     unread_kills = await db.kills.unread()  # the games that ended before the kills were kept
     for seq, game_id in unread_kills:
         await db.kills.read_log(seq, game_id)
-    return Rerated(len(unread), rated, len(unread_kills))
+    return Rerated(len(unread), rated, len(unread_kills), await db.achievements.rebuild())
 
 
 async def main(target: str | Path) -> Rerated:
