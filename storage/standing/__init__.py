@@ -5,8 +5,8 @@ records by card, the rivals; ``history.py``) and who killed whom at night (``nig
 read from the game's log: ``kills.py``) and the achievements (each player's counters and the
 levels earned: ``achievements.py``), written at a game's end in the transaction that
 applies its points (``ratings.record_outcome``, called by ``Games.finish``) and rebuilt from
-scratch by ``Ratings.rerate`` and ``Achievements.rebuild`` (``python -m storage rerate``, ``storage/tools/rerate.py``). The
-numbers are computed by the pure ``standing`` package.
+scratch by ``Ratings.rerate`` and ``Achievements.rebuild`` (``python -m storage rerate``,
+``storage/tools/rerate.py``). The numbers are computed by the pure ``standing`` package.
 
 May import: ``standing``, ``engine``, ``record``, ``storage.sql`` and the value modules
 (``storage.models``, ``storage.errors``).

@@ -34,7 +34,7 @@ class Award(NamedTuple):
     earned_on: date
 
 
-class _Event(NamedTuple):
+class _LogLine(NamedTuple):
     seq: int
     kind: str
     payload: dict[str, object]
@@ -49,7 +49,7 @@ class _Outcome(NamedTuple):
     friendly: bool
 
 
-def _facts(game_id: int, events: Sequence[_Event]) -> GameFacts | None:
+def _facts(game_id: int, events: Sequence[_LogLine]) -> GameFacts | None:
     """The game's facts; a log that cannot be replayed earns nothing (said in the log) rather
     than holding up its game's end, the same way at the end and in a rebuild."""
     try:
@@ -60,8 +60,8 @@ def _facts(game_id: int, events: Sequence[_Event]) -> GameFacts | None:
         return None
 
 
-async def _logs(conn: Connection, game_ids: Sequence[int]) -> dict[int, list[_Event]]:
-    out: dict[int, list[_Event]] = {g: [] for g in game_ids}
+async def _logs(conn: Connection, game_ids: Sequence[int]) -> dict[int, list[_LogLine]]:
+    out: dict[int, list[_LogLine]] = {g: [] for g in game_ids}
     for start in range(0, len(game_ids), GAMES_AT_ONCE):
         chunk = game_ids[start:start + GAMES_AT_ONCE]
         marks = ",".join("?" * len(chunk))
@@ -69,7 +69,7 @@ async def _logs(conn: Connection, game_ids: Sequence[int]) -> dict[int, list[_Ev
             f"SELECT game_id, seq, kind, payload FROM game_events WHERE game_id IN ({marks})"
             " ORDER BY game_id, seq", chunk)
         for game_id, seq, kind, payload in rows:
-            out[int(game_id)].append(_Event(int(seq), str(kind), json.loads(payload)))
+            out[int(game_id)].append(_LogLine(int(seq), str(kind), json.loads(payload)))
     return out
 
 
@@ -192,7 +192,7 @@ async def _fold(conn: Connection, awards: Awards, days: dict[int, str], after: i
 
 
 def _add_all(awards: Awards, days: dict[int, str], counted: Sequence[tuple[int, str]],
-             logs: dict[int, list[_Event]]) -> int:
+             logs: dict[int, list[_LogLine]]) -> int:
     added = 0
     for game_id, day in counted:
         facts = _facts(game_id, logs[game_id])
