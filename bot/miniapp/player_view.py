@@ -20,6 +20,7 @@ from bot.evenings.service import EveningService
 from bot.services.accounts import Accounts
 from bot.services.shop import Shop
 from standing.rating import Side
+from standing.roles import MIN_ROLE_GAMES, Compared, compare, compare_sides
 from storage.db import Database
 from storage.models import EVENING_OPEN, Club, Evening, Player
 from views import evenings as evening_texts
@@ -31,7 +32,9 @@ GAMES_SHOWN = 50  # the latest finished games listed (the counts are over all of
 EVENINGS_SHOWN = 20
 SIDES = (Side.ALL, Side.CIVILIANS, Side.MAFIA)
 # the page's fixed words (``miniapp.player.KEY``)
-PAGE_TEXTS = ("title", "tab_profile", "tab_games", "tab_shop", "tab_evenings", "rating",
+PAGE_TEXTS = ("title", "tab_profile", "tab_roles", "tab_games", "tab_shop", "tab_evenings",
+              "rating", "graph", "roles", "sides", "roles_none", "rivals", "killed_by",
+              "killed",
               "requests", "collect", "no", "my_page", "how", "games_none", "evenings_none",
               "close", "refused", "offline", "no_init_data")
 
@@ -76,9 +79,49 @@ class PlayerReads:
             "texts": {key: w(f"miniapp.player.{key}") for key in PAGE_TEXTS},
             "profile": profile_json(player, record, w),
             "rating": rating_json(record, w),
+            "graph": await self.graph_json(player),
+            "roles": await self.roles_json(player, w),
             "games": [game_json(g, w, record.sex) for g in record.games[:GAMES_SHOWN]],
             "shop": await self.shop_json(player, w),
             "evenings": await self.evenings_json(player, w),
+        }
+
+    async def graph_json(self, player: Player) -> dict[str, Any] | None:
+        """The overall rating after each counted game, oldest first (None: under two games,
+        no line to draw)."""
+        points = await self.db.history.points(player.tg_id)
+        if len(points) < 2:
+            return None
+        return {"points": [round(p.ordinal, 2) for p in points],
+                "games": [p.game_id for p in points]}
+
+    async def roles_json(self, player: Player, w: Words) -> dict[str, Any]:
+        """The counted games by card and by side, each beside everyone's win rate with it;
+        the players met most; the night kills by card."""
+        mine = await self.db.history.roles(player.tg_id)
+        everyone = await self.db.history.everyone() if mine else {}
+
+        def row(c: Compared, name: str) -> dict[str, Any]:
+            return {"name": name, "games": c.mine.games, "won": _percent(c.mine.rate),
+                    "everyone": _percent(c.everyone.rate), "few": c.mine.games < MIN_ROLE_GAMES}
+        rivals = await self.db.history.rivals(player.tg_id) if mine else []
+        killed_by = await self.db.kills.killed_by(player.tg_id) if mine else {}
+        killed = await self.db.kills.killed(player.tg_id) if mine else {}
+        return {
+            "none": None if mine else w("miniapp.player.roles_none"),
+            "head": [w("miniapp.player.role_card"), w("web.standing.games"),
+                     w("miniapp.player.role_won"), w("miniapp.player.role_everyone")],
+            "side_head": [w("web.standing.side"), w("web.standing.games"),
+                          w("miniapp.player.role_won"), w("miniapp.player.role_everyone")],
+            "cards": [row(c, w(f"game.role.{c.name}")) for c in compare(mine, everyone)],
+            "sides": [row(c, w(f"stats.side.{c.name}")) for c in compare_sides(mine, everyone)
+                      if c.mine.games] if mine else [],
+            "note": w("miniapp.player.roles_note", games=MIN_ROLE_GAMES) if mine else None,
+            "rivals": [{"nickname": r.nickname, "line": w(
+                "miniapp.player.rival", together=r.together, won_together=r.won_together,
+                against=r.against, won_against=r.won_against)} for r in rivals],
+            "killed_by": _kills(killed_by, w),
+            "killed": _kills(killed, w),
         }
 
     async def shop_json(self, player: Player, w: Words) -> dict[str, Any]:
@@ -153,6 +196,16 @@ class PlayerReads:
             "in": w("evening.button.in") if open_ and me is None else None,
             "out": w("evening.button.out") if open_ and me is not None else None,
         }
+
+
+def _percent(rate: float | None) -> str:
+    return "—" if rate is None else f"{round(100 * rate)}%"
+
+
+def _kills(by_role: dict[str, int], w: Words) -> list[str]:
+    """``{role: count}`` as lines, the most first."""
+    return [w("miniapp.player.kill", role=w(f"game.role.{role}"), count=n)
+            for role, n in sorted(by_role.items(), key=lambda kv: (-kv[1], kv[0]))]
 
 
 def _club_name(club: Club | None) -> str:

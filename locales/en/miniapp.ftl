@@ -80,6 +80,23 @@ miniapp-player-tab_profile = Profile
 miniapp-player-tab_games = Games
 miniapp-player-tab_shop = Gifts
 miniapp-player-tab_evenings = Evenings
+miniapp-player-tab_roles = Roles
+miniapp-player-graph = Your rating after each counted game
+miniapp-player-roles = By card
+miniapp-player-sides = By side
+miniapp-player-roles_none = No counted game yet: the cards, the rivals and the kills come with the first.
+miniapp-player-role_card = Card
+miniapp-player-role_won = Won
+miniapp-player-role_everyone = Everyone
+miniapp-player-roles_note = “Everyone”: how often the card wins for all who got it, so a card that often wins is not mistaken for skill. Under { $games ->
+        [one] { $games } game
+       *[other] { $games } games
+    } with a card its share says little yet (greyed).
+miniapp-player-rivals = The players you meet most
+miniapp-player-rival = same side: { $together } (won { $won_together }), against: { $against } (won { $won_against })
+miniapp-player-killed_by = Killed at night by
+miniapp-player-killed = Your shots killed at night
+miniapp-player-kill = { $role }: { $count }
 miniapp-player-rating = Skill rating
 miniapp-player-requests = Your requests (their points are reserved until the gift is handed over)
 miniapp-player-collect = Collect it at:

@@ -82,6 +82,24 @@ miniapp-player-tab_profile = Профиль
 miniapp-player-tab_games = Игры
 miniapp-player-tab_shop = Подарки
 miniapp-player-tab_evenings = Вечера
+miniapp-player-tab_roles = Роли
+miniapp-player-graph = Ваш рейтинг после каждой засчитанной игры
+miniapp-player-roles = По картам
+miniapp-player-sides = По командам
+miniapp-player-roles_none = Засчитанных игр пока нет: карты, соперники и ночные убийства появятся после первой.
+miniapp-player-role_card = Карта
+miniapp-player-role_won = Побед
+miniapp-player-role_everyone = У всех
+miniapp-player-roles_note = «У всех» — как часто карта побеждает у всех, кому она выпадала: карта, которая и так часто выигрывает, не выдаётся за мастерство. Меньше { $games ->
+        [one] { $games } игры
+        [few] { $games } игр
+       *[many] { $games } игр
+    } с картой — доля пока мало о чём говорит (серым).
+miniapp-player-rivals = С кем вы играете чаще всего
+miniapp-player-rival = в одной команде: { $together } (побед { $won_together }), против: { $against } (побед { $won_against })
+miniapp-player-killed_by = Кто убивал вас ночью
+miniapp-player-killed = Кого убили ваши ночные выстрелы
+miniapp-player-kill = { $role }: { $count }
 miniapp-player-rating = Рейтинг мастерства
 miniapp-player-requests = Ваши заявки (баллы в резерве, пока подарок не выдан)
 miniapp-player-collect = Где забрать:

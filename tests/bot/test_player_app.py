@@ -21,6 +21,7 @@ from tests.bot.helpers import CLUB_ID
 from tests.bot.test_shop import NEO, TRIN, add_gift, request_gift, requests_of, setup
 from tests.fakes.telegram_server import FakeTelegram
 from tests.game.flow import free_port, wait_until
+from tests.storage.test_history import three_games
 from tests.web.initdata import forge, sign_init_data
 
 PORT = free_port()
@@ -359,3 +360,34 @@ async def test_no_button_where_the_app_cannot_open(
     reply = await ask(NEO, "/profile")
     assert not reply.reply_markup
     assert fake.menu_buttons[None] == {"type": "default"}
+
+
+async def test_the_rating_graph_cards_rivals_and_kills(
+        app: App, fake: FakeTelegram, clock: FixedClock, http: aiohttp.ClientSession) -> None:
+    """Three counted games by hand (tests/storage/test_history.py's): player 1 was the Mafia in
+    two, the Doctor in one; the app draws the rating after each, the cards beside everyone's
+    win rate with them, the players met most; player 7 never played."""
+    await three_games(app.services.db)
+    status, mine = await get(http, "/me", auth(fake, clock, 1))
+    assert status == 200
+    history = await app.services.db.history.points(1)
+    assert mine["graph"]["points"] == [round(p.ordinal, 2) for p in history]
+    assert len(mine["graph"]["games"]) == 3
+    roles = mine["roles"]
+    assert roles["none"] is None
+    assert roles["head"] == ["Карта", "Игр", "Побед", "У всех"]
+    # Mafia: 2 games, none won (a draw is no win); everyone with it: 1 of 4
+    assert roles["cards"] == [
+        {"name": "Мафия", "games": 2, "won": "0%", "everyone": "25%", "few": True},
+        {"name": "Доктор", "games": 1, "won": "0%", "everyone": "33%", "few": True}]
+    assert [s["name"] for s in roles["sides"]] == ["Мирные жители", "Мафия"]
+    assert roles["side_head"][0] == "Команда"
+    assert roles["rivals"][0] == {
+        "nickname": "nick2",
+        "line": "в одной команде: 1 (побед 0), против: 2 (побед 0)"}
+    assert roles["killed_by"] == [] and roles["killed"] == []  # no night in these games
+    # one counted game is no line; none: no cards either, and nothing of another's
+    status, never = await get(http, "/me", auth(fake, clock, 7))
+    assert never["graph"] is None and never["roles"]["cards"] == []
+    assert never["roles"]["none"].startswith("Засчитанных игр пока нет")
+    assert never["roles"]["rivals"] == []

@@ -73,6 +73,7 @@ CASES: dict[str, tuple[str, tuple[str, str, str], tuple[str, str], dict[str, Any
     "panel.preset.default": ("count", CARDS_RU, CARDS_EN, {}),
     "miniapp.action.preset_default": ("count", CARDS_RU, CARDS_EN, {}),
     "miniapp.player.gift": ("price", POINTS_RU, POINTS_EN, {"left": 2}),
+    "miniapp.player.roles_note": ("games", ("игры", "игр", "игр"), GAMES_EN, {}),
     "miniapp.player.fouls": ("fouls", ("нарушение", "нарушения", "нарушений"),
                              ("foul", "fouls"), {}),
     "miniapp.player.evening": ("tables", ("стол", "стола", "столов"), ("table", "tables"),

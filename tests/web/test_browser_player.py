@@ -101,7 +101,7 @@ async def shop_with_a_photo(flow: Flow) -> None:
 async def test_nothing_of_the_running_game_then_the_whole_record(
         browser: Browser, flow: Flow) -> None:
     player = flow.table.seats[1].tg_id
-    cards = {info.tg_id: flow.table.game.player(seat).role
+    cards_of = {info.tg_id: flow.table.game.player(seat).role
              for seat, info in flow.table.seats.items()}
     tr = default_translator()
     roles = {tr.t(lang, f"game.role.{r}") for r in Role for lang in ("en", "ru")}
@@ -110,6 +110,8 @@ async def test_nothing_of_the_running_game_then_the_whole_record(
     # mid-game: the record, the rating and the games are as before the game
     during = await me(flow.fake, player)
     assert during["games"] == [] and during["rating"]["rows"] == []
+    assert during["graph"] is None and during["roles"]["cards"] == []
+    assert during["roles"]["rivals"] == [] and during["roles"]["killed_by"] == []
     assert during["profile"]["lines"][0] == "Points: 0"
     dump = json.dumps(during, ensure_ascii=False)
     assert "game/" not in dump
@@ -144,10 +146,18 @@ async def test_nothing_of_the_running_game_then_the_whole_record(
     assert "provisional" in await page.inner_text("#ratings")
     assert await page.get_attribute("#my-page", "href") == f"../player/{nick}?lang=en"
     await shot(page, "player-miniapp.png")
+    # the card played, beside everyone's win rate with it; the players met
+    await page.click("#tabs button[data-tab=roles]")
+    cards = await page.locator("#cards tbody tr").all_inner_texts()
+    assert len(cards) == 1 and cards[0].startswith(tr.t("en", f"game.role.{cards_of[player]}"))
+    rivals = await page.locator("#rivals li .nick").all_inner_texts()
+    assert len(rivals) == 5 and set(rivals) <= {f"Player{i}" for i in range(1, 11)}
+    assert nick not in rivals
+    await shot(page, "player-miniapp-roles.png")
     await page.click("#tabs button[data-tab=games]")
     game = page.locator(f"#game-list li[data-game='{flow.game_id}']")
     assert await game.count() == 1
-    assert tr.t("en", f"game.role.{cards[player]}") in await game.inner_text()
+    assert tr.t("en", f"game.role.{cards_of[player]}") in await game.inner_text()
     link = game.locator("a")
     assert await link.get_attribute("href") == f"../game/{flow.game_id}?lang=en"
     # the shop: the photo comes through the bot; the exchange from the page

@@ -23,7 +23,7 @@
   function fatal(text) {
     root.setAttribute("data-state", "refused");
     $("tabs").hidden = true;
-    ["profile", "games", "shop", "evenings"].forEach(function (t) { $(t).hidden = true; });
+    ["profile", "roles", "games", "shop", "evenings"].forEach(function (t) { $(t).hidden = true; });
     $("fatal").textContent = text;
     $("fatal").hidden = false;
     if (tg && tg.close) {
@@ -112,6 +112,82 @@
     if (p.page) link($("my-page"), p.page);
     $("how").textContent = data.texts.how;
     link($("how"), "rating");
+  }
+
+  var SVG = "http://www.w3.org/2000/svg";
+  function svg(tag, attrs, text) {
+    var e = document.createElementNS(SVG, tag);
+    Object.keys(attrs).forEach(function (k) { e.setAttribute(k, String(attrs[k])); });
+    if (text !== undefined) e.textContent = text;
+    return e;
+  }
+
+  function drawGraph() {  // the rating after each counted game: a line over the games
+    var box = $("graph"), graph = data.graph;
+    Array.prototype.forEach.call(box.querySelectorAll("svg"), function (n) { n.remove(); });
+    box.hidden = !graph;
+    if (!graph) return;
+    $("graph-title").textContent = data.texts.graph;
+    var ys = graph.points, W = 340, H = 150, L = 30, R = 6, T = 8, B = 8;
+    var lo = Math.min.apply(null, ys.concat([0])), hi = Math.max.apply(null, ys.concat([0]));
+    if (hi - lo < 2) { hi += 1; lo -= 1; }
+    function x(i) { return L + (W - L - R) * i / (ys.length - 1); }
+    function y(v) { return T + (H - T - B) * (hi - v) / (hi - lo); }
+    var s = svg("svg", { viewBox: "0 0 " + W + " " + H, role: "img", "aria-label": data.texts.graph });
+    s.appendChild(svg("rect", { x: L, y: T, width: W - L - R, height: H - T - B, fill: "none", "class": "frame" }));
+    s.appendChild(svg("line", { x1: L, x2: W - R, y1: y(0), y2: y(0), "class": "zero" }));
+    [hi, 0, lo].forEach(function (v) {
+      s.appendChild(svg("text", { x: L - 4, y: y(v) + 3, "text-anchor": "end" }, v.toFixed(1)));
+    });
+    s.appendChild(svg("polyline", { "class": "line", points: ys.map(function (v, i) {
+      return x(i).toFixed(1) + "," + y(v).toFixed(1); }).join(" ") }));
+    s.appendChild(svg("circle", { cx: x(ys.length - 1), cy: y(ys[ys.length - 1]), r: 3 }));
+    box.appendChild(s);
+  }
+
+  function table(id, head, rows) {
+    var t = $(id);
+    var tr = clear(t.tHead.rows[0]);
+    head.forEach(function (h) { tr.appendChild(el("th", null, h)); });
+    var body = clear(t.tBodies[0]);
+    rows.forEach(function (r) {
+      var row = el("tr", r.few ? "few" : "");
+      row.appendChild(el("td", null, r.name));
+      row.appendChild(el("td", "num", r.games));
+      row.appendChild(el("td", "num", r.won));
+      row.appendChild(el("td", "num", r.everyone));
+      body.appendChild(row);
+    });
+  }
+
+  function lines(id, titleId, title, items) {
+    var list = clear($(id));
+    items.forEach(function (item) { list.appendChild(item); });
+    $(titleId).textContent = title;
+    $(titleId).hidden = list.hidden = !items.length;
+  }
+
+  function drawRoles() {
+    var r = data.roles;
+    $("roles-none").textContent = r.none || "";
+    $("roles-none").hidden = !r.none;
+    $("roles-some").hidden = !!r.none;
+    if (r.none) return;
+    $("cards-title").textContent = data.texts.roles;
+    table("cards", r.head, r.cards);
+    $("sides-title").textContent = data.texts.sides;
+    table("sides", r.side_head, r.sides);
+    $("roles-note").textContent = r.note || "";
+    lines("rivals", "rivals-title", data.texts.rivals, r.rivals.map(function (p) {
+      var li = el("li");
+      li.appendChild(el("span", "nick", p.nickname));
+      li.appendChild(el("div", "muted", p.line));
+      return li;
+    }));
+    lines("killed-by", "killed-by-title", data.texts.killed_by,
+          r.killed_by.map(function (t) { return el("li", null, t); }));
+    lines("killed", "killed-title", data.texts.killed,
+          r.killed.map(function (t) { return el("li", null, t); }));
   }
 
   function drawGames() {
@@ -253,6 +329,8 @@
     T.offline = data.texts.offline;
     T.close = data.texts.close;
     drawProfile();
+    drawGraph();
+    drawRoles();
     drawGames();
     drawShop();
     drawEvenings();
