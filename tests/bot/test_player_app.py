@@ -16,6 +16,7 @@ import aiohttp
 import pytest
 
 from bot.app import App
+from bot.miniapp.photos import GiftPhotos, PhotoUnavailable, content_type
 from tests.bot.conftest import ADMIN_ID, HOST_ID, FixedClock
 from tests.bot.helpers import CLUB_ID
 from tests.bot.test_shop import NEO, TRIN, add_gift, request_gift, requests_of, setup
@@ -391,3 +392,26 @@ async def test_the_rating_graph_cards_rivals_and_kills(
     assert never["graph"] is None and never["roles"]["cards"] == []
     assert never["roles"]["none"].startswith("Засчитанных игр пока нет")
     assert never["roles"]["rivals"] == []
+
+
+async def test_the_photos_cache_is_bounded_and_keeps_no_failure() -> None:
+    asked: list[str] = []
+    failing = {"gone"}
+
+    async def fetch(file_id: str) -> bytes | None:
+        asked.append(file_id)
+        if file_id in failing:
+            raise RuntimeError("Bad Request: wrong file_id")
+        return None if file_id == "huge" else file_id.encode() * 3  # 6 bytes for "ab"
+
+    photos = GiftPhotos(fetch, cache_bytes=10)
+    assert await photos.get("ab") == b"ababab"
+    assert await photos.get("ab") == b"ababab" and asked == ["ab"]  # kept
+    assert await photos.get("cd") == b"cdcdcd"  # 12 bytes would be over 10: "ab" goes
+    assert await photos.get("ab") == b"ababab" and asked == ["ab", "cd", "ab"]
+    for missing in ("gone", "huge"):
+        for _ in range(2):  # a failure is not kept: asked again next time
+            with pytest.raises(PhotoUnavailable):
+                await photos.get(missing)
+    assert asked[-4:] == ["gone", "gone", "huge", "huge"]
+    assert content_type(png()) == "image/png" and content_type(b"\xff\xd8\xff") == "image/jpeg"
