@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 import pytest
 from aiogram import Bot
@@ -41,7 +41,7 @@ def make_settings(fake: FakeTelegram, tmp_path: Path, **overrides: Any) -> Setti
         "flood_burst": 0,
     }
     values.update(overrides)
-    return Settings(_env_file=None, **values)  # type: ignore[call-arg]
+    return Settings(_env_file=None, **values)
 
 
 class FixedClock:
@@ -63,7 +63,7 @@ async def fake() -> AsyncIterator[FakeTelegram]:
 @pytest.fixture
 async def bot(fake: FakeTelegram) -> AsyncIterator[Bot]:
     """An aiogram ``Bot`` on the fake, built as the app builds it (``make_bot``)."""
-    settings = Settings(  # type: ignore[call-arg]
+    settings = Settings(
         _env_file=None, bot_token=fake.token, telegram_api_url=fake.base_url
     )
     bot = make_bot(settings)
@@ -103,11 +103,15 @@ async def app(
         await asyncio.wait_for(task, 10)
 
 
-Ask = Callable[..., Any]
+class Ask(Protocol):
+    """The ``ask`` fixture's helper."""
+
+    async def __call__(self, user: FakeUser | int, text: str, *,
+                       chat_id: int | None = None) -> SentMessage: ...
 
 
 @pytest.fixture
-def ask(fake: FakeTelegram) -> Callable[..., Any]:
+def ask(fake: FakeTelegram) -> Ask:
     """``await ask(user, "/cmd args")``: send in the user's private chat, return the reply."""
 
     async def _ask(user: FakeUser | int, text: str, *, chat_id: int | None = None) -> SentMessage:

@@ -43,7 +43,7 @@ async def test_start_join_payload_without_lobby(app: App, fake: FakeTelegram, as
     user = fake.user(5, "Eve", language_code="en")
     await fake.send(user, "/start join_42")
     greeting = await fake.next_message(5)
-    assert "Welcome" in greeting.text
+    assert "Welcome" in greeting.said
     missing = await fake.next_message(5)
     assert missing.text == "This game lobby is not found or is already closed."
 
@@ -62,23 +62,23 @@ async def test_start_join_payload_reaches_the_hook(
     await ask(user, "/start join_7")
     assert await asyncio.wait_for(called, 5) == (6, 7, "en")
     await ask(user, "/help")  # no "lobby not found" in between
-    assert [m.text for m in fake.messages(6)][1].startswith("<b>Mafia club bot</b>")
+    assert [m.said for m in fake.messages(6)][1].startswith("<b>Mafia club bot</b>")
 
 
 async def test_start_bad_payload(app: App, fake: FakeTelegram, ask: Any) -> None:
     user = fake.user(7, "Ann", language_code="en")
     await fake.send(user, "/start hello")
     await fake.next_message(7)
-    assert "not valid" in (await fake.next_message(7)).text
+    assert "not valid" in (await fake.next_message(7)).said
 
 
 async def test_help_both_languages(app: App, fake: FakeTelegram, ask: Any) -> None:
     ru = fake.user(8, "Ру", language_code="ru")
     en = fake.user(9, "En", language_code="en")
     assert "/balance" in (await ask(ru, "/help")).text
-    assert "Бот клуба" in fake.messages(8)[0].text
+    assert "Бот клуба" in fake.messages(8)[0].said
     assert "Mafia club bot" in (await ask(en, "/help")).text
-    assert "/redeem" not in fake.messages(9)[0].text
+    assert "/redeem" not in fake.messages(9)[0].said
 
 
 async def test_commands_need_start_first(app: App, fake: FakeTelegram, ask: Any) -> None:
@@ -199,8 +199,8 @@ async def test_spouse_accept_and_divorce(app: App, fake: FakeTelegram, ask: Any)
     assert proposal.text == ("Игрок <b>Romeo</b> хочет отметить в боте, что вы супруги. "
                              "Подтверждаете?")
     await fake.press(31, proposal, button="Да")
-    assert (await fake.next_edit(31)).text.startswith("Готово: в боте вы и <b>Romeo</b>")
-    assert (await fake.next_message(30)).text.startswith("You and <b>Juliet</b>")
+    assert (await fake.next_edit(31)).said.startswith("Готово: в боте вы и <b>Romeo</b>")
+    assert (await fake.next_message(30)).said.startswith("You and <b>Juliet</b>")
     # the spouse's line says husband or wife once their sex is known, a neutral word before
     assert "Spouse: Juliet" in (await ask(30, "/profile")).text
     assert "\nБрак: Romeo\n" in (await ask(31, "/profile")).text

@@ -110,7 +110,7 @@ async def test_block_and_unblock(app: App, fake: FakeTelegram, ask: Any) -> None
     reply = await ask(ADMIN_ID, "/block Neo cheating at cards")
     assert reply.text == "<b>Neo</b> is blocked; their points are burned."
     notice = await fake.next_message(70)
-    assert notice.text.endswith("Reason: cheating at cards")
+    assert notice.said.endswith("Reason: cheating at cards")
     assert await app.services.db.ledger.balance(70) == 0
     assert (await ask(ADMIN_ID, "/block Neo")).text == "<b>Neo</b> is already blocked."
     # a blocked account may not play, change its nickname or complain
@@ -118,10 +118,10 @@ async def test_block_and_unblock(app: App, fake: FakeTelegram, ask: Any) -> None
     assert (await ask(70, "/complain Trinity Ann x")).text.startswith("Your account is blocked")
     await fake.send(70, "/start join_5")
     await fake.next_message(70)
-    assert (await fake.next_message(70)).text.startswith("Your account is blocked")
+    assert (await fake.next_message(70)).said.startswith("Your account is blocked")
     assert "Account: blocked" in (await ask(70, "/profile")).text
     assert (await ask(ADMIN_ID, "/unblock neo")).text == "<b>Neo</b> is unblocked."
-    assert (await fake.next_message(70)).text.startswith("Your account is unblocked")
+    assert (await fake.next_message(70)).said.startswith("Your account is unblocked")
     assert (await ask(70, "/nick Neo2")).text == "Your nickname is now <b>Neo2</b>."
     actions = [a.action for a in await app.services.db.admin_log.recent(10)]
     assert "block" in actions and "unblock" in actions
@@ -130,7 +130,7 @@ async def test_block_and_unblock(app: App, fake: FakeTelegram, ask: Any) -> None
 async def test_block_without_reason(app: App, fake: FakeTelegram, ask: Any) -> None:
     await _setup(app, fake, ask)
     await ask(ADMIN_ID, "/block Trinity Ann")
-    assert (await fake.next_message(71)).text.endswith("Причина: не указана")
+    assert (await fake.next_message(71)).said.endswith("Причина: не указана")
 
 
 async def test_export_csv_document(app: App, fake: FakeTelegram, ask: Any) -> None:

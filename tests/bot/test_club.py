@@ -31,9 +31,9 @@ async def test_import_dry_run_then_apply_then_again(app: App, fake: FakeTelegram
     await _admin(fake, ask)
     sent = await fake.send_document(ADMIN_ID, "club.csv", CSV, caption="/import")
     dry = await fake.next_message(ADMIN_ID)
-    assert "Dry run" in dry.text and "Would add 2 players" in dry.text
-    assert "line 4: not a whole number ≥ 0 (points=ten)" in dry.text
-    assert "line 5: looks like the nickname Old Timer" in dry.text
+    assert "Dry run" in dry.said and "Would add 2 players" in dry.said
+    assert "line 4: not a whole number ≥ 0 (points=ten)" in dry.said
+    assert "line 5: looks like the nickname Old Timer" in dry.said
     # issue 21: the refused rows come back as a file, with the reason in a last column
     refused = await fake.next_message(ADMIN_ID)
     assert refused.document_name == "club-refused.csv" and refused.document_bytes is not None
@@ -46,14 +46,14 @@ async def test_import_dry_run_then_apply_then_again(app: App, fake: FakeTelegram
 
     await fake.reply(ADMIN_ID, "/import apply", sent)
     done = await fake.next_message(ADMIN_ID)
-    assert done.text.startswith("<b>Imported</b> 2 players")
+    assert done.said.startswith("<b>Imported</b> 2 players")
     assert (await fake.next_message(ADMIN_ID)).document_name == "club-refused.csv"
     assert [r.nickname for r in await app.services.db.imports.pending()] == [
         "Old Timer", "Veteran"]
 
     await fake.send_document(ADMIN_ID, "club.csv", CSV, caption="/import apply")
     again = await fake.next_message(ADMIN_ID)
-    assert "0 players" in again.text and "unchanged: 2" in again.text
+    assert "0 players" in again.said and "unchanged: 2" in again.said
     assert (await fake.next_message(ADMIN_ID)).document_name == "club-refused.csv"
     assert len(await app.services.db.imports.pending()) == 2
 
@@ -63,10 +63,10 @@ async def test_import_refusals_and_non_admin(app: App, fake: FakeTelegram, ask: 
     # issue 21: an unknown column is ignored and named, not a refusal of the file
     await fake.send_document(ADMIN_ID, "c.csv", b"nickname,points,colour\nAbc,1,red\n",
                              caption="/import apply")
-    assert "Columns ignored (not known): colour" in (await fake.next_message(ADMIN_ID)).text
+    assert "Columns ignored (not known): colour" in (await fake.next_message(ADMIN_ID)).said
     assert (await fake.next_message(ADMIN_ID)).document_name == "c-refused.csv"
     await fake.send_document(ADMIN_ID, "c.csv", b"\xff\xfe\x00bad", caption="/import")
-    assert "This is not a spreadsheet" in (await fake.next_message(ADMIN_ID)).text
+    assert "This is not a spreadsheet" in (await fake.next_message(ADMIN_ID)).said
     assert "as a document" in (await ask(ADMIN_ID, "/import")).text
     fake.user(70, "Neo", language_code="en")
     await ask(70, "/start")
@@ -87,18 +87,18 @@ async def test_linking_by_username_and_by_admin_confirmation(app: App, fake: Fak
     fake.user(71, "Old", language_code="en", username="OldTimer")
     await ask(71, "/start")
     notice = await fake.next_message(71)
-    assert "username matches the club record <b>Old Timer</b>" in notice.text
+    assert "username matches the club record <b>Old Timer</b>" in notice.said
     told = await fake.next_message(ADMIN_ID)
-    assert "Old (id 71) has the username @OldTimer" in told.text
-    assert "/link Old Timer" in told.text
+    assert "Old (id 71) has the username @OldTimer" in told.said
+    assert "/link Old Timer" in told.said
     player = await db.players.get(71)
     assert player is not None and player.nickname is None and player.games_played == 0
     assert await db.ledger.balance(71) == 0
     await ask(71, "/start")  # again: told again, the admins are not
-    assert "username matches" in (await fake.next_message(71)).text
+    assert "username matches" in (await fake.next_message(71)).said
     done = await ask(ADMIN_ID, "/link Old Timer")
     assert "<b>Old Timer</b> is linked to Old (id 71); 120 points" in done.text
-    assert "120 points" in (await fake.next_message(71)).text
+    assert "120 points" in (await fake.next_message(71)).said
     assert (await db.players.get(71)).nickname == "Old Timer"  # type: ignore[union-attr]
     assert await db.ledger.balance(71) == 120
     assert [m.text for m in fake.messages(ADMIN_ID) if "has the username" in (m.text or "")] == [
@@ -108,7 +108,7 @@ async def test_linking_by_username_and_by_admin_confirmation(app: App, fake: Fak
     await ask(72, "/start")
     claim = await ask(72, "/nick veteran")
     assert "asked to confirm" in claim.text
-    assert "Vet (id 72) claims the imported nickname" in (await fake.next_message(ADMIN_ID)).text
+    assert "Vet (id 72) claims the imported nickname" in (await fake.next_message(ADMIN_ID)).said
     assert "asked to confirm" in (await ask(72, "/nick Veteran")).text  # a repeat: no new notice
     fake.user(73, "Late", language_code="en")
     await ask(73, "/start")
@@ -116,7 +116,7 @@ async def test_linking_by_username_and_by_admin_confirmation(app: App, fake: Fak
     assert (await db.players.get(72)).nickname is None  # type: ignore[union-attr]
     done = await ask(ADMIN_ID, "/link Veteran")
     assert "linked to Vet (id 72); 40 points" in done.text
-    assert "Veteran" in (await fake.next_message(72)).text
+    assert "Veteran" in (await fake.next_message(72)).said
     assert await db.ledger.balance(72) == 40 and await db.ledger.balance(73) == 0
     assert await db.imports.pending() == []
     notices = [m for m in fake.messages(ADMIN_ID) if "claims the imported" in (m.text or "")]
@@ -175,23 +175,23 @@ async def test_settings_buttons(app: App, fake: FakeTelegram, ask: Any) -> None:
     # the chat's admin switches the club to English: the panel is redrawn in English
     query = await fake.press(500, panel, button="English")
     assert (await fake.callback_answer(query))["text"] == "Сохранено."  # presser: ru
-    assert "Language: English" in (await fake.next_edit(CLUB)).text
+    assert "Language: English" in (await fake.next_edit(CLUB)).said
     assert (await app.services.db.clubs.get(CLUB)).locale == "en"  # type: ignore[union-attr]
     query = await fake.press(500, panel, button="🌙 +15")
     await fake.callback_answer(query)
-    assert "Night: 16 seconds" in (await fake.next_edit(CLUB)).text
+    assert "Night: 16 seconds" in (await fake.next_edit(CLUB)).said
     assert (await app.services.db.clubs.get(CLUB)).timers["night"] == 16  # type: ignore[union-attr]
     query = await fake.press(500, panel, button="🎲")
     await fake.callback_answer(query)
-    assert "the host draws" in (await fake.next_edit(CLUB)).text
+    assert "the host draws" in (await fake.next_edit(CLUB)).said
     # hosts: add by replying to a member's message, remove from the list
     said = await fake.send(501, "hi", chat_id=CLUB)
     await fake.reply(500, "/settings host add", said, chat_id=CLUB)
-    assert "Member is now a host" in (await fake.next_message(CLUB)).text
+    assert "Member is now a host" in (await fake.next_message(CLUB)).said
     assert await app.services.db.clubs.hosts(CLUB) == [501]
     query = await fake.press(500, panel, button="Hosts")
     await fake.callback_answer(query)
-    assert "Member (id 501)" in (await fake.next_edit(CLUB)).text
+    assert "Member (id 501)" in (await fake.next_edit(CLUB)).said
     query = await fake.press(500, panel, button="✖ Member")
     await fake.callback_answer(query)
     await fake.next_edit(CLUB)
@@ -203,7 +203,7 @@ async def test_settings_buttons(app: App, fake: FakeTelegram, ask: Any) -> None:
     await fake.next_edit(CLUB)
     query = await fake.press(500, panel, button="Compositions")
     await fake.callback_answer(query)
-    assert "3: " in (await fake.next_edit(CLUB)).text
+    assert "3: " in (await fake.next_edit(CLUB)).said
     query = await fake.press(500, panel, button="✖ 3")
     await fake.callback_answer(query)
     await fake.next_edit(CLUB)
@@ -233,13 +233,13 @@ async def test_settings_say_what_a_foul_costs(app: App, fake: FakeTelegram, ask:
         query = await fake.press(500, panel, button="🟨 Fine +1")
         assert (await fake.callback_answer(query))["text"] == "Saved."
         edited = await fake.next_edit(CLUB)
-    assert "A foul costs 2 points." in edited.text
+    assert "A foul costs 2 points." in edited.said
     query = await fake.press(500, panel, button="💀 Foul limit −1")
     await fake.callback_answer(query)
-    assert "From a player's foul 3 in a game" in (await fake.next_edit(CLUB)).text
+    assert "From a player's foul 3 in a game" in (await fake.next_edit(CLUB)).said
     query = await fake.press(500, panel, button="📣 Fouls in the chat: on/off")
     await fake.callback_answer(query)
-    assert "The club chat hears of each foul." in (await fake.next_edit(CLUB)).text
+    assert "The club chat hears of each foul." in (await fake.next_edit(CLUB)).said
     query = await fake.press(501, panel, button="🟨 Fine +1")
     assert (await fake.callback_answer(query))["text"].startswith("Only the club's admins")
     club = await app.services.db.clubs.get(CLUB)

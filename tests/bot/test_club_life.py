@@ -151,7 +151,7 @@ async def test_two_admins_racing_approve_and_refuse(app: App, fake: FakeTelegram
     answers = await asyncio.gather(
         popup(fake, ADMIN_ID, notice, notice.button_data("Approve")),
         popup(fake, NET, net_notice, net_notice.button_data("Refuse")))
-    assert answers == ["", ""]
+    assert list(answers) == ["", ""]
     club = await app.services.db.clubs.get(GROUP)
     assert club is not None and club.status in ("approved", "refused")
     loser = NET if club.status_by == ADMIN_ID else ADMIN_ID

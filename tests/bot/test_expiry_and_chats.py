@@ -44,18 +44,18 @@ async def test_expiry_warns_a_week_ahead_then_burns(
 
     report = await run_expiry(s.db, s.sender, s.translator, date(2026, 2, 27), "ru")
     assert report.warned == [91]
-    assert (await fake.next_message(91)).text.startswith("⏳ Ваш ник <b>Старик</b> и 4 балла")
+    assert (await fake.next_message(91)).said.startswith("⏳ Ваш ник <b>Старик</b> и 4 балла")
 
     report = await run_expiry(s.db, s.sender, s.translator, date(2026, 3, 5), "ru")
     assert report.burned == [90] and report.warned == []
-    assert "expired after two months" in (await fake.next_message(90)).text
+    assert "expired after two months" in (await fake.next_message(90)).said
     assert await s.db.ledger.balance(90) == 0
     player = await s.db.players.get(90)
     assert player is not None and player.nickname is None
 
     report = await run_expiry(s.db, s.sender, s.translator, date(2026, 3, 6), "ru")
     assert report.burned == [91]
-    assert (await fake.next_message(91)).text.startswith("Ваш ник и баллы сгорели")
+    assert (await fake.next_message(91)).said.startswith("Ваш ник и баллы сгорели")
     assert await s.db.ledger.balance(92) == 3
     text = (await ask(91, "/balance")).text
     assert "сгорели (2 месяца без игр)" in text
@@ -167,9 +167,9 @@ async def test_expiry_goes_on_after_an_unexpected_api_error(
     assert report.burned == [97]
     assert await s.db.ledger.balance(97) == 0
     warned = report.warned[0]
-    assert "expire on" in (await fake.next_message(warned)).text
-    assert "expired after two months" in (await fake.next_message(97)).text
+    assert "expire on" in (await fake.next_message(warned)).said
+    assert "expired after two months" in (await fake.next_message(97)).said
 
     again = await run_expiry(s.db, s.sender, s.translator, date(2026, 2, 26), "ru")
     assert again.warned == report.failed and again.failed == []  # retried, once
-    assert "expire on" in (await fake.next_message(report.failed[0])).text
+    assert "expire on" in (await fake.next_message(report.failed[0])).said

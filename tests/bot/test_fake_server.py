@@ -88,7 +88,7 @@ async def test_limits_a_group_gets_20_posts_a_minute_then_429_with_retry_after()
     clock = ManualClock()
     async with FakeTelegram(limits=TelegramLimits(), clock=clock) as fake:
         fake.group(-10, "Club")
-        settings = Settings(  # type: ignore[call-arg]
+        settings = Settings(
             _env_file=None, bot_token=fake.token, telegram_api_url=fake.base_url
         )
         bot = make_bot(settings)
@@ -114,7 +114,7 @@ async def test_limits_a_private_chat_bursts_then_1_a_second_and_30_a_second_over
     async with FakeTelegram(limits=TelegramLimits(), clock=clock) as fake:
         for uid in range(1, 41):
             fake.user(uid, f"U{uid}")
-        settings = Settings(  # type: ignore[call-arg]
+        settings = Settings(
             _env_file=None, bot_token=fake.token, telegram_api_url=fake.base_url
         )
         bot = make_bot(settings)

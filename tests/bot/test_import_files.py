@@ -16,6 +16,7 @@ from storage.spreadsheets.columns import ALIASES
 from storage.spreadsheets.files import (
     MAX_FILE_BYTES,
     MAX_ROWS,
+    Cell,
     read_table,
     write_csv,
     write_xlsx,
@@ -60,7 +61,7 @@ async def test_libreoffice_xlsx_dry_run_apply_and_the_refused_rows_sent_again(
     await _player(fake, ask, 700, "Anna")
     sent = await fake.send_document(ADMIN_ID, "club.xlsx", fixture("club-ru.xlsx"),
                                     caption="/import")
-    dry = (await fake.next_message(ADMIN_ID)).text
+    dry = (await fake.next_message(ADMIN_ID)).said
     assert "Dry run" in dry and "Would add 3 players" in dry
     assert "(linked to their Telegram accounts at once: 1)" in dry
     assert "File: .xlsx, sheet “Игроки”." in dry
@@ -80,7 +81,7 @@ async def test_libreoffice_xlsx_dry_run_apply_and_the_refused_rows_sent_again(
     assert await _pending(app) == []
 
     await fake.reply(ADMIN_ID, "/import apply", sent)
-    done = (await fake.next_message(ADMIN_ID)).text
+    done = (await fake.next_message(ADMIN_ID)).said
     assert done.startswith("<b>Imported</b> 3 players (linked to their Telegram accounts: 1)")
     assert (await fake.next_message(ADMIN_ID)).document_name == "club-refused.xlsx"
     assert await _pending(app) == ["Борис", "Старый Волк"]
@@ -94,7 +95,7 @@ async def test_libreoffice_xlsx_dry_run_apply_and_the_refused_rows_sent_again(
     await fake.send_document(ADMIN_ID, "club-refused.xlsx",
                              write_xlsx(table.header, fixed, title="refused"),
                              caption="/import apply")
-    again = (await fake.next_message(ADMIN_ID)).text
+    again = (await fake.next_message(ADMIN_ID)).said
     assert again.startswith("<b>Imported</b> 2 players") and "refused rows: 0" in again
     assert "Columns ignored (not known): Комментарий, reason." in again
     assert await _pending(app) == ["Борис", "Мария", "Старый Волк", "Ёжик"]
@@ -105,7 +106,7 @@ async def test_excel_csv_in_windows_1251_said_in_russian(app: App, fake: FakeTel
     await _admin(fake, ask, "ru")
     sent = await fake.send_document(ADMIN_ID, "клуб.csv", fixture("club-ru-1251.csv"),
                                     caption="/import")
-    dry = (await fake.next_message(ADMIN_ID)).text
+    dry = (await fake.next_message(ADMIN_ID)).said
     assert "<b>Проверка, ничего не записано.</b> Добавится 3 игрока" in dry
     assert "кодировка Windows-1251 (так сохраняет старый Excel" in dry
     assert "разделитель — точка с запятой" in dry
@@ -117,7 +118,7 @@ async def test_excel_csv_in_windows_1251_said_in_russian(app: App, fake: FakeTel
     assert lines[0].endswith(";Комментарий;причина")
     assert lines[1] == "Ёж;5;1;01.02.2026;;;;слишком короткий ник (Ёж)"
     await fake.reply(ADMIN_ID, "/import apply", sent)
-    assert (await fake.next_message(ADMIN_ID)).text.startswith("<b>Импортировано:</b> 3 игрока")
+    assert (await fake.next_message(ADMIN_ID)).said.startswith("<b>Импортировано:</b> 3 игрока")
     await fake.next_message(ADMIN_ID)
     records = {r.nickname: r for r in await app.services.db.imports.pending()}
     assert sorted(records) == ["Анна", "Борис", "Старый Волк"]
@@ -129,14 +130,14 @@ async def test_google_sheets_csv(app: App, fake: FakeTelegram, ask: Any) -> None
     await _player(fake, ask, 701, "Kate")
     await fake.send_document(ADMIN_ID, "Club - Sheet1.csv", fixture("club-en.csv"),
                              caption="/import")
-    dry = (await fake.next_message(ADMIN_ID)).text
+    dry = (await fake.next_message(ADMIN_ID)).said
     assert "Would add 3 players" in dry and "File: CSV, UTF-8, separated by commas." in dry
     assert "line 5: bad date (2026-02-30)" in dry
     assert "Columns ignored (not known): Notes." in dry
     assert (await fake.next_message(ADMIN_ID)).document_name == "Club_-_Sheet1-refused.csv"
     await fake.send_document(ADMIN_ID, "Club - Sheet1.csv", fixture("club-en.csv"),
                              caption="/import apply")
-    assert (await fake.next_message(ADMIN_ID)).text.startswith("<b>Imported</b> 3 players")
+    assert (await fake.next_message(ADMIN_ID)).said.startswith("<b>Imported</b> 3 players")
     await fake.next_message(ADMIN_ID)
     assert await _pending(app) == ["Night Owl", "Sam"]
     assert await app.services.db.ledger.balance(701) == 300
@@ -146,10 +147,10 @@ async def test_a_sheet_named_in_the_caption(app: App, fake: FakeTelegram, ask: A
     await _admin(fake, ask)
     sent = await fake.send_document(ADMIN_ID, "club.xlsx", fixture("club-ru.xlsx"),
                                     caption="/import Архив")
-    dry = (await fake.next_message(ADMIN_ID)).text
+    dry = (await fake.next_message(ADMIN_ID)).said
     assert "Would add 1 player " in dry and "sheet “Архив”" in dry
     await fake.reply(ADMIN_ID, "/import apply", sent)  # the sheet of the file's caption
-    assert (await fake.next_message(ADMIN_ID)).text.startswith("<b>Imported</b> 1 player ")
+    assert (await fake.next_message(ADMIN_ID)).said.startswith("<b>Imported</b> 1 player ")
     assert await _pending(app) == ["Давний Друг"]
     await fake.send_document(ADMIN_ID, "club.xlsx", fixture("club-ru.xlsx"),
                              caption="/import apply Лист3")
@@ -213,7 +214,7 @@ async def test_export_xlsx_and_the_round_trip(app: App, fake: FakeTelegram, ask:
     for name, data in (("b.xlsx", document.document_bytes),
                        ("b.csv", csv_document.document_bytes)):
         await fake.send_document(ADMIN_ID, name, data, caption="/import apply")
-        report = (await fake.next_message(ADMIN_ID)).text
+        report = (await fake.next_message(ADMIN_ID)).said
         assert report.startswith("<b>Imported</b> 0 players") and "unchanged: 3" in report
         assert "refused rows: 0" in report
         assert "no_shows" not in report  # the export's own column: skipped, not "ignored"
@@ -253,18 +254,18 @@ async def test_a_failed_download_never_logs_the_file_url(
     assert not [line for line in logged if fake.token in line or "/file/bot" in line]
     fake.file_status = None
     await fake.send_document(ADMIN_ID, "club.csv", fixture("club-en.csv"), caption="/import")
-    assert "Dry run" in (await fake.next_message(ADMIN_ID)).text
+    assert "Dry run" in (await fake.next_message(ADMIN_ID)).said
 
 
 async def test_a_long_report_stays_one_message(app: App, fake: FakeTelegram, ask: Any) -> None:
     """40 refused rows with 300-character values would pass Telegram's 4096: the report stops
     listing in time; the refused rows' file has them all."""
     await _admin(fake, ask)
-    rows = [[f"Player {i} " + "x" * 300, 1, "01.02.2026"] for i in range(40)]
+    rows: list[list[Cell]] = [[f"Player {i} " + "x" * 300, 1, "01.02.2026"] for i in range(40)]
     await fake.send_document(ADMIN_ID, "long.csv",
                              write_csv(["nickname", "points", "last game"], rows),
                              caption="/import")
-    report = (await fake.next_message(ADMIN_ID)).text
+    report = (await fake.next_message(ADMIN_ID)).said
     assert report is not None and len(report.encode("utf-16-le")) // 2 <= 4096
     assert "refused rows: 40" in report and "more rows" in report
     refused = await fake.next_message(ADMIN_ID)

@@ -39,7 +39,7 @@ async def test_a_malformed_claimed_update_is_marked_handled(tmp_path: Path) -> N
         dispatcher.include_router(router)
         reader = UpdateReader()
         dispatcher.use_inbox(db.inbox, wall=lambda: 9.0, reader=reader)
-        bad = {"update_id": 7, "channel_post": {
+        bad: dict[str, Any] = {"update_id": 7, "channel_post": {
             "date": 1, "chat": {"id": -100500, "type": "channel"}, "text": "no message_id"}}
         good = _message(8, "hello")
         for update in (bad, good):

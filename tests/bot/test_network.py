@@ -59,10 +59,10 @@ async def test_network_caps_over_http(app: App, fake: FakeTelegram, ask: Any,
     assert "<code>/network fine_cap N</code>" in dialog.text
     query = await fake.press(ADMIN_ID, dialog, button="🟨 −1")
     assert (await fake.callback_answer(query))["text"] == "Saved."
-    assert "One foul's fine: at most 9 points" in (await fake.next_edit(ADMIN_ID)).text
+    assert "One foul's fine: at most 9 points" in (await fake.next_edit(ADMIN_ID)).said
     query = await fake.press(ADMIN_ID, dialog, button="🧮 +5")
     await fake.callback_answer(query)
-    assert "at most 25 points." in (await fake.next_edit(ADMIN_ID)).text
+    assert "at most 25 points." in (await fake.next_edit(ADMIN_ID)).said
     assert await db.network.fine_caps() == FineCaps(fine=9, game=25)
 
     # typed: a cap below the club's fine lowers it; the club's chat hears of it

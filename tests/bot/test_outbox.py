@@ -34,7 +34,7 @@ class FakeTime:
 
 
 def _bot(url: str, token: str) -> Bot:
-    settings = Settings(_env_file=None, bot_token=token, telegram_api_url=url)  # type: ignore[call-arg]
+    settings = Settings(_env_file=None, bot_token=token, telegram_api_url=url)
     return make_bot(settings)
 
 
@@ -280,7 +280,7 @@ async def test_app_marks_player_who_blocked_the_bot(
         if player.bot_blocked:
             break
         await asyncio.sleep(0.02)
-    assert player.bot_blocked
+    assert player is not None and player.bot_blocked
     fake.block_bot(80, False)
     await ask(80, "/start")
     player = await db.players.get(80)

@@ -51,7 +51,7 @@ async def setup(app: App, fake: FakeTelegram, ask: Any, points: int = 50) -> Non
 
 async def add_gift(fake: FakeTelegram, ask: Any, price: int = 30, stock: int = 2,
                    name: str = "Mug <3") -> SentMessage:
-    reply = await ask(ADMIN_ID, f"/gift_add {price} {stock} {name}")
+    reply: SentMessage = await ask(ADMIN_ID, f"/gift_add {price} {stock} {name}")
     assert reply.text is not None and "is on sale" in reply.text, reply.text
     return reply
 
@@ -535,7 +535,7 @@ async def test_the_catalogue_dialog(app: App, fake: FakeTelegram, ask: Any) -> N
     assert (await fake.next_message(ADMIN_ID)).text == (
         "Send the new price of “Cap &lt;b&gt;” in points (now 20). Open requests keep the price"
         " they reserved.")
-    assert (await ask(ADMIN_ID, "25")).text.startswith(  # type: ignore[union-attr]
+    assert (await ask(ADMIN_ID, "25")).text.startswith(
         "Gift “Cap &lt;b&gt;” changed.")
     assert (await gift(app)).price == 25
     # asked, then called off: the next text is no value any more
@@ -551,7 +551,7 @@ async def test_the_catalogue_dialog(app: App, fake: FakeTelegram, ask: Any) -> N
     assert "· off sale" in (await fake.next_edit(ADMIN_ID)).body
     assert not (await gift(app)).active
     assert "Cap" not in ((await ask(NEO, "/gifts")).text or "")
-    assert (await ask(ADMIN_ID, "/gift_restore 1")).text.startswith(  # type: ignore[union-attr]
+    assert (await ask(ADMIN_ID, "/gift_restore 1")).text.startswith(
         "Gift “Cap &lt;b&gt;” is back on sale.")
     assert (await gift(app)).active
     actions = [a.action for a in await app.services.db.admin_log.recent(20)]

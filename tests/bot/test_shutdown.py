@@ -34,7 +34,8 @@ def _handler(release: asyncio.Event, done: list[str], name: str) -> Handler:
 
 async def test_the_handlers_running_finish_and_the_late_are_cancelled() -> None:
     handlers = HandlersInFlight()
-    quick, slow, done = asyncio.Event(), asyncio.Event(), []
+    quick, slow = asyncio.Event(), asyncio.Event()
+    done: list[str] = []
     a = asyncio.create_task(handlers(_handler(quick, done, "a"), EVENT, {}))
     b = asyncio.create_task(handlers(_handler(slow, done, "b"), EVENT, {}))
     await asyncio.sleep(0)
@@ -62,7 +63,8 @@ async def test_a_failing_handler_is_no_longer_counted() -> None:
 
 async def test_a_stop_from_inside_a_handler_does_not_wait_for_itself() -> None:
     handlers = HandlersInFlight()
-    release, done = asyncio.Event(), []
+    release = asyncio.Event()
+    done: list[str] = []
     other = asyncio.create_task(handlers(_handler(release, done, "other"), EVENT, {}))
 
     async def stops(event: TelegramObject, data: dict[str, Any]) -> str:

@@ -58,7 +58,7 @@ async def test_staff_by_role_over_http(app: App, fake: FakeTelegram, ask: Any,
     said = await ask(ADMIN_ID, "/staff admin add Netty")
     assert said.text == "✅ Netty is now a network admin; they were told."
     told = await fake.next_message(NET_ADMIN)
-    assert told.text.startswith("✅ You are now a network admin (named by Boss).")
+    assert told.said.startswith("✅ You are now a network admin (named by Boss).")
     assert (await ask(ADMIN_ID, "/staff admin add Netty")).text == \
         "Netty is a network admin already: nothing changed."
     assert (await ask(ADMIN_ID, "/staff admin remove Boss")).text.startswith(
@@ -71,11 +71,11 @@ async def test_staff_by_role_over_http(app: App, fake: FakeTelegram, ask: Any,
     said = await ask(NET_ADMIN, f"/staff clubadmin {CLUB} add Clubby")
     assert said.text == "✅ Clubby is now an admin of the club “Club”; they were told."
     assert "You are now an admin of the club “Club” (named by Netty)" in \
-        (await fake.next_message(CLUB_ADMIN)).text
+        (await fake.next_message(CLUB_ADMIN)).said
 
     # the club admin names a host of their club, in private and in the club chat; not elsewhere
     assert (await ask(CLUB_ADMIN, f"/staff host {CLUB} add Hosty")).text.startswith("✅ Hosty")
-    assert "a host of the club “Club”" in (await fake.next_message(HOSTY)).text
+    assert "a host of the club “Club”" in (await fake.next_message(HOSTY)).said
     assert (await ask(CLUB_ADMIN, f"/staff clubadmin {CLUB} add Hosty")).text.startswith(
         "Only the network's admins can name or remove a club's admins.")
     assert (await ask(CLUB_ADMIN, f"/staff host {OTHER} add Hosty")).text.startswith(
@@ -93,16 +93,16 @@ async def test_staff_by_role_over_http(app: App, fake: FakeTelegram, ask: Any,
     query = await fake.press(CLUB_ADMIN, dialog, button="🏠 Club")
     await fake.callback_answer(query)
     page = await fake.next_edit(CLUB_ADMIN)
-    assert "Hosts (2):" in page.text and "• Hosty (id 73)" in page.text
+    assert "Hosts (2):" in page.said and "• Hosty (id 73)" in page.said
     query = await fake.press(CLUB_ADMIN, page, button="✖ host Hosty")
     assert (await fake.callback_answer(query))["text"] == \
         "Hosty is no longer a host of the club “Club”; they were told."
     assert "You are no longer a host of the club “Club” (removed by Clubby)" in \
-        (await fake.next_message(HOSTY)).text
-    assert "Hosts (1):" in (await fake.next_edit(CLUB_ADMIN)).text
+        (await fake.next_message(HOSTY)).said
+    assert "Hosts (1):" in (await fake.next_edit(CLUB_ADMIN)).said
     query = await fake.press(CLUB_ADMIN, page, button="🎙 The chat's administrators host")
     await fake.callback_answer(query)
-    assert "host: off" in (await fake.next_edit(CLUB_ADMIN)).text
+    assert "host: off" in (await fake.next_edit(CLUB_ADMIN)).said
     club = await db.clubs.get(CLUB)
     assert club is not None and not club.chat_admins_host
 
@@ -112,7 +112,7 @@ async def test_staff_by_role_over_http(app: App, fake: FakeTelegram, ask: Any,
     assert (await ask(ADMIN_ID, "/staff admin remove Netty")).text == \
         "Netty is no longer a network admin; they were told."
     assert "You are no longer a network admin (removed by Boss)" in \
-        (await fake.next_message(NET_ADMIN)).text
+        (await fake.next_message(NET_ADMIN)).said
     query = await fake.press(NET_ADMIN, old, button="🏠 Other")
     assert (await fake.callback_answer(query))["text"].startswith("Only this club's admins")
     assert (await ask(NET_ADMIN, f"/staff clubadmin {OTHER} add Netty")).text.startswith(

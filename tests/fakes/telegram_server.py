@@ -148,6 +148,12 @@ class SentMessage:
         """Text or caption, whichever the message has."""
         return self.text if self.text is not None else (self.caption or "")
 
+    @property
+    def said(self) -> str:
+        """The text of a text message; fails the test if the message has none (a photo, a file)."""
+        assert self.text is not None, f"message {self.message_id} has no text: {self!r}"
+        return self.text
+
     def buttons(self) -> list[tuple[str, str]]:
         """All inline buttons as ``(text, callback_data or url)``, row by row."""
         if not self.reply_markup:
@@ -708,12 +714,16 @@ class FakeTelegram:
         return [p for m, p in self.calls if m == method][-1]
 
     async def wait_for(
-        self, ready: Callable[[], object], timeout: float = WAIT,  # noqa: ASYNC109
+        self, ready: Callable[..., object], timeout: float = WAIT,  # noqa: ASYNC109
         what: str = "",
     ) -> None:
         """Wait until ``ready()`` (a condition on what the bot sent: messages, prompts, calls)
         is true. It is checked now and again after each request of the bot and each update the
-        test pushes, never by polling; an AssertionError after ``timeout`` seconds."""
+        test pushes, never by polling; an AssertionError after ``timeout`` seconds.
+
+        ``ready`` is typed ``Callable[..., object]``: in a loop, the tests bind the loop's
+        variable as a default (``lambda uid=uid: ...``), which mypy cannot infer against
+        ``Callable[[], object]``."""
         await self._wait(ready, timeout, what or f"{ready}")
 
     async def changed(self, timeout: float, since: int | None = None) -> bool:  # noqa: ASYNC109

@@ -29,7 +29,12 @@ FLOW_TIMERS: dict[str, Any] = {
 }
 
 
-async def wait_until(cond: Callable[[], object], timeout: float = 10.0, what: str = "") -> None:  # noqa: ASYNC109
+async def wait_until(cond: Callable[..., object], timeout: float = 10.0, what: str = "") -> None:  # noqa: ASYNC109
+    """Wait until ``cond()`` is true; an AssertionError after ``timeout`` seconds.
+
+    ``cond`` is typed ``Callable[..., object]``, not ``Callable[[], object]``: in a loop, the
+    tests bind the loop's variable as a default (``lambda v=voter: ...``), a lambda mypy cannot
+    infer against a signature without parameters."""
     deadline = time.monotonic() + timeout
     while not cond():
         if time.monotonic() > deadline:

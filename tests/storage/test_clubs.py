@@ -120,7 +120,7 @@ async def test_foul_settings(db: Database) -> None:
     for bad in ({"points": -1}, {"points": 1001}, {"limit": 21}, {"limit": True},
                 {"points": 1.5}):
         with pytest.raises(InvalidValue):
-            await db.clubs.set_fouls(CLUB, **bad)  # type: ignore[arg-type]
+            await db.clubs.set_fouls(CLUB, **bad)
     assert await db.clubs.get(CLUB) == club
     assert await db.clubs.cached(CLUB) == club
     with pytest.raises(UnknownClub):

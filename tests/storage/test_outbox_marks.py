@@ -53,7 +53,7 @@ async def test_each_caller_learns_its_own_rows_outcome(db: Database) -> None:
     await db.outbox.enqueue([Queued(1, EDIT, {"text": "v2"}, key="b")], now=4.0)  # rev + 1
     results = await asyncio.gather(db.outbox.mark_sent(edit, 7, now=5.0),
                                    db.outbox.mark_sent(other, 8, now=5.0))
-    assert results == [False, True]
+    assert list(results) == [False, True]
     assert [(r["method"], r["status"]) for r in await db.outbox.rows(1)] == [
         ("send", "sent"), ("edit", "pending")]  # the coalesced edit goes out again
 

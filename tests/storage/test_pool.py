@@ -368,12 +368,12 @@ async def test_a_deadlock_is_retried_by_write_and_named_by_transaction(db: Datab
             await crosswise(conn, 2, 1)
 
     outcomes = await asyncio.gather(by_write(), by_transaction(), return_exceptions=True)
-    rows = dict(await db.query("SELECT id, n FROM pair"))
+    rows = {row[0]: row[1] for row in await db.query("SELECT id, n FROM pair")}
     if isinstance(outcomes[1], WriteConflict):  # the transaction was the one rolled back
         assert runs["write"] == 1 and outcomes[0] is None
         assert rows == {1: 1, 2: 1}
     else:  # the write was: run again after the transaction committed
-        assert outcomes == [None, None] and runs["write"] == 2
+        assert list(outcomes) == [None, None] and runs["write"] == 2
         assert rows == {1: 2, 2: 2}
 
 

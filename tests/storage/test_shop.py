@@ -68,7 +68,7 @@ async def test_the_catalogue(db: Database) -> None:
     for bad in ({"price": 0}, {"stock": -1}, {"name": "  "}, {"name": "x" * 65},
                 {"name": "a\x00b"}):
         with pytest.raises(InvalidValue):
-            await db.gifts.edit(mug.id, admin_id=ADMIN, now=NOW, **bad)  # type: ignore[arg-type]
+            await db.gifts.edit(mug.id, admin_id=ADMIN, now=NOW, **bad)
     assert await _refusal(db.gifts.edit(999, admin_id=ADMIN, now=NOW, price=3)) == "unknown_gift"
     actions = [a.action for a in await db.admin_log.recent(20)]
     assert actions.count("gift_add") == 2 and "gift_edit" in actions
