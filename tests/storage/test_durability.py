@@ -19,7 +19,7 @@ from hypothesis import strategies as st
 
 from storage import Database, GamePoints, InsufficientBalance, StorageError
 from storage.repos import _ops as ops
-from storage.schema.sqlite import LOBBY_POSTED, MIGRATIONS, SCHEMA_VERSION, migrate
+from storage.schema.sqlite import MIGRATIONS, SCHEMA_VERSION, migrate
 from tests.storage.conftest import ADMIN, CLUB, NOW, add_players
 
 DAY = date(2026, 3, 10)
@@ -395,7 +395,8 @@ async def test_upgrade_marks_the_open_lobbies_posted(db_path: Path) -> None:
     from storage.backends.sqlite_thread import SqliteConnection
 
     conn = await SqliteConnection.connect(db_path, busy_wait=10)
-    await migrate(conn, MIGRATIONS[:[script for _, script in MIGRATIONS].index(LOBBY_POSTED)])
+    before = next(i for i, (name, _) in enumerate(MIGRATIONS) if "'lobby_posted'" in name)
+    await migrate(conn, MIGRATIONS[:before])
     await conn.execute("INSERT INTO clubs (chat_id, title, locale) VALUES (-1, 'C', 'ru')")
     for game, status in ((1, "lobby"), (2, "lobby"), (3, "running"), (4, "finished")):
         await conn.execute("INSERT INTO games (id, club_chat_id, host_id, created_at, status)"

@@ -1,0 +1,3 @@
+-- a friendly game: played in a club the network has not approved, it counts for nothing
+-- fixed when the lobby opens: the game writes no ledger row and counts toward nothing
+ALTER TABLE games ADD COLUMN friendly INTEGER NOT NULL DEFAULT 0 CHECK (friendly IN (0, 1));
