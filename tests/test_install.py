@@ -1,4 +1,5 @@
-"""A plain (non-editable) install from the wheel carries the texts and answers in Russian."""
+"""A plain (non-editable) install from the wheel carries the texts and answers in Russian, and
+carries the schema's migrations."""
 
 from __future__ import annotations
 
@@ -31,7 +32,7 @@ def test_the_wheel_ships_the_texts(tmp_path: Path) -> None:
     for name in ("pyproject.toml", "README.md"):
         shutil.copy(ROOT / name, source / name)
     junk = shutil.ignore_patterns("__pycache__", "*.egg-info")
-    for name in ("engine", "record", "storage", "views", "bot", "web", "locales"):
+    for name in ("engine", "record", "standing", "storage", "views", "bot", "web", "locales"):
         shutil.copytree(ROOT / name, source / name, ignore=junk)
     wheels = tmp_path / "wheels"
     _run(sys.executable, "-m", "pip", "wheel", "--no-deps", "-q", "-w", wheels, source,
@@ -39,6 +40,8 @@ def test_the_wheel_ships_the_texts(tmp_path: Path) -> None:
     (wheel,) = wheels.glob("mafia_club_bot-*.whl")
     names = zipfile.ZipFile(wheel).namelist()
     assert {"locales/ru/main.ftl", "locales/en/game.ftl"} <= set(names)
+    sql = {str(p.relative_to(ROOT)) for p in (ROOT / "storage" / "schema").glob("*/*.sql")}
+    assert sql and sql <= set(names)
 
     # A fresh venv; the dependencies come from this venv's site-packages through a .pth line
     # (a path added that way does not process this venv's own .pth files, so the editable
@@ -62,3 +65,14 @@ def test_the_wheel_ships_the_texts(tmp_path: Path) -> None:
     assert out[0].startswith(str(site)), out  # the installed copy, not the checkout
     assert out[1] == "<b>Баланс:</b> 22 балла"
     assert out[2].startswith("С возвращением, A!")
+
+    # the installed runners read every migration from the installed package
+    from storage.schema import postgres, sqlite
+
+    out = _run(python, "-c",
+               "from storage.schema import postgres, sqlite; "
+               "print(sqlite.__file__, sqlite.MIGRATIONS == sqlite.load('sqlite'),"
+               " sqlite.SCHEMA_VERSION, postgres.SCHEMA_VERSION)",
+               cwd=elsewhere).split()
+    assert out[0].startswith(str(site)), out
+    assert out[1:] == ["True", str(sqlite.SCHEMA_VERSION), str(postgres.SCHEMA_VERSION)]
