@@ -36,7 +36,7 @@ appeal-too_late = Game #{ $game } ended more than { $hours ->
 appeal-duplicate = You have appealed against game #{ $game } already.
 appeal-unknown = There is no such appeal.
 appeal-sent = Your appeal #{ $id } against game #{ $game } is sent to the admins. You will hear their decision.
-appeal-notice = ⚖️ <b>Appeal #{ $id }</b> against game #{ $game } ({ $club }, { DATE($day) })
+appeal-notice = ⚖️ <b>Appeal #{ $id }</b> against game #{ $game } ({ $club }, { DATE($day, format: "%Y-%m-%d") })
     Player: { $player }
     Reason: { $reason }
 appeal-button-void = Void the game

@@ -88,10 +88,10 @@ club-link-usage = Использование: <code>/link НИК</code> — по
 club-link-not_found = Ник <b>{ $nick }</b> в таблице клуба не найден или уже отдан владельцу.
 club-link-no_claim = Ник <b>{ $nick }</b> ещё никто не заявил (игрок отправляет <code>/nick { $nick }</code>); или укажите аккаунт: <code>/link { $nick } ID</code>.
 club-link-no_account = Аккаунта с id { $id } в боте нет (игрок сначала отправляет боту /start).
-club-link-done = <b>{ $nick }</b>: ник из таблицы клуба отдан владельцу, аккаунт: { $name } (id { $id }); начислено { $points ->
-        [one] { $points } балл
-        [few] { $points } балла
-       *[many] { $points } баллов
+club-link-done = <b>{ $nick }</b>: ник из таблицы клуба отдан владельцу, аккаунт: { $name } (id { $id }); { $points ->
+        [one] начислен { $points } балл
+        [few] начислено { $points } балла
+       *[many] начислено { $points } баллов
     }.
 club-link-notice = Ник <b>{ $nick }</b> из таблицы клуба теперь ваш: { $points ->
         [one] { $points } балл

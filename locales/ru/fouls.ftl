@@ -16,19 +16,19 @@ foul-fine-short = Штраф клуба — { $price ->
         [one] { $price } балл
         [few] { $price } балла
        *[many] { $price } баллов
-    }, но на балансе было меньше: списано { $points ->
-        [one] { $points } балл
-        [few] { $points } балла
-       *[many] { $points } баллов
+    }, но на балансе было меньше: { $points ->
+        [one] списан { $points } балл
+        [few] списано { $points } балла
+       *[many] списано { $points } баллов
     }.
 foul-fine-capped = Штраф клуба — { $price ->
         [one] { $price } балл
         [few] { $price } балла
        *[many] { $price } баллов
-    }, но сеть списывает с игрока за одну игру не больше { $cap ->
+    }, но за одну игру сеть списывает с игрока штрафами не больше { $cap ->
         [one] { $cap } балла
        *[other] { $cap } баллов
-    } штрафов: { $points ->
+    }: { $points ->
         [one] списан { $points } балл.
         [few] списано { $points } балла.
        *[many] списано { $points } баллов.
@@ -46,10 +46,10 @@ foul-fine-reserved = Штраф клуба — { $price ->
         [one] { $price } балл
         [few] { $price } балла
        *[many] { $price } баллов
-    }, но остальные баллы игрока — в резерве по его заявке на подарок: списано { $points ->
-        [one] { $points } балл
-        [few] { $points } балла
-       *[many] { $points } баллов
+    }, но остальные баллы игрока — в резерве по его заявке на подарок: { $points ->
+        [one] списан { $points } балл
+        [few] списано { $points } балла
+       *[many] списано { $points } баллов
     }.
 foul-fine-reserved_out = Штраф клуба — { $price ->
         [one] { $price } балл
@@ -70,7 +70,7 @@ foul-offer-tech = 💀 Технический труп: №{ $seat }
 foul-offer-keep = ▶️ Играет дальше
 foul-offer-taken = 💀 Технический труп: { $who }.
 foul-offer-kept = ▶️ Играет дальше: { $who }.
-foul-offer-undone = ↩️ Нарушение отменено, игра продолжается: { $who }.
+foul-offer-undone = ↩️ Нарушение отменено: { $who } играет дальше.
 foul-offer-gone = { $who }: решать нечего — игрок уже выбыл или нарушение отменено.
 foul-offer-over = { $who }: игра окончена, решать больше нечего.
 foul-offer-stale = { $who }: решать нечего — игрок уже выбыл или нарушение отменено.
@@ -99,14 +99,14 @@ club-settings-foul_fine = 🟨 Штраф за нарушение: { $points ->
        *[many] { $points } баллов
     }.
 club-settings-foul_warning = 🟨 Нарушение — предупреждение: баллы не списываются.
-club-settings-foul_offer = 💀 С { $limit }-го нарушения игрока в игре ведущему предлагается технический труп.
-club-settings-foul_no_offer = 💀 Технический труп за нарушения не предлагается.
+club-settings-foul_offer = 💀 С { $limit }-го нарушения в игре бот предложит ведущему объявить игрока техническим трупом.
+club-settings-foul_no_offer = 💀 Объявить игрока техническим трупом за нарушения бот не предлагает.
 club-settings-foul_public_on = 📣 Чат клуба узнаёт о каждом нарушении.
 club-settings-foul_public_off = 📣 Чат клуба о нарушениях не узнаёт.
 club-settings-foul_points_btn = 🟨 Штраф { $sign }1
 club-settings-foul_limit_btn = 💀 Предел нарушений { $sign }1
 club-settings-foul_public_btn = 📣 Нарушения в чате: вкл/выкл
-club-settings-foul_range = Предел нарушений — от 1 до { $limit } (0 — технический труп не предлагается).
+club-settings-foul_range = Предел нарушений — от 1 до { $limit } (0 — не предлагать объявить игрока техническим трупом).
 club-settings-fine_cap = Штраф за нарушение — от 0 до { $cap ->
         [one] { $cap } балла
        *[other] { $cap } баллов

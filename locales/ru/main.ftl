@@ -308,4 +308,4 @@ ops-resolved-malformed = ✅ Решено: десять минут без про
 ops-event-takeover = ℹ️ Процесс { $lost } потерян: процесс { $session } взял на себя { $what } (восстановлено за { $lasted }).
 ops-event-takeover_unknown = ℹ️ Один из процессов потерян: процесс { $session } взял на себя { $what } (восстановлено за { $lasted }).
 ops-what-roles = роли ({ $roles })
-ops-what-clubs = клубов: { $clubs }
+ops-what-clubs = клубы ({ $clubs })

@@ -90,11 +90,11 @@ miniapp-player-roles_none = Засчитанных игр пока нет: ка�
 miniapp-player-role_card = Карта
 miniapp-player-role_won = Побед
 miniapp-player-role_everyone = У всех
-miniapp-player-roles_note = «У всех» — как часто карта побеждает у всех, кому она выпадала: карта, которая и так часто выигрывает, не выдаётся за мастерство. Меньше { $games ->
+miniapp-player-roles_note = «У всех» — как часто карта побеждает у всех, кому она выпадала: так видно, где выигрывает сама карта, а где — ваше мастерство. Пока у вас с картой меньше { $games ->
         [one] { $games } игры
         [few] { $games } игр
        *[many] { $games } игр
-    } с картой — доля пока мало о чём говорит (серым).
+    }, доля мало о чём говорит: такие строки — серым цветом.
 miniapp-player-rivals = С кем вы играете чаще всего
 miniapp-player-rival = в одной команде: { $together } (побед { $won_together }), против: { $against } (побед { $won_against })
 miniapp-player-killed_by = Кто убивал вас ночью
@@ -117,8 +117,8 @@ miniapp-player-alive = { $sex ->
        *[other] в игре до конца
     }
 miniapp-player-dead = { $sex ->
-        [f] выбыла до конца игры
-        [m] выбыл до конца игры
+        [f] выбыла из игры
+        [m] выбыл из игры
        *[other] вне игры к концу
     }
 miniapp-player-fouls = { $fouls ->

@@ -24,7 +24,7 @@ seats-offline_account = { $nick } играет без Telegram: ответить
 
 seats-picture-day = Игра №{ $game } — день { $day }
 seats-picture-end = Игра №{ $game } — итог: все карты
-seats-add-guest = { $nick } — гость этой игры без Telegram, место №{ $seat }: ник сети не занят, в рейтинг не попадает. Карту и кнопки получит ведущий.
+seats-add-guest = { $nick } — гость этой игры без Telegram, место №{ $seat }: ник в сети за гостем не закрепляется, в рейтинг гость не попадает. Карту и кнопки получит ведущий.
 seats-ask-text =
     Ведущий { $host } хочет посадить вас за стол игры №{ $game } в клубе «{ $club }»: за ваше место будет нажимать ведущий, результат игры засчитают вам.{ $friendly }
     Согласны?
@@ -40,7 +40,7 @@ seats-ask-seated = Вы за столом игры №{ $game }, место №{
 seats-ask-closed_yes = Вы согласились: место за столом игры №{ $game } ваше.
 seats-ask-closed_no = Вы отказались от места в игре №{ $game }.
 seats-ask-closed_failed = Место в игре №{ $game } занять не удалось.
-seats-ask-closed_deal = Карты игры №{ $game } уже розданы: место без вас.
+seats-ask-closed_deal = Карты игры №{ $game } уже розданы: игра идёт без вас.
 seats-ask-closed_closed = Набор в игру №{ $game } закрыт.
 seats-ask-host_yes = { $nick } подтверждает: место №{ $seat }, кнопки нажимаете вы.
 seats-ask-host_no = { $nick }: ответ «нет», места за столом не будет.

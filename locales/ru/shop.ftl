@@ -90,7 +90,7 @@ shop-button-exchange = Обменять на { $price ->
         [few] { $price } балла
        *[many] { $price } баллов
     }
-shop-button-confirm = ✅ Да, списать { $price ->
+shop-button-confirm = ✅ Да, обменять { $price ->
         [one] { $price } балл
         [few] { $price } балла
        *[many] { $price } баллов
@@ -174,10 +174,10 @@ shop-refused-insufficient = Не хватает баллов: подарок «{
         [one] { $price } балл
         [few] { $price } балла
        *[many] { $price } баллов
-    }, а доступно { $available ->
-        [one] { $available } балл
-        [few] { $available } балла
-       *[many] { $available } баллов
+    }, а { $available ->
+        [one] доступен { $available } балл
+        [few] доступно { $available } балла
+       *[many] доступно { $available } баллов
     }.
 shop-refused-blocked = Ваш аккаунт заблокирован администрацией.
 shop-refused-duplicate = Вы уже оформили эту заявку: №{ $id }.
@@ -190,10 +190,10 @@ shop-refused-closed_burned = Заявка №{ $id } уже закрыта: ба
 shop-refused-not_yours = Это не ваша заявка.
 shop-refused-name_taken = Подарок №{ $id } уже называется «{ $gift }» (если он снят с продажи: /gift_restore { $id }).
 shop-refused-below_reserved = На подарок «{ $gift }» есть открытые заявки (в резерве: { $reserved }): остаток не может быть меньше. Сначала отмените заявку.
-shop-refused-handover_insufficient = Заявке №{ $id } нужно { $points ->
-        [one] { $points } балл
-        [few] { $points } балла
-       *[many] { $points } баллов
+shop-refused-handover_insufficient = Заявке №{ $id } { $points ->
+        [one] нужен { $points } балл
+        [few] нужно { $points } балла
+       *[many] нужно { $points } баллов
     }, а на балансе игрока сейчас только { $balance }: отмените её.
 shop-refused-stale = Эта кнопка устарела: откройте /gifts (или /shop) заново.
 

@@ -37,7 +37,7 @@ appeal-too_late = Игра №{ $game } закончилась больше { $h
 appeal-duplicate = Вы уже подали апелляцию на игру №{ $game }.
 appeal-unknown = Такой апелляции нет.
 appeal-sent = Апелляция №{ $id } на игру №{ $game } отправлена администраторам. Вам сообщат их решение.
-appeal-notice = ⚖️ <b>Апелляция №{ $id }</b> на игру №{ $game } ({ $club }, { DATE($day) })
+appeal-notice = ⚖️ <b>Апелляция №{ $id }</b> на игру №{ $game } ({ $club }, { DATE($day, format: "%d.%m.%Y") })
     Игрок: { $player }
     Причина: { $reason }
 appeal-button-void = Аннулировать игру

@@ -225,6 +225,31 @@ def test_counts_pick_the_right_form(case: str, n: int) -> None:
     assert not [w for w in wrong_ru if f"{w} " in f"{ru} " or f"{w}." in ru or f"{w})" in ru]
 
 
+# a verb before a count of points agrees with it: «списан 1 балл», «списано 2 балла»
+# (key -> counted variable, other arguments, the verb for one, the verb for the rest)
+AGREEING: dict[str, tuple[str, dict[str, Any], str, str]] = {
+    "admin.redeemed": ("points", {"nick": "Neo", "reason": "mug", "balance": 4}, "списан",
+                       "списано"),
+    "admin.redeemed_notice": ("points", {"reason": "mug", "balance": 4}, "Списан", "Списано"),
+    "club.link.done": ("points", {"nick": "Neo", "name": "Neo", "id": 5}, "начислен",
+                       "начислено"),
+    "foul.fine.short": ("points", {"price": 30}, "списан", "списано"),
+    "foul.fine.reserved": ("points", {"price": 30}, "списан", "списано"),
+    "foul.fine.capped": ("points", {"price": 50, "cap": 20}, "списан", "списано"),
+    "shop.refused.insufficient": ("available", {"gift": "Mug", "price": 30}, "доступен",
+                                  "доступно"),
+    "shop.refused.handover_insufficient": ("points", {"id": 3, "balance": 1}, "нужен", "нужно"),
+}
+
+
+@pytest.mark.parametrize("key", sorted(AGREEING))
+@pytest.mark.parametrize("n", COUNTS)
+def test_a_verb_before_a_count_agrees_with_it(key: str, n: int) -> None:
+    var, extra, one, rest = AGREEING[key]
+    ru = TRANSLATOR.t("ru", key, **{**extra, var: n})
+    verb = one if ru_form(n, ("one", "few", "many")) == "one" else rest
+    assert f"{verb} {n} {ru_form(n, POINTS_RU)}" in ru, ru
+
 def test_the_examples_from_the_bug_report() -> None:
     assert TRANSLATOR.t("ru", "balance.text", points=1) == "<b>Баланс:</b> 1 балл"
     assert TRANSLATOR.t("en", "balance.text", points=1) == "<b>Balance:</b> 1 point"

@@ -85,7 +85,7 @@ async def test_a_fine_never_takes_a_balance_below_zero(h: Harness, balance: int,
     assert h.table.game.fouls[0].points == taken
     told = texts(h, h.tg(2))[-1]
     assert "штраф клуба — 3 балла" in told.lower()
-    assert (f"списано {taken} балл" in told) if taken else (
+    assert (f"списан {taken} балл" in told) if taken else (
         "но баллов на балансе нет: ничего не списано" in told and "списано 0" not in told)
 
 
@@ -306,7 +306,7 @@ async def test_an_offer_is_judged_from_the_log_after_a_restart(
     await again.service.undo_foul(CHAT, HOST, 2)
     closed = again.private(HOST)[-1]
     assert closed.edit and closed.key == offers[0].key and not again.buttons(closed)
-    assert "Нарушение отменено, игра продолжается: №8 Player8" in closed.text
+    assert "Нарушение отменено: №8 Player8 играет дальше." in closed.text
     assert await again.refused(again.service.foul_offer(h.game_id, HOST, 2, True)) == \
         "foul.offer.stale"
     assert table.game.player(8).alive
@@ -424,7 +424,7 @@ async def test_the_networks_cap_on_a_games_fines_takes_less_and_says_so(h: Harne
             if e.kind == "foul"] == [3, 2, 0]
     assert [f[1] for f in await fines(h)] == [-3, -2]
     told = [t for t in texts(h, h.tg(2)) if "Штраф клуба" in t]
-    assert "не больше 5 баллов штрафов: списано 2 балла." in told[0]
+    assert "штрафами не больше 5 баллов: списано 2 балла." in told[0]
     assert "уже дошли до предела сети в 5 баллов: ничего не списано." in told[1]
     await h.service.undo_foul(CHAT, HOST, 1)  # 3 points back: room for 3 again
     await h.service.foul(CHAT, HOST, 2, FoulReason.OUT_OF_TURN)
