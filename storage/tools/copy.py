@@ -1,11 +1,12 @@
 """``python -m storage copy SRC.sqlite3 postgresql://...``: move a club network's SQLite file
 onto PostgreSQL (the bot stopped), then check the copy against the file.
 
-The target must be empty (its schema is created by the migrations). Every table is copied in
-one transaction, ids kept; the caches (``balances``, ``rank_histogram``) are not copied but
-computed on the target from its players and ledger, so checking them against the file's checks
-the ledger itself. The cache triggers are paused for the bulk load (re-enabled in the same
-transaction): one statement each computes the caches instead.
+The target must be empty (its schema is created by the migrations). Every table of the file's
+schema (:func:`copied_tables`; but the inbox) is copied in one transaction, ids kept; the
+caches (``balances``, ``rank_histogram``) are not copied but computed on the target from its
+players and ledger, so checking them against the file's checks the ledger itself. The cache
+triggers are paused for the bulk load (re-enabled in the same transaction): one statement each
+computes the caches instead.
 Then: every balance, the ledger's sums (per player and
 kind), every finished game's log and points, the queued outbox, the number of rows of every
 table. Each check prints one line; any difference fails the copy.
@@ -34,21 +35,11 @@ from storage.db import Database
 from storage.models import Game, GameEvent
 from storage.repos.records import VOID_REASON
 
-# parents first; spouses are set once every player is in
-TABLES: tuple[str, ...] = (
-    "clubs", "club_hosts", "club_presets", "players", "games", "game_seats", "game_events",
-    "game_points_applied", "ledger", "immunity_orders", "first_day_killed", "complaints",
-    "admin_log", "imported_players", "outbox", "gifts", "gift_requests", "gift_drafts",
-    "evenings", "evening_signups", "game_void_shortfalls", "appeals", "network_admins",
-    "club_admins", "network_settings", "game_outcomes", "ratings", "achievement_progress",
-    "achievements",
-)
 DERIVED = ("balances", "rank_histogram")  # kept by triggers on both sides
-# (table, its identity column)
-_IDENTITY = (("games", "id"), ("ledger", "id"), ("immunity_orders", "id"), ("complaints", "id"),
-             ("admin_log", "id"), ("imported_players", "id"), ("outbox", "id"), ("gifts", "id"),
-             ("gift_requests", "id"), ("evenings", "id"), ("appeals", "id"),
-             ("game_outcomes", "seq"))
+# the file's tables not copied, and why
+NOT_COPIED = {
+    "inbox": "updates as received, handled and pruned by PostgreSQL's processes only",
+}
 _SPOUSES = ("spouse_id", "spouse_proposed_to")
 _CACHE_TRIGGERS = (("ledger", "ledger_balances"), ("balances", "balances_rank_histogram"))
 
@@ -61,6 +52,36 @@ Report = Callable[[str], None]
 
 
 Replay = Callable[[Game, Sequence[GameEvent]], Replayed]
+
+
+def copied_tables(src: sqlite3.Connection) -> tuple[str, ...]:
+    """The tables of the file's schema that are copied (all but :data:`DERIVED` and
+    :data:`NOT_COPIED`), parents first: each after every table its foreign keys name (a
+    player's spouse, a later row of the same table, is linked once every player is in)."""
+    names = [str(r[0]) for r in src.execute(
+        "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'"
+        " ORDER BY name")]
+    todo = [n for n in names if n not in DERIVED and n not in NOT_COPIED]
+    parents = {t: {str(r[2]) for r in src.execute(f"PRAGMA foreign_key_list({t})")} - {t}
+               for t in todo}
+    ordered: list[str] = []
+    while todo:
+        ready = next((t for t in todo if parents[t] <= set(ordered)), None)
+        if ready is None:
+            raise CopyError(f"no order copies these tables parents first: {', '.join(todo)}")
+        ordered.append(ready)
+        todo.remove(ready)
+    return tuple(ordered)
+
+
+async def _identities(pg: asyncpg.Connection, tables: Sequence[str]) -> list[tuple[str, str]]:
+    """(table, column) of every generated id of the copied tables on the target."""
+    rows = await pg.fetch(
+        "SELECT table_name, column_name FROM information_schema.columns"
+        " WHERE table_schema = current_schema() AND table_name = ANY($1::text[])"
+        " AND (is_identity = 'YES' OR column_default LIKE 'nextval(%')"
+        " ORDER BY table_name, column_name", list(tables))
+    return [(str(r[0]), str(r[1])) for r in rows]
 
 
 def _columns(src: sqlite3.Connection, table: str) -> list[str]:
@@ -82,9 +103,10 @@ async def copy(source: Path, url: str, report: Report = print,
     try:
         pg = await connect(url)
         try:
-            await _refuse_non_empty(pg)
-            await _copy_rows(src, pg, report)
-            await _verify(src, pg, report)
+            tables = copied_tables(src)
+            await _refuse_non_empty(pg, tables)
+            await _copy_rows(src, pg, tables, report)
+            await _verify(src, pg, tables, report)
             if replay is not None:
                 await check_replays(pg, replay, report)
         finally:
@@ -93,18 +115,19 @@ async def copy(source: Path, url: str, report: Report = print,
         src.close()
 
 
-async def _refuse_non_empty(pg: asyncpg.Connection) -> None:
-    for table in (*TABLES, *DERIVED):
+async def _refuse_non_empty(pg: asyncpg.Connection, tables: Sequence[str]) -> None:
+    for table in (*tables, *DERIVED):
         if await pg.fetchval(f"SELECT EXISTS (SELECT 1 FROM {table})"):
             raise CopyError(f"the target is not empty ({table} has rows): copy into a new,"
                             " empty database")
 
 
-async def _copy_rows(src: sqlite3.Connection, pg: asyncpg.Connection, report: Report) -> None:
+async def _copy_rows(src: sqlite3.Connection, pg: asyncpg.Connection, tables: Sequence[str],
+                     report: Report) -> None:
     async with pg.transaction():
         for table, trigger in _CACHE_TRIGGERS:
             await pg.execute(f"ALTER TABLE {table} DISABLE TRIGGER {trigger}")
-        for table in TABLES:
+        for table in tables:
             columns = _columns(src, table)
             rows = src.execute(f"SELECT {', '.join(columns)} FROM {table}").fetchall()
             if table == "players":  # a spouse may be a later row: linked below
@@ -128,7 +151,8 @@ async def _copy_rows(src: sqlite3.Connection, pg: asyncpg.Connection, report: Re
         for table, trigger in _CACHE_TRIGGERS:
             await pg.execute(f"ALTER TABLE {table} ENABLE TRIGGER {trigger}")
         report("computed balances and rank_histogram from the ledger")
-        for table, key in _IDENTITY:  # the next id follows the file's (AUTOINCREMENT) counter
+        # the next id follows the file's (AUTOINCREMENT) counter
+        for table, key in await _identities(pg, tables):
             last = max(int(src.execute(f"SELECT coalesce(max({key}), 0) FROM {table}")
                            .fetchone()[0]), _sqlite_sequence(src, table))
             if last:
@@ -151,14 +175,15 @@ def _same(what: str, mine: Sequence[Any], theirs: Sequence[Any], report: Report)
     report(f"ok: {what}")
 
 
-async def _verify(src: sqlite3.Connection, pg: asyncpg.Connection, report: Report) -> None:
+async def _verify(src: sqlite3.Connection, pg: asyncpg.Connection, tables: Sequence[str],
+                  report: Report) -> None:
     async def check(what: str, sql: str, norm: Callable[[tuple[Any, ...]], Any] = tuple) -> int:
         mine = [norm(tuple(r)) for r in src.execute(sql)]
         theirs = [norm(tuple(r)) for r in await pg.fetch(sql)]
         _same(what, mine, theirs, report)
         return len(mine)
 
-    for table in (*TABLES, *DERIVED):
+    for table in (*tables, *DERIVED):
         await check(f"{table}: as many rows", f"SELECT count(*) FROM {table}")
     n = await check("every balance (points, ranked)",
                     "SELECT tg_id, points, ranked FROM balances ORDER BY tg_id")

@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import os
 import shutil
+import sqlite3
 import subprocess
 from datetime import date
 from pathlib import Path
@@ -17,6 +18,7 @@ from storage import Database, DatabaseUnavailable, GamePoints
 from storage.__main__ import main
 from storage.repos.outbox import SEND, Queued
 from storage.schema.postgres import SCHEMA_VERSION
+from storage.tools.copy import DERIVED, NOT_COPIED, copied_tables
 from tests.bot_spawn import BotProcess, start_bot
 from tests.pg_cluster import Cluster
 from tests.storage.conftest import ADMIN, CLUB, NOW, add_players
@@ -68,6 +70,19 @@ async def test_copy_moves_everything_and_checks_it(pg: Cluster, db_path: Path, t
                     "ok: finished games replayed from their logs: 1 games",
                     "every check passed"):
         assert checked in out
+    # every table of the schema was copied (the played game's standing too)
+    lite = sqlite3.connect(db_path)
+    try:
+        tables = copied_tables(lite)
+        counts = {t: lite.execute(f"SELECT count(*) FROM {t}").fetchone()[0] for t in tables}
+    finally:
+        lite.close()
+    assert counts["rating_history"] > 0 and counts["achievements"] > 0
+    conn = await asyncpg.connect(url)
+    try:
+        assert {t: await conn.fetchval(f"SELECT count(*) FROM {t}") for t in tables} == counts
+    finally:
+        await conn.close()
     copied = await Database.open(url)
     try:
         assert await copied.ledger.balance(1) == 4
@@ -85,6 +100,23 @@ async def test_copy_moves_everything_and_checks_it(pg: Cluster, db_path: Path, t
     # a second copy into the now non-empty database is refused, and changes nothing
     assert await asyncio.to_thread(main, ["copy", str(db_path), url]) == 2
     assert "not empty" in capsys.readouterr().err
+
+
+async def test_the_copy_takes_every_table_of_the_schema_parents_first(db_path: Path) -> None:
+    await (await Database.open(db_path)).close()
+    lite = sqlite3.connect(db_path)
+    try:
+        tables = copied_tables(lite)
+        every = {r[0] for r in lite.execute(
+            "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'")}
+        parents = {t: {r[2] for r in lite.execute(f"PRAGMA foreign_key_list({t})")}
+                   for t in tables}
+    finally:
+        lite.close()
+    assert sorted(tables) == sorted(every - set(DERIVED) - set(NOT_COPIED))
+    assert {"players", "ledger", "rating_history", "night_kills"} <= set(tables)
+    for i, table in enumerate(tables):
+        assert parents[table] - {table} <= set(tables[:i]), table
 
 
 async def test_copy_refuses_a_missing_file_and_a_bad_url(pg: Cluster, tmp_path: Path,
