@@ -105,7 +105,8 @@ class Held(NamedTuple):
         return Rating(self.model.mu, self.model.sigma, self.games, self.wins)
 
 
-def _rate(game: RatedGame, current: Callable[[Key], Held]) -> dict[Key, Held]:
+def _rate(game: RatedGame, current: Callable[[Key], Held], *,
+          sides: bool = True) -> dict[Key, Held]:
     civilians = [tg for tg, team in game.seats if team is Team.CIVILIANS]
     mafia = [tg for tg, team in game.seats if team is Team.MAFIA]
     if not civilians or not mafia:
@@ -113,7 +114,7 @@ def _rate(game: RatedGame, current: Callable[[Key], Held]) -> dict[Key, Held]:
     ranks = ranks_of(game.winner)
     won = (game.winner is Winner.CIVILIANS, game.winner is Winner.MAFIA)
     out: dict[Key, Held] = {}
-    for overall in (True, False):
+    for overall in (True, False) if sides else (True,):
         civ, maf = (Side.ALL, Side.ALL) if overall else (Side.CIVILIANS, Side.MAFIA)
         keys = ([(tg, civ) for tg in civilians], [(tg, maf) for tg in mafia])
         held = [[current(key) for key in team] for team in keys]
@@ -133,10 +134,12 @@ def _rate(game: RatedGame, current: Callable[[Key], Held]) -> dict[Key, Held]:
 
 class Standings:
     """Ratings folded game after game (``rerate``'s loop): each stays the model's own object
-    between games, so a long fold converts nothing."""
+    between games, so a long fold converts nothing. ``sides``: False keeps the overall
+    ratings alone (a season's)."""
 
-    def __init__(self) -> None:
+    def __init__(self, *, sides: bool = True) -> None:
         self.held: dict[Key, Held] = {}
+        self.sides = sides
 
     def _current(self, key: Key) -> Held:
         found = self.held.get(key)
@@ -145,7 +148,7 @@ class Standings:
     def add(self, game: RatedGame) -> dict[Key, Held]:
         """Fold one game; returns its players' ratings after it (their history's rows), as
         the model holds them."""
-        moved = _rate(game, self._current)
+        moved = _rate(game, self._current, sides=self.sides)
         self.held.update(moved)
         return moved
 

@@ -32,6 +32,7 @@ from storage.standing.achievements import Achievements
 from storage.standing.history import History
 from storage.standing.kills import Kills
 from storage.standing.ratings import Ratings
+from storage.standing.seasons import Seasons
 
 __all__ = ["BUSY_TIMEOUT_MS", "CACHE_KIB", "GROUP_MAX", "SWEEP_CACHE_KIB", "Database",
            "GroupRolledBack", "WriteConflict", "backup_file"]
@@ -84,6 +85,7 @@ class Database:
         self.history = History(self)  # their counted games: the graph, cards, rivals
         self.kills = Kills(self)  # who killed whom at night in the counted games
         self.achievements = Achievements(self)  # their achievements (storage/standing/)
+        self.seasons = Seasons(self)  # the seasons' boards and Hall of Fame
 
     @classmethod
     async def open(cls, target: str | Path, *, pool_size: int | None = None) -> Database:

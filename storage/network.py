@@ -1,17 +1,20 @@
 """The network's settings (``/network``): the caps on one foul's fine and on a player's fines
-in one game. A setting nobody changed has no row: its default (``DEFAULT_FINE_CAPS``)."""
+in one game, and its own seasons' dates (standing/seasons.py). A setting nobody changed has no
+row: its default (``DEFAULT_FINE_CAPS``; the calendar quarters)."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import date, datetime
 
+from standing.seasons import Custom, check_custom
 from storage.errors import InvalidValue
 from storage.models import Club, FineCaps
 from storage.repos import _ops
 from storage.repos.clubs import MAX_FOUL_POINTS, require_club
 from storage.repos.keyed_cache import KeyedCache
-from storage.sql import Store
+from storage.sql import Lock, Store, lock_key
+from storage.standing.seasons import customs
 
 MAX_GAME_FINE_CAP = 10 * MAX_FOUL_POINTS
 CAPS = {_ops.FINE_CAP: MAX_FOUL_POINTS, _ops.GAME_FINE_CAP: MAX_GAME_FINE_CAP}  # name -> top
@@ -78,3 +81,22 @@ class Network:
                     await _ops.admin_log(conn, admin_id, "club_fine_lowered",
                                          f"club={chat_id} {before} -> {value}", now)
         return CapChange(name, old, value, tuple(lowered))
+
+    async def set_season(self, custom: Custom, *, admin_id: int, now: datetime,
+                         earliest: date) -> str | None:
+        """A season of the network's own dates, written with the admin log's line; or why not
+        (``check_custom``'s key: nothing written). ``earliest``: the first day no game may
+        have ended on yet, anywhere (so no game ever changes season). A season moves no
+        point: it only says which games a season's boards read."""
+        async with self._db.transaction() as conn:
+            await lock_key(conn, Lock.SEASON)  # one at a time: two may not overlap
+            why = check_custom(custom, await customs(conn), earliest=earliest)
+            if why is not None:
+                return why
+            await conn.execute(
+                "INSERT INTO seasons (start_day, end_day, name, set_by, set_at)"
+                " VALUES (?, ?, ?, ?, ?)", (custom.start.isoformat(), custom.end.isoformat(),
+                                            custom.name, admin_id, now.isoformat()))
+            await _ops.admin_log(conn, admin_id, "network_season",
+                                 f"{custom.start} .. {custom.end} {custom.name}".strip(), now)
+        return None

@@ -93,6 +93,8 @@ class Lock(IntEnum):
     NICKNAME = 0x6D616610
     # a gift's name given out (a new gift, a renamed one): the names checked, then the write
     GIFT_NAME = 0x6D616611
+    # a season of the network's dates set: the others checked for an overlap, then the write
+    SEASON = 0x6D616612
 
 
 async def lock_rows(conn: Connection, table: str, column: str, keys: Iterable[int]) -> None:

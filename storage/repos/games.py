@@ -398,16 +398,17 @@ class Games:
 
     async def finish(
         self, game_id: int, *, status: str, points: Sequence[GamePoints], day: date,
-        winner: str | None = None,
+        winner: str | None = None, ended_on: date | None = None,
         tell: Callable[[Sequence[Earned]], Sequence[Queued]] | None = None, wall: float = 0.0,
     ) -> bool:
         """End the game: final status ('finished' or 'aborted'), finish day and its ledger
         rows in one transaction, with the outcome (``winner``, the engine's: civilians, mafia,
-        draw) and the players' ratings it moves (storage/standing/). Idempotent by game id:
-        returns False and writes nothing if this game's points were already applied. A
-        friendly game ends with no points, no outcome and counts for nobody (``points``
-        given: :class:`FriendlyGame`, nothing written). A counted game also moves its
-        players' achievements (storage/standing/achievements.py): the messages ``tell``
+        draw) and the players' ratings it moves (storage/standing/; ``ended_on``: the day it
+        ended in its club's time zone, which decides its season; None: ``day``). Idempotent
+        by game id: returns False and writes nothing if this game's points were already
+        applied. A friendly game ends with no points, no outcome and counts for nobody
+        (``points`` given: :class:`FriendlyGame`, nothing written). A counted game also moves
+        its players' achievements (storage/standing/achievements.py): the messages ``tell``
         makes of the levels earned are queued in the same transaction (``wall``: the
         outbox's clock)."""
         if status not in FINAL_STATUSES:
@@ -431,7 +432,7 @@ class Games:
                 return False
             counted = None
             if status == STATUS_FINISHED and winner is not None:
-                counted = await record_outcome(conn, game_id, winner)
+                counted = await record_outcome(conn, game_id, winner, ended_on)
             if counted is not None and counted.facts is not None:
                 earned = await record_achievements(conn, game_id, counted.facts)
                 if tell is not None and earned:

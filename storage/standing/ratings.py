@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Iterable, Sequence
+from datetime import date
 from typing import NamedTuple
 
 from engine import Role, Winner
@@ -21,7 +22,7 @@ from standing.rating import (
     Standings,
 )
 from storage.sql import Connection, Store
-from storage.standing import history, kills
+from storage.standing import history, kills, seasons
 
 _COLUMNS = "tg_id, side, mu, sigma, games, wins"
 ROLES = frozenset(str(r) for r in Role)
@@ -102,19 +103,23 @@ class Counted(NamedTuple):
     facts: GameFacts | None
 
 
-async def record_outcome(conn: Connection, game_id: int, winner: str) -> Counted | None:
+async def record_outcome(conn: Connection, game_id: int, winner: str,
+                         ended_on: date | None = None) -> Counted | None:
     """At a game's end, in the transaction that applies its points (``Games.finish``, which
     has locked the seated players' rows, so two games sharing a player take their numbers in
-    the order they commit): number the outcome and rate the game if it counts. None unless
-    it counts."""
-    numbered = await conn.execute_fetchall(
-        "INSERT INTO game_outcomes (game_id, winner, kills_read) VALUES (?, ?, 1)"
-        " RETURNING seq",
-        (game_id, winner))
-    seq = int(next(iter(numbered))[0])
+    the order they commit): number the outcome, note its season (of ``ended_on``, the day it
+    ended in its club's time zone; None: the game's day) and rate the game if it counts,
+    overall and in its season. None unless it counts."""
     rows = await conn.execute_fetchall(
-        "SELECT status, voided_at, friendly FROM games WHERE id = ?", (game_id,))
-    status, voided_at, friendly = next(iter(rows))
+        "SELECT status, voided_at, friendly, finished_on FROM games WHERE id = ?", (game_id,))
+    status, voided_at, friendly, finished_on = next(iter(rows))
+    day = ended_on if ended_on is not None else date.fromisoformat(str(finished_on))
+    season = await seasons.season_key(conn, day)
+    numbered = await conn.execute_fetchall(
+        "INSERT INTO game_outcomes (game_id, winner, kills_read, ended_on, season)"
+        " VALUES (?, ?, 1, ?, ?) RETURNING seq",
+        (game_id, winner, day.isoformat(), season))
+    seq = int(next(iter(numbered))[0])
     if not counts_for_standing(OutcomeRow(str(status), winner, voided_at, bool(friendly))):
         return None
     seats = (await _seats(conn, [game_id])).get(game_id)
@@ -124,8 +129,10 @@ async def record_outcome(conn: Connection, game_id: int, winner: str) -> Counted
     standings.held.update(
         (key, Held(MODEL.rating(mu=r.mu, sigma=r.sigma), r.games, r.wins))
         for key, r in (await _read(conn, (tg for tg, _ in seats))).items())
-    after = standings.add(_rated(game_id, winner, seats))
+    game = _rated(game_id, winner, seats)
+    after = standings.add(game)
     await _write(conn, {key: held.rating for key, held in after.items()})
+    await seasons.rate(conn, season, game)
     await history.write(conn, history.rows_of(seq, game_id, seats, Winner(winner), after))
     facts = kills.facts_of(game_id, await kills.log_of(conn, game_id))
     if facts is not None:
@@ -187,19 +194,22 @@ class Ratings:
                     (winner, game_id))
 
     async def rerate(self) -> int:
-        """Every rating and the players' history again from scratch: the counted outcomes
+        """Every rating (overall, per side, per season) and the players' history again from
+        scratch: the counted outcomes
         folded in their order (read in one snapshot, folded outside any transaction), then
         both tables replaced in one write that first folds the games ended meanwhile.
         Returns the games rated."""
-        standings, rows = Standings(), history.Rows()
+        standings, rows, folds = Standings(), history.Rows(), seasons.Folds()
         async with self._db.read(background=True) as conn:
-            last, count = await _fold(conn, standings, rows, 0)
+            last, count = await _fold(conn, standings, rows, folds, 0)
         async with self._db.transaction() as conn:
-            _, more = await _fold(conn, standings, rows, last)
+            _, more = await _fold(conn, standings, rows, folds, last)
             await conn.execute("DELETE FROM ratings")
             await _write(conn, standings.ratings())
             await conn.execute("DELETE FROM rating_history")
             await history.write(conn, rows)
+            await conn.execute("DELETE FROM season_ratings")
+            await seasons.write(conn, folds.rows())
         return count + more
 
 
@@ -207,32 +217,35 @@ GAMES_AT_ONCE = 2000  # the outcomes read per query by ``rerate``
 
 
 async def _fold(conn: Connection, standings: Standings, kept: history.Rows,
-                after: int) -> tuple[int, int]:
+                folds: seasons.Folds, after: int) -> tuple[int, int]:
     """Fold the counted outcomes numbered after ``after``; (the last number, the games)."""
     last, count = after, 0
     while True:
         rows = await conn.execute_fetchall(
-            "SELECT o.seq, o.game_id, o.winner, g.status, g.voided_at, g.friendly"
+            "SELECT o.seq, o.game_id, o.winner, g.status, g.voided_at, g.friendly, o.season"
             " FROM game_outcomes o"
             " JOIN games g ON g.id = o.game_id WHERE o.seq > ? ORDER BY o.seq LIMIT ?",
             (last, GAMES_AT_ONCE))
         batch = [(int(r[0]), int(r[1]), OutcomeRow(str(r[3]), r[2], r[4], bool(r[5])))
                  for r in rows]
+        season_of = {int(r[1]): None if r[6] is None else str(r[6]) for r in rows}
         if not batch:
             return last, count
         last = batch[-1][0]
         counted = [(seq, game_id, str(row.winner)) for seq, game_id, row in batch
                    if counts_for_standing(row)]
         seats = await _seats(conn, [game_id for _, game_id, _ in counted])
-        games = [(seq, seats[game_id], _rated(game_id, winner, seats[game_id]))
-                 for seq, game_id, winner in counted if game_id in seats]
+        games = [(seq, seats[game_id], _rated(game_id, winner, seats[game_id]),
+                  season_of[game_id]) for seq, game_id, winner in counted if game_id in seats]
         # the fold is pure computation: on a thread, so a rebuild in the bot's process (after
         # a void) leaves its event loop free between the library's steps
-        await asyncio.to_thread(_add_all, standings, kept, games)
+        await asyncio.to_thread(_add_all, standings, kept, folds, games)
         count += len(games)
 
 
-def _add_all(standings: Standings, rows: history.Rows,
-             games: Sequence[tuple[int, list[tuple[int, Role]], RatedGame]]) -> None:
-    for seq, seats, game in games:
+def _add_all(standings: Standings, rows: history.Rows, folds: seasons.Folds,
+             games: Sequence[tuple[int, list[tuple[int, Role]], RatedGame, str | None]]
+             ) -> None:
+    for seq, seats, game, season in games:
         rows.add(history.rows_of(seq, game.game_id, seats, game.winner, standings.add(game)))
+        folds.add(season, game)

@@ -240,7 +240,10 @@ class Results(PhaseService):
             for e in game.ledger if not isinstance(e.reason, engine.FineReason)]
         await self.core.flush(table)  # the end's posts are queued before the game is closed
         # the outcome rates the game in the same transaction, never before its end
+        # the day it ends on in the club's time zone decides its season (storage/standing/)
+        ended_on = self.core.day_of(await self.db.clubs.cached(table.chat_id), self.clock())
         await self.db.games.finish(table.game_id, status="finished", points=rows_, day=table.day,
-                                   winner=None if game.winner is None else str(game.winner))
+                                   winner=None if game.winner is None else str(game.winner),
+                                   ended_on=ended_on)
         table.stage = Stage.OVER
         self.core.drop(table.game_id)

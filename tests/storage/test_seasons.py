@@ -1,0 +1,176 @@
+"""The seasons as stored, on both backends: each counted game's season from the day it ended,
+each season's own rating written at the game's end and rebuilt by ``rerate`` to the same
+numbers, the boards by rating and by points (voided and friendly games left out), per club and
+network-wide, the Hall of Fame's places, and the empties."""
+
+from __future__ import annotations
+
+import random
+from datetime import date
+
+from engine import Role, Winner
+from standing.rating import PROVISIONAL_GAMES, RatedGame, Rating, Side, rerate
+from standing.seasons import Custom, Season
+from storage import Database, GamePoints
+from tests.storage.conftest import ADMIN, CLUB, NOW, add_players
+
+OTHER = -100456
+PLAYERS = range(1, 13)
+Q1, Q2 = Season(date(2026, 1, 1), date(2026, 3, 31)), Season(date(2026, 4, 1), date(2026, 6, 30))
+
+
+async def a_game(db: Database, seats: list[int], mafia: int, ended_on: date, *,
+                 club: int = CLUB, winner: Winner = Winner.CIVILIANS,
+                 points: int = 1) -> RatedGame:
+    """A game dealt (its first ``mafia`` seats the Mafia), ended on ``ended_on`` with
+    ``winner``; every winner earns ``points``."""
+    game_id = await db.games.create(club, ADMIN, seats=list(enumerate(seats, start=1)),
+                                    created_at=NOW)
+    roles = {s: (Role.MAFIA if s <= mafia else Role.DOCTOR if s == mafia + 1 else Role.LUCKY)
+             for s in range(1, len(seats) + 1)}
+    await db.games.set_roles(game_id, {s: str(r) for s, r in roles.items()})
+    await db.games.set_status(game_id, "running")
+    won = [tg for s, tg in enumerate(seats, 1)
+           if (roles[s] is Role.MAFIA) == (winner is Winner.MAFIA) and winner is not Winner.DRAW]
+    assert await db.games.finish(game_id, status="finished", day=NOW.date(), points=[
+        GamePoints(tg, points, "win") for tg in won], winner=str(winner), ended_on=ended_on)
+    return RatedGame(game_id, tuple((tg, roles[s].team) for s, tg in enumerate(seats, 1)),
+                     winner)
+
+
+async def season_rows(db: Database) -> dict[tuple[str, int], Rating]:
+    rows = await db.query("SELECT season, tg_id, mu, sigma, games, wins FROM season_ratings")
+    return {(str(r[0]), int(r[1])): Rating(float(r[2]), float(r[3]), int(r[4]), int(r[5]))
+            for r in rows}
+
+
+async def ledger_and_balances(db: Database) -> tuple[list[tuple[object, ...]], ...]:
+    ledger = await db.query("SELECT id, tg_id, points, kind, game_id FROM ledger ORDER BY id")
+    balances = await db.query("SELECT * FROM balances ORDER BY tg_id")
+    return [tuple(r) for r in ledger], [tuple(r) for r in balances]
+
+
+async def test_each_end_rates_its_season_and_rerate_rebuilds_the_same_numbers(
+        db: Database) -> None:
+    await add_players(db, *PLAYERS)
+    await db.clubs.ensure(CLUB, title="Club", locale="ru")
+    rnd = random.Random(11)
+    played: dict[str, list[RatedGame]] = {Q1.key: [], Q2.key: []}
+    for index in range(24):
+        season = Q1 if index % 3 else Q2
+        day = season.start if index % 2 else season.end
+        seats = rnd.sample(list(PLAYERS), rnd.randint(4, 10))
+        played[season.key].append(await a_game(db, seats, rnd.randint(1, 3), day,
+                                                winner=rnd.choice(list(Winner))))
+    at_the_ends = await season_rows(db)
+    expected = {(key, tg): rating for key, games in played.items()
+                for (tg, side), rating in rerate(games).items() if side is Side.ALL}
+    assert at_the_ends == expected  # each season folded alone: the same floats
+    outcomes = await db.query("SELECT game_id, season FROM game_outcomes ORDER BY seq")
+    assert {int(r[0]): str(r[1]) for r in outcomes} == {
+        g.game_id: key for key, games in played.items() for g in games}
+    async with db.transaction() as conn:
+        await conn.execute("DELETE FROM season_ratings")
+    assert await db.ratings.rerate() == 24
+    assert await season_rows(db) == at_the_ends
+    # the overall rating is every season's games together
+    overall = await db.query("SELECT count(*) FROM ratings WHERE side = 'all'")
+    assert int(overall[0][0]) == len({tg for games in played.values() for g in games
+                                      for tg, _ in g.seats})
+
+
+async def test_the_boards_by_rating_and_by_points_of_a_season(db: Database) -> None:
+    await add_players(db, *PLAYERS)
+    for club in (CLUB, OTHER):
+        await db.clubs.ensure(club, title=f"Club {club}", locale="ru")
+    for _ in range(PROVISIONAL_GAMES):  # 1 and 2 win every game of Q1 at CLUB
+        await a_game(db, [1, 2, 3, 4], 2, Q1.end, winner=Winner.MAFIA, points=3)
+    await a_game(db, [5, 6, 7, 8], 1, Q1.start, club=OTHER, winner=Winner.MAFIA, points=4)
+    await a_game(db, [1, 2, 3, 4], 2, Q2.start, winner=Winner.CIVILIANS, points=100)
+    by_rating = await db.seasons.by_rating(Q1.key)
+    assert [(p.rank, p.tg_id) for p in by_rating] == [(1, 1), (1, 2), (3, 3), (3, 4)]
+    assert by_rating[0].rating is not None and by_rating[0].rating.games == PROVISIONAL_GAMES
+    assert await db.seasons.by_rating(Q1.key, club_chat_id=OTHER) == []  # 5..8: one game
+    by_points = await db.seasons.by_points(Q1.key)
+    assert [(p.rank, p.tg_id, p.value) for p in by_points] == [(1, 1, 30.0), (1, 2, 30.0),
+                                                               (3, 5, 4.0)]
+    assert [p.tg_id for p in await db.seasons.by_points(Q1.key, club_chat_id=OTHER)] == [5]
+    q2 = await db.seasons.by_points(Q2.key)
+    assert [(p.tg_id, p.value) for p in q2] == [(3, 100.0), (4, 100.0)]
+    mine = await db.seasons.mine(Q1, 1)
+    assert mine.points == 30 and mine.rating is not None and mine.rating.wins == 10
+    assert [s.key for s in await db.seasons.played()] == [Q2.key, Q1.key]
+    assert [s.key for s in await db.seasons.played(before=Q2.start)] == [Q1.key]
+    assert [s.key for s in await db.seasons.played(club_chat_id=OTHER)] == [Q1.key]
+
+
+async def test_the_hall_of_fame_keeps_the_first_places_with_their_ties(db: Database) -> None:
+    await add_players(db, *PLAYERS)
+    await db.clubs.ensure(CLUB, title="Club", locale="ru")
+    for index, tg in enumerate((1, 2, 3, 4, 5)):
+        points = (9, 7, 7, 3, 1)[index]
+        await a_game(db, [tg, 6], 1, Q1.end, winner=Winner.MAFIA, points=points)
+    fame = await db.seasons.fame(Q1, club_chat_id=CLUB)
+    assert [(p.rank, p.tg_id) for p in fame.points] == [(1, 1), (2, 2), (2, 3)]
+    fame = await db.seasons.fame(Q1, places=4)
+    assert [(p.rank, p.tg_id) for p in fame.points] == [(1, 1), (2, 2), (2, 3), (4, 4)]
+    assert fame.rating == []  # nobody has the season's ten games
+
+
+async def test_a_voided_game_leaves_the_season_and_a_friendly_one_never_enters(
+        db: Database) -> None:
+    await add_players(db, *PLAYERS)
+    await db.clubs.ensure(CLUB, title="Club", locale="ru")
+    kept = await a_game(db, [1, 2, 3, 4], 1, Q1.end, winner=Winner.MAFIA, points=2)
+    voided = await a_game(db, [1, 2, 3, 4], 1, Q1.end, winner=Winner.MAFIA, points=5)
+    assert [(p.tg_id, p.value) for p in await db.seasons.by_points(Q1.key)] == [(1, 7.0)]
+    await db.voids.void(voided.game_id, by=ADMIN, reason="wrong deal", now=NOW)
+    assert [(p.tg_id, p.value) for p in await db.seasons.by_points(Q1.key)] == [(1, 2.0)]
+    assert (await db.seasons.mine(Q1, 1)).points == 2
+    await db.ratings.rerate()  # the void's own rebuild, as the service runs it
+    assert await season_rows(db) == {
+        (Q1.key, tg): r for (tg, side), r in rerate([kept]).items() if side is Side.ALL}
+
+
+async def test_the_empties(db: Database) -> None:
+    """A season without games has empty boards; a player with one game has a provisional
+    season's rating and no place on the board; a blocked player's rating stays."""
+    await add_players(db, *PLAYERS)
+    await db.clubs.ensure(CLUB, title="Club", locale="ru")
+    assert await db.seasons.boards(Q1) == (Q1, None, [], [])
+    assert await db.seasons.mine(Q1, 1) == (Q1, None, 0)
+    assert await db.seasons.played() == []
+    await a_game(db, [1, 2], 1, Q1.end, winner=Winner.MAFIA, points=2)
+    mine = await db.seasons.mine(Q1, 1)
+    assert mine.points == 2 and mine.rating is not None and mine.rating.provisional
+    assert await db.seasons.by_rating(Q1.key) == []
+    before = await season_rows(db)
+    await db.players.block(2, reason="cheat", admin_id=ADMIN, now=NOW)
+    assert await season_rows(db) == before
+    assert (await db.seasons.mine(Q1, 2)).rating == before[(Q1.key, 2)]
+
+
+async def test_custom_seasons_set_by_the_network_are_logged_and_move_no_point(
+        db: Database) -> None:
+    await add_players(db, 1, 2)
+    await db.clubs.ensure(CLUB, title="Club", locale="ru")
+    await a_game(db, [1, 2], 1, Q1.end, winner=Winner.MAFIA, points=2)
+    money = await ledger_and_balances(db)
+    cup = Custom(date(2026, 5, 1), date(2026, 5, 31), "May cup")
+    await db.network.set_season(cup, admin_id=ADMIN, now=NOW, earliest=date(2026, 3, 12))
+    assert await db.seasons.customs() == [cup]
+    assert await db.seasons.of_day(date(2026, 5, 3)) == Season(cup.start, cup.end, "May cup")
+    assert await db.seasons.of_day(date(2026, 4, 30)) == Season(date(2026, 4, 1),
+                                                                date(2026, 4, 30))
+    log = [(a.admin_id, a.action, a.details) for a in await db.admin_log.recent(5)]
+    assert log == [(ADMIN, "network_season", "2026-05-01 .. 2026-05-31 May cup")]
+    assert await ledger_and_balances(db) == money
+    # a game the season's dates would move, or an overlap: refused, nothing written
+    for bad, why in ((Custom(date(2026, 3, 11), date(2026, 3, 20), ""), "past"),
+                     (Custom(date(2026, 5, 31), date(2026, 6, 5), ""), "overlap")):
+        refusal = await db.network.set_season(bad, admin_id=ADMIN, now=NOW,
+                                              earliest=date(2026, 3, 12))
+        assert refusal == why
+    assert await db.seasons.customs() == [cup]
+    assert len(await db.admin_log.recent(5)) == 1
+    assert await ledger_and_balances(db) == money
