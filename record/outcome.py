@@ -9,6 +9,7 @@ from collections.abc import Mapping, Sequence
 from datetime import date, datetime
 from typing import NamedTuple, Protocol
 
+from record.events import decode
 from record.table import Table
 
 
@@ -54,7 +55,7 @@ def replay_outcome(game: LoggedGame, events: Sequence[LoggedEvent]) -> Replayed:
     table = Table(game.id, game.club_chat_id, game.host_id,
                   game.finished_on or game.created_at.date())
     for event in events:
-        table.apply(event.kind, dict(event.payload), event.seq)
+        table.apply(decode(event.kind, event.payload), event.seq)
     if not table.started:
         return Replayed(None, ())
     state = table.game

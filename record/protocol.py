@@ -5,20 +5,31 @@ and gives the points its ledger holds, fines included."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from typing import Any
 
+from record.events import (
+    DayResolved,
+    Deal,
+    DealtSeat,
+    FoulCalled,
+    FoulUndone,
+    Friendly,
+    NightResolved,
+    Tech,
+    decode,
+)
 from record.outcome import LoggedEvent
 
 
-def _player(entry: Mapping[str, Any]) -> dict[str, Any]:
-    immunities: list[Any] = list(entry.get("immunities", []))
-    if entry.get("friend"):
-        by = entry.get("friend_by")
+def _player(entry: DealtSeat) -> dict[str, Any]:
+    immunities: list[Any] = [str(i) for i in entry.immunities]
+    if entry.friend:
+        by = entry.friend_by
         immunities.append("friend" if by is None else {"kind": "friend", "announce_by": by})
-    player = {"seat": int(entry["seat"]), "name": str(entry["name"]), "role": entry["role"]}
-    if entry.get("sex") is not None:
-        player["sex"] = entry["sex"]
+    player: dict[str, Any] = {"seat": entry.seat, "name": entry.name, "role": str(entry.role)}
+    if entry.sex is not None:
+        player["sex"] = entry.sex
     if immunities:
         player["immunities"] = immunities
     return player
@@ -29,30 +40,32 @@ def protocol_of(events: Sequence[LoggedEvent]) -> dict[str, Any] | None:
     players: list[dict[str, Any]] | None = None
     steps: list[dict[str, Any]] = []
     friendly = False
-    for event in events:
-        p: Mapping[str, Any] = event.payload  # the log's JSON as written
-        if event.kind == "friendly":
-            friendly = True
-        elif event.kind == "deal":
-            players = [_player(e) for e in p["seats"]]
-            steps = []
-        elif event.kind == "night_resolved":
-            steps.append({"night": {str(k): int(v) for k, v in p["choices"].items()}})
-        elif event.kind == "day_resolved":
-            day: dict[str, Any] = {"votes": {str(k): int(v) for k, v in p["votes"].items()}}
-            for key in ("fate", "cancel_by"):
-                if p.get(key) is not None:
-                    day[key] = int(p[key])
-            steps.append({"day": day})
-        elif event.kind == "tech":
-            steps.append({"technical_death": int(p["seat"])})
-        elif event.kind == "foul":
-            foul = {"seat": int(p["seat"]), "points": int(p["points"]), "reason": p["reason"]}
-            if p.get("phase") is not None:
-                foul["phase"] = p["phase"]
-            steps.append({"foul": foul})
-        elif event.kind == "foul_undone":
-            steps.append({"undo_foul": int(p["number"])})
+    for logged in events:
+        match decode(logged.kind, logged.payload):
+            case Friendly():
+                friendly = True
+            case Deal(seats=seats):
+                players = [_player(e) for e in seats]
+                steps = []
+            case NightResolved(choices=choices):
+                steps.append({"night": {str(k): v for k, v in choices.items()}})
+            case DayResolved(votes=votes, fate=fate, cancel_by=cancel_by):
+                day: dict[str, Any] = {"votes": {str(k): v for k, v in votes.items()}}
+                if fate is not None:
+                    day["fate"] = fate
+                if cancel_by is not None:
+                    day["cancel_by"] = cancel_by
+                steps.append({"day": day})
+            case Tech(seat=seat):
+                steps.append({"technical_death": seat})
+            case FoulCalled() as foul:
+                step: dict[str, Any] = {"seat": foul.seat, "points": foul.points,
+                                        "reason": str(foul.reason)}
+                if foul.phase is not None:
+                    step["phase"] = str(foul.phase)
+                steps.append({"foul": step})
+            case FoulUndone(number=number):
+                steps.append({"undo_foul": number})
     if players is None:
         return None
     protocol: dict[str, Any] = {"players": sorted(players, key=lambda x: x["seat"]),

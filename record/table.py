@@ -1,22 +1,23 @@
 """One game's runtime state, rebuilt by replaying its event log through the engine.
 
-``Table.apply(kind, payload)`` is the only way the state changes: the service appends an event
-to the log first and then applies it; a restart applies the same events in the same order, so
-the rebuilt table is the one that was lost. Resolutions call the engine again with the recorded
-choices (and the recorded fate), so replaying is deterministic.
+``Table.apply(event)`` is the only way the state changes (the events are the classes of
+:mod:`record.events`): the service appends an event to the log first and then applies it; a
+restart applies the same events in the same order, so the rebuilt table is the one that was
+lost. Resolutions call the engine again with the recorded choices (and the recorded fate), so
+replaying is deterministic.
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from datetime import date, datetime
 from enum import StrEnum
-from typing import Any
+from typing import assert_never
 
 import engine
 from engine import (
     DayResult,
-    FoulReason,
     FriendImmunity,
     GameState,
     NightResult,
@@ -27,6 +28,46 @@ from engine import (
     TechnicalDeathResult,
 )
 from engine.roles import COMMON_PICK_ROLES
+from record.events import (
+    Aborted,
+    Announced,
+    CancelWindow,
+    Choice,
+    Composition,
+    DayResolved,
+    DayStart,
+    Deal,
+    DealAnnounced,
+    Event,
+    Extend,
+    Fate,
+    FateMode,
+    FateWait,
+    FoulCalled,
+    FoulOfferClosed,
+    FoulUndone,
+    Friendly,
+    LastWord,
+    LastWordOver,
+    LobbyMessage,
+    LobbyPosted,
+    MafiaLocked,
+    NightResolved,
+    NightStart,
+    OfflineSeat,
+    Pause,
+    Resume,
+    SeatAskClosed,
+    SeatAsked,
+    TableNamed,
+    Tech,
+    Turn,
+    VerdictReset,
+    Vote,
+    VotesDone,
+    VoteStart,
+    VoteTimeout,
+)
 from record.posts import Post
 
 
@@ -245,108 +286,171 @@ class Table:
         return out
 
     # ------------------------------------------------------------------ the reducer
-    def apply(self, kind: str, payload: dict[str, Any], seq: int = 0) -> Result | None:
+    def apply(self, event: Event, seq: int = 0) -> Result | None:
         """Apply one logged event; returns the engine's result for resolutions."""
         if seq:
             self.seq = seq
-        handler = getattr(self, f"_on_{kind}", None)
-        if handler is None:
-            raise ValueError(f"unknown game event {kind!r}")
-        result: Result | None = handler(payload)
+        result = self._apply(event)
         if result is not None:
             self.resolved_seq = self.seq
-        for name, at in dict(payload.get("deadlines", {})).items():
+        match event:
+            case NightStart() | Turn() | FateWait() | CancelWindow() | Resume() | Extend():
+                deadlines = event.deadlines
+            case _:
+                deadlines = {}
+        for name, at in deadlines.items():
             if at is None:
                 self.deadlines.pop(name, None)
             else:
-                self.deadlines[name] = datetime.fromisoformat(at)
+                self.deadlines[name] = at
         return result
 
-    def _on_lobby_posted(self, p: dict[str, Any]) -> None:
-        self.lobby_posted = True
+    def _apply(self, event: Event) -> Result | None:
+        match event:
+            case LobbyPosted() | LobbyMessage():
+                self.lobby_posted = True
+            case TableNamed():
+                # another table opened in this table's chat (or topic): from now on its
+                # posts say which table speaks
+                self.named = True
+            case Composition(roles=roles):
+                self.composition = None if roles is None else list(roles)
+            case Friendly():
+                # a club the network has not approved: no points, no fines, counted for nothing
+                self.friendly = True
+            case FateMode(host=host):
+                self.fate_by_host = host
+            case OfflineSeat(tg_id=tg_id, seated=seated):
+                if seated:
+                    self.offline.add(tg_id)
+                else:
+                    self.offline.discard(tg_id)
+            case SeatAsked(tg_id=tg_id, name=name):
+                self.asked[tg_id] = name  # seated only once they say yes
+            case SeatAskClosed(tg_id=tg_id):
+                self.asked.pop(tg_id, None)
+            case Deal():
+                self._deal(event)
+            case DealAnnounced():
+                self.deal_announced = True
+            case DayStart():
+                self.day_first = True
+            case NightStart(step=step):
+                self.step = step
+                self.stage = Stage.NIGHT
+                self.choices = {}
+                self.mafia_locked = not self.pickers()
+            case Choice(seat=seat, target=target):
+                self.choices[seat] = target
+            case MafiaLocked():
+                self.mafia_locked = True
+                self.deadlines.pop(MAFIA_DL, None)
+            case NightResolved(choices=choices):
+                return self._night_resolved(choices)
+            case VoteStart(step=step, order=order):
+                self.step = step
+                self.stage = Stage.VOTE
+                self.order = list(order)
+                self.turn = 0
+                self.votes = {}
+                self.timeouts = []
+                self.fate = None
+                self.lawyers = []
+                self.cancel_by = None
+            case Turn(turn=turn):
+                self.turn = turn
+            case Vote(seat=seat, target=target):
+                self.votes[seat] = target
+                self.deadlines.pop(TURN_DL, None)
+            case VoteTimeout(seat=seat):
+                self.timeouts.append(seat)
+                self.deadlines.pop(TURN_DL, None)
+            case VotesDone():
+                self.turn = len(self.order)
+                self.deadlines.pop(TURN_DL, None)
+            case VerdictReset():
+                # a technical death after the votes changed the tally: the fate and the
+                # Lawyers' window are decided again from the new tally
+                self.fate = None
+                self.lawyers = []
+                for name in (FATE_DL, CANCEL_DL):
+                    self.deadlines.pop(name, None)
+                    self.remaining.pop(name, None)
+                self.stage = Stage.VOTE
+            case FateWait():
+                self.stage = Stage.FATE
+            case Fate(seat=seat):
+                self.fate = seat
+                self.deadlines.pop(FATE_DL, None)
+                self.stage = Stage.VOTE
+            case CancelWindow(lawyers=lawyers):
+                self.lawyers = list(lawyers)
+                self.stage = Stage.CANCEL
+            case DayResolved():
+                return self._day_resolved(event)
+            case Tech(seat=seat):
+                state, tech = engine.technical_death(self.game, seat)
+                self.state = state
+                if state.over:
+                    self.stage = Stage.OVER
+                    self.deadlines.clear()
+                self.last_result = tech
+                return tech
+            case FoulCalled():
+                self.state, fouled = engine.foul(
+                    self.game, event.seat, reason=event.reason, points=event.points,
+                    during=event.phase)
+                if event.note:
+                    self.foul_notes[fouled.foul.number] = event.note
+                if event.offer:
+                    self.foul_offers[fouled.foul.number] = event.offer
+            case FoulUndone(number=number):
+                self.state, _ = engine.undo_foul(self.game, number)
+            case FoulOfferClosed(number=number, how=how):
+                self.foul_offers.pop(number, None)
+                self.foul_offers_closed[number] = how
+            case Pause(remaining=remaining):
+                self.paused = True
+                self.remaining = dict(remaining)
+                self.deadlines.clear()
+            case Resume():
+                self.paused = False
+                self.remaining = {}
+            case Extend():
+                pass  # the new deadlines come with it
+            case Announced(seq=seq):
+                self.announced = seq
+            case LastWord(seats=seats, index=index, until=until):
+                self.last_words = (list(seats), index, until)
+            case LastWordOver(index=index):
+                if self.last_words is not None and self.last_words[1] == index:
+                    self.last_words = None
+            case Aborted():
+                self.stage = Stage.ABORTED
+                self.deadlines.clear()
+            case _:
+                assert_never(event)
+        return None
 
-    _on_lobby_message = _on_lobby_posted  # old logs: the post's id (its outbox key finds it)
-
-    def _on_table_named(self, p: dict[str, Any]) -> None:
-        """Another table opened in this table's chat (or topic): from now on its posts say
-        which table speaks."""
-        self.named = True
-
-    def _on_composition(self, p: dict[str, Any]) -> None:
-        roles = p.get("roles")
-        self.composition = None if roles is None else [Role(r) for r in roles]
-
-    def _on_friendly(self, p: dict[str, Any]) -> None:
-        """The lobby opened in a club the network has not approved: a friendly game (no
-        points, no fines, counted toward nothing)."""
-        self.friendly = True
-
-    def _on_fate_mode(self, p: dict[str, Any]) -> None:
-        self.fate_by_host = bool(p["host"])
-
-    def _on_offline_seat(self, p: dict[str, Any]) -> None:
-        """The host seated an account without Telegram in the lobby (or took it off)."""
-        if p.get("seated", True):
-            self.offline.add(int(p["tg_id"]))
-        else:
-            self.offline.discard(int(p["tg_id"]))
-
-    def _on_seat_asked(self, p: dict[str, Any]) -> None:
-        """The host asked a Telegram player to be seated (``/addseat``): seated only once
-        they say yes."""
-        self.asked[int(p["tg_id"])] = str(p["name"])
-
-    def _on_seat_ask_closed(self, p: dict[str, Any]) -> None:
-        """The ask ended (``how``: yes — seated with its own event, no, failed, deal, closed)."""
-        self.asked.pop(int(p["tg_id"]), None)
-
-    def _on_deal(self, p: dict[str, Any]) -> None:
+    def _deal(self, event: Deal) -> None:
         specs = []
         self.seats = {}
         self.offline = set()
-        for entry in p["seats"]:
-            seat = int(entry["seat"])
-            self.seats[seat] = SeatInfo(seat, int(entry["tg_id"]), str(entry["name"]))
-            if entry.get("offline"):
-                self.offline.add(int(entry["tg_id"]))
-            friend = None
-            if entry.get("friend"):
-                by = entry.get("friend_by")
-                friend = FriendImmunity(announce_by=None if by is None else int(by))
-            specs.append(SeatSpec(
-                seat=seat, role=Role(entry["role"]), sex=entry.get("sex"),
-                open_immunities=frozenset(OpenImmunity(i) for i in entry.get("immunities", [])),
-                friend=friend,
-            ))
-        self.cards = [Role(r) for r in p["cards"]]
-        self.seed = bytes.fromhex(p["seed"])
-        self.commitment = str(p["commitment"])
+        for entry in event.seats:
+            self.seats[entry.seat] = SeatInfo(entry.seat, entry.tg_id, entry.name)
+            if entry.offline:
+                self.offline.add(entry.tg_id)
+            friend = FriendImmunity(announce_by=entry.friend_by) if entry.friend else None
+            specs.append(SeatSpec(seat=entry.seat, role=entry.role, sex=entry.sex,
+                                  open_immunities=frozenset(entry.immunities), friend=friend))
+        self.cards = list(event.cards)
+        self.seed = bytes.fromhex(event.seed)
+        self.commitment = event.commitment
         self.state = engine.new_game(specs)
         self.stage = Stage.DEALT
 
-    def _on_deal_announced(self, p: dict[str, Any]) -> None:
-        self.deal_announced = True
-
-    def _on_day_start(self, p: dict[str, Any]) -> None:
-        """``/day`` before any phase: the game opens with a day's talk (the vote follows)."""
-        self.day_first = True
-
-    def _on_night_start(self, p: dict[str, Any]) -> None:
-        self.step = int(p["step"])
-        self.stage = Stage.NIGHT
-        self.choices = {}
-        self.mafia_locked = not self.pickers()
-
-    def _on_choice(self, p: dict[str, Any]) -> None:
-        self.choices[int(p["seat"])] = int(p["target"])
-
-    def _on_mafia_locked(self, p: dict[str, Any]) -> None:
-        self.mafia_locked = True
-        self.deadlines.pop(MAFIA_DL, None)
-
-    def _on_night_resolved(self, p: dict[str, Any]) -> NightResult:
-        choices = {int(k): int(v) for k, v in p["choices"].items()}
-        state, result = engine.resolve_night(self.game, choices)
+    def _night_resolved(self, choices: Mapping[int, int]) -> NightResult:
+        state, result = engine.resolve_night(self.game, dict(choices))
         self.state = state
         if result.number == 1:
             self.first_day_dead |= set(result.died)
@@ -357,62 +461,9 @@ class Table:
         self.last_result = result
         return result
 
-    def _on_vote_start(self, p: dict[str, Any]) -> None:
-        self.step = int(p["step"])
-        self.stage = Stage.VOTE
-        self.order = [int(s) for s in p["order"]]
-        self.turn = 0
-        self.votes = {}
-        self.timeouts = []
-        self.fate = None
-        self.lawyers = []
-        self.cancel_by = None
-
-    def _on_turn(self, p: dict[str, Any]) -> None:
-        self.turn = int(p["turn"])
-
-    def _on_vote(self, p: dict[str, Any]) -> None:
-        self.votes[int(p["seat"])] = int(p["target"])
-        self.deadlines.pop(TURN_DL, None)
-
-    def _on_vote_timeout(self, p: dict[str, Any]) -> None:
-        self.timeouts.append(int(p["seat"]))
-        self.deadlines.pop(TURN_DL, None)
-
-    def _on_votes_done(self, p: dict[str, Any]) -> None:
-        self.turn = len(self.order)
-        self.deadlines.pop(TURN_DL, None)
-
-    def _on_verdict_reset(self, p: dict[str, Any]) -> None:
-        """A technical death after the votes changed the tally: the fate and the Lawyers' window
-        are decided again from the new tally."""
-        self.fate = None
-        self.lawyers = []
-        for name in (FATE_DL, CANCEL_DL):
-            self.deadlines.pop(name, None)
-            self.remaining.pop(name, None)
-        self.stage = Stage.VOTE
-
-    def _on_fate_wait(self, p: dict[str, Any]) -> None:
-        self.stage = Stage.FATE
-
-    def _on_fate(self, p: dict[str, Any]) -> None:
-        self.fate = int(p["seat"])
-        self.deadlines.pop(FATE_DL, None)
-        self.stage = Stage.VOTE
-
-    def _on_cancel_window(self, p: dict[str, Any]) -> None:
-        self.lawyers = [int(s) for s in p["lawyers"]]
-        self.stage = Stage.CANCEL
-
-    def _on_day_resolved(self, p: dict[str, Any]) -> DayResult:
-        votes = {int(k): int(v) for k, v in p["votes"].items()}
-        fate = p.get("fate")
-        cancel_by = p.get("cancel_by")
-        state, result = engine.resolve_day(
-            self.game, votes, fate=None if fate is None else int(fate),
-            cancel_by=None if cancel_by is None else int(cancel_by),
-        )
+    def _day_resolved(self, event: DayResolved) -> DayResult:
+        state, result = engine.resolve_day(self.game, dict(event.votes), fate=event.fate,
+                                           cancel_by=event.cancel_by)
         self.state = state
         if result.number == 1:
             self.first_day_dead |= set(result.died)
@@ -422,38 +473,6 @@ class Table:
         self.stage = Stage.OVER if state.over else Stage.EVENING
         self.last_result = result
         return result
-
-    def _on_tech(self, p: dict[str, Any]) -> TechnicalDeathResult:
-        state, result = engine.technical_death(self.game, int(p["seat"]))
-        self.state = state
-        if state.over:
-            self.stage = Stage.OVER
-            self.deadlines.clear()
-        self.last_result = result
-        return result
-
-    def _on_foul(self, p: dict[str, Any]) -> None:
-        """The host's whistle: ``seat``, ``reason``, ``points`` (the fine taken), ``phase``
-        ("night"/"day": the phase it happened in), ``note`` (the host's words, optional),
-        ``offer`` (the club's limit, when the host was offered the technical death)."""
-        during = p.get("phase")
-        self.state, result = engine.foul(
-            self.game, int(p["seat"]), reason=FoulReason(p["reason"]), points=int(p["points"]),
-            during=None if during is None else Phase(during))
-        if p.get("note"):
-            self.foul_notes[result.foul.number] = str(p["note"])
-        if p.get("offer"):
-            self.foul_offers[result.foul.number] = int(p["offer"])
-
-    def _on_foul_undone(self, p: dict[str, Any]) -> None:
-        self.state, _ = engine.undo_foul(self.game, int(p["number"]))
-
-    def _on_foul_offer_closed(self, p: dict[str, Any]) -> None:
-        """The offer after foul ``number`` lost its buttons: ``how`` the host answered it
-        (kept, taken), or its moment passed (gone: the foul undone, the player out)."""
-        number = int(p["number"])
-        self.foul_offers.pop(number, None)
-        self.foul_offers_closed[number] = str(p["how"])
 
     def foul_phase(self) -> Phase | None:
         """The phase a foul now happens in: the night under way, or the day (its talk, its
@@ -465,30 +484,3 @@ class Table:
                 or (self.stage is Stage.DEALT and self.day_first):
             return Phase.DAY
         return None
-
-    def _on_pause(self, p: dict[str, Any]) -> None:
-        self.paused = True
-        self.remaining = {k: float(v) for k, v in p["remaining"].items()}
-        self.deadlines.clear()
-
-    def _on_resume(self, p: dict[str, Any]) -> None:
-        self.paused = False
-        self.remaining = {}
-
-    def _on_extend(self, p: dict[str, Any]) -> None:
-        pass  # the new deadlines come in the payload
-
-    def _on_announced(self, p: dict[str, Any]) -> None:
-        self.announced = int(p["seq"])
-
-    def _on_last_word(self, p: dict[str, Any]) -> None:
-        self.last_words = ([int(s) for s in p["seats"]], int(p["index"]),
-                           datetime.fromisoformat(p["until"]))
-
-    def _on_last_word_over(self, p: dict[str, Any]) -> None:
-        if self.last_words is not None and self.last_words[1] == int(p["index"]):
-            self.last_words = None
-
-    def _on_aborted(self, p: dict[str, Any]) -> None:
-        self.stage = Stage.ABORTED
-        self.deadlines.clear()

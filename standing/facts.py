@@ -22,6 +22,7 @@ from enum import StrEnum
 import engine
 from engine import Action, DayResult, GameState, NightResult, Role, Team, Winner
 from engine.roles import COMMON_PICK_ROLES
+from record.events import NightResolved, decode
 from record.outcome import LoggedEvent
 from record.table import Table
 
@@ -265,16 +266,13 @@ def game_facts(events: Iterable[LoggedEvent]) -> GameFacts | None:
     cannot replay."""
     table = Table(0, 0, 0, date.min)
     phases: list[Phase] = []
-    for event in events:
-        payload = dict(event.payload)
+    for logged in events:
+        event = decode(logged.kind, logged.payload)
         before = table.state
-        result = table.apply(event.kind, payload, event.seq)
+        result = table.apply(event, logged.seq)
         if isinstance(result, NightResult):
-            assert before is not None
-            logged = payload["choices"]
-            assert isinstance(logged, Mapping)  # the table resolved it: a map of seats
-            choices = {int(k): int(v) for k, v in logged.items()}
-            phases.append(_night(before, choices, result))
+            assert before is not None and isinstance(event, NightResolved)
+            phases.append(_night(before, dict(event.choices), result))
         elif isinstance(result, DayResult):
             phases.append(_day(result))
         elif result is not None:

@@ -33,7 +33,7 @@ ORDER = {
                  "callbacks"],
     "storage": ["__main__", "__init__", "tools", "db", "network", "shop", "repos", "standing",
                 "spreadsheets", "core", "backends", "schema"],
-    "record": ["outcome", "table", "posts"],
+    "record": ["protocol", "outcome", "table", "events", "posts"],
     "standing": ["counting", "roles", "rating"],
 }
 

@@ -18,6 +18,7 @@ from typing import Any
 import engine
 from engine import Event, GameState, NightResult, Role, TechnicalDeathResult, Winner
 from engine.events import EVERYONE
+from record.events import Deal, decode
 from record.protocol import protocol_of
 from record.table import Table
 from standing.rating import Rating, Side
@@ -226,12 +227,12 @@ class StatsService:
         day = game.finished_on or game.created_at.date()
         table = Table(game.id, game.club_chat_id, game.host_id, day)
         phases: list[PlayedPhase] = []
-        deal_payload: dict[str, Any] | None = None
-        for event in await self.db.games.events(game.id):
-            payload = dict(event.payload)
-            result = table.apply(event.kind, payload, event.seq)
-            if event.kind == "deal":
-                deal_payload = payload
+        dealt: Deal | None = None
+        for logged in await self.db.games.events(game.id):
+            event = decode(logged.kind, logged.payload)
+            result = table.apply(event, logged.seq)
+            if isinstance(event, Deal):
+                dealt = event
                 phases.append(PlayedPhase("deal", 0, (engine.open_immunities_event(table.game),)))
             if result is None:
                 continue
@@ -242,7 +243,7 @@ class StatsService:
                 phases.append(PlayedPhase("tech", result.seat, public))
             else:
                 phases.append(PlayedPhase("day", result.number, public))
-        check = None if deal_payload is None else _deal_check(game, deal_payload)
+        check = None if dealt is None else _deal_check(game, dealt)
         built = (table, tuple(phases), check)
         self._cache[game.id] = built
         if len(self._cache) > self._cache_size:
@@ -374,14 +375,14 @@ class StatsService:
         return None if not games else await self.db.clubs.get(games[0].club_chat_id)
 
 
-def _deal_check(game: Game, payload: dict[str, Any]) -> DealCheck:
-    seed = str(payload["seed"])
-    cards = tuple(str(c) for c in payload["cards"])
-    seats = tuple(sorted(int(e["seat"]) for e in payload["seats"]))
-    played = {int(e["seat"]): str(e["role"]) for e in payload["seats"]}
+def _deal_check(game: Game, logged: Deal) -> DealCheck:
+    seed = logged.seed
+    cards = tuple(str(c) for c in logged.cards)
+    seats = tuple(sorted(e.seat for e in logged.seats))
+    played = {e.seat: str(e.role) for e in logged.seats}
     try:
         seed_bytes = bytes.fromhex(seed)
-        dealt = engine.deal_cards([Role(c) for c in cards], list(seats), seed_bytes)
+        dealt = engine.deal_cards(list(logged.cards), list(seats), seed_bytes)
         deal = {s: str(r) for s, r in sorted(dealt.items())}
         computed = engine.commitment(seed_bytes, dealt)
     except ValueError:

@@ -27,6 +27,7 @@ from bot.game.writes import StepWriter
 from bot.locks import KeyedLocks
 from bot.logs import bind, unbind
 from engine import CompositionError, Phase, RuleViolation
+from record.events import Event, encode
 from record.table import (
     CANCEL_DL,
     FATE_DL,
@@ -338,22 +339,21 @@ class GameCore:
         self.require_host(table, user_id)  # the host's own press, for an offline seat
         return seat
 
-    async def record(self, table: Table, kind: str, payload: dict[str, Any] | None = None
-               ) -> Result | None:
+    async def record(self, table: Table, event: Event) -> Result | None:
         """Apply the step and stage it for the log (written with the step's messages when the
         step ends; a step that fails to apply is never logged): the log is the truth."""
-        body = payload or {}
+        kind, body = encode(event)
         staged = self._staged.get(table.game_id)
         if staged is None:  # outside a step: on its own, after the steps' writes
             await self.writes.settled(table.game_id)
             seq = await self.db.games.append_event(table.game_id, kind, body, at=self.clock())
-            return table.apply(kind, body, seq)
+            return table.apply(event, seq)
         seq = table.seq + 1
-        result = table.apply(kind, body, seq)
+        result = table.apply(event, seq)
         staged.append((seq, kind, body, self.clock()))
         return result
 
-    async def record_now(self, table: Table, kind: str, payload: dict[str, Any],
+    async def record_now(self, table: Table, event: Event,
                          change: GameChange | None = None) -> Result | None:
         """Log one event at once with ``change`` and what the step has said so far, in one
         transaction, then apply it: for an event whose write is checked against what only
@@ -363,9 +363,10 @@ class GameCore:
         if self._staged.get(table.game_id):
             raise RuntimeError("record_now must come before the step records anything else")
         seq = table.seq + 1
-        await self.writes.write_now(table.game_id, [(seq, kind, payload, self.clock())],
+        kind, body = encode(event)
+        await self.writes.write_now(table.game_id, [(seq, kind, body, self.clock())],
                                     self.notifier.take(), change)
-        return table.apply(kind, payload, seq)
+        return table.apply(event, seq)
 
     def at(self, seconds: float) -> datetime:
         return self.clock() + timedelta(seconds=seconds)

@@ -13,6 +13,7 @@ from bot.game.rooms.lobby import LobbyService
 from bot.game.rooms.night import NightService
 from bot.game.rooms.phase import PhaseService
 from bot.game.rooms.results import Results
+from record.events import decode
 from record.table import TURN_DL, SeatInfo, Stage, Table
 from storage.models import STATUS_ABORTED
 
@@ -70,7 +71,7 @@ class Restorer(PhaseService):
             table.seats[seat.seat] = SeatInfo(seat.seat, seat.tg_id, name)
             await self.core.load_player(seat.tg_id)
         for event in await self.db.games.events(game_id):
-            table.apply(event.kind, dict(event.payload), event.seq)
+            table.apply(decode(event.kind, event.payload), event.seq)
         return table
 
     async def _resume_after_restart(self, table: Table) -> None:

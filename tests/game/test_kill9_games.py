@@ -22,6 +22,7 @@ from pathlib import Path
 import pytest
 
 import engine
+from record.events import decode
 from record.table import SeatInfo, Stage, Table
 from storage.db import Database
 from tests.bot_spawn import BotProcess
@@ -84,7 +85,7 @@ async def state(db: Database, game_id: int) -> Table:
     for seat in game.seats:
         table.seats[seat.seat] = SeatInfo(seat.seat, seat.tg_id, str(seat.tg_id))
     for event in await db.games.events(game_id):
-        table.apply(event.kind, dict(event.payload), event.seq)
+        table.apply(decode(event.kind, event.payload), event.seq)
     return table
 
 

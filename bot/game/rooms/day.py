@@ -16,7 +16,19 @@ from bot.game.rooms.phase import PhaseService
 from bot.game.rooms.results import Results
 from engine import Audience, AudienceKind, Phase, RuleViolation
 from engine.roles import LAWYER_ROLES
-from record.table import CANCEL_DL, FATE_DL, TURN_DL, Stage, Table, iso
+from record.events import (
+    CancelWindow,
+    DayResolved,
+    DayStart,
+    Fate,
+    FateWait,
+    Turn,
+    Vote,
+    VotesDone,
+    VoteStart,
+    VoteTimeout,
+)
+from record.table import CANCEL_DL, FATE_DL, TURN_DL, Stage, Table
 
 EVERYONE = Audience(AudienceKind.EVERYONE)
 # seconds: the vote board is edited at most this often — 10 of the group's 20 requests a
@@ -43,7 +55,7 @@ class DayService(PhaseService):
             if table.stage is Stage.DEALT:  # the game opens with a day
                 if table.day_first:
                     return reply("game.day.started")  # a second press: announced already
-                await self.core.record(table, "day_start")
+                await self.core.record(table, DayStart())
             await self.notifier.club(table, await self.results.day_start(table),
                                      day=table.game.current_day)
             return reply("game.day.started")
@@ -54,11 +66,11 @@ class DayService(PhaseService):
             self.core.require_host(table, user_id)
             self.core.can_start_phase(table, Phase.DAY)
             order = engine.voters(table.game)
-            await self.core.record(table, "vote_start", {"step": table.step + 1, "order": order})
+            await self.core.record(table, VoteStart(table.step + 1, tuple(order)))
             if not engine.votable(table.game):
                 # every player holds an open immunity: nobody may be voted for, so no board, no
                 # prompts and no turns; the day resolves, and the table hears why (RULES.md 5.1)
-                await self.core.record(table, "votes_done")
+                await self.core.record(table, VotesDone())
                 await self._resolve_day(table, None)
                 return reply("game.vote.impossible")
             # the board first (its turn lines are edited in): an edit follows its send
@@ -73,11 +85,11 @@ class DayService(PhaseService):
         while turn < len(table.order) and table.order[turn] not in able:
             turn += 1
         if turn >= len(table.order):
-            await self.core.record(table, "votes_done")
+            await self.core.record(table, VotesDone())
             await self.after_votes(table)
             return
-        await self.core.record(table, "turn", {
-            "turn": turn, "deadlines": {TURN_DL: iso(self.core.at(self.timers(table).vote_turn))}})
+        await self.core.record(table, Turn(
+            turn, {TURN_DL: self.core.at(self.timers(table).vote_turn)}))
         voter = table.order[turn]
         if not engine.vote_candidates(table.game, voter):
             await self._turn_timeout(table)  # nobody may be voted for: nothing to wait for
@@ -154,7 +166,7 @@ class DayService(PhaseService):
                 raise UserError("game.vote.already")
             if table.current_voter() != seat:
                 raise UserError("game.vote.not_your_turn")
-            await self.core.record(table, "vote", {"seat": seat, "target": target})
+            await self.core.record(table, Vote(seat, target))
             self.deadlines.disarm(self.core.key(table, TURN_DL))
             ref = table.prompts.pop(seat, None)
             if ref is not None:
@@ -168,7 +180,7 @@ class DayService(PhaseService):
         voter = table.current_voter()
         if voter is None:
             return
-        await self.core.record(table, "vote_timeout", {"seat": voter})
+        await self.core.record(table, VoteTimeout(voter))
         ref = table.prompts.pop(voter, None)
         if ref is not None:
             await self.notifier.edit_seat(table, voter, ref, "game.vote.missed")
@@ -204,8 +216,8 @@ class DayService(PhaseService):
         tally = self.tally(table)
         if tally.shootout and table.fate is None:
             if table.fate_by_host:
-                await self.core.record(table, "fate_wait", {
-                    "deadlines": {FATE_DL: iso(self.core.at(self.timers(table).fate))}})
+                await self.core.record(table, FateWait(
+                    {FATE_DL: self.core.at(self.timers(table).fate)}))
                 await self._say_tally(table, tally)
                 await self.notifier.club(table, "game.fate.host_draws",
                                          tied=self.notifier.seat_list(table, tally.tied))
@@ -214,13 +226,12 @@ class DayService(PhaseService):
                 self.core.arm(table)
                 return
             seat = engine.draw_fate(tally.tied, self.core.rng)
-            await self.core.record(table, "fate", {"seat": seat, "by": "bot"})
+            await self.core.record(table, Fate(seat, "bot"))
         condemned = tally.leader if tally.leader is not None else table.fate
         if condemned is not None and not tally.failed and self._lawyer_window(table):
             lawyers = engine.cancellers(table.game, condemned)
-            deadline = iso(self.core.at(self.timers(table).cancel))
-            await self.core.record(table, "cancel_window", {
-                "lawyers": lawyers, "deadlines": {CANCEL_DL: deadline}})
+            deadline = self.core.at(self.timers(table).cancel)
+            await self.core.record(table, CancelWindow(tuple(lawyers), {CANCEL_DL: deadline}))
             await self._say_tally(table, tally)
             await self.notifier.club(table, "game.cancel.window",
                                      who=self.notifier.seat(table, condemned),
@@ -274,7 +285,7 @@ class DayService(PhaseService):
             self.core.expect(table, Stage.FATE, step)
             if target not in self.tally(table).tied:
                 raise UserError("game.rule.fate_not_tied")
-            await self.core.record(table, "fate", {"seat": target, "by": "host"})
+            await self.core.record(table, Fate(target, "host"))
             self.deadlines.disarm(self.core.key(table, FATE_DL))
             # the draw's prompt says the lot, whether pressed there or on the panel
             await self.core.close_prompts(table, "game.fate.drawn",
@@ -310,9 +321,8 @@ class DayService(PhaseService):
             await self.core.close_prompts(
                 table, "game.cancel.done_other", own=(table.chat_of(cancel_by), "game.cancel.done"),
                 who=self.notifier.seat(table, condemned))
-        result = await self.core.record(table, "day_resolved", {
-            "votes": {str(k): v for k, v in sorted(table.valid_votes().items())},
-            "fate": table.fate, "cancel_by": cancel_by})
+        result = await self.core.record(table, DayResolved(
+            dict(sorted(table.valid_votes().items())), table.fate, cancel_by))
         assert result is not None
         await self.results.announce(table, result)
 
@@ -359,7 +369,7 @@ class DayService(PhaseService):
         if table.stage is Stage.FATE:
             tally = self.tally(table)
             seat = engine.draw_fate(tally.tied, self.core.rng)
-            await self.core.record(table, "fate", {"seat": seat, "by": "bot"})
+            await self.core.record(table, Fate(seat, "bot"))
             await self.core.close_prompts(table, "game.fate.bot_drew",
                                           who=self.notifier.seat(table, seat))
             await self.after_votes(table)

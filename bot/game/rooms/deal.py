@@ -14,6 +14,7 @@ from bot.game.rooms.lobby import LobbyService
 from bot.game.rooms.phase import PhaseService
 from engine import CompositionError, Role, RuleViolation
 from engine.composition import MAX_PLAYERS
+from record.events import Composition, Deal, DealAnnounced, DealtSeat, FateMode
 from record.table import Stage, Table
 from storage.models import STATUS_RUNNING, ImmunityOrder
 from storage.numbers import read_number
@@ -114,7 +115,7 @@ class DealService(PhaseService):
                     engine.validate_composition(cards)
                 except CompositionError as e:
                     raise rule(e) from None
-                await self.core.record(table, "composition", {"roles": [str(r) for r in cards]})
+                await self.core.record(table, Composition(tuple(cards)))
             elif table.started:
                 # During the game no card name goes to the club chat: the host gets it.
                 await self.notifier.private(
@@ -134,7 +135,7 @@ class DealService(PhaseService):
             if table.stage not in (Stage.LOBBY, Stage.DEALT):
                 # as on the panel: a shoot-out's drawer never changes once the game has begun
                 raise UserError("game.fate.too_late")
-            await self.core.record(table, "fate_mode", {"host": by_host})
+            await self.core.record(table, FateMode(by_host))
             # the club's next games too
             await self.db.clubs.set_fate_by_host(table.chat_id, by_host)
             return reply("game.fate.mode_host" if by_host else "game.fate.mode_bot")
@@ -166,27 +167,23 @@ class DealService(PhaseService):
             friends = await self._friends(table, players, inputs.orders)
             seed = self.core.new_seed()
             dealt = engine.deal_cards(cards, seats, seed)
-            entries = []
+            entries: list[DealtSeat] = []
             specs = []
             for seat in seats:
                 player = players[seat]
                 tg = table.tg_of(seat)
-                immunities = sorted(str(i) for i in marks.get(tg, ()))
+                immunities = tuple(sorted(marks.get(tg, ())))  # by name: they are str
                 friend_by = friends.get(seat)
-                entries.append({
-                    "seat": seat, "tg_id": tg, "name": table.name(seat), "role": str(dealt[seat]),
-                    "sex": None if player is None else player.sex, "immunities": immunities,
-                    "friend": seat in friends, "friend_by": friend_by,
-                    "offline": tg in table.offline,
-                })
+                entries.append(DealtSeat(
+                    seat=seat, tg_id=tg, name=table.name(seat), role=dealt[seat],
+                    sex=None if player is None else player.sex, immunities=immunities,
+                    friend=seat in friends, friend_by=friend_by, offline=tg in table.offline))
                 specs.append(engine.SeatSpec(seat, dealt[seat]))
             engine.new_game(specs)  # one more check before anything is written
             commitment = engine.commitment(seed, dealt)
             await self.lobby.close_asks(table, "deal")  # unanswered: the deal goes on without
-            await self.core.record(table, "deal", {
-                "seed": seed.hex(), "commitment": commitment, "cards": [str(c) for c in cards],
-                "seats": entries,
-            })
+            await self.core.record(table, Deal(
+                seed=seed.hex(), commitment=commitment, cards=tuple(cards), seats=tuple(entries)))
             await self.announce_deal(table)
             return reply("game.deal.ok")
 
@@ -206,7 +203,7 @@ class DealService(PhaseService):
                                                    self.core.ref(table, "deal"))
         for seat in sorted(table.seats):
             await self._send_card(table, seat, ref=self.core.ref(table, "card", seat))
-        await self.core.record(table, "deal_announced")
+        await self.core.record(table, DealAnnounced())
 
     async def _friends(self, table: Table, players: dict[int, Any],
                        orders: list[ImmunityOrder]) -> dict[int, int | None]:

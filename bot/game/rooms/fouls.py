@@ -23,6 +23,7 @@ from bot.game.messages.notifier import button, rows
 from bot.game.rooms.host import HostControls
 from bot.game.rooms.phase import PhaseService
 from engine import Foul, FoulReason, RuleViolation
+from record.events import FoulCalled, FoulOfferClosed, FoulUndone
 from record.table import Table
 from storage.errors import FineAboveCap, InsufficientBalance
 from storage.models import Club, Fine
@@ -150,17 +151,10 @@ class FoulDesk(PhaseService):
                                   reserved=reserved)
                 words, offered = await self._tell_foul(table, club, result, note, fine,
                                                        confirm=confirm)
-                payload: dict[str, object] = {"seat": seat, "reason": str(reason),
-                                              "points": taken}
-                if offered:
-                    payload["offer"] = club.foul_limit
-                if during is not None:
-                    payload["phase"] = str(during)
-                if note:
-                    payload["note"] = note
+                event = FoulCalled(seat, reason, taken, phase=during, note=note or None,
+                                   offer=club.foul_limit if offered else None)
                 try:
-                    await self.core.record_now(table, "foul", payload,
-                                               self._fines(table, result.ledger))
+                    await self.core.record_now(table, event, self._fines(table, result.ledger))
                 except (InsufficientBalance, FineAboveCap):
                     continue  # the balance or a cap changed since it was read: read again
                 return reply("foul.done", **words)
@@ -218,7 +212,7 @@ class FoulDesk(PhaseService):
         await self.notifier.edit_private(table.host_id, self.foul_offer_ref(table, number),
                                          f"foul.offer.{how}", who=who)
         if table.open:  # a technical death may have ended the game: its log is closed
-            await self.core.record(table, "foul_offer_closed", {"number": number, "how": how})
+            await self.core.record(table, FoulOfferClosed(number, how))
 
     # ------------------------------------------------------------------ an undoing
     async def undo(self, where: Where, user_id: int, number: int | None = None, *,
@@ -260,7 +254,7 @@ class FoulDesk(PhaseService):
                 await self.notifier.private(table.host_id, "foul.undone.done", number=number,
                                             who=who, back=back)
             # a reversal is never refused (it gives points back)
-            await self.core.record_now(table, "foul_undone", {"number": number},
+            await self.core.record_now(table, FoulUndone(number),
                                        self._fines(table, result.ledger))
             # the player's open offers whose foul this was, or whose count it made
             for offered in sorted(table.foul_offers):

@@ -14,7 +14,8 @@ from bot.game.rooms.night import NightService
 from bot.game.rooms.phase import PhaseService
 from bot.game.rooms.results import Results
 from engine import RuleViolation
-from record.table import TURN_DL, Stage, Table, iso
+from record.events import Aborted, Deadlines, Extend, MafiaLocked, Pause, Resume, Tech, VerdictReset
+from record.table import TURN_DL, Stage, Table
 from storage.models import STATUS_ABORTED, STATUS_PAUSED, STATUS_RUNNING, Fine
 from storage.repos.games import GameChange
 from views.i18n import sex_of
@@ -50,7 +51,7 @@ class HostControls(PhaseService):
             except RuleViolation as e:
                 raise rule(e) from None
             voter = table.current_voter()
-            result = await self.core.record(table, "tech", {"seat": seat})
+            result = await self.core.record(table, Tech(seat))
             assert result is not None
             done = reply("game.tech.ok", who=self.notifier.seat(table, seat))
             if table.game.over:
@@ -60,7 +61,7 @@ class HostControls(PhaseService):
             await self.results.announce(table, result)
             if table.stage is Stage.NIGHT and not table.paused:
                 if not table.mafia_locked and not table.pickers():
-                    await self.core.record(table, "mafia_locked")
+                    await self.core.record(table, MafiaLocked())
                 if not table.pending_night():
                     await self.night.resolve(table)
             elif table.stage is Stage.VOTE and voter == seat and not table.paused:
@@ -70,7 +71,7 @@ class HostControls(PhaseService):
                 # The removed player's votes no longer count: the verdict is decided again
                 # (now, or when the host resumes).
                 self.core.disarm(table)
-                await self.core.record(table, "verdict_reset")
+                await self.core.record(table, VerdictReset())
                 if not table.paused:
                     await self.day.after_votes(table)
             return done
@@ -122,7 +123,7 @@ class HostControls(PhaseService):
             remaining = {k: max(0.0, (at - now).total_seconds())
                          for k, at in table.deadlines.items()}
             self.core.disarm(table)
-            await self.core.record(table, "pause", {"remaining": remaining})
+            await self.core.record(table, Pause(remaining))
             self.core.stage_change(table, GameChange(status=STATUS_PAUSED))
             await self.notifier.club(table, "game.pause.done")
             return reply("game.pause.done")
@@ -133,8 +134,8 @@ class HostControls(PhaseService):
             self.core.require_host(table, user_id)
             if not table.paused:
                 raise UserError("game.pause.not_paused")
-            deadlines = {k: iso(self.core.at(v)) for k, v in table.remaining.items()}
-            await self.core.record(table, "resume", {"deadlines": deadlines})
+            deadlines: Deadlines = {k: self.core.at(v) for k, v in table.remaining.items()}
+            await self.core.record(table, Resume(deadlines))
             self.core.stage_change(table, GameChange(status=STATUS_RUNNING))
             await self.notifier.club(table, "game.pause.resumed")
             self.core.arm(table)
@@ -152,9 +153,9 @@ class HostControls(PhaseService):
                 raise UserError("game.extend.bad", max=MAX_EXTEND)
             if not table.deadlines:
                 raise UserError("game.extend.nothing")
-            deadlines = {k: iso(at + timedelta(seconds=seconds))
-                         for k, at in table.deadlines.items()}
-            await self.core.record(table, "extend", {"deadlines": deadlines})
+            deadlines: Deadlines = {k: at + timedelta(seconds=seconds)
+                                    for k, at in table.deadlines.items()}
+            await self.core.record(table, Extend(deadlines))
             self.core.arm(table)
             await self.notifier.club(table, "game.extend.done", seconds=secs(seconds))
             return reply("game.extend.done", seconds=secs(seconds))
@@ -167,7 +168,7 @@ class HostControls(PhaseService):
         async with self.core.lock(table.game_id):
             self.core.require_host(table, user_id)
             self.core.disarm(table)
-            await self.core.record(table, "aborted")
+            await self.core.record(table, Aborted())
             self.core.stage_change(table, GameChange(status=STATUS_ABORTED,
                                                      fines=self._returned(table)))
             await self.notifier.club(table, "game.aborted")

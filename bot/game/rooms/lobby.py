@@ -16,6 +16,16 @@ from bot.game.messages.notifier import Markup, button, rows
 from bot.game.rooms.phase import PhaseService
 from bot.locks import KeyedLocks
 from engine.composition import MAX_PLAYERS
+from record.events import (
+    Aborted,
+    FateMode,
+    Friendly,
+    LobbyPosted,
+    OfflineSeat,
+    SeatAskClosed,
+    SeatAsked,
+    TableNamed,
+)
 from record.table import SeatInfo, Stage, Table
 from storage.errors import (
     InvalidNickname,
@@ -116,15 +126,15 @@ class LobbyService(PhaseService):
         for other in sharing:  # from now on each table says its name
             async with self.core.lock(other.game_id):
                 if other.open and not other.named:
-                    await self.core.record(other, "table_named")
+                    await self.core.record(other, TableNamed())
         async with self.core.lock(game_id):
             if friendly:  # in the log too: a restart, a replay and the pages know it
-                await self.core.record(table, "friendly")
+                await self.core.record(table, Friendly())
             if sharing:
-                await self.core.record(table, "table_named")
+                await self.core.record(table, TableNamed())
             await self.post(table)
             if club.fate_by_host:
-                await self.core.record(table, "fate_mode", {"host": True})
+                await self.core.record(table, FateMode(True))
         self.arm_expiry(table)
         return table
 
@@ -154,7 +164,7 @@ class LobbyService(PhaseService):
                 return False
             self.deadlines.disarm(self.core.key(table, "lobby_ttl"))
             await self.close_asks(table, "closed")
-            await self.core.record(table, "aborted", {"why": why})
+            await self.core.record(table, Aborted(why))
             self.core.stage_change(table, GameChange(status=STATUS_ABORTED))
             hours = secs(self.ttl / 3600) if self.ttl else 0
             await self.notifier.edit_club(table, self.core.ref(table, "lobby"),
@@ -186,7 +196,7 @@ class LobbyService(PhaseService):
         await self.notifier.club(table, "game.lobby.text", ref=self.core.ref(table, "lobby"),
                                  markup=self._lobby_markup(table),
                                  **await self._lobby_kwargs(table))
-        await self.core.record(table, "lobby_posted")
+        await self.core.record(table, LobbyPosted())
 
     async def repost(self, table: Table) -> None:
         """The lobby message again (the club moved to a supergroup): joins go on there."""
@@ -447,7 +457,7 @@ class LobbyService(PhaseService):
         self._take_seat(table, SeatInfo(0, tg_id, name), other_game,
                         lambda other: UserError("tables.add.other", nick=name,
                                                 number=other.number, game=other.game_id))
-        await self.core.record(table, "offline_seat", {"tg_id": tg_id})
+        await self.core.record(table, OfflineSeat(tg_id))
         await self._refresh_lobby(table)
 
     async def _add_guest(self, table: Table, name: str, sex: str | None) -> Reply:
@@ -491,7 +501,7 @@ class LobbyService(PhaseService):
                 raise UserError("tables.add.other", nick=name, number=other.number,
                                 game=other.game_id)
             raise UserError("seats.add.other_game", nick=name, game=other.game_id)
-        await self.core.record(table, "seat_asked", {"tg_id": player.tg_id, "name": name})
+        await self.core.record(table, SeatAsked(player.tg_id, name))
         if player.language:
             self.core.locales.setdefault(player.tg_id, player.language)
         host = await self.db.players.get(table.host_id)
@@ -552,7 +562,7 @@ class LobbyService(PhaseService):
         name = table.asked.get(tg_id)
         if name is None:
             return
-        await self.core.record(table, "seat_ask_closed", {"tg_id": tg_id, "how": how})
+        await self.core.record(table, SeatAskClosed(tg_id, how))
         await self.notifier.edit_private(tg_id, self.ask_ref(table, tg_id),
                                          f"seats.ask.closed_{how}", game=table.game_id)
         await self.notifier.private(table.host_id, f"seats.ask.host_{how}", nick=name,
@@ -581,8 +591,7 @@ class LobbyService(PhaseService):
                      if s.tg_id != player.tg_id]
             self._save_seats(table, order)
             if player.tg_id in table.offline:
-                await self.core.record(table, "offline_seat",
-                                       {"tg_id": player.tg_id, "seated": False})
+                await self.core.record(table, OfflineSeat(player.tg_id, seated=False))
             await self._refresh_lobby(table)
             return reply("seats.unseat.ok", nick=player.nickname or player.display_name)
 

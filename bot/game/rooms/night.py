@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from datetime import datetime
 from typing import Any
 
 import engine
@@ -12,7 +13,8 @@ from bot.game.messages.notifier import Markup, button, rows
 from bot.game.rooms.phase import PhaseService
 from bot.game.rooms.results import Results
 from engine import Phase, RuleViolation
-from record.table import MAFIA_DL, NIGHT_DL, Stage, Table, iso
+from record.events import Choice, MafiaLocked, NightResolved, NightStart
+from record.table import MAFIA_DL, NIGHT_DL, Stage, Table
 
 
 class NightService(PhaseService):
@@ -31,17 +33,18 @@ class NightService(PhaseService):
             self.core.can_start_phase(table, Phase.NIGHT)
             step = table.step + 1
             night = table.game.night_number + 1
-            deadlines = {NIGHT_DL: iso(self.core.at(self.timers(table).night))}
+            deadlines: dict[str, datetime | None] = {
+                NIGHT_DL: self.core.at(self.timers(table).night)}
             # the Mafia's window, when they have someone to pick (on a first night at which
             # every player holds an open immunity they have nobody: no window)
             picking = any(engine.legal_targets(table.game, s) for s in table.pickers())
             if picking:
-                deadlines[MAFIA_DL] = iso(self.core.at(min(self.timers(table).mafia_agree,
-                                                           self.timers(table).night)))
+                deadlines[MAFIA_DL] = self.core.at(min(self.timers(table).mafia_agree,
+                                                       self.timers(table).night))
             await self.results.end_last_word(table)  # the word's end, then the night
-            await self.core.record(table, "night_start", {"step": step, "deadlines": deadlines})
+            await self.core.record(table, NightStart(step, deadlines))
             if not picking and not table.mafia_locked:
-                await self.core.record(table, "mafia_locked")
+                await self.core.record(table, MafiaLocked())
             await self.notifier.club(table, "game.night.start", night=night,
                                      seconds=secs(self.timers(table).night))
             # the night falls in the latest post (the deal's, the evening's), not a new one
@@ -152,16 +155,16 @@ class NightService(PhaseService):
                     raise UserError("game.night.mafia_locked")
                 if table.choices.get(seat) == target:
                     raise UserError("game.night.same")
-                await self.core.record(table, "choice", {"seat": seat, "target": target})
+                await self.core.record(table, Choice(seat, target))
                 picks = {table.choices.get(s) for s in table.pickers()}
                 if len(picks) == 1 and None not in picks:
-                    await self.core.record(table, "mafia_locked")
+                    await self.core.record(table, MafiaLocked())
                     self.deadlines.disarm(self.core.key(table, MAFIA_DL))
                 await self._refresh_mafia(table)
             else:
                 if seat in table.choices:
                     raise UserError("game.night.already")
-                await self.core.record(table, "choice", {"seat": seat, "target": target})
+                await self.core.record(table, Choice(seat, target))
                 ref = table.prompts.pop(seat, None)
                 if ref is not None:
                     await self.notifier.edit_seat(
@@ -175,8 +178,7 @@ class NightService(PhaseService):
         choices = table.valid_choices()
         self.core.disarm(table)
         await self.core.close_prompts(table, "game.night.closed")
-        result = await self.core.record(table, "night_resolved", {
-            "choices": {str(k): v for k, v in sorted(choices.items())}})
+        result = await self.core.record(table, NightResolved(dict(sorted(choices.items()))))
         assert result is not None
         await self.results.announce(table, result)
 
@@ -187,7 +189,7 @@ class NightService(PhaseService):
 
     async def _mafia_window_over(self, table: Table) -> None:
         if table.stage is Stage.NIGHT:
-            await self.core.record(table, "mafia_locked")
+            await self.core.record(table, MafiaLocked())
             await self._refresh_mafia(table)
             if not table.pending_night():
                 await self.resolve(table)

@@ -15,8 +15,9 @@ import engine
 from bot.game.core import GameCore, secs
 from bot.game.messages.pictures import table_picture
 from bot.game.rooms.phase import PhaseService
+from record.events import Announced, LastWord, LastWordOver
 from record.posts import Post
-from record.table import Result, Stage, Table, iso
+from record.table import Result, Stage, Table
 from storage.models import GamePoints
 from views.stats import reason_lines
 
@@ -63,7 +64,7 @@ class Results(PhaseService):
             await self._morning(table, picture, day, ref)
         else:
             table.last_post = await self.notifier.tell(table.chat_id, vote_post, ref)
-        await self.core.record(table, "announced", {"seq": table.resolved_seq})
+        await self.core.record(table, Announced(table.resolved_seq))
 
     async def _morning(self, table: Table, picture: TableView | None, day: int, ref: str) -> None:
         """The morning is one post: the day's picture, its caption the night's news and the
@@ -106,8 +107,7 @@ class Results(PhaseService):
         if running is not None and index == 0 and not table.game.over:
             earlier, current, until = running
             queued = [*earlier, *(s for s in seats if s not in earlier)]
-            await self.core.record(table, "last_word", {
-                "seats": queued, "index": current, "until": iso(until)})
+            await self.core.record(table, LastWord(tuple(queued), current, until))
             self._arm_last_word(table, queued, current, until)  # the same key: replaced
             await self.notifier.club(table, "game.last_word.after", who=", ".join(
                 self.notifier.seat(table, s) for s in queued if s not in earlier))
@@ -117,8 +117,7 @@ class Results(PhaseService):
                                  seconds=secs(self.timers(table).last_word))
         until = self.core.at(self.timers(table).last_word)
         if not table.game.over:  # a finished game's log is closed: its last words are not kept
-            await self.core.record(table, "last_word", {
-                "seats": seats, "index": index, "until": iso(until)})
+            await self.core.record(table, LastWord(tuple(seats), index, until))
         self._arm_last_word(table, seats, index, until)
 
     def _arm_last_word(self, table: Table, seats: list[int], index: int,
@@ -136,7 +135,7 @@ class Results(PhaseService):
             return
         seats, index, _ = table.last_words
         self.deadlines.disarm(self.core.key(table, f"last_word_{seats[index]}"))
-        await self.core.record(table, "last_word_over", {"index": index})
+        await self.core.record(table, LastWordOver(index))
         await self.notifier.club(table, "game.last_word.over",
                                  who=self.notifier.seat(table, seats[index]))
 
@@ -158,15 +157,14 @@ class Results(PhaseService):
             lines = [t(loc, "game.last_word.over", who=self.notifier.seat(table, seats[index]))]
             # logged with the post it causes (one step): a stop before it re-arms the timer
             if table.last_words is not None and self.core.tables.get(table.game_id) is table:
-                await self.core.record(table, "last_word_over", {"index": index})
+                await self.core.record(table, LastWordOver(index))
             if index + 1 < len(seats):
                 lines.append(t(loc, "game.last_word.start",
                                who=self.notifier.seat(table, seats[index + 1]),
                                seconds=secs(self.timers(table).last_word)))
                 until = self.core.at(self.timers(table).last_word)
                 if not table.game.over and self.core.tables.get(table.game_id) is table:
-                    await self.core.record(table, "last_word", {
-                        "seats": seats, "index": index + 1, "until": iso(until)})
+                    await self.core.record(table, LastWord(tuple(seats), index + 1, until))
                 self._arm_last_word(table, seats, index + 1, until)
             await self.notifier.send(table.chat_id, "\n\n".join(lines))
             # said in the outcome's post, not a new one (a new one when it no longer fits)
