@@ -1,7 +1,8 @@
 """The table's picture is drawn by the sender, when its post's turn comes
 (``bot/delivery/worker.py``): the game step keeps only what to draw
 (:class:`views.picture.TableView`), so no press waits for a picture and an outbox row holds about a
-kilobyte instead of the PNG."""
+kilobyte instead of the PNG. A player's charts under ``/profile`` (:mod:`views.charts`) go the
+same way."""
 
 from __future__ import annotations
 
@@ -29,7 +30,20 @@ async def draw(view: Mapping[str, Any]) -> bytes:
     start."""
     from views.picture import TableView
 
+    if "chart" in view:  # a player's picture (``views/charts.py``), not a table's
+        return await draw_chart(view, jpeg=True)
     return await draw_view(TableView.from_json(view), jpeg=True)
+
+
+async def draw_chart(view: Mapping[str, Any], *, jpeg: bool = False,
+                     page: bool = False) -> bytes:
+    """A player's chart kept as JSON, drawn on the pictures' thread (``page``: on the pages'
+    own, as a page's picture is)."""
+    from views import charts
+
+    return await asyncio.get_running_loop().run_in_executor(
+        _PAGES if page else _RENDERER,
+        partial(charts.render_chart, charts.chart_of(view), jpeg=jpeg))
 
 
 async def draw_view(view: TableView, *, jpeg: bool = False) -> bytes:

@@ -1,13 +1,15 @@
 """aiohttp routes over the stats service; pages rendered server-side with Jinja2 (autoescape).
 
-Pages: ``/`` (the network's and every club's table), ``/club/{id}``, ``/player/{nick}``,
-``/game/{id}``, its picture ``/game/{id}/table.png`` and its replay protocol
-``/game/{id}/protocol.json`` (docs/replay.md). Only finished games are shown; a game under way
-answers 404 "not finished". Players are named by nickname only.
+Pages: ``/`` (the network's and every club's table), ``/club/{id}``, ``/player/{nick}`` with
+its charts ``/player/{nick}/rating.png`` and ``/player/{nick}/roles.png``, ``/game/{id}``, its
+picture ``/game/{id}/table.png`` and its replay protocol ``/game/{id}/protocol.json``
+(docs/replay.md). Only finished games are shown; a game under way answers 404 "not finished".
+Players are named by nickname only.
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
 from collections.abc import Callable
 from datetime import UTC, date, datetime
@@ -20,13 +22,21 @@ from jinja2 import Environment, FileSystemLoader, select_autoescape
 from markupsafe import Markup
 
 from standing.rating import PROVISIONAL_GAMES
+from standing.roles import MIN_ROLE_GAMES
 from storage.db import Database
 from storage.numbers import ID_DIGITS, read_number
 from views import texts
-from views.drawing import draw_page_view
+from views.drawing import draw_chart, draw_page_view
 from views.event_text import EventText
 from views.i18n import SUPPORTED, Safe, Translator, default_translator
 from views.picture import table_view
+from views.standing import (
+    kills_line,
+    percent,
+    rating_picture,
+    roles_and_rivals,
+    roles_picture,
+)
 from views.stats import StatsService
 
 HERE = Path(__file__).resolve().parent
@@ -40,6 +50,10 @@ PICTURES: web.AppKey[LRUCache[tuple[int, str], bytes]] = web.AppKey("pictures", 
 # the finished games' pictures kept, the least recently asked for going first: a crawl of every
 # game (two languages each) keeps at most this many bytes (a picture is some 40 KB)
 PICTURE_BYTES = 16 * 2 ** 20
+CHARTS: web.AppKey[LRUCache[str, bytes]] = web.AppKey("charts", LRUCache)
+# the players' charts kept, by what they draw (the same data, the same picture: a game's end
+# or a void changes the key, never a stale picture), the least recently asked for going first
+CHART_BYTES = 8 * 2 ** 20
 
 
 def utc_today() -> date:
@@ -144,13 +158,44 @@ async def club(request: web.Request) -> web.Response:
 
 async def player(request: web.Request) -> web.Response:
     stats = request.app[STATS]
-    record = await stats.player(request.match_info["nick"])
-    if record is None:
+    found = await stats.db.players.by_nickname(request.match_info["nick"])
+    if found is None or found.nickname is None:
         return not_found(request)
+    record = await stats.of(found)
     page_locale = pick(request, request.app[TRANSLATOR].default)
     tr = request.app[TRANSLATOR]
     reasons = [Markup(texts.ledger_reason(tr, page_locale, row)) for row in record.history]
-    return render(request, "player.html", p=record, reasons=reasons)
+    roles = await roles_and_rivals(stats.db, found.tg_id)
+    # the page names players by nickname only: a rival without one is not linked or named
+    names = await stats.db.stats.nicknames([r.tg_id for r in roles.rivals])
+    return render(request, "player.html", p=record, reasons=reasons, roles=roles,
+                  rival_names=names, min_role_games=MIN_ROLE_GAMES, percent=percent,
+                  kills=lambda by_role: Safe(kills_line(tr, page_locale, by_role)))
+
+
+async def chart(request: web.Request) -> web.Response:
+    """A player's chart as PNG: ``rating.png`` (the rating after each counted game) or
+    ``roles.png`` (the share of wins by card beside everyone's); 404 when there is nothing to
+    draw (under two counted games, none)."""
+    stats, tr = request.app[STATS], request.app[TRANSLATOR]
+    found = await stats.db.players.by_nickname(request.match_info["nick"])
+    if found is None or found.nickname is None:
+        return not_found(request)
+    locale = pick(request, tr.default)
+    read = await roles_and_rivals(stats.db, found.tg_id)
+    drawn = (rating_picture if request.match_info["chart"] == "rating" else roles_picture)(
+        tr, locale, read)
+    if drawn is None:
+        return not_found(request)
+    view = drawn.to_json()
+    key = hashlib.sha256(json.dumps(view, sort_keys=True).encode()).hexdigest()
+    cached = request.app[CHARTS].get(key)
+    if cached is None:
+        cached = await draw_chart(view, page=True)
+        if len(cached) <= request.app[CHARTS].maxsize:  # one larger than the bound: not kept
+            request.app[CHARTS][key] = cached
+    return web.Response(body=cached, content_type="image/png",
+                        headers={"Cache-Control": "no-cache"})
 
 
 def _game_id(request: web.Request) -> int | None:
@@ -221,7 +266,8 @@ def environment() -> Environment:
 
 def create_web_app(db: Database, *, translator: Translator | None = None,
                    today: Today = utc_today,
-                   picture_bytes: int = PICTURE_BYTES) -> web.Application:
+                   picture_bytes: int = PICTURE_BYTES,
+                   chart_bytes: int = CHART_BYTES) -> web.Application:
     app = web.Application()
     app[STATS] = StatsService(db)
     app[TRANSLATOR] = translator or default_translator()
@@ -229,11 +275,14 @@ def create_web_app(db: Database, *, translator: Translator | None = None,
     app[TODAY] = today
     pictures: LRUCache[tuple[int, str], bytes] = LRUCache(maxsize=picture_bytes, getsizeof=len)
     app[PICTURES] = pictures
+    charts: LRUCache[str, bytes] = LRUCache(maxsize=chart_bytes, getsizeof=len)
+    app[CHARTS] = charts
     app.add_routes([
         web.get("/", home),
         web.get("/rating", rating),
         web.get("/club/{club}", club),
         web.get("/player/{nick}", player),
+        web.get("/player/{nick}/{chart:rating|roles}.png", chart),
         web.get("/game/{game}", game),
         web.get("/game/{game}/table.png", picture),
         web.get("/game/{game}/protocol.json", protocol),

@@ -140,6 +140,16 @@ class Replies:
             payload["thread"] = thread
         await self._queue(Queued(chat_id, SEND, payload))
 
+    async def send_picture(self, chat_id: int, view: dict[str, Any], caption: str) -> None:
+        """A picture drawn by the sender when its turn comes (a player's chart,
+        ``views/charts.py``: ``view`` is what to draw), with an HTML caption; one that cannot
+        be drawn goes as its caption (the worker)."""
+        payload: dict[str, Any] = {"picture": view, "caption": caption}
+        thread = topic_for(chat_id)
+        if thread is not None:
+            payload["thread"] = thread
+        await self._queue(Queued(chat_id, SEND, payload))
+
     async def send_document(self, chat_id: int, data: bytes, filename: str, *,
                             caption: str | None = None, thread: int | None = None) -> None:
         payload: dict[str, Any] = {"document": base64.b64encode(data).decode("ascii"),

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import html
+
 from aiogram import F, Router
 from aiogram.filters import Command, CommandObject, CommandStart
 from aiogram.types import (
@@ -23,6 +25,7 @@ from bot.services.moving import Moving
 from storage import Database
 from views import club_texts, texts
 from views import evenings as evening_texts
+from views import standing as standing_texts
 from views.i18n import Translator, sex_of
 
 
@@ -120,12 +123,20 @@ async def profile(
     listed, no_shows = await evenings.profile(player.tg_id)
     # the skill rating: written at games' ends only, so nothing of a running game shows
     ratings = await db.ratings.of(player.tg_id)
+    found = await standing_texts.roles_and_rivals(db, player.tg_id)
     await replies.answer(message, "\n".join((
         texts.profile(translator, locale, player, None if spouse is None else display(spouse),
                       None if spouse is None else spouse.sex),
         *texts.rating_lines(translator, locale, ratings),
+        "", *standing_texts.profile_lines(translator, locale, found), "",
         evening_texts.profile(translator, locale, listed, no_shows))),
         reply_markup=player_app_button(translator, locale, services))
+    # the pictures after the text, in the chat's order: the rating's line, the cards' bars
+    for chart in (standing_texts.rating_picture(translator, locale, found),
+                  standing_texts.roles_picture(translator, locale, found)):
+        if chart is not None:
+            await replies.send_picture(message.chat.id, chart.to_json(),
+                                       html.escape(chart.title))
 
 
 def player_app_button(translator: Translator, locale: str,

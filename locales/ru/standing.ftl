@@ -48,3 +48,66 @@ web-standing-about-4 = Показанное число — осторожная 
 web-standing-about-5 = Кроме общего рейтинга у каждого игрока есть рейтинг за мирных и за Мафию — каждый по играм за эту команду.
 web-standing-about-6 = Считаются только завершённые игры и только в момент их окончания: пока игра идёт, ничего не меняется, а аннулированная игра больше не засчитывается. Баллы не влияют на рейтинг, рейтинг не влияет на баллы; нарушения и выживание в него не входят — только результат.
 web-standing-about-7 = Почему это честно: это опубликованный метод (OpenSkill, модель Плакетта — Люса), одинаковый для всех; он считается по протоколам игр, которые показывает и проверяет страница каждой игры, в том порядке, в каком игры закончились. Если пересчитать все рейтинги с нуля, получатся ровно те же числа.
+
+# A player's roles and rivals (views/standing.py): only counted games, each card beside how
+# often it wins for everyone.
+standing-roles-none = Засчитанных игр пока нет: карты, соперники и ночные убийства появятся после первой.
+standing-roles-cards = <b>По картам</b> (засчитанные игры)
+standing-roles-sides = <b>По командам</b>
+standing-roles-line = { $name }: { $games ->
+    [one] { $games } игра
+    [few] { $games } игры
+   *[many] { $games } игр
+}, побед { $wins } ({ $rate }); у всех — { $everyone } из { $everyone_games ->
+    [one] { $everyone_games } игры
+   *[other] { $everyone_games } игр
+}
+standing-roles-few = , пока мало игр
+standing-roles-note = «У всех» — как часто карта побеждает у всех, кому она выпадала: карта, которая и так часто выигрывает, не выдаётся за мастерство. В <code>/top role</code> попадают от { $games ->
+        [one] { $games } игры
+       *[other] { $games } игр
+    } с картой.
+standing-roles-kill = { $role } — { $count }
+standing-rivals-title = <b>С кем вы играете чаще всего</b>
+standing-rivals-line = { $nick } — в одной команде: { $together } (побед { $won_together }), против: { $against } (ваших побед { $won_against })
+standing-rivals-kills = ; убийства ночью: этот игрок вас — { $killed_you }, вы его — { $you_killed }
+standing-kills-by = <b>Кто убивал вас ночью</b>: { $kills }
+standing-kills-mine = <b>Кого убили ваши ночные выстрелы</b>: { $kills }
+standing-top-role = <b>{ $card }</b> — лучшие по проценту побед (от { $games ->
+        [one] { $games } засчитанной игры
+       *[other] { $games } засчитанных игр
+    } с картой)
+standing-top-role_row = { $rank }. { $nick } — { $rate } ({ $games ->
+    [one] { $games } игра
+    [few] { $games } игры
+   *[many] { $games } игр
+}, побед { $wins })
+standing-top-role_empty = Пока ни у кого нет { $games ->
+        [one] { $games } засчитанной игры
+       *[other] { $games } засчитанных игр
+    } с картой «{ $card }».
+standing-top-role_everyone = У всех карта «{ $card }» побеждает в { $rate } игр (всего { $games }).
+standing-top-role_unknown = Не знаю такой карты: { $name }. Карты: { $cards }.
+standing-top-role_usage = Напишите карту: <code>/top role Доктор</code>, <code>/top role Комиссар</code>. Карты: { $cards }.
+web-roles-title = Карты и соперники
+web-roles-graph = Рейтинг мастерства после каждой засчитанной игры
+web-roles-bars = Доля побед по картам: у игрока и у всех
+web-roles-card = Карта
+web-roles-rate = Доля побед
+web-roles-everyone = У всех
+web-roles-of = { $rate } из { $games }
+web-roles-note = «У всех» — как часто карта побеждает у всех, кому она выпадала: карта, которая и так часто выигрывает, не выдаётся за мастерство. Меньше { $games ->
+        [one] { $games } игры
+       *[other] { $games } игр
+    } с картой — доля пока мало о чём говорит (серым).
+web-roles-rivals = С кем чаще всего за одним столом
+web-roles-player = Соперник
+web-roles-together = В одной команде
+web-roles-won_together = Побед вместе
+web-roles-against = Против
+web-roles-won_against = Побед над соперником
+web-roles-killed_you = Соперник убил ночью
+web-roles-you_killed = Убит ночью игроком
+standing-chart-mine = Доля побед игрока
+standing-chart-everyone = У всех с этой картой
+standing-chart-bar = { $card } ({ $games })

@@ -149,6 +149,7 @@ NAMES: dict[str, tuple[str, ...]] = {
     "stats.header": ("nick",), "stats.pic.title": ("club",), "stats.top.club": ("club",),
     "stats.top.row": ("nick",), "stats.unknown": ("nick",),
     "standing.top.club": ("club",), "standing.top.row": ("nick",),
+    "standing.top.role_row": ("nick",), "standing.rivals.line": ("nick",),
     "tables.add.other": ("nick",), "top.row": ("nick",),
     "void.already": ("by",), "void.notice": ("by", "club"), "void.page": ("by",),
     "web.game.meta": ("club",), "web.player.title": ("nick",),
@@ -172,6 +173,8 @@ NOT_NAMES: dict[str, tuple[str, ...]] = {
     "ops.event.takeover": ("what",), "ops.event.takeover_unknown": ("what",),
     "panel.unfoul.line": ("reason",),
     "stats.row": ("reason",),
+    "standing.roles.line": ("name",),  # a card's or a side's name
+    "standing.top.role_unknown": ("name",),  # what was typed for a card
     "void.already": ("reason",), "void.done": ("reason",), "void.notice": ("reason",),
     "void.page": ("reason",),
 }
