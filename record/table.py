@@ -179,6 +179,9 @@ class Table:
     killed_today: frozenset[int] | None = None
     lobby_lines: dict[tuple[str, int, str, frozenset[str], bool], str] = field(default_factory=dict)
     foul_notes: dict[int, str] = field(default_factory=dict)  # foul number -> the host's words
+    # a club text that states how long its moment lasts -> (the words for once it is over, the
+    # moment's end, Unix seconds): a post sent late says the latter (memory; the latest few)
+    timed: dict[str, tuple[str, float]] = field(default_factory=dict)
     # the offers of the technical death after a foul: open (foul number -> the club's limit
     # it was offered at) and closed (foul number -> how: kept, taken, gone)
     foul_offers: dict[int, int] = field(default_factory=dict)

@@ -20,6 +20,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from bot.delivery.late import as_of
 from record.posts import units
 from storage.repos.outbox import EDIT, SEND, OutboxRow
 
@@ -69,11 +70,14 @@ class Merged:
         return joined(self.parts)
 
 
-def merge(head: OutboxRow, rows: Sequence[OutboxRow], now: float) -> Merged | None:
+def merge(head: OutboxRow, rows: Sequence[OutboxRow], now: float,
+          told: float | None = None) -> Merged | None:
     """What goes out with ``head`` (a send whose turn came after a wait for the chat's budget)
-    from ``rows``, the chat's queue as read now (oldest first); None: nothing to merge. A
-    picture takes only its own caption's edits."""
-    payload = head.payload
+    from ``rows``, the chat's queue as read ``now`` (oldest first); None: nothing to merge. A
+    picture takes only its own caption's edits. ``told``: the game's time, against which a
+    timed text's moment is over or not (:func:`bot.delivery.late.as_of`; ``now`` if None)."""
+    told = now if told is None else told
+    payload = as_of(head.payload, told)
     picture = "picture" in payload or "photo" in payload
     if head.method != SEND or not (picture or _plain(payload)):
         return None
@@ -86,7 +90,7 @@ def merge(head: OutboxRow, rows: Sequence[OutboxRow], now: float) -> Merged | No
             continue
         if row.lane is not None and head.lane is not None and row.lane != head.lane:
             continue  # another table's row: the tables of a chat take turns, each in order
-        body = row.payload
+        body = as_of(row.payload, told)
         if row.method == EDIT:
             at = next((i for i, (k, _) in enumerate(parts) if k == row.key), None)
             if at is not None and isinstance(body.get(field), str) and "markup" not in body:

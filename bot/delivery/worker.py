@@ -48,6 +48,7 @@ from aiogram.methods import (
 )
 from aiogram.types import BufferedInputFile, InlineKeyboardMarkup, Message
 
+from bot.delivery.late import as_of
 from bot.delivery.merge import TEXT_MAX, Merged, joined, merge
 from bot.delivery.sender import Sleep, TelegramSender, is_transient
 from bot.delivery.waits import wait_event
@@ -167,13 +168,18 @@ def markup_of(payload: dict[str, Any]) -> InlineKeyboardMarkup | None:
 class Delivery:
     """``wall``, ``sleep`` and ``wait`` are every clock the worker reads or waits on (a retry's
     time, a throttled edit's slot, a pause): the real ones in production; a test may give a
-    virtual clock (tests/fakes/virtual_clock.py) so that a 429's ``retry_after`` passes at once."""
+    virtual clock (tests/fakes/virtual_clock.py) so that a 429's ``retry_after`` passes at once.
+    ``game_clock``: the time a post's moment's end is read against (``late``,
+    :mod:`bot.delivery.late`), the game's: the real one in production, where it is ``wall``'s
+    too; a test whose waits pass at once keeps it with the game's."""
 
     def __init__(self, db: Database, sender: TelegramSender, *, wall: Wall = time.time,
-                 sleep: Sleep = asyncio.sleep, wait: WaitEvent = wait_event) -> None:
+                 sleep: Sleep = asyncio.sleep, wait: WaitEvent = wait_event,
+                 game_clock: Wall = time.time) -> None:
         self.db = db
         self.sender = sender
         self.wall = wall
+        self.game_clock = game_clock
         self.sleep = sleep
         self.wait = wait
         self._workers: dict[int, tuple[asyncio.Task[None], asyncio.Event]] = {}
@@ -420,12 +426,14 @@ class Delivery:
             return None
 
     def _method(self, row: OutboxRow, target: int | None,
-                photo: tuple[bytes, str] | None, text: str | None = None
-                ) -> TelegramMethod[Any]:
+                photo: tuple[bytes, str] | None, text: str | None = None,
+                payload: dict[str, Any] | None = None) -> TelegramMethod[Any]:
         """The request for ``row``; built once its turn came, so that the chats waiting for
         theirs hold only their row, not the request's models. ``text``: a merged post's, sent
-        or edited instead of the row's own."""
-        payload = row.payload
+        or edited instead of the row's own; ``payload``: the row's as it goes out now
+        (:func:`bot.delivery.late.as_of`)."""
+        if payload is None:
+            payload = row.payload
         markup = markup_of(payload)
         thread = payload.get("thread")  # a table's forum topic (sends name it; edits need not)
         if payload.get(CLOSE_TOPIC):
@@ -512,22 +520,27 @@ class Delivery:
         behind = chat_id < 0 and row.method == SEND and (
             chat_id in self._flooded or self.sender.limiter.group_full(chat_id))
         await self.sender.limiter.acquire(chat_id, urgent=urgent)
+        # what it says now it goes: a timed text whose moment is over says so
+        told = self.game_clock()
+        payload = as_of(row.payload, told)
+        if photo is not None:  # (its caption as it goes out)
+            photo = (photo[0], labelled(payload, str(payload.get("caption", ""))))
         merged: Merged | None = None
         if behind:
-            merged = merge(row, await self._peek(chat_id), self.wall())
+            merged = merge(row, await self._peek(chat_id), self.wall(), told)
         text = None if merged is None else merged.text
         if merged is not None and photo is not None:  # its caption as edited since
-            photo, text = (photo[0], labelled(row.payload, merged.text)), None
+            photo, text = (photo[0], labelled(payload, merged.text)), None
         parts: tuple[tuple[str | None, str], ...] = ()
         moved = False
         if shared is not None:
             assert row.key is not None
-            parts = shared.with_text(row.key, body_of(row.payload))
+            parts = shared.with_text(row.key, body_of(payload))
             if units(joined(parts)) > TEXT_MAX:  # the part outgrew the post: one of its own
                 parts, moved, target = shared.without(row.key), True, None
             else:
                 text = joined(parts)
-        method = self._method(row, target, photo, text)
+        method = self._method(row, target, photo, text, payload)
         name = type(method).__name__
         try:
             result = await self._call(method, urgent=urgent)

@@ -10,6 +10,7 @@ game-vote-board_now = ⏳ { $who } votes now ({ $seconds ->
         [one] { $seconds } second
        *[other] { $seconds } seconds
     })
+game-vote-board_now_late = ⏳ { $who } votes now
 game-vote-board_waiting = { $who }
 game-vote-board_timeout_self = { $who } → did not vote in time: a vote for themselves
 game-vote-board_timeout_none = { $who } → did not vote in time; with an immunity, no vote

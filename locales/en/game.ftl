@@ -124,6 +124,7 @@ game-night-start = 🌙 <b>Night { $night }.</b> The town falls asleep. Everyone
         [one] { $seconds } second
        *[other] { $seconds } seconds
     }.
+game-night-start_late = 🌙 <b>Night { $night }.</b> The town falls asleep. Everyone who can act got buttons in private.
 game-night-started = The night began.
 game-night-prompt = 🌙 Night { $night }. { $action }
 game-night-prompt_mafia =
@@ -182,6 +183,7 @@ game-cancel-window = Verdict: { $who }. The verdict may still be cancelled for {
         [one] { $seconds } second
        *[other] { $seconds } seconds
     }.
+game-cancel-window_late = Verdict: { $who }. The verdict may be cancelled while the window to cancel it is open.
 game-cancel-ask = Verdict: { $who }. You may cancel the verdict (once per game). { $seconds ->
         [one] { $seconds } second
        *[other] { $seconds } seconds
@@ -195,16 +197,19 @@ game-last_word-start = { $who }: last word, { $seconds ->
         [one] { $seconds } second
        *[other] { $seconds } seconds
     }.
+game-last_word-start_late = { $who }: last word.
 game-last_word-over = { $who }'s last word is over.
 game-last_word-after = { $who }: last word after the ones under way.
 game-speak-start = { $who } (in jail) gets the floor: { $seconds ->
         [one] { $seconds } second
        *[other] { $seconds } seconds
     }.
+game-speak-start_late = { $who } (in jail) gets the floor.
 game-speak-given = { $by } gives their time to { $who } (in jail): { $seconds ->
         [one] { $seconds } second
        *[other] { $seconds } seconds
     }.
+game-speak-given_late = { $by } gives their time to { $who } (in jail).
 game-speak-over = { $who }'s time is over.
 game-speak-bad_giver = Only a living player who is not in jail (not the prisoner) can give their time.
 game-speak-usage = Usage: <code>/speak SEAT [FROM]</code>

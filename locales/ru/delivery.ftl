@@ -12,6 +12,7 @@ game-vote-board_now = ⏳ Голосует { $who } ({ $seconds ->
         [few] { $seconds } секунды
        *[many] { $seconds } секунд
     })
+game-vote-board_now_late = ⏳ Голосует { $who }
 game-vote-board_waiting = { $who }
 game-vote-board_timeout_self = { $who } → время вышло, голос уходит в себя
 game-vote-board_timeout_none = { $who } → время вышло; голос не засчитан (в себя нельзя: иммунитет)

@@ -131,6 +131,7 @@ game-night-start = 🌙 <b>Ночь { $night }.</b> Город засыпает.
         [few] { $seconds } секунды
        *[many] { $seconds } секунд
     }.
+game-night-start_late = 🌙 <b>Ночь { $night }.</b> Город засыпает. Все, кто может действовать, получили кнопки в личном чате.
 game-night-started = Ночь началась.
 game-night-prompt = 🌙 Ночь { $night }. { $action }
 game-night-prompt_mafia =
@@ -194,6 +195,7 @@ game-cancel-window = По итогу голосования выбывает { $
         [few] { $seconds } секунды
        *[many] { $seconds } секунд
     }.
+game-cancel-window_late = По итогу голосования выбывает { $who }. Итог голосования можно отменить, пока открыто окно отмены.
 game-cancel-ask = По итогу голосования выбывает { $who }. Вы можете отменить итог голосования (один раз за игру). { $seconds ->
         [one] Осталась { $seconds } секунда
         [few] Осталось { $seconds } секунды
@@ -209,6 +211,7 @@ game-last_word-start = { $who }: последнее слово, { $seconds ->
         [few] { $seconds } секунды
        *[many] { $seconds } секунд
     }.
+game-last_word-start_late = { $who }: последнее слово.
 game-last_word-over = { $who }: последнее слово окончено.
 game-last_word-after = { $who }: последнее слово — следом, когда договорят те, кто говорит сейчас.
 game-speak-start = { $who } (в тюрьме) получает слово: { $seconds ->
@@ -216,11 +219,13 @@ game-speak-start = { $who } (в тюрьме) получает слово: { $se
         [few] { $seconds } секунды
        *[many] { $seconds } секунд
     }.
+game-speak-start_late = { $who } (в тюрьме) получает слово.
 game-speak-given = { $by } отдаёт своё время; слово получает { $who } (в тюрьме): { $seconds ->
         [one] { $seconds } секунда
         [few] { $seconds } секунды
        *[many] { $seconds } секунд
     }.
+game-speak-given_late = { $by } отдаёт своё время; слово получает { $who } (в тюрьме).
 game-speak-over = { $who }: время окончено.
 game-speak-bad_giver = Отдать своё время может только живой игрок, который не сидит в тюрьме.
 game-speak-usage = Использование: <code>/speak МЕСТО [ОТ_КОГО]</code>

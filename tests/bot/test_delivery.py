@@ -342,9 +342,9 @@ async def test_a_request_is_built_once_its_turn_came(
     build = delivery._method
 
     def built(row: Any, target: int | None, photo: tuple[bytes, str] | None,
-              text: str | None = None) -> Any:
+              text: str | None = None, payload: dict[str, Any] | None = None) -> Any:
         steps.append(("built", row.chat_id))
-        return build(row, target, photo, text)
+        return build(row, target, photo, text, payload)
 
     monkeypatch.setattr(delivery, "_method", built)
     await delivery.start()

@@ -59,6 +59,7 @@ class SimulatedTime:
         assert isinstance(delivery, Delivery)
         delivery.wall, delivery.sleep, delivery.wait = (self.clock.wall, self.clock.sleep,
                                                         self.clock.wait)
+        delivery.game_clock = self.clock.wall  # the game's time is this one too
         sender = app.services.sender
         sender.sleep = sender.limiter.sleep = self.clock.sleep
         sender.limiter.clock = self.clock.monotonic

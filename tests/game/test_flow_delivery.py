@@ -183,3 +183,37 @@ async def test_a_club_chat_behind_its_budget_is_late_by_a_post_never_a_phase(
         gaps = [b - a for board in boards for a, b in zip(edits.get(board, []),
                                                           edits.get(board, [])[1:], strict=False)]
         assert all(gap >= BOARD_EDIT_GAP - 0.1 for gap in gaps), gaps
+
+
+async def test_a_night_announced_after_it_ended_does_not_state_its_length(
+        fake: FakeTelegram, tmp_path: Path) -> None:
+    """The club chat's budget spent by the deal (one post in any 30 s), a night of 3 s falls:
+    its announcement reaches the chat after the night is over, so it says the night without
+    its length (``game.night.start_late``); the next night, with budget to spare, states it.
+    On simulated time (tests/game/simulated.py)."""
+    sim = SimulatedTime(fake)
+    limits = replace(FAST_LIMITS, group_per_minute=1, group_span=30.0)
+    async with running(fake, tmp_path, default_locale="en", limits=limits, night_seconds=3,
+                       mafia_agree_seconds=1, vote_turn_seconds=0.3, last_word_seconds=0.05,
+                       prepare=sim.drive) as app:
+        flow = Flow(fake, app, "en")
+        await flow.lobby(10)
+        await flow.deal()
+        await sim.delivered()
+        await flow.start("/night", Stage.NIGHT)  # nobody chooses: the night runs out
+        await sim.until(lambda: flow.table.stage is not Stage.NIGHT, "the morning")
+        await sim.delivered()
+        first = [m.body for m in fake.messages(CLUB) if "Night 1." in m.body]
+        assert len(first) == 1, first
+        assert ("The town falls asleep. Everyone who can act got buttons in private."
+                in first[0]), first[0]
+        assert "the night lasts" not in first[0]
+        await flow.start("/vote", Stage.VOTE)  # nobody votes: every turn runs out
+        await sim.until(lambda: flow.table.stage is not Stage.VOTE
+                        and flow.table.last_words is None, "the verdict")
+        await sim.delivered()
+        await sim.wait(60)  # the budget whole again
+        await flow.start("/night", Stage.NIGHT)
+        await sim.delivered()
+        second = [m.body for m in fake.messages(CLUB) if "Night 2." in m.body]
+        assert len(second) == 1 and "the night lasts 3 seconds." in second[0], second

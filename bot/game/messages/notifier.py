@@ -18,10 +18,12 @@ import asyncio
 import logging
 from collections.abc import Callable, Iterable, Sequence
 from contextvars import ContextVar, Token
+from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
 from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup
 
+from bot.delivery.late import LATE
 from bot.delivery.worker import CLOSE_TOPIC, picture_payload, send_payload
 from bot.game.messages.senders import Sender
 from engine import AudienceKind, Event
@@ -38,6 +40,8 @@ if TYPE_CHECKING:
 log = logging.getLogger("bot.game.messages.notifier")
 
 Markup = Callable[[str], InlineKeyboardMarkup]  # locale -> keyboard
+
+TIMED_KEPT = 16  # a table's timed texts kept (the open posts' edits repeat only the latest)
 
 
 # A game step's requests, tied to the task running the step: tasks and scheduler jobs started
@@ -105,9 +109,38 @@ class Notifier(EventText):
         if table.named:
             extra["label"] = self.tr.t(table.locale, "tables.label", number=table.number)
         lane = table.game_id if extra else None
-        return [Queued(m.chat_id, m.method, {**m.payload, **extra}, m.key, m.throttle,
-                       lane) if m.chat_id == table.chat_id else m
+        return [Queued(m.chat_id, m.method, {**m.payload, **extra, **self._late(table, m)},
+                       m.key, m.throttle, lane) if m.chat_id == table.chat_id else m
                 for m in messages]
+
+    def timed(self, table: Table, locale: str, key: str, until: datetime,
+              **kwargs: Any) -> str:
+        """A club text that states how long its moment lasts (``key``, "the night lasts 30
+        seconds"), until ``until``; its words for once the moment is over are ``key_late``.
+        The table keeps both: a post holding this text (its own, or one it is edited into)
+        carries them, and the worker sends the latter when the post goes out after ``until``
+        (a chat behind its budget: :func:`bot.delivery.worker.as_of`)."""
+        text = self.t(locale, key, **kwargs)
+        timed = table.timed
+        timed.pop(text, None)
+        timed[text] = (self.t(locale, f"{key}_late", **kwargs), until.timestamp())
+        while len(timed) > TIMED_KEPT:
+            del timed[next(iter(timed))]
+        return text
+
+    @staticmethod
+    def _late(table: Table, message: Queued) -> dict[str, Any]:
+        """The ``late`` of a club row whose text holds timed texts (:meth:`timed`): each one,
+        its words once over and its moment's end."""
+        if not table.timed:
+            return {}
+        payload = message.payload
+        body = payload.get("text", payload.get("caption"))
+        if not isinstance(body, str):
+            return {}
+        late = [[said, over, until] for said, (over, until) in table.timed.items()
+                if said in body]
+        return {LATE: late} if late else {}
 
     def _gathered(self, chat_id: int) -> tuple[list[Queued], int] | None:
         """The step's batch and the index of the plain post being gathered for ``chat_id``
@@ -197,10 +230,14 @@ class Notifier(EventText):
         await self._queue(Queued(chat_id, EDIT, send_payload(text, markup), ref, throttle))
 
     async def club(self, table: Table, key: str, *, markup: Markup | None = None,
-                   ref: str | None = None, **kwargs: Any) -> None:
-        """A club post; ``ref``: the key later edits name (its own post, never merged)."""
+                   ref: str | None = None, until: datetime | None = None,
+                   **kwargs: Any) -> None:
+        """A club post; ``ref``: the key later edits name (its own post, never merged);
+        ``until``: the end of the moment whose length it states (:meth:`timed`)."""
         locale = table.locale
-        await self.send(table.chat_id, self.t(locale, key, **kwargs),
+        text = (self.t(locale, key, **kwargs) if until is None
+                else self.timed(table, locale, key, until, **kwargs))
+        await self.send(table.chat_id, text,
                         markup=None if markup is None else markup(locale), ref=ref)
 
     async def private(self, tg_id: int, key: str, *, markup: Markup | None = None,

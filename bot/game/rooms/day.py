@@ -110,6 +110,7 @@ class DayService(PhaseService):
         order, votes, timeouts = list(table.order), dict(table.votes), list(table.timeouts)
         seconds = secs(self.timers(table).vote_turn)
         able = set(engine.voters(table.game)) if table.started else set()
+        until = table.deadlines.get(TURN_DL)  # the turn's end
 
         def lines(loc: str) -> str:
             out = []
@@ -123,7 +124,10 @@ class DayService(PhaseService):
                     out.append(self.tr.t(loc, key, who=seat(table, s)))
                 elif s == current:
                     out.append(self.tr.t(loc, "game.vote.board_now", who=seat(table, s),
-                                         seconds=seconds))
+                                         seconds=seconds) if until is None
+                               else self.notifier.timed(table, loc, "game.vote.board_now",
+                                                        until, who=seat(table, s),
+                                                        seconds=seconds))
                 else:
                     out.append(self.tr.t(loc, "game.vote.board_waiting", who=seat(table, s)))
             return "\n".join(out)
@@ -235,7 +239,8 @@ class DayService(PhaseService):
             await self._say_tally(table, tally)
             await self.notifier.club(table, "game.cancel.window",
                                      who=self.notifier.seat(table, condemned),
-                                     seconds=secs(self.timers(table).cancel))
+                                     seconds=secs(self.timers(table).cancel),
+                                     until=table.deadlines[CANCEL_DL])
             await self._tell_vote(table)
             for lawyer in lawyers:
                 await self.cancel_prompt(table, lawyer, condemned)
@@ -349,7 +354,7 @@ class DayService(PhaseService):
                 table, "game.speak.start" if by is None else "game.speak.given",
                 who=self.notifier.seat(table, seat),
                 by=self.notifier.seat(table, by) if by is not None else "",
-                seconds=secs(seconds))
+                seconds=secs(seconds), until=self.core.at(seconds))
             self.deadlines.arm(self.core.key(table, f"speak_{seat}"), self.core.at(seconds),
                                partial(self._speech_over, table.game_id, seat))
             return reply("game.speak.ok", who=self.notifier.seat(table, seat))

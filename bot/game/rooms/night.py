@@ -46,7 +46,8 @@ class NightService(PhaseService):
             if not picking and not table.mafia_locked:
                 await self.core.record(table, MafiaLocked())
             await self.notifier.club(table, "game.night.start", night=night,
-                                     seconds=secs(self.timers(table).night))
+                                     seconds=secs(self.timers(table).night),
+                                     until=table.deadlines[NIGHT_DL])
             # the night falls in the latest post (the deal's, the evening's), not a new one
             table.last_post = await self.notifier.tell(
                 table.chat_id, table.last_post, self.core.ref(table, f"s{step}", "night"))

@@ -112,10 +112,10 @@ class Results(PhaseService):
             await self.notifier.club(table, "game.last_word.after", who=", ".join(
                 self.notifier.seat(table, s) for s in queued if s not in earlier))
             return
+        until = self.core.at(self.timers(table).last_word)
         await self.notifier.club(table, "game.last_word.start",
                                  who=self.notifier.seat(table, seats[index]),
-                                 seconds=secs(self.timers(table).last_word))
-        until = self.core.at(self.timers(table).last_word)
+                                 seconds=secs(self.timers(table).last_word), until=until)
         if not table.game.over:  # a finished game's log is closed: its last words are not kept
             await self.core.record(table, LastWord(tuple(seats), index, until))
         self._arm_last_word(table, seats, index, until)
@@ -159,10 +159,11 @@ class Results(PhaseService):
             if table.last_words is not None and self.core.tables.get(table.game_id) is table:
                 await self.core.record(table, LastWordOver(index))
             if index + 1 < len(seats):
-                lines.append(t(loc, "game.last_word.start",
-                               who=self.notifier.seat(table, seats[index + 1]),
-                               seconds=secs(self.timers(table).last_word)))
                 until = self.core.at(self.timers(table).last_word)
+                lines.append(self.notifier.timed(
+                    table, loc, "game.last_word.start",
+                    until, who=self.notifier.seat(table, seats[index + 1]),
+                    seconds=secs(self.timers(table).last_word)))
                 if not table.game.over and self.core.tables.get(table.game_id) is table:
                     await self.core.record(table, LastWord(tuple(seats), index + 1, until))
                 self._arm_last_word(table, seats, index + 1, until)
