@@ -1,4 +1,4 @@
-"""Table compositions: validation and the default per table size (RULES.md 2)."""
+"""Table compositions: validation and the default per table size (docs/rules.md#2-the-deal)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,5 @@
-"""The day vote: turns, tally, shoot-out, the Lawyers, the friend immunity (RULES.md 4)."""
+"""The day vote: turns, tally, shoot-out, the Lawyers, the friend immunity
+(docs/rules.md#4-the-day-vote)."""
 
 from __future__ import annotations
 
@@ -83,8 +84,9 @@ def check_vote(state: GameState, voter: int, target: int) -> None:
 
 
 def votable(state: GameState) -> list[int]:
-    """Who may be voted for today: the living without an active open immunity (RULES.md 4.1,
-    5.1). Empty on a first day when every player still in the game holds one."""
+    """Who may be voted for today: the living without an active open immunity
+    (docs/rules.md#41-voting, docs/rules.md#51-open-immunities). Empty on a first day when
+    every player still in the game holds one."""
     return [s for s in state.alive if not state.open_immunity_active(s, Phase.DAY)]
 
 
@@ -99,7 +101,7 @@ def voters(state: GameState) -> list[int]:
 
 
 def timeout_vote(state: GameState, voter: int) -> int | None:
-    """A voter who lets its turn run out votes for itself (RULES.md 4.1).
+    """A voter who lets its turn run out votes for itself (docs/rules.md#41-voting).
 
     Decision: a voter with an active open immunity cannot be voted for, so it casts no vote.
     """
@@ -133,7 +135,7 @@ def tally_votes(votes: Mapping[int, int]) -> Tally:
 
 
 def cancellers(state: GameState, condemned: int) -> list[int]:
-    """The Lawyers who may still cancel this verdict (RULES.md 4.3)."""
+    """The Lawyers who may still cancel this verdict (docs/rules.md#43-saving-the-condemned)."""
     return [p.seat for p in state if p.role in LAWYER_ROLES and p.able and not p.lawyer_used
             and p.seat != condemned]
 

@@ -1,4 +1,5 @@
-"""The end of the game (RULES.md 7) and the end-of-game points (RULES.md 8)."""
+"""The end of the game (docs/rules.md#7-end-of-the-game) and the end-of-game points
+(docs/rules.md#8-points)."""
 
 from __future__ import annotations
 
@@ -19,8 +20,9 @@ def settle(
     events: list[Event],
     **phase: Any,
 ) -> GameState:
-    """Close a phase or a technical death: check the end (RULES.md 7), add the end-of-game points
-    and the reveal to ``ledger`` and ``events``, and return the new state."""
+    """Close a phase or a technical death: check the end (docs/rules.md#7-end-of-the-game),
+    add the end-of-game points and the reveal to ``ledger`` and ``events``, and return the new
+    state."""
     winner = winner_of(players)
     if winner is not None:
         ledger += end_points(players, winner, state.points)
@@ -86,7 +88,8 @@ def survival_points(
 
 
 def release_all(players: dict[int, PlayerState]) -> list[int]:
-    """The Judge is gone: every jailed player is free at once (RULES.md 3.6)."""
+    """The Judge is gone: every jailed player is free at once
+    (docs/rules.md#36-jail-and-buy-out)."""
     freed = [s for s, p in sorted(players.items()) if p.alive and p.jailed]
     for seat in freed:
         players[seat] = players[seat]._replace(jailed=False)

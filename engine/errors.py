@@ -21,7 +21,7 @@ class RuleViolation(EngineError):
 
 
 class CompositionError(EngineError):
-    """A table or composition that breaks the deal rules (RULES.md 2)."""
+    """A table or composition that breaks the deal rules (docs/rules.md#2-the-deal)."""
 
     def __init__(self, code: str, message: str) -> None:
         super().__init__(message)

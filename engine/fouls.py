@@ -1,5 +1,6 @@
 """Fouls and their fines: the host's whistle (the club's text: speaking in another player's
-time or at night "может стоить баллов"; RULES.md 6 leaves the punishment to the host).
+time or at night "может стоить баллов"; the punishment is the host's:
+docs/rules.md#10-fouls-and-fines).
 
 A foul is recorded against a seat, alive or not, at any moment of a game that is not over; its
 fine is a ledger row below zero, and undoing it (a foul recorded against the wrong seat) adds

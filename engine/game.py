@@ -1,4 +1,5 @@
-"""Setting up a table, ordering the friend immunity, and technical death (RULES.md 2, 5, 6)."""
+"""Setting up a table, ordering the friend immunity, and technical death (docs/rules.md#2-the-deal,
+docs/rules.md#5-immunities, docs/rules.md#6-technical-death)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The night: which choices are legal, and how they resolve together (RULES.md 3)."""
+"""The night: which choices are legal, and how they resolve together (docs/rules.md#3-the-night)."""
 
 from __future__ import annotations
 
@@ -142,7 +142,8 @@ def night_actors(state: GameState) -> list[int]:
 
 def common_pick(state: GameState, picks: Mapping[int, int], blocked: frozenset[int] = frozenset()
                 ) -> int | None:
-    """The common Mafia kill (RULES.md 3.4): agreement, else the Chief's pick, else nothing."""
+    """The common Mafia kill (docs/rules.md#34-kills): agreement, else the Chief's pick, else
+    nothing."""
     pickers = [a for a in sorted(picks) if state.players[a].role in COMMON_PICK_ROLES
                and a not in blocked]
     targets = {picks[a] for a in pickers}

@@ -1,4 +1,4 @@
-"""The points table, loaded from TOML (RULES.md 8), and the ledger entry type."""
+"""The points table, loaded from TOML (docs/rules.md#8-points), and the ledger entry type."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Roles, teams and the night action each role has (RULES.md section 1)."""
+"""Roles, teams and the night action each role has (docs/rules.md#1-teams-and-roles)."""
 
 from __future__ import annotations
 
@@ -72,10 +72,11 @@ MAFIA_ROLES: frozenset[Role] = frozenset(r for r in Role if r.is_mafia)
 COMMON_PICK_ROLES: frozenset[Role] = frozenset({Role.MAFIA, Role.MAFIA_CHIEF})
 LAWYER_ROLES: frozenset[Role] = frozenset({Role.LAWYER, Role.LAWYER_BROTHER})
 
-# Civilian cards, each at most once per table (RULES.md 2).
+# Civilian cards, each at most once per table (docs/rules.md#2-the-deal).
 CIVILIAN_ROLES: tuple[Role, ...] = tuple(r for r in Role if not r.is_mafia)
 # Mafia cards that may appear at most once.
 UNIQUE_MAFIA_ROLES: frozenset[Role] = frozenset({Role.MAFIA_CHIEF, Role.MAFIA_KILLER})
 
-# Actions that are shots: open immunities stop them (RULES.md 3.3).
+# Actions that are shots: open immunities stop them
+# (docs/rules.md#33-open-immunities-block-targeting).
 SHOT_ACTIONS: frozenset[Action] = frozenset({Action.MAFIA_PICK, Action.KILL, Action.CHALLENGE})

@@ -63,7 +63,7 @@ class PlayerState(NamedTuple):
     sex: str | None = None
     alive: bool = True
     jailed: bool = False
-    technical: bool = False  # removed by the host (RULES.md 6)
+    technical: bool = False  # removed by the host (docs/rules.md#6-technical-death)
     open_immunities: frozenset[OpenImmunity] = frozenset()
     friend: FriendImmunity | None = None
     luck_left: bool = True  # meaningful for the Lucky only
@@ -138,7 +138,8 @@ class GameState:
         return Phase.DAY if self.phase is Phase.NIGHT else Phase.NIGHT
 
     def open_immunity_active(self, seat: int, phase: Phase) -> bool:
-        """Open immunities hold during the game's first night and first day only (RULES.md 5.1)."""
+        """Open immunities hold during the game's first night and first day only
+        (docs/rules.md#51-open-immunities)."""
         number = self.night_number if phase is Phase.NIGHT else self.day_number
         # ``number`` counts resolved phases; the phase being played is number + 1.
         return number == 0 and bool(self.players[seat].open_immunities)

@@ -239,7 +239,7 @@ class Table:
         return self.game.player(seat).sex
 
     def is_picker(self, seat: int) -> bool:
-        """A member of the common Mafia pick (RULES.md 3.4)."""
+        """A member of the common Mafia pick (docs/rules.md#34-kills)."""
         return self.started and self.role(seat) in COMMON_PICK_ROLES
 
     def pickers(self) -> list[int]:

@@ -43,7 +43,7 @@ class Achievement:
 # ---------------------------------------------------------------- what one game adds
 def _won(g: GameFacts, s: int) -> bool:
     """The seat's team won and the seat played to the end of it (a player the host removed
-    gets no team win, RULES.md 6)."""
+    gets no team win, docs/rules.md#6-technical-death)."""
     return g.seats[s].won and not g.seats[s].technical
 
 

@@ -34,7 +34,7 @@ class ShotKind(StrEnum):
     KILLER = "killer"  # the Mafia's Killer's own kill
     MANIAC = "maniac"  # the Maniac's kill
     # the Sportsman's challenge of a Mafia: it threatens the Mafia player and the Sportsman
-    # himself (both die, RULES.md 3.5); both shots are the Sportsman's
+    # himself (both die, docs/rules.md#35-the-sportsmans-challenge); both shots are the Sportsman's
     CHALLENGE = "challenge"
 
 
@@ -211,7 +211,7 @@ def _night(before: GameState, choices: Mapping[int, int], result: NightResult) -
     for target, fired in sorted(threats.items()):
         player = players[target]
         # a kill is stopped by a heal, the Sportsman's own strength or the Lucky's luck
-        # (RULES.md 3.4): a target that died anyway died of the challenge alone
+        # (docs/rules.md#34-kills): a target that died anyway died of the challenge alone
         stopped = (target in healed or player.role is Role.SPORTSMAN
                    or (player.role is Role.LUCKY and player.luck_left))
         for kind, by in fired:
@@ -219,7 +219,7 @@ def _night(before: GameState, choices: Mapping[int, int], result: NightResult) -
             shots.append(Shot(target, kind, by, fatal))
     return Night(
         number=result.number, choices=dict(sorted(choices.items())),
-        # a block is never blocked (RULES.md 3.1)
+        # a block is never blocked (docs/rules.md#31-blocks)
         blocks={a: t for a, t in sorted(choices.items())
                 if players[a].role.action is Action.BLOCK},
         heals=heals, challenges=challenges, jails=acting(Action.JAIL),

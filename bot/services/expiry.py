@@ -1,4 +1,4 @@
-"""The daily expiry job: a week's warning, then the two-month burn (RULES.md 9)."""
+"""The daily expiry job: a week's warning, then the two-month burn (docs/rules.md#9-accounts)."""
 
 from __future__ import annotations
 

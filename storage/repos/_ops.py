@@ -112,9 +112,10 @@ async def reserved(conn: Connection, tg_id: int) -> int:
 async def burn_requests(conn: Connection, players: str, params: Sequence[object],
                         now: datetime) -> int:
     """Close the open gift requests of the players the SQL condition ``players`` (on
-    ``tg_id``) names: their points are burned (RULES.md 9: two months' absence, a block), so
-    nothing is left to reserve. Run in the burn's transaction, under the players' row locks;
-    the shop tells the players and the admins afterwards (``told_at`` is NULL). How many."""
+    ``tg_id``) names: their points are burned (docs/rules.md#9-accounts: two months' absence,
+    a block), so nothing is left to reserve. Run in the burn's transaction, under the players'
+    row locks; the shop tells the players and the admins afterwards (``told_at`` is NULL). How
+    many."""
     cur = await conn.execute(
         "UPDATE gift_requests SET status = 'burned', closed_at = ?"
         f" WHERE status = 'open' AND {players}",

@@ -1,4 +1,4 @@
-"""The deal rules (RULES.md 2) and the default composition per table size."""
+"""The deal rules (docs/rules.md#2-the-deal) and the default composition per table size."""
 
 from __future__ import annotations
 

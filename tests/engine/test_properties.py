@@ -128,5 +128,6 @@ def test_open_immunity_holders_are_never_shot_on_the_first_night(seed: int) -> N
                         if ph["phase"] == "night" and ph["number"] == 1), None)
     if first_night is not None:
         shot_at = set(first_night["died"]) | {s["seat"] for s in first_night["saved"]}
-        # An immune Sportsman still dies in its own challenge (RULES.md 3.5 decision).
+        # An immune Sportsman still dies in its own challenge (a decision:
+        # docs/rules.md#35-the-sportsmans-challenge).
         assert not (shot_at & immune) - sportsmen

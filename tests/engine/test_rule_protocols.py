@@ -1,6 +1,6 @@
 """Hand-written protocols, one per rule, interaction and error, with hand-computed expectations.
 
-Each file in protocols/ holds ``rule`` (the RULES.md section it pins), ``protocol`` and
+Each file in protocols/ holds ``rule`` (the docs/rules.md section it pins), ``protocol`` and
 ``expect``: a partial result (phases matched by index and key), ``ledger_contains`` /
 ``ledger_excludes`` rows, or ``error`` with the step (or "players") and the seat at fault.
 """

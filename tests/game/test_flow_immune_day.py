@@ -1,7 +1,8 @@
 """A table of newcomers over the fake Bot API: every player holds the newbie's open immunity on
-the first night and the first day (RULES.md 5.1), so nobody may be shot tonight and nobody may
-be voted for today. The club chat is told so plainly and the game goes on: no board of voters
-who "did not vote in time", no failed vote, no edit of a prompt that was never sent."""
+the first night and the first day (docs/rules.md#51-open-immunities), so nobody may be shot
+tonight and nobody may be voted for today. The club chat is told so plainly and the game goes
+on: no board of voters who "did not vote in time", no failed vote, no edit of a prompt that was
+never sent."""
 
 from __future__ import annotations
 

@@ -324,8 +324,8 @@ async def test_unseat_from_the_panel(fake: FakeTelegram, tmp_path: Path) -> None
 async def jail_one(flow: Flow) -> int:
     """A night from the panel in which the Judge jails a player for sure: nobody else targets
     the Judge or the prisoner (no block, no kill, no challenge of them), and the prisoner's own
-    choice endangers nobody (a Sportsman dealt the seat challenges no Mafia card: RULES.md 3.5,
-    both would die). The prisoner's seat."""
+    choice endangers nobody (a Sportsman dealt the seat challenges no Mafia card: both would
+    die, docs/rules.md#35-the-sportsmans-challenge). The prisoner's seat."""
     table = flow.table
     judge = next(s for s in sorted(table.seats) if table.role(s) is engine.Role.JUDGE)
     prisoner = next(s for s in sorted(table.seats) if s != judge)

@@ -69,7 +69,8 @@ class DayService(PhaseService):
             await self.core.record(table, VoteStart(table.step + 1, tuple(order)))
             if not engine.votable(table.game):
                 # every player holds an open immunity: nobody may be voted for, so no board, no
-                # prompts and no turns; the day resolves, and the table hears why (RULES.md 5.1)
+                # prompts and no turns; the day resolves, and the table hears why
+                # (docs/rules.md#41-voting)
                 await self.core.record(table, VotesDone())
                 await self._resolve_day(table, None)
                 return reply("game.vote.impossible")

@@ -97,7 +97,7 @@ class Results(PhaseService):
         return post if post is not None and post.ref == self.tally_ref(table) else None
 
     async def _last_words(self, table: Table, seats: list[int], index: int) -> None:
-        """The dead speak one after another, LAST_WORD_SECONDS each (RULES.md 4.4).
+        """The dead speak one after another, LAST_WORD_SECONDS each (docs/rules.md#44-last-word).
 
         The timer is logged (``last_word``) while the game runs, so a restart re-arms it
         (:meth:`rearm_last_word`) and "the last word is over" is still posted. Words still
