@@ -1,5 +1,5 @@
-"""``/stats [NICK]`` (private) and ``/top [rating]`` (private and club chats); logic in
-views.stats."""
+"""``/stats [NICK]`` (private) and ``/top [rating | role CARD]`` (private and club chats);
+logic in views.stats and views.standing."""
 
 from __future__ import annotations
 
@@ -8,11 +8,17 @@ from aiogram.filters import Command, CommandObject
 from aiogram.types import Message
 
 from bot.errors import UserError
+from bot.game.rooms.deal import card_names, fold_card_name
 from bot.services import Services
+from engine import Role
 from storage.dates import local_day, zone_of
 from storage.models import Club, Player
 from views import texts
+from views.i18n import Safe
+from views.standing import role_top, role_top_text
 from views.stats import StatsService
+
+ROLE_WORDS = ("role", "роль", "карта", "card")  # ``/top role CARD``
 
 
 async def stats(message: Message, command: CommandObject, services: Services, stats: StatsService,
@@ -34,9 +40,15 @@ async def stats(message: Message, command: CommandObject, services: Services, st
 
 async def top(message: Message, command: CommandObject, services: Services,
               stats: StatsService, locale: str, club: Club | None = None) -> None:
-    """``/top``: by points; ``/top rating``: by the skill rating (the club's, the network's)."""
-    tr, what = services.translator, (command.args or "").strip().lower()
-    if what not in ("", "rating", "рейтинг"):
+    """``/top``: by points; ``/top rating``: by the skill rating (the club's, the network's);
+    ``/top role CARD``: the network's best with a card."""
+    tr, args = services.translator, (command.args or "").strip()
+    what, _, card = args.partition(" ")
+    what = what.lower()
+    if what in ROLE_WORDS:
+        await services.replies.answer(message, await top_role(services, locale, card))
+        return
+    if (args and what not in ("rating", "рейтинг")) or card:
         raise UserError("standing.top.usage")
     now, network = services.accounts.clock(), services.settings.timezone
     if club is None and message.from_user is not None:
@@ -52,6 +64,19 @@ async def top(message: Message, command: CommandObject, services: Services,
         boards.append(await stats.network_top(local_day(now, zone_of(None, network))))
         text = "\n\n".join(texts.leaderboard(tr, locale, b) for b in boards)
     await services.replies.answer(message, text)
+
+
+async def top_role(services: Services, locale: str, typed: str) -> str:
+    """``/top role CARD``: the card named as ``/roles`` takes it (any language, the club's
+    names); none or an unknown one gets the cards' names."""
+    tr = services.translator
+    cards = ", ".join(tr.t(locale, f"game.role.{r}") for r in Role)
+    if not typed.strip():
+        raise UserError("standing.top.role_usage", cards=Safe(cards))
+    role = card_names(tr).get(fold_card_name(typed))
+    if role is None:
+        raise UserError("standing.top.role_unknown", name=typed.strip(), cards=Safe(cards))
+    return role_top_text(tr, locale, await role_top(services.db, str(role)))
 
 
 def create_router() -> Router:

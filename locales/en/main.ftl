@@ -16,14 +16,14 @@ start-bad_payload = This link is not valid. All commands: /help
 help-private =
     <b>Mafia club bot</b>
     /nick NAME — your nickname (needed to collect points)
-    /profile — your profile
+    /profile — your profile: the rating, cards, rivals and charts
     /lang — language
     /sex — your sex (needed for “Let's be friends”)
     /spouse NICK — propose to a player; /divorce
     /balance — your points, rank and their expiry date
     /stats [NICK] — a record: games, cards, points
     /evenings — the club evenings you signed up for, your seat or place on the waitlist
-    /top — leaderboard by points; /top rating — by skill rating
+    /top — leaderboard by points; /top rating — by skill rating; /top role CARD — the best with a card
     /complain NICK TEXT — complain about a player's behaviour (up to { $complaints ->
         [one] { $complaints } complaint
        *[other] { $complaints } complaints

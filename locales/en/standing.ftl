@@ -23,7 +23,7 @@ standing-top-empty = Nobody has { $games ->
         [one] { $games } finished game
        *[other] { $games } finished games
     } yet: the rating comes after them.
-standing-top-usage = <code>/top</code> — by points, <code>/top rating</code> — by skill rating.
+standing-top-usage = <code>/top</code> — by points, <code>/top rating</code> — by skill rating, <code>/top role Doctor</code> — the best with a card.
 standing-how = How the rating works: { $url }
 web-standing-title = Skill rating
 web-standing-none = No rating yet: it comes with the first finished game.

@@ -26,7 +26,7 @@ standing-top-empty = Пока ни у кого нет { $games ->
         [one] { $games } завершённой игры
        *[other] { $games } завершённых игр
     }: рейтинг появится после них.
-standing-top-usage = <code>/top</code> — по баллам, <code>/top rating</code> — по рейтингу мастерства.
+standing-top-usage = <code>/top</code> — по баллам, <code>/top rating</code> — по рейтингу мастерства, <code>/top role Доктор</code> — лучшие за карту.
 standing-how = Как считается рейтинг: { $url }
 web-standing-title = Рейтинг мастерства
 web-standing-none = Рейтинга пока нет: он появится после первой завершённой игры.

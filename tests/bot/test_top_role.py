@@ -1,0 +1,59 @@
+"""``/top role CARD`` through the real application over HTTP: the card typed as a Russian host
+says it (or in English), the players with enough counted games with it by their share of wins,
+the card's share for everyone; an unknown card, no card, and ``/top rating`` kept."""
+
+from __future__ import annotations
+
+from bot.app import App
+from engine import Winner
+from tests.bot.conftest import Ask
+from tests.fakes.telegram_server import FakeTelegram
+from tests.storage.conftest import ADMIN, CLUB
+from tests.storage.test_ratings import a_game
+
+ANN, BEE, CAT, DAN, EVE, FOX = 71, 72, 73, 74, 75, 76
+
+
+async def test_the_best_with_a_card_from_the_minimum_of_games(fake: FakeTelegram,
+                                                             ask: Ask, app: App) -> None:
+    db = app.services.db
+    for uid, nick, lang in ((ANN, "Ann", "ru"), (BEE, "Bee", "ru"), (CAT, "Cat", "en"),
+                            (DAN, "Dan", "ru"), (EVE, "Eve", "ru"), (FOX, "Fox", "ru")):
+        fake.user(uid, nick, language_code=lang)
+        await ask(uid, "/start")
+        await ask(uid, f"/nick {nick}")
+    await db.players.register(ADMIN, display_name="Host", language="ru")
+    await db.clubs.ensure(CLUB, title="Club", locale="ru")
+    # a_game: the first seat the Mafia, the second the Doctor, the rest the Lucky
+    for winner in (Winner.CIVILIANS, Winner.CIVILIANS, Winner.MAFIA, Winner.CIVILIANS,
+                   Winner.MAFIA, Winner.CIVILIANS):
+        await a_game(db, [ANN, BEE, CAT, DAN], 1, winner=winner)
+    for _ in range(4):  # Eve: the Doctor four times, every game won: too few to rank
+        await a_game(db, [FOX, EVE, CAT, DAN], 1, winner=Winner.CIVILIANS)
+
+    doctor = (await ask(BEE, "/top role Врач")).text
+    assert doctor == (
+        "<b>Доктор</b> — лучшие по проценту побед (от 5 засчитанных игр с картой)\n"
+        "1. Bee — 67% (6 игр, побед 4)\n"
+        "У всех карта «Доктор» побеждает в 80% игр (всего 10).")
+    assert (await ask(BEE, "/top role доктор")).text == doctor
+    assert (await ask(BEE, "/top роль Доктор")).text == doctor
+    mafia = (await ask(ANN, "/top role Мафия")).text
+    assert "1. Ann — 33% (6 игр, побед 2)" in mafia
+    lucky = (await ask(ANN, "/top role счастливчик")).text
+    # Cat and Dan: the Lucky in all ten games, the same record, the same rank
+    assert "1. Cat — 80% (10 игр, побед 8)\n1. Dan — 80% (10 игр, побед 8)" in lucky
+    for typed in ("Комиссар", "шериф", "Полицейский", "policeman"):
+        assert (await ask(ANN, f"/top role {typed}")).text == (
+            "<b>Полицейский</b> — лучшие по проценту побед (от 5 засчитанных игр с картой)\n"
+            "Пока ни у кого нет 5 засчитанных игр с картой «Полицейский».")
+    assert (await ask(CAT, "/top role doctor")).text == (
+        "<b>Doctor</b> — the best by share of wins (from 5 counted games with the card)\n"
+        "1. Bee — 67% (6 games, 4 won)\n"
+        "For everyone the card “Doctor” wins 80% of its games (10 in all).")
+    unknown = (await ask(ANN, "/top role Волшебник <b>")).text
+    assert unknown.startswith("Не знаю такой карты: Волшебник &lt;b&gt;. Карты: Мафия, ")
+    assert "Полицейский" in unknown
+    assert (await ask(ANN, "/top role")).text.startswith("Напишите карту: <code>/top role")
+    assert "/top role" in (await ask(ANN, "/top rating more")).text  # the usage line
+    assert "рейтинг мастерства" in (await ask(ANN, "/top rating")).text
