@@ -72,6 +72,8 @@ def render(tr: Translator, view: SettingsView, page: str) -> tuple[str, InlineKe
     fate = "host" if view.club.fate_by_host else "bot"
     lines.append(tr.t(loc, f"club.settings.fate_{fate}"))
     lines += fouls_lines(tr, view)
+    lines.append(tr.t(loc, "club.settings.achievements_on" if view.club.achievements_public
+                      else "club.settings.achievements_off"))
     rows.append([_button(tr.t(loc, f"lang.name_{code}"), "lang", code) for code in SUPPORTED])
     for name in TIMERS:
         short = tr.t(loc, f"club.settings.s_{name}")
@@ -84,6 +86,7 @@ def render(tr: Translator, view: SettingsView, page: str) -> tuple[str, InlineKe
         rows.append([_button(tr.t(loc, f"club.settings.foul_{name}_btn", sign=shown), "foul",
                              f"{name}.{sign}") for sign, shown in (("-", "−"), ("+", "+"))])
     rows.append([_button(tr.t(loc, "club.settings.foul_public_btn"), "foul_public")])
+    rows.append([_button(tr.t(loc, "club.settings.achievements_btn"), "achievements")])
     rows.append([_button(tr.t(loc, "club.settings.hosts", count=len(view.hosts)), "hosts"),
                  _button(tr.t(loc, "club.settings.presets", count=len(view.presets)),
                          "presets")])
@@ -160,6 +163,8 @@ async def settings_button(query: CallbackQuery, callback_data: SettingsCb, bot: 
         await club_settings.step_fouls(chat, name, 1 if sign == "+" else -1)
     elif action == "foul_public":
         await club_settings.toggle_foul_public(chat)
+    elif action == "achievements":
+        await club_settings.toggle_achievements_public(chat)
     elif action in ("hosts", "host_rm"):
         page = "hosts"
         if action == "host_rm":

@@ -117,6 +117,13 @@ class ClubSettings:
         await self.db.clubs.set_fouls(chat_id, public=not club.foul_public)
         return not club.foul_public
 
+    async def toggle_achievements_public(self, chat_id: int) -> bool:
+        """Whether the club chat hears of the rare achievements earned at its tables,
+        switched."""
+        club = (await self.view(chat_id)).club
+        await self.db.clubs.set_achievements_public(chat_id, not club.achievements_public)
+        return not club.achievements_public
+
     async def add_host(self, chat_id: int, tg_id: int) -> None:
         await self.db.clubs.add_host(chat_id, tg_id)
 

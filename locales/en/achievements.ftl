@@ -94,3 +94,7 @@ achievement-club = { $count ->
 }
     { $lines }
 achievement-club-line = { $who }: { $line }
+# /settings: whether the club chat hears of the rare ones (a new club's: no)
+club-settings-achievements_on = 🏅 The club chat hears of the rare achievements earned at its tables.
+club-settings-achievements_off = 🏅 The club chat hears nothing of achievements.
+club-settings-achievements_btn = 🏅 Rare achievements in the chat: on/off

@@ -94,3 +94,7 @@ achievement-club = { $count ->
 }
     { $lines }
 achievement-club-line = { $who }: { $line }
+# /settings: whether the club chat hears of the rare ones (a new club's: no)
+club-settings-achievements_on = 🏅 Чат клуба узнаёт о редких достижениях, полученных за его столами.
+club-settings-achievements_off = 🏅 Чат клуба о достижениях не узнаёт.
+club-settings-achievements_btn = 🏅 Редкие достижения в чате: вкл/выкл

@@ -247,6 +247,33 @@ async def test_settings_say_what_a_foul_costs(app: App, fake: FakeTelegram, ask:
     assert (club.foul_points, club.foul_limit, club.foul_public) == (2, 3, True)
 
 
+async def test_settings_say_whether_the_chat_hears_of_rare_achievements(
+        app: App, fake: FakeTelegram, ask: Any) -> None:
+    """/settings: the club chat hears nothing of achievements until its admins switch it on;
+    a member's press changes nothing."""
+    fake.group(CLUB, "Club")
+    fake.set_admins(CLUB, [500])
+    fake.user(500, "Owner", language_code="en")
+    fake.user(501, "Member", language_code="en")
+    await ask(501, "/start")
+    await app.services.db.clubs.ensure(CLUB, title="Club", locale="en")
+    panel = await ask(500, "/settings", chat_id=CLUB)
+    assert "🏅 The club chat hears nothing of achievements." in panel.text
+    query = await fake.press(501, panel, button="🏅 Rare achievements in the chat: on/off")
+    assert (await fake.callback_answer(query))["text"].startswith("Only the club's admins")
+    club = await app.services.db.clubs.get(CLUB)
+    assert club is not None and not club.achievements_public
+    query = await fake.press(500, panel, button="🏅 Rare achievements in the chat: on/off")
+    assert (await fake.callback_answer(query))["text"] == "Saved."
+    assert "🏅 The club chat hears of the rare achievements earned at its tables." in \
+        (await fake.next_edit(CLUB)).said
+    club = await app.services.db.clubs.get(CLUB)
+    assert club is not None and club.achievements_public
+    query = await fake.press(500, panel, button="🏅 Rare achievements in the chat: on/off")
+    await fake.callback_answer(query)
+    assert "hears nothing of achievements" in (await fake.next_edit(CLUB)).said
+
+
 async def test_settings_fine_typed_under_the_networks_cap(app: App, fake: FakeTelegram,
                                                           ask: Any) -> None:
     """``/settings fine N``: the fine typed at once, up to the network's cap (refused above it,
