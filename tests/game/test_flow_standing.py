@@ -52,7 +52,17 @@ async def test_nothing_of_the_rating_shows_until_the_games_end(
         assert "Рейтинг мастерства" not in mid_game[1]
         assert "Пока ни у кого нет 10 завершённых игр" in mid_game[2]
         assert [tuple(r) for r in await db.query("SELECT count(*) FROM ratings")] == [(0,)]
+        achievements = [[m.body for m in fake.messages(p) if "достижени" in m.body]
+                        for p in flow.players]
+        assert achievements == [[] for _ in flow.players]  # nothing during the game
         await flow.play_to_end(night_first=False)
+        await flow.delivered()
+        # each player's first counted game: one message, through the durable outbox
+        for p in flow.players:
+            [told] = [m.body for m in fake.messages(p) if "достижени" in m.body]
+            assert told.startswith("🏅 Нов") and f"в игре №{flow.game_id}:" in told
+            assert "🎲 <b>Завсегдатай</b> · 1" in told
+        assert not any("Редк" in t for t in flow.club_texts())  # the club's setting is off
         profile = await asked(flow, uid, "/profile", "Профиль")
         assert "Рейтинг мастерства: <b>" in profile and "(1 игра, побед " in profile
         assert "предварительный" in profile

@@ -2,23 +2,30 @@
 
 A night, a day or a technical death resolves into a :data:`Result`; :meth:`Results.announce`
 sends it and logs ``announced``. When the game is over, :meth:`Results.finish` posts the points,
-reveals the deal and writes the ledger once; ``/endgame`` reveals the deal too.
+reveals the deal and writes the ledger once, with the achievements its players earned told in
+the same transaction; ``/endgame`` reveals the deal too.
 """
 
 from __future__ import annotations
 
+import time
+from collections.abc import Sequence
 from datetime import datetime
 from functools import partial
 from typing import TYPE_CHECKING, Any
 
 import engine
+from bot.delivery.worker import send_payload
 from bot.game.core import GameCore, secs
 from bot.game.messages.pictures import table_picture
 from bot.game.rooms.phase import PhaseService
 from record.events import Announced, LastWord, LastWordOver
 from record.posts import Post
 from record.table import Result, Stage, Table
-from storage.models import GamePoints
+from standing.achievements import BY_ID, Earned
+from storage.models import GamePoints, is_offline_account
+from storage.repos.outbox import SEND, Queued
+from views import achievements as achievement_texts
 from views.stats import reason_lines
 
 if TYPE_CHECKING:
@@ -238,11 +245,47 @@ class Results(PhaseService):
             GamePoints(table.tg_of(e.seat), e.points, str(e.reason), e.phase)
             for e in game.ledger if not isinstance(e.reason, engine.FineReason)]
         await self.core.flush(table)  # the end's posts are queued before the game is closed
-        # the outcome rates the game in the same transaction, never before its end
+        club = await self.db.clubs.cached(table.chat_id)
+        sent: list[Queued] = []
+        sender = self.notifier.sender
+
+        def tell(earned: Sequence[Earned]) -> list[Queued]:
+            sent[:] = self.achievements_told(table, earned, public=club is not None
+                                             and club.achievements_public)
+            # a durable sender's messages are rows of the end's transaction; another's go
+            # out after it
+            return sent if sender.durable else []
+
+        # the outcome rates the game in the same transaction, never before its end; the
+        # achievements it earns are told in that transaction too (an end applied already,
+        # after a restart, earns and tells nothing again)
         # the day it ends on in the club's time zone decides its season (storage/standing/)
-        ended_on = self.core.day_of(await self.db.clubs.cached(table.chat_id), self.clock())
+        ended_on = self.core.day_of(club, self.clock())
         await self.db.games.finish(table.game_id, status="finished", points=rows_, day=table.day,
                                    winner=None if game.winner is None else str(game.winner),
-                                   ended_on=ended_on)
+                                   ended_on=ended_on, tell=tell, wall=time.time())
+        if sent:
+            await sender.queued(sent, {m.chat_id for m in sent})
         table.stage = Stage.OVER
         self.core.drop(table.game_id)
+
+    def achievements_told(self, table: Table, earned: Sequence[Earned], *,
+                          public: bool) -> list[Queued]:
+        """The game's end in private: each player who earned a level hears of all of theirs
+        in one message (an account without Telegram: nobody to tell); with ``public`` (the
+        club's setting) the club chat hears of the rare ones in one post."""
+        mine: dict[int, list[tuple[str, int]]] = {}
+        for e in earned:
+            mine.setdefault(e.tg_id, []).append((e.achievement, e.level))
+        out = [Queued(tg, SEND, send_payload(achievement_texts.told(
+                   self.tr, self.notifier.locale_of(tg), table.game_id, levels)),
+                   key=f"g{table.game_id}:achievements:{tg}")
+               for tg, levels in mine.items() if not is_offline_account(tg)]
+        rare = [(self.notifier.seat(table, seat), e.achievement, e.level) for e in earned
+                if BY_ID[e.achievement].rare and (seat := table.seat_of(e.tg_id)) is not None]
+        if public and rare:
+            post = Queued(table.chat_id, SEND, send_payload(achievement_texts.club_post(
+                self.tr, table.locale, table.game_id, rare)),
+                key=self.core.ref(table, "achievements"))
+            out += self.notifier.placed(table, [post])
+        return out
