@@ -27,6 +27,7 @@ from storage.errors import UnknownGame
 from storage.models import STATUS_FINISHED, Club, Game, LedgerRow, Player, TopEntry
 from storage.repos.records import VOID_REASON
 from storage.standing.ratings import Ranked
+from views.achievements import Shown, shown
 from views.i18n import sex_of
 
 FINE_REASONS = frozenset(r.value for r in engine.FineReason)
@@ -156,6 +157,8 @@ class PlayerStats:
     sex: str = "unknown"  # the player's as the texts select on it (views.i18n.sex_of)
     no_shows: int = 0  # the club evenings signed up for and not come to
     ratings: dict[Side, Rating] = field(default_factory=dict)  # the skill rating by side
+    # every achievement of the catalogue with the player's level and counter
+    achievements: list[Shown] = field(default_factory=list)
 
     @property
     def played(self) -> int:
@@ -351,6 +354,8 @@ class StatsService:
             by_team={k: (v[0], v[1]) for k, v in sorted(by_team.items())}, cards=cards,
             sex=sex_of(player.sex), no_shows=await self.db.evenings.no_shows(player.tg_id),
             ratings=await self.db.ratings.of(player.tg_id),
+            achievements=shown(await self.db.achievements.of(player.tg_id),
+                               await self.db.achievements.progress(player.tg_id)),
         )
 
     # ------------------------------------------------------------------ tables

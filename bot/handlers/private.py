@@ -23,6 +23,7 @@ from bot.services import Services
 from bot.services.accounts import COMPLAINTS_PER_DAY, Accounts, display
 from bot.services.moving import Moving
 from storage import Database
+from views import achievements as achievement_texts
 from views import club_texts, texts
 from views import evenings as evening_texts
 from views import standing as standing_texts
@@ -124,11 +125,15 @@ async def profile(
     # the skill rating: written at games' ends only, so nothing of a running game shows
     ratings = await db.ratings.of(player.tg_id)
     found = await standing_texts.roles_and_rivals(db, player.tg_id)
+    # the achievements: earned at games' ends too
+    achievements = achievement_texts.shown(await db.achievements.of(player.tg_id),
+                                           await db.achievements.progress(player.tg_id))
     await replies.answer(message, "\n".join((
         texts.profile(translator, locale, player, None if spouse is None else display(spouse),
                       None if spouse is None else spouse.sex),
         *texts.rating_lines(translator, locale, ratings),
         "", *standing_texts.profile_lines(translator, locale, found), "",
+        *achievement_texts.profile_lines(translator, locale, achievements), "",
         evening_texts.profile(translator, locale, listed, no_shows))),
         reply_markup=player_app_button(translator, locale, services))
     # the pictures after the text, in the chat's order: the rating's line, the cards' bars

@@ -4,8 +4,9 @@ evenings to sign up for. Every text is rendered here in the player's language an
 plain text (the page puts it in with ``textContent``).
 
 Only the asking account's rows are read, and only what the bot's commands already tell that
-player: ``/profile``, ``/stats``, ``/gifts``, ``/evenings``. Nothing of a running game: the
-games are the finished ones (``StatsService.of``), the rating is written at a game's end.
+player: ``/profile`` (the achievements too), ``/stats``, ``/gifts``, ``/evenings``. Nothing
+of a running game: the games are the finished ones (``StatsService.of``), the rating and the
+achievements are written at a game's end.
 """
 
 from __future__ import annotations
@@ -24,6 +25,7 @@ from standing.roles import MIN_ROLE_GAMES, Compared, compare, compare_sides
 from storage.db import Database
 from storage.models import EVENING_OPEN, Club, Evening, Player
 from views import evenings as evening_texts
+from views.achievements import nearest
 from views.i18n import Translator
 from views.stats import GameLine, PlayerStats, StatsService
 
@@ -79,6 +81,7 @@ class PlayerReads:
             "texts": {key: w(f"miniapp.player.{key}") for key in PAGE_TEXTS},
             "profile": profile_json(player, record, w),
             "rating": rating_json(record, w),
+            "achievements": achievements_json(record, w),
             "graph": await self.graph_json(player),
             "roles": await self.roles_json(player, w),
             "games": [game_json(g, w, record.sex) for g in record.games[:GAMES_SHOWN]],
@@ -254,6 +257,27 @@ def rating_json(record: PlayerStats, w: Words) -> dict[str, Any]:
     return {"rows": rows, "none": None if rows else w("web.standing.none"),
             "head": [w("web.standing.side"), w("web.standing.title"), w("web.standing.games"),
                      w("web.standing.wins")]}
+
+
+def achievements_json(record: PlayerStats, w: Words) -> dict[str, Any]:
+    """The achievements earned (each at its highest level; ``level`` None: one without
+    levels), then the levelled ones on their way to the next level, the nearest first."""
+    earned = [{"id": a.achievement.id, "icon": a.achievement.icon,
+               "name": w(f"achievement.{a.achievement.id}.name"),
+               "level": a.level if a.levelled else None,
+               "text": w(f"achievement.{a.achievement.id}.text")}
+              for a in record.achievements if a.level is not None]
+    return {
+        "title": w("web.achievements.title"),
+        "none": None if earned else w("web.achievements.none"),
+        "earned": earned,
+        "next_title": w("web.achievements.next"),
+        "next": [{"id": a.achievement.id, "value": a.value, "next": a.next,
+                  "line": w("achievement.progress", icon=a.achievement.icon,
+                            name=w(f"achievement.{a.achievement.id}.name"), value=a.value,
+                            next=a.next or 0)}
+                 for a in nearest(record.achievements, limit=len(record.achievements))],
+    }
 
 
 def game_json(game: GameLine, w: Words, sex: str) -> dict[str, Any]:

@@ -5,7 +5,7 @@
 achievement-games-name = Regular
 achievement-games-text = Counted games played.
 achievement-wins-name = Winner
-achievement-wins-text = Games won, playing with your team to the end.
+achievement-wins-text = Games your team won, unless the host removed you.
 achievement-civilian_wins-name = Town's defender
 achievement-civilian_wins-text = Games won as a civilian.
 achievement-mafia_wins-name = Family business
@@ -98,3 +98,7 @@ achievement-club-line = { $who }: { $line }
 club-settings-achievements_on = 🏅 The club chat hears of the rare achievements earned at its tables.
 club-settings-achievements_off = 🏅 The club chat hears nothing of achievements.
 club-settings-achievements_btn = 🏅 Rare achievements in the chat: on/off
+# the player's page and Mini App
+web-achievements-title = Achievements
+web-achievements-none = No achievement yet: they come with the counted games.
+web-achievements-next = On the way

@@ -5,7 +5,7 @@
 achievement-games-name = Завсегдатай
 achievement-games-text = Сыгранные засчитанные игры.
 achievement-wins-name = Победитель
-achievement-wins-text = Победы: ваша команда выиграла, и вы доиграли до конца.
+achievement-wins-text = Победы вашей команды, если ведущий вас не удалил.
 achievement-civilian_wins-name = Защитник города
 achievement-civilian_wins-text = Победы за мирных жителей.
 achievement-mafia_wins-name = Семейное дело
@@ -98,3 +98,7 @@ achievement-club-line = { $who }: { $line }
 club-settings-achievements_on = 🏅 Чат клуба узнаёт о редких достижениях, полученных за его столами.
 club-settings-achievements_off = 🏅 Чат клуба о достижениях не узнаёт.
 club-settings-achievements_btn = 🏅 Редкие достижения в чате: вкл/выкл
+# the player's page and Mini App
+web-achievements-title = Достижения
+web-achievements-none = Достижений пока нет: они приходят с засчитанными играми.
+web-achievements-next = На подходе

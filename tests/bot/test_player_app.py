@@ -22,6 +22,9 @@ from tests.bot.helpers import CLUB_ID
 from tests.bot.test_shop import NEO, TRIN, add_gift, request_gift, requests_of, setup
 from tests.fakes.telegram_server import FakeTelegram
 from tests.game.flow import free_port, wait_until
+from tests.storage.conftest import CLUB as STORAGE_CLUB
+from tests.storage.conftest import add_players
+from tests.storage.test_achievements import logged_game, saves
 from tests.storage.test_history import three_games
 from tests.web.initdata import forge, sign_init_data
 
@@ -392,6 +395,37 @@ async def test_the_rating_graph_cards_rivals_and_kills(
     assert never["graph"] is None and never["roles"]["cards"] == []
     assert never["roles"]["none"].startswith("Засчитанных игр пока нет")
     assert never["roles"]["rivals"] == []
+
+
+async def test_the_achievements_earned_and_on_their_way(
+        app: App, fake: FakeTelegram, clock: FixedClock, http: aiohttp.ClientSession) -> None:
+    """Two games with their logs: the Doctor (player 3) saved three times, then once; the app
+    lists what the games earned at their highest level and the levelled ones on their way,
+    the nearest first; player 7 has none, and reads nothing of another's."""
+    db = app.services.db
+    await add_players(db, *range(1, 8))
+    await db.clubs.ensure(STORAGE_CLUB, title="Club", locale="ru")
+    await logged_game(db, saves(3), range(1, 7))
+    await logged_game(db, saves(1), range(1, 7))
+    status, mine = await get(http, "/me", auth(fake, clock, 3))
+    assert status == 200
+    a = mine["achievements"]
+    assert a["title"] == "Достижения" and a["none"] is None
+    highest: dict[str, int] = {}
+    for x in await db.achievements.of(3):
+        highest[x.achievement] = max(highest.get(x.achievement, 0), x.level)
+    assert {e["id"]: e["level"] or 1 for e in a["earned"]} == highest
+    assert a["earned"][0] == {"id": "games", "icon": "🎲", "name": "Завсегдатай", "level": 1,
+                              "text": "Сыгранные засчитанные игры."}
+    triple = next(e for e in a["earned"] if e["id"] == "doctor_triple")
+    assert triple["level"] == 1 and triple["name"] == "Чудо-доктор"
+    assert a["next"][0] == {"id": "doctor_saves", "value": 4, "next": 5,
+                            "line": "💉 Доктор на посту: 4 из 5"}
+    assert {"id": "games", "value": 2, "next": 10,
+            "line": "🎲 Завсегдатай: 2 из 10"} in a["next"]
+    status, never = await get(http, "/me", auth(fake, clock, 7))
+    assert never["achievements"]["earned"] == [] and never["achievements"]["next"] == []
+    assert never["achievements"]["none"].startswith("Достижений пока нет")
 
 
 async def test_the_photos_cache_is_bounded_and_keeps_no_failure() -> None:

@@ -1,6 +1,7 @@
-"""The skill rating over HTTP: a game played through the real bot, read by its players in
-the middle of it (``/profile``, ``/stats``, ``/top rating``: nothing of it shows) and after
-its end (the rating of one game, provisional)."""
+"""The skill rating and the achievements over HTTP: a game played through the real bot, read
+by its players in the middle of it (``/profile``, ``/stats``, ``/top rating``: nothing of it
+shows) and after its end (the rating of one game, provisional; the achievements told in
+private once, and listed in ``/profile``)."""
 
 from __future__ import annotations
 
@@ -9,8 +10,10 @@ from pathlib import Path
 
 import pytest
 
+from standing.achievements import CATALOGUE
 from tests.fakes.telegram_server import FakeTelegram
 from tests.game.flow import Flow, start_app, stop_app
+from views.achievements import profile_lines, shown
 
 
 @pytest.fixture
@@ -48,6 +51,7 @@ async def test_nothing_of_the_rating_shows_until_the_games_end(
                     await asked(flow, uid, "/stats", "статистика"),
                     await asked(flow, uid, "/top rating", "рейтинг мастерства")]
         assert "Рейтинг мастерства: появится после первой завершённой игры." in mid_game[0]
+        assert "Достижения: пока нет; они приходят с засчитанными играми." in mid_game[0]
         assert "Завершённых игр пока нет." in mid_game[1]
         assert "Рейтинг мастерства" not in mid_game[1]
         assert "Пока ни у кого нет 10 завершённых игр" in mid_game[2]
@@ -67,6 +71,12 @@ async def test_nothing_of_the_rating_shows_until_the_games_end(
         assert "Рейтинг мастерства: <b>" in profile and "(1 игра, побед " in profile
         assert "предварительный" in profile
         assert "Рейтинг предварительный, пока не сыграно 10 игр." in profile
+        assert "<b>Достижения</b> (" in profile and f" из {len(CATALOGUE)}):" in profile
+        assert "\n🎲 <b>Завсегдатай</b> · 1\n" in profile
+        # every level the game earned the player, then the three nearest their next level
+        mine = shown(await db.achievements.of(uid), await db.achievements.progress(uid))
+        lines = profile_lines(app.services.translator, "ru", mine)
+        assert "\nНа подходе:\n" in profile and "\n".join(lines) in profile
         assert "Рейтинг мастерства: <b>" in await asked(flow, uid, "/stats", "статистика")
         ratings = await db.ratings.of(uid)
         assert ratings["all"].games == 1 and (ratings.keys() - {"all"}) in (

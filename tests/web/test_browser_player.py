@@ -113,6 +113,7 @@ async def test_nothing_of_the_running_game_then_the_whole_record(
     assert during["graph"] is None and during["roles"]["cards"] == []
     assert during["roles"]["rivals"] == [] and during["roles"]["killed_by"] == []
     assert during["profile"]["lines"][0] == "Points: 0"
+    assert during["achievements"]["earned"] == [] and during["achievements"]["next"] == []
     dump = json.dumps(during, ensure_ascii=False)
     assert "game/" not in dump
     assert not [r for r in roles if r in dump], "a card's name mid-game"
@@ -144,6 +145,12 @@ async def test_nothing_of_the_running_game_then_the_whole_record(
     assert "Finished games: 1" in facts and "Points: " in facts
     assert await page.locator("#ratings tbody tr").count() == 2  # overall, and the side played
     assert "provisional" in await page.inner_text("#ratings")
+    # the achievements of the first counted game, and the way on
+    games = page.locator("#achievements li[data-achievement=games]")
+    assert await games.inner_text() == "🎲 Regular · 1\nCounted games played."
+    assert await page.inner_text("#achievements-next-title") == "On the way"
+    assert await page.get_attribute("#achievements-next li[data-achievement=games] progress",
+                                    "max") == "10"
     assert await page.get_attribute("#my-page", "href") == f"../player/{nick}?lang=en"
     await shot(page, "player-miniapp.png")
     # the card played, beside everyone's win rate with it; the players met

@@ -112,6 +112,38 @@
     if (p.page) link($("my-page"), p.page);
     $("how").textContent = data.texts.how;
     link($("how"), "rating");
+    drawAchievements();
+  }
+
+  function drawAchievements() {  // the ones earned, then the levelled ones on their way
+    var a = data.achievements;
+    $("achievements-title").textContent = a.title;
+    var list = clear($("achievements"));
+    a.earned.forEach(function (x) {
+      var li = el("li");
+      li.setAttribute("data-achievement", x.id);
+      li.appendChild(el("span", "icon", x.icon + " "));
+      li.appendChild(el("b", null, x.name));
+      if (x.level !== null) li.appendChild(el("span", "level", " · " + x.level));
+      li.appendChild(el("div", "muted", x.text));
+      list.appendChild(li);
+    });
+    list.hidden = !a.earned.length;
+    $("achievements-none").textContent = a.none || "";
+    $("achievements-none").hidden = !a.none;
+    var next = clear($("achievements-next"));
+    a.next.forEach(function (x) {
+      var li = el("li");
+      li.setAttribute("data-achievement", x.id);
+      li.appendChild(el("div", null, x.line));
+      var bar = el("progress");
+      bar.max = x.next;
+      bar.value = x.value;
+      li.appendChild(bar);
+      next.appendChild(li);
+    });
+    $("achievements-next-title").textContent = a.next_title;
+    $("achievements-next-title").hidden = next.hidden = !a.next.length;
   }
 
   var SVG = "http://www.w3.org/2000/svg";
