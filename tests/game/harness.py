@@ -23,6 +23,12 @@ HOST = 500
 FIRST_PLAYER = 1001
 
 
+def stage_now(table: Table) -> Stage:
+    """The table's stage read afresh: after an ``await`` moved the game on, mypy would still
+    hold ``table.stage`` to what an earlier ``assert table.stage is ...`` said."""
+    return table.stage
+
+
 class Clock(Protocol):
     now: datetime
 

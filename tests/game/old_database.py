@@ -22,7 +22,7 @@ from pathlib import Path
 import engine
 from record.table import Stage
 from storage.db import Database
-from storage.repos.evenings import EveningChange
+from storage.models import EveningChange
 from storage.repos.outbox import Queued
 from tests.game.conftest import FakeClock, make_harness, packaged_translator
 from tests.game.harness import CHAT, HOST, Harness

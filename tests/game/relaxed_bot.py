@@ -25,5 +25,5 @@ async def create_app(settings: Settings, **kwargs: Any) -> bot.app.App:
 
 
 if __name__ == "__main__":
-    bot.app.create_app = create_app  # type: ignore[assignment]
+    bot.app.create_app = create_app
     sys.exit(main())

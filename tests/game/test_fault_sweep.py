@@ -14,6 +14,7 @@ import random
 from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass, replace
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -34,7 +35,7 @@ METHODS = ("sendMessage", "editMessageText", "sendPhoto", "answerCallbackQuery")
 # 10 s; the hang, virtual and so free, stays longer than the timeout.
 REQUEST_TIMEOUT = 10.0
 HANG = 15.0
-TIMERS = {"night_seconds": 30, "mafia_agree_seconds": 30, "vote_turn_seconds": 30,
+TIMERS: dict[str, Any] = {"night_seconds": 30, "mafia_agree_seconds": 30, "vote_turn_seconds": 30,
           "last_word_seconds": 0.05}
 NO_GAME = ("no game in this chat", "нет игры")  # a host command racing the end (flow helper)
 

@@ -13,6 +13,7 @@ import asyncio
 from collections.abc import AsyncIterator, Sequence
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
+from typing import Any
 from zoneinfo import ZoneInfo
 
 import pytest
@@ -57,7 +58,7 @@ class Night:
         evenings.clock, evenings.deadlines = self.clock, deadlines
 
     async def start(self, fake: FakeTelegram, tmp_path: Path,
-                    **overrides: object) -> tuple[App, asyncio.Task[None]]:
+                    **overrides: Any) -> tuple[App, asyncio.Task[None]]:
         return await start_app(fake, tmp_path, delivery_clock=self.delivery,
                                prepare=self.prepare, **overrides)
 

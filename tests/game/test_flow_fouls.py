@@ -110,23 +110,23 @@ async def test_fouls_fines_undo_and_the_offer_over_http(fake: FakeTelegram, tmp_
         # 3. the 2nd foul of №4, typed in private: the offer of the technical death; declined
         await fake.send(HOST, "/foul 4 gesture")
         await wait_until(lambda: flow.latest_with(HOST, "gw:") is not None, 10, "the offer")
-        offer = flow.latest_with(HOST, "gw:")
-        assert offer is not None
-        assert "Fouls of №4 Player4 in this game: 2 (the club's limit: 2)" in offer.body
+        declined = flow.latest_with(HOST, "gw:")
+        assert declined is not None
+        assert "Fouls of №4 Player4 in this game: 2 (the club's limit: 2)" in declined.body
         keep = FoulOfferCb(game=flow.game_id, number=3, accept=False).pack()
-        assert [d for _, d in offer.buttons()] == [
+        assert [d for _, d in declined.buttons()] == [
             FoulOfferCb(game=flow.game_id, number=3, accept=True).pack(), keep]
         player = flow.players[0]
-        assert await flow.press(player, offer, keep) == "Only this game's host may do that."
-        assert await flow.press(HOST, offer, keep) == "▶️ №4 Player4 plays on."
-        await wait_until(lambda: offer.buttons() == [], 10, "the offer closed")
+        assert await flow.press(player, declined, keep) == "Only this game's host may do that."
+        assert await flow.press(HOST, declined, keep) == "▶️ №4 Player4 plays on."
+        await wait_until(lambda: declined.buttons() == [], 10, "the offer closed")
         assert flow.table.game.player(4).alive
         assert await db.ledger.balance(four) == 1  # 5, less two fines of 2
 
         # 4. the 3rd foul: the offer again; accepted: the technical death
         await fake.send(HOST, "/foul 4")
         await wait_until(lambda: (o := flow.latest_with(HOST, "gw:")) is not None
-                         and o is not offer, 10, "the second offer")
+                         and o is not declined, 10, "the second offer")
         offer = flow.latest_with(HOST, "gw:")
         assert offer is not None
         tech = FoulOfferCb(game=flow.game_id, number=4, accept=True).pack()

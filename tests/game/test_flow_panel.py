@@ -209,16 +209,16 @@ async def test_a_whole_game_from_the_panel(fake: FakeTelegram, tmp_path: Path) -
         draws = [d for _, d in (panel_of(flow) or SentMessage(0, 0, "")).buttons()
                  if d.startswith(data(flow, "fate"))]
         assert len(draws) >= 2
-        drawn = int(draws[-1].rsplit(":", 1)[1])
-        answer = await press(flow, "fate", drawn)
-        assert f"№{drawn}" in answer
+        lot = int(draws[-1].rsplit(":", 1)[1])
+        answer = await press(flow, "fate", lot)
+        assert f"№{lot}" in answer
         # the vote's post said the tie as the draw began; the lot comes under it, the tie
         # not said twice
         await wait_until(lambda: any("The lot falls on" in t for t in flow.club_texts()), 10,
                          "the lot in the club chat")
         post = next(t for t in flow.club_texts() if "The lot falls on" in t)
         assert post.count("Shoot-out:") == 1, post
-        assert f"The host draws.\n\nThe lot falls on №{drawn} " in post, post
+        assert f"The host draws.\n\nThe lot falls on №{lot} " in post, post
         await wait_until(lambda: flow.over or flow.table.stage in (Stage.EVENING, Stage.OVER),
                          20, "the verdict")
         if not flow.over:  # the vote is over: its votes leave the panel with it

@@ -96,15 +96,15 @@ async def test_a_whole_game_reads_in_russian(fake: FakeTelegram, tmp_path: Path)
         await flow.delivered()
         await wait_until(lambda: any("🏁" in t for t in flow.club_texts()), 10, "the end")
 
-    club = flow.club_texts()
-    end = next(t for t in club if "🏁 <b>Игра окончена:" in t)
+    texts = flow.club_texts()
+    end = next(t for t in texts if "🏁 <b>Игра окончена:" in t)
     assert "<b>Баллы за игру</b>" in end and "<b>Ключ раздачи</b>" in end
     assert "Ключ и карты по местам дают этот отпечаток" in end
     assert "пережитые дни и ночи +" in end
     assert "Шеф Мафии" in end  # every card named, in Russian, once the game is over
     # what everyone read, in the club and in private: no card id, no «(а)», no «→ никто»
     private = [m.body for uid in [*flow.players, HOST] for m in fake.messages(uid)]
-    for text in [*club, *private]:
+    for text in [*texts, *private]:
         shown = re.sub(r"<code>.*?</code>|https?://\S+|/[a-z_]+", " ", text, flags=re.S)
         assert not CARD_ID.search(shown), text
         assert not BRACKETED.search(text), text

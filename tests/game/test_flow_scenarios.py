@@ -77,11 +77,13 @@ async def test_mafia_window_live_picks_and_agreement(fake: FakeTelegram, tmp_pat
         p_first = await flow.prompt(flow.tg(first), prefix)
         assert "Принято" in await flow.press(flow.tg(first), p_first, prefix + str(a))
         p_other = await flow.prompt(flow.tg(others[0]), prefix)
+        prompts = [p_first, p_other]
         await wait_until(lambda: f"№{a}" in fake.messages(flow.tg(others[0]))[-1].body
                          or any(f"№{a}" in m.body for m in fake.messages(flow.tg(others[0]))
                                 if m.message_id == p_other.message_id), 10, "a live edit")
         for seat in others:
             prompt = await flow.prompt(flow.tg(seat), prefix)
+            prompts.append(prompt)
             await flow.press(flow.tg(seat), prompt, prefix + str(b))
         assert not t.mafia_locked
         answer = await flow.press(flow.tg(first), p_first, prefix + str(a))
@@ -91,9 +93,7 @@ async def test_mafia_window_live_picks_and_agreement(fake: FakeTelegram, tmp_pat
         answer = await flow.press(flow.tg(others[0]), p_other, prefix + str(a))
         assert "закрыт" in answer
         # the prompts lost their buttons once the pick closed
-        await wait_until(lambda: all(
-            not m.buttons() for s in t.pickers() for m in fake.messages(flow.tg(s))
-            if m.message_id == t.prompts.get(s)), 10, "closed prompts")
+        await wait_until(lambda: not any(p.buttons() for p in prompts), 10, "closed prompts")
 
 
 async def test_vote_turn_timeouts_and_bad_presses(fake: FakeTelegram, tmp_path: Path,
@@ -115,7 +115,7 @@ async def test_vote_turn_timeouts_and_bad_presses(fake: FakeTelegram, tmp_path: 
         assert "out of date" in await flow.press(flow.tg(first), prompt,
                                                  f"gv:{t.game_id}:{step - 1}:{second}")
         assert await flow.press(flow.tg(first), prompt, "gv:forged")  # answered, not crashed
-        assert "outsider" not in t.votes
+        assert t.votes == {}  # none of the presses above was taken as a vote
         await wait_until(lambda: t.stage is not Stage.VOTE, 30, "the turns to run out")
         await wait_until(lambda: t.stage in (Stage.EVENING, Stage.OVER) or flow.over, 30,
                          "the verdict")

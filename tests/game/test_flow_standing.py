@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from standing.achievements import CATALOGUE
+from standing.rating import Side
 from tests.fakes.telegram_server import FakeTelegram
 from tests.game.flow import Flow, start_app, stop_app
 from views.achievements import profile_lines, shown
@@ -79,8 +80,8 @@ async def test_nothing_of_the_rating_shows_until_the_games_end(
         assert "\nНа подходе:\n" in profile and "\n".join(lines) in profile
         assert "Рейтинг мастерства: <b>" in await asked(flow, uid, "/stats", "статистика")
         ratings = await db.ratings.of(uid)
-        assert ratings["all"].games == 1 and (ratings.keys() - {"all"}) in (
-            {"civilians"}, {"mafia"})
+        assert ratings[Side.ALL].games == 1 and (ratings.keys() - {Side.ALL}) in (
+            {Side.CIVILIANS}, {Side.MAFIA})
         # the rating is provisional after one game: not on the table yet
         top = await asked(flow, uid, "/top rating", "рейтинг мастерства")
         assert "Пока ни у кого нет 10 завершённых игр" in top

@@ -153,7 +153,8 @@ async def test_two_tables_in_a_chat_without_topics_name_themselves_in_every_post
     async with running(fake, tmp_path, default_locale="en") as app:
         one = Flow(fake, app, "en")
         await one.lobby(PLAYERS)  # table 1, alone: its lobby has no name
-        assert not lobby_of(fake.messages(CLUB), one.game_id).body.startswith("<b>Table")
+        lobby = lobby_of(fake.messages(CLUB), one.game_id)
+        assert lobby is not None and not lobby.body.startswith("<b>Table")
         await start_hosts(fake, HOST2)
         two = Flow(fake, app, "en", host_id=HOST2)
         await two.register(PLAYERS, first=3101, nick="Guest")

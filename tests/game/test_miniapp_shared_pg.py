@@ -59,10 +59,11 @@ async def test_the_mini_app_on_the_other_process_reaches_the_clubs_holder(
                                         web_port=ports[0], web_host="127.0.0.1")
     second: App | None = None
     try:
-        assert first.sharing is not None
+        first_sharing = first.sharing
+        assert first_sharing is not None
         # alone, the first takes every role; the clubs come after: the second, with no
         # role, takes most of them (its fair share)
-        await wait_until(lambda: ProcessRole.SENDER in first.sharing.conn.roles, 10, "the roles")
+        await wait_until(lambda: ProcessRole.SENDER in first_sharing.conn.roles, 10, "the roles")
         for club in CLUBS:
             await first.services.db.clubs.ensure(club, title="Club", locale="en")
         second, second_task = await start_app(fake, tmp_path / "b", database_url=url,
@@ -71,7 +72,7 @@ async def test_the_mini_app_on_the_other_process_reaches_the_clubs_holder(
                          20, "the clubs shared out")
         club = min(held(second))
         sender, holder, other_port = first, second, ports[0]
-        assert ProcessRole.SENDER in sender.sharing.conn.roles and club not in held(sender)
+        assert ProcessRole.SENDER in first_sharing.conn.roles and club not in held(sender)
         flow = Flow(fake, holder, lang="en", club=club)
         await flow.lobby(10)
         await flow.deal()

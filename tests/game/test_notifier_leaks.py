@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
@@ -24,8 +25,8 @@ class Spy:
         self.seen: list[tuple[Event, list[int], dict[str, Any]]] = []
         original = notifier.events
 
-        async def events(table: Table, evs: Any) -> None:
-            evs = list(evs)
+        async def spied(table: Table, events: Iterable[Event]) -> None:
+            evs = list(events)
             for e in evs:
                 mafia = {table.tg_of(p.seat) for p in table.game if p.is_mafia and p.alive}
                 self.seen.append((e, notifier.chats(table, e), {
@@ -33,7 +34,7 @@ class Spy:
                     "texts": {loc: notifier.render(table, e, loc) for loc in ("ru", "en")}}))
             await original(table, evs)
 
-        notifier.events = events  # type: ignore[method-assign]
+        notifier.events = spied  # type: ignore[method-assign]
 
 
 @pytest.mark.parametrize("size", [6, 8, 10, 13, 16, 20, 24])

@@ -12,7 +12,8 @@ import engine
 from engine import Role
 from record.table import Stage
 from storage.models import Player
-from tests.game.harness import CHAT, HOST, Harness
+from tests.game.harness import CHAT, HOST, Harness, stage_now
+from tests.storage.conftest import sqlite_writer
 
 
 async def test_vote_turns_in_seat_order_and_timeouts(h: Harness) -> None:
@@ -102,7 +103,7 @@ async def test_shootout_drawn_by_the_host(h: Harness) -> None:
     # the host's draw prompt says what was done, not that the time ran out
     closed = [s for s in h.private(HOST) if s.edit and s.key == ask.key][-1]
     assert closed.text == f"Жребий вытянут: выбывает №{lot} {t.name(lot)}." and not closed.markup
-    if t.stage is Stage.CANCEL:
+    if stage_now(t) is Stage.CANCEL:
         await h.deadlines.advance(21)
     assert isinstance(t.last_result, engine.DayResult)
     assert t.last_result.condemned == counts.tied[1]
@@ -315,10 +316,10 @@ async def test_a_join_is_one_write(h: Harness) -> None:
     table = await h.service.open_lobby(CHAT, "Club", HOST, is_admin=False)
     await h.service.join(table.game_id, players[0])
     commits: list[str] = []
-    await h.db.engine._conn.set_trace_callback(
+    await sqlite_writer(h.db).set_trace_callback(
         lambda sql: commits.append(sql) if sql.strip().upper() == "COMMIT" else None)
     await h.service.join(table.game_id, players[1])
-    await h.db.engine._conn.set_trace_callback(None)
+    await sqlite_writer(h.db).set_trace_callback(None)
     assert len(commits) == 1
     stored = await h.db.games.get(table.game_id)
     assert [(s.seat, s.tg_id) for s in stored.seats] == [(1, players[0]), (2, players[1])]
@@ -509,9 +510,9 @@ async def test_killed_on_the_first_night_is_immune_in_the_next_game_that_day(
         await h.service.join(table.game_id, tg)
     assert "— Убит в первые сутки" in h.club()[-1].text
     await h.service.deal(CHAT, HOST)
-    seat = h.table.seat_of(victim_tg)
-    assert seat is not None
-    assert engine.OpenImmunity.FIRST_DAY_KILLED in h.table.game.player(seat).open_immunities
+    victim_seat = h.table.seat_of(victim_tg)
+    assert victim_seat is not None
+    assert engine.OpenImmunity.FIRST_DAY_KILLED in h.table.game.player(victim_seat).open_immunities
 
 
 async def _tie_for_the_host_to_draw(h: Harness) -> tuple[int, int]:

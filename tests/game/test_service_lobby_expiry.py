@@ -57,6 +57,7 @@ async def test_the_lobbys_time_survives_a_restart(h: Harness, db: Database,
     h.service.lobby.ttl = TTL
     await h.lobby(7)
     await h.deadlines.advance(TTL / 2)
+    assert db.path is not None
     again = await Database.open(db.path)
     h2 = make_harness(again, fake_clock, translator, tmp_path)
     h2.service.lobby.ttl = TTL

@@ -13,7 +13,7 @@ from bot.game.core import UNAVAILABLE_RETRY_SECONDS
 from engine import Role
 from record.table import Stage
 from storage.backends import DatabaseUnavailable
-from tests.game.harness import CHAT, HOST, Harness
+from tests.game.harness import CHAT, HOST, Harness, stage_now
 
 
 async def test_bad_night_inputs_change_nothing(h: Harness) -> None:
@@ -176,7 +176,7 @@ async def test_night_deadline_resolves_without_everyone(h: Harness) -> None:
     await h.deadlines.advance(59)
     assert t.stage is Stage.NIGHT
     await h.deadlines.advance(2)
-    assert t.stage is Stage.DAY and t.game.night_number == 1
+    assert stage_now(t) is Stage.DAY and t.game.night_number == 1
     # a button from the finished night
     doctor = h.seats_with(Role.DOCTOR)[0]
     assert await h.refused(h.service.choose(h.game_id, h.tg(doctor), step, 1)) == "game.stale"
@@ -249,7 +249,7 @@ async def test_night_time_counts_from_the_prompts_arrival(h: Harness) -> None:
     await h.deadlines.advance(59)
     assert t.stage is Stage.NIGHT  # 60 s from the arrival, not from the start
     await h.deadlines.advance(2)
-    assert t.stage is Stage.DAY and t.game.night_number == 1
+    assert stage_now(t) is Stage.DAY and t.game.night_number == 1
 
 
 async def test_a_deadlines_look_at_the_queue_holds_up_no_press(
@@ -338,4 +338,4 @@ async def test_a_deadline_the_database_could_not_serve_is_looked_at_again(
     await h.deadlines.advance(2)  # the night's deadline: its read fails
     assert failed and h.table.stage is Stage.NIGHT
     await h.deadlines.advance(UNAVAILABLE_RETRY_SECONDS)
-    assert h.table.stage is Stage.DAY and h.table.game.night_number == 1
+    assert stage_now(h.table) is Stage.DAY and h.table.game.night_number == 1

@@ -26,6 +26,7 @@ async def restart(h: Harness, db: Database, tmp_path: Path) -> Harness:
     as after kill -9: its memory and scheduler jobs are gone)."""
     clock = h.clock
     assert isinstance(clock, FakeClock)
+    assert db.path is not None
     again = await Database.open(db.path)
     new = make_harness(again, clock, Translator.load(), tmp_path)
     new.game_id = h.game_id
@@ -93,7 +94,8 @@ async def test_restart_in_lobby_and_after_the_end(h: Harness, db: Database,
     await h.lobby(8)
     h2 = await restart(h, db, tmp_path)
     assert h2.table.stage is Stage.LOBBY and len(h2.table.seats) == 8
-    await h2.service.join(h2.game_id, *(await h2.players(1, first=1100)))
+    [late] = await h2.players(1, first=1100)
+    await h2.service.join(h2.game_id, late)
     await h2.service.deal(CHAT, HOST)
     await h2.play_to_end()
     h3 = await restart(h2, db, tmp_path)

@@ -10,7 +10,7 @@ from bot.game.core import Place
 from record.table import Stage
 from storage.db import Database
 from tests.game.conftest import FakeClock, make_harness
-from tests.game.harness import CHAT, HOST, Harness
+from tests.game.harness import CHAT, HOST, Harness, stage_now
 from views.i18n import Translator
 
 HOST2 = 600  # a chat administrator (is_admin=True): the second table's host
@@ -38,7 +38,7 @@ async def test_a_second_host_opens_table_2_and_commands_reach_the_senders_table(
     assert second.stage is Stage.DEALT and first.stage is Stage.LOBBY
     await h.service.deal(CHAT, HOST)
     await h.service.start_night(CHAT, HOST)
-    assert first.stage is Stage.NIGHT and second.stage is Stage.DEALT
+    assert stage_now(first) is Stage.NIGHT and second.stage is Stage.DEALT
     # a member's command is ambiguous: the answer names the tables
     try:
         await h.service.status(CHAT, ids[0])

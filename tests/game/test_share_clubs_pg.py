@@ -121,6 +121,7 @@ async def test_the_clubs_taken_are_restored_side_by_side(fleet: Fleet) -> None:
     await asyncio.wait_for(games.all_started.wait(), 20)
     assert sorted(games.started) == sorted(CLUBS)
     assert not taking.done()
+    assert games.gate is not None
     games.gate.set()
     await taking
     assert sharing.held == set(CLUBS)
@@ -163,7 +164,7 @@ async def test_a_claimed_batch_s_senders_are_read_in_one_query(
     for tg_id in (71, 72, 73):
         await db.players.register(tg_id, display_name=f"P{tg_id}", language="en")
     club = sorted(sharing.held)[0]
-    sent = [{"update_id": 10 + i, "message": {
+    sent: list[dict[str, Any]] = [{"update_id": 10 + i, "message": {
         "message_id": i, "date": 0, "text": "/status",
         "chat": {"id": club, "type": "supergroup", "title": "Club"},
         "from": {"id": tg_id, "is_bot": False, "first_name": "P"}}}

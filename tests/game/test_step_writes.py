@@ -17,6 +17,7 @@ from tests.game.harness import CHAT, HOST, Harness
 
 def _stored_seats(h: Harness, game_id: int) -> list[int]:
     """What another connection sees: only committed rows."""
+    assert h.db.path is not None
     conn = sqlite3.connect(h.db.path)
     try:
         return [r[0] for r in conn.execute(

@@ -9,6 +9,8 @@ import asyncpg
 import pytest
 
 from storage import Database
+from storage.backends.sqlite_thread import SqliteConnection
+from storage.core.transactions import Transactions
 from tests.pg_cluster import Cluster, pg, pg_cluster  # noqa: F401  (fixtures)
 
 NOW = datetime(2026, 3, 10, 21, 30, tzinfo=UTC)
@@ -74,3 +76,16 @@ async def add_players(db: Database, *tg_ids: int, nick: bool = True) -> None:
         await db.players.register(tg_id, display_name=f"User {tg_id}", language="ru")
         if nick:
             await db.players.set_nickname(tg_id, f"nick{tg_id}")
+
+
+def sqlite_engine(db: Database) -> Transactions:
+    """A SQLite database's transactions (the tests of SQLite's machinery tune and watch them)."""
+    assert isinstance(db.engine, Transactions), "a SQLite database"
+    return db.engine
+
+
+def sqlite_writer(db: Database) -> SqliteConnection:
+    """A SQLite database's writing connection (tests trace the statements it runs)."""
+    conn = sqlite_engine(db)._conn
+    assert isinstance(conn, SqliteConnection)
+    return conn

@@ -10,6 +10,7 @@ import random
 from collections.abc import Sequence
 from datetime import date
 from pathlib import Path
+from typing import Any
 
 from standing.achievements import Earned, rebuild
 from standing.facts import game_facts
@@ -33,7 +34,7 @@ def saves(n: int) -> list[Logged]:
     return game(SIX, *steps, *CIVILIANS_WIN)
 
 
-async def rows(db: Database) -> tuple[list[tuple[object, ...]], list[tuple[object, ...]]]:
+async def rows(db: Database) -> tuple[list[tuple[Any, ...]], list[tuple[Any, ...]]]:
     progress = await db.query("SELECT tg_id, achievement, value, best FROM achievement_progress"
                               " ORDER BY tg_id, achievement")
     levels = await db.query("SELECT tg_id, achievement, level, game_id, earned_on"
@@ -47,7 +48,9 @@ async def logged_game(db: Database, log: Sequence[Logged], players: Sequence[int
     """The log's game stored as the bot stores one, seat n sat by ``players[n - 1]``, and
     ended with the winner its log gives."""
     deal = next(e for e in log if e.kind == "deal")
-    seats = [dict(s) for s in deal.payload["seats"]]  # type: ignore[union-attr]
+    dealt = deal.payload["seats"]
+    assert isinstance(dealt, list)
+    seats = [dict(s) for s in dealt]
     for s in seats:
         s["tg_id"] = players[int(s["seat"]) - 1]
     events = [(e.seq, e.kind, dict(e.payload, seats=seats) if e.kind == "deal" else e.payload,

@@ -20,7 +20,7 @@ from hypothesis import strategies as st
 from storage import Database, GamePoints, InsufficientBalance, StorageError
 from storage.repos import _ops as ops
 from storage.schema.sqlite import MIGRATIONS, SCHEMA_VERSION, migrate
-from tests.storage.conftest import ADMIN, CLUB, NOW, add_players
+from tests.storage.conftest import ADMIN, CLUB, NOW, add_players, sqlite_writer
 
 DAY = date(2026, 3, 10)
 _EXAMPLES = itertools.count()
@@ -368,7 +368,7 @@ async def test_pragmas_and_migrations_idempotent(db_path: Path) -> None:
         assert await again.ledger.balance(1) == 4
         async with again.transaction() as conn:
             pass
-        assert await migrate(again.engine._conn) == SCHEMA_VERSION  # nothing left to apply
+        assert await migrate(sqlite_writer(again)) == SCHEMA_VERSION  # nothing left to apply
         await again.close()
 
 
@@ -488,6 +488,7 @@ async def test_a_backup_is_checked_and_synced_before_it_takes_the_name(
     assert steps == [("fsync", partial), ("fsync", folder), ("rename", str(out)),
                      ("fsync", folder)]
     steps.clear()
+    assert db.path is not None
     backend.backup_file(db.path, out)
     assert steps == [("fsync", partial), ("fsync", folder), ("rename", str(out)),
                      ("fsync", folder)]
@@ -517,6 +518,7 @@ async def test_a_damaged_copy_never_takes_the_backup_s_name(
         await db.backup(out)
     assert "integrity check" in str(err.value)
     assert out.read_bytes() == good  # the last good backup is still there
+    assert db.path is not None
     assert not (tmp_path / "copy.sqlite3.partial").exists()
     with pytest.raises(BackupRefused):
         backend.backup_file(db.path, out)

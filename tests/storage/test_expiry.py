@@ -7,6 +7,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from storage import Database, UnknownPlayer
+from storage.backends.sqlite_thread import SqliteConnection
 from storage.dates import add_months, expiry_cutoff, expiry_of
 from storage.db import CACHE_KIB, SWEEP_CACHE_KIB
 from tests.storage.conftest import ADMIN, NOW, add_players
@@ -122,6 +123,7 @@ async def test_the_sweep_alone_gets_the_big_page_cache(
     await played(db, 1, LAST, points=5)
     statements: list[str] = []
     async with db.transaction() as conn:
+        assert isinstance(conn, SqliteConnection)
         await conn.set_trace_callback(statements.append)
     assert [p.tg_id for p in await db.expiry.sweep(date(2026, 3, 15))] == [1]
     caches = [i for i, s in enumerate(statements) if s.startswith("PRAGMA cache_size")]

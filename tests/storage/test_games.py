@@ -1,6 +1,7 @@
 from __future__ import annotations
 
 from datetime import date, datetime
+from typing import Any
 
 import pytest
 
@@ -63,7 +64,8 @@ async def test_create_errors(db: Database) -> None:
 
 async def test_event_log_sequence_and_replay(db: Database) -> None:
     game_id = await setup(db)
-    payloads = [{"seat": 1, "target": 3}, {"text": "ночь", "nested": {"a": [1, 2]}}, {}]
+    payloads: list[dict[str, Any]] = [
+        {"seat": 1, "target": 3}, {"text": "ночь", "nested": {"a": [1, 2]}}, {}]
     seqs = [await db.games.append_event(game_id, f"k{i}", p, at=NOW if i == 0 else None)
             for i, p in enumerate(payloads)]
     assert seqs == [1, 2, 3]

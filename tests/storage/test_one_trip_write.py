@@ -16,6 +16,7 @@ from storage.backends.sqlite_thread import NotOneTrip
 from storage.core.writer_lock import WriterLock
 from storage.db import GroupRolledBack
 from storage.sql import Connection
+from tests.storage.conftest import sqlite_engine, sqlite_writer
 from tests.storage.holding import hold_writer, insert_zero
 from tests.storage.test_group_commit import (
     INTEGRITY,
@@ -52,7 +53,7 @@ async def test_a_write_returns_the_bodys_result_once_committed(
 async def test_on_sqlite_a_write_is_one_trip_to_the_thread(
         db: Database, db_target: str | Path) -> None:
     await _table(db)
-    raw: Any = db.engine._conn
+    raw: Any = sqlite_writer(db)
     trips: list[object] = []
     execute = raw.run
 
@@ -108,7 +109,7 @@ async def test_a_write_cancelled_in_its_trip_is_seen_through(
     and the writer goes on."""
     await _table(db)
     started = asyncio.Event()
-    raw: Any = db.engine._conn
+    raw: Any = sqlite_writer(db)
     execute = raw.run
 
     async def slow(fn: Any, *args: Any, **kwargs: Any) -> Any:
@@ -141,7 +142,7 @@ async def _insert(conn: Connection, x: int) -> None:
 async def test_a_games_step_goes_before_queued_background_writes(
         db: Database, db_target: str | Path) -> None:
     await _table(db)
-    db.engine.group_max_s = None
+    sqlite_engine(db).group_max_s = None
     order: list[int] = []
 
     async def one(x: int, background: bool) -> None:
@@ -192,7 +193,7 @@ async def test_the_writer_lock_passes_on_when_a_waiter_is_cancelled() -> None:
 
 async def _queued_writes(db: Database, bodies: list[Any]) -> list[BaseException | None]:
     """``bodies`` as writes queued behind a transaction that holds the writer: one group."""
-    db.engine.group_max_s = None
+    sqlite_engine(db).group_max_s = None
 
     head, release = await hold_writer(db, insert_zero)
     tasks = [asyncio.create_task(db.write(b)) for b in bodies]

@@ -4,10 +4,17 @@ pruned"): their words go, what a later edit or a repeated key needs stays."""
 from __future__ import annotations
 
 import json
+from collections.abc import Awaitable, Callable
+from typing import TypeVar
+
+import pytest
 
 from storage import Database
 from storage.repos import outbox as outbox_module
 from storage.repos.outbox import EDIT, MERGED_INTO, PARTS, SEND, Queued
+from storage.sql import Connection
+
+T = TypeVar("T")
 
 DAY = 86_400.0
 OLD, NEW = 10 * DAY, 30 * DAY  # sent_at of old and recent rows; the cut is at 20 days
@@ -55,22 +62,20 @@ async def test_sent_rows_lose_their_words_and_keep_what_edits_need(db: Database)
     assert recent and await db.outbox.prune(before=20 * DAY) == 0  # done once
 
 
-async def test_a_big_prune_goes_in_bounded_transactions(db: Database,
-                                                        monkeypatch: object) -> None:
-    import pytest
-
-    assert isinstance(monkeypatch, pytest.MonkeyPatch)
+async def test_a_big_prune_goes_in_bounded_transactions(
+        db: Database, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(outbox_module, "_PRUNED_AT_ONCE", 4)
     await _sent(db, [Queued(1, SEND, {"text": f"t{n}"}) for n in range(10)]
                 + [Queued(1, SEND, {"text": f"k{n}"}, key=f"k{n}") for n in range(9)], at=OLD)
-    writes: list[object] = []
+    writes: list[dict[str, bool]] = []
     write = db.write
 
-    async def counted(body: object, **kw: object) -> object:
-        writes.append(kw)
-        return await write(body, **kw)  # type: ignore[arg-type]
+    async def counted(body: Callable[[Connection], Awaitable[T]], *,
+                      background: bool = False) -> T:
+        writes.append({"background": background})
+        return await write(body, background=background)
 
-    db.write = counted  # type: ignore[method-assign]
+    monkeypatch.setattr(db, "write", counted)
     assert await db.outbox.prune(before=20 * DAY) == 19
     assert len(writes) == 6 and all(kw == {"background": True} for kw in writes)
     assert len(await db.outbox.rows()) == 9

@@ -218,6 +218,7 @@ async def test_the_expiry_burns_what_a_player_has_while_points_come_in(
                 expiry_side.expiry.sweep(today),
                 *(admin_side.ledger.adjust(p, 5, reason=f"late {round_}", admin_id=ADMIN,
                                            now=NOW) for p in players))
+            assert isinstance(swept, list)
             assert sorted(p.tg_id for p in swept) == players
             sums = await _ledger_sums(db_target)
             for player in players:

@@ -5,7 +5,7 @@ whenever no foreground read waits; a read cancelled while queued leaves the lock
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable, Coroutine
 from contextlib import asynccontextmanager
 from typing import Any
 
@@ -100,7 +100,7 @@ async def test_the_delivery_reads_its_queue_after_a_games_read(db: Database) -> 
 async def test_a_read_cancelled_in_the_queue_leaves_the_reader_usable(
         db: Database, lane: str) -> None:
     await _table(db)
-    queued: list[Callable[[], Awaitable[Any]]] = [
+    queued: list[Callable[[], Coroutine[Any, Any, Any]]] = [
         lambda: db.query("SELECT 1", background=lane == "background"),
         lambda: db.snapshot(_max, background=lane == "background"),
     ]

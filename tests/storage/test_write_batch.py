@@ -15,6 +15,7 @@ from storage import Database, DatabaseUnavailable
 from storage.backends.sqlite_thread import NotOneTrip
 from storage.db import GROUP_MAX
 from storage.sql import Connection
+from tests.storage.conftest import sqlite_engine, sqlite_writer
 from tests.storage.holding import hold_writer
 from tests.storage.test_group_commit import (
     INTEGRITY,
@@ -274,8 +275,8 @@ async def test_a_connection_lost_in_a_batch_fails_the_writes_it_carried(
 async def _statements(db: Database) -> list[str]:
     """The writer's statements as its thread runs them."""
     seen: list[str] = []
-    db.engine.group_max_s = None
-    await db.engine._conn.set_trace_callback(lambda s: seen.append(" ".join(s.split())))
+    sqlite_engine(db).group_max_s = None
+    await sqlite_writer(db).set_trace_callback(lambda s: seen.append(" ".join(s.split())))
     return seen
 
 
