@@ -119,7 +119,7 @@ async def test_the_sampler_reads_each_watched_process() -> None:
     load.start()
     await read_three.wait()
     await load.stop()
-    assert load.seconds == [(101.0, pytest.approx(0.7), pytest.approx(0.8)),
-                            (102.0, pytest.approx(0.7), pytest.approx(0.8)),
-                            (103.0, pytest.approx(0.7), pytest.approx(0.8))]
+    assert [at for at, _, _ in load.seconds] == [101.0, 102.0, 103.0]
+    assert [share for _, *shares in load.seconds for share in shares] == pytest.approx(
+        [0.7, 0.8] * 3)
     assert (load.full_seconds(), load.process_full_seconds()) == (0, 0)

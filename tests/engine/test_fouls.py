@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import random
 from collections import Counter
+from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -67,7 +68,9 @@ def test_nothing_after_the_end() -> None:
     state, _ = engine.technical_death(state, 1)
     state, _ = engine.technical_death(state, 2)
     assert state.over
-    for refused in (lambda s: engine.foul(s, 3), lambda s: engine.undo_foul(s, 1)):
+    refusals: list[Callable[[GameState], object]] = [lambda s: engine.foul(s, 3),
+                                                     lambda s: engine.undo_foul(s, 1)]
+    for refused in refusals:
         with pytest.raises(RuleViolation) as error:
             refused(state)
         assert error.value.code == "game_over"

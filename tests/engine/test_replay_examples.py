@@ -19,7 +19,9 @@ ERROR_LINE = re.compile(r"^step (\d+): seat (\d+) \((\w+)\) .+$")
 
 
 def expected_of(path: Path) -> dict[str, object]:
-    return json.loads(path.with_name(path.stem + ".expected.json").read_text("utf-8"))
+    expected: dict[str, object] = json.loads(
+        path.with_name(path.stem + ".expected.json").read_text("utf-8"))
+    return expected
 
 
 def test_examples_are_present() -> None:

@@ -9,6 +9,8 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
+from aiohttp.test_utils import TestClient
+from aiohttp.web import Application, Request
 
 from storage.db import Database
 from tests.game.conftest import (  # noqa: F401  (fixtures: the game tests' harness, ``h``)
@@ -21,6 +23,8 @@ from tests.game.conftest import (  # noqa: F401  (fixtures: the game tests' harn
 )
 from tests.game.harness import CHAT, Harness
 from views.i18n import Translator
+
+Client = TestClient[Request, Application]  # aiohttp's test client of a web app
 
 
 @dataclass

@@ -15,7 +15,7 @@ from urllib.parse import quote
 
 import pytest
 import pytest_asyncio
-from playwright.async_api import Browser, Page, Route
+from playwright.async_api import Browser, Page, Route, ViewportSize
 
 import engine
 from engine import Role
@@ -30,7 +30,7 @@ __all__ = ["browser", "chromium"]  # the fixtures, shared with the pages' browse
 # one Chromium per module and worker (tests/web/test_browser.py): the module's event loop
 pytestmark = pytest.mark.asyncio(loop_scope="module")
 
-PHONE = {"width": 390, "height": 800}
+PHONE: ViewportSize = {"width": 390, "height": 800}
 
 
 @pytest_asyncio.fixture(loop_scope="module")

@@ -19,7 +19,7 @@ import aiohttp
 import pytest
 import pytest_asyncio
 from PIL import Image
-from playwright.async_api import Browser, Page, Route
+from playwright.async_api import Browser, Page, Route, ViewportSize
 
 from engine import Role
 from tests.bot.conftest import ADMIN_ID
@@ -32,7 +32,7 @@ from views.i18n import default_translator
 __all__ = ["browser", "chromium"]  # the fixtures, shared with the pages' browser tests
 pytestmark = pytest.mark.asyncio(loop_scope="module")
 
-PHONE = {"width": 390, "height": 820}
+PHONE: ViewportSize = {"width": 390, "height": 820}
 PORT = free_port()
 PUBLIC = "https://mafia.example.org"
 

@@ -19,6 +19,7 @@ from storage.db import Database
 from storage.models import BalanceView
 from tests.game.conftest import FakeClock, make_harness
 from tests.game.harness import CHAT, HOST, Harness
+from tests.web.conftest import Client
 from views import texts
 from views.i18n import Translator
 from views.stats import StatsService
@@ -52,13 +53,13 @@ async def fouled(tmp_path: Path, translator: Translator) -> AsyncIterator[Harnes
 
 @pytest.fixture
 async def client(fouled: Harness, translator: Translator) -> AsyncIterator[
-        TestClient[object, object]]:
+        Client]:
     async with TestClient(TestServer(create_web_app(fouled.db, translator=translator))) as c:
         yield c
 
 
 async def test_the_game_page_lists_the_fouls_and_nets_the_fines(
-        client: TestClient[object, object], fouled: Harness) -> None:
+        client: Client, fouled: Harness) -> None:
     response = await client.get(f"/game/{fouled.game_id}?lang=en")
     assert response.status == 200
     html = await response.text()
@@ -76,7 +77,7 @@ async def test_the_game_page_lists_the_fouls_and_nets_the_fines(
 
 
 async def test_the_protocol_replays_to_the_ledgers_points(
-        client: TestClient[object, object], fouled: Harness) -> None:
+        client: Client, fouled: Harness) -> None:
     response = await client.get(f"/game/{fouled.game_id}/protocol.json")
     assert response.status == 200
     protocol = json.loads(await response.text())
@@ -99,7 +100,7 @@ async def test_the_protocol_replays_to_the_ledgers_points(
 
 
 async def test_a_players_record_counts_its_fouls_per_game(
-        client: TestClient[object, object], fouled: Harness, translator: Translator) -> None:
+        client: Client, fouled: Harness, translator: Translator) -> None:
     stats = StatsService(fouled.db)
     seats = {s.seat: s.tg_id for s in (await fouled.db.games.get(fouled.game_id)).seats}
     one = await stats.of(await fouled.db.players.get(seats[1]))  # type: ignore[arg-type]

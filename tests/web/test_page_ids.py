@@ -12,6 +12,7 @@ from aiohttp.test_utils import TestClient, TestServer
 
 from storage.db import Database
 from tests.pg_cluster import Cluster, pg, pg_cluster  # noqa: F401  (fixtures)
+from tests.web.conftest import Client
 from views.i18n import Translator
 from web.app import create_web_app
 
@@ -23,7 +24,7 @@ NOT_IDS = [HUGE, f"-{HUGE}", str(2 ** 63), str(-(2 ** 63) - 1), "1e3", "+5", "٣
 
 @pytest.fixture(params=["sqlite", "postgresql"])
 async def client(tmp_path: Path, translator: Translator,
-                 request: pytest.FixtureRequest) -> AsyncIterator[TestClient[object, object]]:
+                 request: pytest.FixtureRequest) -> AsyncIterator[Client]:
     if request.param == "postgresql":
         cluster: Cluster = request.getfixturevalue("pg")
         db = await Database.open(await cluster.new_database())
@@ -37,26 +38,26 @@ async def client(tmp_path: Path, translator: Translator,
         await db.close()
 
 
-async def status(client: TestClient[object, object], path: str) -> int:
+async def status(client: Client, path: str) -> int:
     async with client.get(path) as response:
         await response.read()
         return response.status
 
 
 @pytest.mark.parametrize("game", [*NOT_IDS, "-5", "0", str(2 ** 63 - 1)])
-async def test_a_game_id_no_game_can_have_is_not_found(client: TestClient[object, object],
+async def test_a_game_id_no_game_can_have_is_not_found(client: Client,
                                                         game: str) -> None:
     assert await status(client, f"/game/{game}?lang=en") == 404
     assert await status(client, f"/game/{game}/table.png") == 404
 
 
 @pytest.mark.parametrize("club", [*NOT_IDS, "5", "0", str(2 ** 63 - 1), str(-(2 ** 63))])
-async def test_a_club_id_no_club_has_is_not_found(client: TestClient[object, object],
+async def test_a_club_id_no_club_has_is_not_found(client: Client,
                                                    club: str) -> None:
     assert await status(client, f"/club/{club}?lang=en") == 404
 
 
-async def test_the_404_is_the_site_s_page(client: TestClient[object, object]) -> None:
+async def test_the_404_is_the_site_s_page(client: Client) -> None:
     for path in (f"/game/{HUGE}", "/game/-5", f"/club/{HUGE}"):
         async with client.get(f"{path}?lang=en") as response:
             html = await response.text()

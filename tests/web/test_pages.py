@@ -13,7 +13,7 @@ from aiohttp.test_utils import TestClient, TestServer
 from PIL import Image
 
 from tests.game.harness import role_names
-from tests.web.conftest import Played
+from tests.web.conftest import Client, Played
 from views.i18n import Translator
 from web.app import create_web_app
 
@@ -21,36 +21,35 @@ TODAY = date(2026, 11, 30)
 
 
 @pytest.fixture
-async def client(played: Played, translator: Translator) -> AsyncIterator[TestClient[
-        object, object]]:
+async def client(played: Played, translator: Translator) -> AsyncIterator[Client]:
     app = create_web_app(played.db, translator=translator, today=lambda: TODAY)
     async with TestClient(TestServer(app)) as c:
         yield c
 
 
-async def get(client: TestClient[object, object], path: str, status: int = 200,
-              **headers: str) -> str:
+async def get(client: Client, path: str, status: int = 200, *,
+              accept_language: str | None = None) -> str:
+    headers = {} if accept_language is None else {"Accept-Language": accept_language}
     response = await client.get(path, headers=headers)
     assert response.status == status, path
     return await response.text()
 
 
-async def test_home_shows_the_network_and_the_club_with_periods(client: TestClient[
-        object, object]) -> None:
+async def test_home_shows_the_network_and_the_club_with_periods(client: Client) -> None:
     html = await get(client, "/?lang=en")
     assert "current balances, 2026-11-30" in html
     assert "Points from this club&#39;s games, 2026-10-01 – 2026-11-30." in html or \
         "Points from this club's games, 2026-10-01 – 2026-11-30." in html
     assert "Club &lt;Night&gt;" in html and "Club <Night>" not in html
     assert 'href="./player/Player' in html
-    ru = await get(client, "/", **{"Accept-Language": "ru-RU,ru;q=0.9"})
+    ru = await get(client, "/", accept_language="ru-RU,ru;q=0.9")
     assert "текущие балансы" in ru
-    assert "текущие балансы" in await get(client, "/?lang=ru", **{"Accept-Language": "en"})
-    assert "current balances" in await get(client, "/", **{"Accept-Language": "de, en;q=0.5"})
+    assert "текущие балансы" in await get(client, "/?lang=ru", accept_language="en")
+    assert "current balances" in await get(client, "/", accept_language="de, en;q=0.5")
 
 
 async def test_player_page_has_nickname_history_games_and_expiry_only(
-        client: TestClient[object, object], played: Played) -> None:
+        client: Client, played: Played) -> None:
     html = await get(client, "/player/player1?lang=en")
     assert "Player Player1" in html
     assert "2027-01-30" in html  # expiry: the game day + 2 months
@@ -62,7 +61,7 @@ async def test_player_page_has_nickname_history_games_and_expiry_only(
 
 
 async def test_game_page_shows_the_finished_game_and_checks_the_deal(
-        client: TestClient[object, object], played: Played, translator: Translator) -> None:
+        client: Client, played: Played, translator: Translator) -> None:
     html = await get(client, f"/game/{played.game_id}?lang=en")
     # the check speaks the chat's words: the deal's fingerprint and its key
     assert ('<p id="verdict" class="verdict">✓ The fingerprint published before the game '
@@ -89,7 +88,7 @@ async def test_game_page_shows_the_finished_game_and_checks_the_deal(
     assert Image.open(io.BytesIO(await picture.read())).size == (720, 720)
 
 
-async def test_nothing_of_a_running_game_is_shown(client: TestClient[object, object],
+async def test_nothing_of_a_running_game_is_shown(client: Client,
                                                   played: Played,
                                                   translator: Translator) -> None:
     html = await get(client, f"/game/{played.running_id}?lang=en", status=404)
@@ -103,7 +102,7 @@ async def test_nothing_of_a_running_game_is_shown(client: TestClient[object, obj
     await get(client, "/club/5", status=404)
 
 
-async def test_names_are_escaped(client: TestClient[object, object], played: Played) -> None:
+async def test_names_are_escaped(client: Client, played: Played) -> None:
     await played.db.players.register(77, display_name="x", language="en")
     await played.db.players.set_nickname(77, "Evil-b")
     html = await get(client, "/player/Evil-b?lang=en")
@@ -113,7 +112,7 @@ async def test_names_are_escaped(client: TestClient[object, object], played: Pla
     assert f"/game/{played.game_id}?lang=en" in club
 
 
-async def test_every_link_stays_under_a_path_prefix(client: TestClient[object, object],
+async def test_every_link_stays_under_a_path_prefix(client: Client,
                                                     played: Played) -> None:
     """WEB_URL=https://club.example/mafia behind a proxy that strips /mafia: every link,
     picture, stylesheet and script of every page resolves under /mafia and is found there."""
@@ -141,7 +140,7 @@ async def test_every_link_stays_under_a_path_prefix(client: TestClient[object, o
 
 
 async def test_a_voided_game_says_so_on_its_page_and_protocol(
-        client: TestClient[object, object], played: Played) -> None:
+        client: Client, played: Played) -> None:
     db = played.db
     await db.players.register(77, display_name="Admin <Anna>", language="en")
     before = await get(client, f"/game/{played.game_id}?lang=en")

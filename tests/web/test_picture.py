@@ -107,7 +107,7 @@ def light(image: Image.Image) -> int:
     """Pixels of a number's white (the seats' colours and the ink are all darker)."""
     assert min(NUMBER) > 200 and all(min(c) < 200 for c in (*COLOURS.values(), INK))
     counts = image.convert("RGB").getcolors(image.width * image.height) or []
-    return sum(n for n, c in counts if min(c) > 200)
+    return sum(n for n, c in counts if isinstance(c, tuple) and min(c) > 200)
 
 
 def pixels(image: Image.Image, colour: tuple[int, int, int]) -> int:

@@ -8,41 +8,41 @@ from collections.abc import AsyncIterator
 import pytest
 from aiohttp.test_utils import TestClient, TestServer
 
-from tests.web.conftest import Played
+from standing.rating import Side
+from tests.web.conftest import Client, Played
 from views.i18n import Translator
 from web.app import create_web_app
 
 
 @pytest.fixture
-async def client(played: Played, translator: Translator) -> AsyncIterator[TestClient[
-        object, object]]:
+async def client(played: Played, translator: Translator) -> AsyncIterator[Client]:
     async with TestClient(TestServer(create_web_app(played.db, translator=translator))) as c:
         yield c
 
 
-async def page(client: TestClient[object, object], path: str) -> str:
+async def page(client: Client, path: str) -> str:
     response = await client.get(path)
     assert response.status == 200, path
     return await response.text()
 
 
 async def test_a_players_page_shows_the_rating_of_the_finished_game_only(
-        client: TestClient[object, object], played: Played) -> None:
+        client: Client, played: Played) -> None:
     ratings = await played.db.ratings.of(1001)
-    assert ratings["all"].games == 1  # the second game is dealt and running: not counted
+    assert ratings[Side.ALL].games == 1  # the second game is dealt and running: not counted
     html = await page(client, "/player/player1?lang=en")
     section = html.split('id="ratings"', 1)[1].split("</table>", 1)[0]
     assert "All games" in section and "provisional" in section
-    assert f"<td class=\"num\">{ratings['all'].ordinal:.1f}</td>" not in section  # marked
-    assert f"{ratings['all'].ordinal:.1f} (provisional)" in section
-    side = "Civilians" if "civilians" in ratings else "Mafia"
+    assert f"<td class=\"num\">{ratings[Side.ALL].ordinal:.1f}</td>" not in section  # marked
+    assert f"{ratings[Side.ALL].ordinal:.1f} (provisional)" in section
+    side = "Civilians" if Side.CIVILIANS in ratings else "Mafia"
     assert side in section
     assert './rating?lang=en' in html
     assert "Рейтинг мастерства" in await page(client, "/player/player1?lang=ru")
 
 
 async def test_the_rating_page_tells_how_it_works_in_both_languages(
-        client: TestClient[object, object]) -> None:
+        client: Client) -> None:
     en = await page(client, "/rating?lang=en")
     assert "apart from points" in en and "Plackett–Luce" in en
     assert "Until 10 games it is marked provisional" in en
