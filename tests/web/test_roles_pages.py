@@ -22,11 +22,11 @@ from standing.facts import Exit, GameFacts, game_facts
 from storage.db import Database
 from tests.game.conftest import FakeClock, make_harness
 from tests.game.harness import CHAT, Harness
+from tests.web.conftest import Client
 from views.charts import BAR_ROW, BARS_BOTTOM, BARS_TOP, RATING_HEIGHT, WIDTH
 from views.i18n import Translator
 from web.app import CHARTS, create_web_app
 
-Client = TestClient[object, object]
 ME = 1001  # "Player1"
 NOBODY = 2001  # a nickname, no game
 
