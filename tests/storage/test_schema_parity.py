@@ -182,6 +182,18 @@ async def test_both_backends_migrate_to_the_same_schema(tmp_path: Path, pg: Clus
     assert {c for c in not_c if c[0] in mine} == set(NOT_C_COLLATED)
 
 
+# PostgreSQL's first migration is SQLite's schema 7; from PostgreSQL's 9 (SQLite's 11) on, each
+# migration is one of SQLite's, two numbers later there.
+PAIRED_FROM = (11, 9)
+
+
+def test_from_the_gift_shop_on_each_migration_is_written_for_both() -> None:
+    lite, post = (m[n - 1:] for m, n in zip(
+        (sqlite_schema.MIGRATIONS, pg_schema.MIGRATIONS), PAIRED_FROM, strict=True))
+    assert [name for name, _ in lite] == [name for name, _ in post]
+    assert lite[0][0].startswith("the gift shop")
+
+
 def test_every_migration_file_is_shipped_with_the_package() -> None:
     """pyproject's package data names the folders the migrations are read from."""
     import tomllib
