@@ -609,7 +609,8 @@ async def create_app(
     voids = VoidService(db, accounts, translator, permissions, clock=clock)
     voids.queued = delivery.queued
     services.extra["voids"] = voids
-    services.extra["network"] = NetworkSettings(db, permissions, clock=clock)
+    services.extra["network"] = NetworkSettings(db, permissions, clock=clock,
+                                                zone=settings.timezone)
     services.extra["staff"] = StaffDesk(db, accounts, permissions, clock=clock)
     scheduler = AsyncIOScheduler(timezone=UTC)
     guard = JobGuard()

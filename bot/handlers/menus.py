@@ -28,10 +28,10 @@ from bot.handlers.club import GAME_COMMANDS, PLAYER_GAME_COMMANDS
 from views.i18n import SUPPORTED, Translator
 
 PRIVATE_COMMANDS = ("start", "help", "nick", "profile", "lang", "sex", "spouse", "divorce",
-                    "balance", "gifts", "top", "stats", "complain", "evenings",
+                    "balance", "gifts", "top", "season", "stats", "complain", "evenings",
                     *PLAYER_GAME_COMMANDS)
 MEMBER_COMMANDS = ("help",)
-GROUP_ADMIN_COMMANDS = ("help", "top", "settings", *GAME_COMMANDS)
+GROUP_ADMIN_COMMANDS = ("help", "top", "season", "settings", *GAME_COMMANDS)
 ADMIN_COMMANDS = ("redeem", "adjust", "block", "unblock", "export", "import", "link",
                   "lookalikes", "complaints", "status", "shop", "gift_requests", "gift_add",
                   "gift_edit", "gift_photo", "gift_retire", "gift_restore", "network", "clubs",

@@ -1,6 +1,7 @@
 """Settings: the club's (``/settings`` with inline buttons in the club chat; logic:
 bot.services.club_settings) and the network's (``/network`` in a private chat: the caps on
-fines, as a dialog with buttons or typed ``/network fine_cap N`` / ``game_fine_cap N``; logic
+fines, as a dialog with buttons or typed ``/network fine_cap N`` / ``game_fine_cap N``; the
+seasons of the network's own dates, ``/network season [START END [NAME]]``; logic
 and permission: bot.services.network; a club whose fine a lowered cap lowered hears of it in its
 chat).
 
@@ -21,7 +22,7 @@ from bot.handlers.buttons import NetworkCb, SettingsCb, StaffCb
 from bot.services import Services
 from bot.services.accounts import display
 from bot.services.club_settings import STEP, TIMERS, ClubSettings, SettingsView
-from bot.services.network import STEPS, NetworkSettings
+from bot.services.network import STEPS, NetworkSettings, read_day
 from bot.services.staff import (
     CLUB_ADMIN,
     HOST,
@@ -31,10 +32,12 @@ from bot.services.staff import (
     StaffDesk,
     StaffView,
 )
+from standing.seasons import Season
 from storage.models import FineCaps
 from storage.network import CAPS, CapChange
 from storage.numbers import ID_DIGITS, read_number
 from views.i18n import SUPPORTED, Safe, Translator
+from views.seasons import season_dates
 
 Rows = list[list[InlineKeyboardButton]]
 
@@ -228,6 +231,9 @@ async def network_command(message: Message, command: CommandObject, services: Se
     admin_id, tr = message.from_user.id, services.translator
     caps = await network.caps(admin_id)  # a stranger is refused before anything is read
     args = (command.args or "").split()
+    if args and args[0] == "season":
+        await season_command(message, args[1:], services, network, locale)
+        return
     if not args:
         text, markup = render_network(tr, locale, caps)
         await services.replies.answer(message, text, reply_markup=markup)
@@ -238,6 +244,28 @@ async def network_command(message: Message, command: CommandObject, services: Se
     change = await network.set_cap(admin_id, args[0], value)
     await services.replies.answer(message, cap_said(tr, locale, change))
     await tell_lowered(services, change)
+
+
+async def season_command(message: Message, args: list[str], services: Services,
+                         network: NetworkSettings, locale: str) -> None:
+    """``/network season``: the network's own seasons; ``/network season START END [NAME]``:
+    one more (a refusal names why not)."""
+    assert message.from_user is not None
+    admin_id, tr = message.from_user.id, services.translator
+    if not args:
+        customs = await network.seasons(admin_id)
+        lines = [tr.t(locale, "network.season.head")]
+        lines += [tr.t(locale, "network.season.line", dates=season_dates(Season(*c)),
+                       name=c.name) for c in customs] or [tr.t(locale, "network.season.none")]
+        lines.append(tr.t(locale, "network.season.usage"))
+        await services.replies.answer(message, "\n".join(lines))
+        return
+    start, end = (read_day(a) for a in args[:2]) if len(args) >= 2 else (None, None)
+    if start is None or end is None:
+        raise UserError("network.season.usage")
+    custom = await network.set_season(admin_id, start, end, " ".join(args[2:]))
+    await services.replies.answer(message, tr.t(
+        locale, "network.season.set", dates=season_dates(Season(*custom)), name=custom.name))
 
 
 async def network_button(query: CallbackQuery, callback_data: NetworkCb, services: Services,

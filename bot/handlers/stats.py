@@ -1,5 +1,5 @@
-"""``/stats [NICK]`` (private) and ``/top [rating | role CARD]`` (private and club chats);
-logic in views.stats and views.standing."""
+"""``/stats [NICK]`` (private), ``/top [rating | role CARD]`` and ``/season`` (private and
+club chats); logic in views.stats, views.standing and views.seasons."""
 
 from __future__ import annotations
 
@@ -15,6 +15,7 @@ from storage.dates import local_day, zone_of
 from storage.models import Club, Player
 from views import texts
 from views.i18n import Safe
+from views.seasons import season_page, season_text
 from views.standing import role_top, role_top_text
 from views.stats import StatsService
 
@@ -79,9 +80,25 @@ async def top_role(services: Services, locale: str, typed: str) -> str:
     return role_top_text(tr, locale, await role_top(services.db, str(role)))
 
 
+async def season(message: Message, services: Services, stats: StatsService, locale: str,
+                 club: Club | None = None) -> None:
+    """``/season``: the season under way on the club's calendar (the reader's home club in a
+    private chat, else the network's): the reader's line, the club's and the network's
+    boards, and the Hall of Fame of the season that ended last."""
+    if club is None and message.from_user is not None:
+        club = await stats.home_club(message.from_user.id)
+    zone = zone_of(club.time_zone if club is not None else None, services.settings.timezone)
+    page = await season_page(services.db, local_day(services.accounts.clock(), zone), club=club,
+                             tg_id=None if message.from_user is None else message.from_user.id)
+    await services.replies.answer(message, season_text(services.translator, locale, page,
+                                                       services.settings.web_url))
+
+
 def create_router() -> Router:
     router = Router(name="stats")
     router.message.register(stats, Command("stats"), F.chat.type == "private")
     router.message.register(top, Command("top"),
+                            F.chat.type.in_({"private", "group", "supergroup"}))
+    router.message.register(season, Command("season"),
                             F.chat.type.in_({"private", "group", "supergroup"}))
     return router

@@ -43,7 +43,7 @@ class Power(StrEnum):
     GRANT_NETWORK_ADMIN = "grant_network_admin"  # the owners' alone
     GRANT_CLUB_ADMIN = "grant_club_admin"
     GRANT_HOST = "grant_host"  # name the club's hosts
-    NETWORK_SETTINGS = "network_settings"  # /network: the caps on fines
+    NETWORK_SETTINGS = "network_settings"  # /network: the caps on fines, the seasons' dates
     MOVE_POINTS = "move_points"  # /adjust, /redeem, /block, /import, /export, the catalogue
 
 

@@ -24,6 +24,7 @@ help-private =
     /stats [NICK] — a record: games, cards, points
     /evenings — the club evenings you signed up for, your seat or place on the waitlist
     /top — leaderboard by points; /top rating — by skill rating; /top role CARD — the best with a card
+    /season — the season under way and the Hall of Fame
     /complain NICK TEXT — complain about a player's behaviour (up to { $complaints ->
         [one] { $complaints } complaint
        *[other] { $complaints } complaints
@@ -38,7 +39,7 @@ help-admin =
     /complaints — complaint counts
     /clubs — the clubs; /club approve|refuse|suspend CHAT_ID, /club set CHAT_ID CITY; NAME; TIME ZONE; FIRST ADMIN
     /staff — the network's staff: /staff clubadmin CHAT_ID add|remove NICK (owners also: /staff admin add|remove NICK)
-    /network — the caps on fines: <code>/network fine_cap N</code>, <code>/network game_fine_cap N</code>
+    /network — the caps on fines: <code>/network fine_cap N</code>, <code>/network game_fine_cap N</code>; the seasons: <code>/network season START END [NAME]</code>
     /void GAME REASON — take a finished game back (its points and fines)
 help-club_admin =
     <b>Club admin</b> ({ $clubs })
@@ -255,6 +256,7 @@ commands-spouse = Register a spouse
 commands-divorce = Divorce
 commands-balance = Points and rank
 commands-top = Leaderboard
+commands-season = The season and the Hall of Fame
 commands-complain = Complain about a player
 commands-myrole = Your role card again
 commands-friend = Order “Let's be friends”

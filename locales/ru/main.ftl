@@ -24,6 +24,7 @@ help-private =
     /stats [НИК] — статистика: игры, карты, баллы
     /evenings — вечера клуба, на которые вы записаны: место или лист ожидания
     /top — рейтинг по баллам; /top rating — рейтинг мастерства; /top role КАРТА — лучшие за карту
+    /season — текущий сезон и Зал славы
     /complain НИК ТЕКСТ — жалоба на поведение игрока (до { $complaints ->
         [one] { $complaints } жалобы
         [few] { $complaints } жалоб
@@ -39,7 +40,7 @@ help-admin =
     /complaints — число жалоб
     /clubs — клубы; /club approve|refuse|suspend ID_ЧАТА, /club set ID_ЧАТА ГОРОД; НАЗВАНИЕ; ЧАСОВОЙ ПОЯС; ПЕРВЫЙ АДМИНИСТРАТОР
     /staff — команда сети: /staff clubadmin ID_ЧАТА add|remove НИК (владельцы ещё: /staff admin add|remove НИК)
-    /network — пределы штрафов: <code>/network fine_cap N</code>, <code>/network game_fine_cap N</code>
+    /network — пределы штрафов: <code>/network fine_cap N</code>, <code>/network game_fine_cap N</code>; сезоны: <code>/network season НАЧАЛО КОНЕЦ [НАЗВАНИЕ]</code>
     /void ИГРА ПРИЧИНА — аннулировать сыгранную игру (её баллы и штрафы)
 help-club_admin =
     <b>Администратор клуба</b> ({ $clubs })
@@ -276,6 +277,7 @@ commands-spouse = Указать супруга или супругу
 commands-divorce = Развод
 commands-balance = Баллы и рейтинг
 commands-top = Рейтинг
+commands-season = Сезон и Зал славы
 commands-complain = Пожаловаться на игрока
 commands-myrole = Ваша карта
 commands-friend = Заказать «Давай дружить»

@@ -1,0 +1,120 @@
+"""The seasons over HTTP: ``/network season`` (the network's own dates) on SQLite and on
+PostgreSQL, refused to a stranger and a club admin with nothing changed, refused for a day a
+game may have ended on, logged when set and moving no point; ``/season`` with the season under
+way, the reader's line, the boards and the Hall of Fame of the season that ended."""
+
+from __future__ import annotations
+
+from datetime import UTC, date, datetime
+from typing import Any
+
+import pytest
+
+from bot.app import App
+from standing.rating import PROVISIONAL_GAMES
+from standing.seasons import Custom
+from storage import GamePoints
+from tests.bot.conftest import ADMIN_ID, FixedClock
+from tests.fakes.telegram_server import FakeTelegram
+
+CLUB = -1007
+STRANGER, CLUB_ADMIN = 70, 71
+ANN, BOB = 80, 81
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+async def settings_overrides(request: pytest.FixtureRequest) -> dict[str, Any]:
+    if isinstance(request.param, dict):  # a test's own settings, on SQLite
+        return request.param
+    if request.param == "postgresql":
+        return {"database_url": await request.getfixturevalue("pg").new_database()}
+    return {}
+
+
+async def money(app: App) -> tuple[list[tuple[object, ...]], ...]:
+    db = app.services.db
+    return ([tuple(r) for r in await db.query("SELECT * FROM ledger ORDER BY id")],
+            [tuple(r) for r in await db.query("SELECT * FROM balances ORDER BY tg_id")])
+
+
+async def won(app: App, winner: int, loser: int, ended_on: date, points: int) -> None:
+    """A counted game of two: ``winner`` the Mafia, who wins and earns ``points``."""
+    db = app.services.db
+    game = await db.games.create(CLUB, 1, seats=[(1, winner), (2, loser)],
+                                 created_at=datetime(2025, 12, 1, tzinfo=UTC))
+    await db.games.set_roles(game, {1: "mafia", 2: "doctor"})
+    await db.games.set_status(game, "running")
+    await db.games.finish(game, status="finished", day=ended_on, winner="mafia",
+                          ended_on=ended_on, points=[GamePoints(winner, points, "team_win")])
+
+
+async def test_the_networks_seasons_only_by_its_admins(app: App, fake: FakeTelegram, ask: Any,
+                                                        clock: FixedClock) -> None:
+    db = app.services.db
+    for uid, name in ((ADMIN_ID, "Owner"), (STRANGER, "Stranger"), (CLUB_ADMIN, "Clubby")):
+        fake.user(uid, name, language_code="en")
+        await ask(uid, "/start")
+    await db.clubs.ensure(CLUB, title="Club", locale="en")
+    await db.staff.grant_club_admin(CLUB, CLUB_ADMIN, by=ADMIN_ID, now=clock())
+    before = await money(app)
+    refusal = "Only the network's admins can change the network's settings."
+    for uid in (STRANGER, CLUB_ADMIN):
+        for typed in ("/network season", "/network season 2026-06-01 2026-08-31 Cup"):
+            assert (await ask(uid, typed)).text == refusal, (uid, typed)
+    assert await db.seasons.customs() == []
+    assert [a for a in await db.admin_log.recent(20) if a.action == "network_season"] == []
+
+    # the owner: today is 10 March in Moscow, so 12 March is the earliest first day
+    said = await ask(ADMIN_ID, "/network season 11.03.2026 31.03.2026 Spring")
+    assert said.text == ("A season may start on 12.03.2026 at the earliest: the games played"
+                         " already keep their season.")
+    said = await ask(ADMIN_ID, "/network season 2026-06-01 2026-08-31 Summer <cup>")
+    assert said.text == "🗓 Season set: 01.06.2026 – 31.08.2026 Summer &lt;cup&gt;."
+    assert await db.seasons.customs() == [
+        Custom(date(2026, 6, 1), date(2026, 8, 31), "Summer <cup>")]
+    said = await ask(ADMIN_ID, "/network season 2026-08-01 2026-09-30")
+    assert said.text == "That overlaps a season the network already set."
+    assert (await ask(ADMIN_ID, "/network season 2026-06")).text.startswith(
+        "<code>/network season START END [NAME]</code>")
+    listing = (await ask(ADMIN_ID, "/network season")).text
+    assert "01.06.2026 – 31.08.2026 Summer &lt;cup&gt;" in listing
+    log = [(a.admin_id, a.action, a.details) for a in await db.admin_log.recent(20)
+           if a.action == "network_season"]
+    assert log == [(ADMIN_ID, "network_season", "2026-06-01 .. 2026-08-31 Summer <cup>")]
+    assert await money(app) == before  # a season moves no point
+
+
+@pytest.mark.parametrize("settings_overrides", [{"web_url": "https://club.example"}],
+                         indirect=True)
+async def test_season_shows_the_season_its_boards_and_the_hall_of_fame(
+        app: App, fake: FakeTelegram, ask: Any) -> None:
+    for uid, name, nick in ((ANN, "Ann", "Ann"), (BOB, "Bob", "Bob")):
+        fake.user(uid, name, language_code="en")
+        await ask(uid, "/start")
+        await ask(uid, f"/nick {nick}")
+    db = app.services.db
+    await db.clubs.ensure(CLUB, title="Club", locale="en")
+    empty = (await ask(ANN, "/season")).text
+    assert empty.startswith("🗓 <b>Season Q1 2026</b> (01.01.2026 – 31.03.2026)\n"
+                            "You have no counted game in this season yet.")
+    assert "No counted game in this season yet." in empty
+    assert "🏆 The Hall of Fame fills when the first season with games ends." in empty
+    for _ in range(PROVISIONAL_GAMES):  # the last quarter of 2025: Ann wins every game
+        await won(app, ANN, BOB, date(2025, 12, 31), 3)
+    await won(app, BOB, ANN, date(2026, 1, 1), 5)  # this season: Bob's one win
+    text = (await ask(ANN, "/season")).text
+    assert text.startswith("🗓 <b>Season Q1 2026</b> (01.01.2026 – 31.03.2026)\n"
+                           "You this season: rating <b>")
+    assert "(1 game), 0 points." in text
+    assert ("<b>Club</b> — the season's points\n1. Bob — 5\n\n"
+            "<b>Network</b> — the season's rating\n"
+            "Nobody has 10 games in this season yet: the board comes after them.") in text
+    fame = text[text.index("🏆"):]
+    assert fame.startswith("🏆 <b>Hall of Fame — season Q4 2025</b> (the first 3 places)\n"
+                           "<b>Club</b> — the season's rating\n1. Ann — ")
+    assert "<b>Club</b> — the season's points\n1. Ann — 30" in fame
+    assert "<b>Network</b> — the season's points\n1. Ann — 30" in fame
+    assert text.endswith("Seasons and the Hall of Fame: https://club.example/season")
+    fake.group(CLUB, "Club")
+    in_club = (await ask(BOB, "/season", chat_id=CLUB)).text
+    assert "You this season: rating" in in_club and "(1 game), 5 points." in in_club
