@@ -38,9 +38,9 @@ async def test_the_best_with_a_card_from_the_minimum_of_games(fake: FakeTelegram
         "У всех карта «Доктор» побеждает в 80% игр (всего 10).")
     assert (await ask(BEE, "/top role доктор")).text == doctor
     assert (await ask(BEE, "/top роль Доктор")).text == doctor
-    mafia = (await ask(ANN, "/top role Мафия")).text
+    mafia = (await ask(ANN, "/top role Мафия")).said
     assert "1. Ann — 33% (6 игр, побед 2)" in mafia
-    lucky = (await ask(ANN, "/top role счастливчик")).text
+    lucky = (await ask(ANN, "/top role счастливчик")).said
     # Cat and Dan: the Lucky in all ten games, the same record, the same rank
     assert "1. Cat — 80% (10 игр, побед 8)\n1. Dan — 80% (10 игр, побед 8)" in lucky
     for typed in ("Комиссар", "шериф", "Полицейский", "policeman"):
@@ -51,9 +51,9 @@ async def test_the_best_with_a_card_from_the_minimum_of_games(fake: FakeTelegram
         "<b>Doctor</b> — the best by share of wins (from 5 counted games with the card)\n"
         "1. Bee — 67% (6 games, 4 won)\n"
         "For everyone the card “Doctor” wins 80% of its games (10 in all).")
-    unknown = (await ask(ANN, "/top role Волшебник <b>")).text
+    unknown = (await ask(ANN, "/top role Волшебник <b>")).said
     assert unknown.startswith("Не знаю такой карты: Волшебник &lt;b&gt;. Карты: Мафия, ")
     assert "Полицейский" in unknown
-    assert (await ask(ANN, "/top role")).text.startswith("Напишите карту: <code>/top role")
-    assert "/top role" in (await ask(ANN, "/top rating more")).text  # the usage line
-    assert "рейтинг мастерства" in (await ask(ANN, "/top rating")).text
+    assert (await ask(ANN, "/top role")).said.startswith("Напишите карту: <code>/top role")
+    assert "/top role" in (await ask(ANN, "/top rating more")).said  # the usage line
+    assert "рейтинг мастерства" in (await ask(ANN, "/top rating")).said

@@ -8,19 +8,18 @@ from collections.abc import AsyncIterator
 import pytest
 from aiohttp.test_utils import TestClient, TestServer
 
-from tests.web.conftest import Played
+from tests.web.conftest import Client, Played
 from views.i18n import Translator
 from web.app import create_web_app
 
 
 @pytest.fixture
-async def client(played: Played, translator: Translator) -> AsyncIterator[TestClient[
-        object, object]]:
+async def client(played: Played, translator: Translator) -> AsyncIterator[Client]:
     async with TestClient(TestServer(create_web_app(played.db, translator=translator))) as c:
         yield c
 
 
-async def section(client: TestClient[object, object], path: str) -> str:
+async def section(client: Client, path: str) -> str:
     response = await client.get(path)
     assert response.status == 200, path
     html = await response.text()
@@ -28,7 +27,7 @@ async def section(client: TestClient[object, object], path: str) -> str:
 
 
 async def test_a_players_page_lists_the_achievements_of_the_finished_game(
-        client: TestClient[object, object], played: Played) -> None:
+        client: Client, played: Played) -> None:
     earned = {(a.achievement, a.level) for a in await played.db.achievements.of(1001)}
     assert ("games", 1) in earned  # one counted game: the running one adds nothing
     assert ("games", 10) not in earned
