@@ -1,9 +1,11 @@
 """Every achievement of the catalogue has its words in both languages (a short name, one line
-on how it is earned), the names apart from each other; how a player reads them."""
+on how it is earned), the names apart from each other; how a player reads them; the players'
+tables of docs/standing.md are the catalogue's."""
 
 from __future__ import annotations
 
 from datetime import date
+from pathlib import Path
 
 import pytest
 
@@ -71,3 +73,26 @@ def test_a_player_sees_the_highest_level_and_the_way_to_the_next() -> None:
         "🔥 Hot streak: 2 of 3", "💉 Doctor on call: 3 of 5", "🎲 Regular: 12 of 50"]
     assert shown_to.profile_lines(TR, "ru", shown_to.shown([], {})) == [
         "Достижения: пока нет; они приходят с засчитанными играми."]
+
+
+DOCS = Path(__file__).resolve().parents[2] / "docs" / "standing.md"
+TABLES = {"en": ("## Achievements (for players)", "once", "yes"),
+          "ru": ("## Достижения (для игроков)", "один раз", "да")}
+
+
+def docs_table(heading: str) -> list[list[str]]:
+    """The rows of the first table under ``heading`` in docs/standing.md, cell by cell."""
+    section = DOCS.read_text(encoding="utf-8").split(heading + "\n", 1)[1].split("\n## ", 1)[0]
+    rows = [line for line in section.splitlines() if line.startswith("|")]
+    return [[cell.strip() for cell in row.strip("|").split("|")] for row in rows[2:]]
+
+
+@pytest.mark.parametrize("locale", ["ru", "en"])
+def test_the_players_table_in_the_docs_is_the_catalogue(locale: str) -> None:
+    """docs/standing.md lists every achievement in the catalogue's order with its icon, name,
+    line, levels and whether it is rare, in both languages: it cannot drift from the code."""
+    heading, once, rare = TABLES[locale]
+    expected = [[a.icon, shown_to.name(TR, locale, a.id), shown_to.text(TR, locale, a.id),
+                 once if a.levels == (1,) else ", ".join(map(str, a.levels)),
+                 rare if a.rare else ""] for a in CATALOGUE]
+    assert docs_table(heading) == expected
