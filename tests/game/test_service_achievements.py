@@ -10,6 +10,7 @@ from pathlib import Path
 
 from standing.achievements import Earned
 from storage.db import Database
+from storage.models import OFFLINE_ID_MAX
 from storage.repos.outbox import SEND, Queued
 from tests.game.harness import CHAT, HOST, Harness
 from tests.game.test_service_restart import restart
@@ -137,3 +138,15 @@ async def test_the_end_queues_one_message_per_player_under_one_key(h: Harness) -
     assert out[-1].chat_id == CHAT
     assert all(q.chat_id != CHAT for q in h.service.results.achievements_told(
         table, earned, public=False))
+
+
+async def test_an_account_without_telegram_gets_no_message(h: Harness) -> None:
+    """A level earned by an account without Telegram: nobody to tell in private (the others
+    are told, the club post is made)."""
+    await h.dealt(8)
+    table, civilians = h.table, h.civilians()
+    offline = OFFLINE_ID_MAX  # an account of that kind, as a guest the host seats
+    earned = [Earned(offline, "untouched_civilians", 1, table.game_id),
+              Earned(table.tg_of(civilians[0]), "untouched_civilians", 1, table.game_id)]
+    out = h.service.results.achievements_told(table, earned, public=True)
+    assert [q.chat_id for q in out] == [table.tg_of(civilians[0]), CHAT]
