@@ -4,12 +4,11 @@ the balance now), not a redemption; the name in the nominative ("у игрока
 from __future__ import annotations
 
 from datetime import date
-from typing import Any
 
 import pytest
 
 from bot.app import App
-from tests.bot.conftest import ADMIN_ID
+from tests.bot.conftest import ADMIN_ID, Ask
 from tests.bot.helpers import give_game_points
 from tests.fakes.telegram_server import FakeTelegram
 from views.i18n import Translator
@@ -17,7 +16,7 @@ from views.i18n import Translator
 BORIS = 72
 
 
-async def _boris_with(points: int, nick: str, app: App, fake: FakeTelegram, ask: Any,
+async def _boris_with(points: int, nick: str, app: App, fake: FakeTelegram, ask: Ask,
                       admin_language: str) -> None:
     fake.user(ADMIN_ID, "Admin", language_code=admin_language)
     fake.user(BORIS, "Boris", language_code="en")
@@ -32,7 +31,7 @@ async def _boris_with(points: int, nick: str, app: App, fake: FakeTelegram, ask:
     (2, 1, "Cannot take 2 points from <b>Boris</b>: the balance is 1 point."),
 ])
 async def test_the_refusal_names_who_how_much_and_the_balance(
-        app: App, fake: FakeTelegram, ask: Any, points: int, balance: int,
+        app: App, fake: FakeTelegram, ask: Ask, points: int, balance: int,
         expected: str) -> None:
     await _boris_with(balance, "Boris", app, fake, ask, "en")
     assert (await ask(ADMIN_ID, f"/adjust Boris -{points} typo")).text == expected
@@ -45,7 +44,7 @@ async def test_the_refusal_names_who_how_much_and_the_balance(
     (21, 1, "Нельзя списать 21 балл: у игрока <b>Борис</b> 1 балл."),
     (2, 0, "Нельзя списать 2 балла: у игрока <b>Борис</b> 0 баллов."),
 ])
-async def test_the_refusal_in_russian(app: App, fake: FakeTelegram, ask: Any, points: int,
+async def test_the_refusal_in_russian(app: App, fake: FakeTelegram, ask: Ask, points: int,
                                       balance: int, expected: str) -> None:
     await _boris_with(balance, "Борис", app, fake, ask, "ru")
     assert (await ask(ADMIN_ID, f"/adjust Борис -{points} опечатка")).text == expected

@@ -5,12 +5,11 @@ from __future__ import annotations
 import csv
 import io
 from datetime import date
-from typing import Any
 
 import pytest
 
 from bot.app import App
-from tests.bot.conftest import ADMIN_ID
+from tests.bot.conftest import ADMIN_ID, Ask
 from tests.bot.helpers import give_game_points
 from tests.fakes.telegram_server import FakeTelegram
 
@@ -20,7 +19,7 @@ ADMIN_COMMANDS = [
 ]
 
 
-async def _setup(app: App, fake: FakeTelegram, ask: Any, points: int = 10) -> None:
+async def _setup(app: App, fake: FakeTelegram, ask: Ask, points: int = 10) -> None:
     fake.user(ADMIN_ID, "Admin", language_code="en")
     fake.user(70, "Neo", language_code="en")
     fake.user(71, "Трин", language_code="ru")
@@ -33,7 +32,7 @@ async def _setup(app: App, fake: FakeTelegram, ask: Any, points: int = 10) -> No
 
 @pytest.mark.parametrize("command", ADMIN_COMMANDS)
 async def test_non_admin_is_refused(
-    app: App, fake: FakeTelegram, ask: Any, command: str
+    app: App, fake: FakeTelegram, ask: Ask, command: str
 ) -> None:
     await _setup(app, fake, ask)
     assert (await ask(70, command)).text == "This command is for admins only."
@@ -41,12 +40,12 @@ async def test_non_admin_is_refused(
     assert await app.services.db.ledger.balance(70) == 10
 
 
-async def test_admin_help_lists_admin_commands(app: App, fake: FakeTelegram, ask: Any) -> None:
+async def test_admin_help_lists_admin_commands(app: App, fake: FakeTelegram, ask: Ask) -> None:
     await _setup(app, fake, ask)
-    assert "/redeem NICK POINTS REASON" in (await ask(ADMIN_ID, "/help")).text
+    assert "/redeem NICK POINTS REASON" in (await ask(ADMIN_ID, "/help")).said
 
 
-async def test_redeem(app: App, fake: FakeTelegram, ask: Any) -> None:
+async def test_redeem(app: App, fake: FakeTelegram, ask: Ask) -> None:
     await _setup(app, fake, ask)
     reply = await ask(ADMIN_ID, "/redeem neo 4 mug <3")
     assert reply.text == "Redeemed 4 points from <b>Neo</b> (mug &lt;3). Balance: 6."
@@ -55,11 +54,11 @@ async def test_redeem(app: App, fake: FakeTelegram, ask: Any) -> None:
     assert await app.services.db.ledger.balance(70) == 6
     log = await app.services.db.admin_log.recent(5)
     assert any(a.admin_id == ADMIN_ID and a.action == "redeem" for a in log)
-    text = (await ask(70, "/balance")).text
+    text = (await ask(70, "/balance")).said
     assert "-4  gift: mug &lt;3" in text
 
 
-async def test_redeem_over_balance(app: App, fake: FakeTelegram, ask: Any) -> None:
+async def test_redeem_over_balance(app: App, fake: FakeTelegram, ask: Ask) -> None:
     await _setup(app, fake, ask)
     reply = await ask(ADMIN_ID, "/redeem Neo 11 car")
     assert reply.text == "<b>Neo</b> has only 10 points, cannot redeem 11."
@@ -85,27 +84,27 @@ async def test_redeem_over_balance(app: App, fake: FakeTelegram, ask: Any) -> No
     ],
 )
 async def test_malformed_admin_arguments(
-    app: App, fake: FakeTelegram, ask: Any, command: str, expected: str
+    app: App, fake: FakeTelegram, ask: Ask, command: str, expected: str
 ) -> None:
     await _setup(app, fake, ask)
-    assert (await ask(ADMIN_ID, command)).text.startswith(expected)
+    assert (await ask(ADMIN_ID, command)).said.startswith(expected)
     assert await app.services.db.ledger.balance(70) == 10
 
 
 async def test_adjust_both_ways_and_nick_with_spaces(
-    app: App, fake: FakeTelegram, ask: Any
+    app: App, fake: FakeTelegram, ask: Ask
 ) -> None:
     await _setup(app, fake, ask)
     reply = await ask(ADMIN_ID, "/adjust trinity ann 5 late game")
     assert reply.text == "Adjusted <b>Trinity Ann</b> by +5 (late game). Balance: 5."
     assert (await fake.next_message(71)).text == "Ваш баланс изменён на +5: late game. Баланс: 5."
     reply = await ask(ADMIN_ID, '/adjust "Trinity Ann" -2 typo')
-    assert reply.text.endswith("Balance: 3.")
+    assert reply.said.endswith("Balance: 3.")
     reply = await ask(ADMIN_ID, "/adjust Neo -11 too much")
     assert reply.text == "Cannot take 11 points from <b>Neo</b>: the balance is 10 points."
 
 
-async def test_block_and_unblock(app: App, fake: FakeTelegram, ask: Any) -> None:
+async def test_block_and_unblock(app: App, fake: FakeTelegram, ask: Ask) -> None:
     await _setup(app, fake, ask)
     reply = await ask(ADMIN_ID, "/block Neo cheating at cards")
     assert reply.text == "<b>Neo</b> is blocked; their points are burned."
@@ -115,11 +114,11 @@ async def test_block_and_unblock(app: App, fake: FakeTelegram, ask: Any) -> None
     assert (await ask(ADMIN_ID, "/block Neo")).text == "<b>Neo</b> is already blocked."
     # a blocked account may not play, change its nickname or complain
     assert (await ask(70, "/nick Neo2")).text == "Your account is blocked by the administration."
-    assert (await ask(70, "/complain Trinity Ann x")).text.startswith("Your account is blocked")
+    assert (await ask(70, "/complain Trinity Ann x")).said.startswith("Your account is blocked")
     await fake.send(70, "/start join_5")
     await fake.next_message(70)
     assert (await fake.next_message(70)).said.startswith("Your account is blocked")
-    assert "Account: blocked" in (await ask(70, "/profile")).text
+    assert "Account: blocked" in (await ask(70, "/profile")).said
     assert (await ask(ADMIN_ID, "/unblock neo")).text == "<b>Neo</b> is unblocked."
     assert (await fake.next_message(70)).said.startswith("Your account is unblocked")
     assert (await ask(70, "/nick Neo2")).text == "Your nickname is now <b>Neo2</b>."
@@ -127,13 +126,13 @@ async def test_block_and_unblock(app: App, fake: FakeTelegram, ask: Any) -> None
     assert "block" in actions and "unblock" in actions
 
 
-async def test_block_without_reason(app: App, fake: FakeTelegram, ask: Any) -> None:
+async def test_block_without_reason(app: App, fake: FakeTelegram, ask: Ask) -> None:
     await _setup(app, fake, ask)
     await ask(ADMIN_ID, "/block Trinity Ann")
     assert (await fake.next_message(71)).said.endswith("Причина: не указана")
 
 
-async def test_export_csv_document(app: App, fake: FakeTelegram, ask: Any) -> None:
+async def test_export_csv_document(app: App, fake: FakeTelegram, ask: Ask) -> None:
     await _setup(app, fake, ask)
     document = await ask(ADMIN_ID, "/export")
     assert document.document_name == "balances-2026-03-10.csv"
@@ -147,7 +146,7 @@ async def test_export_csv_document(app: App, fake: FakeTelegram, ask: Any) -> No
     assert "export" in actions
 
 
-async def test_complaints(app: App, fake: FakeTelegram, ask: Any) -> None:
+async def test_complaints(app: App, fake: FakeTelegram, ask: Ask) -> None:
     await _setup(app, fake, ask)
     assert (await ask(ADMIN_ID, "/complaints")).text == "No complaints."
     await ask(71, "/complain Neo грубит")
@@ -155,25 +154,25 @@ async def test_complaints(app: App, fake: FakeTelegram, ask: Any) -> None:
     await ask(ADMIN_ID, "/nick Boss")
     await ask(ADMIN_ID, "/complain Neo shouting")
     await ask(70, "/complain Trinity Ann pushes")
-    text = (await ask(ADMIN_ID, "/complaints")).text
+    text = (await ask(ADMIN_ID, "/complaints")).said
     assert text == "<b>Complaints</b>\nNeo — 2\nTrinity Ann — 1"
     log = await app.services.db.admin_log.recent(10)
     assert any(a.action == "complaints" and a.admin_id == ADMIN_ID for a in log)
 
 
-async def test_admin_in_russian(app: App, fake: FakeTelegram, ask: Any) -> None:
+async def test_admin_in_russian(app: App, fake: FakeTelegram, ask: Ask) -> None:
     await _setup(app, fake, ask)
     prompt = await ask(ADMIN_ID, "/lang")
     await fake.press(ADMIN_ID, prompt, button="Русский")
     await fake.next_edit(ADMIN_ID)
-    assert "/redeem НИК БАЛЛЫ ПРИЧИНА" in (await ask(ADMIN_ID, "/help")).text
+    assert "/redeem НИК БАЛЛЫ ПРИЧИНА" in (await ask(ADMIN_ID, "/help")).said
     reply = await ask(ADMIN_ID, "/redeem Neo 3 кружка")
     assert reply.text == "<b>Neo</b>: списано 3 балла (подарок: кружка). Баланс: 7."
     assert (await fake.next_message(70)).text == "3 points were exchanged for: кружка. Balance: 7."
     assert (await ask(ADMIN_ID, "/redeem Neo 8 машина")).text == (
         "У игрока <b>Neo</b> только 7 баллов, нельзя списать 8."
     )
-    assert (await ask(ADMIN_ID, "/redeem")).text.startswith("Использование")
+    assert (await ask(ADMIN_ID, "/redeem")).said.startswith("Использование")
     assert (await ask(ADMIN_ID, "/unblock Призрак")).text == "Игрока с ником <b>Призрак</b> нет."
     assert (await ask(ADMIN_ID, "/export")).caption == "Балансы на 10.03.2026"
     assert (await ask(ADMIN_ID, "/complaints")).text == "Жалоб нет."

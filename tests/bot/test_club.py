@@ -3,10 +3,8 @@ menus per scope, commands in the wrong chat, limits on repeats."""
 
 from __future__ import annotations
 
-from typing import Any
-
 from bot.app import App
-from tests.bot.conftest import ADMIN_ID
+from tests.bot.conftest import ADMIN_ID, Ask
 from tests.fakes.telegram_server import FakeTelegram
 from tests.game.harness import approve_club
 from tests.storage.test_club_cache import count_club_reads
@@ -21,13 +19,13 @@ CSV = (
 CLUB = -1001
 
 
-async def _admin(fake: FakeTelegram, ask: Any) -> None:
+async def _admin(fake: FakeTelegram, ask: Ask) -> None:
     fake.user(ADMIN_ID, "Admin", language_code="en")
     await ask(ADMIN_ID, "/start")
 
 
 async def test_import_dry_run_then_apply_then_again(app: App, fake: FakeTelegram,
-                                                    ask: Any) -> None:
+                                                    ask: Ask) -> None:
     await _admin(fake, ask)
     sent = await fake.send_document(ADMIN_ID, "club.csv", CSV, caption="/import")
     dry = await fake.next_message(ADMIN_ID)
@@ -58,7 +56,7 @@ async def test_import_dry_run_then_apply_then_again(app: App, fake: FakeTelegram
     assert len(await app.services.db.imports.pending()) == 2
 
 
-async def test_import_refusals_and_non_admin(app: App, fake: FakeTelegram, ask: Any) -> None:
+async def test_import_refusals_and_non_admin(app: App, fake: FakeTelegram, ask: Ask) -> None:
     await _admin(fake, ask)
     # issue 21: an unknown column is ignored and named, not a refusal of the file
     await fake.send_document(ADMIN_ID, "c.csv", b"nickname,points,colour\nAbc,1,red\n",
@@ -67,7 +65,7 @@ async def test_import_refusals_and_non_admin(app: App, fake: FakeTelegram, ask: 
     assert (await fake.next_message(ADMIN_ID)).document_name == "c-refused.csv"
     await fake.send_document(ADMIN_ID, "c.csv", b"\xff\xfe\x00bad", caption="/import")
     assert "This is not a spreadsheet" in (await fake.next_message(ADMIN_ID)).said
-    assert "as a document" in (await ask(ADMIN_ID, "/import")).text
+    assert "as a document" in (await ask(ADMIN_ID, "/import")).said
     fake.user(70, "Neo", language_code="en")
     await ask(70, "/start")
     await fake.send_document(70, "club.csv", CSV, caption="/import apply")
@@ -76,7 +74,7 @@ async def test_import_refusals_and_non_admin(app: App, fake: FakeTelegram, ask: 
 
 
 async def test_linking_by_username_and_by_admin_confirmation(app: App, fake: FakeTelegram,
-                                                             ask: Any) -> None:
+                                                             ask: Ask) -> None:
     db = app.services.db
     await _admin(fake, ask)
     await fake.send_document(ADMIN_ID, "club.csv", CSV, caption="/import apply")
@@ -97,7 +95,7 @@ async def test_linking_by_username_and_by_admin_confirmation(app: App, fake: Fak
     await ask(71, "/start")  # again: told again, the admins are not
     assert "username matches" in (await fake.next_message(71)).said
     done = await ask(ADMIN_ID, "/link Old Timer")
-    assert "<b>Old Timer</b> is linked to Old (id 71); 120 points" in done.text
+    assert "<b>Old Timer</b> is linked to Old (id 71); 120 points" in done.said
     assert "120 points" in (await fake.next_message(71)).said
     assert (await db.players.get(71)).nickname == "Old Timer"  # type: ignore[union-attr]
     assert await db.ledger.balance(71) == 120
@@ -107,15 +105,15 @@ async def test_linking_by_username_and_by_admin_confirmation(app: App, fake: Fak
     fake.user(72, "Vet", language_code="en")
     await ask(72, "/start")
     claim = await ask(72, "/nick veteran")
-    assert "asked to confirm" in claim.text
+    assert "asked to confirm" in claim.said
     assert "Vet (id 72) claims the imported nickname" in (await fake.next_message(ADMIN_ID)).said
-    assert "asked to confirm" in (await ask(72, "/nick Veteran")).text  # a repeat: no new notice
+    assert "asked to confirm" in (await ask(72, "/nick Veteran")).said  # a repeat: no new notice
     fake.user(73, "Late", language_code="en")
     await ask(73, "/start")
-    assert "another account has already claimed" in (await ask(73, "/nick Veteran")).text
+    assert "another account has already claimed" in (await ask(73, "/nick Veteran")).said
     assert (await db.players.get(72)).nickname is None  # type: ignore[union-attr]
     done = await ask(ADMIN_ID, "/link Veteran")
-    assert "linked to Vet (id 72); 40 points" in done.text
+    assert "linked to Vet (id 72); 40 points" in done.said
     assert "Veteran" in (await fake.next_message(72)).said
     assert await db.ledger.balance(72) == 40 and await db.ledger.balance(73) == 0
     assert await db.imports.pending() == []
@@ -124,7 +122,7 @@ async def test_linking_by_username_and_by_admin_confirmation(app: App, fake: Fak
 
 
 async def test_admin_links_a_record_to_the_account_it_names(app: App, fake: FakeTelegram,
-                                                            ask: Any) -> None:
+                                                            ask: Ask) -> None:
     db = app.services.db
     await _admin(fake, ask)
     await fake.send_document(ADMIN_ID, "club.csv", CSV, caption="/import apply")
@@ -136,37 +134,37 @@ async def test_admin_links_a_record_to_the_account_it_names(app: App, fake: Fake
     await ask(74, "/nick Veteran")  # the first claim, not the record's player
     await fake.next_message(ADMIN_ID)
     assert "No registered account has the id 99" in (
-        await ask(ADMIN_ID, "/link Veteran 99")).text
-    assert "linked to Real (id 75); 40 points" in (await ask(ADMIN_ID, "/link Veteran 75")).text
+        await ask(ADMIN_ID, "/link Veteran 99")).said
+    assert "linked to Real (id 75); 40 points" in (await ask(ADMIN_ID, "/link Veteran 75")).said
     assert await db.ledger.balance(75) == 40 and await db.ledger.balance(74) == 0
-    assert "No imported record" in (await ask(ADMIN_ID, "/link Veteran 74")).text
+    assert "No imported record" in (await ask(ADMIN_ID, "/link Veteran 74")).said
 
 
-async def test_lookalike_nicknames(app: App, fake: FakeTelegram, ask: Any) -> None:
+async def test_lookalike_nicknames(app: App, fake: FakeTelegram, ask: Ask) -> None:
     for uid in (81, 82, 83, 84):
         fake.user(uid, f"U{uid}", language_code="en")
         await ask(uid, "/start")
-    assert "Bobby" in (await ask(81, "/nick Bobby")).text
+    assert "Bobby" in (await ask(81, "/nick Bobby")).said
     refusal = await ask(82, "/nick B\u043ebby")
     assert refusal.text == ("The nickname <b>B\u043ebby</b> looks like <b>Bobby</b>, which is"
                             " taken. Choose one that looks different.")
-    assert "is taken" in (await ask(83, "/nick \uff22\uff4f\uff42\uff42\uff59")).text
-    assert "accents" in (await ask(84, "/nick Bobb\u00fd\u0301\u0301")).text
+    assert "is taken" in (await ask(83, "/nick \uff22\uff4f\uff42\uff42\uff59")).said
+    assert "accents" in (await ask(84, "/nick Bobb\u00fd\u0301\u0301")).said
     await _admin(fake, ask)
     assert (await ask(ADMIN_ID, "/lookalikes")).text == "No nicknames look alike."
 
 
-async def test_settings_buttons(app: App, fake: FakeTelegram, ask: Any) -> None:
+async def test_settings_buttons(app: App, fake: FakeTelegram, ask: Ask) -> None:
     fake.group(CLUB, "Club")
     fake.set_admins(CLUB, [500])
     fake.user(500, "Owner", language_code="ru")
     fake.user(501, "Member", language_code="en")
     await ask(501, "/start")
-    assert "Only the club's admins" not in (await ask(500, "/help", chat_id=CLUB)).text
+    assert "Only the club's admins" not in (await ask(500, "/help", chat_id=CLUB)).said
     refusal = await ask(501, "/settings", chat_id=CLUB)
-    assert refusal.text.startswith("Менять настройки могут")  # a post: the club's language
+    assert refusal.said.startswith("Менять настройки могут")  # a post: the club's language
     panel = await ask(500, "/settings", chat_id=CLUB)
-    assert "Ночь: 1 секунда" in panel.text  # the default (0.2 s) rounded up to whole seconds
+    assert "Ночь: 1 секунда" in panel.said  # the default (0.2 s) rounded up to whole seconds
     # a member's press: a popup in the member's own language, nothing changes
     query = await fake.press(501, panel, button="English")
     answer = await fake.callback_answer(query)
@@ -210,7 +208,7 @@ async def test_settings_buttons(app: App, fake: FakeTelegram, ask: Any) -> None:
     assert await app.services.db.clubs.presets(CLUB) == {}
 
 
-async def test_settings_say_what_a_foul_costs(app: App, fake: FakeTelegram, ask: Any) -> None:
+async def test_settings_say_what_a_foul_costs(app: App, fake: FakeTelegram, ask: Ask) -> None:
     """/settings: a foul's fine, from which foul the host is offered the technical death,
     whether the club chat hears of fouls; out of range refused; a member changes nothing."""
     fake.group(CLUB, "Club")
@@ -221,10 +219,10 @@ async def test_settings_say_what_a_foul_costs(app: App, fake: FakeTelegram, ask:
     await app.services.db.clubs.ensure(CLUB, title="Club", locale="en")
     await approve_club(app.services.db, CLUB)  # its games count
     panel = await ask(500, "/settings", chat_id=CLUB)
-    assert "A foul is a warning: no points are taken." in panel.text
+    assert "A foul is a warning: no points are taken." in panel.said
     assert "From a player's foul 4 in a game, the host is offered the technical death." in \
-        panel.text
-    assert "The club chat hears nothing of fouls." in panel.text
+        panel.said
+    assert "The club chat hears nothing of fouls." in panel.said
     query = await fake.press(500, panel, button="🟨 Fine −1")
     answer = await fake.callback_answer(query)
     assert answer["text"] == \
@@ -248,7 +246,7 @@ async def test_settings_say_what_a_foul_costs(app: App, fake: FakeTelegram, ask:
 
 
 async def test_settings_say_whether_the_chat_hears_of_rare_achievements(
-        app: App, fake: FakeTelegram, ask: Any) -> None:
+        app: App, fake: FakeTelegram, ask: Ask) -> None:
     """/settings: the club chat hears nothing of achievements until its admins switch it on;
     a member's press changes nothing."""
     fake.group(CLUB, "Club")
@@ -258,7 +256,7 @@ async def test_settings_say_whether_the_chat_hears_of_rare_achievements(
     await ask(501, "/start")
     await app.services.db.clubs.ensure(CLUB, title="Club", locale="en")
     panel = await ask(500, "/settings", chat_id=CLUB)
-    assert "🏅 The club chat hears nothing of achievements." in panel.text
+    assert "🏅 The club chat hears nothing of achievements." in panel.said
     query = await fake.press(501, panel, button="🏅 Rare achievements in the chat: on/off")
     assert (await fake.callback_answer(query))["text"].startswith("Only the club's admins")
     club = await app.services.db.clubs.get(CLUB)
@@ -275,7 +273,7 @@ async def test_settings_say_whether_the_chat_hears_of_rare_achievements(
 
 
 async def test_settings_fine_typed_under_the_networks_cap(app: App, fake: FakeTelegram,
-                                                          ask: Any) -> None:
+                                                          ask: Ask) -> None:
     """``/settings fine N``: the fine typed at once, up to the network's cap (refused above it,
     naming it); anything but ASCII digits of a sane length is refused; a member sets nothing."""
     fake.group(CLUB, "Club")
@@ -300,12 +298,12 @@ async def test_settings_fine_typed_under_the_networks_cap(app: App, fake: FakeTe
     fake.user(ADMIN_ID, "Admin", language_code="en")
     for bad in ("-1", "\uff15", "\u0665", "1e3", "3.5", "1234567890", "x"):
         answer = await ask(ADMIN_ID, f"/settings fine {bad}", chat_id=CLUB)
-        assert answer.text.startswith("Usage: <code>/settings fine N</code>"), bad
+        assert answer.said.startswith("Usage: <code>/settings fine N</code>"), bad
     refused = await ask(501, "/settings fine 3", chat_id=CLUB)
-    assert refused.text.startswith("Only the club's admins")
+    assert refused.said.startswith("Only the club's admins")
     assert await fine() == 7
     panel = await ask(500, "/settings", chat_id=CLUB)
-    assert "Type <code>/settings fine N</code> to set the fine at once (0 to 10" in panel.text
+    assert "Type <code>/settings fine N</code> to set the fine at once (0 to 10" in panel.said
     assert (await ask(500, "/settings fine 0", chat_id=CLUB)).text == \
         "🟨 A foul now costs nothing: a warning only."
     assert await fine() == 0
@@ -328,41 +326,41 @@ async def test_menus_per_scope(app: App, fake: FakeTelegram) -> None:
     assert described["status"].startswith("The bot's status") and group["status"] == "Game status"
 
 
-async def test_commands_in_the_wrong_chat(app: App, fake: FakeTelegram, ask: Any) -> None:
+async def test_commands_in_the_wrong_chat(app: App, fake: FakeTelegram, ask: Ask) -> None:
     fake.group(CLUB, "Club")
     fake.user(60, "P", language_code="en")
     await ask(60, "/start")
     for command in ("/balance", "/lang", "/nick X"):
         answer = await ask(60, command, chat_id=CLUB)
-        assert answer.text.startswith("Эта команда работает в личном чате"), command
-        assert "https://t.me/mafia_test_bot?start=help" in answer.text
+        assert answer.said.startswith("Эта команда работает в личном чате"), command
+        assert "https://t.me/mafia_test_bot?start=help" in answer.said
     assert (await ask(60, "/newgame")).text == "This command works in the club's group chat."
-    assert "Unknown command" in (await ask(60, "/nonsense")).text
+    assert "Unknown command" in (await ask(60, "/nonsense")).said
     # the link's "?start=help" is a plain start, not a bad deep link
     await ask(60, "/start help")
     profile = await ask(60, "/profile")
     assert profile.text == (await ask(60, "/profile")).text
 
 
-async def test_limits_on_repeats(app: App, fake: FakeTelegram, ask: Any) -> None:
+async def test_limits_on_repeats(app: App, fake: FakeTelegram, ask: Ask) -> None:
     for uid, nick in ((61, "Alice"), (62, "Bob Marley")):
         fake.user(uid, nick, language_code="en")
         await ask(uid, "/start")
         await ask(uid, f"/nick {nick}")
-    assert "Proposal sent" in (await ask(61, "/spouse Bob Marley")).text
+    assert "Proposal sent" in (await ask(61, "/spouse Bob Marley")).said
     await fake.next_message(62)
-    assert (await ask(61, "/spouse Bob Marley")).text.startswith("You have already proposed")
+    assert (await ask(61, "/spouse Bob Marley")).said.startswith("You have already proposed")
     assert fake.unread(62) == []  # no second proposal
     for _ in range(3):
-        assert "recorded" in (await ask(61, "/complain Bob Marley rude")).text
+        assert "recorded" in (await ask(61, "/complain Bob Marley rude")).said
     limit = await ask(61, "/complain Bob Marley rude again")
-    assert limit.text.startswith("You have already filed 3 complaints today")
+    assert limit.said.startswith("You have already filed 3 complaints today")
     assert sum(n for _, n in await app.services.db.complaints.counts()) == 3
-    assert "3 complaints a day" in (await ask(61, "/help")).text
+    assert "3 complaints a day" in (await ask(61, "/help")).said
 
 
 async def test_the_club_is_read_from_memory_on_every_group_update(
-        app: App, fake: FakeTelegram, ask: Any) -> None:
+        app: App, fake: FakeTelegram, ask: Ask) -> None:
     """The outer middleware reads the club of every group update (bot/telegram/middlewares.py): from
     memory after the first (``Clubs.cached``); a setting changed is seen by the next update."""
     fake.group(CLUB, "Club")
@@ -377,5 +375,5 @@ async def test_the_club_is_read_from_memory_on_every_group_update(
     await db.clubs.set_locale(CLUB, "en")
     # (another member: the first one's answers in the club chat are spent: ClubAnswers)
     fake.user(501, "Member", language_code="ru")
-    assert (await ask(501, "/lang", chat_id=CLUB)).text.startswith("This command works")
+    assert (await ask(501, "/lang", chat_id=CLUB)).said.startswith("This command works")
     assert reads == []

@@ -8,12 +8,11 @@ in the admin log with who made it."""
 from __future__ import annotations
 
 import asyncio
-from typing import Any
 
 from bot.app import App
 from bot.services.club_life import ClubCb
 from bot.services.permissions import Power
-from tests.bot.conftest import ADMIN_ID
+from tests.bot.conftest import ADMIN_ID, Ask
 from tests.fakes.telegram_server import FakeTelegram, SentMessage
 
 GROUP = -100555
@@ -22,7 +21,7 @@ ROGUE = 70
 OWNER_NAME = "Ann"
 
 
-async def _setup(app: App, fake: FakeTelegram, ask: Any) -> SentMessage:
+async def _setup(app: App, fake: FakeTelegram, ask: Ask) -> SentMessage:
     """Owner and network admin registered; ROGUE adds the bot to GROUP. The owner's notice."""
     fake.user(ADMIN_ID, OWNER_NAME, language_code="en")
     fake.user(NET, "Net", language_code="en")
@@ -42,7 +41,7 @@ async def popup(fake: FakeTelegram, uid: int, message: SentMessage, data: str) -
 
 
 async def test_a_new_group_is_pending_and_the_network_hears_once(
-        app: App, fake: FakeTelegram, ask: Any) -> None:
+        app: App, fake: FakeTelegram, ask: Ask) -> None:
     notice = await _setup(app, fake, ask)
     assert notice.body.startswith("🆕 A new group asks to be a club: <b>Rogue Club</b>")
     assert "added by Rogue (id 70), 7 members" in notice.body
@@ -58,7 +57,7 @@ async def test_a_new_group_is_pending_and_the_network_hears_once(
     assert fake.unread(ADMIN_ID) == [] and fake.unread(NET) == []
 
 
-async def test_approve_then_name_the_club(app: App, fake: FakeTelegram, ask: Any) -> None:
+async def test_approve_then_name_the_club(app: App, fake: FakeTelegram, ask: Ask) -> None:
     notice = await _setup(app, fake, ask)
     await fake.next_message(NET)
     assert await popup(fake, NET, notice, notice.button_data("Approve")) == ""
@@ -100,7 +99,7 @@ async def test_approve_then_name_the_club(app: App, fake: FakeTelegram, ask: Any
 
 
 async def test_strangers_revoked_admins_and_forged_buttons_change_nothing(
-        app: App, fake: FakeTelegram, ask: Any) -> None:
+        app: App, fake: FakeTelegram, ask: Ask) -> None:
     notice = await _setup(app, fake, ask)
     await fake.next_message(NET)
     db = app.services.db
@@ -126,7 +125,7 @@ async def test_strangers_revoked_admins_and_forged_buttons_change_nothing(
 
 
 async def test_refuse_and_suspend_typed_are_told_to_the_chat(
-        app: App, fake: FakeTelegram, ask: Any) -> None:
+        app: App, fake: FakeTelegram, ask: Ask) -> None:
     await _setup(app, fake, ask)
     db = app.services.db
     answer = await ask(ADMIN_ID, f"/club refuse {GROUP}")
@@ -145,7 +144,7 @@ async def test_refuse_and_suspend_typed_are_told_to_the_chat(
 
 
 async def test_two_admins_racing_approve_and_refuse(app: App, fake: FakeTelegram,
-                                                    ask: Any) -> None:
+                                                    ask: Ask) -> None:
     notice = await _setup(app, fake, ask)
     net_notice = await fake.next_message(NET)
     answers = await asyncio.gather(
@@ -163,7 +162,7 @@ async def test_two_admins_racing_approve_and_refuse(app: App, fake: FakeTelegram
 
 
 async def test_a_supergroup_migration_keeps_the_approval(app: App, fake: FakeTelegram,
-                                                         ask: Any) -> None:
+                                                         ask: Ask) -> None:
     await _setup(app, fake, ask)
     await ask(ROGUE, "/nick Rogue")
     await ask(ADMIN_ID, f"/club approve {GROUP}")

@@ -8,11 +8,12 @@ from typing import Any
 from bot.app import App
 from bot.delivery.worker import Delivery
 from bot.services.expiry import run_expiry
+from tests.bot.conftest import Ask
 from tests.bot.helpers import give_game_points
 from tests.fakes.telegram_server import FakeTelegram
 
 
-async def _player(app: App, fake: FakeTelegram, ask: Any, uid: int, nick: str, lang: str,
+async def _player(app: App, fake: FakeTelegram, ask: Ask, uid: int, nick: str, lang: str,
                   points: int, last_game: date) -> None:
     fake.user(uid, nick, language_code=lang)
     await ask(uid, "/start")
@@ -21,7 +22,7 @@ async def _player(app: App, fake: FakeTelegram, ask: Any, uid: int, nick: str, l
 
 
 async def test_expiry_warns_a_week_ahead_then_burns(
-    app: App, fake: FakeTelegram, ask: Any
+    app: App, fake: FakeTelegram, ask: Ask
 ) -> None:
     await _player(app, fake, ask, 90, "Oldie", "en", 12, date(2026, 1, 5))
     await _player(app, fake, ask, 91, "Старик", "ru", 4, date(2026, 1, 6))
@@ -57,12 +58,12 @@ async def test_expiry_warns_a_week_ahead_then_burns(
     assert report.burned == [91]
     assert (await fake.next_message(91)).said.startswith("Ваш ник и баллы сгорели")
     assert await s.db.ledger.balance(92) == 3
-    text = (await ask(91, "/balance")).text
+    text = (await ask(91, "/balance")).said
     assert "сгорели (2 месяца без игр)" in text
 
 
 async def test_expiry_skips_messages_to_players_who_blocked_the_bot(
-    app: App, fake: FakeTelegram, ask: Any
+    app: App, fake: FakeTelegram, ask: Ask
 ) -> None:
     await _player(app, fake, ask, 93, "Silent", "en", 5, date(2026, 1, 5))
     await app.services.db.players.set_bot_blocked(93, True)
@@ -79,13 +80,13 @@ async def test_daily_job_is_scheduled(app: App) -> None:
 
 
 async def test_the_daily_prune_drops_the_words_of_messages_sent_days_ago(
-        app: App, fake: FakeTelegram, ask: Any) -> None:
+        app: App, fake: FakeTelegram, ask: Ask) -> None:
     job = app.scheduler.get_job("outbox_prune")
     assert job is not None and "hour='7'" in str(job.trigger)
     assert app.settings.outbox_keep_days == 7
     fake.user(96, "Kept", language_code="en")
     answer = await ask(96, "/start")
-    assert "Kept" in answer.text
+    assert "Kept" in answer.said
     db = app.services.db
     assert any("Kept" in r["payload"] for r in await db.outbox.rows(96))
     assert await app.prune_outbox() == 0  # sent just now: kept whole
@@ -109,18 +110,18 @@ async def test_command_menus_per_scope_and_language(app: App, fake: FakeTelegram
     assert ("all_private_chats", "") in fake.commands  # fallback for other languages
 
 
-async def test_club_chat_uses_the_club_locale(app: App, fake: FakeTelegram, ask: Any) -> None:
+async def test_club_chat_uses_the_club_locale(app: App, fake: FakeTelegram, ask: Ask) -> None:
     club = fake.group(-500, "Клуб")
     fake.user(95, "Host", language_code="en")
     reply = await ask(95, "/help", chat_id=club.id)
-    assert reply.text.startswith("<b>Бот клуба «Мафия»</b>")  # DEFAULT_LOCALE=ru, not the user's
+    assert reply.said.startswith("<b>Бот клуба «Мафия»</b>")  # DEFAULT_LOCALE=ru, not the user's
     # Russian Telegram's button says «Запустить»; /top and /stats are named for the players
-    assert "нажмите «Запустить»" in reply.text and "/stats НИК" in reply.text
-    assert "/top" in reply.text and "«Старт»" not in reply.text
+    assert "нажмите «Запустить»" in reply.said and "/stats НИК" in reply.said
+    assert "/top" in reply.said and "«Старт»" not in reply.said
     stored = await app.services.db.clubs.get(-500)
     assert stored is not None and stored.title == "Клуб"
     await app.services.db.clubs.set_locale(-500, "en")
-    assert (await ask(95, "/help@mafia_test_bot", chat_id=-500)).text.startswith(
+    assert (await ask(95, "/help@mafia_test_bot", chat_id=-500)).said.startswith(
         "<b>Mafia club bot</b>"
     )
     assert (await ask(95, "/newgame", chat_id=-500)).text == (
@@ -129,20 +130,20 @@ async def test_club_chat_uses_the_club_locale(app: App, fake: FakeTelegram, ask:
 
 
 async def test_group_ignores_plain_text_and_points_private_commands_to_private(
-    app: App, fake: FakeTelegram, ask: Any
+    app: App, fake: FakeTelegram, ask: Ask
 ) -> None:
     fake.group(-501, "Club")
     fake.user(96, "P", language_code="en")
     await fake.send(96, "hello all", chat_id=-501)
     reply = await ask(96, "/balance", chat_id=-501)  # answered after the text was handled
-    assert reply.text.startswith("Эта команда работает в личном чате")  # the club: ru
+    assert reply.said.startswith("Эта команда работает в личном чате")  # the club: ru
     reply = await ask(96, "/help", chat_id=-501)
-    assert reply.text.startswith("<b>")
+    assert reply.said.startswith("<b>")
     assert len(fake.messages(-501)) == 2  # the plain text got no answer
 
 
 async def test_expiry_goes_on_after_an_unexpected_api_error(
-    app: App, fake: FakeTelegram, ask: Any
+    app: App, fake: FakeTelegram, ask: Ask
 ) -> None:
     """The first warning fails in a way nothing expects (the outbox retries every API error,
     so the failure here is an exception from inside the send): that player is warned on the

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import logging
 from pathlib import Path
-from typing import Any
 
 import pytest
 
@@ -21,7 +20,7 @@ from storage.spreadsheets.files import (
     write_csv,
     write_xlsx,
 )
-from tests.bot.conftest import ADMIN_ID
+from tests.bot.conftest import ADMIN_ID, Ask
 from tests.fakes.telegram_server import FakeTelegram
 from views.i18n import Translator
 
@@ -32,12 +31,12 @@ def fixture(name: str) -> bytes:
     return (FIXTURES / name).read_bytes()
 
 
-async def _admin(fake: FakeTelegram, ask: Any, language: str = "en") -> None:
+async def _admin(fake: FakeTelegram, ask: Ask, language: str = "en") -> None:
     fake.user(ADMIN_ID, "Admin", language_code=language)
     await ask(ADMIN_ID, "/start")
 
 
-async def _player(fake: FakeTelegram, ask: Any, tg_id: int, name: str) -> None:
+async def _player(fake: FakeTelegram, ask: Ask, tg_id: int, name: str) -> None:
     fake.user(tg_id, name, language_code="en")
     await ask(tg_id, "/start")
 
@@ -56,7 +55,7 @@ async def _state(app: App) -> tuple[object, ...]:
 
 
 async def test_libreoffice_xlsx_dry_run_apply_and_the_refused_rows_sent_again(
-        app: App, fake: FakeTelegram, ask: Any) -> None:
+        app: App, fake: FakeTelegram, ask: Ask) -> None:
     await _admin(fake, ask)
     await _player(fake, ask, 700, "Anna")
     sent = await fake.send_document(ADMIN_ID, "club.xlsx", fixture("club-ru.xlsx"),
@@ -102,7 +101,7 @@ async def test_libreoffice_xlsx_dry_run_apply_and_the_refused_rows_sent_again(
 
 
 async def test_excel_csv_in_windows_1251_said_in_russian(app: App, fake: FakeTelegram,
-                                                         ask: Any) -> None:
+                                                         ask: Ask) -> None:
     await _admin(fake, ask, "ru")
     sent = await fake.send_document(ADMIN_ID, "клуб.csv", fixture("club-ru-1251.csv"),
                                     caption="/import")
@@ -125,7 +124,7 @@ async def test_excel_csv_in_windows_1251_said_in_russian(app: App, fake: FakeTel
     assert (records["Борис"].points, records["Борис"].link_username) == (1200, "boris_m")
 
 
-async def test_google_sheets_csv(app: App, fake: FakeTelegram, ask: Any) -> None:
+async def test_google_sheets_csv(app: App, fake: FakeTelegram, ask: Ask) -> None:
     await _admin(fake, ask)
     await _player(fake, ask, 701, "Kate")
     await fake.send_document(ADMIN_ID, "Club - Sheet1.csv", fixture("club-en.csv"),
@@ -143,7 +142,7 @@ async def test_google_sheets_csv(app: App, fake: FakeTelegram, ask: Any) -> None
     assert await app.services.db.ledger.balance(701) == 300
 
 
-async def test_a_sheet_named_in_the_caption(app: App, fake: FakeTelegram, ask: Any) -> None:
+async def test_a_sheet_named_in_the_caption(app: App, fake: FakeTelegram, ask: Ask) -> None:
     await _admin(fake, ask)
     sent = await fake.send_document(ADMIN_ID, "club.xlsx", fixture("club-ru.xlsx"),
                                     caption="/import Архив")
@@ -160,7 +159,7 @@ async def test_a_sheet_named_in_the_caption(app: App, fake: FakeTelegram, ask: A
 
 
 async def test_whole_file_refusals_write_nothing(app: App, fake: FakeTelegram,
-                                                 ask: Any) -> None:
+                                                 ask: Ask) -> None:
     await _admin(fake, ask)
     before = await _state(app)
     many = write_csv(["nickname", "points"], [[f"Player{i}", 0] for i in range(MAX_ROWS + 1)])
@@ -186,7 +185,7 @@ async def test_whole_file_refusals_write_nothing(app: App, fake: FakeTelegram,
     assert "import" not in [a.action for a in await app.services.db.admin_log.recent(50)]
 
 
-async def test_export_xlsx_and_the_round_trip(app: App, fake: FakeTelegram, ask: Any) -> None:
+async def test_export_xlsx_and_the_round_trip(app: App, fake: FakeTelegram, ask: Ask) -> None:
     await _admin(fake, ask)
     await _player(fake, ask, 701, "Kate")
     await fake.send_document(ADMIN_ID, "club.csv", fixture("club-en.csv"),
@@ -219,7 +218,7 @@ async def test_export_xlsx_and_the_round_trip(app: App, fake: FakeTelegram, ask:
         assert "refused rows: 0" in report
         assert "no_shows" not in report  # the export's own column: skipped, not "ignored"
     assert await _state(app) == before
-    assert "Usage: <code>/export</code>" in (await ask(ADMIN_ID, "/export pdf")).text
+    assert "Usage: <code>/export</code>" in (await ask(ADMIN_ID, "/export pdf")).said
 
 
 def test_every_column_name_is_in_the_help_and_the_docs() -> None:
@@ -238,7 +237,7 @@ def test_every_column_name_is_in_the_help_and_the_docs() -> None:
 
 
 async def test_a_failed_download_never_logs_the_file_url(
-        app: App, fake: FakeTelegram, ask: Any, caplog: pytest.LogCaptureFixture) -> None:
+        app: App, fake: FakeTelegram, ask: Ask, caplog: pytest.LogCaptureFixture) -> None:
     """The file's URL holds the bot's token: a download that fails is logged without it."""
     await _admin(fake, ask)
     fake.file_status = 500
@@ -257,7 +256,7 @@ async def test_a_failed_download_never_logs_the_file_url(
     assert "Dry run" in (await fake.next_message(ADMIN_ID)).said
 
 
-async def test_a_long_report_stays_one_message(app: App, fake: FakeTelegram, ask: Any) -> None:
+async def test_a_long_report_stays_one_message(app: App, fake: FakeTelegram, ask: Ask) -> None:
     """40 refused rows with 300-character values would pass Telegram's 4096: the report stops
     listing in time; the refused rows' file has them all."""
     await _admin(fake, ask)

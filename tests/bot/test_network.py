@@ -12,7 +12,7 @@ import pytest
 
 from bot.app import App
 from storage.models import DEFAULT_FINE_CAPS, FineCaps
-from tests.bot.conftest import ADMIN_ID, FixedClock
+from tests.bot.conftest import ADMIN_ID, Ask, FixedClock
 from tests.fakes.telegram_server import FakeTelegram
 
 CLUB = -1007
@@ -31,7 +31,7 @@ async def network_actions(app: App) -> list[tuple[int, str, str]]:
             if a.action.startswith(("network_", "club_fine"))]
 
 
-async def test_network_caps_over_http(app: App, fake: FakeTelegram, ask: Any,
+async def test_network_caps_over_http(app: App, fake: FakeTelegram, ask: Ask,
                                       clock: FixedClock) -> None:
     db = app.services.db
     for uid, name in ((ADMIN_ID, "Owner"), (STRANGER, "Stranger"), (CLUB_ADMIN, "Clubby"),
@@ -54,9 +54,9 @@ async def test_network_caps_over_http(app: App, fake: FakeTelegram, ask: Any,
 
     # the owner: the dialog, a step down by a button
     dialog = await ask(ADMIN_ID, "/network")
-    assert "One foul's fine: at most 10 points" in dialog.text
-    assert "A player's fines in one game: at most 20 points." in dialog.text
-    assert "<code>/network fine_cap N</code>" in dialog.text
+    assert "One foul's fine: at most 10 points" in dialog.said
+    assert "A player's fines in one game: at most 20 points." in dialog.said
+    assert "<code>/network fine_cap N</code>" in dialog.said
     query = await fake.press(ADMIN_ID, dialog, button="🟨 −1")
     assert (await fake.callback_answer(query))["text"] == "Saved."
     assert "One foul's fine: at most 9 points" in (await fake.next_edit(ADMIN_ID)).said
@@ -79,12 +79,12 @@ async def test_network_caps_over_http(app: App, fake: FakeTelegram, ask: Any,
                         ("/network fine_cap 1001", "A cap is 0 to 1000 points."),
                         ("/network game_fine_cap 10001", "A cap is 0 to 10000 points."),
                         ("/network fine 3", "Usage: <code>/network</code>")):
-        assert (await ask(ADMIN_ID, bad)).text.startswith(answer), bad
+        assert (await ask(ADMIN_ID, bad)).said.startswith(answer), bad
     assert await db.network.fine_caps() == FineCaps(fine=5, game=25)
 
     # a network admin may; once revoked, its old dialog's button is refused
     await db.staff.grant_network_admin(NET_ADMIN, by=ADMIN_ID, now=clock())
-    assert (await ask(NET_ADMIN, "/network game_fine_cap 30")).text.startswith(
+    assert (await ask(NET_ADMIN, "/network game_fine_cap 30")).said.startswith(
         "🧮 A player's fines in one game are now at most 30 points (it was 25)")
     old = await ask(NET_ADMIN, "/network")
     await db.staff.revoke_network_admin(NET_ADMIN, by=ADMIN_ID, now=clock())

@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 from datetime import date
-from typing import Any
 
 from bot.app import App
 from bot.services.expiry import run_expiry
+from tests.bot.conftest import Ask
 from tests.bot.helpers import give_game_points
 from tests.fakes.telegram_server import FakeTelegram
 
@@ -27,7 +27,7 @@ async def test_expiry_burns_an_offline_account_without_a_message(
 
 
 async def test_no_spouse_proposal_to_an_offline_account(
-    app: App, fake: FakeTelegram, ask: Any
+    app: App, fake: FakeTelegram, ask: Ask
 ) -> None:
     ghost = await app.services.db.players.create_offline("Ghost", sex="f")
     fake.user(40, "Romeo", language_code="en")

@@ -14,6 +14,7 @@ from aiogram import Bot
 from bot.app import App, make_bot
 from bot.config import Settings
 from bot.delivery.sender import Limits, RateLimiter, TelegramSender
+from tests.bot.conftest import Ask
 from tests.fakes.telegram_server import FakeTelegram
 
 
@@ -266,7 +267,7 @@ async def test_limiter_cancelled_waiter_leaves_the_queue(time_: FakeTime) -> Non
 
 
 async def test_app_marks_player_who_blocked_the_bot(
-    app: App, fake: FakeTelegram, ask: Any
+    app: App, fake: FakeTelegram, ask: Ask
 ) -> None:
     fake.user(80, "Quiet", language_code="en")
     await ask(80, "/start")
@@ -288,7 +289,7 @@ async def test_app_marks_player_who_blocked_the_bot(
 
 
 async def test_a_buttons_answer_waits_retry_after_on_the_real_clock(
-    app: App, fake: FakeTelegram, ask: Any
+    app: App, fake: FakeTelegram, ask: Ask
 ) -> None:
     """A button's answer refused with a 429 is sent again after ``retry_after``: the app's
     sender sleeps it in real seconds (the fault sweep gives it a virtual clock instead)."""

@@ -17,7 +17,7 @@ import pytest
 
 from bot.app import App
 from bot.miniapp.photos import GiftPhotos, PhotoUnavailable, content_type
-from tests.bot.conftest import ADMIN_ID, HOST_ID, FixedClock
+from tests.bot.conftest import ADMIN_ID, HOST_ID, Ask, FixedClock
 from tests.bot.helpers import CLUB_ID
 from tests.bot.test_shop import NEO, TRIN, add_gift, request_gift, requests_of, setup
 from tests.fakes.telegram_server import FakeTelegram
@@ -109,7 +109,7 @@ async def call(http: aiohttp.ClientSession, method: str, path: str, body: Any,
 
 
 async def test_every_route_refuses_a_missing_forged_old_or_foreign_proof(
-        app: App, fake: FakeTelegram, ask: Any, clock: FixedClock,
+        app: App, fake: FakeTelegram, ask: Ask, clock: FixedClock,
         http: aiohttp.ClientSession) -> None:
     await setup(app, fake, ask)
     await add_gift(fake, ask)
@@ -147,7 +147,7 @@ async def test_every_route_refuses_a_missing_forged_old_or_foreign_proof(
 
 
 async def test_a_player_reads_only_its_own_record(
-        app: App, fake: FakeTelegram, ask: Any, clock: FixedClock,
+        app: App, fake: FakeTelegram, ask: Ask, clock: FixedClock,
         http: aiohttp.ClientSession) -> None:
     await setup(app, fake, ask)
     await add_gift(fake, ask)
@@ -178,7 +178,7 @@ async def test_a_player_reads_only_its_own_record(
 
 
 async def test_the_exchange_makes_the_commands_request_once(
-        app: App, fake: FakeTelegram, ask: Any, clock: FixedClock,
+        app: App, fake: FakeTelegram, ask: Ask, clock: FixedClock,
         http: aiohttp.ClientSession) -> None:
     await setup(app, fake, ask)
     await add_gift(fake, ask, stock=3)
@@ -231,7 +231,7 @@ async def test_the_exchange_makes_the_commands_request_once(
     {"gift": 2 ** 70, "price": 30, "club": CLUB_ID, "card": -1},
 ])
 async def test_a_malformed_exchange_is_400(
-        app: App, fake: FakeTelegram, ask: Any, clock: FixedClock,
+        app: App, fake: FakeTelegram, ask: Ask, clock: FixedClock,
         http: aiohttp.ClientSession, body: Any) -> None:
     await setup(app, fake, ask)
     await add_gift(fake, ask)
@@ -243,7 +243,7 @@ async def test_a_malformed_exchange_is_400(
 
 
 async def test_refused_exchanges_change_nothing(
-        app: App, fake: FakeTelegram, ask: Any, clock: FixedClock,
+        app: App, fake: FakeTelegram, ask: Ask, clock: FixedClock,
         http: aiohttp.ClientSession) -> None:
     await setup(app, fake, ask)
     await add_gift(fake, ask, price=30)
@@ -275,7 +275,7 @@ async def test_refused_exchanges_change_nothing(
 
 
 async def test_the_gifts_photo_comes_through_the_bot(
-        app: App, fake: FakeTelegram, ask: Any, clock: FixedClock,
+        app: App, fake: FakeTelegram, ask: Ask, clock: FixedClock,
         http: aiohttp.ClientSession) -> None:
     await setup(app, fake, ask)
     await add_gift(fake, ask)
@@ -302,7 +302,7 @@ async def test_the_gifts_photo_comes_through_the_bot(
 
 
 async def test_signing_up_for_an_evening(
-        app: App, fake: FakeTelegram, ask: Any, clock: FixedClock,
+        app: App, fake: FakeTelegram, ask: Ask, clock: FixedClock,
         http: aiohttp.ClientSession) -> None:
     await setup(app, fake, ask)
     evening = await announce(app, clock, tables=1, seats=1)
@@ -344,7 +344,7 @@ async def test_signing_up_for_an_evening(
 
 
 async def test_profile_and_the_menu_open_the_app(
-        app: App, fake: FakeTelegram, ask: Any) -> None:
+        app: App, fake: FakeTelegram, ask: Ask) -> None:
     await setup(app, fake, ask)
     reply = await ask(NEO, "/profile")
     buttons = [b for row in (reply.reply_markup or {}).get("inline_keyboard", []) for b in row]
@@ -357,7 +357,7 @@ async def test_profile_and_the_menu_open_the_app(
 @pytest.mark.parametrize("settings_overrides", [{"web_port": None, "web_url": PUBLIC},
                                                 {"web_port": PORT, "web_host": "127.0.0.1"}])
 async def test_no_button_where_the_app_cannot_open(
-        app: App, fake: FakeTelegram, ask: Any) -> None:
+        app: App, fake: FakeTelegram, ask: Ask) -> None:
     """Without WEB_PORT (nothing serves it) or an HTTPS WEB_URL (Telegram would not open it):
     no button under /profile, and the menu button is Telegram's own."""
     await setup(app, fake, ask)

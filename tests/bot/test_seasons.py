@@ -14,7 +14,7 @@ from bot.app import App
 from standing.rating import PROVISIONAL_GAMES
 from standing.seasons import Custom
 from storage import GamePoints
-from tests.bot.conftest import ADMIN_ID, FixedClock
+from tests.bot.conftest import ADMIN_ID, Ask, FixedClock
 from tests.fakes.telegram_server import FakeTelegram
 
 CLUB = -1007
@@ -48,7 +48,7 @@ async def won(app: App, winner: int, loser: int, ended_on: date, points: int) ->
                           ended_on=ended_on, points=[GamePoints(winner, points, "team_win")])
 
 
-async def test_the_networks_seasons_only_by_its_admins(app: App, fake: FakeTelegram, ask: Any,
+async def test_the_networks_seasons_only_by_its_admins(app: App, fake: FakeTelegram, ask: Ask,
                                                         clock: FixedClock) -> None:
     db = app.services.db
     for uid, name in ((ADMIN_ID, "Owner"), (STRANGER, "Stranger"), (CLUB_ADMIN, "Clubby")):
@@ -74,9 +74,9 @@ async def test_the_networks_seasons_only_by_its_admins(app: App, fake: FakeTeleg
         Custom(date(2026, 6, 1), date(2026, 8, 31), "Summer <cup>")]
     said = await ask(ADMIN_ID, "/network season 2026-08-01 2026-09-30")
     assert said.text == "That overlaps a season the network already set."
-    assert (await ask(ADMIN_ID, "/network season 2026-06")).text.startswith(
+    assert (await ask(ADMIN_ID, "/network season 2026-06")).said.startswith(
         "<code>/network season START END [NAME]</code>")
-    listing = (await ask(ADMIN_ID, "/network season")).text
+    listing = (await ask(ADMIN_ID, "/network season")).said
     assert "01.06.2026 – 31.08.2026 Summer &lt;cup&gt;" in listing
     log = [(a.admin_id, a.action, a.details) for a in await db.admin_log.recent(20)
            if a.action == "network_season"]
@@ -87,14 +87,14 @@ async def test_the_networks_seasons_only_by_its_admins(app: App, fake: FakeTeleg
 @pytest.mark.parametrize("settings_overrides", [{"web_url": "https://club.example"}],
                          indirect=True)
 async def test_season_shows_the_season_its_boards_and_the_hall_of_fame(
-        app: App, fake: FakeTelegram, ask: Any) -> None:
+        app: App, fake: FakeTelegram, ask: Ask) -> None:
     for uid, name, nick in ((ANN, "Ann", "Ann"), (BOB, "Bob", "Bob")):
         fake.user(uid, name, language_code="en")
         await ask(uid, "/start")
         await ask(uid, f"/nick {nick}")
     db = app.services.db
     await db.clubs.ensure(CLUB, title="Club", locale="en")
-    empty = (await ask(ANN, "/season")).text
+    empty = (await ask(ANN, "/season")).said
     assert empty.startswith("🗓 <b>Season Q1 2026</b> (01.01.2026 – 31.03.2026)\n"
                             "You have no counted game in this season yet.")
     assert "No counted game in this season yet." in empty
@@ -102,7 +102,7 @@ async def test_season_shows_the_season_its_boards_and_the_hall_of_fame(
     for _ in range(PROVISIONAL_GAMES):  # the last quarter of 2025: Ann wins every game
         await won(app, ANN, BOB, date(2025, 12, 31), 3)
     await won(app, BOB, ANN, date(2026, 1, 1), 5)  # this season: Bob's one win
-    text = (await ask(ANN, "/season")).text
+    text = (await ask(ANN, "/season")).said
     assert text.startswith("🗓 <b>Season Q1 2026</b> (01.01.2026 – 31.03.2026)\n"
                            "You this season: rating <b>")
     assert "(1 game), 0 points." in text
@@ -116,5 +116,5 @@ async def test_season_shows_the_season_its_boards_and_the_hall_of_fame(
     assert "<b>Network</b> — the season's points\n1. Ann — 30" in fame
     assert text.endswith("Seasons and the Hall of Fame: https://club.example/season")
     fake.group(CLUB, "Club")
-    in_club = (await ask(BOB, "/season", chat_id=CLUB)).text
+    in_club = (await ask(BOB, "/season", chat_id=CLUB)).said
     assert "You this season: rating" in in_club and "(1 game), 5 points." in in_club

@@ -18,7 +18,7 @@ import pytest
 from bot.app import App
 from bot.services.shop import ShopCb
 from storage.models import Gift, GiftRequest
-from tests.bot.conftest import ADMIN_ID, FixedClock
+from tests.bot.conftest import ADMIN_ID, Ask, FixedClock
 from tests.bot.helpers import CLUB_ID, give_game_points
 from tests.fakes.telegram_server import FakeTelegram, SentMessage
 from tests.game.flow import wait_until
@@ -36,7 +36,7 @@ async def settings_overrides(request: pytest.FixtureRequest) -> dict[str, Any]:
     return wanted
 
 
-async def setup(app: App, fake: FakeTelegram, ask: Any, points: int = 50) -> None:
+async def setup(app: App, fake: FakeTelegram, ask: Ask, points: int = 50) -> None:
     fake.user(ADMIN_ID, "Admin", language_code="en")
     fake.user(NEO, "Neo", language_code="en")
     fake.user(TRIN, "Трин", language_code="ru")
@@ -49,7 +49,7 @@ async def setup(app: App, fake: FakeTelegram, ask: Any, points: int = 50) -> Non
             await app.services.db.games.set_status(game_id, "finished")
 
 
-async def add_gift(fake: FakeTelegram, ask: Any, price: int = 30, stock: int = 2,
+async def add_gift(fake: FakeTelegram, ask: Ask, price: int = 30, stock: int = 2,
                    name: str = "Mug <3") -> SentMessage:
     reply: SentMessage = await ask(ADMIN_ID, f"/gift_add {price} {stock} {name}")
     assert reply.text is not None and "is on sale" in reply.text, reply.text
@@ -62,7 +62,7 @@ async def gift(app: App, gift_id: int = 1) -> Gift:
     return found
 
 
-async def open_card(fake: FakeTelegram, ask: Any, uid: int, name: str) -> SentMessage:
+async def open_card(fake: FakeTelegram, ask: Ask, uid: int, name: str) -> SentMessage:
     """``/gifts``, then the gift's button: its card."""
     catalogue = await ask(uid, "/gifts")
     await fake.press(uid, catalogue, button=name)
@@ -76,7 +76,7 @@ async def confirm_markup(fake: FakeTelegram, uid: int, card: SentMessage,
     return await fake.next_edit(uid)
 
 
-async def request_gift(fake: FakeTelegram, ask: Any, uid: int = NEO, name: str = "Mug",
+async def request_gift(fake: FakeTelegram, ask: Ask, uid: int = NEO, name: str = "Mug",
                        exchange: str = "Exchange", yes: str = "Yes"
                        ) -> tuple[SentMessage, SentMessage]:
     """The whole Exchange of ``uid``: the player's "request sent" and the admin's notice."""
@@ -104,7 +104,7 @@ async def requests_of(app: App, tg_id: int) -> list[GiftRequest]:
 # ---------------------------------------------------------------------- the whole way
 
 
-async def test_from_the_catalogue_to_handed_over(app: App, fake: FakeTelegram, ask: Any) -> None:
+async def test_from_the_catalogue_to_handed_over(app: App, fake: FakeTelegram, ask: Ask) -> None:
     await setup(app, fake, ask)
     added = await add_gift(fake, ask)
     assert added.text is not None and added.text.startswith("Gift “Mug &lt;3” is on sale.")
@@ -149,7 +149,7 @@ async def test_from_the_catalogue_to_handed_over(app: App, fake: FakeTelegram, a
     assert "Gift: “Mug &lt;3”, 30 points (reserved; balance 50)" in notice.text
     assert [text for text, _ in notice.buttons()] == ["✅ Handed over", "✖ Cancel"]
     hand = notice.button_data("Handed over")
-    balance = (await ask(NEO, "/balance")).text
+    balance = (await ask(NEO, "/balance")).said
     assert balance is not None
     assert "Reserved for gift requests: 30 points; available: 20 points." in balance
     assert await app.services.db.ledger.balance(NEO) == 50  # no ledger row yet
@@ -167,7 +167,7 @@ async def test_from_the_catalogue_to_handed_over(app: App, fake: FakeTelegram, a
     row = (await app.services.db.ledger.recent(NEO, 1))[0]
     assert (row.kind, row.points, row.reason, row.admin_id) == ("redeem", -30, "Mug <3", ADMIN_ID)
     assert ((await gift(app)).stock, (await gift(app)).reserved) == (1, 0)
-    balance = (await ask(NEO, "/balance")).text
+    balance = (await ask(NEO, "/balance")).said
     assert balance is not None and "-30  gift: Mug &lt;3" in balance
     assert "Reserved" not in balance
 
@@ -180,7 +180,7 @@ async def test_from_the_catalogue_to_handed_over(app: App, fake: FakeTelegram, a
 
 
 async def test_a_request_is_confirmed_to_a_player_once_marked_as_gone(
-        app: App, fake: FakeTelegram, ask: Any) -> None:
+        app: App, fake: FakeTelegram, ask: Ask) -> None:
     """An old failed send marked the player as having blocked the bot; its press of Yes says
     otherwise: "request sent" arrives, with Withdraw."""
     await setup(app, fake, ask)
@@ -192,7 +192,7 @@ async def test_a_request_is_confirmed_to_a_player_once_marked_as_gone(
 
 
 async def test_a_photo_telegram_no_longer_takes_leaves_the_card_a_text(
-        app: App, fake: FakeTelegram, ask: Any) -> None:
+        app: App, fake: FakeTelegram, ask: Ask) -> None:
     await setup(app, fake, ask)
     await add_gift(fake, ask)
     await fake.send_photo(ADMIN_ID, caption="/gift_photo 1")
@@ -204,7 +204,7 @@ async def test_a_photo_telegram_no_longer_takes_leaves_the_card_a_text(
     assert [text for text, _ in card.buttons()] == ["Exchange for 30 points"]
 
 
-async def test_a_cancel_frees_the_points(app: App, fake: FakeTelegram, ask: Any) -> None:
+async def test_a_cancel_frees_the_points(app: App, fake: FakeTelegram, ask: Ask) -> None:
     await setup(app, fake, ask)
     await add_gift(fake, ask)
     sent, notice = await request_gift(fake, ask, TRIN, exchange="Обменять", yes="Да")
@@ -225,7 +225,7 @@ async def test_a_cancel_frees_the_points(app: App, fake: FakeTelegram, ask: Any)
     assert await app.services.db.ledger.balance(TRIN) == 50
 
 
-async def test_the_player_withdraws_a_request(app: App, fake: FakeTelegram, ask: Any) -> None:
+async def test_the_player_withdraws_a_request(app: App, fake: FakeTelegram, ask: Ask) -> None:
     await setup(app, fake, ask)
     await add_gift(fake, ask)
     sent, notice = await request_gift(fake, ask)
@@ -245,7 +245,7 @@ async def test_the_player_withdraws_a_request(app: App, fake: FakeTelegram, ask:
 
 @pytest.mark.parametrize("settings_overrides", [{"gift_request_days": 3}], indirect=True)
 async def test_a_request_not_handed_over_in_time_expires(
-        app: App, fake: FakeTelegram, ask: Any, clock: FixedClock) -> None:
+        app: App, fake: FakeTelegram, ask: Ask, clock: FixedClock) -> None:
     await setup(app, fake, ask)
     await add_gift(fake, ask)
     sent, _ = await request_gift(fake, ask)
@@ -284,7 +284,7 @@ async def test_the_periodic_job_is_armed_beside_the_expiry(app: App) -> None:
 @pytest.mark.parametrize("settings_overrides", [{}, {"backend": "postgresql"}],
                          indirect=True, ids=["sqlite", "postgresql"])
 async def test_the_last_item_pressed_by_two_players_at_once_goes_to_one(
-        app: App, fake: FakeTelegram, ask: Any) -> None:
+        app: App, fake: FakeTelegram, ask: Ask) -> None:
     await setup(app, fake, ask)
     await add_gift(fake, ask, stock=1)
     neo = await confirm_markup(fake, NEO, await open_card(fake, ask, NEO, "Mug"))
@@ -304,7 +304,7 @@ async def test_the_last_item_pressed_by_two_players_at_once_goes_to_one(
     loser = TRIN if requests[0].tg_id == NEO else NEO
     assert await app.services.db.gift_requests.reserved(loser) == 0
     # and the catalogue says so to the one who did not get it
-    catalogue = (await ask(loser, "/gifts")).text
+    catalogue = (await ask(loser, "/gifts")).said
     assert catalogue is not None
     assert "left: 0 (out of stock)" in catalogue or "осталось: 0 (закончился)" in catalogue
 
@@ -312,7 +312,7 @@ async def test_the_last_item_pressed_by_two_players_at_once_goes_to_one(
 # ---------------------------------------------------------------------- burns
 
 
-async def test_a_block_burns_an_open_request(app: App, fake: FakeTelegram, ask: Any) -> None:
+async def test_a_block_burns_an_open_request(app: App, fake: FakeTelegram, ask: Ask) -> None:
     await setup(app, fake, ask)
     await add_gift(fake, ask)
     sent, notice = await request_gift(fake, ask)
@@ -336,14 +336,14 @@ async def test_a_block_burns_an_open_request(app: App, fake: FakeTelegram, ask: 
 
 
 async def test_the_two_months_expiry_burns_an_open_request(
-        app: App, fake: FakeTelegram, ask: Any, clock: FixedClock) -> None:
+        app: App, fake: FakeTelegram, ask: Ask, clock: FixedClock) -> None:
     await setup(app, fake, ask)
     await add_gift(fake, ask)
     await request_gift(fake, ask, TRIN, exchange="Обменять", yes="Да")
     clock.now = datetime(2026, 4, 30, 12, tzinfo=UTC)  # the day before: nothing burns
     await app.daily_expiry()
     assert [r.status for r in await requests_of(app, TRIN)] == ["open"]
-    warning = (await fake.next_message(TRIN)).text
+    warning = (await fake.next_message(TRIN)).said
     assert warning is not None and warning.startswith("⏳")
     assert warning.endswith("Из них в резерве по открытым заявкам на подарки: 30 баллов. Если"
                             " подарки не выдадут до этого дня, заявки тоже закроются.")
@@ -363,7 +363,7 @@ async def test_the_two_months_expiry_burns_an_open_request(
 # ---------------------------------------------------------------------- refusals
 
 
-async def test_a_blocked_account_is_refused(app: App, fake: FakeTelegram, ask: Any) -> None:
+async def test_a_blocked_account_is_refused(app: App, fake: FakeTelegram, ask: Ask) -> None:
     await setup(app, fake, ask)
     await add_gift(fake, ask)
     card = await open_card(fake, ask, NEO, "Mug")
@@ -383,7 +383,7 @@ async def test_a_blocked_account_is_refused(app: App, fake: FakeTelegram, ask: A
 
 @pytest.mark.parametrize("settings_overrides", [{"admin_ids": frozenset()}], indirect=True)
 async def test_without_admins_the_exchange_is_closed(app: App, fake: FakeTelegram,
-                                                     ask: Any) -> None:
+                                                     ask: Ask) -> None:
     await setup(app, fake, ask)
     # a gift kept from when the bot had admins
     await app.services.db.gifts.add("Mug", 30, 2, admin_id=ADMIN_ID,
@@ -407,7 +407,7 @@ async def test_without_admins_the_exchange_is_closed(app: App, fake: FakeTelegra
         in catalogue.text and "(обмен закрыт)" in catalogue.text
 
 
-async def test_what_the_player_is_refused(app: App, fake: FakeTelegram, ask: Any) -> None:
+async def test_what_the_player_is_refused(app: App, fake: FakeTelegram, ask: Ask) -> None:
     await setup(app, fake, ask, points=40)
     await add_gift(fake, ask, price=30, stock=5)
     await add_gift(fake, ask, price=100, stock=5, name="Hoodie")
@@ -449,7 +449,7 @@ async def test_what_the_player_is_refused(app: App, fake: FakeTelegram, ask: Any
 
 
 async def test_a_non_admin_pressing_an_admins_button(app: App, fake: FakeTelegram,
-                                                     ask: Any) -> None:
+                                                     ask: Ask) -> None:
     await setup(app, fake, ask)
     await add_gift(fake, ask)
     sent, notice = await request_gift(fake, ask)
@@ -481,7 +481,7 @@ async def test_a_non_admin_pressing_an_admins_button(app: App, fake: FakeTelegra
     ("/gift_retire", "Usage: <code>/gift_retire ID</code>"),
     ("/gift_restore x", "Usage: <code>/gift_restore ID</code>"),
 ])
-async def test_malformed_catalogue_commands(app: App, fake: FakeTelegram, ask: Any,
+async def test_malformed_catalogue_commands(app: App, fake: FakeTelegram, ask: Ask,
                                             command: str, expected: str) -> None:
     await setup(app, fake, ask)
     await add_gift(fake, ask)
@@ -495,7 +495,7 @@ async def test_malformed_catalogue_commands(app: App, fake: FakeTelegram, ask: A
 
 @pytest.mark.parametrize("command", ["/shop", "/gift_add 30 1 Mug", "/gift_edit 1 price 3",
                                      "/gift_retire 1", "/gift_requests"])
-async def test_catalogue_commands_are_for_admins(app: App, fake: FakeTelegram, ask: Any,
+async def test_catalogue_commands_are_for_admins(app: App, fake: FakeTelegram, ask: Ask,
                                                  command: str) -> None:
     await setup(app, fake, ask)
     await add_gift(fake, ask)
@@ -507,7 +507,7 @@ async def test_catalogue_commands_are_for_admins(app: App, fake: FakeTelegram, a
 # ---------------------------------------------------------------------- the admins' dialog
 
 
-async def test_the_catalogue_dialog(app: App, fake: FakeTelegram, ask: Any) -> None:
+async def test_the_catalogue_dialog(app: App, fake: FakeTelegram, ask: Ask) -> None:
     await setup(app, fake, ask)
     page = await ask(ADMIN_ID, "/shop")
     assert page.text is not None and page.text.startswith("<b>🛍 Gift catalogue</b>: 0 gifts")
@@ -535,7 +535,7 @@ async def test_the_catalogue_dialog(app: App, fake: FakeTelegram, ask: Any) -> N
     assert (await fake.next_message(ADMIN_ID)).text == (
         "Send the new price of “Cap &lt;b&gt;” in points (now 20). Open requests keep the price"
         " they reserved.")
-    assert (await ask(ADMIN_ID, "25")).text.startswith(
+    assert (await ask(ADMIN_ID, "25")).said.startswith(
         "Gift “Cap &lt;b&gt;” changed.")
     assert (await gift(app)).price == 25
     # asked, then called off: the next text is no value any more
@@ -551,7 +551,7 @@ async def test_the_catalogue_dialog(app: App, fake: FakeTelegram, ask: Any) -> N
     assert "· off sale" in (await fake.next_edit(ADMIN_ID)).body
     assert not (await gift(app)).active
     assert "Cap" not in ((await ask(NEO, "/gifts")).text or "")
-    assert (await ask(ADMIN_ID, "/gift_restore 1")).text.startswith(
+    assert (await ask(ADMIN_ID, "/gift_restore 1")).said.startswith(
         "Gift “Cap &lt;b&gt;” is back on sale.")
     assert (await gift(app)).active
     actions = [a.action for a in await app.services.db.admin_log.recent(20)]
@@ -559,7 +559,7 @@ async def test_the_catalogue_dialog(app: App, fake: FakeTelegram, ask: Any) -> N
 
 
 async def test_a_new_gifts_photo_skipped_and_a_photo_by_reply(app: App, fake: FakeTelegram,
-                                                              ask: Any) -> None:
+                                                              ask: Ask) -> None:
     await setup(app, fake, ask)
     page = await ask(ADMIN_ID, "/shop")
     await fake.press(ADMIN_ID, page, button="New gift")
@@ -590,7 +590,7 @@ async def test_a_new_gifts_photo_skipped_and_a_photo_by_reply(app: App, fake: Fa
 
 
 async def test_the_open_requests_list_hands_over_too(app: App, fake: FakeTelegram,
-                                                     ask: Any) -> None:
+                                                     ask: Ask) -> None:
     await setup(app, fake, ask)
     assert (await ask(ADMIN_ID, "/gift_requests")).text == "No open gift requests."
     await add_gift(fake, ask)
@@ -607,21 +607,21 @@ async def test_the_open_requests_list_hands_over_too(app: App, fake: FakeTelegra
 # ---------------------------------------------------------------------- /redeem, /export, /help
 
 
-async def test_redeem_leaves_the_reserved_points(app: App, fake: FakeTelegram, ask: Any) -> None:
+async def test_redeem_leaves_the_reserved_points(app: App, fake: FakeTelegram, ask: Ask) -> None:
     await setup(app, fake, ask)
     await add_gift(fake, ask)
     await request_gift(fake, ask)
     assert (await ask(ADMIN_ID, "/redeem Neo 25 pen")).text == (
         "<b>Neo</b> has 50 points, 30 points of them reserved by open gift requests: at most 20"
         " can be taken now, not 25. Cancel a request first (/gift_requests).")
-    assert (await ask(ADMIN_ID, "/adjust Neo -21 typo")).text.startswith(
+    assert (await ask(ADMIN_ID, "/adjust Neo -21 typo")).said.startswith(
         "<b>Neo</b> has 50 points, 30 points of them reserved")
     reply = await ask(ADMIN_ID, "/redeem Neo 20 pen")
     assert reply.text == "Redeemed 20 points from <b>Neo</b> (pen). Balance: 30."
     assert await app.services.db.ledger.balance(NEO) == 30
 
 
-async def test_export_includes_the_requests(app: App, fake: FakeTelegram, ask: Any) -> None:
+async def test_export_includes_the_requests(app: App, fake: FakeTelegram, ask: Ask) -> None:
     await setup(app, fake, ask)
     await add_gift(fake, ask)
     await request_gift(fake, ask)
@@ -647,7 +647,7 @@ async def test_export_includes_the_requests(app: App, fake: FakeTelegram, ask: A
     assert fake.unread(ADMIN_ID) == []  # the workbook holds them: no second file
 
 
-async def test_help_and_menus_name_the_shop(app: App, fake: FakeTelegram, ask: Any) -> None:
+async def test_help_and_menus_name_the_shop(app: App, fake: FakeTelegram, ask: Ask) -> None:
     await setup(app, fake, ask)
     player_help = (await ask(NEO, "/help")).text or ""
     assert "/gifts — the gift shop" in player_help and "/gift_add" not in player_help
@@ -662,7 +662,7 @@ async def test_help_and_menus_name_the_shop(app: App, fake: FakeTelegram, ask: A
 FAR, CLUB_ADMIN, FAR_ADMIN, MORPH = -1002, 73, 74, 75
 
 
-async def two_clubs(app: App, fake: FakeTelegram, ask: Any) -> None:
+async def two_clubs(app: App, fake: FakeTelegram, ask: Ask) -> None:
     """NEO's points come from "Club"; "Far" is approved too; each club has its admin."""
     await setup(app, fake, ask)
     db, now = app.services.db, app.services.accounts.clock()
@@ -676,7 +676,7 @@ async def two_clubs(app: App, fake: FakeTelegram, ask: Any) -> None:
 
 
 async def test_a_request_goes_to_the_admins_of_the_club_where_it_is_collected(
-        app: App, fake: FakeTelegram, ask: Any) -> None:
+        app: App, fake: FakeTelegram, ask: Ask) -> None:
     await two_clubs(app, fake, ask)
     await add_gift(fake, ask)
     card = await open_card(fake, ask, NEO, "Mug")
@@ -711,7 +711,7 @@ async def test_a_request_goes_to_the_admins_of_the_club_where_it_is_collected(
 
 
 async def test_a_player_without_a_counted_game_chooses_the_club_first(
-        app: App, fake: FakeTelegram, ask: Any) -> None:
+        app: App, fake: FakeTelegram, ask: Ask) -> None:
     await two_clubs(app, fake, ask)
     fake.user(MORPH, "Морфеус", language_code="ru")  # moved in: points, no game played yet
     await ask(MORPH, "/start")

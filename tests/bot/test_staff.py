@@ -12,7 +12,7 @@ import pytest
 
 from bot.app import App
 from storage.models import CLUB_APPROVED, CLUB_PENDING
-from tests.bot.conftest import ADMIN_ID, FixedClock
+from tests.bot.conftest import ADMIN_ID, Ask, FixedClock
 from tests.fakes.telegram_server import FakeTelegram
 
 CLUB, OTHER = -1007, -1008
@@ -32,14 +32,14 @@ async def staff_log(app: App) -> list[tuple[int, str, str]]:
             if a.action.startswith(wanted)][::-1]
 
 
-async def test_staff_by_role_over_http(app: App, fake: FakeTelegram, ask: Any,
+async def test_staff_by_role_over_http(app: App, fake: FakeTelegram, ask: Ask,
                                        clock: FixedClock) -> None:
     db = app.services.db
     for uid, nick in ((ADMIN_ID, "Boss"), (STRANGER, "Stranger"), (CLUB_ADMIN, "Clubby"),
                       (NET_ADMIN, "Netty"), (HOSTY, "Hosty")):
         fake.user(uid, nick, language_code="en")
         await ask(uid, "/start")
-        assert "Your nickname is now" in (await ask(uid, f"/nick {nick}")).text
+        assert "Your nickname is now" in (await ask(uid, f"/nick {nick}")).said
     for chat_id, title in ((CLUB, "Club"), (OTHER, "Other")):
         fake.group(chat_id, title)
         await db.clubs.ensure(chat_id, title=title, locale="en")
@@ -48,9 +48,9 @@ async def test_staff_by_role_over_http(app: App, fake: FakeTelegram, ask: Any,
 
     # a stranger manages nobody and names nobody
     assert (await ask(STRANGER, "/staff")).text == "You manage nobody on the network's staff."
-    assert (await ask(STRANGER, "/staff admin add Stranger")).text.startswith(
+    assert (await ask(STRANGER, "/staff admin add Stranger")).said.startswith(
         "Only the network's owners can name or remove network admins.")
-    assert (await ask(STRANGER, f"/staff host {CLUB} add Stranger")).text.startswith(
+    assert (await ask(STRANGER, f"/staff host {CLUB} add Stranger")).said.startswith(
         "Only this club's admins and the network's admins can name its hosts.")
     assert await db.staff.network_admins() == [] and await db.clubs.hosts(CLUB) == []
 
@@ -61,12 +61,12 @@ async def test_staff_by_role_over_http(app: App, fake: FakeTelegram, ask: Any,
     assert told.said.startswith("✅ You are now a network admin (named by Boss).")
     assert (await ask(ADMIN_ID, "/staff admin add Netty")).text == \
         "Netty is a network admin already: nothing changed."
-    assert (await ask(ADMIN_ID, "/staff admin remove Boss")).text.startswith(
+    assert (await ask(ADMIN_ID, "/staff admin remove Boss")).said.startswith(
         "Boss is an owner of the network (ADMIN_IDS)")
     assert await db.staff.network_admins() == [NET_ADMIN]
 
     # the network admin names a club admin, but no network admin
-    assert (await ask(NET_ADMIN, "/staff admin add Hosty")).text.startswith(
+    assert (await ask(NET_ADMIN, "/staff admin add Hosty")).said.startswith(
         "Only the network's owners")
     said = await ask(NET_ADMIN, f"/staff clubadmin {CLUB} add Clubby")
     assert said.text == "✅ Clubby is now an admin of the club “Club”; they were told."
@@ -74,19 +74,19 @@ async def test_staff_by_role_over_http(app: App, fake: FakeTelegram, ask: Any,
         (await fake.next_message(CLUB_ADMIN)).said
 
     # the club admin names a host of their club, in private and in the club chat; not elsewhere
-    assert (await ask(CLUB_ADMIN, f"/staff host {CLUB} add Hosty")).text.startswith("✅ Hosty")
+    assert (await ask(CLUB_ADMIN, f"/staff host {CLUB} add Hosty")).said.startswith("✅ Hosty")
     assert "a host of the club “Club”" in (await fake.next_message(HOSTY)).said
-    assert (await ask(CLUB_ADMIN, f"/staff clubadmin {CLUB} add Hosty")).text.startswith(
+    assert (await ask(CLUB_ADMIN, f"/staff clubadmin {CLUB} add Hosty")).said.startswith(
         "Only the network's admins can name or remove a club's admins.")
-    assert (await ask(CLUB_ADMIN, f"/staff host {OTHER} add Hosty")).text.startswith(
+    assert (await ask(CLUB_ADMIN, f"/staff host {OTHER} add Hosty")).said.startswith(
         "Only this club's admins")
-    assert (await ask(CLUB_ADMIN, "/staff host add Stranger", chat_id=CLUB)).text.startswith(
+    assert (await ask(CLUB_ADMIN, "/staff host add Stranger", chat_id=CLUB)).said.startswith(
         "✅ Stranger is now a host")
     assert await db.clubs.hosts(CLUB) == [STRANGER, HOSTY]
     assert await db.clubs.hosts(OTHER) == []
     for bad in ("/staff host add", f"/staff host {CLUB} promote Hosty", "/staff boss add X",
                 "/staff host add Hosty"):
-        assert (await ask(CLUB_ADMIN, bad)).text.startswith("Usage, in a private chat"), bad
+        assert (await ask(CLUB_ADMIN, bad)).said.startswith("Usage, in a private chat"), bad
 
     # the dialog: the club's page, a host removed by its ✖, the chat admins' switch
     dialog = await ask(CLUB_ADMIN, "/staff")
@@ -115,16 +115,16 @@ async def test_staff_by_role_over_http(app: App, fake: FakeTelegram, ask: Any,
         (await fake.next_message(NET_ADMIN)).said
     query = await fake.press(NET_ADMIN, old, button="🏠 Other")
     assert (await fake.callback_answer(query))["text"].startswith("Only this club's admins")
-    assert (await ask(NET_ADMIN, f"/staff clubadmin {OTHER} add Netty")).text.startswith(
+    assert (await ask(NET_ADMIN, f"/staff clubadmin {OTHER} add Netty")).said.startswith(
         "Only the network's admins")
     assert await db.staff.club_admins(OTHER) == []
 
     # /help: a club admin's commands for their club; the owner's; a stranger's own only
-    helped = (await ask(CLUB_ADMIN, "/help")).text
+    helped = (await ask(CLUB_ADMIN, "/help")).said
     assert "<b>Club admin</b> (Club)" in helped and "/staff host CHAT_ID add|remove NICK" in helped
-    owner_help = (await ask(ADMIN_ID, "/help")).text
+    owner_help = (await ask(ADMIN_ID, "/help")).said
     assert "/network — the caps on fines" in owner_help and "/staff clubadmin" in owner_help
-    stranger_help = (await ask(STRANGER, "/help")).text
+    stranger_help = (await ask(STRANGER, "/help")).said
     assert "Club admin" not in stranger_help and "/network" not in stranger_help
 
     assert await staff_log(app) == [

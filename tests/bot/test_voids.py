@@ -14,7 +14,7 @@ import pytest
 from bot.app import App
 from bot.services.voids import VoidCb
 from storage import Database, GamePoints
-from tests.bot.conftest import ADMIN_ID, FixedClock
+from tests.bot.conftest import ADMIN_ID, Ask, FixedClock
 from tests.fakes.telegram_server import FakeTelegram, SentMessage
 
 CLUB, OTHER_CLUB = -1001, -1002
@@ -32,7 +32,7 @@ async def settings_overrides(request: pytest.FixtureRequest) -> dict[str, Any]:
     return wanted
 
 
-async def setup(app: App, fake: FakeTelegram, ask: Any) -> None:
+async def setup(app: App, fake: FakeTelegram, ask: Ask) -> None:
     """Two approved clubs, each with its admin; two players and a stranger, all registered."""
     db = app.services.db
     for uid, name in ((ADMIN_ID, "Admin"), (NEO, "Neo"), (TRIN, "Трин"), (STRANGER, "Eve"),
@@ -80,7 +80,7 @@ async def untouched(app: App, game_id: int, balances: dict[int, int]) -> None:
 
 @BACKENDS
 async def test_a_network_admin_voids_a_game_once_and_every_player_hears(
-        app: App, fake: FakeTelegram, ask: Any, clock: FixedClock) -> None:
+        app: App, fake: FakeTelegram, ask: Ask, clock: FixedClock) -> None:
     await setup(app, fake, ask)
     db = app.services.db
     earlier = await played(db, clock.now - timedelta(days=20), {NEO: 3})
@@ -106,13 +106,13 @@ async def test_a_network_admin_voids_a_game_once_and_every_player_hears(
     assert (await db.ledger.balance(NEO), await db.ledger.balance(TRIN)) == (3, 0)
     assert len([a for a in await db.admin_log.recent(50) if a.action == "void"]) == 1
     assert (await ask(ADMIN_ID, "/void")).text is not None  # the usage
-    assert "Usage" in (await ask(ADMIN_ID, f"/void {game_id}")).text
+    assert "Usage" in (await ask(ADMIN_ID, f"/void {game_id}")).said
     assert (await ask(ADMIN_ID, "/void 999 x")).text == "There is no game #999."
 
 
 @BACKENDS
 async def test_a_stranger_another_clubs_admin_and_a_late_club_admin_change_nothing(
-        app: App, fake: FakeTelegram, ask: Any, clock: FixedClock) -> None:
+        app: App, fake: FakeTelegram, ask: Ask, clock: FixedClock) -> None:
     await setup(app, fake, ask)
     db = app.services.db
     old = await played(db, clock.now - timedelta(days=8), {NEO: 5})
@@ -137,7 +137,7 @@ async def test_a_stranger_another_clubs_admin_and_a_late_club_admin_change_nothi
 
 @BACKENDS
 async def test_an_appeal_reaches_the_clubs_and_the_networks_admins_and_is_decided_once(
-        app: App, fake: FakeTelegram, ask: Any, clock: FixedClock) -> None:
+        app: App, fake: FakeTelegram, ask: Ask, clock: FixedClock) -> None:
     await setup(app, fake, ask)
     db = app.services.db
     game_id = await played(db, clock.now - timedelta(hours=47), {NEO: 6, TRIN: 2})
@@ -185,7 +185,7 @@ async def test_an_appeal_reaches_the_clubs_and_the_networks_admins_and_is_decide
 
 
 async def test_an_appeal_late_or_by_someone_not_seated_is_refused(
-        app: App, fake: FakeTelegram, ask: Any, clock: FixedClock) -> None:
+        app: App, fake: FakeTelegram, ask: Ask, clock: FixedClock) -> None:
     await setup(app, fake, ask)
     db = app.services.db
     late = await played(db, clock.now - timedelta(hours=49), {NEO: 6})
@@ -200,7 +200,7 @@ async def test_an_appeal_late_or_by_someone_not_seated_is_refused(
 
 
 async def test_a_friendly_game_is_neither_voided_nor_appealed(
-        app: App, fake: FakeTelegram, ask: Any, clock: FixedClock) -> None:
+        app: App, fake: FakeTelegram, ask: Ask, clock: FixedClock) -> None:
     await setup(app, fake, ask)
     db = app.services.db
     await db.clubs.ensure(-1009, title="Pending", locale="en")
