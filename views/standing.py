@@ -80,12 +80,14 @@ def percent(rate: float | None) -> str:
     return "—" if rate is None else f"{round(100 * rate)}%"
 
 
-def compared_line(tr: Translator, locale: str, c: Compared, name: str) -> str:
-    """One card's or side's line: the player's games and win rate beside everyone's."""
+def compared_line(tr: Translator, locale: str, c: Compared, name: str, *,
+                  card: bool = True) -> str:
+    """One card's or side's line: the player's games and win rate beside everyone's (a card
+    with fewer than ``MIN_ROLE_GAMES`` games says so)."""
     return tr.t(locale, "standing.roles.line", name=Safe(name), games=c.mine.games,
                 wins=c.mine.wins, rate=percent(c.mine.rate), everyone=percent(c.everyone.rate),
                 everyone_games=c.everyone.games) + (
-        tr.t(locale, "standing.roles.few") if c.mine.games < MIN_ROLE_GAMES else "")
+        tr.t(locale, "standing.roles.few") if card and c.mine.games < MIN_ROLE_GAMES else "")
 
 
 def kills_line(tr: Translator, locale: str, by_role: Mapping[str, int]) -> str:
@@ -112,7 +114,7 @@ def profile_lines(tr: Translator, locale: str, found: RolesAndRivals) -> list[st
     lines += [compared_line(tr, locale, c, tr.t(locale, f"game.role.{c.name}"))
               for c in found.cards]
     lines.append(tr.t(locale, "standing.roles.sides"))
-    lines += [compared_line(tr, locale, c, tr.t(locale, f"stats.side.{c.name}"))
+    lines += [compared_line(tr, locale, c, tr.t(locale, f"stats.side.{c.name}"), card=False)
               for c in found.sides]
     lines.append(tr.t(locale, "standing.roles.note", games=MIN_ROLE_GAMES))
     if found.rivals:

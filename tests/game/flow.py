@@ -220,9 +220,16 @@ class Flow:
         if self.approved:  # a club the network approved: its games count
             await approve_club(self.app.services.db, self.club)
         ids = await self.register(n)
+        played = self.game_id  # a game this flow played before: its lobby is not the new one
+
+        def new_lobby() -> SentMessage | None:
+            found = self.latest_with(self.club, "gl:")
+            return None if found is None or _game_of(found) == played else found
         await self.host("/newgame")
-        lobby = await self.prompt(self.club, "gl:")
-        self.game_id = int(lobby.buttons()[0][1].split(":")[1])
+        await self.fake.wait_for(lambda: new_lobby() is not None, 10, "a new lobby")
+        lobby = new_lobby()
+        assert lobby is not None
+        self.game_id = _game_of(lobby)
         for uid in ids:
             await self.press(uid, lobby, f"gl:{self.game_id}:join")
         await wait_until(lambda: len(self.table.seats) == n, 10, "all seated")
@@ -342,6 +349,10 @@ class Flow:
             await (self.night() if night else self.vote())
             night = not night
         raise AssertionError("the game did not end")
+
+
+def _game_of(lobby: SentMessage) -> int:
+    return int(lobby.buttons()[0][1].split(":")[1])
 
 
 def _today() -> Any:

@@ -74,7 +74,7 @@ def one_game(translator: Translator, *, killed: bool) -> RolesAndRivals:
 def test_the_profiles_lines_of_one_game(translator: Translator) -> None:
     text = "\n".join(profile_lines(translator, "ru", one_game(translator, killed=False)))
     assert "Доктор: 1 игра, побед 0 (0%); у всех — 45% из 40 игр, пока мало игр" in text
-    assert "Мирные жители: 1 игра, побед 0 (0%); у всех — 53% из 300 игр" in text
+    assert "Мирные жители: 1 игра, побед 0 (0%); у всех — 53% из 300 игр\n" in text
     assert "Ann &lt;b&gt; — в одной команде: 1 (побед 0), против: 0 (ваших побед 0)" in text
     assert "убийства ночью" not in text  # no kill between them: not said
     assert "Кто убивал вас" not in text and "Кого убили" not in text  # no empty heading
