@@ -1,10 +1,11 @@
 """aiohttp routes over the stats service; pages rendered server-side with Jinja2 (autoescape).
 
-Pages: ``/`` (the network's and every club's table), ``/club/{id}``, ``/player/{nick}`` with
-its charts ``/player/{nick}/rating.png`` and ``/player/{nick}/roles.png``, ``/game/{id}``, its
-picture ``/game/{id}/table.png`` and its replay protocol ``/game/{id}/protocol.json``
-(docs/replay.md). Only finished games are shown; a game under way answers 404 "not finished".
-Players are named by nickname only.
+Pages: ``/`` (the network's and every club's table), ``/season`` (the season under way and the
+Hall of Fame of the seasons that ended) and ``/season/{first day}``, ``/club/{id}``,
+``/player/{nick}`` with its charts ``/player/{nick}/rating.png`` and
+``/player/{nick}/roles.png``, ``/game/{id}``, its picture ``/game/{id}/table.png`` and its
+replay protocol ``/game/{id}/protocol.json`` (docs/replay.md). Only finished games are shown; a
+game under way answers 404 "not finished". Players are named by nickname only.
 """
 
 from __future__ import annotations
@@ -30,6 +31,7 @@ from views.drawing import draw_chart, draw_page_view
 from views.event_text import EventText
 from views.i18n import SUPPORTED, Safe, Translator, default_translator
 from views.picture import table_view
+from views.seasons import season_dates, season_name
 from views.standing import (
     kills_line,
     percent,
@@ -141,6 +143,40 @@ def _row_id(text: str, *, positive: bool) -> int | None:
     if not ID_MIN <= value <= ID_MAX or (positive and value <= 0):
         return None
     return value
+
+
+async def season(request: web.Request) -> web.Response:
+    """``/season``: the season under way on the network's calendar, its network board, and
+    the Hall of Fame (the first places of the network's boards) of every season that ended;
+    ``/season/{first day}``: one season's boards, the network's and each club's."""
+    db, today = request.app[STATS].db, request.app[TODAY]()
+    locale = pick(request, request.app[TRANSLATOR].default)
+    tr = request.app[TRANSLATOR]
+    key = request.match_info.get("season")
+    if key is None:
+        shown = await db.seasons.of_day(today)
+    else:
+        try:
+            day = date.fromisoformat(key)
+        except ValueError:
+            return not_found(request)
+        shown = await db.seasons.of_day(day)
+        if shown.key != key:
+            return not_found(request)
+    current = key is None
+    boards = [await db.seasons.boards(shown)]
+    names: dict[int, str] = {}
+    if not current:
+        for found in await db.stats.clubs():
+            played = await db.seasons.boards(shown, club_chat_id=found.chat_id)
+            if played.rating or played.points:
+                boards.append(played)
+                names[found.chat_id] = found.label
+    fame = [(season_name(tr, locale, s), s.key, await db.seasons.fame(s))
+            for s in await db.seasons.played(before=shown.start)] if current else []
+    return render(request, "season.html", name=season_name(tr, locale, shown),
+                  dates=season_dates(shown), current=current, season_boards=boards, fame=fame,
+                  names=names)
 
 
 async def club(request: web.Request) -> web.Response:
@@ -280,6 +316,8 @@ def create_web_app(db: Database, *, translator: Translator | None = None,
     app.add_routes([
         web.get("/", home),
         web.get("/rating", rating),
+        web.get("/season", season),
+        web.get("/season/{season}", season),
         web.get("/club/{club}", club),
         web.get("/player/{nick}", player),
         web.get("/player/{nick}/{chart:rating|roles}.png", chart),

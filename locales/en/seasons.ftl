@@ -35,6 +35,7 @@ network-season-refused-order = A season ends on or after the day it starts.
 network-season-refused-long = A season lasts a year at most.
 network-season-refused-name = A season's name is { $most } characters at most.
 network-season-refused-overlap = That overlaps a season the network already set.
+web-season-head = Season { $name }
 web-season-title = Seasons
 web-season-current = Season under way
 web-season-fame = Hall of Fame

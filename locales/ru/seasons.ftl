@@ -38,6 +38,7 @@ network-season-refused-order = Сезон не может закончиться
 network-season-refused-long = Сезон длится не больше года.
 network-season-refused-name = Название сезона — не длиннее { $most } символов.
 network-season-refused-overlap = Этот сезон пересекается с уже назначенным.
+web-season-head = Сезон: { $name }
 web-season-title = Сезоны
 web-season-current = Текущий сезон
 web-season-fame = Зал славы
