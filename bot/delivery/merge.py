@@ -8,7 +8,8 @@ into it, and the queued edits of any of them are folded in: the chat is late by 
 post. The post remembers its parts (``storage.repos.outbox.Shared``), so that a later edit of
 one of them edits that part of the post and keeps the others. Pictures, posts with buttons and
 edits of other messages are never merged (a picture takes its own caption's edits), and
-nothing passes an edit of another message that is due (the table's order). Another table's
+nothing passes an edit of another message that is due (the table's order) but a live list's
+redraw (:data:`REDRAW`), which goes after the chat's announcements anyway. Another table's
 rows of the same chat (its lane) are passed over: the tables take turns, each in its own order;
 a post of another topic or under another table's name is never merged in. Pure: the worker
 (:mod:`bot.delivery.worker`) reads and marks.
@@ -29,6 +30,17 @@ from storage.repos.outbox import EDIT, SEND, OutboxRow
 MERGED_LIMIT = 2500
 TEXT_MAX = 4096  # Telegram's limit of a message's text: a longer part leaves the merged post
 _TABLE = re.compile(r"g(\d+):")  # a game's messages' keys: docs/delivery.md
+
+
+# an edit that only redraws a live list (a lobby's seats, an evening's list, a vote's board):
+# the chat's announcements (its new posts, and the edits that tell: the night's fall, a verdict)
+# go before it, each table's in its order (``Delivery._head``)
+REDRAW = "redraw"
+
+
+def redraw(row: OutboxRow) -> bool:
+    """Whether ``row`` only redraws a live list (:data:`REDRAW`)."""
+    return row.method == EDIT and row.payload.get(REDRAW) is True
 
 
 def table_of(row: OutboxRow) -> str | None:
@@ -99,6 +111,8 @@ def merge(head: OutboxRow, rows: Sequence[OutboxRow], now: float,
                 continue
             if row.attempts == 0 and row.next_at > now:
                 continue  # a throttled edit waiting for its slot holds nothing up
+            if redraw(row):
+                continue  # a live list's redraw goes after the chat's announcements
             break  # an edit of another message is due: it goes first
         if picture or not _plain(body):
             break

@@ -49,7 +49,7 @@ from aiogram.methods import (
 from aiogram.types import BufferedInputFile, InlineKeyboardMarkup, Message
 
 from bot.delivery.late import as_of
-from bot.delivery.merge import TEXT_MAX, Merged, joined, merge
+from bot.delivery.merge import TEXT_MAX, Merged, joined, merge, redraw
 from bot.delivery.sender import Sleep, TelegramSender, is_transient
 from bot.delivery.waits import wait_event
 from record.posts import units
@@ -375,28 +375,35 @@ class Delivery:
               ) -> tuple[OutboxRow | None, float | None]:
         """The row whose turn it is, or how long to wait for one. Each lane's rows go in order;
         a throttled edit waits for its slot while the chat's other rows go on; a retry's
-        backoff holds the chat (a 429 is the chat's). The chat's own rows (no lane: a lone
-        table's, the club's notices) keep their place in the chat's order; of the tables'
-        lanes ready, the one whose turn came longest ago goes (a club chat's tables share its
-        20 posts a minute by turns: docs/delivery.md)."""
+        backoff holds the chat (a 429 is the chat's). The chat's announcements go before the
+        redraws of its live lists (``redraw``: a lobby's seats, an evening's list, a vote's
+        board), each lane's announcements still in their order. The chat's own rows (no lane:
+        a lone table's, the club's notices) keep their place in the chat's order; of the
+        tables' lanes ready, the one whose turn came longest ago goes (a club chat's tables
+        share its 20 posts a minute by turns: docs/delivery.md)."""
         wait: float | None = None
         firsts: dict[int | None, OutboxRow] = {}
+        told: dict[int | None, OutboxRow] = {}  # each lane's first announcement
         for row in rows:
             if row.method == EDIT and row.attempts == 0 and row.next_at > now:
                 gap = row.next_at - now
                 wait = gap if wait is None else min(wait, gap)
                 continue
             firsts.setdefault(row.lane, row)
-        backing = [r.next_at - now for r in firsts.values() if r.next_at > now]
+            if row.lane not in told and not redraw(row):
+                told[row.lane] = row
+        backing = [r.next_at - now for r in (*firsts.values(), *told.values())
+                   if r.next_at > now]
         if backing:
             return None, min(backing)  # backing off: order is kept
-        if not firsts:
+        ready = told or firsts
+        if not ready:
             return None, wait
-        oldest = min(firsts.values(), key=lambda r: r.id)
+        oldest = min(ready.values(), key=lambda r: r.id)
         if oldest.lane is None:
             return oldest, wait
         turns = self._turns.get(chat_id, {})
-        return min((r for r in firsts.values() if r.lane is not None),
+        return min((r for r in ready.values() if r.lane is not None),
                    key=lambda r: (turns.get(r.lane, -1), r.id)), wait
 
     def _backoff(self, attempts: int) -> float:

@@ -22,6 +22,7 @@ from zoneinfo import ZoneInfo
 
 from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup
 
+from bot.delivery.merge import REDRAW
 from bot.delivery.replies import topic_for
 from bot.delivery.worker import Delivery, send_payload
 from bot.errors import UserError
@@ -229,6 +230,7 @@ class EveningService:
         key = post_key(listed.evening.id)
         if first:
             return Queued(club.chat_id, SEND, payload, key)
+        payload[REDRAW] = True  # its live list: the chat's announcements go first
         return Queued(club.chat_id, EDIT, payload, key, EDIT_GAP)
 
     def _private(self, signup: SignUp, key: str, club: Club,

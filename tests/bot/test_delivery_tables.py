@@ -8,17 +8,20 @@ from __future__ import annotations
 
 from collections.abc import AsyncIterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup
 
+from bot.delivery.merge import REDRAW
 from bot.delivery.sender import TelegramSender
 from bot.delivery.worker import Delivery, send_payload
 from storage.db import Database
 from storage.repos.outbox import EDIT, SEND, Queued
-from tests.bot.test_delivery import GROUP
+from tests.bot.test_delivery import GROUP, make_bot
 from tests.bot.test_delivery_merge import TIGHT, delivery_with
 from tests.fakes.telegram_server import FakeTelegram
+from tests.fakes.virtual_clock import VirtualClock
 from tests.game.flow import wait_until
 
 BUTTON = InlineKeyboardMarkup(inline_keyboard=[[InlineKeyboardButton(text="I play",
@@ -126,3 +129,46 @@ async def test_the_chats_own_rows_keep_their_place(
                             post("2y", 2, "g2:y", buttons=True)])
     assert await delivery.idle(30)
     assert [m.body for m in fake.messages(GROUP)] == ["notice", "1a", "1b", "2x", "1c", "2y"]
+
+
+async def test_a_tables_announcement_goes_before_the_chats_redraws_and_says_what_is_true(
+        fake: FakeTelegram, db: Database) -> None:
+    """Two tables in one forum chat, one post a minute, on a virtual clock (the game's time
+    too; ``late``: :data:`bot.delivery.late.LATE`): table 1's lobby and table 2's vote board
+    are redrawn, and then table 2's night falls ("the night lasts 14 seconds"), all while the
+    chat waits for its minute. The night goes out first, before the redraws queued ahead of
+    it; and as it goes out a minute later, after its night ended, it says the night without
+    its length."""
+    clock = VirtualClock()
+    bot = make_bot(fake)
+    sender = TelegramSender(bot, limits=TIGHT, clock=clock.monotonic, sleep=clock.sleep)
+    delivery = Delivery(db, sender, wall=clock.wall, sleep=clock.sleep, wait=clock.wait,
+                        game_clock=clock.wall)
+    await delivery.start()
+    try:
+        one, two = fake.topic(GROUP, "Table 1"), fake.topic(GROUP, "Table 2")
+        where1: dict[str, Any] = {"thread": one, "label": "<b>Table 1</b>"}
+        where2: dict[str, Any] = {"thread": two, "label": "<b>Table 2</b>"}
+        await delivery.enqueue([post("1: seats: 1", 1, "g1:lobby", buttons=True, **where1),
+                                post("2: board: №1 votes", 2, "g2:board", **where2)])
+        assert await delivery.idle(30)
+        said = "Night 1. The town falls asleep; the night lasts 14 seconds."
+        over = "Night 1. The town falls asleep."
+        redraw: dict[str, Any] = {REDRAW: True}
+        await delivery.enqueue([
+            Queued(GROUP, EDIT, {**send_payload("1: seats: 1, 2", BUTTON), **redraw, **where1},
+                   "g1:lobby", lane=1),
+            Queued(GROUP, EDIT, {**send_payload("2: board: №1 → №2"), **redraw, **where2},
+                   "g2:board", 6.0, lane=2),
+            post(said, 2, "g2:night", **where2, late=[[said, over, clock.wall() + 14]])])
+        assert await delivery.idle(30)
+    finally:
+        await delivery.stop()
+        await bot.session.close()
+    calls = [(m, p.get("text", "")) for m, p in fake.calls if p.get("chat_id") == GROUP]
+    assert calls == [
+        ("sendMessage", "<b>Table 1</b>\n1: seats: 1"),
+        ("sendMessage", "<b>Table 2</b>\n2: board: №1 votes"),
+        ("sendMessage", f"<b>Table 2</b>\n{over}"),
+        ("editMessageText", "<b>Table 1</b>\n1: seats: 1, 2"),
+        ("editMessageText", "<b>Table 2</b>\n2: board: №1 → №2")]

@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING, Any
 from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup
 
 from bot.delivery.late import LATE
+from bot.delivery.merge import REDRAW
 from bot.delivery.worker import CLOSE_TOPIC, picture_payload, send_payload
 from bot.game.messages.senders import Sender
 from engine import AudienceKind, Event
@@ -206,6 +207,8 @@ class Notifier(EventText):
                     payload = {**queued.payload, **message.payload}
                     if "markup" not in message.payload:
                         payload.pop("markup", None)
+                    if queued.method != EDIT or REDRAW not in message.payload:
+                        payload.pop(REDRAW, None)  # a redraw only while all it is is one
                     batch[i] = Queued(queued.chat_id, queued.method, payload, queued.key,
                                       max(queued.throttle, message.throttle))
                     return
@@ -226,8 +229,14 @@ class Notifier(EventText):
         await self._queue(Queued(chat_id, SEND, send_payload(text, markup, protect), ref))
 
     async def edit(self, chat_id: int, ref: str, text: str, *,
-                   markup: InlineKeyboardMarkup | None = None, throttle: float = 0.0) -> None:
-        await self._queue(Queued(chat_id, EDIT, send_payload(text, markup), ref, throttle))
+                   markup: InlineKeyboardMarkup | None = None, throttle: float = 0.0,
+                   redraw: bool = False) -> None:
+        """``redraw``: the edit only redraws a live list (a lobby's seats, a vote's board):
+        the chat's announcements go before it (:data:`bot.delivery.merge.REDRAW`)."""
+        payload = send_payload(text, markup)
+        if redraw:
+            payload[REDRAW] = True
+        await self._queue(Queued(chat_id, EDIT, payload, ref, throttle))
 
     async def club(self, table: Table, key: str, *, markup: Markup | None = None,
                    ref: str | None = None, until: datetime | None = None,
@@ -312,10 +321,11 @@ class Notifier(EventText):
 
     async def edit_club(self, table: Table, ref: str, key: str, *,
                         markup: Markup | None = None, throttle: float = 0.0,
-                        **kwargs: Any) -> None:
+                        redraw: bool = False, **kwargs: Any) -> None:
         locale = table.locale
         await self.edit(table.chat_id, ref, self.t(locale, key, **kwargs),
-                        markup=None if markup is None else markup(locale), throttle=throttle)
+                        markup=None if markup is None else markup(locale), throttle=throttle,
+                        redraw=redraw)
 
     # ------------------------------------------------------------------ engine events
     def chats(self, table: Table, event: Event) -> list[int]:

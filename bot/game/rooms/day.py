@@ -140,7 +140,8 @@ class DayService(PhaseService):
         """Edit the board (a queued edit is replaced by a newer one; one edit every few
         seconds at most)."""
         await self.notifier.edit_club(table, self.board_ref(table), "game.vote.board",
-                                      throttle=BOARD_EDIT_GAP, **self.board_kwargs(table))
+                                      throttle=BOARD_EDIT_GAP, redraw=True,
+                                      **self.board_kwargs(table))
 
     async def vote_prompt(self, table: Table, voter: int, *, again: bool = False) -> None:
         candidates = engine.vote_candidates(table.game, voter)

@@ -290,7 +290,7 @@ class LobbyService(PhaseService):
     async def _refresh_lobby(self, table: Table, known: dict[int, Player] | None = None
                              ) -> None:
         await self.notifier.edit_club(table, self.core.ref(table, "lobby"), "game.lobby.text",
-                                      markup=self._lobby_markup(table),
+                                      markup=self._lobby_markup(table), redraw=True,
                                       **await self._lobby_kwargs(table, known))
 
     def _save_seats(self, table: Table, order: Sequence[SeatInfo]) -> None:
