@@ -7,6 +7,7 @@ from bot.app import App
 from tests.bot.conftest import ADMIN_ID, Ask
 from tests.fakes.telegram_server import FakeTelegram
 from tests.game.harness import approve_club
+from tests.present import present
 from tests.storage.test_club_cache import count_club_reads
 
 CSV = (
@@ -97,7 +98,7 @@ async def test_linking_by_username_and_by_admin_confirmation(app: App, fake: Fak
     done = await ask(ADMIN_ID, "/link Old Timer")
     assert "<b>Old Timer</b> is linked to Old (id 71); 120 points" in done.said
     assert "120 points" in (await fake.next_message(71)).said
-    assert (await db.players.get(71)).nickname == "Old Timer"  # type: ignore[union-attr]
+    assert present(await db.players.get(71)).nickname == "Old Timer"
     assert await db.ledger.balance(71) == 120
     assert [m.text for m in fake.messages(ADMIN_ID) if "has the username" in (m.text or "")] == [
         told.text]
@@ -111,7 +112,7 @@ async def test_linking_by_username_and_by_admin_confirmation(app: App, fake: Fak
     fake.user(73, "Late", language_code="en")
     await ask(73, "/start")
     assert "another account has already claimed" in (await ask(73, "/nick Veteran")).said
-    assert (await db.players.get(72)).nickname is None  # type: ignore[union-attr]
+    assert present(await db.players.get(72)).nickname is None
     done = await ask(ADMIN_ID, "/link Veteran")
     assert "linked to Vet (id 72); 40 points" in done.said
     assert "Veteran" in (await fake.next_message(72)).said
@@ -169,16 +170,16 @@ async def test_settings_buttons(app: App, fake: FakeTelegram, ask: Ask) -> None:
     query = await fake.press(501, panel, button="English")
     answer = await fake.callback_answer(query)
     assert answer["text"].startswith("Only the club's admins")
-    assert (await app.services.db.clubs.get(CLUB)).locale == "ru"  # type: ignore[union-attr]
+    assert present(await app.services.db.clubs.get(CLUB)).locale == "ru"
     # the chat's admin switches the club to English: the panel is redrawn in English
     query = await fake.press(500, panel, button="English")
     assert (await fake.callback_answer(query))["text"] == "Сохранено."  # presser: ru
     assert "Language: English" in (await fake.next_edit(CLUB)).said
-    assert (await app.services.db.clubs.get(CLUB)).locale == "en"  # type: ignore[union-attr]
+    assert present(await app.services.db.clubs.get(CLUB)).locale == "en"
     query = await fake.press(500, panel, button="🌙 +15")
     await fake.callback_answer(query)
     assert "Night: 16 seconds" in (await fake.next_edit(CLUB)).said
-    assert (await app.services.db.clubs.get(CLUB)).timers["night"] == 16  # type: ignore[union-attr]
+    assert present(await app.services.db.clubs.get(CLUB)).timers["night"] == 16
     query = await fake.press(500, panel, button="🎲")
     await fake.callback_answer(query)
     assert "the host draws" in (await fake.next_edit(CLUB)).said

@@ -14,6 +14,7 @@ from bot.services.club_life import ClubCb
 from bot.services.permissions import Power
 from tests.bot.conftest import ADMIN_ID, Ask
 from tests.fakes.telegram_server import FakeTelegram, SentMessage
+from tests.present import present
 
 GROUP = -100555
 NET = 901  # a network admin (granted in the database)
@@ -77,7 +78,7 @@ async def test_approve_then_name_the_club(app: App, fake: FakeTelegram, ask: Ask
     assert answer == ""
     late = await fake.next_message(ADMIN_ID)
     assert late.body.startswith("Nothing changed: <b>Rogue Club</b> is approved (by Netta, ")
-    assert (await app.services.db.clubs.get(GROUP)).status == "approved"  # type: ignore[union-attr]
+    assert present(await app.services.db.clubs.get(GROUP)).status == "approved"
     # naming it: a bad zone refused, then the form
     bad = await ask(NET, f"/club set {GROUP} Omsk; Red Square; Mars/Olympus; Rogue")
     assert bad.body == "“Mars/Olympus” is not a time zone: give an IANA name such as" \
@@ -138,7 +139,7 @@ async def test_refuse_and_suspend_typed_are_told_to_the_chat(
     assert "Сеть одобрила этот клуб" in (await fake.next_message(GROUP)).body
     await ask(ADMIN_ID, f"/club suspend {GROUP}")
     assert "Сеть приостановила этот клуб" in (await fake.next_message(GROUP)).body
-    assert (await db.clubs.get(GROUP)).status == "suspended"  # type: ignore[union-attr]
+    assert present(await db.clubs.get(GROUP)).status == "suspended"
     actions = [e.action for e in reversed(await db.admin_log.recent(10))]
     assert actions[-3:] == ["club_refused", "club_approved", "club_suspended"]
 

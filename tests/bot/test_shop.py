@@ -214,7 +214,7 @@ async def test_a_cancel_frees_the_points(app: App, fake: FakeTelegram, ask: Ask)
     assert await popup(fake, ADMIN_ID, notice, data=cancel) == "Request #1 (“Mug <3”) is cancelled."
     assert (await fake.next_message(TRIN)).text == (
         "Заявка №1 на подарок «Mug &lt;3» отменена администратором. Снова доступно: 30 баллов.")
-    assert (await fake.next_edit(ADMIN_ID)).text.endswith(  # type: ignore[union-attr]
+    assert (await fake.next_edit(ADMIN_ID)).said.endswith(
         "✖ Cancelled (Admin).")
     await fake.wait_for(lambda: sent.buttons() == [], what="Withdraw gone")
     assert await app.services.db.gift_requests.reserved(TRIN) == 0
@@ -236,7 +236,7 @@ async def test_the_player_withdraws_a_request(app: App, fake: FakeTelegram, ask:
     assert await popup(fake, NEO, sent, button="Withdraw") == "Request #1 withdrawn"
     assert (await fake.next_message(NEO)).text == (
         "Request #1 (gift “Mug &lt;3”) withdrawn: 30 points free again.")
-    assert (await fake.next_edit(ADMIN_ID)).text.endswith(  # type: ignore[union-attr]
+    assert (await fake.next_edit(ADMIN_ID)).said.endswith(
         "↩ Withdrawn by the player.")
     await fake.wait_for(lambda: sent.buttons() == [], what="Withdraw gone")
     assert await popup(fake, ADMIN_ID, sent, data=hand) == "Request #1 is already withdrawn."
@@ -259,7 +259,7 @@ async def test_a_request_not_handed_over_in_time_expires(
     assert (await fake.next_message(NEO)).text == (
         "Request #1 (gift “Mug &lt;3”) was not handed over within 3 days: it is closed, and"
         " 30 points are free again. Ask again with /gifts.")
-    assert (await fake.next_edit(ADMIN_ID)).text.endswith(  # type: ignore[union-attr]
+    assert (await fake.next_edit(ADMIN_ID)).said.endswith(
         "⌛ Not handed over in time: closed.")
     await fake.wait_for(lambda: sent.buttons() == [], what="Withdraw gone")
     assert await app.services.db.gift_requests.reserved(NEO) == 0
@@ -353,7 +353,7 @@ async def test_the_two_months_expiry_burns_an_open_request(
     closed = ("Заявка №1 (подарок: «Mug &lt;3») закрыта: ваши баллы сгорели, и те, что были в"
               " резерве, тоже.")
     await fake.wait_for(lambda: any(m.text == closed for m in fake.messages(TRIN)))
-    assert (await fake.next_edit(ADMIN_ID)).text.endswith(  # type: ignore[union-attr]
+    assert (await fake.next_edit(ADMIN_ID)).said.endswith(
         "🔥 Closed: the player's points burned.")
     assert await app.services.db.ledger.balance(TRIN) == 0
     assert [r.status for r in await requests_of(app, TRIN)] == ["burned"]

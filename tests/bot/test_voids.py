@@ -16,6 +16,7 @@ from bot.services.voids import VoidCb
 from storage import Database, GamePoints
 from tests.bot.conftest import ADMIN_ID, Ask, FixedClock
 from tests.fakes.telegram_server import FakeTelegram, SentMessage
+from tests.present import present
 
 CLUB, OTHER_CLUB = -1001, -1002
 NEO, TRIN, STRANGER, CLUB_ADMIN, OTHER_ADMIN = 70, 71, 72, 73, 74
@@ -156,7 +157,7 @@ async def test_an_appeal_reaches_the_clubs_and_the_networks_admins_and_is_decide
         assert await popup(fake, uid, notice, void) != ""
     forged = VoidCb(action="void", appeal=9999).pack()
     assert await popup(fake, ADMIN_ID, notice, forged) == "There is no such appeal."
-    assert (await db.voids.appeal_of(game_id, TRIN)).open  # type: ignore[union-attr]
+    assert present(await db.voids.appeal_of(game_id, TRIN)).open
     await untouched(app, game_id, {NEO: 6, TRIN: 2})
     # Keep by the club's admin: the player told, the notices lose their buttons
     answer = await popup(fake, CLUB_ADMIN, notice, keep)
@@ -179,7 +180,7 @@ async def test_an_appeal_reaches_the_clubs_and_the_networks_admins_and_is_decide
     assert answer == f"Game #{game_id} is voided; players told: 2."
     assert (await db.ledger.balance(NEO), await db.ledger.balance(TRIN)) == (0, 0)
     assert (await db.games.get(game_id)).void_reason == "appeal #2: the votes were miscounted"
-    assert (await db.voids.appeal_of(game_id, NEO)).status == "voided"  # type: ignore[union-attr]
+    assert present(await db.voids.appeal_of(game_id, NEO)).status == "voided"
     assert await popup(fake, CLUB_ADMIN, second, stale) == (
         f"Appeal #2 is decided already: game #{game_id} is voided (by Admin).")
 

@@ -28,7 +28,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from aiohttp import web
+from aiohttp import BodyPartReader, web
 
 JSON_FIELDS = frozenset(
     {
@@ -835,10 +835,11 @@ class FakeTelegram:
         elif request.content_type.startswith("multipart/"):
             reader = await request.multipart()
             while (part := await reader.next()) is not None:
-                if part.filename is not None:  # type: ignore[union-attr]
-                    files[part.name or ""] = (part.filename, await part.read())  # type: ignore[union-attr]
+                assert isinstance(part, BodyPartReader), "the Bot API's parts are not nested"
+                if part.filename is not None:
+                    files[part.name or ""] = (part.filename, await part.read())
                 else:
-                    params[part.name or ""] = await part.text()  # type: ignore[union-attr]
+                    params[part.name or ""] = await part.text()
         else:
             params = dict(await request.post())
             params.update(request.query)

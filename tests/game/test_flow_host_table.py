@@ -13,6 +13,7 @@ import pytest
 from record.table import Stage
 from tests.fakes.telegram_server import FakeTelegram
 from tests.game.flow import CLUB, HOST, Flow, running, wait_until
+from tests.present import present
 
 
 @pytest.fixture
@@ -64,7 +65,7 @@ async def test_the_host_pressing_i_play_is_told_the_host_does_not_play(
     async with running(fake, tmp_path, default_locale="en") as app:
         flow = Flow(fake, app, "en")
         await flow.lobby(6)
-        assert (await app.services.db.players.get(HOST)).nickname is None  # type: ignore[union-attr]
+        assert present(await app.services.db.players.get(HOST)).nickname is None
         lobby = await flow.prompt(CLUB, "gl:")
         answer = await flow.press(HOST, lobby, f"gl:{flow.game_id}:join")
         assert answer == "The host sees every card and cannot play at this table."

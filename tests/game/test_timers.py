@@ -6,9 +6,10 @@ import asyncio
 import logging
 from datetime import UTC, datetime, timedelta
 
+import pytest
 from apscheduler.schedulers.asyncio import AsyncIOScheduler
 
-from bot.game.timers import SchedulerDeadlines, stop_scheduler
+from bot.game.timers import Job, SchedulerDeadlines, stop_scheduler
 from tests.game.flow import wait_until
 
 
@@ -17,7 +18,7 @@ async def test_arm_replace_disarm_and_past_deadlines() -> None:
     deadlines = SchedulerDeadlines(scheduler)
     fired: list[str] = []
 
-    def job(name: str):  # type: ignore[no-untyped-def]
+    def job(name: str) -> Job:
         async def run() -> None:
             fired.append(name)
         return run
@@ -39,7 +40,8 @@ async def test_arm_replace_disarm_and_past_deadlines() -> None:
         scheduler.shutdown(wait=False)
 
 
-async def test_a_failing_job_is_logged_and_the_next_ones_run(caplog) -> None:  # type: ignore[no-untyped-def]
+async def test_a_failing_job_is_logged_and_the_next_ones_run(
+        caplog: pytest.LogCaptureFixture) -> None:
     """JobGuard: an exception never reaches the scheduler; a stop cancels running jobs
     quietly (INFO, no traceback)."""
     caplog.set_level(logging.INFO)
@@ -75,7 +77,7 @@ async def test_a_failing_job_is_logged_and_the_next_ones_run(caplog) -> None:  #
     assert not [r for r in caplog.records if r.levelname == "ERROR" and "slow" in r.getMessage()]
 
 
-async def test_a_job_due_at_the_stop_is_not_an_error(caplog) -> None:  # type: ignore[no-untyped-def]
+async def test_a_job_due_at_the_stop_is_not_an_error(caplog: pytest.LogCaptureFixture) -> None:
     """A stop in the moment the scheduler hands a due job to the event loop (a SIGTERM on a
     busy evening): the job's task was cancelled before it began, which APScheduler logged as
     an ERROR with a traceback. Now no job is handed over after the stop began, and one handed

@@ -20,6 +20,7 @@ from hypothesis import strategies as st
 from storage import Database, GamePoints, InsufficientBalance, StorageError
 from storage.repos import _ops as ops
 from storage.schema.sqlite import MIGRATIONS, SCHEMA_VERSION, migrate
+from tests.present import present
 from tests.storage.conftest import ADMIN, CLUB, NOW, add_players, sqlite_writer
 
 DAY = date(2026, 3, 10)
@@ -131,7 +132,7 @@ def test_sigkill_in_the_middle_of_finish_leaves_the_game_running(db_path: Path) 
             assert (game.status, game.finished_on) == ("running", None)
             assert [g.id for g in await db.games.running()] == [game_id]
             assert await db.ledger.balance(1) == 0
-            assert (await db.players.get(1)).games_played == 0  # type: ignore[union-attr]
+            assert present(await db.players.get(1)).games_played == 0
             # after the restart the game can be finished, once
             points = [GamePoints(1, 6, "team_win", "end")]
             assert await db.games.finish(game_id, status="finished", points=points, day=DAY)
@@ -172,7 +173,7 @@ async def test_failure_in_the_middle_of_finish_writes_nothing(
         await db.games.finish(game_id, status="finished", points=points, day=DAY)
     monkeypatch.setattr(ops, "games_played", real)
     assert (await db.games.get(game_id)).status == "lobby"
-    assert (await db.players.get(1)).games_played == 0  # type: ignore[union-attr]
+    assert present(await db.players.get(1)).games_played == 0
     assert await db.ledger.balance(1) == 0
     assert await db.games.finish(game_id, status="finished", points=points, day=DAY)
     assert await db.ledger.balance(1) == 6

@@ -105,8 +105,8 @@ async def test_presses_for_the_last_seat_at_once_give_it_to_one(db: Database) ->
     assert [s.place for s in listed.signups] == list(range(1, 9))
     assert len(listed.seated) == 4 and len({s.tg_id for s in listed.signups}) == 8
     # each press was answered with the place it got, the one seat to exactly one of them
-    got = {c.after.of(p).place for c in changes if c.refused is None  # type: ignore[union-attr]
-           for p in racing if c.before.of(p) is None and c.after.of(p) is not None}
+    got = {mine.place for c in changes if c.refused is None
+           for p in racing if c.before.of(p) is None and (mine := c.after.of(p)) is not None}
     assert got == {4, 5, 6, 7, 8}
 
 

@@ -18,6 +18,7 @@ from storage import (
     UnknownPlayer,
 )
 from storage.repos.games import GameChange, Seating
+from tests.present import present
 from tests.storage.conftest import ADMIN, CLUB, NOW, add_players
 
 DAY = date(2026, 3, 10)
@@ -133,7 +134,7 @@ async def test_finish_is_atomic_and_idempotent(db: Database) -> None:
     game = await db.games.get(game_id)
     assert (game.status, game.finished_on) == ("finished", DAY)
     assert await db.ledger.balance(1) == 6 and await db.ledger.balance(2) == 1
-    assert (await db.players.get(4)).games_played == 1  # type: ignore[union-attr]
+    assert present(await db.players.get(4)).games_played == 1
     assert await db.games.running() == []
     # a closed game's log and seats no longer change
     with pytest.raises(GameClosed) as err:

@@ -3,6 +3,7 @@ from __future__ import annotations
 from datetime import date
 
 from storage import Database
+from storage.spreadsheets.columns import ImportReport
 from tests.storage.conftest import ADMIN, NOW, add_players
 
 # NOW is 2026-03-10: a last game on 2026-02-01 has not expired, one on 2025-12-01 has.
@@ -22,7 +23,7 @@ CSV = (
 )
 
 
-def reasons(report) -> list[tuple[int, str]]:  # type: ignore[no-untyped-def]
+def reasons(report: ImportReport) -> list[tuple[int, str]]:
     return [(r.line, r.reason) for r in report.refused]
 
 

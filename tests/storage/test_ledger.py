@@ -15,6 +15,7 @@ from storage import (
     UnknownGame,
     UnknownPlayer,
 )
+from tests.present import present
 from tests.storage.conftest import ADMIN, CLUB, DB_ERRORS, NOW, add_players
 
 DAY = date(2026, 3, 10)
@@ -108,7 +109,7 @@ async def test_record_game_errors_write_nothing(db: Database) -> None:
     with pytest.raises(InvalidValue):
         await db.ledger.record_game(game, [GamePoints(1, 3, "")], day=DAY)
     assert await db.ledger.balance(1) == 0
-    assert (await db.players.get(1)).games_played == 0  # type: ignore[union-attr]
+    assert present(await db.players.get(1)).games_played == 0
     # the failed attempts did not mark the game as applied
     assert await db.ledger.record_game(game, [GamePoints(1, 2, "x")], day=DAY)
     assert await db.ledger.balance(1) == 2

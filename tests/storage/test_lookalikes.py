@@ -1,6 +1,7 @@
 from __future__ import annotations
 
 import asyncio
+from pathlib import Path
 
 import pytest
 
@@ -49,7 +50,8 @@ async def test_lookalikes_are_refused_naming_the_existing_one(db: Database) -> N
     assert (await db.players.set_nickname(1, "BOBBY")).nickname == "BOBBY"
 
 
-async def test_existing_lookalikes_are_reported(db: Database, db_target, capsys) -> None:  # type: ignore[no-untyped-def]
+async def test_existing_lookalikes_are_reported(db: Database, db_target: str | Path,
+                                                capsys: pytest.CaptureFixture[str]) -> None:
     await add_players(db, 1, 2, 3, nick=False)
     await db.players.set_nickname(1, "Bobby")
     await db.players.set_nickname(3, "Anna")

@@ -12,6 +12,7 @@ from storage import (
     SpouseError,
     UnknownPlayer,
 )
+from tests.present import present
 from tests.storage.conftest import ADMIN, NOW, add_players
 
 
@@ -50,7 +51,7 @@ async def test_nickname_set_change_and_case_insensitive_lookup(db: Database) -> 
         await db.players.set_nickname(2, "ёжик В Тумане")
     assert taken.value.owner_tg_id == 1 and taken.value.code == "nickname_taken"
     assert (await db.players.get(2)) is not None
-    assert (await db.players.get(2)).nickname is None  # type: ignore[union-attr]
+    assert present(await db.players.get(2)).nickname is None
     # changing frees the old one
     await db.players.set_nickname(1, "Hedgehog")
     assert (await db.players.set_nickname(2, "ёжик в тумане")).nickname == "ёжик в тумане"
@@ -76,7 +77,7 @@ async def test_invalid_nicknames_are_refused_with_reason(
     with pytest.raises(InvalidNickname) as err:
         await db.players.set_nickname(1, raw)
     assert err.value.reason == reason and err.value.nickname == raw
-    assert (await db.players.get(1)).nickname is None  # type: ignore[union-attr]
+    assert present(await db.players.get(1)).nickname is None
 
 
 @pytest.mark.parametrize("ok", ["Иван_99", "李小龍abc", "Zoë-Ann", "123", "नमस्ते", "x" * 24])
@@ -136,7 +137,7 @@ async def test_spouses_both_confirm_then_divorce(db: Database) -> None:
         await db.players.confirm_spouse(3, 3)
     divorced = await db.players.divorce(2)
     assert divorced.spouse_id is None
-    assert (await db.players.get(1)).spouse_id is None  # type: ignore[union-attr]
+    assert present(await db.players.get(1)).spouse_id is None
     assert (await db.players.divorce(3)).spouse_id is None  # not married: no-op
 
 

@@ -21,6 +21,7 @@ from storage.schema.postgres import SCHEMA_VERSION
 from storage.tools.copy import DERIVED, NOT_COPIED, copied_tables
 from tests.bot_spawn import BotProcess, start_bot
 from tests.pg_cluster import Cluster
+from tests.present import present
 from tests.storage.conftest import ADMIN, CLUB, NOW, add_players
 from tests.storage.played import play_games
 
@@ -87,7 +88,7 @@ async def test_copy_moves_everything_and_checks_it(pg: Cluster, db_path: Path, t
     try:
         assert await copied.ledger.balance(1) == 4
         assert (await copied.ledger.balance_with_rank(3)).rank == rank_of[3]
-        assert (await copied.players.get(4)).spouse_id == 1  # type: ignore[union-attr]
+        assert present(await copied.players.get(4)).spouse_id == 1
         assert [e.kind for e in await copied.games.events(game)] == ["deal", "night", "day"]
         assert len(await copied.outbox.pending(CLUB)) == 2
         # the cache triggers work again after the bulk load

@@ -17,6 +17,7 @@ from storage import Database
 from storage.errors import GiftRefused, InsufficientBalance, InvalidValue, UnknownClub
 from storage.models import KIND_REDEEM, GiftRequest
 from storage.repos.outbox import SEND, Queued
+from tests.present import present
 from tests.storage.conftest import ADMIN, NOW, add_players
 
 ROUNDS = 12
@@ -117,7 +118,7 @@ async def test_what_a_request_is_refused_for(db: Database) -> None:
     assert await _refusal(db.gift_requests.ask(1, mug.id, price=30, card=6, now=NOW)) \
         == "blocked"
     assert await db.gift_requests.open_of(1) == []
-    assert (await db.gifts.get(mug.id)).reserved == 0  # type: ignore[union-attr]
+    assert present(await db.gifts.get(mug.id)).reserved == 0
 
 
 async def test_handed_over_writes_the_redeem_row_and_takes_the_item(db: Database) -> None:
@@ -168,7 +169,7 @@ async def test_cancel_withdraw_and_expire_free_the_reservation(db: Database) -> 
     assert expired is not None and expired.status == "expired"
     assert await db.gift_requests.reserved(1) == 0
     assert await db.ledger.balance(1) == 100
-    assert (await db.gifts.get(mug.id)).stock == 5  # type: ignore[union-attr]
+    assert present(await db.gifts.get(mug.id)).stock == 5
 
 
 async def test_the_stock_never_goes_below_the_reserved_items(db: Database) -> None:
@@ -208,10 +209,10 @@ async def test_a_block_burns_the_open_requests(db: Database) -> None:
     burned = await db.gift_requests.get(mine.id)
     assert burned is not None and (burned.status, burned.told) == ("burned", False)
     assert await db.ledger.balance(1) == 0 and await db.gift_requests.reserved(1) == 0
-    assert (await db.gift_requests.get(theirs.id)).status == "open"  # type: ignore[union-attr]
-    assert (await db.gifts.get(mug.id)).left == 1  # type: ignore[union-attr]
+    assert present(await db.gift_requests.get(theirs.id)).status == "open"
+    assert present(await db.gifts.get(mug.id)).left == 1
     await db.players.unblock(1, admin_id=ADMIN, now=NOW)  # burned stays burned
-    assert (await db.gift_requests.get(mine.id)).status == "burned"  # type: ignore[union-attr]
+    assert present(await db.gift_requests.get(mine.id)).status == "burned"
 
 
 async def test_the_two_months_expiry_burns_the_open_requests(db: Database) -> None:
@@ -366,7 +367,7 @@ async def test_a_request_names_the_club_where_it_is_collected(db: Database) -> N
     there = await db.gift_requests.ask(1, mug.id, price=10, card=1, now=NOW,
                                        club_chat_id=-100777)
     assert there.club_chat_id == -100777
-    assert (await db.gift_requests.get(there.id)).club_chat_id == -100777  # type: ignore[union-attr]
+    assert present(await db.gift_requests.get(there.id)).club_chat_id == -100777
     nowhere = await db.gift_requests.ask(1, mug.id, price=10, card=2, now=NOW)
     assert nowhere.club_chat_id is None
     with pytest.raises(UnknownClub):

@@ -19,6 +19,7 @@ from storage.schema.postgres import MIGRATIONS as PG_MIGRATIONS
 from storage.schema.postgres import migrate as pg_migrate
 from storage.schema.sqlite import MIGRATIONS, migrate
 from tests.pg_cluster import Cluster
+from tests.present import present
 from tests.storage.conftest import ADMIN, CLUB, NOW
 
 OTHER = -100777
@@ -64,7 +65,7 @@ async def test_bad_status_changes_are_refused(db: Database) -> None:
             await db.clubs.set_status(CLUB, by=ADMIN, now=NOW, **bad)  # type: ignore[arg-type]
     with pytest.raises(UnknownClub):
         await db.clubs.set_status(OTHER, "approved", by=ADMIN, now=NOW, expect=("pending",))
-    assert (await db.clubs.get(CLUB)).status == "pending"  # type: ignore[union-attr]
+    assert present(await db.clubs.get(CLUB)).status == "pending"
     assert await db.admin_log.recent() == []
 
 
@@ -78,7 +79,7 @@ async def test_details_and_chat_admins_hosting(db: Database) -> None:
     assert [e.action for e in await db.admin_log.recent()] == ["club_details"] * 2
     assert club.chat_admins_host is True
     assert (await db.clubs.set_chat_admins_host(CLUB, False)).chat_admins_host is False
-    assert (await db.clubs.cached(CLUB)).chat_admins_host is False  # type: ignore[union-attr]
+    assert present(await db.clubs.cached(CLUB)).chat_admins_host is False
 
 
 async def test_approve_and_refuse_raced_one_wins(db: Database, db_target: str | Path) -> None:
@@ -94,7 +95,7 @@ async def test_approve_and_refuse_raced_one_wins(db: Database, db_target: str | 
             winner = next(club for changed, club in results if changed)
             loser = next(club for changed, club in results if not changed)
             assert loser.status == winner.status and loser.status_by == winner.status_by
-            assert (await db.clubs.get(CLUB)).status == winner.status  # type: ignore[union-attr]
+            assert present(await db.clubs.get(CLUB)).status == winner.status
             assert len(await db.admin_log.recent()) == 1
             async with db.transaction() as conn:  # back to pending for the next round
                 await conn.execute("UPDATE clubs SET status = 'pending' WHERE chat_id = ?",
@@ -224,7 +225,7 @@ async def test_an_existing_sqlite_database_migrates(db_path: Path) -> None:
     await conn.close()
     async with await Database.open(db_path) as db:
         assert await _statuses(db) == {-1: "approved", -2: "pending", -3: "pending"}
-        assert (await db.clubs.get(-1)).status_by is None  # type: ignore[union-attr]
+        assert present(await db.clubs.get(-1)).status_by is None
         assert await db.staff.network_admins() == []  # ADMIN_IDS are never stored
         assert await db.staff.cached(5) == StaffRoles(5, host_of=frozenset({-3}))
 

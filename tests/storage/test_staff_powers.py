@@ -16,6 +16,7 @@ from bot.services.moving import Moving
 from bot.services.permissions import ChatAdmins, Permissions, Power
 from bot.services.shop import Shop
 from storage import Database
+from tests.present import present
 from tests.storage.conftest import NOW, add_players
 from views.i18n import Translator, default_translator
 
@@ -122,7 +123,7 @@ async def test_the_network_admin_and_the_club_admin_may(db: Database) -> None:
     for call in calls.values():
         call.close()  # type: ignore[attr-defined]
     assert await db.ledger.balance(PLAYER) == 550
-    assert (await db.gifts.get(gift_id)).price == 1  # type: ignore[union-attr]
+    assert present(await db.gifts.get(gift_id)).price == 1
     # the club's admin hands over the gift asked at their club, and manages it
     club_calls = _calls(db, permissions, CLUB_ADMIN, gift_id, request_id)
     await club_calls.pop("settings")  # type: ignore[misc]

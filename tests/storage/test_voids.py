@@ -17,6 +17,7 @@ from storage.errors import InsufficientBalance, InvalidValue, VoidRefused
 from storage.models import Fine
 from storage.repos.games import GameChange
 from storage.repos.outbox import SEND, Queued
+from tests.present import present
 from tests.storage.conftest import ADMIN, CLUB, NOW, add_players
 
 DAY = date(2026, 3, 10)
@@ -73,7 +74,7 @@ async def test_a_void_reverses_every_row_and_counts_the_game_no_more(db: Databas
     game_id = await _game(db, (1, 2, 3), {1: 7, 2: 3}, fines={2: 2})
     before = {p: await db.ledger.balance(p) for p in (1, 2, 3)}
     assert before == {1: 11, 2: 11, 3: 0}
-    assert (await db.players.get(1)).last_game_date == DAY  # type: ignore[union-attr]
+    assert present(await db.players.get(1)).last_game_date == DAY
 
     told: list[int] = []
 
@@ -147,7 +148,7 @@ async def test_two_voids_at_once_one_wins(db: Database, db_target: object,
             assert len(refused) == 1 and refused[0].reason == "already_voided"
             assert await _sum_of_game(db, game_id) == {1: 0, 2: 0}
     assert (await db.ledger.balance(1), await db.ledger.balance(2)) == (0, 0)
-    assert (await db.players.get(1)).games_played == 0  # type: ignore[union-attr]
+    assert present(await db.players.get(1)).games_played == 0
 
 
 async def test_a_void_after_a_redeem_takes_what_is_left(db: Database) -> None:
@@ -216,7 +217,7 @@ async def test_appeals_are_one_per_seated_player_and_decided_once(db: Database) 
     other, _ = await db.voids.appeal(game_id, 1, "mine too", now=NOW)
     voided, _ = await db.voids.void(game_id, by=VOIDER, reason="fraud", now=NOW)
     assert [a.id for a in voided.appeals] == [other.id]
-    assert (await db.voids.get_appeal(other.id)).status == "voided"  # type: ignore[union-attr]
+    assert present(await db.voids.get_appeal(other.id)).status == "voided"
     assert await _refusal(db.voids.keep(other.id, by=ADMIN, now=NOW)) == "closed"
     assert await _refusal(db.voids.appeal(game_id, 1, "late", now=NOW)) in (
         "already_voided", "duplicate")
