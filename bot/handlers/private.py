@@ -131,12 +131,16 @@ async def profile(
     await replies.answer(message, "\n".join((
         texts.profile(translator, locale, player, None if spouse is None else display(spouse),
                       None if spouse is None else spouse.sex),
-        *texts.rating_lines(translator, locale, ratings),
-        "", *standing_texts.profile_lines(translator, locale, found), "",
+        *texts.rating_lines(translator, locale, ratings), "",
+        # no counted game: the one sentence that says so; else a message of their own
+        *([] if found.cards else [*standing_texts.profile_lines(translator, locale, found), ""]),
         *achievement_texts.profile_lines(translator, locale, achievements), "",
         evening_texts.profile(translator, locale, listed, no_shows))),
         reply_markup=player_app_button(translator, locale, services))
-    # the pictures after the text, in the chat's order: the rating's line, the cards' bars
+    if found.cards:  # the cards and rivals on their own (with every card played, the two
+        # would pass Telegram's 4096 characters), then the pictures, in the chat's order
+        await replies.answer(message, "\n".join(
+            standing_texts.profile_lines(translator, locale, found)))
     for chart in (standing_texts.rating_picture(translator, locale, found),
                   standing_texts.roles_picture(translator, locale, found)):
         if chart is not None:

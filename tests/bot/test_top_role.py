@@ -57,3 +57,35 @@ async def test_the_best_with_a_card_from_the_minimum_of_games(fake: FakeTelegram
     assert (await ask(ANN, "/top role")).said.startswith("Напишите карту: <code>/top role")
     assert "/top role" in (await ask(ANN, "/top rating more")).said  # the usage line
     assert "рейтинг мастерства" in (await ask(ANN, "/top rating")).said
+
+
+async def test_profile_sends_the_cards_and_rivals_and_the_charts_in_order(
+        fake: FakeTelegram, ask: Ask, app: App) -> None:
+    db = app.services.db
+    for uid, nick in ((ANN, "Ann"), (BEE, "Bee"), (CAT, "Cat"), (DAN, "Dan"), (EVE, "Eve")):
+        fake.user(uid, nick, language_code="ru")
+        await ask(uid, "/start")
+        await ask(uid, f"/nick {nick}")
+    await db.players.register(ADMIN, display_name="Host", language="ru")
+    await db.clubs.ensure(CLUB, title="Club", locale="ru")
+    await a_game(db, [ANN, BEE, CAT, DAN], 1, winner=Winner.MAFIA)
+    # one counted game: the text, the cards and rivals, the bars (no line of one point)
+    assert "Профиль" in (await ask(ANN, "/profile")).said
+    cards = (await fake.next_message(ANN)).said
+    assert cards.startswith("<b>По картам</b> (засчитанные игры)\nМафия: 1 игра, побед 1 (100%)")
+    assert "Bee — в одной команде: 0 (побед 0), против: 1 (ваших побед 1)" in cards
+    bars = await fake.next_message(ANN)
+    assert bars.photo_bytes is not None and bars.caption == (
+        "Доля побед по картам: у игрока и у всех")
+    await a_game(db, [ANN, BEE, CAT, DAN], 1, winner=Winner.CIVILIANS)
+    await ask(ANN, "/profile")
+    assert "Мафия: 2 игры, побед 1 (50%)" in (await fake.next_message(ANN)).said
+    line, bars = await fake.next_message(ANN), await fake.next_message(ANN)
+    assert line.photo_bytes is not None and line.caption == (
+        "Рейтинг мастерства после каждой засчитанной игры")
+    assert bars.photo_bytes is not None and bars.caption is not None
+    # a player without a counted game: one sentence inside the profile, nothing after it
+    profile = (await ask(EVE, "/profile")).said
+    assert "Засчитанных игр пока нет" in profile and "По картам" not in profile
+    # the next answer is the next command's own: nothing came after the profile
+    assert (await ask(EVE, "/lang")).said == "Выберите язык:"

@@ -28,14 +28,15 @@ async def fake() -> AsyncIterator[FakeTelegram]:
 
 
 async def profile(flow: Flow, uid: int) -> list[SentMessage]:
-    """``/profile``'s answer: its text and the two charts after it, in that order."""
+    """``/profile``'s answer: its text, the cards and rivals, and the two charts, in order."""
     before = len(flow.fake.messages(uid))
     await flow.fake.send(uid, "/profile")
-    await flow.fake.wait_for(lambda: len(flow.fake.messages(uid)) >= before + 3, 20,
-                             "the profile and its two charts")
-    sent = flow.fake.messages(uid)[before:before + 3]
+    await flow.fake.wait_for(lambda: len(flow.fake.messages(uid)) >= before + 4, 20,
+                             "the profile, the cards and rivals, the two charts")
+    sent = flow.fake.messages(uid)[before:before + 4]
     assert sent[0].text is not None and "Профиль" in sent[0].text
-    assert [m.photo_bytes is not None for m in sent[1:]] == [True, True]
+    assert sent[1].text is not None and sent[1].text.startswith("<b>По картам</b>")
+    assert [m.photo_bytes is not None for m in sent[2:]] == [True, True]
     return sent
 
 
@@ -50,7 +51,8 @@ async def seen(flow: Flow, client: Client, uid: int,
                nick: str) -> Seen:
     """Everything the player and anyone may read of the player's standing."""
     sent = await profile(flow, uid)
-    out: Seen = {"profile": sent[0].text, "charts": [m.photo_bytes for m in sent[1:]]}
+    out: Seen = {"profile": sent[0].text, "cards and rivals": sent[1].text,
+                 "charts": [m.photo_bytes for m in sent[2:]]}
     for path in (f"/player/{nick}?lang=ru", f"/player/{nick}/rating.png",
                  f"/player/{nick}/roles.png"):
         response = await client.get(path)
