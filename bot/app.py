@@ -55,6 +55,7 @@ from bot.services.expiry import ExpiryReport, run_expiry
 from bot.services.moving import Moving
 from bot.services.network import NetworkSettings
 from bot.services.permissions import Permissions
+from bot.services.seasons import SeasonEnds
 from bot.services.shop import Shop
 from bot.services.staff import StaffDesk
 from bot.services.status import Status
@@ -85,6 +86,7 @@ log = logging.getLogger("bot")
 
 EXPIRY_HOUR_UTC = 7  # the daily expiry job (warnings and burns) runs at 07:00 UTC
 SHOP_MINUTE = 30  # the gift requests not handed over in time close every hour at :30
+SEASON_MINUTE = 20  # a closed season's picture to each club's chat: checked every hour at :20
 OUTBOX_PRUNE_MINUTE = 15  # the sent messages past OUTBOX_KEEP_DAYS lose their words at 07:15
 STARTUP_TIMEOUT = 15
 SHUTDOWN_FLUSH_SECONDS = 10  # posted messages still retrying get this long at shutdown
@@ -194,6 +196,11 @@ class App:
         shop = self.services.extra.get("shop")
         return await shop.expire_overdue() if isinstance(shop, Shop) else 0
 
+    async def season_ends(self) -> int:
+        """Each club's picture of the season that ended, queued once (bot/services/seasons.py)."""
+        ends = self.services.extra.get("season_ends")
+        return await ends.run() if isinstance(ends, SeasonEnds) else 0
+
     async def run(self, *, handle_signals: bool = True, polling_timeout: int = 10) -> None:
         """Start long polling (or the webhook server when WEBHOOK_URL is set) until
         SIGTERM/SIGINT (or :meth:`stop`), then shut down cleanly."""
@@ -235,7 +242,8 @@ class App:
             await self.close()
 
     def arm_expiry(self) -> None:
-        """The daily expiry, the daily prune of sent messages and the shop's hourly job: on
+        """The daily expiry, the daily prune of sent messages, the shop's and the seasons'
+        hourly jobs: on
         one process (the one holding the expiry role on PostgreSQL); each is idempotent, so a
         catch-up at start is safe."""
         self.scheduler.add_job(
@@ -257,6 +265,12 @@ class App:
             CronTrigger(minute=SHOP_MINUTE, timezone=UTC),
             id="shop", replace_existing=True, coalesce=True, misfire_grace_time=3600,
             next_run_time=datetime.now(UTC),
+        )
+        self.scheduler.add_job(
+            self.guard.wrap("seasons", self.season_ends),
+            CronTrigger(minute=SEASON_MINUTE, timezone=UTC),
+            id="seasons", replace_existing=True, coalesce=True, misfire_grace_time=3600,
+            next_run_time=datetime.now(UTC),  # catch up at start; posted once whatever runs
         )
 
     async def listen_webhook(self, webapp: web.Application, allowed_updates: list[str]) -> None:
@@ -611,6 +625,10 @@ async def create_app(
     services.extra["voids"] = voids
     services.extra["network"] = NetworkSettings(db, permissions, clock=clock,
                                                 zone=settings.timezone)
+    season_ends = SeasonEnds(db, translator, zone=settings.timezone, clock=clock,
+                             wall=delivery.wall)
+    season_ends.queued = delivery.queued
+    services.extra["season_ends"] = season_ends
     services.extra["staff"] = StaffDesk(db, accounts, permissions, clock=clock)
     scheduler = AsyncIOScheduler(timezone=UTC)
     guard = JobGuard()

@@ -163,6 +163,7 @@ class Club:
     status_at: datetime | None = None
     chat_admins_host: bool = True  # the chat's administrators may host in the approved club
     achievements_public: bool = False  # the club chat hears of a rare achievement earned here
+    season_post: bool = True  # the club chat gets a closed season's board as a picture
 
     @property
     def approved(self) -> bool:

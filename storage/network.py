@@ -4,6 +4,7 @@ row: its default (``DEFAULT_FINE_CAPS``; the calendar quarters)."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import date, datetime
 
@@ -13,6 +14,7 @@ from storage.models import Club, FineCaps
 from storage.repos import _ops
 from storage.repos.clubs import MAX_FOUL_POINTS, require_club
 from storage.repos.keyed_cache import KeyedCache
+from storage.repos.outbox import Queued, enqueue_in
 from storage.sql import Lock, Store, lock_key
 from storage.standing.seasons import customs
 
@@ -100,3 +102,17 @@ class Network:
             await _ops.admin_log(conn, admin_id, "network_season",
                                  f"{custom.start} .. {custom.end} {custom.name}".strip(), now)
         return None
+
+    async def post_season_end(self, season: str, club_chat_id: int, messages: Sequence[Queued],
+                              *, now: datetime, wall: float) -> list[int] | None:
+        """A closed season's post to a club's chat, queued once: ``messages`` go to the outbox
+        in the transaction that marks the season posted there (None, nothing queued: posted
+        already). Returns the chats of the new outbox rows."""
+        async with self._db.transaction() as conn:
+            marked = await conn.execute_fetchall(
+                "INSERT INTO season_posts (season, club_chat_id, posted_at) VALUES (?, ?, ?)"
+                " ON CONFLICT (season, club_chat_id) DO NOTHING RETURNING season",
+                (season, club_chat_id, now.isoformat()))
+            if not list(marked):
+                return None
+            return await enqueue_in(conn, messages, wall)

@@ -1,5 +1,6 @@
-"""A player's pictures (Pillow): the skill rating after each counted game (a line) and the
-share of wins by card beside everyone's with the card (bars, each with its games).
+"""The standing's pictures (Pillow): a player's skill rating after each counted game (a line),
+the share of wins by card beside everyone's with the card (bars, each with its games), and a
+season's board as a club's chat gets it when the season ends (two columns of lines).
 
 Two pure steps, as the table's picture (:mod:`views.picture`): :func:`rating_chart` and
 :func:`roles_chart` turn what was read (:mod:`views.standing`) into what is drawn, with every
@@ -65,13 +66,32 @@ class RolesChart:
                 "bars": [[b.label, b.mine, b.everyone, b.few] for b in self.bars]}
 
 
-Chart = RatingChart | RolesChart
+@dataclass(frozen=True, slots=True)
+class BoardChart:
+    """A season's board: its columns (the board by rating, the one by points), each a head
+    and its lines, every word already in the reader's language."""
+
+    title: str
+    columns: tuple[tuple[str, tuple[str, ...]], ...]
+
+    def to_json(self) -> dict[str, Any]:
+        return {"chart": "board", "title": self.title,
+                "columns": [[head, list(lines)] for head, lines in self.columns]}
+
+
+Chart = RatingChart | RolesChart | BoardChart
+BOARD_TOP = 96  # the title and the columns' heads above the lines
+BOARD_ROW = 32
+BOARD_BOTTOM = 24
 
 
 def chart_of(data: Mapping[str, Any]) -> Chart:
     """A chart kept as JSON (:meth:`RatingChart.to_json`, :meth:`RolesChart.to_json`)."""
     if data["chart"] == "rating":
         return RatingChart(str(data["title"]), tuple(float(p) for p in data["points"]))
+    if data["chart"] == "board":
+        return BoardChart(str(data["title"]), tuple(
+            (str(head), tuple(str(line) for line in lines)) for head, lines in data["columns"]))
     legend = data["legend"]
     return RolesChart(str(data["title"]),
                       tuple(Bar(str(label), float(mine), float(everyone), bool(few))
@@ -100,6 +120,9 @@ def roles_chart(cards: list[Compared], *, title: str, legend: tuple[str, str],
 def size_of(chart: Chart) -> tuple[int, int]:
     if isinstance(chart, RatingChart):
         return WIDTH, RATING_HEIGHT
+    if isinstance(chart, BoardChart):
+        rows = max([len(lines) for _, lines in chart.columns] or [1]) or 1
+        return WIDTH, BOARD_TOP + BOARD_ROW * rows + BOARD_BOTTOM
     return WIDTH, BARS_TOP + BAR_ROW * len(chart.bars) + BARS_BOTTOM
 
 
@@ -166,6 +189,18 @@ def _roles(draw: ImageDraw.ImageDraw, chart: RolesChart) -> None:
         draw.line((x, top + 3, x, top + BAR_ROW - 3), fill=EVERYONE, width=4)
 
 
+def _board(draw: ImageDraw.ImageDraw, chart: BoardChart) -> None:
+    width = (WIDTH - 48) // max(len(chart.columns), 1)
+    head, line = font(18), font(17)
+    for index, (title, lines) in enumerate(chart.columns):
+        left = 24 + width * index
+        draw.text((left, 62), _fit(title, 34), fill=MUTED, font=head, anchor="lm")
+        draw.line((left, 80, left + width - 24, 80), fill=GRID)
+        for row, text in enumerate(lines):
+            y = BOARD_TOP + BOARD_ROW * row + BOARD_ROW // 2
+            draw.text((left, y), _fit(text, 34), fill=INK, font=line, anchor="lm")
+
+
 def render_chart(chart: Chart, *, jpeg: bool = False) -> bytes:
     """The PNG (``jpeg``: a JPEG, for Telegram) of ``chart``, :func:`size_of` pixels."""
     image = Image.new("RGB", size_of(chart), BACKGROUND)
@@ -173,6 +208,8 @@ def render_chart(chart: Chart, *, jpeg: bool = False) -> bytes:
     draw.text((24, 16), _fit(chart.title, 70), fill=INK, font=font(22), anchor="lt")
     if isinstance(chart, RatingChart):
         _rating(draw, chart)
+    elif isinstance(chart, BoardChart):
+        _board(draw, chart)
     else:
         _roles(draw, chart)
     out = io.BytesIO()

@@ -4,6 +4,8 @@ network's), the reader's own line and the Hall of Fame of the seasons that ended
 
 from __future__ import annotations
 
+import html
+import re
 from dataclasses import dataclass
 from datetime import date
 
@@ -12,6 +14,7 @@ from standing.seasons import Season
 from storage.db import Database
 from storage.models import Club
 from storage.standing.seasons import FAME_PLACES, Boards, Mine, Placed
+from views.charts import BoardChart
 from views.i18n import Translator
 
 BOARD_LINES = 5  # the lines of each of ``/season``'s boards
@@ -112,3 +115,20 @@ def season_text(tr: Translator, locale: str, page: SeasonPage, web_url: str | No
     if web_url:
         lines += ["", tr.t(locale, "season.link", url=f"{web_url.rstrip('/')}/season")]
     return "\n".join(lines)
+
+
+def plain(text: str) -> str:
+    """A rendered text for a picture: no markup, no HTML escapes (a name's own ``<`` stays)."""
+    return html.unescape(re.sub(r"<[^>]+>", "", text))
+
+
+def season_chart(tr: Translator, locale: str, boards: Boards, club: str) -> BoardChart:
+    """The picture of a closed season's club board: its lines by rating and by points."""
+    name = season_name(tr, locale, boards.season)
+    title = plain(tr.t(locale, "season.picture.title", club=club, name=name,
+                       dates=season_dates(boards.season)))
+    none = (plain(tr.t(locale, "season.picture.none")),)
+    rating = tuple(plain(rating_row(tr, locale, line)) for line in boards.rating) or none
+    points = tuple(plain(points_row(tr, locale, line)) for line in boards.points) or none
+    return BoardChart(title, ((plain(tr.t(locale, "season.picture.rating")), rating),
+                              (plain(tr.t(locale, "season.picture.points")), points)))

@@ -22,8 +22,8 @@ class SpouseCb(CallbackData, prefix="spouse"):
 
 
 class SettingsCb(CallbackData, prefix="cset"):
-    """``/settings`` buttons: action main|lang|timer|fate|foul|foul_public|achievements|hosts|
-    host_rm|presets|preset_rm."""
+    """``/settings`` buttons: action main|lang|timer|fate|foul|foul_public|achievements|season|
+    hosts|host_rm|presets|preset_rm."""
 
     action: str
     arg: str = ""

@@ -77,6 +77,8 @@ def render(tr: Translator, view: SettingsView, page: str) -> tuple[str, InlineKe
     lines += fouls_lines(tr, view)
     lines.append(tr.t(loc, "club.settings.achievements_on" if view.club.achievements_public
                       else "club.settings.achievements_off"))
+    lines.append(tr.t(loc, "club.settings.season_on" if view.club.season_post
+                      else "club.settings.season_off"))
     rows.append([_button(tr.t(loc, f"lang.name_{code}"), "lang", code) for code in SUPPORTED])
     for name in TIMERS:
         short = tr.t(loc, f"club.settings.s_{name}")
@@ -90,6 +92,7 @@ def render(tr: Translator, view: SettingsView, page: str) -> tuple[str, InlineKe
                              f"{name}.{sign}") for sign, shown in (("-", "−"), ("+", "+"))])
     rows.append([_button(tr.t(loc, "club.settings.foul_public_btn"), "foul_public")])
     rows.append([_button(tr.t(loc, "club.settings.achievements_btn"), "achievements")])
+    rows.append([_button(tr.t(loc, "club.settings.season_btn"), "season")])
     rows.append([_button(tr.t(loc, "club.settings.hosts", count=len(view.hosts)), "hosts"),
                  _button(tr.t(loc, "club.settings.presets", count=len(view.presets)),
                          "presets")])
@@ -168,6 +171,8 @@ async def settings_button(query: CallbackQuery, callback_data: SettingsCb, bot: 
         await club_settings.toggle_foul_public(chat)
     elif action == "achievements":
         await club_settings.toggle_achievements_public(chat)
+    elif action == "season":
+        await club_settings.toggle_season_post(chat)
     elif action in ("hosts", "host_rm"):
         page = "hosts"
         if action == "host_rm":

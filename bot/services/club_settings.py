@@ -124,6 +124,12 @@ class ClubSettings:
         await self.db.clubs.set_achievements_public(chat_id, not club.achievements_public)
         return not club.achievements_public
 
+    async def toggle_season_post(self, chat_id: int) -> bool:
+        """Whether the club chat gets a closed season's board as a picture, switched."""
+        club = (await self.view(chat_id)).club
+        await self.db.clubs.set_season_post(chat_id, not club.season_post)
+        return not club.season_post
+
     async def add_host(self, chat_id: int, tg_id: int) -> None:
         await self.db.clubs.add_host(chat_id, tg_id)
 

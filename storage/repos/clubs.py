@@ -26,7 +26,7 @@ from storage.sql import Connection, Row, Store
 CLUBS_CHANNEL = "mafia_clubs"  # a club written by a process: the chat ids, or "*"
 _COLUMNS = ("chat_id, title, locale, timers, fate_by_host, foul_points, foul_limit, foul_public,"
             " status, name, city, time_zone, status_by, status_at, chat_admins_host,"
-            " achievements_public")
+            " achievements_public, season_post")
 _CLUB = f"SELECT {_COLUMNS} FROM clubs WHERE chat_id = ?"
 MAX_NAME = 64  # a club's name or city: a line of a list, not a paragraph
 MAX_ZONE = 64  # an IANA name ("America/Argentina/ComodRivadavia" is 32)
@@ -169,6 +169,7 @@ def _club(row: Row) -> Club:
                    else datetime.fromisoformat(row["status_at"])),
         chat_admins_host=bool(row["chat_admins_host"]),
         achievements_public=bool(row["achievements_public"]),
+        season_post=bool(row["season_post"]),
     )
 
 
@@ -359,6 +360,16 @@ class Clubs:
             fresh.append(await require_club(conn, chat_id))
         return fresh[0]
 
+    async def set_season_post(self, chat_id: int, post: bool) -> Club:
+        """Whether the club chat gets a closed season's board as a picture."""
+        fresh: list[Club] = []
+        async with self._writing(chat_id, fresh=fresh) as conn:
+            await require_club(conn, chat_id)
+            await conn.execute("UPDATE clubs SET season_post = ? WHERE chat_id = ?",
+                               (int(post), chat_id))
+            fresh.append(await require_club(conn, chat_id))
+        return fresh[0]
+
     async def set_timers(self, chat_id: int, **seconds: int) -> Club:
         """Merge timer settings, e.g. ``set_timers(chat, night=90, vote_turn=45)`` (> 0 each)."""
         for name, value in seconds.items():
@@ -484,7 +495,7 @@ class Clubs:
                 return None
             kept = ("locale", "timers", "fate_by_host", "foul_points", "foul_limit",
                     "foul_public", "status", "name", "city", "time_zone", "status_by",
-                    "status_at", "chat_admins_host", "achievements_public")
+                    "status_at", "chat_admins_host", "achievements_public", "season_post")
             await conn.execute(
                 f"INSERT INTO clubs (chat_id, title, {', '.join(kept)})"
                 f" SELECT ?, title, {', '.join(kept)} FROM clubs WHERE chat_id = ?"

@@ -5,6 +5,7 @@ way, the reader's line, the boards and the Hall of Fame of the season that ended
 
 from __future__ import annotations
 
+import asyncio
 from datetime import UTC, date, datetime
 from typing import Any
 
@@ -118,3 +119,51 @@ async def test_season_shows_the_season_its_boards_and_the_hall_of_fame(
     fake.group(CLUB, "Club")
     in_club = (await ask(BOB, "/season", chat_id=CLUB)).said
     assert "You this season: rating" in in_club and "(1 game), 5 points." in in_club
+
+
+async def test_a_closed_seasons_picture_goes_to_the_clubs_chat_once(
+        app: App, fake: FakeTelegram, ask: Any, clock: FixedClock) -> None:
+    """Vladivostok's club (UTC+10) gets its picture of the first quarter from 00:15 on
+    1 April on its own clock, though Moscow is still on 31 March; once, however often the job
+    runs (two at once too); a club that turned the post off and a season with no game in the
+    club get none; no point moves."""
+    for uid, name in ((ANN, "Ann"), (BOB, "Bob")):
+        fake.user(uid, name, language_code="en")
+        await ask(uid, "/start")
+        await ask(uid, f"/nick {name}")
+    db = app.services.db
+    quiet = CLUB - 1
+    for chat_id, zone in ((CLUB, "Asia/Vladivostok"), (quiet, None)):
+        fake.group(chat_id, f"Club {chat_id}")
+        await db.clubs.ensure(chat_id, title=f"Club {chat_id}", locale="en")
+        await db.clubs.set_status(chat_id, "approved", by=ADMIN_ID, now=clock(),
+                                  expect=("pending",), time_zone=zone)
+    await won(app, ANN, BOB, date(2026, 3, 31), 4)
+    game = await db.games.create(quiet, 1, seats=[(1, ANN), (2, BOB)],
+                                 created_at=datetime(2026, 3, 1, tzinfo=UTC))
+    await db.games.set_roles(game, {1: "mafia", 2: "doctor"})
+    await db.games.set_status(game, "running")
+    await db.games.finish(game, status="finished", day=date(2026, 3, 2), winner="mafia",
+                          ended_on=date(2026, 3, 2), points=[GamePoints(ANN, 1, "team_win")])
+    await db.clubs.set_season_post(quiet, False)
+    before = await money(app)
+    ends = app.services.extra["season_ends"]
+    clock.now = datetime(2026, 3, 31, 14, 10, tzinfo=UTC)  # 00:10 on 1 April there
+    assert await ends.run() == 0
+    clock.now = datetime(2026, 3, 31, 14, 20, tzinfo=UTC)  # 00:20
+    assert sorted(await asyncio.gather(ends.run(), ends.run())) == [0, 1]
+    assert await ends.run() == 0
+    posted = await fake.next_message(CLUB)
+    assert posted.photo_bytes is not None and posted.photo_bytes[:2] == b"\xff\xd8"  # a JPEG
+    assert posted.caption == (f"🏁 Season Q1 2026 is over. Here is Club {CLUB}'s season board;"
+                              " the Hall of Fame: /season")
+    clock.now = datetime(2026, 4, 1, 12, 0, tzinfo=UTC)  # Moscow's 1 April too
+    assert await ends.run() == 0
+    await fake.settled()
+    assert [m for m in fake.messages(CLUB) if m.photo_bytes] == [posted]
+    assert [m for m in fake.messages(quiet) if m.photo_bytes] == []
+    rows = await db.query("SELECT season, club_chat_id FROM season_posts")
+    assert [(str(r[0]), int(r[1])) for r in rows] == [("2026-01-01", CLUB)]
+    assert await money(app) == before
+    clock.now = datetime(2026, 7, 1, 12, 0, tzinfo=UTC)  # the second quarter: no game there
+    assert await ends.run() == 0
