@@ -38,6 +38,7 @@ NAMES: dict[str, tuple[str, ...]] = {
     "admin.not_blocked": ("nick",), "admin.not_found": ("nick",),
     "admin.redeemed": ("nick", "reason"), "admin.redeemed_notice": ("reason",),
     "admin.unblocked": ("nick",),
+    "achievement.club.line": ("who",),
     "appeal.closed_kept": ("by",), "appeal.closed_voided": ("by",),
     "appeal.kept_notice": ("by",), "appeal.notice": ("club", "player"),
     "appeal.outcome.kept": ("by",), "appeal.outcome.voided": ("by",),
@@ -179,6 +180,9 @@ NOT_NAMES: dict[str, tuple[str, ...]] = {
     "panel.unfoul.line": ("reason",),
     "stats.row": ("reason",),
     "standing.roles.line": ("name",),  # a card's or a side's name
+    # an achievement's own name, and its title made of it
+    "achievement.line": ("title",), "achievement.progress": ("name",),
+    "achievement.title": ("name",), "achievement.title.level": ("name",),
     "standing.top.role_unknown": ("name",),  # what was typed for a card
     "void.already": ("reason",), "void.done": ("reason",), "void.notice": ("reason",),
     "void.page": ("reason",),
