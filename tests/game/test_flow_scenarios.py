@@ -11,7 +11,7 @@ import pytest
 import engine
 from engine import Role
 from record.table import Stage
-from tests.fakes.telegram_server import FakeTelegram
+from tests.fakes.telegram_server import FakeTelegram, SentMessage
 from tests.fakes.virtual_clock import VirtualClock
 from tests.game.flow import CLUB, HOST, Flow, running, start_app, stop_app, wait_until
 
@@ -29,8 +29,8 @@ def clock() -> VirtualClock:
     return VirtualClock()
 
 
-def targets_of(message: object) -> list[int]:
-    return sorted(int(d.split(":")[-1]) for _, d in message.buttons())  # type: ignore[attr-defined]
+def targets_of(message: SentMessage) -> list[int]:
+    return sorted(int(d.split(":")[-1]) for _, d in message.buttons())
 
 
 async def test_every_role_gets_its_own_prompt(fake: FakeTelegram, tmp_path: Path,

@@ -9,6 +9,7 @@ import asyncio
 import re
 from collections.abc import AsyncIterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -211,11 +212,11 @@ async def test_a_topic_made_for_a_table_whose_game_could_not_be_written_is_close
         create = games.create
         failed: list[int] = []
 
-        async def fails_once(*args: object, **kwargs: object) -> int:
+        async def fails_once(*args: Any, **kwargs: Any) -> int:
             if not failed:
                 failed.append(1)
                 raise RuntimeError("the disk is full")
-            return await create(*args, **kwargs)  # type: ignore[arg-type]
+            return await create(*args, **kwargs)
         monkeypatch.setattr(games, "create", fails_once)
         await fake.send(HOST, "/newgame", chat_id=CLUB)
         await fake.wait_for(lambda: any(r.method == "closeForumTopic" for r in fake.log), 10,

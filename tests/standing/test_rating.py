@@ -5,6 +5,7 @@ updates a game's end makes."""
 from __future__ import annotations
 
 import math
+import random
 from typing import NamedTuple
 
 import pytest
@@ -176,14 +177,14 @@ games_strategy = st.lists(
 @settings(max_examples=60, deadline=None)
 @given(games_strategy, st.randoms(use_true_random=False))
 def test_rerate_equals_the_incremental_updates_in_any_order(
-        drawn: list[tuple[list[int], int, int, Winner]], rnd: object) -> None:
+        drawn: list[tuple[list[int], int, int, Winner]], rnd: random.Random) -> None:
     """Whatever games, in whatever order: the ratings each game's end writes (read back as
     stored, game after game) are the ratings ``rerate`` folds in that order."""
     games = [RatedGame(i, tuple((tg, M if n < mafia else C) for n, tg in enumerate(seats[:size])),
                        winner)
              for i, (seats, mafia, size, winner) in enumerate(drawn)]
     order = list(games)
-    rnd.shuffle(order)  # type: ignore[attr-defined]
+    rnd.shuffle(order)
     stored: dict[Key, Rating] = {}
     for game in order:
         stored.update(rate_game(game, dict(stored)))

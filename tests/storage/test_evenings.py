@@ -10,6 +10,7 @@ from datetime import timedelta
 
 from storage import Database
 from storage.models import EveningChange
+from storage.repos.evenings import Compose
 from storage.repos.outbox import SEND, Queued
 from tests.storage.conftest import CLUB, NOW, add_players
 
@@ -38,9 +39,9 @@ async def announced(db: Database, *, tables: int = 2, seats: int = 2) -> int:
     return change.after.evening.id
 
 
-async def sign(db: Database, evening: int, tg_id: int, **kw: object) -> EveningChange:
-    change = await db.evenings.sign_up(evening, tg_id, now=NOW, wall=WALL,
-                                       compose=kw.get("compose", nothing))  # type: ignore[arg-type]
+async def sign(db: Database, evening: int, tg_id: int, *,
+               compose: Compose = nothing) -> EveningChange:
+    change = await db.evenings.sign_up(evening, tg_id, now=NOW, wall=WALL, compose=compose)
     assert change is not None
     return change
 

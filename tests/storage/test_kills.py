@@ -8,6 +8,7 @@ from __future__ import annotations
 import asyncio
 from collections import Counter
 from pathlib import Path
+from typing import Any
 
 from standing.facts import Exit, game_facts
 from storage import Database
@@ -17,7 +18,7 @@ from tests.storage.conftest import ADMIN, NOW
 from tests.storage.played import play_games
 
 
-async def kill_rows(db: Database) -> list[tuple[object, ...]]:
+async def kill_rows(db: Database) -> list[tuple[Any, ...]]:
     return [tuple(r) for r in await db.query(
         "SELECT seq, game_id, killer_tg, killer_role, victim_tg, victim_role FROM night_kills"
         " ORDER BY seq, killer_tg, victim_tg")]
@@ -42,7 +43,7 @@ async def test_a_games_end_keeps_its_night_kills_and_rerate_reads_old_ones(
                         victims[(seat.tg_id, card)] += 1
         kept = await kill_rows(db)
         assert kept == sorted(expected) and kept  # the harness's Mafia kill at night
-        victim, killer = int(kept[0][4]), int(kept[0][2])  # type: ignore[call-overload]
+        victim, killer = int(kept[0][4]), int(kept[0][2])
         assert await db.kills.killed_by(victim) == {
             card: n for (tg, card), n in victims.items() if tg == victim}
         mine = await db.kills.killed(killer)
@@ -62,7 +63,7 @@ async def test_a_games_end_keeps_its_night_kills_and_rerate_reads_old_ones(
         assert await kill_rows(db) == kept
         assert await db.kills.unread() == []
         # a voided game's kills count no more (its players' history goes at the rebuild)
-        game_id = int(kept[0][1])  # type: ignore[call-overload]
+        game_id = int(kept[0][1])
         await db.voids.void(game_id, by=ADMIN, reason="a mistake", now=NOW)
         left = [k for k in kept if k[1] != game_id]
         deaths = {(k[0], str(k[3])) for k in left if k[4] == victim}  # (game, killer's card)

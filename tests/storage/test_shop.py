@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Awaitable
 from datetime import date, timedelta
 
 import pytest
@@ -27,9 +27,9 @@ async def _points(db: Database, tg_id: int, points: int) -> None:
     await db.ledger.adjust(tg_id, points, reason="won", admin_id=ADMIN, now=NOW)
 
 
-async def _refusal(work: object) -> str:
+async def _refusal(work: Awaitable[object]) -> str:
     with pytest.raises(GiftRefused) as caught:
-        await work  # type: ignore[misc]
+        await work
     return caught.value.reason
 
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Awaitable
 from datetime import date, timedelta
 
 import pytest
@@ -46,9 +46,9 @@ async def _sum_of_game(db: Database, game_id: int) -> dict[int, int]:
     return {int(r[0]): int(r[1]) for r in rows}
 
 
-async def _refusal(work: object) -> str:
+async def _refusal(work: Awaitable[object]) -> str:
     with pytest.raises(VoidRefused) as caught:
-        await work  # type: ignore[misc]
+        await work
     return caught.value.reason
 
 

@@ -19,6 +19,7 @@ from storage.db import Database
 from storage.models import BalanceView
 from tests.game.conftest import FakeClock, make_harness
 from tests.game.harness import CHAT, HOST, Harness
+from tests.present import present
 from tests.web.conftest import Client
 from views import texts
 from views.i18n import Translator
@@ -103,8 +104,8 @@ async def test_a_players_record_counts_its_fouls_per_game(
         client: Client, fouled: Harness, translator: Translator) -> None:
     stats = StatsService(fouled.db)
     seats = {s.seat: s.tg_id for s in (await fouled.db.games.get(fouled.game_id)).seats}
-    one = await stats.of(await fouled.db.players.get(seats[1]))  # type: ignore[arg-type]
-    two = await stats.of(await fouled.db.players.get(seats[2]))  # type: ignore[arg-type]
+    one = await stats.of(present(await fouled.db.players.get(seats[1])))
+    two = await stats.of(present(await fouled.db.players.get(seats[2])))
     assert (one.fouls, one.fouls_per_game, two.fouls) == (2, 2.0, 0)  # an undone one: none
     said = texts.player_stats(translator, "ru", one, None)
     assert "Нарушения: 2 (в среднем за игру: 2)" in said
