@@ -106,3 +106,5 @@ web-roles-you_killed = Killed by the player at night
 standing-chart-mine = The player's share of wins
 standing-chart-everyone = Everyone with the card
 standing-chart-bar = { $card } ({ $games })
+web-roles-killed_by = <b>Killed at night by</b>: { $kills }
+web-roles-killed = <b>The player's shots killed at night</b>: { $kills }

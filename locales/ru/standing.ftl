@@ -111,3 +111,5 @@ web-roles-you_killed = Убит ночью игроком
 standing-chart-mine = Доля побед игрока
 standing-chart-everyone = У всех с этой картой
 standing-chart-bar = { $card } ({ $games })
+web-roles-killed_by = <b>Кто убивал игрока ночью</b>: { $kills }
+web-roles-killed = <b>Кого убили ночные выстрелы игрока</b>: { $kills }

@@ -86,30 +86,42 @@ async def get(client: Client, path: str, status: int = 200) -> bytes:
     return await response.read()
 
 
+@pytest.mark.parametrize("who", ["victim", "killer"])
 async def test_the_page_counts_cards_sides_rivals_and_kills_of_the_finished_games(
-        client: Client, games: Games, translator: Translator) -> None:
+        client: Client, games: Games, translator: Translator, who: str) -> None:
     played = await facts_of(games.db, games.finished)
+    # the player read: one killed at night in a finished game, or one whose shot killed
+    kills = [(g.seats[by].tg_id, s.tg_id) for g in played for s in g.seats.values()
+             if s.left is not None and s.left.how is Exit.NIGHT
+             for by in s.left.by if by != s.seat]
+    assert kills  # the harness's Mafia kill at night
+    me_tg = kills[0][1] if who == "victim" else kills[0][0]
+    nick = f"Player{me_tg - 1000}"
     mine: Counter[str] = Counter()
     mine_won: Counter[str] = Counter()
     everyone: Counter[str] = Counter()
     everyone_won: Counter[str] = Counter()
     met: Counter[int] = Counter()
     killed_by: Counter[str] = Counter()
+    killed: Counter[str] = Counter()
     for g in played:
         for s in g.seats.values():
             everyone[str(s.role)] += 1
             everyone_won[str(s.role)] += s.won
-        me = g.seats[g.seat_of(ME) or 0]
+            if s.left is not None and s.left.how is Exit.NIGHT:
+                killed.update(str(s.role) for by in s.left.by
+                              if by != s.seat and g.seats[by].tg_id == me_tg)
+        me = g.seats[g.seat_of(me_tg) or 0]
         mine[str(me.role)] += 1
         mine_won[str(me.role)] += me.won
-        met.update(s.tg_id for s in g.seats.values() if s.tg_id != ME)
+        met.update(s.tg_id for s in g.seats.values() if s.tg_id != me_tg)
         if me.left is not None and me.left.how is Exit.NIGHT:
             killed_by.update({str(g.seats[by].role) for by in me.left.by if by != me.seat})
 
     def name(role: str) -> str:
         return translator.t("ru", f"game.role.{role}")
 
-    html = (await get(client, "/player/Player1?lang=ru")).decode()
+    html = (await get(client, f"/player/{nick}?lang=ru")).decode()
     rows = table(html, "cards")
     assert sorted(rows) == sorted(
         [name(r), str(n), str(mine_won[r]), f"{round(100 * mine_won[r] / n)}%",
@@ -122,16 +134,22 @@ async def test_the_page_counts_cards_sides_rivals_and_kills_of_the_finished_game
     # everyone else sat at both games: the five met most, by account, each twice
     assert [r[0] for r in rivals] == [f"Player{tg - 1000}" for tg in sorted(met)[:5]]
     assert all(int(r[1]) + int(r[3]) == 2 for r in rivals)
-    assert ('<a href="../player/Player2?lang=ru">Player2</a>') in html
-    if killed_by:
-        line = html.split('id="killed-by">', 1)[1].split("</p>", 1)[0]
-        for role, n in killed_by.items():
+    first = sorted(met)[0] - 1000
+    assert f'<a href="../player/Player{first}?lang=ru">Player{first}</a>' in html
+    for kind, counted, heading in (
+            ("killed-by", killed_by, "<b>Кто убивал игрока ночью</b>: "),
+            ("killed", killed, "<b>Кого убили ночные выстрелы игрока</b>: ")):
+        if not counted:
+            assert f'id="{kind}"' not in html
+            continue
+        line = html.split(f'id="{kind}">', 1)[1].split("</p>", 1)[0]
+        assert line.startswith(heading)  # a public page: no "you"
+        for role, n in counted.items():
             assert f"{name(role)} — {n}" in line
-    else:
-        assert 'id="killed-by"' not in html
+    assert (killed_by if who == "victim" else killed)  # the line the player is read for
     assert 'id="rating-graph"' in html and 'id="roles-bars"' in html
     assert "Карты и соперники" in html
-    en = (await get(client, "/player/Player1?lang=en")).decode()
+    en = (await get(client, f"/player/{nick}?lang=en")).decode()
     assert "Cards and rivals" in en and "The players met most" in en
 
 
