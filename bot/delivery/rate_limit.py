@@ -8,7 +8,7 @@ import asyncio
 import heapq
 import itertools
 import time
-from collections import deque
+from collections import Counter, deque
 from collections.abc import Awaitable, Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
@@ -42,6 +42,11 @@ class TokenBucket:
         self._refill(now)
         self.tokens -= 1
 
+    def idle(self, now: float) -> bool:
+        """Whether the bucket is full again at ``now``: a new one would be the same."""
+        return self.updated is None or (
+            self.tokens + (now - self.updated) * self.rate >= self.capacity)
+
 
 @dataclass
 class SlidingWindow:
@@ -61,8 +66,16 @@ class SlidingWindow:
     def take(self, now: float) -> None:
         self.times.append(now)
 
+    def idle(self, now: float) -> bool:
+        """Whether no request of the last ``span`` is counted at ``now``: a new one would be
+        the same."""
+        return not self.times or now - self.times[-1] >= self.span
+
 
 Bucket = TokenBucket | SlidingWindow
+# seconds on the limiter's clock between two sweeps of the chats' idle buckets (a chat's bucket
+# is kept only while it counts something: the process talks to every player over months)
+PRUNE_EVERY = 60.0
 
 
 @dataclass(frozen=True)
@@ -91,13 +104,33 @@ class RateLimiter:
     _queue: list[list[Any]] = field(default_factory=list, init=False)  # a heap
     _waiting: dict[int, list[Any]] = field(default_factory=dict, init=False)  # chat -> entry
     _order: Iterator[int] = field(default_factory=itertools.count, init=False)
+    _acquiring: Counter[int] = field(default_factory=Counter, init=False)  # chat -> senders
+    _pruned: float | None = field(default=None, init=False)  # the last sweep's time
 
     def __post_init__(self) -> None:
         rate = self.limits.global_per_second
         self._global = TokenBucket(rate, rate)
 
+    def kept(self) -> int:
+        """How many chats' buckets are kept now (a chat's and a group's count apart)."""
+        return len(self._chats) + len(self._groups)
+
+    def _prune(self, now: float) -> None:
+        """Every :data:`PRUNE_EVERY` seconds, the buckets that count nothing any more go
+        (full again, or a group's minute past): a chat's next request makes a new one, the
+        same. A chat whose sender waits keeps its own."""
+        if self._pruned is not None and now - self._pruned < PRUNE_EVERY:
+            return
+        self._pruned = now
+        busy = self._acquiring
+        self._chats = {chat: b for chat, b in self._chats.items()
+                       if chat in busy or not b.idle(now)}
+        self._groups = {chat: b for chat, b in self._groups.items()
+                        if chat in busy or not b.idle(now)}
+
     def _buckets(self, chat_id: int) -> list[Bucket]:
         limits = self.limits
+        self._prune(self.clock())
         buckets: list[Bucket] = [self._global]
         chat = self._chats.get(chat_id)
         if chat is None:
@@ -122,15 +155,22 @@ class RateLimiter:
         """
         buckets = self._buckets(chat_id)
         own = buckets[1:]
-        while True:
-            await self._wait_for(own)
-            await self._overall(chat_id, urgent)
-            now = self.clock()
-            if not any(b.wait_time(now) > 0 for b in own):
-                for bucket in own:
-                    bucket.take(now)
-                return
-            # another sender to this chat took its slot meanwhile: the overall token is spent
+        self._acquiring[chat_id] += 1
+        try:
+            while True:
+                await self._wait_for(own)
+                await self._overall(chat_id, urgent)
+                now = self.clock()
+                if not any(b.wait_time(now) > 0 for b in own):
+                    for bucket in own:
+                        bucket.take(now)
+                    return
+                # another sender to this chat took its slot meanwhile: the overall token is
+                # spent
+        finally:
+            self._acquiring[chat_id] -= 1
+            if not self._acquiring[chat_id]:
+                del self._acquiring[chat_id]
 
     def group_full(self, chat_id: int) -> bool:
         """Whether a post to the group ``chat_id`` has to wait for its minute's budget now."""

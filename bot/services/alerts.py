@@ -18,6 +18,7 @@ from collections.abc import Awaitable, Callable, Iterable, Mapping
 from datetime import UTC, datetime
 from typing import Any, Protocol
 
+from storage.numbers import ID_DIGITS, read_number
 from views.i18n import Translator
 
 log = logging.getLogger("bot.alerts")
@@ -85,7 +86,8 @@ class OpsAlerts:
 def _id_of(key: str) -> dict[str, Any]:
     """``stuck:12`` -> ``{"game": 12}`` for the resolved line."""
     kind, _, rest = key.partition(":")
-    return {"game": int(rest)} if kind == "stuck" and rest.isdigit() else {}
+    game = read_number(rest, digits=ID_DIGITS) if kind == "stuck" else None
+    return {} if game is None else {"game": game}
 
 
 class RunOf:

@@ -60,6 +60,26 @@ async def test_one_post_per_incident_and_one_when_it_ends() -> None:
     assert lasted(3725) == "1:02:05"
 
 
+async def test_an_incidents_key_is_read_as_ascii_digits_only() -> None:
+    """An incident whose key's number is no ASCII number ("²", which ``str.isdigit`` takes
+    and ``int`` refuses) still ends: the tick goes on, its resolved line just names no game."""
+    posts: list[str] = []
+    active: dict[str, dict[str, Any]] = {}
+
+    async def post(text: str) -> None:
+        posts.append(text)
+
+    alerts = OpsAlerts(post, Translator.load(), "en", [lambda: dict(active)],
+                       clock=lambda: 100.0)
+    active["stuck:²"] = {"game": "²", "since": "21:04"}
+    active["stuck:7"] = {"game": 7, "since": "21:04"}
+    await alerts.tick()
+    active.clear()
+    await alerts.tick()
+    assert "✅ Resolved: game #7 is no longer stuck (it lasted 0:00:00)." in posts
+    assert alerts.open == {}
+
+
 async def test_an_outbox_falling_behind_is_told_and_resolved(
         fake: FakeTelegram, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(bot.metrics, "SAMPLE_EVERY_S", 0.05)

@@ -13,6 +13,7 @@ from aiogram import Bot
 
 from bot.app import App, make_bot
 from bot.config import Settings
+from bot.delivery.rate_limit import PRUNE_EVERY
 from bot.delivery.sender import Limits, RateLimiter, TelegramSender
 from tests.bot.conftest import Ask
 from tests.fakes.telegram_server import FakeTelegram
@@ -187,6 +188,28 @@ async def test_limiter_per_group_per_minute(time_: FakeTime) -> None:
     assert time_.now == pytest.approx(122.0)
     await limiter.acquire(-200)  # another group is not held back
     assert time_.now == pytest.approx(122.0)
+
+
+async def test_the_limiter_keeps_no_idle_chats_bucket(time_: FakeTime) -> None:
+    """A thousand chats' buckets go once they count nothing (full again, a group's minute
+    past; swept every PRUNE_EVERY seconds), and a group's minute still counting is kept:
+    its budget holds across the sweep."""
+    limits = Limits(global_per_second=10_000, chat_per_second=1000, chat_burst=1000,
+                    group_per_minute=20)
+    limiter = RateLimiter(limits, time_.clock, time_.sleep)
+    for chat in range(1, 1001):
+        await limiter.acquire(chat)
+    for _ in range(20):
+        await limiter.acquire(-100)
+    assert limiter.kept() == 1002  # each chat's bucket, and the group's minute
+    time_.now = PRUNE_EVERY
+    await limiter.acquire(1)
+    assert limiter.kept() == 2  # chat 1's new bucket, and the group's minute (61 s)
+    await limiter.acquire(-100)
+    assert time_.now == pytest.approx(61.0)  # the group's 20 a minute held across the sweep
+    time_.now = 200.0
+    await limiter.acquire(2)
+    assert limiter.kept() == 1
 
 
 async def test_limiter_global(time_: FakeTime) -> None:
