@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 from PIL import Image, ImageChops, ImageStat
 
-from engine import GameState
+from engine import GameState, OpenImmunity
 from tests.game.harness import role_names
 from tests.web.conftest import Played
 from views.i18n import Translator
@@ -61,9 +61,9 @@ def test_open_immunities_are_shown_only_while_in_force(played: Played,
                                                        translator: Translator) -> None:
     table = played.h.service.tables[played.running_id]
     first = next(iter(table.game))
-    imm = frozenset({"newbie"})
+    imm = frozenset({OpenImmunity.NEWBIE})
     players = dict(table.game.players)
-    players[first.seat] = first._replace(open_immunities=imm)  # type: ignore[arg-type]
+    players[first.seat] = first._replace(open_immunities=imm)
     state = replace(table.game, players=players)
     names = {s: i.name for s, i in table.seats.items()}
     label = translator.t("en", "game.immunity.newbie")
