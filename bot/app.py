@@ -374,7 +374,7 @@ class App:
         evenings = s.extra.get("evenings")
         reads = PlayerReads(s.db, s.accounts, s.extra["stats"], s.extra["shop"],
                             evenings if isinstance(evenings, EveningService) else None,
-                            s.translator)
+                            s.translator, zone=self.settings.timezone)
         install_player_app(app, PlayerApp(reads, GiftPhotos(telegram_fetch(self.bot)),
                                           self.settings.bot_token.get_secret_value(),
                                           s.accounts.clock, TELEGRAM_JS))

@@ -22,11 +22,14 @@ from bot.services.accounts import Accounts
 from bot.services.shop import Shop
 from standing.rating import Side
 from standing.roles import MIN_ROLE_GAMES, Compared, compare, compare_sides
+from storage.dates import local_day, zone_of
 from storage.db import Database
 from storage.models import EVENING_OPEN, Club, Evening, Player
+from storage.standing.seasons import FAME_PLACES
 from views import evenings as evening_texts
 from views.achievements import nearest
 from views.i18n import Translator
+from views.seasons import SeasonPage, board_lines, season_dates, season_name, season_page
 from views.stats import GameLine, PlayerStats, StatsService
 
 TAGS = re.compile(r"<[^>]*>")
@@ -69,6 +72,7 @@ class PlayerReads:
     shop: Shop
     evenings: EveningService | None  # None: the game layer is off (no evenings either)
     translator: Translator
+    zone: str = "UTC"  # the network's TIMEZONE: the season's calendar without a home club
 
     def words(self, player: Player | None, language_code: str | None) -> Words:
         """The player's language: its setting, else Telegram's, else the bot's default."""
@@ -82,12 +86,22 @@ class PlayerReads:
             "profile": profile_json(player, record, w),
             "rating": rating_json(record, w),
             "achievements": achievements_json(record, w),
+            "season": await self.season_json(player, w),
             "graph": await self.graph_json(player),
             "roles": await self.roles_json(player, w),
             "games": [game_json(g, w, record.sex) for g in record.games[:GAMES_SHOWN]],
             "shop": await self.shop_json(player, w),
             "evenings": await self.evenings_json(player, w),
         }
+
+    async def season_json(self, player: Player, w: Words) -> dict[str, Any]:
+        """The season under way on the home club's calendar (``/season``'s): the player's
+        line, and the Hall of Fame of the season that ended last (the network's)."""
+        club = await self.stats.home_club(player.tg_id)
+        zone = zone_of(club.time_zone if club is not None else None, self.zone)
+        page = await season_page(self.db, local_day(self.accounts.clock(), zone), club=None,
+                                 tg_id=player.tg_id)
+        return season_json(page, w)
 
     async def graph_json(self, player: Player) -> dict[str, Any] | None:
         """The overall rating after each counted game, oldest first (None: under two games,
@@ -238,6 +252,28 @@ def profile_json(player: Player, record: PlayerStats, w: Words) -> dict[str, Any
         "lines": lines,
         # the public page, where anyone may read the same record
         "page": None if player.nickname is None else f"player/{player.nickname}",
+    }
+
+
+def season_json(page: SeasonPage, w: Words) -> dict[str, Any]:
+    """The season's lines as plain text: its name and dates, the player's line, the Hall of
+    Fame's title and lines (None: no season ended yet, ``fame_none`` says so)."""
+    tr, locale, season = w.translator, w.locale, page.season
+    mine = page.mine
+    line = (w("season.mine.none") if mine is None or mine.rating is None else
+            w("season.mine", ordinal=mine.rating.ordinal, games=mine.rating.games,
+              points=mine.points))
+    fame = page.fame[0] if page.fame else None
+    return {
+        "title": w("season.head", name=season_name(tr, locale, season),
+                   dates=season_dates(season)),
+        "mine": line,
+        "fame_title": None if fame is None else w(
+            "season.fame.head", name=season_name(tr, locale, fame.season), places=FAME_PLACES),
+        "fame": [] if fame is None else [plain(x) for x in board_lines(tr, locale, fame, {})],
+        "fame_none": w("season.fame.none") if fame is None else None,
+        "link": "season",
+        "link_text": w("web.season.title"),
     }
 
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 import struct
 import zlib
 from collections.abc import AsyncIterator
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, date, datetime, timedelta
 from typing import Any
 
 import aiohttp
@@ -395,6 +395,18 @@ async def test_the_rating_graph_cards_rivals_and_kills(
     assert never["graph"] is None and never["roles"]["cards"] == []
     assert never["roles"]["none"].startswith("Засчитанных игр пока нет")
     assert never["roles"]["rivals"] == []
+    # the season under way (the first quarter of 2026 on the clock): its three games
+    season = mine["season"]
+    assert season["title"] == "🗓 Сезон: 1-й квартал 2026 (01.01.2026 – 31.03.2026)"
+    rating = (await app.services.db.seasons.mine(
+        await app.services.db.seasons.of_day(date(2026, 3, 10)), 1)).rating
+    assert rating is not None and rating.games == 3
+    assert season["mine"].startswith(f"Вы в этом сезоне: рейтинг {rating.ordinal:.1f}"
+                                     .replace(".", ","))
+    assert season["fame"] == [] and season["fame_title"] is None
+    assert season["fame_none"].startswith("🏆 Зал славы заполнится")
+    assert (season["link"], season["link_text"]) == ("season", "Сезоны")
+    assert never["season"]["mine"] == "В этом сезоне у вас пока нет засчитанных игр."
 
 
 async def test_the_achievements_earned_and_on_their_way(

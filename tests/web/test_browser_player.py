@@ -152,6 +152,11 @@ async def test_nothing_of_the_running_game_then_the_whole_record(
     assert await page.get_attribute("#achievements-next li[data-achievement=games] progress",
                                     "max") == "10"
     assert await page.get_attribute("#my-page", "href") == f"../player/{nick}?lang=en"
+    # the season under way: the player's line of its one game, no season ended yet
+    assert (await page.inner_text("#season-title")).startswith("🗓 Season Q")
+    assert "(1 game)" in await page.inner_text("#season-mine")
+    assert (await page.inner_text("#fame-none")).startswith("🏆 The Hall of Fame fills")
+    assert await page.get_attribute("#season-link", "href") == "../season?lang=en"
     await shot(page, "player-miniapp.png")
     # the card played, beside everyone's win rate with it; the players met
     await page.click("#tabs button[data-tab=roles]")

@@ -113,6 +113,21 @@
     $("how").textContent = data.texts.how;
     link($("how"), "rating");
     drawAchievements();
+    drawSeason();
+  }
+
+  function drawSeason() {  // the season under way: the player's line, the last Hall of Fame
+    var s = data.season;
+    $("season-title").textContent = s.title;
+    $("season-mine").textContent = s.mine;
+    $("fame-title").textContent = s.fame_title || "";
+    $("fame-title").hidden = !s.fame_title;
+    var list = clear($("fame"));
+    s.fame.forEach(function (line) { list.appendChild(el("li", null, line)); });
+    $("fame-none").textContent = s.fame_none || "";
+    $("fame-none").hidden = !s.fame_none;
+    $("season-link").textContent = s.link_text;
+    link($("season-link"), s.link);
   }
 
   function drawAchievements() {  // the ones earned, then the levelled ones on their way
