@@ -12,6 +12,7 @@ import pytest
 
 from standing.achievements import CATALOGUE
 from standing.rating import Side
+from storage.tools.rerate import rerate
 from tests.fakes.telegram_server import FakeTelegram
 from tests.game.flow import Flow, start_app, stop_app
 from views.achievements import profile_lines, shown
@@ -68,6 +69,20 @@ async def test_nothing_of_the_rating_shows_until_the_games_end(
             assert told.startswith("🏅 Нов") and f"в игре №{flow.game_id}:" in told
             assert "🎲 <b>Завсегдатай</b> · 1" in told
         assert not any("Редк" in t for t in flow.club_texts())  # the club's setting is off
+        # the rebuild (`python -m storage rerate`) writes the same rows and tells nothing
+        queued = "SELECT count(*) FROM outbox WHERE key LIKE '%achievements%'"
+        before = [tuple(r) for r in await db.query(queued)]
+        assert before == [(len(flow.players),)]
+        levels = [tuple(r) for r in await db.query(
+            "SELECT tg_id, achievement, level, game_id FROM achievements ORDER BY 1, 2, 3")]
+        await rerate(db)
+        await flow.delivered()
+        assert [tuple(r) for r in await db.query(queued)] == before
+        assert [tuple(r) for r in await db.query(
+            "SELECT tg_id, achievement, level, game_id FROM achievements ORDER BY 1, 2, 3")] \
+            == levels
+        assert all(len([m for m in fake.messages(p) if "достижени" in m.body]) == 1
+                   for p in flow.players)
         profile = await asked(flow, uid, "/profile", "Профиль")
         assert "Рейтинг мастерства: <b>" in profile and "(1 игра, побед " in profile
         assert "предварительный" in profile
