@@ -21,7 +21,7 @@ from bot.evenings.service import EveningService
 from bot.services.accounts import Accounts
 from bot.services.shop import Shop
 from standing.rating import Side
-from standing.roles import MIN_ROLE_GAMES, Compared, compare, compare_sides
+from standing.roles import MIN_ROLE_GAMES, Compared
 from storage.dates import local_day, zone_of
 from storage.db import Database
 from storage.models import EVENING_OPEN, Club, Evening, Player
@@ -30,6 +30,7 @@ from views import evenings as evening_texts
 from views.achievements import nearest
 from views.i18n import Translator
 from views.seasons import SeasonPage, board_lines, season_dates, season_name, season_page
+from views.standing import percent, roles_and_rivals
 from views.stats import GameLine, PlayerStats, StatsService
 
 TAGS = re.compile(r"<[^>]*>")
@@ -114,31 +115,28 @@ class PlayerReads:
 
     async def roles_json(self, player: Player, w: Words) -> dict[str, Any]:
         """The counted games by card and by side, each beside everyone's win rate with it;
-        the players met most; the night kills by card."""
-        mine = await self.db.history.roles(player.tg_id)
-        everyone = await self.db.history.everyone() if mine else {}
+        the players met most; the night kills by card (as ``/profile`` reads them:
+        :func:`views.standing.roles_and_rivals`)."""
+        found = await roles_and_rivals(self.db, player.tg_id)
+        played = bool(found.cards)
 
         def row(c: Compared, name: str) -> dict[str, Any]:
-            return {"name": name, "games": c.mine.games, "won": _percent(c.mine.rate),
-                    "everyone": _percent(c.everyone.rate), "few": c.mine.games < MIN_ROLE_GAMES}
-        rivals = await self.db.history.rivals(player.tg_id) if mine else []
-        killed_by = await self.db.kills.killed_by(player.tg_id) if mine else {}
-        killed = await self.db.kills.killed(player.tg_id) if mine else {}
+            return {"name": name, "games": c.mine.games, "won": percent(c.mine.rate),
+                    "everyone": percent(c.everyone.rate), "few": c.mine.games < MIN_ROLE_GAMES}
         return {
-            "none": None if mine else w("miniapp.player.roles_none"),
+            "none": None if played else w("miniapp.player.roles_none"),
             "head": [w("miniapp.player.role_card"), w("web.standing.games"),
                      w("miniapp.player.role_won"), w("miniapp.player.role_everyone")],
             "side_head": [w("web.standing.side"), w("web.standing.games"),
                           w("miniapp.player.role_won"), w("miniapp.player.role_everyone")],
-            "cards": [row(c, w(f"game.role.{c.name}")) for c in compare(mine, everyone)],
-            "sides": [row(c, w(f"stats.side.{c.name}")) for c in compare_sides(mine, everyone)
-                      if c.mine.games] if mine else [],
-            "note": w("miniapp.player.roles_note", games=MIN_ROLE_GAMES) if mine else None,
+            "cards": [row(c, w(f"game.role.{c.name}")) for c in found.cards],
+            "sides": [row(c, w(f"stats.side.{c.name}")) for c in found.sides],
+            "note": w("miniapp.player.roles_note", games=MIN_ROLE_GAMES) if played else None,
             "rivals": [{"nickname": r.nickname, "line": w(
                 "miniapp.player.rival", together=r.together, won_together=r.won_together,
-                against=r.against, won_against=r.won_against)} for r in rivals],
-            "killed_by": _kills(killed_by, w),
-            "killed": _kills(killed, w),
+                against=r.against, won_against=r.won_against)} for r in found.rivals],
+            "killed_by": _kills(found.killed_by, w),
+            "killed": _kills(found.killed, w),
         }
 
     async def shop_json(self, player: Player, w: Words) -> dict[str, Any]:
@@ -213,10 +211,6 @@ class PlayerReads:
             "in": w("evening.button.in") if open_ and me is None else None,
             "out": w("evening.button.out") if open_ and me is not None else None,
         }
-
-
-def _percent(rate: float | None) -> str:
-    return "—" if rate is None else f"{round(100 * rate)}%"
 
 
 def _kills(by_role: dict[str, int], w: Words) -> list[str]:
