@@ -113,7 +113,35 @@ class SeatInfo:
 
 
 @dataclass
+class Memory:
+    """What the process keeps of a table besides its log: not logged, so a restart starts it
+    empty (the prompts are sent again, the posts found again by their outbox keys)."""
+
+    prompts: dict[int, str] = field(default_factory=dict)  # seat -> open prompt's key
+    old_prompts: list[tuple[int, str]] = field(default_factory=list)  # (chat, key): resent
+    last_post: Post | None = None  # the latest outcome's club post (last words' ends go in)
+    vote_post: Post | None = None  # the vote's tally post (the verdict goes in)
+    told: set[tuple[int, str]] = field(default_factory=set)  # (step, event kind) said early
+    blocked_told: set[int] = field(default_factory=set)  # seats whose block the host heard of
+    # the lobby list's marks by account, the club's first-day killed today, its drawn lines:
+    # worked out once, not at every join
+    lobby_marks: dict[int, frozenset[OpenImmunity]] = field(default_factory=dict)
+    killed_today: frozenset[int] | None = None
+    lobby_lines: dict[tuple[str, int, str, frozenset[str], bool], str] = field(default_factory=dict)
+    # a club text that states how long its moment lasts -> (the words for once it is over, the
+    # moment's end, Unix seconds): a post sent late says the latter (the latest few)
+    timed: dict[str, tuple[str, float]] = field(default_factory=dict)
+    # the seats by account (``Table.seat_of``): rebuilt when the seats are replaced or grow
+    seat_index: tuple[dict[int, SeatInfo], int, dict[int, int]] | None = None
+
+
+@dataclass
 class Table:
+    """A game's table. Its fields are what the log rebuilds (``apply``) and the game's row and
+    club give a rebuild (its chat, number, topic, language, timers, seats in the lobby), so two
+    tables are equal when a restart would rebuild one as the other; ``memory`` is the
+    process's own (not compared)."""
+
     game_id: int
     chat_id: int
     host_id: int
@@ -164,30 +192,15 @@ class Table:
     named: bool = False  # its posts start with its name: another table shares its chat (logged)
     locale: str = "ru"  # the club chat's language (not logged: read from the club)
     timers: GameTimers | None = None  # the club's timers (/settings), read like its language
-    prompts: dict[int, str] = field(default_factory=dict)  # seat -> open prompt's key (memory)
     # the dead speaking: (seats in order, the one speaking now, until when); re-armed at start
     last_words: tuple[list[int], int, datetime] | None = None
     seq: int = 0  # the last applied log sequence number
-    old_prompts: list[tuple[int, str]] = field(default_factory=list)  # (chat, key): resent
-    last_post: Post | None = None  # the latest outcome's club post (last words' ends go in)
-    vote_post: Post | None = None  # the vote's tally post (the verdict goes in)
-    told: set[tuple[int, str]] = field(default_factory=set)  # (step, event kind) said early
-    blocked_told: set[int] = field(default_factory=set)  # seats whose block the host heard of
-    # the lobby list's marks by account, the club's first-day killed today, its drawn lines:
-    # worked out once, not at every join (memory)
-    lobby_marks: dict[int, frozenset[OpenImmunity]] = field(default_factory=dict)
-    killed_today: frozenset[int] | None = None
-    lobby_lines: dict[tuple[str, int, str, frozenset[str], bool], str] = field(default_factory=dict)
     foul_notes: dict[int, str] = field(default_factory=dict)  # foul number -> the host's words
-    # a club text that states how long its moment lasts -> (the words for once it is over, the
-    # moment's end, Unix seconds): a post sent late says the latter (memory; the latest few)
-    timed: dict[str, tuple[str, float]] = field(default_factory=dict)
     # the offers of the technical death after a foul: open (foul number -> the club's limit
     # it was offered at) and closed (foul number -> how: kept, taken, gone)
     foul_offers: dict[int, int] = field(default_factory=dict)
     foul_offers_closed: dict[int, str] = field(default_factory=dict)
-    _seat_index: tuple[dict[int, SeatInfo], int, dict[int, int]] | None = field(
-        default=None, repr=False, compare=False)
+    memory: Memory = field(default_factory=Memory, compare=False, repr=False)
 
     # ------------------------------------------------------------------ queries
     @property
@@ -205,11 +218,11 @@ class Table:
 
     def seat_of(self, tg_id: int) -> int | None:
         # indexed, rebuilt when the seats are replaced or grow (every join asks every table)
-        index = self._seat_index
+        index = self.memory.seat_index
         if index is None or index[0] is not self.seats or index[1] != len(self.seats):
             index = (self.seats, len(self.seats),
                      {s.tg_id: s.seat for s in self.seats.values()})
-            self._seat_index = index
+            self.memory.seat_index = index
         return index[2].get(tg_id)
 
     def tg_of(self, seat: int) -> int:

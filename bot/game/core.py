@@ -425,7 +425,7 @@ class GameCore:
         kept = await self.db.outbox.kept_send(chat_id, ref)
         if kept is None:
             return False
-        table.prompts[seat] = kept
+        table.memory.prompts[seat] = kept
         return True
 
     @staticmethod
@@ -435,7 +435,7 @@ class GameCore:
         buttons with the moment (its buttons work till then)."""
         if not again:
             return ref
-        table.old_prompts.append((chat_id, ref))
+        table.memory.old_prompts.append((chat_id, ref))
         return f"{ref}:r{table.seq}"
 
     async def close_prompts(self, table: Table, key: str = "game.prompt_closed", *,
@@ -444,11 +444,11 @@ class GameCore:
         done (``key``); ``own``, a (chat, key): the prompts of the chat whose press ended the
         moment say that instead («Вы отменили приговор»)."""
         prompts = [(table.host_id if seat == 0 else table.chat_of(seat), ref)
-                   for seat, ref in sorted(table.prompts.items())]
-        for chat, ref in [*prompts, *table.old_prompts]:
+                   for seat, ref in sorted(table.memory.prompts.items())]
+        for chat, ref in [*prompts, *table.memory.old_prompts]:
             said = own[1] if own is not None and chat == own[0] else key
             await self.notifier.edit_private(chat, ref, said, **kwargs)
-        table.prompts, table.old_prompts = {}, []
+        table.memory.prompts, table.memory.old_prompts = {}, []
 
     @staticmethod
     def ref(table: Table, *parts: object) -> str:
@@ -470,11 +470,11 @@ class GameCore:
     # ------------------------------------------------------------------ deadlines
     async def _prompts_queued(self, table: Table) -> bool:
         """Whether one of the moment's prompts is still queued (not confirmed by Telegram)."""
-        if not (self.notifier.sender.durable and table.prompts):
+        if not (self.notifier.sender.durable and table.memory.prompts):
             return False
         await self.writes.settled(table.game_id)  # the prompts' rows are in the outbox
         sends = [(table.host_id if seat == 0 else table.chat_of(seat), ref)
-                 for seat, ref in table.prompts.items()]
+                 for seat, ref in table.memory.prompts.items()]
         return bool(await self.db.outbox.undelivered(sends))
 
     def _waiting_for_prompts(self, table: Table, name: str, queued: bool) -> bool:
@@ -519,7 +519,7 @@ class GameCore:
         try:
             # The queue is read before the game's lock, so that the game's presses do not
             # wait for the read; if the prompts changed meanwhile it is read again under it.
-            seen = dict(table.prompts)
+            seen = dict(table.memory.prompts)
             looked = bool(self._due(table, name, step))
             queued = looked and await self._prompts_queued(table)
             async with self.lock(game_id):
@@ -528,7 +528,7 @@ class GameCore:
                 if not due:
                     self.arm(table)  # moved by /extend: wait for the new time
                     return
-                if not looked or table.prompts != seen:
+                if not looked or table.memory.prompts != seen:
                     queued = await self._prompts_queued(table)
                 if self._waiting_for_prompts(table, name, queued):
                     return

@@ -124,21 +124,22 @@ async def test_the_mini_app_on_the_other_process_reaches_the_clubs_holder(
 
         # the sender (not the holder) met the 403s; the holder's game heard of them
         table = games_of(holder).tables[flow.game_id]
-        await wait_until(lambda: bool(table.blocked_told), 15, "the holder told of a block")
+        await wait_until(lambda: bool(table.memory.blocked_told), 15, "the holder told of a block")
         def told() -> list[str]:
             return [m.body for m in fake.messages(HOST) if m.body.startswith("№")
                     and "blocked the bot" in m.body]
 
         # the vote goes on meanwhile (a turn every 2 s): more voters' prompts meet 403s
-        early = sorted(table.blocked_told)
+        early = sorted(table.memory.blocked_told)
         await fake.wait_for(lambda: all(any(t.startswith(f"№{seat} ") for t in told())
                                         for seat in early), 15, "the host told")
         seats = [int(t.split()[0][1:]) for t in told()]
-        assert sorted(seats) == sorted(set(seats)) and set(seats) <= table.blocked_told  # once
+        assert sorted(seats) == sorted(set(seats))  # once
+        assert set(seats) <= table.memory.blocked_told
         assert tables_in(sender, club) == []
         # what the host sees: the seats marked on the panel and in the Mini App (asked of
         # the process without the game again)
-        marked = sorted(table.blocked_told)
+        marked = sorted(table.memory.blocked_told)
         await fake.wait_for(lambda: any(
             all(f"№{seat} Player{seat} 🚫" in m.body for seat in marked)
             for m in fake.messages(HOST) if m.body.startswith("🎩")), 15, "the panel's marks")
@@ -146,7 +147,7 @@ async def test_the_mini_app_on_the_other_process_reaches_the_clubs_holder(
             status, state = await _get(session, f"{base}/state?lang=en", proof(fake, HOST))
         assert status == 200
         shown = {s["seat"] for s in state["seats"] if s["blocked"]}
-        assert set(marked) <= shown <= table.blocked_told
+        assert set(marked) <= shown <= table.memory.blocked_told
     finally:
         if second is not None and not second.stopping.is_set():
             await stop_app(second, second_task)

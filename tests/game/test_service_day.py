@@ -364,7 +364,7 @@ async def test_the_lobby_list_reads_each_player_once(h: Harness,
     for tg in players:
         await h.service.join(table.game_id, tg)
     assert asked == []  # the joiner's own account was read anyway, before the lock
-    assert set(table.lobby_marks) == set(players)
+    assert set(table.memory.lobby_marks) == set(players)
 
 
 async def test_join_refusals(h: Harness) -> None:

@@ -238,7 +238,7 @@ async def test_night_time_counts_from_the_prompts_arrival(h: Harness) -> None:
     h.sender.durable = True  # the step's messages go to the outbox, where nothing sends them
     await h.service.start_night(CHAT, HOST)
     t = h.table
-    assert t.prompts
+    assert t.memory.prompts
     await h.deadlines.advance(61)
     assert t.stage is Stage.NIGHT  # the prompts never arrived: nobody has had the time
     await h.deadlines.advance(10)
@@ -288,8 +288,8 @@ async def test_a_prompt_added_while_the_deadline_read_the_queue_is_looked_at_aga
     await h.dealt(10)
     h.sender.durable = True  # nothing sends the outbox: every prompt stays queued
     await h.service.start_night(CHAT, HOST)
-    seat, held = next(iter(h.table.prompts.items()))
-    del h.table.prompts[seat]  # not yet asked when the deadline first reads the queue
+    seat, held = next(iter(h.table.memory.prompts.items()))
+    del h.table.memory.prompts[seat]  # not yet asked when the deadline first reads the queue
     entered, release = asyncio.Event(), asyncio.Event()
     undelivered = h.db.outbox.undelivered
     reads: list[int] = []
@@ -306,7 +306,7 @@ async def test_a_prompt_added_while_the_deadline_read_the_queue_is_looked_at_aga
     monkeypatch.setattr(h.db.outbox, "undelivered", first_sees_all_arrived)
     deadline = asyncio.create_task(h.deadlines.advance(30))  # the Mafia's window ends
     await asyncio.wait_for(entered.wait(), 5)
-    h.table.prompts[seat] = held
+    h.table.memory.prompts[seat] = held
     release.set()
     await deadline
     assert reads[0] == 0 and reads[1] > 0

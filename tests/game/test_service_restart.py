@@ -3,22 +3,24 @@
 from __future__ import annotations
 
 import contextlib
+import copy
+from dataclasses import replace
 from pathlib import Path
 
 import engine
 from bot.game.callbacks import LobbyCb
 from engine import Role
-from record.table import Stage, Table
+from record.table import Memory, Stage, Table
 from storage.db import Database
 from tests.game.conftest import FakeClock, make_harness
 from tests.game.harness import CHAT, HOST, Harness
 from views.i18n import Translator
 
 
-def snapshot(t: Table) -> tuple[object, ...]:
-    return (t.stage, t.step, t.state, dict(t.choices), t.mafia_locked, list(t.order), t.turn,
-            dict(t.votes), list(t.timeouts), t.fate, dict(t.deadlines), t.paused, t.seed,
-            t.commitment, {s: i.tg_id for s, i in t.seats.items()})
+def snapshot(t: Table) -> Table:
+    """The table's whole replayed state, copied (the live table goes on changing): every field
+    a rebuild gives (``Table`` equality), the process's memory left out."""
+    return copy.deepcopy(replace(t, memory=Memory()))
 
 
 async def restart(h: Harness, db: Database, tmp_path: Path) -> Harness:

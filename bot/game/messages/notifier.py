@@ -122,7 +122,7 @@ class Notifier(EventText):
         carries them, and the worker sends the latter when the post goes out after ``until``
         (a chat behind its budget: :func:`bot.delivery.worker.as_of`)."""
         text = self.t(locale, key, **kwargs)
-        timed = table.timed
+        timed = table.memory.timed
         timed.pop(text, None)
         timed[text] = (self.t(locale, f"{key}_late", **kwargs), until.timestamp())
         while len(timed) > TIMED_KEPT:
@@ -133,13 +133,13 @@ class Notifier(EventText):
     def _late(table: Table, message: Queued) -> dict[str, Any]:
         """The ``late`` of a club row whose text holds timed texts (:meth:`timed`): each one,
         its words once over and its moment's end."""
-        if not table.timed:
+        if not table.memory.timed:
             return {}
         payload = message.payload
         body = payload.get("text", payload.get("caption"))
         if not isinstance(body, str):
             return {}
-        late = [[said, over, until] for said, (over, until) in table.timed.items()
+        late = [[said, over, until] for said, (over, until) in table.memory.timed.items()
                 if said in body]
         return {LATE: late} if late else {}
 

@@ -229,7 +229,7 @@ def build_view(core: GameCore, table: Table,
         seats.append(HostSeat(
             seat, info.name, alive=player is None or player.alive,
             jailed=player is not None and player.jailed, offline=table.is_offline(seat),
-            acted=seat in acted, blocked=seat in table.blocked_told,
+            acted=seat in acted, blocked=seat in table.memory.blocked_told,
             fouls=sum(1 for f in standing if f.seat == seat)))
     now = core.clock()
     clock = countdown(core, table, now)

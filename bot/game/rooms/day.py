@@ -156,7 +156,7 @@ class DayService(PhaseService):
                 button(self.notifier.seat(table, c),
                        vote_data(table.game_id, table.step, voter, c, offline=offline))
                 for c in candidates], 2))
-        table.prompts[voter] = ref
+        table.memory.prompts[voter] = ref
 
     async def vote(self, game_id: int, tg_id: int, step: int, target: int, *,
                    for_seat: int | None = None) -> Reply:
@@ -174,7 +174,7 @@ class DayService(PhaseService):
                 raise UserError("game.vote.not_your_turn")
             await self.core.record(table, Vote(seat, target))
             self.deadlines.disarm(self.core.key(table, TURN_DL))
-            ref = table.prompts.pop(seat, None)
+            ref = table.memory.prompts.pop(seat, None)
             if ref is not None:
                 await self.notifier.edit_seat(table, seat, ref, "game.vote.chosen",
                                               who=self.notifier.seat(table, target))
@@ -187,7 +187,7 @@ class DayService(PhaseService):
         if voter is None:
             return
         await self.core.record(table, VoteTimeout(voter))
-        ref = table.prompts.pop(voter, None)
+        ref = table.memory.prompts.pop(voter, None)
         if ref is not None:
             await self.notifier.edit_seat(table, voter, ref, "game.vote.missed")
         await self.next_turn(table, table.turn + 1)
@@ -210,12 +210,12 @@ class DayService(PhaseService):
                 "told": table.fate_by_host}))  # game.fate.host_draws said the tie
         told = {e.kind for e in events}
         await self.notifier.events(table, [e for e in events
-                                           if (table.step, e.kind) not in table.told])
-        table.told |= {(table.step, k) for k in told}
+                                           if (table.step, e.kind) not in table.memory.told])
+        table.memory.told |= {(table.step, k) for k in told}
 
     async def _tell_vote(self, table: Table) -> None:
         """The tally's post: the vote's later news (the draw, the verdict) is edited into it."""
-        table.vote_post = await self.notifier.tell(
+        table.memory.vote_post = await self.notifier.tell(
             table.chat_id, self.results.vote_post(table), self.results.tally_ref(table))
 
     async def after_votes(self, table: Table) -> None:
@@ -256,7 +256,7 @@ class DayService(PhaseService):
         if again and await self.core.kept_prompt(table, 0, table.host_id, base):
             return  # the host has it (or will): not sent twice
         ref = self.core.prompt_ref(table, table.host_id, base, again)
-        table.prompts[0] = ref  # seat 0: the host
+        table.memory.prompts[0] = ref  # seat 0: the host
         await self.notifier.private(
             table.host_id, "game.fate.ask", tied=self.notifier.seat_list(table, tied), ref=ref,
             markup=lambda loc: rows([
@@ -271,7 +271,7 @@ class DayService(PhaseService):
         if again and await self.core.kept_prompt(table, lawyer, table.chat_of(lawyer), base):
             return  # the Lawyer has it (or will): not sent twice
         ref = self.core.prompt_ref(table, table.chat_of(lawyer), base, again)
-        table.prompts[lawyer] = ref
+        table.memory.prompts[lawyer] = ref
         await self.notifier.to_seat(
             table, lawyer, "game.cancel.ask", ref=ref,
             who=self.notifier.seat(table, condemned) if condemned is not None else "?",

@@ -199,7 +199,7 @@ class DealService(PhaseService):
         await self.notifier.club(table, "game.deal.done", count=len(table.seats),
                                  commitment=table.commitment or "")
         await self.notifier.events(table, [engine.open_immunities_event(game)])
-        table.last_post = await self.notifier.tell(table.chat_id, None,
+        table.memory.last_post = await self.notifier.tell(table.chat_id, None,
                                                    self.core.ref(table, "deal"))
         for seat in sorted(table.seats):
             await self._send_card(table, seat, ref=self.core.ref(table, "card", seat))

@@ -210,9 +210,9 @@ class HostControls(PhaseService):
             return
         async with self.core.lock(table.game_id):
             seat = table.seat_of(chat_id)
-            if seat is None or seat in table.blocked_told or not table.open:
+            if seat is None or seat in table.memory.blocked_told or not table.open:
                 return  # the host is told once
-            table.blocked_told.add(seat)
+            table.memory.blocked_told.add(seat)
             await self.notifier.private(table.host_id, "game.blocked_bot",
                                         who=self.notifier.seat(table, seat),
                                         sex=sex_of(table.sex(seat)))

@@ -236,7 +236,7 @@ class LobbyService(PhaseService):
         def line(locale: str, info: SeatInfo) -> str:
             found = frozenset(str(m) for m in marks.get(info.tg_id, ()))
             key = (locale, info.seat, info.name, found, info.tg_id in table.offline)
-            drawn = table.lobby_lines.get(key)
+            drawn = table.memory.lobby_lines.get(key)
             if drawn is None:  # a line is drawn once, not at every join of the evening
                 drawn = self.tr.t(locale, "game.seat", seat=info.seat, name=info.name)
                 extra = [self.tr.t(locale, f"game.immunity.{m}") for m in sorted(found)]
@@ -244,7 +244,7 @@ class LobbyService(PhaseService):
                     extra.insert(0, self.tr.t(locale, "seats.lobby_mark"))
                 if extra:
                     drawn += f" — {', '.join(extra)}"
-                table.lobby_lines[key] = drawn
+                table.memory.lobby_lines[key] = drawn
             return drawn
 
         asked = list(table.asked.values())
@@ -265,15 +265,16 @@ class LobbyService(PhaseService):
                            ) -> dict[int, frozenset[engine.OpenImmunity]]:
         """The lobby list's open immunities, worked out once per seated player (the list is
         drawn again at every join; the deal reads them afresh, :meth:`marks_of`)."""
-        if table.killed_today is None:
-            table.killed_today = frozenset(
+        memory = table.memory
+        if memory.killed_today is None:
+            memory.killed_today = frozenset(
                 await self.db.first_day_killed.for_day(table.chat_id, table.day))
-        missing = [s.tg_id for s in table.seats.values() if s.tg_id not in table.lobby_marks]
+        missing = [s.tg_id for s in table.seats.values() if s.tg_id not in memory.lobby_marks]
         unknown = [tg_id for tg_id in missing if tg_id not in known]
         players = {**known, **(await self.db.players.get_many(unknown) if unknown else {})}
         for tg_id in missing:
-            table.lobby_marks[tg_id] = _marks(players.get(tg_id), tg_id in table.killed_today)
-        return table.lobby_marks
+            memory.lobby_marks[tg_id] = _marks(players.get(tg_id), tg_id in memory.killed_today)
+        return memory.lobby_marks
 
     @staticmethod
     def marks_of(table: Table, players: dict[int, Player], killed: set[int]

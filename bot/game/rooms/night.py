@@ -49,11 +49,11 @@ class NightService(PhaseService):
                                      seconds=secs(self.timers(table).night),
                                      until=table.deadlines[NIGHT_DL])
             # the night falls in the latest post (the deal's, the evening's), not a new one
-            table.last_post = await self.notifier.tell(
-                table.chat_id, table.last_post, self.core.ref(table, f"s{step}", "night"))
+            table.memory.last_post = await self.notifier.tell(
+                table.chat_id, table.memory.last_post, self.core.ref(table, f"s{step}", "night"))
             if night == 1:
                 await self.notifier.events(table, [engine.mafia_roster(table.game)])
-            table.prompts = {}
+            table.memory.prompts = {}
             for seat in engine.night_actors(table.game):
                 await self.prompt(table, seat)
             self.core.arm(table)
@@ -122,7 +122,7 @@ class NightService(PhaseService):
         ref = self.core.prompt_ref(table, table.chat_of(seat), base, again)
         await self.notifier.to_seat(table, seat, key, markup=self._markup(table, seat),
                                     ref=ref, **self._kwargs(table, seat))
-        table.prompts[seat] = ref
+        table.memory.prompts[seat] = ref
 
     def prompt_ref(self, table: Table, seat: int) -> str:
         return self.core.ref(table, f"s{table.step}", "prompt", seat)
@@ -130,7 +130,7 @@ class NightService(PhaseService):
     async def _refresh_mafia(self, table: Table) -> None:
         locked = table.mafia_locked
         for seat in table.pickers():
-            ref = table.prompts.get(seat)
+            ref = table.memory.prompts.get(seat)
             if ref is None:
                 continue  # no prompt was sent to this seat (nobody to pick): nothing to edit
             kwargs = self._kwargs(table, seat)
@@ -138,7 +138,7 @@ class NightService(PhaseService):
             key = "game.night.prompt_mafia_locked" if locked else "game.night.prompt_mafia"
             await self.notifier.edit_seat(table, seat, ref, key, markup=markup, **kwargs)
             if locked:
-                table.prompts.pop(seat, None)
+                table.memory.prompts.pop(seat, None)
 
     async def choose(self, game_id: int, tg_id: int, step: int, target: int, *,
                      for_seat: int | None = None) -> Reply:
@@ -166,7 +166,7 @@ class NightService(PhaseService):
                 if seat in table.choices:
                     raise UserError("game.night.already")
                 await self.core.record(table, Choice(seat, target))
-                ref = table.prompts.pop(seat, None)
+                ref = table.memory.prompts.pop(seat, None)
                 if ref is not None:
                     await self.notifier.edit_seat(
                         table, seat, ref, "game.night.chosen",

@@ -41,7 +41,7 @@ class Results(PhaseService):
 
     async def announce(self, table: Table, result: Result) -> None:
         """The outcome of a resolution: engine events, last words, then what comes next."""
-        told = {kind for step, kind in table.told if step == table.step}
+        told = {kind for step, kind in table.memory.told if step == table.step}
         morning = isinstance(result, engine.NightResult) and not table.game.over
         picture = None
         if morning:
@@ -63,14 +63,14 @@ class Results(PhaseService):
         ref = self.core.ref(table, f"r{table.resolved_seq}")
         vote_post = None
         if isinstance(result, engine.DayResult):  # the verdict goes in the vote's tally post
-            vote_post, table.vote_post = self.vote_post(table), None
+            vote_post, table.memory.vote_post = self.vote_post(table), None
         if table.game.over:
             await self.finish(table)  # the end's posts join the outcome's
             return
         if morning:
             await self._morning(table, picture, day, ref)
         else:
-            table.last_post = await self.notifier.tell(table.chat_id, vote_post, ref)
+            table.memory.last_post = await self.notifier.tell(table.chat_id, vote_post, ref)
         await self.core.record(table, Announced(table.resolved_seq))
 
     async def _morning(self, table: Table, picture: TableView | None, day: int, ref: str) -> None:
@@ -80,16 +80,16 @@ class Results(PhaseService):
         start = self.notifier.t(table.locale, await self.day_start(table), day=day)
         if picture is None:
             await self.notifier.send(table.chat_id, start)
-            table.last_post = await self.notifier.tell(table.chat_id, None, ref)
+            table.memory.last_post = await self.notifier.tell(table.chat_id, None, ref)
             return
         news = self.notifier.take_post(table.chat_id, Post(ref, start, caption=True).room())
         if news is None:  # too long for a caption (or nothing said)
-            table.last_post = await self.notifier.tell(table.chat_id, None, ref)
+            table.memory.last_post = await self.notifier.tell(table.chat_id, None, ref)
             await self.notifier.club_photo(table, picture, start)
             return
         caption = f"{news}\n\n{start}"
         await self.notifier.club_photo(table, picture, caption, ref=ref)
-        table.last_post = Post(ref, caption, caption=True)
+        table.memory.last_post = Post(ref, caption, caption=True)
 
     async def day_start(self, table: Table) -> str:
         """The day's start: who starts the vote (its command when the host has no panel)."""
@@ -100,7 +100,7 @@ class Results(PhaseService):
 
     def vote_post(self, table: Table) -> Post | None:
         """The tally's post of the vote under way, if it was posted (not an earlier vote's)."""
-        post = table.vote_post
+        post = table.memory.vote_post
         return post if post is not None and post.ref == self.tally_ref(table) else None
 
     async def _last_words(self, table: Table, seats: list[int], index: int) -> None:
@@ -176,8 +176,8 @@ class Results(PhaseService):
                 self._arm_last_word(table, seats, index + 1, until)
             await self.notifier.send(table.chat_id, "\n\n".join(lines))
             # said in the outcome's post, not a new one (a new one when it no longer fits)
-            table.last_post = await self.notifier.tell(
-                table.chat_id, table.last_post,
+            table.memory.last_post = await self.notifier.tell(
+                table.chat_id, table.memory.last_post,
                 self.core.ref(table, f"r{table.resolved_seq}", "w", index))
 
     async def reveal(self, table: Table, *, cards: bool = True) -> None:
@@ -231,7 +231,7 @@ class Results(PhaseService):
             await self.notifier.club(table, "game.end.points", lines=points)
         await self.reveal(table, cards=False)  # "Game over" listed the cards
         # one post: the outcome, the points and the deal (the last words' ends go in too)
-        table.last_post = await self.notifier.tell(table.chat_id, None,
+        table.memory.last_post = await self.notifier.tell(table.chat_id, None,
                                                    self.core.ref(table, "end"))
         picture = table_picture(table, self.tr, "seats.picture.end", game=table.game_id)
         await self.notifier.club_photo(
