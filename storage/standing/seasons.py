@@ -216,14 +216,17 @@ class Seasons:
 
     async def played(self, *, club_chat_id: int | None = None,
                      before: date | None = None) -> list[Season]:
-        """The seasons with a counted game (of the club, else the network), newest first;
-        ``before``: only those that ended before that day (the closed ones)."""
-        sql = ("SELECT DISTINCT o.season FROM game_outcomes o JOIN games g ON g.id = o.game_id"
-               f" WHERE o.season IS NOT NULL AND {_COUNTED}")
-        params: list[object] = []
-        if club_chat_id is not None:
-            sql += " AND g.club_chat_id = ?"
-            params.append(club_chat_id)
+        """The seasons with a counted game (of the club, else the network: read from the
+        seasons' ratings, one row a player and season), newest first; ``before``: only those
+        that ended before that day (the closed ones)."""
+        if club_chat_id is None:
+            sql = "SELECT DISTINCT season FROM season_ratings"
+            params: list[object] = []
+        else:
+            sql = ("SELECT DISTINCT o.season FROM game_outcomes o"
+                   " JOIN games g ON g.id = o.game_id"
+                   f" WHERE o.season IS NOT NULL AND {_COUNTED} AND g.club_chat_id = ?")
+            params = [club_chat_id]
         rows = await self._db.query(sql, params)
         found = await self.customs()
         seasons = [season_of(date.fromisoformat(str(r[0])), found) for r in rows]

@@ -5,13 +5,16 @@ network-wide, the Hall of Fame's places, and the empties."""
 
 from __future__ import annotations
 
+import asyncio
 import random
 from datetime import date
+from pathlib import Path
 
 from engine import Role, Winner
 from standing.rating import PROVISIONAL_GAMES, RatedGame, Rating, Side, rerate
 from standing.seasons import Custom, Season
 from storage import Database, GamePoints
+from storage.__main__ import main as storage_main
 from tests.storage.conftest import ADMIN, CLUB, NOW, add_players
 
 OTHER = -100456
@@ -134,7 +137,8 @@ async def test_a_voided_game_leaves_the_season_and_a_friendly_one_never_enters(
 
 async def test_the_empties(db: Database) -> None:
     """A season without games has empty boards; a player with one game has a provisional
-    season's rating and no place on the board; a blocked player's rating stays."""
+    season's rating and no place on the board; a blocked player's season stays, and an
+    expired one's (the points burnt are no game's)."""
     await add_players(db, *PLAYERS)
     await db.clubs.ensure(CLUB, title="Club", locale="ru")
     assert await db.seasons.boards(Q1) == (Q1, None, [], [])
@@ -148,6 +152,14 @@ async def test_the_empties(db: Database) -> None:
     await db.players.block(2, reason="cheat", admin_id=ADMIN, now=NOW)
     assert await season_rows(db) == before
     assert (await db.seasons.mine(Q1, 2)).rating == before[(Q1.key, 2)]
+    # absent two months (the game's day, 10 March): nickname and points go, the season stays
+    assert [p.tg_id for p in await db.expiry.sweep(date(2026, 5, 10))] == [1, 2]
+    player = await db.players.get(1)
+    assert player is not None and player.nickname is None and await db.ledger.balance(1) == 0
+    assert await season_rows(db) == before
+    assert (await db.seasons.mine(Q1, 1)).points == 2
+    assert [(p.tg_id, p.nickname, p.value) for p in await db.seasons.by_points(Q1.key)] == [
+        (1, "User 1", 2.0)]
 
 
 async def test_custom_seasons_set_by_the_network_are_logged_and_move_no_point(
@@ -174,3 +186,25 @@ async def test_custom_seasons_set_by_the_network_are_logged_and_move_no_point(
     assert await db.seasons.customs() == [cup]
     assert len(await db.admin_log.recent(5)) == 1
     assert await ledger_and_balances(db) == money
+
+
+async def test_python_m_storage_rerate_rebuilds_the_seasons(db_target: str | Path) -> None:
+    db = await Database.open(db_target)
+    try:
+        await add_players(db, *PLAYERS)
+        await db.clubs.ensure(CLUB, title="Club", locale="ru")
+        for day in (Q1.end, Q2.start, Q2.end):
+            await a_game(db, [1, 2, 3, 4, 5], 2, day, winner=Winner.MAFIA)
+        at_the_ends = await season_rows(db)
+        assert {key for key, _ in at_the_ends} == {Q1.key, Q2.key}
+        async with db.transaction() as conn:
+            await conn.execute("DELETE FROM season_ratings")
+    finally:
+        await db.close()
+    # the command line runs its own event loop: on a thread of its own here
+    assert await asyncio.to_thread(storage_main, ["rerate", str(db_target)]) == 0
+    db = await Database.open(db_target)
+    try:
+        assert await season_rows(db) == at_the_ends
+    finally:
+        await db.close()
