@@ -158,6 +158,9 @@ NAMES: dict[str, tuple[str, ...]] = {
     "standing.top.role_row": ("nick",), "standing.rivals.line": ("nick",),
     "tables.add.other": ("nick",), "top.row": ("nick",),
     "void.already": ("by",), "void.notice": ("by", "club"), "void.page": ("by",),
+    "season.picture.title": ("club",), "season.post.caption": ("club",),
+    "season.row.points": ("nick",), "season.row.rating": ("nick",),
+    "season.scope.club": ("club",),
     "web.game.meta": ("club",), "web.player.title": ("nick",),
 }
 NAME_VARIABLES = frozenset({"who", "nick", "name", "names", "voter", "by", "orderer", "holder",
@@ -184,6 +187,10 @@ NOT_NAMES: dict[str, tuple[str, ...]] = {
     "achievement.line": ("title",), "achievement.progress": ("name",),
     "achievement.title": ("name",), "achievement.title.level": ("name",),
     "standing.top.role_unknown": ("name",),  # what was typed for a card
+    # a season's own name
+    "network.season.line": ("name",), "network.season.set": ("name",),
+    "season.fame.head": ("name",), "season.head": ("name",), "season.picture.title": ("name",),
+    "season.post.caption": ("name",), "web.season.head": ("name",),
     "void.already": ("reason",), "void.done": ("reason",), "void.notice": ("reason",),
     "void.page": ("reason",),
 }
