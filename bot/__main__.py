@@ -37,9 +37,9 @@ async def run(settings: Settings, lock: ProcessLock | None) -> None:
 
     report = start_from_env()  # opt-in: BOT_MEMORY_LOG
     try:
-        app = await create_app(settings)  # a bad DATABASE_URL stops here, with its one line
-        # PostgreSQL: another process may run this one's clubs once their locks are lost
-        app.on_lost = exit_now
+        # a bad DATABASE_URL stops here, with its one line; on PostgreSQL another process may
+        # run this one's clubs once their locks are lost: exit at once
+        app = await create_app(settings, on_lost=exit_now)
         await app.run()
     finally:
         if report is not None:

@@ -1,28 +1,195 @@
-"""Plugging the game layer into the application (bot/app.py calls these two functions)."""
+"""The composition root: :func:`build` makes every part of the application once, in the order
+they depend on each other, each given its collaborators when it is made; :class:`Container`
+holds what it made. The handlers receive the parts through aiogram's workflow data, by the
+names of their parameters (``services: Services``, ``shop: Shop``, ``games: GameService``)."""
 
 from __future__ import annotations
 
+import time
 from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from datetime import UTC
+from functools import partial
 
-from aiogram import Bot, Router
+from aiogram import Bot, Dispatcher, Router
+from aiogram.types import Update
 from apscheduler.schedulers.asyncio import AsyncIOScheduler
 
+from bot.cluster.receiving import InboxDispatcher
+from bot.cluster.share import ProcessRole, ShareConnection
+from bot.cluster.sharing import Sharing, process_lines
+from bot.config import LOCALES, Settings
+from bot.delivery.replies import Replies
+from bot.delivery.sender import Limits, TelegramSender
 from bot.delivery.worker import Delivery
 from bot.evenings.service import EveningService
+from bot.game.callbacks import is_in_game_press
 from bot.game.core import MayHost
 from bot.game.messages.notifier import Notifier
 from bot.game.messages.senders import QueueSender
 from bot.game.service import GameService
-from bot.game.timers import Clock, JobGuard, SchedulerDeadlines, utc_now
+from bot.game.timers import JobGuard, SchedulerDeadlines, utc_now
+from bot.handlers import get_routers
+from bot.jobs import Jobs
+from bot.metrics import Metrics, RequestMetrics, UpdateMetrics
+from bot.observability import Observability, totals
 from bot.services import Services
-from bot.services.permissions import Power
+from bot.services.accounts import Accounts, Clock
+from bot.services.admin import Admin
+from bot.services.catalogue import Catalogue
+from bot.services.chats import ChatMoves
+from bot.services.club_life import ClubLife
+from bot.services.club_settings import ClubSettings
+from bot.services.moving import Moving
+from bot.services.network import NetworkSettings
+from bot.services.permissions import Permissions, Power
+from bot.services.seasons import SeasonEnds
+from bot.services.shop import Shop
+from bot.services.staff import StaffDesk
+from bot.services.status import Status
+from bot.services.voids import VoidService
+from bot.telegram.flood import ClubAnswers, FloodGuard
+from bot.telegram.middlewares import AdminOnly, BlockedInGame, ContextMiddleware
+from bot.telegram.shutdown import HandlersInFlight
+from bot.telegram.updates import UpdateReader
 from record.table import GameTimers
+from storage.db import Database
+from views.i18n import Translator
+from views.stats import StatsService
 
 
-def install_games(services: Services, scheduler: AsyncIOScheduler,
-                  guard: JobGuard | None = None) -> GameService:
-    """Build the game service and hand it to the handlers (``games: GameService``)."""
-    settings = services.settings
+@dataclass(frozen=True)
+class Container:
+    """Every long-lived part of one process, made by :func:`build`."""
+
+    services: Services  # the handlers' services (bot/services/__init__.py)
+    games: GameService  # the game layer (bot/game/service.py)
+    evenings: EveningService  # the clubs' evenings (bot/evenings/service.py)
+    dispatcher: Dispatcher  # aiogram's, its routers and middlewares in place
+    scheduler: AsyncIOScheduler  # the games' deadlines, the evenings' timers, the jobs
+    guard: JobGuard  # the scheduled work a stop waits for
+    jobs: Jobs  # the network's daily and hourly jobs (bot/jobs.py)
+    metrics: Metrics
+    observability: Observability  # /metrics, the gauges, the operators' alerts
+    handlers: HandlersInFlight  # the updates being handled, waited for at a stop
+    update_reader: UpdateReader  # every update read alone; the malformed ones skipped
+    flood: FloodGuard  # each user's rate bound (bot/telegram/flood.py)
+    sharing: Sharing | None  # PostgreSQL: the work shared with other processes
+
+    def workflow_data(self) -> dict[str, object]:
+        """What a handler may name as a parameter: each service, ``games``, ``evenings``."""
+        return {**self.services.as_kwargs(), "games": self.games, "evenings": self.evenings}
+
+
+def build(settings: Settings, db: Database, bot: Bot, translator: Translator, *,
+          clock: Clock, on_lost: Callable[[], None], limits: Limits | None = None,
+          in_flight: int) -> Container:
+    """Every part, each made once with what it needs, in the order they depend on each other:
+    the outbox, the services, the game layer, the dispatcher, the processes' sharing."""
+    metrics = Metrics()
+    sender = TelegramSender(bot, limits=limits)
+    bot.session.middleware(RequestMetrics(metrics))
+    delivery = Delivery(db, sender)
+    accounts = Accounts(db, default_locale=settings.default_locale, clock=clock)
+    sender.on_blocked(accounts.mark_bot_blocked)
+    permissions = Permissions.of(db, settings, bot)
+    chat_moves = ChatMoves(db)
+    sender.on_migrated(chat_moves.moved)
+
+    scheduler = AsyncIOScheduler(timezone=UTC)
+    guard = JobGuard()
+    games = game_service(settings, db, translator, delivery, sender, permissions,
+                         SchedulerDeadlines(scheduler, guard))
+    sender.on_blocked(games.on_blocked)
+    evenings = EveningService(db, delivery, translator,
+                              deadlines=SchedulerDeadlines(scheduler, guard), clock=clock,
+                              zone=settings.timezone, default_locale=settings.default_locale,
+                              on_change=games.guests.list_changed)  # a lobby follows the list
+    chat_moves.on_moved(games.move_chat)
+    chat_moves.on_moved(evenings.move_chat)
+
+    replies = Replies(delivery, sender, budget=ClubAnswers(hosts_there(permissions, games)),
+                      on_withheld=metrics.answers_withheld.inc)
+    # PostgreSQL: this process's session among the others (bot/cluster/share.py)
+    conn = (ShareConnection(settings.database_url.get_secret_value(), on_lost)
+            if db.backend == "postgresql" and settings.database_url is not None else None)
+    status = Status(db, started=time.time(), totals=lambda: totals(metrics),
+                    processes=partial(process_lines, conn) if conn is not None else None)
+    shop = Shop(db, accounts, translator, permissions, request_days=settings.gift_request_days,
+                queued=delivery.queued, clock=clock)
+    services = Services(
+        settings=settings, db=db, sender=sender, translator=translator, delivery=delivery,
+        replies=replies, accounts=accounts, permissions=permissions,
+        admin=Admin(db, accounts, permissions, clock=clock), chat_moves=chat_moves,
+        stats=StatsService(db), moving=Moving(accounts, permissions),
+        club_settings=ClubSettings(db, settings, permissions),
+        club_life=ClubLife(db, accounts, permissions, translator, zone=settings.timezone,
+                           enqueue=delivery.enqueue, clock=clock),
+        shop=shop, catalogue=Catalogue(db, permissions, clock=clock),
+        voids=VoidService(db, accounts, translator, permissions, queued=delivery.queued,
+                          clock=clock),
+        network=NetworkSettings(db, permissions, clock=clock, zone=settings.timezone),
+        season_ends=SeasonEnds(db, translator, zone=settings.timezone, queued=delivery.queued,
+                               clock=clock, wall=delivery.wall),
+        staff=StaffDesk(db, accounts, permissions, clock=clock),
+        status=status, join_lobby=games.join_hook)
+    jobs = Jobs(services, scheduler, guard, clock)
+
+    async def post(text: str) -> None:
+        if settings.ops_chat_id is not None:
+            await sender.send_text(settings.ops_chat_id, text)
+
+    observability = Observability(
+        settings, db, metrics, games, status, translator, post, clock,
+        # the network's alerts where the outbox is sent (on PostgreSQL, the sender's process)
+        sends_outbox=(lambda: ProcessRole.SENDER in conn.roles) if conn is not None
+        else lambda: True)
+
+    # the dispatcher: the inbox before the handlers on PostgreSQL (bot/cluster/receiving.py)
+    dispatcher = InboxDispatcher() if conn is not None else Dispatcher()
+    handlers = HandlersInFlight()  # the outermost: a stop waits for what it notes
+    dispatcher.update.outer_middleware(handlers)
+    dispatcher.update.outer_middleware(UpdateMetrics(metrics))
+    flood = FloodGuard(settings.flood_burst, settings.flood_per_second, slow_down(services),
+                       exempt=_game_press, on_drop=metrics.flood_dropped.inc)
+    dispatcher.update.outer_middleware(flood)
+    context = ContextMiddleware(services)
+    dispatcher.message.outer_middleware(context)
+    dispatcher.callback_query.outer_middleware(context)
+    blocked = BlockedInGame(db, games.refuse_blocked)
+    routers = game_routers()
+    for router in routers:
+        router.message.middleware(blocked)
+        router.callback_query.middleware(blocked)
+    dispatcher.include_routers(*routers, *get_routers(admin_middleware=AdminOnly(services)))
+    dispatcher.startup.register(startup(games, evenings, delivery, shared=conn is not None))
+    update_reader = UpdateReader(dispatcher.resolve_used_update_types(),
+                                 on_skip=lambda why: metrics.skipped.labels(why).inc())
+
+    sharing = None
+    if isinstance(dispatcher, InboxDispatcher) and conn is not None:
+        dispatcher.use_inbox(db.inbox, reader=update_reader)
+        sharing = Sharing(conn, bot, dispatcher, games, delivery, db, evenings=evenings,
+                          arm_expiry=jobs.arm, webhook=settings.webhook_url is not None,
+                          in_flight=in_flight,
+                          on_taken=lambda what: metrics.takeovers.labels(what).inc(),
+                          on_takeover=observability.takeover)
+        from bot.miniapp.server import install_host_calls  # the Mini App's calls to the holder
+
+        install_host_calls(sharing.calls, games)
+    container = Container(services=services, games=games, evenings=evenings,
+                          dispatcher=dispatcher, scheduler=scheduler, guard=guard, jobs=jobs,
+                          metrics=metrics, observability=observability, handlers=handlers,
+                          update_reader=update_reader, flood=flood, sharing=sharing)
+    dispatcher.workflow_data.update(container.workflow_data())
+    return container
+
+
+def game_service(settings: Settings, db: Database, translator: Translator, delivery: Delivery,
+                 sender: TelegramSender, permissions: Permissions,
+                 deadlines: SchedulerDeadlines) -> GameService:
+    """The game layer (``games: GameService`` for the handlers), speaking through the outbox;
+    its deadlines run on real time, like the scheduler that fires them."""
     timers = GameTimers(
         night=settings.night_seconds,
         mafia_agree=settings.mafia_agree_seconds,
@@ -31,37 +198,39 @@ def install_games(services: Services, scheduler: AsyncIOScheduler,
         cancel=min(20.0, settings.vote_turn_seconds),
         fate=settings.vote_turn_seconds,
     )
-    games: GameService
-    delivery = services.extra["delivery"]
-    assert isinstance(delivery, Delivery)
-    notifier = Notifier(QueueSender(delivery), services.translator,
-                        lambda tg_id: games.locale_of(tg_id))
-    # Deadlines run on real time, like the scheduler that fires them.
-    games = GameService(services.db, notifier, SchedulerDeadlines(scheduler, guard),
-                        services.translator, timers=timers, may_host=may_host(services),
-                        clock=utc_now, default_locale=settings.default_locale, panel=True,
-                        web_url=mini_app_url(settings.web_url), topics=services.sender,
+    games: GameService  # the notifier asks the service it speaks for a player's language
+    notifier = Notifier(QueueSender(delivery), translator, lambda tg_id: games.locale_of(tg_id))
+    games = GameService(db, notifier, deadlines, translator, timers=timers,
+                        may_host=may_host(permissions), clock=utc_now,
+                        default_locale=settings.default_locale, panel=True,
+                        web_url=mini_app_url(settings.web_url), topics=sender,
                         pages_url=settings.web_url, zone=settings.timezone,
                         lobby_ttl=settings.lobby_ttl_minutes * 60 or None)
-    services.sender.on_blocked(games.on_blocked)
-    services.join_lobby = games.join_hook
-    services.extra["games"] = games
-    games.delivery = delivery
     return games
 
 
-def install_evenings(services: Services, scheduler: AsyncIOScheduler, guard: JobGuard,
-                     clock: Clock) -> EveningService:
-    """The club's evenings (``evenings: EveningService`` for the handlers); their timers on
-    the application's scheduler."""
-    settings = services.settings
-    delivery = services.extra["delivery"]
-    assert isinstance(delivery, Delivery)
-    evenings = EveningService(services.db, delivery, services.translator,
-                              deadlines=SchedulerDeadlines(scheduler, guard), clock=clock,
-                              zone=settings.timezone, default_locale=settings.default_locale)
-    services.extra["evenings"] = evenings
-    return evenings
+def slow_down(services: Services) -> Callable[[Update], Awaitable[None]]:
+    """The one answer of a flood (bot/telegram/flood.py): in the private chat or the button's
+    answer; nothing in a group."""
+
+    async def tell(update: Update) -> None:
+        user = (update.message.from_user if update.message is not None
+                else update.callback_query.from_user if update.callback_query is not None
+                else None)
+        code = (user.language_code or "")[:2] if user is not None else ""
+        locale = code if code in LOCALES else services.settings.default_locale
+        text = services.translator.t(locale, "misc.slow_down")
+        if update.callback_query is not None:
+            await services.sender.answer(update.callback_query, text)
+        elif update.message is not None and update.message.chat.type == "private":
+            await services.replies.send_text(update.message.chat.id, text)
+
+    return tell
+
+
+def _game_press(update: Update) -> bool:
+    query = update.callback_query
+    return query is not None and is_in_game_press(query.data)
 
 
 def mini_app_url(web_url: str | None) -> str | None:
@@ -76,25 +245,28 @@ def game_routers() -> list[Router]:
     return [game_private.create_router(), game_club.create_router()]
 
 
-async def start_games(bot: Bot, games: GameService, evenings: EveningService) -> None:
-    """Dispatcher startup: learn the bot's username (deep links), start the delivery worker,
-    rebuild every running game from its log and re-arm its deadlines and the evenings'
-    timers."""
-    me = await bot.me()
-    games.bot_username = evenings.bot_username = me.username or ""
-    if games.shared:
-        # several processes: the sender and each club's holder start these (bot/cluster/sharing.py)
-        return
-    if games.delivery is not None:
-        await games.delivery.start()  # what a previous process left queued goes out first
-    await games.restore()
-    await evenings.restore()
+def startup(games: GameService, evenings: EveningService, delivery: Delivery, *,
+            shared: bool) -> Callable[[Bot], Awaitable[None]]:
+    """The dispatcher's startup: learn the bot's username (deep links); on one process, start
+    the delivery worker, rebuild every running game from its log and re-arm its deadlines and
+    the evenings' timers (several processes: the sender and each club's holder start these,
+    bot/cluster/sharing.py)."""
+
+    async def start(bot: Bot) -> None:
+        me = await bot.me()
+        games.bot_username = evenings.bot_username = me.username or ""
+        if shared:
+            return
+        await delivery.start()  # what a previous process left queued goes out first
+        await games.restore()
+        await evenings.restore()
+
+    return start
 
 
-def may_host(services: Services) -> MayHost:
+def may_host(permissions: Permissions) -> MayHost:
     """The game layer's question "may this account open a table in this club chat":
     ``Power.HOST`` (bot/services/permissions.py)."""
-    permissions = services.permissions
 
     async def asked(user_id: int, chat_id: int) -> bool:
         return await permissions.may(user_id, Power.HOST, club_id=chat_id)
@@ -102,12 +274,12 @@ def may_host(services: Services) -> MayHost:
     return asked
 
 
-def hosts_there(services: Services, games: GameService) -> Callable[[int, int], Awaitable[bool]]:
+def hosts_there(permissions: Permissions,
+                games: GameService) -> Callable[[int, int], Awaitable[bool]]:
     """Who hosts in a club chat (their answers there are never held back:
     bot/telegram/flood.py's ``ClubAnswers``): the staff the database names for it (owners,
     network admins, its club admins and hosts, HOST_IDS), and the host of a table open in it;
     from memory, never asking Telegram (a group's update reads nothing for it)."""
-    permissions = services.permissions
 
     async def is_host(chat_id: int, user_id: int) -> bool:
         return (any(t.chat_id == chat_id and t.open and t.host_id == user_id

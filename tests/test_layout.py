@@ -27,8 +27,8 @@ ALLOWED = {
 # Inside a package, its parts top down: a part imports only the parts after it. A part is a
 # sub-folder or a module; the parts not named are the package's base, importable by all.
 ORDER = {
-    "bot": ["__main__", "app", "wiring", "handlers", "miniapp", "cluster", "evenings", "game",
-            "telegram", "services", "delivery"],
+    "bot": ["__main__", "app", "wiring", "jobs", "observability", "handlers", "miniapp",
+            "cluster", "evenings", "game", "telegram", "services", "delivery"],
     "bot.game": ["service", "restore", "panel", "rooms", "core", "writes", "messages", "timers",
                  "callbacks"],
     "storage": ["__main__", "__init__", "tools", "db", "network", "shop", "repos", "standing",
@@ -39,7 +39,6 @@ ORDER = {
 
 # Imports made for annotations only (under ``if TYPE_CHECKING:``) that point up the order.
 TYPE_ONLY_UP = {
-    ("bot.cluster.shared_run", "bot.app"),  # run_shared is App.run on several processes
     ("bot.game.panel.view", "bot.game.service"),  # an action calls the service's own method
 }
 
@@ -119,6 +118,38 @@ def test_inside_a_package_each_part_imports_only_the_parts_below_it() -> None:
                     if not exempt:
                         wrong.append(f"{name} -> {target}")
     assert sorted(set(wrong)) == []
+
+
+def test_no_module_of_bot_imports_in_a_circle() -> None:
+    """Following every import, those for annotations only too (but the exceptions named in
+    ``TYPE_ONLY_UP``), no module of ``bot`` reaches itself again; a cycle is named by its
+    modules."""
+    names = {name for name, _ in modules() if name.split(".")[0] == "bot"}
+    graph: dict[str, set[str]] = {}
+    for name, path in modules():
+        if name in names:
+            graph[name] = {target if target in names else target.rpartition(".")[0]
+                           for target, typing_only in imports_of(name, path)
+                           if (target in names or target.rpartition(".")[0] in names)
+                           and not (typing_only and any(name == a and target.startswith(b)
+                                                        for a, b in TYPE_ONLY_UP))}
+            graph[name] -= {name}
+    cycles: list[list[str]] = []
+    done: set[str] = set()
+
+    def visit(name: str, path: list[str]) -> None:
+        if name in path:
+            cycles.append([*path[path.index(name):], name])
+            return
+        if name in done:
+            return
+        for target in sorted(graph.get(name, ())):
+            visit(target, [*path, name])
+        done.add(name)
+
+    for name in sorted(graph):
+        visit(name, [])
+    assert cycles == []
 
 
 def test_the_type_only_exceptions_are_still_needed() -> None:

@@ -61,13 +61,31 @@ def fair_share(clubs: int, members: int, held: Iterable[ProcessRole],
     return max(0, math.ceil(total / max(1, members)) - role_cost(mine, clubs))
 
 
+async def process_lines(conn: ShareConnection) -> list[ProcessLine]:
+    """/status: each live process on ``conn``'s database, its roles and clubs (this one
+    marked)."""
+    known = {int(r) for r in ProcessRole}
+    return [ProcessLine(pid, tuple(ProcessRole(r).name.lower() for r in roles
+                                   if r in known), clubs, pid == conn.pid)
+            for pid, roles, clubs in await conn.processes()]
+
+
+# what one look took over from a lost process: this process's session, the sessions lost since
+# the last look, the roles and the clubs with games taken, how long their restore took
+Takeover = Callable[[int, list[int], list[str], int, float], None]
+
+
 class Sharing:
-    def __init__(self, url: str, bot: Bot, dispatcher: InboxDispatcher, games: GameService,
+    def __init__(self, conn: ShareConnection, bot: Bot, dispatcher: InboxDispatcher,
+                 games: GameService,
                  delivery: Delivery, db: Database, *, evenings: EveningService | None = None,
                  arm_expiry: Callable[[], None],
-                 on_lost: Callable[[], None], webhook: bool, in_flight: int,
-                 polling_timeout: int = 10, wall: Callable[[], float] = time.time) -> None:
-        self.conn = ShareConnection(url, on_lost)
+                 webhook: bool, in_flight: int,
+                 polling_timeout: int = 10, wall: Callable[[], float] = time.time,
+                 on_taken: Callable[[str], None] = lambda what: None,
+                 on_takeover: Takeover = lambda session, lost, roles, clubs, seconds: None,
+                 ) -> None:
+        self.conn = conn  # this process's session (its locks lost: the connection's on_lost)
         self.conn.on_accounts = db.accounts.forget_payload  # other processes' account writes
         self.conn.on_clubs = db.clubs.cache.forget_payload  # ... and club writes
         self.conn.on_staff = db.staff.roles.forget_payload  # ... and grants of staff roles
@@ -93,12 +111,9 @@ class Sharing:
         self._next_look = 0.0
         # a role or a club taken after this process's first look (another process lost, or
         # a new club): the metrics' takeovers
-        self.on_taken: Callable[[str], None] = lambda what: None
-        # what one look took over from a lost process: the sessions lost since the last look,
-        # the roles and the clubs with games taken, how long their restore took (the
-        # operators' alert)
-        self.on_takeover: Callable[[list[int], list[str], int, float], None] = \
-            lambda lost, roles, clubs, seconds: None
+        self.on_taken = on_taken
+        # what one look took over from a lost process (the operators' alert)
+        self.on_takeover = on_takeover
         self.sessions: set[int] = set()  # the live processes' sessions, as last looked
         self._looked = False
 
@@ -159,10 +174,7 @@ class Sharing:
 
     async def process_lines(self) -> list[ProcessLine]:
         """/status: each live process, its roles and clubs (this one marked)."""
-        known = {int(r) for r in ProcessRole}
-        return [ProcessLine(pid, tuple(ProcessRole(r).name.lower() for r in roles
-                                       if r in known), clubs, pid == self.conn.pid)
-                for pid, roles, clubs in await self.conn.processes()]
+        return await process_lines(self.conn)
 
     # ------------------------------------------------------------------ roles and clubs
     async def look(self) -> None:
@@ -173,7 +185,7 @@ class Sharing:
         playing = {t.chat_id for t in self.games.tables.values()}
         clubs = len((self.held - held) & playing)  # a new club has no game yet to take over
         if self._looked and (taken or clubs):
-            self.on_takeover(sorted(sessions - self.sessions), taken, clubs,
+            self.on_takeover(self.conn.pid, sorted(sessions - self.sessions), taken, clubs,
                              time.monotonic() - began)
         self._looked = True
 

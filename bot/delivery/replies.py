@@ -77,11 +77,13 @@ def edit_key(message_id: int, what: str = "message") -> str:
 class Replies:
     """``replies: Replies`` in a handler (``Services.replies``)."""
 
-    def __init__(self, delivery: Delivery, sender: TelegramSender) -> None:
+    def __init__(self, delivery: Delivery, sender: TelegramSender, *,
+                 budget: AnswerBudget | None = None,
+                 on_withheld: Callable[[], None] = lambda: None) -> None:
         self.delivery = delivery
         self.sender = sender
-        self.budget: AnswerBudget | None = None  # the club chats' (bot/app.py)
-        self.on_withheld: Callable[[], None] = lambda: None  # the metrics' counter
+        self.budget = budget  # the club chats' (bot/telegram/flood.py's ``ClubAnswers``)
+        self.on_withheld = on_withheld  # the metrics' counter
 
     async def answer(self, message: Message, text: str, *,
                      reply_markup: InlineKeyboardMarkup | None = None) -> None:

@@ -59,9 +59,14 @@ REFUSED = {"started": "evening.refused.started", "cancelled": "evening.refused.c
            "closed": "evening.refused.closed"}
 
 
+async def _nothing(chat_id: int) -> None:
+    """No lobby follows the list (an evening service on its own: the tests of storage)."""
+
+
 class EveningService:
     def __init__(self, db: Database, delivery: Delivery, translator: Translator, *,
-                 deadlines: Deadlines, clock: Clock, zone: str, default_locale: str) -> None:
+                 deadlines: Deadlines, clock: Clock, zone: str, default_locale: str,
+                 on_change: Callable[[int], Awaitable[None]] = _nothing) -> None:
         self.db = db
         self.delivery = delivery
         self.tr = translator
@@ -72,8 +77,8 @@ class EveningService:
         self.bot_username = ""
         self.armed: dict[int, int] = {}  # evening -> its club, whose timers run here
         # the list changed (a sign-up, a cancel, the evening called off): the club's lobbies
-        # of the night show it again (``EveningGuests.list_changed``, set by the application)
-        self.on_change: Callable[[int], Awaitable[None]] = _nothing
+        # of the night show it again (``EveningGuests.list_changed``, given by bot/wiring.py)
+        self.on_change = on_change
 
     def zone_of(self, club: Club) -> ZoneInfo:
         """The club's time zone (its own, else the network's): its evenings are announced,
@@ -347,10 +352,6 @@ class EveningService:
         await self._changed(
             lambda c: self.db.evenings.remind(evening.id, kind, now=now,
                                               wall=self.delivery.wall(), compose=c), compose)
-
-
-async def _nothing(chat_id: int) -> None:
-    """No lobby follows the list (an evening service on its own: the tests of storage)."""
 
 
 def post_key(evening_id: int) -> str:

@@ -21,7 +21,7 @@ log = logging.getLogger("bot.game")
 
 
 class Restorer(PhaseService):
-    """Runs once at startup (``start_games``), before any update is handled."""
+    """Runs once at startup (the dispatcher's, ``bot/wiring.py``), before any update is handled."""
 
     def __init__(self, core: GameCore, results: Results, lobby: LobbyService,
                  dealer: DealService, night: NightService, day: DayService) -> None:

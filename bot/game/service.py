@@ -27,7 +27,6 @@ import secrets
 from collections.abc import Callable, Collection
 
 import engine
-from bot.delivery.worker import Delivery
 from bot.game.core import GameCore, MayHost, Place, Reply, Where, nobody_hosts, reply, rule
 from bot.game.messages.notifier import Notifier
 from bot.game.panel.live import HostPanel
@@ -91,7 +90,6 @@ class GameService:
         self.restorer = Restorer(core, self.results, self.lobby, self.dealer, self.night,
                                  self.day)
         self._background: set[asyncio.Task[None]] = set()
-        self.shared = False  # PostgreSQL's several processes: clubs restored as taken over
 
         # The lobby
         self.join_link = self.lobby.join_link
@@ -147,8 +145,6 @@ class GameService:
         self.panel = HostPanel(core, self.desk, web_url)
         if panel:
             core.after_step = self.panel.refresh
-        # After a restart
-        self.delivery: Delivery | None = None  # the durable outbox's worker (bot/wiring.py)
 
     async def restore(self, clubs: Collection[int] | None = None) -> list[int]:
         """The running games back after a restart or a takeover (:mod:`bot.game.restore`);

@@ -11,7 +11,6 @@ from bot.errors import UserError
 from bot.services import Services
 from bot.services.accounts import display
 from bot.services.club_life import FROM_BUTTON, TYPED_FROM, VERBS, ClubCb, ClubLife
-from bot.services.shop import Shop
 from storage.models import Club
 from views import texts
 
@@ -53,9 +52,7 @@ async def block(
     message: Message, command: CommandObject, services: Services, locale: str
 ) -> None:
     player, reason = await services.admin.block(_admin_id(message), command.args or "")
-    shop = services.extra.get("shop")
-    if isinstance(shop, Shop):  # its open gift requests burned with its points: told
-        await shop.tell()
+    await services.shop.tell()  # its open gift requests burned with its points: told
     tr = services.translator
     player_locale = services.accounts.locale_of(player, None)
     await services.replies.answer(message, tr.t(locale, "admin.blocked", nick=display(player)))
@@ -107,8 +104,6 @@ async def complaints(message: Message, services: Services, locale: str) -> None:
 
 
 async def status(message: Message, services: Services, locale: str) -> None:
-    if services.status is None:  # an application without it (a test's own)
-        raise UserError("admin.status_unavailable")
     report = await services.status.report()
     lines = [(p.session, p.roles, p.clubs, p.this) for p in report.processes]
     await services.replies.answer(message, texts.status(

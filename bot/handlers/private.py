@@ -45,8 +45,7 @@ async def start(
     tr, replies = services.translator, services.replies
     key = "start.new" if result.is_new else "start.back"
     await replies.answer(message, tr.t(locale, key, name=user.full_name))
-    moving: Moving = services.extra["moving"]
-    found = await moving.link_on_start(user.id, user.username)
+    found = await services.moving.link_on_start(user.id, user.username)
     if found is not None and found.link is not None:
         await replies.answer(message, club_texts.linked(tr, locale, found.link))
     elif found is not None and found.claimed is not None:

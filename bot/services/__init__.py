@@ -1,4 +1,5 @@
-"""Services: the logic behind the handlers, and the container handed to the Dispatcher.
+"""Services: the logic behind the handlers, and ``Services``, the typed bundle of them that
+every handler may ask for by name.
 
 May import: ``bot.delivery``, the base modules of ``bot`` (``config``, ``errors``) and the
 layers below ``bot``.
@@ -7,66 +8,68 @@ layers below ``bot``.
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from dataclasses import dataclass, fields
+from typing import TYPE_CHECKING
 
-from bot.config import Settings
-from bot.services.accounts import Accounts
-from bot.services.admin import Admin
-from bot.services.chats import ChatMoves
-from bot.services.permissions import Permissions
-from bot.services.status import Status
-from storage.db import Database
-from views.i18n import Translator
-
-if TYPE_CHECKING:  # bot.delivery.sender imports aiogram: the web's pages import services without it
+if TYPE_CHECKING:  # annotations only: importing the package loads none of its modules
+    from bot.config import Settings
     from bot.delivery.replies import Replies
     from bot.delivery.sender import TelegramSender
+    from bot.delivery.worker import Delivery
+    from bot.services.accounts import Accounts
+    from bot.services.admin import Admin
+    from bot.services.catalogue import Catalogue
+    from bot.services.chats import ChatMoves
+    from bot.services.club_life import ClubLife
+    from bot.services.club_settings import ClubSettings
+    from bot.services.moving import Moving
+    from bot.services.network import NetworkSettings
+    from bot.services.permissions import Permissions
+    from bot.services.seasons import SeasonEnds
+    from bot.services.shop import Shop
+    from bot.services.staff import StaffDesk
+    from bot.services.status import Status
+    from bot.services.voids import VoidService
+    from storage.db import Database
+    from views.i18n import Translator
+    from views.stats import StatsService
 
 # join_lobby(user_id, game_id, locale) -> True if the player joined (the game layer answers)
 JoinLobby = Callable[[int, int, str], Awaitable[bool]]
 
 
-async def no_lobbies(user_id: int, game_id: int, locale: str) -> bool:
-    """Default join hook until the game layer installs its own: no lobby exists."""
-    return False
-
-
-@dataclass
+@dataclass(frozen=True)
 class Services:
-    """Everything handlers need. Each field also reaches handlers by its own name
-    (``Dispatcher(**services.as_kwargs())``): declare ``accounts: Accounts`` in a handler.
-
-    The game layer adds its services to ``extra`` (e.g. ``extra["games"] = games``) before the
-    dispatcher is built, and replaces ``join_lobby`` to route ``/start join_<id>`` deep links.
-    """
+    """Everything the handlers use, built once by ``bot/wiring.py`` (``build``), each given its
+    collaborators there. Each field reaches the handlers by its own name through aiogram's
+    workflow data (:meth:`as_kwargs`): declare ``accounts: Accounts`` or ``shop: Shop`` in a
+    handler, or ``services: Services`` for the whole bundle."""
 
     settings: Settings
     db: Database
-    sender: TelegramSender
+    sender: TelegramSender  # answers a button press at once
     translator: Translator
-    accounts: Accounts
-    admin: Admin
-    # the handlers' answers, through the outbox (bot/delivery/replies.py); ``sender`` answers
-    # button presses at once
+    delivery: Delivery  # the durable outbox's worker (bot/delivery/worker.py)
+    # the handlers' answers, through the outbox (bot/delivery/replies.py)
     replies: Replies
-    # every permission decision (bot/services/permissions.py)
-    permissions: Permissions
-    join_lobby: JoinLobby = no_lobbies
-    chat_moves: ChatMoves | None = None  # a group became a supergroup (bot/services/chats.py)
-    status: Status | None = None  # /status (bot/services/status.py), given by the application
-    extra: dict[str, Any] = field(default_factory=dict)
+    accounts: Accounts
+    permissions: Permissions  # every permission decision (bot/services/permissions.py)
+    admin: Admin
+    chat_moves: ChatMoves  # a group became a supergroup (bot/services/chats.py)
+    stats: StatsService
+    moving: Moving
+    club_settings: ClubSettings
+    club_life: ClubLife
+    shop: Shop
+    catalogue: Catalogue
+    voids: VoidService
+    network: NetworkSettings
+    season_ends: SeasonEnds  # a closed season's picture to each club's chat (the hourly job)
+    staff: StaffDesk
+    status: Status  # /status (bot/services/status.py)
+    # ``/start join_<id>``: the game layer's lobby (``GameService.join_hook``)
+    join_lobby: JoinLobby
 
-    def as_kwargs(self) -> dict[str, Any]:
-        return {
-            "services": self,
-            "settings": self.settings,
-            "db": self.db,
-            "sender": self.sender,
-            "replies": self.replies,
-            "translator": self.translator,
-            "accounts": self.accounts,
-            "admin": self.admin,
-            "permissions": self.permissions,
-            **self.extra,
-        }
+    def as_kwargs(self) -> dict[str, object]:
+        """The handlers' workflow data: ``services`` and each field by its name."""
+        return {"services": self, **{f.name: getattr(self, f.name) for f in fields(self)}}

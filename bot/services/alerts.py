@@ -3,10 +3,10 @@
 
 An incident is a key that a check reports as active (``outbox``, ``telegram_429``,
 ``database``, ``stuck:GAME``, ``malformed``); the checks are given by the application
-(``bot/app.py``) and read what the metrics' sampler and the games already know, so a tick costs
-no query. A few events are told once as they happen (a process's clubs taken over). On several
-processes the network-wide checks run in the sender's process only; a table's own check runs
-where the table is (each table lives in one process), so nothing is told twice.
+(``bot/observability.py``) and read what the metrics' sampler and the games already know, so a
+tick costs no query. A few events are told once as they happen (a process's clubs taken over).
+On several processes the network-wide checks run in the sender's process only; a table's own
+check runs where the table is (each table lives in one process), so nothing is told twice.
 """
 
 from __future__ import annotations

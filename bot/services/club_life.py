@@ -72,14 +72,15 @@ class Details:
 
 class ClubLife:
     def __init__(self, db: Database, accounts: Accounts, permissions: Permissions,
-                 translator: Translator, *, zone: str, clock: Clock = utc_now) -> None:
+                 translator: Translator, *, zone: str, enqueue: Enqueue | None = None,
+                 clock: Clock = utc_now) -> None:
         self.db = db
         self.accounts = accounts
         self.permissions = permissions
         self.tr = translator
         self.zone = zone  # the network's TIMEZONE, a club's default
         self.clock = clock
-        self.enqueue: Enqueue | None = None  # the application plugs its Delivery in
+        self.enqueue = enqueue  # the application's ``Delivery.enqueue``
 
     # ------------------------------------------------------------------ a new group
     async def arrived(self, chat_id: int, title: str, *, locale: str, by: str | None,

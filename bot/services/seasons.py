@@ -35,13 +35,14 @@ Queue = Callable[[Sequence[Queued], Collection[int]], None]
 
 class SeasonEnds:
     def __init__(self, db: Database, translator: Translator, *, zone: str,
-                 clock: Clock = utc_now, wall: Callable[[], float] = time.time) -> None:
+                 queued: Queue | None = None, clock: Clock = utc_now,
+                 wall: Callable[[], float] = time.time) -> None:
         self.db = db
         self.tr = translator
         self.zone = zone  # the network's TIMEZONE: a club without its own
         self.clock = clock
         self.wall = wall
-        self.queued: Queue | None = None  # wakes the delivery (the application's)
+        self.queued = queued  # wakes the delivery (the application's ``Delivery.queued``)
 
     async def run(self) -> int:
         """Queue each due club's picture of the season that ended; how many were queued."""

@@ -70,8 +70,8 @@ CLUBS_SHOWN = 30  # the clubs a player chooses from at most (its own first)
 
 class Shop:
     def __init__(self, db: Database, accounts: Accounts, translator: Translator,
-                 permissions: Permissions, *, request_days: int, clock: Clock = utc_now,
-                 wall: Callable[[], float] = time.time) -> None:
+                 permissions: Permissions, *, request_days: int, queued: Queue | None = None,
+                 clock: Clock = utc_now, wall: Callable[[], float] = time.time) -> None:
         self.db = db
         self.accounts = accounts
         self.translator = translator
@@ -79,8 +79,8 @@ class Shop:
         self.request_days = request_days
         self.clock = clock
         self.wall = wall
-        # wakes the delivery for what was queued (the application plugs its Delivery in)
-        self.queued: Queue | None = None
+        # wakes the delivery for what was queued (the application's ``Delivery.queued``)
+        self.queued = queued
 
     # ------------------------------------------------------------------ the player's side
     async def view(self, tg_id: int) -> ShopView:

@@ -1,6 +1,6 @@
 """``/status`` for admins: how the bot is now, from the process an admin asks.
 
-What it reads is given by the application (``bot/app.py``): its start, the metrics' totals, the
+What it reads is given by the application (``bot/wiring.py``): its start, the metrics' totals, the
 outbox's backlog, the open games, and on several processes each process's roles and clubs (from
 ``pg_locks``, bot/cluster/share.py)."""
 

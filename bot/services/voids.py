@@ -58,16 +58,16 @@ class VoidDone:
 
 class VoidService:
     def __init__(self, db: Database, accounts: Accounts, translator: Translator,
-                 permissions: Permissions, *, clock: Clock = utc_now,
-                 wall: Callable[[], float] = time.time) -> None:
+                 permissions: Permissions, *, queued: Queue | None = None,
+                 clock: Clock = utc_now, wall: Callable[[], float] = time.time) -> None:
         self.db = db
         self.accounts = accounts
         self.translator = translator
         self.permissions = permissions
         self.clock = clock
         self.wall = wall
-        # wakes the delivery for what was queued (the application plugs its Delivery in)
-        self.queued: Queue | None = None
+        # wakes the delivery for what was queued (the application's ``Delivery.queued``)
+        self.queued = queued
 
     # ------------------------------------------------------------------ voids
     async def void(self, admin_id: int, game_id: int, reason: str) -> VoidDone:

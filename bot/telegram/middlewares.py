@@ -17,6 +17,7 @@ from bot.delivery.replies import answering
 from bot.errors import UserError, explain
 from bot.services import Services
 from storage.backends import DatabaseUnavailable
+from storage.db import Database
 from storage.errors import StorageError
 
 log = logging.getLogger("bot.handlers")
@@ -113,12 +114,10 @@ class ContextMiddleware(BaseMiddleware):
         else:
             assert message.migrate_from_chat_id is not None
             old, new = message.migrate_from_chat_id, message.chat.id
-        moves = self.services.chat_moves
-        if moves is not None:
-            try:
-                await moves.move(old, new)
-            except Exception:
-                log.exception("chat migration failed", extra={"chat_id": old})
+        try:
+            await self.services.chat_moves.move(old, new)
+        except Exception:
+            log.exception("chat migration failed", extra={"chat_id": old})
 
     async def _answer(self, event: TelegramObject, text: str, *, queued: bool = True) -> None:
         if isinstance(event, CallbackQuery):
@@ -150,19 +149,21 @@ class BlockedInGame(BaseMiddleware):
     """Inner middleware of the game routers: an account blocked by the administration that sits
     at an open table gets a clear refusal and changes nothing; the host hears of it once."""
 
-    def __init__(self, services: Services) -> None:
-        self.services = services
+    def __init__(self, db: Database, refuse_blocked: Callable[[int], Awaitable[bool]]) -> None:
+        self.db = db
+        # the game layer's answer (``GameService.refuse_blocked``): True if the account sits at
+        # an open table, whose host is told once
+        self.refuse_blocked = refuse_blocked
 
     async def __call__(
         self, handler: Handler, event: TelegramObject, data: dict[str, Any]
     ) -> Any:
         _, user = _chat_and_user(event)
-        games = self.services.extra.get("games")
-        if user is not None and games is not None:
+        if user is not None:
             # the account as the outer middleware read it for this update (one read, not two)
             player = (data["account"] if "account" in data
-                      else await self.services.db.players.get(user.id))
-            if player is not None and player.blocked and await games.refuse_blocked(user.id):
+                      else await self.db.players.get(user.id))
+            if player is not None and player.blocked and await self.refuse_blocked(user.id):
                 raise UserError("game.blocked_account.refused")
         return await handler(event, data)
 

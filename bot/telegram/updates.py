@@ -93,10 +93,11 @@ class UpdateReader:
     WARNING line with its ``update_id``, the reason and its JSON cut short, and :attr:`skipped`
     counts it. ``kinds``: the update kinds the dispatcher's handlers take (None: any)."""
 
-    def __init__(self, kinds: Collection[str] | None = None) -> None:
+    def __init__(self, kinds: Collection[str] | None = None, *,
+                 on_skip: Callable[[str], None] = lambda why: None) -> None:
         self.kinds = kinds
         self.skipped = 0
-        self.on_skip: Callable[[str], None] = lambda why: None  # the metrics' counter
+        self.on_skip = on_skip  # the metrics' counter
 
     def read(self, raw: object, bot: Bot) -> Update | None:
         try:

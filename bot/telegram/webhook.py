@@ -10,13 +10,19 @@ it. A good update is handled in the background (as aiogram's ``handle_in_backgro
 from __future__ import annotations
 
 import asyncio
+import logging
 import secrets
 from typing import Any
 
 from aiogram import Bot, Dispatcher
+from aiogram.exceptions import TelegramAPIError
 from aiohttp import web
 
+from bot.config import Settings
+from bot.startup import StartupError
 from bot.telegram.updates import UpdateReader, handle_update
+
+log = logging.getLogger("bot")
 
 SECRET_HEADER = "X-Telegram-Bot-Api-Secret-Token"
 
@@ -52,3 +58,29 @@ class WebhookHandler:
             self.tasks.add(task)
             task.add_done_callback(self.tasks.discard)
         return web.json_response({})
+
+
+async def listen_webhook(bot: Bot, settings: Settings, webapp: web.Application,
+                         allowed_updates: list[str]) -> web.AppRunner:
+    """Serve ``webapp`` on WEBHOOK_HOST:WEBHOOK_PORT, then ``setWebhook`` with the secret;
+    either failing is one line (:class:`StartupError`). The runner is the caller's to clean up
+    (once it is returned, or already when ``setWebhook`` fails)."""
+    url = settings.webhook_url
+    assert url is not None and settings.webhook_secret is not None
+    runner = web.AppRunner(webapp, access_log=None)
+    await runner.setup()
+    try:
+        await web.TCPSite(runner, settings.webhook_host, settings.webhook_port).start()
+    except OSError as e:
+        await runner.cleanup()
+        raise StartupError(
+            f"cannot listen for the webhook on port {settings.webhook_port}: {e}") from None
+    try:
+        await bot.set_webhook(
+            url, secret_token=settings.webhook_secret.get_secret_value(),
+            drop_pending_updates=False, allowed_updates=allowed_updates)
+    except TelegramAPIError as e:
+        await runner.cleanup()
+        raise StartupError(f"setWebhook {url} failed: {e.message}") from None
+    log.info("webhook", extra={"url": url, "port": settings.webhook_port})
+    return runner

@@ -234,7 +234,6 @@ admin-status_outbox = Outbox: { $pending } waiting, the oldest for { $seconds ->
        *[other] { $seconds } seconds
     }.
 admin-status_outbox_empty = Outbox: empty.
-admin-status_unavailable = Status is not available in this process.
 
 ## expiry
 

@@ -254,7 +254,6 @@ admin-status_outbox = Очередь отправки: ждут { $pending }, с
        *[many] { $seconds } секунд
     }.
 admin-status_outbox_empty = Очередь отправки пуста.
-admin-status_unavailable = В этом процессе состояние недоступно.
 
 ## expiry
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+from dataclasses import replace
 from datetime import date
 
 from bot.app import App
@@ -57,7 +58,8 @@ async def test_start_join_payload_reaches_the_hook(
         called.set_result((user_id, game_id, locale))
         return True
 
-    app.services.join_lobby = join
+    # the handlers' services with another lobby (the game layer's own is wired in bot/wiring.py)
+    app.dispatcher["services"] = replace(app.services, join_lobby=join)
     user = fake.user(6, "Ann", language_code="en")
     await ask(user, "/start join_7")
     assert await asyncio.wait_for(called, 5) == (6, 7, "en")

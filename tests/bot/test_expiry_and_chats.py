@@ -74,14 +74,14 @@ async def test_expiry_skips_messages_to_players_who_blocked_the_bot(
 
 
 async def test_daily_job_is_scheduled(app: App) -> None:
-    job = app.scheduler.get_job("expiry")
+    job = app.container.scheduler.get_job("expiry")
     assert job is not None
     assert "cron" in str(job.trigger)
 
 
 async def test_the_daily_prune_drops_the_words_of_messages_sent_days_ago(
         app: App, fake: FakeTelegram, ask: Ask) -> None:
-    job = app.scheduler.get_job("outbox_prune")
+    job = app.container.scheduler.get_job("outbox_prune")
     assert job is not None and "hour='7'" in str(job.trigger)
     assert app.settings.outbox_keep_days == 7
     fake.user(96, "Kept", language_code="en")
@@ -89,12 +89,12 @@ async def test_the_daily_prune_drops_the_words_of_messages_sent_days_ago(
     assert "Kept" in answer.said
     db = app.services.db
     assert any("Kept" in r["payload"] for r in await db.outbox.rows(96))
-    assert await app.prune_outbox() == 0  # sent just now: kept whole
-    delivery = app.services.extra["delivery"]
+    assert await app.container.jobs.prune_outbox() == 0  # sent just now: kept whole
+    delivery = app.services.delivery
     assert isinstance(delivery, Delivery)
     sent_at = delivery.wall()
     delivery.wall = lambda: sent_at + 7 * 86_400 + 60  # a week and a minute later
-    assert await app.prune_outbox() >= 1
+    assert await app.container.jobs.prune_outbox() >= 1
     assert not any("Kept" in r["payload"] for r in await db.outbox.rows(96))
 
 

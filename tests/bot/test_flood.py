@@ -104,7 +104,7 @@ async def test_a_flooding_player_is_told_once_and_still_plays(fake: FakeTelegram
         uid, prefix = flow.presser(seat, "n")
         prompt = await flow.prompt(uid, prefix)
         before = len(fake.messages(uid))
-        dropped = app.flood.dropped
+        dropped = app.container.flood.dropped
         for _ in range(200):
             await fake.send(uid, "/help")
         target = engine.legal_targets(table.game, seat)[0]
@@ -113,15 +113,16 @@ async def test_a_flooding_player_is_told_once_and_still_plays(fake: FakeTelegram
         calm = fake.user(603, "Calm", language_code="en")
         await fake.send(calm, "/help")
         assert "/nick" in (await fake.next_message(calm.id, timeout=20)).body
-        await wait_until(lambda: app.flood.dropped - dropped >= 190, 30, "the flood dropped")
+        await wait_until(lambda: app.container.flood.dropped - dropped >= 190, 30,
+                         "the flood dropped")
         await flow.delivered()
         said = [m.body for m in fake.messages(uid)[before:] if m.body.startswith("<b>")
                 or m.body.startswith("Too many")]
         assert sum(b.startswith("Too many messages at once") for b in said) == 1
         # the two /start and /nick of the registration spent two of the burst's eight
-        assert len(said) - 1 == 200 - (app.flood.dropped - dropped)
-        assert Metrics.total(app.metrics.updates, outcome="dropped") == app.flood.dropped
-        assert Metrics.total(app.metrics.flood_dropped) == app.flood.dropped
+        assert len(said) - 1 == 200 - (app.container.flood.dropped - dropped)
+        assert Metrics.total(app.metrics.updates, outcome="dropped") == app.container.flood.dropped
+        assert Metrics.total(app.metrics.flood_dropped) == app.container.flood.dropped
 
 
 async def test_a_member_s_commands_do_not_push_the_table_s_posts_back(
@@ -213,7 +214,7 @@ async def test_the_lobby_s_buttons_are_bound_as_any_update(
         await flow.lobby(5)
         presser = flow.players[0]
         lobby = await flow.prompt(CLUB, "gl:")
-        dropped = app.flood.dropped
+        dropped = app.container.flood.dropped
         for i in range(40):
             action = ("leave", "join", "table")[i % 3]
             await fake.press(presser, lobby, f"gl:{flow.game_id}:{action}")
@@ -221,14 +222,14 @@ async def test_the_lobby_s_buttons_are_bound_as_any_update(
             for _ in range(5):
                 await fake.send(presser, text, chat_id=CLUB)
         # the registration's /start and /nick spent two of the burst's eight
-        await wait_until(lambda: app.flood.dropped - dropped >= 40 + 15 - 6, 30,
+        await wait_until(lambda: app.container.flood.dropped - dropped >= 40 + 15 - 6, 30,
                          "the presses over the bound dropped")
         # the host's panel presses pass, however many
         panel = await flow.prompt(HOST, f"gh:{flow.game_id}:")
-        before = app.flood.dropped
+        before = app.container.flood.dropped
         for _ in range(20):
             await fake.press(HOST, panel, f"gh:{flow.game_id}:{flow.table.step}:menu:main")
         await flow.delivered()
-        assert app.flood.dropped == before
+        assert app.container.flood.dropped == before
         assert not [r for r in caplog.records if r.exc_info or r.levelno >= logging.ERROR]
         assert len(flow.table.seats) in (4, 5)  # the presser's last kept press: in or out

@@ -104,7 +104,7 @@ async def test_each_kind_of_unreadable_update_is_skipped_and_the_next_answered(
             sent = json.dumps(bad, ensure_ascii=False)  # (with the update_id the fake gave it)
             assert line["update"].startswith(sent[:MAX_SHOWN])
             assert len(line["update"]) <= MAX_SHOWN + 1  # the 5,000 characters' text cut short
-        assert app.update_reader.skipped == len(cases)
+        assert app.container.update_reader.skipped == len(cases)
         for why in ("malformed", "no_handler"):
             assert Metrics.total(app.metrics.skipped, reason=why) == sum(
                 w == why for w, _, _ in cases)
@@ -140,7 +140,7 @@ async def test_a_malformed_update_is_skipped_and_the_good_ones_are_answered(
         await fake.send(fake.user(303, "Cid", language_code="en"), "/start")
         assert "Cid" in (await fake.next_message(303, timeout=REPLY_WAIT)).body
         assert fake.pending_updates() == 0
-        assert app.update_reader.skipped == 1
+        assert app.container.update_reader.skipped == 1
         [line] = _skipped_lines(caplog)
         assert line.__dict__["update_id"] == bad
         assert line.__dict__["why"] == "malformed"
@@ -158,10 +158,10 @@ async def test_a_batch_of_malformed_updates_alone_is_confirmed(
     try:
         await _push_batch(fake, _channel_post_without_message_id(),
                           {"message": {"text": "no chat, no id"}}, {"edited_message": 5})
-        await wait_until(lambda: app.update_reader.skipped == 3, 10, "three skipped")
+        await wait_until(lambda: app.container.update_reader.skipped == 3, 10, "three skipped")
         await fake.send(fake.user(304, "Dan", language_code="en"), "/start")
         assert "Dan" in (await fake.next_message(304, timeout=REPLY_WAIT)).body
-        assert app.update_reader.skipped == 3
+        assert app.container.update_reader.skipped == 3
     finally:
         await stop_app(app, task)
 
@@ -179,7 +179,7 @@ async def test_the_webhook_answers_200_to_a_body_it_cannot_read(
             async with session.post(url, json={"update_id": 1},
                                     headers={"X-Telegram-Bot-Api-Secret-Token": "wröng"}) as resp:
                 assert resp.status == 401  # a secret that is not ASCII: refused, not a 500
-        assert app.update_reader.skipped == 4
+        assert app.container.update_reader.skipped == 4
         await fake.send(fake.user(305, "Eve", language_code="en"), "/start")
         assert "Eve" in (await fake.next_message(305, timeout=REPLY_WAIT)).body
     finally:
@@ -255,7 +255,7 @@ async def test_the_webhook_secret_is_compared_in_constant_time_on_both_paths(
         assert fake.webhook_statuses == []  # (the fake's own POSTs: none yet)
         await fake.send(fake.user(307, "Gus", language_code="en"), "/start")
         assert "Gus" in (await fake.next_message(307, timeout=REPLY_WAIT)).body
-        assert len(compared) == 4 and app.update_reader.skipped == 0
+        assert len(compared) == 4 and app.container.update_reader.skipped == 0
     finally:
         await stop_app(app, task)
 

@@ -62,8 +62,9 @@ async def test_the_counters_count_what_happened(fake: FakeTelegram, tmp_path: Pa
         async with aiohttp.ClientSession() as http, \
                 http.get(f"http://127.0.0.1:{port}/nothing") as other:
             assert other.status == 404
-        assert app.metrics_runner is not None  # loopback by default (METRICS_HOST)
-        assert [host for host, *_ in app.metrics_runner.addresses] == ["127.0.0.1"]
+        runner = app.container.observability.runner
+        assert runner is not None  # loopback by default (METRICS_HOST)
+        assert [host for host, *_ in runner.addresses] == ["127.0.0.1"]
 
 
 def _gauge(metrics: Metrics, name: str) -> float:

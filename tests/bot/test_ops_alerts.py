@@ -88,7 +88,7 @@ async def test_an_outbox_falling_behind_is_told_and_resolved(
     fake.group(OPS, "Ops")
     fake.user(501, "Ann", language_code="en")
     async with running(fake, tmp_path, ops_chat_id=OPS, default_locale="en") as app:
-        delivery = app.services.extra["delivery"]
+        delivery = app.services.delivery
         assert isinstance(delivery, Delivery)
         fake.fail_next(1, status=429, retry_after=2, methods={"sendMessage"})
         await delivery.enqueue([Queued(501, SEND, {"text": "late news"})])
@@ -119,14 +119,14 @@ def quick_alerts(monkeypatch: pytest.MonkeyPatch) -> None:
 
 async def _more_ticks(app: App, ticks: int = 5) -> None:
     """Until the alerts have checked ``ticks`` more times (an incident told twice would show)."""
-    assert app.alerts is not None
+    assert app.container.observability.alerts is not None
     seen = [0]
 
     def counting() -> dict[str, dict[str, Any]]:
         seen[0] += 1
         return {}
 
-    app.alerts.checks.append(counting)
+    app.container.observability.alerts.checks.append(counting)
     await wait_until(lambda: seen[0] >= ticks, 20, f"{ticks} more checks")
 
 
@@ -155,9 +155,9 @@ async def test_a_table_whose_deadline_job_is_gone_is_told_stuck_then_resolved(
         await flow.delivered()
         game = flow.game_id
         games = flow.games
-        for job in app.scheduler.get_jobs():  # nobody will close this night now
+        for job in app.container.scheduler.get_jobs():  # nobody will close this night now
             if job.id.startswith(games.core.key(flow.table, "")):
-                app.scheduler.remove_job(job.id)
+                app.container.scheduler.remove_job(job.id)
         await _told_once(fake, f"Game #{game} is stuck")
         await _more_ticks(app)
         await wait_until(lambda: _gauge(app, "mafia_games_overdue") == 1, 10, "the gauge")
@@ -198,7 +198,7 @@ async def test_updates_skipped_are_told_once_and_resolved_when_quiet(
         await _told_once(fake, "no update skipped for ten minutes")
         await _more_ticks(app)
         assert _told(fake, "Updates the bot could not read") == 1
-        assert app.update_reader.skipped == 3
+        assert app.container.update_reader.skipped == 3
 
 
 @pytest.mark.usefixtures("quick_alerts")
@@ -240,7 +240,7 @@ async def test_two_processes_tell_an_incident_once(fake: FakeTelegram, tmp_path:
         await wait_until(lambda: all(a.sharing is not None and a.sharing.sessions
                                      and len(a.sharing.sessions) == 2 for a in apps), 15,
                          "both joined")
-        delivery = first.services.extra["delivery"]
+        delivery = first.services.delivery
         assert isinstance(delivery, Delivery)
         fake.fail_next(1, status=429, retry_after=2, methods={"sendMessage"})
         await delivery.enqueue([Queued(501, SEND, {"text": "late news"})])

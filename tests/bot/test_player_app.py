@@ -81,7 +81,7 @@ async def announce(app: App, clock: FixedClock, *, tables: int = 1, seats: int =
     fires during the test."""
     club = await app.services.db.clubs.get(CLUB_ID)
     assert club is not None
-    listed = await app.services.extra["evenings"].announce(
+    listed = await app.container.evenings.announce(
         club, HOST_ID, max(clock.now, datetime.now(UTC)) + timedelta(days=2), tables, seats)
     return int(listed.evening.id)
 

@@ -147,7 +147,7 @@ async def test_a_closed_seasons_picture_goes_to_the_clubs_chat_once(
                           ended_on=date(2026, 3, 2), points=[GamePoints(ANN, 1, "team_win")])
     await db.clubs.set_season_post(quiet, False)
     before = await money(app)
-    ends = app.services.extra["season_ends"]
+    ends = app.services.season_ends
     clock.now = datetime(2026, 3, 31, 14, 10, tzinfo=UTC)  # 00:10 on 1 April there
     assert await ends.run() == 0
     clock.now = datetime(2026, 3, 31, 14, 20, tzinfo=UTC)  # 00:20

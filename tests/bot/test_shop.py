@@ -252,10 +252,10 @@ async def test_a_request_not_handed_over_in_time_expires(
     assert sent.text is not None and "within 3 days" in sent.text
     start = clock.now
     clock.now = start + timedelta(days=2, hours=23)
-    assert await app.shop_requests() == 0
+    assert await app.container.jobs.shop_requests() == 0
     assert await app.services.db.gift_requests.reserved(NEO) == 30
     clock.now = start + timedelta(days=3)
-    assert await app.shop_requests() == 1
+    assert await app.container.jobs.shop_requests() == 1
     assert (await fake.next_message(NEO)).text == (
         "Request #1 (gift “Mug &lt;3”) was not handed over within 3 days: it is closed, and"
         " 30 points are free again. Ask again with /gifts.")
@@ -264,7 +264,7 @@ async def test_a_request_not_handed_over_in_time_expires(
     await fake.wait_for(lambda: sent.buttons() == [], what="Withdraw gone")
     assert await app.services.db.gift_requests.reserved(NEO) == 0
     assert (await gift(app)).left == 2
-    assert await app.shop_requests() == 0  # closed once, told once
+    assert await app.container.jobs.shop_requests() == 0  # closed once, told once
     assert fake.unread(NEO) == []
 
 
@@ -272,10 +272,11 @@ async def test_a_request_not_handed_over_in_time_expires(
                          indirect=True, ids=["sqlite", "postgresql"])
 async def test_the_periodic_job_is_armed_beside_the_expiry(app: App) -> None:
     """On PostgreSQL by the process that takes the expiry role (one at a time)."""
-    await wait_until(lambda: app.scheduler.get_job("shop") is not None, 10, "the shop's job")
-    job = app.scheduler.get_job("shop")
+    await wait_until(lambda: app.container.scheduler.get_job("shop") is not None, 10,
+                     "the shop's job")
+    job = app.container.scheduler.get_job("shop")
     assert job is not None and str(job.trigger) == "cron[minute='30']"
-    assert app.scheduler.get_job("expiry") is not None
+    assert app.container.scheduler.get_job("expiry") is not None
 
 
 # ---------------------------------------------------------------------- the last item
@@ -341,14 +342,14 @@ async def test_the_two_months_expiry_burns_an_open_request(
     await add_gift(fake, ask)
     await request_gift(fake, ask, TRIN, exchange="Обменять", yes="Да")
     clock.now = datetime(2026, 4, 30, 12, tzinfo=UTC)  # the day before: nothing burns
-    await app.daily_expiry()
+    await app.container.jobs.daily_expiry()
     assert [r.status for r in await requests_of(app, TRIN)] == ["open"]
     warning = (await fake.next_message(TRIN)).said
     assert warning is not None and warning.startswith("⏳")
     assert warning.endswith("Из них в резерве по открытым заявкам на подарки: 30 баллов. Если"
                             " подарки не выдадут до этого дня, заявки тоже закроются.")
     clock.now = datetime(2026, 5, 1, 12, tzinfo=UTC)
-    report = await app.daily_expiry()
+    report = await app.container.jobs.daily_expiry()
     assert TRIN in report.burned
     closed = ("Заявка №1 (подарок: «Mug &lt;3») закрыта: ваши баллы сгорели, и те, что были в"
               " резерве, тоже.")

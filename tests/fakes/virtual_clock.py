@@ -67,7 +67,7 @@ class VirtualClock:
         """Put ``app``'s outbox and durable delivery on this clock (a button's answer waits
         with the outbox's sleep)."""
         app.services.sender.sleep = self.sleep
-        delivery = app.services.extra["delivery"]
+        delivery = app.services.delivery
         assert isinstance(delivery, Delivery)
         delivery.wall, delivery.sleep, delivery.wait = self.wall, self.sleep, self.wait
 

@@ -110,7 +110,7 @@ class Flow:
 
     @property
     def games(self) -> GameService:
-        games = self.app.services.extra["games"]
+        games = self.app.container.games
         assert isinstance(games, GameService)
         return games
 
@@ -176,7 +176,7 @@ class Flow:
 
     async def delivered(self, within: float = 20) -> None:
         """Wait until no game step is under way and the durable outbox has sent everything."""
-        delivery = self.app.services.extra["delivery"]
+        delivery = self.app.services.delivery
         db = self.app.services.db
         deadline = time.monotonic() + within
         core = self.games.core

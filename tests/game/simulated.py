@@ -55,7 +55,7 @@ class SimulatedTime:
         self.app = app
         games = self.games
         games.core.clock, games.core.deadlines = self.now, self
-        delivery = app.services.extra["delivery"]
+        delivery = app.services.delivery
         assert isinstance(delivery, Delivery)
         delivery.wall, delivery.sleep, delivery.wait = (self.clock.wall, self.clock.sleep,
                                                         self.clock.wait)
@@ -67,7 +67,7 @@ class SimulatedTime:
     @property
     def games(self) -> GameService:
         assert self.app is not None
-        games = self.app.services.extra["games"]
+        games = self.app.container.games
         assert isinstance(games, GameService)
         return games
 

@@ -101,8 +101,8 @@ async def last_words_over(app: App) -> None:
     """Until no last word's timer is armed or running. A job the scheduler has taken from its
     store is a task that begins on the loop's next turn: looked at again after that turn."""
     def over() -> bool:
-        return not app.guard.running and not any(
-            "last_word" in job.id for job in app.scheduler.get_jobs())
+        return not app.container.guard.running and not any(
+            "last_word" in job.id for job in app.container.scheduler.get_jobs())
 
     while True:
         await wait_until(over, 10, "the last words to end")

@@ -26,7 +26,7 @@ async def test_a_game_s_and_a_chat_s_locks_go_with_the_game(
     monkeypatch.setattr(bot.delivery.worker, "LANES_KEPT", 1)  # (32: more than ever play)
     async with running(fake, tmp_path, default_locale="en") as app:
         flow = Flow(fake, app, lang="en")
-        delivery = app.services.extra["delivery"]
+        delivery = app.services.delivery
         core = flow.games.core
         for game in range(3):  # three games in a row in one club chat, each ended by the host
             if game == 0:

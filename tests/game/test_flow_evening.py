@@ -38,7 +38,7 @@ async def fake() -> AsyncIterator[FakeTelegram]:
 
 
 def evenings_of(app: App) -> EveningService:
-    evenings = app.services.extra["evenings"]
+    evenings = app.container.evenings
     assert isinstance(evenings, EveningService)
     return evenings
 
@@ -96,7 +96,7 @@ def private_with(fake: FakeTelegram, uid: int, mark: str) -> list[str]:
 
 
 async def settle(app: App) -> None:
-    delivery = app.services.extra["delivery"]
+    delivery = app.services.delivery
     assert await delivery.idle(10)
     assert not await app.services.db.outbox.pending_chats()
 

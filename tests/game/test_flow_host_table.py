@@ -81,7 +81,7 @@ async def test_a_game_over_has_no_last_word_left(fake: FakeTelegram, tmp_path: P
         await flow.deal()
         await flow.play_to_end()
         await wait_until(lambda: not any("last_word" in job.id
-                                         for job in app.scheduler.get_jobs()), 10,
+                                         for job in app.container.scheduler.get_jobs()), 10,
                          "every last word's timer")
         await flow.delivered()
         posts = fake.messages(CLUB)

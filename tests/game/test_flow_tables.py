@@ -224,7 +224,7 @@ async def test_a_topic_made_for_a_table_whose_game_could_not_be_written_is_close
         [made] = fake.topics[CLUB].values()
         assert made.by_bot and made.closed
         assert fake.in_topic(CLUB, made.thread) == []
-        assert not app.services.extra["games"].tables
+        assert not app.container.games.tables
         # the next /newgame: a table in a new topic, which stays open
         await fake.send(HOST, "/newgame", chat_id=CLUB)
         await fake.wait_for(lambda: lobby_of(fake.messages(CLUB)) is not None, 10, "the lobby")

@@ -12,6 +12,7 @@ from datetime import UTC, datetime
 from typing import Any, cast
 
 from bot.cluster.handled_marks import HandledMarks
+from bot.cluster.share import ShareConnection
 from bot.cluster.sharing import Sharing
 from bot.telegram.updates import RawUpdate
 from storage.db import Database
@@ -36,9 +37,9 @@ async def test_the_inbox_is_written_and_marked_while_another_process_writes(
     for uid in (PLAYER, HOST):
         await db.players.register(uid, display_name=f"U{uid}", language="en")
     await db.games.create(CLUB, HOST, seats=[(1, PLAYER)], created_at=datetime.now(UTC))
-    sharing = Sharing(url, cast(Any, None), cast(Any, type("D", (), {})()),
-                      cast(Any, None), cast(Any, None), db, arm_expiry=lambda: None,
-                      on_lost=lambda: None, webhook=True, in_flight=10)
+    sharing = Sharing(ShareConnection(url, lambda: None), cast(Any, None),
+                      cast(Any, type("D", (), {})()), cast(Any, None), cast(Any, None), db,
+                      arm_expiry=lambda: None, webhook=True, in_flight=10)
     await sharing.conn.join()
     held, release = asyncio.Event(), asyncio.Event()
 

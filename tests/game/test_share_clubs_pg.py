@@ -19,7 +19,7 @@ from typing import Any, cast
 
 import pytest
 
-from bot.cluster.share import ProcessRole
+from bot.cluster.share import ProcessRole, ShareConnection
 from bot.cluster.sharing import Sharing, fair_share
 from storage.db import Database
 from tests.pg_cluster import Cluster
@@ -71,9 +71,9 @@ class Fleet:
         self.sharings: list[Sharing] = []
 
     async def join(self, games: Games | None = None) -> Sharing:
-        sharing = Sharing(self.url, cast(Any, None), cast(Any, Dispatcher(self.db)),
-                          cast(Any, games or Games()), cast(Any, None), self.db,
-                          arm_expiry=lambda: None, on_lost=lambda: None, webhook=True,
+        sharing = Sharing(ShareConnection(self.url, lambda: None), cast(Any, None),
+                          cast(Any, Dispatcher(self.db)), cast(Any, games or Games()),
+                          cast(Any, None), self.db, arm_expiry=lambda: None, webhook=True,
                           in_flight=10)
         await sharing.conn.join()  # the locks only: no poller, no sender started
         self.sharings.append(sharing)

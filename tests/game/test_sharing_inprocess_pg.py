@@ -26,7 +26,7 @@ async def fake() -> AsyncIterator[FakeTelegram]:
 
 
 def games_of(app: App) -> GameService:
-    games = app.services.extra["games"]
+    games = app.container.games
     assert isinstance(games, GameService)
     return games
 

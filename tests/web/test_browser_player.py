@@ -127,7 +127,7 @@ async def test_nothing_of_the_running_game_then_the_whole_record(
     await flow.play_to_end(night_first=False)  # the night was played: the day votes next
     await flow.delivered()
     await shop_with_a_photo(flow)
-    evenings = flow.app.services.extra["evenings"]
+    evenings = flow.app.container.evenings
     club = await flow.app.services.db.clubs.get(CLUB)
     assert club is not None
     await evenings.announce(club, HOST, datetime.now(UTC) + timedelta(days=2), 1, 10)
