@@ -56,7 +56,7 @@ help-group =
     The host runs the game here: /newgame, /seat, /addseat, /unseat, /roles, /deal, /night, /day, /vote, /fate, /speak, /status, /foul, /unfoul, /tech, /pause, /resume, /extend, /endgame.
     Several tables in one chat: a table's number after /status, /deal, /night, /day, /vote, /pause, /resume, /endgame or /invite names it, e.g. /status 2.
     Players: open the bot in private and press Start, then “I play” under the game's lobby.
-    /top — the club's leaderboard; /stats NICK — a player's record (in private with the bot).
+    /top — the club's leaderboard; /season — the season and the Hall of Fame; /stats NICK — a player's record (in private with the bot).
 
 ## misc
 

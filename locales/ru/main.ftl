@@ -57,7 +57,7 @@ help-group =
     Ведущий проводит игру здесь: /newgame, /seat, /addseat, /unseat, /roles, /deal, /night, /day, /vote, /fate, /speak, /status, /foul, /unfoul, /tech, /pause, /resume, /extend, /endgame.
     Если столов в чате несколько, после /status, /deal, /night, /day, /vote, /pause, /resume, /endgame или /invite назовите номер стола, например /status 2.
     Игрокам: откройте бота в личном чате и нажмите «Запустить», затем — «Играю» под объявлением о наборе.
-    /top — рейтинг клуба; /stats НИК — статистика игрока (в личном чате с ботом).
+    /top — рейтинг клуба; /season — сезон и Зал славы; /stats НИК — статистика игрока (в личном чате с ботом).
 
 ## misc
 
