@@ -156,9 +156,6 @@ NAMES: dict[str, tuple[str, ...]] = {
     "stats.top.row": ("nick",), "stats.unknown": ("nick",),
     "standing.top.club": ("club",), "standing.top.row": ("nick",),
     "standing.top.role_row": ("nick",), "standing.rivals.line": ("nick",),
-    "season.row.points": ("nick",), "season.row.rating": ("nick",),
-    "season.post.caption": ("club",), "season.picture.title": ("club",),
-    "season.scope.club": ("club",),
     "tables.add.other": ("nick",), "top.row": ("nick",),
     "void.already": ("by",), "void.notice": ("by", "club"), "void.page": ("by",),
     "season.picture.title": ("club",), "season.post.caption": ("club",),
@@ -186,10 +183,6 @@ NOT_NAMES: dict[str, tuple[str, ...]] = {
     "panel.unfoul.line": ("reason",),
     "stats.row": ("reason",),
     "standing.roles.line": ("name",),  # a card's or a side's name
-    # a season's name: a quarter's («1-й квартал 2026») or the one the network gave it
-    "season.head": ("name",), "season.fame.head": ("name",), "web.season.head": ("name",),
-    "season.post.caption": ("name",), "season.picture.title": ("name",),
-    "network.season.line": ("name",), "network.season.set": ("name",),
     # an achievement's own name, and its title made of it
     "achievement.line": ("title",), "achievement.progress": ("name",),
     "achievement.title": ("name",), "achievement.title.level": ("name",),
