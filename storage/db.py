@@ -38,21 +38,21 @@ __all__ = ["BUSY_TIMEOUT_MS", "CACHE_KIB", "GROUP_MAX", "SWEEP_CACHE_KIB", "Data
            "GroupRolledBack", "WriteConflict", "backup_file"]
 
 T = TypeVar("T")
-Engine = Transactions | PoolTransactions
+AnyTransactions = Transactions | PoolTransactions
 
 
 class Database:
     """The club network's memory. Create with ``await Database.open(path_or_url)``: a file
     path (SQLite, the default) or ``postgresql://user:password@host:port/dbname``.
 
-    Transactions run on the backend's engine (``engine``): on SQLite one writer, group-committed
-    (:class:`storage.core.transactions.Transactions`); on PostgreSQL a pool of connections side
-    by side (:class:`storage.core.pool.PoolTransactions`). The repositories are its attributes
-    (``db.players``, ``db.ledger``, ...).
+    Transactions run on the backend's transaction runner (``transactions``): on SQLite one
+    writer, group-committed (:class:`storage.core.transactions.Transactions`); on PostgreSQL a
+    pool of connections side by side (:class:`storage.core.pool.PoolTransactions`). The
+    repositories are its attributes (``db.players``, ``db.ledger``, ...).
     """
 
-    def __init__(self, engine: Engine, backend: str, path: Path | None) -> None:
-        self.engine = engine
+    def __init__(self, transactions: AnyTransactions, backend: str, path: Path | None) -> None:
+        self.transactions = transactions
         self.backend = backend
         self.path = path
         announce = backend == "postgresql"
@@ -92,54 +92,54 @@ class Database:
         """Open and apply pending migrations: a SQLite file (created with its parent
         directory) or a PostgreSQL URL (the database must exist; ``pool_size``: its
         connections in this process)."""
-        engine: Engine
+        transactions: AnyTransactions
         if is_url(target):
             from storage.backends.postgres import PgBackend
 
             pg = await PgBackend.open(str(target), pool_size)
-            engine, name, path = PoolTransactions(pg), pg.name, pg.path
+            transactions, name, path = PoolTransactions(pg), pg.name, pg.path
         else:
             sqlite = await SqliteBackend.open(Path(target))
-            engine, name, path = Transactions(sqlite), sqlite.name, sqlite.path
-        db = cls(engine, name, path)
+            transactions, name, path = Transactions(sqlite), sqlite.name, sqlite.path
+        db = cls(transactions, name, path)
         try:
             # Look-alike keys of nicknames written without one (a one-off after the migration).
             async with db.transaction() as conn:
                 await backfill_skeletons(conn)
         except BaseException:
-            await engine.close()
+            await transactions.close()
             raise
         return db
 
     def transaction(self, *, background: bool = False
                     ) -> contextlib.AbstractAsyncContextManager[Connection]:
-        """A write transaction (the engine's ``transaction()``)."""
-        return self.engine.transaction(background=background)
+        """A write transaction (the runner's ``transaction()``)."""
+        return self.transactions.transaction(background=background)
 
     async def write(self, body: Callable[[Connection], Awaitable[T]], *,
                     background: bool = False) -> T:
-        return await self.engine.write(body, background=background)
+        return await self.transactions.write(body, background=background)
 
     def read(self, *, background: bool = False
              ) -> contextlib.AbstractAsyncContextManager[Connection]:
-        return self.engine.read(background=background)
+        return self.transactions.read(background=background)
 
     async def query(self, sql: str, params: Sequence[Any] = (), *,
                     background: bool = False) -> list[Row]:
-        return await self.engine.query(sql, params, background=background)
+        return await self.transactions.query(sql, params, background=background)
 
     async def snapshot(self, body: Callable[[Connection], Awaitable[T]], *,
                        background: bool = False) -> T:
-        return await self.engine.snapshot(body, background=background)
+        return await self.transactions.snapshot(body, background=background)
 
     async def set_cache(self, kib: int | None) -> None:
-        await self.engine.set_cache(kib)
+        await self.transactions.set_cache(kib)
 
     async def schema_version(self) -> int:
-        return await self.engine.schema_version()
+        return await self.transactions.schema_version()
 
     async def close(self) -> None:
-        await self.engine.close()
+        await self.transactions.close()
 
     async def __aenter__(self) -> Database:
         return self
@@ -150,4 +150,4 @@ class Database:
     async def backup(self, out_path: str | Path) -> Path:
         """Online backup to ``out_path`` (written to a temporary name, then renamed). SQLite
         only: on PostgreSQL it raises, naming ``pg_dump`` (docs/storage.md)."""
-        return await self.engine.backup(Path(out_path))
+        return await self.transactions.backup(Path(out_path))

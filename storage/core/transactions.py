@@ -1,4 +1,4 @@
-"""SQLite's engine: serialized, group-committed write transactions and snapshot reads over
+"""SQLite's runner: serialized, group-committed write transactions and snapshot reads over
 one writing and one reading connection (PostgreSQL's pool: :mod:`storage.core.pool`).
 
 How a group begins is the backend's (``begin_write``: ``BEGIN IMMEDIATE``).

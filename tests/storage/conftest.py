@@ -80,8 +80,8 @@ async def add_players(db: Database, *tg_ids: int, nick: bool = True) -> None:
 
 def sqlite_engine(db: Database) -> Transactions:
     """A SQLite database's transactions (the tests of SQLite's machinery tune and watch them)."""
-    assert isinstance(db.engine, Transactions), "a SQLite database"
-    return db.engine
+    assert isinstance(db.transactions, Transactions), "a SQLite database"
+    return db.transactions
 
 
 def sqlite_writer(db: Database) -> SqliteConnection:

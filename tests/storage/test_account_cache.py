@@ -222,8 +222,8 @@ async def test_two_writes_of_one_account_in_one_group_keep_nothing_stale(db: Dat
     """Two writes of the same account committed together: whichever returns first, the
     account kept is never the older one (the other's write would be hidden)."""
     await add_players(db, 1)
-    if isinstance(db.engine, Transactions):  # SQLite's groups' age limit (the pool has none)
-        db.engine.group_max_s = None
+    if isinstance(db.transactions, Transactions):  # SQLite's groups' age limit (the pool has none)
+        db.transactions.group_max_s = None
     release = asyncio.Event()
     holding = asyncio.Event()
 

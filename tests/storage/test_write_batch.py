@@ -35,7 +35,7 @@ def _trips(db: Database, hold: asyncio.Event | None = None,
            started: asyncio.Event | None = None) -> list[object]:
     """Each trip the writer makes (``in_one_trip``); with ``hold``, a trip's answer waits for
     it (its statements run meanwhile: SQLite's on the thread, PostgreSQL's in their task)."""
-    backend: Any = db.engine._backend
+    backend: Any = db.transactions._backend
     real = backend.in_one_trip
     trips: list[object] = []
 
