@@ -289,7 +289,8 @@ async def picture(request: web.Request) -> web.Response:
         title = tr.t(locale, "stats.pic.title", game=game_id,
                      club=Safe(club_.title if club_ else ""))
         cached = await draw_page_view(table_view(state, names, title=title, label=label))
-        request.app[PICTURES][(game_id, locale)] = cached
+        if len(cached) <= request.app[PICTURES].maxsize:  # one larger than the bound: not kept
+            request.app[PICTURES][(game_id, locale)] = cached
     return web.Response(body=cached, content_type="image/png",
                         headers={"Cache-Control": "public, max-age=86400"})
 

@@ -165,6 +165,26 @@ async def test_the_pages_pictures_are_kept_within_a_bound(played: Played,
             assert kept.currsize <= kept.maxsize
 
 
+async def test_a_picture_larger_than_the_bound_is_served_and_not_kept(
+        played: Played, translator: Translator) -> None:
+    """A bound smaller than one picture keeps none: each picture is drawn and served all the
+    same, and the same bytes come again on the next ask."""
+    from aiohttp.test_utils import TestClient, TestServer
+
+    from web.app import PICTURES, create_web_app
+
+    tiny = create_web_app(played.db, translator=translator, picture_bytes=1)
+    async with TestClient(TestServer(tiny)) as client:
+        first = await client.get(f"/game/{played.game_id}/table.png?lang=ru")
+        assert first.status == 200 and first.content_type == "image/png"
+        body = await first.read()
+        assert len(body) > 1
+        assert len(tiny[PICTURES]) == 0 and tiny[PICTURES].currsize == 0
+        again = await client.get(f"/game/{played.game_id}/table.png?lang=ru")
+        assert again.status == 200 and await again.read() == body
+        assert len(tiny[PICTURES]) == 0
+
+
 async def test_a_page_s_picture_being_drawn_does_not_hold_up_a_game_s(
         played: Played, translator: Translator, monkeypatch: pytest.MonkeyPatch) -> None:
     """A finished game's picture for its page is drawn on a thread of its own: while one is
