@@ -1,7 +1,7 @@
 """A season's end in each club's chat: the closed season's club board as a picture, queued
 once through the outbox (durable: a restart sends what is queued).
 
-An hourly job (``App.arm_expiry``, on the one process that runs the daily jobs) looks at each
+An hourly job (``bot.jobs.Jobs.arm``, on the one process that runs the daily jobs) looks at each
 approved club whose ``season_post`` is on: once its own calendar has passed the last season's
 last day (by ``POST_AFTER`` into the next, so a game ending at 23:59 is in before), and for
 ``POST_WITHIN_DAYS`` days after, the picture of that season's club board goes to its chat, if
