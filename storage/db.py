@@ -9,8 +9,6 @@ from typing import Any, TypeVar
 
 from storage.backends import is_url
 from storage.backends.sqlite import BUSY_TIMEOUT_MS, CACHE_KIB, SqliteBackend, backup_file
-from storage.core.pool import PoolTransactions, WriteConflict
-from storage.core.transactions import GROUP_MAX, GroupRolledBack, Transactions
 from storage.network import Network
 from storage.repos.account_cache import AccountCache
 from storage.repos.clubs import Clubs, Staff, club_cache, roles_cache
@@ -33,6 +31,8 @@ from storage.standing.history import History
 from storage.standing.kills import Kills
 from storage.standing.ratings import Ratings
 from storage.standing.seasons import Seasons
+from storage.txn.pool import PoolTransactions, WriteConflict
+from storage.txn.transactions import GROUP_MAX, GroupRolledBack, Transactions
 
 __all__ = ["BUSY_TIMEOUT_MS", "CACHE_KIB", "GROUP_MAX", "SWEEP_CACHE_KIB", "Database",
            "GroupRolledBack", "WriteConflict", "backup_file"]
@@ -46,8 +46,8 @@ class Database:
     path (SQLite, the default) or ``postgresql://user:password@host:port/dbname``.
 
     Transactions run on the backend's transaction runner (``transactions``): on SQLite one
-    writer, group-committed (:class:`storage.core.transactions.Transactions`); on PostgreSQL a
-    pool of connections side by side (:class:`storage.core.pool.PoolTransactions`). The
+    writer, group-committed (:class:`storage.txn.transactions.Transactions`); on PostgreSQL a
+    pool of connections side by side (:class:`storage.txn.pool.PoolTransactions`). The
     repositories are its attributes (``db.players``, ``db.ledger``, ...).
     """
 

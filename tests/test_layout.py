@@ -32,7 +32,7 @@ ORDER = {
     "bot.game": ["service", "restore", "panel", "rooms", "core", "writes", "messages", "timers",
                  "callbacks"],
     "storage": ["__main__", "__init__", "tools", "db", "network", "shop", "repos", "standing",
-                "spreadsheets", "core", "backends", "schema"],
+                "spreadsheets", "txn", "backends", "schema"],
     "record": ["protocol", "outcome", "table", "events", "posts"],
     "standing": ["counting", "roles", "rating"],
 }

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Awaitable, Callable, Iterable
 
-from storage.core.batcher import Batcher
+from storage.txn.batcher import Batcher
 
 Write = Callable[[Iterable[int], float], Awaitable[None]]
 

@@ -2,8 +2,8 @@
 
 Each backend opens its connections and applies its migrations. :class:`Backend` is SQLite's
 shape (one writing and one reading connection, and how a write group begins), which
-:mod:`storage.core.transactions` runs; PostgreSQL's is a pool
-(:class:`storage.backends.postgres.PgBackend`, run by :mod:`storage.core.pool`).
+:mod:`storage.txn.transactions` runs; PostgreSQL's is a pool
+(:class:`storage.backends.postgres.PgBackend`, run by :mod:`storage.txn.pool`).
 
 May import: ``storage.schema``, ``storage.sql``, ``storage.errors``.
 """

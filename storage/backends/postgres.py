@@ -194,7 +194,7 @@ def _reason(exc: BaseException) -> str:
 
 class PgBackend:
     """A pool of asyncpg connections (``acquire()``), used by
-    :class:`storage.core.pool.PoolTransactions`: no write lock of its own, each transaction on
+    :class:`storage.txn.pool.PoolTransactions`: no write lock of its own, each transaction on
     a connection of its own; what must be serialized takes its own lock (docs/storage.md)."""
 
     name = "postgresql"

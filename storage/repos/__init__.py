@@ -3,7 +3,7 @@ statistics, expiry, outbox, inbox, imports), each running its statements inside 
 transaction, and the caches of rows read on every update. ``storage.db.Database`` holds one of
 each. Start with ``players.py``; ``_ops.py`` holds the statements several of them share.
 
-May import: ``storage.core``, ``storage.spreadsheets``, ``storage.sql`` and the value modules
+May import: ``storage.txn``, ``storage.spreadsheets``, ``storage.sql`` and the value modules
 (``storage.models``, ``storage.errors``, ``storage.nickname``, ``storage.lookalike``,
 ``storage.dates``).
 """

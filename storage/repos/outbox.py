@@ -14,9 +14,9 @@ from dataclasses import dataclass, field
 from functools import partial
 from typing import Any
 
-from storage.core.batcher import Batcher
 from storage.repos.keyed_cache import keep
 from storage.sql import Connection, Store
+from storage.txn.batcher import Batcher
 
 SEND = "send"
 _PRUNED_AT_ONCE = 5_000  # rows one pruning transaction deletes or empties at most
@@ -294,7 +294,7 @@ class Outbox:
     async def mark_sent(self, row: OutboxRow, message_id: int | None, now: float) -> bool:
         """Confirmed by Telegram. False when an edit was coalesced meanwhile (send it again).
         Returns once the mark is durable; the marks of several chats' workers are written
-        together (:class:`storage.core.batcher.Batcher`)."""
+        together (:class:`storage.txn.batcher.Batcher`)."""
         marked = await self._marks.put(_Mark(row, message_id, now))
         if marked and row.method == SEND and row.key is not None and message_id is not None:
             keep(self._sent, (row.chat_id, row.key), message_id, _SENT_KEPT)

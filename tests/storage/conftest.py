@@ -10,7 +10,7 @@ import pytest
 
 from storage import Database
 from storage.backends.sqlite_thread import SqliteConnection
-from storage.core.transactions import Transactions
+from storage.txn.transactions import Transactions
 from tests.pg_cluster import Cluster, pg, pg_cluster  # noqa: F401  (fixtures)
 
 NOW = datetime(2026, 3, 10, 21, 30, tzinfo=UTC)
@@ -78,7 +78,7 @@ async def add_players(db: Database, *tg_ids: int, nick: bool = True) -> None:
             await db.players.set_nickname(tg_id, f"nick{tg_id}")
 
 
-def sqlite_engine(db: Database) -> Transactions:
+def sqlite_transactions(db: Database) -> Transactions:
     """A SQLite database's transactions (the tests of SQLite's machinery tune and watch them)."""
     assert isinstance(db.transactions, Transactions), "a SQLite database"
     return db.transactions
@@ -86,6 +86,6 @@ def sqlite_engine(db: Database) -> Transactions:
 
 def sqlite_writer(db: Database) -> SqliteConnection:
     """A SQLite database's writing connection (tests trace the statements it runs)."""
-    conn = sqlite_engine(db)._conn
+    conn = sqlite_transactions(db)._conn
     assert isinstance(conn, SqliteConnection)
     return conn

@@ -14,10 +14,10 @@ import pytest
 
 from bot.cluster.share import ShareConnection
 from storage import Database
-from storage.core.transactions import Transactions
 from storage.errors import NicknameTaken, UnknownPlayer
 from storage.models import GamePoints, Player
 from storage.repos.account_cache import AccountCache
+from storage.txn.transactions import Transactions
 from tests.pg_cluster import Cluster
 from tests.storage.conftest import ADMIN, CLUB, NOW, add_players
 from tests.storage.holding import stall_after_read

@@ -1,4 +1,4 @@
-"""The batcher of the delivery's sent marks and the inbox's handled marks (storage/core/batcher.py):
+"""The batcher of the delivery's sent marks and the inbox's handled marks (storage/txn/batcher.py):
 the items put while a batch is written go in the next one, in order, each caller answered with
 its own item's result or its own batch's failure."""
 
@@ -8,7 +8,7 @@ import asyncio
 
 import pytest
 
-from storage.core.batcher import Batcher
+from storage.txn.batcher import Batcher
 
 
 class Writes:

@@ -15,7 +15,7 @@ import pytest
 from storage import Database
 from storage.db import GROUP_MAX, GroupRolledBack
 from storage.sql import Connection
-from tests.storage.conftest import sqlite_engine, sqlite_writer
+from tests.storage.conftest import sqlite_transactions, sqlite_writer
 
 # SQLite's one writer and its group commit (PostgreSQL's pool: test_pool.py)
 pytestmark = pytest.mark.sqlite_only
@@ -60,7 +60,7 @@ def _insert(x: int) -> Body:
 
 async def _commits(db: Database) -> list[str]:
     seen: list[str] = []
-    sqlite_engine(db).group_max_s = None  # the counts below: the queue's and size's, not time's
+    sqlite_transactions(db).group_max_s = None  # count by queue and size, not time
     await sqlite_writer(db).set_trace_callback(  # the writer's statements, as SQLite runs them
         lambda s: seen.append(s) if s.strip().upper() == "COMMIT" else None)
     return seen
@@ -69,7 +69,7 @@ async def _commits(db: Database) -> list[str]:
 async def _queued(db: Database, bodies: list[Body]) -> list[BaseException | None]:
     """Run ``bodies`` as transactions queued behind a first one that holds the writer, so
     that they form one group; their outcomes in order."""
-    sqlite_engine(db).group_max_s = None  # one group however long the first holds the writer
+    sqlite_transactions(db).group_max_s = None  # one group however long the first holds the writer
     release = asyncio.Event()
     holding = asyncio.Event()
 
@@ -220,7 +220,7 @@ async def test_cancelled_while_queued_the_group_still_commits(db: Database, db_t
         await queued
     rows = await _rows(db_target)
     assert rows in ([1], [1, 2])  # 2 only if the writer got its turn before the cancel
-    assert sqlite_engine(db)._group is None
+    assert sqlite_transactions(db)._group is None
 
 
 async def test_a_failed_commit_fails_every_transaction_of_the_group(
@@ -304,7 +304,7 @@ async def test_a_group_older_than_its_limit_commits_with_writers_still_waiting(
     once it is ``group_max_s`` old, at the end of the transaction under way."""
     await _table(db)
     commits = await _commits(db)
-    sqlite_engine(db).group_max_s = 0.05
+    sqlite_transactions(db).group_max_s = 0.05
     seen: list[tuple[str, int]] = []
 
     def slow(x: int) -> Body:

@@ -13,10 +13,10 @@ import pytest
 
 from storage import Database
 from storage.backends.sqlite_thread import NotOneTrip
-from storage.core.writer_lock import WriterLock
 from storage.db import GroupRolledBack
 from storage.sql import Connection
-from tests.storage.conftest import sqlite_engine, sqlite_writer
+from storage.txn.writer_lock import WriterLock
+from tests.storage.conftest import sqlite_transactions, sqlite_writer
 from tests.storage.holding import hold_writer, insert_zero
 from tests.storage.test_group_commit import (
     INTEGRITY,
@@ -142,7 +142,7 @@ async def _insert(conn: Connection, x: int) -> None:
 async def test_a_games_step_goes_before_queued_background_writes(
         db: Database, db_target: str | Path) -> None:
     await _table(db)
-    sqlite_engine(db).group_max_s = None
+    sqlite_transactions(db).group_max_s = None
     order: list[int] = []
 
     async def one(x: int, background: bool) -> None:
@@ -193,7 +193,7 @@ async def test_the_writer_lock_passes_on_when_a_waiter_is_cancelled() -> None:
 
 async def _queued_writes(db: Database, bodies: list[Any]) -> list[BaseException | None]:
     """``bodies`` as writes queued behind a transaction that holds the writer: one group."""
-    sqlite_engine(db).group_max_s = None
+    sqlite_transactions(db).group_max_s = None
 
     head, release = await hold_writer(db, insert_zero)
     tasks = [asyncio.create_task(db.write(b)) for b in bodies]

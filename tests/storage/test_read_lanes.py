@@ -12,9 +12,9 @@ from typing import Any
 import pytest
 
 from storage import Database
-from storage.core.writer_lock import LaneLock
 from storage.repos.outbox import SEND, Queued, enqueue_in
 from storage.sql import Connection
+from storage.txn.writer_lock import LaneLock
 from tests.storage.test_group_commit import _table
 
 # SQLite's one writer and its group commit (PostgreSQL's pool: test_pool.py)

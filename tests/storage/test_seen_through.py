@@ -8,7 +8,7 @@ import asyncio
 
 import pytest
 
-from storage.core.pool import seen_through
+from storage.txn.pool import seen_through
 
 
 async def test_a_cancel_that_comes_as_the_work_ends_is_raised_after_it() -> None:

@@ -17,7 +17,7 @@ from storage import Database
 from storage.backends.sqlite_thread import NotOneTrip
 from storage.errors import UnknownClub
 from storage.sql import Connection
-from tests.storage.conftest import CLUB, NOW, add_players, sqlite_engine
+from tests.storage.conftest import CLUB, NOW, add_players, sqlite_transactions
 from tests.storage.test_group_commit import _rows, _table
 
 DAY = date(2026, 3, 10)
@@ -70,7 +70,7 @@ async def test_a_snapshot_writes_nothing(db: Database, db_target: str | Path) ->
 async def test_on_sqlite_a_snapshot_is_one_trip_to_the_reading_thread(db: Database) -> None:
     await _table(db)
     await _fill(db, 1, 2)
-    raw: Any = sqlite_engine(db)._reader
+    raw: Any = sqlite_transactions(db)._reader
     trips: list[object] = []
     execute = _count_trips(raw, trips)
     try:
@@ -89,7 +89,7 @@ async def test_the_deals_read_is_one_trip(db: Database) -> None:
     game = await db.games.create(CLUB, 9, created_at=NOW, seats=[(1, 1), (2, 2), (3, 3)])
     await db.first_day_killed.mark(CLUB, DAY, 2)
     order = await db.immunity.order(game, 1, 3, announce_name=True)
-    raw: Any = sqlite_engine(db)._reader
+    raw: Any = sqlite_transactions(db)._reader
     trips: list[object] = []
     execute = _count_trips(raw, trips)
     try:

@@ -1,5 +1,5 @@
 """``db.write()``s queued together are written by whoever gets the writer in one trip, each in
-its own savepoint, with one COMMIT (storage/core/write_batch.py); each caller keeps its own
+its own savepoint, with one COMMIT (storage/txn/write_batch.py); each caller keeps its own
 outcome."""
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from storage import Database, DatabaseUnavailable
 from storage.backends.sqlite_thread import NotOneTrip
 from storage.db import GROUP_MAX
 from storage.sql import Connection
-from tests.storage.conftest import sqlite_engine, sqlite_writer
+from tests.storage.conftest import sqlite_transactions, sqlite_writer
 from tests.storage.holding import hold_writer
 from tests.storage.test_group_commit import (
     INTEGRITY,
@@ -275,7 +275,7 @@ async def test_a_connection_lost_in_a_batch_fails_the_writes_it_carried(
 async def _statements(db: Database) -> list[str]:
     """The writer's statements as its thread runs them."""
     seen: list[str] = []
-    sqlite_engine(db).group_max_s = None
+    sqlite_transactions(db).group_max_s = None
     await sqlite_writer(db).set_trace_callback(lambda s: seen.append(" ".join(s.split())))
     return seen
 

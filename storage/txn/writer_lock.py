@@ -1,5 +1,5 @@
 """A lock with two lanes, the games' work before background work: the writing connection's
-and the reading connection's (:class:`storage.core.transactions.Transactions`).
+and the reading connection's (:class:`storage.txn.transactions.Transactions`).
 
 A press is answered once its step is durable, and a step waits for the one writing connection;
 in a FIFO queue it would wait behind whatever came first, mostly the delivery's marks of sent

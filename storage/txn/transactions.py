@@ -1,5 +1,5 @@
 """SQLite's runner: serialized, group-committed write transactions and snapshot reads over
-one writing and one reading connection (PostgreSQL's pool: :mod:`storage.core.pool`).
+one writing and one reading connection (PostgreSQL's pool: :mod:`storage.txn.pool`).
 
 How a group begins is the backend's (``begin_write``: ``BEGIN IMMEDIATE``).
 """
@@ -14,11 +14,11 @@ from pathlib import Path
 from typing import Any, TypeVar, cast
 
 from storage.backends import Backend, DatabaseUnavailable
-from storage.core.commit_group import Group, GroupRolledBack
-from storage.core.reads import Reader
-from storage.core.write_batch import TAKEN, Batch, Queue, Step
-from storage.core.writer_lock import WriterLock
 from storage.sql import Connection, Row
+from storage.txn.commit_group import Group, GroupRolledBack
+from storage.txn.reads import Reader
+from storage.txn.write_batch import TAKEN, Batch, Queue, Step
+from storage.txn.writer_lock import WriterLock
 
 __all__ = ["GROUP_MAX", "GROUP_MAX_S", "GroupRolledBack", "Transactions"]
 
@@ -38,9 +38,9 @@ class Transactions:
     released as a savepoint of one open transaction, and the last of the group commits it
     for all (one ``fsync`` for many writers). Each ``transaction()`` returns only once its
     rows are committed, or raises. Reads (``read()``) go through a second, read-only
-    connection with its own lock (:mod:`storage.core.reads`). Other programs on the file
+    connection with its own lock (:mod:`storage.txn.reads`). Other programs on the file
     wait for the write lock the backend takes when a group begins. ``write()``s queue: whoever gets
-    the writer writes all those queued in one trip (:mod:`storage.core.write_batch`).
+    the writer writes all those queued in one trip (:mod:`storage.txn.write_batch`).
     """
 
     def __init__(self, backend: Backend) -> None:
@@ -118,7 +118,7 @@ class Transactions:
         (incl. cancel). Another transaction's failure never undoes it; a failed commit
         raises in every transaction of its group. ``background``: nobody waits to see it
         (the delivery's marks, a sweep): it waits for the writer until no other transaction
-        is queued (:mod:`storage.core.writer_lock`).
+        is queued (:mod:`storage.txn.writer_lock`).
 
         Not re-entrant: inside it, use the yielded connection, not the repositories.
         """
@@ -142,7 +142,7 @@ class Transactions:
                     background: bool = False) -> T:
         """A write transaction as :meth:`transaction` whose statements are ``body(conn)``;
         returns what ``body`` returns, once durable. Queued: the task that gets the writer
-        writes every write queued at that moment in one trip (:mod:`storage.core.write_batch`;
+        writes every write queued at that moment in one trip (:mod:`storage.txn.write_batch`;
         SQLite: on the connection's thread, so ``body`` awaits nothing but ``conn``), each in
         its own savepoint, with the group's ``BEGIN`` when it opens one and one ``COMMIT``
         when no other writer of its lane waits. Rolled back on any exception of ``body``
@@ -359,7 +359,7 @@ class Transactions:
     async def read(self, *, background: bool = False) -> AsyncIterator[Connection]:
         """A read-only snapshot on the reading connection. ``background``: nobody waits to see
         it (the delivery): it waits for the reading connection until no other read is queued
-        (:mod:`storage.core.reads`; ignored where one connection both reads and writes)."""
+        (:mod:`storage.txn.reads`; ignored where one connection both reads and writes)."""
         if self._reads is None:
             async with self._exclusive():
                 try:

@@ -2,7 +2,7 @@
 
 One consistent snapshot of what was committed, never another coroutine's uncommitted rows, and
 no wait behind a write's ``fsync``. The connection's lock has two lanes
-(:class:`storage.core.writer_lock.LaneLock`): the delivery's reads of its queues (``background``)
+(:class:`storage.txn.writer_lock.LaneLock`): the delivery's reads of its queues (``background``)
 wait until no game's, middleware's or handler's read is queued (docs/storage.md, "Writes and
 how they are serialized").
 """
@@ -15,8 +15,8 @@ from contextlib import asynccontextmanager
 from typing import Any, TypeVar
 
 from storage.backends import Backend
-from storage.core.writer_lock import LaneLock
 from storage.sql import Connection, Row
+from storage.txn.writer_lock import LaneLock
 
 T = TypeVar("T")
 

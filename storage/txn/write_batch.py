@@ -16,8 +16,8 @@ from collections import deque
 from collections.abc import Awaitable, Callable
 from typing import Any
 
-from storage.core.commit_group import retrieve
 from storage.sql import Connection
+from storage.txn.commit_group import retrieve
 
 QUEUED, TAKEN, SAVED, UNDONE, RELEASED = range(5)
 
