@@ -9,26 +9,21 @@ Pure.
 
 from __future__ import annotations
 
-from typing import Any
+from dataclasses import replace
 
-# a club row's texts that state how long their moment lasts: [[as said, as said once the moment
-# is over, the moment's end (Unix seconds)], ...] (``Notifier.timed``)
-LATE = "late"
+from bot.delivery.payload import Caption, Payload, Picture, Text, late_of
 
 
-def as_of(payload: dict[str, Any], now: float) -> dict[str, Any]:
+def as_of(payload: Payload, now: float) -> Payload:
     """The row's payload as it goes out at ``now``: each timed text whose moment ended before
     then in its words for once it is over (both rendered when the row was queued: the worker
     only chooses), so a post the chat's budget held back says what is true when it arrives."""
-    late = payload.get(LATE)
-    if not late:
-        return payload
-    out = dict(payload)
+    late = late_of(payload)
     for said, over, until in late:
         if now <= until:
             continue
-        for field in ("text", "caption"):
-            body = out.get(field)
-            if isinstance(body, str):
-                out[field] = body.replace(said, over)
-    return out
+        if isinstance(payload, Text):
+            payload = replace(payload, text=payload.text.replace(said, over))
+        elif isinstance(payload, Caption | Picture):
+            payload = replace(payload, caption=payload.caption.replace(said, over))
+    return payload

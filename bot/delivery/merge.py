@@ -9,10 +9,10 @@ post. The post remembers its parts (``storage.repos.outbox.Shared``), so that a 
 one of them edits that part of the post and keeps the others. Pictures, posts with buttons and
 edits of other messages are never merged (a picture takes its own caption's edits), and
 nothing passes an edit of another message that is due (the table's order) but a live list's
-redraw (:data:`REDRAW`), which goes after the chat's announcements anyway. Another table's
-rows of the same chat (its lane) are passed over: the tables take turns, each in its own order;
-a post of another topic or under another table's name is never merged in. Pure: the worker
-(:mod:`bot.delivery.worker`) reads and marks.
+redraw (:data:`bot.delivery.payload.REDRAW`), which goes after the chat's announcements anyway.
+Another table's rows of the same chat (its lane) are passed over: the tables take turns, each in
+its own order; a post of another topic or under another table's name is never merged in. Pure:
+the worker (:mod:`bot.delivery.worker`) reads and marks.
 """
 
 from __future__ import annotations
@@ -22,6 +22,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from bot.delivery.late import as_of
+from bot.delivery.payload import Caption, Payload, Picture, Text, body_of, decode
 from record.posts import units
 from storage.repos.outbox import EDIT, SEND, OutboxRow
 
@@ -32,15 +33,12 @@ TEXT_MAX = 4096  # Telegram's limit of a message's text: a longer part leaves th
 _TABLE = re.compile(r"g(\d+):")  # a game's messages' keys: docs/delivery.md
 
 
-# an edit that only redraws a live list (a lobby's seats, an evening's list, a vote's board):
-# the chat's announcements (its new posts, and the edits that tell: the night's fall, a verdict)
-# go before it, each table's in its order (``Delivery._head``)
-REDRAW = "redraw"
-
-
 def redraw(row: OutboxRow) -> bool:
-    """Whether ``row`` only redraws a live list (:data:`REDRAW`)."""
-    return row.method == EDIT and row.payload.get(REDRAW) is True
+    """Whether ``row`` only redraws a live list (:data:`bot.delivery.payload.REDRAW`)."""
+    if row.method != EDIT:
+        return False
+    payload = decode(row.payload)
+    return isinstance(payload, Text) and payload.redraw
 
 
 def table_of(row: OutboxRow) -> str | None:
@@ -52,20 +50,23 @@ def table_of(row: OutboxRow) -> str | None:
     return None if found is None else found.group(1)
 
 
-def _placed(payload: dict[str, object]) -> tuple[object, object]:
+def _placed(payload: Payload) -> tuple[int | None, str | None]:
     """Where a post goes in its chat and the name it opens with (a table's forum topic and
     label: docs/delivery.md, "Several tables in one club chat")."""
-    return payload.get("thread"), payload.get("label")
+    return payload.thread, payload.label
 
 
 def joined(parts: Sequence[tuple[str | None, str]]) -> str:
     return "\n\n".join(text for _, text in parts)
 
 
-def _plain(payload: dict[str, object]) -> bool:
-    """A text without buttons or a picture: what may be merged."""
-    return isinstance(payload.get("text"), str) and not (
-        {"markup", "picture", "photo", "caption", "protect"} & set(payload))
+def _said(payload: Payload, picture: bool) -> str | None:
+    """What a row says that a merged post takes: a plain text's words, or a picture's caption
+    (an edit of it) when the post is a picture; None: nothing it may take."""
+    if picture:
+        return payload.caption if isinstance(payload, Caption) and payload.markup is None \
+            else None
+    return payload.text if isinstance(payload, Text) and payload.markup is None else None
 
 
 @dataclass(frozen=True)
@@ -89,12 +90,12 @@ def merge(head: OutboxRow, rows: Sequence[OutboxRow], now: float,
     picture takes only its own caption's edits. ``told``: the game's time, against which a
     timed text's moment is over or not (:func:`bot.delivery.late.as_of`; ``now`` if None)."""
     told = now if told is None else told
-    payload = as_of(head.payload, told)
-    picture = "picture" in payload or "photo" in payload
-    if head.method != SEND or not (picture or _plain(payload)):
+    payload = as_of(decode(head.payload), told)
+    picture = isinstance(payload, Picture)
+    if head.method != SEND or not (
+            picture or (isinstance(payload, Text) and payload.plain)):
         return None
-    field = "caption" if picture else "text"
-    parts: list[tuple[str | None, str]] = [(head.key, str(payload[field]))]
+    parts: list[tuple[str | None, str]] = [(head.key, body_of(payload))]
     table = table_of(head)
     taken: list[OutboxRow] = []
     for row in rows:
@@ -102,11 +103,12 @@ def merge(head: OutboxRow, rows: Sequence[OutboxRow], now: float,
             continue
         if row.lane is not None and head.lane is not None and row.lane != head.lane:
             continue  # another table's row: the tables of a chat take turns, each in order
-        body = as_of(row.payload, told)
+        body = as_of(decode(row.payload), told)
         if row.method == EDIT:
             at = next((i for i, (k, _) in enumerate(parts) if k == row.key), None)
-            if at is not None and isinstance(body.get(field), str) and "markup" not in body:
-                parts[at] = (row.key, str(body[field]))
+            said = _said(body, picture)
+            if at is not None and said is not None:
+                parts[at] = (row.key, said)
                 taken.append(row)
                 continue
             if row.attempts == 0 and row.next_at > now:
@@ -114,16 +116,16 @@ def merge(head: OutboxRow, rows: Sequence[OutboxRow], now: float,
             if redraw(row):
                 continue  # a live list's redraw goes after the chat's announcements
             break  # an edit of another message is due: it goes first
-        if picture or not _plain(body):
+        if picture or not (isinstance(body, Text) and body.plain):
             break
         mine = table_of(row)
         if (mine is not None and table is not None and mine != table) or (
                 _placed(body) != _placed(payload)):
             break  # another table's post (several tables in one chat), or another topic's
-        if units(joined([*parts, (row.key, str(body["text"]))])) > MERGED_LIMIT:
+        if units(joined([*parts, (row.key, body.text)])) > MERGED_LIMIT:
             break
         table = table or mine
-        parts.append((row.key, str(body["text"])))
+        parts.append((row.key, body.text))
         taken.append(row)
     if not taken:
         return None

@@ -30,8 +30,18 @@ from typing import Any, Protocol
 
 from aiogram.types import CallbackQuery, InlineKeyboardMarkup, Message, TelegramObject
 
+from bot.delivery.payload import (
+    Buttons,
+    Caption,
+    Document,
+    Photo,
+    Picture,
+    Text,
+    encode,
+    markup_json,
+)
 from bot.delivery.sender import TelegramSender, topic_of
-from bot.delivery.worker import Delivery, send_payload
+from bot.delivery.worker import Delivery
 from storage.repos.outbox import EDIT, SEND, Queued
 
 log = logging.getLogger("bot.delivery.replies")
@@ -102,66 +112,52 @@ class Replies:
                         protect_content: bool = False, thread: int | None = None) -> None:
         """``thread``: the forum topic to answer in (by default the one of the message being
         answered, :func:`topic_for`)."""
-        payload = send_payload(text, reply_markup, protect_content)
         thread = thread if thread is not None else topic_for(chat_id)
-        if thread is not None:
-            payload["thread"] = thread
-        await self._queue(Queued(chat_id, SEND, payload))
+        await self._queue(Queued(chat_id, SEND, encode(Text(
+            text=text, markup=markup_json(reply_markup), protect=protect_content,
+            thread=thread))))
 
     async def edit_text(self, chat_id: int, message_id: int, text: str, *,
                         reply_markup: InlineKeyboardMarkup | None = None) -> None:
-        payload = send_payload(text, reply_markup)
-        payload["message_id"] = message_id
-        await self._queue(Queued(chat_id, EDIT, payload, key=edit_key(message_id)))
+        await self._queue(Queued(chat_id, EDIT, encode(Text(
+            text=text, markup=markup_json(reply_markup), message_id=message_id)),
+            key=edit_key(message_id)))
 
     async def edit_caption(self, chat_id: int, message_id: int, caption: str, *,
                            reply_markup: InlineKeyboardMarkup | None = None) -> None:
         """A photo's caption (a photo sent as its caption's text instead: that text)."""
-        payload = send_payload(caption, reply_markup)
-        payload["caption"] = payload.pop("text")
-        payload["message_id"] = message_id
-        await self._queue(Queued(chat_id, EDIT, payload, key=edit_key(message_id)))
+        await self._queue(Queued(chat_id, EDIT, encode(Caption(
+            caption=caption, markup=markup_json(reply_markup), message_id=message_id)),
+            key=edit_key(message_id)))
 
     async def edit_markup(self, chat_id: int, message_id: int,
                           reply_markup: InlineKeyboardMarkup | None = None) -> None:
         """The buttons of a message changed (None: none left), its text kept."""
-        payload: dict[str, Any] = {"markup_only": True, "message_id": message_id}
-        if reply_markup is not None:
-            payload["markup"] = reply_markup.model_dump(mode="json", exclude_none=True)
-        await self._queue(Queued(chat_id, EDIT, payload, key=edit_key(message_id, "markup")))
+        await self._queue(Queued(chat_id, EDIT, encode(Buttons(
+            markup=markup_json(reply_markup), message_id=message_id)),
+            key=edit_key(message_id, "markup")))
 
     async def send_photo(self, chat_id: int, photo: str, *, caption: str | None = None,
                          reply_markup: InlineKeyboardMarkup | None = None) -> None:
         """A photo Telegram already has (its ``file_id``), with an HTML caption; one Telegram
         refuses goes as its caption, a text (the worker)."""
-        payload = send_payload(caption or "", reply_markup)
-        payload["photo_id"] = photo
-        payload["caption"] = payload.pop("text")
-        thread = topic_for(chat_id)
-        if thread is not None:
-            payload["thread"] = thread
-        await self._queue(Queued(chat_id, SEND, payload))
+        await self._queue(Queued(chat_id, SEND, encode(Photo(
+            photo_id=photo, caption=caption or "", markup=markup_json(reply_markup),
+            thread=topic_for(chat_id)))))
 
     async def send_picture(self, chat_id: int, view: dict[str, Any], caption: str) -> None:
         """A picture drawn by the sender when its turn comes (a player's chart,
         ``views/charts.py``: ``view`` is what to draw), with an HTML caption; one that cannot
         be drawn goes as its caption (the worker)."""
-        payload: dict[str, Any] = {"picture": view, "caption": caption}
-        thread = topic_for(chat_id)
-        if thread is not None:
-            payload["thread"] = thread
-        await self._queue(Queued(chat_id, SEND, payload))
+        await self._queue(Queued(chat_id, SEND, encode(Picture(
+            picture=view, caption=caption, thread=topic_for(chat_id)))))
 
     async def send_document(self, chat_id: int, data: bytes, filename: str, *,
                             caption: str | None = None, thread: int | None = None) -> None:
-        payload: dict[str, Any] = {"document": base64.b64encode(data).decode("ascii"),
-                                   "filename": filename}
         thread = thread if thread is not None else topic_for(chat_id)
-        if thread is not None:
-            payload["thread"] = thread
-        if caption:
-            payload["caption"] = caption
-        await self._queue(Queued(chat_id, SEND, payload))
+        await self._queue(Queued(chat_id, SEND, encode(Document(
+            document=base64.b64encode(data).decode("ascii"), filename=filename,
+            caption=caption or None, thread=thread))))
 
     def say_now(self, message: Message, text: str) -> Awaitable[Any]:
         """``text`` in the chat of ``message``, sent without the outbox, in the background (the

@@ -27,7 +27,7 @@ import itertools
 import logging
 import time
 from collections.abc import Awaitable, Callable, Collection, Iterable, Sequence
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import Any, Protocol
 
 from aiogram.exceptions import (
     TelegramBadRequest,
@@ -50,6 +50,19 @@ from aiogram.types import BufferedInputFile, InlineKeyboardMarkup, Message
 
 from bot.delivery.late import as_of
 from bot.delivery.merge import TEXT_MAX, Merged, joined, merge, redraw
+from bot.delivery.payload import (
+    Buttons,
+    CloseTopic,
+    Document,
+    Payload,
+    Photo,
+    Picture,
+    Text,
+    body_of,
+    decode,
+    labelled,
+    text_of,
+)
 from bot.delivery.sender import Sleep, TelegramSender, is_transient
 from bot.delivery.waits import wait_event
 from record.posts import units
@@ -57,9 +70,6 @@ from storage.backends import DatabaseUnavailable
 from storage.db import Database
 from storage.repos.outbox import EDIT, SEND, OutboxRow, Queued, Shared
 from views.drawing import draw
-
-if TYPE_CHECKING:  # Pillow is imported on the first picture, not at the bot's start
-    from views.picture import TableView
 
 log = logging.getLogger("bot.delivery.worker")
 
@@ -108,36 +118,16 @@ def urgent(chat_id: int, method: str) -> bool:
     return chat_id < 0 or method != EDIT
 
 
-def send_payload(text: str, markup: InlineKeyboardMarkup | None = None,
-                 protect: bool = False) -> dict[str, Any]:
-    payload: dict[str, Any] = {"text": text}
-    if markup is not None:
-        payload["markup"] = markup.model_dump(mode="json", exclude_none=True)
-    if protect:
-        payload["protect"] = True
-    return payload
-
-
-def picture_payload(view: TableView, caption: str) -> dict[str, Any]:
-    """The table's picture with its caption: the row keeps what to draw, and the sender draws
-    it when the row's turn comes (``views/drawing.py``)."""
-    return {"picture": view.to_json(), "caption": caption}
-
-
-def labelled(payload: dict[str, Any], text: str) -> str:
-    """A club post of a table that shares its chat opens with the table's name (``label``)."""
-    label = payload.get("label")
-    return f"{label}\n{text}" if label else text
-
-
-async def photo_of(payload: dict[str, Any]) -> tuple[bytes, str] | None:
-    """A picture row's image (drawn now: a JPEG) and caption; None for a text. A row queued
-    before the sender drew the pictures holds its PNG, base64 (``photo``)."""
-    caption = labelled(payload, str(payload.get("caption", "")))
-    if "picture" in payload:
-        return await draw(payload["picture"]), caption
-    if "photo" in payload:
-        return base64.b64decode(payload["photo"]), caption
+async def photo_of(payload: Payload) -> tuple[bytes, str] | None:
+    """A picture row's image (drawn now: a JPEG) and caption; None for any other row. A row
+    queued before the sender drew the pictures holds its PNG, base64 (``photo``)."""
+    if not isinstance(payload, Picture):
+        return None
+    caption = labelled(payload, payload.caption)
+    if payload.picture is not None:
+        return await draw(payload.picture), caption
+    if payload.photo is not None:
+        return base64.b64decode(payload.photo), caption
     return None
 
 
@@ -145,23 +135,8 @@ def photo_name(image: bytes) -> str:
     return "table.png" if image.startswith(b"\x89PNG") else "table.jpg"  # (an older row's)
 
 
-def body_of(payload: dict[str, Any]) -> str:
-    """A row's own text: a picture's caption where it has none (an edit of the morning's
-    caption, a picture that could not be drawn)."""
-    return str(payload["text"] if "text" in payload else payload["caption"])
-
-
-def text_of(payload: dict[str, Any], text: str | None = None) -> str:
-    """What a row says (or ``text``, a merged post's, instead of its own), a table's name
-    before it (:func:`labelled`)."""
-    return labelled(payload, body_of(payload) if text is None else text)
-
-
-CLOSE_TOPIC = "close_topic"  # a row that closes its table's forum topic (after its last post)
-
-
-def markup_of(payload: dict[str, Any]) -> InlineKeyboardMarkup | None:
-    data = payload.get("markup")
+def markup_of(payload: Payload) -> InlineKeyboardMarkup | None:
+    data = getattr(payload, "markup", None)
     return None if data is None else InlineKeyboardMarkup.model_validate(data)
 
 
@@ -410,11 +385,11 @@ class Delivery:
         limits = self.sender.limits
         return float(min(limits.backoff_start * 2 ** min(attempts, 30), limits.backoff_max))
 
-    async def _target(self, row: OutboxRow) -> int | str | None:
+    async def _target(self, row: OutboxRow, payload: Payload) -> int | str | None:
         """The message an edit changes (None for a send), or why there is none."""
         if row.method != EDIT:
             return None
-        known = row.payload.get("message_id")  # a handler's edit of a button's message
+        known = getattr(payload, "message_id", None)  # a handler's edit of a button's message
         if isinstance(known, int):
             return known
         assert row.key is not None
@@ -423,59 +398,61 @@ class Delivery:
             return f"no message to edit ({None if target is None else target[0]})"
         return target[1]
 
-    async def _photo(self, row: OutboxRow) -> tuple[bytes, str] | None:
+    async def _photo(self, row: OutboxRow, payload: Payload) -> tuple[bytes, str] | None:
         """A picture row's image, drawn before the row takes its turn; None for a text, or
         when the picture cannot be drawn (its caption then goes out as a text)."""
         try:
-            return await photo_of(row.payload)
+            return await photo_of(payload)
         except Exception:
             log.exception("cannot draw the picture of %s in %s", row.key, row.chat_id)
             return None
 
     def _method(self, row: OutboxRow, target: int | None,
                 photo: tuple[bytes, str] | None, text: str | None = None,
-                payload: dict[str, Any] | None = None) -> TelegramMethod[Any]:
+                payload: Payload | None = None) -> TelegramMethod[Any]:
         """The request for ``row``; built once its turn came, so that the chats waiting for
         theirs hold only their row, not the request's models. ``text``: a merged post's, sent
         or edited instead of the row's own; ``payload``: the row's as it goes out now
         (:func:`bot.delivery.late.as_of`)."""
         if payload is None:
-            payload = row.payload
+            payload = decode(row.payload)
+        chat_id, parse_mode = row.chat_id, self.sender.parse_mode
         markup = markup_of(payload)
-        thread = payload.get("thread")  # a table's forum topic (sends name it; edits need not)
-        if payload.get(CLOSE_TOPIC):
-            return CloseForumTopic(chat_id=row.chat_id, message_thread_id=int(payload["thread"]))
-        if "document" in payload:  # a handler's file (bot/delivery/replies.py)
-            data = base64.b64decode(payload["document"])
-            caption = payload.get("caption")
-            return SendDocument(chat_id=row.chat_id, message_thread_id=thread,
-                                document=BufferedInputFile(data, filename=payload["filename"]),
-                                caption=caption,
-                                parse_mode=self.sender.parse_mode if caption else None)
-        if "photo_id" in payload:  # a photo Telegram has (a handler's: a gift's card)
-            caption = payload.get("caption")
-            return SendPhoto(chat_id=row.chat_id, message_thread_id=thread,
-                             photo=payload["photo_id"], caption=caption, reply_markup=markup,
-                             parse_mode=self.sender.parse_mode if caption else None)
-        if target is not None and payload.get("markup_only"):  # a handler's buttons changed
-            return EditMessageReplyMarkup(chat_id=row.chat_id, message_id=target,
+        thread = payload.thread  # a table's forum topic (sends name it; edits need not)
+        if isinstance(payload, CloseTopic):
+            assert thread is not None
+            return CloseForumTopic(chat_id=chat_id, message_thread_id=thread)
+        if isinstance(payload, Document):  # a handler's file (bot/delivery/replies.py)
+            data = base64.b64decode(payload.document)
+            return SendDocument(chat_id=chat_id, message_thread_id=thread,
+                                document=BufferedInputFile(data, filename=payload.filename),
+                                caption=payload.caption,
+                                parse_mode=parse_mode if payload.caption else None)
+        if isinstance(payload, Photo):  # a photo Telegram has (a handler's: a gift's card)
+            caption = payload.caption
+            return SendPhoto(chat_id=chat_id, message_thread_id=thread,
+                             photo=payload.photo_id, caption=caption, reply_markup=markup,
+                             parse_mode=parse_mode if caption else None)
+        if target is not None and isinstance(payload, Buttons):  # a handler's buttons changed
+            return EditMessageReplyMarkup(chat_id=chat_id, message_id=target,
                                           reply_markup=markup)
         if photo is not None:
-            return SendPhoto(chat_id=row.chat_id, message_thread_id=thread,
+            return SendPhoto(chat_id=chat_id, message_thread_id=thread,
                              photo=BufferedInputFile(photo[0], filename=photo_name(photo[0])),
-                             caption=photo[1], parse_mode=self.sender.parse_mode)
+                             caption=photo[1], parse_mode=parse_mode)
         if target is None:
-            return SendMessage(chat_id=row.chat_id, message_thread_id=thread,
+            return SendMessage(chat_id=chat_id, message_thread_id=thread,
                                text=text_of(payload, text),  # or a picture's caption, not drawn
-                               parse_mode=self.sender.parse_mode, reply_markup=markup,
-                               protect_content=True if payload.get("protect") else None)
-        if text is None and "text" not in payload:  # a picture's caption (the morning's post)
-            return EditMessageCaption(chat_id=row.chat_id, message_id=target,
-                                      caption=labelled(payload, payload["caption"]),
-                                      parse_mode=self.sender.parse_mode, reply_markup=markup)
-        return EditMessageText(chat_id=row.chat_id, message_id=target,
-                               text=text_of(payload, text),
-                               parse_mode=self.sender.parse_mode, reply_markup=markup)
+                               parse_mode=parse_mode, reply_markup=markup,
+                               protect_content=True if getattr(payload, "protect", False)
+                               else None)
+        if text is None and not isinstance(payload, Text):  # a caption (the morning's post)
+            return EditMessageCaption(chat_id=chat_id, message_id=target,
+                                      caption=text_of(payload), parse_mode=parse_mode,
+                                      reply_markup=markup)
+        return EditMessageText(chat_id=chat_id, message_id=target,
+                               text=text_of(payload, text), parse_mode=parse_mode,
+                               reply_markup=markup)
 
     async def _call(self, method: TelegramMethod[Any], *, urgent: bool) -> Any:
         """Telegram's answer to ``method``. A picture that could not be drawn went out as its
@@ -516,12 +493,14 @@ class Delivery:
         if row.method == EDIT and chat_id < 0:  # a part of a merged post, maybe
             assert row.key is not None
             shared = await self.db.outbox.shared(chat_id, row.key)
-        target = shared.message_id if shared is not None else await self._target(row)
+        stored = decode(row.payload)
+        target = (shared.message_id if shared is not None
+                  else await self._target(row, stored))
         if isinstance(target, str):
             log.warning("cannot edit %s in %s: %s", row.key, chat_id, target)
             await self.db.outbox.mark_failed(row, target)
             return True
-        photo = await self._photo(row)
+        photo = await self._photo(row, stored)
         # a club's post that waits for the group's minute (or a 429): what its table queues
         # meanwhile goes out with it (bot/delivery/merge.py)
         behind = chat_id < 0 and row.method == SEND and (
@@ -529,9 +508,9 @@ class Delivery:
         await self.sender.limiter.acquire(chat_id, urgent=urgent)
         # what it says now it goes: a timed text whose moment is over says so
         told = self.game_clock()
-        payload = as_of(row.payload, told)
+        payload = as_of(stored, told)
         if photo is not None:  # (its caption as it goes out)
-            photo = (photo[0], labelled(payload, str(payload.get("caption", ""))))
+            photo = (photo[0], text_of(payload))
         merged: Merged | None = None
         if behind:
             merged = merge(row, await self._peek(chat_id), self.wall(), told)

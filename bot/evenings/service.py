@@ -16,15 +16,16 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import replace
 from datetime import datetime, timedelta
 from functools import partial
 from zoneinfo import ZoneInfo
 
 from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup
 
-from bot.delivery.merge import REDRAW
+from bot.delivery.payload import Text, encode, markup_json, send_payload
 from bot.delivery.replies import topic_for
-from bot.delivery.worker import Delivery, send_payload
+from bot.delivery.worker import Delivery
 from bot.errors import UserError
 from bot.evenings.callbacks import EveningCb
 from bot.evenings.when import read, read_day, read_time
@@ -229,14 +230,13 @@ class EveningService:
                 InlineKeyboardButton(text=self.tr.t(locale, "evening.button.out"),
                                      callback_data=EveningCb(evening=evening,
                                                              action="out").pack())]])
-        payload = send_payload(texts.post(self.tr, locale, listed), markup)
-        if thread is not None:
-            payload["thread"] = thread
+        post = Text(text=texts.post(self.tr, locale, listed), markup=markup_json(markup),
+                    thread=thread)
         key = post_key(listed.evening.id)
         if first:
-            return Queued(club.chat_id, SEND, payload, key)
-        payload[REDRAW] = True  # its live list: the chat's announcements go first
-        return Queued(club.chat_id, EDIT, payload, key, EDIT_GAP)
+            return Queued(club.chat_id, SEND, encode(post), key)
+        # its live list: the chat's announcements go first
+        return Queued(club.chat_id, EDIT, encode(replace(post, redraw=True)), key, EDIT_GAP)
 
     def _private(self, signup: SignUp, key: str, club: Club,
                  listed: EveningList) -> list[Queued]:

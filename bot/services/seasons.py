@@ -18,6 +18,7 @@ from collections.abc import Callable, Collection, Sequence
 from datetime import datetime, timedelta
 from datetime import time as clock_time
 
+from bot.delivery.payload import Picture, encode
 from bot.services.accounts import Clock, utc_now
 from standing.seasons import previous, season_of
 from storage.dates import zone_of
@@ -66,8 +67,8 @@ class SeasonEnds:
             chart = season_chart(self.tr, club.locale, boards, club.label)
             caption = self.tr.t(club.locale, "season.post.caption",
                                 name=season_name(self.tr, club.locale, ended), club=club.label)
-            message = Queued(club.chat_id, SEND, {"picture": chart.to_json(),
-                                                  "caption": caption},
+            message = Queued(club.chat_id, SEND,
+                             encode(Picture(picture=chart.to_json(), caption=caption)),
                              key=f"season_end:{ended.key}")
             new = await self.db.network.post_season_end(ended.key, club.chat_id, [message],
                                                         now=now, wall=self.wall())

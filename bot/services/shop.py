@@ -26,7 +26,7 @@ from typing import Literal
 from aiogram.filters.callback_data import CallbackData
 from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup
 
-from bot.delivery.worker import send_payload
+from bot.delivery.payload import Buttons, encode, send_payload
 from bot.errors import UserError
 from bot.services.accounts import Accounts, Clock, display, utc_now
 from bot.services.permissions import Permissions, Power
@@ -275,7 +275,7 @@ class Shop:
                     None if request.closed_by is None else _name(by, request.closed_by))
                 messages.append(Queued(admin_id, EDIT, send_payload(text), key=key))
         if telegram:  # its "request sent" loses Withdraw
-            messages.append(Queued(request.tg_id, EDIT, {"markup_only": True},
+            messages.append(Queued(request.tg_id, EDIT, encode(Buttons()),
                                    key=asked_key(request.id)))
         if player is not None and reachable:
             locale = self.accounts.locale_of(player, None)

@@ -21,7 +21,7 @@ from typing import Literal
 from aiogram.filters.callback_data import CallbackData
 from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup
 
-from bot.delivery.worker import send_payload
+from bot.delivery.payload import send_payload
 from bot.errors import UserError
 from bot.services.accounts import Accounts, Clock, display, utc_now
 from bot.services.permissions import Permissions, Power

@@ -14,8 +14,9 @@ from aiogram import Bot
 from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup
 
 import views.picture
+from bot.delivery.payload import Payload, picture_payload, send_payload
 from bot.delivery.sender import Limits, TelegramSender
-from bot.delivery.worker import Delivery, picture_payload, send_payload
+from bot.delivery.worker import Delivery
 from bot.telegram.session import BotSession
 from storage.db import Database
 from storage.repos.outbox import EDIT, SEND, Queued
@@ -342,7 +343,7 @@ async def test_a_request_is_built_once_its_turn_came(
     build = delivery._method
 
     def built(row: Any, target: int | None, photo: tuple[bytes, str] | None,
-              text: str | None = None, payload: dict[str, Any] | None = None) -> Any:
+              text: str | None = None, payload: Payload | None = None) -> Any:
         steps.append(("built", row.chat_id))
         return build(row, target, photo, text, payload)
 

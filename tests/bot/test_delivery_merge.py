@@ -12,8 +12,9 @@ from pathlib import Path
 import pytest
 
 from bot.delivery.merge import MERGED_LIMIT
+from bot.delivery.payload import picture_payload
 from bot.delivery.sender import Limits, TelegramSender
-from bot.delivery.worker import Delivery, picture_payload
+from bot.delivery.worker import Delivery
 from storage.db import Database
 from storage.repos.outbox import EDIT, SEND, Queued
 from tests.bot.test_delivery import GROUP, VIEW, edit, make_bot, send

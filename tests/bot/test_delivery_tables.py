@@ -13,9 +13,9 @@ from typing import Any
 import pytest
 from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup
 
-from bot.delivery.merge import REDRAW
+from bot.delivery.payload import REDRAW, send_payload
 from bot.delivery.sender import TelegramSender
-from bot.delivery.worker import Delivery, send_payload
+from bot.delivery.worker import Delivery
 from storage.db import Database
 from storage.repos.outbox import EDIT, SEND, Queued
 from tests.bot.test_delivery import GROUP, make_bot

@@ -12,11 +12,11 @@ from pathlib import Path
 import pytest
 
 from bot.game.messages.notifier import Notifier
-from bot.game.messages.senders import RecordingSender
 from bot.game.service import GameService
 from bot.game.timers import Job
 from record.table import GameTimers
 from storage.db import Database
+from tests.fakes.recording_sender import RecordingSender
 from tests.game.harness import CHAT, HOST, Harness
 from tests.pg_cluster import pg, pg_cluster  # noqa: F401  (fixtures)
 from views.i18n import Translator

@@ -10,12 +10,12 @@ from typing import Any, Protocol
 
 import engine
 from bot.errors import UserError
-from bot.game.messages.senders import RecordingSender, Sent
 from bot.game.service import GameService, Reply
 from engine import Role
 from record.table import Stage, Table
 from storage.db import Database
 from storage.models import CLUB_APPROVED, CLUB_STATUSES
+from tests.fakes.recording_sender import RecordingSender, Sent
 from views.i18n import Translator
 
 CHAT = -1001

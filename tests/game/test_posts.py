@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 from bot.game.messages.notifier import Notifier
-from bot.game.messages.senders import RecordingSender
 from record.posts import CAPTION_LIMIT, TEXT_LIMIT, Post, units
 from storage.repos.outbox import EDIT, SEND
+from tests.fakes.recording_sender import RecordingSender
 from views.i18n import Translator
 
 CLUB = -100

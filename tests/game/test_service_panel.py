@@ -10,7 +10,6 @@ from typing import Any
 
 import pytest
 
-from bot.game.messages.senders import RecordingSender
 from bot.game.panel.live import COUNTDOWN_STEP, PANEL_EDIT_GAP, seconds_left
 from bot.game.panel.render import PanelDrawing
 from bot.game.panel.view import HostSeat, HostView
@@ -18,6 +17,7 @@ from bot.wiring import mini_app_url
 from record.table import NIGHT_DL
 from storage.db import Database
 from storage.repos.outbox import EDIT, SEND, Queued
+from tests.fakes.recording_sender import RecordingSender
 from tests.game.conftest import FakeClock, make_harness
 from tests.game.harness import CHAT, HOST, Harness
 from views.i18n import Translator

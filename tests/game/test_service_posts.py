@@ -9,7 +9,7 @@ import pytest
 
 import bot.game.rooms.results
 import record.posts
-from bot.game.messages.senders import Sent
+from tests.fakes.recording_sender import Sent
 from tests.game.harness import CHAT, HOST, Harness
 
 

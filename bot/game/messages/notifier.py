@@ -18,14 +18,28 @@ import asyncio
 import logging
 from collections.abc import Callable, Iterable, Sequence
 from contextvars import ContextVar, Token
+from dataclasses import replace
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
 from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup
 
-from bot.delivery.late import LATE
-from bot.delivery.merge import REDRAW
-from bot.delivery.worker import CLOSE_TOPIC, picture_payload, send_payload
+from bot.delivery.payload import (
+    Caption,
+    CloseTopic,
+    Late,
+    Payload,
+    Picture,
+    Text,
+    bare_text,
+    body_of,
+    decode,
+    encode,
+    folded,
+    markup_json,
+    picture_payload,
+    send_payload,
+)
 from bot.game.messages.senders import Sender
 from engine import AudienceKind, Event
 from record.posts import TEXT_LIMIT, Post, units
@@ -104,15 +118,24 @@ class Notifier(EventText):
         queue when it plays beside others (a topic, or a name: the tables take turns,
         ``bot/delivery/worker.py``). A lone table's posts keep the chat's order: a game's
         last posts go before the next game's lobby."""
-        extra: dict[str, Any] = {}
-        if table.thread is not None:
-            extra["thread"] = table.thread
-        if table.named:
-            extra["label"] = self.tr.t(table.locale, "tables.label", number=table.number)
-        lane = table.game_id if extra else None
-        return [Queued(m.chat_id, m.method, {**m.payload, **extra, **self._late(table, m)},
-                       m.key, m.throttle, lane) if m.chat_id == table.chat_id else m
-                for m in messages]
+        label = (self.tr.t(table.locale, "tables.label", number=table.number)
+                 if table.named else None)
+        lane = table.game_id if table.thread is not None or label is not None else None
+        out = []
+        for m in messages:
+            if m.chat_id != table.chat_id:
+                out.append(m)
+                continue
+            payload = decode(m.payload)
+            if table.thread is not None:
+                payload = replace(payload, thread=table.thread)
+            if label is not None:
+                payload = replace(payload, label=label)
+            late = self._late(table, payload)
+            if late and isinstance(payload, Text | Caption | Picture):
+                payload = replace(payload, late=late)
+            out.append(Queued(m.chat_id, m.method, encode(payload), m.key, m.throttle, lane))
+        return out
 
     def timed(self, table: Table, locale: str, key: str, until: datetime,
               **kwargs: Any) -> str:
@@ -130,18 +153,14 @@ class Notifier(EventText):
         return text
 
     @staticmethod
-    def _late(table: Table, message: Queued) -> dict[str, Any]:
+    def _late(table: Table, payload: Payload) -> Late:
         """The ``late`` of a club row whose text holds timed texts (:meth:`timed`): each one,
         its words once over and its moment's end."""
         if not table.memory.timed:
-            return {}
-        payload = message.payload
-        body = payload.get("text", payload.get("caption"))
-        if not isinstance(body, str):
-            return {}
-        late = [[said, over, until] for said, (over, until) in table.memory.timed.items()
-                if said in body]
-        return {LATE: late} if late else {}
+            return ()
+        body = body_of(payload)
+        return tuple((said, over, until) for said, (over, until) in table.memory.timed.items()
+                     if said in body)
 
     def _gathered(self, chat_id: int) -> tuple[list[Queued], int] | None:
         """The step's batch and the index of the plain post being gathered for ``chat_id``
@@ -152,7 +171,7 @@ class Notifier(EventText):
         for i in range(len(batch) - 1, -1, -1):
             m = batch[i]
             if m.chat_id == chat_id:
-                if m.method != SEND or m.key is not None or set(m.payload) != {"text"}:
+                if m.method != SEND or m.key is not None or bare_text(m.payload) is None:
                     return None
                 return batch, i
         return None
@@ -166,7 +185,7 @@ class Notifier(EventText):
         batch, i = found
         m = batch[i]
         batch[i] = Queued(m.chat_id, SEND, m.payload, ref)
-        return str(m.payload["text"])
+        return bare_text(m.payload)
 
     def take_post(self, chat_id: int, limit: int) -> str | None:
         """Take the plain post being gathered for ``chat_id`` out of the step (it is said
@@ -176,8 +195,8 @@ class Notifier(EventText):
         if found is None:
             return None
         batch, i = found
-        text = str(batch[i].payload["text"])
-        if units(text) > limit:
+        text = bare_text(batch[i].payload)
+        if text is None or units(text) > limit:
             return None
         del batch[i]
         return text
@@ -204,23 +223,24 @@ class Notifier(EventText):
             for i in range(len(batch) - 1, -1, -1):
                 queued = batch[i]
                 if queued.chat_id == message.chat_id and queued.key == message.key:
-                    payload = {**queued.payload, **message.payload}
-                    if "markup" not in message.payload:
-                        payload.pop("markup", None)
-                    if queued.method != EDIT or REDRAW not in message.payload:
-                        payload.pop(REDRAW, None)  # a redraw only while all it is is one
+                    payload = folded(queued.payload, message.payload,
+                                     into_edit=queued.method == EDIT)
                     batch[i] = Queued(queued.chat_id, queued.method, payload, queued.key,
                                       max(queued.throttle, message.throttle))
                     return
-        if (message.method == SEND and message.chat_id < 0 and message.key is None
-                and set(message.payload) == {"text"}):
+        said = bare_text(message.payload) if message.method == SEND else None
+        if message.chat_id < 0 and message.key is None and said is not None:
             # Say it once: plain club posts of one step go out as one post (well under
             # Telegram's 4096).
             found = self._gathered(message.chat_id)
             if found is not None:
-                last = found[0][found[1]]
-                if units(last.payload["text"]) + units(message.payload["text"]) < TEXT_LIMIT:
-                    last.payload["text"] += "\n\n" + message.payload["text"]
+                at, i = found
+                last = at[i]
+                gathered = bare_text(last.payload)
+                assert gathered is not None  # (what _gathered finds)
+                if units(gathered) + units(said) < TEXT_LIMIT:
+                    at[i] = Queued(last.chat_id, SEND, send_payload(f"{gathered}\n\n{said}"),
+                                   last.key, last.throttle, last.lane)
                     return
         batch.append(message)
 
@@ -232,11 +252,9 @@ class Notifier(EventText):
                    markup: InlineKeyboardMarkup | None = None, throttle: float = 0.0,
                    redraw: bool = False) -> None:
         """``redraw``: the edit only redraws a live list (a lobby's seats, a vote's board):
-        the chat's announcements go before it (:data:`bot.delivery.merge.REDRAW`)."""
-        payload = send_payload(text, markup)
-        if redraw:
-            payload[REDRAW] = True
-        await self._queue(Queued(chat_id, EDIT, payload, ref, throttle))
+        the chat's announcements go before it (:data:`bot.delivery.payload.REDRAW`)."""
+        payload = Text(text=text, markup=markup_json(markup), redraw=redraw)
+        await self._queue(Queued(chat_id, EDIT, encode(payload), ref, throttle))
 
     async def club(self, table: Table, key: str, *, markup: Markup | None = None,
                    ref: str | None = None, until: datetime | None = None,
@@ -274,13 +292,14 @@ class Notifier(EventText):
         """The game is over (or aborted): the forum topic the bot opened for its table is
         closed after the table's last post (the chat's order; the end of the game's step)."""
         if table.own_topic and table.thread is not None:
-            await self._queue(Queued(table.chat_id, SEND, {CLOSE_TOPIC: True},
+            await self._queue(Queued(table.chat_id, SEND, encode(CloseTopic()),
                                      f"g{table.game_id}:topic_closed"))
 
     async def edit_post(self, chat_id: int, post: Post) -> None:
         """Replace the text (or a picture's caption) of the post sent under ``post.ref``."""
         if post.caption:
-            await self._queue(Queued(chat_id, EDIT, {"caption": post.text}, post.ref))
+            await self._queue(Queued(chat_id, EDIT, encode(Caption(caption=post.text)),
+                                     post.ref))
         else:
             await self.edit(chat_id, post.ref, post.text)
 

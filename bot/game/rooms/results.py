@@ -15,7 +15,7 @@ from functools import partial
 from typing import TYPE_CHECKING, Any
 
 import engine
-from bot.delivery.worker import send_payload
+from bot.delivery.payload import send_payload
 from bot.game.core import GameCore, secs
 from bot.game.messages.pictures import table_picture
 from bot.game.rooms.phase import PhaseService

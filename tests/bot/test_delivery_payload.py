@@ -1,0 +1,128 @@
+"""The outbox's payload codec (bot/delivery/payload.py) reads every shape rows already hold: each
+literal row below, as a database keeps it, decodes to its kind, encodes back to the same JSON,
+and becomes the request the worker built from it before the payload was typed."""
+
+from __future__ import annotations
+
+import json
+from typing import Any, cast
+
+import pytest
+from aiogram import Bot
+from aiogram.methods import (
+    CloseForumTopic,
+    EditMessageCaption,
+    EditMessageReplyMarkup,
+    EditMessageText,
+    SendDocument,
+    SendMessage,
+    SendPhoto,
+)
+
+from bot.delivery.late import as_of
+from bot.delivery.payload import (
+    Buttons,
+    Caption,
+    CloseTopic,
+    Document,
+    Photo,
+    Picture,
+    Text,
+    bare_text,
+    decode,
+    encode,
+    folded,
+)
+from bot.delivery.sender import TelegramSender
+from bot.delivery.worker import Delivery
+from storage.db import Database
+from storage.repos.outbox import EDIT, SEND, OutboxRow
+from tests.fakes.telegram_server import DEFAULT_TOKEN
+
+BUTTONS = '{"inline_keyboard": [[{"callback_data": "g:1:j", "text": "I play"}]]}'
+# (method, the payload as stored, its kind, the request it becomes when its message is 42)
+ROWS: list[tuple[str, str, type, type]] = [
+    (SEND, '{"text": "Night 1."}', Text, SendMessage),
+    (SEND, f'{{"markup": {BUTTONS}, "text": "lobby"}}', Text, SendMessage),
+    (SEND, '{"protect": true, "text": "<b>Your card</b>"}', Text, SendMessage),
+    (SEND, '{"label": "<b>Table 2</b>", "text": "Night 1.", "thread": 7}', Text, SendMessage),
+    (EDIT, '{"text": "board", "throttle": 6.0}', Text, EditMessageText),
+    (EDIT, '{"redraw": true, "text": "seats", "throttle": 6.0}', Text, EditMessageText),
+    (EDIT, '{"message_id": 42, "text": "edited"}', Text, EditMessageText),
+    (SEND, '{"late": [["lasts 14 s", "falls", 1765000000.5]], "text": "Night 1 lasts 14 s"}',
+     Text, SendMessage),
+    (EDIT, '{"caption": "morning news"}', Caption, EditMessageCaption),
+    (EDIT, f'{{"caption": "gift", "markup": {BUTTONS}, "message_id": 5}}', Caption,
+     EditMessageCaption),
+    (SEND, '{"caption": "Day 1", "picture": {"seats": []}}', Picture, SendMessage),
+    (SEND, '{"caption": "Day 1", "photo": "iVBORw0KGgo=", "thread": 3}', Picture, SendMessage),
+    (SEND, '{"caption": "", "photo_id": "AgADBAAD"}', Photo, SendPhoto),
+    (SEND, f'{{"caption": "a gift", "markup": {BUTTONS}, "photo_id": "AgADBAAD"}}', Photo,
+     SendPhoto),
+    (SEND, '{"caption": "stats", "document": "aGVsbG8=", "filename": "s.csv", "thread": 3}',
+     Document, SendDocument),
+    (SEND, '{"document": "aGVsbG8=", "filename": "s.csv"}', Document, SendDocument),
+    (EDIT, '{"markup_only": true, "message_id": 42}', Buttons, EditMessageReplyMarkup),
+    (EDIT, f'{{"markup": {BUTTONS}, "markup_only": true, "message_id": 42}}', Buttons,
+     EditMessageReplyMarkup),
+    (SEND, '{"close_topic": true, "thread": 9}', CloseTopic, CloseForumTopic),
+]
+
+
+def row_of(method: str, stored: str) -> OutboxRow:
+    return OutboxRow(id=1, chat_id=-100, key="g1:x", method=method, payload_json=stored,
+                     attempts=0, next_at=0.0, rev=0)
+
+
+@pytest.mark.parametrize(("method", "stored", "kind", "request_type"), ROWS)
+def test_every_stored_shape_decodes_and_encodes_back(method: str, stored: str, kind: type,
+                                                     request_type: type) -> None:
+    data = json.loads(stored)
+    payload = decode(data)
+    assert type(payload) is kind
+    assert encode(payload) == data
+
+
+@pytest.mark.parametrize(("method", "stored", "kind", "request_type"), ROWS)
+async def test_every_stored_shape_becomes_its_request(method: str, stored: str, kind: type,
+                                                      request_type: type) -> None:
+    """The request as the worker builds it (a picture not drawn goes as its caption, a
+    text)."""
+    bot = Bot(DEFAULT_TOKEN)
+    try:
+        delivery = Delivery(cast(Database, None), TelegramSender(bot))
+        built = delivery._method(row_of(method, stored), 42 if method == EDIT else None, None)
+    finally:
+        await bot.session.close()
+    assert type(built) is request_type
+    data: dict[str, Any] = json.loads(stored)
+    if isinstance(built, SendMessage | EditMessageText):
+        label = data.get("label")
+        words = data.get("text", data.get("caption"))
+        assert built.text == (f"{label}\n{words}" if label else words)
+    if isinstance(built, SendMessage | SendPhoto | SendDocument):
+        assert built.message_thread_id == data.get("thread")
+    if isinstance(built, SendMessage):
+        assert built.protect_content is (True if data.get("protect") else None)
+    if "markup" in data:
+        assert getattr(built, "reply_markup", None) is not None
+
+
+def test_a_late_rows_words_are_chosen_by_its_moments_end() -> None:
+    payload = decode(json.loads(ROWS[7][1]))
+    assert as_of(payload, 1765000000.0) == payload
+    assert isinstance(late := as_of(payload, 1765000001.0), Text)
+    assert late.text == "Night 1 falls"
+
+
+def test_a_steps_gathering_reads_bare_texts_and_folds_edits() -> None:
+    assert bare_text({"text": "Night 1."}) == "Night 1."
+    assert bare_text({"text": "Night 1.", "thread": 7}) is None
+    assert bare_text({"markup_only": True, "message_id": 4}) is None
+    assert folded({"markup": json.loads(BUTTONS), "text": "lobby"}, {"text": "closed"},
+                  into_edit=False) == {"text": "closed"}
+    assert folded({"redraw": True, "text": "a"}, {"text": "b"}, into_edit=True) == {"text": "b"}
+    assert folded({"redraw": True, "text": "a"}, {"redraw": True, "text": "b"},
+                  into_edit=True) == {"redraw": True, "text": "b"}
+    assert folded({"caption": "Day 1", "picture": {"seats": []}}, {"caption": "Day 1, news"},
+                  into_edit=False) == {"caption": "Day 1, news", "picture": {"seats": []}}
