@@ -119,7 +119,7 @@ class UpdateMetrics:
         fields: dict[str, Any] = {}
         if isinstance(event, Update):
             fields["update_id"] = event.update_id
-            chat = _chat_of(event)
+            chat: Chat | None = data.get("event_chat")  # aiogram's UserContextMiddleware
             if chat is not None and chat.type != "private":
                 fields["club"] = chat.id
         token = bind(**fields)  # every line logged while it is handled names it
@@ -133,16 +133,6 @@ class UpdateMetrics:
             self.metrics.in_flight.dec()
             self.metrics.update_seconds.observe(time.perf_counter() - started)
             self.metrics.updates.labels(kind, outcome).inc()
-
-
-def _chat_of(update: Update) -> Chat | None:
-    if update.message is not None:
-        return update.message.chat
-    if update.callback_query is not None and update.callback_query.message is not None:
-        return update.callback_query.message.chat
-    if update.my_chat_member is not None:
-        return update.my_chat_member.chat
-    return None
 
 
 class RequestMetrics(BaseRequestMiddleware):

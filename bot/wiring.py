@@ -12,7 +12,7 @@ from datetime import UTC
 from functools import partial
 
 from aiogram import Bot, Dispatcher, Router
-from aiogram.types import Update
+from aiogram.types import Chat, Update, User
 from apscheduler.schedulers.asyncio import AsyncIOScheduler
 
 from bot.cluster.receiving import InboxDispatcher
@@ -48,7 +48,7 @@ from bot.services.shop import Shop
 from bot.services.staff import StaffDesk
 from bot.services.status import Status
 from bot.services.voids import VoidService
-from bot.telegram.flood import ClubAnswers, FloodGuard
+from bot.telegram.flood import ClubAnswers, FloodGuard, Tell
 from bot.telegram.middlewares import AdminOnly, BlockedInGame, ContextMiddleware
 from bot.telegram.shutdown import HandlersInFlight
 from bot.telegram.updates import UpdateReader
@@ -209,21 +209,18 @@ def game_service(settings: Settings, db: Database, translator: Translator, deliv
     return games
 
 
-def slow_down(services: Services) -> Callable[[Update], Awaitable[None]]:
+def slow_down(services: Services) -> Tell:
     """The one answer of a flood (bot/telegram/flood.py): in the private chat or the button's
     answer; nothing in a group."""
 
-    async def tell(update: Update) -> None:
-        user = (update.message.from_user if update.message is not None
-                else update.callback_query.from_user if update.callback_query is not None
-                else None)
-        code = (user.language_code or "")[:2] if user is not None else ""
+    async def tell(update: Update, user: User, chat: Chat | None) -> None:
+        code = (user.language_code or "")[:2]
         locale = code if code in LOCALES else services.settings.default_locale
         text = services.translator.t(locale, "misc.slow_down")
         if update.callback_query is not None:
             await services.sender.answer(update.callback_query, text)
-        elif update.message is not None and update.message.chat.type == "private":
-            await services.replies.send_text(update.message.chat.id, text)
+        elif chat is not None and chat.type == "private":
+            await services.replies.send_text(chat.id, text)
 
     return tell
 

@@ -28,7 +28,7 @@ from contextlib import contextmanager
 from contextvars import ContextVar
 from typing import Any, Protocol
 
-from aiogram.types import CallbackQuery, InlineKeyboardMarkup, Message, TelegramObject
+from aiogram.types import Chat, InlineKeyboardMarkup, Message
 
 from bot.delivery.payload import (
     Buttons,
@@ -51,13 +51,12 @@ _answering: ContextVar[tuple[int, int] | None] = ContextVar("answering", default
 
 
 @contextmanager
-def answering(event: TelegramObject) -> Iterator[None]:
-    """While ``event`` (a message, or a button under one) is handled, what is queued to its
-    chat goes to the forum topic it was written in."""
-    message = event.message if isinstance(event, CallbackQuery) else event
-    thread = topic_of(message) if isinstance(message, Message) else None
-    token = _answering.set(None if thread is None or not isinstance(message, Message)
-                           else (message.chat.id, thread))
+def answering(chat: Chat | None, thread: int | None) -> Iterator[None]:
+    """While an update from ``chat`` (a message, or a button under one) is handled, what is
+    queued to the chat goes to the forum topic it was written in: ``thread``, aiogram's
+    ``event_thread_id`` (a forum's topic; a thread elsewhere is no topic)."""
+    token = _answering.set((chat.id, thread) if chat is not None and chat.is_forum
+                           and thread is not None else None)
     try:
         yield
     finally:

@@ -26,14 +26,15 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any
 
-from aiogram.types import TelegramObject, Update
+from aiogram.types import Chat, TelegramObject, Update, User
 
 from bot.delivery.rate_limit import TokenBucket
 
 log = logging.getLogger("bot.flood")
 
 Handler = Callable[[TelegramObject, dict[str, Any]], Awaitable[Any]]
-Tell = Callable[[Update], Awaitable[None]]
+# the one answer of a flood: to the update's sender, in its chat (None: a button without one)
+Tell = Callable[[Update, User, Chat | None], Awaitable[None]]
 MAX_USERS = 50_000  # buckets kept; the full ones go first when there are more
 DROPPED = "dropped"  # the outcome an update dropped here is counted under (bot/metrics.py)
 # the answers to members in one club chat: a few at once, then one every so many seconds (a
@@ -71,7 +72,11 @@ class FloodGuard:
 
     async def __call__(self, handler: Handler, event: TelegramObject,
                        data: dict[str, Any]) -> Any:
-        user = (_user_of(event) if self.burst > 0 and isinstance(event, Update)
+        # a message's sender or a button's presser (aiogram's ``event_from_user``); the other
+        # kinds of update are not bounded
+        sender: User | None = data.get("event_from_user")
+        user = (sender.id if sender is not None and self.burst > 0 and isinstance(event, Update)
+                and (event.message is not None or event.callback_query is not None)
                 and not self.exempt(event) else None)
         if user is None or self.take(user):
             return await handler(event, data)
@@ -82,8 +87,9 @@ class FloodGuard:
         if not bucket.warned:
             bucket.warned = True
             log.warning("flood: updates dropped", extra={"user_id": user})
-            assert isinstance(event, Update)
-            task = asyncio.get_running_loop().create_task(self._tell(event))
+            assert isinstance(event, Update) and sender is not None
+            task = asyncio.get_running_loop().create_task(
+                self._tell(event, sender, data.get("event_chat")))
             self._telling.add(task)  # not awaited here: the update's slot is free at once
             task.add_done_callback(self._telling.discard)
         return None
@@ -112,19 +118,11 @@ class FloodGuard:
         if len(self.buckets) >= MAX_USERS:
             self.buckets.clear()
 
-    async def _tell(self, update: Update) -> None:
+    async def _tell(self, update: Update, user: User, chat: Chat | None) -> None:
         try:
-            await self.tell(update)
+            await self.tell(update, user, chat)
         except Exception:
             log.exception("flood: the slow-down answer failed")
-
-
-def _user_of(update: Update) -> int | None:
-    if update.message is not None and update.message.from_user is not None:
-        return update.message.from_user.id
-    if update.callback_query is not None:
-        return update.callback_query.from_user.id
-    return None
 
 
 IsHost = Callable[[int, int], Awaitable[bool]]

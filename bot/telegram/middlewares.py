@@ -24,13 +24,10 @@ log = logging.getLogger("bot.handlers")
 Handler = Callable[[TelegramObject, dict[str, Any]], Awaitable[Any]]
 
 
-def _chat_and_user(event: TelegramObject) -> tuple[Chat | None, User | None]:
-    if isinstance(event, Message):
-        return event.chat, event.from_user
-    if isinstance(event, CallbackQuery):
-        message = event.message
-        return (message.chat if message is not None else None), event.from_user
-    return None, None
+def _chat_and_user(data: dict[str, Any]) -> tuple[Chat | None, User | None]:
+    """Who sent the update and in which chat, as aiogram's ``UserContextMiddleware`` found
+    them for every handler and middleware (``event_chat``, ``event_from_user``)."""
+    return data.get("event_chat"), data.get("event_from_user")
 
 
 class ContextMiddleware(BaseMiddleware):
@@ -45,7 +42,7 @@ class ContextMiddleware(BaseMiddleware):
         self, handler: Handler, event: TelegramObject, data: dict[str, Any]
     ) -> Any:
         try:
-            with answering(event):
+            with answering(data.get("event_chat"), data.get("event_thread_id")):
                 return await self._call(handler, event, data)
         except DatabaseUnavailable as e:  # PostgreSQL restarting: the update changed nothing
             log.warning("database unavailable", extra={"error": str(e)})
@@ -63,7 +60,7 @@ class ContextMiddleware(BaseMiddleware):
         if isinstance(event, Message) and (event.migrate_to_chat_id or event.migrate_from_chat_id):
             await self._migrated(event)  # a service message: nothing else to handle
             return None
-        chat, user = _chat_and_user(event)
+        chat, user = _chat_and_user(data)
         if isinstance(event, Message) and user is None and event.chat.type == "private":
             # no sender (a Bot API emulator's message): nobody to answer, no account to act on
             log.info("private message without sender ignored",
@@ -139,7 +136,7 @@ class AdminOnly(BaseMiddleware):
     async def __call__(
         self, handler: Handler, event: TelegramObject, data: dict[str, Any]
     ) -> Any:
-        _, user = _chat_and_user(event)
+        _, user = _chat_and_user(data)
         if user is None or not await self.services.admin.is_admin(user.id):
             raise UserError("admin.denied")
         return await handler(event, data)
@@ -158,7 +155,7 @@ class BlockedInGame(BaseMiddleware):
     async def __call__(
         self, handler: Handler, event: TelegramObject, data: dict[str, Any]
     ) -> Any:
-        _, user = _chat_and_user(event)
+        _, user = _chat_and_user(data)
         if user is not None:
             # the account as the outer middleware read it for this update (one read, not two)
             player = (data["account"] if "account" in data

@@ -42,7 +42,7 @@ def _in_flight(metrics: Metrics) -> float:
 def test_the_bucket_refills_and_a_flood_ends_when_it_is_full() -> None:
     now = [0.0]
 
-    async def tell(_update: object) -> None:
+    async def tell(_update: object, _user: object, _chat: object) -> None:
         return None
 
     guard = FloodGuard(3, 1.0, tell, clock=lambda: now[0])
