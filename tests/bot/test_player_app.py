@@ -409,6 +409,23 @@ async def test_the_rating_graph_cards_rivals_and_kills(
     assert never["season"]["mine"] == "В этом сезоне у вас пока нет засчитанных игр."
 
 
+async def test_a_rival_without_a_nickname_is_not_named(
+        app: App, fake: FakeTelegram, clock: FixedClock, http: aiohttp.ClientSession) -> None:
+    """A rival whose nickname is gone (cleared as an expired one is) reads «—», as on the
+    public page: the Telegram name it registered with is never shown to another player."""
+    db = app.services.db
+    await three_games(db)
+    async with db.transaction() as conn:
+        await conn.execute("UPDATE players SET nickname = NULL, nickname_key = NULL"
+                           " WHERE tg_id = 2")
+    status, mine = await get(http, "/me", auth(fake, clock, 1))
+    assert status == 200
+    rivals = mine["roles"]["rivals"]
+    assert [r["nickname"] for r in rivals] == ["—", "nick3", "nick4", "nick5", "nick6"]
+    assert rivals[0]["line"] == "в одной команде: 1 (побед 0), против: 2 (побед 0)"
+    assert "User 2" not in str(mine)
+
+
 async def test_the_achievements_earned_and_on_their_way(
         app: App, fake: FakeTelegram, clock: FixedClock, http: aiohttp.ClientSession) -> None:
     """Two games with their logs: the Doctor (player 3) saved three times, then once; the app
