@@ -583,3 +583,33 @@ async def test_the_club_keeps_its_shootout_preference(h: Harness) -> None:
     assert table.fate_by_host is True  # the next game of the club draws by the host
     rebuilt = await h.service.restorer.rebuild(table.game_id)
     assert rebuilt.fate_by_host is True
+
+
+async def test_a_technical_death_has_no_last_word_and_the_voted_out_has_one(
+        h: Harness) -> None:
+    """docs/rules.md#44-last-word: a player the host takes out (a technical death) says no last
+    word; a player the vote condemns has one, its timer armed and logged."""
+    await h.dealt(10)
+    await h.service.start_vote(CHAT, HOST)
+    removed = next(s for s in h.civilians() if s != h.table.current_voter())
+    answer = await h.service.technical_death(CHAT, HOST, removed)
+    assert answer.key == "game.tech.ok"
+    assert not h.table.game.player(removed).alive and h.table.game.player(removed).technical
+    assert any(f"№{removed} {h.table.name(removed)} — технический труп" in t
+               for t in h.club_texts())
+    assert h.table.last_words is None
+    assert not [t for t in h.club_texts() if "последнее слово" in t]
+    assert not [k for k in h.deadlines.jobs if "last_word" in k]
+    assert not [e for e in await h.db.games.events(h.game_id) if e.kind == "last_word"]
+
+    await h.play_vote_rest()
+    assert not h.over and isinstance(h.table.last_result, engine.DayResult)
+    [condemned] = h.table.last_result.died
+    assert condemned != removed and h.table.last_words is not None
+    assert h.table.last_words[0] == [condemned]
+    said = "\n".join(h.club_texts())
+    assert f"№{condemned} {h.table.name(condemned)}: последнее слово" in said
+    assert f"№{removed} {h.table.name(removed)}: последнее слово" not in said
+    assert [k for k in h.deadlines.jobs if k.endswith(f"last_word_{condemned}")]
+    [logged] = [e for e in await h.db.games.events(h.game_id) if e.kind == "last_word"]
+    assert logged.payload["seats"] == [condemned]
