@@ -13,7 +13,7 @@ from collections.abc import Awaitable, Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
-Clock = Callable[[], float]
+Monotonic = Callable[[], float]  # seconds, only ever compared with each other
 Sleep = Callable[[float], Awaitable[None]]
 
 
@@ -96,7 +96,7 @@ class Limits:
 @dataclass
 class RateLimiter:
     limits: Limits = field(default_factory=Limits)
-    clock: Clock = time.monotonic
+    clock: Monotonic = time.monotonic
     sleep: Sleep = asyncio.sleep
     _global: TokenBucket = field(init=False)
     _chats: dict[int, TokenBucket] = field(default_factory=dict, init=False)

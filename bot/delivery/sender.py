@@ -48,7 +48,7 @@ from aiogram.methods import (
 )
 from aiogram.types import BufferedInputFile, CallbackQuery, InlineKeyboardMarkup, Message
 
-from bot.delivery.rate_limit import Clock, Limits, RateLimiter, Sleep
+from bot.delivery.rate_limit import Limits, Monotonic, RateLimiter, Sleep
 
 __all__ = ["Limits", "RateLimiter", "Sleep", "TelegramSender", "answer_query", "is_transient",
            "topic_of"]
@@ -102,7 +102,7 @@ class TelegramSender:
         bot: Bot,
         *,
         limits: Limits | None = None,
-        clock: Clock = time.monotonic,
+        clock: Monotonic = time.monotonic,
         sleep: Sleep = asyncio.sleep,
         parse_mode: str = "HTML",
     ) -> None:
