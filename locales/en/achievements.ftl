@@ -83,13 +83,13 @@ achievement-profile-none = Achievements: none yet; they come with the counted ga
 achievement-profile-next = On the way:
 # the private message at a game's end
 achievement-told = { $count ->
-    [one] 🏅 A new achievement in game #{ $game }:
+    [1] 🏅 A new achievement in game #{ $game }:
    *[other] 🏅 New achievements in game #{ $game }:
 }
     { $lines }
 # the club chat, for the rare ones (the club's setting)
 achievement-club = { $count ->
-    [one] 🏅 A rare achievement in game #{ $game }:
+    [1] 🏅 A rare achievement in game #{ $game }:
    *[other] 🏅 Rare achievements in game #{ $game }:
 }
     { $lines }

@@ -19,7 +19,10 @@ season-row-rating = { $rank }. { $nick } — { NUMBER($ordinal, minimumFractionD
    *[other] { $games } games
 })
 season-row-points = { $rank }. { $nick } — { $points }
-season-empty-rating = Nobody has { $games } games in this season yet: the board comes after them.
+season-empty-rating = Nobody has { $games ->
+        [one] { $games } game
+       *[other] { $games } games
+    } in this season yet: the board comes after them.
 season-empty-points = No counted game in this season yet.
 season-fame-head = 🏆 <b>Hall of Fame — season { $name }</b> (the first { $places } places)
 season-fame-none = 🏆 The Hall of Fame fills when the first season with games ends.
@@ -37,7 +40,10 @@ network-season-set = 🗓 Season set: { $dates } { $name }.
 network-season-refused-past = A season may start on { $earliest } at the earliest: the games played already keep their season.
 network-season-refused-order = A season ends on or after the day it starts.
 network-season-refused-long = A season lasts a year at most.
-network-season-refused-name = A season's name is { $most } characters at most.
+network-season-refused-name = A season's name is { $most ->
+        [one] { $most } character
+       *[other] { $most } characters
+    } at most.
 network-season-refused-overlap = That overlaps a season the network already set.
 web-season-head = Season { $name }
 web-season-title = Seasons

@@ -22,7 +22,10 @@ season-row-rating = { $rank }. { $nick } — { NUMBER($ordinal, minimumFractionD
    *[many] { $games } игр
 })
 season-row-points = { $rank }. { $nick } — { $points }
-season-empty-rating = Пока ни у кого нет { $games } игр в этом сезоне: таблица появится после них.
+season-empty-rating = Пока ни у кого нет { $games ->
+        [one] { $games } игры
+       *[other] { $games } игр
+    } в этом сезоне: таблица появится после них.
 season-empty-points = В этом сезоне пока не было засчитанных игр.
 season-fame-head = 🏆 <b>Зал славы — сезон «{ $name }»</b> (первые { $places } места)
 season-fame-none = 🏆 Зал славы заполнится, когда закончится первый сезон с играми.
@@ -40,7 +43,10 @@ network-season-set = 🗓 Сезон назначен: { $dates } { $name }.
 network-season-refused-past = Сезон может начаться не раньше { $earliest }: сыгранные игры остаются в своём сезоне.
 network-season-refused-order = Сезон не может закончиться раньше, чем начнётся.
 network-season-refused-long = Сезон длится не больше года.
-network-season-refused-name = Название сезона — не длиннее { $most } символов.
+network-season-refused-name = Название сезона — не длиннее { $most ->
+        [one] { $most } символа
+       *[other] { $most } символов
+    }.
 network-season-refused-overlap = Этот сезон пересекается с уже назначенным.
 web-season-head = Сезон: { $name }
 web-season-title = Сезоны

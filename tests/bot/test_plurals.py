@@ -20,6 +20,10 @@ COUNTS = (0, 1, 2, 5, 11, 12, 14, 21, 22, 25, 111, 112, 1001)
 SEX_VARIABLES = {"sex", "spouse_sex"}  # selectors on a player's sex, not on a count
 # a selector whose [0] only leaves a clause out: not a count
 PRESENCE_SELECTORS = {("void.done", "short"), ("miniapp.player.evening", "waiting")}
+# a heading that says "one" or "several" without the number: [1] exactly, never CLDR's [one]
+# (21 achievements are not "a new achievement")
+ONE_OR_MORE = {"achievement.club": ("count", {"game": 7, "lines": "x"}),
+               "achievement.told": ("count", {"game": 7, "lines": "x"})}
 
 # key -> (counted variable, ru forms one/few/many, en forms one/other, other arguments)
 POINTS_RU = ("балл", "балла", "баллов")
@@ -44,6 +48,11 @@ DAYS_RU = ("день", "дня", "дней")
 DAYS_EN = ("day", "days")
 GAMES_RU = ("игра", "игры", "игр")
 GAMES_EN = ("game", "games")
+GAMES_GEN_RU = ("игры", "игр", "игр")  # «от 1 игры», «от 2 игр», «из 21 игры»
+COUNTED_GEN_RU = ("засчитанной игры", "засчитанных игр", "засчитанных игр")
+COUNTED_EN = ("counted game", "counted games")
+ROLES_LINE: dict[str, Any] = {"name": "Доктор", "wins": 1, "rate": "50%", "everyone": "40%",
+                              "games": 3, "everyone_games": 30}
 GIFT: dict[str, Any] = {"name": "Кружка", "left": 3}
 REQUEST: dict[str, Any] = {"id": 12, "gift": "Кружка", "date": date(2026, 3, 10)}
 
@@ -177,6 +186,19 @@ CASES: dict[str, tuple[str, tuple[str, str, str], tuple[str, str], dict[str, Any
     "shop.admin.line": ("price", POINTS_RU, POINTS_EN,
                         {"id": 1, "name": "Mug", "stock": 5, "reserved": 1}),
     "standing.rating": ("games", GAMES_RU, GAMES_EN, {"ordinal": 3.5, "wins": 1}),
+    "standing.roles.line": ("games", GAMES_RU, GAMES_EN, ROLES_LINE),
+    "standing.roles.line#everyone": ("everyone_games", GAMES_GEN_RU, GAMES_EN, ROLES_LINE),
+    "standing.roles.note": ("games", GAMES_GEN_RU, GAMES_EN, {}),
+    "web.roles.note": ("games", GAMES_GEN_RU, GAMES_EN, {}),
+    "standing.top.role": ("games", COUNTED_GEN_RU, COUNTED_EN, {"card": "Доктор"}),
+    "standing.top.role_empty": ("games", COUNTED_GEN_RU, COUNTED_EN, {"card": "Доктор"}),
+    "standing.top.role_row": ("games", GAMES_RU, GAMES_EN,
+                              {"rank": 1, "nick": "Neo", "rate": "50%", "wins": 1}),
+    "season.mine": ("games", GAMES_RU, GAMES_EN, {"ordinal": 3.5, "points": 4}),
+    "season.mine#points": ("points", POINTS_RU, POINTS_EN, {"ordinal": 3.5, "games": 4}),
+    "season.row.rating": ("games", GAMES_RU, GAMES_EN, {"rank": 1, "nick": "Neo", "ordinal": 3.5}),
+    "season.empty.rating": ("games", GAMES_GEN_RU, GAMES_EN, {}),
+    "network.season.refused.name": ("most", CHARS_RU, CHARS_EN, {}),
     "standing.side": ("games", GAMES_RU, GAMES_EN, {"side": "Mafia", "ordinal": 3.5, "wins": 1}),
     "standing.top.row": ("games", GAMES_RU, GAMES_EN, {"rank": 1, "nick": "Neo", "ordinal": 2.0}),
     "standing.provisional.note": ("games", ("игры", "игр", "игр"), GAMES_EN, {}),
@@ -269,6 +291,7 @@ def test_every_text_with_a_plural_is_covered(locale: str) -> None:
     selecting = {(key, var) for key, message in catalog.messages.items()
                  for var in plural_selectors(message) if var not in SEX_VARIABLES}
     selecting -= PRESENCE_SELECTORS
+    selecting -= {(key, spec[0]) for key, spec in ONE_OR_MORE.items()}
     covered = {(case.split("#")[0], spec[0]) for case, spec in CASES.items()}
     assert selecting == covered
 
@@ -294,3 +317,13 @@ def test_counted_words_never_follow_a_bare_number(locale: str) -> None:
             if isinstance(following, ftl.TextElement):
                 text = following.value[:12]
                 assert not any(text.startswith((f" {n}", n)) for n in nouns), (key, text)
+
+
+@pytest.mark.parametrize("key", sorted(ONE_OR_MORE))
+@pytest.mark.parametrize("locale", ["ru", "en"])
+def test_a_heading_says_one_only_for_exactly_one(key: str, locale: str) -> None:
+    var, extra = ONE_OR_MORE[key]
+    one = TRANSLATOR.t(locale, key, **{**extra, var: 1})
+    for n in (2, 5, 21, 101):
+        assert TRANSLATOR.t(locale, key, **{**extra, var: n}) == TRANSLATOR.t(
+            locale, key, **{**extra, var: 2}) != one
