@@ -1,6 +1,6 @@
 """A finished game's outcome worked out again from its event log alone: the log replayed through
 the engine (the same :meth:`Table.apply` a restart uses), then the winner and the ledger rows the
-end of the game writes (``Results.finish``). ``python -m storage copy`` checks a copied game's
+end of the game writes (``ResultsRoom.finish``). ``python -m storage copy`` checks a copied game's
 stored points against it."""
 
 from __future__ import annotations
@@ -49,7 +49,7 @@ class Replayed(NamedTuple):
 
 def replay_outcome(game: LoggedGame, events: Sequence[LoggedEvent]) -> Replayed:
     """The winner (None if the replayed game is not over) and the game's ledger rows
-    ``(tg_id, points, reason, phase)``, as many as ``Results.finish`` writes (none of 0
+    ``(tg_id, points, reason, phase)``, as many as ``ResultsRoom.finish`` writes (none of 0
     points), sorted. Raises whatever the engine or the table raises for a log it cannot
     replay."""
     table = Table(game.id, game.club_chat_id, game.host_id,

@@ -38,9 +38,7 @@ ORDER = {
 }
 
 # Imports made for annotations only (under ``if TYPE_CHECKING:``) that point up the order.
-TYPE_ONLY_UP = {
-    ("bot.game.panel.view", "bot.game.service"),  # an action calls the service's own method
-}
+TYPE_ONLY_UP: set[tuple[str, str]] = set()
 
 MAX_MODULES = 16  # a folder holding more is a prompt to find the two ideas in it
 
@@ -260,3 +258,4 @@ def test_the_architecture_document_names_every_folder_and_where_to_start() -> No
                for init in [ROOT / top / "__init__.py", *(ROOT / top).rglob("*/__init__.py")]}
     missing = sorted(f for f in folders if f"`{f}/`" not in text)
     assert missing == []
+

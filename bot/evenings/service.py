@@ -78,7 +78,7 @@ class EveningService:
         self.bot_username = ""
         self.armed: dict[int, int] = {}  # evening -> its club, whose timers run here
         # the list changed (a sign-up, a cancel, the evening called off): the club's lobbies
-        # of the night show it again (``EveningGuests.list_changed``, given by bot/wiring.py)
+        # of the night show it again (``GuestsRoom.list_changed``, given by bot/wiring.py)
         self.on_change = on_change
 
     def zone_of(self, club: Club) -> ZoneInfo:

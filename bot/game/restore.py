@@ -7,12 +7,12 @@ import logging
 from collections.abc import Collection
 
 from bot.game.core import GameCore
-from bot.game.rooms.day import DayService
-from bot.game.rooms.deal import DealService
-from bot.game.rooms.lobby import LobbyService
-from bot.game.rooms.night import NightService
-from bot.game.rooms.phase import PhaseService
-from bot.game.rooms.results import Results
+from bot.game.rooms.day import DayRoom
+from bot.game.rooms.deal import DealRoom
+from bot.game.rooms.lobby import LobbyRoom
+from bot.game.rooms.night import NightRoom
+from bot.game.rooms.phase import Room
+from bot.game.rooms.results import ResultsRoom
 from record.events import decode
 from record.table import TURN_DL, SeatInfo, Stage, Table
 from storage.models import STATUS_ABORTED
@@ -20,11 +20,11 @@ from storage.models import STATUS_ABORTED
 log = logging.getLogger("bot.game")
 
 
-class Restorer(PhaseService):
+class Restorer(Room):
     """Runs once at startup (the dispatcher's, ``bot/wiring.py``), before any update is handled."""
 
-    def __init__(self, core: GameCore, results: Results, lobby: LobbyService,
-                 dealer: DealService, night: NightService, day: DayService) -> None:
+    def __init__(self, core: GameCore, results: ResultsRoom, lobby: LobbyRoom,
+                 dealer: DealRoom, night: NightRoom, day: DayRoom) -> None:
         super().__init__(core)
         self.results = results
         self.lobby = lobby

@@ -24,26 +24,28 @@ from __future__ import annotations
 import asyncio
 import random
 import secrets
-from collections.abc import Callable, Collection
+from collections.abc import Callable, Collection, Sequence
 
 import engine
 from bot.game.core import GameCore, MayHost, Place, Reply, Where, nobody_hosts, reply, rule
-from bot.game.messages.notifier import Notifier
+from bot.game.messages.notifier import Markup, Notifier
 from bot.game.panel.live import HostPanel
 from bot.game.panel.view import HostDesk, HostView, countdown
 from bot.game.restore import Restorer
-from bot.game.rooms.day import DayService
-from bot.game.rooms.deal import DealService
-from bot.game.rooms.fouls import FoulDesk
-from bot.game.rooms.friends import FriendOrders
-from bot.game.rooms.guests import EveningGuests
-from bot.game.rooms.host import HostControls
-from bot.game.rooms.lobby import LobbyService, Topics
-from bot.game.rooms.night import NightService
-from bot.game.rooms.results import Results
+from bot.game.rooms.day import DayRoom
+from bot.game.rooms.deal import DealRoom
+from bot.game.rooms.fouls import FoulsRoom
+from bot.game.rooms.friends import FriendsRoom
+from bot.game.rooms.guests import GuestsRoom
+from bot.game.rooms.host import HostRoom
+from bot.game.rooms.lobby import LobbyRoom, Topics
+from bot.game.rooms.night import NightRoom
+from bot.game.rooms.results import ResultsRoom
 from bot.game.timers import Clock, Deadlines, utc_now
+from engine import FoulReason, Role
 from record.table import GameTimers, Stage, Table
 from storage.db import Database
+from storage.models import Player
 from views.i18n import Translator
 
 __all__ = ["GameService", "HostView", "Place", "Reply", "Topics", "Where", "reply", "rule"]
@@ -76,76 +78,173 @@ class GameService:
             may_host=may_host, clock=clock, default_locale=default_locale,
             bot_username=bot_username, rng=rng or secrets.SystemRandom(), new_seed=new_seed,
             zone=zone)
-        self.results = Results(core, pages_url)
-        self.lobby = LobbyService(core, topics)
+        self.results = ResultsRoom(core, pages_url)
+        self.lobby = LobbyRoom(core, topics)
         self.lobby.ttl = lobby_ttl
-        self.friends = FriendOrders(core)
-        self.guests = EveningGuests(core, self.lobby)
-        self.dealer = DealService(core, self.lobby, self.friends)
-        self.night = NightService(core, self.results)
-        self.day = DayService(core, self.results)
-        self.host = HostControls(core, self.results, self.night, self.day,
-                                 lambda table, now: countdown(core, table, now).left)
-        self.whistle = FoulDesk(core, self.host)
+        self.friends = FriendsRoom(core)
+        self.guests = GuestsRoom(core, self.lobby)
+        self.dealer = DealRoom(core, self.lobby, self.friends)
+        self.night = NightRoom(core, self.results)
+        self.day = DayRoom(core, self.results)
+        self.host = HostRoom(core, self.results, self.night, self.day,
+                             lambda table, now: countdown(core, table, now).left)
+        self.fouls = FoulsRoom(core, self.host)
         self.restorer = Restorer(core, self.results, self.lobby, self.dealer, self.night,
                                  self.day)
         self._background: set[asyncio.Task[None]] = set()
-
-        # The lobby
-        self.join_link = self.lobby.join_link
-        self.join = self.lobby.join
-        self.join_hook = self.lobby.join_hook
-        self.leave = self.lobby.leave
-        self.reseat = self.lobby.reseat
-        self.add_offline = self.lobby.add_offline
-        self.consent = self.lobby.consent
-        self.host_left = self.lobby.host_left
-        self.unseat = self.lobby.unseat
-        self.invite = self.guests.invite
-        self.invite_at = self.guests.invite_at
-        self.check_in = self.guests.check_in
-        self.friend_menu = self.friends.friend_menu
-        self.friend_markup = self.friends.friend_markup
-        self.friend_choose = self.friends.friend_choose
-        self.friend_decide = self.friends.friend_decide
-        # The deal
-        self.parse_roles = self.dealer.parse_roles
-        self.roles_text = self.dealer.roles_text
-        self.composition = self.dealer.composition
-        self.set_fate_mode = self.dealer.set_fate_mode
-        self.deal = self.dealer.deal
-        self.my_role = self.dealer.my_role
-        # The night
-        self.start_night = self.night.start_night
-        self.choose = self.night.choose
-        # The day
-        self.start_day = self.day.start_day
-        self.start_vote = self.day.start_vote
-        self.vote = self.day.vote
-        self.fate = self.day.fate
-        self.cancel = self.day.cancel
-        self.give_word = self.day.give_word
-        # The host's controls
-        self.status = self.host.status
-        self.technical_death = self.host.technical_death
-        self.pause = self.host.pause
-        self.resume = self.host.resume
-        self.extend = self.host.extend
-        self.end_game = self.host.end_game
-        self.refuse_blocked = self.host.refuse_blocked
-        # Fouls
-        self.foul = self.whistle.foul
-        self.undo_foul = self.whistle.undo
-        self.foul_offer = self.whistle.offer
         # The host's table (the panel, the Mini App): one read model, one action entry point
-        self.desk = HostDesk(core, self)
-        self.host_view = self.desk.view
-        self.host_act = self.desk.act
+        self.desk = HostDesk(core, lobby=self.lobby, guests=self.guests, deal=self.dealer,
+                             night=self.night, day=self.day, host=self.host, fouls=self.fouls)
         # The host's live panel in private (off in service tests that count the host's messages)
         self.panel = HostPanel(core, self.desk, web_url)
         if panel:
             core.after_step = self.panel.refresh
 
+    # ------------------------------------------------------------------ the lobby
+    def join_link(self, game_id: int) -> str:
+        return self.lobby.join_link(game_id)
+
+    async def join(self, game_id: int, tg_id: int, account: Player | None = None) -> Reply:
+        return await self.lobby.join(game_id, tg_id, account)
+
+    async def join_hook(self, tg_id: int, game_id: int, locale: str) -> bool:
+        return await self.lobby.join_hook(tg_id, game_id, locale)
+
+    async def leave(self, game_id: int, tg_id: int) -> Reply:
+        return await self.lobby.leave(game_id, tg_id)
+
+    async def reseat(self, where: Where, user_id: int, nick: str, position: int) -> Reply:
+        return await self.lobby.reseat(where, user_id, nick, position)
+
+    async def add_offline(self, where: Where, user_id: int, nick: str, sex: str | None) -> Reply:
+        return await self.lobby.add_offline(where, user_id, nick, sex)
+
+    async def consent(self, game_id: int, tg_id: int, yes: bool) -> Reply:
+        return await self.lobby.consent(game_id, tg_id, yes)
+
+    async def host_left(self, chat_id: int, tg_id: int) -> None:
+        return await self.lobby.host_left(chat_id, tg_id)
+
+    async def unseat(self, where: Where, user_id: int, nick: str) -> Reply:
+        return await self.lobby.unseat(where, user_id, nick)
+
+    async def invite(self, game_id: int, user_id: int) -> Reply:
+        return await self.guests.invite(game_id, user_id)
+
+    async def invite_at(self, where: Where, user_id: int) -> Reply:
+        return await self.guests.invite_at(where, user_id)
+
+    async def check_in(self, game_id: int, evening_id: int, tg_id: int,
+                       account: Player | None = None) -> Reply:
+        return await self.guests.check_in(game_id, evening_id, tg_id, account)
+
+    async def friend_menu(self, tg_id: int) -> tuple[Table, list[int]]:
+        return await self.friends.friend_menu(tg_id)
+
+    def friend_markup(self, table: Table, seats: Sequence[int]) -> Markup:
+        return self.friends.friend_markup(table, seats)
+
+    async def friend_choose(self, game_id: int, tg_id: int, holder: int, announce: int) -> Reply:
+        return await self.friends.friend_choose(game_id, tg_id, holder, announce)
+
+    async def friend_decide(self, game_id: int, user_id: int, order_id: int, accept: bool) -> Reply:
+        return await self.friends.friend_decide(game_id, user_id, order_id, accept)
+
+    # ------------------------------------------------------------------ the deal
+    def parse_roles(self, text: str, locale: str) -> list[Role]:
+        return self.dealer.parse_roles(text, locale)
+
+    def roles_text(self, locale: str, cards: Sequence[Role]) -> str:
+        return self.dealer.roles_text(locale, cards)
+
+    async def composition(self, where: Where, user_id: int, text: str | None) -> Reply:
+        return await self.dealer.composition(where, user_id, text)
+
+    async def set_fate_mode(self, where: Where, user_id: int, by_host: bool) -> Reply:
+        return await self.dealer.set_fate_mode(where, user_id, by_host)
+
+    async def deal(self, where: Where, user_id: int) -> Reply:
+        return await self.dealer.deal(where, user_id)
+
+    async def my_role(self, tg_id: int) -> Reply:
+        return await self.dealer.my_role(tg_id)
+
+    # ------------------------------------------------------------------ the night
+    async def start_night(self, where: Where, user_id: int) -> Reply:
+        return await self.night.start_night(where, user_id)
+
+    async def choose(self, game_id: int, tg_id: int, step: int, target: int, *,
+                     for_seat: int | None = None) -> Reply:
+        return await self.night.choose(game_id, tg_id, step, target, for_seat=for_seat)
+
+    # ------------------------------------------------------------------ the day
+    async def start_day(self, where: Where, user_id: int) -> Reply:
+        return await self.day.start_day(where, user_id)
+
+    async def start_vote(self, where: Where, user_id: int) -> Reply:
+        return await self.day.start_vote(where, user_id)
+
+    async def vote(self, game_id: int, tg_id: int, step: int, target: int, *,
+                   for_seat: int | None = None) -> Reply:
+        return await self.day.vote(game_id, tg_id, step, target, for_seat=for_seat)
+
+    async def fate(self, game_id: int, user_id: int, step: int, target: int) -> Reply:
+        return await self.day.fate(game_id, user_id, step, target)
+
+    async def cancel(self, game_id: int, tg_id: int, step: int, *,
+                     for_seat: int | None = None) -> Reply:
+        return await self.day.cancel(game_id, tg_id, step, for_seat=for_seat)
+
+    async def give_word(self, where: Where, user_id: int, seat: int, by: int | None) -> Reply:
+        return await self.day.give_word(where, user_id, seat, by)
+
+    # ------------------------------------------------------------------ the host's controls
+    async def status(self, where: Where, user_id: int) -> Reply:
+        return await self.host.status(where, user_id)
+
+    async def technical_death(self, where: Where, user_id: int, seat: int) -> Reply:
+        return await self.host.technical_death(where, user_id, seat)
+
+    async def pause(self, where: Where, user_id: int) -> Reply:
+        return await self.host.pause(where, user_id)
+
+    async def resume(self, where: Where, user_id: int) -> Reply:
+        return await self.host.resume(where, user_id)
+
+    async def extend(self, where: Where, user_id: int, seconds: float) -> Reply:
+        return await self.host.extend(where, user_id, seconds)
+
+    async def end_game(self, where: Where, user_id: int) -> Reply:
+        return await self.host.end_game(where, user_id)
+
+    async def refuse_blocked(self, tg_id: int) -> bool:
+        return await self.host.refuse_blocked(tg_id)
+
+    # ------------------------------------------------------------------ fouls
+    async def foul(self, where: Where, user_id: int, seat: int,
+                   reason: FoulReason = FoulReason.OTHER, note: str | None = None, *,
+                   expect: int | None = None, confirm: bool = False) -> Reply:
+        return await self.fouls.foul(where, user_id, seat, reason, note, expect=expect,
+                                     confirm=confirm)
+
+    async def undo_foul(self, where: Where, user_id: int, number: int | None = None, *,
+                        confirm: bool = False) -> Reply:
+        return await self.fouls.undo(where, user_id, number, confirm=confirm)
+
+    async def foul_offer(self, game_id: int, user_id: int, number: int, accept: bool) -> Reply:
+        return await self.fouls.offer(game_id, user_id, number, accept)
+
+    # ------------------------------------------------------------------ the host's table
+    async def host_view(self, game_id: int, user_id: int) -> HostView:
+        """The host's table as the panel and the Mini App draw it (:mod:`bot.game.panel.view`)."""
+        return await self.desk.view(game_id, user_id)
+
+    async def host_act(self, game_id: int, user_id: int, action: str,
+                       arg: int | str | None = None, *, step: int | None = None) -> Reply:
+        """One of the host's actions, by the same room method as its typed command."""
+        return await self.desk.act(game_id, user_id, action, arg, step=step)
+
+    # ------------------------------------------------------------------ a restart
     async def restore(self, clubs: Collection[int] | None = None) -> list[int]:
         """The running games back after a restart or a takeover (:mod:`bot.game.restore`);
         a lobby's host is offered tonight's list again (its invitations are the database's)."""

@@ -22,7 +22,7 @@ from bot.errors import UserError
 from bot.game.core import GameCore, Reply
 from bot.game.panel.render import PAGES, PanelDrawing
 from bot.game.panel.view import HostDesk, HostView, build_view, legal_actions
-from bot.game.rooms.phase import PhaseService
+from bot.game.rooms.phase import Room
 from record.table import Table
 from storage.numbers import read_number
 
@@ -44,7 +44,7 @@ def seconds_left(deadline: datetime | None, now: datetime) -> int | None:
     return max(0, math.ceil((deadline - now).total_seconds()))
 
 
-class HostPanel(PhaseService):
+class HostPanel(Room):
     def __init__(self, core: GameCore, desk: HostDesk, web_url: str | None = None) -> None:
         super().__init__(core)
         self.desk = desk

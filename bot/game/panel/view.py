@@ -1,6 +1,6 @@
 """The host's view of a table and the host's actions on it: one read model (:class:`HostView`)
 and one entry point (:meth:`HostDesk.act`) shared by the private panel (``bot/game/panel/live.py``)
-and the Mini App (``web/``). An action is handed to the SAME service method its typed command
+and the Mini App (``web/``). An action is handed to the SAME room method its typed command
 calls, so a press and a command pass the same checks; :func:`legal_actions` asks the same
 predicates (``GameCore.can_start_phase``, the engine) to show only what may be done now.
 """
@@ -11,20 +11,22 @@ import contextlib
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from datetime import datetime, timedelta
-from typing import TYPE_CHECKING
 
 import engine
 from bot.errors import UserError
 from bot.game.core import GameCore, Reply, named_table
-from bot.game.rooms.guests import Tonight, tonight_of
-from bot.game.rooms.phase import PhaseService
+from bot.game.rooms.day import DayRoom
+from bot.game.rooms.deal import DealRoom
+from bot.game.rooms.fouls import FoulsRoom
+from bot.game.rooms.guests import GuestsRoom, Tonight, tonight_of
+from bot.game.rooms.host import HostRoom
+from bot.game.rooms.lobby import LobbyRoom
+from bot.game.rooms.night import NightRoom
+from bot.game.rooms.phase import Room
 from engine import FoulReason, Phase
 from engine.composition import MAX_PLAYERS, MIN_PLAYERS
 from record.table import CANCEL_DL, FATE_DL, MAFIA_DL, NIGHT_DL, TURN_DL, Stage, Table
 from storage.numbers import MAX_DIGITS, read_number
-
-if TYPE_CHECKING:
-    from bot.game.service import GameService
 
 EXTEND_SECONDS = 30  # the panel's "+30 s"
 PRESETS = ("club", "default")  # the club's saved composition for the table's size; the bot's
@@ -253,12 +255,14 @@ def build_view(core: GameCore, table: Table,
         table=named_table(table), tonight=tonight_of(core, table))
 
 
-class HostDesk(PhaseService):
+class HostDesk(Room):
     """``host_view`` and ``host_act``: the host's table, for the panel and the Mini App."""
 
-    def __init__(self, core: GameCore, games: GameService) -> None:
+    def __init__(self, core: GameCore, *, lobby: LobbyRoom, guests: GuestsRoom, deal: DealRoom,
+                 night: NightRoom, day: DayRoom, host: HostRoom, fouls: FoulsRoom) -> None:
         super().__init__(core)
-        self.games = games
+        self.lobby, self.guests, self.deal = lobby, guests, deal
+        self.night, self.day, self.host, self.fouls = night, day, host, fouls
 
     async def presets(self, table: Table) -> dict[str, tuple[str, ...]]:
         """The compositions the lobby's host may pick for its current size."""
@@ -287,7 +291,7 @@ class HostDesk(PhaseService):
         """Do ``action`` for the host. ``step``, the one the button was drawn at, does not
         matter: an action legal now is done, one that is not is stale (the host's second
         press of "night" is refused; "pause" pressed on the panel still drawn before the
-        night began pauses the night). Each action calls the service method of its typed
+        night began pauses the night). Each action calls the room method of its typed
         command, which checks again."""
         table = self._table(game_id, user_id)
         if action not in legal_actions(self.core, table):
@@ -299,27 +303,27 @@ class HostDesk(PhaseService):
 
     def _actions(self) -> dict[str, Callable[[Table, int, int | str | None],
                                              Awaitable[Reply]]]:
-        g = self.games
+        night, day, host, deal = self.night, self.day, self.host, self.deal
         return {
-            "night": lambda t, u, a: g.start_night(t.chat_id, u),
-            "day": lambda t, u, a: g.start_day(t.chat_id, u),
-            "vote": lambda t, u, a: g.start_vote(t.chat_id, u),
-            "pause": lambda t, u, a: g.pause(t.chat_id, u),
-            "resume": lambda t, u, a: g.resume(t.chat_id, u),
-            "extend": lambda t, u, a: g.extend(t.chat_id, u, float(
+            "night": lambda t, u, a: night.start_night(t.chat_id, u),
+            "day": lambda t, u, a: day.start_day(t.chat_id, u),
+            "vote": lambda t, u, a: day.start_vote(t.chat_id, u),
+            "pause": lambda t, u, a: host.pause(t.chat_id, u),
+            "resume": lambda t, u, a: host.resume(t.chat_id, u),
+            "extend": lambda t, u, a: host.extend(t.chat_id, u, float(
                 EXTEND_SECONDS if a is None else _number(a))),
-            "tech": lambda t, u, a: g.technical_death(t.chat_id, u, _number(a)),
-            "end": lambda t, u, a: g.end_game(t.chat_id, u),
-            "fate": lambda t, u, a: g.fate(t.game_id, u, t.step, _number(a)),
-            "fate_mode": lambda t, u, a: g.set_fate_mode(t.chat_id, u, a == "host"),
-            "deal": lambda t, u, a: g.deal(t.chat_id, u),
-            "invite": lambda t, u, a: g.invite(t.game_id, u),
+            "tech": lambda t, u, a: host.technical_death(t.chat_id, u, _number(a)),
+            "end": lambda t, u, a: host.end_game(t.chat_id, u),
+            "fate": lambda t, u, a: day.fate(t.game_id, u, t.step, _number(a)),
+            "fate_mode": lambda t, u, a: deal.set_fate_mode(t.chat_id, u, a == "host"),
+            "deal": lambda t, u, a: deal.deal(t.chat_id, u),
+            "invite": lambda t, u, a: self.guests.invite(t.game_id, u),
             "preset": self._preset,
             "seat": self._seat,
             "unseat": self._unseat,
             "speak": self._speak,
             "foul": self._foul,
-            "unfoul": lambda t, u, a: g.undo_foul(t.chat_id, u, _number(a)),
+            "unfoul": lambda t, u, a: self.fouls.undo(t.chat_id, u, _number(a)),
         }
 
     async def _foul(self, table: Table, user_id: int, arg: int | str | None) -> Reply:
@@ -328,28 +332,28 @@ class HostDesk(PhaseService):
         seat, reason, number = [*str(arg).split(":"), "", ""][:3]
         if reason not in FOUL_REASONS:
             raise UserError("game.stale")
-        return await self.games.foul(table.chat_id, user_id, _number(seat), FoulReason(reason),
-                                     expect=_number(number))
+        return await self.fouls.foul(table.chat_id, user_id, _number(seat), FoulReason(reason),
+                                    expect=_number(number))
 
     async def _preset(self, table: Table, user_id: int, arg: int | str | None) -> Reply:
         cards = (await self.presets(table)).get(str(arg))
         if cards is None:
             raise UserError("game.stale")
-        return await self.games.composition(table.chat_id, user_id, ", ".join(cards))
+        return await self.deal.composition(table.chat_id, user_id, ", ".join(cards))
 
     async def _unseat(self, table: Table, user_id: int, arg: int | str | None) -> Reply:
         """``arg`` the seat: its player leaves the table before the deal (``/unseat NICK``)."""
         seat = _number(arg)
         if seat not in table.seats:
             raise UserError("game.stale")
-        return await self.games.unseat(table.chat_id, user_id, table.name(seat))
+        return await self.lobby.unseat(table.chat_id, user_id, table.name(seat))
 
     async def _speak(self, table: Table, user_id: int, arg: int | str | None) -> Reply:
         """``arg`` "SEAT" (the floor from the host) or "SEAT:FROM" (FROM gives its time):
         ``/speak SEAT [FROM]``."""
         seat, _, by = str(arg).partition(":")
-        return await self.games.give_word(table.chat_id, user_id, _number(seat),
-                                          _number(by) if by else None)
+        return await self.day.give_word(table.chat_id, user_id, _number(seat),
+                                        _number(by) if by else None)
 
     async def _seat(self, table: Table, user_id: int, arg: int | str | None) -> Reply:
         """``arg`` "FROM:TO": the player at seat FROM moves to seat TO (``/seat NICK TO``)."""
@@ -357,7 +361,7 @@ class HostDesk(PhaseService):
         seat, to = _number(src), _number(dst)
         if seat not in table.seats:
             raise UserError("game.stale")
-        return await self.games.reseat(table.chat_id, user_id, table.name(seat), to)
+        return await self.lobby.reseat(table.chat_id, user_id, table.name(seat), to)
 
 
 def _number(arg: int | str | None) -> int:

@@ -12,8 +12,8 @@ from bot.errors import UserError
 from bot.game.callbacks import FateCb, cancel_data, vote_data
 from bot.game.core import GameCore, Reply, Where, reply, rule, secs
 from bot.game.messages.notifier import button, rows
-from bot.game.rooms.phase import PhaseService
-from bot.game.rooms.results import Results
+from bot.game.rooms.phase import Room
+from bot.game.rooms.results import ResultsRoom
 from engine import Audience, AudienceKind, Phase, RuleViolation
 from engine.roles import LAWYER_ROLES
 from record.events import (
@@ -36,10 +36,10 @@ EVERYONE = Audience(AudienceKind.EVERYONE)
 BOARD_EDIT_GAP = 6.0
 
 
-class DayService(PhaseService):
+class DayRoom(Room):
     """A day from ``/vote`` to ``day_resolved``; owns the turn, fate and Lawyers' deadlines."""
 
-    def __init__(self, core: GameCore, results: Results) -> None:
+    def __init__(self, core: GameCore, results: ResultsRoom) -> None:
         super().__init__(core)
         self.results = results
         core.on_expiry(TURN_DL, self._turn_over)

@@ -9,9 +9,9 @@ from typing import Any
 import engine
 from bot.errors import UserError
 from bot.game.core import GameCore, Reply, Where, reply, rule
-from bot.game.rooms.friends import FriendOrders
-from bot.game.rooms.lobby import LobbyService
-from bot.game.rooms.phase import PhaseService
+from bot.game.rooms.friends import FriendsRoom
+from bot.game.rooms.lobby import LobbyRoom
+from bot.game.rooms.phase import Room
 from engine import CompositionError, Role, RuleViolation
 from engine.composition import MAX_PLAYERS
 from record.events import Composition, Deal, DealAnnounced, DealtSeat, FateMode
@@ -24,10 +24,10 @@ from views.i18n import Translator
 log = logging.getLogger("bot.game")
 
 
-class DealService(PhaseService):
+class DealRoom(Room):
     """The cards: composition, shoot-out mode, the committed deal, each player's card."""
 
-    def __init__(self, core: GameCore, lobby: LobbyService, friends: FriendOrders) -> None:
+    def __init__(self, core: GameCore, lobby: LobbyRoom, friends: FriendsRoom) -> None:
         super().__init__(core)
         self.lobby = lobby
         self.friends = friends

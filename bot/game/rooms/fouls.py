@@ -20,8 +20,8 @@ from bot.errors import UserError
 from bot.game.callbacks import FoulOfferCb
 from bot.game.core import GameCore, Place, Reply, Where, reply, rule
 from bot.game.messages.notifier import button, rows
-from bot.game.rooms.host import HostControls
-from bot.game.rooms.phase import PhaseService
+from bot.game.rooms.host import HostRoom
+from bot.game.rooms.phase import Room
 from engine import Foul, FoulReason, RuleViolation
 from record.events import FoulCalled, FoulOfferClosed, FoulUndone
 from record.table import Table
@@ -56,10 +56,10 @@ def parse_reason(text: str) -> tuple[FoulReason, str | None]:
     return found, rest or None
 
 
-class FoulDesk(PhaseService):
+class FoulsRoom(Room):
     """Fouls, fines and their undoing; the Nth foul's offer of the technical death."""
 
-    def __init__(self, core: GameCore, host: HostControls) -> None:
+    def __init__(self, core: GameCore, host: HostRoom) -> None:
         super().__init__(core)
         self.host = host
 

@@ -11,13 +11,13 @@ from bot.errors import UserError
 from bot.game.callbacks import FriendAcceptCb, FriendCb
 from bot.game.core import Reply, reply, rule
 from bot.game.messages.notifier import Markup, button, rows
-from bot.game.rooms.phase import PhaseService
+from bot.game.rooms.phase import Room
 from engine import RuleViolation
 from record.table import Stage, Table
 from storage.errors import InvalidOrder, UnknownOrder
 
 
-class FriendOrders(PhaseService):
+class FriendsRoom(Room):
     """"Давай дружить" orders, placed and decided before the deal."""
 
     def spouses(self, table: Table, players: dict[int, Any]) -> dict[int, int]:

@@ -7,7 +7,7 @@ many as the evening seats at a table, in the list's order, each in private with 
 here»; the press seats the player (the lobby's own join, every check of it) and marks the
 check-in. The list has the first claim on the seats: a walk-in never shrinks the invitation
 (only the list's own players at the table count against it), and while invited players are
-on their way a walk-in does not take the seats held for them (:meth:`EveningGuests.hold`).
+on their way a walk-in does not take the seats held for them (:meth:`GuestsRoom.hold`).
 Several tables: each invites the next ones, a player invited to one open lobby is not
 invited to another (the evening's row lock, ``storage/repos/evenings.py``). The list is read
 again at a restart (``GameService.restore``): the invitations and holds are the database's.
@@ -22,8 +22,8 @@ from bot.errors import UserError
 from bot.game.callbacks import CheckInCb
 from bot.game.core import GameCore, Reply, Where, reply
 from bot.game.messages.notifier import button, rows
-from bot.game.rooms.lobby import LobbyService
-from bot.game.rooms.phase import PhaseService
+from bot.game.rooms.lobby import LobbyRoom
+from bot.game.rooms.phase import Room
 from engine.composition import MAX_PLAYERS
 from record.table import Stage, Table
 from storage.models import (
@@ -97,8 +97,8 @@ def tonight_of(core: GameCore, table: Table) -> Tonight | None:
                    tuple(s.name for s in here), more)
 
 
-class EveningGuests(PhaseService):
-    def __init__(self, core: GameCore, lobby: LobbyService) -> None:
+class GuestsRoom(Room):
+    def __init__(self, core: GameCore, lobby: LobbyRoom) -> None:
         super().__init__(core)
         self.lobby = lobby
         lobby.hold = self.hold

@@ -9,10 +9,10 @@ from datetime import datetime, timedelta
 import engine
 from bot.errors import UserError
 from bot.game.core import GameCore, Reply, Where, named_table, reply, rule, secs
-from bot.game.rooms.day import DayService
-from bot.game.rooms.night import NightService
-from bot.game.rooms.phase import PhaseService
-from bot.game.rooms.results import Results
+from bot.game.rooms.day import DayRoom
+from bot.game.rooms.night import NightRoom
+from bot.game.rooms.phase import Room
+from bot.game.rooms.results import ResultsRoom
 from engine import RuleViolation
 from record.events import Aborted, Deadlines, Extend, MafiaLocked, Pause, Resume, Tech, VerdictReset
 from record.table import TURN_DL, Stage, Table
@@ -26,11 +26,11 @@ MAX_EXTEND = 3600  # seconds: the most one /extend adds
 PhaseLeft = Callable[[Table, datetime], float | None]
 
 
-class HostControls(PhaseService):
+class HostRoom(Room):
     """What the host does to a running game besides moving it on."""
 
-    def __init__(self, core: GameCore, results: Results, night: NightService,
-                 day: DayService, phase_left: PhaseLeft) -> None:
+    def __init__(self, core: GameCore, results: ResultsRoom, night: NightRoom,
+                 day: DayRoom, phase_left: PhaseLeft) -> None:
         super().__init__(core)
         self.results = results
         self.night = night

@@ -13,7 +13,7 @@ from bot.errors import UserError, explain
 from bot.game.callbacks import ConsentCb, LobbyCb
 from bot.game.core import GameCore, Place, Reply, Where, reply, secs
 from bot.game.messages.notifier import Markup, button, rows
-from bot.game.rooms.phase import PhaseService
+from bot.game.rooms.phase import Room
 from bot.locks import KeyedLocks
 from engine.composition import MAX_PLAYERS
 from record.events import (
@@ -59,7 +59,7 @@ class NoTopics:
         return None
 
 
-class LobbyService(PhaseService):
+class LobbyRoom(Room):
     """Seats before the deal; "Давай дружить" orders are placed and decided here."""
 
     def __init__(self, core: GameCore, topics: Topics | None = None) -> None:

@@ -10,17 +10,17 @@ from bot.errors import UserError
 from bot.game.callbacks import night_data
 from bot.game.core import GameCore, Reply, Where, reply, rule, secs
 from bot.game.messages.notifier import Markup, button, rows
-from bot.game.rooms.phase import PhaseService
-from bot.game.rooms.results import Results
+from bot.game.rooms.phase import Room
+from bot.game.rooms.results import ResultsRoom
 from engine import Phase, RuleViolation
 from record.events import Choice, MafiaLocked, NightResolved, NightStart
 from record.table import MAFIA_DL, NIGHT_DL, Stage, Table
 
 
-class NightService(PhaseService):
+class NightRoom(Room):
     """A night from ``/night`` to ``night_resolved``; owns the night and Mafia deadlines."""
 
-    def __init__(self, core: GameCore, results: Results) -> None:
+    def __init__(self, core: GameCore, results: ResultsRoom) -> None:
         super().__init__(core)
         self.results = results
         core.on_expiry(NIGHT_DL, self._night_over)

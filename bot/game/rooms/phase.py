@@ -8,7 +8,7 @@ from bot.game.timers import Clock, Deadlines
 from record.table import GameTimers, Table
 
 
-class PhaseService:
+class Room:
     """A room of the evening on the shared core: the core's tools under short names."""
 
     def __init__(self, core: GameCore) -> None:

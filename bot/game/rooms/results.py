@@ -1,7 +1,7 @@
 """Announcing a result: engine events, the dead's last words, what comes next, and the end.
 
-A night, a day or a technical death resolves into a :data:`Result`; :meth:`Results.announce`
-sends it and logs ``announced``. When the game is over, :meth:`Results.finish` posts the points,
+A night, a day or a technical death resolves into a :data:`Result`; :meth:`ResultsRoom.announce`
+sends it and logs ``announced``. When the game is over, :meth:`ResultsRoom.finish` posts the points,
 reveals the deal and writes the ledger once, with the achievements its players earned told in
 the same transaction; ``/endgame`` reveals the deal too.
 """
@@ -18,7 +18,7 @@ import engine
 from bot.delivery.payload import send_payload
 from bot.game.core import GameCore, secs
 from bot.game.messages.pictures import table_picture
-from bot.game.rooms.phase import PhaseService
+from bot.game.rooms.phase import Room
 from record.events import Announced, LastWord, LastWordOver
 from record.posts import Post
 from record.table import Result, Stage, Table
@@ -32,7 +32,7 @@ if TYPE_CHECKING:
     from views.picture import TableView
 
 
-class Results(PhaseService):
+class ResultsRoom(Room):
     """What a resolution announces, and the end of the game (``/endgame`` reveals too)."""
 
     def __init__(self, core: GameCore, pages_url: str | None = None) -> None:
@@ -202,7 +202,7 @@ class Results(PhaseService):
                 for p in game))
 
     async def finish(self, table: Table) -> None:
-        """Results, the seed, the points (once), first-day-killed marks, games played."""
+        """ResultsRoom, the seed, the points (once), first-day-killed marks, games played."""
         self.core.disarm(table)
         game = table.game
         totals: dict[int, list[engine.LedgerEntry]] = {}
