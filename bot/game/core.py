@@ -14,7 +14,6 @@ import logging
 import random
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
-from contextvars import ContextVar
 from dataclasses import dataclass, fields, replace
 from datetime import date, datetime, timedelta
 from functools import partial
@@ -63,10 +62,6 @@ async def nobody_hosts(user_id: int, chat_id: int) -> bool:
     """The default: only a caller that checked already (``is_admin``) opens a table."""
     return False
 """What a phase does when one of its deadlines fires (called under the game's lock)."""
-
-# the game whose step under way the host took (checked as the host inside it): the host's panel
-# is redrawn at once after the host's own step, not a throttle's gap later
-_host_step: ContextVar[int | None] = ContextVar("host_step", default=None)
 
 
 def rule(error: RuleViolation | CompositionError) -> UserError:
@@ -160,9 +155,12 @@ class GameCore:
         # a step that changed the lobby's seats: its table and the seats before it
         self._seats: dict[int, tuple[Table, dict[int, SeatInfo]]] = {}
         self._changes: dict[int, GameChange] = {}  # game -> its row's change in this step
+        # the games whose step under way the host took (:meth:`step_by_host`)
+        self._by_host: set[int] = set()
         self.writes = StepWriter(db, lambda: self.notifier.sender)
-        # what every step that went through ends with (the host's panel follows the table)
-        self.after_step: Callable[[Table], Awaitable[None]] | None = None
+        # what every step that went through ends with (the host's panel follows the table),
+        # told whether the step was the host's own (:meth:`step_by_host`)
+        self.after_step: Callable[[Table, bool], Awaitable[None]] | None = None
 
     # ------------------------------------------------------------------ the running games
     def add(self, table: Table) -> None:
@@ -194,7 +192,6 @@ class GameCore:
         try:
             async with self.locks.hold(game_id):
                 token = self.notifier.begin()
-                by_host = _host_step.set(None)
                 self._staged[game_id] = []
                 table = self.tables.get(game_id)
                 # every line the step logs names its game and club (a timer's too)
@@ -203,7 +200,7 @@ class GameCore:
                     yield
                     if table is not None and self.after_step is not None:
                         try:
-                            await self.after_step(table)
+                            await self.after_step(table, game_id in self._by_host)
                         except Exception:  # the panel never undoes the step it follows
                             log.exception("after the step of game %s", table.game_id)
                     if table is not None and not table.open:
@@ -215,8 +212,8 @@ class GameCore:
                         self._staged.pop(game_id, None)
                         self._seats.pop(game_id, None)
                         self._changes.pop(game_id, None)
+                        self._by_host.discard(game_id)
                         self.notifier.end(token)
-                        _host_step.reset(by_host)
                         unbind(logged)
         except BaseException:
             if written is not None:  # the step's own error is what its caller hears
@@ -311,15 +308,18 @@ class GameCore:
                 return table
         return None
 
-    def require_host(self, table: Table, user_id: int) -> None:
+    @staticmethod
+    def require_host(table: Table, user_id: int) -> None:
+        """Only the table's host may do this (a check, nothing more)."""
         if user_id != table.host_id:
             raise UserError("game.not_host")
-        _host_step.set(table.game_id)
 
-    @staticmethod
-    def host_step(table: Table) -> bool:
-        """Whether the step under way is the host's own (a press, a command, the Mini App)."""
-        return _host_step.get() == table.game_id
+    def step_by_host(self, table: Table, user_id: int) -> None:
+        """Inside a step of ``table`` (under its lock): only its host may take it, and the step
+        is the host's own (a press, a command, the Mini App), which :attr:`after_step` is told:
+        the host's panel is redrawn at once after it, not a throttle's gap later."""
+        self.require_host(table, user_id)
+        self._by_host.add(table.game_id)
 
     def require_seat(self, table: Table, tg_id: int) -> int:
         seat = table.seat_of(tg_id)
@@ -331,12 +331,12 @@ class GameCore:
 
     def acting_seat(self, table: Table, user_id: int, seat: int | None) -> int:
         """Whose press this is: the presser's own seat (``seat`` None), or the offline seat
-        named by the button, which only the host may press for."""
+        named by the button, which only the host may press for (in a step then the host's own)."""
         if seat is None:
             return self.require_seat(table, user_id)
         if user_id != table.host_id or not table.is_offline(seat):
             raise UserError("seats.not_yours")
-        self.require_host(table, user_id)  # the host's own press, for an offline seat
+        self.step_by_host(table, user_id)  # the host's own press, for an offline seat
         return seat
 
     async def record(self, table: Table, event: Event) -> Result | None:

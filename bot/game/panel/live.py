@@ -62,8 +62,9 @@ class HostPanel(Room):
     def ref(self, table: Table) -> str | None:
         return self.refs.get(table.game_id)
 
-    async def refresh(self, table: Table) -> None:
-        """The end of a step of ``table``: the panel follows (called under the game's lock)."""
+    async def refresh(self, table: Table, by_host: bool = False) -> None:
+        """The end of a step of ``table``: the panel follows (called under the game's lock);
+        after the host's own step (``by_host``) at once, else at most once a gap."""
         game_id = table.game_id
         host = table.host_id
         locale = self.core.locale_of(host)
@@ -114,7 +115,7 @@ class HostPanel(Room):
             # the host's own press is answered by the panel at once; others' changes (the
             # players' choices, a deadline) at most once a gap
             await self.notifier.edit(host, ref, text, markup=markup, throttle=0.0 if
-                                     self.core.host_step(table) else PANEL_EDIT_GAP)
+                                     by_host else PANEL_EDIT_GAP)
 
     def _arm_tick(self, table: Table, at: datetime | None) -> None:
         """The countdown's next step: a step of the game with nothing in it at ``at`` (its end
@@ -150,7 +151,7 @@ class HostPanel(Room):
             if seat and read_number(seat) is None:  # a forged button's "tech.²"
                 raise UserError("game.stale")
             async with self.core.lock(game_id):  # the step's end draws the page
-                self.core.require_host(table, user_id)
+                self.core.step_by_host(table, user_id)
                 self.modes[game_id] = arg
             return None
         self.modes[game_id] = "main"
@@ -160,7 +161,7 @@ class HostPanel(Room):
         except UserError:
             if game_id in self.core.tables:
                 async with self.core.lock(game_id):
-                    self.core.require_host(table, user_id)  # the main page again, at once
+                    self.core.step_by_host(table, user_id)  # the main page again, at once
             raise
 
     def unreachable(self, chat_id: int) -> None:

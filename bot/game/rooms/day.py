@@ -50,7 +50,7 @@ class DayRoom(Room):
         """``/day``: announce the day's talk (the vote starts with /vote)."""
         table = self.core.in_chat(where, user_id)
         async with self.core.lock(table.game_id):
-            self.core.require_host(table, user_id)
+            self.core.step_by_host(table, user_id)
             self.core.can_start_phase(table, Phase.DAY)
             if table.stage is Stage.DEALT:  # the game opens with a day
                 if table.day_first:
@@ -63,7 +63,7 @@ class DayRoom(Room):
     async def start_vote(self, where: Where, user_id: int) -> Reply:
         table = self.core.in_chat(where, user_id)
         async with self.core.lock(table.game_id):
-            self.core.require_host(table, user_id)
+            self.core.step_by_host(table, user_id)
             self.core.can_start_phase(table, Phase.DAY)
             order = engine.voters(table.game)
             await self.core.record(table, VoteStart(table.step + 1, tuple(order)))
@@ -288,7 +288,7 @@ class DayRoom(Room):
     async def fate(self, game_id: int, user_id: int, step: int, target: int) -> Reply:
         table = self.core.table(game_id)
         async with self.core.lock(game_id):
-            self.core.require_host(table, user_id)
+            self.core.step_by_host(table, user_id)
             self.core.expect(table, Stage.FATE, step)
             if target not in self.tally(table).tied:
                 raise UserError("game.rule.fate_not_tied")
@@ -337,7 +337,7 @@ class DayRoom(Room):
         """``/speak SEAT [FROM]``: a jailed player gets speaking time (given by another player)."""
         table = self.core.in_chat(where, user_id)
         async with self.core.lock(table.game_id):
-            self.core.require_host(table, user_id)
+            self.core.step_by_host(table, user_id)
             if not table.started:
                 raise UserError("game.deal.first")
             player = table.game.players.get(seat)

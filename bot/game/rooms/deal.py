@@ -107,7 +107,7 @@ class DealRoom(Room):
         table = self.core.in_chat(where, user_id)
         async with self.core.lock(table.game_id):
             if text:
-                self.core.require_host(table, user_id)
+                self.core.step_by_host(table, user_id)
                 if table.stage is not Stage.LOBBY:
                     raise UserError("game.join.closed")
                 cards = self.parse_roles(text, table.locale)
@@ -131,7 +131,7 @@ class DealRoom(Room):
     async def set_fate_mode(self, where: Where, user_id: int, by_host: bool) -> Reply:
         table = self.core.in_chat(where, user_id)
         async with self.core.lock(table.game_id):
-            self.core.require_host(table, user_id)
+            self.core.step_by_host(table, user_id)
             if table.stage not in (Stage.LOBBY, Stage.DEALT):
                 # as on the panel: a shoot-out's drawer never changes once the game has begun
                 raise UserError("game.fate.too_late")
@@ -143,7 +143,7 @@ class DealRoom(Room):
     async def deal(self, where: Where, user_id: int) -> Reply:
         table = self.core.in_chat(where, user_id)
         async with self.core.lock(table.game_id):
-            self.core.require_host(table, user_id)
+            self.core.step_by_host(table, user_id)
             if table.stage is not Stage.LOBBY:
                 raise UserError("game.deal.already")
             seats = sorted(table.seats)

@@ -117,7 +117,7 @@ class FoulsRoom(Room):
         the host in private (a typed command, whose answer is no popup)."""
         table = self.hosted(where, user_id)
         async with self.core.lock(table.game_id):
-            self.core.require_host(table, user_id)
+            self.core.step_by_host(table, user_id)
             if not table.started:
                 raise UserError("game.deal.first")
             if seat not in table.seats:
@@ -221,7 +221,7 @@ class FoulsRoom(Room):
         seat: it no longer counts and its fine comes back as a reversing row."""
         table = self.hosted(where, user_id)
         async with self.core.lock(table.game_id):
-            self.core.require_host(table, user_id)
+            self.core.step_by_host(table, user_id)
             if not table.started:
                 raise UserError("game.deal.first")
             fouls = table.game.fouls

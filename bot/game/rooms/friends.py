@@ -105,7 +105,7 @@ class FriendsRoom(Room):
                             ) -> Reply:
         table = self.core.table(game_id)
         async with self.core.lock(game_id):
-            self.core.require_host(table, user_id)
+            self.core.step_by_host(table, user_id)
             if table.stage is not Stage.LOBBY:
                 raise UserError("game.friend.too_late")
             orders = {o.id: o for o in await self.db.immunity.for_game(game_id)}

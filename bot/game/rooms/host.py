@@ -41,7 +41,7 @@ class HostRoom(Room):
     async def technical_death(self, where: Where, user_id: int, seat: int) -> Reply:
         table = self.core.in_chat(where, user_id)
         async with self.core.lock(table.game_id):
-            self.core.require_host(table, user_id)
+            self.core.step_by_host(table, user_id)
             if not table.started:
                 raise UserError("game.deal.first")
             if seat not in table.seats:
@@ -114,7 +114,7 @@ class HostRoom(Room):
     async def pause(self, where: Where, user_id: int) -> Reply:
         table = self.core.in_chat(where, user_id)
         async with self.core.lock(table.game_id):
-            self.core.require_host(table, user_id)
+            self.core.step_by_host(table, user_id)
             if table.paused:
                 raise UserError("game.pause.already")
             if not table.started:
@@ -131,7 +131,7 @@ class HostRoom(Room):
     async def resume(self, where: Where, user_id: int) -> Reply:
         table = self.core.in_chat(where, user_id)
         async with self.core.lock(table.game_id):
-            self.core.require_host(table, user_id)
+            self.core.step_by_host(table, user_id)
             if not table.paused:
                 raise UserError("game.pause.not_paused")
             deadlines: Deadlines = {k: self.core.at(v) for k, v in table.remaining.items()}
@@ -146,7 +146,7 @@ class HostRoom(Room):
     async def extend(self, where: Where, user_id: int, seconds: float) -> Reply:
         table = self.core.in_chat(where, user_id)
         async with self.core.lock(table.game_id):
-            self.core.require_host(table, user_id)
+            self.core.step_by_host(table, user_id)
             if table.paused:
                 raise UserError("game.paused")
             if not 0 < seconds <= MAX_EXTEND:
@@ -166,7 +166,7 @@ class HostRoom(Room):
         the fouls stay on the record); the deal is revealed when there was one."""
         table = self.core.in_chat(where, user_id)
         async with self.core.lock(table.game_id):
-            self.core.require_host(table, user_id)
+            self.core.step_by_host(table, user_id)
             self.core.disarm(table)
             await self.core.record(table, Aborted())
             self.core.stage_change(table, GameChange(status=STATUS_ABORTED,

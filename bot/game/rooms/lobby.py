@@ -395,7 +395,7 @@ class LobbyRoom(Room):
     async def reseat(self, where: Where, user_id: int, nick: str, position: int) -> Reply:
         table = self.core.in_chat(where, user_id)
         async with self.core.lock(table.game_id):
-            self.core.require_host(table, user_id)
+            self.core.step_by_host(table, user_id)
             if table.stage is not Stage.LOBBY:
                 raise UserError("game.join.closed")
             player, seat = await self._seated(table, nick)
@@ -419,7 +419,7 @@ class LobbyRoom(Room):
         of its own instead (``create_guest``: no nickname of the network taken)."""
         table = self.core.in_chat(where, user_id)
         async with self.core.lock(table.game_id):
-            self.core.require_host(table, user_id)
+            self.core.step_by_host(table, user_id)
             if table.stage is not Stage.LOBBY:
                 raise UserError("game.join.closed")
             if len(table.seats) + len(table.asked) >= MAX_PLAYERS:
@@ -580,7 +580,7 @@ class LobbyRoom(Room):
         """``/unseat NICK``: the host takes a seat off the table before the deal."""
         table = self.core.in_chat(where, user_id)
         async with self.core.lock(table.game_id):
-            self.core.require_host(table, user_id)
+            self.core.step_by_host(table, user_id)
             if table.stage is not Stage.LOBBY:
                 raise UserError("game.join.closed")
             asked = await self.db.players.by_nickname(nick)

@@ -29,7 +29,7 @@ class NightRoom(Room):
     async def start_night(self, where: Where, user_id: int) -> Reply:
         table = self.core.in_chat(where, user_id)
         async with self.core.lock(table.game_id):
-            self.core.require_host(table, user_id)
+            self.core.step_by_host(table, user_id)
             self.core.can_start_phase(table, Phase.NIGHT)
             step = table.step + 1
             night = table.game.night_number + 1
