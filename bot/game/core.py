@@ -124,7 +124,6 @@ class GameCore:
         timers: GameTimers,
         may_host: MayHost,
         clock: Clock,
-        default_locale: str,
         bot_username: str,
         rng: random.Random,
         new_seed: Callable[[], bytes],
@@ -138,7 +137,6 @@ class GameCore:
         self.timers = timers
         self.may_host = may_host
         self.clock = clock
-        self.default_locale = default_locale
         self.bot_username = bot_username
         self.rng = rng
         self.new_seed = new_seed  # the deal's secret seed; tests inject a reproducible one
@@ -146,7 +144,6 @@ class GameCore:
         # a lobby's game -> the club's evening of tonight as last read (its host's panel
         # offers the list: bot/game/rooms/guests.py)
         self.tonight: dict[int, EveningList] = {}
-        self.locales: dict[int, str] = {}
         self.locks: KeyedLocks[int] = KeyedLocks()  # a game's steps, one at a time
         self._expiries: dict[str, Expiry] = {}
         self._postponed: set[tuple[int, str, int]] = set()  # (game, deadline, step)
@@ -181,9 +178,6 @@ class GameCore:
         self.tonight.pop(game_id, None)
 
     # ------------------------------------------------------------------ steps
-    def locale_of(self, tg_id: int) -> str:
-        return self.locales.get(tg_id, self.default_locale)
-
     @asynccontextmanager
     async def lock(self, game_id: int) -> AsyncIterator[None]:
         """One step of a game under its lock, written in one transaction after it and returning
@@ -371,11 +365,6 @@ class GameCore:
     def at(self, seconds: float) -> datetime:
         return self.clock() + timedelta(seconds=seconds)
 
-    async def load_player(self, tg_id: int) -> None:
-        player = await self.db.players.get(tg_id)
-        if player is not None and player.language:
-            self.locales[tg_id] = player.language
-
     def can_start_phase(self, table: Table, phase: Phase) -> None:
         if table.stage is Stage.LOBBY:
             raise UserError("game.deal.first")
@@ -410,45 +399,6 @@ class GameCore:
 
     def key(self, table: Table, name: str) -> str:
         return f"game{table.game_id}:{name}"
-
-    async def host_types(self, table: Table) -> bool:
-        """Whether the host runs the table by typed commands: the host's panel could not be
-        delivered (a host who never started the bot in private, or blocked it). The club's
-        posts then name the command that moves the game on; with a panel they say who does."""
-        return await self.db.outbox.refused(table.host_id, self.ref(table, "panel") + ":")
-
-    async def kept_prompt(self, table: Table, seat: int, chat_id: int, ref: str) -> bool:
-        """After a restart (another process's takeover too): whether the moment's prompt under
-        ``ref`` reached ``chat_id`` or is still queued (the outbox knows; after an earlier
-        restart, the one sent again). It is then the seat's open prompt, not sent again (a
-        player never gets the same buttons twice); False: send it again."""
-        kept = await self.db.outbox.kept_send(chat_id, ref)
-        if kept is None:
-            return False
-        table.memory.prompts[seat] = kept
-        return True
-
-    @staticmethod
-    def prompt_ref(table: Table, chat_id: int, ref: str, again: bool) -> str:
-        """A prompt's key; ``again`` (after a restart, when the old one never arrived: see
-        :meth:`kept_prompt`): a fresh one, and the old prompt is remembered so it loses its
-        buttons with the moment (its buttons work till then)."""
-        if not again:
-            return ref
-        table.memory.old_prompts.append((chat_id, ref))
-        return f"{ref}:r{table.seq}"
-
-    async def close_prompts(self, table: Table, key: str = "game.prompt_closed", *,
-                            own: tuple[int, str] | None = None, **kwargs: Any) -> None:
-        """The moment is over: every prompt still open loses its buttons and says what was
-        done (``key``); ``own``, a (chat, key): the prompts of the chat whose press ended the
-        moment say that instead («Вы отменили приговор»)."""
-        prompts = [(table.host_id if seat == 0 else table.chat_of(seat), ref)
-                   for seat, ref in sorted(table.memory.prompts.items())]
-        for chat, ref in [*prompts, *table.memory.old_prompts]:
-            said = own[1] if own is not None and chat == own[0] else key
-            await self.notifier.edit_private(chat, ref, said, **kwargs)
-        table.memory.prompts, table.memory.old_prompts = {}, []
 
     @staticmethod
     def ref(table: Table, *parts: object) -> str:

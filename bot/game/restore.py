@@ -7,6 +7,7 @@ import logging
 from collections.abc import Collection
 
 from bot.game.core import GameCore
+from bot.game.locales import Locales
 from bot.game.rooms.day import DayRoom
 from bot.game.rooms.deal import DealRoom
 from bot.game.rooms.lobby import LobbyRoom
@@ -23,9 +24,10 @@ log = logging.getLogger("bot.game")
 class Restorer(Room):
     """Runs once at startup (the dispatcher's, ``bot/wiring.py``), before any update is handled."""
 
-    def __init__(self, core: GameCore, results: ResultsRoom, lobby: LobbyRoom,
+    def __init__(self, core: GameCore, locales: Locales, results: ResultsRoom, lobby: LobbyRoom,
                  dealer: DealRoom, night: NightRoom, day: DayRoom) -> None:
         super().__init__(core)
+        self.locales = locales
         self.results = results
         self.lobby = lobby
         self.dealer = dealer
@@ -62,14 +64,14 @@ class Restorer(Room):
         table = Table(game.id, game.club_chat_id, game.host_id,
                       self.core.day_of(club, game.created_at),
                       number=game.table_no, thread=game.thread_id, own_topic=game.own_topic,
-                      locale=club.locale if club is not None else self.core.default_locale,
+                      locale=club.locale if club is not None else self.locales.default,
                       timers=self.core.club_timers(club), opened_at=game.created_at)
-        await self.core.load_player(game.host_id)
+        await self.locales.load_player(game.host_id)
         for seat in game.seats:
             player = await self.db.players.get(seat.tg_id)
             name = (player.nickname or player.display_name) if player else str(seat.tg_id)
             table.seats[seat.seat] = SeatInfo(seat.seat, seat.tg_id, name)
-            await self.core.load_player(seat.tg_id)
+            await self.locales.load_player(seat.tg_id)
         for event in await self.db.games.events(game_id):
             table.apply(decode(event.kind, event.payload), event.seq)
         return table

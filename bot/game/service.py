@@ -28,9 +28,11 @@ from collections.abc import Callable, Collection, Sequence
 
 import engine
 from bot.game.core import GameCore, MayHost, Place, Reply, Where, nobody_hosts, reply, rule
+from bot.game.locales import Locales
 from bot.game.messages.notifier import Markup, Notifier
 from bot.game.panel.live import HostPanel
 from bot.game.panel.view import HostDesk, HostView, countdown
+from bot.game.prompts import Prompts
 from bot.game.restore import Restorer
 from bot.game.rooms.day import DayRoom
 from bot.game.rooms.deal import DealRoom
@@ -75,28 +77,30 @@ class GameService:
     ) -> None:
         self.core = core = GameCore(
             db, notifier, deadlines, translator, timers=timers or GameTimers(),
-            may_host=may_host, clock=clock, default_locale=default_locale,
+            may_host=may_host, clock=clock,
             bot_username=bot_username, rng=rng or secrets.SystemRandom(), new_seed=new_seed,
             zone=zone)
-        self.results = ResultsRoom(core, pages_url)
-        self.lobby = LobbyRoom(core, topics)
+        self.locales = Locales(db, default_locale)  # the players' languages
+        self.prompts = Prompts(db, notifier)  # the moments' private prompts
+        self.results = ResultsRoom(core, self.prompts, pages_url)
+        self.lobby = LobbyRoom(core, self.locales, topics)
         self.lobby.ttl = lobby_ttl
         self.friends = FriendsRoom(core)
-        self.guests = GuestsRoom(core, self.lobby)
+        self.guests = GuestsRoom(core, self.locales, self.lobby)
         self.dealer = DealRoom(core, self.lobby, self.friends)
-        self.night = NightRoom(core, self.results)
-        self.day = DayRoom(core, self.results)
+        self.night = NightRoom(core, self.prompts, self.results)
+        self.day = DayRoom(core, self.prompts, self.results)
         self.host = HostRoom(core, self.results, self.night, self.day,
                              lambda table, now: countdown(core, table, now).left)
         self.fouls = FoulsRoom(core, self.host)
-        self.restorer = Restorer(core, self.results, self.lobby, self.dealer, self.night,
-                                 self.day)
+        self.restorer = Restorer(core, self.locales, self.results, self.lobby, self.dealer,
+                                 self.night, self.day)
         self._background: set[asyncio.Task[None]] = set()
         # The host's table (the panel, the Mini App): one read model, one action entry point
         self.desk = HostDesk(core, lobby=self.lobby, guests=self.guests, deal=self.dealer,
                              night=self.night, day=self.day, host=self.host, fouls=self.fouls)
         # The host's live panel in private (off in service tests that count the host's messages)
-        self.panel = HostPanel(core, self.desk, web_url)
+        self.panel = HostPanel(core, self.locales, self.desk, web_url)
         if panel:
             core.after_step = self.panel.refresh
 
@@ -303,4 +307,4 @@ class GameService:
         self.core.bot_username = name
 
     def locale_of(self, tg_id: int) -> str:
-        return self.core.locale_of(tg_id)
+        return self.locales.locale_of(tg_id)

@@ -20,6 +20,7 @@ from aiogram.types import InlineKeyboardMarkup
 
 from bot.errors import UserError
 from bot.game.core import GameCore, Reply
+from bot.game.locales import Locales
 from bot.game.panel.render import PAGES, PanelDrawing
 from bot.game.panel.view import HostDesk, HostView, build_view, legal_actions
 from bot.game.rooms.phase import Room
@@ -45,8 +46,10 @@ def seconds_left(deadline: datetime | None, now: datetime) -> int | None:
 
 
 class HostPanel(Room):
-    def __init__(self, core: GameCore, desk: HostDesk, web_url: str | None = None) -> None:
+    def __init__(self, core: GameCore, locales: Locales, desk: HostDesk,
+                 web_url: str | None = None) -> None:
         super().__init__(core)
+        self.locales = locales
         self.desk = desk
         self.drawing = PanelDrawing(core.tr, web_url)
         self.modes: dict[int, str] = {}  # game -> the page shown (memory: "main" after a restart)
@@ -67,7 +70,7 @@ class HostPanel(Room):
         after the host's own step (``by_host``) at once, else at most once a gap."""
         game_id = table.game_id
         host = table.host_id
-        locale = self.core.locale_of(host)
+        locale = self.locales.locale_of(host)
         if not table.open:
             ref = self.refs.pop(game_id, None)
             self.shown.pop(game_id, None)
@@ -183,6 +186,6 @@ class HostPanel(Room):
                     self.modes[table.game_id] = "main"
                     if old is not None:  # the old one loses its buttons
                         await self.notifier.edit(user_id, old, self.tr.t(
-                            self.core.locale_of(user_id), "panel.moved"))
+                            self.locales.locale_of(user_id), "panel.moved"))
                 return True
         return False

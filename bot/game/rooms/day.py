@@ -12,6 +12,7 @@ from bot.errors import UserError
 from bot.game.callbacks import FateCb, cancel_data, vote_data
 from bot.game.core import GameCore, Reply, Where, reply, rule, secs
 from bot.game.messages.notifier import button, rows
+from bot.game.prompts import Prompts
 from bot.game.rooms.phase import Room
 from bot.game.rooms.results import ResultsRoom
 from engine import Audience, AudienceKind, Phase, RuleViolation
@@ -39,8 +40,9 @@ BOARD_EDIT_GAP = 6.0
 class DayRoom(Room):
     """A day from ``/vote`` to ``day_resolved``; owns the turn, fate and Lawyers' deadlines."""
 
-    def __init__(self, core: GameCore, results: ResultsRoom) -> None:
+    def __init__(self, core: GameCore, prompts: Prompts, results: ResultsRoom) -> None:
         super().__init__(core)
+        self.prompts = prompts
         self.results = results
         core.on_expiry(TURN_DL, self._turn_over)
         core.on_expiry(FATE_DL, self._fate_over)
@@ -147,9 +149,9 @@ class DayRoom(Room):
         candidates = engine.vote_candidates(table.game, voter)
         offline = table.is_offline(voter)
         base = self.core.ref(table, f"s{table.step}", "vote", voter)
-        if again and await self.core.kept_prompt(table, voter, table.chat_of(voter), base):
+        if again and await self.prompts.kept_prompt(table, voter, table.chat_of(voter), base):
             return  # the voter has it (or will): not sent twice
-        ref = self.core.prompt_ref(table, table.chat_of(voter), base, again)
+        ref = self.prompts.prompt_ref(table, table.chat_of(voter), base, again)
         await self.notifier.to_seat(
             table, voter, "game.vote.prompt", seconds=secs(self.timers(table).vote_turn), ref=ref,
             markup=lambda loc: rows([
@@ -253,9 +255,9 @@ class DayRoom(Room):
     async def fate_prompt(self, table: Table, tied: Sequence[int], *, again: bool = False
                           ) -> None:
         base = self.core.ref(table, f"s{table.step}", "fate")
-        if again and await self.core.kept_prompt(table, 0, table.host_id, base):
+        if again and await self.prompts.kept_prompt(table, 0, table.host_id, base):
             return  # the host has it (or will): not sent twice
-        ref = self.core.prompt_ref(table, table.host_id, base, again)
+        ref = self.prompts.prompt_ref(table, table.host_id, base, again)
         table.memory.prompts[0] = ref  # seat 0: the host
         await self.notifier.private(
             table.host_id, "game.fate.ask", tied=self.notifier.seat_list(table, tied), ref=ref,
@@ -268,9 +270,9 @@ class DayRoom(Room):
                             again: bool = False) -> None:
         offline = table.is_offline(lawyer)
         base = self.core.ref(table, f"s{table.step}", "cancel", lawyer)
-        if again and await self.core.kept_prompt(table, lawyer, table.chat_of(lawyer), base):
+        if again and await self.prompts.kept_prompt(table, lawyer, table.chat_of(lawyer), base):
             return  # the Lawyer has it (or will): not sent twice
-        ref = self.core.prompt_ref(table, table.chat_of(lawyer), base, again)
+        ref = self.prompts.prompt_ref(table, table.chat_of(lawyer), base, again)
         table.memory.prompts[lawyer] = ref
         await self.notifier.to_seat(
             table, lawyer, "game.cancel.ask", ref=ref,
@@ -295,7 +297,7 @@ class DayRoom(Room):
             await self.core.record(table, Fate(target, "host"))
             self.deadlines.disarm(self.core.key(table, FATE_DL))
             # the draw's prompt says the lot, whether pressed there or on the panel
-            await self.core.close_prompts(table, "game.fate.drawn",
+            await self.prompts.close_prompts(table, "game.fate.drawn",
                                           who=self.notifier.seat(table, target))
             await self.after_votes(table)
             return reply("game.fate.accepted", who=self.notifier.seat(table, target))
@@ -320,12 +322,12 @@ class DayRoom(Room):
         self.core.disarm(table)
         condemned = table.condemned() if table.stage is Stage.CANCEL else None
         if condemned is None:
-            await self.core.close_prompts(table)
+            await self.prompts.close_prompts(table)
         elif cancel_by is None:  # the Lawyers' time ran out
-            await self.core.close_prompts(table, "game.cancel.expired",
+            await self.prompts.close_prompts(table, "game.cancel.expired",
                                           who=self.notifier.seat(table, condemned))
         else:
-            await self.core.close_prompts(
+            await self.prompts.close_prompts(
                 table, "game.cancel.done_other", own=(table.chat_of(cancel_by), "game.cancel.done"),
                 who=self.notifier.seat(table, condemned))
         result = await self.core.record(table, DayResolved(
@@ -377,7 +379,7 @@ class DayRoom(Room):
             tally = self.tally(table)
             seat = engine.draw_fate(tally.tied, self.core.rng)
             await self.core.record(table, Fate(seat, "bot"))
-            await self.core.close_prompts(table, "game.fate.bot_drew",
+            await self.prompts.close_prompts(table, "game.fate.bot_drew",
                                           who=self.notifier.seat(table, seat))
             await self.after_votes(table)
 

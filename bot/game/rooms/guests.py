@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from bot.errors import UserError
 from bot.game.callbacks import CheckInCb
 from bot.game.core import GameCore, Reply, Where, reply
+from bot.game.locales import Locales
 from bot.game.messages.notifier import button, rows
 from bot.game.rooms.lobby import LobbyRoom
 from bot.game.rooms.phase import Room
@@ -98,8 +99,9 @@ def tonight_of(core: GameCore, table: Table) -> Tonight | None:
 
 
 class GuestsRoom(Room):
-    def __init__(self, core: GameCore, lobby: LobbyRoom) -> None:
+    def __init__(self, core: GameCore, locales: Locales, lobby: LobbyRoom) -> None:
         super().__init__(core)
+        self.locales = locales
         self.lobby = lobby
         lobby.hold = self.hold
 
@@ -198,8 +200,8 @@ class GuestsRoom(Room):
     async def _invitation(self, table: Table, listed: EveningList, signup: SignUp,
                           club: str) -> None:
         tg_id = signup.tg_id
-        locale = signup.language or self.core.locale_of(tg_id)
-        self.core.locales.setdefault(tg_id, locale)
+        locale = signup.language or self.locales.locale_of(tg_id)
+        self.locales.known.setdefault(tg_id, locale)
         text = self.tr.t(locale, "evening.invitation", club=club, number=table.number,
                          game=table.game_id,
                          when=Safe(texts.starts(self.tr, locale, listed.evening)))

@@ -12,6 +12,7 @@ import engine
 from bot.errors import UserError, explain
 from bot.game.callbacks import ConsentCb, LobbyCb
 from bot.game.core import GameCore, Place, Reply, Where, reply, secs
+from bot.game.locales import Locales
 from bot.game.messages.notifier import Markup, button, rows
 from bot.game.rooms.phase import Room
 from bot.locks import KeyedLocks
@@ -62,8 +63,9 @@ class NoTopics:
 class LobbyRoom(Room):
     """Seats before the deal; "Давай дружить" orders are placed and decided here."""
 
-    def __init__(self, core: GameCore, topics: Topics | None = None) -> None:
+    def __init__(self, core: GameCore, locales: Locales, topics: Topics | None = None) -> None:
         super().__init__(core)
+        self.locales = locales
         self.topics: Topics = topics or NoTopics()
         # /newgame: a lock per club (opening a lobby writes its game's row: no other club's
         # opening or join waits for that); its tables are numbered under it
@@ -97,7 +99,7 @@ class LobbyRoom(Room):
             club = await self.db.clubs.get(chat_id)
             if club is None:
                 club = await self.db.clubs.ensure(chat_id, title=title,
-                                                  locale=self.core.default_locale)
+                                                  locale=self.locales.default)
             open_here = self.core.tables_in(chat_id)
             number = max((t.number for t in open_here), default=0) + 1
             thread, own = place.thread, False
@@ -122,7 +124,7 @@ class LobbyRoom(Room):
                           thread=thread, own_topic=own, locale=club.locale,
                           timers=self.core.club_timers(club), opened_at=now)
             self.core.add(table)
-            await self.core.load_player(user_id)
+            await self.locales.load_player(user_id)
         for other in sharing:  # from now on each table says its name
             async with self.core.lock(other.game_id):
                 if other.open and not other.named:
@@ -334,7 +336,7 @@ class LobbyRoom(Room):
         if not player.nickname:
             raise UserError("game.join.no_nick")
         if player.language:
-            self.core.locales[tg_id] = player.language
+            self.locales.known[tg_id] = player.language
         table = self.core.table(game_id)
         async with self.core.lock(game_id):
             if table.stage is not Stage.LOBBY:
@@ -504,7 +506,7 @@ class LobbyRoom(Room):
             raise UserError("seats.add.other_game", nick=name, game=other.game_id)
         await self.core.record(table, SeatAsked(player.tg_id, name))
         if player.language:
-            self.core.locales.setdefault(player.tg_id, player.language)
+            self.locales.known.setdefault(player.tg_id, player.language)
         host = await self.db.players.get(table.host_id)
         host_name = "?" if host is None else (host.nickname or host.display_name)
         club = await self.db.clubs.cached(table.chat_id)

@@ -10,6 +10,7 @@ from bot.errors import UserError
 from bot.game.callbacks import night_data
 from bot.game.core import GameCore, Reply, Where, reply, rule, secs
 from bot.game.messages.notifier import Markup, button, rows
+from bot.game.prompts import Prompts
 from bot.game.rooms.phase import Room
 from bot.game.rooms.results import ResultsRoom
 from engine import Phase, RuleViolation
@@ -20,8 +21,9 @@ from record.table import MAFIA_DL, NIGHT_DL, Stage, Table
 class NightRoom(Room):
     """A night from ``/night`` to ``night_resolved``; owns the night and Mafia deadlines."""
 
-    def __init__(self, core: GameCore, results: ResultsRoom) -> None:
+    def __init__(self, core: GameCore, prompts: Prompts, results: ResultsRoom) -> None:
         super().__init__(core)
+        self.prompts = prompts
         self.results = results
         core.on_expiry(NIGHT_DL, self._night_over)
         core.on_expiry(MAFIA_DL, self._mafia_window_over)
@@ -117,9 +119,9 @@ class NightRoom(Room):
                                             night=table.game.night_number + 1)
             return
         base = self.prompt_ref(table, seat)
-        if again and await self.core.kept_prompt(table, seat, table.chat_of(seat), base):
+        if again and await self.prompts.kept_prompt(table, seat, table.chat_of(seat), base):
             return  # the player has it (or will): the same buttons are not sent twice
-        ref = self.core.prompt_ref(table, table.chat_of(seat), base, again)
+        ref = self.prompts.prompt_ref(table, table.chat_of(seat), base, again)
         await self.notifier.to_seat(table, seat, key, markup=self._markup(table, seat),
                                     ref=ref, **self._kwargs(table, seat))
         table.memory.prompts[seat] = ref
@@ -178,7 +180,7 @@ class NightRoom(Room):
     async def resolve(self, table: Table) -> None:
         choices = table.valid_choices()
         self.core.disarm(table)
-        await self.core.close_prompts(table, "game.night.closed")
+        await self.prompts.close_prompts(table, "game.night.closed")
         result = await self.core.record(table, NightResolved(dict(sorted(choices.items()))))
         assert result is not None
         await self.results.announce(table, result)

@@ -18,6 +18,7 @@ import engine
 from bot.delivery.payload import send_payload
 from bot.game.core import GameCore, secs
 from bot.game.messages.pictures import table_picture
+from bot.game.prompts import Prompts
 from bot.game.rooms.phase import Room
 from record.events import Announced, LastWord, LastWordOver
 from record.posts import Post
@@ -35,8 +36,9 @@ if TYPE_CHECKING:
 class ResultsRoom(Room):
     """What a resolution announces, and the end of the game (``/endgame`` reveals too)."""
 
-    def __init__(self, core: GameCore, pages_url: str | None = None) -> None:
+    def __init__(self, core: GameCore, prompts: Prompts, pages_url: str | None = None) -> None:
         super().__init__(core)
+        self.prompts = prompts
         self.pages_url = pages_url.rstrip("/") if pages_url else None  # WEB_URL
 
     async def announce(self, table: Table, result: Result) -> None:
@@ -58,7 +60,7 @@ class ResultsRoom(Room):
         if isinstance(result, engine.DayResult) and not table.game.over:
             held = all(e.kind != "vote_impossible" for e in result.events)
             key = "game.evening" if held else "game.evening_no_vote"
-            await self.notifier.club(table, key + ("_typed" if await self.core.host_types(table)
+            await self.notifier.club(table, key + ("_typed" if await self.prompts.host_types(table)
                                                    else ""), night=table.game.night_number + 1)
         ref = self.core.ref(table, f"r{table.resolved_seq}")
         vote_post = None
@@ -93,7 +95,7 @@ class ResultsRoom(Room):
 
     async def day_start(self, table: Table) -> str:
         """The day's start: who starts the vote (its command when the host has no panel)."""
-        return "game.day.start_typed" if await self.core.host_types(table) else "game.day.start"
+        return "game.day.start_typed" if await self.prompts.host_types(table) else "game.day.start"
 
     def tally_ref(self, table: Table) -> str:
         return self.core.ref(table, f"s{table.step}", "tally")
