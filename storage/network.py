@@ -56,7 +56,7 @@ class Network:
         fresh: list[Club] = []
         lowered: list[tuple[Club, int]] = []
         async with self._clubs.writing(self._db, lowered_ids, fresh) as conn:
-            if name == _ops.FINE_CAP and conn.shared:
+            if name == _ops.FINE_CAP and conn.concurrent:
                 # every club's row first: a club's fine set meanwhile (Clubs.set_fouls, under
                 # its row's lock) is either in before this lowers it, or meets the new cap
                 await conn.execute_fetchall("SELECT 1 FROM clubs ORDER BY chat_id FOR UPDATE")

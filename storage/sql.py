@@ -54,7 +54,7 @@ class Executed(Protocol):
 class Connection(Protocol):
     # True where other transactions run beside this one (PostgreSQL's pool): a check and the
     # write it allows take a lock first (lock_rows, lock_key); False on SQLite's one writer
-    shared: bool
+    concurrent: bool
 
     def execute(self, sql: str, parameters: Iterable[Any] | None = ...) -> Executed: ...
 
@@ -101,7 +101,7 @@ async def lock_rows(conn: Connection, table: str, column: str, keys: Iterable[in
     """Lock these rows of ``table`` until the transaction ends, in key order: two writes of
     overlapping rows never wait for each other in a circle. Nothing where one writer runs
     (SQLite)."""
-    if not conn.shared:
+    if not conn.concurrent:
         return
     wanted = sorted(set(keys))
     if not wanted:
@@ -116,6 +116,6 @@ async def lock_key(conn: Connection, kind: Lock, key: str | int = "") -> None:
     """An advisory lock on ``(kind, key)`` until the transaction ends (PostgreSQL's
     ``pg_advisory_xact_lock`` of two int4 keys: ``kind`` and the key's hash); nothing on
     SQLite."""
-    if not conn.shared:
+    if not conn.concurrent:
         return
     await conn.execute("SELECT pg_advisory_xact_lock(?, hashtext(?))", (int(kind), str(key)))

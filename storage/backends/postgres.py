@@ -101,7 +101,7 @@ class PgConnection:
     issued, each seen through even when its caller is cancelled (as the SQLite connection's
     thread does): the rollback that follows a cancel never finds the connection busy."""
 
-    shared = True  # other processes' and this pool's transactions run beside this one
+    concurrent = True  # other processes' and this pool's transactions run beside this one
 
     def __init__(self, conn: asyncpg.Connection) -> None:
         self.raw = conn

@@ -58,7 +58,7 @@ class SqliteConnection:
     cancelled meanwhile: a ``BEGIN`` or ``COMMIT`` whose await was cancelled still happens,
     before whatever is queued after it (``SqliteBackend.end`` relies on that)."""
 
-    shared = False  # one writer: nothing runs beside a write transaction
+    concurrent = False  # one writer: nothing runs beside a write transaction
 
     def __init__(self, raw: sqlite3.Connection, jobs: queue.SimpleQueue[Job | None]) -> None:
         self.raw = raw
@@ -248,7 +248,7 @@ class _HereResult:
 class _HereConnection:
     """The :class:`storage.sql.Connection` calls over the raw connection, on its thread."""
 
-    shared = False
+    concurrent = False
 
     def __init__(self, raw: sqlite3.Connection) -> None:
         self.raw = raw

@@ -103,7 +103,7 @@ class Expiry:
                 "INSERT INTO expiry_sweep (tg_id, points)"
                 " SELECT p.tg_id, b.points FROM players p JOIN balances b ON b.tg_id = p.tg_id"
                 f" WHERE p.last_game_date <= ? AND {_AT_RISK} ORDER BY p.tg_id LIMIT ?"
-                + (" FOR UPDATE" if conn.shared else ""),
+                + (" FOR UPDATE" if conn.concurrent else ""),
                 (cutoff, batch),
             )
             async with conn.execute(
