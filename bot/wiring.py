@@ -147,7 +147,7 @@ def build(settings: Settings, db: Database, bot: Bot, translator: Translator, *,
 
     # the dispatcher: the inbox before the handlers on PostgreSQL (bot/cluster/receiving.py)
     dispatcher = InboxDispatcher() if conn is not None else Dispatcher()
-    handlers = HandlersInFlight()  # the outermost: a stop waits for what it notes
+    handlers = HandlersInFlight()  # ours first (after aiogram's): a stop waits for these
     dispatcher.update.outer_middleware(handlers)
     dispatcher.update.outer_middleware(UpdateMetrics(metrics))
     flood = FloodGuard(settings.flood_burst, settings.flood_per_second, slow_down(services),
