@@ -1,22 +1,27 @@
 """The achievements as stored, on both backends: written at a counted game's end with its
 rating (the levels its log earns, once), equal to the rebuild from the logs, nothing for a
 friendly or voided game, the void rebuilding its players', and ``python -m storage rerate``
-writing the same rows; the end's messages queued in its transaction."""
+writing the same rows; the end's messages queued in its transaction; a player's levels listed
+in the same order on both, whatever PostgreSQL database's default collation."""
 
 from __future__ import annotations
 
 import asyncio
+import os
 import random
 from collections.abc import Sequence
 from datetime import date
 from pathlib import Path
 from typing import Any
 
+import asyncpg
+
 from standing.achievements import Earned, rebuild
 from standing.facts import game_facts
 from storage import Database, GamePoints
 from storage.__main__ import main as storage_main
 from storage.repos.outbox import SEND, Queued
+from tests.pg_cluster import Cluster
 from tests.standing.logs import Logged, day, game, night, tech
 from tests.storage.conftest import ADMIN, CLUB, NOW, add_players
 from tests.storage.played import play_games
@@ -177,5 +182,46 @@ async def test_rerate_rebuilds_the_achievements_of_real_games(db_target: str | P
     db = await Database.open(db_target)
     try:
         assert await rows(db) == at_the_ends
+    finally:
+        await db.close()
+
+
+async def five_wins_in_a_row(db: Database) -> list[str]:
+    """Five games the Doctor (seat 3, account 3) wins to the end: the fifth earns the fifth
+    win and the streak of five at once. The ids of that game's levels, as listed."""
+    await add_players(db, *range(1, 7))
+    await db.clubs.ensure(CLUB, title="Club", locale="ru")
+    for _ in range(5):
+        last = await logged_game(db, game(SIX, *CIVILIANS_WIN), range(1, 7))
+    return [a.achievement for a in await db.achievements.of(3) if a.game_id == last]
+
+
+async def test_one_games_levels_are_listed_in_id_order(db: Database) -> None:
+    """Byte order, as SQLite and PostgreSQL's "C" compare: '_' before the letters."""
+    ids = await five_wins_in_a_row(db)
+    assert {"wins", "win_streak"} <= set(ids)
+    assert ids == sorted(ids) and ids.index("win_streak") < ids.index("wins")
+
+
+async def test_the_order_is_the_same_in_a_database_that_ignores_underscores(
+        pg: Cluster) -> None:
+    """A PostgreSQL database created with a default collation that skips punctuation (ICU's
+    English, "shifted") sorts "wins" before "win_streak"; the achievements' ids are in "C"
+    there all the same, so a player's levels come in SQLite's order."""
+    name = f"icu_shifted_{os.getpid()}"
+    admin = await asyncpg.connect(pg.url("postgres"))
+    try:
+        await admin.execute(f"CREATE DATABASE {name} LOCALE_PROVIDER icu"
+                            " ICU_LOCALE 'en-US-u-ka-shifted' TEMPLATE template0")
+    finally:
+        await admin.close()
+    db = await Database.open(pg.url(name))
+    try:
+        own = await db.query("SELECT x FROM (VALUES ('win_streak'), ('wins')) AS v(x)"
+                             " ORDER BY x")
+        assert [r[0] for r in own] == ["wins", "win_streak"]  # the database's own order
+        ids = await five_wins_in_a_row(db)
+        assert {"wins", "win_streak"} <= set(ids)
+        assert ids == sorted(ids) and ids.index("win_streak") < ids.index("wins")
     finally:
         await db.close()

@@ -57,11 +57,6 @@ NOT_C_COLLATED = {
     ("rating_history", "team"): _EQUAL,
     ("rating_history", "result"): _EQUAL,
     ("game_outcomes", "winner"): _EQUAL,
-    ("achievement_progress", "achievement"): _EQUAL,
-    # Not the same: a player's levels earned in one game are listed in achievement order
-    # (Achievements.of, storage/standing/achievements.py); under a database collation other
-    # than "C" that ignores '_', "wins" may come before "win_streak" (SQLite: after).
-    ("achievements", "achievement"): "KNOWN DIFFERENCE: a tie-break of Achievements.of",
 }
 
 Schema = dict[str, dict[str, Any]]

@@ -1,0 +1,4 @@
+-- the achievements' ids compared byte-wise
+-- No statement: SQLite compares every text byte-wise (BINARY) already. PostgreSQL's migration
+-- of the same name puts achievements.achievement and achievement_progress.achievement in its
+-- "C" collation, so both order a player's achievements the same.
