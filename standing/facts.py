@@ -107,7 +107,7 @@ class Technical:
     released: tuple[int, ...]
 
 
-Phase = Night | Day | Technical
+PhaseFacts = Night | Day | Technical
 
 
 @dataclass(frozen=True, slots=True)
@@ -146,7 +146,7 @@ class SeatFacts:
 class GameFacts:
     winner: Winner
     seats: Mapping[int, SeatFacts]
-    phases: tuple[Phase, ...]
+    phases: tuple[PhaseFacts, ...]
 
     @property
     def nights(self) -> tuple[Night, ...]:
@@ -239,7 +239,7 @@ def _day(result: DayResult) -> Day:
         released=result.released)
 
 
-def _departures(phases: Iterable[Phase]) -> dict[int, Departure]:
+def _departures(phases: Iterable[PhaseFacts]) -> dict[int, Departure]:
     out: dict[int, Departure] = {}
     nights = days = 0
     for index, phase in enumerate(phases):
@@ -265,7 +265,7 @@ def game_facts(events: Iterable[LoggedEvent]) -> GameFacts | None:
     dealt, aborted or still running has none). Raises whatever the table raises for a log it
     cannot replay."""
     table = Table(0, 0, 0, date.min)
-    phases: list[Phase] = []
+    phases: list[PhaseFacts] = []
     for logged in events:
         event = decode(logged.kind, logged.payload)
         before = table.state
