@@ -32,8 +32,8 @@ DATABASE_DOWN_S = 30.0  # the database has not answered for this long
 TABLE_LATE_S = 120.0  # a table's deadline passed this long ago with nothing happening
 MALFORMED_QUIET_S = 600.0  # a malformed-update incident ends after this long without one
 
-Check = Callable[[], Mapping[str, Mapping[str, Any]]]  # active incidents: key -> text args
-Post = Callable[[str], Awaitable[None]]
+IncidentCheck = Callable[[], Mapping[str, Mapping[str, Any]]]  # active incidents: key -> text args
+PostText = Callable[[str], Awaitable[None]]
 
 
 def kind_of(key: str) -> str:
@@ -41,8 +41,8 @@ def kind_of(key: str) -> str:
 
 
 class OpsAlerts:
-    def __init__(self, post: Post, translator: Translator, locale: str,
-                 checks: list[Check], clock: Callable[[], float] = time.monotonic) -> None:
+    def __init__(self, post: PostText, translator: Translator, locale: str,
+                 checks: list[IncidentCheck], clock: Callable[[], float] = time.monotonic) -> None:
         self.post = post
         self.translator = translator
         self.locale = locale
@@ -145,7 +145,7 @@ def _utc(wall: float) -> str:
 
 
 def network_checks(backlog: Backlog, retry_afters: Callable[[], float],
-                   wall: Callable[[], float] = time.time) -> Check:
+                   wall: Callable[[], float] = time.time) -> IncidentCheck:
     """The outbox behind, a run of 429s, the database down: the network's (one process)."""
     run = RunOf(retry_afters, RETRY_WINDOW_S)
 
@@ -172,7 +172,7 @@ def overdue(deadlines: Iterable[tuple[int, datetime]],
 
 
 def table_checks(late: Callable[[], Iterable[tuple[int, datetime]]],
-                 skipped: Callable[[], float], now: Callable[[], datetime]) -> Check:
+                 skipped: Callable[[], float], now: Callable[[], datetime]) -> IncidentCheck:
     """This process's own: a table past its deadline with nothing happening (``late`` gives
     each open, unpaused table's game id and its earliest deadline), updates skipped."""
     quiet = Quiet(skipped, MALFORMED_QUIET_S)
