@@ -27,10 +27,10 @@ from storage.sql import Connection, Row
 T = TypeVar("T")
 
 
-Job = tuple[asyncio.AbstractEventLoop, "asyncio.Future[Any]", Callable[[], Any]]
+ThreadCall = tuple[asyncio.AbstractEventLoop, "asyncio.Future[Any]", Callable[[], Any]]
 
 
-def _serve(jobs: queue.SimpleQueue[Job | None]) -> None:
+def _serve(jobs: queue.SimpleQueue[ThreadCall | None]) -> None:
     """The connection's thread: each job in turn, its outcome handed back to its loop."""
     while (job := jobs.get()) is not None:
         loop, future, fn = job
@@ -60,7 +60,7 @@ class SqliteConnection:
 
     concurrent = False  # one writer: nothing runs beside a write transaction
 
-    def __init__(self, raw: sqlite3.Connection, jobs: queue.SimpleQueue[Job | None]) -> None:
+    def __init__(self, raw: sqlite3.Connection, jobs: queue.SimpleQueue[ThreadCall | None]) -> None:
         self.raw = raw
         self.jobs = jobs
         self.closed = False
@@ -70,7 +70,7 @@ class SqliteConnection:
     @classmethod
     async def connect(cls, path: Path, *, busy_wait: float) -> SqliteConnection:
         """``busy_wait``: the seconds a statement waits for another process's write lock."""
-        jobs: queue.SimpleQueue[Job | None] = queue.SimpleQueue()
+        jobs: queue.SimpleQueue[ThreadCall | None] = queue.SimpleQueue()
         threading.Thread(target=_serve, args=(jobs,), name="sqlite", daemon=True).start()
 
         def open_() -> sqlite3.Connection:
@@ -124,7 +124,7 @@ class SqliteConnection:
             self.stop()
 
 
-async def _call(jobs: queue.SimpleQueue[Job | None], fn: Callable[[], T]) -> T:
+async def _call(jobs: queue.SimpleQueue[ThreadCall | None], fn: Callable[[], T]) -> T:
     future: asyncio.Future[T] = asyncio.get_running_loop().create_future()
     jobs.put((asyncio.get_running_loop(), future, fn))
     return await future
