@@ -39,7 +39,7 @@ from storage.numbers import ID_DIGITS, read_number
 from views.i18n import SUPPORTED, Safe, Translator
 from views.seasons import season_dates
 
-Rows = list[list[InlineKeyboardButton]]
+ButtonRows = list[list[InlineKeyboardButton]]
 
 
 def _button(text: str, action: str, arg: str = "") -> InlineKeyboardButton:
@@ -50,7 +50,7 @@ def render(tr: Translator, view: SettingsView, page: str) -> tuple[str, InlineKe
     """The settings message in the club's language: main page, hosts or compositions."""
     loc = view.club.locale
     back = _button(tr.t(loc, "club.settings.back"), "main")
-    rows: Rows = []
+    rows: ButtonRows = []
     if page == "hosts":
         lines = [tr.t(loc, "club.settings.hosts_head", count=len(view.hosts))]
         lines += [tr.t(loc, "club.settings.host_line", name=name, id=tg_id)

@@ -22,7 +22,7 @@ from storage.models import Gift
 from views import shop_texts
 from views.i18n import Translator
 
-Rows = list[list[InlineKeyboardButton]]
+ButtonRows = list[list[InlineKeyboardButton]]
 
 
 def _button(text: str, action: str, id_: int = 0, arg: str = "") -> InlineKeyboardButton:
@@ -32,7 +32,7 @@ def _button(text: str, action: str, id_: int = 0, arg: str = "") -> InlineKeyboa
 
 def catalogue_page(tr: Translator, locale: str, gifts: list[Gift],
                    open_count: int) -> tuple[str, InlineKeyboardMarkup]:
-    rows: Rows = [[_button(label(tr, locale, "shop.admin.button.gift", id=g.id, name=g.name),
+    rows: ButtonRows = [[_button(label(tr, locale, "shop.admin.button.gift", id=g.id, name=g.name),
                            "gift", g.id)] for g in gifts]
     rows.append([_button(label(tr, locale, "shop.admin.button.new"), "new")])
     return (shop_texts.admin_catalogue(tr, locale, gifts, open_count),
@@ -43,7 +43,7 @@ def gift_page(tr: Translator, locale: str, gift: Gift) -> tuple[str, InlineKeybo
     def field(name: str) -> InlineKeyboardButton:
         return _button(label(tr, locale, f"shop.admin.button.{name}"), "field", gift.id, name)
 
-    rows: Rows = [[field("name"), field("price")], [field("stock"), field("photo")]]
+    rows: ButtonRows = [[field("name"), field("price")], [field("stock"), field("photo")]]
     if gift.photo:
         rows.append([_button(label(tr, locale, "shop.admin.button.nophoto"), "nophoto",
                              gift.id)])
