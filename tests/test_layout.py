@@ -185,8 +185,6 @@ TYPE_NAMES_LEFT = {
     "Expiry": {"storage.repos.expiry", "bot.game.core"},  # the two-month burn; a lobby's timeout
     "Handler": {"bot.cluster.club_calls", "bot.cluster.receiving", "bot.metrics",
                 "bot.telegram.flood", "bot.telegram.middlewares", "bot.telegram.shutdown"},
-    "Queue": {"storage.txn.write_batch", "bot.services.seasons", "bot.services.shop",
-              "bot.services.voids"},  # the write queue; the services' enqueue callable
 }
 
 

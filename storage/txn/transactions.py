@@ -17,7 +17,7 @@ from storage.backends import Backend, DatabaseUnavailable
 from storage.sql import Connection, Row
 from storage.txn.commit_group import Group, GroupRolledBack
 from storage.txn.reads import Reader
-from storage.txn.write_batch import TAKEN, Batch, Queue, Step
+from storage.txn.write_batch import TAKEN, Batch, QueuedWrite, WriteQueue
 from storage.txn.writer_lock import WriterLock
 
 __all__ = ["GROUP_MAX", "GROUP_MAX_S", "GroupRolledBack", "Transactions"]
@@ -51,7 +51,7 @@ class Transactions:
         self._group: Group | None = None  # the open transaction of the current group
         self.group_max_s: float | None = GROUP_MAX_S  # None: no age limit (size and queue only)
         self._waiting = {False: 0, True: 0}  # writers queued for the lock, by lane
-        self._queue = Queue()  # db.write()'s writes not yet in a batch
+        self._queue = WriteQueue()  # db.write()'s writes not yet in a batch
         self._batcher = {False: False, True: False}  # a batch's task queued, by lane
         self._flushes: set[asyncio.Task[None]] = set()
         self._reader = backend.reader
@@ -150,7 +150,7 @@ class Transactions:
         once its batch has it keeps what the trip does (committed with its group) and
         raises the cancel."""
         self._refuse_reentry()
-        step = Step(body, background)
+        step = QueuedWrite(body, background)
         if (self._queue.empty() and not any(self._batcher.values())
                 and self._lock.try_acquire()):
             await self._alone(step)
@@ -166,7 +166,7 @@ class Transactions:
         await group.durable()
         return cast(T, result)
 
-    async def _alone(self, step: Step) -> None:
+    async def _alone(self, step: QueuedWrite) -> None:
         """The writer free and nothing queued: the caller writes its own write, in its own
         task (its cancel reaches no other caller's write; no turn of the loop for a batch's
         task to start and then to wake the caller). Writes queued meanwhile: the next batch."""
@@ -196,7 +196,7 @@ class Transactions:
 
     async def _batches(self, background: bool) -> None:
         queued = True
-        steps: list[Step] = []
+        steps: list[QueuedWrite] = []
         try:
             async with self._locked(background):
                 self._waiting[background] -= 1
@@ -222,7 +222,7 @@ class Transactions:
             if stopped:
                 raise
 
-    async def _batch(self, steps: list[Step]) -> list[Step]:
+    async def _batch(self, steps: list[QueuedWrite]) -> list[QueuedWrite]:
         """One trip for ``steps`` (the lock held), then what is left of the group's rules;
         returns the writes the trip stopped before (a new trip writes them)."""
         conn = self._conn

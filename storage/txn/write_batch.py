@@ -22,7 +22,7 @@ from storage.txn.commit_group import retrieve
 QUEUED, TAKEN, SAVED, UNDONE, RELEASED = range(5)
 
 
-class Step:
+class QueuedWrite:
     """One ``db.write(body)``: its caller waits for ``outcome`` (the trip's result for it),
     then for its group's commit."""
 
@@ -52,16 +52,16 @@ class Step:
         self.settle(None)
 
 
-class Queue:
+class WriteQueue:
     """The writes waiting for the writer, a FIFO per lane."""
 
     def __init__(self) -> None:
-        self._lanes: dict[bool, deque[Step]] = {False: deque(), True: deque()}
+        self._lanes: dict[bool, deque[QueuedWrite]] = {False: deque(), True: deque()}
 
-    def add(self, step: Step) -> None:
+    def add(self, step: QueuedWrite) -> None:
         self._lanes[step.background].append(step)
 
-    def remove(self, step: Step) -> bool:
+    def remove(self, step: QueuedWrite) -> bool:
         """Take back a write still queued (its caller was cancelled): False if a batch has
         it already."""
         lane = self._lanes[step.background]
@@ -76,13 +76,13 @@ class Queue:
     def empty(self) -> bool:
         return not self._lanes[False] and not self._lanes[True]
 
-    def take(self, background: bool, cap: int) -> list[Step]:
+    def take(self, background: bool, cap: int) -> list[QueuedWrite]:
         """Up to ``cap`` foreground writes; a background holder takes background ones only
         when no foreground one waits."""
         lane = self._lanes[False]
         if not lane and background:
             lane = self._lanes[True]
-        steps: list[Step] = []
+        steps: list[QueuedWrite] = []
         while lane and len(steps) < cap:
             step = lane.popleft()
             if step.outcome.done():  # its caller was cancelled, not yet told
@@ -91,7 +91,7 @@ class Queue:
             steps.append(step)
         return steps
 
-    def drop(self, background: bool) -> list[Step]:
+    def drop(self, background: bool) -> list[QueuedWrite]:
         """Every write of a lane (its holder was stopped before its turn)."""
         steps = list(self._lanes[background])
         self._lanes[background].clear()
@@ -104,13 +104,13 @@ class Batch:
     say how far it got (set as it runs, on the connection's thread). The ``COMMIT`` releases
     the last savepoint with the group."""
 
-    def __init__(self, begin: tuple[str, ...], steps: list[Step], commit: bool) -> None:
+    def __init__(self, begin: tuple[str, ...], steps: list[QueuedWrite], commit: bool) -> None:
         self.begin = begin
         self.steps = steps
         self.commit = commit
         self.begun = False
         # the write the trip would stop in: until its RELEASE (or undo) is confirmed
-        self.current: Step | None = None
+        self.current: QueuedWrite | None = None
         self.committed = False
 
     async def run(self, conn: Connection) -> None:
@@ -153,7 +153,7 @@ class Batch:
     def released(self) -> int:
         return sum(step.state == RELEASED for step in self.steps)
 
-    def rest(self) -> list[Step]:
+    def rest(self) -> list[QueuedWrite]:
         """The writes after the one the trip stopped in (never run)."""
         if self.current is None:
             return []
