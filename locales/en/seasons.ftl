@@ -24,7 +24,10 @@ season-empty-rating = Nobody has { $games ->
        *[other] { $games } games
     } in this season yet: the board comes after them.
 season-empty-points = No counted game in this season yet.
-season-fame-head = 🏆 <b>Hall of Fame — season { $name }</b> (the first { $places } places)
+season-fame-head = 🏆 <b>Hall of Fame — season { $name }</b> (the first { $places ->
+        [one] { $places } place
+       *[other] { $places } places
+    })
 season-fame-none = 🏆 The Hall of Fame fills when the first season with games ends.
 season-link = Seasons and the Hall of Fame: { $url }
 season-post-caption = 🏁 Season { $name } is over. Here is { $club }'s season board; the Hall of Fame: /season

@@ -27,7 +27,11 @@ season-empty-rating = Пока ни у кого нет { $games ->
        *[other] { $games } игр
     } в этом сезоне: таблица появится после них.
 season-empty-points = В этом сезоне пока не было засчитанных игр.
-season-fame-head = 🏆 <b>Зал славы — сезон «{ $name }»</b> (первые { $places } места)
+season-fame-head = 🏆 <b>Зал славы — сезон «{ $name }»</b> (первые { $places ->
+        [one] { $places } место
+        [few] { $places } места
+       *[many] { $places } мест
+    })
 season-fame-none = 🏆 Зал славы заполнится, когда закончится первый сезон с играми.
 season-link = Сезоны и Зал славы: { $url }
 season-post-caption = 🏁 Сезон «{ $name }» закончен. Вот таблица сезона клуба «{ $club }»; Зал славы — /season

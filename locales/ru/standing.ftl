@@ -26,7 +26,7 @@ standing-top-empty = Пока ни у кого нет { $games ->
         [one] { $games } завершённой игры
        *[other] { $games } завершённых игр
     }: рейтинг появится после них.
-standing-top-usage = <code>/top</code> — по баллам, <code>/top rating</code> — по рейтингу мастерства, <code>/top role Доктор</code> — лучшие за карту.
+standing-top-usage = <code>/top</code> — по баллам, <code>/top rating</code> — по рейтингу мастерства, <code>/top role Доктор</code> — лучшие игроки этой карты.
 standing-how = Как считается рейтинг: { $url }
 web-standing-title = Рейтинг мастерства
 web-standing-none = Рейтинга пока нет: он появится после первой завершённой игры.
@@ -63,10 +63,10 @@ standing-roles-line = { $name }: { $games ->
    *[other] { $everyone_games } игр
 }
 standing-roles-few = , пока мало игр
-standing-roles-note = «У всех» — как часто карта побеждает у всех, кому она выпадала: карта, которая и так часто выигрывает, не выдаётся за мастерство. В <code>/top role</code> попадают от { $games ->
+standing-roles-note = «У всех» — как часто карта побеждает у всех, кому она выпадала: так видно, где выигрывает сама карта, а где — ваше мастерство. В <code>/top role</code> попадают игроки, у которых с картой не меньше { $games ->
         [one] { $games } игры
        *[other] { $games } игр
-    } с картой.
+    }.
 standing-roles-kill = { $role } — { $count }
 standing-rivals-title = <b>С кем вы играете чаще всего</b>
 standing-rivals-line = { $nick } — в одной команде: { $together } (побед { $won_together }), против: { $against } (ваших побед { $won_against })
@@ -96,18 +96,18 @@ web-roles-card = Карта
 web-roles-rate = Доля побед
 web-roles-everyone = У всех
 web-roles-of = { $rate } из { $games }
-web-roles-note = «У всех» — как часто карта побеждает у всех, кому она выпадала: карта, которая и так часто выигрывает, не выдаётся за мастерство. Меньше { $games ->
+web-roles-note = «У всех» — как часто карта побеждает у всех, кому она выпадала: так видно, где выигрывает сама карта, а где — мастерство игрока. Пока у игрока с картой меньше { $games ->
         [one] { $games } игры
        *[other] { $games } игр
-    } с картой — доля пока мало о чём говорит (серым).
+    }, доля мало о чём говорит: такие строки — серым цветом.
 web-roles-rivals = С кем чаще всего за одним столом
 web-roles-player = Соперник
 web-roles-together = В одной команде
 web-roles-won_together = Побед вместе
 web-roles-against = Против
 web-roles-won_against = Побед над соперником
-web-roles-killed_you = Соперник убил ночью
-web-roles-you_killed = Убит ночью игроком
+web-roles-killed_you = Убийства игрока ночью
+web-roles-you_killed = Убийства соперника ночью
 standing-chart-mine = Доля побед игрока
 standing-chart-everyone = У всех с этой картой
 standing-chart-bar = { $card } ({ $games })

@@ -198,6 +198,8 @@ CASES: dict[str, tuple[str, tuple[str, str, str], tuple[str, str], dict[str, Any
     "season.mine#points": ("points", POINTS_RU, POINTS_EN, {"ordinal": 3.5, "games": 4}),
     "season.row.rating": ("games", GAMES_RU, GAMES_EN, {"rank": 1, "nick": "Neo", "ordinal": 3.5}),
     "season.empty.rating": ("games", GAMES_GEN_RU, GAMES_EN, {}),
+    "season.fame.head": ("places", ("место", "места", "мест"), ("place", "places"),
+                         {"name": "Q1"}),
     "network.season.refused.name": ("most", CHARS_RU, CHARS_EN, {}),
     "standing.side": ("games", GAMES_RU, GAMES_EN, {"side": "Mafia", "ordinal": 3.5, "wins": 1}),
     "standing.top.row": ("games", GAMES_RU, GAMES_EN, {"rank": 1, "nick": "Neo", "ordinal": 2.0}),

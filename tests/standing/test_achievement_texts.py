@@ -39,7 +39,8 @@ def test_the_end_message_names_each_level_with_its_icon_and_line() -> None:
     assert text.splitlines() == [
         "🏅 Новые достижения в игре №12:",
         "🎲 <b>Завсегдатай</b> · 1 — Сыгранные засчитанные игры.",
-        "🩺 <b>Чудо-доктор</b> · 1 — Доктором трижды спасли игрока за одну игру."]
+        "🩺 <b>Чудо-доктор</b> · 1 — С картой Доктора вы трижды за одну игру спасли игрока от"
+        " ночного выстрела."]
     one = shown_to.told(TR, "en", 3, [("lucky_twice", 1)])
     assert one == ("🏅 A new achievement in game #3:\n"
                    "🌈 <b>Born lucky</b> — As the Lucky, lived through shots on two nights of"
