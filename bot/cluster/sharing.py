@@ -362,7 +362,7 @@ class Sharing:
         """The sender's blocked hook (the sender got a 403 for ``chat_id``): a player at a
         table of a club held elsewhere — the game's own hook (``GameService.on_blocked``) found
         no table here — is told to that club's holder, whose game marks the seat."""
-        if self.games.core.of_player(chat_id) is not None:
+        if self.games.registry.of_player(chat_id) is not None:
             return  # at a table here: the game's own hook has told it
         club = await self.db.inbox.club_of_player(chat_id)
         if club is None or self.holds(club):

@@ -21,6 +21,7 @@ from typing import Any
 
 from bot.errors import UserError
 from bot.game.messages.notifier import Notifier
+from bot.game.tables import Tables
 from bot.game.timers import Clock, Deadlines
 from bot.game.writes import StepWriter
 from bot.locks import KeyedLocks
@@ -42,7 +43,7 @@ from record.table import (
 from storage.backends import DatabaseUnavailable
 from storage.dates import local_day, zone_of
 from storage.db import Database
-from storage.models import Club, EveningList
+from storage.models import Club
 from storage.repos.games import GameChange
 from views.i18n import Translator
 
@@ -81,28 +82,6 @@ def reply(key: str, **kwargs: Any) -> Reply:
     return Reply(key, kwargs)
 
 
-@dataclass(frozen=True)
-class Place:
-    """Where in a club chat a command was typed: the chat and, in a forum (a supergroup with
-    topics, ``forum``), the topic (``thread``; None: the chat itself or a forum's General);
-    ``number``: the table the command named by its number (``/status 2``), if any."""
-
-    chat_id: int
-    thread: int | None = None
-    forum: bool = False
-    number: int | None = None
-
-
-def named_table(table: Table) -> int | None:
-    """The number a table goes by (another table opened in its chat, or it plays in a forum's
-    topic): its host's panel, the Mini App and a ``/status`` name it; None for a lone table."""
-    return table.number if table.named or table.thread is not None else None
-
-
-Where = int | Place
-"""A club chat's id (its one table, or the sender's) or the place in it a command came from."""
-
-
 def secs(seconds: float) -> int | float:
     """A duration for the texts: whole seconds (a number, so the texts pick its plural form)."""
     if seconds >= 10 or seconds == int(seconds):
@@ -111,12 +90,14 @@ def secs(seconds: float) -> int | float:
 
 
 class GameCore:
-    """The running games (:attr:`tables`), their locks, the log-then-apply step and the
-    deadlines. Phase services hold one and never touch each other's state."""
+    """The games' steps (their locks, log first then apply, the checks) and deadlines, over
+    the running games (:class:`Tables`). The rooms hold one and never touch each other's
+    state."""
 
     def __init__(
         self,
         db: Database,
+        tables: Tables,
         notifier: Notifier,
         deadlines: Deadlines,
         translator: Translator,
@@ -140,10 +121,7 @@ class GameCore:
         self.bot_username = bot_username
         self.rng = rng
         self.new_seed = new_seed  # the deal's secret seed; tests inject a reproducible one
-        self.tables: dict[int, Table] = {}  # the running games, by game id
-        # a lobby's game -> the club's evening of tonight as last read (its host's panel
-        # offers the list: bot/game/rooms/guests.py)
-        self.tonight: dict[int, EveningList] = {}
+        self.tables = tables  # the running games
         self.locks: KeyedLocks[int] = KeyedLocks()  # a game's steps, one at a time
         self._expiries: dict[str, Expiry] = {}
         self._postponed: set[tuple[int, str, int]] = set()  # (game, deadline, step)
@@ -159,24 +137,6 @@ class GameCore:
         # told whether the step was the host's own (:meth:`step_by_host`)
         self.after_step: Callable[[Table, bool], Awaitable[None]] | None = None
 
-    # ------------------------------------------------------------------ the running games
-    def add(self, table: Table) -> None:
-        self.tables[table.game_id] = table
-
-    def move_chat(self, old_chat_id: int, new_chat_id: int) -> list[Table]:
-        """The club became a supergroup (storage moved already): its games go on there."""
-        moved = [t for t in self.tables.values() if t.chat_id == old_chat_id]
-        for table in moved:
-            if table.chat_id == old_chat_id:
-                table.chat_id = new_chat_id
-                log.info("game %s moved to chat %s", table.game_id, new_chat_id)
-        return moved
-
-    def drop(self, game_id: int) -> None:
-        """The game is over or aborted: it leaves the registry (its log stays)."""
-        self.tables.pop(game_id, None)
-        self.tonight.pop(game_id, None)
-
     # ------------------------------------------------------------------ steps
     @asynccontextmanager
     async def lock(self, game_id: int) -> AsyncIterator[None]:
@@ -187,7 +147,7 @@ class GameCore:
             async with self.locks.hold(game_id):
                 token = self.notifier.begin()
                 self._staged[game_id] = []
-                table = self.tables.get(game_id)
+                table = self.tables.by_id.get(game_id)
                 # every line the step logs names its game and club (a timer's too)
                 logged = bind(game_id=game_id, **({"club": table.chat_id} if table else {}))
                 try:
@@ -250,57 +210,6 @@ class GameCore:
         return self.writes.stage(game_id, staged, messages,
                                  self._seats.pop(game_id, None),
                                  self._changes.pop(game_id, None))
-
-    def table(self, game_id: int) -> Table:
-        table = self.tables.get(game_id)
-        if table is None or not table.open:
-            raise UserError("game.not_found")
-        return table
-
-    def in_chat(self, where: Where, user_id: int) -> Table:
-        """The table a command typed at ``where`` by ``user_id`` is for: the one it named by
-        its number; else the chat's one open table; with several, the topic's own (a forum
-        topic), else the one ``user_id`` hosts (a host runs one table); when none of them is
-        the sender's, the answer names them."""
-        place = where if isinstance(where, Place) else Place(where)
-        here = self.tables_in(place.chat_id)
-        if not here:
-            raise UserError("game.none_in_chat")
-        if place.number is not None:
-            named = [t for t in here if t.number == place.number]
-            if not named:
-                raise UserError("tables.no_such", number=place.number,
-                                numbers=", ".join(str(t.number) for t in here))
-            return named[0]
-        if place.thread is not None:
-            topic = [t for t in here if t.thread == place.thread]
-            here = topic or here
-        if len(here) == 1:
-            return here[0]
-        for table in here:
-            if table.host_id == user_id:
-                return table
-        raise UserError("tables.which", numbers=", ".join(str(t.number) for t in here),
-                        example=here[-1].number)
-
-    def tables_in(self, chat_id: int) -> list[Table]:
-        """The club chat's open tables, by number."""
-        return sorted((t for t in self.tables.values() if t.chat_id == chat_id and t.open),
-                      key=lambda t: t.number)
-
-    def hosted_by(self, tg_id: int, chat_id: int | None = None) -> Table | None:
-        """The open table ``tg_id`` hosts (in ``chat_id``, when given)."""
-        for table in self.tables.values():
-            if (table.open and table.host_id == tg_id
-                    and (chat_id is None or table.chat_id == chat_id)):
-                return table
-        return None
-
-    def of_player(self, tg_id: int) -> Table | None:
-        for table in self.tables.values():
-            if table.open and table.seat_of(tg_id) is not None:
-                return table
-        return None
 
     @staticmethod
     def require_host(table: Table, user_id: int) -> None:
@@ -463,7 +372,7 @@ class GameCore:
 
     async def on_deadline(self, game_id: int, name: str, step: int) -> None:
         """A scheduler job: the same steps a host or a player would take."""
-        table = self.tables.get(game_id)
+        table = self.tables.by_id.get(game_id)
         if table is None:
             return
         try:
@@ -490,7 +399,7 @@ class GameCore:
             # dropped here would leave the table waiting for nobody: look again in a moment
             log.warning("deadline %s of game %s: the database is unavailable (%s), looking"
                         " again in %s s", name, game_id, exc, UNAVAILABLE_RETRY_SECONDS)
-            if self.tables.get(game_id) is table and table.open:
+            if self.tables.by_id.get(game_id) is table and table.open:
                 self.deadlines.arm(self.key(table, name), self.at(UNAVAILABLE_RETRY_SECONDS),
                                    partial(self.on_deadline, game_id, name, step))
         except Exception:

@@ -14,6 +14,7 @@ from bot.game.rooms.lobby import LobbyRoom
 from bot.game.rooms.night import NightRoom
 from bot.game.rooms.phase import Room
 from bot.game.rooms.results import ResultsRoom
+from bot.game.tables import Tables
 from record.events import decode
 from record.table import TURN_DL, SeatInfo, Stage, Table
 from storage.models import STATUS_ABORTED
@@ -24,9 +25,10 @@ log = logging.getLogger("bot.game")
 class Restorer(Room):
     """Runs once at startup (the dispatcher's, ``bot/wiring.py``), before any update is handled."""
 
-    def __init__(self, core: GameCore, locales: Locales, results: ResultsRoom, lobby: LobbyRoom,
+    def __init__(self, core: GameCore, tables: Tables,
+                 locales: Locales, results: ResultsRoom, lobby: LobbyRoom,
                  dealer: DealRoom, night: NightRoom, day: DayRoom) -> None:
-        super().__init__(core)
+        super().__init__(core, tables)
         self.locales = locales
         self.results = results
         self.lobby = lobby
@@ -41,7 +43,7 @@ class Restorer(Room):
         still: ``GameCore.kept_prompt``)."""
         restored = []
         for game in await self.db.games.running(None if clubs is None else sorted(clubs)):
-            if game.id in self.core.tables:
+            if game.id in self.tables.by_id:
                 continue  # this process runs it already
             try:
                 table = await self.rebuild(game.id)
@@ -51,7 +53,7 @@ class Restorer(Room):
             if table.stage is Stage.ABORTED:  # the crash came inside /endgame
                 await self.db.games.set_status(game.id, STATUS_ABORTED)
                 continue
-            self.core.add(table)
+            self.tables.add(table)
             restored.append(game.id)
             async with self.core.lock(game.id):
                 await self._resume_after_restart(table)

@@ -27,7 +27,7 @@ import secrets
 from collections.abc import Callable, Collection, Sequence
 
 import engine
-from bot.game.core import GameCore, MayHost, Place, Reply, Where, nobody_hosts, reply, rule
+from bot.game.core import GameCore, MayHost, Reply, nobody_hosts, reply, rule
 from bot.game.locales import Locales
 from bot.game.messages.notifier import Markup, Notifier
 from bot.game.panel.live import HostPanel
@@ -43,6 +43,7 @@ from bot.game.rooms.host import HostRoom
 from bot.game.rooms.lobby import LobbyRoom, Topics
 from bot.game.rooms.night import NightRoom
 from bot.game.rooms.results import ResultsRoom
+from bot.game.tables import Place, Tables, Where
 from bot.game.timers import Clock, Deadlines, utc_now
 from engine import FoulReason, Role
 from record.table import GameTimers, Stage, Table
@@ -75,32 +76,34 @@ class GameService:
         zone: str = "UTC",
         lobby_ttl: float | None = None,
     ) -> None:
+        self.registry = tables = Tables()  # the running games
         self.core = core = GameCore(
-            db, notifier, deadlines, translator, timers=timers or GameTimers(),
+            db, tables, notifier, deadlines, translator, timers=timers or GameTimers(),
             may_host=may_host, clock=clock,
             bot_username=bot_username, rng=rng or secrets.SystemRandom(), new_seed=new_seed,
             zone=zone)
         self.locales = Locales(db, default_locale)  # the players' languages
         self.prompts = Prompts(db, notifier)  # the moments' private prompts
-        self.results = ResultsRoom(core, self.prompts, pages_url)
-        self.lobby = LobbyRoom(core, self.locales, topics)
+        self.results = ResultsRoom(core, tables, self.prompts, pages_url)
+        self.lobby = LobbyRoom(core, tables, self.locales, topics)
         self.lobby.ttl = lobby_ttl
-        self.friends = FriendsRoom(core)
-        self.guests = GuestsRoom(core, self.locales, self.lobby)
-        self.dealer = DealRoom(core, self.lobby, self.friends)
-        self.night = NightRoom(core, self.prompts, self.results)
-        self.day = DayRoom(core, self.prompts, self.results)
-        self.host = HostRoom(core, self.results, self.night, self.day,
+        self.friends = FriendsRoom(core, tables)
+        self.guests = GuestsRoom(core, tables, self.locales, self.lobby)
+        self.dealer = DealRoom(core, tables, self.lobby, self.friends)
+        self.night = NightRoom(core, tables, self.prompts, self.results)
+        self.day = DayRoom(core, tables, self.prompts, self.results)
+        self.host = HostRoom(core, tables, self.results, self.night, self.day,
                              lambda table, now: countdown(core, table, now).left)
-        self.fouls = FoulsRoom(core, self.host)
-        self.restorer = Restorer(core, self.locales, self.results, self.lobby, self.dealer,
-                                 self.night, self.day)
+        self.fouls = FoulsRoom(core, tables, self.host)
+        self.restorer = Restorer(core, tables, self.locales, self.results, self.lobby,
+                                 self.dealer, self.night, self.day)
         self._background: set[asyncio.Task[None]] = set()
         # The host's table (the panel, the Mini App): one read model, one action entry point
-        self.desk = HostDesk(core, lobby=self.lobby, guests=self.guests, deal=self.dealer,
-                             night=self.night, day=self.day, host=self.host, fouls=self.fouls)
+        self.desk = HostDesk(core, tables, lobby=self.lobby, guests=self.guests,
+                             deal=self.dealer, night=self.night, day=self.day, host=self.host,
+                             fouls=self.fouls)
         # The host's live panel in private (off in service tests that count the host's messages)
-        self.panel = HostPanel(core, self.locales, self.desk, web_url)
+        self.panel = HostPanel(core, tables, self.locales, self.desk, web_url)
         if panel:
             core.after_step = self.panel.refresh
 
@@ -254,7 +257,7 @@ class GameService:
         a lobby's host is offered tonight's list again (its invitations are the database's)."""
         restored = await self.restorer.restore(clubs)
         for game_id in restored:
-            table = self.core.tables.get(game_id)
+            table = self.registry.by_id.get(game_id)
             if table is not None:
                 await self.guests.offer(table)
         return restored
@@ -278,7 +281,7 @@ class GameService:
         """The club's group became a supergroup: its tables follow; an open lobby is posted
         again in the new chat (the old lobby message cannot be edited there). The post runs
         as its own task: this hook may fire inside a step that holds the game's lock."""
-        for table in self.core.move_chat(old_chat_id, new_chat_id):
+        for table in self.registry.move_chat(old_chat_id, new_chat_id):
             if table.stage is Stage.LOBBY:
                 task = asyncio.create_task(self.lobby.repost(table))
                 self._background.add(task)
@@ -288,7 +291,7 @@ class GameService:
     @property
     def tables(self) -> dict[int, Table]:
         """The running games, by game id."""
-        return self.core.tables
+        return self.registry.by_id
 
     @property
     def notifier(self) -> Notifier:

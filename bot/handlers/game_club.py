@@ -39,7 +39,7 @@ async def _say(message: Message, games: GameService, replies: Replies, locale: s
 
 def _place(message: Message) -> Place:
     """Where the command was typed: which of the club's tables it is for (its topic's, in a
-    forum; else the sender's: ``GameCore.in_chat``)."""
+    forum; else the sender's: ``Tables.in_chat``)."""
     return Place(message.chat.id, topic_of(message), bool(message.chat.is_forum))
 
 
@@ -190,7 +190,7 @@ async def _quiet_discipline(message: Message, club: Club, games: GameService, re
     try:
         await step()
     except UserError as e:
-        if club.foul_public or games.core.hosted_by(_user(message), message.chat.id) is None:
+        if club.foul_public or games.registry.hosted_by(_user(message), message.chat.id) is None:
             raise
         await replies.send_text(_user(message),
                                 games.notifier.t(user_locale, e.key, **e.kwargs))

@@ -776,7 +776,7 @@ async def test_the_panels_list_and_its_held_seats_survive_a_restart(
         await flow.host("/evening cancel")
         await fake.wait_for(lambda: "The club's evening is tonight" not in (flow.latest_with(
             HOST, f"gh:{game}:") or panel).body, 10, "the list off the panel")
-        assert game not in flow.games.core.tonight and flow.table.seats == invited
+        assert game not in flow.games.registry.tonight and flow.table.seats == invited
         assert await press(flow, p[2], lobby, f"gl:{game}:join") == (
             f"You are at the table: seat №4 (game #{game}).", False)
     finally:

@@ -47,7 +47,7 @@ async def test_two_openings_in_one_club_at_once_open_one_game(h: Harness) -> Non
     refused = [getattr(o, "key", o) for o in outcomes if isinstance(o, BaseException)]
     assert len(opened) == 1
     assert refused == ["game.already_open"]
-    assert [t.game_id for t in h.service.core.tables.values() if t.chat_id == CHAT] == [
+    assert [t.game_id for t in h.service.registry.by_id.values() if t.chat_id == CHAT] == [
         opened[0].game_id]
 
 

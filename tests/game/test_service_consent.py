@@ -39,7 +39,7 @@ async def test_the_player_is_asked_and_seated_only_on_yes(h: Harness) -> None:
     # asked, not seated: no seat in memory nor stored; the lobby shows it waiting
     assert h.table.seat_of(ASKED) is None and ASKED not in await stored_seats(h)
     assert "№10 Player10 — ждёт подтверждения" in lobby_text(h)
-    assert h.service.core.of_player(ASKED) is None  # nothing keeps them from another table
+    assert h.service.registry.of_player(ASKED) is None  # nothing keeps them from another table
     # asked twice: refused, nothing sent again
     sent = len(h.private(ASKED))
     assert await h.refused(h.service.add_offline(CHAT, HOST, "player10", None)) == \

@@ -339,7 +339,7 @@ async def test_a_join_whose_write_fails_leaves_the_seats_as_they_were(
     with pytest.raises(sqlite3.OperationalError):
         await h.service.join(table.game_id, players[1])
     assert [s.tg_id for s in table.seats.values()] == [players[0]]
-    assert h.service.core.of_player(players[1]) is None  # free to join again
+    assert h.service.registry.of_player(players[1]) is None  # free to join again
     monkeypatch.setattr(h.db.games, "append_events_with_messages", real)
     await h.service.join(table.game_id, players[1])
     stored = await h.db.games.get(table.game_id)

@@ -56,7 +56,7 @@ async def test_a_pending_clubs_game_counts_for_nothing(h: Harness) -> None:
     await h.service.open_lobby(CHAT, "Club", HOST, is_admin=True)
     club = await h.db.clubs.get(CHAT)
     assert club is not None and club.status == CLUB_APPROVED
-    assert not present(h.service.core.hosted_by(HOST, CHAT)).friendly
+    assert not present(h.service.registry.hosted_by(HOST, CHAT)).friendly
 
 
 async def test_a_friendly_games_offline_seats_are_its_own_names(h: Harness) -> None:

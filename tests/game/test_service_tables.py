@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from bot.game.core import Place
+from bot.game.tables import Place
 from record.table import Stage
 from storage.db import Database
 from tests.game.conftest import FakeClock, make_harness

@@ -48,7 +48,7 @@ async def forwarding(h: Harness, translator: Translator
                      ) -> AsyncIterator[tuple[TestClient[Any, Any], Sharing, Harness]]:
     await h.dealt(10)
     game_id = h.game_id
-    h.service.core.tables.pop(game_id)  # the game lives in another process
+    h.service.registry.by_id.pop(game_id)  # the game lives in another process
     sharing = Sharing()
     app = create_web_app(h.db, translator=translator)
     install_host_app(app, h.service, TOKEN, sharing=sharing)  # type: ignore[arg-type]

@@ -24,6 +24,7 @@ from bot.game.locales import Locales
 from bot.game.panel.render import PAGES, PanelDrawing
 from bot.game.panel.view import HostDesk, HostView, build_view, legal_actions
 from bot.game.rooms.phase import Room
+from bot.game.tables import Tables
 from record.table import Table
 from storage.numbers import read_number
 
@@ -46,9 +47,9 @@ def seconds_left(deadline: datetime | None, now: datetime) -> int | None:
 
 
 class HostPanel(Room):
-    def __init__(self, core: GameCore, locales: Locales, desk: HostDesk,
+    def __init__(self, core: GameCore, tables: Tables, locales: Locales, desk: HostDesk,
                  web_url: str | None = None) -> None:
-        super().__init__(core)
+        super().__init__(core, tables)
         self.locales = locales
         self.desk = desk
         self.drawing = PanelDrawing(core.tr, web_url)
@@ -88,7 +89,7 @@ class HostPanel(Room):
             return  # the host's chat refuses the bot: the host runs the table by commands
         mode = self.modes.get(game_id, "main")
         presets = await self.desk.presets(table) if mode == "preset" else None
-        view = build_view(self.core, table, presets)
+        view = build_view(self.core, self.tables, table, presets)
         if mode.partition(".")[0] not in (*view.actions, "main"):
             mode = self.modes[game_id] = "main"  # the page's action passed (e.g. seats dealt)
         now = self.core.clock()
@@ -134,7 +135,7 @@ class HostPanel(Room):
 
     async def _tick(self, game_id: int) -> None:
         self.ticks.pop(game_id, None)
-        table = self.core.tables.get(game_id)
+        table = self.tables.by_id.get(game_id)
         if table is not None and table.open:
             async with self.core.lock(game_id):
                 pass  # the step's end draws the panel with the time left now
@@ -143,13 +144,13 @@ class HostPanel(Room):
                     ) -> Reply | None:
         """A panel button: a page of the panel (``menu``), or an action (``host_act``);
         answered once its step is durable, as every press."""
-        table = self.core.table(game_id)
+        table = self.tables.table(game_id)
         self.core.require_host(table, user_id)
         if action == "menu":
             # a page of an action legal now opens, whatever step drew its button
             page, _, seat = arg.partition(".")
-            if page not in PAGES or (page != "main" and page not in legal_actions(self.core,
-                                                                                   table)):
+            legal = legal_actions(self.core, self.tables, table)
+            if page not in PAGES or (page != "main" and page not in legal):
                 raise UserError("game.stale")
             if seat and read_number(seat) is None:  # a forged button's "tech.²"
                 raise UserError("game.stale")
@@ -162,7 +163,7 @@ class HostPanel(Room):
         try:
             return await self.desk.act(game_id, user_id, action, value, step=step)
         except UserError:
-            if game_id in self.core.tables:
+            if game_id in self.tables.by_id:
                 async with self.core.lock(game_id):
                     self.core.step_by_host(table, user_id)  # the main page again, at once
             raise
@@ -170,14 +171,14 @@ class HostPanel(Room):
     def unreachable(self, chat_id: int) -> None:
         """Telegram refused a message to ``chat_id`` for good: the panels of the games it
         hosts are no longer drawn (each edit would fail: its message never arrived)."""
-        for table in self.core.tables.values():
+        for table in self.tables.by_id.values():
             if table.open and table.host_id == chat_id:
                 self.muted.add(table.game_id)
                 self._arm_tick(table, None)
 
     async def show(self, user_id: int) -> bool:
         """``/panel``: the host's panel again, as a new message at the bottom of the chat."""
-        for table in list(self.core.tables.values()):
+        for table in list(self.tables.by_id.values()):
             if table.open and table.host_id == user_id:
                 self.muted.discard(table.game_id)  # the host writes to the bot: reachable
                 async with self.core.lock(table.game_id):

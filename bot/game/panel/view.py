@@ -14,7 +14,7 @@ from datetime import datetime, timedelta
 
 import engine
 from bot.errors import UserError
-from bot.game.core import GameCore, Reply, named_table
+from bot.game.core import GameCore, Reply
 from bot.game.rooms.day import DayRoom
 from bot.game.rooms.deal import DealRoom
 from bot.game.rooms.fouls import FoulsRoom
@@ -23,6 +23,7 @@ from bot.game.rooms.host import HostRoom
 from bot.game.rooms.lobby import LobbyRoom
 from bot.game.rooms.night import NightRoom
 from bot.game.rooms.phase import Room
+from bot.game.tables import Tables, named_table
 from engine import FoulReason, Phase
 from engine.composition import MAX_PLAYERS, MIN_PLAYERS
 from record.table import CANCEL_DL, FATE_DL, MAFIA_DL, NIGHT_DL, TURN_DL, Stage, Table
@@ -162,7 +163,7 @@ def _ok(check: Callable[[], object]) -> bool:
     return True
 
 
-def legal_actions(core: GameCore, table: Table) -> frozenset[str]:
+def legal_actions(core: GameCore, tables: Tables, table: Table) -> frozenset[str]:
     """What the host may do now (the panel's buttons). The services check again."""
     if not table.open:
         return frozenset()
@@ -170,7 +171,7 @@ def legal_actions(core: GameCore, table: Table) -> frozenset[str]:
     if table.stage in (Stage.LOBBY, Stage.DEALT):
         out.add("fate_mode")  # before the first phase (the club's next games follow it too)
     if table.stage is Stage.LOBBY:
-        tonight = tonight_of(core, table)
+        tonight = tonight_of(tables, table)
         if tonight is not None and tonight.more:
             out.add("invite")  # the evening's signed-up players first
         out.add("preset")
@@ -203,7 +204,7 @@ def legal_actions(core: GameCore, table: Table) -> frozenset[str]:
     return frozenset(out)
 
 
-def build_view(core: GameCore, table: Table,
+def build_view(core: GameCore, tables: Tables, table: Table,
                presets: dict[str, tuple[str, ...]] | None = None) -> HostView:
     """The snapshot (pure: reads the table, writes nothing)."""
     night, day = public_day(table)
@@ -248,19 +249,20 @@ def build_view(core: GameCore, table: Table,
         presets=presets or {},
         composition=None if table.composition is None else tuple(str(r) for r in
                                                                  table.composition),
-        actions=legal_actions(core, table), fouls=standing,
+        actions=legal_actions(core, tables, table), fouls=standing,
         next_foul=len(table.game.fouls) + 1 if table.started else 1, window=clock.window,
         window_deadline=end(clock.window_left),
         window_remaining=clock.window_left if table.paused else None,
-        table=named_table(table), tonight=tonight_of(core, table))
+        table=named_table(table), tonight=tonight_of(tables, table))
 
 
 class HostDesk(Room):
     """``host_view`` and ``host_act``: the host's table, for the panel and the Mini App."""
 
-    def __init__(self, core: GameCore, *, lobby: LobbyRoom, guests: GuestsRoom, deal: DealRoom,
+    def __init__(self, core: GameCore, tables: Tables,
+                 *, lobby: LobbyRoom, guests: GuestsRoom, deal: DealRoom,
                  night: NightRoom, day: DayRoom, host: HostRoom, fouls: FoulsRoom) -> None:
-        super().__init__(core)
+        super().__init__(core, tables)
         self.lobby, self.guests, self.deal = lobby, guests, deal
         self.night, self.day, self.host, self.fouls = night, day, host, fouls
 
@@ -278,13 +280,13 @@ class HostDesk(Room):
         return out
 
     def _table(self, game_id: int, user_id: int) -> Table:
-        table = self.core.table(game_id)
+        table = self.tables.table(game_id)
         self.core.require_host(table, user_id)
         return table
 
     async def view(self, game_id: int, user_id: int) -> HostView:
         table = self._table(game_id, user_id)
-        return build_view(self.core, table, await self.presets(table))
+        return build_view(self.core, self.tables, table, await self.presets(table))
 
     async def act(self, game_id: int, user_id: int, action: str,
                   arg: int | str | None = None, *, step: int | None = None) -> Reply:
@@ -294,7 +296,7 @@ class HostDesk(Room):
         night began pauses the night). Each action calls the room method of its typed
         command, which checks again."""
         table = self._table(game_id, user_id)
-        if action not in legal_actions(self.core, table):
+        if action not in legal_actions(self.core, self.tables, table):
             raise UserError("game.stale")
         handler = self._actions().get(action)
         if handler is None:

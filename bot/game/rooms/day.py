@@ -10,11 +10,12 @@ from typing import Any
 import engine
 from bot.errors import UserError
 from bot.game.callbacks import FateCb, cancel_data, vote_data
-from bot.game.core import GameCore, Reply, Where, reply, rule, secs
+from bot.game.core import GameCore, Reply, reply, rule, secs
 from bot.game.messages.notifier import button, rows
 from bot.game.prompts import Prompts
 from bot.game.rooms.phase import Room
 from bot.game.rooms.results import ResultsRoom
+from bot.game.tables import Tables, Where
 from engine import Audience, AudienceKind, Phase, RuleViolation
 from engine.roles import LAWYER_ROLES
 from record.events import (
@@ -40,8 +41,9 @@ BOARD_EDIT_GAP = 6.0
 class DayRoom(Room):
     """A day from ``/vote`` to ``day_resolved``; owns the turn, fate and Lawyers' deadlines."""
 
-    def __init__(self, core: GameCore, prompts: Prompts, results: ResultsRoom) -> None:
-        super().__init__(core)
+    def __init__(self, core: GameCore, tables: Tables,
+                 prompts: Prompts, results: ResultsRoom) -> None:
+        super().__init__(core, tables)
         self.prompts = prompts
         self.results = results
         core.on_expiry(TURN_DL, self._turn_over)
@@ -50,7 +52,7 @@ class DayRoom(Room):
 
     async def start_day(self, where: Where, user_id: int) -> Reply:
         """``/day``: announce the day's talk (the vote starts with /vote)."""
-        table = self.core.in_chat(where, user_id)
+        table = self.tables.in_chat(where, user_id)
         async with self.core.lock(table.game_id):
             self.core.step_by_host(table, user_id)
             self.core.can_start_phase(table, Phase.DAY)
@@ -63,7 +65,7 @@ class DayRoom(Room):
             return reply("game.day.started")
 
     async def start_vote(self, where: Where, user_id: int) -> Reply:
-        table = self.core.in_chat(where, user_id)
+        table = self.tables.in_chat(where, user_id)
         async with self.core.lock(table.game_id):
             self.core.step_by_host(table, user_id)
             self.core.can_start_phase(table, Phase.DAY)
@@ -162,7 +164,7 @@ class DayRoom(Room):
 
     async def vote(self, game_id: int, tg_id: int, step: int, target: int, *,
                    for_seat: int | None = None) -> Reply:
-        table = self.core.table(game_id)
+        table = self.tables.table(game_id)
         async with self.core.lock(game_id):
             seat = self.core.acting_seat(table, tg_id, for_seat)
             self.core.expect(table, Stage.VOTE, step)
@@ -288,7 +290,7 @@ class DayRoom(Room):
         return any(card in LAWYER_ROLES for card in table.cards)
 
     async def fate(self, game_id: int, user_id: int, step: int, target: int) -> Reply:
-        table = self.core.table(game_id)
+        table = self.tables.table(game_id)
         async with self.core.lock(game_id):
             self.core.step_by_host(table, user_id)
             self.core.expect(table, Stage.FATE, step)
@@ -305,7 +307,7 @@ class DayRoom(Room):
     async def cancel(self, game_id: int, tg_id: int, step: int, *,
                      for_seat: int | None = None) -> Reply:
         """A Lawyer cancels the verdict (``for_seat``: the host, for an offline Lawyer)."""
-        table = self.core.table(game_id)
+        table = self.tables.table(game_id)
         async with self.core.lock(game_id):
             seat = self.core.acting_seat(table, tg_id, for_seat)
             self.core.expect(table, Stage.CANCEL, step)
@@ -337,7 +339,7 @@ class DayRoom(Room):
 
     async def give_word(self, where: Where, user_id: int, seat: int, by: int | None) -> Reply:
         """``/speak SEAT [FROM]``: a jailed player gets speaking time (given by another player)."""
-        table = self.core.in_chat(where, user_id)
+        table = self.tables.in_chat(where, user_id)
         async with self.core.lock(table.game_id):
             self.core.step_by_host(table, user_id)
             if not table.started:
@@ -364,7 +366,7 @@ class DayRoom(Room):
             return reply("game.speak.ok", who=self.notifier.seat(table, seat))
 
     async def _speech_over(self, game_id: int, seat: int) -> None:
-        table = self.core.tables.get(game_id)
+        table = self.tables.by_id.get(game_id)
         if table is not None:
             await self.notifier.club(table, "game.speak.over", who=self.notifier.seat(table, seat))
 

@@ -8,10 +8,11 @@ from typing import Any
 
 import engine
 from bot.errors import UserError
-from bot.game.core import GameCore, Reply, Where, reply, rule
+from bot.game.core import GameCore, Reply, reply, rule
 from bot.game.rooms.friends import FriendsRoom
 from bot.game.rooms.lobby import LobbyRoom
 from bot.game.rooms.phase import Room
+from bot.game.tables import Tables, Where
 from engine import CompositionError, Role, RuleViolation
 from engine.composition import MAX_PLAYERS
 from record.events import Composition, Deal, DealAnnounced, DealtSeat, FateMode
@@ -27,8 +28,9 @@ log = logging.getLogger("bot.game")
 class DealRoom(Room):
     """The cards: composition, shoot-out mode, the committed deal, each player's card."""
 
-    def __init__(self, core: GameCore, lobby: LobbyRoom, friends: FriendsRoom) -> None:
-        super().__init__(core)
+    def __init__(self, core: GameCore, tables: Tables,
+                 lobby: LobbyRoom, friends: FriendsRoom) -> None:
+        super().__init__(core, tables)
         self.lobby = lobby
         self.friends = friends
         self._role_names = card_names(self.tr)
@@ -104,7 +106,7 @@ class DealRoom(Room):
 
     async def composition(self, where: Where, user_id: int, text: str | None) -> Reply:
         """``/roles``: show the composition for the table, or set the host's own."""
-        table = self.core.in_chat(where, user_id)
+        table = self.tables.in_chat(where, user_id)
         async with self.core.lock(table.game_id):
             if text:
                 self.core.step_by_host(table, user_id)
@@ -129,7 +131,7 @@ class DealRoom(Room):
                          roles=self.roles_text(locale, cards))
 
     async def set_fate_mode(self, where: Where, user_id: int, by_host: bool) -> Reply:
-        table = self.core.in_chat(where, user_id)
+        table = self.tables.in_chat(where, user_id)
         async with self.core.lock(table.game_id):
             self.core.step_by_host(table, user_id)
             if table.stage not in (Stage.LOBBY, Stage.DEALT):
@@ -141,7 +143,7 @@ class DealRoom(Room):
             return reply("game.fate.mode_host" if by_host else "game.fate.mode_bot")
 
     async def deal(self, where: Where, user_id: int) -> Reply:
-        table = self.core.in_chat(where, user_id)
+        table = self.tables.in_chat(where, user_id)
         async with self.core.lock(table.game_id):
             self.core.step_by_host(table, user_id)
             if table.stage is not Stage.LOBBY:
@@ -233,7 +235,7 @@ class DealRoom(Room):
             about=lambda loc: self.tr.t(loc, f"game.about.{role}"))
 
     async def my_role(self, tg_id: int) -> Reply:
-        table = self.core.of_player(tg_id)
+        table = self.tables.of_player(tg_id)
         if table is None or not table.started:
             raise UserError("game.myrole.none")
         seat = self.core.require_seat(table, tg_id)

@@ -18,10 +18,11 @@ from typing import Any
 import engine
 from bot.errors import UserError
 from bot.game.callbacks import FoulOfferCb
-from bot.game.core import GameCore, Place, Reply, Where, reply, rule
+from bot.game.core import GameCore, Reply, reply, rule
 from bot.game.messages.notifier import button, rows
 from bot.game.rooms.host import HostRoom
 from bot.game.rooms.phase import Room
+from bot.game.tables import Place, Tables, Where
 from engine import Foul, FoulReason, RuleViolation
 from record.events import FoulCalled, FoulOfferClosed, FoulUndone
 from record.table import Table
@@ -59,8 +60,8 @@ def parse_reason(text: str) -> tuple[FoulReason, str | None]:
 class FoulsRoom(Room):
     """Fouls, fines and their undoing; the Nth foul's offer of the technical death."""
 
-    def __init__(self, core: GameCore, host: HostRoom) -> None:
-        super().__init__(core)
+    def __init__(self, core: GameCore, tables: Tables, host: HostRoom) -> None:
+        super().__init__(core, tables)
         self.host = host
 
     def hosted(self, where: Where, user_id: int) -> Table:
@@ -68,8 +69,8 @@ class FoulsRoom(Room):
         private) the one the user hosts."""
         chat = where.chat_id if isinstance(where, Place) else where
         if chat < 0:
-            return self.core.in_chat(where, user_id)
-        for table in self.core.tables.values():
+            return self.tables.in_chat(where, user_id)
+        for table in self.tables.by_id.values():
             if table.open and table.host_id == user_id:
                 return table
         raise UserError("foul.no_game")
@@ -270,7 +271,7 @@ class FoulsRoom(Room):
         stands is read from the log's table, so an offer is judged the same after a restart:
         one whose moment passed (the foul undone, the count below the limit again, the player
         out) is refused and closed; one answered already says what was decided."""
-        table = self.core.table(game_id)
+        table = self.tables.table(game_id)
         self.core.require_host(table, user_id)
         fouls = table.game.fouls if table.started else ()
         if not 1 <= number <= len(fouls):

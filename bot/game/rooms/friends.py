@@ -31,7 +31,7 @@ class FriendsRoom(Room):
 
     async def friend_menu(self, tg_id: int) -> tuple[Table, list[int]]:
         """The lobby the player sits in, and the seats it may befriend (engine-checked)."""
-        table = self.core.of_player(tg_id)
+        table = self.tables.of_player(tg_id)
         if table is None or table.stage is not Stage.LOBBY:
             raise UserError("game.friend.no_lobby")
         seat = self.core.require_seat(table, tg_id)
@@ -73,7 +73,7 @@ class FriendsRoom(Room):
 
     async def friend_choose(self, game_id: int, tg_id: int, holder: int, announce: int
                             ) -> Reply:
-        table = self.core.table(game_id)
+        table = self.tables.table(game_id)
         async with self.core.lock(game_id):
             if table.stage is not Stage.LOBBY:
                 raise UserError("game.friend.too_late")
@@ -103,7 +103,7 @@ class FriendsRoom(Room):
 
     async def friend_decide(self, game_id: int, user_id: int, order_id: int, accept: bool
                             ) -> Reply:
-        table = self.core.table(game_id)
+        table = self.tables.table(game_id)
         async with self.core.lock(game_id):
             self.core.step_by_host(table, user_id)
             if table.stage is not Stage.LOBBY:

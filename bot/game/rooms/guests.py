@@ -20,11 +20,12 @@ from dataclasses import dataclass
 
 from bot.errors import UserError
 from bot.game.callbacks import CheckInCb
-from bot.game.core import GameCore, Reply, Where, reply
+from bot.game.core import GameCore, Reply, reply
 from bot.game.locales import Locales
 from bot.game.messages.notifier import button, rows
 from bot.game.rooms.lobby import LobbyRoom
 from bot.game.rooms.phase import Room
+from bot.game.tables import Tables, Where
 from engine.composition import MAX_PLAYERS
 from record.table import Stage, Table
 from storage.models import (
@@ -54,7 +55,7 @@ class Tonight:
     more: int
 
 
-def _waiting(core: GameCore, table: Table, listed: EveningList
+def _waiting(tables: Tables, table: Table, listed: EveningList
              ) -> tuple[list[SignUp], list[SignUp]]:
     """The seats of the list not at a table yet: (invited to this table, not invited to any
     open lobby)."""
@@ -63,14 +64,14 @@ def _waiting(core: GameCore, table: Table, listed: EveningList
     for signup in listed.seated:
         tg_id = signup.tg_id
         if (signup.checked_in or is_offline_account(tg_id)
-                or core.of_player(tg_id) is not None
-                or core.hosted_by(tg_id) is not None):
+                or tables.of_player(tg_id) is not None
+                or tables.hosted_by(tg_id) is not None):
             continue
         if signup.invited_game == table.game_id:
             here.append(signup)
             continue
         other = (None if signup.invited_game is None
-                 else core.tables.get(signup.invited_game))
+                 else tables.by_id.get(signup.invited_game))
         if other is None or other.stage is not Stage.LOBBY or not other.open:
             fresh.append(signup)
     return here, fresh
@@ -86,21 +87,21 @@ def _room(table: Table, listed: EveningList, pending: int) -> int:
     return max(0, min(seats - mine, MAX_PLAYERS - len(table.seats)) - pending)
 
 
-def tonight_of(core: GameCore, table: Table) -> Tonight | None:
+def tonight_of(tables: Tables, table: Table) -> Tonight | None:
     """Tonight's list at ``table``'s lobby (from memory: the list as last read), or None: no
     evening tonight, or the lobby is over."""
-    listed = core.tonight.get(table.game_id)
+    listed = tables.tonight.get(table.game_id)
     if listed is None or table.stage is not Stage.LOBBY or not table.open:
         return None
-    here, fresh = _waiting(core, table, listed)
+    here, fresh = _waiting(tables, table, listed)
     more = min(len(fresh), _room(table, listed, len(here)))
     return Tonight(listed.evening, len(listed.seated), len(listed.waitlist),
                    tuple(s.name for s in here), more)
 
 
 class GuestsRoom(Room):
-    def __init__(self, core: GameCore, locales: Locales, lobby: LobbyRoom) -> None:
-        super().__init__(core)
+    def __init__(self, core: GameCore, tables: Tables, locales: Locales, lobby: LobbyRoom) -> None:
+        super().__init__(core, tables)
         self.locales = locales
         self.lobby = lobby
         lobby.hold = self.hold
@@ -112,9 +113,9 @@ class GuestsRoom(Room):
         listed = await self.db.evenings.tonight(table.chat_id, since=now - EVENING_HOURS,
                                                 until=now + EVENING_HOURS)
         if listed is None:
-            self.core.tonight.pop(table.game_id, None)
+            self.tables.tonight.pop(table.game_id, None)
         else:
-            self.core.tonight[table.game_id] = listed
+            self.tables.tonight[table.game_id] = listed
         return listed
 
     async def offer(self, table: Table) -> None:
@@ -124,7 +125,7 @@ class GuestsRoom(Room):
         try:
             if table.stage is not Stage.LOBBY or not table.open:
                 return
-            shown = table.game_id in self.core.tonight
+            shown = table.game_id in self.tables.tonight
             if await self.tonight(table) is None and not shown:
                 return
             async with self.core.lock(table.game_id):
@@ -136,7 +137,7 @@ class GuestsRoom(Room):
         """Tonight's list changed (a sign-up, a cancel, the evening called off): the club's
         lobbies read it again, and their hosts' panels show it (a cancel frees a seat the
         waitlist's first may be invited to)."""
-        for table in self.core.tables_in(chat_id):
+        for table in self.tables.tables_in(chat_id):
             await self.offer(table)
 
     async def hold(self, table: Table, tg_id: int) -> None:
@@ -144,11 +145,11 @@ class GuestsRoom(Room):
         are held for the list's players invited to it and not here yet (the invited
         themselves take theirs). A refusal reads the list again first: a cancel handled by
         another process (a private button) frees its seat."""
-        listed = self.core.tonight.get(table.game_id)
+        listed = self.tables.tonight.get(table.game_id)
         for fresh in (False, True):
             if listed is None:
                 return
-            here, _ = _waiting(self.core, table, listed)
+            here, _ = _waiting(self.tables, table, listed)
             if not here or any(s.tg_id == tg_id for s in here):
                 return
             if len(table.seats) + len(here) < min(listed.evening.seats, MAX_PLAYERS):
@@ -158,12 +159,12 @@ class GuestsRoom(Room):
             listed = await self.tonight(table)
 
     async def invite_at(self, where: Where, user_id: int) -> Reply:
-        """``/invite`` in the club chat: the sender's table (``GameCore.in_chat``)."""
-        return await self.invite(self.core.in_chat(where, user_id).game_id, user_id)
+        """``/invite`` in the club chat: the sender's table (``Tables.in_chat``)."""
+        return await self.invite(self.tables.in_chat(where, user_id).game_id, user_id)
 
     async def invite(self, game_id: int, user_id: int) -> Reply:
         """The host's button (or ``/invite``): the next ones on tonight's list, in private."""
-        table = self.core.table(game_id)
+        table = self.tables.table(game_id)
         self.core.require_host(table, user_id)
         if table.stage is not Stage.LOBBY:
             raise UserError("game.join.closed")
@@ -173,7 +174,7 @@ class GuestsRoom(Room):
         async with self.core.lock(game_id):
             if table.stage is not Stage.LOBBY or not table.open:
                 raise UserError("game.join.closed")
-            here, fresh = _waiting(self.core, table, listed)
+            here, fresh = _waiting(self.tables, table, listed)
             wanted = fresh[:_room(table, listed, len(here))]
             if not wanted and not here:
                 raise UserError("evening.invite.none")
@@ -190,7 +191,7 @@ class GuestsRoom(Room):
                 await self._invitation(table, listed, signup, title)
             if invited:  # the panel shows them invited (drawn at the step's end)
                 after = await self.db.evenings.get(listed.evening.id)
-                self.core.tonight[game_id] = after or listed
+                self.tables.tonight[game_id] = after or listed
         if invited:
             return reply("evening.invite.sent", invited=len(invited))
         if here:
@@ -222,11 +223,11 @@ class GuestsRoom(Room):
             raise UserError("evening.checkin.not_invited")
         answer = await self.lobby.join(game_id, tg_id, account)
         await self.db.evenings.check_in(evening_id, tg_id, game_id)
-        table = self.core.tables.get(game_id)
+        table = self.tables.by_id.get(game_id)
         if table is not None:
             after = await self.db.evenings.get(evening_id)
-            if after is not None and game_id in self.core.tonight:
-                self.core.tonight[game_id] = after
+            if after is not None and game_id in self.tables.tonight:
+                self.tables.tonight[game_id] = after
             async with self.core.lock(game_id):
                 await self.notifier.edit_private(
                     tg_id, self.core.ref(table, "invite", evening_id, tg_id),

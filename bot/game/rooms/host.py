@@ -8,11 +8,12 @@ from datetime import datetime, timedelta
 
 import engine
 from bot.errors import UserError
-from bot.game.core import GameCore, Reply, Where, named_table, reply, rule, secs
+from bot.game.core import GameCore, Reply, reply, rule, secs
 from bot.game.rooms.day import DayRoom
 from bot.game.rooms.night import NightRoom
 from bot.game.rooms.phase import Room
 from bot.game.rooms.results import ResultsRoom
+from bot.game.tables import Tables, Where, named_table
 from engine import RuleViolation
 from record.events import Aborted, Deadlines, Extend, MafiaLocked, Pause, Resume, Tech, VerdictReset
 from record.table import TURN_DL, Stage, Table
@@ -29,9 +30,9 @@ PhaseLeft = Callable[[Table, datetime], float | None]
 class HostRoom(Room):
     """What the host does to a running game besides moving it on."""
 
-    def __init__(self, core: GameCore, results: ResultsRoom, night: NightRoom,
+    def __init__(self, core: GameCore, tables: Tables, results: ResultsRoom, night: NightRoom,
                  day: DayRoom, phase_left: PhaseLeft) -> None:
-        super().__init__(core)
+        super().__init__(core, tables)
         self.results = results
         self.night = night
         self.day = day
@@ -39,7 +40,7 @@ class HostRoom(Room):
         self._told_blocked: set[tuple[int, int]] = set()  # (game, player) the host heard about
 
     async def technical_death(self, where: Where, user_id: int, seat: int) -> Reply:
-        table = self.core.in_chat(where, user_id)
+        table = self.tables.in_chat(where, user_id)
         async with self.core.lock(table.game_id):
             self.core.step_by_host(table, user_id)
             if not table.started:
@@ -78,7 +79,7 @@ class HostRoom(Room):
 
     async def status(self, where: Where, user_id: int) -> Reply:
         """Phase, deadline and the seats still to act (the night's only to the host)."""
-        table = self.core.in_chat(where, user_id)
+        table = self.tables.in_chat(where, user_id)
         async with self.core.lock(table.game_id):
             left = self.phase_left(table, self.clock())
             stage = f"game.stage.{table.stage}"
@@ -112,7 +113,7 @@ class HostRoom(Room):
                 loc, said.key, **said.kwargs))
 
     async def pause(self, where: Where, user_id: int) -> Reply:
-        table = self.core.in_chat(where, user_id)
+        table = self.tables.in_chat(where, user_id)
         async with self.core.lock(table.game_id):
             self.core.step_by_host(table, user_id)
             if table.paused:
@@ -129,7 +130,7 @@ class HostRoom(Room):
             return reply("game.pause.done")
 
     async def resume(self, where: Where, user_id: int) -> Reply:
-        table = self.core.in_chat(where, user_id)
+        table = self.tables.in_chat(where, user_id)
         async with self.core.lock(table.game_id):
             self.core.step_by_host(table, user_id)
             if not table.paused:
@@ -144,7 +145,7 @@ class HostRoom(Room):
             return reply("game.pause.resumed")
 
     async def extend(self, where: Where, user_id: int, seconds: float) -> Reply:
-        table = self.core.in_chat(where, user_id)
+        table = self.tables.in_chat(where, user_id)
         async with self.core.lock(table.game_id):
             self.core.step_by_host(table, user_id)
             if table.paused:
@@ -164,7 +165,7 @@ class HostRoom(Room):
         """``/endgame``: abort; nobody gets points and every fine taken is given back (a
         reversing row per standing foul's fine, written with the abort: one transaction;
         the fouls stay on the record); the deal is revealed when there was one."""
-        table = self.core.in_chat(where, user_id)
+        table = self.tables.in_chat(where, user_id)
         async with self.core.lock(table.game_id):
             self.core.step_by_host(table, user_id)
             self.core.disarm(table)
@@ -175,7 +176,7 @@ class HostRoom(Room):
             if table.started:
                 await self.results.reveal(table)
                 await self.end_foul_offers(table)
-            self.core.drop(table.game_id)
+            self.tables.drop(table.game_id)
             return reply("game.aborted_ok")
 
     def _returned(self, table: Table) -> tuple[Fine, ...]:
@@ -191,7 +192,7 @@ class HostRoom(Room):
         """An account blocked by the administration acts in a game: True when ``tg_id`` sits
         at an open table (the action must be refused; nothing it does changes the game). The
         host is told once per game and decides (e.g. ``/tech``)."""
-        table = self.core.of_player(tg_id)
+        table = self.tables.of_player(tg_id)
         if table is None:
             return False
         seat = table.seat_of(tg_id)
@@ -205,7 +206,7 @@ class HostRoom(Room):
     async def on_blocked(self, chat_id: int) -> None:
         """The outbox could not write to ``chat_id``: tell the host (the deadline goes on), and
         mark the seat on the host's panel (a step of the game: the panel follows it)."""
-        table = self.core.of_player(chat_id)
+        table = self.tables.of_player(chat_id)
         if table is None or chat_id == table.host_id:
             return
         async with self.core.lock(table.game_id):

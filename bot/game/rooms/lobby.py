@@ -11,10 +11,11 @@ from typing import Any, Protocol
 import engine
 from bot.errors import UserError, explain
 from bot.game.callbacks import ConsentCb, LobbyCb
-from bot.game.core import GameCore, Place, Reply, Where, reply, secs
+from bot.game.core import GameCore, Reply, reply, secs
 from bot.game.locales import Locales
 from bot.game.messages.notifier import Markup, button, rows
 from bot.game.rooms.phase import Room
+from bot.game.tables import Place, Tables, Where
 from bot.locks import KeyedLocks
 from engine.composition import MAX_PLAYERS
 from record.events import (
@@ -63,8 +64,9 @@ class NoTopics:
 class LobbyRoom(Room):
     """Seats before the deal; "Давай дружить" orders are placed and decided here."""
 
-    def __init__(self, core: GameCore, locales: Locales, topics: Topics | None = None) -> None:
-        super().__init__(core)
+    def __init__(self, core: GameCore, tables: Tables,
+                 locales: Locales, topics: Topics | None = None) -> None:
+        super().__init__(core, tables)
         self.locales = locales
         self.topics: Topics = topics or NoTopics()
         # /newgame: a lock per club (opening a lobby writes its game's row: no other club's
@@ -89,10 +91,10 @@ class LobbyRoom(Room):
             raise UserError("game.not_host_rights")
         chat_id = place.chat_id
         async with self.opening.hold(chat_id):
-            mine = self.core.hosted_by(user_id, chat_id)
+            mine = self.tables.hosted_by(user_id, chat_id)
             if mine is not None:
                 raise UserError("game.already_open", game=mine.game_id)
-            seated = self.core.of_player(user_id)
+            seated = self.tables.of_player(user_id)
             if seated is not None:
                 raise UserError("tables.host.seated", number=seated.number,
                                 game=seated.game_id)
@@ -100,7 +102,7 @@ class LobbyRoom(Room):
             if club is None:
                 club = await self.db.clubs.ensure(chat_id, title=title,
                                                   locale=self.locales.default)
-            open_here = self.core.tables_in(chat_id)
+            open_here = self.tables.tables_in(chat_id)
             number = max((t.number for t in open_here), default=0) + 1
             thread, own = place.thread, False
             if place.forum and (thread is None or any(t.thread == thread for t in open_here)):
@@ -123,7 +125,7 @@ class LobbyRoom(Room):
             table = Table(game_id, chat_id, user_id, self.core.day_of(club, now), number=number,
                           thread=thread, own_topic=own, locale=club.locale,
                           timers=self.core.club_timers(club), opened_at=now)
-            self.core.add(table)
+            self.tables.add(table)
             await self.locales.load_player(user_id)
         for other in sharing:  # from now on each table says its name
             async with self.core.lock(other.game_id):
@@ -157,12 +159,12 @@ class LobbyRoom(Room):
         free, open asks end, the lobby post says why and loses its buttons, the host is told
         (a topic the bot opened for it closes with the step). Nothing happens to a game dealt
         meanwhile. True when it closed."""
-        table = self.core.tables.get(game_id)
+        table = self.tables.by_id.get(game_id)
         if table is None:
             return False
         async with self.core.lock(game_id):
             if table.stage is not Stage.LOBBY or not table.open \
-                    or self.core.tables.get(game_id) is not table:
+                    or self.tables.by_id.get(game_id) is not table:
                 return False
             self.deadlines.disarm(self.core.key(table, "lobby_ttl"))
             await self.close_asks(table, "closed")
@@ -174,13 +176,13 @@ class LobbyRoom(Room):
                                           hours=hours)
             await self.notifier.private(table.host_id, f"game.lobby.closed_{why}",
                                         game=game_id, hours=hours)
-            self.core.drop(game_id)
+            self.tables.drop(game_id)
         return True
 
     async def host_left(self, chat_id: int, tg_id: int) -> None:
         """``tg_id`` left (or was removed from) the club chat: the lobby it hosts there
         closes (a dealt game goes on: its host still has the panel)."""
-        table = self.core.hosted_by(tg_id, chat_id)
+        table = self.tables.hosted_by(tg_id, chat_id)
         if table is not None and table.stage is Stage.LOBBY:
             await self.close_lobby(table.game_id, "host_left")
 
@@ -312,10 +314,10 @@ class LobbyRoom(Room):
         written with the step's own transaction, after the game's lock. Another table of the
         same club is named in the refusal; so is the table its host runs (a host does not
         play)."""
-        hosted = self.core.hosted_by(info.tg_id, table.chat_id)
+        hosted = self.tables.hosted_by(info.tg_id, table.chat_id)
         if hosted is not None:
             raise UserError("tables.join.hosting", number=hosted.number, game=hosted.game_id)
-        other = self.core.of_player(info.tg_id)
+        other = self.tables.of_player(info.tg_id)
         if other is not None:
             if other.chat_id == table.chat_id:
                 raise other_table(other)
@@ -325,7 +327,7 @@ class LobbyRoom(Room):
     async def join(self, game_id: int, tg_id: int, account: Player | None = None) -> Reply:
         """``account``: the presser's account as the update's middleware read it (no second
         read on the busiest press of the evening)."""
-        known = self.core.tables.get(game_id)
+        known = self.tables.by_id.get(game_id)
         if known is not None and tg_id == known.host_id:
             raise UserError("game.join.host")  # before any account check: a host never plays
         player = account if account is not None else await self.db.players.get(tg_id)
@@ -337,7 +339,7 @@ class LobbyRoom(Room):
             raise UserError("game.join.no_nick")
         if player.language:
             self.locales.known[tg_id] = player.language
-        table = self.core.table(game_id)
+        table = self.tables.table(game_id)
         async with self.core.lock(game_id):
             if table.stage is not Stage.LOBBY:
                 raise UserError("game.join.closed")
@@ -357,7 +359,7 @@ class LobbyRoom(Room):
 
     async def join_hook(self, tg_id: int, game_id: int, locale: str) -> bool:
         """``/start join_<id>``: True if the player joined (answered here either way)."""
-        if game_id not in self.core.tables or not self.core.tables[game_id].open:
+        if game_id not in self.tables.by_id or not self.tables.by_id[game_id].open:
             return False
         try:
             answer = await self.join(game_id, tg_id)
@@ -368,7 +370,7 @@ class LobbyRoom(Room):
         return True
 
     async def leave(self, game_id: int, tg_id: int) -> Reply:
-        table = self.core.table(game_id)
+        table = self.tables.table(game_id)
         async with self.core.lock(game_id):
             if table.stage is not Stage.LOBBY:
                 raise UserError("game.join.closed")
@@ -395,7 +397,7 @@ class LobbyRoom(Room):
         return player, seat
 
     async def reseat(self, where: Where, user_id: int, nick: str, position: int) -> Reply:
-        table = self.core.in_chat(where, user_id)
+        table = self.tables.in_chat(where, user_id)
         async with self.core.lock(table.game_id):
             self.core.step_by_host(table, user_id)
             if table.stage is not Stage.LOBBY:
@@ -419,7 +421,7 @@ class LobbyRoom(Room):
         and the deal goes on without them. An account without Telegram is found by nickname,
         or created (``create_offline``) — in a game that counts; a friendly game seats a name
         of its own instead (``create_guest``: no nickname of the network taken)."""
-        table = self.core.in_chat(where, user_id)
+        table = self.tables.in_chat(where, user_id)
         async with self.core.lock(table.game_id):
             self.core.step_by_host(table, user_id)
             if table.stage is not Stage.LOBBY:
@@ -495,10 +497,10 @@ class LobbyRoom(Room):
             raise UserError("seats.add.already", nick=name, seat=seated)
         if player.tg_id in table.asked:
             raise UserError("seats.ask.already", nick=name)
-        hosted = self.core.hosted_by(player.tg_id, table.chat_id)
+        hosted = self.tables.hosted_by(player.tg_id, table.chat_id)
         if hosted is not None:
             raise UserError("tables.join.hosting", number=hosted.number, game=hosted.game_id)
-        other = self.core.of_player(player.tg_id)
+        other = self.tables.of_player(player.tg_id)
         if other is not None:  # asked only when free now (the yes checks again)
             if other.chat_id == table.chat_id:
                 raise UserError("tables.add.other", nick=name, number=other.number,
@@ -531,7 +533,7 @@ class LobbyRoom(Room):
         """The asked player's "Yes, seat me" (seated, the host plays the seat) or "No"; a
         press after the deal, a close or an answer already given is refused, changing
         nothing."""
-        table = self.core.tables.get(game_id)
+        table = self.tables.by_id.get(game_id)
         if table is None or tg_id not in table.asked:
             raise UserError("seats.ask.closed")
         async with self.core.lock(game_id):
@@ -580,7 +582,7 @@ class LobbyRoom(Room):
 
     async def unseat(self, where: Where, user_id: int, nick: str) -> Reply:
         """``/unseat NICK``: the host takes a seat off the table before the deal."""
-        table = self.core.in_chat(where, user_id)
+        table = self.tables.in_chat(where, user_id)
         async with self.core.lock(table.game_id):
             self.core.step_by_host(table, user_id)
             if table.stage is not Stage.LOBBY:

@@ -8,11 +8,12 @@ from typing import Any
 import engine
 from bot.errors import UserError
 from bot.game.callbacks import night_data
-from bot.game.core import GameCore, Reply, Where, reply, rule, secs
+from bot.game.core import GameCore, Reply, reply, rule, secs
 from bot.game.messages.notifier import Markup, button, rows
 from bot.game.prompts import Prompts
 from bot.game.rooms.phase import Room
 from bot.game.rooms.results import ResultsRoom
+from bot.game.tables import Tables, Where
 from engine import Phase, RuleViolation
 from record.events import Choice, MafiaLocked, NightResolved, NightStart
 from record.table import MAFIA_DL, NIGHT_DL, Stage, Table
@@ -21,15 +22,16 @@ from record.table import MAFIA_DL, NIGHT_DL, Stage, Table
 class NightRoom(Room):
     """A night from ``/night`` to ``night_resolved``; owns the night and Mafia deadlines."""
 
-    def __init__(self, core: GameCore, prompts: Prompts, results: ResultsRoom) -> None:
-        super().__init__(core)
+    def __init__(self, core: GameCore, tables: Tables,
+                 prompts: Prompts, results: ResultsRoom) -> None:
+        super().__init__(core, tables)
         self.prompts = prompts
         self.results = results
         core.on_expiry(NIGHT_DL, self._night_over)
         core.on_expiry(MAFIA_DL, self._mafia_window_over)
 
     async def start_night(self, where: Where, user_id: int) -> Reply:
-        table = self.core.in_chat(where, user_id)
+        table = self.tables.in_chat(where, user_id)
         async with self.core.lock(table.game_id):
             self.core.step_by_host(table, user_id)
             self.core.can_start_phase(table, Phase.NIGHT)
@@ -145,7 +147,7 @@ class NightRoom(Room):
     async def choose(self, game_id: int, tg_id: int, step: int, target: int, *,
                      for_seat: int | None = None) -> Reply:
         """A night choice from a private button (``for_seat``: the host's, for an offline seat)."""
-        table = self.core.table(game_id)
+        table = self.tables.table(game_id)
         async with self.core.lock(game_id):
             seat = self.core.acting_seat(table, tg_id, for_seat)
             self.core.expect(table, Stage.NIGHT, step)

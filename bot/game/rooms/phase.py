@@ -4,6 +4,7 @@ core's tools under short names."""
 from __future__ import annotations
 
 from bot.game.core import GameCore
+from bot.game.tables import Tables
 from bot.game.timers import Clock, Deadlines
 from record.table import GameTimers, Table
 
@@ -11,8 +12,9 @@ from record.table import GameTimers, Table
 class Room:
     """A room of the evening on the shared core: the core's tools under short names."""
 
-    def __init__(self, core: GameCore) -> None:
+    def __init__(self, core: GameCore, tables: Tables) -> None:
         self.core = core
+        self.tables = tables  # the running games
         self.db = core.db
         self.notifier = core.notifier  # every club post and private message leaves here
         self.tr = core.tr

@@ -20,6 +20,7 @@ from bot.game.core import GameCore, secs
 from bot.game.messages.pictures import table_picture
 from bot.game.prompts import Prompts
 from bot.game.rooms.phase import Room
+from bot.game.tables import Tables
 from record.events import Announced, LastWord, LastWordOver
 from record.posts import Post
 from record.table import Result, Stage, Table
@@ -36,8 +37,9 @@ if TYPE_CHECKING:
 class ResultsRoom(Room):
     """What a resolution announces, and the end of the game (``/endgame`` reveals too)."""
 
-    def __init__(self, core: GameCore, prompts: Prompts, pages_url: str | None = None) -> None:
-        super().__init__(core)
+    def __init__(self, core: GameCore, tables: Tables,
+                 prompts: Prompts, pages_url: str | None = None) -> None:
+        super().__init__(core, tables)
         self.prompts = prompts
         self.pages_url = pages_url.rstrip("/") if pages_url else None  # WEB_URL
 
@@ -165,7 +167,7 @@ class ResultsRoom(Room):
             loc = table.locale
             lines = [t(loc, "game.last_word.over", who=self.notifier.seat(table, seats[index]))]
             # logged with the post it causes (one step): a stop before it re-arms the timer
-            if table.last_words is not None and self.core.tables.get(table.game_id) is table:
+            if table.last_words is not None and self.tables.by_id.get(table.game_id) is table:
                 await self.core.record(table, LastWordOver(index))
             if index + 1 < len(seats):
                 until = self.core.at(self.timers(table).last_word)
@@ -173,7 +175,7 @@ class ResultsRoom(Room):
                     table, loc, "game.last_word.start",
                     until, who=self.notifier.seat(table, seats[index + 1]),
                     seconds=secs(self.timers(table).last_word)))
-                if not table.game.over and self.core.tables.get(table.game_id) is table:
+                if not table.game.over and self.tables.by_id.get(table.game_id) is table:
                     await self.core.record(table, LastWord(tuple(seats), index + 1, until))
                 self._arm_last_word(table, seats, index + 1, until)
             await self.notifier.send(table.chat_id, "\n\n".join(lines))
@@ -269,7 +271,7 @@ class ResultsRoom(Room):
         if sent:
             await sender.queued(sent, {m.chat_id for m in sent})
         table.stage = Stage.OVER
-        self.core.drop(table.game_id)
+        self.tables.drop(table.game_id)
 
     def achievements_told(self, table: Table, earned: Sequence[Earned], *,
                           public: bool) -> list[Queued]:
