@@ -2,8 +2,9 @@
 (asyncpg). ``db = await Database.open(path_or_url)``; see docs/storage.md.
 
 The folders, bottom up: ``schema``, ``backends``, ``txn``, ``spreadsheets``, ``standing``
-(the ratings, the history, the achievements), ``repos``, ``shop`` (the gift shop), ``tools``; ``db.py`` is the facade over them, ``models.py`` and
-``errors.py`` what callers get back. Start with ``db.py``.
+(the ratings, the history, the achievements), ``repos``, ``shop`` (the gift shop), ``tools``;
+``db.py`` is the facade over them, ``models.py`` and ``errors.py`` what callers get back.
+Start with ``db.py``.
 
 May import: ``engine`` and ``record`` (never ``views``, ``bot`` or ``web``).
 """
