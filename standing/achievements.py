@@ -4,9 +4,12 @@ counter per player and achievement; a level is earned the first time the counter
 
 An achievement with the levels (1,) is earned once; a ladder (1, 5, 25, 100) is earned again
 at each rung. A streak's counter goes back to 0 at a game that adds nothing (so its levels are
-the longest run). Which games count is ``counting.counts_for_standing``'s rule (friendly and
-voided games earn nothing); the games are folded in the order they ended, so the rebuild
-(``python -m storage rerate``) earns exactly what the games' ends earned.
+the longest run). A ``seasonal`` one is no game's: its counter is the closed seasons a player
+ended in the top ten of the network's season rating, read when shown from the seasons' stored
+ratings (``storage.standing.seasons``), so a game's end and the fold leave it alone. Which
+games count is ``counting.counts_for_standing``'s rule (friendly and voided games earn
+nothing); the games are folded in the order they ended, so the rebuild (``python -m storage
+rerate``) earns exactly what the games' ends earned.
 
 The names and texts are the locales' (``achievement-<id>-name``/``-text``), never here.
 """
@@ -30,7 +33,8 @@ CountFn = Callable[[GameFacts, int], int]  # (a game's facts, a seat) -> what it
 @dataclass(frozen=True, slots=True)
 class Achievement:
     """One entry of the catalogue. ``rare``: the club chat may hear of it (the club's
-    setting); ``streak``: the counter is a run of games in a row."""
+    setting); ``streak``: the counter is a run of games in a row; ``seasonal``: counted from
+    the closed seasons' boards, not game by game (its ``count`` adds nothing)."""
 
     id: str
     icon: str
@@ -38,6 +42,7 @@ class Achievement:
     count: CountFn
     rare: bool = False
     streak: bool = False
+    seasonal: bool = False
 
 
 # ---------------------------------------------------------------- what one game adds
@@ -144,6 +149,11 @@ def _killed_policeman(g: GameFacts, s: int) -> int:
     return sum(1 for t in _fatal_shots(g, s, _KILLS) if g.role(t) is Role.POLICEMAN)
 
 
+def _no_game(g: GameFacts, s: int) -> int:
+    """What a game adds to a seasonal achievement: nothing (the seasons' boards count it)."""
+    return 0
+
+
 def _role(role: Role, fn: CountFn) -> CountFn:
     """``fn`` for the seats dealt ``role`` only."""
     return lambda g, s: fn(g, s) if g.role(s) is role else 0
@@ -187,6 +197,7 @@ CATALOGUE: tuple[Achievement, ...] = (
     Achievement("vote_hunter", "🗳️", SHORT,
                 lambda g, s: _flag(g.seats[s].team is _CIVILIANS
                                    and _days_voting_mafia(g, s) >= 3)),
+    Achievement("season_top", "🌟", LADDER, _no_game, seasonal=True),
     # the cards
     Achievement("doctor_saves", "💉", LADDER, _role(Role.DOCTOR, _doctor_saves)),
     Achievement("doctor_triple", "🩺", SHORT,
@@ -222,6 +233,8 @@ CATALOGUE: tuple[Achievement, ...] = (
 )
 
 BY_ID: dict[str, Achievement] = {a.id: a for a in CATALOGUE}
+GAMES = tuple(a for a in CATALOGUE if not a.seasonal)  # those a game's end counts
+SEASON_TOP = BY_ID["season_top"]
 
 
 # ---------------------------------------------------------------- the running counters
@@ -258,7 +271,7 @@ def award(game_id: int, facts: GameFacts, progress: Mapping[ProgressKey, Count]
     changed: dict[ProgressKey, Count] = {}
     earned: list[Earned] = []
     for seat, player in sorted(facts.seats.items()):
-        for achievement in CATALOGUE:
+        for achievement in GAMES:
             key = (player.tg_id, achievement.id)
             old = progress.get(key, Count())
             added = achievement.count(facts, seat)

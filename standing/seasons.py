@@ -8,17 +8,20 @@ quarter leaves two pieces of it, two seasons).
 
 A season is known by its first day (``Season.key``, ISO ``YYYY-MM-DD``): unique, since seasons
 never overlap, and stable, since custom seasons may only be set for days no game has ended on
-yet. A game belongs to the season of the day it ended on in its club's time zone.
+yet. A game belongs to the season of the day it ended on in its club's time zone, so a season
+is over for the network (``closed``) only once the last of the world's clocks has left it.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from datetime import date, timedelta
+from datetime import date, datetime, time, timedelta, timezone
 from typing import NamedTuple
 
 LONGEST_DAYS = 366  # a custom season's most days
 NAME_MOST = 40  # a custom season's name's most characters
+LAST_CLOCK = timezone(timedelta(hours=-12))  # the world's last time zone (Etc/GMT+12)
+CLOSE_AFTER = time(0, 15)  # on that clock, the day after the last: a game at 23:59 is in
 
 
 class Custom(NamedTuple):
@@ -47,6 +50,15 @@ class Season(NamedTuple):
 
     def holds(self, day: date) -> bool:
         return self.start <= day <= self.end
+
+
+def closes_at(season: Season) -> datetime:
+    """When ``season`` is over on every clock: no club's game can enter it any more."""
+    return datetime.combine(season.end + timedelta(days=1), CLOSE_AFTER, tzinfo=LAST_CLOCK)
+
+
+def closed(season: Season, now: datetime) -> bool:
+    return now >= closes_at(season)
 
 
 def quarter_of(day: date) -> tuple[date, date]:

@@ -1,7 +1,8 @@
 """The achievements as a player reads them (``standing/achievements.py`` the catalogue): each
 one's icon, name and "how to earn" in the player's language, the levels a player earned and
 the way to the next one, the private message of a game's end and the club chat's post of the
-rare ones. The texts are ``locales/*/achievements.ftl``'s (``achievement.<id>.name``/``text``).
+rare ones, and the private message of a season's close to a player of its top ten. The texts
+are ``locales/*/achievements.ftl``'s (``achievement.<id>.name``/``text``).
 """
 
 from __future__ import annotations
@@ -9,7 +10,14 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
-from standing.achievements import BY_ID, CATALOGUE, Achievement, Count
+from standing.achievements import (
+    BY_ID,
+    CATALOGUE,
+    SEASON_TOP,
+    Achievement,
+    Count,
+    levels_reached,
+)
 from storage.standing.achievements import Award
 from views.i18n import Safe, Translator
 
@@ -37,7 +45,8 @@ class Shown:
 
 
 def shown(awards: Iterable[Award], progress: Mapping[str, Count]) -> list[Shown]:
-    """Every achievement of the catalogue for one player, in the catalogue's order."""
+    """Every achievement of the catalogue for one player, in the catalogue's order (a
+    seasonal one's level is its counter's: it has no stored levels)."""
     top: dict[str, int] = {}
     for a in awards:
         if a.achievement in BY_ID:  # a level of an entry no longer in the catalogue: not shown
@@ -46,6 +55,8 @@ def shown(awards: Iterable[Award], progress: Mapping[str, Count]) -> list[Shown]
     for achievement in CATALOGUE:
         level = top.get(achievement.id)
         value = progress.get(achievement.id, Count()).best
+        if achievement.seasonal:
+            level = max(levels_reached(achievement, value), default=None)
         nxt = next((n for n in achievement.levels if n > max(value, level or 0)), None)
         out.append(Shown(achievement, level, value, nxt))
     return out
@@ -119,3 +130,12 @@ def club_post(tr: Translator, locale: str, game_id: int,
                       for who, a, level in earned)
     return tr.t(locale, "achievement.club", count=len(earned), game=game_id,
                 lines=Safe(lines))
+
+
+def season_told(tr: Translator, locale: str, season: str, rank: int, seasons: int) -> str:
+    """The private message of a season's close to a player of its top ten: ``season`` its
+    name (escaped here), ``rank`` the place, ``seasons`` the closed seasons they ended in the
+    top ten of, this one too."""
+    level = max(levels_reached(SEASON_TOP, seasons), default=SEASON_TOP.levels[0])
+    return tr.t(locale, "achievement.season_top.told", season=season, rank=rank,
+                title=Safe(title(tr, locale, SEASON_TOP, level)), count=seasons)

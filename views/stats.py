@@ -10,9 +10,9 @@ from __future__ import annotations
 
 import json
 from collections import Counter, OrderedDict
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from datetime import date, timedelta
+from datetime import date, datetime, timedelta
 from typing import Any
 
 import engine
@@ -207,8 +207,10 @@ class RatingBoard:
 
 
 class StatsService:
-    def __init__(self, db: Database, *, cache_size: int = CACHE_GAMES) -> None:
+    def __init__(self, db: Database, *, cache_size: int = CACHE_GAMES,
+                 clock: Callable[[], datetime] | None = None) -> None:
         self.db = db
+        self.clock = clock  # the present (None: the machine's): which seasons are over
         self._cache: OrderedDict[int, tuple[Table, tuple[PlayedPhase, ...], DealCheck | None]] = (
             OrderedDict())
         self._cache_size = cache_size
@@ -355,7 +357,8 @@ class StatsService:
             sex=sex_of(player.sex), no_shows=await self.db.evenings.no_shows(player.tg_id),
             ratings=await self.db.ratings.of(player.tg_id),
             achievements=shown(await self.db.achievements.of(player.tg_id),
-                               await self.db.achievements.progress(player.tg_id)),
+                               await self.db.achievements.progress(
+                                   player.tg_id, None if self.clock is None else self.clock())),
         )
 
     # ------------------------------------------------------------------ tables

@@ -126,7 +126,8 @@ async def profile(
     found = await standing_texts.roles_and_rivals(db, player.tg_id)
     # the achievements: earned at games' ends too
     achievements = achievement_texts.shown(await db.achievements.of(player.tg_id),
-                                           await db.achievements.progress(player.tg_id))
+                                           await db.achievements.progress(player.tg_id,
+                                                                          accounts.clock()))
     await replies.answer(message, "\n".join((
         texts.profile(translator, locale, player, None if spouse is None else display(spouse),
                       None if spouse is None else spouse.sex),

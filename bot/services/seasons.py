@@ -9,6 +9,11 @@ the club played a counted game in it. The post and its mark (``season_posts``) a
 one transaction, so it goes once whatever the job's runs, retries and processes. A job rather
 than the first game's end after the season: a club that plays no more still gets its picture,
 and no game's end waits for a drawing's read.
+
+The same job tells each player of a closed season's top ten (the ``season_top`` achievement)
+in private, once: when the season is over on every clock (``standing.seasons.closed``, as the
+achievement reads it) and for ``POST_WITHIN_DAYS`` days after, under the outbox key
+``season_top:<season>`` (a second send of a key is never queued, whatever the runs).
 """
 
 from __future__ import annotations
@@ -18,13 +23,15 @@ from collections.abc import Callable, Collection, Sequence
 from datetime import datetime, timedelta
 from datetime import time as clock_time
 
-from bot.delivery.payload import Picture, encode
+from bot.delivery.payload import Picture, encode, send_payload
 from bot.services.accounts import Clock, utc_now
-from standing.seasons import previous, season_of
+from standing.seasons import LAST_CLOCK, closes_at, previous, season_of
 from storage.dates import zone_of
 from storage.db import Database
+from storage.models import is_offline_account
 from storage.repos.outbox import SEND, Queued
-from views.i18n import Translator
+from views.achievements import season_told
+from views.i18n import Translator, pick_locale
 from views.seasons import season_chart, season_name
 
 POST_AFTER = clock_time(0, 15)  # on the club's clock, the day after the season's last
@@ -46,8 +53,10 @@ class SeasonEnds:
         self.queued = queued  # wakes the delivery (the application's ``Delivery.queued``)
 
     async def run(self) -> int:
-        """Queue each due club's picture of the season that ended; how many were queued."""
+        """Queue each due club's picture of the season that ended, and the top ten's private
+        messages once it is over everywhere; how many pictures were queued."""
         now = self.clock()
+        await self.tell_top_ten(now)
         customs = await self.db.seasons.customs()
         posted = 0
         for listed in await self.db.stats.clubs():
@@ -78,3 +87,27 @@ class SeasonEnds:
             if self.queued is not None:
                 self.queued([message], new)
         return posted
+
+    async def tell_top_ten(self, now: datetime) -> int:
+        """Each player of the top ten of the season that closed last (within
+        ``POST_WITHIN_DAYS`` of its close) told once; how many messages were queued."""
+        customs = await self.db.seasons.customs()
+        ended = previous(season_of(now.astimezone(LAST_CLOCK).date(), customs), customs)
+        since = now - closes_at(ended)
+        if since < timedelta(0) or since > timedelta(days=POST_WITHIN_DAYS):
+            return 0
+        messages: list[Queued] = []
+        for line in await self.db.seasons.top_ten(ended.key):
+            player = await self.db.players.get(line.tg_id)
+            if player is None or is_offline_account(line.tg_id):  # nobody to tell
+                continue
+            locale = pick_locale(player.language, None, self.tr.default)
+            seasons = len(await self.db.seasons.top_tens(line.tg_id, now))
+            text = season_told(self.tr, locale, season_name(self.tr, locale, ended),
+                               line.rank, seasons)
+            messages.append(Queued(line.tg_id, SEND, send_payload(text),
+                                   key=f"season_top:{ended.key}"))
+        new = await self.db.outbox.enqueue(messages, self.wall())
+        if new and self.queued is not None:
+            self.queued(messages, new)
+        return len(new)

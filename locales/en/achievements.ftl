@@ -34,6 +34,8 @@ achievement-friend_saved-name = A friend indeed
 achievement-friend_saved-text = Saved by the “Let's be friends” immunity.
 achievement-vote_hunter-name = Sharp eye
 achievement-vote_hunter-text = As a civilian, voted against the Mafia on three days of one game.
+achievement-season_top-name = Season's top ten
+achievement-season_top-text = Finished a season in the top ten of the network's season rating.
 achievement-doctor_saves-name = Doctor on call
 achievement-doctor_saves-text = As the Doctor, saved a player from a night's shot.
 achievement-doctor_triple-name = Miracle worker
@@ -94,6 +96,12 @@ achievement-club = { $count ->
 }
     { $lines }
 achievement-club-line = { $who }: { $line }
+# the private message once a season is over everywhere: to a player of the network's top ten
+achievement-season_top-told = 🌟 Season { $season } is over, and you are in its top ten: number { $rank } in the network's season rating.
+    { $title } — { $count ->
+        [one] { $count } season in the top ten
+       *[other] { $count } seasons in the top ten
+    }.
 # /settings: whether the club chat hears of the rare ones (a new club's: no)
 club-settings-achievements_on = 🏅 The club chat hears of the rare achievements earned at its tables.
 club-settings-achievements_off = 🏅 The club chat hears nothing of achievements.

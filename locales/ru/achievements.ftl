@@ -34,6 +34,8 @@ achievement-friend_saved-name = Друг познаётся в беде
 achievement-friend_saved-text = Вас спас иммунитет «Давай дружить».
 achievement-vote_hunter-name = Зоркий глаз
 achievement-vote_hunter-text = Играя за мирных жителей, вы в одной игре три дня голосовали против Мафии.
+achievement-season_top-name = Десятка лучших сезона
+achievement-season_top-text = Вы закончили сезон в десятке лучших рейтинга сезона сети.
 achievement-doctor_saves-name = Доктор на посту
 achievement-doctor_saves-text = С картой Доктора вы спасли игрока от ночного выстрела.
 achievement-doctor_triple-name = Чудо-доктор
@@ -94,6 +96,13 @@ achievement-club = { $count ->
 }
     { $lines }
 achievement-club-line = { $who }: { $line }
+# личное сообщение, когда сезон закончен везде: игроку из десятки лучших сезона сети
+achievement-season_top-told = 🌟 Сезон «{ $season }» закончен, и вы в десятке лучших сезона: { $rank }-е место в рейтинге сезона сети.
+    { $title } — { $count ->
+        [one] { $count } сезон в десятке
+        [few] { $count } сезона в десятке
+       *[many] { $count } сезонов в десятке
+    }.
 # /settings: whether the club chat hears of the rare ones (a new club's: no)
 club-settings-achievements_on = 🏅 Чат клуба узнаёт о редких достижениях, полученных за его столами.
 club-settings-achievements_off = 🏅 Чат клуба о достижениях не узнаёт.

@@ -1,8 +1,9 @@
 """The achievements' rows: each player's running counters (``achievement_progress``) and the
 levels earned (``achievements``), written at a game's end in the transaction that rates it and
 rebuilt from the counted games' logs, in the order the games ended, by ``rerate`` (and for a
-voided game's players by the void). The catalogue and the fold are the pure
-``standing.achievements``."""
+voided game's players by the void). The seasonal one (a season's top ten) has no rows: its
+counter is read from the closed seasons' ratings when asked (``Achievements.progress``). The
+catalogue and the fold are the pure ``standing.achievements``."""
 
 from __future__ import annotations
 
@@ -10,13 +11,14 @@ import asyncio
 import json
 import logging
 from collections.abc import Collection, Iterable, Sequence
-from datetime import date
+from datetime import UTC, date, datetime
 from typing import NamedTuple
 
-from standing.achievements import Awards, Count, Earned, ProgressKey, award
+from standing.achievements import SEASON_TOP, Awards, Count, Earned, ProgressKey, award
 from standing.counting import counts_for_standing
 from standing.facts import GameFacts, game_facts
 from storage.sql import Connection, Store
+from storage.standing.seasons import Seasons
 
 log = logging.getLogger(__name__)
 
@@ -130,10 +132,16 @@ class Achievements:
         return [Award(int(r[0]), str(r[1]), int(r[2]), int(r[3]), date.fromisoformat(r[4]))
                 for r in rows]
 
-    async def progress(self, tg_id: int) -> dict[str, Count]:
-        """A player's counters by achievement (one never moved is missing: at 0)."""
+    async def progress(self, tg_id: int, now: datetime | None = None) -> dict[str, Count]:
+        """A player's counters by achievement (one never moved is missing: at 0), the
+        seasonal one the closed seasons (at ``now``, by default the present) they ended in
+        the top ten of."""
         async with self._db.read() as conn:
-            return {a: c for (_, a), c in (await _progress(conn, [tg_id])).items()}
+            counters = {a: c for (_, a), c in (await _progress(conn, [tg_id])).items()}
+        seasons = len(await Seasons(self._db).top_tens(tg_id, now or datetime.now(UTC)))
+        if seasons:
+            counters[SEASON_TOP.id] = Count(seasons, seasons)
+        return counters
 
     async def rebuild(self, players: Collection[int] | None = None) -> int:
         """Every counter and level again from the counted games' logs in their order (only

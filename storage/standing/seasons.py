@@ -3,23 +3,26 @@ each counted game's season (``game_outcomes.season``, the first day of the seaso
 is in) and each season's own rating (``season_ratings``: the overall rating over that season's
 counted games alone, written at a game's end with the overall one and rebuilt by ``rerate``).
 Read here: a season's boards by rating and by points (its games' ledger rows), per club and
-network-wide, and its Hall of Fame (the top places of a closed season's boards).
+network-wide, its Hall of Fame (the top places of a closed season's boards), and the closed
+seasons a player ended in the top ten of the network's board by rating (the ``season_top``
+achievement, read from these rows when shown, so a rerate or a void moves it with them).
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from datetime import date
+from datetime import date, datetime
 from typing import NamedTuple
 
 from standing.rating import MODEL, PROVISIONAL_GAMES, Held, Key, RatedGame, Rating, Side, Standings
-from standing.seasons import Custom, Season, season_of
+from standing.seasons import Custom, Season, closed, season_of
 from storage.sql import Connection, Store
 
 _COLUMNS = "season, tg_id, mu, sigma, games, wins"
 ROWS_AT_ONCE = 500  # rows of one INSERT (6 values each)
 FAME_PLACES = 3  # the places of a board the Hall of Fame keeps
 BOARD_LIMIT = 10  # the lines of a season's board shown
+TOP_PLACES = 10  # a season's top ten: the network board's lines ranked within these places
 
 
 class Placed(NamedTuple):
@@ -201,6 +204,28 @@ class Seasons:
                    places: int = FAME_PLACES) -> Boards:
         """The Hall of Fame of a closed season: its boards' first ``places`` places."""
         return await self.boards(season, club_chat_id=club_chat_id, places=places)
+
+    async def top_ten(self, season: str) -> list[Placed]:
+        """The top ten of ``season``: the network's board by rating, every line ranked within
+        the first ``TOP_PLACES`` (the board's competition ranks: a tie at 10th is in)."""
+        return await self.by_rating(season, places=TOP_PLACES)
+
+    async def top_tens(self, tg_id: int, now: datetime) -> list[tuple[Season, int]]:
+        """The closed seasons (``standing.seasons.closed`` at ``now``) the player ended in
+        the top ten of, with the rank there, oldest first."""
+        rows = await self._db.query(
+            "SELECT season FROM season_ratings WHERE tg_id = ? AND games >= ?",
+            (tg_id, PROVISIONAL_GAMES))
+        found = await self.customs()
+        out: list[tuple[Season, int]] = []
+        for season in sorted(season_of(date.fromisoformat(str(r[0])), found) for r in rows):
+            if not closed(season, now):
+                continue
+            rank = next((p.rank for p in await self.top_ten(season.key) if p.tg_id == tg_id),
+                        None)
+            if rank is not None:
+                out.append((season, rank))
+        return out
 
     async def mine(self, season: Season, tg_id: int) -> Mine:
         """A player's line of ``season``: the season's rating and points."""

@@ -186,6 +186,7 @@ NOT_NAMES: dict[str, tuple[str, ...]] = {
     # an achievement's own name, and its title made of it
     "achievement.line": ("title",), "achievement.progress": ("name",),
     "achievement.title": ("name",), "achievement.title.level": ("name",),
+    "achievement.season_top.told": ("title",),
     "standing.top.role_unknown": ("name",),  # what was typed for a card
     # a season's own name
     "network.season.line": ("name",), "network.season.set": ("name",),

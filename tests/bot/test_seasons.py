@@ -167,3 +167,38 @@ async def test_a_closed_seasons_picture_goes_to_the_clubs_chat_once(
     assert await money(app) == before
     clock.now = datetime(2026, 7, 1, 12, 0, tzinfo=UTC)  # the second quarter: no game there
     assert await ends.run() == 0
+
+
+async def test_a_seasons_top_ten_hears_of_it_once_when_it_is_over_everywhere(
+        app: App, fake: FakeTelegram, ask: Any, clock: FixedClock) -> None:
+    """Ann and Bob, each with the season's ten games, are its top ten: each gets one private
+    message once the season is over on the last clock (UTC-12), however often the job runs
+    (two at once too), and has the achievement in /profile; no point moves."""
+    for uid, name in ((ANN, "Ann"), (BOB, "Bob")):
+        fake.user(uid, name, language_code="en")
+        await ask(uid, "/start")
+        await ask(uid, f"/nick {name}")
+    db = app.services.db
+    await db.clubs.ensure(CLUB, title="Club", locale="en")
+    for _ in range(PROVISIONAL_GAMES):
+        await won(app, ANN, BOB, date(2026, 3, 31), 2)
+    before = await money(app)
+    ends = app.services.season_ends
+    clock.now = datetime(2026, 4, 1, 12, 10, tzinfo=UTC)  # 00:10 on 1 April at UTC-12
+    assert await ends.tell_top_ten(clock.now) == 0
+    assert "season_top" not in await db.achievements.progress(ANN, clock.now)
+    clock.now = datetime(2026, 4, 1, 12, 20, tzinfo=UTC)
+    await asyncio.gather(ends.run(), ends.run())
+    assert await ends.run() == 0
+    clock.now = datetime(2026, 4, 3, 9, 0, tzinfo=UTC)
+    assert await ends.tell_top_ten(clock.now) == 0
+    await fake.settled()
+    told = {uid: [m.text for m in fake.messages(uid) if m.text and m.text.startswith("🌟")]
+            for uid in (ANN, BOB)}
+    assert told == {
+        ANN: ["🌟 Season Q1 2026 is over, and you are in its top ten: number 1 in the network's"
+              " season rating.\n🌟 <b>Season's top ten</b> · 1 — 1 season in the top ten."],
+        BOB: ["🌟 Season Q1 2026 is over, and you are in its top ten: number 2 in the network's"
+              " season rating.\n🌟 <b>Season's top ten</b> · 1 — 1 season in the top ten."]}
+    assert "🌟 <b>Season's top ten</b> · 1" in (await ask(BOB, "/profile")).said
+    assert await money(app) == before

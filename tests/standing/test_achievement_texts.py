@@ -76,6 +76,27 @@ def test_a_player_sees_the_highest_level_and_the_way_to_the_next() -> None:
         "Достижения: пока нет; они приходят с засчитанными играми."]
 
 
+def test_a_seasons_top_ten_is_levelled_by_its_counter_and_told_in_private() -> None:
+    """The seasonal one has no stored level: its counter (the closed seasons in the top ten)
+    gives it; the message of a season's close names the season (escaped), the place and the
+    seasons counted."""
+    by = {i.achievement.id: i for i in shown_to.shown([], {"season_top": Count(6, 6)})}
+    assert (by["season_top"].level, by["season_top"].value, by["season_top"].next) == (5, 6, 25)
+    none = {i.achievement.id: i for i in shown_to.shown([], {})}["season_top"]
+    assert (none.level, none.next) == (None, 1)
+    assert shown_to.profile_lines(TR, "ru", shown_to.shown([], {"season_top": Count(1, 1)}))[
+        1] == "🌟 <b>Десятка лучших сезона</b> · 1"
+    ru = shown_to.season_told(TR, "ru", "Летний <кубок>", 3, 1)
+    assert ru == ("🌟 Сезон «Летний &lt;кубок&gt;» закончен, и вы в десятке лучших сезона:"
+                  " 3-е место в рейтинге сезона сети.\n"
+                  "🌟 <b>Десятка лучших сезона</b> · 1 — 1 сезон в десятке.")
+    assert shown_to.season_told(TR, "ru", "Q", 10, 6).endswith(" · 5 — 6 сезонов в десятке.")
+    en = shown_to.season_told(TR, "en", "Q1 2026", 1, 2)
+    assert en == ("🌟 Season Q1 2026 is over, and you are in its top ten: number 1 in the"
+                  " network's season rating.\n"
+                  "🌟 <b>Season's top ten</b> · 1 — 2 seasons in the top ten.")
+
+
 DOCS = Path(__file__).resolve().parents[2] / "docs" / "standing.md"
 TABLES = {"en": ("## Achievements (for players)", "once", "yes"),
           "ru": ("## Достижения (для игроков)", "один раз", "да")}

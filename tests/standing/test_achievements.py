@@ -13,7 +13,9 @@ import pytest
 from standing.achievements import (
     BY_ID,
     CATALOGUE,
+    GAMES,
     LADDER,
+    SEASON_TOP,
     Awards,
     Count,
     Earned,
@@ -156,7 +158,8 @@ def earned_by(games: list[list[Logged]], tg_id: int, achievement: str) -> list[E
 def test_the_catalogue_has_thirty_achievements_each_with_a_case() -> None:
     assert len(CATALOGUE) >= 30
     assert len(BY_ID) == len(CATALOGUE)
-    assert sorted(case[0] for case in CASES) == sorted(BY_ID)
+    assert sorted(case[0] for case in CASES) == sorted(a.id for a in GAMES)
+    assert [a.id for a in CATALOGUE if a.seasonal] == ["season_top"]  # no game's: no case
     for achievement in CATALOGUE:
         assert achievement.levels == tuple(sorted(set(achievement.levels)))
         assert achievement.levels[0] >= 1 and achievement.icon
@@ -173,6 +176,17 @@ def test_each_achievement_is_earned_and_just_missed(
     first = BY_ID[achievement].levels[0]
     assert [(e.level, e.game_id) for e in got] == [(first, len(earns))]
     assert earned_by(misses, tg_id, achievement) == []
+
+
+def test_no_game_counts_the_seasonal_one() -> None:
+    """A season's top ten is read from the closed seasons' boards: a game's end and the
+    rebuild never move it, however many games are won."""
+    games = [log for case in CASES for log in case[2]]
+    awards = rebuild([(n, f) for n, log in enumerate(games, 1)
+                      if (f := facts_of(log)) is not None])
+    assert awards.earned and awards.progress
+    assert [e for e in awards.earned if e.achievement == SEASON_TOP.id] == []
+    assert [k for k in awards.progress if k[1] == SEASON_TOP.id] == []
 
 
 def test_a_ladders_levels_are_each_earned_once_in_the_game_that_reaches_them() -> None:

@@ -7,14 +7,16 @@ from __future__ import annotations
 
 import asyncio
 import random
-from datetime import date
+from datetime import UTC, date, datetime, timedelta
 from pathlib import Path
 
 from engine import Role, Winner
+from standing.achievements import Count
 from standing.rating import PROVISIONAL_GAMES, RatedGame, Rating, Side, rerate
-from standing.seasons import Custom, Season
+from standing.seasons import Custom, Season, closes_at
 from storage import Database, GamePoints
 from storage.__main__ import main as storage_main
+from storage.standing.seasons import write as write_season_ratings
 from tests.storage.conftest import ADMIN, CLUB, NOW, add_players
 
 OTHER = -100456
@@ -133,6 +135,66 @@ async def test_a_voided_game_leaves_the_season_and_a_friendly_one_never_enters(
     await db.ratings.rerate()  # the void's own rebuild, as the service runs it
     assert await season_rows(db) == {
         (Q1.key, tg): r for (tg, side), r in rerate([kept]).items() if side is Side.ALL}
+
+
+def quarter(year: int, number: int) -> Season:
+    start = date(year, 3 * number - 2, 1)
+    after = date(year + 1, 1, 1) if number == 4 else date(year, 3 * number + 1, 1)
+    return Season(start, after - timedelta(days=1))
+
+
+async def test_a_seasons_top_ten_is_read_from_the_closed_seasons_boards(db: Database) -> None:
+    """The top ten of the network's board by rating of each closed season: 1 in five seasons
+    (level 5), 11 at 11th in the one closed board it is on (nothing) and first of the season
+    under way (nothing until it is over on every clock)."""
+    await add_players(db, *PLAYERS)
+    q4 = quarter(2025, 4)
+    ratings = [(q4.key, tg, Rating(40.0 - tg, 1.0, PROVISIONAL_GAMES, 5)) for tg in PLAYERS]
+    ratings += [(quarter(year, n).key, 1, Rating(30.0, 1.0, PROVISIONAL_GAMES, 5))
+                for year, n in ((2024, 4), (2025, 1), (2025, 2), (2025, 3))]
+    ratings += [(Q1.key, 11, Rating(30.0, 1.0, PROVISIONAL_GAMES + 2, 9)),
+                (Q1.key, 1, Rating(20.0, 1.0, PROVISIONAL_GAMES, 1))]
+    async with db.transaction() as conn:
+        await write_season_ratings(conn, ratings)
+    assert [(p.rank, p.tg_id) for p in await db.seasons.top_ten(q4.key)] == [
+        (rank, rank) for rank in range(1, 11)]
+    mine = await db.seasons.top_tens(1, NOW)
+    assert [(s.key, rank) for s, rank in mine] == [
+        ("2024-10-01", 1), ("2025-01-01", 1), ("2025-04-01", 1), ("2025-07-01", 1),
+        (q4.key, 1)]  # Q1 2026 is under way at NOW
+    assert (await db.achievements.progress(1, NOW))["season_top"] == Count(5, 5)
+    assert [(s.key, rank) for s, rank in await db.seasons.top_tens(10, NOW)] == [(q4.key, 10)]
+    assert await db.seasons.top_tens(11, NOW) == []
+    assert "season_top" not in await db.achievements.progress(11, NOW)
+    assert "season_top" not in await db.achievements.progress(12, NOW)
+    # Q1 2026 is over once the last clock on earth (UTC-12) is past 00:15 on 1 April
+    over = closes_at(Q1)
+    assert over == datetime(2026, 4, 1, 12, 15, tzinfo=UTC)
+    just_before = over - timedelta(microseconds=1)
+    assert "season_top" not in await db.achievements.progress(11, just_before)
+    assert (await db.achievements.progress(11, over))["season_top"] == Count(1, 1)
+    assert (await db.achievements.progress(1, over))["season_top"] == Count(6, 6)
+
+
+async def test_a_void_that_moves_a_player_off_the_board_takes_the_season_away(
+        db: Database) -> None:
+    """Read from the seasons' ratings, the top ten follows a void and its rebuild: four
+    players each one game short of the board have nothing."""
+    await add_players(db, *PLAYERS)
+    await db.clubs.ensure(CLUB, title="Club", locale="ru")
+    games = [await a_game(db, [1, 2, 3, 4], 2, Q1.end, winner=Winner.MAFIA)
+             for _ in range(PROVISIONAL_GAMES)]
+    after = closes_at(Q1)
+    assert {tg: (await db.achievements.progress(tg, after)).get("season_top")
+            for tg in (1, 2, 3, 4, 5)} == {1: Count(1, 1), 2: Count(1, 1), 3: Count(1, 1),
+                                            4: Count(1, 1), 5: None}
+    assert [(p.rank, p.tg_id) for p in await db.seasons.top_ten(Q1.key)] == [
+        (1, 1), (1, 2), (3, 3), (3, 4)]
+    await db.voids.void(games[0].game_id, by=ADMIN, reason="wrong deal", now=NOW)
+    await db.ratings.rerate()  # the void's own rebuild, as the service runs it
+    assert await db.seasons.top_ten(Q1.key) == []
+    for tg in (1, 2, 3, 4):
+        assert "season_top" not in await db.achievements.progress(tg, after), tg
 
 
 async def test_the_empties(db: Database) -> None:
