@@ -7,7 +7,8 @@ the operators' alerts; the rest are folders, top down:
 ``handlers`` (routers by audience), ``miniapp`` (the host's Mini App), ``cluster`` (several
 processes on one PostgreSQL), ``game`` (the game layer), ``telegram`` (aiogram's plumbing),
 ``services`` (the logic behind the handlers), ``delivery`` (every message out), and the base
-modules ``config``, ``errors``, ``logs``, ``startup``, ``memory``, ``locks``, ``metrics``.
+modules ``config``, ``errors``, ``logs``, ``startup``, ``memory``, ``locks``, ``metrics``,
+``clock``.
 Start with ``wiring.py``.
 
 May import: ``web``, ``views``, ``storage``, ``record``, ``engine``, ``locales``; inside, a

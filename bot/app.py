@@ -25,6 +25,7 @@ from aiogram.exceptions import (
 from aiogram.types import User
 from aiohttp import web
 
+from bot.clock import Clock, utc_now
 from bot.cluster.shared_run import run_shared
 from bot.cluster.sharing import Sharing
 from bot.config import LOCALES, Settings
@@ -34,7 +35,6 @@ from bot.handlers.menus import register_commands, register_menu_button
 from bot.metrics import Metrics
 from bot.miniapp.links import player_app_url
 from bot.services import Services
-from bot.services.accounts import Clock, utc_now
 from bot.startup import StartupError as StartupError  # where the importers found it
 from bot.telegram.polling import poll_until
 from bot.telegram.session import BotSession

@@ -10,9 +10,9 @@ from datetime import UTC, datetime
 from apscheduler.schedulers.asyncio import AsyncIOScheduler
 from apscheduler.triggers.cron import CronTrigger
 
+from bot.clock import Clock
 from bot.game.timers import JobGuard
 from bot.services import Services
-from bot.services.accounts import Clock
 from bot.services.expiry import ExpiryReport, run_expiry
 from storage.dates import local_day, zone_of
 

@@ -12,11 +12,11 @@ from typing import Any
 
 from aiohttp import web
 
+from bot.clock import Clock
 from bot.config import Settings
 from bot.game.service import GameService
 from bot.metrics import Metrics, Sampler
 from bot.metrics import serve as serve_metrics
-from bot.services.accounts import Clock
 from bot.services.alerts import OpsAlerts, lasted, network_checks, overdue, table_checks
 from bot.services.status import Status
 from bot.startup import StartupError

@@ -15,6 +15,7 @@ from aiogram import Bot, Dispatcher, Router
 from aiogram.types import Chat, Update, User
 from apscheduler.schedulers.asyncio import AsyncIOScheduler
 
+from bot.clock import Clock, utc_now
 from bot.cluster.receiving import InboxDispatcher
 from bot.cluster.share import ProcessRole, ShareConnection
 from bot.cluster.sharing import Sharing, process_lines
@@ -28,13 +29,13 @@ from bot.game.core import MayHost
 from bot.game.messages.notifier import Notifier
 from bot.game.messages.senders import QueueSender
 from bot.game.service import GameService
-from bot.game.timers import JobGuard, SchedulerDeadlines, utc_now
+from bot.game.timers import JobGuard, SchedulerDeadlines
 from bot.handlers import get_routers
 from bot.jobs import Jobs
 from bot.metrics import Metrics, RequestMetrics, UpdateMetrics
 from bot.observability import Observability, totals
 from bot.services import Services
-from bot.services.accounts import Accounts, Clock
+from bot.services.accounts import Accounts
 from bot.services.admin import Admin
 from bot.services.catalogue import Catalogue
 from bot.services.chats import ChatMoves

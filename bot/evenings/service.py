@@ -23,6 +23,7 @@ from zoneinfo import ZoneInfo
 
 from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup
 
+from bot.clock import Clock
 from bot.delivery.payload import Text, encode, markup_json, send_payload
 from bot.delivery.replies import topic_for
 from bot.delivery.worker import Delivery
@@ -30,7 +31,7 @@ from bot.errors import UserError
 from bot.evenings.callbacks import EveningCb
 from bot.evenings.when import read, read_day, read_time
 from bot.game.core import Reply, reply
-from bot.game.timers import Clock, Deadlines
+from bot.game.timers import Deadlines
 from storage.dates import zone_of
 from storage.db import Database
 from storage.models import (

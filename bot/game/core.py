@@ -19,10 +19,11 @@ from datetime import date, datetime, timedelta
 from functools import partial
 from typing import Any
 
+from bot.clock import Clock
 from bot.errors import UserError
 from bot.game.messages.notifier import Notifier
 from bot.game.tables import Tables
-from bot.game.timers import Clock, Deadlines
+from bot.game.timers import Deadlines
 from bot.game.writes import StepWriter
 from bot.locks import KeyedLocks
 from bot.logs import bind, unbind

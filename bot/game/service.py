@@ -27,6 +27,7 @@ import secrets
 from collections.abc import Callable, Collection, Sequence
 
 import engine
+from bot.clock import Clock, utc_now
 from bot.game.core import GameCore, MayHost, Reply, nobody_hosts, reply, rule
 from bot.game.locales import Locales
 from bot.game.messages.notifier import Markup, Notifier
@@ -44,7 +45,7 @@ from bot.game.rooms.lobby import LobbyRoom, Topics
 from bot.game.rooms.night import NightRoom
 from bot.game.rooms.results import ResultsRoom
 from bot.game.tables import Place, Tables, Where
-from bot.game.timers import Clock, Deadlines, utc_now
+from bot.game.timers import Deadlines
 from engine import FoulReason, Role
 from record.table import GameTimers, Stage, Table
 from storage.db import Database

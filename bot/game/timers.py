@@ -21,12 +21,7 @@ from apscheduler.triggers.date import DateTrigger
 
 log = logging.getLogger("bot.game.timers")
 
-Clock = Callable[[], datetime]
 Job = Callable[[], Awaitable[None]]
-
-
-def utc_now() -> datetime:
-    return datetime.now(UTC)
 
 
 class Deadlines(Protocol):

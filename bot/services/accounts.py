@@ -3,23 +3,17 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
 from dataclasses import dataclass
-from datetime import UTC, datetime
 
+from bot.clock import Clock, utc_now
 from bot.errors import UserError, explain
 from storage.db import Database
 from storage.errors import DailyLimit, StorageError
 from storage.models import BalanceView, Player, TopEntry
 from views.i18n import SUPPORTED, pick_locale
 
-Clock = Callable[[], datetime]
 JOIN_PAYLOAD = re.compile(r"^join_([0-9]{1,18})$")  # ASCII: "\d" takes every script's
 COMPLAINTS_PER_DAY = 3  # complaints one player may file per calendar day (UTC)
-
-
-def utc_now() -> datetime:
-    return datetime.now(UTC)
 
 
 @dataclass(frozen=True)

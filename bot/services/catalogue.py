@@ -9,8 +9,8 @@ from collections.abc import Awaitable
 from dataclasses import dataclass
 from datetime import timedelta
 
+from bot.clock import Clock, utc_now
 from bot.errors import UserError
-from bot.services.accounts import Clock, utc_now
 from bot.services.permissions import Permissions, Power
 from storage.db import Database
 from storage.errors import GiftRefused, InvalidValue

@@ -7,8 +7,8 @@ from __future__ import annotations
 
 from datetime import date, datetime, timedelta
 
+from bot.clock import Clock, utc_now
 from bot.errors import UserError
-from bot.services.accounts import Clock, utc_now
 from bot.services.permissions import Permissions, Power
 from standing.seasons import LONGEST_DAYS, NAME_MOST, Custom
 from storage.dates import local_day, zone_of

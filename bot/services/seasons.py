@@ -23,8 +23,8 @@ from collections.abc import Callable, Collection, Sequence
 from datetime import datetime, timedelta
 from datetime import time as clock_time
 
+from bot.clock import Clock, utc_now
 from bot.delivery.payload import Picture, encode, send_payload
-from bot.services.accounts import Clock, utc_now
 from standing.seasons import LAST_CLOCK, closes_at, previous, season_of
 from storage.dates import zone_of
 from storage.db import Database

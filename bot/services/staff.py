@@ -8,8 +8,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from bot.clock import Clock, utc_now
 from bot.errors import UserError
-from bot.services.accounts import Accounts, Clock, display, utc_now
+from bot.services.accounts import Accounts, display
 from bot.services.permissions import Permissions, Power
 from storage.db import Database
 from storage.models import Club, Player

@@ -21,9 +21,10 @@ from typing import Literal
 from aiogram.filters.callback_data import CallbackData
 from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup
 
+from bot.clock import Clock, utc_now
 from bot.delivery.payload import send_payload
 from bot.errors import UserError
-from bot.services.accounts import Accounts, Clock, display, utc_now
+from bot.services.accounts import Accounts, display
 from bot.services.permissions import Permissions, Power
 from storage.db import Database
 from storage.errors import InvalidValue, UnknownGame, VoidRefused

@@ -3,9 +3,10 @@ core's tools under short names."""
 
 from __future__ import annotations
 
+from bot.clock import Clock
 from bot.game.core import GameCore
 from bot.game.tables import Tables
-from bot.game.timers import Clock, Deadlines
+from bot.game.timers import Deadlines
 from record.table import GameTimers, Table
 
 
