@@ -29,7 +29,7 @@ ALLOWED = {
 ORDER = {
     "bot": ["__main__", "app", "wiring", "jobs", "observability", "handlers", "miniapp",
             "cluster", "evenings", "game", "telegram", "services", "delivery"],
-    "bot.game": ["service", "restore", "panel", "rooms", "prompts", "core", "tables", "locales",
+    "bot.game": ["service", "restore", "panel", "rooms", "prompts", "core", "tables", "languages",
                  "writes", "messages", "timers", "callbacks"],
     "storage": ["__main__", "__init__", "tools", "db", "network", "shop", "repos", "standing",
                 "spreadsheets", "txn", "backends", "schema"],
@@ -241,7 +241,6 @@ ONE_CONCEPT_PER_LAYER = {
 # Module names still meaning two things, each waiting for its rename.
 TWO_MEANINGS_LEFT = {
     "events": {"engine.events", "record.events"},  # the rules' events, the log's kinds
-    "locales": {"locales", "bot.game.locales"},  # the texts' files, the players' languages
 }
 
 

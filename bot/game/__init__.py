@@ -4,7 +4,7 @@
 rooms; every step runs in :mod:`bot.game.core` under the game's lock, is written by
 :mod:`bot.game.writes` and told by :mod:`bot.game.messages`. The phases are the rooms
 (:mod:`bot.game.rooms`), the running tables :mod:`bot.game.tables`, the moments' prompts
-:mod:`bot.game.prompts`, the players' languages :mod:`bot.game.locales`; the host's panel and
+:mod:`bot.game.prompts`, the players' languages :mod:`bot.game.languages`; the host's panel and
 the Mini App's view are :mod:`bot.game.panel`, a restart is :mod:`bot.game.restore`. Start
 with ``service.py``.
 

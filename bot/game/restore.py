@@ -7,7 +7,7 @@ import logging
 from collections.abc import Collection
 
 from bot.game.core import GameCore
-from bot.game.locales import Locales
+from bot.game.languages import Languages
 from bot.game.rooms.day import DayRoom
 from bot.game.rooms.deal import DealRoom
 from bot.game.rooms.lobby import LobbyRoom
@@ -26,7 +26,7 @@ class Restorer(Room):
     """Runs once at startup (the dispatcher's, ``bot/wiring.py``), before any update is handled."""
 
     def __init__(self, core: GameCore, tables: Tables,
-                 locales: Locales, results: ResultsRoom, lobby: LobbyRoom,
+                 locales: Languages, results: ResultsRoom, lobby: LobbyRoom,
                  dealer: DealRoom, night: NightRoom, day: DayRoom) -> None:
         super().__init__(core, tables)
         self.locales = locales

@@ -29,7 +29,7 @@ from collections.abc import Callable, Collection, Sequence
 import engine
 from bot.clock import Clock, utc_now
 from bot.game.core import GameCore, MayHost, Reply, nobody_hosts, reply, rule
-from bot.game.locales import Locales
+from bot.game.languages import Languages
 from bot.game.messages.notifier import Markup, Notifier
 from bot.game.panel.live import HostPanel
 from bot.game.panel.view import HostDesk, HostView, countdown
@@ -83,7 +83,7 @@ class GameService:
             may_host=may_host, clock=clock,
             bot_username=bot_username, rng=rng or secrets.SystemRandom(), new_seed=new_seed,
             zone=zone)
-        self.locales = Locales(db, default_locale)  # the players' languages
+        self.locales = Languages(db, default_locale)  # the players' languages
         self.prompts = Prompts(db, notifier)  # the moments' private prompts
         self.results = ResultsRoom(core, tables, self.prompts, pages_url)
         self.lobby = LobbyRoom(core, tables, self.locales, topics)

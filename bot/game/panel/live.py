@@ -20,7 +20,7 @@ from aiogram.types import InlineKeyboardMarkup
 
 from bot.errors import UserError
 from bot.game.core import GameCore, Reply
-from bot.game.locales import Locales
+from bot.game.languages import Languages
 from bot.game.panel.render import PAGES, PanelDrawing
 from bot.game.panel.view import HostDesk, HostView, build_view, legal_actions
 from bot.game.rooms.phase import Room
@@ -47,7 +47,7 @@ def seconds_left(deadline: datetime | None, now: datetime) -> int | None:
 
 
 class HostPanel(Room):
-    def __init__(self, core: GameCore, tables: Tables, locales: Locales, desk: HostDesk,
+    def __init__(self, core: GameCore, tables: Tables, locales: Languages, desk: HostDesk,
                  web_url: str | None = None) -> None:
         super().__init__(core, tables)
         self.locales = locales

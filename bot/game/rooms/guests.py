@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from bot.errors import UserError
 from bot.game.callbacks import CheckInCb
 from bot.game.core import GameCore, Reply, reply
-from bot.game.locales import Locales
+from bot.game.languages import Languages
 from bot.game.messages.notifier import button, rows
 from bot.game.rooms.lobby import LobbyRoom
 from bot.game.rooms.phase import Room
@@ -100,7 +100,8 @@ def tonight_of(tables: Tables, table: Table) -> Tonight | None:
 
 
 class GuestsRoom(Room):
-    def __init__(self, core: GameCore, tables: Tables, locales: Locales, lobby: LobbyRoom) -> None:
+    def __init__(self, core: GameCore, tables: Tables, locales: Languages,
+                 lobby: LobbyRoom) -> None:
         super().__init__(core, tables)
         self.locales = locales
         self.lobby = lobby

@@ -12,7 +12,7 @@ import engine
 from bot.errors import UserError, explain
 from bot.game.callbacks import ConsentCb, LobbyCb
 from bot.game.core import GameCore, Reply, reply, secs
-from bot.game.locales import Locales
+from bot.game.languages import Languages
 from bot.game.messages.notifier import Markup, button, rows
 from bot.game.rooms.phase import Room
 from bot.game.tables import Place, Tables, Where
@@ -65,7 +65,7 @@ class LobbyRoom(Room):
     """Seats before the deal; "Давай дружить" orders are placed and decided here."""
 
     def __init__(self, core: GameCore, tables: Tables,
-                 locales: Locales, topics: Topics | None = None) -> None:
+                 locales: Languages, topics: Topics | None = None) -> None:
         super().__init__(core, tables)
         self.locales = locales
         self.topics: Topics = topics or NoTopics()

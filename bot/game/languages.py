@@ -6,7 +6,7 @@ from __future__ import annotations
 from storage.db import Database
 
 
-class Locales:
+class Languages:
     """The accounts' languages by Telegram id (:attr:`known`), over :attr:`default`."""
 
     def __init__(self, db: Database, default: str) -> None:
