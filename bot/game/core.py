@@ -54,7 +54,7 @@ PROMPT_CHECK_SECONDS = 1.0  # a deadline whose prompts are still queued looks ag
 UNAVAILABLE_RETRY_SECONDS = 2.0  # a deadline the database could not serve looks again after this
 ACTIVE_STAGES = (Stage.NIGHT, Stage.VOTE, Stage.FATE, Stage.CANCEL)
 
-Expiry = Callable[[Table], Awaitable[None]]
+TimeUp = Callable[[Table], Awaitable[None]]  # what a phase does when its deadline is up
 # may_host(user_id, chat_id): whether the account may open a table in the club chat (the
 # application asks bot/services/permissions.py; the game layer never decides it alone)
 MayHost = Callable[[int, int], Awaitable[bool]]
@@ -124,7 +124,7 @@ class GameCore:
         self.new_seed = new_seed  # the deal's secret seed; tests inject a reproducible one
         self.tables = tables  # the running games
         self.locks: KeyedLocks[int] = KeyedLocks()  # a game's steps, one at a time
-        self._expiries: dict[str, Expiry] = {}
+        self._time_up: dict[str, TimeUp] = {}
         self._postponed: set[tuple[int, str, int]] = set()  # (game, deadline, step)
         # a step's log events, written with its messages when the step ends
         self._staged: dict[int, list[tuple[int, str, dict[str, Any], datetime | None]]] = {}
@@ -361,9 +361,9 @@ class GameCore:
         return {NIGHT_DL: timers.night, MAFIA_DL: timers.mafia_agree, TURN_DL: timers.vote_turn,
                 CANCEL_DL: timers.cancel, FATE_DL: timers.fate}[name]
 
-    def on_expiry(self, name: str, expiry: Expiry) -> None:
+    def on_time_up(self, name: str, then: TimeUp) -> None:
         """A phase claims the deadline ``name`` (one of ``record.table``'s ``*_DL``)."""
-        self._expiries[name] = expiry
+        self._time_up[name] = then
 
     def _due(self, table: Table, name: str, step: int) -> bool | None:
         """None: a stale job (another step, over, paused); False: moved (/extend); True: up."""
@@ -392,9 +392,9 @@ class GameCore:
                     queued = await self._prompts_queued(table)
                 if self._waiting_for_prompts(table, name, queued):
                     return
-                expiry = self._expiries.get(name)
-                if expiry is not None:
-                    await expiry(table)
+                then = self._time_up.get(name)
+                if then is not None:
+                    await then(table)
         except DatabaseUnavailable as exc:
             # the server restarting: nothing of the moment's step was written, and a deadline
             # dropped here would leave the table waiting for nobody: look again in a moment

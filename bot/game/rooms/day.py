@@ -46,9 +46,9 @@ class DayRoom(Room):
         super().__init__(core, tables)
         self.prompts = prompts
         self.results = results
-        core.on_expiry(TURN_DL, self._turn_over)
-        core.on_expiry(FATE_DL, self._fate_over)
-        core.on_expiry(CANCEL_DL, self._cancel_over)
+        core.on_time_up(TURN_DL, self._turn_over)
+        core.on_time_up(FATE_DL, self._fate_over)
+        core.on_time_up(CANCEL_DL, self._cancel_over)
 
     async def start_day(self, where: Where, user_id: int) -> Reply:
         """``/day``: announce the day's talk (the vote starts with /vote)."""

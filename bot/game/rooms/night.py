@@ -27,8 +27,8 @@ class NightRoom(Room):
         super().__init__(core, tables)
         self.prompts = prompts
         self.results = results
-        core.on_expiry(NIGHT_DL, self._night_over)
-        core.on_expiry(MAFIA_DL, self._mafia_window_over)
+        core.on_time_up(NIGHT_DL, self._night_over)
+        core.on_time_up(MAFIA_DL, self._mafia_window_over)
 
     async def start_night(self, where: Where, user_id: int) -> Reply:
         table = self.tables.in_chat(where, user_id)
