@@ -21,7 +21,7 @@ from typing import Any
 
 from engine import FoulReason, OpenImmunity, Phase, Role
 
-Deadlines = Mapping[str, datetime | None]
+DueAt = Mapping[str, datetime | None]  # each deadline an event sets: when it is due (None: cleared)
 
 
 def _deadlines(raw: object) -> dict[str, datetime | None]:
@@ -31,7 +31,7 @@ def _deadlines(raw: object) -> dict[str, datetime | None]:
             for k, v in raw.items()}
 
 
-def _iso(deadlines: Deadlines) -> dict[str, str | None]:
+def _iso(deadlines: DueAt) -> dict[str, str | None]:
     return {k: None if at is None else at.isoformat() for k, at in deadlines.items()}
 
 
@@ -149,7 +149,7 @@ class DayStart:
 @dataclass(frozen=True)
 class NightStart:
     step: int
-    deadlines: Deadlines = field(default_factory=dict)
+    deadlines: DueAt = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -182,7 +182,7 @@ class VoteStart:
 @dataclass(frozen=True)
 class Turn:
     turn: int
-    deadlines: Deadlines = field(default_factory=dict)
+    deadlines: DueAt = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -207,7 +207,7 @@ class VotesDone:
 class FateWait:
     """A shoot-out waits for the host's draw."""
 
-    deadlines: Deadlines = field(default_factory=dict)
+    deadlines: DueAt = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -223,7 +223,7 @@ class CancelWindow:
     """The Lawyers' window (``engine.cancellers``)."""
 
     lawyers: tuple[int, ...]
-    deadlines: Deadlines = field(default_factory=dict)
+    deadlines: DueAt = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -285,12 +285,12 @@ class Pause:
 
 @dataclass(frozen=True)
 class Resume:
-    deadlines: Deadlines = field(default_factory=dict)
+    deadlines: DueAt = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
 class Extend:
-    deadlines: Deadlines = field(default_factory=dict)
+    deadlines: DueAt = field(default_factory=dict)
 
 
 @dataclass(frozen=True)

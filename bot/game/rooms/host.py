@@ -15,7 +15,7 @@ from bot.game.rooms.phase import Room
 from bot.game.rooms.results import ResultsRoom
 from bot.game.tables import Tables, Where, named_table
 from engine import RuleViolation
-from record.events import Aborted, Deadlines, Extend, MafiaLocked, Pause, Resume, Tech, VerdictReset
+from record.events import Aborted, DueAt, Extend, MafiaLocked, Pause, Resume, Tech, VerdictReset
 from record.table import TURN_DL, Stage, Table
 from storage.models import STATUS_ABORTED, STATUS_PAUSED, STATUS_RUNNING, Fine
 from storage.repos.games import GameChange
@@ -135,7 +135,7 @@ class HostRoom(Room):
             self.core.step_by_host(table, user_id)
             if not table.paused:
                 raise UserError("game.pause.not_paused")
-            deadlines: Deadlines = {k: self.core.at(v) for k, v in table.remaining.items()}
+            deadlines: DueAt = {k: self.core.at(v) for k, v in table.remaining.items()}
             await self.core.record(table, Resume(deadlines))
             self.core.stage_change(table, GameChange(status=STATUS_RUNNING))
             await self.notifier.club(table, "game.pause.resumed")
@@ -154,7 +154,7 @@ class HostRoom(Room):
                 raise UserError("game.extend.bad", max=MAX_EXTEND)
             if not table.deadlines:
                 raise UserError("game.extend.nothing")
-            deadlines: Deadlines = {k: at + timedelta(seconds=seconds)
+            deadlines: DueAt = {k: at + timedelta(seconds=seconds)
                                     for k, at in table.deadlines.items()}
             await self.core.record(table, Extend(deadlines))
             self.core.arm(table)
