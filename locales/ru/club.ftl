@@ -53,10 +53,10 @@ admin-export_usage = Использование: <code>/export</code> (CSV) ил
 club-import-file_empty = Файл пуст: в первой строке должны быть названия столбцов.
 club-import-file_missing_column = Нет обязательного столбца: { $value }. Ничего не импортировано.
 club-import-file_too_many_rows = Слишком много строк (не больше { $value }). Ничего не импортировано.
-club-import-dry = <b>Проверка, ничего не записано.</b> Добавится { $added ->
-        [one] { $added } игрок
-        [few] { $added } игрока
-       *[many] { $added } игроков
+club-import-dry = <b>Проверка, ничего не записано.</b> { $added ->
+        [one] Добавится { $added } игрок
+        [few] Добавятся { $added } игрока
+       *[many] Добавится { $added } игроков
     } (сразу привязываются к аккаунтам Telegram: { $linked }); без изменений: { $unchanged }; отклонено строк: { $refused }.
 club-import-done = <b>Импортировано:</b> { $added ->
         [one] { $added } игрок

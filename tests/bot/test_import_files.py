@@ -106,7 +106,7 @@ async def test_excel_csv_in_windows_1251_said_in_russian(app: App, fake: FakeTel
     sent = await fake.send_document(ADMIN_ID, "клуб.csv", fixture("club-ru-1251.csv"),
                                     caption="/import")
     dry = (await fake.next_message(ADMIN_ID)).said
-    assert "<b>Проверка, ничего не записано.</b> Добавится 3 игрока" in dry
+    assert "<b>Проверка, ничего не записано.</b> Добавятся 3 игрока" in dry
     assert "кодировка Windows-1251 (так сохраняет старый Excel" in dry
     assert "разделитель — точка с запятой" in dry
     assert "Пропущены (неизвестные) столбцы: Комментарий." in dry
