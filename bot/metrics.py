@@ -15,7 +15,7 @@ import asyncio
 import contextlib
 import logging
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from aiogram import Bot
@@ -38,6 +38,7 @@ from prometheus_client import (
 )
 
 from bot.logs import bind, unbind
+from bot.telegram import Handler
 from storage.backends import DatabaseUnavailable
 
 if TYPE_CHECKING:
@@ -45,7 +46,6 @@ if TYPE_CHECKING:
 
 log = logging.getLogger("bot.metrics")
 
-Handler = Callable[[TelegramObject, dict[str, Any]], Awaitable[Any]]
 SAMPLE_EVERY_S = 5.0  # the gauges read from the database this often
 # the handling time's buckets, seconds: a press is answered within tens of milliseconds
 UPDATE_BUCKETS = (0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0)

@@ -26,7 +26,7 @@ from bot.cluster.share import ShareConnection
 
 log = logging.getLogger("bot.calls")
 
-Handler = Callable[[dict[str, Any]], Awaitable[dict[str, Any]]]
+Answerer = Callable[[dict[str, Any]], Awaitable[dict[str, Any]]]  # a kind's: payload -> answer
 CALL_TIMEOUT_S = 10.0  # a takeover is within seconds (docs/scaling.md): a waiting call outlasts it
 RECHECK_S = 1.0  # a lost notification (the share connection restored) delays an answer this much
 CALLS_IN_FLIGHT = 50
@@ -46,7 +46,7 @@ class ClubCalls:
     def __init__(self, conn: ShareConnection, wall: Callable[[], float] = time.time) -> None:
         self.conn = conn
         self.wall = wall
-        self.handlers: dict[str, Handler] = {}
+        self.handlers: dict[str, Answerer] = {}
         self._waiting: dict[int, asyncio.Event] = {}
         # the answers heard with nobody waiting: the holder may answer before this process has
         # read back the id its own insert returned (its loop busy), and it would wait a recheck
@@ -54,7 +54,7 @@ class ClubCalls:
         self.running: set[int] = set()  # ids being run here
         conn.on_answer = self._answered
 
-    def on(self, kind: str, handler: Handler) -> None:
+    def on(self, kind: str, handler: Answerer) -> None:
         """What the club's holder runs for a call of ``kind`` (its answer: JSON-able)."""
         self.handlers[kind] = handler
 

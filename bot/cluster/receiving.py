@@ -21,13 +21,13 @@ from typing import Any
 from aiogram import Bot, Dispatcher
 from aiogram.types import TelegramObject, Update
 
+from bot.telegram import Handler
 from bot.telegram.updates import UpdateReader
 from storage.backends import DatabaseUnavailable
 from storage.repos.inbox import Inbox
 
 log = logging.getLogger("bot.cluster.receiving")
 
-Handler = Callable[[TelegramObject, dict[str, Any]], Awaitable[Any]]
 
 
 class InboxDispatcher(Dispatcher):

@@ -29,10 +29,10 @@ from typing import Any
 from aiogram.types import Chat, TelegramObject, Update, User
 
 from bot.delivery.rate_limit import TokenBucket
+from bot.telegram import Handler
 
 log = logging.getLogger("bot.flood")
 
-Handler = Callable[[TelegramObject, dict[str, Any]], Awaitable[Any]]
 # the one answer of a flood: to the update's sender, in its chat (None: a button without one)
 Tell = Callable[[Update, User, Chat | None], Awaitable[None]]
 MAX_USERS = 50_000  # buckets kept; the full ones go first when there are more

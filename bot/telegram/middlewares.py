@@ -16,12 +16,12 @@ from aiogram.types import CallbackQuery, Chat, Message, TelegramObject, User
 from bot.delivery.replies import answering
 from bot.errors import UserError, explain
 from bot.services import Services
+from bot.telegram import Handler
 from storage.backends import DatabaseUnavailable
 from storage.db import Database
 from storage.errors import StorageError
 
 log = logging.getLogger("bot.handlers")
-Handler = Callable[[TelegramObject, dict[str, Any]], Awaitable[Any]]
 
 
 def _chat_and_user(data: dict[str, Any]) -> tuple[Chat | None, User | None]:

@@ -9,15 +9,15 @@ middleware on every update, registered before any other, notes the task running 
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Awaitable, Callable
 from typing import Any
 
 from aiogram.types import TelegramObject
 
+from bot.telegram import Handler
+
 # they finish first (storage still open), then are cancelled
 SHUTDOWN_HANDLERS_SECONDS = 10
 
-Handler = Callable[[TelegramObject, dict[str, Any]], Awaitable[Any]]
 
 
 class HandlersInFlight:
