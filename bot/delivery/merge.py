@@ -5,7 +5,7 @@ Telegram takes 20 posts a minute in a group. When a club's post has to wait for 
 short timers the chat would fall behind by whole phases. So when the head post's turn comes
 after such a wait, the texts queued behind it (of the same table, or of no table) are merged
 into it, and the queued edits of any of them are folded in: the chat is late by at most one
-post. The post remembers its parts (``storage.repos.outbox.Shared``), so that a later edit of
+post. The post remembers its parts (``storage.repos.outbox.MergedPost``), so that a later edit of
 one of them edits that part of the post and keeps the others. Pictures, posts with buttons and
 edits of other messages are never merged (a picture takes its own caption's edits), and
 nothing passes an edit of another message that is due (the table's order) but a live list's

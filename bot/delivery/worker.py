@@ -68,7 +68,7 @@ from bot.delivery.waits import wait_event
 from record.posts import units
 from storage.backends import DatabaseUnavailable
 from storage.db import Database
-from storage.repos.outbox import EDIT, SEND, OutboxRow, Queued, Shared
+from storage.repos.outbox import EDIT, SEND, MergedPost, OutboxRow, Queued
 from views.drawing import draw
 
 log = logging.getLogger("bot.delivery.worker")
@@ -489,12 +489,12 @@ class Delivery:
         goes before the clean-up edits of private prompts within the overall limit
         (:meth:`bot.delivery.sender.RateLimiter.acquire`)."""
         chat_id = row.chat_id
-        shared: Shared | None = None
+        post: MergedPost | None = None
         if row.method == EDIT and chat_id < 0:  # a part of a merged post, maybe
             assert row.key is not None
-            shared = await self.db.outbox.shared(chat_id, row.key)
+            post = await self.db.outbox.merged_post(chat_id, row.key)
         stored = decode(row.payload)
-        target = (shared.message_id if shared is not None
+        target = (post.message_id if post is not None
                   else await self._target(row, stored))
         if isinstance(target, str):
             log.warning("cannot edit %s in %s: %s", row.key, chat_id, target)
@@ -519,11 +519,11 @@ class Delivery:
             photo, text = (photo[0], labelled(payload, merged.text)), None
         parts: tuple[tuple[str | None, str], ...] = ()
         moved = False
-        if shared is not None:
+        if post is not None:
             assert row.key is not None
-            parts = shared.with_text(row.key, body_of(payload))
+            parts = post.with_text(row.key, body_of(payload))
             if units(joined(parts)) > TEXT_MAX:  # the part outgrew the post: one of its own
-                parts, moved, target = shared.without(row.key), True, None
+                parts, moved, target = post.without(row.key), True, None
             else:
                 text = joined(parts)
         method = self._method(row, target, photo, text, payload)
@@ -553,8 +553,8 @@ class Delivery:
         except Exception as e:
             error = f"{type(e).__name__}: {e}"
             if isinstance(e, TelegramBadRequest) and NOT_MODIFIED in e.message.lower():
-                if shared is not None:  # as wanted (the post already reads so)
-                    return await self.db.outbox.mark_part(row, shared, parts, self.wall())
+                if post is not None:  # as wanted (the post already reads so)
+                    return await self.db.outbox.mark_part(row, post, parts, self.wall())
                 return await self.db.outbox.mark_sent(row, None, self.wall())  # as wanted
             if is_transient(e):
                 delay = self._backoff(row.attempts)
@@ -580,8 +580,8 @@ class Delivery:
             log.info("posts merged while the chat waited", extra={
                 "chat_id": chat_id, "rows": 1 + len(merged.taken)})
             return row.id in marked
-        if shared is not None:
-            return await self.db.outbox.mark_part(row, shared, parts, self.wall(),
+        if post is not None:
+            return await self.db.outbox.mark_part(row, post, parts, self.wall(),
                                                   moved_to=message_id if moved else None)
         if not await self.db.outbox.mark_sent(row, message_id, self.wall()):
             log.debug("edit coalesced while in flight", extra={"chat_id": chat_id})

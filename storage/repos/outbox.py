@@ -48,7 +48,7 @@ PARTS = "parts"  # the row whose post holds merged sends: [key, text] of each, i
 
 
 @dataclass(frozen=True)
-class Shared:
+class MergedPost:
     """A sent post that holds several queued sends of its chat, merged while the chat waited
     for Telegram's budget (``bot/delivery/merge.py``): the row that holds its parts, the
     message, and each part's key and current text, in order."""
@@ -246,7 +246,7 @@ class Outbox:
             (chat_id, prefix, prefix[:-1] + chr(ord(prefix[-1]) + 1)))
         return bool(rows) and rows[0][0] == "failed"
 
-    async def shared(self, chat_id: int, key: str) -> Shared | None:
+    async def merged_post(self, chat_id: int, key: str) -> MergedPost | None:
         """The merged post the send under ``key`` went out in; None for a post of its own (or
         one not sent)."""
         if (chat_id, key) in self._sent:
@@ -268,7 +268,7 @@ class Outbox:
         if all(k != key for k, _ in parts):  # a post of its own (or moved out of one)
             keep(self._sent, (chat_id, key), message_id, _SENT_KEPT)
             return None
-        return Shared(owner, message_id, parts)
+        return MergedPost(owner, message_id, parts)
 
     async def mark_merged(self, head: OutboxRow, message_id: int | None,
                           parts: Sequence[tuple[str | None, str]], text: str,
@@ -281,14 +281,14 @@ class Outbox:
         return await self._db.write(partial(_mark_merged, head, message_id, parts, text, taken,
                                             now), background=True)
 
-    async def mark_part(self, row: OutboxRow, shared: Shared,
+    async def mark_part(self, row: OutboxRow, post: MergedPost,
                         parts: Sequence[tuple[str | None, str]], now: float, *,
                         moved_to: int | None = None) -> bool:
-        """The edit ``row`` of a part of the merged post ``shared`` went out: the post's parts
+        """The edit ``row`` of a part of the merged post ``post`` went out: the post's parts
         are now ``parts``; ``moved_to``: the part no longer fitted and went out as a post of its
         own, that message (its later edits go there). False when the edit was coalesced in
         flight (its newer text goes out again)."""
-        return await self._db.write(partial(_mark_part, row, shared, tuple(parts), now,
+        return await self._db.write(partial(_mark_part, row, post, tuple(parts), now,
                                             moved_to), background=True)
 
     async def mark_sent(self, row: OutboxRow, message_id: int | None, now: float) -> bool:
@@ -447,24 +447,24 @@ async def _mark_merged(head: OutboxRow, message_id: int | None,
     return marked
 
 
-async def _mark_part(row: OutboxRow, shared: Shared, parts: tuple[tuple[str | None, str], ...],
+async def _mark_part(row: OutboxRow, post: MergedPost, parts: tuple[tuple[str | None, str], ...],
                      now: float, moved_to: int | None, conn: Connection) -> bool:
     if not await _mark_sent(conn, row, None, now):
         return False
     await conn.execute(
         "UPDATE outbox SET payload = ? WHERE id = ?",
         (_dump({"text": "\n\n".join(t for _, t in parts), PARTS: [list(p) for p in parts]}),
-         shared.owner))
+         post.owner))
     if moved_to is not None:  # the part's own row: a post of its own from now on
         found = list(await conn.execute_fetchall(
             "SELECT id, payload FROM outbox WHERE chat_id = ? AND key = ? AND method = 'send'",
             (row.chat_id, row.key)))
-        if found and int(found[0][0]) != shared.owner:
+        if found and int(found[0][0]) != post.owner:
             payload = {k: v for k, v in json.loads(found[0][1]).items() if k != MERGED_INTO}
             await conn.execute("UPDATE outbox SET message_id = ?, payload = ? WHERE id = ?",
                                (moved_to, _dump(payload), int(found[0][0])))
         elif found:  # the owner keeps the other parts; its own is no longer among them
             await conn.execute("UPDATE outbox SET message_id = ? WHERE id = ?",
-                               (moved_to, shared.owner))
+                               (moved_to, post.owner))
     return True
 
