@@ -30,7 +30,7 @@ log = logging.getLogger(__name__)
 UNAVAILABLE_TRIES = 60  # a step's write waits up to a minute for a restarting database
 UNAVAILABLE_PAUSE = 1.0
 
-Event = tuple[int, str, dict[str, Any], datetime | None]
+LogRow = tuple[int, str, dict[str, Any], datetime | None]  # written: seq, kind, body, at
 
 
 class StepLost(RuntimeError):
@@ -39,7 +39,7 @@ class StepLost(RuntimeError):
 
 @dataclass(eq=False)
 class _Write:
-    events: list[Event] = field(default_factory=list)
+    events: list[LogRow] = field(default_factory=list)
     messages: list[Queued] = field(default_factory=list)
     edits: dict[tuple[int, str], int] = field(default_factory=dict)  # (chat, key) -> index
     seats: list[tuple[int, int]] | None = None
@@ -64,7 +64,7 @@ class StepWriter:
         # stores what changed since; not known (a restart, a failed write): all of them
         self._stored: dict[int, dict[int, int]] = {}
 
-    def stage(self, game_id: int, events: list[Event], messages: list[Queued],
+    def stage(self, game_id: int, events: list[LogRow], messages: list[Queued],
               seated: tuple[Table, dict[int, SeatInfo]] | None,
               change: GameChange | None = None) -> asyncio.Future[None] | None:
         """Queue a step's write; the future is done once it is durable (or failed)."""
@@ -90,7 +90,7 @@ class StepWriter:
             write.reseated.append((table, before_seats, table.seats))
         return write.done
 
-    async def write_now(self, game_id: int, events: list[Event], messages: list[Queued],
+    async def write_now(self, game_id: int, events: list[LogRow], messages: list[Queued],
                         change: GameChange | None) -> None:
         """Write a step's events, messages and ``change`` at once, in one transaction after
         the game's earlier writes, for a write whose refusal the step must hear before it goes
