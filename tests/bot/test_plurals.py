@@ -201,6 +201,8 @@ CASES: dict[str, tuple[str, tuple[str, str, str], tuple[str, str], dict[str, Any
     "season.fame.head": ("places", ("место", "места", "мест"), ("place", "places"),
                          {"name": "Q1"}),
     "network.season.refused.name": ("most", CHARS_RU, CHARS_EN, {}),
+    "achievement.season_top.told": ("count", ("сезон", "сезона", "сезонов"), ("season", "seasons"),
+                                    {"season": "2026 Q4", "rank": 3, "title": "🌟"}),
     "standing.side": ("games", GAMES_RU, GAMES_EN, {"side": "Mafia", "ordinal": 3.5, "wins": 1}),
     "standing.top.row": ("games", GAMES_RU, GAMES_EN, {"rank": 1, "nick": "Neo", "ordinal": 2.0}),
     "standing.provisional.note": ("games", ("игры", "игр", "игр"), GAMES_EN, {}),
