@@ -9,7 +9,7 @@ from collections.abc import Mapping, Sequence
 from datetime import date, datetime
 from typing import NamedTuple, Protocol
 
-from record.events import decode
+from record.log_events import decode
 from record.table import Table
 
 

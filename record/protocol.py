@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from record.events import (
+from record.log_events import (
     DayResolved,
     Deal,
     DealtSeat,

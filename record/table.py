@@ -1,7 +1,7 @@
 """One game's runtime state, rebuilt by replaying its event log through the engine.
 
 ``Table.apply(event)`` is the only way the state changes (the events are the classes of
-:mod:`record.events`): the service appends an event to the log first and then applies it; a
+:mod:`record.log_events`): the service appends an event to the log first and then applies it; a
 restart applies the same events in the same order, so the rebuilt table is the one that was
 lost. Resolutions call the engine again with the recorded choices (and the recorded fate), so
 replaying is deterministic.
@@ -28,7 +28,7 @@ from engine import (
     TechnicalDeathResult,
 )
 from engine.roles import COMMON_PICK_ROLES
-from record.events import (
+from record.log_events import (
     Aborted,
     Announced,
     CancelWindow,
@@ -38,7 +38,6 @@ from record.events import (
     DayStart,
     Deal,
     DealAnnounced,
-    Event,
     Extend,
     Fate,
     FateMode,
@@ -51,6 +50,7 @@ from record.events import (
     LastWordOver,
     LobbyMessage,
     LobbyPosted,
+    LogEvent,
     MafiaLocked,
     NightResolved,
     NightStart,
@@ -302,7 +302,7 @@ class Table:
         return out
 
     # ------------------------------------------------------------------ the reducer
-    def apply(self, event: Event, seq: int = 0) -> Result | None:
+    def apply(self, event: LogEvent, seq: int = 0) -> Result | None:
         """Apply one logged event; returns the engine's result for resolutions."""
         if seq:
             self.seq = seq
@@ -321,7 +321,7 @@ class Table:
                 self.deadlines[name] = at
         return result
 
-    def _apply(self, event: Event) -> Result | None:
+    def _apply(self, event: LogEvent) -> Result | None:
         match event:
             case LobbyPosted() | LobbyMessage():
                 self.lobby_posted = True

@@ -22,7 +22,7 @@ from enum import StrEnum
 import engine
 from engine import Action, DayResult, GameState, NightResult, Role, Team, Winner
 from engine.roles import COMMON_PICK_ROLES
-from record.events import NightResolved, decode
+from record.log_events import NightResolved, decode
 from record.outcome import LoggedEvent
 from record.table import Table
 

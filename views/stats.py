@@ -18,7 +18,7 @@ from typing import Any
 import engine
 from engine import Event, GameState, NightResult, Role, TechnicalDeathResult, Winner
 from engine.events import EVERYONE
-from record.events import Deal, decode
+from record.log_events import Deal, decode
 from record.protocol import protocol_of
 from record.table import Table
 from standing.rating import Rating, Side

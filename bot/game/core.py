@@ -28,7 +28,7 @@ from bot.game.writes import StepWriter
 from bot.locks import KeyedLocks
 from bot.logs import bind, unbind
 from engine import CompositionError, Phase, RuleViolation
-from record.events import Event, encode
+from record.log_events import LogEvent, encode
 from record.table import (
     CANCEL_DL,
     FATE_DL,
@@ -243,7 +243,7 @@ class GameCore:
         self.step_by_host(table, user_id)  # the host's own press, for an offline seat
         return seat
 
-    async def record(self, table: Table, event: Event) -> Result | None:
+    async def record(self, table: Table, event: LogEvent) -> Result | None:
         """Apply the step and stage it for the log (written with the step's messages when the
         step ends; a step that fails to apply is never logged): the log is the truth."""
         kind, body = encode(event)
@@ -257,7 +257,7 @@ class GameCore:
         staged.append((seq, kind, body, self.clock()))
         return result
 
-    async def record_now(self, table: Table, event: Event,
+    async def record_now(self, table: Table, event: LogEvent,
                          change: GameChange | None = None) -> Result | None:
         """Log one event at once with ``change`` and what the step has said so far, in one
         transaction, then apply it: for an event whose write is checked against what only

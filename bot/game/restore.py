@@ -15,7 +15,7 @@ from bot.game.rooms.night import NightRoom
 from bot.game.rooms.phase import Room
 from bot.game.rooms.results import ResultsRoom
 from bot.game.tables import Tables
-from record.events import decode
+from record.log_events import decode
 from record.table import TURN_DL, SeatInfo, Stage, Table
 from storage.models import STATUS_ABORTED
 

@@ -22,7 +22,7 @@ from pathlib import Path
 import pytest
 
 import engine
-from record.events import decode
+from record.log_events import decode
 from record.table import SeatInfo, Stage, Table
 from storage.db import Database
 from tests.bot_spawn import BotProcess

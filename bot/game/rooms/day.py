@@ -18,7 +18,7 @@ from bot.game.rooms.results import ResultsRoom
 from bot.game.tables import Tables, Where
 from engine import Audience, AudienceKind, Phase, RuleViolation
 from engine.roles import LAWYER_ROLES
-from record.events import (
+from record.log_events import (
     CancelWindow,
     DayResolved,
     DayStart,

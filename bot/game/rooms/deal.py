@@ -15,7 +15,7 @@ from bot.game.rooms.phase import Room
 from bot.game.tables import Tables, Where
 from engine import CompositionError, Role, RuleViolation
 from engine.composition import MAX_PLAYERS
-from record.events import Composition, Deal, DealAnnounced, DealtSeat, FateMode
+from record.log_events import Composition, Deal, DealAnnounced, DealtSeat, FateMode
 from record.table import Stage, Table
 from storage.models import STATUS_RUNNING, ImmunityOrder
 from storage.numbers import read_number

@@ -24,7 +24,7 @@ from bot.game.rooms.host import HostRoom
 from bot.game.rooms.phase import Room
 from bot.game.tables import Place, Tables, Where
 from engine import Foul, FoulReason, RuleViolation
-from record.events import FoulCalled, FoulOfferClosed, FoulUndone
+from record.log_events import FoulCalled, FoulOfferClosed, FoulUndone
 from record.table import Table
 from storage.errors import FineAboveCap, InsufficientBalance
 from storage.models import Club, Fine

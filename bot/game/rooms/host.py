@@ -15,7 +15,7 @@ from bot.game.rooms.phase import Room
 from bot.game.rooms.results import ResultsRoom
 from bot.game.tables import Tables, Where, named_table
 from engine import RuleViolation
-from record.events import Aborted, DueAt, Extend, MafiaLocked, Pause, Resume, Tech, VerdictReset
+from record.log_events import Aborted, DueAt, Extend, MafiaLocked, Pause, Resume, Tech, VerdictReset
 from record.table import TURN_DL, Stage, Table
 from storage.models import STATUS_ABORTED, STATUS_PAUSED, STATUS_RUNNING, Fine
 from storage.repos.games import GameChange

@@ -18,7 +18,7 @@ from bot.game.rooms.phase import Room
 from bot.game.tables import Place, Tables, Where
 from bot.locks import KeyedLocks
 from engine.composition import MAX_PLAYERS
-from record.events import (
+from record.log_events import (
     Aborted,
     FateMode,
     Friendly,

@@ -15,7 +15,7 @@ from bot.game.rooms.phase import Room
 from bot.game.rooms.results import ResultsRoom
 from bot.game.tables import Tables, Where
 from engine import Phase, RuleViolation
-from record.events import Choice, MafiaLocked, NightResolved, NightStart
+from record.log_events import Choice, MafiaLocked, NightResolved, NightStart
 from record.table import MAFIA_DL, NIGHT_DL, Stage, Table
 
 

@@ -21,7 +21,7 @@ from bot.game.messages.pictures import table_picture
 from bot.game.prompts import Prompts
 from bot.game.rooms.phase import Room
 from bot.game.tables import Tables
-from record.events import Announced, LastWord, LastWordOver
+from record.log_events import Announced, LastWord, LastWordOver
 from record.posts import Post
 from record.table import Result, Stage, Table
 from standing.achievements import BY_ID, Earned

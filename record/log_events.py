@@ -321,14 +321,14 @@ class Aborted:
     why: str | None = None
 
 
-Event = (LobbyPosted | LobbyMessage | TableNamed | Friendly | OfflineSeat | SeatAsked
+LogEvent = (LobbyPosted | LobbyMessage | TableNamed | Friendly | OfflineSeat | SeatAsked
          | SeatAskClosed | Composition | FateMode | Deal | DealAnnounced | DayStart | NightStart
          | Choice | MafiaLocked | NightResolved | VoteStart | Turn | Vote | VoteTimeout
          | VotesDone | FateWait | Fate | CancelWindow | DayResolved | VerdictReset | Tech
          | FoulCalled | FoulUndone | FoulOfferClosed | Pause | Resume | Extend | Announced
          | LastWord | LastWordOver | Aborted)
 
-KINDS: dict[str, type[Event]] = {
+KINDS: dict[str, type[LogEvent]] = {
     "lobby_posted": LobbyPosted, "lobby_message": LobbyMessage, "table_named": TableNamed,
     "friendly": Friendly, "offline_seat": OfflineSeat, "seat_asked": SeatAsked,
     "seat_ask_closed": SeatAskClosed, "composition": Composition, "fate_mode": FateMode,
@@ -344,10 +344,10 @@ KINDS: dict[str, type[Event]] = {
 }
 """Each kind's name in the log and its class."""
 
-KIND_OF: dict[type[Event], str] = {cls: kind for kind, cls in KINDS.items()}
+KIND_OF: dict[type[LogEvent], str] = {cls: kind for kind, cls in KINDS.items()}
 
 
-def kind_of(event: Event) -> str:
+def kind_of(event: LogEvent) -> str:
     return KIND_OF[type(event)]
 
 
@@ -358,7 +358,7 @@ def _deal_seat_json(s: DealtSeat) -> dict[str, Any]:
             "friend_by": s.friend_by, "offline": s.offline}
 
 
-def _fields_json(event: Event) -> dict[str, Any]:
+def _fields_json(event: LogEvent) -> dict[str, Any]:
     """The plain kinds: each field as it is, ``deadlines`` as ISO strings."""
     out: dict[str, Any] = {}
     for f in fields(event):
@@ -372,7 +372,7 @@ def _fields_json(event: Event) -> dict[str, Any]:
     return out
 
 
-def encode(event: Event) -> tuple[str, dict[str, Any]]:
+def encode(event: LogEvent) -> tuple[str, dict[str, Any]]:
     """The event's kind and its JSON body, as the log stores it."""
     kind = kind_of(event)
     body: dict[str, Any]
@@ -418,7 +418,7 @@ def _deal_seat(e: Mapping[str, Any]) -> DealtSeat:
         offline=bool(e.get("offline")))
 
 
-_DECODERS: dict[str, Callable[[Mapping[str, Any]], Event]] = {
+_DECODERS: dict[str, Callable[[Mapping[str, Any]], LogEvent]] = {
     "lobby_posted": lambda p: LobbyPosted(),
     "lobby_message": lambda p: LobbyMessage(_opt_int(p.get("message_id"))),
     "table_named": lambda p: TableNamed(),
@@ -469,7 +469,7 @@ _DECODERS: dict[str, Callable[[Mapping[str, Any]], Event]] = {
 }
 
 
-def decode(kind: str, payload: Mapping[str, Any]) -> Event:
+def decode(kind: str, payload: Mapping[str, Any]) -> LogEvent:
     """The event a log's row holds (any shape a database holds); ``ValueError`` for a kind
     no game writes."""
     decoder = _DECODERS.get(kind)

@@ -1,4 +1,4 @@
-"""The game log's kinds (record/events.py): every event reads back as it was written, through
+"""The game log's kinds (record/log_events.py): every event reads back as it was written, through
 the JSON the log stores; a literal row of every kind in the shapes older code wrote still
 reads; docs/game-flow.md's table of the log lists every class with its fields."""
 
@@ -19,7 +19,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from engine import FoulReason, OpenImmunity, Phase, Role
-from record.events import (
+from record.log_events import (
     KINDS,
     Aborted,
     Announced,
@@ -31,7 +31,6 @@ from record.events import (
     Deal,
     DealAnnounced,
     DealtSeat,
-    Event,
     Extend,
     Fate,
     FateMode,
@@ -44,6 +43,7 @@ from record.events import (
     LastWordOver,
     LobbyMessage,
     LobbyPosted,
+    LogEvent,
     MafiaLocked,
     NightResolved,
     NightStart,
@@ -98,7 +98,7 @@ EVENTS = st.one_of(*(_event(cls) for cls in KINDS.values()))
 
 @settings(max_examples=400)
 @given(EVENTS)
-def test_every_event_reads_back_as_written_through_the_logs_json(event: Event) -> None:
+def test_every_event_reads_back_as_written_through_the_logs_json(event: LogEvent) -> None:
     kind, body = encode(event)
     assert KINDS[kind] is type(event)
     assert decode(kind, json.loads(json.dumps(body))) == event
@@ -118,7 +118,7 @@ WHEN = datetime(2026, 11, 2, 18, 0, tzinfo=UTC)
 
 # Rows as older code wrote them (and as tests/fixtures/old-database holds them): the fields
 # added since are missing, ``lobby_message`` was ``lobby_posted``, ``aborted`` had no reason.
-OLD_ROWS: list[tuple[str, str, Event]] = [
+OLD_ROWS: list[tuple[str, str, LogEvent]] = [
     ("lobby_message", '{"message_id": 42}', LobbyMessage(42)),
     ("lobby_posted", "{}", LobbyPosted()),
     ("friendly", "{}", Friendly()),
@@ -186,7 +186,7 @@ OLD_ROWS: list[tuple[str, str, Event]] = [
 
 @pytest.mark.parametrize(("kind", "row", "event"), OLD_ROWS,
                          ids=[f"{k}-{i}" for i, (k, _, _) in enumerate(OLD_ROWS)])
-def test_an_old_row_reads(kind: str, row: str, event: Event) -> None:
+def test_an_old_row_reads(kind: str, row: str, event: LogEvent) -> None:
     assert decode(kind, json.loads(row)) == event
 
 
