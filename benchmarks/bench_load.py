@@ -60,6 +60,7 @@ from benchmarks.load.machine import (
 from benchmarks.load.players import Bench, SimTable, wait_until
 from benchmarks.places import PgPlace
 from storage.db import Database
+from storage.models import CLUB_APPROVED, CLUB_STATUSES
 from tests.fakes.telegram_server import FakeTelegram, TelegramLimits
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -75,11 +76,14 @@ SETTINGS = ("BOT_TOKEN", "TELEGRAM_API_URL", "DATABASE_PATH", "DATABASE_URL", "A
 
 # ---------------------------------------------------------------------- set-up
 async def prefill(target: str | Path, tables: list[SimTable]) -> None:
-    """Players registered with nicknames, not newbies; clubs in English."""
+    """Players registered with nicknames, not newbies; clubs in English and approved by the
+    network (a pending club's games are friendly: no ledger rows, no rating to move)."""
     db = await Database.open(target)
     try:
         for table in tables:
             await db.clubs.ensure(table.club, title=f"Club {table.index}", locale="en")
+            await db.clubs.set_status(table.club, CLUB_APPROVED, by=0, now=datetime.now(UTC),
+                                      expect=CLUB_STATUSES)
             for uid in table.players:
                 await db.players.register(uid, display_name=f"U{uid}", language="en")
                 await db.players.set_nickname(uid, f"P{uid}")
