@@ -119,3 +119,16 @@ async def lock_key(conn: Connection, kind: Lock, key: str | int = "") -> None:
     if not conn.concurrent:
         return
     await conn.execute("SELECT pg_advisory_xact_lock(?, hashtext(?))", (int(kind), str(key)))
+
+
+async def insert_rows(conn: Connection, table: str, columns: str,
+                      rows: Sequence[Sequence[object]], *, at_once: int, tail: str = "") -> None:
+    """``rows`` into ``table`` (``columns``: its column list as SQL), ``at_once`` rows to one
+    INSERT so a statement stays under either backend's limit of bound values; ``tail``: the
+    statement's end (an ``ON CONFLICT`` clause)."""
+    marks = "(" + ", ".join("?" * len(columns.split(","))) + ")"
+    for start in range(0, len(rows), at_once):
+        chunk = rows[start:start + at_once]
+        await conn.execute(f"INSERT INTO {table} ({columns}) VALUES "
+                           + ",".join([marks] * len(chunk)) + tail,
+                           [v for row in chunk for v in row])

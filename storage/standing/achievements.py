@@ -17,7 +17,7 @@ from typing import NamedTuple
 from standing.achievements import SEASON_TOP, Awards, Count, Earned, ProgressKey, award
 from standing.counting import counts_for_standing
 from standing.facts import GameFacts, game_facts
-from storage.sql import Connection, Store
+from storage.sql import Connection, Store, insert_rows
 from storage.standing.seasons import Seasons
 
 log = logging.getLogger(__name__)
@@ -89,19 +89,13 @@ async def _progress(conn: Connection, tg_ids: Iterable[int]) -> dict[ProgressKey
 async def _write(conn: Connection, progress: dict[ProgressKey, Count],
                  earned: Sequence[tuple[Earned, str]]) -> None:
     counters = [(tg, a, c.value, c.best) for (tg, a), c in sorted(progress.items())]
-    for start in range(0, len(counters), ROWS_AT_ONCE):
-        chunk = counters[start:start + ROWS_AT_ONCE]
-        await conn.execute(
-            "INSERT INTO achievement_progress (tg_id, achievement, value, best) VALUES "
-            + ",".join(["(?, ?, ?, ?)"] * len(chunk))
-            + " ON CONFLICT (tg_id, achievement) DO UPDATE SET value = excluded.value,"
-            " best = excluded.best", [v for row in chunk for v in row])
+    await insert_rows(conn, "achievement_progress", "tg_id, achievement, value, best", counters,
+                      at_once=ROWS_AT_ONCE,
+                      tail=" ON CONFLICT (tg_id, achievement) DO UPDATE SET"
+                      " value = excluded.value, best = excluded.best")
     levels = [(e.tg_id, e.achievement, e.level, e.game_id, day) for e, day in earned]
-    for start in range(0, len(levels), ROWS_AT_ONCE):
-        rungs = levels[start:start + ROWS_AT_ONCE]
-        await conn.execute(
-            "INSERT INTO achievements (tg_id, achievement, level, game_id, earned_on) VALUES "
-            + ",".join(["(?, ?, ?, ?, ?)"] * len(rungs)), [v for row in rungs for v in row])
+    await insert_rows(conn, "achievements", "tg_id, achievement, level, game_id, earned_on",
+                      levels, at_once=ROWS_AT_ONCE)
 
 
 async def record_achievements(conn: Connection, game_id: int, facts: GameFacts

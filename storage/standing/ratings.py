@@ -21,7 +21,7 @@ from standing.rating import (
     Side,
     Standings,
 )
-from storage.sql import Connection, Store
+from storage.sql import Connection, Store, insert_rows
 from storage.standing import history, kills, seasons
 
 _COLUMNS = "tg_id, side, mu, sigma, games, wins"
@@ -85,14 +85,9 @@ async def _read(conn: Connection, tg_ids: Iterable[int]) -> dict[Key, Rating]:
 async def _write(conn: Connection, ratings: dict[Key, Rating]) -> None:
     rows = [(tg, str(side), r.mu, r.sigma, r.games, r.wins)
             for (tg, side), r in sorted(ratings.items())]
-    for start in range(0, len(rows), ROWS_AT_ONCE):
-        chunk = rows[start:start + ROWS_AT_ONCE]
-        await conn.execute(
-            f"INSERT INTO ratings ({_COLUMNS}) VALUES "
-            + ",".join(["(?, ?, ?, ?, ?, ?)"] * len(chunk))
-            + " ON CONFLICT (tg_id, side) DO UPDATE SET mu = excluded.mu,"
-            " sigma = excluded.sigma, games = excluded.games, wins = excluded.wins",
-            [v for row in chunk for v in row])
+    await insert_rows(conn, "ratings", _COLUMNS, rows, at_once=ROWS_AT_ONCE,
+                      tail=" ON CONFLICT (tg_id, side) DO UPDATE SET mu = excluded.mu,"
+                      " sigma = excluded.sigma, games = excluded.games, wins = excluded.wins")
 
 
 class Counted(NamedTuple):

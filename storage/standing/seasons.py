@@ -16,7 +16,7 @@ from typing import NamedTuple
 
 from standing.rating import MODEL, PROVISIONAL_GAMES, Held, Key, RatedGame, Rating, Side, Standings
 from standing.seasons import Custom, Season, closed, season_of
-from storage.sql import Connection, Store
+from storage.sql import Connection, Store, insert_rows
 
 _COLUMNS = "season, tg_id, mu, sigma, games, wins"
 ROWS_AT_ONCE = 500  # rows of one INSERT (6 values each)
@@ -79,14 +79,9 @@ async def read(conn: Connection, season: str, tg_ids: Iterable[int]) -> dict[Key
 
 async def write(conn: Connection, ratings: Iterable[tuple[str, int, Rating]]) -> None:
     rows = [(season, tg, r.mu, r.sigma, r.games, r.wins) for season, tg, r in sorted(ratings)]
-    for start in range(0, len(rows), ROWS_AT_ONCE):
-        chunk = rows[start:start + ROWS_AT_ONCE]
-        await conn.execute(
-            f"INSERT INTO season_ratings ({_COLUMNS}) VALUES "
-            + ",".join(["(?, ?, ?, ?, ?, ?)"] * len(chunk))
-            + " ON CONFLICT (season, tg_id) DO UPDATE SET mu = excluded.mu,"
-            " sigma = excluded.sigma, games = excluded.games, wins = excluded.wins",
-            [v for row in chunk for v in row])
+    await insert_rows(conn, "season_ratings", _COLUMNS, rows, at_once=ROWS_AT_ONCE,
+                      tail=" ON CONFLICT (season, tg_id) DO UPDATE SET mu = excluded.mu,"
+                      " sigma = excluded.sigma, games = excluded.games, wins = excluded.wins")
 
 
 async def rate(conn: Connection, season: str, game: RatedGame) -> None:
