@@ -16,6 +16,7 @@ from standing.rating import PROVISIONAL_GAMES
 from standing.seasons import Custom
 from storage import GamePoints
 from tests.bot.conftest import ADMIN_ID, Ask, FixedClock
+from tests.bot.helpers import clubs_held
 from tests.fakes.telegram_server import FakeTelegram
 
 CLUB = -1007
@@ -41,6 +42,7 @@ async def money(app: App) -> tuple[list[tuple[object, ...]], ...]:
 async def won(app: App, winner: int, loser: int, ended_on: date, points: int) -> None:
     """A counted game of two: ``winner`` the Mafia, who wins and earns ``points``."""
     db = app.services.db
+    await clubs_held(app, CLUB)
     game = await db.games.create(CLUB, 1, seats=[(1, winner), (2, loser)],
                                  created_at=datetime(2025, 12, 1, tzinfo=UTC))
     await db.games.set_roles(game, {1: "mafia", 2: "doctor"})
@@ -138,6 +140,7 @@ async def test_a_closed_seasons_picture_goes_to_the_clubs_chat_once(
         await db.clubs.ensure(chat_id, title=f"Club {chat_id}", locale="en")
         await db.clubs.set_status(chat_id, "approved", by=ADMIN_ID, now=clock(),
                                   expect=("pending",), time_zone=zone)
+    await clubs_held(app, CLUB, quiet)
     await won(app, ANN, BOB, date(2026, 3, 31), 4)
     game = await db.games.create(quiet, 1, seats=[(1, ANN), (2, BOB)],
                                  created_at=datetime(2026, 3, 1, tzinfo=UTC))

@@ -15,6 +15,7 @@ from bot.app import App
 from bot.services.voids import VoidCb
 from storage import Database, GamePoints
 from tests.bot.conftest import ADMIN_ID, Ask, FixedClock
+from tests.bot.helpers import clubs_held
 from tests.fakes.telegram_server import FakeTelegram, SentMessage
 from tests.present import present
 
@@ -48,6 +49,7 @@ async def setup(app: App, fake: FakeTelegram, ask: Ask) -> None:
         await db.clubs.set_status(club, "approved", by=ADMIN_ID, now=now,
                                   expect=("pending",))
         await db.staff.grant_club_admin(club, admin, by=ADMIN_ID, now=now)
+    await clubs_held(app, CLUB, OTHER_CLUB)
 
 
 async def played(db: Database, ended: datetime, points: dict[int, int],
@@ -205,6 +207,7 @@ async def test_a_friendly_game_is_neither_voided_nor_appealed(
     await setup(app, fake, ask)
     db = app.services.db
     await db.clubs.ensure(-1009, title="Pending", locale="en")
+    await clubs_held(app, -1009)
     game_id = await db.games.create(-1009, STRANGER, seats=[(1, NEO), (2, TRIN)],
                                     created_at=clock.now - timedelta(hours=2), friendly=True)
     await db.games.set_status(game_id, "running")

@@ -176,8 +176,9 @@ class HostRoom(Room):
             if table.started:
                 await self.results.reveal(table)
                 await self.end_foul_offers(table)
-            self.tables.drop(table.game_id)
-            return reply("game.aborted_ok")
+        # once durable: a table gone from memory is a game whose row says so already
+        self.tables.drop(table.game_id)
+        return reply("game.aborted_ok")
 
     def _returned(self, table: Table) -> tuple[Fine, ...]:
         """The fines of the fouls standing (an undone one's fine is back already)."""

@@ -176,7 +176,8 @@ class LobbyRoom(Room):
                                           hours=hours)
             await self.notifier.private(table.host_id, f"game.lobby.closed_{why}",
                                         game=game_id, hours=hours)
-            self.tables.drop(game_id)
+        # once durable: a table gone from memory is a game whose row says so already
+        self.tables.drop(game_id)
         return True
 
     async def host_left(self, chat_id: int, tg_id: int) -> None:
