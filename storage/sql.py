@@ -17,6 +17,7 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable, Generator, Iterable, Iterator, Sequence
 from contextlib import AbstractAsyncContextManager
 from enum import IntEnum
+from itertools import islice
 from typing import Any, Protocol, TypeVar
 
 T = TypeVar("T")
@@ -122,13 +123,14 @@ async def lock_key(conn: Connection, kind: Lock, key: str | int = "") -> None:
 
 
 async def insert_rows(conn: Connection, table: str, columns: str,
-                      rows: Sequence[Sequence[object]], *, at_once: int, tail: str = "") -> None:
+                      rows: Iterable[Sequence[object]], *, at_once: int, tail: str = "") -> None:
     """``rows`` into ``table`` (``columns``: its column list as SQL), ``at_once`` rows to one
     INSERT so a statement stays under either backend's limit of bound values; ``tail``: the
-    statement's end (an ``ON CONFLICT`` clause)."""
+    statement's end (an ``ON CONFLICT`` clause). ``rows`` is read one statement's worth at a
+    time, so a rebuild's million rows are never one list."""
     marks = "(" + ", ".join("?" * len(columns.split(","))) + ")"
-    for start in range(0, len(rows), at_once):
-        chunk = rows[start:start + at_once]
+    left = iter(rows)
+    while chunk := list(islice(left, at_once)):
         await conn.execute(f"INSERT INTO {table} ({columns}) VALUES "
                            + ",".join([marks] * len(chunk)) + tail,
                            [v for row in chunk for v in row])

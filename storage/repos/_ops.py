@@ -14,7 +14,7 @@ from storage.errors import (
 )
 from storage.models import DEFAULT_FINE_CAPS, KIND_GAME, FineCaps, GamePoints, Player
 from storage.repos import _rows
-from storage.sql import Connection, lock_rows
+from storage.sql import Connection, insert_rows, lock_rows
 
 LEDGER_ROWS_AT_ONCE = 500  # rows of one INSERT (7 values each: far below SQLite's limit)
 
@@ -201,12 +201,8 @@ async def record_points(
     iso = day.isoformat()
     awarded = [(r.tg_id, r.points, KIND_GAME, r.reason, game_id, r.phase, iso)
                for r in rows if r.points != 0]
-    for start in range(0, len(awarded), LEDGER_ROWS_AT_ONCE):  # one statement per chunk
-        chunk = awarded[start:start + LEDGER_ROWS_AT_ONCE]
-        await conn.execute(
-            "INSERT INTO ledger (tg_id, points, kind, reason, game_id, phase, day) VALUES "
-            + ",".join(["(?, ?, ?, ?, ?, ?, ?)"] * len(chunk)),
-            [v for row in chunk for v in row])
+    await insert_rows(conn, "ledger", "tg_id, points, kind, reason, game_id, phase, day",
+                      awarded, at_once=LEDGER_ROWS_AT_ONCE)
     return True
 
 

@@ -16,7 +16,7 @@ from typing import NamedTuple
 from engine import Role, Winner
 from standing.rating import Held, Key, Side
 from standing.roles import MIN_ROLE_GAMES, RIVALS, Point, Record, Rival, SeatResult, result_of
-from storage.sql import Connection, Row, Store
+from storage.sql import Connection, Row, Store, insert_rows
 from storage.standing import kills
 
 COLUMNS = "tg_id, seq, game_id, role, team, result, mu, sigma"
@@ -73,20 +73,8 @@ class Rows:
 
 
 async def write(conn: Connection, rows: Iterable[HistoryRow]) -> None:
-    """Insert history rows, many to a statement."""
-    chunk: list[HistoryRow] = []
-    full = (f"INSERT INTO rating_history ({COLUMNS}) VALUES "
-            + ",".join(["(?, ?, ?, ?, ?, ?, ?, ?)"] * ROWS_AT_ONCE))
-    for row in rows:
-        chunk.append(row)
-        if len(chunk) == ROWS_AT_ONCE:
-            await conn.execute(full, [v for r in chunk for v in r])
-            chunk.clear()
-    if chunk:
-        await conn.execute(
-            f"INSERT INTO rating_history ({COLUMNS}) VALUES "
-            + ",".join(["(?, ?, ?, ?, ?, ?, ?, ?)"] * len(chunk)),
-            [v for r in chunk for v in r])
+    """Insert history rows, many to a statement (read a statement's worth at a time)."""
+    await insert_rows(conn, "rating_history", COLUMNS, rows, at_once=ROWS_AT_ONCE)
 
 
 class RoleRanked(NamedTuple):
