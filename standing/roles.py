@@ -102,7 +102,7 @@ class Rival(NamedTuple):
     """Another player as met at counted games: on the same side and against."""
 
     tg_id: int
-    nickname: str
+    nickname: str | None  # the nickname held now (None: none; shown as «—»)
     together: int  # games on the same side
     won_together: int  # of those, won
     against: int  # games on the other side

@@ -98,7 +98,9 @@ def kills_line(tr: Translator, locale: str, by_role: Mapping[str, int]) -> str:
 
 
 def rival_line(tr: Translator, locale: str, r: Rival) -> str:
-    line = tr.t(locale, "standing.rivals.line", nick=r.nickname, together=r.together,
+    """A rival under ``/profile``: by nickname, «—» without one (as on the page and the
+    Mini App: another player's Telegram name is never shown)."""
+    line = tr.t(locale, "standing.rivals.line", nick=r.nickname or "—", together=r.together,
                 won_together=r.won_together, against=r.against, won_against=r.won_against)
     if r.killed_you or r.you_killed:
         line += tr.t(locale, "standing.rivals.kills", killed_you=r.killed_you,

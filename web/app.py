@@ -201,11 +201,10 @@ async def player(request: web.Request) -> web.Response:
     page_locale = pick(request, request.app[TRANSLATOR].default)
     tr = request.app[TRANSLATOR]
     reasons = [Markup(texts.ledger_reason(tr, page_locale, row)) for row in record.history]
-    roles = await roles_and_rivals(stats.db, found.tg_id)
     # the page names players by nickname only: a rival without one is not linked or named
-    names = await stats.db.stats.nicknames([r.tg_id for r in roles.rivals])
+    roles = await roles_and_rivals(stats.db, found.tg_id)
     return render(request, "player.html", p=record, reasons=reasons, roles=roles,
-                  rival_names=names, min_role_games=MIN_ROLE_GAMES, percent=percent,
+                  min_role_games=MIN_ROLE_GAMES, percent=percent,
                   kills=lambda by_role: Safe(kills_line(tr, page_locale, by_role)))
 
 

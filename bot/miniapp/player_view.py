@@ -119,8 +119,6 @@ class PlayerReads:
         :func:`views.standing.roles_and_rivals`)."""
         found = await roles_and_rivals(self.db, player.tg_id)
         played = bool(found.cards)
-        # named as the public page names them: by nickname only, never a Telegram name
-        names = await self.db.stats.nicknames([r.tg_id for r in found.rivals])
 
         def row(c: Compared, name: str) -> dict[str, Any]:
             return {"name": name, "games": c.mine.games, "won": percent(c.mine.rate),
@@ -134,7 +132,8 @@ class PlayerReads:
             "cards": [row(c, w(f"game.role.{c.name}")) for c in found.cards],
             "sides": [row(c, w(f"stats.side.{c.name}")) for c in found.sides],
             "note": w("miniapp.player.roles_note", games=MIN_ROLE_GAMES) if played else None,
-            "rivals": [{"nickname": names.get(r.tg_id) or "—", "line": w(
+            # named as the public page names them: by nickname only, never a Telegram name
+            "rivals": [{"nickname": r.nickname or "—", "line": w(
                 "miniapp.player.rival", together=r.together, won_together=r.won_together,
                 against=r.against, won_against=r.won_against)} for r in found.rivals],
             "killed_by": _kills(found.killed_by, w),

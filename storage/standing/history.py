@@ -146,14 +146,15 @@ class History:
 
     async def rivals(self, tg_id: int, *, limit: int = RIVALS) -> list[Rival]:
         """The players met most at counted games (then by account), with the games on the
-        same side and against, and the player's wins in each."""
+        same side and against, and the player's wins in each; each by the nickname it holds
+        now (None: none, and never the Telegram name, which players are not shown)."""
         async with self._db.read() as conn:
             return await _rivals(conn, tg_id, limit)
 
 
 async def _rivals(conn: Connection, tg_id: int, limit: int) -> list[Rival]:
     rows = await conn.execute_fetchall(
-        "SELECT o.tg_id, coalesce(p.nickname, p.display_name),"
+        "SELECT o.tg_id, p.nickname,"
         " sum(CASE WHEN o.team = me.team THEN 1 ELSE 0 END),"
         " sum(CASE WHEN o.team = me.team AND me.result = 'win' THEN 1 ELSE 0 END),"
         " sum(CASE WHEN o.team <> me.team THEN 1 ELSE 0 END),"
@@ -161,9 +162,9 @@ async def _rivals(conn: Connection, tg_id: int, limit: int) -> list[Rival]:
         " FROM rating_history me"
         " JOIN rating_history o ON o.seq = me.seq AND o.tg_id <> me.tg_id"
         " JOIN players p ON p.tg_id = o.tg_id"
-        " WHERE me.tg_id = ? GROUP BY o.tg_id, p.nickname, p.display_name"
+        " WHERE me.tg_id = ? GROUP BY o.tg_id, p.nickname"
         " ORDER BY count(*) DESC, o.tg_id LIMIT ?", (tg_id, limit))
     killed = await kills.between(conn, tg_id)
-    return [Rival(int(r[0]), str(r[1]), int(r[2]), int(r[3]), int(r[4]), int(r[5]),
-                  *killed.get(int(r[0]), (0, 0))) for r in rows]
+    return [Rival(int(r[0]), None if r[1] is None else str(r[1]), int(r[2]), int(r[3]),
+                  int(r[4]), int(r[5]), *killed.get(int(r[0]), (0, 0))) for r in rows]
 

@@ -426,6 +426,29 @@ async def test_a_rival_without_a_nickname_is_not_named(
     assert "User 2" not in str(mine)
 
 
+async def test_profile_names_a_rival_without_a_nickname_as_the_app_does(
+        app: App, fake: FakeTelegram) -> None:
+    """``/profile``'s cards and rivals: a rival without a nickname reads «—» as in the Mini
+    App and on the page (never the Telegram name), and a nickname is escaped."""
+    db = app.services.db
+    await three_games(db)
+    async with db.transaction() as conn:
+        await conn.execute("UPDATE players SET nickname = NULL, nickname_key = NULL"
+                           " WHERE tg_id = 2")
+        await conn.execute("UPDATE players SET nickname = '<i>3</i>' WHERE tg_id = 3")
+    await fake.send(1, "/profile")
+    await wait_until(lambda: any((m.text or "").startswith("<b>По картам</b>")
+                                 for m in fake.messages(1)), 10)
+    rivals = next(m.text for m in fake.messages(1)
+                  if (m.text or "").startswith("<b>По картам</b>"))
+    assert rivals is not None and "User 2" not in rivals and "<i>3</i>" not in rivals
+    lines = rivals.split("\n")
+    at = lines.index("<b>С кем вы играете чаще всего</b>")
+    assert lines[at + 1:at + 3] == [
+        "— — в одной команде: 1 (побед 0), против: 2 (ваших побед 0)",
+        "&lt;i&gt;3&lt;/i&gt; — в одной команде: 1 (побед 0), против: 1 (ваших побед 0)"]
+
+
 async def test_the_achievements_earned_and_on_their_way(
         app: App, fake: FakeTelegram, clock: FixedClock, http: aiohttp.ClientSession) -> None:
     """Two games with their logs: the Doctor (player 3) saved three times, then once; the app

@@ -67,6 +67,16 @@ async def test_rivals_of_hand_made_games(db: Database) -> None:
     assert await db.history.rivals(7) == []
 
 
+async def test_a_rival_is_named_by_the_nickname_held_now(db: Database) -> None:
+    """Never by the Telegram name: a rival whose nickname is gone (an expired one) has none."""
+    await three_games(db)
+    async with db.transaction() as conn:
+        await conn.execute("UPDATE players SET nickname = NULL, nickname_key = NULL"
+                           " WHERE tg_id = 2")
+    assert [(r.tg_id, r.nickname) for r in await db.history.rivals(1)] == [
+        (2, None), (3, "nick3"), (4, "nick4"), (5, "nick5"), (6, "nick6")]
+
+
 async def test_top_role_ranks_by_win_rate_from_the_minimum_of_games(db: Database) -> None:
     await three_games(db)
     assert await db.history.top_role("mafia") == []  # nobody has 5 games with it
