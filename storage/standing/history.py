@@ -128,12 +128,14 @@ class History:
     async def top_role(self, role: str, *, limit: int = 10,
                        min_games: int = MIN_ROLE_GAMES) -> list[RoleRanked]:
         """The players best at a card: by win rate with it, then by games (more first), of
-        those with at least ``min_games`` counted games with it."""
+        those with at least ``min_games`` counted games with it (a blocked account is on no
+        board)."""
         rows = await self._db.query(
             f"SELECT h.tg_id, coalesce(p.nickname, p.display_name), {_COUNTS.format(p='h.')}"
             " FROM rating_history h JOIN players p ON p.tg_id = h.tg_id"
-            " WHERE h.role = ? GROUP BY h.tg_id, p.nickname, p.display_name"
-" HAVING count(*) >= ?", (role, min_games))
+            " WHERE h.role = ? AND p.blocked = 0"
+            " GROUP BY h.tg_id, p.nickname, p.display_name HAVING count(*) >= ?",
+            (role, min_games))
         lines = sorted(((int(r[0]), str(r[1]), Record(int(r[2]), int(r[3]), int(r[4])))
                         for r in rows),
                        key=lambda t: (-(t[2].wins * 1.0 / t[2].games), -t[2].games, t[0]))

@@ -149,10 +149,11 @@ class Ratings:
     async def top(self, side: Side = Side.ALL, *, limit: int = 10, provisional: bool = False,
                   club_chat_id: int | None = None) -> list[Ranked]:
         """The leaderboard by ordinal (``mu - 3 sigma``), best first; without the provisional
-        ratings unless asked; ``club_chat_id``: only the players who played a rated game there."""
+        ratings unless asked, and without the blocked accounts (as the board by points);
+        ``club_chat_id``: only the players who played a rated game there."""
         sql = ("SELECT r.tg_id, coalesce(p.nickname, p.display_name), r.mu, r.sigma, r.games,"
                " r.wins FROM ratings r JOIN players p ON p.tg_id = r.tg_id"
-               " WHERE r.side = ? AND r.games >= ?")
+               " WHERE r.side = ? AND r.games >= ? AND p.blocked = 0")
         params: list[object] = [str(side), 0 if provisional else PROVISIONAL_GAMES]
         if club_chat_id is not None:
             sql += (" AND EXISTS (SELECT 1 FROM game_seats s JOIN games g ON g.id = s.game_id"

@@ -3,9 +3,10 @@ each counted game's season (``game_outcomes.season``, the first day of the seaso
 is in) and each season's own rating (``season_ratings``: the overall rating over that season's
 counted games alone, written at a game's end with the overall one and rebuilt by ``rerate``).
 Read here: a season's boards by rating and by points (its games' ledger rows), per club and
-network-wide, its Hall of Fame (the top places of a closed season's boards), and the closed
-seasons a player ended in the top ten of the network's board by rating (the ``season_top``
-achievement, read from these rows when shown, so a rerate or a void moves it with them).
+network-wide (a blocked account on none, its rows kept), its Hall of Fame (the top places of
+a closed season's boards), and the closed seasons a player ended in the top ten of the
+network's board by rating (the ``season_top`` achievement, read from these rows when shown,
+so a rerate or a void moves it with them).
 """
 
 from __future__ import annotations
@@ -148,11 +149,12 @@ class Seasons:
     async def by_rating(self, season: str, *, club_chat_id: int | None = None,
                         limit: int = BOARD_LIMIT, places: int | None = None) -> list[Placed]:
         """The season's board by its own rating (the ordinal), best first, without the
-        provisional ratings (fewer than ``PROVISIONAL_GAMES`` games in the season);
-        ``club_chat_id``: the players who played a counted game of the season there."""
+        provisional ratings (fewer than ``PROVISIONAL_GAMES`` games in the season) and the
+        blocked accounts (as the all-time boards); ``club_chat_id``: the players who played a
+        counted game of the season there."""
         sql = ("SELECT r.tg_id, coalesce(p.nickname, p.display_name), r.mu, r.sigma, r.games,"
                " r.wins FROM season_ratings r JOIN players p ON p.tg_id = r.tg_id"
-               " WHERE r.season = ? AND r.games >= ?")
+               " WHERE r.season = ? AND r.games >= ? AND p.blocked = 0")
         params: list[object] = [season, PROVISIONAL_GAMES]
         if club_chat_id is not None:
             sql += (" AND EXISTS (SELECT 1 FROM game_seats s JOIN games g ON g.id = s.game_id"
@@ -170,11 +172,12 @@ class Seasons:
     async def by_points(self, season: str, *, club_chat_id: int | None = None,
                         limit: int = BOARD_LIMIT, places: int | None = None) -> list[Placed]:
         """The season's board by points: the sum of the ledger's rows of its counted games
-        (a voided game's rows and their reversal both left out), most first."""
+        (a voided game's rows and their reversal both left out), most first; without the
+        blocked accounts."""
         sql = ("SELECT l.tg_id, coalesce(p.nickname, p.display_name), sum(l.points)"
                " FROM ledger l JOIN game_outcomes o ON o.game_id = l.game_id"
                " JOIN games g ON g.id = l.game_id JOIN players p ON p.tg_id = l.tg_id"
-               f" WHERE o.season = ? AND l.kind = 'game' AND {_COUNTED}")
+               f" WHERE o.season = ? AND l.kind = 'game' AND {_COUNTED} AND p.blocked = 0")
         params: list[object] = [season]
         if club_chat_id is not None:
             sql += " AND g.club_chat_id = ?"

@@ -86,6 +86,9 @@ async def test_top_role_ranks_by_win_rate_from_the_minimum_of_games(db: Database
     lucky = await db.history.top_role("lucky", min_games=2)
     assert [(r.rank, r.tg_id, r.nickname) for r in lucky] == [(1, 3, "nick3"), (1, 4, "nick4")]
     assert await db.history.top_role("judge", min_games=0) == []
+    await db.players.block(3, reason="cheat", admin_id=ADMIN, now=NOW)  # on no board
+    assert [(r.rank, r.tg_id) for r in await db.history.top_role("lucky", min_games=2)] == [
+        (1, 4)]
 
 
 async def test_the_graph_is_the_rating_after_each_counted_game(db: Database) -> None:

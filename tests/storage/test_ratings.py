@@ -94,6 +94,17 @@ async def test_the_leaderboard_by_rating_ranks_by_ordinal_without_provisional_ra
     assert {r.tg_id for r in everyone} == {1, 2, 3, 4, 5, 6}
     assert [r.tg_id for r in await db.ratings.top(Side.MAFIA, limit=1)] == [1]
     assert await db.ratings.top(Side.ALL, club_chat_id=-1) == []
+    # a blocked account is on no board (as on the board by points), back once unblocked
+    await db.players.block(1, reason="cheat", admin_id=ADMIN, now=NOW)
+    assert [(r.rank, r.tg_id) for r in await db.ratings.top(Side.ALL)] == [
+        (1, 2), (2, 3), (2, 4)]
+    assert [(r.rank, r.tg_id) for r in await db.ratings.top(Side.ALL, club_chat_id=CLUB)] == [
+        (1, 2), (2, 3), (2, 4)]
+    assert [r.tg_id for r in await db.ratings.top(Side.MAFIA, limit=1)] == [2]
+    assert (await db.ratings.of(1))[Side.ALL].games == PROVISIONAL_GAMES  # the rating stays
+    await db.players.unblock(1, admin_id=ADMIN, now=NOW)
+    assert [(r.rank, r.tg_id) for r in await db.ratings.top(Side.ALL)] == [
+        (1, 1), (1, 2), (3, 3), (3, 4)]
 
 
 async def test_rerate_reads_the_outcomes_of_games_that_ended_before_they_were_kept(

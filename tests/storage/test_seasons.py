@@ -109,6 +109,44 @@ async def test_the_boards_by_rating_and_by_points_of_a_season(db: Database) -> N
     assert [s.key for s in await db.seasons.played(club_chat_id=OTHER)] == [Q1.key]
 
 
+async def test_a_blocked_player_is_on_no_season_board_and_keeps_the_rows(db: Database) -> None:
+    """As on the all-time boards: blocked, a player leaves the season's boards by rating and
+    by points (the club's and the network's, the Hall of Fame, the top ten) and the others
+    move up; the season's rows stay, and unblocked the player is back."""
+    await add_players(db, *PLAYERS)
+    for club in (CLUB, OTHER):
+        await db.clubs.ensure(club, title=f"Club {club}", locale="ru")
+    for _ in range(PROVISIONAL_GAMES):  # 1 and 2 win every game of Q1 at CLUB
+        await a_game(db, [1, 2, 3, 4], 2, Q1.end, winner=Winner.MAFIA, points=3)
+    await a_game(db, [5, 6, 7, 8], 1, Q1.start, club=OTHER, winner=Winner.MAFIA, points=4)
+    before = await season_rows(db)
+
+    async def seen() -> list[list[tuple[int, int]]]:
+        boards = [await db.seasons.boards(Q1), await db.seasons.boards(Q1, club_chat_id=CLUB),
+                  await db.seasons.fame(Q1), await db.seasons.fame(Q1, club_chat_id=CLUB)]
+        return [[(p.rank, p.tg_id) for p in lines] for b in boards
+                for lines in (b.rating, b.points)] + [
+            [(p.rank, p.tg_id) for p in await db.seasons.top_ten(Q1.key)]]
+
+    everyone = await seen()
+    assert everyone == [[(1, 1), (1, 2), (3, 3), (3, 4)], [(1, 1), (1, 2), (3, 5)],
+                        [(1, 1), (1, 2), (3, 3), (3, 4)], [(1, 1), (1, 2)],
+                        [(1, 1), (1, 2), (3, 3), (3, 4)], [(1, 1), (1, 2), (3, 5)],
+                        [(1, 1), (1, 2), (3, 3), (3, 4)], [(1, 1), (1, 2)],
+                        [(1, 1), (1, 2), (3, 3), (3, 4)]]
+    await db.players.block(1, reason="cheat", admin_id=ADMIN, now=NOW)
+    assert await seen() == [[(1, 2), (2, 3), (2, 4)], [(1, 2), (2, 5)],
+                            [(1, 2), (2, 3), (2, 4)], [(1, 2)],
+                            [(1, 2), (2, 3), (2, 4)], [(1, 2), (2, 5)],
+                            [(1, 2), (2, 3), (2, 4)], [(1, 2)],
+                            [(1, 2), (2, 3), (2, 4)]]
+    assert await season_rows(db) == before  # the season stays as the player left it
+    mine = await db.seasons.mine(Q1, 1)
+    assert mine.points == 30 and mine.rating == before[(Q1.key, 1)]
+    await db.players.unblock(1, admin_id=ADMIN, now=NOW)
+    assert await seen() == everyone
+
+
 async def test_the_hall_of_fame_keeps_the_first_places_with_their_ties(db: Database) -> None:
     await add_players(db, *PLAYERS)
     await db.clubs.ensure(CLUB, title="Club", locale="ru")
