@@ -216,7 +216,7 @@ class App:
         from web.app import create_web_app, start_web
 
         app = create_web_app(self.services.db, translator=self.services.translator,
-                             today=lambda: self.clock().date())
+                             now=self.clock, zone=self.settings.timezone)
         install_mini_apps(app, self.container, self.bot, self.settings)
         try:
             self.web_runner = await start_web(app, port, self.settings.web_host)

@@ -24,7 +24,9 @@ from markupsafe import Markup
 
 from standing.rating import PROVISIONAL_GAMES
 from standing.roles import MIN_ROLE_GAMES
+from storage.dates import local_day, zone_of
 from storage.db import Database
+from storage.models import Club
 from storage.numbers import ID_DIGITS, read_number
 from views import texts
 from views.drawing import draw_chart, draw_page_view
@@ -42,12 +44,13 @@ from views.standing import (
 from views.stats import StatsService
 
 HERE = Path(__file__).resolve().parent
-Today = Callable[[], date]
+Now = Callable[[], datetime]  # an aware moment (the bot's clock)
 
 STATS: web.AppKey[StatsService] = web.AppKey("stats", StatsService)
 TRANSLATOR: web.AppKey[Translator] = web.AppKey("translator", Translator)
 ENV: web.AppKey[Environment] = web.AppKey("env", Environment)
-TODAY: web.AppKey[Today] = web.AppKey("today", object)  # type: ignore[arg-type]
+NOW: web.AppKey[Now] = web.AppKey("now", object)  # type: ignore[arg-type]
+ZONE: web.AppKey[str] = web.AppKey("zone", str)  # the network's time zone (TIMEZONE)
 PICTURES: web.AppKey[LRUCache[tuple[int, str], bytes]] = web.AppKey("pictures", LRUCache)
 # the finished games' pictures kept, the least recently asked for going first: a crawl of every
 # game (two languages each) keeps at most this many bytes (a picture is some 40 KB)
@@ -58,8 +61,14 @@ CHARTS: web.AppKey[LRUCache[str, bytes]] = web.AppKey("charts", LRUCache)
 CHART_BYTES = 8 * 2 ** 20
 
 
-def utc_today() -> date:
-    return datetime.now(UTC).date()
+def utc_now() -> datetime:
+    return datetime.now(UTC)
+
+
+def day_of(request: web.Request, club: Club | None = None) -> date:
+    """Today on ``club``'s calendar (its time zone, else the network's), or the network's."""
+    return local_day(request.app[NOW](), zone_of(None if club is None else club.time_zone,
+                                                  request.app[ZONE]))
 
 
 def pick(request: web.Request, default: str) -> str:
@@ -116,9 +125,9 @@ def not_found(request: web.Request, key: str = "web.not_found") -> web.Response:
 
 
 async def home(request: web.Request) -> web.Response:
-    stats, today = request.app[STATS], request.app[TODAY]()
-    network = await stats.network_top(today)
-    clubs = [await stats.club_top(c, today) for c in await stats.db.stats.clubs()]
+    stats = request.app[STATS]
+    network = await stats.network_top(day_of(request))
+    clubs = [await stats.club_top(c, day_of(request, c)) for c in await stats.db.stats.clubs()]
     return render(request, "home.html", network=network, clubs=clubs)
 
 
@@ -149,7 +158,7 @@ async def season(request: web.Request) -> web.Response:
     """``/season``: the season under way on the network's calendar, its network board, and
     the Hall of Fame (the first places of the network's boards) of every season that ended;
     ``/season/{first day}``: one season's boards, the network's and each club's."""
-    db, today = request.app[STATS].db, request.app[TODAY]()
+    db, today = request.app[STATS].db, day_of(request)
     locale = pick(request, request.app[TRANSLATOR].default)
     tr = request.app[TRANSLATOR]
     key = request.match_info.get("season")
@@ -187,7 +196,7 @@ async def club(request: web.Request) -> web.Response:
     found = await stats.db.clubs.get(chat_id)
     if found is None:
         return not_found(request)
-    board = await stats.club_top(found, request.app[TODAY]())
+    board = await stats.club_top(found, day_of(request, found))  # ends on the club's day
     games = await stats.db.stats.finished_games(chat_id)
     return render(request, "club.html", board=board, games=games)
 
@@ -301,14 +310,17 @@ def environment() -> Environment:
 
 
 def create_web_app(db: Database, *, translator: Translator | None = None,
-                   today: Today = utc_today,
+                   now: Now = utc_now, zone: str = "UTC",
                    picture_bytes: int = PICTURE_BYTES,
                    chart_bytes: int = CHART_BYTES) -> web.Application:
+    """The pages over ``db``; ``now``: the clock, ``zone``: the network's time zone (the
+    network's board and the season under way go by its day, a club's board by the club's)."""
     app = web.Application()
     app[STATS] = StatsService(db)
     app[TRANSLATOR] = translator or default_translator()
     app[ENV] = environment()
-    app[TODAY] = today
+    app[NOW] = now
+    app[ZONE] = zone
     pictures: LRUCache[tuple[int, str], bytes] = LRUCache(maxsize=picture_bytes, getsizeof=len)
     app[PICTURES] = pictures
     charts: LRUCache[str, bytes] = LRUCache(maxsize=chart_bytes, getsizeof=len)

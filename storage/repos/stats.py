@@ -93,16 +93,17 @@ class Stats:
         return _ranks([(int(r[0]), str(r[1]), int(r[2])) for r in rows])
 
     async def clubs(self) -> list[Club]:
-        """Clubs with at least one finished game that counted (not friendly), by title."""
+        """Clubs with at least one finished game that counted (not friendly), by title (with
+        their time zones: each club's board ends on its own day)."""
         async with self._db.read() as conn, conn.execute(
-            "SELECT chat_id, title, locale FROM clubs c WHERE EXISTS"
+            "SELECT chat_id, title, locale, time_zone FROM clubs c WHERE EXISTS"
             " (SELECT 1 FROM games g WHERE g.club_chat_id = c.chat_id AND g.status = ?"
             "  AND g.friendly = 0)"
             " ORDER BY title, chat_id",
             (STATUS_FINISHED,),
         ) as cur:
             rows = await cur.fetchall()
-        return [Club(chat_id=r[0], title=r[1], locale=r[2]) for r in rows]
+        return [Club(chat_id=r[0], title=r[1], locale=r[2], time_zone=r[3]) for r in rows]
 
     async def finished_games(self, club_chat_id: int, *, limit: int = 20) -> list[PlayedGame]:
         """The club's latest finished games that counted (not friendly; ``seat``/``role``

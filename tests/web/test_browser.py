@@ -9,7 +9,7 @@ from __future__ import annotations
 import os
 import shutil
 from collections.abc import AsyncIterator
-from datetime import date
+from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
@@ -67,7 +67,7 @@ async def played(tmp_path: Path, translator: Translator) -> AsyncIterator[Played
 
 async def serve(played: Played, translator: Translator) -> TestServer:
     server = TestServer(create_web_app(played.db, translator=translator,
-                                       today=lambda: date(2026, 11, 30)))
+                                       now=lambda: datetime(2026, 11, 30, 12, tzinfo=UTC)))
     await server.start_server()
     return server
 

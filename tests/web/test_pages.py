@@ -6,7 +6,7 @@ import io
 import json
 import re
 from collections.abc import AsyncIterator
-from datetime import UTC, date, datetime
+from datetime import UTC, date, datetime, time
 
 import pytest
 from aiohttp.test_utils import TestClient, TestServer
@@ -18,11 +18,12 @@ from views.i18n import Translator
 from web.app import create_web_app
 
 TODAY = date(2026, 11, 30)
+NOON = datetime.combine(TODAY, time(12), UTC)  # the pages' clock: noon that day
 
 
 @pytest.fixture
 async def client(played: Played, translator: Translator) -> AsyncIterator[Client]:
-    app = create_web_app(played.db, translator=translator, today=lambda: TODAY)
+    app = create_web_app(played.db, translator=translator, now=lambda: NOON)
     async with TestClient(TestServer(app)) as c:
         yield c
 

@@ -5,7 +5,7 @@ day}`` (one season's network and club boards); an unknown season is not found.""
 from __future__ import annotations
 
 from collections.abc import AsyncIterator
-from datetime import UTC, date, datetime
+from datetime import UTC, date, datetime, time
 from pathlib import Path
 
 import pytest
@@ -20,6 +20,7 @@ from web.app import create_web_app
 
 CLUB = -100777
 TODAY = date(2026, 5, 10)  # the second quarter of 2026
+NOON = datetime.combine(TODAY, time(12), UTC)  # the pages' clock: noon that day
 
 
 async def won(db: Database, winner: int, loser: int, ended_on: date, points: int) -> None:
@@ -39,7 +40,7 @@ async def client(tmp_path: Path, translator: Translator) -> AsyncIterator[Client
     for _ in range(PROVISIONAL_GAMES):  # the first quarter: nick1 wins every game
         await won(db, 1, 2, date(2026, 3, 31), 2)
     await won(db, 2, 1, date(2026, 4, 1), 7)  # this season: nick2's one win
-    app = create_web_app(db, translator=translator, today=lambda: TODAY)
+    app = create_web_app(db, translator=translator, now=lambda: NOON)
     try:
         async with TestClient(TestServer(app)) as c:
             yield c
