@@ -5,7 +5,8 @@ The log keeps a kind's name and its fields as JSON (``encode``); ``decode`` read
 a database holds, the older ones too: a field added later has a default that reads as the log
 read it before (``sex`` of a seat dealt before the sexes were logged is unknown, an
 ``offline_seat`` without ``seated`` seats the account). ``encode`` writes what the steps
-always wrote, so the stored JSON does not change with these classes.
+always wrote, so the stored JSON does not change with these classes: the phase's number of a
+``night_start`` and a ``vote_start`` (their ``moment``) is the key ``step``.
 
 ``deadlines`` (the phases' timers the event sets; ``None`` stops one) come with the events that
 arm a timer. Maps keyed by seat are written with the seats as strings (JSON's keys) and read
@@ -148,7 +149,9 @@ class DayStart:
 # ---------------------------------------------------------------------------- the night
 @dataclass(frozen=True)
 class NightStart:
-    step: int
+    """A night falls: the phase's number (``moment``, the log's ``step``) and its timers."""
+
+    moment: int
     deadlines: DueAt = field(default_factory=dict)
 
 
@@ -175,7 +178,9 @@ class NightResolved:
 # ---------------------------------------------------------------------------- the day
 @dataclass(frozen=True)
 class VoteStart:
-    step: int
+    """A vote begins: the phase's number (``moment``, the log's ``step``) and the voters' order."""
+
+    moment: int
     order: tuple[int, ...]
 
 
@@ -387,6 +392,10 @@ def encode(event: LogEvent) -> tuple[str, dict[str, Any]]:
             body = {"seed": event.seed, "commitment": event.commitment,
                     "cards": [str(c) for c in event.cards],
                     "seats": [_deal_seat_json(s) for s in event.seats]}
+        case NightStart(moment=moment, deadlines=deadlines):
+            body = {"step": moment, "deadlines": _iso(deadlines)}
+        case VoteStart(moment=moment, order=order):
+            body = {"step": moment, "order": list(order)}
         case NightResolved(choices=choices):
             body = {"choices": _seats_json(choices)}
         case DayResolved(votes=votes, fate=fate, cancel_by=cancel_by):

@@ -121,7 +121,7 @@ class Memory:
     old_prompts: list[tuple[int, str]] = field(default_factory=list)  # (chat, key): resent
     last_post: Post | None = None  # the latest outcome's club post (last words' ends go in)
     vote_post: Post | None = None  # the vote's tally post (the verdict goes in)
-    told: set[tuple[int, str]] = field(default_factory=set)  # (step, event kind) said early
+    told: set[tuple[int, str]] = field(default_factory=set)  # (moment, event kind) said early
     blocked_told: set[int] = field(default_factory=set)  # seats whose block the host heard of
     # the lobby list's marks by account, the club's first-day killed today, its drawn lines:
     # worked out once, not at every join
@@ -147,7 +147,7 @@ class Table:
     host_id: int
     day: date  # the calendar day of the game (for "killed on the first day")
     stage: Stage = Stage.LOBBY
-    step: int = 0  # phase number: +1 at every night and every vote; buttons carry it
+    moment: int = 0  # the phase's number: +1 at every night and every vote; buttons carry it
     lobby_posted: bool = False  # the lobby's post is queued (logged with it in one step)
     composition: list[Role] | None = None
     fate_by_host: bool = False
@@ -351,8 +351,8 @@ class Table:
                 self.deal_announced = True
             case DayStart():
                 self.day_first = True
-            case NightStart(step=step):
-                self.step = step
+            case NightStart(moment=moment):
+                self.moment = moment
                 self.stage = Stage.NIGHT
                 self.choices = {}
                 self.mafia_locked = not self.pickers()
@@ -363,8 +363,8 @@ class Table:
                 self.deadlines.pop(MAFIA_DL, None)
             case NightResolved(choices=choices):
                 return self._night_resolved(choices)
-            case VoteStart(step=step, order=order):
-                self.step = step
+            case VoteStart(moment=moment, order=order):
+                self.moment = moment
                 self.stage = Stage.VOTE
                 self.order = list(order)
                 self.turn = 0

@@ -249,6 +249,34 @@ def test_a_module_name_means_one_thing_in_the_whole_product() -> None:
     assert repeated_module_names() == ONE_CONCEPT_PER_LAYER | TWO_MEANINGS_LEFT
 
 
+# Where a game is told: a "step" is the unit of work of a game (its lock, its apply, its one
+# write), a "stage" is ``Stage`` (lobby, night, vote...), a "moment" the phase's number the
+# buttons carry. The folders that speak of them:
+GAME_WORDS = ("record", "bot.game", "bot.handlers", "bot.miniapp")
+
+
+def test_a_step_is_a_unit_of_work_and_a_stage_a_stage() -> None:
+    """In the game's code no number is named ``step`` (the phase's number is a ``moment``),
+    and no function is named after staging (``stage_*``, ``*_stage``): a step's write is
+    queued, its events recorded."""
+    wrong = []
+    for name, path in modules():
+        if not name.startswith(GAME_WORDS):
+            continue
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef) and re.search(
+                    r"(^|_)stag(e|ed|ing)(_|$)", node.name):
+                wrong.append(f"{name}: def {node.name}")
+            numbered = ((node.arg, node.annotation) if isinstance(node, ast.arg)
+                        else (node.target.id, node.annotation)
+                        if isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name)
+                        else None)
+            if numbered is not None and numbered[0] == "step" and numbered[1] is not None \
+                    and "int" in ast.unparse(numbered[1]):
+                wrong.append(f"{name}: {numbered[0]}: {ast.unparse(numbered[1])}")
+    assert wrong == []
+
+
 # Names that start with "_" and are public all the same (NamedTuple's API, os._exit).
 PUBLIC_UNDERSCORED = {"_replace", "_asdict", "_fields", "_make", "_exit"}
 

@@ -24,16 +24,16 @@ class ConsentCb(CallbackData, prefix="gy"):
 
 
 class NightCb(CallbackData, prefix="gn"):
-    """A night target: game, phase number (``step``), target seat."""
+    """A night target: game, phase number (``moment``), target seat."""
 
     game: int
-    step: int
+    moment: int
     target: int
 
 
 class VoteCb(CallbackData, prefix="gv"):
     game: int
-    step: int
+    moment: int
     target: int
 
 
@@ -41,14 +41,14 @@ class CancelCb(CallbackData, prefix="gc"):
     """A Lawyer cancels today's verdict."""
 
     game: int
-    step: int
+    moment: int
 
 
 class FateCb(CallbackData, prefix="gf"):
     """The host draws the condemned of a shoot-out."""
 
     game: int
-    step: int
+    moment: int
     target: int
 
 
@@ -71,49 +71,49 @@ class FriendAcceptCb(CallbackData, prefix="gfa"):
 # the service accepts them from the host only, for that seat only (``GameCore.acting_seat``).
 class ForNightCb(CallbackData, prefix="gsn"):
     game: int
-    step: int
+    moment: int
     seat: int
     target: int
 
 
 class ForVoteCb(CallbackData, prefix="gsv"):
     game: int
-    step: int
+    moment: int
     seat: int
     target: int
 
 
 class ForCancelCb(CallbackData, prefix="gsc"):
     game: int
-    step: int
+    moment: int
     seat: int
 
 
-def night_data(game: int, step: int, seat: int, target: int, *, offline: bool) -> str:
+def night_data(game: int, moment: int, seat: int, target: int, *, offline: bool) -> str:
     if offline:
-        return ForNightCb(game=game, step=step, seat=seat, target=target).pack()
-    return NightCb(game=game, step=step, target=target).pack()
+        return ForNightCb(game=game, moment=moment, seat=seat, target=target).pack()
+    return NightCb(game=game, moment=moment, target=target).pack()
 
 
-def vote_data(game: int, step: int, seat: int, target: int, *, offline: bool) -> str:
+def vote_data(game: int, moment: int, seat: int, target: int, *, offline: bool) -> str:
     if offline:
-        return ForVoteCb(game=game, step=step, seat=seat, target=target).pack()
-    return VoteCb(game=game, step=step, target=target).pack()
+        return ForVoteCb(game=game, moment=moment, seat=seat, target=target).pack()
+    return VoteCb(game=game, moment=moment, target=target).pack()
 
 
-def cancel_data(game: int, step: int, seat: int, *, offline: bool) -> str:
+def cancel_data(game: int, moment: int, seat: int, *, offline: bool) -> str:
     if offline:
-        return ForCancelCb(game=game, step=step, seat=seat).pack()
-    return CancelCb(game=game, step=step).pack()
+        return ForCancelCb(game=game, moment=moment, seat=seat).pack()
+    return CancelCb(game=game, moment=moment).pack()
 
 
 class PanelCb(CallbackData, prefix="gh"):
     """A button of the host's panel: an action of ``GameService.host_act`` (``arg`` its
-    argument, ``.`` for ``:``), or ``menu`` (``arg``: the panel page to show). ``step``: the
+    argument, ``.`` for ``:``), or ``menu`` (``arg``: the panel page to show). ``moment``: the
     phase the panel was drawn at; a press from another is stale."""
 
     game: int
-    step: int
+    moment: int
     action: str
     arg: str = ""
 

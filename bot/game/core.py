@@ -125,9 +125,9 @@ class GameCore:
         self.tables = tables  # the running games
         self.locks: KeyedLocks[int] = KeyedLocks()  # a game's steps, one at a time
         self._time_up: dict[str, TimeUp] = {}
-        self._postponed: set[tuple[int, str, int]] = set()  # (game, deadline, step)
+        self._postponed: set[tuple[int, str, int]] = set()  # (game, deadline, moment)
         # a step's log events, written with its messages when the step ends
-        self._staged: dict[int, list[tuple[int, str, dict[str, Any], datetime | None]]] = {}
+        self._events: dict[int, list[tuple[int, str, dict[str, Any], datetime | None]]] = {}
         # a step that changed the lobby's seats: its table and the seats before it
         self._seats: dict[int, tuple[Table, dict[int, SeatInfo]]] = {}
         self._changes: dict[int, GameChange] = {}  # game -> its row's change in this step
@@ -147,7 +147,7 @@ class GameCore:
         try:
             async with self.locks.hold(game_id):
                 token = self.notifier.begin()
-                self._staged[game_id] = []
+                self._events[game_id] = []
                 table = self.tables.by_id.get(game_id)
                 # every line the step logs names its game and club (a timer's too)
                 logged = bind(game_id=game_id, **({"club": table.chat_id} if table else {}))
@@ -162,9 +162,9 @@ class GameCore:
                         await self.notifier.close_topic(table)  # the step's last request
                 finally:
                     try:
-                        written = self._stage(game_id, table)
+                        written = self._hand_over(game_id, table)
                     finally:
-                        self._staged.pop(game_id, None)
+                        self._events.pop(game_id, None)
                         self._seats.pop(game_id, None)
                         self._changes.pop(game_id, None)
                         self._by_host.discard(game_id)
@@ -185,30 +185,30 @@ class GameCore:
 
     async def flush(self, table: Table) -> None:
         """Write this step so far and wait until it is durable (before the game's points)."""
-        if table.game_id in self._staged:
-            written = self._stage(table.game_id, table)
+        if table.game_id in self._events:
+            written = self._hand_over(table.game_id, table)
             if written is not None:
                 await asyncio.shield(written)
         await self.writes.settled(table.game_id)
 
-    def stage_seats(self, table: Table, before: dict[int, SeatInfo]) -> None:
+    def seats_changed(self, table: Table, before: dict[int, SeatInfo]) -> None:
         """``table.seats`` changed in this step (from ``before``): written with its commit."""
         self._seats.setdefault(table.game_id, (table, before))
 
-    def stage_change(self, table: Table, change: GameChange) -> None:
+    def change_row(self, table: Table, change: GameChange) -> None:
         """The game's row (roles, status...) changes with this step: written with its commit."""
         kept = self._changes.get(table.game_id)
         self._changes[table.game_id] = change if kept is None else kept.then(change)
 
-    def _stage(self, game_id: int, table: Table | None) -> asyncio.Future[None] | None:
-        events = self._staged.get(game_id)
-        staged = list(events or [])
-        if events is not None:
-            events.clear()
+    def _hand_over(self, game_id: int, table: Table | None) -> asyncio.Future[None] | None:
+        recorded = self._events.get(game_id)
+        events = list(recorded or [])
+        if recorded is not None:
+            recorded.clear()
         messages = self.notifier.take()
         if table is not None:
             messages = self.notifier.placed(table, messages)
-        return self.writes.stage(game_id, staged, messages,
+        return self.writes.queue(game_id, events, messages,
                                  self._seats.pop(game_id, None),
                                  self._changes.pop(game_id, None))
 
@@ -244,17 +244,17 @@ class GameCore:
         return seat
 
     async def record(self, table: Table, event: LogEvent) -> Result | None:
-        """Apply the step and stage it for the log (written with the step's messages when the
+        """Apply the event and keep it for the log (written with the step's messages when the
         step ends; a step that fails to apply is never logged): the log is the truth."""
         kind, body = encode(event)
-        staged = self._staged.get(table.game_id)
-        if staged is None:  # outside a step: on its own, after the steps' writes
+        events = self._events.get(table.game_id)
+        if events is None:  # outside a step: on its own, after the steps' writes
             await self.writes.settled(table.game_id)
             seq = await self.db.games.append_event(table.game_id, kind, body, at=self.clock())
             return table.apply(event, seq)
         seq = table.seq + 1
         result = table.apply(event, seq)
-        staged.append((seq, kind, body, self.clock()))
+        events.append((seq, kind, body, self.clock()))
         return result
 
     async def record_now(self, table: Table, event: LogEvent,
@@ -264,7 +264,7 @@ class GameCore:
         the transaction reads (a fine against the balance, ``InsufficientBalance``). A refusal
         writes nothing, forgets what the step said and leaves the table as it was; the caller
         checks the event with the engine first, so its apply cannot fail once it is logged."""
-        if self._staged.get(table.game_id):
+        if self._events.get(table.game_id):
             raise RuntimeError("record_now must come before the step records anything else")
         seq = table.seq + 1
         kind, body = encode(event)
@@ -286,9 +286,10 @@ class GameCore:
             raise UserError("game.rule.phase_order")
 
     @staticmethod
-    def expect(table: Table, stage: Stage, step: int) -> None:
-        """A button belongs to one phase step: any other is stale; nothing moves while paused."""
-        if table.stage is not stage or step != table.step:
+    def expect(table: Table, stage: Stage, moment: int) -> None:
+        """A button belongs to one moment of a phase: any other is stale; nothing moves while
+        paused."""
+        if table.stage is not stage or moment != table.moment:
             raise UserError("game.stale")
         if table.paused:
             raise UserError("game.paused")
@@ -321,7 +322,7 @@ class GameCore:
         now = self.clock()
         for name, at in table.deadlines.items():
             self.deadlines.arm(self.key(table, name), max(at, now),
-                               partial(self.on_deadline, table.game_id, name, table.step))
+                               partial(self.on_deadline, table.game_id, name, table.moment))
 
     def disarm(self, table: Table) -> None:
         for name in (NIGHT_DL, MAFIA_DL, TURN_DL, FATE_DL, CANCEL_DL):
@@ -343,11 +344,11 @@ class GameCore:
         deadline is looked at again every :data:`PROMPT_CHECK_SECONDS`; once every prompt has
         arrived the moment gets its whole length again. Not logged: after a restart the
         deadline in the log stands."""
-        key = (table.game_id, name, table.step)
+        key = (table.game_id, name, table.moment)
         if queued:
             self._postponed.add(key)
             self.deadlines.arm(self.key(table, name), self.at(PROMPT_CHECK_SECONDS),
-                               partial(self.on_deadline, table.game_id, name, table.step))
+                               partial(self.on_deadline, table.game_id, name, table.moment))
             return True
         if key in self._postponed:
             self._postponed.discard(key)
@@ -365,13 +366,14 @@ class GameCore:
         """A phase claims the deadline ``name`` (one of ``record.table``'s ``*_DL``)."""
         self._time_up[name] = then
 
-    def _due(self, table: Table, name: str, step: int) -> bool | None:
-        """None: a stale job (another step, over, paused); False: moved (/extend); True: up."""
-        if not table.open or table.paused or step != table.step or name not in table.deadlines:
+    def _due(self, table: Table, name: str, moment: int) -> bool | None:
+        """None: a stale job (another moment, over, paused); False: moved (/extend); True: up."""
+        if not table.open or table.paused or moment != table.moment \
+                or name not in table.deadlines:
             return None
         return table.deadlines[name] <= self.clock() + timedelta(seconds=0.001)
 
-    async def on_deadline(self, game_id: int, name: str, step: int) -> None:
+    async def on_deadline(self, game_id: int, name: str, moment: int) -> None:
         """A scheduler job: the same steps a host or a player would take."""
         table = self.tables.by_id.get(game_id)
         if table is None:
@@ -380,10 +382,10 @@ class GameCore:
             # The queue is read before the game's lock, so that the game's presses do not
             # wait for the read; if the prompts changed meanwhile it is read again under it.
             seen = dict(table.memory.prompts)
-            looked = bool(self._due(table, name, step))
+            looked = bool(self._due(table, name, moment))
             queued = looked and await self._prompts_queued(table)
             async with self.lock(game_id):
-                if (due := self._due(table, name, step)) is None:
+                if (due := self._due(table, name, moment)) is None:
                     return
                 if not due:
                     self.arm(table)  # moved by /extend: wait for the new time
@@ -397,12 +399,12 @@ class GameCore:
                     await then(table)
         except DatabaseUnavailable as exc:
             # the server restarting: nothing of the moment's step was written, and a deadline
-            # dropped here would leave the table waiting for nobody: look again in a moment
+            # dropped here would leave the table waiting for nobody: look again shortly
             log.warning("deadline %s of game %s: the database is unavailable (%s), looking"
                         " again in %s s", name, game_id, exc, UNAVAILABLE_RETRY_SECONDS)
             if self.tables.by_id.get(game_id) is table and table.open:
                 self.deadlines.arm(self.key(table, name), self.at(UNAVAILABLE_RETRY_SECONDS),
-                                   partial(self.on_deadline, game_id, name, step))
+                                   partial(self.on_deadline, game_id, name, moment))
         except Exception:
             log.exception("deadline %s of game %s failed", name, game_id)
 

@@ -181,9 +181,9 @@ class GameService:
     async def start_night(self, where: Where, user_id: int) -> Reply:
         return await self.night.start_night(where, user_id)
 
-    async def choose(self, game_id: int, tg_id: int, step: int, target: int, *,
+    async def choose(self, game_id: int, tg_id: int, moment: int, target: int, *,
                      for_seat: int | None = None) -> Reply:
-        return await self.night.choose(game_id, tg_id, step, target, for_seat=for_seat)
+        return await self.night.choose(game_id, tg_id, moment, target, for_seat=for_seat)
 
     # ------------------------------------------------------------------ the day
     async def start_day(self, where: Where, user_id: int) -> Reply:
@@ -192,16 +192,16 @@ class GameService:
     async def start_vote(self, where: Where, user_id: int) -> Reply:
         return await self.day.start_vote(where, user_id)
 
-    async def vote(self, game_id: int, tg_id: int, step: int, target: int, *,
+    async def vote(self, game_id: int, tg_id: int, moment: int, target: int, *,
                    for_seat: int | None = None) -> Reply:
-        return await self.day.vote(game_id, tg_id, step, target, for_seat=for_seat)
+        return await self.day.vote(game_id, tg_id, moment, target, for_seat=for_seat)
 
-    async def fate(self, game_id: int, user_id: int, step: int, target: int) -> Reply:
-        return await self.day.fate(game_id, user_id, step, target)
+    async def fate(self, game_id: int, user_id: int, moment: int, target: int) -> Reply:
+        return await self.day.fate(game_id, user_id, moment, target)
 
-    async def cancel(self, game_id: int, tg_id: int, step: int, *,
+    async def cancel(self, game_id: int, tg_id: int, moment: int, *,
                      for_seat: int | None = None) -> Reply:
-        return await self.day.cancel(game_id, tg_id, step, for_seat=for_seat)
+        return await self.day.cancel(game_id, tg_id, moment, for_seat=for_seat)
 
     async def give_word(self, where: Where, user_id: int, seat: int, by: int | None) -> Reply:
         return await self.day.give_word(where, user_id, seat, by)
@@ -248,9 +248,9 @@ class GameService:
         return await self.desk.view(game_id, user_id)
 
     async def host_act(self, game_id: int, user_id: int, action: str,
-                       arg: int | str | None = None, *, step: int | None = None) -> Reply:
+                       arg: int | str | None = None, *, moment: int | None = None) -> Reply:
         """One of the host's actions, by the same room method as its typed command."""
-        return await self.desk.act(game_id, user_id, action, arg, step=step)
+        return await self.desk.act(game_id, user_id, action, arg, moment=moment)
 
     # ------------------------------------------------------------------ a restart
     async def restore(self, clubs: Collection[int] | None = None) -> list[int]:

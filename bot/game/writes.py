@@ -64,7 +64,7 @@ class StepWriter:
         # stores what changed since; not known (a restart, a failed write): all of them
         self._stored: dict[int, dict[int, int]] = {}
 
-    def stage(self, game_id: int, events: list[LogRow], messages: list[Queued],
+    def queue(self, game_id: int, events: list[LogRow], messages: list[Queued],
               seated: tuple[Table, dict[int, SeatInfo]] | None,
               change: GameChange | None = None) -> asyncio.Future[None] | None:
         """Queue a step's write; the future is done once it is durable (or failed)."""
@@ -95,7 +95,7 @@ class StepWriter:
         """Write a step's events, messages and ``change`` at once, in one transaction after
         the game's earlier writes, for a write whose refusal the step must hear before it goes
         on (a fine its player can no longer pay: ``InsufficientBalance``). The caller holds
-        the game's lock, so nothing of the game is staged meanwhile; a refusal writes nothing
+        the game's lock, so nothing of the game is queued meanwhile; a refusal writes nothing
         and the game's later writes go on."""
         await self.settled(game_id)
         last = self._last.get(game_id)

@@ -66,49 +66,49 @@ async def consent(query: CallbackQuery, callback_data: ConsentCb, games: GameSer
 
 async def night_choice(query: CallbackQuery, callback_data: NightCb, games: GameService,
                        sender: TelegramSender, locale: str) -> None:
-    answer = await games.choose(callback_data.game, query.from_user.id, callback_data.step,
+    answer = await games.choose(callback_data.game, query.from_user.id, callback_data.moment,
                                 callback_data.target)
     await _answer(query, games, sender, locale, answer)
 
 
 async def vote_choice(query: CallbackQuery, callback_data: VoteCb, games: GameService,
                       sender: TelegramSender, locale: str) -> None:
-    answer = await games.vote(callback_data.game, query.from_user.id, callback_data.step,
+    answer = await games.vote(callback_data.game, query.from_user.id, callback_data.moment,
                               callback_data.target)
     await _answer(query, games, sender, locale, answer)
 
 
 async def cancel_verdict(query: CallbackQuery, callback_data: CancelCb, games: GameService,
                          sender: TelegramSender, locale: str) -> None:
-    answer = await games.cancel(callback_data.game, query.from_user.id, callback_data.step)
+    answer = await games.cancel(callback_data.game, query.from_user.id, callback_data.moment)
     await _answer(query, games, sender, locale, answer)
 
 
 async def night_choice_for(query: CallbackQuery, callback_data: ForNightCb, games: GameService,
                            sender: TelegramSender, locale: str) -> None:
     """The host chooses for an offline seat (the button names the seat)."""
-    answer = await games.choose(callback_data.game, query.from_user.id, callback_data.step,
+    answer = await games.choose(callback_data.game, query.from_user.id, callback_data.moment,
                                 callback_data.target, for_seat=callback_data.seat)
     await _answer(query, games, sender, locale, answer)
 
 
 async def vote_choice_for(query: CallbackQuery, callback_data: ForVoteCb, games: GameService,
                           sender: TelegramSender, locale: str) -> None:
-    answer = await games.vote(callback_data.game, query.from_user.id, callback_data.step,
+    answer = await games.vote(callback_data.game, query.from_user.id, callback_data.moment,
                               callback_data.target, for_seat=callback_data.seat)
     await _answer(query, games, sender, locale, answer)
 
 
 async def cancel_verdict_for(query: CallbackQuery, callback_data: ForCancelCb,
                              games: GameService, sender: TelegramSender, locale: str) -> None:
-    answer = await games.cancel(callback_data.game, query.from_user.id, callback_data.step,
+    answer = await games.cancel(callback_data.game, query.from_user.id, callback_data.moment,
                                 for_seat=callback_data.seat)
     await _answer(query, games, sender, locale, answer)
 
 
 async def fate_draw(query: CallbackQuery, callback_data: FateCb, games: GameService,
                     sender: TelegramSender, locale: str) -> None:
-    answer = await games.fate(callback_data.game, query.from_user.id, callback_data.step,
+    answer = await games.fate(callback_data.game, query.from_user.id, callback_data.moment,
                               callback_data.target)
     await _answer(query, games, sender, locale, answer)
 
@@ -137,7 +137,7 @@ async def panel_button(query: CallbackQuery, callback_data: PanelCb, games: Game
                        sender: TelegramSender, locale: str) -> None:
     """A button of the host's panel: answered at once (the panel's edit follows); a page of
     the panel gets an empty answer, an action the service's answer."""
-    answer = await games.panel.press(callback_data.game, query.from_user.id, callback_data.step,
+    answer = await games.panel.press(callback_data.game, query.from_user.id, callback_data.moment,
                                      callback_data.action, callback_data.arg)
     if answer is None:
         await sender.answer(query)

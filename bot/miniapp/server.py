@@ -5,7 +5,7 @@ Routes (added to the bot process's web app only, where the game service lives; t
 
 * ``GET /host/{game}``: the page (no game data in it: the state comes with the host's proof);
 * ``GET /host/{game}/state``: the table as JSON (:class:`bot.game.panel.view.HostView`);
-* ``POST /host/{game}/act``: ``{"action", "arg", "step"}`` through ``GameService.host_act``,
+* ``POST /host/{game}/act``: ``{"action", "arg", "moment"}`` through ``GameService.host_act``,
   the entry point the panel's buttons use (the same checks: host only, stale refused).
 
 Both JSON routes need ``Authorization: tma <initData>`` (:mod:`bot.miniapp.auth`): missing, forged
@@ -15,7 +15,7 @@ game -> 404; a refused action -> 409 with the refusal's text. Nothing changes on
 With several processes (PostgreSQL), the game lives in the memory of its club's holder only:
 a request for a game whose club this process does not hold is checked here (the signature,
 ``auth_date``), then handed to the holder as a club call (``bot/cluster/club_calls.py``), which runs
-the same :func:`state_answer` / :func:`act_answer` (the host's check, the step's) and answers;
+the same :func:`state_answer` / :func:`act_answer` (the host's check, the moment's) and answers;
 no answer within the call's timeout -> 503 "try again" (docs/scaling.md, "Club calls").
 """
 
@@ -147,7 +147,7 @@ def state_json(view: HostView, t: Texts, now: datetime) -> dict[str, Any]:
             window = {"name": view.window, "in": inner,
                       "label": t(f"miniapp.window.{view.window}", seat=view.voter or "?")}
     return {
-        "game": view.game_id, "stage": view.stage, "step": view.step, "night": view.night,
+        "game": view.game_id, "stage": view.stage, "moment": view.moment, "night": view.night,
         "day": view.day, "paused": view.paused, "voter": view.voter,
         "deadline_in": _left(view.deadline, view.remaining, now), "window": window,
         "title": t("tables.miniapp", number=view.table, game=view.game_id)
@@ -230,11 +230,11 @@ async def state_answer(games: GameService, game_id: int, user_id: int, locale: s
 
 
 async def act_answer(games: GameService, game_id: int, user_id: int, locale: str,
-                     action: str, arg: int | str | None, step: int) -> Answer:
+                     action: str, arg: int | str | None, moment: int) -> Answer:
     """``POST act`` where the game lives: the panel's entry point, the same checks."""
     t = Texts(games, locale)
     try:
-        answer = await games.host_act(game_id, user_id, action, arg, step=step)
+        answer = await games.host_act(game_id, user_id, action, arg, moment=moment)
     except UserError as e:
         return _refusal(e, t)
     return 200, {"ok": True, "text": t.reply(answer)}
@@ -253,7 +253,7 @@ def install_host_calls(calls: ClubCalls, games: GameService) -> None:
 
     async def act_call(r: dict[str, Any]) -> dict[str, Any]:
         status, body = await act_answer(games, int(r["game"]), int(r["user"]), locale_of(r),
-                                        r["action"], r["arg"], int(r["step"]))
+                                        r["action"], r["arg"], int(r["moment"]))
         return {"status": status, "body": body}
 
     calls.on("host.state", state_call)
@@ -310,14 +310,15 @@ async def act(request: web.Request) -> web.Response:
         body = None
     action = body.get("action") if isinstance(body, dict) else None
     arg = body.get("arg") if isinstance(body, dict) else None
-    step = body.get("step") if isinstance(body, dict) else None
-    if (not isinstance(action, str) or not isinstance(step, int) or isinstance(step, bool)
+    moment = body.get("moment") if isinstance(body, dict) else None
+    if (not isinstance(action, str) or not isinstance(moment, int) or isinstance(moment, bool)
             or not (arg is None or (isinstance(arg, int | str) and not isinstance(arg, bool)))):
         return _respond(_failed(400, t("miniapp.bad_request"), "bad_request"))
     games = request.app[GAMES]
     return await _answer(request, t, game_id, "host.act",
-                         lambda: act_answer(games, game_id, user_id, t.locale, action, arg, step),
-                         {"user": user_id, "action": action, "arg": arg, "step": step})
+                         lambda: act_answer(games, game_id, user_id, t.locale, action, arg,
+                                            moment),
+                         {"user": user_id, "action": action, "arg": arg, "moment": moment})
 
 
 async def page(request: web.Request) -> web.Response:

@@ -126,12 +126,12 @@ class Transactions:
         async with self._writer(background):
             group = await self._join_group()
             try:
-                await conn.execute("SAVEPOINT step")
+                await conn.execute("SAVEPOINT one_write")
                 yield conn
-                await conn.execute("RELEASE step")
+                await conn.execute("RELEASE one_write")
                 group.size += 1
             except BaseException:
-                await self._undo_step(group)
+                await self._undo_write(group)
                 raise
             finally:
                 if self._group is group and self._commit_due(group, background):
@@ -150,33 +150,33 @@ class Transactions:
         once its batch has it keeps what the trip does (committed with its group) and
         raises the cancel."""
         self._refuse_reentry()
-        step = QueuedWrite(body, background)
+        write = QueuedWrite(body, background)
         if (self._queue.empty() and not any(self._batcher.values())
                 and self._lock.try_acquire()):
-            await self._alone(step)
+            await self._alone(write)
         else:
-            self._queue.add(step)
+            self._queue.add(write)
             self._wake(background)
         try:
             # not shielded: a cancel cancels the outcome too, and a batch no longer takes it
-            group, result = await step.outcome
+            group, result = await write.outcome
         except asyncio.CancelledError:
-            self._queue.remove(step)
+            self._queue.remove(write)
             raise
         await group.durable()
         return cast(T, result)
 
-    async def _alone(self, step: QueuedWrite) -> None:
+    async def _alone(self, write: QueuedWrite) -> None:
         """The writer free and nothing queued: the caller writes its own write, in its own
         task (its cancel reaches no other caller's write; no turn of the loop for a batch's
         task to start and then to wake the caller). Writes queued meanwhile: the next batch."""
         self._holder = asyncio.current_task()
-        step.state = TAKEN
+        write.state = TAKEN
         try:
-            await self._batch([step])
+            await self._batch([write])
         except BaseException as exc:
-            step.fail(asyncio.CancelledError() if isinstance(exc, asyncio.CancelledError)
-                      else exc)
+            write.fail(asyncio.CancelledError() if isinstance(exc, asyncio.CancelledError)
+                       else exc)
             raise
         finally:
             self._holder = None
@@ -196,33 +196,33 @@ class Transactions:
 
     async def _batches(self, background: bool) -> None:
         queued = True
-        steps: list[QueuedWrite] = []
+        writes: list[QueuedWrite] = []
         try:
             async with self._locked(background):
                 self._waiting[background] -= 1
                 queued = False
                 self._batcher[background] = False
                 group = self._group
-                steps = self._queue.take(background, GROUP_MAX - (group.size if group else 0))
+                writes = self._queue.take(background, GROUP_MAX - (group.size if group else 0))
                 for lane in (False, True):  # the writes beyond the cap: the next batch
                     if self._queue.waiting(lane):
                         self._wake(lane)
-                while steps:
-                    steps = await self._batch(steps)
+                while writes:
+                    writes = await self._batch(writes)
                 if self._group is not None and not self._others_wait(background):
                     await self._commit_group()  # left open for writers since cancelled
         except BaseException as exc:
             if queued:  # stopped before its turn (the loop closing): nobody else would
                 self._waiting[background] -= 1
                 self._batcher[background] = False
-                steps = self._queue.drop(background)
+                writes = self._queue.drop(background)
             stopped = isinstance(exc, asyncio.CancelledError) or not isinstance(exc, Exception)
-            for step in steps:  # the callers hear it (their writes' outcome), not the loop
-                step.fail(asyncio.CancelledError() if stopped else exc)
+            for write in writes:  # the callers hear it (their writes' outcome), not the loop
+                write.fail(asyncio.CancelledError() if stopped else exc)
             if stopped:
                 raise
 
-    async def _batch(self, steps: list[QueuedWrite]) -> list[QueuedWrite]:
+    async def _batch(self, writes: list[QueuedWrite]) -> list[QueuedWrite]:
         """One trip for ``steps`` (the lock held), then what is left of the group's rules;
         returns the writes the trip stopped before (a new trip writes them)."""
         conn = self._conn
@@ -230,9 +230,9 @@ class Transactions:
         begin: tuple[str, ...] = ()
         if group is None:
             group, begin = Group(), self._backend.begin_write
-        background = all(step.background for step in steps)
-        commit = self._commit_due(group, background, adding=len(steps))
-        batch = Batch(begin, steps, commit)
+        background = all(write.background for write in writes)
+        commit = self._commit_due(group, background, adding=len(writes))
+        batch = Batch(begin, writes, commit)
         error: BaseException | None = None
         cancelled = False
         try:
@@ -260,9 +260,9 @@ class Transactions:
         elif stopped is not None:  # stopped in a write: it alone undone, unless the group is
             if stopped.error is None:
                 stopped.error = error
-            await self._undo_step(group)
-        for step in steps[:len(steps) - len(rest)]:
-            step.settle(group)
+            await self._undo_write(group)
+        for write in writes[:len(writes) - len(rest)]:
+            write.settle(group)
         if (not rest or cancelled) and self._group is group and self._commit_due(group,
                                                                                 background):
             await self._commit_group()
@@ -301,12 +301,12 @@ class Transactions:
             self._group = Group()
         return self._group
 
-    async def _undo_step(self, group: Group) -> None:
+    async def _undo_write(self, group: Group) -> None:
         """Roll back one transaction of the group; if the database rolled back the whole group
         (an I/O error, a full disk, a lost connection), the others fail too."""
         try:
-            await self._conn.execute("ROLLBACK TO step")
-            await self._conn.execute("RELEASE step")
+            await self._conn.execute("ROLLBACK TO one_write")
+            await self._conn.execute("RELEASE one_write")
         except BaseException as exc:
             # the caller's own exception goes on; the group's others learn why they failed
             if self._group is group:

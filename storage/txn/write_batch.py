@@ -58,16 +58,16 @@ class WriteQueue:
     def __init__(self) -> None:
         self._lanes: dict[bool, deque[QueuedWrite]] = {False: deque(), True: deque()}
 
-    def add(self, step: QueuedWrite) -> None:
-        self._lanes[step.background].append(step)
+    def add(self, write: QueuedWrite) -> None:
+        self._lanes[write.background].append(write)
 
-    def remove(self, step: QueuedWrite) -> bool:
+    def remove(self, write: QueuedWrite) -> bool:
         """Take back a write still queued (its caller was cancelled): False if a batch has
         it already."""
-        lane = self._lanes[step.background]
-        if step.state != QUEUED or step not in lane:
+        lane = self._lanes[write.background]
+        if write.state != QUEUED or write not in lane:
             return False
-        lane.remove(step)
+        lane.remove(write)
         return True
 
     def waiting(self, background: bool) -> bool:
@@ -82,31 +82,31 @@ class WriteQueue:
         lane = self._lanes[False]
         if not lane and background:
             lane = self._lanes[True]
-        steps: list[QueuedWrite] = []
-        while lane and len(steps) < cap:
-            step = lane.popleft()
-            if step.outcome.done():  # its caller was cancelled, not yet told
+        writes: list[QueuedWrite] = []
+        while lane and len(writes) < cap:
+            write = lane.popleft()
+            if write.outcome.done():  # its caller was cancelled, not yet told
                 continue
-            step.state = TAKEN
-            steps.append(step)
-        return steps
+            write.state = TAKEN
+            writes.append(write)
+        return writes
 
     def drop(self, background: bool) -> list[QueuedWrite]:
         """Every write of a lane (its holder was stopped before its turn)."""
-        steps = list(self._lanes[background])
+        writes = list(self._lanes[background])
         self._lanes[background].clear()
-        return steps
+        return writes
 
 
 class Batch:
     """One trip: the group's ``BEGIN`` if it opens one, each write in its savepoint, the
-    ``COMMIT`` if nobody waited when it began. ``begun``, ``current`` and each step's state
+    ``COMMIT`` if nobody waited when it began. ``begun``, ``current`` and each write's state
     say how far it got (set as it runs, on the connection's thread). The ``COMMIT`` releases
     the last savepoint with the group."""
 
-    def __init__(self, begin: tuple[str, ...], steps: list[QueuedWrite], commit: bool) -> None:
+    def __init__(self, begin: tuple[str, ...], writes: list[QueuedWrite], commit: bool) -> None:
         self.begin = begin
-        self.steps = steps
+        self.writes = writes
         self.commit = commit
         self.begun = False
         # the write the trip would stop in: until its RELEASE (or undo) is confirmed
@@ -115,20 +115,20 @@ class Batch:
 
     async def run(self, conn: Connection) -> None:
         before = list(self.begin)  # sent with the next SAVEPOINT
-        for step in self.steps:
+        for write in self.writes:
             if self.current is None:
-                self.current = step
-            await self._send(conn, [*before, "SAVEPOINT step"])
+                self.current = write
+            await self._send(conn, [*before, "SAVEPOINT one_write"])
             self.begun = True
             self._ended()
-            self.current = step
-            step.state = SAVED
+            self.current = write
+            write.state = SAVED
             try:
-                step.result = await step.body(conn)
-                before = ["RELEASE step"]
+                write.result = await write.body(conn)
+                before = ["RELEASE one_write"]
             except Exception as exc:  # undoes only this write; the batch goes on
-                step.error = exc
-                before = ["ROLLBACK TO step", "RELEASE step"]
+                write.error = exc
+                before = ["ROLLBACK TO one_write", "RELEASE one_write"]
         last = self.current
         if not (self.commit and last is not None and last.error is None):
             await self._send(conn, before)
@@ -142,19 +142,19 @@ class Batch:
 
     def _ended(self) -> None:
         """The current write's RELEASE (or its undo) went through."""
-        step = self.current
-        if step is not None and step.state == SAVED:
-            step.state = RELEASED if step.error is None else UNDONE
+        write = self.current
+        if write is not None and write.state == SAVED:
+            write.state = RELEASED if write.error is None else UNDONE
 
     async def _send(self, conn: Connection, statements: list[str]) -> None:
         for statement in statements:
             await conn.execute(statement)
 
     def released(self) -> int:
-        return sum(step.state == RELEASED for step in self.steps)
+        return sum(write.state == RELEASED for write in self.writes)
 
     def rest(self) -> list[QueuedWrite]:
         """The writes after the one the trip stopped in (never run)."""
         if self.current is None:
             return []
-        return self.steps[self.steps.index(self.current) + 1:]
+        return self.writes[self.writes.index(self.current) + 1:]

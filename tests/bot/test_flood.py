@@ -228,7 +228,7 @@ async def test_the_lobby_s_buttons_are_bound_as_any_update(
         panel = await flow.prompt(HOST, f"gh:{flow.game_id}:")
         before = app.container.flood.dropped
         for _ in range(20):
-            await fake.press(HOST, panel, f"gh:{flow.game_id}:{flow.table.step}:menu:main")
+            await fake.press(HOST, panel, f"gh:{flow.game_id}:{flow.table.moment}:menu:main")
         await flow.delivered()
         assert app.container.flood.dropped == before
         assert not [r for r in caplog.records if r.exc_info or r.levelno >= logging.ERROR]

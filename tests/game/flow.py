@@ -130,8 +130,8 @@ class Flow:
         player, or the host for an offline seat (the button names the seat)."""
         table = self.table
         if table.is_offline(seat):
-            return self.host_id, f"gs{kind}:{self.game_id}:{table.step}:{seat}:"
-        return self.tg(seat), f"g{kind}:{self.game_id}:{table.step}:"
+            return self.host_id, f"gs{kind}:{self.game_id}:{table.moment}:{seat}:"
+        return self.tg(seat), f"g{kind}:{self.game_id}:{table.moment}:"
 
     # ------------------------------------------------------------------ people
     async def register(self, n: int, *, first: int = 3001, nick: str = "Player") -> list[int]:
@@ -257,12 +257,12 @@ class Flow:
         await wait_until(lambda: self.over or not self.table.game.over, 15, "the game closed")
 
     async def night(self) -> None:
-        step = self.table.step
+        moment = self.table.moment
         await self.last_words()
         if self.over:  # the step before ended the game while its posts were going out
             return
         await self.host("/night")
-        await wait_until(lambda: self.over or self.table.step > step, 10, "the night")
+        await wait_until(lambda: self.over or self.table.moment > moment, 10, "the night")
         await self.night_rest()
 
     async def night_rest(self) -> None:
@@ -306,12 +306,12 @@ class Flow:
                          "the morning")
 
     async def vote(self) -> None:
-        step = self.table.step
+        moment = self.table.moment
         await self.last_words()
         if self.over:
             return
         await self.host("/vote")
-        await wait_until(lambda: self.over or self.table.step > step, 10, "the vote")
+        await wait_until(lambda: self.over or self.table.moment > moment, 10, "the vote")
         await self.vote_rest()
 
     async def vote_rest(self) -> None:

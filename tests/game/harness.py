@@ -120,15 +120,15 @@ class Harness:
     # ------------------------------------------------------------------ moves
     async def choose(self, seat: int, target: int) -> Reply:
         if self.table.is_offline(seat):  # the host presses for a seat without Telegram
-            return await self.service.choose(self.game_id, HOST, self.table.step, target,
+            return await self.service.choose(self.game_id, HOST, self.table.moment, target,
                                              for_seat=seat)
-        return await self.service.choose(self.game_id, self.tg(seat), self.table.step, target)
+        return await self.service.choose(self.game_id, self.tg(seat), self.table.moment, target)
 
     async def vote(self, seat: int, target: int) -> Reply:
         if self.table.is_offline(seat):
-            return await self.service.vote(self.game_id, HOST, self.table.step, target,
+            return await self.service.vote(self.game_id, HOST, self.table.moment, target,
                                            for_seat=seat)
-        return await self.service.vote(self.game_id, self.tg(seat), self.table.step, target)
+        return await self.service.vote(self.game_id, self.tg(seat), self.table.moment, target)
 
     async def refused(self, coro: Any) -> str:
         try:
@@ -163,7 +163,7 @@ class Harness:
         if self.over or self.table.stage is not Stage.NIGHT:
             return
         table = self.table
-        step = table.step
+        moment = table.moment
         pick = rng or random.Random(0)
         pickers = table.pickers()
         common = None
@@ -173,7 +173,7 @@ class Harness:
             options = sorted(s for s in legal if not table.game.player(s).is_mafia)
             common = options[0] if options else None
         for seat in list(engine.night_actors(table.game)):
-            if self.over or table.stage is not Stage.NIGHT or table.step != step:
+            if self.over or table.stage is not Stage.NIGHT or table.moment != moment:
                 return
             if table.is_picker(seat):
                 if common is None or table.mafia_locked:

@@ -110,7 +110,7 @@ class SimulatedTime:
                 raise AssertionError(f"no end to {what} at {self.clock.now:.2f}")
             await asyncio.sleep(0.005)
 
-    def step(self) -> bool:
+    def advance(self) -> bool:
         """The clock to the next thing due, and that alone begun: a job (the first by key at
         its time) before a wait; False when nothing is due."""
         due_job = min(((at, key) for key, (at, _) in self.jobs.items()), default=None)
@@ -139,7 +139,7 @@ class SimulatedTime:
                 done = await done
             if done:
                 return
-            if self.clock.now > limit or not self.step():
+            if self.clock.now > limit or not self.advance():
                 raise AssertionError(f"{what}: not within {within} s of simulated time")
 
     async def wait(self, seconds: float) -> None:
@@ -153,7 +153,7 @@ class SimulatedTime:
             if not due or min(due) > target:
                 self.clock.now = target
                 return
-            self.step()
+            self.advance()
 
     async def delivered(self) -> None:
         """Time runs until the outbox has sent everything."""

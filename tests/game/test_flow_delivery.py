@@ -102,7 +102,7 @@ async def test_presses_are_answered_while_the_club_chat_is_throttled(
         table = flow.table
         voter = table.current_voter()
         assert voter is not None
-        prefix = f"gv:{flow.game_id}:{table.step}:"
+        prefix = f"gv:{flow.game_id}:{table.moment}:"
         prompt = await flow.prompt(flow.tg(voter), prefix)
         held = await app.services.db.outbox.pending(CLUB)
         assert held, "the club chat's posts (morning, board) are held by the group limit"

@@ -35,8 +35,8 @@ def panel_of(flow: Flow) -> SentMessage | None:
     return flow.latest_with(HOST, f"gh:{flow.game_id}:")
 
 
-def data(flow: Flow, action: str, arg: object = "", step: int | None = None) -> str:
-    return PanelCb(game=flow.game_id, step=flow.table.step if step is None else step,
+def data(flow: Flow, action: str, arg: object = "", moment: int | None = None) -> str:
+    return PanelCb(game=flow.game_id, moment=flow.table.moment if moment is None else moment,
                    action=action, arg=str(arg)).pack()
 
 
@@ -267,17 +267,17 @@ async def test_stale_and_foreign_presses(fake: FakeTelegram, tmp_path: Path) -> 
         assert flow.table.stage is Stage.DEALT
         await press(flow, "night")
         await wait_until(lambda: flow.table.stage is Stage.NIGHT, 10, "the night")
-        step = flow.table.step
+        moment = flow.table.moment
         # the night's button pressed again from the old panel: stale
         answer = await flow.press(HOST, panel, old_night)
         assert answer == "This button is out of date: that part of the game is over."
-        assert flow.table.step == step
+        assert flow.table.moment == moment
         # a page of the lobby's, no longer legal: stale too
-        answer = await flow.press(HOST, panel, data(flow, "menu", "preset", step=step - 1))
+        answer = await flow.press(HOST, panel, data(flow, "menu", "preset", moment=moment - 1))
         assert "out of date" in answer
-        # a page legal now opens, whatever step drew its button; its confirmation keeps the
+        # a page legal now opens, whatever moment drew its button; its confirmation keeps the
         # game going until "Yes"
-        answer = await flow.press(HOST, panel, data(flow, "menu", "end", step=step - 1))
+        answer = await flow.press(HOST, panel, data(flow, "menu", "end", moment=moment - 1))
         assert "out of date" not in answer
         await panel_says(flow, "End the game now?")
         await press(flow, "menu", "main")
@@ -438,7 +438,7 @@ async def test_the_hosts_own_press_redraws_the_panel_at_once(
         assert flow.table.paused and flow.table.stage is Stage.NIGHT
         await panel_says(flow, "left when the game resumes")
         # a button whose action is not legal now is still refused, and changes nothing
-        answer = await flow.press(HOST, before_night, data(flow, "night", step=0))
+        answer = await flow.press(HOST, before_night, data(flow, "night", moment=0))
         assert "out of date" in answer and flow.table.paused
 
 
@@ -477,7 +477,7 @@ async def test_the_panel_and_the_mini_app_offer_one_list(fake: FakeTelegram,
             async with http.post(f"http://127.0.0.1:{port}/host/{flow.game_id}/act",
                                  headers={"Authorization": f"tma {signed}",
                                           "Accept-Language": "ru-RU,ru;q=0.9"},
-                                 json={"action": "fate", "arg": 99, "step": 0}) as r:
+                                 json={"action": "fate", "arg": 99, "moment": 0}) as r:
                 refused = await r.json()  # (no shoot-out to draw: a refusal's words)
                 assert r.status == 409 and refused["text"] == (
                     "This button is out of date: that part of the game is over."), refused
@@ -505,5 +505,5 @@ async def test_the_panel_and_the_mini_app_offer_one_list(fake: FakeTelegram,
         assert "fate_mode" not in await compare("the vote")
         # a stale "I draw the lots" from the lobby's panel is refused mid-game
         answer = await flow.press(HOST, panel_of(flow) or SentMessage(0, 0, ""),
-                                  data(flow, "fate_mode", "host", step=0))
+                                  data(flow, "fate_mode", "host", moment=0))
         assert "out of date" in answer and not flow.table.fate_by_host

@@ -66,7 +66,7 @@ async def test_a_whole_game_reads_in_russian(fake: FakeTelegram, tmp_path: Path)
 
         # the first night: the Mafia read how long they have and who decides
         await flow.start("/night", Stage.NIGHT)
-        prompt = await flow.prompt(flow.tg(chief), f"gn:{flow.game_id}:{table.step}:")
+        prompt = await flow.prompt(flow.tg(chief), f"gn:{flow.game_id}:{table.moment}:")
         assert "🌙 Ночь 1." in prompt.body and "Выбор вашей команды сейчас:" in prompt.body
         assert "На договорённость — 3 секунды с начала ночи" in prompt.body
         assert "решаете вы: вы — Шеф Мафии" in prompt.body

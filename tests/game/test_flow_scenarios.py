@@ -50,7 +50,7 @@ async def test_every_role_gets_its_own_prompt(fake: FakeTelegram, tmp_path: Path
                                                     for m in fake.messages(flow.tg(s))), 10,
                                  "a no-target notice")
                 continue
-            prompt = await flow.prompt(flow.tg(seat), f"gn:{t.game_id}:{t.step}:")
+            prompt = await flow.prompt(flow.tg(seat), f"gn:{t.game_id}:{t.moment}:")
             assert targets_of(prompt) == engine.legal_targets(t.game, seat)
             action = t.role(seat).action
             assert flow.games.tr.t("en", f"game.action.{action}") in prompt.body
@@ -73,7 +73,7 @@ async def test_mafia_window_live_picks_and_agreement(fake: FakeTelegram, tmp_pat
         await flow.start("/night", Stage.NIGHT)
         first, *others = t.pickers()
         a, b = [s for s in t.seats if not t.game.player(s).is_mafia][:2]
-        prefix = f"gn:{t.game_id}:{t.step}:"
+        prefix = f"gn:{t.game_id}:{t.moment}:"
         p_first = await flow.prompt(flow.tg(first), prefix)
         assert "Принято" in await flow.press(flow.tg(first), p_first, prefix + str(a))
         p_other = await flow.prompt(flow.tg(others[0]), prefix)
@@ -105,15 +105,15 @@ async def test_vote_turn_timeouts_and_bad_presses(fake: FakeTelegram, tmp_path: 
         t = flow.table
         await flow.start("/vote", Stage.VOTE)
         first, second = t.order[0], t.order[1]
-        prompt = await flow.prompt(flow.tg(first), f"gv:{t.game_id}:{t.step}:")
-        step = t.step
+        prompt = await flow.prompt(flow.tg(first), f"gv:{t.game_id}:{t.moment}:")
+        moment = t.moment
         # another player presses the first voter's button (a forwarded or forged press)
         assert "not your turn" in await flow.press(flow.tg(second), prompt,
-                                                  f"gv:{t.game_id}:{step}:{first}")
+                                                  f"gv:{t.game_id}:{moment}:{first}")
         assert "Nobody sits" in await flow.press(flow.tg(first), prompt,
-                                                 f"gv:{t.game_id}:{step}:99")
+                                                 f"gv:{t.game_id}:{moment}:99")
         assert "out of date" in await flow.press(flow.tg(first), prompt,
-                                                 f"gv:{t.game_id}:{step - 1}:{second}")
+                                                 f"gv:{t.game_id}:{moment - 1}:{second}")
         assert await flow.press(flow.tg(first), prompt, "gv:forged")  # answered, not crashed
         assert t.votes == {}  # none of the presses above was taken as a vote
         await wait_until(lambda: t.stage is not Stage.VOTE, 30, "the turns to run out")
@@ -138,8 +138,8 @@ async def test_concurrent_double_press_counts_once(fake: FakeTelegram, tmp_path:
         await flow.start("/night", Stage.NIGHT)
         doctor = next(s for s in t.seats if t.role(s) is Role.DOCTOR)
         target = engine.legal_targets(t.game, doctor)[0]
-        data = f"gn:{t.game_id}:{t.step}:{target}"
-        prompt = await flow.prompt(flow.tg(doctor), f"gn:{t.game_id}:{t.step}:")
+        data = f"gn:{t.game_id}:{t.moment}:{target}"
+        prompt = await flow.prompt(flow.tg(doctor), f"gn:{t.game_id}:{t.moment}:")
         q1, q2 = await asyncio.gather(fake.press(flow.tg(doctor), prompt, data),
                                       fake.press(flow.tg(doctor), prompt, data))
         answers = [(await fake.callback_answer(q))["text"] for q in (q1, q2)]
@@ -158,7 +158,7 @@ async def test_restart_in_the_middle_of_a_night(fake: FakeTelegram, tmp_path: Pa
     await flow.start("/night", Stage.NIGHT)
     doctor = next(s for s in t.seats if t.role(s) is Role.DOCTOR)
     police = next(s for s in t.seats if t.role(s) is Role.POLICEMAN)
-    prefix = f"gn:{t.game_id}:{t.step}:"
+    prefix = f"gn:{t.game_id}:{t.moment}:"
     old_police_prompt = await flow.prompt(flow.tg(police), prefix)
     prompt = await flow.prompt(flow.tg(doctor), prefix)
     await flow.press(flow.tg(doctor), prompt, prefix + str(engine.legal_targets(t.game,
@@ -191,8 +191,8 @@ async def test_restart_in_the_middle_of_a_vote(fake: FakeTelegram, tmp_path: Pat
     t = flow.table
     await flow.start("/vote", Stage.VOTE)
     first, second = t.order[0], t.order[1]
-    prompt = await flow.prompt(flow.tg(first), f"gv:{t.game_id}:{t.step}:")
-    await flow.press(flow.tg(first), prompt, f"gv:{t.game_id}:{t.step}:{second}")
+    prompt = await flow.prompt(flow.tg(first), f"gv:{t.game_id}:{t.moment}:")
+    await flow.press(flow.tg(first), prompt, f"gv:{t.game_id}:{t.moment}:{second}")
     await wait_until(lambda: t.current_voter() == second, 10, "the second turn")
     await stop_app(app, task)
 
@@ -201,9 +201,9 @@ async def test_restart_in_the_middle_of_a_vote(fake: FakeTelegram, tmp_path: Pat
         flow2 = Flow(fake, app2, "en", game_id=flow.game_id, players=flow.players)
         t2 = flow2.table
         assert t2.votes == {first: second} and t2.current_voter() == second
-        prompt2 = await flow2.prompt(flow2.tg(second), f"gv:{t2.game_id}:{t2.step}:")
+        prompt2 = await flow2.prompt(flow2.tg(second), f"gv:{t2.game_id}:{t2.moment}:")
         assert "Vote accepted" in await flow2.press(flow2.tg(second), prompt2,
-                                                    f"gv:{t2.game_id}:{t2.step}:{first}")
+                                                    f"gv:{t2.game_id}:{t2.moment}:{first}")
         await flow2.vote_rest()
         assert t2.stage in (Stage.EVENING, Stage.OVER) or flow2.over
     finally:
@@ -318,8 +318,8 @@ async def test_friend_immunity_over_http(fake: FakeTelegram, tmp_path: Path,
             voter = t.current_voter()
             assert voter is not None
             target = 4 if voter != 4 else 1
-            prompt = await flow.prompt(flow.tg(voter), f"gv:{t.game_id}:{t.step}:")
-            await flow.press(flow.tg(voter), prompt, f"gv:{t.game_id}:{t.step}:{target}")
+            prompt = await flow.prompt(flow.tg(voter), f"gv:{t.game_id}:{t.moment}:")
+            await flow.press(flow.tg(voter), prompt, f"gv:{t.game_id}:{t.moment}:{target}")
             await wait_until(lambda v=voter: t.current_voter() != v, 10, "next turn")
         await wait_until(lambda: t.stage is Stage.EVENING, 20, "the verdict")
         assert t.game.player(4).alive
@@ -344,21 +344,21 @@ async def test_shootout_drawn_by_the_host_and_lawyer_cancel(
         counts = engine.tally_votes(plan)
         assert counts.shootout
         for voter in list(t.order):
-            prompt = await flow.prompt(flow.tg(voter), f"gv:{t.game_id}:{t.step}:")
-            await flow.press(flow.tg(voter), prompt, f"gv:{t.game_id}:{t.step}:{plan[voter]}")
+            prompt = await flow.prompt(flow.tg(voter), f"gv:{t.game_id}:{t.moment}:")
+            await flow.press(flow.tg(voter), prompt, f"gv:{t.game_id}:{t.moment}:{plan[voter]}")
             await wait_until(lambda v=voter: t.current_voter() != v, 10, "next turn")
         await wait_until(lambda: t.stage is Stage.FATE, 10, "the host's draw")
-        ask = await flow.prompt(HOST, f"gf:{t.game_id}:{t.step}:")
-        assert "ведущий" in await flow.press(flow.tg(a), ask, f"gf:{t.game_id}:{t.step}:{a}")
-        await flow.press(HOST, ask, f"gf:{t.game_id}:{t.step}:{a}")
+        ask = await flow.prompt(HOST, f"gf:{t.game_id}:{t.moment}:")
+        assert "ведущий" in await flow.press(flow.tg(a), ask, f"gf:{t.game_id}:{t.moment}:{a}")
+        await flow.press(HOST, ask, f"gf:{t.game_id}:{t.moment}:{a}")
         condemned = a
         await wait_until(lambda: t.stage is Stage.CANCEL, 10, "the Lawyer's window")
         if condemned != lawyer:
-            ask = await flow.prompt(flow.tg(lawyer), f"gc:{t.game_id}:{t.step}")
+            ask = await flow.prompt(flow.tg(lawyer), f"gc:{t.game_id}:{t.moment}")
             outsider = next(s for s in t.seats if s not in (lawyer, condemned))
             assert "право" in await flow.press(flow.tg(outsider), ask,
-                                               f"gc:{t.game_id}:{t.step}")
-            assert "отменён" in await flow.press(flow.tg(lawyer), ask, f"gc:{t.game_id}:{t.step}")
+                                               f"gc:{t.game_id}:{t.moment}")
+            assert "отменён" in await flow.press(flow.tg(lawyer), ask, f"gc:{t.game_id}:{t.moment}")
             await wait_until(lambda: t.stage is Stage.EVENING, 10, "the cancelled verdict")
             assert condemned is not None and t.game.player(condemned).alive
             await wait_until(lambda: any("отменён" in x for x in flow.club_texts()), 10,

@@ -82,7 +82,7 @@ async def test_game_with_two_offline_seats_to_the_end(fake: FakeTelegram,
                   and engine.legal_targets(t.game, s)]
         assert actors == offline_seats(t)
         seat = actors[0]
-        prefix = f"gsn:{t.game_id}:{t.step}:{seat}:"
+        prefix = f"gsn:{t.game_id}:{t.moment}:{seat}:"
         prompt = await flow.prompt(HOST, prefix)
         assert f"📵 №{seat} {t.name(seat)}</b> играет без Telegram" in prompt.body
         target = engine.legal_targets(t.game, seat)[0]
@@ -135,10 +135,10 @@ async def test_restart_mid_night_restores_offline_seats(fake: FakeTelegram,
     await host_cards(flow)
     t = flow.table
     await flow.start("/night", Stage.NIGHT)
-    step = t.step
+    moment = t.moment
     pending = [s for s in t.pending_night() if t.is_offline(s)]
     assert pending == [9, 10]
-    await flow.prompt(HOST, f"gsn:{t.game_id}:{step}:{pending[0]}:")
+    await flow.prompt(HOST, f"gsn:{t.game_id}:{moment}:{pending[0]}:")
     await stop_app(app, task)
     before = len(fake.messages(HOST))
 
@@ -150,7 +150,7 @@ async def test_restart_mid_night_restores_offline_seats(fake: FakeTelegram,
         # the host has the offline seats' prompts (delivered, or queued, before the stop):
         # they are not sent again, and the one the host has works
         seat = pending[0]
-        prefix = f"gsn:{t2.game_id}:{step}:{seat}:"
+        prefix = f"gsn:{t2.game_id}:{moment}:{seat}:"
         await flow2.delivered()
         assert not any(any(d.startswith(prefix) for _, d in m.buttons())
                        for m in fake.messages(HOST)[before:])

@@ -163,7 +163,7 @@ def next_press(fake: FakeTelegram, table: Table) -> tuple[object, ...] | None:
                 if not targets:
                     continue
                 target = targets[0]
-            return ("press", seat, f"gn:{table.game_id}:{table.step}:", target)
+            return ("press", seat, f"gn:{table.game_id}:{table.moment}:", target)
         return None
     voter = table.current_voter()
     if voter is None:
@@ -172,7 +172,7 @@ def next_press(fake: FakeTelegram, table: Table) -> tuple[object, ...] | None:
     if not candidates:
         return None
     mafia = [c for c in candidates if game.player(c).is_mafia]
-    return ("press", voter, f"gv:{table.game_id}:{table.step}:", (mafia or candidates)[0])
+    return ("press", voter, f"gv:{table.game_id}:{table.moment}:", (mafia or candidates)[0])
 
 
 async def act(fake: FakeTelegram, table: Table, lobby: SentMessage,

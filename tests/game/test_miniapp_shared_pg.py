@@ -83,13 +83,13 @@ async def test_the_mini_app_on_the_other_process_reaches_the_clubs_holder(
             # the state, from the process without the game: the holder's live table
             status, state = await _get(session, f"{base}/state?lang=en", proof(fake, HOST))
             assert status == 200, state
-            assert state["step"] == flow.table.step and state["stage"] == str(flow.table.stage)
+            assert state["moment"] == flow.table.moment and state["stage"] == str(flow.table.stage)
             assert [s["seat"] for s in state["seats"]] == sorted(flow.table.seats)
             assert "vote" in [a["name"] for a in state["actions"]]
 
             # refused there too, nothing changed: a forged proof, a player of the game
-            kinds, posts, step = await flow.log_kinds(), len(fake.messages(club)), state["step"]
-            vote = {"action": "vote", "arg": None, "step": step}
+            kinds, posts, moment = await flow.log_kinds(), len(fake.messages(club)), state["moment"]
+            vote = {"action": "vote", "arg": None, "moment": moment}
             forged = {"Authorization": "tma " + forge(
                 proof(fake, flow.players[0])["Authorization"][4:], HOST)}
             assert (await _post(session, f"{base}/act?lang=en", forged, vote))[0] == 401
@@ -101,7 +101,7 @@ async def test_the_mini_app_on_the_other_process_reaches_the_clubs_holder(
                                proof(fake, flow.players[0])))[0] == 403
             await flow.delivered()
             assert await flow.log_kinds() == kinds and len(fake.messages(club)) == posts
-            assert flow.table.step == step
+            assert flow.table.moment == moment
 
             # every player blocks the bot: the vote's prompts meet 403s at the sender
             for uid in flow.players:

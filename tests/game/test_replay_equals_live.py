@@ -29,9 +29,9 @@ async def random_night(h: Harness, rng: random.Random) -> None:
     await h.service.start_night(CHAT, HOST)
     await check(h)
     t = h.table
-    step = t.step
+    moment = t.moment
     for _ in range(3 * len(t.seats)):
-        if h.over or t.stage is not Stage.NIGHT or t.step != step:
+        if h.over or t.stage is not Stage.NIGHT or t.moment != moment:
             return
         actor = rng.choice(sorted(t.seats))
         target = rng.choice([*sorted(t.seats), 99])
@@ -61,7 +61,7 @@ async def random_day(h: Harness, rng: random.Random) -> None:
                 await h.deadlines.advance(61)
         elif t.stage is Stage.CANCEL and t.lawyers and rng.random() < 0.5:
             try:
-                await h.service.cancel(h.game_id, h.tg(t.lawyers[0]), t.step)
+                await h.service.cancel(h.game_id, h.tg(t.lawyers[0]), t.moment)
             except UserError:
                 await h.deadlines.advance(21)
         else:

@@ -145,7 +145,7 @@ async def test_blocked_account_cannot_press_night_or_vote_buttons(
         await flow.start("/vote", Stage.VOTE)
         voter = t.current_voter()
         assert voter is not None
-        prefix = f"gv:{t.game_id}:{t.step}:"
+        prefix = f"gv:{t.game_id}:{t.moment}:"
         prompt = await flow.prompt(flow.tg(voter), prefix)
         await block(flow.tg(voter))
         target = engine.vote_candidates(t.game, voter)[0]
@@ -172,7 +172,7 @@ async def test_blocked_account_cannot_press_night_or_vote_buttons(
                       if not t.is_picker(s) and engine.legal_targets(t.game, s)
                       and flow.tg(s) != flow.tg(voter)), None)
         assert actor is not None
-        prefix = f"gn:{t.game_id}:{t.step}:"
+        prefix = f"gn:{t.game_id}:{t.moment}:"
         prompt = await flow.prompt(flow.tg(actor), prefix)
         await block(flow.tg(actor))
         answer = await flow.press(flow.tg(actor), prompt,

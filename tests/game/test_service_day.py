@@ -92,12 +92,12 @@ async def test_shootout_drawn_by_the_host(h: Harness) -> None:
     ask = [s for s in h.private(HOST) if s.markup is not None][-1]
     assert len(h.buttons(ask)) == len(counts.tied)
     outsider = next(s for s in t.seats if s not in counts.tied)
-    assert await h.refused(h.service.fate(h.game_id, 1001, t.step, counts.tied[0])) == \
+    assert await h.refused(h.service.fate(h.game_id, 1001, t.moment, counts.tied[0])) == \
         "game.not_host"
-    assert await h.refused(h.service.fate(h.game_id, HOST, t.step, outsider)) == \
+    assert await h.refused(h.service.fate(h.game_id, HOST, t.moment, outsider)) == \
         "game.rule.fate_not_tied"
-    await h.service.fate(h.game_id, HOST, t.step, counts.tied[1])
-    assert await h.refused(h.service.fate(h.game_id, HOST, t.step, counts.tied[0])) == \
+    await h.service.fate(h.game_id, HOST, t.moment, counts.tied[1])
+    assert await h.refused(h.service.fate(h.game_id, HOST, t.moment, counts.tied[0])) == \
         "game.stale"
     lot = counts.tied[1]
     # the host's draw prompt says what was done, not that the time ran out
@@ -137,16 +137,16 @@ async def test_lawyer_cancels_the_verdict(h: Harness) -> None:
     ask = [s for s in h.private(h.tg(lawyer)) if s.markup is not None][-1]
     assert h.buttons(ask)
     outsider = next(s for s in t.seats if s not in (lawyer, target))
-    assert await h.refused(h.service.cancel(h.game_id, h.tg(outsider), t.step)) == \
+    assert await h.refused(h.service.cancel(h.game_id, h.tg(outsider), t.moment)) == \
         "game.rule.not_a_lawyer"
-    assert await h.refused(h.service.cancel(h.game_id, h.tg(lawyer), t.step - 1)) == \
+    assert await h.refused(h.service.cancel(h.game_id, h.tg(lawyer), t.moment - 1)) == \
         "game.stale"
     who = f"№{target} {t.name(target)}"
     assert any(f"По итогу голосования выбывает {who}. Итог голосования можно отменить ещё "
                "20 секунд." in s
                for s in h.club_texts())
-    await h.service.cancel(h.game_id, h.tg(lawyer), t.step)
-    assert await h.refused(h.service.cancel(h.game_id, h.tg(lawyer), t.step)) == "game.stale"
+    await h.service.cancel(h.game_id, h.tg(lawyer), t.moment)
+    assert await h.refused(h.service.cancel(h.game_id, h.tg(lawyer), t.moment)) == "game.stale"
     # the Lawyer's prompt says what the press did
     closed = [s for s in h.private(h.tg(lawyer)) if s.edit and s.key == ask.key][-1]
     assert closed.text == (f"Вы отменили итог голосования, никто не выбывает: {who} остаётся "
@@ -460,9 +460,9 @@ async def test_concurrent_double_presses_in_the_day_count_once(h: Harness) -> No
         await h.vote(voter, target if voter != target else lawyer)
     if t.stage is not Stage.CANCEL or lawyer not in t.lawyers:
         return
-    step = t.step
-    results = await asyncio.gather(h.service.cancel(h.game_id, h.tg(lawyer), step),
-                                   h.service.cancel(h.game_id, h.tg(lawyer), step),
+    moment = t.moment
+    results = await asyncio.gather(h.service.cancel(h.game_id, h.tg(lawyer), moment),
+                                   h.service.cancel(h.game_id, h.tg(lawyer), moment),
                                    return_exceptions=True)
     assert sum(not isinstance(r, BaseException) for r in results) == 1
     kinds = [e.kind for e in await h.db.games.events(h.game_id)]
@@ -534,7 +534,7 @@ async def _finish_verdict(h: Harness) -> None:
     for _ in range(3):
         if t.stage is Stage.FATE:
             tied = engine.tally_votes(engine.complete_votes(t.game, t.valid_votes())[0]).tied
-            await h.service.fate(h.game_id, HOST, t.step, tied[0])
+            await h.service.fate(h.game_id, HOST, t.moment, tied[0])
         elif t.stage is Stage.CANCEL:
             await h.deadlines.advance(21)
 

@@ -23,7 +23,7 @@ async def test_lobby_view_and_its_moves(h: Harness) -> None:
                                             "policeman", "marilyn", "judge", "sportsman",
                                             "lucky", "oligarch"])
     view = await h.service.host_view(h.game_id, HOST)
-    assert view.stage == "lobby" and view.step == 0 and not view.paused
+    assert view.stage == "lobby" and view.moment == 0 and not view.paused
     assert [s.seat for s in view.seats] == list(range(1, 11))
     assert view.seats[0].name == "Player1" and view.seats[0].alive
     assert {"deal", "seat", "preset", "fate_mode", "end"} <= view.actions
@@ -51,11 +51,11 @@ async def test_actions_follow_the_game_and_stale_presses_are_refused(h: Harness)
     view = await h.service.host_view(h.game_id, HOST)
     assert {"night", "vote", "day", "pause", "tech", "end"} <= view.actions
     assert "deal" not in view.actions and "resume" not in view.actions
-    await h.service.host_act(h.game_id, HOST, "night", step=view.step)
+    await h.service.host_act(h.game_id, HOST, "night", moment=view.moment)
     t = h.table
     assert t.stage is Stage.NIGHT
-    # the same button again: stale (its step is over), nothing changes
-    assert await h.refused(h.service.host_act(h.game_id, HOST, "night", step=view.step)) == \
+    # the same button again: stale (its moment is over), nothing changes
+    assert await h.refused(h.service.host_act(h.game_id, HOST, "night", moment=view.moment)) == \
         "game.stale"
     assert await h.refused(h.service.host_act(h.game_id, HOST, "vote")) == "game.stale"
     view = await h.service.host_view(h.game_id, HOST)
@@ -73,7 +73,7 @@ async def test_actions_follow_the_game_and_stale_presses_are_refused(h: Harness)
     # +30 s moves the deadline
     before = view.deadline
     assert before is not None
-    await h.service.host_act(h.game_id, HOST, "extend", step=view.step)
+    await h.service.host_act(h.game_id, HOST, "extend", moment=view.moment)
     after = (await h.service.host_view(h.game_id, HOST)).deadline
     assert after is not None and (after - before).total_seconds() == 30
     # pause and resume
@@ -118,7 +118,7 @@ async def test_the_hosts_draw_through_host_act(h: Harness) -> None:
     outsider = next(s for s in t.seats if s not in view.tied)
     assert await h.refused(h.service.host_act(h.game_id, HOST, "fate", outsider)) == \
         "game.rule.fate_not_tied"
-    await h.service.host_act(h.game_id, HOST, "fate", view.tied[1], step=view.step)
+    await h.service.host_act(h.game_id, HOST, "fate", view.tied[1], moment=view.moment)
     assert t.fate == view.tied[1]
     assert await h.refused(h.service.host_act(h.game_id, HOST, "fate", view.tied[0])) == \
         "game.stale"

@@ -23,14 +23,14 @@ async def test_bad_night_inputs_change_nothing(h: Harness) -> None:
     doctor = h.seats_with(Role.DOCTOR)[0]
     lucky = h.seats_with(Role.LUCKY)[0]
     before = dict(t.choices)
-    gid, step = h.game_id, t.step
-    assert await h.refused(h.service.choose(gid, 424242, step, 1)) == "game.rule.not_at_table"
-    assert await h.refused(h.service.choose(gid, h.tg(doctor), step - 1, 1)) == "game.stale"
-    assert await h.refused(h.service.choose(gid, h.tg(doctor), step + 1, 1)) == "game.stale"
+    gid, moment = h.game_id, t.moment
+    assert await h.refused(h.service.choose(gid, 424242, moment, 1)) == "game.rule.not_at_table"
+    assert await h.refused(h.service.choose(gid, h.tg(doctor), moment - 1, 1)) == "game.stale"
+    assert await h.refused(h.service.choose(gid, h.tg(doctor), moment + 1, 1)) == "game.stale"
     assert await h.refused(h.choose(doctor, doctor)) == "game.rule.target_self"
     assert await h.refused(h.choose(doctor, 99)) == "game.rule.target_unknown"
     assert await h.refused(h.choose(lucky, doctor)) == "game.rule.no_night_action"
-    assert await h.refused(h.service.choose(777, h.tg(doctor), step, 1)) == "game.not_found"
+    assert await h.refused(h.service.choose(777, h.tg(doctor), moment, 1)) == "game.not_found"
     assert t.choices == before
     target = next(s for s in t.seats if s != doctor)
     await h.choose(doctor, target)
@@ -172,14 +172,14 @@ async def test_night_deadline_resolves_without_everyone(h: Harness) -> None:
     await h.service.start_night(CHAT, HOST)
     t = h.table
     assert {"night", "mafia"} <= h.deadlines.names()
-    step = t.step
+    moment = t.moment
     await h.deadlines.advance(59)
     assert t.stage is Stage.NIGHT
     await h.deadlines.advance(2)
     assert stage_now(t) is Stage.DAY and t.game.night_number == 1
     # a button from the finished night
     doctor = h.seats_with(Role.DOCTOR)[0]
-    assert await h.refused(h.service.choose(h.game_id, h.tg(doctor), step, 1)) == "game.stale"
+    assert await h.refused(h.service.choose(h.game_id, h.tg(doctor), moment, 1)) == "game.stale"
     assert await h.refused(h.service.start_night(CHAT, HOST)) == "game.rule.phase_order"
 
 

@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from bot.game.panel.live import COUNTDOWN_STEP, PANEL_EDIT_GAP, seconds_left
+from bot.game.panel.live import COUNTDOWN_TICK, PANEL_EDIT_GAP, seconds_left
 from bot.game.panel.render import PanelDrawing
 from bot.game.panel.view import HostSeat, HostView
 from bot.wiring import mini_app_url
@@ -96,7 +96,7 @@ async def test_pages_and_a_refused_page(hp: Harness) -> None:
     assert "Remove №3 Player3" in current_panel(h)
     assert await h.refused(h.service.panel.press(h.game_id, 1001, 0, "menu", "end")) == \
         "game.not_host"
-    await press(h, h.game_id, HOST, 5, "menu", "end")  # legal now: whatever step drew it
+    await press(h, h.game_id, HOST, 5, "menu", "end")  # legal now: whatever moment drew it
     assert "End the game now?" in current_panel(h)
     assert await h.refused(h.service.panel.press(h.game_id, HOST, 0, "menu", "preset")) == \
         "game.stale"  # the lobby's page, after the deal
@@ -130,7 +130,7 @@ def test_mini_app_only_on_public_https(translator: Translator) -> None:
     assert mini_app_url("https://club.example") == "https://club.example"
     assert mini_app_url("http://localhost:8080") is None and mini_app_url(None) is None
     view = HostView(
-        game_id=3, chat_id=CHAT, stage="night", step=1, night=1, day=0, paused=False,
+        game_id=3, chat_id=CHAT, stage="night", moment=1, night=1, day=0, paused=False,
         deadline=datetime(2026, 1, 1, 18, 1, tzinfo=UTC), remaining=None,
         seats=(HostSeat(1, "<b>Vera</b> & co", True, False, False, True),),
         choices=(), voter=None, votes=(), tied=(), fate_by_host=False, presets={},
@@ -161,7 +161,7 @@ async def test_a_restart_sends_a_fresh_panel(hp: Harness, db: Database, tmp_path
         assert [q.method for q in sent] == [SEND] and sent[0].key != first
         assert "night 1" in str(sent[0].payload["text"])
         # its buttons work in the new process
-        await press(h2, h2.game_id, HOST, h2.table.step, "pause", "")
+        await press(h2, h2.game_id, HOST, h2.table.moment, "pause", "")
         assert h2.table.paused and panel_requests(h2)[-1].method == EDIT
     finally:
         await again.close()
@@ -177,36 +177,36 @@ async def test_a_page_closes_when_its_action_passes(hp: Harness) -> None:
     assert h.service.panel.modes[h.game_id] == "main"
 
 
-async def test_the_deadline_counts_down_in_steps(hp: Harness, fake_clock: FakeClock) -> None:
+async def test_the_deadline_counts_down_in_ticks(hp: Harness, fake_clock: FakeClock) -> None:
     """The host reads the time left, not a UTC clock time: exact at each edit, and once every
-    COUNTDOWN_STEP seconds while nothing else changes (a step of its own, no flood)."""
+    COUNTDOWN_TICK seconds while nothing else changes (a step of its own, no flood)."""
     h = hp
     await h.dealt(10)
     await h.service.start_night(CHAT, HOST)
     left = seconds_left(h.table.deadlines[NIGHT_DL], fake_clock())  # the night, not its Mafia
-    assert left is not None and left >= 3 * COUNTDOWN_STEP
+    assert left is not None and left >= 3 * COUNTDOWN_TICK
     assert f"⏱ {left // 60}:{left % 60:02d} left" in current_panel(h)
     assert "UTC" not in current_panel(h)
     before = len(panel_requests(h))
-    await h.deadlines.advance(COUNTDOWN_STEP / 2)  # within the step: no edit
+    await h.deadlines.advance(COUNTDOWN_TICK / 2)  # within the tick: no edit
     assert len(panel_requests(h)) == before
-    await h.deadlines.advance(COUNTDOWN_STEP / 2)  # the step passed: one edit, the time now
+    await h.deadlines.advance(COUNTDOWN_TICK / 2)  # the tick passed: one edit, the time now
     assert len(panel_requests(h)) == before + 1
     edit = panel_requests(h)[-1]
     assert edit.method == EDIT and edit.throttle == PANEL_EDIT_GAP
-    now = left - COUNTDOWN_STEP
+    now = left - COUNTDOWN_TICK
     assert f"⏱ {now // 60}:{now % 60:02d} left" in current_panel(h)
     # a pause stops it: the time left when the game resumes, and no countdown job
     await h.service.pause(CHAT, HOST)
     assert "left when the game resumes" in current_panel(h)
     paused = len(panel_requests(h))
-    await h.deadlines.advance(5 * COUNTDOWN_STEP)
+    await h.deadlines.advance(5 * COUNTDOWN_TICK)
     assert len(panel_requests(h)) == paused
 
 
 async def test_the_countdown_in_russian(hp: Harness, translator: Translator) -> None:
     view = HostView(
-        game_id=3, chat_id=CHAT, stage="vote", step=1, night=1, day=1, paused=False,
+        game_id=3, chat_id=CHAT, stage="vote", moment=1, night=1, day=1, paused=False,
         deadline=datetime(2026, 1, 1, 18, 1, tzinfo=UTC), remaining=None, seats=(),
         choices=(), voter=None, votes=(), tied=(), fate_by_host=False, presets={},
         composition=None, actions=frozenset({"end"}))

@@ -45,7 +45,7 @@ async def test_restart_mid_night(h: Harness, db: Database, tmp_path: Path) -> No
     first = h.table.pickers()[0]
     await h.choose(first, next(s for s in h.civilians() if s != target))
     before = snapshot(h.table)
-    step = h.table.step
+    moment = h.table.moment
     await h.deadlines.advance(10)
 
     h2 = await restart(h, db, tmp_path)
@@ -58,7 +58,7 @@ async def test_restart_mid_night(h: Harness, db: Database, tmp_path: Path) -> No
     # a button from before the restart still works ... or says why not
     assert await h2.refused(h2.choose(doctor, target)) == "game.night.already"
     police = h2.seats_with(Role.POLICEMAN)[0]
-    await h2.service.choose(h2.game_id, h2.tg(police), step, doctor)
+    await h2.service.choose(h2.game_id, h2.tg(police), moment, doctor)
     assert h2.table.choices[police] == doctor
     await h2.deadlines.advance(51)
     assert h2.table.stage is Stage.DAY

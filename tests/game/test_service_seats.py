@@ -75,7 +75,7 @@ async def test_offline_seats_route_to_the_host_and_only_the_host_presses(h: Harn
     assert not [s for s in h.sender.sent if s.chat_id in ids]
 
     await h.service.start_night(CHAT, HOST)
-    step = table.step
+    moment = table.moment
     actors = [s for s in seats if engine.legal_targets(table.game, s)]
     for seat in actors:
         prompt = next(s for s in reversed(h.private(HOST))
@@ -86,14 +86,14 @@ async def test_offline_seats_route_to_the_host_and_only_the_host_presses(h: Harn
     target = engine.legal_targets(table.game, seat)[0]
     real = next(s for s in sorted(table.seats) if not table.is_offline(s))
     # a real player may not act for an offline seat, nor the host for a seated real player
-    assert await h.refused(h.service.choose(h.game_id, h.tg(real), step, target,
+    assert await h.refused(h.service.choose(h.game_id, h.tg(real), moment, target,
                                             for_seat=seat)) == "seats.not_yours"
-    assert await h.refused(h.service.choose(h.game_id, HOST, step, target,
+    assert await h.refused(h.service.choose(h.game_id, HOST, moment, target,
                                             for_seat=real)) == "seats.not_yours"
     # the offline account's own id (never a Telegram user) and the host without a seat
-    assert await h.refused(h.service.choose(h.game_id, ids[0], step, target)) == (
+    assert await h.refused(h.service.choose(h.game_id, ids[0], moment, target)) == (
         "seats.played_by_host")
-    assert await h.refused(h.service.choose(h.game_id, HOST, step, target)) == (
+    assert await h.refused(h.service.choose(h.game_id, HOST, moment, target)) == (
         "game.rule.not_at_table")
     assert not table.choices
     # the host's press for the seat acts for that seat only
@@ -137,7 +137,7 @@ async def test_restart_mid_night_keeps_offline_seats(h: Harness, db: Database,
     await h.service.start_night(CHAT, HOST)
     before = snapshot(h.table)
     offline = set(h.table.offline)
-    step = h.table.step
+    moment = h.table.moment
 
     h2 = await restart(h, db, tmp_path)
     t2 = h2.table
@@ -152,7 +152,7 @@ async def test_restart_mid_night_keeps_offline_seats(h: Harness, db: Database,
     # the host's press after the restart acts for the seat
     seat = again[0]
     target = engine.legal_targets(t2.game, seat)[0]
-    await h2.service.choose(h2.game_id, HOST, step, target, for_seat=seat)
+    await h2.service.choose(h2.game_id, HOST, moment, target, for_seat=seat)
     assert t2.choices[seat] == target
     await h2.deadlines.advance(61)
     assert t2.stage is Stage.DAY

@@ -194,7 +194,7 @@ async def test_a_panel_press_is_answered_only_once_its_step_is_durable(
     writes.hold.clear()
     sent_before = len(h.sender.sent)
     press = asyncio.create_task(
-        h.service.panel.press(h.game_id, HOST, table.step, "night", ""))
+        h.service.panel.press(h.game_id, HOST, table.moment, "night", ""))
     await writes.holding.wait()
     for _ in range(100):
         await asyncio.sleep(0)

@@ -190,6 +190,13 @@ def test_an_old_row_reads(kind: str, row: str, event: LogEvent) -> None:
     assert decode(kind, json.loads(row)) == event
 
 
+def test_the_phase_number_is_stored_under_the_key_step() -> None:
+    """``moment`` in the code, ``step`` in the log: a database written before reads the same."""
+    assert encode(NightStart(3, {"night": WHEN})) == (
+        "night_start", {"step": 3, "deadlines": {"night": AT}})
+    assert encode(VoteStart(4, (1, 2))) == ("vote_start", {"step": 4, "order": [1, 2]})
+
+
 def test_every_kind_has_an_old_row() -> None:
     assert {kind for kind, _, _ in OLD_ROWS} == set(KINDS)
 

@@ -289,11 +289,12 @@ async def test_a_batchs_statements_one_savepoint_each_and_one_commit(db: Databas
     lone = seen[:]
     seen.clear()
     assert _outcomes(await _held(db, [(_one(x), False) for x in (1, 2, 3)])) == [1, 2, 3]
-    batch = seen[seen.index("RELEASE step") + 1:]  # after the holding transaction's
+    batch = seen[seen.index("RELEASE one_write") + 1:]  # after the holding transaction's
     insert = "INSERT INTO t (x) VALUES ({})".format
-    assert lone == ["BEGIN IMMEDIATE", "SAVEPOINT step", insert(0), "COMMIT"]
-    assert batch == ["SAVEPOINT step", insert(1), "RELEASE step", "SAVEPOINT step",
-                     insert(2), "RELEASE step", "SAVEPOINT step", insert(3), "COMMIT"]
+    assert lone == ["BEGIN IMMEDIATE", "SAVEPOINT one_write", insert(0), "COMMIT"]
+    assert batch == ["SAVEPOINT one_write", insert(1), "RELEASE one_write",
+                     "SAVEPOINT one_write", insert(2), "RELEASE one_write",
+                     "SAVEPOINT one_write", insert(3), "COMMIT"]
 
 
 async def test_a_failed_body_between_others_is_undone_in_the_batch(db: Database) -> None:
@@ -305,7 +306,7 @@ async def test_a_failed_body_between_others_is_undone_in_the_batch(db: Database)
 
     outcomes = _outcomes(await _held(db, [(_one(1), False), (fails, False), (_one(3), False)]))
     assert outcomes[0] == 1 and isinstance(outcomes[1], ValueError) and outcomes[2] == 3
-    batch = seen[seen.index("RELEASE step") + 1:]
-    undo = ["ROLLBACK TO step", "RELEASE step", "SAVEPOINT step"]
-    assert batch[2:7] == ["RELEASE step", "SAVEPOINT step", *undo]
+    batch = seen[seen.index("RELEASE one_write") + 1:]
+    undo = ["ROLLBACK TO one_write", "RELEASE one_write", "SAVEPOINT one_write"]
+    assert batch[2:7] == ["RELEASE one_write", "SAVEPOINT one_write", *undo]
     assert batch[-1] == "COMMIT" and batch.count("COMMIT") == 1

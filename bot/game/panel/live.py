@@ -33,9 +33,9 @@ log = logging.getLogger("bot.game.panel.live")
 # seconds: the panel is edited at most this often (a private chat takes about one message a
 # second; the host's prompts for offline seats and the nights' summaries share it)
 PANEL_EDIT_GAP = 1.5
-# seconds: the deadline's countdown steps between the table's own changes (every edit shows
-# the exact time left; with nothing else changing, the panel is edited once a step)
-COUNTDOWN_STEP = 10
+# seconds: the deadline's countdown ticks between the table's own changes (every edit shows
+# the exact time left; with nothing else changing, the panel is edited once a tick)
+COUNTDOWN_TICK = 10
 TICK = "panel_tick"  # the countdown's job key (GameCore.key)
 
 
@@ -55,7 +55,7 @@ class HostPanel(Room):
         self.drawing = PanelDrawing(core.tr, web_url)
         self.modes: dict[int, str] = {}  # game -> the page shown (memory: "main" after a restart)
         self.refs: dict[int, str] = {}  # game -> the panel message's outbox key in this process
-        # game -> (view, page, locale, the countdown's step)
+        # game -> (view, page, locale, the countdown's tick)
         self.shown: dict[int, tuple[HostView, str, str, int | None]] = {}
         self.sent: dict[int, int] = {}  # game -> panels sent in this process (/panel: +1)
         # game -> the text and buttons last drawn (the same again: no edit)
@@ -95,13 +95,13 @@ class HostPanel(Room):
         now = self.core.clock()
         left = seconds_left(view.deadline, now)
         window_left = seconds_left(view.window_deadline, now)
-        step = None if left is None else math.ceil(left / COUNTDOWN_STEP)
-        self._arm_tick(table, None if left is None or step is None or step <= 1 or
+        tick = None if left is None else math.ceil(left / COUNTDOWN_TICK)
+        self._arm_tick(table, None if left is None or tick is None or tick <= 1 or
                        view.deadline is None
-                       else view.deadline - timedelta(seconds=(step - 1) * COUNTDOWN_STEP))
-        if self.shown.get(game_id) == (view, mode, locale, step):
+                       else view.deadline - timedelta(seconds=(tick - 1) * COUNTDOWN_TICK))
+        if self.shown.get(game_id) == (view, mode, locale, tick):
             return
-        self.shown[game_id] = (view, mode, locale, step)
+        self.shown[game_id] = (view, mode, locale, tick)
         text = self.drawing.text(view, mode, locale, left=left, window_left=window_left)
         markup = self.drawing.markup(view, mode, locale)
         ref = self.refs.get(game_id)
@@ -122,7 +122,7 @@ class HostPanel(Room):
                                      by_host else PANEL_EDIT_GAP)
 
     def _arm_tick(self, table: Table, at: datetime | None) -> None:
-        """The countdown's next step: a step of the game with nothing in it at ``at`` (its end
+        """The countdown's next tick: a step of the game with nothing in it at ``at`` (its end
         draws the panel again); None: no countdown to keep."""
         if self.ticks.get(table.game_id) == at:
             return
@@ -140,14 +140,14 @@ class HostPanel(Room):
             async with self.core.lock(game_id):
                 pass  # the step's end draws the panel with the time left now
 
-    async def press(self, game_id: int, user_id: int, step: int, action: str, arg: str
+    async def press(self, game_id: int, user_id: int, moment: int, action: str, arg: str
                     ) -> Reply | None:
         """A panel button: a page of the panel (``menu``), or an action (``host_act``);
         answered once its step is durable, as every press."""
         table = self.tables.table(game_id)
         self.core.require_host(table, user_id)
         if action == "menu":
-            # a page of an action legal now opens, whatever step drew its button
+            # a page of an action legal now opens, whatever moment drew its button
             page, _, seat = arg.partition(".")
             legal = legal_actions(self.core, self.tables, table)
             if page not in PAGES or (page != "main" and page not in legal):
@@ -161,7 +161,7 @@ class HostPanel(Room):
         self.modes[game_id] = "main"
         value: str | None = arg.replace(".", ":") if arg else None
         try:
-            return await self.desk.act(game_id, user_id, action, value, step=step)
+            return await self.desk.act(game_id, user_id, action, value, moment=moment)
         except UserError:
             if game_id in self.tables.by_id:
                 async with self.core.lock(game_id):

@@ -156,7 +156,7 @@ class PanelDrawing:
         seats = (tuple((s.seat, s.name) for s in view.seats if s.seat in view.tied)
                  if page in ("main", "end", "preset") else
                  tuple((s.seat, s.name, s.alive, s.jailed) for s in view.seats))
-        key = (mode, locale, view.step, view.stage, view.actions, view.tied, view.fate_by_host,
+        key = (mode, locale, view.moment, view.stage, view.actions, view.tied, view.fate_by_host,
                seats, tuple((k, len(v)) for k, v in view.presets.items()), view.next_foul,
                view.fouls if page == "unfoul" else (),
                view.tonight.more if view.tonight is not None else 0)
@@ -173,11 +173,11 @@ class PanelDrawing:
     def _markup(self, view: HostView, mode: str, locale: str) -> InlineKeyboardMarkup:
         def b(key: str, action: str, arg: object = "", **kw: int | str) -> InlineKeyboardButton:
             return InlineKeyboardButton(text=self._t(locale, key, **kw), callback_data=PanelCb(
-                game=view.game_id, step=view.step, action=action, arg=str(arg)).pack())
+                game=view.game_id, moment=view.moment, action=action, arg=str(arg)).pack())
 
         def seat_button(seat: int, name: str, action: str, arg: str) -> InlineKeyboardButton:
             return InlineKeyboardButton(text=f"№{seat} {name}", callback_data=PanelCb(
-                game=view.game_id, step=view.step, action=action, arg=arg).pack())
+                game=view.game_id, moment=view.moment, action=action, arg=arg).pack())
 
         back = b("panel.btn.back", "menu", "main")
         page, _, arg = mode.partition(".")
@@ -227,7 +227,7 @@ class PanelDrawing:
                 text=self.tr.t(locale, "panel.unfoul.line", number=f.number, seat=f.seat,
                                name=Safe(names.get(f.seat, "?")),  # a button: plain text
                                reason=Safe(self._t(locale, f"foul.reason.{f.reason}"))),
-                callback_data=PanelCb(game=view.game_id, step=view.step, action="menu",
+                callback_data=PanelCb(game=view.game_id, moment=view.moment, action="menu",
                                       arg=f"unfoul.{f.number}").pack())]
                 for f in view.fouls), [back]]
         else:
@@ -250,7 +250,7 @@ class PanelDrawing:
             timer.append(b("panel.btn.extend", "extend", EXTEND_SECONDS,
                            seconds=EXTEND_SECONDS))
         draw = [InlineKeyboardButton(text=f"🎲 №{s} {names.get(s, '?')}", callback_data=PanelCb(
-            game=view.game_id, step=view.step, action="fate", arg=str(s)).pack())
+            game=view.game_id, moment=view.moment, action="fate", arg=str(s)).pack())
                 for s in view.tied] if "fate" in can else []
         lobby = [b(f"panel.btn.{a}", "menu", a) for a in ("seat", "unseat", "preset")
                  if a in can]

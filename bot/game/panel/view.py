@@ -78,7 +78,7 @@ class HostView:
     game_id: int
     chat_id: int
     stage: str  # record.table.Stage's value
-    step: int  # buttons carry it: a press from an older step is stale
+    moment: int  # buttons carry it: a press from an older moment is stale
     night: int  # the night being played, or the last one (0: none yet)
     day: int  # the day being played, or the last one (0: none yet)
     paused: bool
@@ -240,7 +240,7 @@ def build_view(core: GameCore, tables: Tables, table: Table,
     def end(left: float | None) -> datetime | None:
         return None if left is None or table.paused else now + timedelta(seconds=left)
     return HostView(
-        game_id=table.game_id, chat_id=table.chat_id, stage=str(table.stage), step=table.step,
+        game_id=table.game_id, chat_id=table.chat_id, stage=str(table.stage), moment=table.moment,
         night=night, day=day, paused=table.paused, deadline=end(clock.left),
         remaining=clock.left if table.paused else None,
         seats=tuple(seats), choices=choices, voter=table.current_voter(),
@@ -289,8 +289,8 @@ class HostDesk(Room):
         return build_view(self.core, self.tables, table, await self.presets(table))
 
     async def act(self, game_id: int, user_id: int, action: str,
-                  arg: int | str | None = None, *, step: int | None = None) -> Reply:
-        """Do ``action`` for the host. ``step``, the one the button was drawn at, does not
+                  arg: int | str | None = None, *, moment: int | None = None) -> Reply:
+        """Do ``action`` for the host. ``moment``, the one the button was drawn at, does not
         matter: an action legal now is done, one that is not is stale (the host's second
         press of "night" is refused; "pause" pressed on the panel still drawn before the
         night began pauses the night). Each action calls the room method of its typed
@@ -316,7 +316,7 @@ class HostDesk(Room):
                 EXTEND_SECONDS if a is None else _number(a))),
             "tech": lambda t, u, a: host.technical_death(t.chat_id, u, _number(a)),
             "end": lambda t, u, a: host.end_game(t.chat_id, u),
-            "fate": lambda t, u, a: day.fate(t.game_id, u, t.step, _number(a)),
+            "fate": lambda t, u, a: day.fate(t.game_id, u, t.moment, _number(a)),
             "fate_mode": lambda t, u, a: deal.set_fate_mode(t.chat_id, u, a == "host"),
             "deal": lambda t, u, a: deal.deal(t.chat_id, u),
             "invite": lambda t, u, a: self.guests.invite(t.game_id, u),

@@ -70,7 +70,7 @@ class DayRoom(Room):
             self.core.step_by_host(table, user_id)
             self.core.can_start_phase(table, Phase.DAY)
             order = engine.voters(table.game)
-            await self.core.record(table, VoteStart(table.step + 1, tuple(order)))
+            await self.core.record(table, VoteStart(table.moment + 1, tuple(order)))
             if not engine.votable(table.game):
                 # every player holds an open immunity: nobody may be voted for, so no board, no
                 # prompts and no turns; the day resolves, and the table hears why
@@ -106,7 +106,7 @@ class DayRoom(Room):
 
     # ------------------------------------------------------------------ the vote board
     def board_ref(self, table: Table) -> str:
-        return self.core.ref(table, f"s{table.step}", "board")
+        return self.core.ref(table, f"s{table.moment}", "board")
 
     def board_kwargs(self, table: Table) -> dict[str, Any]:
         """The one live post of a vote: order, whose turn, the votes so far, the turn's time."""
@@ -150,7 +150,7 @@ class DayRoom(Room):
     async def vote_prompt(self, table: Table, voter: int, *, again: bool = False) -> None:
         candidates = engine.vote_candidates(table.game, voter)
         offline = table.is_offline(voter)
-        base = self.core.ref(table, f"s{table.step}", "vote", voter)
+        base = self.core.ref(table, f"s{table.moment}", "vote", voter)
         if again and await self.prompts.kept_prompt(table, voter, table.chat_of(voter), base):
             return  # the voter has it (or will): not sent twice
         ref = self.prompts.prompt_ref(table, table.chat_of(voter), base, again)
@@ -158,16 +158,16 @@ class DayRoom(Room):
             table, voter, "game.vote.prompt", seconds=secs(self.timers(table).vote_turn), ref=ref,
             markup=lambda loc: rows([
                 button(self.notifier.seat(table, c),
-                       vote_data(table.game_id, table.step, voter, c, offline=offline))
+                       vote_data(table.game_id, table.moment, voter, c, offline=offline))
                 for c in candidates], 2))
         table.memory.prompts[voter] = ref
 
-    async def vote(self, game_id: int, tg_id: int, step: int, target: int, *,
+    async def vote(self, game_id: int, tg_id: int, moment: int, target: int, *,
                    for_seat: int | None = None) -> Reply:
         table = self.tables.table(game_id)
         async with self.core.lock(game_id):
             seat = self.core.acting_seat(table, tg_id, for_seat)
-            self.core.expect(table, Stage.VOTE, step)
+            self.core.expect(table, Stage.VOTE, moment)
             try:
                 engine.check_vote(table.game, seat, target)
             except RuleViolation as e:
@@ -214,8 +214,8 @@ class DayRoom(Room):
                 "told": table.fate_by_host}))  # game.fate.host_draws said the tie
         told = {e.kind for e in events}
         await self.notifier.events(table, [e for e in events
-                                           if (table.step, e.kind) not in table.memory.told])
-        table.memory.told |= {(table.step, k) for k in told}
+                                           if (table.moment, e.kind) not in table.memory.told])
+        table.memory.told |= {(table.moment, k) for k in told}
 
     async def _tell_vote(self, table: Table) -> None:
         """The tally's post: the vote's later news (the draw, the verdict) is edited into it."""
@@ -256,7 +256,7 @@ class DayRoom(Room):
 
     async def fate_prompt(self, table: Table, tied: Sequence[int], *, again: bool = False
                           ) -> None:
-        base = self.core.ref(table, f"s{table.step}", "fate")
+        base = self.core.ref(table, f"s{table.moment}", "fate")
         if again and await self.prompts.kept_prompt(table, 0, table.host_id, base):
             return  # the host has it (or will): not sent twice
         ref = self.prompts.prompt_ref(table, table.host_id, base, again)
@@ -265,13 +265,13 @@ class DayRoom(Room):
             table.host_id, "game.fate.ask", tied=self.notifier.seat_list(table, tied), ref=ref,
             markup=lambda loc: rows([
                 button(self.notifier.seat(table, s),
-                       FateCb(game=table.game_id, step=table.step, target=s).pack())
+                       FateCb(game=table.game_id, moment=table.moment, target=s).pack())
                 for s in tied], 3))
 
     async def cancel_prompt(self, table: Table, lawyer: int, condemned: int | None, *,
                             again: bool = False) -> None:
         offline = table.is_offline(lawyer)
-        base = self.core.ref(table, f"s{table.step}", "cancel", lawyer)
+        base = self.core.ref(table, f"s{table.moment}", "cancel", lawyer)
         if again and await self.prompts.kept_prompt(table, lawyer, table.chat_of(lawyer), base):
             return  # the Lawyer has it (or will): not sent twice
         ref = self.prompts.prompt_ref(table, table.chat_of(lawyer), base, again)
@@ -282,18 +282,18 @@ class DayRoom(Room):
             seconds=secs(self.timers(table).cancel),
             markup=lambda loc: rows([button(
                 self.tr.t(loc, "game.cancel.button"),
-                cancel_data(table.game_id, table.step, lawyer, offline=offline))]))
+                cancel_data(table.game_id, table.moment, lawyer, offline=offline))]))
 
     def _lawyer_window(self, table: Table) -> bool:
         """The window opens whenever the deal has a Lawyer card (public knowledge), so that
         whether one is still alive cannot be told from the chat."""
         return any(card in LAWYER_ROLES for card in table.cards)
 
-    async def fate(self, game_id: int, user_id: int, step: int, target: int) -> Reply:
+    async def fate(self, game_id: int, user_id: int, moment: int, target: int) -> Reply:
         table = self.tables.table(game_id)
         async with self.core.lock(game_id):
             self.core.step_by_host(table, user_id)
-            self.core.expect(table, Stage.FATE, step)
+            self.core.expect(table, Stage.FATE, moment)
             if target not in self.tally(table).tied:
                 raise UserError("game.rule.fate_not_tied")
             await self.core.record(table, Fate(target, "host"))
@@ -304,13 +304,13 @@ class DayRoom(Room):
             await self.after_votes(table)
             return reply("game.fate.accepted", who=self.notifier.seat(table, target))
 
-    async def cancel(self, game_id: int, tg_id: int, step: int, *,
+    async def cancel(self, game_id: int, tg_id: int, moment: int, *,
                      for_seat: int | None = None) -> Reply:
         """A Lawyer cancels the verdict (``for_seat``: the host, for an offline Lawyer)."""
         table = self.tables.table(game_id)
         async with self.core.lock(game_id):
             seat = self.core.acting_seat(table, tg_id, for_seat)
-            self.core.expect(table, Stage.CANCEL, step)
+            self.core.expect(table, Stage.CANCEL, moment)
             try:
                 engine.check_cancel(table.game, seat, table.condemned())
             except RuleViolation as e:

@@ -195,7 +195,7 @@ class DealRoom(Room):
         The log's ``deal`` comes first: a crash before ``deal_announced`` repeats this."""
         game = table.game
         # storage's copy of the deal, in the step's transaction after its log (one commit)
-        self.core.stage_change(table, GameChange(
+        self.core.change_row(table, GameChange(
             roles={p.seat: str(p.role) for p in game}, commitment=table.commitment or "",
             status=STATUS_RUNNING))
         await self.notifier.club(table, "game.deal.done", count=len(table.seats),

@@ -125,7 +125,7 @@ class HostRoom(Room):
                          for k, at in table.deadlines.items()}
             self.core.disarm(table)
             await self.core.record(table, Pause(remaining))
-            self.core.stage_change(table, GameChange(status=STATUS_PAUSED))
+            self.core.change_row(table, GameChange(status=STATUS_PAUSED))
             await self.notifier.club(table, "game.pause.done")
             return reply("game.pause.done")
 
@@ -137,7 +137,7 @@ class HostRoom(Room):
                 raise UserError("game.pause.not_paused")
             deadlines: DueAt = {k: self.core.at(v) for k, v in table.remaining.items()}
             await self.core.record(table, Resume(deadlines))
-            self.core.stage_change(table, GameChange(status=STATUS_RUNNING))
+            self.core.change_row(table, GameChange(status=STATUS_RUNNING))
             await self.notifier.club(table, "game.pause.resumed")
             self.core.arm(table)
             if table.stage is Stage.VOTE and table.current_voter() is None:
@@ -170,8 +170,8 @@ class HostRoom(Room):
             self.core.step_by_host(table, user_id)
             self.core.disarm(table)
             await self.core.record(table, Aborted())
-            self.core.stage_change(table, GameChange(status=STATUS_ABORTED,
-                                                     fines=self._returned(table)))
+            self.core.change_row(table, GameChange(status=STATUS_ABORTED,
+                                                   fines=self._returned(table)))
             await self.notifier.club(table, "game.aborted")
             if table.started:
                 await self.results.reveal(table)

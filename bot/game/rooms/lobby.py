@@ -169,7 +169,7 @@ class LobbyRoom(Room):
             self.deadlines.disarm(self.core.key(table, "lobby_ttl"))
             await self.close_asks(table, "closed")
             await self.core.record(table, Aborted(why))
-            self.core.stage_change(table, GameChange(status=STATUS_ABORTED))
+            self.core.change_row(table, GameChange(status=STATUS_ABORTED))
             hours = secs(self.ttl / 3600) if self.ttl else 0
             await self.notifier.edit_club(table, self.core.ref(table, "lobby"),
                                           f"game.lobby.closed_{why}", game=game_id,
@@ -300,10 +300,10 @@ class LobbyRoom(Room):
                                       **await self._lobby_kwargs(table, known))
 
     def _save_seats(self, table: Table, order: Sequence[SeatInfo]) -> None:
-        """The new seating in memory; written with the step (:meth:`GameCore.stage_seats`)."""
+        """The new seating in memory; written with the step (:meth:`GameCore.seats_changed`)."""
         before = table.seats
         table.seats = {i: SeatInfo(i, info.tg_id, info.name) for i, info in enumerate(order, 1)}
-        self.core.stage_seats(table, before)
+        self.core.seats_changed(table, before)
 
     def _take_seat(self, table: Table, info: SeatInfo,
                    other_game: Callable[[int], UserError],

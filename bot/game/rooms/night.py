@@ -35,7 +35,7 @@ class NightRoom(Room):
         async with self.core.lock(table.game_id):
             self.core.step_by_host(table, user_id)
             self.core.can_start_phase(table, Phase.NIGHT)
-            step = table.step + 1
+            moment = table.moment + 1
             night = table.game.night_number + 1
             deadlines: dict[str, datetime | None] = {
                 NIGHT_DL: self.core.at(self.timers(table).night)}
@@ -46,7 +46,7 @@ class NightRoom(Room):
                 deadlines[MAFIA_DL] = self.core.at(min(self.timers(table).mafia_agree,
                                                        self.timers(table).night))
             await self.results.end_last_word(table)  # the word's end, then the night
-            await self.core.record(table, NightStart(step, deadlines))
+            await self.core.record(table, NightStart(moment, deadlines))
             if not picking and not table.mafia_locked:
                 await self.core.record(table, MafiaLocked())
             await self.notifier.club(table, "game.night.start", night=night,
@@ -54,7 +54,7 @@ class NightRoom(Room):
                                      until=table.deadlines[NIGHT_DL])
             # the night falls in the latest post (the deal's, the evening's), not a new one
             table.memory.last_post = await self.notifier.tell(
-                table.chat_id, table.memory.last_post, self.core.ref(table, f"s{step}", "night"))
+                table.chat_id, table.memory.last_post, self.core.ref(table, f"s{moment}", "night"))
             if night == 1:
                 await self.notifier.events(table, [engine.mafia_roster(table.game)])
             table.memory.prompts = {}
@@ -69,7 +69,7 @@ class NightRoom(Room):
         targets = engine.legal_targets(table.game, seat)
         return lambda locale: rows([
             button(self.notifier.seat(table, t),
-                   night_data(table.game_id, table.step, seat, t,
+                   night_data(table.game_id, table.moment, seat, t,
                               offline=table.is_offline(seat)))
             for t in targets], 2)
 
@@ -129,7 +129,7 @@ class NightRoom(Room):
         table.memory.prompts[seat] = ref
 
     def prompt_ref(self, table: Table, seat: int) -> str:
-        return self.core.ref(table, f"s{table.step}", "prompt", seat)
+        return self.core.ref(table, f"s{table.moment}", "prompt", seat)
 
     async def _refresh_mafia(self, table: Table) -> None:
         locked = table.mafia_locked
@@ -144,13 +144,13 @@ class NightRoom(Room):
             if locked:
                 table.memory.prompts.pop(seat, None)
 
-    async def choose(self, game_id: int, tg_id: int, step: int, target: int, *,
+    async def choose(self, game_id: int, tg_id: int, moment: int, target: int, *,
                      for_seat: int | None = None) -> Reply:
         """A night choice from a private button (``for_seat``: the host's, for an offline seat)."""
         table = self.tables.table(game_id)
         async with self.core.lock(game_id):
             seat = self.core.acting_seat(table, tg_id, for_seat)
-            self.core.expect(table, Stage.NIGHT, step)
+            self.core.expect(table, Stage.NIGHT, moment)
             try:
                 engine.check_night_choice(table.game, seat, target)
             except RuleViolation as e:

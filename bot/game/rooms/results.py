@@ -45,7 +45,7 @@ class ResultsRoom(Room):
 
     async def announce(self, table: Table, result: Result) -> None:
         """The outcome of a resolution: engine events, last words, then what comes next."""
-        told = {kind for step, kind in table.memory.told if step == table.step}
+        told = {kind for moment, kind in table.memory.told if moment == table.moment}
         morning = isinstance(result, engine.NightResult) and not table.game.over
         picture = None
         if morning:
@@ -100,7 +100,7 @@ class ResultsRoom(Room):
         return "game.day.start_typed" if await self.prompts.host_types(table) else "game.day.start"
 
     def tally_ref(self, table: Table) -> str:
-        return self.core.ref(table, f"s{table.step}", "tally")
+        return self.core.ref(table, f"s{table.moment}", "tally")
 
     def vote_post(self, table: Table) -> Post | None:
         """The tally's post of the vote under way, if it was posted (not an earlier vote's)."""
