@@ -4,14 +4,18 @@
 * group members: ``/help`` only (they join with the lobby's button);
 * group administrators: help, the leaderboard, ``/settings`` and the host's game commands;
 * each owner's and network admin's private chat (``BotCommandScopeChat``): the player's
-  commands plus the admin's.
+  commands plus the admin's; set at the start for every one of them, and for one account when
+  it is named a network admin (``staff_menu``; removed at its revoke, so its chat falls back
+  to the players' menu).
 """
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Iterable, Mapping
 
 from aiogram import Bot
+from aiogram.exceptions import TelegramAPIError
 from aiogram.types import (
     BotCommand,
     BotCommandScopeAllChatAdministrators,
@@ -41,6 +45,8 @@ ADMIN_COMMANDS = ("redeem", "adjust", "block", "unblock", "export", "import", "l
 PRIVATE_KEYS = {"status": "commands.bot_status"}
 
 
+log = logging.getLogger(__name__)
+
 Scope = (BotCommandScopeAllPrivateChats | BotCommandScopeAllGroupChats
          | BotCommandScopeAllChatAdministrators | BotCommandScopeChat)
 
@@ -65,13 +71,38 @@ async def register_commands(bot: Bot, translator: Translator, default_locale: st
     scopes += [(BotCommandScopeChat(chat_id=admin_id), (*PRIVATE_COMMANDS, *ADMIN_COMMANDS))
                for admin_id in sorted(set(network_staff))]
     for scope, names in scopes:
-        keys = PRIVATE_KEYS if isinstance(scope, BotCommandScopeChat) else None
-        for locale in SUPPORTED:
-            await bot.set_my_commands(menu(translator, locale, names, keys), scope=scope,
-                                      language_code=locale)
-        await bot.set_my_commands(menu(translator, default_locale, names, keys), scope=scope)
+        await _set(bot, translator, default_locale, scope, names)
     await bot.set_my_commands(menu(translator, default_locale, ("start", "help")),
                               scope=BotCommandScopeDefault())
+
+
+async def _set(bot: Bot, translator: Translator, default_locale: str, scope: Scope,
+               names: tuple[str, ...]) -> None:
+    """One scope's menu in every language, and its fallback in the default one."""
+    keys = PRIVATE_KEYS if isinstance(scope, BotCommandScopeChat) else None
+    for locale in SUPPORTED:
+        await bot.set_my_commands(menu(translator, locale, names, keys), scope=scope,
+                                  language_code=locale)
+    await bot.set_my_commands(menu(translator, default_locale, names, keys), scope=scope)
+
+
+async def staff_menu(bot: Bot, translator: Translator, default_locale: str, tg_id: int, *,
+                     admin: bool) -> None:
+    """One account's private menu at once, after it was named a network admin (``admin``:
+    the player's commands plus the admin's) or removed (its own menu deleted in every
+    language: the players' again). A convenience, as at the start: a refusal by Telegram (a
+    chat the bot may not write to) is logged, and the change stands."""
+    scope = BotCommandScopeChat(chat_id=tg_id)
+    try:
+        if admin:
+            await _set(bot, translator, default_locale, scope,
+                       (*PRIVATE_COMMANDS, *ADMIN_COMMANDS))
+            return
+        for locale in SUPPORTED:
+            await bot.delete_my_commands(scope=scope, language_code=locale)
+        await bot.delete_my_commands(scope=scope)
+    except TelegramAPIError as e:
+        log.warning("could not set an admin's menu", extra={"error": str(e)})
 
 
 async def register_menu_button(bot: Bot, translator: Translator, default_locale: str,

@@ -19,6 +19,7 @@ from aiogram.types import CallbackQuery, InlineKeyboardButton, InlineKeyboardMar
 
 from bot.errors import UserError
 from bot.handlers.buttons import NetworkCb, SettingsCb, StaffCb
+from bot.handlers.menus import staff_menu
 from bot.services import Services
 from bot.services.accounts import display
 from bot.services.club_settings import STEP, TIMERS, ClubSettings, SettingsView
@@ -359,8 +360,10 @@ def render_club_staff(tr: Translator, locale: str,
     return "\n".join(lines), InlineKeyboardMarkup(inline_keyboard=rows)
 
 
-async def tell_role(services: Services, change: RoleChange, by: int, locale: str) -> str:
-    """The person hears of the change in private (their language); what the actor is told."""
+async def tell_role(bot: Bot, services: Services, change: RoleChange, by: int,
+                    locale: str) -> str:
+    """The person hears of the change in private (their language), and a network admin's
+    menu changes at once (``staff_menu``); what the actor is told."""
     tr, how = services.translator, "granted" if change.granted else "revoked"
     club = change.club.label if change.club is not None else ""
 
@@ -370,6 +373,9 @@ async def tell_role(services: Services, change: RoleChange, by: int, locale: str
     player = change.player
     if not change.changed:
         return tr.t(locale, f"staff.same.{how}", name=display(player), role=role(locale))
+    if change.role == NETWORK_ADMIN:
+        await staff_menu(bot, tr, services.settings.default_locale, player.tg_id,
+                         admin=change.granted)
     actor = await services.db.players.get(by)
     their = services.accounts.locale_of(player, None)
     await services.replies.send_text(player.tg_id, tr.t(
@@ -385,8 +391,8 @@ def _club_arg(word: str) -> int:
     return found
 
 
-async def staff_command(message: Message, command: CommandObject, services: Services,
-                        staff: StaffDesk, locale: str) -> None:
+async def staff_command(message: Message, command: CommandObject, bot: Bot,
+                        services: Services, staff: StaffDesk, locale: str) -> None:
     """``/staff`` (the dialog, in private) or typed: ``admin add|remove NICK``, ``clubadmin
     CHAT_ID add|remove NICK``, ``host [CHAT_ID] add|remove NICK``, ``chatadmins [CHAT_ID]
     on|off`` (without CHAT_ID: the club chat it is sent in)."""
@@ -420,11 +426,11 @@ async def staff_command(message: Message, command: CommandObject, services: Serv
     nick = " ".join(rest[1:])
     change = await staff.change_by_nick(by, role, nick, grant=rest[0].casefold() == "add",
                                         club_id=club_id)
-    await services.replies.answer(message, await tell_role(services, change, by, locale))
+    await services.replies.answer(message, await tell_role(bot, services, change, by, locale))
 
 
-async def staff_button(query: CallbackQuery, callback_data: StaffCb, services: Services,
-                       staff: StaffDesk, locale: str) -> None:
+async def staff_button(query: CallbackQuery, callback_data: StaffCb, bot: Bot,
+                       services: Services, staff: StaffDesk, locale: str) -> None:
     message = query.message
     if message is None:
         return
@@ -433,7 +439,7 @@ async def staff_button(query: CallbackQuery, callback_data: StaffCb, services: S
     if data.action == "rm":
         change = await staff.change_by_id(by, data.role, data.tg, grant=False,
                                           club_id=data.club or None)
-        popup = html.unescape(await tell_role(services, change, by, locale))
+        popup = html.unescape(await tell_role(bot, services, change, by, locale))
     elif data.action == "chatadmins":
         await staff.chat_admins_host(by, data.club, None)
         popup = tr.t(locale, "network.saved")

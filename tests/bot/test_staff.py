@@ -135,3 +135,41 @@ async def test_staff_by_role_over_http(app: App, fake: FakeTelegram, ask: Ask,
         (CLUB_ADMIN, "revoke_host", f"club={CLUB} player={HOSTY}"),
         (CLUB_ADMIN, "chat_admins_host", f"club={CLUB} off"),
         (ADMIN_ID, "revoke_network_admin", f"player={NET_ADMIN}")]
+
+
+async def test_a_network_admins_menu_changes_at_the_grant_and_the_revoke(
+        app: App, fake: FakeTelegram, ask: Ask) -> None:
+    """Named a network admin while the bot runs, the account's private menu is the admin's at
+    once (no restart), in every language; removed, its own menu goes (the players' again).
+    A refused grant and a club admin's grant leave the menus as they were."""
+    await fake.wait_call("setMyCommands")
+    for uid, nick in ((ADMIN_ID, "Boss"), (STRANGER, "Stranger"), (NET_ADMIN, "Netty"),
+                      (CLUB_ADMIN, "Clubby")):
+        fake.user(uid, nick, language_code="en")
+        await ask(uid, "/start")
+        await ask(uid, f"/nick {nick}")
+    fake.group(CLUB, "Club")
+    await app.services.db.clubs.ensure(CLUB, title="Club", locale="en")
+    scopes = {scope for scope, _ in fake.commands}
+    assert f"chat:{NET_ADMIN}" not in scopes and f"chat:{CLUB_ADMIN}" not in scopes
+    menus = dict(fake.commands)
+    assert (await ask(STRANGER, "/staff admin add Netty")).said.startswith("Only the network's")
+    assert fake.commands == menus  # refused: nothing set
+
+    assert (await ask(ADMIN_ID, "/staff admin add Netty")).said.startswith("✅ Netty is now")
+    for lang in ("ru", "en", ""):
+        mine = [c["command"] for c in fake.commands[(f"chat:{NET_ADMIN}", lang)]]
+        assert mine == [c["command"] for c in fake.commands[(f"chat:{ADMIN_ID}", lang)]], lang
+        assert {"network", "staff", "clubs", "profile"} <= set(mine), lang
+    assert {c["command"]: c["description"] for c in fake.commands[(f"chat:{NET_ADMIN}", "ru")]} \
+        == {c["command"]: c["description"] for c in fake.commands[(f"chat:{ADMIN_ID}", "ru")]}
+    assert (await ask(NET_ADMIN, f"/staff clubadmin {CLUB} add Clubby")).said.startswith("✅")
+    assert not any(scope == f"chat:{CLUB_ADMIN}" for scope, _ in fake.commands)
+
+    # removed by the dialog's ✖: the account's own menu goes in every language
+    dialog = await ask(ADMIN_ID, "/staff")
+    query = await fake.press(ADMIN_ID, dialog, button="✖ Netty")
+    assert (await fake.callback_answer(query))["text"].startswith("Netty is no longer")
+    assert not any(scope == f"chat:{NET_ADMIN}" for scope, _ in fake.commands)
+    assert ("all_private_chats", "en") in fake.commands
+    assert any(scope == f"chat:{ADMIN_ID}" for scope, _ in fake.commands)  # the owner's stays
