@@ -115,3 +115,9 @@ def check_custom(custom: Custom, customs: Iterable[Custom], *, earliest: date) -
         if other.start <= custom.end and custom.start <= other.end:
             return "overlap"
     return None
+
+
+def check_delete(custom: Custom, *, earliest: date) -> str | None:
+    """Why ``custom`` may not be deleted (None: it may): ``started`` when it starts before
+    ``earliest`` (a game may have ended in it already, and a game keeps its season)."""
+    return "started" if custom.start < earliest else None

@@ -8,7 +8,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import date, datetime
 
-from standing.seasons import Custom, check_custom
+from standing.seasons import Custom, check_custom, check_delete
 from storage.errors import InvalidValue
 from storage.models import Club, FineCaps
 from storage.repos import _ops
@@ -102,6 +102,28 @@ class Network:
             await _ops.admin_log(conn, admin_id, "network_season",
                                  f"{custom.start} .. {custom.end} {custom.name}".strip(), now)
         return None
+
+    async def delete_season(self, start: date, *, admin_id: int, now: datetime,
+                            earliest: date) -> tuple[Custom | None, str | None]:
+        """The custom season that starts on ``start`` deleted, written with the admin log's
+        line: (the season, None); or why not, nothing written: (None, ``unknown``) when no
+        custom season starts that day, (the season, ``started``) when it starts before
+        ``earliest`` (``check_delete``) or a game already ended in it. Its days go back to
+        their quarters; no point moves."""
+        async with self._db.transaction() as conn:
+            await lock_key(conn, Lock.SEASON)  # one at a time, as the seasons set
+            found = next((c for c in await customs(conn) if c.start == start), None)
+            if found is None:
+                return None, "unknown"
+            played = await conn.execute_fetchall(
+                "SELECT 1 FROM game_outcomes WHERE season = ? LIMIT 1", (start.isoformat(),))
+            why = check_delete(found, earliest=earliest) or ("started" if list(played) else None)
+            if why is not None:
+                return found, why
+            await conn.execute("DELETE FROM seasons WHERE start_day = ?", (start.isoformat(),))
+            await _ops.admin_log(conn, admin_id, "network_season_delete",
+                                 f"{found.start} .. {found.end} {found.name}".strip(), now)
+        return found, None
 
     async def post_season_end(self, season: str, club_chat_id: int, messages: Sequence[Queued],
                               *, now: datetime, wall: float) -> list[int] | None:

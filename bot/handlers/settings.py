@@ -1,7 +1,7 @@
 """Settings: the club's (``/settings`` with inline buttons in the club chat; logic:
 bot.services.club_settings) and the network's (``/network`` in a private chat: the caps on
 fines, as a dialog with buttons or typed ``/network fine_cap N`` / ``game_fine_cap N``; the
-seasons of the network's own dates, ``/network season [START END [NAME]]``; logic
+seasons of the network's own dates, ``/network season [START END [NAME] | delete START]``; logic
 and permission: bot.services.network; a club whose fine a lowered cap lowered hears of it in its
 chat).
 
@@ -255,9 +255,19 @@ async def network_command(message: Message, command: CommandObject, services: Se
 async def season_command(message: Message, args: list[str], services: Services,
                          network: NetworkSettings, locale: str) -> None:
     """``/network season``: the network's own seasons; ``/network season START END [NAME]``:
-    one more (a refusal names why not)."""
+    one more; ``/network season delete START``: one that has not started taken away (a
+    refusal names why not)."""
     assert message.from_user is not None
     admin_id, tr = message.from_user.id, services.translator
+    if args and args[0].casefold() == "delete":
+        day = read_day(args[1]) if len(args) == 2 else None
+        if day is None:
+            raise UserError("network.season.usage")
+        gone = await network.delete_season(admin_id, day)
+        await services.replies.answer(message, tr.t(
+            locale, "network.season.deleted", dates=season_dates(Season(*gone)),
+            name=gone.name))
+        return
     if not args:
         customs = await network.seasons(admin_id)
         lines = [tr.t(locale, "network.season.head")]

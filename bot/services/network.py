@@ -10,11 +10,12 @@ from datetime import date, datetime, timedelta
 from bot.clock import Clock, utc_now
 from bot.errors import UserError
 from bot.services.permissions import Permissions, Power
-from standing.seasons import LONGEST_DAYS, NAME_MOST, Custom
+from standing.seasons import LONGEST_DAYS, NAME_MOST, Custom, Season
 from storage.dates import local_day, zone_of
 from storage.db import Database
 from storage.models import FineCaps
 from storage.network import CAPS, CapChange
+from views.seasons import season_dates
 
 STEPS = {"fine_cap": 1, "game_fine_cap": 5}  # a button's step of each cap
 # a season of the network's dates starts this many days after today on the network's calendar
@@ -84,3 +85,20 @@ class NetworkSettings:
             raise UserError(f"network.season.refused.{why}", earliest=f"{earliest:%d.%m.%Y}",
                             most=NAME_MOST, days=LONGEST_DAYS)
         return custom
+
+    async def delete_season(self, admin_id: int, start: date) -> Custom:
+        """The season of the network's own dates that starts on ``start`` deleted (its days
+        are in their quarters again; it moves no point), in the admin log; refused, naming
+        why, when no such season starts that day, or it has started: it starts before
+        :meth:`earliest_start`, so a game anywhere may have ended in it, and a game keeps
+        its season."""
+        await self.permissions.require(admin_id, Power.NETWORK_SETTINGS)
+        earliest = self.earliest_start()
+        found, why = await self.db.network.delete_season(start, admin_id=admin_id,
+                                                         now=self.clock(), earliest=earliest)
+        if found is None:
+            raise UserError("network.season.delete.unknown", start=f"{start:%d.%m.%Y}")
+        if why is not None:
+            raise UserError("network.season.delete.started", dates=season_dates(Season(*found)),
+                            name=found.name, earliest=f"{earliest:%d.%m.%Y}")
+        return found

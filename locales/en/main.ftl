@@ -39,7 +39,7 @@ help-admin =
     /complaints — complaint counts
     /clubs — the clubs; /club approve|refuse|suspend CHAT_ID, /club set CHAT_ID CITY; NAME; TIME ZONE; FIRST ADMIN
     /staff — the network's staff: /staff clubadmin CHAT_ID add|remove NICK (owners also: /staff admin add|remove NICK)
-    /network — the caps on fines: <code>/network fine_cap N</code>, <code>/network game_fine_cap N</code>; the seasons: <code>/network season START END [NAME]</code>
+    /network — the caps on fines: <code>/network fine_cap N</code>, <code>/network game_fine_cap N</code>; the seasons: <code>/network season START END [NAME]</code>, <code>/network season delete START</code>
     /void GAME REASON — take a finished game back (its points and fines)
 help-club_admin =
     <b>Club admin</b> ({ $clubs })

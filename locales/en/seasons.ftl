@@ -38,7 +38,7 @@ season-picture-none = Nobody
 network-season-head = <b>Seasons</b>: calendar quarters, except the network's own seasons:
 network-season-line = { $dates } { $name }
 network-season-none = No season of the network's own dates.
-network-season-usage = <code>/network season START END [NAME]</code> sets a season of your own dates (days as 2026-06-01 or 01.06.2026), e.g. <code>/network season 2026-06-01 2026-08-31 Summer cup</code>; it takes its days out of the quarters.
+network-season-usage = <code>/network season START END [NAME]</code> sets a season of your own dates (days as 2026-06-01 or 01.06.2026), e.g. <code>/network season 2026-06-01 2026-08-31 Summer cup</code>; it takes its days out of the quarters. <code>/network season delete START</code> deletes one that has not started yet.
 network-season-set = 🗓 Season set: { $dates } { $name }.
 network-season-refused-past = A season may start on { $earliest } at the earliest: the games played already keep their season.
 network-season-refused-order = A season ends on or after the day it starts.
@@ -48,6 +48,13 @@ network-season-refused-name = A season's name is { $most ->
        *[other] { $most } characters
     } at most.
 network-season-refused-overlap = That overlaps a season the network already set.
+network-season-deleted =
+    🗑 Season deleted: { $dates } { $name }
+    Its days are in the calendar quarters again.
+network-season-delete-unknown = No season of the network's own dates starts on { $start }: <code>/network season</code> lists them.
+network-season-delete-started =
+    This season stays: { $dates } { $name }
+    Only a season that starts on { $earliest } or later can be deleted: a game anywhere may have ended in an earlier one, and the games played keep their season.
 web-season-head = Season { $name }
 web-season-title = Seasons
 web-season-current = Season under way

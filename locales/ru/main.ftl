@@ -40,7 +40,7 @@ help-admin =
     /complaints — число жалоб
     /clubs — клубы; /club approve|refuse|suspend ID_ЧАТА, /club set ID_ЧАТА ГОРОД; НАЗВАНИЕ; ЧАСОВОЙ ПОЯС; ПЕРВЫЙ АДМИНИСТРАТОР
     /staff — команда сети: /staff clubadmin ID_ЧАТА add|remove НИК (владельцы ещё: /staff admin add|remove НИК)
-    /network — пределы штрафов: <code>/network fine_cap N</code>, <code>/network game_fine_cap N</code>; сезоны: <code>/network season НАЧАЛО КОНЕЦ [НАЗВАНИЕ]</code>
+    /network — пределы штрафов: <code>/network fine_cap N</code>, <code>/network game_fine_cap N</code>; сезоны: <code>/network season НАЧАЛО КОНЕЦ [НАЗВАНИЕ]</code>, <code>/network season delete НАЧАЛО</code>
     /void ИГРА ПРИЧИНА — аннулировать сыгранную игру (её баллы и штрафы)
 help-club_admin =
     <b>Администратор клуба</b> ({ $clubs })

@@ -42,7 +42,7 @@ season-picture-none = Пока никого
 network-season-head = <b>Сезоны</b>: по кварталам, кроме сезонов, назначенных сетью:
 network-season-line = { $dates } { $name }
 network-season-none = Своих сезонов сеть не назначала.
-network-season-usage = <code>/network season НАЧАЛО КОНЕЦ [НАЗВАНИЕ]</code> — назначить сезон со своими датами (дни как 2026-06-01 или 01.06.2026), например <code>/network season 2026-06-01 2026-08-31 Летний кубок</code>; его дни выпадают из кварталов.
+network-season-usage = <code>/network season НАЧАЛО КОНЕЦ [НАЗВАНИЕ]</code> — назначить сезон со своими датами (дни как 2026-06-01 или 01.06.2026), например <code>/network season 2026-06-01 2026-08-31 Летний кубок</code>; его дни выпадают из кварталов. <code>/network season delete НАЧАЛО</code> — отменить сезон, который ещё не начался.
 network-season-set = 🗓 Сезон назначен: { $dates } { $name }.
 network-season-refused-past = Сезон может начаться не раньше { $earliest }: сыгранные игры остаются в своём сезоне.
 network-season-refused-order = Сезон не может закончиться раньше, чем начнётся.
@@ -52,6 +52,13 @@ network-season-refused-name = Название сезона — не длинн�
        *[other] { $most } символов
     }.
 network-season-refused-overlap = Этот сезон пересекается с уже назначенным.
+network-season-deleted =
+    🗑 Сезон отменён: { $dates } { $name }
+    Его дни снова идут по кварталам.
+network-season-delete-unknown = Ни один сезон сети не начинается { $start }: список сезонов — <code>/network season</code>.
+network-season-delete-started =
+    Этот сезон не отменить: { $dates } { $name }
+    Отменить можно только сезон, который начинается не раньше { $earliest }: в более раннем где-то уже могли закончиться игры, а сыгранные игры остаются в своём сезоне.
 web-season-head = Сезон: { $name }
 web-season-title = Сезоны
 web-season-current = Текущий сезон

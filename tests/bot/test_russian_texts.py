@@ -190,6 +190,7 @@ NOT_NAMES: dict[str, tuple[str, ...]] = {
     "standing.top.role_unknown": ("name",),  # what was typed for a card
     # a season's own name
     "network.season.line": ("name",), "network.season.set": ("name",),
+    "network.season.deleted": ("name",), "network.season.delete.started": ("name",),
     "season.fame.head": ("name",), "season.head": ("name",), "season.picture.title": ("name",),
     "season.post.caption": ("name",), "web.season.head": ("name",),
     "void.already": ("reason",), "void.done": ("reason",), "void.notice": ("reason",),

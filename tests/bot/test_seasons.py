@@ -1,6 +1,7 @@
 """The seasons over HTTP: ``/network season`` (the network's own dates) on SQLite and on
 PostgreSQL, refused to a stranger and a club admin with nothing changed, refused for a day a
-game may have ended on, logged when set and moving no point; ``/season`` with the season under
+game may have ended on, logged when set or deleted (only before it may hold a game) and moving
+no point; ``/season`` with the season under
 way, the reader's line, the boards and the Hall of Fame of the season that ended."""
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ import pytest
 
 from bot.app import App
 from standing.rating import PROVISIONAL_GAMES
-from standing.seasons import Custom
+from standing.seasons import Custom, Season
 from storage import GamePoints
 from tests.bot.conftest import ADMIN_ID, Ask, FixedClock
 from tests.bot.helpers import clubs_held
@@ -84,6 +85,64 @@ async def test_the_networks_seasons_only_by_its_admins(app: App, fake: FakeTeleg
     log = [(a.admin_id, a.action, a.details) for a in await db.admin_log.recent(20)
            if a.action == "network_season"]
     assert log == [(ADMIN_ID, "network_season", "2026-06-01 .. 2026-08-31 Summer <cup>")]
+    assert await money(app) == before  # a season moves no point
+
+
+async def test_a_season_not_started_is_deleted_by_the_networks_admins_only(
+        app: App, fake: FakeTelegram, ask: Ask, clock: FixedClock) -> None:
+    """``/network season delete START``: a stranger and a club admin are refused and nothing
+    changes; the owner deletes a season that has not started (logged, its days back in the
+    quarters, no point moved), and is refused, naming why, a season that may hold games
+    already, a day no season starts on, and a malformed command."""
+    db = app.services.db
+    for uid, name in ((ADMIN_ID, "Owner"), (STRANGER, "Stranger"), (CLUB_ADMIN, "Clubby")):
+        fake.user(uid, name, language_code="en")
+        await ask(uid, "/start")
+    await db.clubs.ensure(CLUB, title="Club", locale="en")
+    await db.staff.grant_club_admin(CLUB, CLUB_ADMIN, by=ADMIN_ID, now=clock())
+    # set before today's rules would allow: it starts tomorrow (10 March in Moscow now)
+    early = Custom(date(2026, 3, 11), date(2026, 3, 20), "Early")
+    assert await db.network.set_season(early, admin_id=ADMIN_ID, now=clock(),
+                                       earliest=date(2026, 3, 1)) is None
+    said = await ask(ADMIN_ID, "/network season 2026-06-01 2026-08-31 Summer <cup>")
+    assert said.text == "🗓 Season set: 01.06.2026 – 31.08.2026 Summer &lt;cup&gt;."
+    summer = Custom(date(2026, 6, 1), date(2026, 8, 31), "Summer <cup>")
+    before, customs = await money(app), await db.seasons.customs()
+    assert customs == [early, summer]
+
+    async def deleted() -> list[tuple[int, str, str]]:
+        return [(a.admin_id, a.action, a.details) for a in await db.admin_log.recent(20)
+                if a.action == "network_season_delete"]
+
+    refusal = "Only the network's admins can change the network's settings."
+    for uid in (STRANGER, CLUB_ADMIN):
+        assert (await ask(uid, "/network season delete 2026-06-01")).text == refusal, uid
+    assert await db.seasons.customs() == customs and await deleted() == []
+
+    said = await ask(ADMIN_ID, "/network season delete 11.03.2026")
+    assert said.text == (
+        "This season stays: 11.03.2026 – 20.03.2026 Early\nOnly a season that starts on"
+        " 12.03.2026 or later can be deleted: a game anywhere may have ended in an earlier"
+        " one, and the games played keep their season.")
+    said = await ask(ADMIN_ID, "/network season delete 2026-06-02")
+    assert said.text == ("No season of the network's own dates starts on 02.06.2026:"
+                         " <code>/network season</code> lists them.")
+    for typed in ("/network season delete", "/network season delete June",
+                  "/network season delete 2026-06-01 2026-08-31"):
+        assert (await ask(ADMIN_ID, typed)).said.startswith(
+            "<code>/network season START END [NAME]</code>"), typed
+    assert await db.seasons.customs() == customs and await deleted() == []
+
+    said = await ask(ADMIN_ID, "/network season delete 01.06.2026")
+    assert said.text == ("🗑 Season deleted: 01.06.2026 – 31.08.2026 Summer &lt;cup&gt;\n"
+                         "Its days are in the calendar quarters again.")
+    assert await db.seasons.customs() == [early]
+    assert await db.seasons.of_day(date(2026, 6, 15)) == Season(date(2026, 4, 1),
+                                                                date(2026, 6, 30))
+    assert await deleted() == [(ADMIN_ID, "network_season_delete",
+                          "2026-06-01 .. 2026-08-31 Summer <cup>")]
+    assert (await ask(ADMIN_ID, "/network season delete 01.06.2026")).said.startswith(
+        "No season of the network's own dates starts on 01.06.2026")
     assert await money(app) == before  # a season moves no point
 
 

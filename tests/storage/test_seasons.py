@@ -288,6 +288,37 @@ async def test_custom_seasons_set_by_the_network_are_logged_and_move_no_point(
     assert await ledger_and_balances(db) == money
 
 
+async def test_a_custom_season_is_deleted_only_before_it_may_hold_a_game(
+        db: Database) -> None:
+    """Deleted, logged, its days back in their quarter; refused, nothing written, for a day
+    no season starts on, a season starting before ``earliest``, and one a game ended in."""
+    await add_players(db, 1, 2)
+    await db.clubs.ensure(CLUB, title="Club", locale="ru")
+    cup = Custom(date(2026, 5, 1), date(2026, 5, 31), "May cup")
+    june = Custom(date(2026, 6, 1), date(2026, 6, 30), "June")
+    for custom in (cup, june):
+        await db.network.set_season(custom, admin_id=ADMIN, now=NOW, earliest=date(2026, 3, 12))
+    await a_game(db, [1, 2], 1, date(2026, 6, 2), winner=Winner.MAFIA, points=2)  # in June
+    money, log = await ledger_and_balances(db), await db.admin_log.recent(10)
+    for day, earliest, refusal in ((date(2026, 5, 2), date(2026, 3, 12), (None, "unknown")),
+                                   (cup.start, date(2026, 5, 2), (cup, "started")),
+                                   (june.start, date(2026, 3, 12), (june, "started"))):
+        assert await db.network.delete_season(day, admin_id=ADMIN, now=NOW,
+                                              earliest=earliest) == refusal
+    assert await db.seasons.customs() == [cup, june]
+    assert await db.admin_log.recent(10) == log
+    assert await db.network.delete_season(cup.start, admin_id=ADMIN, now=NOW,
+                                          earliest=cup.start) == (cup, None)
+    assert await db.seasons.customs() == [june]
+    # its days back in the quarter, cut around June's season
+    assert await db.seasons.of_day(date(2026, 5, 3)) == Season(date(2026, 4, 1),
+                                                               date(2026, 5, 31))
+    latest = (await db.admin_log.recent(1))[0]
+    assert (latest.admin_id, latest.action, latest.details) == (
+        ADMIN, "network_season_delete", "2026-05-01 .. 2026-05-31 May cup")
+    assert await ledger_and_balances(db) == money
+
+
 async def test_python_m_storage_rerate_rebuilds_the_seasons(db_target: str | Path) -> None:
     db = await Database.open(db_target)
     try:
