@@ -39,7 +39,7 @@ from bot.startup import StartupError as StartupError  # where the importers foun
 from bot.telegram.polling import poll_until
 from bot.telegram.session import BotSession
 from bot.telegram.webhook import WebhookHandler, listen_webhook
-from bot.wiring import Container, build, mini_app_url
+from bot.wiring import Container, GameInputs, build, mini_app_url
 from storage.backends import DatabaseUrlError
 from storage.db import Database
 from views.i18n import CatalogError, Translator, default_translator
@@ -243,7 +243,7 @@ class App:
             await stop_scheduler(c.scheduler, c.guard)
             await c.handlers.finish()  # before storage closes under them
             await c.guard.stop()
-            await c.games.core.writes.drain()  # the steps' writes, before storage closes
+            await c.games.steps.writes.drain()  # the steps' writes, before storage closes
             if self.web_runner is not None:
                 await self.web_runner.cleanup()
                 self.web_runner = None
@@ -334,14 +334,16 @@ async def create_app(
     clock: Clock = utc_now,
     translator: Translator | None = None,
     on_lost: Callable[[], None] | None = None,
+    game: GameInputs | None = None,
 ) -> App:
     """Open the database and the Bot API's session; bot/wiring.py builds the rest. ``on_lost``:
     this process's clubs were lost to another process (PostgreSQL; ``python -m bot`` exits at
-    once, bot/cluster/standby.py); by default a stop."""
+    once, bot/cluster/standby.py); by default a stop. ``game``: the game layer's time and
+    chance (:class:`~bot.wiring.GameInputs`; real ones by default)."""
     translator = translator or load_translations()
     db = await open_database(settings)
     bot = make_bot(settings)
     stopping = asyncio.Event()
     container = build(settings, db, bot, translator, clock=clock, limits=limits,
-                      on_lost=on_lost or stopping.set, in_flight=UPDATES_IN_FLIGHT)
+                      on_lost=on_lost or stopping.set, in_flight=UPDATES_IN_FLIGHT, game=game)
     return App(settings, bot, container, clock, stopping=stopping)

@@ -5,6 +5,7 @@ names of their parameters (``services: Services``, ``shop: Shop``, ``games: Game
 
 from __future__ import annotations
 
+import random
 import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
@@ -15,6 +16,7 @@ from aiogram import Bot, Dispatcher, Router
 from aiogram.types import Chat, Update, User
 from apscheduler.schedulers.asyncio import AsyncIOScheduler
 
+import engine
 from bot.clock import Clock, utc_now
 from bot.cluster.receiving import InboxDispatcher
 from bot.cluster.share import ProcessRole, ShareConnection
@@ -25,11 +27,10 @@ from bot.delivery.sender import Limits, TelegramSender
 from bot.delivery.worker import Delivery
 from bot.evenings.service import EveningService
 from bot.game.callbacks import is_in_game_press
-from bot.game.core import MayHost
 from bot.game.messages.notifier import Notifier
 from bot.game.messages.senders import QueueSender
-from bot.game.service import GameService
-from bot.game.timers import JobGuard, SchedulerDeadlines
+from bot.game.service import GameService, MayHost
+from bot.game.timers import Deadlines, JobGuard, SchedulerDeadlines
 from bot.handlers import get_routers
 from bot.jobs import Jobs
 from bot.metrics import Metrics, RequestMetrics, UpdateMetrics
@@ -60,6 +61,19 @@ from views.stats import StatsService
 
 
 @dataclass(frozen=True)
+class GameInputs:
+    """What the game layer takes besides the settings: its time (``clock`` and the scheduler
+    of its deadlines, ``deadlines``; None: the application's scheduler) and its chance (the
+    shoot-outs' draws, ``rng``; the deals' seeds, ``new_seed``). Real time and the system's
+    randomness unless a test gives its own."""
+
+    clock: Clock = utc_now
+    deadlines: Deadlines | None = None
+    rng: random.Random | None = None
+    new_seed: Callable[[], bytes] = engine.new_seed
+
+
+@dataclass(frozen=True)
 class Container:
     """Every long-lived part of one process, made by :func:`build`."""
 
@@ -84,7 +98,7 @@ class Container:
 
 def build(settings: Settings, db: Database, bot: Bot, translator: Translator, *,
           clock: Clock, on_lost: Callable[[], None], limits: Limits | None = None,
-          in_flight: int) -> Container:
+          in_flight: int, game: GameInputs | None = None) -> Container:
     """Every part, each made once with what it needs, in the order they depend on each other:
     the outbox, the services, the game layer, the dispatcher, the processes' sharing."""
     metrics = Metrics()
@@ -99,8 +113,9 @@ def build(settings: Settings, db: Database, bot: Bot, translator: Translator, *,
 
     scheduler = AsyncIOScheduler(timezone=UTC)
     guard = JobGuard()
+    game = game or GameInputs()
     games = game_service(settings, db, translator, delivery, sender, permissions,
-                         SchedulerDeadlines(scheduler, guard))
+                         game.deadlines or SchedulerDeadlines(scheduler, guard), game)
     sender.on_blocked(games.on_blocked)
     evenings = EveningService(db, delivery, translator,
                               deadlines=SchedulerDeadlines(scheduler, guard), clock=clock,
@@ -187,10 +202,10 @@ def build(settings: Settings, db: Database, bot: Bot, translator: Translator, *,
 
 
 def game_service(settings: Settings, db: Database, translator: Translator, delivery: Delivery,
-                 sender: TelegramSender, permissions: Permissions,
-                 deadlines: SchedulerDeadlines) -> GameService:
+                 sender: TelegramSender, permissions: Permissions, deadlines: Deadlines,
+                 game: GameInputs) -> GameService:
     """The game layer (``games: GameService`` for the handlers), speaking through the outbox;
-    its deadlines run on real time, like the scheduler that fires them."""
+    its deadlines run on ``game``'s clock, like the scheduler that fires them (real time)."""
     timers = GameTimers(
         night=settings.night_seconds,
         mafia_agree=settings.mafia_agree_seconds,
@@ -202,7 +217,8 @@ def game_service(settings: Settings, db: Database, translator: Translator, deliv
     games: GameService  # the notifier asks the service it speaks for a player's language
     notifier = Notifier(QueueSender(delivery), translator, lambda tg_id: games.locale_of(tg_id))
     games = GameService(db, notifier, deadlines, translator, timers=timers,
-                        may_host=may_host(permissions), clock=utc_now,
+                        may_host=may_host(permissions), clock=game.clock, rng=game.rng,
+                        new_seed=game.new_seed,
                         default_locale=settings.default_locale, panel=True,
                         web_url=mini_app_url(settings.web_url), topics=sender,
                         pages_url=settings.web_url, zone=settings.timezone,

@@ -29,8 +29,9 @@ ALLOWED = {
 ORDER = {
     "bot": ["__main__", "app", "wiring", "jobs", "observability", "handlers", "miniapp",
             "cluster", "evenings", "game", "telegram", "services", "delivery"],
-    "bot.game": ["service", "restore", "panel", "rooms", "prompts", "core", "tables", "languages",
-                 "writes", "messages", "timers", "callbacks"],
+    "bot.game": ["service", "restore", "panel", "rooms", "prompts", "timekeeper", "steps",
+                 "guards", "answers", "tables", "languages", "writes", "messages", "timers",
+                 "callbacks"],
     "storage": ["__main__", "__init__", "tools", "db", "network", "shop", "repos", "standing",
                 "spreadsheets", "txn", "backends", "schema"],
     "record": ["protocol", "outcome", "table", "log_events", "posts"],

@@ -30,7 +30,7 @@ from bot.delivery.worker import Delivery
 from bot.errors import UserError
 from bot.evenings.callbacks import EveningCb
 from bot.evenings.when import read, read_day, read_time
-from bot.game.core import Reply, reply
+from bot.game.answers import Reply, reply
 from bot.game.timers import Deadlines
 from storage.dates import zone_of
 from storage.db import Database

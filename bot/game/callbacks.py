@@ -68,7 +68,7 @@ class FriendAcceptCb(CallbackData, prefix="gfa"):
 
 
 # The host's buttons for an offline seat (a player without Telegram): they name the seat, and
-# the service accepts them from the host only, for that seat only (``GameCore.acting_seat``).
+# the service accepts them from the host only, for that seat only (``guards.acting_seat``).
 class ForNightCb(CallbackData, prefix="gsn"):
     game: int
     moment: int

@@ -6,8 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from bot.game.core import GameCore
-from bot.game.messages.notifier import Notifier
+from bot.game.messages.notifier import Notifier, message_ref
 from record.table import Table
 from storage.db import Database
 
@@ -24,7 +23,7 @@ class Prompts:
         """Whether the host runs the table by typed commands: the host's panel could not be
         delivered (a host who never started the bot in private, or blocked it). The club's
         posts then name the command that moves the game on; with a panel they say who does."""
-        return await self.db.outbox.refused(table.host_id, GameCore.ref(table, "panel") + ":")
+        return await self.db.outbox.refused(table.host_id, message_ref(table, "panel") + ":")
 
     async def kept_prompt(self, table: Table, seat: int, chat_id: int, ref: str) -> bool:
         """After a restart (another process's takeover too): whether the moment's prompt under

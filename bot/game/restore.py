@@ -6,29 +6,37 @@ from __future__ import annotations
 import logging
 from collections.abc import Collection
 
-from bot.game.core import GameCore
 from bot.game.languages import Languages
+from bot.game.messages.notifier import Notifier, message_ref
 from bot.game.rooms.day import DayRoom
 from bot.game.rooms.deal import DealRoom
 from bot.game.rooms.lobby import LobbyRoom
 from bot.game.rooms.night import NightRoom
-from bot.game.rooms.phase import Room
 from bot.game.rooms.results import ResultsRoom
-from bot.game.tables import Tables
+from bot.game.steps import Steps
+from bot.game.tables import TableDefaults, Tables
+from bot.game.timekeeper import Timekeeper
 from record.log_events import decode
 from record.table import TURN_DL, SeatInfo, Stage, Table
+from storage.db import Database
 from storage.models import STATUS_ABORTED
 
 log = logging.getLogger("bot.game")
 
 
-class Restorer(Room):
+class Restorer:
     """Runs once at startup (the dispatcher's, ``bot/wiring.py``), before any update is handled."""
 
-    def __init__(self, core: GameCore, tables: Tables,
-                 locales: Languages, results: ResultsRoom, lobby: LobbyRoom,
-                 dealer: DealRoom, night: NightRoom, day: DayRoom) -> None:
-        super().__init__(core, tables)
+    def __init__(self, db: Database, tables: Tables, steps: Steps, timekeeper: Timekeeper,
+                 defaults: TableDefaults, notifier: Notifier, locales: Languages, *,
+                 results: ResultsRoom, lobby: LobbyRoom, dealer: DealRoom, night: NightRoom,
+                 day: DayRoom) -> None:
+        self.db = db
+        self.tables = tables
+        self.steps = steps
+        self.timekeeper = timekeeper
+        self.defaults = defaults  # a rebuilt table's day and timers, as at its opening
+        self.notifier = notifier
         self.locales = locales
         self.results = results
         self.lobby = lobby
@@ -40,7 +48,7 @@ class Restorer(Room):
         """Rebuild every running game (of ``clubs``: those this process took over, when
         several share the work) from its log, re-arm deadlines, send again the open prompts
         the outbox did not deliver and does not hold (one delivered or queued is the prompt
-        still: ``GameCore.kept_prompt``)."""
+        still: ``Prompts.kept_prompt``)."""
         restored = []
         for game in await self.db.games.running(None if clubs is None else sorted(clubs)):
             if game.id in self.tables.by_id:
@@ -55,7 +63,7 @@ class Restorer(Room):
                 continue
             self.tables.add(table)
             restored.append(game.id)
-            async with self.core.lock(game.id):
+            async with self.steps.lock(game.id):
                 await self._resume_after_restart(table)
                 self.results.rearm_last_word(table)
         return restored
@@ -64,10 +72,10 @@ class Restorer(Room):
         game = await self.db.games.get(game_id)
         club = await self.db.clubs.get(game.club_chat_id)
         table = Table(game.id, game.club_chat_id, game.host_id,
-                      self.core.day_of(club, game.created_at),
+                      self.defaults.day_of(club, game.created_at),
                       number=game.table_no, thread=game.thread_id, own_topic=game.own_topic,
                       locale=club.locale if club is not None else self.locales.default,
-                      timers=self.core.club_timers(club), opened_at=game.created_at)
+                      timers=self.defaults.club_timers(club), opened_at=game.created_at)
         await self.locales.load_player(game.host_id)
         for seat in game.seats:
             player = await self.db.players.get(seat.tg_id)
@@ -87,7 +95,7 @@ class Restorer(Room):
         if table.stage is not Stage.OVER and not table.game.over:
             # told once per restart (a second restart with nothing new in between says nothing)
             await self.notifier.club(table, "game.restarted",
-                                     ref=self.core.ref(table, "restarted", table.seq))
+                                     ref=message_ref(table, "restarted", table.seq))
         if not table.deal_announced:
             await self.dealer.announce_deal(table)  # the crash came right after the deal
         if table.last_result is not None and table.resolved_seq > table.announced:
@@ -128,4 +136,4 @@ class Restorer(Room):
                 await self.day.cancel_prompt(table, lawyer, condemned, again=True)
         elif table.stage is Stage.FATE:
             await self.day.fate_prompt(table, self.day.tally(table).tied, again=True)
-        self.core.arm(table)
+        self.timekeeper.arm(table)

@@ -1,9 +1,22 @@
 """The game service: the one object the handlers and the wiring hold (``games: GameService``).
 
-It builds the shared core (:mod:`bot.game.core`) and the rooms of the evening on it, and answers
-every action by handing it to the room it belongs to — this file is the game's table of contents:
+It builds the game layer's parts, each given in its constructor only the parts it uses, in the
+order they depend on each other, and answers every action by handing it to the room it belongs
+to — this file is the game's table of contents. The parts every room stands on:
 
-* :mod:`bot.game.rooms.lobby` — ``/newgame``, seats, "Давай дружить" orders;
+* :mod:`bot.game.tables` — the running tables (``Tables``) and what a new table starts from
+  (``TableDefaults``);
+* :mod:`bot.game.steps` — a game's step: its lock, its log events, its one write
+  (``Steps``, writing through :mod:`bot.game.writes`);
+* :mod:`bot.game.timekeeper` — the tables' deadlines on the scheduler (``Timekeeper``);
+* :mod:`bot.game.guards` — the checks (pure functions); :mod:`bot.game.answers` — the replies;
+* :mod:`bot.game.prompts` — a moment's private prompts; :mod:`bot.game.languages` — the
+  players' languages.
+
+The rooms of the evening (:mod:`bot.game.rooms`):
+
+* :mod:`bot.game.rooms.lobby` — ``/newgame``, seats; :mod:`bot.game.rooms.friends` — "Давай
+  дружить" orders;
 * :mod:`bot.game.rooms.guests` — tonight's signed-up players: the host's invitation, the
   check-in;
 * :mod:`bot.game.rooms.deal` — ``/roles``, ``/fate``, ``/deal``, the cards, ``/myrole``;
@@ -12,10 +25,14 @@ every action by handing it to the room it belongs to — this file is the game's
   ``/speak``;
 * :mod:`bot.game.rooms.results` — announcing a result, last words, the end of the game;
 * :mod:`bot.game.rooms.host` — ``/status``, ``/tech``, ``/pause``, ``/resume``, ``/extend``,
-``/endgame``;
+  ``/endgame``;
 * :mod:`bot.game.rooms.fouls` — ``/foul``, ``/unfoul``, fines, the offer of the technical death;
+
+and around them:
+
 * :mod:`bot.game.panel.view` — ``host_view`` and ``host_act``: the host's table and actions
   (the private panel and the Mini App use them; each action calls its command's method);
+* :mod:`bot.game.panel.live` — the host's private panel, redrawn after every step;
 * :mod:`bot.game.restore` — rebuilding and resuming every running game after a restart.
 """
 
@@ -28,7 +45,8 @@ from collections.abc import Callable, Collection, Sequence
 
 import engine
 from bot.clock import Clock, utc_now
-from bot.game.core import GameCore, MayHost, Reply, nobody_hosts, reply, rule
+from bot.game.answers import Reply, reply
+from bot.game.guards import rule
 from bot.game.languages import Languages
 from bot.game.messages.notifier import Markup, Notifier
 from bot.game.panel.live import HostPanel
@@ -39,23 +57,29 @@ from bot.game.rooms.day import DayRoom
 from bot.game.rooms.deal import DealRoom
 from bot.game.rooms.fouls import FoulsRoom
 from bot.game.rooms.friends import FriendsRoom
-from bot.game.rooms.guests import GuestsRoom
+from bot.game.rooms.guests import GuestList, GuestsRoom
 from bot.game.rooms.host import HostRoom
-from bot.game.rooms.lobby import LobbyRoom, Topics
+from bot.game.rooms.lobby import LobbyRoom, MayHost, Topics, nobody_hosts
 from bot.game.rooms.night import NightRoom
 from bot.game.rooms.results import ResultsRoom
-from bot.game.tables import Place, Tables, Where
+from bot.game.steps import Steps
+from bot.game.tables import Place, TableDefaults, Tables, Where
+from bot.game.timekeeper import Timekeeper
 from bot.game.timers import Deadlines
+from bot.game.writes import StepWriter
 from engine import FoulReason, Role
 from record.table import GameTimers, Stage, Table
 from storage.db import Database
 from storage.models import Player
 from views.i18n import Translator
 
-__all__ = ["GameService", "HostView", "Place", "Reply", "Topics", "Where", "reply", "rule"]
+__all__ = ["GameService", "HostView", "MayHost", "Place", "Reply", "Topics", "Where", "reply",
+           "rule"]
 
 
 class GameService:
+    """The facade of the game layer: its parts, built here, and one method per action."""
+
     def __init__(
         self,
         db: Database,
@@ -77,36 +101,53 @@ class GameService:
         zone: str = "UTC",
         lobby_ttl: float | None = None,
     ) -> None:
+        self.db = db
+        self.notifier = notifier  # every club post and private message leaves here
+        self.tr = translator
+        self.clock = clock  # the game layer's time (its deadlines' scheduler runs on it too)
+        # the parts every room stands on
         self.registry = tables = Tables()  # the running games
-        self.core = core = GameCore(
-            db, tables, notifier, deadlines, translator, timers=timers or GameTimers(),
-            may_host=may_host, clock=clock,
-            bot_username=bot_username, rng=rng or secrets.SystemRandom(), new_seed=new_seed,
-            zone=zone)
+        defaults = TableDefaults(timers or GameTimers(), zone)
+        writes = StepWriter(db, lambda: notifier.sender)  # the steps' writes, after their locks
+        self.steps = steps = Steps(db, tables, notifier, writes, clock,
+                                   after_step=self._after_step if panel else None)
+        self.timekeeper = timekeeper = Timekeeper(deadlines, clock, steps, tables, defaults,
+                                                  db, notifier)
         self.locales = Languages(db, default_locale)  # the players' languages
         self.prompts = Prompts(db, notifier)  # the moments' private prompts
-        self.results = ResultsRoom(core, tables, self.prompts, pages_url)
-        self.lobby = LobbyRoom(core, tables, self.locales, topics)
-        self.lobby.ttl = lobby_ttl
-        self.friends = FriendsRoom(core, tables)
-        self.guests = GuestsRoom(core, tables, self.locales, self.lobby)
-        self.dealer = DealRoom(core, tables, self.lobby, self.friends)
-        self.night = NightRoom(core, tables, self.prompts, self.results)
-        self.day = DayRoom(core, tables, self.prompts, self.results)
-        self.host = HostRoom(core, tables, self.results, self.night, self.day,
-                             lambda table, now: countdown(core, table, now).left)
-        self.fouls = FoulsRoom(core, tables, self.host)
-        self.restorer = Restorer(core, tables, self.locales, self.results, self.lobby,
-                                 self.dealer, self.night, self.day)
+        # the rooms, each after the rooms it calls
+        self.results = ResultsRoom(db, tables, steps, timekeeper, defaults, notifier,
+                                   self.prompts, pages_url)
+        self.guest_list = GuestList(db, tables, clock)  # tonight's list at the lobbies
+        self.lobby = LobbyRoom(db, tables, steps, timekeeper, defaults, notifier, self.locales,
+                               may_host=may_host, hold=self.guest_list.hold, topics=topics,
+                               ttl=lobby_ttl, bot_username=bot_username)
+        self.friends = FriendsRoom(db, tables, steps, notifier)
+        self.guests = GuestsRoom(db, tables, steps, notifier, self.locales, self.guest_list,
+                                 self.lobby)
+        self.dealer = DealRoom(db, tables, steps, notifier, self.lobby, self.friends, new_seed)
+        self.night = NightRoom(tables, steps, timekeeper, notifier, self.prompts, self.results)
+        self.day = DayRoom(tables, steps, timekeeper, notifier, self.prompts, self.results,
+                           rng or secrets.SystemRandom())
+        self.host = HostRoom(tables, steps, timekeeper, notifier, self.results, self.night,
+                             self.day, lambda table, now: countdown(
+                                 table, now, timekeeper.timers(table)).left)
+        self.fouls = FoulsRoom(db, tables, steps, notifier, self.host)
+        self.restorer = Restorer(db, tables, steps, timekeeper, defaults, notifier, self.locales,
+                                 results=self.results, lobby=self.lobby, dealer=self.dealer,
+                                 night=self.night, day=self.day)
         self._background: set[asyncio.Task[None]] = set()
         # The host's table (the panel, the Mini App): one read model, one action entry point
-        self.desk = HostDesk(core, tables, lobby=self.lobby, guests=self.guests,
+        self.desk = HostDesk(db, tables, timekeeper, lobby=self.lobby, guests=self.guests,
                              deal=self.dealer, night=self.night, day=self.day, host=self.host,
                              fouls=self.fouls)
         # The host's live panel in private (off in service tests that count the host's messages)
-        self.panel = HostPanel(core, tables, self.locales, self.desk, web_url)
-        if panel:
-            core.after_step = self.panel.refresh
+        self.panel = HostPanel(tables, steps, timekeeper, notifier, self.locales, self.desk,
+                               web_url)
+
+    async def _after_step(self, table: Table, by_host: bool) -> None:
+        """The end of every step that went through: the host's panel follows the table."""
+        await self.panel.refresh(table, by_host)
 
     # ------------------------------------------------------------------ the lobby
     def join_link(self, game_id: int) -> str:
@@ -295,20 +336,12 @@ class GameService:
         return self.registry.by_id
 
     @property
-    def notifier(self) -> Notifier:
-        return self.core.notifier
-
-    @property
-    def tr(self) -> Translator:
-        return self.core.tr
-
-    @property
     def bot_username(self) -> str:
-        return self.core.bot_username
+        return self.lobby.bot_username
 
     @bot_username.setter
-    def bot_username(self, name: str) -> None:  # learnt at startup (deep links)
-        self.core.bot_username = name
+    def bot_username(self, name: str) -> None:  # learnt at startup (the lobby's deep links)
+        self.lobby.bot_username = name
 
     def locale_of(self, tg_id: int) -> str:
         return self.locales.locale_of(tg_id)

@@ -1,14 +1,18 @@
-"""The running tables: the registry of the games this process runs, by game id, and how a
-command finds its table (by its number, the forum topic, the chat's one table, the sender's)."""
+"""The running tables: the registry of the games this process runs, by game id, how a command
+finds its table (by its number, the forum topic, the chat's one table, the sender's), and what
+a table starts from (:class:`TableDefaults`: the bot's timers and time zone, its club's own
+over them)."""
 
 from __future__ import annotations
 
 import logging
-from dataclasses import dataclass
+from dataclasses import dataclass, fields, replace
+from datetime import date, datetime
 
 from bot.errors import UserError
-from record.table import Table
-from storage.models import EveningList
+from record.table import GameTimers, Table
+from storage.dates import local_day, zone_of
+from storage.models import Club, EveningList
 
 log = logging.getLogger("bot.game")
 
@@ -33,6 +37,34 @@ def named_table(table: Table) -> int | None:
 
 Where = int | Place
 """A club chat's id (its one table, or the sender's) or the place in it a command came from."""
+
+
+@dataclass(frozen=True)
+class TableDefaults:
+    """What a table starts from: the bot's timers (``timers``, the settings') and the network's
+    time zone (``zone``, its TIMEZONE); a club's own settings (``/settings``, its time zone)
+    go over them."""
+
+    timers: GameTimers
+    zone: str = "UTC"
+
+    def day_of(self, club: Club | None, at: datetime) -> date:
+        """The game's date: the day ``at`` falls on in the club's time zone (else the
+        network's), so a game played at 01:00 is dated that day, not the UTC day before."""
+        return local_day(at, zone_of(club.time_zone if club is not None else None, self.zone))
+
+    def club_timers(self, club: Club | None) -> GameTimers:
+        """The bot's timers with the club's own settings (``/settings``) over them."""
+        if club is None or not club.timers:
+            return self.timers
+        known = {f.name for f in fields(GameTimers)}
+        return replace(self.timers, **{name: float(seconds)
+                                       for name, seconds in club.timers.items()
+                                       if name in known and seconds > 0})
+
+    def timers_of(self, table: Table) -> GameTimers:
+        """The table's timers: its club's (``/settings``), else the bot's."""
+        return table.timers or self.timers
 
 
 class Tables:

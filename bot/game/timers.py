@@ -1,4 +1,6 @@
-"""Deadlines: a tiny interface over the scheduler, so the service never sees APScheduler.
+"""Deadlines: a tiny interface over the scheduler (a job at a time, under a key), so the game
+layer never sees APScheduler: the tables' deadlines go through it (``bot/game/timekeeper.py``),
+and the evenings' timers.
 
 Every scheduled job runs inside :class:`JobGuard`: an exception is logged and never kills the
 scheduler's job or the game's timers; a stop (SIGTERM/SIGINT) cancels the running jobs

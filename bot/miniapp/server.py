@@ -210,7 +210,7 @@ def _respond(answer: Answer) -> web.Response:
 def _user(request: web.Request, t: Texts) -> int:
     try:
         user = host_user(request.app[TOKEN], request.headers.get("Authorization"),
-                         request.app[GAMES].core.clock())
+                         request.app[GAMES].clock())
     except AuthError as e:
         log.info("mini app refused", extra={"reason": e.reason, "path": request.path})
         _, body = _failed(401, t("miniapp.unauthorized"), "unauthorized")
@@ -226,7 +226,7 @@ async def state_answer(games: GameService, game_id: int, user_id: int, locale: s
         view = await games.host_view(game_id, user_id)
     except UserError as e:
         return _refusal(e, t)
-    return 200, state_json(view, t, games.core.clock())
+    return 200, state_json(view, t, games.clock())
 
 
 async def act_answer(games: GameService, game_id: int, user_id: int, locale: str,
@@ -245,7 +245,7 @@ def install_host_calls(calls: ClubCalls, games: GameService) -> None:
 
     def locale_of(r: dict[str, Any]) -> str:
         return table_locale(games, int(r["game"]), str(r.get("locale") or ""),
-                            games.core.tr.default)
+                            games.tr.default)
 
     async def state_call(r: dict[str, Any]) -> dict[str, Any]:
         status, body = await state_answer(games, int(r["game"]), int(r["user"]), locale_of(r))
@@ -265,7 +265,7 @@ async def _club_elsewhere(request: web.Request, game_id: int) -> int | None:
     sharing, games = request.app[SHARING], request.app[GAMES]
     if sharing is None or game_id in games.tables:
         return None
-    club = await games.core.db.inbox.club_of_game(game_id)
+    club = await games.db.inbox.club_of_game(game_id)
     return None if club is None or sharing.holds(club) else club
 
 

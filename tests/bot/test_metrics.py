@@ -148,7 +148,7 @@ async def test_json_logs_name_the_game_of_a_step(fake: FakeTelegram, tmp_path: P
         async with running(fake, tmp_path, default_locale="en") as app:
             flow = Flow(fake, app, lang="en")
             await flow.lobby(1)
-            async with flow.games.core.lock(flow.game_id):
+            async with flow.games.steps.lock(flow.game_id):
                 logging.getLogger("bot.test").warning("inside a step")
             logging.getLogger("bot.test").warning("after it")
     finally:

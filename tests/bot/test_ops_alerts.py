@@ -156,7 +156,7 @@ async def test_a_table_whose_deadline_job_is_gone_is_told_stuck_then_resolved(
         game = flow.game_id
         games = flow.games
         for job in app.container.scheduler.get_jobs():  # nobody will close this night now
-            if job.id.startswith(games.core.key(flow.table, "")):
+            if job.id.startswith(games.timekeeper.key(flow.table, "")):
                 app.container.scheduler.remove_job(job.id)
         await _told_once(fake, f"Game #{game} is stuck")
         await _more_ticks(app)

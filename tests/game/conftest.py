@@ -116,7 +116,8 @@ async def only_host(user_id: int, chat_id: int) -> bool:
 
 
 def make_harness(db: Database, clock: FakeClock, translator: Translator, tmp_path: Path,
-                 *, seed: int = 7, panel: bool = False, web_url: str | None = None) -> Harness:
+                 *, seed: int = 7, panel: bool = False, web_url: str | None = None,
+                 zone: str = "UTC") -> Harness:
     sender = RecordingSender()
     deadlines = FakeDeadlines(clock)
     service: GameService
@@ -124,5 +125,5 @@ def make_harness(db: Database, clock: FakeClock, translator: Translator, tmp_pat
     service = GameService(db, notifier, deadlines, translator, timers=TIMERS,
                           may_host=only_host, clock=clock, default_locale="ru",
                           bot_username="mafia_test_bot", rng=random.Random(seed),
-                          new_seed=deal_seeds(seed), panel=panel, web_url=web_url)
+                          new_seed=deal_seeds(seed), panel=panel, web_url=web_url, zone=zone)
     return Harness(db, service, sender, deadlines, clock, translator, tmp_path)

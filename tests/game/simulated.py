@@ -1,4 +1,5 @@
-"""Simulated time for the real bot in a test's process (``running(..., prepare=sim.drive)``).
+"""Simulated time for the real bot in a test's process (``running(..., game=sim.game(),
+prepare=sim.drive)``).
 
 The game's clock and deadlines, the durable delivery's waits and the rate limiter's all read one
 :class:`~tests.fakes.virtual_clock.ManualClock` (and the fake Bot API's log its time). That
@@ -21,6 +22,7 @@ from bot.app import App
 from bot.delivery.worker import Delivery
 from bot.game.service import GameService
 from bot.game.timers import Job
+from bot.wiring import GameInputs
 from tests.fakes.telegram_server import FakeTelegram
 from tests.fakes.virtual_clock import ManualClock
 
@@ -50,11 +52,13 @@ class SimulatedTime:
         return datetime.fromtimestamp(self.clock.now, UTC)
 
     # ------------------------------------------------------------------ wiring
+    def game(self) -> GameInputs:
+        """``game`` of ``start_app``: the game layer built on this clock and these deadlines."""
+        return GameInputs(clock=self.now, deadlines=self)
+
     def drive(self, app: App) -> None:
-        """``prepare`` of ``start_app``: ``app``'s game, delivery and limiter on this time."""
+        """``prepare`` of ``start_app``: ``app``'s delivery and limiter on this time too."""
         self.app = app
-        games = self.games
-        games.core.clock, games.core.deadlines = self.now, self
         delivery = app.services.delivery
         assert isinstance(delivery, Delivery)
         delivery.wall, delivery.sleep, delivery.wait = (self.clock.wall, self.clock.sleep,
@@ -80,8 +84,8 @@ class SimulatedTime:
             return "a request at the fake Bot API"
         if self.running:
             return "a deadline's job"
-        core = self.games.core
-        if not core.writes.idle or core.stepping:
+        steps = self.games.steps
+        if not steps.writes.idle or steps.stepping:
             return "a game step"
         parked = self.clock.parked()
         for task in asyncio.all_tasks():

@@ -22,8 +22,7 @@ async def _played_at(db: Database, tmp_path: Path, at: datetime, *, zone: str | 
     await db.clubs.ensure(CHAT, title="Club", locale="en")
     await db.clubs.set_status(CHAT, "approved", by=1, now=at, expect=("pending",),
                               time_zone=zone)
-    h = make_harness(db, FakeClock(at), packaged_translator(), tmp_path)
-    h.service.core.zone = network
+    h = make_harness(db, FakeClock(at), packaged_translator(), tmp_path, zone=network)
     await h.dealt(8, newbies=True)
     await h.play_to_end()
     return await db.games.get(h.game_id)
@@ -71,8 +70,7 @@ async def test_a_game_belongs_to_the_season_of_its_end_on_its_clubs_calendar(
     await db.clubs.set_status(CHAT, "approved", by=1, now=start, expect=("pending",),
                               time_zone="Asia/Vladivostok")
     clock = FakeClock(start)
-    h = make_harness(db, clock, packaged_translator(), tmp_path)
-    h.service.core.zone = "Europe/Moscow"
+    h = make_harness(db, clock, packaged_translator(), tmp_path, zone="Europe/Moscow")
     await h.dealt(8, newbies=True)
     clock.now = end
     await h.play_to_end()

@@ -19,6 +19,7 @@ from typing import Any
 import pytest
 
 from bot.app import App
+from bot.wiring import GameInputs
 from tests.bot.conftest import FAST_LIMITS
 from tests.fakes.telegram_server import FAULT_KINDS, FakeTelegram, Request
 from tests.fakes.virtual_clock import VirtualClock
@@ -65,14 +66,14 @@ async def play(tmp_path: Path, kind: str | None, offset: int = 0) -> Run:
         # twice (docs/delivery.md's at-least-once case), so the short timeout is this app's only
         hang = kind == "hang"
         limits = replace(FAST_LIMITS, request_timeout=REQUEST_TIMEOUT) if hang else FAST_LIMITS
+        # the same deal and draws in every run
+        same = GameInputs(rng=random.Random(3), new_seed=deal_seeds(3))
         app, task = await start_app(fake, tmp_path, default_locale="en", limits=limits,
-                                    delivery_clock=None if kind is None else clock, **TIMERS)
+                                    delivery_clock=None if kind is None else clock, game=same,
+                                    **TIMERS)
         timeouts = clock.drive_hangs(fake, app.bot) if hang else None
         try:
             flow = Flow(fake, app, "en")
-            games = flow.games
-            games.core.new_seed = deal_seeds(3)  # the same deal and draws in every run
-            games.core.rng = random.Random(3)
             await flow.lobby(PLAYERS)
             await flow.deal()
             table = flow.table

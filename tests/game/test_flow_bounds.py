@@ -27,7 +27,7 @@ async def test_a_game_s_and_a_chat_s_locks_go_with_the_game(
     async with running(fake, tmp_path, default_locale="en") as app:
         flow = Flow(fake, app, lang="en")
         delivery = app.services.delivery
-        core = flow.games.core
+        steps = flow.games.steps
         for game in range(3):  # three games in a row in one club chat, each ended by the host
             if game == 0:
                 await flow.lobby(4)
@@ -37,7 +37,7 @@ async def test_a_game_s_and_a_chat_s_locks_go_with_the_game(
             await flow.host("/endgame")
             await wait_until(lambda: not flow.games.tables, 10, "the game ended")
             await flow.delivered()
-        assert len(core.locks) == 0  # no step lock kept for the three games
+        assert len(steps.locks) == 0  # no step lock kept for the three games
         assert len(flow.games.lobby.opening) == 0  # nor the club's opening lock
         # the club chat's tables' turns: the latest game's only, not one for every game
         assert len(delivery._turns[CLUB]) == 1

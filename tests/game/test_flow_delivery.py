@@ -154,7 +154,7 @@ async def test_a_club_chat_behind_its_budget_is_late_by_a_post_never_a_phase(
     limits = replace(FAST_LIMITS, group_per_minute=2, group_span=5.0)
     async with running(fake, tmp_path, default_locale="en", limits=limits, night_seconds=3,
                        mafia_agree_seconds=1, vote_turn_seconds=0.3,
-                       last_word_seconds=0.05, prepare=sim.drive) as app:
+                       last_word_seconds=0.05, game=sim.game(), prepare=sim.drive) as app:
         flow = Flow(fake, app, "en")
         await flow.lobby(10)
         await flow.deal()
@@ -195,7 +195,7 @@ async def test_a_night_announced_after_it_ended_does_not_state_its_length(
     limits = replace(FAST_LIMITS, group_per_minute=1, group_span=30.0)
     async with running(fake, tmp_path, default_locale="en", limits=limits, night_seconds=3,
                        mafia_agree_seconds=1, vote_turn_seconds=0.3, last_word_seconds=0.05,
-                       prepare=sim.drive) as app:
+                       game=sim.game(), prepare=sim.drive) as app:
         flow = Flow(fake, app, "en")
         await flow.lobby(10)
         await flow.deal()

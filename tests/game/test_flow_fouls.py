@@ -74,7 +74,7 @@ async def test_fouls_fines_undo_and_the_offer_over_http(fake: FakeTelegram, tmp_
         three, four = flow.tg(3), flow.tg(4)
         for tg in (three, four):
             await db.ledger.adjust(tg, 5, reason="start", admin_id=ADMIN,
-                                   now=flow.games.core.clock())
+                                   now=flow.games.clock())
         club_posts = len(fake.messages(flow.club))
 
         # 1. the panel: whose seat, then what for; a double press records one foul

@@ -481,7 +481,7 @@ async def test_the_panel_and_the_mini_app_offer_one_list(fake: FakeTelegram,
                 refused = await r.json()  # (no shoot-out to draw: a refusal's words)
                 assert r.status == 409 and refused["text"] == (
                     "This button is out of date: that part of the game is over."), refused
-            legal = legal_actions(flow.games.core, flow.games.registry, flow.table)
+            legal = legal_actions(flow.games.registry, flow.table)
             assert on_panel == on_app == legal, (moment, on_panel, on_app)
             return legal
 

@@ -9,7 +9,7 @@ import pytest
 
 import engine
 from bot.errors import UserError
-from bot.game.core import UNAVAILABLE_RETRY_SECONDS
+from bot.game.timekeeper import UNAVAILABLE_RETRY_SECONDS
 from engine import Role
 from record.table import Stage
 from storage.backends import DatabaseUnavailable
@@ -79,7 +79,7 @@ async def test_mafia_see_each_other_and_agree(h: Harness) -> None:
     edits = [s for s in h.private(h.tg(others[0])) if s.edit]
     assert edits and f"№{a}" in edits[-1].text  # the other Mafia see the pick live
     # a pick not made yet reads so, never «→ никто»
-    assert f"{h.service.core.notifier.seat(t, others[0])} — выбора пока нет" in edits[-1].text
+    assert f"{h.service.notifier.seat(t, others[0])} — выбора пока нет" in edits[-1].text
     assert "никто" not in edits[-1].text
     for seat in others:
         await h.choose(seat, b)
@@ -141,7 +141,7 @@ async def test_the_hosts_night_summary_leaves_out_what_did_not_happen(h: Harness
     summary = engine.Event("night_summary", engine.Audience(engine.AudienceKind.HOST), {
         "night": 1, "choices": {doctor: lawyer}, "blocked": [], "common_target": None,
         "saved": [(lawyer, "doctor")], "died": [], "checks": []})
-    text = h.service.core.notifier.render(t, summary, "ru")
+    text = h.service.notifier.render(t, summary, "ru")
     assert f"Спасены: №{lawyer} {t.name(lawyer)} (Адвокат) — лечение Доктора" in text
     assert f"  №{doctor} {t.name(doctor)} (Доктор) → №{lawyer} {t.name(lawyer)} (Адвокат)" \
         in text
@@ -149,7 +149,7 @@ async def test_the_hosts_night_summary_leaves_out_what_did_not_happen(h: Harness
         assert empty not in text, empty
     day = engine.Event("day_summary", engine.Audience(engine.AudienceKind.HOST),
                        {"day": 1, "verdict": None, "cancelled_by": None})
-    text = h.service.core.notifier.render(t, day, "ru")
+    text = h.service.notifier.render(t, day, "ru")
     assert text.endswith("По голосованию никто не выбыл.") and "отменил" not in text
 
 

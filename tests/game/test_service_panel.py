@@ -56,7 +56,7 @@ async def press(h: Harness, *args: Any) -> None:
     """A panel button, then its write (the press is answered before the commit; what the step
     says leaves after it)."""
     await h.service.panel.press(*args)
-    await h.service.core.writes.settled(h.game_id)
+    await h.service.steps.writes.settled(h.game_id)
 
 
 def current_panel(h: Harness) -> str:
@@ -219,7 +219,7 @@ async def test_a_player_who_blocked_the_bot_is_marked_on_the_panel_at_once(hp: H
     seat = h.table.seat_of(1003)
     assert "🚫" not in current_panel(h)
     await h.service.on_blocked(1003)  # the sender met 403: a step of its own, the panel follows
-    await h.service.core.writes.settled(h.game_id)
+    await h.service.steps.writes.settled(h.game_id)
     assert f"№{seat} Player3 🚫 blocked the bot" in current_panel(h)
 
 

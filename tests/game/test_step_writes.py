@@ -129,7 +129,7 @@ async def test_drain_waits_for_the_queued_writes(h: Harness,
     join = asyncio.create_task(h.service.join(table.game_id, players[0]))
     await writes.holding.wait()
     join.cancel()  # the press's handler gone (shutdown): its write goes on
-    drained = asyncio.create_task(h.service.core.writes.drain())
+    drained = asyncio.create_task(h.service.steps.writes.drain())
     await asyncio.sleep(0)
     assert not drained.done()
     writes.hold.set()
@@ -206,7 +206,7 @@ async def test_a_panel_press_is_answered_only_once_its_step_is_durable(
     answer = await asyncio.wait_for(press, 5)
     assert answer is not None
     assert "night_start" in [e.kind for e in await h.db.games.events(h.game_id)]
-    await h.service.core.writes.settled(h.game_id)
+    await h.service.steps.writes.settled(h.game_id)
     assert len(h.sender.sent) > sent_before  # the prompts leave after the commit
 
 

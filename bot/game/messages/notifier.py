@@ -5,11 +5,11 @@ player's private chat (``Table.chat_of``: the host's for an offline seat, with a
 line on top), the Mafia -> each living Mafia player in private, the host -> the host in
 private. Texts come from ``locales/<lang>/game.ftl`` through the translator.
 
-Nothing is sent from here: inside a game step (the game's lock, :meth:`GameCore.lock`) every
-request is collected and written to the durable outbox in the step's transaction, together with
-the log events that caused it; the delivery worker sends them afterwards (docs/delivery.md).
-A message that is edited later is sent under a stable key (``ref``, e.g. ``g12:s3:prompt:5``)
-and the edit names that key.
+Nothing is sent from here: inside a game step (the game's lock, :meth:`bot.game.steps.Steps.lock`)
+every request is collected and written to the durable outbox in the step's transaction, together
+with the log events that caused it; the delivery worker sends them afterwards (docs/delivery.md).
+A message that is edited later is sent under a stable key (``ref``, e.g. ``g12:s3:prompt:5``,
+:func:`message_ref`) and the edit names that key.
 """
 
 from __future__ import annotations
@@ -70,6 +70,12 @@ def _current() -> list[Queued] | None:
     if entry is None or entry[0] is not asyncio.current_task():
         return None
     return entry[1]
+
+
+def message_ref(table: Table, *parts: object) -> str:
+    """The stable outbox key of a table's message that is edited later, e.g.
+    ``g12:s3:prompt:5``."""
+    return ":".join([f"g{table.game_id}", *(str(p) for p in parts)])
 
 
 def button(text: str, data: str) -> InlineKeyboardButton:

@@ -12,7 +12,7 @@ from storage.repos.outbox import Queued
 
 class Sender(Protocol):
     """Where the notifier's requests go. ``durable``: the requests of a game step are written
-    in the step's own transaction (:meth:`bot.game.core.GameCore.flush`), then ``queued`` is
+    in the step's own transaction (:meth:`bot.game.steps.Steps.flush`), then ``queued`` is
     told; otherwise ``deliver`` takes them after the step's events are logged."""
 
     durable: bool

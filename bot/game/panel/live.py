@@ -1,6 +1,6 @@
 """The host's live panel: ONE private message to the game's host, kept current by edits.
 
-Every game step ends with :meth:`HostPanel.refresh` (``GameCore.after_step``): the host's view
+Every game step ends with :meth:`HostPanel.refresh` (``Steps.after_step``): the host's view
 (:mod:`bot.game.panel.view`) is drawn again and, when it changed, the panel is edited — in the
 step's own transaction, like everything else the step says, and at most once every
 :data:`PANEL_EDIT_GAP` seconds (a queued edit is replaced by a newer one: docs/delivery.md), so a
@@ -19,12 +19,15 @@ from functools import partial
 from aiogram.types import InlineKeyboardMarkup
 
 from bot.errors import UserError
-from bot.game.core import GameCore, Reply
+from bot.game.answers import Reply
+from bot.game.guards import require_host
 from bot.game.languages import Languages
+from bot.game.messages.notifier import Notifier, message_ref
 from bot.game.panel.render import PAGES, PanelDrawing
-from bot.game.panel.view import HostDesk, HostView, build_view, legal_actions
-from bot.game.rooms.phase import Room
+from bot.game.panel.view import HostDesk, HostView, legal_actions
+from bot.game.steps import Steps
 from bot.game.tables import Tables
+from bot.game.timekeeper import Timekeeper
 from record.table import Table
 from storage.numbers import read_number
 
@@ -36,7 +39,7 @@ PANEL_EDIT_GAP = 1.5
 # seconds: the deadline's countdown ticks between the table's own changes (every edit shows
 # the exact time left; with nothing else changing, the panel is edited once a tick)
 COUNTDOWN_TICK = 10
-TICK = "panel_tick"  # the countdown's job key (GameCore.key)
+TICK = "panel_tick"  # the countdown's job of a table (Timekeeper.schedule)
 
 
 def seconds_left(deadline: datetime | None, now: datetime) -> int | None:
@@ -46,13 +49,20 @@ def seconds_left(deadline: datetime | None, now: datetime) -> int | None:
     return max(0, math.ceil((deadline - now).total_seconds()))
 
 
-class HostPanel(Room):
-    def __init__(self, core: GameCore, tables: Tables, locales: Languages, desk: HostDesk,
-                 web_url: str | None = None) -> None:
-        super().__init__(core, tables)
+class HostPanel:
+    """The host's private panel of each running table; ``desk``: the host's view and actions
+    it draws and presses."""
+
+    def __init__(self, tables: Tables, steps: Steps, timekeeper: Timekeeper, notifier: Notifier,
+                 locales: Languages, desk: HostDesk, web_url: str | None = None) -> None:
+        self.tables = tables
+        self.steps = steps
+        self.timekeeper = timekeeper
+        self.notifier = notifier
+        self.tr = notifier.tr
         self.locales = locales
         self.desk = desk
-        self.drawing = PanelDrawing(core.tr, web_url)
+        self.drawing = PanelDrawing(notifier.tr, web_url)
         self.modes: dict[int, str] = {}  # game -> the page shown (memory: "main" after a restart)
         self.refs: dict[int, str] = {}  # game -> the panel message's outbox key in this process
         # game -> (view, page, locale, the countdown's tick)
@@ -89,10 +99,10 @@ class HostPanel(Room):
             return  # the host's chat refuses the bot: the host runs the table by commands
         mode = self.modes.get(game_id, "main")
         presets = await self.desk.presets(table) if mode == "preset" else None
-        view = build_view(self.core, self.tables, table, presets)
+        view = self.desk.snapshot(table, presets)
         if mode.partition(".")[0] not in (*view.actions, "main"):
             mode = self.modes[game_id] = "main"  # the page's action passed (e.g. seats dealt)
-        now = self.core.clock()
+        now = self.timekeeper.clock()
         left = seconds_left(view.deadline, now)
         window_left = seconds_left(view.window_deadline, now)
         tick = None if left is None else math.ceil(left / COUNTDOWN_TICK)
@@ -112,8 +122,8 @@ class HostPanel(Room):
             # a new message per process (after a restart the host gets a fresh panel below;
             # the same key again — nothing happened since — edits the old one)
             self.sent[game_id] = self.sent.get(game_id, 0) + 1
-            ref = self.refs[game_id] = self.core.ref(table, "panel",
-                                                     f"{table.seq}.{self.sent[game_id]}")
+            ref = self.refs[game_id] = message_ref(table, "panel",
+                                                   f"{table.seq}.{self.sent[game_id]}")
             await self.notifier.send(host, text, markup=markup, ref=ref)
         else:
             # the host's own press is answered by the panel at once; others' changes (the
@@ -127,17 +137,16 @@ class HostPanel(Room):
         if self.ticks.get(table.game_id) == at:
             return
         self.ticks[table.game_id] = at
-        key = self.core.key(table, TICK)
         if at is None:
-            self.deadlines.disarm(key)
+            self.timekeeper.cancel(table, TICK)
         else:
-            self.deadlines.arm(key, at, partial(self._tick, table.game_id))
+            self.timekeeper.schedule(table, TICK, at, partial(self._tick, table.game_id))
 
     async def _tick(self, game_id: int) -> None:
         self.ticks.pop(game_id, None)
         table = self.tables.by_id.get(game_id)
         if table is not None and table.open:
-            async with self.core.lock(game_id):
+            async with self.steps.lock(game_id):
                 pass  # the step's end draws the panel with the time left now
 
     async def press(self, game_id: int, user_id: int, moment: int, action: str, arg: str
@@ -145,17 +154,17 @@ class HostPanel(Room):
         """A panel button: a page of the panel (``menu``), or an action (``host_act``);
         answered once its step is durable, as every press."""
         table = self.tables.table(game_id)
-        self.core.require_host(table, user_id)
+        require_host(table, user_id)
         if action == "menu":
             # a page of an action legal now opens, whatever moment drew its button
             page, _, seat = arg.partition(".")
-            legal = legal_actions(self.core, self.tables, table)
+            legal = legal_actions(self.tables, table)
             if page not in PAGES or (page != "main" and page not in legal):
                 raise UserError("game.stale")
             if seat and read_number(seat) is None:  # a forged button's "tech.²"
                 raise UserError("game.stale")
-            async with self.core.lock(game_id):  # the step's end draws the page
-                self.core.step_by_host(table, user_id)
+            async with self.steps.lock(game_id):  # the step's end draws the page
+                self.steps.by_host(table, user_id)
                 self.modes[game_id] = arg
             return None
         self.modes[game_id] = "main"
@@ -164,8 +173,8 @@ class HostPanel(Room):
             return await self.desk.act(game_id, user_id, action, value, moment=moment)
         except UserError:
             if game_id in self.tables.by_id:
-                async with self.core.lock(game_id):
-                    self.core.step_by_host(table, user_id)  # the main page again, at once
+                async with self.steps.lock(game_id):
+                    self.steps.by_host(table, user_id)  # the main page again, at once
             raise
 
     def unreachable(self, chat_id: int) -> None:
@@ -181,7 +190,7 @@ class HostPanel(Room):
         for table in list(self.tables.by_id.values()):
             if table.open and table.host_id == user_id:
                 self.muted.discard(table.game_id)  # the host writes to the bot: reachable
-                async with self.core.lock(table.game_id):
+                async with self.steps.lock(table.game_id):
                     old = self.refs.pop(table.game_id, None)
                     self.shown.pop(table.game_id, None)
                     self.modes[table.game_id] = "main"

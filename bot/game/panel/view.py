@@ -2,7 +2,8 @@
 and one entry point (:meth:`HostDesk.act`) shared by the private panel (``bot/game/panel/live.py``)
 and the Mini App (``web/``). An action is handed to the SAME room method its typed command
 calls, so a press and a command pass the same checks; :func:`legal_actions` asks the same
-predicates (``GameCore.can_start_phase``, the engine) to show only what may be done now.
+predicates (:func:`bot.game.guards.can_start_phase`, the engine) to show only what may be done
+now.
 """
 
 from __future__ import annotations
@@ -14,7 +15,8 @@ from datetime import datetime, timedelta
 
 import engine
 from bot.errors import UserError
-from bot.game.core import GameCore, Reply
+from bot.game.answers import Reply
+from bot.game.guards import can_start_phase, require_host
 from bot.game.rooms.day import DayRoom
 from bot.game.rooms.deal import DealRoom
 from bot.game.rooms.fouls import FoulsRoom
@@ -22,11 +24,12 @@ from bot.game.rooms.guests import GuestsRoom, Tonight, tonight_of
 from bot.game.rooms.host import HostRoom
 from bot.game.rooms.lobby import LobbyRoom
 from bot.game.rooms.night import NightRoom
-from bot.game.rooms.phase import Room
 from bot.game.tables import Tables, named_table
+from bot.game.timekeeper import Timekeeper
 from engine import FoulReason, Phase
 from engine.composition import MAX_PLAYERS, MIN_PLAYERS
-from record.table import CANCEL_DL, FATE_DL, MAFIA_DL, NIGHT_DL, TURN_DL, Stage, Table
+from record.table import CANCEL_DL, FATE_DL, MAFIA_DL, NIGHT_DL, TURN_DL, GameTimers, Stage, Table
+from storage.db import Database
 from storage.numbers import MAX_DIGITS, read_number
 
 EXTEND_SECONDS = 30  # the panel's "+30 s"
@@ -128,10 +131,11 @@ class Countdown:
     window_left: float | None = None
 
 
-def countdown(core: GameCore, table: Table, now: datetime) -> Countdown:
+def countdown(table: Table, now: datetime, timers: GameTimers) -> Countdown:
     """The night's end (the Mafia's agreement inside it), a shoot-out's draw or the Lawyers'
     window; the vote's end: the voter's turn and every later voter's whole turn (the turn
-    inside it). Paused: the seconds left when the game resumes (``Table.remaining``)."""
+    inside it, ``timers``: the table's). Paused: the seconds left when the game resumes
+    (``Table.remaining``)."""
     if not table.started:
         return Countdown(None)
     left = dict(table.remaining) if table.paused else {
@@ -145,7 +149,7 @@ def countdown(core: GameCore, table: Table, now: datetime) -> Countdown:
         able = set(engine.voters(game))
         later = sum(1 for s in table.order[table.turn + 1:]
                     if s in able and engine.vote_candidates(game, s))
-        return Countdown(inner + later * (table.timers or core.timers).vote_turn, "turn", inner)
+        return Countdown(inner + later * timers.vote_turn, "turn", inner)
     name = PHASE_DEADLINES.get(table.stage)
     end = None if name is None else left.get(name)
     if end is None:
@@ -163,7 +167,7 @@ def _ok(check: Callable[[], object]) -> bool:
     return True
 
 
-def legal_actions(core: GameCore, tables: Tables, table: Table) -> frozenset[str]:
+def legal_actions(tables: Tables, table: Table) -> frozenset[str]:
     """What the host may do now (the panel's buttons). The services check again."""
     if not table.open:
         return frozenset()
@@ -193,9 +197,9 @@ def legal_actions(core: GameCore, tables: Tables, table: Table) -> frozenset[str
     if not table.paused:
         if table.deadlines:
             out.add("extend")
-        if _ok(lambda: core.can_start_phase(table, Phase.NIGHT)):
+        if _ok(lambda: can_start_phase(table, Phase.NIGHT)):
             out.add("night")
-        if _ok(lambda: core.can_start_phase(table, Phase.DAY)):
+        if _ok(lambda: can_start_phase(table, Phase.DAY)):
             out.add("vote")
             if table.stage is not Stage.DAY and not table.day_first:
                 out.add("day")  # a game that starts with a day: its talk announced
@@ -204,9 +208,10 @@ def legal_actions(core: GameCore, tables: Tables, table: Table) -> frozenset[str
     return frozenset(out)
 
 
-def build_view(core: GameCore, tables: Tables, table: Table,
+def build_view(tables: Tables, table: Table, now: datetime, timers: GameTimers,
                presets: dict[str, tuple[str, ...]] | None = None) -> HostView:
-    """The snapshot (pure: reads the table, writes nothing)."""
+    """The snapshot at ``now`` (pure: reads the table, writes nothing); ``timers``: the
+    table's."""
     night, day = public_day(table)
     acted: set[int] = set()
     choices: tuple[ChoiceView, ...] = ()
@@ -234,8 +239,7 @@ def build_view(core: GameCore, tables: Tables, table: Table,
             jailed=player is not None and player.jailed, offline=table.is_offline(seat),
             acted=seat in acted, blocked=seat in table.memory.blocked_told,
             fouls=sum(1 for f in standing if f.seat == seat)))
-    now = core.clock()
-    clock = countdown(core, table, now)
+    clock = countdown(table, now, timers)
 
     def end(left: float | None) -> datetime | None:
         return None if left is None or table.paused else now + timedelta(seconds=left)
@@ -249,20 +253,22 @@ def build_view(core: GameCore, tables: Tables, table: Table,
         presets=presets or {},
         composition=None if table.composition is None else tuple(str(r) for r in
                                                                  table.composition),
-        actions=legal_actions(core, tables, table), fouls=standing,
+        actions=legal_actions(tables, table), fouls=standing,
         next_foul=len(table.game.fouls) + 1 if table.started else 1, window=clock.window,
         window_deadline=end(clock.window_left),
         window_remaining=clock.window_left if table.paused else None,
         table=named_table(table), tonight=tonight_of(tables, table))
 
 
-class HostDesk(Room):
+class HostDesk:
     """``host_view`` and ``host_act``: the host's table, for the panel and the Mini App."""
 
-    def __init__(self, core: GameCore, tables: Tables,
+    def __init__(self, db: Database, tables: Tables, timekeeper: Timekeeper,
                  *, lobby: LobbyRoom, guests: GuestsRoom, deal: DealRoom,
                  night: NightRoom, day: DayRoom, host: HostRoom, fouls: FoulsRoom) -> None:
-        super().__init__(core, tables)
+        self.db = db
+        self.tables = tables
+        self.timekeeper = timekeeper  # the view's time and the table's timers
         self.lobby, self.guests, self.deal = lobby, guests, deal
         self.night, self.day, self.host, self.fouls = night, day, host, fouls
 
@@ -281,12 +287,18 @@ class HostDesk(Room):
 
     def _table(self, game_id: int, user_id: int) -> Table:
         table = self.tables.table(game_id)
-        self.core.require_host(table, user_id)
+        require_host(table, user_id)
         return table
 
     async def view(self, game_id: int, user_id: int) -> HostView:
         table = self._table(game_id, user_id)
-        return build_view(self.core, self.tables, table, await self.presets(table))
+        return self.snapshot(table, await self.presets(table))
+
+    def snapshot(self, table: Table, presets: dict[str, tuple[str, ...]] | None = None
+                 ) -> HostView:
+        """The host's view of ``table`` now (:func:`build_view`)."""
+        return build_view(self.tables, table, self.timekeeper.clock(),
+                          self.timekeeper.timers(table), presets)
 
     async def act(self, game_id: int, user_id: int, action: str,
                   arg: int | str | None = None, *, moment: int | None = None) -> Reply:
@@ -296,7 +308,7 @@ class HostDesk(Room):
         night began pauses the night). Each action calls the room method of its typed
         command, which checks again."""
         table = self._table(game_id, user_id)
-        if action not in legal_actions(self.core, self.tables, table):
+        if action not in legal_actions(self.tables, table):
             raise UserError("game.stale")
         handler = self._actions().get(action)
         if handler is None:

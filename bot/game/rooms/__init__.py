@@ -1,7 +1,18 @@
-"""The evening's rooms, one per phase: the lobby (and its friend orders), the deal, the
-night, the day, the results, the host's controls and the host's whistle (fouls and fines), all
-on :mod:`bot.game.rooms.phase`.
+"""The evening's rooms, one per part of it: the lobby (:mod:`.lobby`) and its friend orders
+(:mod:`.friends`), tonight's guests (:mod:`.guests`), the deal (:mod:`.deal`), the night
+(:mod:`.night`), the day (:mod:`.day`), the results (:mod:`.results`), the host's controls
+(:mod:`.host`) and the host's whistle (:mod:`.fouls`, its offers of the technical death:
+:mod:`.offers`). Each is a class ``<Part>Room`` given in its constructor the parts it uses (the
+tables, the steps, the timekeeper, the notifier...) and the rooms it calls, by their public
+methods only; no room holds the state of another. Who calls whom (a room is built after those):
 
-May import: ``bot.game.core``, ``bot.game.messages``, ``bot.game.callbacks`` and what those
+* the guests -> the lobby (a check-in is a join); the lobby asks tonight's list whether a
+  seat is held (``hold``, a function it is given: :meth:`.guests.GuestList.hold`);
+* the deal -> the lobby, the friends;
+* the night, the day -> the results (a resolution is announced there);
+* the host -> the results, the night, the day (``/tech`` resolves what it interrupts);
+* the fouls -> the host (an accepted offer is ``/tech``).
+
+May import: ``bot.game.steps``, ``bot.game.timekeeper``, ``bot.game.prompts`` and what those
 may import.
 """

@@ -3,19 +3,22 @@ and the floor given to a jailed player (``/speak``)."""
 
 from __future__ import annotations
 
+import random
 from collections.abc import Sequence
 from functools import partial
 from typing import Any
 
 import engine
 from bot.errors import UserError
+from bot.game.answers import Reply, reply, secs
 from bot.game.callbacks import FateCb, cancel_data, vote_data
-from bot.game.core import GameCore, Reply, reply, rule, secs
-from bot.game.messages.notifier import button, rows
+from bot.game.guards import acting_seat, can_start_phase, expect, rule
+from bot.game.messages.notifier import Notifier, button, message_ref, rows
 from bot.game.prompts import Prompts
-from bot.game.rooms.phase import Room
 from bot.game.rooms.results import ResultsRoom
+from bot.game.steps import Steps
 from bot.game.tables import Tables, Where
+from bot.game.timekeeper import Timekeeper
 from engine import Audience, AudienceKind, Phase, RuleViolation
 from engine.roles import LAWYER_ROLES
 from record.log_events import (
@@ -38,44 +41,51 @@ EVERYONE = Audience(AudienceKind.EVERYONE)
 BOARD_EDIT_GAP = 6.0
 
 
-class DayRoom(Room):
-    """A day from ``/vote`` to ``day_resolved``; owns the turn, fate and Lawyers' deadlines."""
+class DayRoom:
+    """A day from ``/vote`` to ``day_resolved``; owns the turn, fate and Lawyers' deadlines.
+    ``rng``: the bot's draw of a shoot-out."""
 
-    def __init__(self, core: GameCore, tables: Tables,
-                 prompts: Prompts, results: ResultsRoom) -> None:
-        super().__init__(core, tables)
+    def __init__(self, tables: Tables, steps: Steps, timekeeper: Timekeeper,
+                 notifier: Notifier, prompts: Prompts, results: ResultsRoom,
+                 rng: random.Random) -> None:
+        self.tables = tables
+        self.steps = steps
+        self.timekeeper = timekeeper
+        self.notifier = notifier
+        self.tr = notifier.tr
         self.prompts = prompts
         self.results = results
-        core.on_time_up(TURN_DL, self._turn_over)
-        core.on_time_up(FATE_DL, self._fate_over)
-        core.on_time_up(CANCEL_DL, self._cancel_over)
+        self.rng = rng
+        timekeeper.on_time_up(TURN_DL, self._turn_over)
+        timekeeper.on_time_up(FATE_DL, self._fate_over)
+        timekeeper.on_time_up(CANCEL_DL, self._cancel_over)
 
     async def start_day(self, where: Where, user_id: int) -> Reply:
         """``/day``: announce the day's talk (the vote starts with /vote)."""
         table = self.tables.in_chat(where, user_id)
-        async with self.core.lock(table.game_id):
-            self.core.step_by_host(table, user_id)
-            self.core.can_start_phase(table, Phase.DAY)
+        async with self.steps.lock(table.game_id):
+            self.steps.by_host(table, user_id)
+            can_start_phase(table, Phase.DAY)
             if table.stage is Stage.DEALT:  # the game opens with a day
                 if table.day_first:
                     return reply("game.day.started")  # a second press: announced already
-                await self.core.record(table, DayStart())
+                await self.steps.record(table, DayStart())
             await self.notifier.club(table, await self.results.day_start(table),
                                      day=table.game.current_day)
             return reply("game.day.started")
 
     async def start_vote(self, where: Where, user_id: int) -> Reply:
         table = self.tables.in_chat(where, user_id)
-        async with self.core.lock(table.game_id):
-            self.core.step_by_host(table, user_id)
-            self.core.can_start_phase(table, Phase.DAY)
+        async with self.steps.lock(table.game_id):
+            self.steps.by_host(table, user_id)
+            can_start_phase(table, Phase.DAY)
             order = engine.voters(table.game)
-            await self.core.record(table, VoteStart(table.moment + 1, tuple(order)))
+            await self.steps.record(table, VoteStart(table.moment + 1, tuple(order)))
             if not engine.votable(table.game):
                 # every player holds an open immunity: nobody may be voted for, so no board, no
                 # prompts and no turns; the day resolves, and the table hears why
                 # (docs/rules.md#41-voting)
-                await self.core.record(table, VotesDone())
+                await self.steps.record(table, VotesDone())
                 await self._resolve_day(table, None)
                 return reply("game.vote.impossible")
             # the board first (its turn lines are edited in): an edit follows its send
@@ -90,30 +100,30 @@ class DayRoom(Room):
         while turn < len(table.order) and table.order[turn] not in able:
             turn += 1
         if turn >= len(table.order):
-            await self.core.record(table, VotesDone())
+            await self.steps.record(table, VotesDone())
             await self.after_votes(table)
             return
-        await self.core.record(table, Turn(
-            turn, {TURN_DL: self.core.at(self.timers(table).vote_turn)}))
+        await self.steps.record(table, Turn(
+            turn, {TURN_DL: self.timekeeper.at(self.timekeeper.timers(table).vote_turn)}))
         voter = table.order[turn]
         if not engine.vote_candidates(table.game, voter):
             await self._turn_timeout(table)  # nobody may be voted for: nothing to wait for
             return
-        self.core.arm(table)
+        self.timekeeper.arm(table)
         # The voter's buttons first: the club chat has the tighter rate limit.
         await self.vote_prompt(table, voter)
         await self.refresh_board(table)
 
     # ------------------------------------------------------------------ the vote board
     def board_ref(self, table: Table) -> str:
-        return self.core.ref(table, f"s{table.moment}", "board")
+        return message_ref(table, f"s{table.moment}", "board")
 
     def board_kwargs(self, table: Table) -> dict[str, Any]:
         """The one live post of a vote: order, whose turn, the votes so far, the turn's time."""
         seat = self.notifier.seat
         current = table.current_voter()
         order, votes, timeouts = list(table.order), dict(table.votes), list(table.timeouts)
-        seconds = secs(self.timers(table).vote_turn)
+        seconds = secs(self.timekeeper.timers(table).vote_turn)
         able = set(engine.voters(table.game)) if table.started else set()
         until = table.deadlines.get(TURN_DL)  # the turn's end
 
@@ -150,12 +160,13 @@ class DayRoom(Room):
     async def vote_prompt(self, table: Table, voter: int, *, again: bool = False) -> None:
         candidates = engine.vote_candidates(table.game, voter)
         offline = table.is_offline(voter)
-        base = self.core.ref(table, f"s{table.moment}", "vote", voter)
+        base = message_ref(table, f"s{table.moment}", "vote", voter)
         if again and await self.prompts.kept_prompt(table, voter, table.chat_of(voter), base):
             return  # the voter has it (or will): not sent twice
         ref = self.prompts.prompt_ref(table, table.chat_of(voter), base, again)
         await self.notifier.to_seat(
-            table, voter, "game.vote.prompt", seconds=secs(self.timers(table).vote_turn), ref=ref,
+            table, voter, "game.vote.prompt", ref=ref,
+            seconds=secs(self.timekeeper.timers(table).vote_turn),
             markup=lambda loc: rows([
                 button(self.notifier.seat(table, c),
                        vote_data(table.game_id, table.moment, voter, c, offline=offline))
@@ -165,9 +176,11 @@ class DayRoom(Room):
     async def vote(self, game_id: int, tg_id: int, moment: int, target: int, *,
                    for_seat: int | None = None) -> Reply:
         table = self.tables.table(game_id)
-        async with self.core.lock(game_id):
-            seat = self.core.acting_seat(table, tg_id, for_seat)
-            self.core.expect(table, Stage.VOTE, moment)
+        async with self.steps.lock(game_id):
+            seat = acting_seat(table, tg_id, for_seat)
+            if for_seat is not None:
+                self.steps.by_host(table, tg_id)  # the host's own press, for an offline seat
+            expect(table, Stage.VOTE, moment)
             try:
                 engine.check_vote(table.game, seat, target)
             except RuleViolation as e:
@@ -176,8 +189,8 @@ class DayRoom(Room):
                 raise UserError("game.vote.already")
             if table.current_voter() != seat:
                 raise UserError("game.vote.not_your_turn")
-            await self.core.record(table, Vote(seat, target))
-            self.deadlines.disarm(self.core.key(table, TURN_DL))
+            await self.steps.record(table, Vote(seat, target))
+            self.timekeeper.cancel(table, TURN_DL)
             ref = table.memory.prompts.pop(seat, None)
             if ref is not None:
                 await self.notifier.edit_seat(table, seat, ref, "game.vote.chosen",
@@ -190,7 +203,7 @@ class DayRoom(Room):
         voter = table.current_voter()
         if voter is None:
             return
-        await self.core.record(table, VoteTimeout(voter))
+        await self.steps.record(table, VoteTimeout(voter))
         ref = table.memory.prompts.pop(voter, None)
         if ref is not None:
             await self.notifier.edit_seat(table, voter, ref, "game.vote.missed")
@@ -226,37 +239,37 @@ class DayRoom(Room):
         tally = self.tally(table)
         if tally.shootout and table.fate is None:
             if table.fate_by_host:
-                await self.core.record(table, FateWait(
-                    {FATE_DL: self.core.at(self.timers(table).fate)}))
+                await self.steps.record(table, FateWait(
+                    {FATE_DL: self.timekeeper.at(self.timekeeper.timers(table).fate)}))
                 await self._say_tally(table, tally)
                 await self.notifier.club(table, "game.fate.host_draws",
                                          tied=self.notifier.seat_list(table, tally.tied))
                 await self._tell_vote(table)
                 await self.fate_prompt(table, tally.tied)
-                self.core.arm(table)
+                self.timekeeper.arm(table)
                 return
-            seat = engine.draw_fate(tally.tied, self.core.rng)
-            await self.core.record(table, Fate(seat, "bot"))
+            seat = engine.draw_fate(tally.tied, self.rng)
+            await self.steps.record(table, Fate(seat, "bot"))
         condemned = tally.leader if tally.leader is not None else table.fate
         if condemned is not None and not tally.failed and self._lawyer_window(table):
             lawyers = engine.cancellers(table.game, condemned)
-            deadline = self.core.at(self.timers(table).cancel)
-            await self.core.record(table, CancelWindow(tuple(lawyers), {CANCEL_DL: deadline}))
+            deadline = self.timekeeper.at(self.timekeeper.timers(table).cancel)
+            await self.steps.record(table, CancelWindow(tuple(lawyers), {CANCEL_DL: deadline}))
             await self._say_tally(table, tally)
             await self.notifier.club(table, "game.cancel.window",
                                      who=self.notifier.seat(table, condemned),
-                                     seconds=secs(self.timers(table).cancel),
+                                     seconds=secs(self.timekeeper.timers(table).cancel),
                                      until=table.deadlines[CANCEL_DL])
             await self._tell_vote(table)
             for lawyer in lawyers:
                 await self.cancel_prompt(table, lawyer, condemned)
-            self.core.arm(table)
+            self.timekeeper.arm(table)
             return
         await self._resolve_day(table, None)
 
     async def fate_prompt(self, table: Table, tied: Sequence[int], *, again: bool = False
                           ) -> None:
-        base = self.core.ref(table, f"s{table.moment}", "fate")
+        base = message_ref(table, f"s{table.moment}", "fate")
         if again and await self.prompts.kept_prompt(table, 0, table.host_id, base):
             return  # the host has it (or will): not sent twice
         ref = self.prompts.prompt_ref(table, table.host_id, base, again)
@@ -271,7 +284,7 @@ class DayRoom(Room):
     async def cancel_prompt(self, table: Table, lawyer: int, condemned: int | None, *,
                             again: bool = False) -> None:
         offline = table.is_offline(lawyer)
-        base = self.core.ref(table, f"s{table.moment}", "cancel", lawyer)
+        base = message_ref(table, f"s{table.moment}", "cancel", lawyer)
         if again and await self.prompts.kept_prompt(table, lawyer, table.chat_of(lawyer), base):
             return  # the Lawyer has it (or will): not sent twice
         ref = self.prompts.prompt_ref(table, table.chat_of(lawyer), base, again)
@@ -279,7 +292,7 @@ class DayRoom(Room):
         await self.notifier.to_seat(
             table, lawyer, "game.cancel.ask", ref=ref,
             who=self.notifier.seat(table, condemned) if condemned is not None else "?",
-            seconds=secs(self.timers(table).cancel),
+            seconds=secs(self.timekeeper.timers(table).cancel),
             markup=lambda loc: rows([button(
                 self.tr.t(loc, "game.cancel.button"),
                 cancel_data(table.game_id, table.moment, lawyer, offline=offline))]))
@@ -291,13 +304,13 @@ class DayRoom(Room):
 
     async def fate(self, game_id: int, user_id: int, moment: int, target: int) -> Reply:
         table = self.tables.table(game_id)
-        async with self.core.lock(game_id):
-            self.core.step_by_host(table, user_id)
-            self.core.expect(table, Stage.FATE, moment)
+        async with self.steps.lock(game_id):
+            self.steps.by_host(table, user_id)
+            expect(table, Stage.FATE, moment)
             if target not in self.tally(table).tied:
                 raise UserError("game.rule.fate_not_tied")
-            await self.core.record(table, Fate(target, "host"))
-            self.deadlines.disarm(self.core.key(table, FATE_DL))
+            await self.steps.record(table, Fate(target, "host"))
+            self.timekeeper.cancel(table, FATE_DL)
             # the draw's prompt says the lot, whether pressed there or on the panel
             await self.prompts.close_prompts(table, "game.fate.drawn",
                                           who=self.notifier.seat(table, target))
@@ -308,9 +321,11 @@ class DayRoom(Room):
                      for_seat: int | None = None) -> Reply:
         """A Lawyer cancels the verdict (``for_seat``: the host, for an offline Lawyer)."""
         table = self.tables.table(game_id)
-        async with self.core.lock(game_id):
-            seat = self.core.acting_seat(table, tg_id, for_seat)
-            self.core.expect(table, Stage.CANCEL, moment)
+        async with self.steps.lock(game_id):
+            seat = acting_seat(table, tg_id, for_seat)
+            if for_seat is not None:
+                self.steps.by_host(table, tg_id)  # the host's own press, for an offline seat
+            expect(table, Stage.CANCEL, moment)
             try:
                 engine.check_cancel(table.game, seat, table.condemned())
             except RuleViolation as e:
@@ -321,7 +336,7 @@ class DayRoom(Room):
             return reply("game.cancel.accepted")
 
     async def _resolve_day(self, table: Table, cancel_by: int | None) -> None:
-        self.core.disarm(table)
+        self.timekeeper.disarm(table)
         condemned = table.condemned() if table.stage is Stage.CANCEL else None
         if condemned is None:
             await self.prompts.close_prompts(table)
@@ -332,7 +347,7 @@ class DayRoom(Room):
             await self.prompts.close_prompts(
                 table, "game.cancel.done_other", own=(table.chat_of(cancel_by), "game.cancel.done"),
                 who=self.notifier.seat(table, condemned))
-        result = await self.core.record(table, DayResolved(
+        result = await self.steps.record(table, DayResolved(
             dict(sorted(table.valid_votes().items())), table.fate, cancel_by))
         assert result is not None
         await self.results.announce(table, result)
@@ -340,8 +355,8 @@ class DayRoom(Room):
     async def give_word(self, where: Where, user_id: int, seat: int, by: int | None) -> Reply:
         """``/speak SEAT [FROM]``: a jailed player gets speaking time (given by another player)."""
         table = self.tables.in_chat(where, user_id)
-        async with self.core.lock(table.game_id):
-            self.core.step_by_host(table, user_id)
+        async with self.steps.lock(table.game_id):
+            self.steps.by_host(table, user_id)
             if not table.started:
                 raise UserError("game.deal.first")
             player = table.game.players.get(seat)
@@ -355,14 +370,14 @@ class DayRoom(Room):
                 giver = table.game.players.get(by)
                 if giver is None or not giver.able or by == seat:
                     raise UserError("game.speak.bad_giver")
-            seconds = self.timers(table).vote_turn
+            seconds = self.timekeeper.timers(table).vote_turn
             await self.notifier.club(
                 table, "game.speak.start" if by is None else "game.speak.given",
                 who=self.notifier.seat(table, seat),
                 by=self.notifier.seat(table, by) if by is not None else "",
-                seconds=secs(seconds), until=self.core.at(seconds))
-            self.deadlines.arm(self.core.key(table, f"speak_{seat}"), self.core.at(seconds),
-                               partial(self._speech_over, table.game_id, seat))
+                seconds=secs(seconds), until=self.timekeeper.at(seconds))
+            self.timekeeper.schedule(table, f"speak_{seat}", self.timekeeper.at(seconds),
+                                     partial(self._speech_over, table.game_id, seat))
             return reply("game.speak.ok", who=self.notifier.seat(table, seat))
 
     async def _speech_over(self, game_id: int, seat: int) -> None:
@@ -379,8 +394,8 @@ class DayRoom(Room):
         """The host did not draw in time: the bot draws."""
         if table.stage is Stage.FATE:
             tally = self.tally(table)
-            seat = engine.draw_fate(tally.tied, self.core.rng)
-            await self.core.record(table, Fate(seat, "bot"))
+            seat = engine.draw_fate(tally.tied, self.rng)
+            await self.steps.record(table, Fate(seat, "bot"))
             await self.prompts.close_prompts(table, "game.fate.bot_drew",
                                           who=self.notifier.seat(table, seat))
             await self.after_votes(table)

@@ -3,20 +3,23 @@
 from __future__ import annotations
 
 import logging
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import engine
 from bot.errors import UserError
-from bot.game.core import GameCore, Reply, reply, rule
+from bot.game.answers import Reply, reply
+from bot.game.guards import require_seat, rule
+from bot.game.messages.notifier import Notifier, message_ref
 from bot.game.rooms.friends import FriendsRoom
 from bot.game.rooms.lobby import LobbyRoom
-from bot.game.rooms.phase import Room
+from bot.game.steps import Steps
 from bot.game.tables import Tables, Where
 from engine import CompositionError, Role, RuleViolation
 from engine.composition import MAX_PLAYERS
 from record.log_events import Composition, Deal, DealAnnounced, DealtSeat, FateMode
 from record.table import Stage, Table
+from storage.db import Database
 from storage.models import STATUS_RUNNING, ImmunityOrder
 from storage.numbers import read_number
 from storage.repos.games import GameChange
@@ -25,14 +28,20 @@ from views.i18n import Translator
 log = logging.getLogger("bot.game")
 
 
-class DealRoom(Room):
-    """The cards: composition, shoot-out mode, the committed deal, each player's card."""
+class DealRoom:
+    """The cards: composition, shoot-out mode, the committed deal, each player's card.
+    ``new_seed``: the deal's secret seed (a test's is reproducible)."""
 
-    def __init__(self, core: GameCore, tables: Tables,
-                 lobby: LobbyRoom, friends: FriendsRoom) -> None:
-        super().__init__(core, tables)
+    def __init__(self, db: Database, tables: Tables, steps: Steps, notifier: Notifier,
+                 lobby: LobbyRoom, friends: FriendsRoom, new_seed: Callable[[], bytes]) -> None:
+        self.db = db
+        self.tables = tables
+        self.steps = steps
+        self.notifier = notifier
+        self.tr = notifier.tr
         self.lobby = lobby
         self.friends = friends
+        self.new_seed = new_seed
         self._role_names = card_names(self.tr)
 
     def parse_roles(self, text: str, locale: str) -> list[Role]:
@@ -107,9 +116,9 @@ class DealRoom(Room):
     async def composition(self, where: Where, user_id: int, text: str | None) -> Reply:
         """``/roles``: show the composition for the table, or set the host's own."""
         table = self.tables.in_chat(where, user_id)
-        async with self.core.lock(table.game_id):
+        async with self.steps.lock(table.game_id):
             if text:
-                self.core.step_by_host(table, user_id)
+                self.steps.by_host(table, user_id)
                 if table.stage is not Stage.LOBBY:
                     raise UserError("game.join.closed")
                 cards = self.parse_roles(text, table.locale)
@@ -117,7 +126,7 @@ class DealRoom(Room):
                     engine.validate_composition(cards)
                 except CompositionError as e:
                     raise rule(e) from None
-                await self.core.record(table, Composition(tuple(cards)))
+                await self.steps.record(table, Composition(tuple(cards)))
             elif table.started:
                 # During the game no card name goes to the club chat: the host gets it.
                 await self.notifier.private(
@@ -132,20 +141,20 @@ class DealRoom(Room):
 
     async def set_fate_mode(self, where: Where, user_id: int, by_host: bool) -> Reply:
         table = self.tables.in_chat(where, user_id)
-        async with self.core.lock(table.game_id):
-            self.core.step_by_host(table, user_id)
+        async with self.steps.lock(table.game_id):
+            self.steps.by_host(table, user_id)
             if table.stage not in (Stage.LOBBY, Stage.DEALT):
                 # as on the panel: a shoot-out's drawer never changes once the game has begun
                 raise UserError("game.fate.too_late")
-            await self.core.record(table, FateMode(by_host))
+            await self.steps.record(table, FateMode(by_host))
             # the club's next games too
             await self.db.clubs.set_fate_by_host(table.chat_id, by_host)
             return reply("game.fate.mode_host" if by_host else "game.fate.mode_bot")
 
     async def deal(self, where: Where, user_id: int) -> Reply:
         table = self.tables.in_chat(where, user_id)
-        async with self.core.lock(table.game_id):
-            self.core.step_by_host(table, user_id)
+        async with self.steps.lock(table.game_id):
+            self.steps.by_host(table, user_id)
             if table.stage is not Stage.LOBBY:
                 raise UserError("game.deal.already")
             seats = sorted(table.seats)
@@ -167,7 +176,7 @@ class DealRoom(Room):
             players = {s: found.get(table.tg_of(s)) for s in seats}
             marks = self.lobby.marks_of(table, found, inputs.killed_today)
             friends = await self._friends(table, players, inputs.orders)
-            seed = self.core.new_seed()
+            seed = self.new_seed()
             dealt = engine.deal_cards(cards, seats, seed)
             entries: list[DealtSeat] = []
             specs = []
@@ -184,7 +193,7 @@ class DealRoom(Room):
             engine.new_game(specs)  # one more check before anything is written
             commitment = engine.commitment(seed, dealt)
             await self.lobby.close_asks(table, "deal")  # unanswered: the deal goes on without
-            await self.core.record(table, Deal(
+            await self.steps.record(table, Deal(
                 seed=seed.hex(), commitment=commitment, cards=tuple(cards), seats=tuple(entries)))
             await self.announce_deal(table)
             return reply("game.deal.ok")
@@ -195,17 +204,17 @@ class DealRoom(Room):
         The log's ``deal`` comes first: a crash before ``deal_announced`` repeats this."""
         game = table.game
         # storage's copy of the deal, in the step's transaction after its log (one commit)
-        self.core.change_row(table, GameChange(
+        self.steps.change_row(table, GameChange(
             roles={p.seat: str(p.role) for p in game}, commitment=table.commitment or "",
             status=STATUS_RUNNING))
         await self.notifier.club(table, "game.deal.done", count=len(table.seats),
                                  commitment=table.commitment or "")
         await self.notifier.events(table, [engine.open_immunities_event(game)])
         table.memory.last_post = await self.notifier.tell(table.chat_id, None,
-                                                   self.core.ref(table, "deal"))
+                                                   message_ref(table, "deal"))
         for seat in sorted(table.seats):
-            await self._send_card(table, seat, ref=self.core.ref(table, "card", seat))
-        await self.core.record(table, DealAnnounced())
+            await self._send_card(table, seat, ref=message_ref(table, "card", seat))
+        await self.steps.record(table, DealAnnounced())
 
     async def _friends(self, table: Table, players: dict[int, Any],
                        orders: list[ImmunityOrder]) -> dict[int, int | None]:
@@ -238,7 +247,7 @@ class DealRoom(Room):
         table = self.tables.of_player(tg_id)
         if table is None or not table.started:
             raise UserError("game.myrole.none")
-        seat = self.core.require_seat(table, tg_id)
+        seat = require_seat(table, tg_id)
         await self._send_card(table, seat)
         return reply("game.myrole.sent")
 

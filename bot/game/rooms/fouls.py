@@ -2,7 +2,7 @@
 its undoing (``/unfoul``) and, from the club's Nth foul of a player, the offer of the technical
 death (the bot proposes, the host decides).
 
-A foul is one step logged at once with its fine (``GameCore.record_now``): the fine's ledger row
+A foul is one step logged at once with its fine (``Steps.record_now``): the fine's ledger row
 is checked against the player's balance and the network's caps in the same transaction, so a
 fine takes at most what the player may spend (its balance less what open gift requests
 reserve), never more than the network's cap on one foul's fine nor more than its cap on a
@@ -17,15 +17,18 @@ from typing import Any
 
 import engine
 from bot.errors import UserError
+from bot.game.answers import Reply, reply
 from bot.game.callbacks import FoulOfferCb
-from bot.game.core import GameCore, Reply, reply, rule
-from bot.game.messages.notifier import button, rows
+from bot.game.guards import require_host, rule
+from bot.game.messages.notifier import Notifier, button, rows
 from bot.game.rooms.host import HostRoom
-from bot.game.rooms.phase import Room
+from bot.game.rooms.offers import offer_ref
+from bot.game.steps import Steps
 from bot.game.tables import Place, Tables, Where
 from engine import Foul, FoulReason, RuleViolation
 from record.log_events import FoulCalled, FoulOfferClosed, FoulUndone
 from record.table import Table
+from storage.db import Database
 from storage.errors import FineAboveCap, InsufficientBalance
 from storage.models import Club, Fine
 from storage.repos.games import GameChange
@@ -57,11 +60,17 @@ def parse_reason(text: str) -> tuple[FoulReason, str | None]:
     return found, rest or None
 
 
-class FoulsRoom(Room):
-    """Fouls, fines and their undoing; the Nth foul's offer of the technical death."""
+class FoulsRoom:
+    """Fouls, fines and their undoing; the Nth foul's offer of the technical death (taken:
+    the host's ``/tech``, :meth:`HostRoom.technical_death`)."""
 
-    def __init__(self, core: GameCore, tables: Tables, host: HostRoom) -> None:
-        super().__init__(core, tables)
+    def __init__(self, db: Database, tables: Tables, steps: Steps, notifier: Notifier,
+                 host: HostRoom) -> None:
+        self.db = db
+        self.tables = tables
+        self.steps = steps
+        self.notifier = notifier
+        self.tr = notifier.tr
         self.host = host
 
     def hosted(self, where: Where, user_id: int) -> Table:
@@ -117,8 +126,8 @@ class FoulsRoom(Room):
         second press of the same button is refused: ``foul.already``); ``confirm``: also tell
         the host in private (a typed command, whose answer is no popup)."""
         table = self.hosted(where, user_id)
-        async with self.core.lock(table.game_id):
-            self.core.step_by_host(table, user_id)
+        async with self.steps.lock(table.game_id):
+            self.steps.by_host(table, user_id)
             if not table.started:
                 raise UserError("game.deal.first")
             if seat not in table.seats:
@@ -128,7 +137,7 @@ class FoulsRoom(Room):
             club = await self._club(table)
             during = table.foul_phase()
             for _ in range(FINE_TRIES):
-                await self.core.flush(table)  # this game's earlier writes are in
+                await self.steps.flush(table)  # this game's earlier writes are in
                 caps = await self.db.network.fine_caps()
                 # a friendly game fines nobody
                 price = 0 if table.friendly else min(club.foul_points, caps.fine)
@@ -155,7 +164,7 @@ class FoulsRoom(Room):
                 event = FoulCalled(seat, reason, taken, phase=during, note=note or None,
                                    offer=club.foul_limit if offered else None)
                 try:
-                    await self.core.record_now(table, event, self._fines(table, result.ledger))
+                    await self.steps.record_now(table, event, self._fines(table, result.ledger))
                 except (InsufficientBalance, FineAboveCap):
                     continue  # the balance or a cap changed since it was read: read again
                 return reply("foul.done", **words)
@@ -184,7 +193,7 @@ class FoulsRoom(Room):
         if offered:
             await self.notifier.private(
                 table.host_id, "foul.offer.text", who=who, count=result.standing,
-                limit=club.foul_limit, ref=self.foul_offer_ref(table, foul.number),
+                limit=club.foul_limit, ref=offer_ref(table, foul.number),
                 markup=lambda loc: rows([
                     button(self.tr.t(loc, "foul.offer.tech", seat=foul.seat),
                            FoulOfferCb(game=table.game_id, number=foul.number,
@@ -210,10 +219,10 @@ class FoulsRoom(Room):
         (kept, taken, gone, undone); logged, so a restart knows it is closed."""
         if number not in table.foul_offers:
             return
-        await self.notifier.edit_private(table.host_id, self.foul_offer_ref(table, number),
+        await self.notifier.edit_private(table.host_id, offer_ref(table, number),
                                          f"foul.offer.{how}", who=who)
         if table.open:  # a technical death may have ended the game: its log is closed
-            await self.core.record(table, FoulOfferClosed(number, how))
+            await self.steps.record(table, FoulOfferClosed(number, how))
 
     # ------------------------------------------------------------------ an undoing
     async def undo(self, where: Where, user_id: int, number: int | None = None, *,
@@ -221,8 +230,8 @@ class FoulsRoom(Room):
         """The foul ``number`` (None: the latest that stands) was recorded against the wrong
         seat: it no longer counts and its fine comes back as a reversing row."""
         table = self.hosted(where, user_id)
-        async with self.core.lock(table.game_id):
-            self.core.step_by_host(table, user_id)
+        async with self.steps.lock(table.game_id):
+            self.steps.by_host(table, user_id)
             if not table.started:
                 raise UserError("game.deal.first")
             fouls = table.game.fouls
@@ -240,7 +249,7 @@ class FoulsRoom(Room):
             except RuleViolation as e:
                 raise rule(e) from None
             foul = result.foul
-            await self.core.flush(table)
+            await self.steps.flush(table)
             who = self.notifier.seat(table, foul.seat)
             reason = self._reason(foul, table.foul_notes.get(number))
 
@@ -255,8 +264,8 @@ class FoulsRoom(Room):
                 await self.notifier.private(table.host_id, "foul.undone.done", number=number,
                                             who=who, back=back)
             # a reversal is never refused (it gives points back)
-            await self.core.record_now(table, FoulUndone(number),
-                                       self._fines(table, result.ledger))
+            await self.steps.record_now(table, FoulUndone(number),
+                                        self._fines(table, result.ledger))
             # the player's open offers whose foul this was, or whose count it made
             for offered in sorted(table.foul_offers):
                 if table.game.fouls[offered - 1].seat == foul.seat \
@@ -272,13 +281,13 @@ class FoulsRoom(Room):
         one whose moment passed (the foul undone, the count below the limit again, the player
         out) is refused and closed; one answered already says what was decided."""
         table = self.tables.table(game_id)
-        self.core.require_host(table, user_id)
+        require_host(table, user_id)
         fouls = table.game.fouls if table.started else ()
         if not 1 <= number <= len(fouls):
             raise UserError("game.stale")
         foul = fouls[number - 1]
         who = self.notifier.seat(table, foul.seat)
-        async with self.core.lock(game_id):
+        async with self.steps.lock(game_id):
             how = table.foul_offers_closed.get(number)
             if how is None and number not in table.foul_offers:
                 raise UserError("game.stale")  # no offer was made after this foul
@@ -293,6 +302,6 @@ class FoulsRoom(Room):
         if how is not None:  # a second press: what the host decided
             raise UserError(f"foul.offer.{how}", who=who)
         answer = await self.host.technical_death(table.chat_id, user_id, foul.seat)
-        async with self.core.lock(game_id):
+        async with self.steps.lock(game_id):
             await self._close_offer(table, number, "taken", who)
         return answer

@@ -8,17 +8,27 @@ from typing import Any
 
 import engine
 from bot.errors import UserError
+from bot.game.answers import Reply, reply
 from bot.game.callbacks import FriendAcceptCb, FriendCb
-from bot.game.core import Reply, reply, rule
-from bot.game.messages.notifier import Markup, button, rows
-from bot.game.rooms.phase import Room
+from bot.game.guards import require_seat, rule
+from bot.game.messages.notifier import Markup, Notifier, button, rows
+from bot.game.steps import Steps
+from bot.game.tables import Tables
 from engine import RuleViolation
 from record.table import Stage, Table
+from storage.db import Database
 from storage.errors import InvalidOrder, UnknownOrder
 
 
-class FriendsRoom(Room):
+class FriendsRoom:
     """"Давай дружить" orders, placed and decided before the deal."""
+
+    def __init__(self, db: Database, tables: Tables, steps: Steps, notifier: Notifier) -> None:
+        self.db = db
+        self.tables = tables
+        self.steps = steps
+        self.notifier = notifier
+        self.tr = notifier.tr
 
     def spouses(self, table: Table, players: dict[int, Any]) -> dict[int, int]:
         out = {}
@@ -34,7 +44,7 @@ class FriendsRoom(Room):
         table = self.tables.of_player(tg_id)
         if table is None or table.stage is not Stage.LOBBY:
             raise UserError("game.friend.no_lobby")
-        seat = self.core.require_seat(table, tg_id)
+        seat = require_seat(table, tg_id)
         players = {s: await self.db.players.get(table.tg_of(s)) for s in table.seats}
         if players[seat] is None or players[seat].sex is None:  # type: ignore[union-attr]
             raise UserError("game.rule.friend_sex_unknown")
@@ -74,10 +84,10 @@ class FriendsRoom(Room):
     async def friend_choose(self, game_id: int, tg_id: int, holder: int, announce: int
                             ) -> Reply:
         table = self.tables.table(game_id)
-        async with self.core.lock(game_id):
+        async with self.steps.lock(game_id):
             if table.stage is not Stage.LOBBY:
                 raise UserError("game.friend.too_late")
-            seat = self.core.require_seat(table, tg_id)
+            seat = require_seat(table, tg_id)
             players = {s: await self.db.players.get(table.tg_of(s)) for s in table.seats}
             self._check_friend(table, players, seat, holder)
             if announce < 0:
@@ -104,8 +114,8 @@ class FriendsRoom(Room):
     async def friend_decide(self, game_id: int, user_id: int, order_id: int, accept: bool
                             ) -> Reply:
         table = self.tables.table(game_id)
-        async with self.core.lock(game_id):
-            self.core.step_by_host(table, user_id)
+        async with self.steps.lock(game_id):
+            self.steps.by_host(table, user_id)
             if table.stage is not Stage.LOBBY:
                 raise UserError("game.friend.too_late")
             orders = {o.id: o for o in await self.db.immunity.for_game(game_id)}

@@ -7,7 +7,7 @@ many as the evening seats at a table, in the list's order, each in private with 
 here»; the press seats the player (the lobby's own join, every check of it) and marks the
 check-in. The list has the first claim on the seats: a walk-in never shrinks the invitation
 (only the list's own players at the table count against it), and while invited players are
-on their way a walk-in does not take the seats held for them (:meth:`GuestsRoom.hold`).
+on their way a walk-in does not take the seats held for them (:meth:`GuestList.hold`).
 Several tables: each invites the next ones, a player invited to one open lobby is not
 invited to another (the evening's row lock, ``storage/repos/evenings.py``). The list is read
 again at a restart (``GameService.restore``): the invitations and holds are the database's.
@@ -18,16 +18,19 @@ from __future__ import annotations
 import logging
 from dataclasses import dataclass
 
+from bot.clock import Clock
 from bot.errors import UserError
+from bot.game.answers import Reply, reply
 from bot.game.callbacks import CheckInCb
-from bot.game.core import GameCore, Reply, reply
+from bot.game.guards import require_host
 from bot.game.languages import Languages
-from bot.game.messages.notifier import button, rows
+from bot.game.messages.notifier import Notifier, button, message_ref, rows
 from bot.game.rooms.lobby import LobbyRoom
-from bot.game.rooms.phase import Room
+from bot.game.steps import Steps
 from bot.game.tables import Tables, Where
 from engine.composition import MAX_PLAYERS
 from record.table import Stage, Table
+from storage.db import Database
 from storage.models import (
     EVENING_HOURS,
     Evening,
@@ -99,13 +102,15 @@ def tonight_of(tables: Tables, table: Table) -> Tonight | None:
                    tuple(s.name for s in here), more)
 
 
-class GuestsRoom(Room):
-    def __init__(self, core: GameCore, tables: Tables, locales: Languages,
-                 lobby: LobbyRoom) -> None:
-        super().__init__(core, tables)
-        self.locales = locales
-        self.lobby = lobby
-        lobby.hold = self.hold
+class GuestList:
+    """Tonight's list at the club's lobbies: read for a lobby (kept in ``Tables.tonight`` for
+    its host's panel), and the seats it holds for the players invited to a table
+    (:meth:`hold`, the lobby's last check of a join)."""
+
+    def __init__(self, db: Database, tables: Tables, clock: Clock) -> None:
+        self.db = db
+        self.tables = tables
+        self.clock = clock
 
     async def tonight(self, table: Table) -> EveningList | None:
         """The club's evening of tonight (called off ones are not), if any; kept for the
@@ -118,28 +123,6 @@ class GuestsRoom(Room):
         else:
             self.tables.tonight[table.game_id] = listed
         return listed
-
-    async def offer(self, table: Table) -> None:
-        """A lobby just opened (or came back after a restart): tonight's list read for its
-        host's panel (nothing without one). The lobby is open whatever happens here:
-        ``/invite`` reads the list again."""
-        try:
-            if table.stage is not Stage.LOBBY or not table.open:
-                return
-            shown = table.game_id in self.tables.tonight
-            if await self.tonight(table) is None and not shown:
-                return
-            async with self.core.lock(table.game_id):
-                pass  # the step's end draws the panel with the list
-        except Exception:
-            log.exception("tonight's list not offered to the host of game %s", table.game_id)
-
-    async def list_changed(self, chat_id: int) -> None:
-        """Tonight's list changed (a sign-up, a cancel, the evening called off): the club's
-        lobbies read it again, and their hosts' panels show it (a cancel frees a seat the
-        waitlist's first may be invited to)."""
-        for table in self.tables.tables_in(chat_id):
-            await self.offer(table)
 
     async def hold(self, table: Table, tg_id: int) -> None:
         """A walk-in's join (the lobby's lock held): refused when the seats left at the table
@@ -159,6 +142,44 @@ class GuestsRoom(Room):
                 raise UserError("evening.join.held", number=table.number, held=len(here))
             listed = await self.tonight(table)
 
+
+class GuestsRoom:
+    """Tonight's list at a lobby: the host's offer, the invitation, the check-in (a join of
+    the lobby, :meth:`LobbyRoom.join`)."""
+
+    def __init__(self, db: Database, tables: Tables, steps: Steps, notifier: Notifier,
+                 locales: Languages, guest_list: GuestList, lobby: LobbyRoom) -> None:
+        self.db = db
+        self.tables = tables
+        self.steps = steps
+        self.notifier = notifier
+        self.tr = notifier.tr
+        self.locales = locales
+        self.guest_list = guest_list
+        self.lobby = lobby
+
+    async def offer(self, table: Table) -> None:
+        """A lobby just opened (or came back after a restart): tonight's list read for its
+        host's panel (nothing without one). The lobby is open whatever happens here:
+        ``/invite`` reads the list again."""
+        try:
+            if table.stage is not Stage.LOBBY or not table.open:
+                return
+            shown = table.game_id in self.tables.tonight
+            if await self.guest_list.tonight(table) is None and not shown:
+                return
+            async with self.steps.lock(table.game_id):
+                pass  # the step's end draws the panel with the list
+        except Exception:
+            log.exception("tonight's list not offered to the host of game %s", table.game_id)
+
+    async def list_changed(self, chat_id: int) -> None:
+        """Tonight's list changed (a sign-up, a cancel, the evening called off): the club's
+        lobbies read it again, and their hosts' panels show it (a cancel frees a seat the
+        waitlist's first may be invited to)."""
+        for table in self.tables.tables_in(chat_id):
+            await self.offer(table)
+
     async def invite_at(self, where: Where, user_id: int) -> Reply:
         """``/invite`` in the club chat: the sender's table (``Tables.in_chat``)."""
         return await self.invite(self.tables.in_chat(where, user_id).game_id, user_id)
@@ -166,13 +187,13 @@ class GuestsRoom(Room):
     async def invite(self, game_id: int, user_id: int) -> Reply:
         """The host's button (or ``/invite``): the next ones on tonight's list, in private."""
         table = self.tables.table(game_id)
-        self.core.require_host(table, user_id)
+        require_host(table, user_id)
         if table.stage is not Stage.LOBBY:
             raise UserError("game.join.closed")
-        listed = await self.tonight(table)
+        listed = await self.guest_list.tonight(table)
         if listed is None:
             raise UserError("evening.invite.no_evening")
-        async with self.core.lock(game_id):
+        async with self.steps.lock(game_id):
             if table.stage is not Stage.LOBBY or not table.open:
                 raise UserError("game.join.closed")
             here, fresh = _waiting(self.tables, table, listed)
@@ -213,7 +234,7 @@ class GuestsRoom(Room):
         # one invitation per player and table: invited again (the host's next press, a
         # restart) it is not sent twice
         await self.notifier.send(tg_id, text, markup=markup,
-                                 ref=self.core.ref(table, "invite", listed.evening.id, tg_id))
+                                 ref=message_ref(table, "invite", listed.evening.id, tg_id))
 
     async def check_in(self, game_id: int, evening_id: int, tg_id: int,
                        account: Player | None = None) -> Reply:
@@ -229,8 +250,8 @@ class GuestsRoom(Room):
             after = await self.db.evenings.get(evening_id)
             if after is not None and game_id in self.tables.tonight:
                 self.tables.tonight[game_id] = after
-            async with self.core.lock(game_id):
+            async with self.steps.lock(game_id):
                 await self.notifier.edit_private(
-                    tg_id, self.core.ref(table, "invite", evening_id, tg_id),
+                    tg_id, message_ref(table, "invite", evening_id, tg_id),
                     "evening.checkin.done", number=table.number, **answer.kwargs)
         return answer

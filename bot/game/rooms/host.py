@@ -8,12 +8,16 @@ from datetime import datetime, timedelta
 
 import engine
 from bot.errors import UserError
-from bot.game.core import GameCore, Reply, reply, rule, secs
+from bot.game.answers import Reply, reply, secs
+from bot.game.guards import rule
+from bot.game.messages.notifier import Notifier
 from bot.game.rooms.day import DayRoom
 from bot.game.rooms.night import NightRoom
-from bot.game.rooms.phase import Room
+from bot.game.rooms.offers import end_offers
 from bot.game.rooms.results import ResultsRoom
+from bot.game.steps import Steps
 from bot.game.tables import Tables, Where, named_table
+from bot.game.timekeeper import Timekeeper
 from engine import RuleViolation
 from record.log_events import Aborted, DueAt, Extend, MafiaLocked, Pause, Resume, Tech, VerdictReset
 from record.table import TURN_DL, Stage, Table
@@ -27,12 +31,18 @@ MAX_EXTEND = 3600  # seconds: the most one /extend adds
 PhaseLeft = Callable[[Table, datetime], float | None]
 
 
-class HostRoom(Room):
+class HostRoom:
     """What the host does to a running game besides moving it on."""
 
-    def __init__(self, core: GameCore, tables: Tables, results: ResultsRoom, night: NightRoom,
-                 day: DayRoom, phase_left: PhaseLeft) -> None:
-        super().__init__(core, tables)
+    def __init__(self, tables: Tables, steps: Steps, timekeeper: Timekeeper,
+                 notifier: Notifier, results: ResultsRoom, night: NightRoom, day: DayRoom,
+                 phase_left: PhaseLeft) -> None:
+        self.tables = tables
+        self.steps = steps
+        self.timekeeper = timekeeper
+        self.clock = timekeeper.clock
+        self.notifier = notifier
+        self.tr = notifier.tr
         self.results = results
         self.night = night
         self.day = day
@@ -41,8 +51,8 @@ class HostRoom(Room):
 
     async def technical_death(self, where: Where, user_id: int, seat: int) -> Reply:
         table = self.tables.in_chat(where, user_id)
-        async with self.core.lock(table.game_id):
-            self.core.step_by_host(table, user_id)
+        async with self.steps.lock(table.game_id):
+            self.steps.by_host(table, user_id)
             if not table.started:
                 raise UserError("game.deal.first")
             if seat not in table.seats:
@@ -52,27 +62,27 @@ class HostRoom(Room):
             except RuleViolation as e:
                 raise rule(e) from None
             voter = table.current_voter()
-            result = await self.core.record(table, Tech(seat))
+            result = await self.steps.record(table, Tech(seat))
             assert result is not None
             done = reply("game.tech.ok", who=self.notifier.seat(table, seat))
             if table.game.over:
-                self.core.disarm(table)
+                self.timekeeper.disarm(table)
                 await self.results.announce(table, result)
                 return done
             await self.results.announce(table, result)
             if table.stage is Stage.NIGHT and not table.paused:
                 if not table.mafia_locked and not table.pickers():
-                    await self.core.record(table, MafiaLocked())
+                    await self.steps.record(table, MafiaLocked())
                 if not table.pending_night():
                     await self.night.resolve(table)
             elif table.stage is Stage.VOTE and voter == seat and not table.paused:
-                self.deadlines.disarm(self.core.key(table, TURN_DL))
+                self.timekeeper.cancel(table, TURN_DL)
                 await self.day.next_turn(table, table.turn + 1)
             elif table.stage in (Stage.FATE, Stage.CANCEL):
                 # The removed player's votes no longer count: the verdict is decided again
                 # (now, or when the host resumes).
-                self.core.disarm(table)
-                await self.core.record(table, VerdictReset())
+                self.timekeeper.disarm(table)
+                await self.steps.record(table, VerdictReset())
                 if not table.paused:
                     await self.day.after_votes(table)
             return done
@@ -80,7 +90,7 @@ class HostRoom(Room):
     async def status(self, where: Where, user_id: int) -> Reply:
         """Phase, deadline and the seats still to act (the night's only to the host)."""
         table = self.tables.in_chat(where, user_id)
-        async with self.core.lock(table.game_id):
+        async with self.steps.lock(table.game_id):
             left = self.phase_left(table, self.clock())
             stage = f"game.stage.{table.stage}"
             pending: list[int] = []
@@ -114,8 +124,8 @@ class HostRoom(Room):
 
     async def pause(self, where: Where, user_id: int) -> Reply:
         table = self.tables.in_chat(where, user_id)
-        async with self.core.lock(table.game_id):
-            self.core.step_by_host(table, user_id)
+        async with self.steps.lock(table.game_id):
+            self.steps.by_host(table, user_id)
             if table.paused:
                 raise UserError("game.pause.already")
             if not table.started:
@@ -123,31 +133,31 @@ class HostRoom(Room):
             now = self.clock()
             remaining = {k: max(0.0, (at - now).total_seconds())
                          for k, at in table.deadlines.items()}
-            self.core.disarm(table)
-            await self.core.record(table, Pause(remaining))
-            self.core.change_row(table, GameChange(status=STATUS_PAUSED))
+            self.timekeeper.disarm(table)
+            await self.steps.record(table, Pause(remaining))
+            self.steps.change_row(table, GameChange(status=STATUS_PAUSED))
             await self.notifier.club(table, "game.pause.done")
             return reply("game.pause.done")
 
     async def resume(self, where: Where, user_id: int) -> Reply:
         table = self.tables.in_chat(where, user_id)
-        async with self.core.lock(table.game_id):
-            self.core.step_by_host(table, user_id)
+        async with self.steps.lock(table.game_id):
+            self.steps.by_host(table, user_id)
             if not table.paused:
                 raise UserError("game.pause.not_paused")
-            deadlines: DueAt = {k: self.core.at(v) for k, v in table.remaining.items()}
-            await self.core.record(table, Resume(deadlines))
-            self.core.change_row(table, GameChange(status=STATUS_RUNNING))
+            deadlines: DueAt = {k: self.timekeeper.at(v) for k, v in table.remaining.items()}
+            await self.steps.record(table, Resume(deadlines))
+            self.steps.change_row(table, GameChange(status=STATUS_RUNNING))
             await self.notifier.club(table, "game.pause.resumed")
-            self.core.arm(table)
+            self.timekeeper.arm(table)
             if table.stage is Stage.VOTE and table.current_voter() is None:
                 await self.day.after_votes(table)  # a verdict reset while paused
             return reply("game.pause.resumed")
 
     async def extend(self, where: Where, user_id: int, seconds: float) -> Reply:
         table = self.tables.in_chat(where, user_id)
-        async with self.core.lock(table.game_id):
-            self.core.step_by_host(table, user_id)
+        async with self.steps.lock(table.game_id):
+            self.steps.by_host(table, user_id)
             if table.paused:
                 raise UserError("game.paused")
             if not 0 < seconds <= MAX_EXTEND:
@@ -156,8 +166,8 @@ class HostRoom(Room):
                 raise UserError("game.extend.nothing")
             deadlines: DueAt = {k: at + timedelta(seconds=seconds)
                                     for k, at in table.deadlines.items()}
-            await self.core.record(table, Extend(deadlines))
-            self.core.arm(table)
+            await self.steps.record(table, Extend(deadlines))
+            self.timekeeper.arm(table)
             await self.notifier.club(table, "game.extend.done", seconds=secs(seconds))
             return reply("game.extend.done", seconds=secs(seconds))
 
@@ -166,16 +176,16 @@ class HostRoom(Room):
         reversing row per standing foul's fine, written with the abort: one transaction;
         the fouls stay on the record); the deal is revealed when there was one."""
         table = self.tables.in_chat(where, user_id)
-        async with self.core.lock(table.game_id):
-            self.core.step_by_host(table, user_id)
-            self.core.disarm(table)
-            await self.core.record(table, Aborted())
-            self.core.change_row(table, GameChange(status=STATUS_ABORTED,
-                                                   fines=self._returned(table)))
+        async with self.steps.lock(table.game_id):
+            self.steps.by_host(table, user_id)
+            self.timekeeper.disarm(table)
+            await self.steps.record(table, Aborted())
+            self.steps.change_row(table, GameChange(status=STATUS_ABORTED,
+                                                    fines=self._returned(table)))
             await self.notifier.club(table, "game.aborted")
             if table.started:
                 await self.results.reveal(table)
-                await self.end_foul_offers(table)
+                await end_offers(table, self.notifier)
         # once durable: a table gone from memory is a game whose row says so already
         self.tables.drop(table.game_id)
         return reply("game.aborted_ok")
@@ -210,7 +220,7 @@ class HostRoom(Room):
         table = self.tables.of_player(chat_id)
         if table is None or chat_id == table.host_id:
             return
-        async with self.core.lock(table.game_id):
+        async with self.steps.lock(table.game_id):
             seat = table.seat_of(chat_id)
             if seat is None or seat in table.memory.blocked_told or not table.open:
                 return  # the host is told once

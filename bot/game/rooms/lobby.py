@@ -10,12 +10,13 @@ from typing import Any, Protocol
 
 import engine
 from bot.errors import UserError, explain
+from bot.game.answers import Reply, reply, secs
 from bot.game.callbacks import ConsentCb, LobbyCb
-from bot.game.core import GameCore, Reply, reply, secs
 from bot.game.languages import Languages
-from bot.game.messages.notifier import Markup, button, rows
-from bot.game.rooms.phase import Room
-from bot.game.tables import Place, Tables, Where
+from bot.game.messages.notifier import Markup, Notifier, button, message_ref, rows
+from bot.game.steps import Steps
+from bot.game.tables import Place, TableDefaults, Tables, Where
+from bot.game.timekeeper import Timekeeper
 from bot.locks import KeyedLocks
 from engine.composition import MAX_PLAYERS
 from record.log_events import (
@@ -29,6 +30,7 @@ from record.log_events import (
     TableNamed,
 )
 from record.table import SeatInfo, Stage, Table
+from storage.db import Database
 from storage.errors import (
     InvalidNickname,
     LookalikeNickname,
@@ -39,6 +41,17 @@ from storage.models import STATUS_ABORTED, Player
 from storage.repos.games import GameChange
 
 log = logging.getLogger("bot.game.rooms.lobby")
+
+# may_host(user_id, chat_id): whether the account may open a table in the club chat (the
+# application asks bot/services/permissions.py; the game layer never decides it alone)
+MayHost = Callable[[int, int], Awaitable[bool]]
+Hold = Callable[[Table, int], Awaitable[None]]  # a join's last check (tonight's held seats)
+
+
+async def nobody_hosts(user_id: int, chat_id: int) -> bool:
+    """The default: only a caller that checked already (``is_admin``) opens a table."""
+    return False
+
 
 class Topics(Protocol):
     """The forum topics the bot opens for its tables (the Bot API's ``createForumTopic``:
@@ -61,22 +74,37 @@ class NoTopics:
         return None
 
 
-class LobbyRoom(Room):
-    """Seats before the deal; "Давай дружить" orders are placed and decided here."""
+class LobbyRoom:
+    """A table opened and its seats before the deal (the friend orders placed at it:
+    :class:`~bot.game.rooms.friends.FriendsRoom`).
 
-    def __init__(self, core: GameCore, tables: Tables,
-                 locales: Languages, topics: Topics | None = None) -> None:
-        super().__init__(core, tables)
+    ``may_host``: who may open a table; ``hold``: a join's last check (the lobby's lock held),
+    which refuses a walk-in a seat held for the players of tonight's list invited to the table
+    (:meth:`bot.game.rooms.guests.GuestList.hold`); ``ttl``: a lobby nobody dealt closes after
+    so many seconds (None: never; LOBBY_TTL_MINUTES); ``bot_username``: the deep links' bot,
+    learnt at startup."""
+
+    def __init__(self, db: Database, tables: Tables, steps: Steps, timekeeper: Timekeeper,
+                 defaults: TableDefaults, notifier: Notifier, locales: Languages, *,
+                 may_host: MayHost, hold: Hold | None = None, topics: Topics | None = None,
+                 ttl: float | None = None, bot_username: str = "") -> None:
+        self.db = db
+        self.tables = tables
+        self.steps = steps
+        self.timekeeper = timekeeper
+        self.clock = timekeeper.clock
+        self.defaults = defaults  # a new table's day and timers
+        self.notifier = notifier
+        self.tr = notifier.tr
         self.locales = locales
+        self.may_host = may_host
+        self.hold: Hold = hold or _no_hold
         self.topics: Topics = topics or NoTopics()
+        self.ttl = ttl
+        self.bot_username = bot_username
         # /newgame: a lock per club (opening a lobby writes its game's row: no other club's
         # opening or join waits for that); its tables are numbered under it
         self.opening: KeyedLocks[int] = KeyedLocks()
-        # a join's last check (the lobby's lock held): refuses a walk-in a seat held for the
-        # players of tonight's list invited to the table (bot/game/rooms/guests.py)
-        self.hold: Callable[[Table, int], Awaitable[None]] = _no_hold
-        # a lobby nobody dealt closes after so many seconds (None: never; LOBBY_TTL_MINUTES)
-        self.ttl: float | None = None
 
     async def open_lobby(self, where: Where, title: str, user_id: int, *,
                          is_admin: bool = False) -> Table:
@@ -85,9 +113,9 @@ class LobbyRoom(Room):
         ones). In a forum it gets a topic of its own when the bot may create one (asked from
         the General topic, or from a topic that has a table already); otherwise it plays where
         it was asked, and tables sharing a place name themselves in every post. Who may:
-        ``core.may_host`` (``Power.HOST``), unless the caller checked already (``is_admin``)."""
+        ``may_host`` (``Power.HOST``), unless the caller checked already (``is_admin``)."""
         place = where if isinstance(where, Place) else Place(where)
-        if not (is_admin or await self.core.may_host(user_id, place.chat_id)):
+        if not (is_admin or await self.may_host(user_id, place.chat_id)):
             raise UserError("game.not_host_rights")
         chat_id = place.chat_id
         async with self.opening.hold(chat_id):
@@ -122,23 +150,23 @@ class LobbyRoom(Room):
                 if own and thread is not None:  # no table plays in it: not left open, empty
                     await self._close_made(chat_id, thread)
                 raise
-            table = Table(game_id, chat_id, user_id, self.core.day_of(club, now), number=number,
-                          thread=thread, own_topic=own, locale=club.locale,
-                          timers=self.core.club_timers(club), opened_at=now)
+            table = Table(game_id, chat_id, user_id, self.defaults.day_of(club, now),
+                          number=number, thread=thread, own_topic=own, locale=club.locale,
+                          timers=self.defaults.club_timers(club), opened_at=now)
             self.tables.add(table)
             await self.locales.load_player(user_id)
         for other in sharing:  # from now on each table says its name
-            async with self.core.lock(other.game_id):
+            async with self.steps.lock(other.game_id):
                 if other.open and not other.named:
-                    await self.core.record(other, TableNamed())
-        async with self.core.lock(game_id):
+                    await self.steps.record(other, TableNamed())
+        async with self.steps.lock(game_id):
             if friendly:  # in the log too: a restart, a replay and the pages know it
-                await self.core.record(table, Friendly())
+                await self.steps.record(table, Friendly())
             if sharing:
-                await self.core.record(table, TableNamed())
+                await self.steps.record(table, TableNamed())
             await self.post(table)
             if club.fate_by_host:
-                await self.core.record(table, FateMode(True))
+                await self.steps.record(table, FateMode(True))
         self.arm_expiry(table)
         return table
 
@@ -148,8 +176,7 @@ class LobbyRoom(Room):
         if self.ttl is None or table.opened_at is None or table.stage is not Stage.LOBBY:
             return
         at = max(table.opened_at + timedelta(seconds=self.ttl), self.clock())
-        self.deadlines.arm(self.core.key(table, "lobby_ttl"), at,
-                           partial(self._expired, table.game_id))
+        self.timekeeper.schedule(table, "lobby_ttl", at, partial(self._expired, table.game_id))
 
     async def _expired(self, game_id: int) -> None:
         await self.close_lobby(game_id, "expired")
@@ -162,16 +189,16 @@ class LobbyRoom(Room):
         table = self.tables.by_id.get(game_id)
         if table is None:
             return False
-        async with self.core.lock(game_id):
+        async with self.steps.lock(game_id):
             if table.stage is not Stage.LOBBY or not table.open \
                     or self.tables.by_id.get(game_id) is not table:
                 return False
-            self.deadlines.disarm(self.core.key(table, "lobby_ttl"))
+            self.timekeeper.cancel(table, "lobby_ttl")
             await self.close_asks(table, "closed")
-            await self.core.record(table, Aborted(why))
-            self.core.change_row(table, GameChange(status=STATUS_ABORTED))
+            await self.steps.record(table, Aborted(why))
+            self.steps.change_row(table, GameChange(status=STATUS_ABORTED))
             hours = secs(self.ttl / 3600) if self.ttl else 0
-            await self.notifier.edit_club(table, self.core.ref(table, "lobby"),
+            await self.notifier.edit_club(table, message_ref(table, "lobby"),
                                           f"game.lobby.closed_{why}", game=game_id,
                                           hours=hours)
             await self.notifier.private(table.host_id, f"game.lobby.closed_{why}",
@@ -198,20 +225,20 @@ class LobbyRoom(Room):
         before this step, so a process killed between the two leaves a lobby the restore
         finds unposted (:meth:`bot.game.restore.Restorer`) and posts."""
         # the same key in a chat the club moved to: the lobby's later edits find this post
-        await self.notifier.club(table, "game.lobby.text", ref=self.core.ref(table, "lobby"),
+        await self.notifier.club(table, "game.lobby.text", ref=message_ref(table, "lobby"),
                                  markup=self._lobby_markup(table),
                                  **await self._lobby_kwargs(table))
-        await self.core.record(table, LobbyPosted())
+        await self.steps.record(table, LobbyPosted())
 
     async def repost(self, table: Table) -> None:
         """The lobby message again (the club moved to a supergroup): joins go on there."""
-        async with self.core.lock(table.game_id):
+        async with self.steps.lock(table.game_id):
             if table.stage is not Stage.LOBBY or not table.open:
                 return
             await self.post(table)
 
     def join_link(self, game_id: int) -> str:
-        return f"https://t.me/{self.core.bot_username}?start=join_{game_id}"
+        return f"https://t.me/{self.bot_username}?start=join_{game_id}"
 
     def _lobby_markup(self, table: Table) -> Markup:
         def build(locale: str) -> Any:
@@ -225,7 +252,7 @@ class LobbyRoom(Room):
             markup.inline_keyboard.append([button(
                 self.tr.t(locale, "tables.another"),
                 LobbyCb(game=table.game_id, action="table").pack())])
-            if self.core.bot_username:
+            if self.bot_username:
                 from aiogram.types import InlineKeyboardButton
                 markup.inline_keyboard.append([InlineKeyboardButton(
                     text=self.tr.t(locale, "game.lobby.open_bot"),
@@ -295,15 +322,15 @@ class LobbyRoom(Room):
 
     async def _refresh_lobby(self, table: Table, known: dict[int, Player] | None = None
                              ) -> None:
-        await self.notifier.edit_club(table, self.core.ref(table, "lobby"), "game.lobby.text",
+        await self.notifier.edit_club(table, message_ref(table, "lobby"), "game.lobby.text",
                                       markup=self._lobby_markup(table), redraw=True,
                                       **await self._lobby_kwargs(table, known))
 
     def _save_seats(self, table: Table, order: Sequence[SeatInfo]) -> None:
-        """The new seating in memory; written with the step (:meth:`GameCore.seats_changed`)."""
+        """The new seating in memory; written with the step (:meth:`Steps.seats_changed`)."""
         before = table.seats
         table.seats = {i: SeatInfo(i, info.tg_id, info.name) for i, info in enumerate(order, 1)}
-        self.core.seats_changed(table, before)
+        self.steps.seats_changed(table, before)
 
     def _take_seat(self, table: Table, info: SeatInfo,
                    other_game: Callable[[int], UserError],
@@ -341,7 +368,7 @@ class LobbyRoom(Room):
         if player.language:
             self.locales.known[tg_id] = player.language
         table = self.tables.table(game_id)
-        async with self.core.lock(game_id):
+        async with self.steps.lock(game_id):
             if table.stage is not Stage.LOBBY:
                 raise UserError("game.join.closed")
             if table.seat_of(tg_id) is not None:
@@ -372,7 +399,7 @@ class LobbyRoom(Room):
 
     async def leave(self, game_id: int, tg_id: int) -> Reply:
         table = self.tables.table(game_id)
-        async with self.core.lock(game_id):
+        async with self.steps.lock(game_id):
             if table.stage is not Stage.LOBBY:
                 raise UserError("game.join.closed")
             if table.seat_of(tg_id) is None:
@@ -399,8 +426,8 @@ class LobbyRoom(Room):
 
     async def reseat(self, where: Where, user_id: int, nick: str, position: int) -> Reply:
         table = self.tables.in_chat(where, user_id)
-        async with self.core.lock(table.game_id):
-            self.core.step_by_host(table, user_id)
+        async with self.steps.lock(table.game_id):
+            self.steps.by_host(table, user_id)
             if table.stage is not Stage.LOBBY:
                 raise UserError("game.join.closed")
             player, seat = await self._seated(table, nick)
@@ -423,8 +450,8 @@ class LobbyRoom(Room):
         or created (``create_offline``) — in a game that counts; a friendly game seats a name
         of its own instead (``create_guest``: no nickname of the network taken)."""
         table = self.tables.in_chat(where, user_id)
-        async with self.core.lock(table.game_id):
-            self.core.step_by_host(table, user_id)
+        async with self.steps.lock(table.game_id):
+            self.steps.by_host(table, user_id)
             if table.stage is not Stage.LOBBY:
                 raise UserError("game.join.closed")
             if len(table.seats) + len(table.asked) >= MAX_PLAYERS:
@@ -463,7 +490,7 @@ class LobbyRoom(Room):
         self._take_seat(table, SeatInfo(0, tg_id, name), other_game,
                         lambda other: UserError("tables.add.other", nick=name,
                                                 number=other.number, game=other.game_id))
-        await self.core.record(table, OfflineSeat(tg_id))
+        await self.steps.record(table, OfflineSeat(tg_id))
         await self._refresh_lobby(table)
 
     async def _add_guest(self, table: Table, name: str, sex: str | None) -> Reply:
@@ -483,7 +510,7 @@ class LobbyRoom(Room):
                      seat=table.seat_of(guest.tg_id))
 
     def ask_ref(self, table: Table, tg_id: int) -> str:
-        return self.core.ref(table, "ask", tg_id)
+        return message_ref(table, "ask", tg_id)
 
     async def _ask(self, table: Table, player: Player, nick: str) -> Reply:
         """A Telegram player is asked in private whether the host may seat and play them;
@@ -507,7 +534,7 @@ class LobbyRoom(Room):
                 raise UserError("tables.add.other", nick=name, number=other.number,
                                 game=other.game_id)
             raise UserError("seats.add.other_game", nick=name, game=other.game_id)
-        await self.core.record(table, SeatAsked(player.tg_id, name))
+        await self.steps.record(table, SeatAsked(player.tg_id, name))
         if player.language:
             self.locales.known.setdefault(player.tg_id, player.language)
         host = await self.db.players.get(table.host_id)
@@ -537,7 +564,7 @@ class LobbyRoom(Room):
         table = self.tables.by_id.get(game_id)
         if table is None or tg_id not in table.asked:
             raise UserError("seats.ask.closed")
-        async with self.core.lock(game_id):
+        async with self.steps.lock(game_id):
             if table.stage is not Stage.LOBBY or not table.open or tg_id not in table.asked:
                 raise UserError("seats.ask.closed")
             name = table.asked[tg_id]
@@ -568,7 +595,7 @@ class LobbyRoom(Room):
         name = table.asked.get(tg_id)
         if name is None:
             return
-        await self.core.record(table, SeatAskClosed(tg_id, how))
+        await self.steps.record(table, SeatAskClosed(tg_id, how))
         await self.notifier.edit_private(tg_id, self.ask_ref(table, tg_id),
                                          f"seats.ask.closed_{how}", game=table.game_id)
         await self.notifier.private(table.host_id, f"seats.ask.host_{how}", nick=name,
@@ -584,8 +611,8 @@ class LobbyRoom(Room):
     async def unseat(self, where: Where, user_id: int, nick: str) -> Reply:
         """``/unseat NICK``: the host takes a seat off the table before the deal."""
         table = self.tables.in_chat(where, user_id)
-        async with self.core.lock(table.game_id):
-            self.core.step_by_host(table, user_id)
+        async with self.steps.lock(table.game_id):
+            self.steps.by_host(table, user_id)
             if table.stage is not Stage.LOBBY:
                 raise UserError("game.join.closed")
             asked = await self.db.players.by_nickname(nick)
@@ -597,7 +624,7 @@ class LobbyRoom(Room):
                      if s.tg_id != player.tg_id]
             self._save_seats(table, order)
             if player.tg_id in table.offline:
-                await self.core.record(table, OfflineSeat(player.tg_id, seated=False))
+                await self.steps.record(table, OfflineSeat(player.tg_id, seated=False))
             await self._refresh_lobby(table)
             return reply("seats.unseat.ok", nick=player.nickname or player.display_name)
 

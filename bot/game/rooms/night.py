@@ -7,60 +7,65 @@ from typing import Any
 
 import engine
 from bot.errors import UserError
+from bot.game.answers import Reply, reply, secs
 from bot.game.callbacks import night_data
-from bot.game.core import GameCore, Reply, reply, rule, secs
-from bot.game.messages.notifier import Markup, button, rows
+from bot.game.guards import acting_seat, can_start_phase, expect, rule
+from bot.game.messages.notifier import Markup, Notifier, button, message_ref, rows
 from bot.game.prompts import Prompts
-from bot.game.rooms.phase import Room
 from bot.game.rooms.results import ResultsRoom
+from bot.game.steps import Steps
 from bot.game.tables import Tables, Where
+from bot.game.timekeeper import Timekeeper
 from engine import Phase, RuleViolation
 from record.log_events import Choice, MafiaLocked, NightResolved, NightStart
 from record.table import MAFIA_DL, NIGHT_DL, Stage, Table
 
 
-class NightRoom(Room):
+class NightRoom:
     """A night from ``/night`` to ``night_resolved``; owns the night and Mafia deadlines."""
 
-    def __init__(self, core: GameCore, tables: Tables,
-                 prompts: Prompts, results: ResultsRoom) -> None:
-        super().__init__(core, tables)
+    def __init__(self, tables: Tables, steps: Steps, timekeeper: Timekeeper,
+                 notifier: Notifier, prompts: Prompts, results: ResultsRoom) -> None:
+        self.tables = tables
+        self.steps = steps
+        self.timekeeper = timekeeper
+        self.notifier = notifier
+        self.tr = notifier.tr
         self.prompts = prompts
         self.results = results
-        core.on_time_up(NIGHT_DL, self._night_over)
-        core.on_time_up(MAFIA_DL, self._mafia_window_over)
+        timekeeper.on_time_up(NIGHT_DL, self._night_over)
+        timekeeper.on_time_up(MAFIA_DL, self._mafia_window_over)
 
     async def start_night(self, where: Where, user_id: int) -> Reply:
         table = self.tables.in_chat(where, user_id)
-        async with self.core.lock(table.game_id):
-            self.core.step_by_host(table, user_id)
-            self.core.can_start_phase(table, Phase.NIGHT)
+        async with self.steps.lock(table.game_id):
+            self.steps.by_host(table, user_id)
+            can_start_phase(table, Phase.NIGHT)
             moment = table.moment + 1
             night = table.game.night_number + 1
-            deadlines: dict[str, datetime | None] = {
-                NIGHT_DL: self.core.at(self.timers(table).night)}
+            timers = self.timekeeper.timers(table)
+            deadlines: dict[str, datetime | None] = {NIGHT_DL: self.timekeeper.at(timers.night)}
             # the Mafia's window, when they have someone to pick (on a first night at which
             # every player holds an open immunity they have nobody: no window)
             picking = any(engine.legal_targets(table.game, s) for s in table.pickers())
             if picking:
-                deadlines[MAFIA_DL] = self.core.at(min(self.timers(table).mafia_agree,
-                                                       self.timers(table).night))
+                deadlines[MAFIA_DL] = self.timekeeper.at(min(timers.mafia_agree, timers.night))
             await self.results.end_last_word(table)  # the word's end, then the night
-            await self.core.record(table, NightStart(moment, deadlines))
+            await self.steps.record(table, NightStart(moment, deadlines))
             if not picking and not table.mafia_locked:
-                await self.core.record(table, MafiaLocked())
+                await self.steps.record(table, MafiaLocked())
             await self.notifier.club(table, "game.night.start", night=night,
-                                     seconds=secs(self.timers(table).night),
+                                     seconds=secs(timers.night),
                                      until=table.deadlines[NIGHT_DL])
             # the night falls in the latest post (the deal's, the evening's), not a new one
             table.memory.last_post = await self.notifier.tell(
-                table.chat_id, table.memory.last_post, self.core.ref(table, f"s{moment}", "night"))
+                table.chat_id, table.memory.last_post, message_ref(table, f"s{moment}", "night"))
             if night == 1:
                 await self.notifier.events(table, [engine.mafia_roster(table.game)])
             table.memory.prompts = {}
             for seat in engine.night_actors(table.game):
                 await self.prompt(table, seat)
-            self.core.arm(table)
+            self.timekeeper.arm(table)
             if not table.pending_night():
                 await self.resolve(table)
             return reply("game.night.started")
@@ -101,7 +106,8 @@ class NightRoom(Room):
             chief = next((s for s in pickers if table.role(s) is engine.Role.MAFIA_CHIEF), None)
             key = ("game.night.agree_none" if chief is None
                    else "game.night.agree_you" if chief == seat else "game.night.agree_chief")
-            seconds = secs(min(self.timers(table).mafia_agree, self.timers(table).night))
+            timers = self.timekeeper.timers(table)
+            seconds = secs(min(timers.mafia_agree, timers.night))
             return {"picks": render,
                     "agree": lambda loc: self.tr.t(loc, key, seconds=seconds)}
         made = {s: t for s, t in picks.items() if t is not None}
@@ -129,7 +135,7 @@ class NightRoom(Room):
         table.memory.prompts[seat] = ref
 
     def prompt_ref(self, table: Table, seat: int) -> str:
-        return self.core.ref(table, f"s{table.moment}", "prompt", seat)
+        return message_ref(table, f"s{table.moment}", "prompt", seat)
 
     async def _refresh_mafia(self, table: Table) -> None:
         locked = table.mafia_locked
@@ -148,9 +154,11 @@ class NightRoom(Room):
                      for_seat: int | None = None) -> Reply:
         """A night choice from a private button (``for_seat``: the host's, for an offline seat)."""
         table = self.tables.table(game_id)
-        async with self.core.lock(game_id):
-            seat = self.core.acting_seat(table, tg_id, for_seat)
-            self.core.expect(table, Stage.NIGHT, moment)
+        async with self.steps.lock(game_id):
+            seat = acting_seat(table, tg_id, for_seat)
+            if for_seat is not None:
+                self.steps.by_host(table, tg_id)  # the host's own press, for an offline seat
+            expect(table, Stage.NIGHT, moment)
             try:
                 engine.check_night_choice(table.game, seat, target)
             except RuleViolation as e:
@@ -160,16 +168,16 @@ class NightRoom(Room):
                     raise UserError("game.night.mafia_locked")
                 if table.choices.get(seat) == target:
                     raise UserError("game.night.same")
-                await self.core.record(table, Choice(seat, target))
+                await self.steps.record(table, Choice(seat, target))
                 picks = {table.choices.get(s) for s in table.pickers()}
                 if len(picks) == 1 and None not in picks:
-                    await self.core.record(table, MafiaLocked())
-                    self.deadlines.disarm(self.core.key(table, MAFIA_DL))
+                    await self.steps.record(table, MafiaLocked())
+                    self.timekeeper.cancel(table, MAFIA_DL)
                 await self._refresh_mafia(table)
             else:
                 if seat in table.choices:
                     raise UserError("game.night.already")
-                await self.core.record(table, Choice(seat, target))
+                await self.steps.record(table, Choice(seat, target))
                 ref = table.memory.prompts.pop(seat, None)
                 if ref is not None:
                     await self.notifier.edit_seat(
@@ -181,9 +189,9 @@ class NightRoom(Room):
 
     async def resolve(self, table: Table) -> None:
         choices = table.valid_choices()
-        self.core.disarm(table)
+        self.timekeeper.disarm(table)
         await self.prompts.close_prompts(table, "game.night.closed")
-        result = await self.core.record(table, NightResolved(dict(sorted(choices.items()))))
+        result = await self.steps.record(table, NightResolved(dict(sorted(choices.items()))))
         assert result is not None
         await self.results.announce(table, result)
 
@@ -194,7 +202,7 @@ class NightRoom(Room):
 
     async def _mafia_window_over(self, table: Table) -> None:
         if table.stage is Stage.NIGHT:
-            await self.core.record(table, MafiaLocked())
+            await self.steps.record(table, MafiaLocked())
             await self._refresh_mafia(table)
             if not table.pending_night():
                 await self.resolve(table)

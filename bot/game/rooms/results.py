@@ -16,15 +16,19 @@ from typing import TYPE_CHECKING, Any
 
 import engine
 from bot.delivery.payload import send_payload
-from bot.game.core import GameCore, secs
+from bot.game.answers import secs
+from bot.game.messages.notifier import Notifier, message_ref
 from bot.game.messages.pictures import table_picture
 from bot.game.prompts import Prompts
-from bot.game.rooms.phase import Room
-from bot.game.tables import Tables
+from bot.game.rooms.offers import end_offers
+from bot.game.steps import Steps
+from bot.game.tables import TableDefaults, Tables
+from bot.game.timekeeper import Timekeeper
 from record.log_events import Announced, LastWord, LastWordOver
 from record.posts import Post
 from record.table import Result, Stage, Table
 from standing.achievements import BY_ID, Earned
+from storage.db import Database
 from storage.models import GamePoints, is_offline_account
 from storage.repos.outbox import SEND, Queued
 from views import achievements as achievement_texts
@@ -34,12 +38,20 @@ if TYPE_CHECKING:
     from views.picture import TableView
 
 
-class ResultsRoom(Room):
+class ResultsRoom:
     """What a resolution announces, and the end of the game (``/endgame`` reveals too)."""
 
-    def __init__(self, core: GameCore, tables: Tables,
-                 prompts: Prompts, pages_url: str | None = None) -> None:
-        super().__init__(core, tables)
+    def __init__(self, db: Database, tables: Tables, steps: Steps, timekeeper: Timekeeper,
+                 defaults: TableDefaults, notifier: Notifier, prompts: Prompts,
+                 pages_url: str | None = None) -> None:
+        self.db = db
+        self.tables = tables
+        self.steps = steps
+        self.timekeeper = timekeeper
+        self.clock = timekeeper.clock
+        self.defaults = defaults  # the day a game ends on, in its club's time zone
+        self.notifier = notifier
+        self.tr = notifier.tr
         self.prompts = prompts
         self.pages_url = pages_url.rstrip("/") if pages_url else None  # WEB_URL
 
@@ -64,7 +76,7 @@ class ResultsRoom(Room):
             key = "game.evening" if held else "game.evening_no_vote"
             await self.notifier.club(table, key + ("_typed" if await self.prompts.host_types(table)
                                                    else ""), night=table.game.night_number + 1)
-        ref = self.core.ref(table, f"r{table.resolved_seq}")
+        ref = message_ref(table, f"r{table.resolved_seq}")
         vote_post = None
         if isinstance(result, engine.DayResult):  # the verdict goes in the vote's tally post
             vote_post, table.memory.vote_post = self.vote_post(table), None
@@ -75,7 +87,7 @@ class ResultsRoom(Room):
             await self._morning(table, picture, day, ref)
         else:
             table.memory.last_post = await self.notifier.tell(table.chat_id, vote_post, ref)
-        await self.core.record(table, Announced(table.resolved_seq))
+        await self.steps.record(table, Announced(table.resolved_seq))
 
     async def _morning(self, table: Table, picture: TableView | None, day: int, ref: str) -> None:
         """The morning is one post: the day's picture, its caption the night's news and the
@@ -100,7 +112,7 @@ class ResultsRoom(Room):
         return "game.day.start_typed" if await self.prompts.host_types(table) else "game.day.start"
 
     def tally_ref(self, table: Table) -> str:
-        return self.core.ref(table, f"s{table.moment}", "tally")
+        return message_ref(table, f"s{table.moment}", "tally")
 
     def vote_post(self, table: Table) -> Post | None:
         """The tally's post of the vote under way, if it was posted (not an earlier vote's)."""
@@ -118,25 +130,26 @@ class ResultsRoom(Room):
         if running is not None and index == 0 and not table.game.over:
             earlier, current, until = running
             queued = [*earlier, *(s for s in seats if s not in earlier)]
-            await self.core.record(table, LastWord(tuple(queued), current, until))
+            await self.steps.record(table, LastWord(tuple(queued), current, until))
             self._arm_last_word(table, queued, current, until)  # the same key: replaced
             await self.notifier.club(table, "game.last_word.after", who=", ".join(
                 self.notifier.seat(table, s) for s in queued if s not in earlier))
             return
-        until = self.core.at(self.timers(table).last_word)
+        seconds = self.timekeeper.timers(table).last_word
+        until = self.timekeeper.at(seconds)
         await self.notifier.club(table, "game.last_word.start",
                                  who=self.notifier.seat(table, seats[index]),
-                                 seconds=secs(self.timers(table).last_word), until=until)
+                                 seconds=secs(seconds), until=until)
         if not table.game.over:  # a finished game's log is closed: its last words are not kept
-            await self.core.record(table, LastWord(tuple(seats), index, until))
+            await self.steps.record(table, LastWord(tuple(seats), index, until))
         self._arm_last_word(table, seats, index, until)
 
     def _arm_last_word(self, table: Table, seats: list[int], index: int,
                        until: datetime) -> None:
-        self.deadlines.arm(self.core.key(table, f"last_word_{seats[index]}"),
-                           max(until, self.clock()),
-                           partial(self._last_word_over, table, seats, index,
-                                   table.game.night_number))
+        self.timekeeper.schedule(table, f"last_word_{seats[index]}",
+                                 max(until, self.clock()),
+                                 partial(self._last_word_over, table, seats, index,
+                                         table.game.night_number))
 
     async def end_last_word(self, table: Table) -> None:
         """The night falls (``/night``, inside its step): a last word still under way ends
@@ -145,8 +158,8 @@ class ResultsRoom(Room):
         if table.last_words is None:
             return
         seats, index, _ = table.last_words
-        self.deadlines.disarm(self.core.key(table, f"last_word_{seats[index]}"))
-        await self.core.record(table, LastWordOver(index))
+        self.timekeeper.cancel(table, f"last_word_{seats[index]}")
+        await self.steps.record(table, LastWordOver(index))
         await self.notifier.club(table, "game.last_word.over",
                                  who=self.notifier.seat(table, seats[index]))
 
@@ -159,7 +172,7 @@ class ResultsRoom(Room):
 
     async def _last_word_over(self, table: Table, seats: list[int], index: int,
                               night: int) -> None:
-        async with self.core.lock(table.game_id):
+        async with self.steps.lock(table.game_id):
             if table.stage is Stage.NIGHT or table.game.night_number > night \
                     or table.game.over:
                 return  # a night fell since this word began (end_last_word), or the game ended
@@ -168,21 +181,21 @@ class ResultsRoom(Room):
             lines = [t(loc, "game.last_word.over", who=self.notifier.seat(table, seats[index]))]
             # logged with the post it causes (one step): a stop before it re-arms the timer
             if table.last_words is not None and self.tables.by_id.get(table.game_id) is table:
-                await self.core.record(table, LastWordOver(index))
+                await self.steps.record(table, LastWordOver(index))
             if index + 1 < len(seats):
-                until = self.core.at(self.timers(table).last_word)
+                until = self.timekeeper.at(self.timekeeper.timers(table).last_word)
                 lines.append(self.notifier.timed(
                     table, loc, "game.last_word.start",
                     until, who=self.notifier.seat(table, seats[index + 1]),
-                    seconds=secs(self.timers(table).last_word)))
+                    seconds=secs(self.timekeeper.timers(table).last_word)))
                 if not table.game.over and self.tables.by_id.get(table.game_id) is table:
-                    await self.core.record(table, LastWord(tuple(seats), index + 1, until))
+                    await self.steps.record(table, LastWord(tuple(seats), index + 1, until))
                 self._arm_last_word(table, seats, index + 1, until)
             await self.notifier.send(table.chat_id, "\n\n".join(lines))
             # said in the outcome's post, not a new one (a new one when it no longer fits)
             table.memory.last_post = await self.notifier.tell(
                 table.chat_id, table.memory.last_post,
-                self.core.ref(table, f"r{table.resolved_seq}", "w", index))
+                message_ref(table, f"r{table.resolved_seq}", "w", index))
 
     async def reveal(self, table: Table, *, cards: bool = True) -> None:
         """The deal's key (the fair-deal check) and, for ``/endgame``, every seat's card; at
@@ -207,7 +220,7 @@ class ResultsRoom(Room):
 
     async def finish(self, table: Table) -> None:
         """ResultsRoom, the seed, the points (once), first-day-killed marks, games played."""
-        self.core.disarm(table)
+        self.timekeeper.disarm(table)
         game = table.game
         totals: dict[int, list[engine.LedgerEntry]] = {}
         for entry in game.ledger:
@@ -236,19 +249,19 @@ class ResultsRoom(Room):
         await self.reveal(table, cards=False)  # "Game over" listed the cards
         # one post: the outcome, the points and the deal (the last words' ends go in too)
         table.memory.last_post = await self.notifier.tell(table.chat_id, None,
-                                                   self.core.ref(table, "end"))
+                                                   message_ref(table, "end"))
         picture = table_picture(table, self.tr, "seats.picture.end", game=table.game_id)
         await self.notifier.club_photo(
             table, picture, self.notifier.t(table.locale, "seats.picture.end", game=table.game_id))
         for seat in sorted(table.first_day_dead):
             await self.db.first_day_killed.mark(table.chat_id, table.day, table.tg_of(seat))
-        await self.end_foul_offers(table)
+        await end_offers(table, self.notifier)
         # the fines are written already, each with its foul's step (bot/game/rooms/fouls.py);
         # a friendly game has none and counts for nobody (the storage refuses its points)
         rows_ = [] if table.friendly else [
             GamePoints(table.tg_of(e.seat), e.points, str(e.reason), e.phase)
             for e in game.ledger if not isinstance(e.reason, engine.FineReason)]
-        await self.core.flush(table)  # the end's posts are queued before the game is closed
+        await self.steps.flush(table)  # the end's posts are queued before the game is closed
         club = await self.db.clubs.cached(table.chat_id)
         sent: list[Queued] = []
         sender = self.notifier.sender
@@ -264,7 +277,7 @@ class ResultsRoom(Room):
         # achievements it earns are told in that transaction too (an end applied already,
         # after a restart, earns and tells nothing again)
         # the day it ends on in the club's time zone decides its season (storage/standing/)
-        ended_on = self.core.day_of(club, self.clock())
+        ended_on = self.defaults.day_of(club, self.clock())
         await self.db.games.finish(table.game_id, status="finished", points=rows_, day=table.day,
                                    winner=None if game.winner is None else str(game.winner),
                                    ended_on=ended_on, tell=tell, wall=time.time())
@@ -290,6 +303,6 @@ class ResultsRoom(Room):
         if public and rare:
             post = Queued(table.chat_id, SEND, send_payload(achievement_texts.club_post(
                 self.tr, table.locale, table.game_id, rare)),
-                key=self.core.ref(table, "achievements"))
+                key=message_ref(table, "achievements"))
             out += self.notifier.placed(table, [post])
         return out
