@@ -5,7 +5,7 @@ Routes (added to the bot process's web app only, where the game service lives; t
 
 * ``GET /host/{game}``: the page (no game data in it: the state comes with the host's proof);
 * ``GET /host/{game}/state``: the table as JSON (:class:`bot.game.panel.view.HostView`);
-* ``POST /host/{game}/act``: ``{"action", "arg", "moment"}`` through ``GameService.host_act``,
+* ``POST /host/{game}/act``: ``{"action", "arg", "step"}`` through ``GameService.host_act``,
   the entry point the panel's buttons use (the same checks: host only, stale refused).
 
 Both JSON routes need ``Authorization: tma <initData>`` (:mod:`bot.miniapp.auth`): missing, forged
@@ -146,8 +146,10 @@ def state_json(view: HostView, t: Texts, now: datetime) -> dict[str, Any]:
         if inner is not None:
             window = {"name": view.window, "in": inner,
                       "label": t(f"miniapp.window.{view.window}", seat=view.voter or "?")}
+    # the moment's number under the key "step": what a page opened before an update and a
+    # process of the version before send, so a rolling update breaks no open panel
     return {
-        "game": view.game_id, "stage": view.stage, "moment": view.moment, "night": view.night,
+        "game": view.game_id, "stage": view.stage, "step": view.moment, "night": view.night,
         "day": view.day, "paused": view.paused, "voter": view.voter,
         "deadline_in": _left(view.deadline, view.remaining, now), "window": window,
         "title": t("tables.miniapp", number=view.table, game=view.game_id)
@@ -253,7 +255,7 @@ def install_host_calls(calls: ClubCalls, games: GameService) -> None:
 
     async def act_call(r: dict[str, Any]) -> dict[str, Any]:
         status, body = await act_answer(games, int(r["game"]), int(r["user"]), locale_of(r),
-                                        r["action"], r["arg"], int(r["moment"]))
+                                        r["action"], r["arg"], int(r["step"]))
         return {"status": status, "body": body}
 
     calls.on("host.state", state_call)
@@ -310,7 +312,7 @@ async def act(request: web.Request) -> web.Response:
         body = None
     action = body.get("action") if isinstance(body, dict) else None
     arg = body.get("arg") if isinstance(body, dict) else None
-    moment = body.get("moment") if isinstance(body, dict) else None
+    moment = body.get("step") if isinstance(body, dict) else None
     if (not isinstance(action, str) or not isinstance(moment, int) or isinstance(moment, bool)
             or not (arg is None or (isinstance(arg, int | str) and not isinstance(arg, bool)))):
         return _respond(_failed(400, t("miniapp.bad_request"), "bad_request"))
@@ -318,7 +320,7 @@ async def act(request: web.Request) -> web.Response:
     return await _answer(request, t, game_id, "host.act",
                          lambda: act_answer(games, game_id, user_id, t.locale, action, arg,
                                             moment),
-                         {"user": user_id, "action": action, "arg": arg, "moment": moment})
+                         {"user": user_id, "action": action, "arg": arg, "step": moment})
 
 
 async def page(request: web.Request) -> web.Response:

@@ -477,7 +477,7 @@ async def test_the_panel_and_the_mini_app_offer_one_list(fake: FakeTelegram,
             async with http.post(f"http://127.0.0.1:{port}/host/{flow.game_id}/act",
                                  headers={"Authorization": f"tma {signed}",
                                           "Accept-Language": "ru-RU,ru;q=0.9"},
-                                 json={"action": "fate", "arg": 99, "moment": 0}) as r:
+                                 json={"action": "fate", "arg": 99, "step": 0}) as r:
                 refused = await r.json()  # (no shoot-out to draw: a refusal's words)
                 assert r.status == 409 and refused["text"] == (
                     "This button is out of date: that part of the game is over."), refused

@@ -96,7 +96,7 @@ async def test_the_mini_app_through_the_holders_kill9(fake: FakeTelegram, tmp_pa
         async def act(port: int, action: str, moment: int) -> tuple[int, Any]:
             async with session.post(f"http://127.0.0.1:{port}/host/{game}/act?lang=en",
                                     headers=auth(),
-                                    json={"action": action, "arg": None, "moment": moment}) as r:
+                                    json={"action": action, "arg": None, "step": moment}) as r:
                 return r.status, await r.json()
 
         async def served(port: int = ports[1]) -> bool:
@@ -105,7 +105,7 @@ async def test_the_mini_app_through_the_holders_kill9(fake: FakeTelegram, tmp_pa
             except aiohttp.ClientError:
                 return False
         await _until(served, 30, "the second's Mini App (forwarded to the first)")
-        moment = (await state(ports[1]))[1]["moment"]
+        moment = (await state(ports[1]))[1]["step"]
 
         # 1. the holder killed, then the press at the other: it waits for the next holder
         first.send_signal(signal.SIGKILL)
@@ -125,7 +125,7 @@ async def test_the_mini_app_through_the_holders_kill9(fake: FakeTelegram, tmp_pa
         lock = admin.transaction()
         await lock.start()
         await admin.execute("LOCK TABLE game_events IN SHARE MODE")  # the step's write waits
-        pressed = asyncio.create_task(act(ports[2], "pause", now["moment"]))
+        pressed = asyncio.create_task(act(ports[2], "pause", now["step"]))
 
         async def writing() -> bool:
             return bool(await db.query(

@@ -83,13 +83,13 @@ async def test_the_mini_app_on_the_other_process_reaches_the_clubs_holder(
             # the state, from the process without the game: the holder's live table
             status, state = await _get(session, f"{base}/state?lang=en", proof(fake, HOST))
             assert status == 200, state
-            assert state["moment"] == flow.table.moment and state["stage"] == str(flow.table.stage)
+            assert state["step"] == flow.table.moment and state["stage"] == str(flow.table.stage)
             assert [s["seat"] for s in state["seats"]] == sorted(flow.table.seats)
             assert "vote" in [a["name"] for a in state["actions"]]
 
             # refused there too, nothing changed: a forged proof, a player of the game
-            kinds, posts, moment = await flow.log_kinds(), len(fake.messages(club)), state["moment"]
-            vote = {"action": "vote", "arg": None, "moment": moment}
+            kinds, posts, moment = await flow.log_kinds(), len(fake.messages(club)), state["step"]
+            vote = {"action": "vote", "arg": None, "step": moment}
             forged = {"Authorization": "tma " + forge(
                 proof(fake, flow.players[0])["Authorization"][4:], HOST)}
             assert (await _post(session, f"{base}/act?lang=en", forged, vote))[0] == 401

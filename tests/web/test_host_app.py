@@ -54,7 +54,7 @@ async def test_the_host_gets_the_live_table(h: Harness,
     assert r.status == 200
     assert r.headers["Cache-Control"] == "no-store"
     body = await r.json()
-    assert body["stage"] == "night" and body["moment"] == h.table.moment and body["night"] == 1
+    assert body["stage"] == "night" and body["step"] == h.table.moment and body["night"] == 1
     assert body["title"] == f"Game #{h.game_id}: the host's table"
     assert body["phase"] == "Night 1"
     assert body["deadline_in"] == 60  # the night's own end, big; the Mafia's window beside
@@ -90,7 +90,7 @@ async def test_the_action_starts_the_vote_and_a_stale_one_changes_nothing(
     state = await (await client.get(f"/host/{h.game_id}/state?lang=en", headers=auth(h))).json()
     assert "vote" in [a["name"] for a in state["actions"]]
     r = await client.post(f"/host/{h.game_id}/act?lang=en", headers=auth(h),
-                          json={"action": "vote", "arg": None, "moment": state["moment"]})
+                          json={"action": "vote", "arg": None, "step": state["step"]})
     assert r.status == 200, await r.text()
     assert (await r.json())["ok"]
     assert h.table.stage is Stage.VOTE
@@ -104,9 +104,9 @@ async def test_the_action_starts_the_vote_and_a_stale_one_changes_nothing(
     assert after["votes"] == [f"№{voter} → №{target}"] and after["voter"] != voter
     # the same press again, from the page drawn before: stale, nothing changes
     before = snapshot(h)
-    for body in ({"action": "vote", "arg": None, "moment": state["moment"]},
-                 {"action": "night", "arg": None, "moment": after["moment"]},
-                 {"action": "nonsense", "arg": None, "moment": after["moment"]}):
+    for body in ({"action": "vote", "arg": None, "step": state["step"]},
+                 {"action": "night", "arg": None, "step": after["step"]},
+                 {"action": "nonsense", "arg": None, "step": after["step"]}):
         r = await client.post(f"/host/{h.game_id}/act?lang=en", headers=auth(h), json=body)
         assert r.status == 409
         refused = await r.json()
@@ -120,17 +120,17 @@ async def test_technical_death_and_the_end_through_the_app(
     await h.dealt(10)
     moment = h.table.moment
     r = await client.post(f"/host/{h.game_id}/act?lang=en", headers=auth(h),
-                          json={"action": "tech", "arg": 4, "moment": moment})
+                          json={"action": "tech", "arg": 4, "step": moment})
     assert r.status == 200
     assert not h.table.game.player(4).alive
     r = await client.post(f"/host/{h.game_id}/act?lang=en", headers=auth(h),
-                          json={"action": "tech", "arg": 4, "moment": moment})
+                          json={"action": "tech", "arg": 4, "step": moment})
     assert r.status == 409  # already dead: the engine's refusal, in words
     assert (await r.json())["error"] == "game.rule.already_dead"
     state = await (await client.get(f"/host/{h.game_id}/state", headers=auth(h))).json()
     assert next(s for s in state["seats"] if s["seat"] == 4)["dead"]
     r = await client.post(f"/host/{h.game_id}/act", headers=auth(h),
-                          json={"action": "end", "arg": None, "moment": moment})
+                          json={"action": "end", "arg": None, "step": moment})
     assert r.status == 200 and h.over
     # the game is over: its table is gone
     r = await client.get(f"/host/{h.game_id}/state?lang=en", headers=auth(h))
@@ -156,7 +156,7 @@ async def test_no_proof_is_401_and_changes_nothing(h: Harness, client: TestClien
     assert r.status == 401
     assert "more than an hour old" in (await r.json())["text"]
     r = await client.post(f"/host/{h.game_id}/act", headers=headers,
-                          json={"action": "vote", "arg": None, "moment": h.table.moment})
+                          json={"action": "vote", "arg": None, "step": h.table.moment})
     assert r.status == 401
     assert snapshot(h) == before
 
@@ -170,7 +170,7 @@ async def test_a_player_of_the_same_game_is_403_and_changes_nothing(
     assert (await r.json())["text"] == "Only this game's host may do that."
     for action in ("vote", "night", "end", "pause"):
         r = await client.post(f"/host/{h.game_id}/act", headers=auth(h, PLAYER),
-                              json={"action": action, "arg": None, "moment": h.table.moment})
+                              json={"action": action, "arg": None, "step": h.table.moment})
         assert r.status == 403
     assert snapshot(h) == before
 
@@ -179,9 +179,9 @@ async def test_bad_requests(h: Harness, client: TestClient[Any, Any]) -> None:
     await h.dealt(10)
     before = snapshot(h)
     for body in ("not json", json.dumps([1]), json.dumps({"action": "vote"}),
-                 json.dumps({"action": "vote", "moment": True}),
-                 json.dumps({"action": 5, "moment": 0}),
-                 json.dumps({"action": "tech", "arg": [1], "moment": 0})):
+                 json.dumps({"action": "vote", "step": True}),
+                 json.dumps({"action": 5, "step": 0}),
+                 json.dumps({"action": "tech", "arg": [1], "step": 0})):
         r = await client.post(f"/host/{h.game_id}/act?lang=en", headers=auth(h), data=body)
         assert r.status == 400, body
         assert (await r.json())["text"] == "The action was not understood; nothing changed."
@@ -206,7 +206,7 @@ async def test_a_number_that_is_no_seat_is_a_stale_press_not_a_500(
         value = {"seat": f"{arg}:3", "speak": f"1:{arg}", "foul": f"{arg}:speech:1"}.get(
             action, arg) if isinstance(arg, str) else arg
         r = await client.post(f"/host/{h.game_id}/act?lang=en", headers=auth(h),
-                              json={"action": action, "arg": value, "moment": h.table.moment})
+                              json={"action": action, "arg": value, "step": h.table.moment})
         assert r.status == 409, (action, str(arg)[:10], r.status)
         assert (await r.json())["error"] == "game.stale", arg
     assert snapshot(h) == before
@@ -240,7 +240,7 @@ async def test_the_read_only_pages_have_no_mini_app(h: Harness, translator: Tran
         assert (await c.get(f"/host/{h.game_id}")).status == 404
         assert (await c.get(f"/host/{h.game_id}/state", headers=auth(h))).status == 404
         r = await c.post(f"/host/{h.game_id}/act", headers=auth(h),
-                         json={"action": "vote", "moment": h.table.moment})
+                         json={"action": "vote", "step": h.table.moment})
         assert r.status in (404, 405)
     assert h.table.stage is Stage.DEALT
 
@@ -258,7 +258,7 @@ async def test_the_lobby_from_the_app(h: Harness, client: TestClient[Any, Any]) 
 
     async def press(action: str, arg: object) -> int:
         r = await client.post(f"/host/{h.game_id}/act?lang=en", headers=auth(h),
-                              json={"action": action, "arg": arg, "moment": 0})
+                              json={"action": action, "arg": arg, "step": 0})
         return r.status
 
     assert await press("seat", "1:5") == 200
@@ -281,7 +281,7 @@ async def test_the_hosts_draw_from_the_app(h: Harness, client: TestClient[Any, A
     draw = next(a for a in state["actions"] if a["name"] == "fate")
     assert sorted(draw["seats"]) == sorted(t.order[:2]) and draw["label"] == "Draw the shoot-out"
     r = await client.post(f"/host/{h.game_id}/act?lang=en", headers=auth(h),
-                          json={"action": "fate", "arg": t.order[1], "moment": state["moment"]})
+                          json={"action": "fate", "arg": t.order[1], "step": state["step"]})
     assert r.status == 200
     assert t.fate == t.order[1]
 
@@ -293,7 +293,7 @@ async def test_pause_and_resume_from_the_app(h: Harness, client: TestClient[Any,
 
     async def press(action: str) -> dict[str, Any]:
         r = await client.post(f"/host/{h.game_id}/act?lang=en", headers=auth(h),
-                              json={"action": action, "arg": None, "moment": h.table.moment})
+                              json={"action": action, "arg": None, "step": h.table.moment})
         assert r.status == 200, await r.text()
         got: dict[str, Any] = await (await client.get(f"/host/{h.game_id}/state?lang=en",
                                                       headers=auth(h))).json()
@@ -341,7 +341,7 @@ async def test_the_mini_app_speaks_the_clubs_language_not_the_phones(
     body = await (await client.get(f"/host/{h.game_id}/state", headers=phone)).json()
     assert body["title"] == f"Game #{h.game_id}: the host's table"
     r = await client.post(f"/host/{h.game_id}/act", headers=phone,
-                          json={"action": "resume", "arg": None, "moment": 0})  # not paused
+                          json={"action": "resume", "arg": None, "step": 0})  # not paused
     answer = await r.json()
     assert r.status == 409 and not re.search("[а-яА-Я]", json.dumps(answer, ensure_ascii=False))
     page = await (await client.get(f"/host/{h.game_id}",
@@ -366,7 +366,7 @@ async def test_a_foul_and_its_undoing_from_the_app(h: Harness,
                                                    "other"]
     assert foul["options"][1]["label"] == "speaking at night"
     assert "{seat}" in foul["ask"] and "unfoul" not in [a["name"] for a in body["actions"]]
-    act = {"action": "foul", "arg": "3:at_night:1", "moment": body["moment"]}
+    act = {"action": "foul", "arg": "3:at_night:1", "step": body["step"]}
     r = await client.post(f"/host/{h.game_id}/act?lang=en", json=act, headers=auth(h))
     assert r.status == 200, await r.text()
     assert (await r.json())["text"] == ("🟨 Foul 1 of the game: №3 Player3, speaking at night."
@@ -383,9 +383,9 @@ async def test_a_foul_and_its_undoing_from_the_app(h: Harness,
     unfoul = next(a for a in body["actions"] if a["name"] == "unfoul")
     assert unfoul["options"] == [{"arg": "1", "label": "1. №3 Player3: speaking at night"}]
     r = await client.post(f"/host/{h.game_id}/act?lang=en", headers=auth(h),
-                          json={"action": "unfoul", "arg": "1", "moment": body["moment"]})
+                          json={"action": "unfoul", "arg": "1", "step": body["step"]})
     assert r.status == 200 and "is undone" in (await r.json())["text"]
     assert await h.db.ledger.balance(h.tg(3)) == 2
     r = await client.post(f"/host/{h.game_id}/act?lang=en", headers=auth(h),
-                          json={"action": "unfoul", "arg": "1", "moment": body["moment"]})
+                          json={"action": "unfoul", "arg": "1", "step": body["step"]})
     assert r.status == 409  # nothing stands to undo: not a legal action any more

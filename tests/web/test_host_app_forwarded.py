@@ -63,12 +63,12 @@ async def test_the_holders_answer_is_served_and_the_request_carries_whats_needed
     assert r.status == 200 and await r.json() == {"from": "holder"}
     sharing.calls.answer = {"status": 409, "body": {"error": "game.stale", "text": "old"}}
     r = await client.post(f"/host/{h.game_id}/act?lang=en", headers=auth(h),
-                          json={"action": "vote", "arg": None, "moment": 3})
+                          json={"action": "vote", "arg": None, "step": 3})
     assert r.status == 409 and (await r.json())["error"] == "game.stale"
     assert sharing.calls.asked == [
         (CHAT, "host.state", {"game": h.game_id, "locale": "en", "user": HOST}),
         (CHAT, "host.act", {"game": h.game_id, "locale": "en", "user": HOST, "action": "vote",
-                            "arg": None, "moment": 3})]
+                            "arg": None, "step": 3})]
 
 
 async def test_a_forged_proof_or_a_bad_body_is_refused_before_anything_is_asked(
@@ -77,7 +77,7 @@ async def test_a_forged_proof_or_a_bad_body_is_refused_before_anything_is_asked(
     forged = {"Authorization": "tma " + forge(auth(h)["Authorization"][4:], HOST + 1)}
     assert (await client.get(f"/host/{h.game_id}/state", headers=forged)).status == 401
     assert (await client.post(f"/host/{h.game_id}/act", headers=forged,
-                              json={"action": "vote", "arg": None, "moment": 1})).status == 401
+                              json={"action": "vote", "arg": None, "step": 1})).status == 401
     assert (await client.post(f"/host/{h.game_id}/act", headers=auth(h),
                               json={"action": "vote"})).status == 400
     assert (await client.get("/host/999999/state", headers=auth(h))).status == 404  # no game
@@ -97,7 +97,7 @@ async def test_no_answer_in_time_is_503_saying_whether_anything_may_have_changed
     sharing.calls.answer = failure
     before = snapshot_here(h)
     r = await client.post(f"/host/{h.game_id}/act?lang=en", headers=auth(h),
-                          json={"action": "vote", "arg": None, "moment": 1})
+                          json={"action": "vote", "arg": None, "step": 1})
     assert r.status == 503
     assert words in (await r.json())["text"]
     assert snapshot_here(h) == before

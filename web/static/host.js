@@ -196,7 +196,7 @@
 
   function draw() {
     root.setAttribute("data-stage", view.stage);
-    root.setAttribute("data-moment", view.moment);
+    root.setAttribute("data-step", view.step);
     $("title").textContent = view.title;
     document.title = view.title;  // the table's name, once known (several tables)
     $("phase").textContent = view.phase;
@@ -248,7 +248,7 @@
   function send(a, arg) {
     pending = null;
     root.setAttribute("data-busy", "1");
-    call("POST", "/act", { action: a.name, arg: arg, moment: view.moment })
+    call("POST", "/act", { action: a.name, arg: arg, step: view.step })
       .then(function (r) {
         say(r.data.text || (r.status === 200 ? "" : T.offline_net),
             r.status === 200 ? "ok" : "refused");
