@@ -69,12 +69,12 @@ def _scope(tr: Translator, locale: str, boards: Boards, titles: dict[int, str]) 
 
 def rating_row(tr: Translator, locale: str, line: Placed) -> str:
     games = line.rating.games if line.rating is not None else 0
-    return tr.t(locale, "season.row.rating", rank=line.rank, nick=line.nickname,
+    return tr.t(locale, "season.row.rating", rank=line.rank, nick=line.nickname or "—",
                 ordinal=line.value, games=games)
 
 
 def points_row(tr: Translator, locale: str, line: Placed) -> str:
-    return tr.t(locale, "season.row.points", rank=line.rank, nick=line.nickname,
+    return tr.t(locale, "season.row.points", rank=line.rank, nick=line.nickname or "—",
                 points=int(line.value))
 
 

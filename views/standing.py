@@ -135,7 +135,7 @@ def role_top_text(tr: Translator, locale: str, top: RoleTop) -> str:
     """``/top role``: the card's best players by win rate with it, and everyone's rate."""
     card = tr.t(locale, f"game.role.{top.role}")
     lines = [tr.t(locale, "standing.top.role", card=Safe(card), games=top.min_games)]
-    lines += [tr.t(locale, "standing.top.role_row", rank=r.rank, nick=r.nickname,
+    lines += [tr.t(locale, "standing.top.role_row", rank=r.rank, nick=r.nickname or "—",
                    rate=percent(r.record.rate), games=r.record.games, wins=r.record.wins)
               for r in top.lines] or [
         tr.t(locale, "standing.top.role_empty", card=Safe(card), games=top.min_games)]

@@ -51,7 +51,7 @@ def rating_board(tr: Translator, locale: str, board: RatingBoard) -> str:
     header = (tr.t(locale, "standing.top.network") if board.club_chat_id is None
               else tr.t(locale, "standing.top.club", club=board.title))
     lines = [header]
-    lines += [tr.t(locale, "standing.top.row", rank=e.rank, nick=e.nickname,
+    lines += [tr.t(locale, "standing.top.row", rank=e.rank, nick=e.nickname or "—",
                    ordinal=e.rating.ordinal, games=e.rating.games) for e in board.entries] \
         or [tr.t(locale, "standing.top.empty", games=PROVISIONAL_GAMES)]
     return "\n".join(lines)

@@ -78,11 +78,12 @@ async def write(conn: Connection, rows: Iterable[HistoryRow]) -> None:
 
 
 class RoleRanked(NamedTuple):
-    """A line of ``/top role``: the competition rank by win rate with the card (then games)."""
+    """A line of ``/top role``: the competition rank by win rate with the card (then games);
+    the player by the nickname held now (None: none, and never the Telegram name)."""
 
     rank: int
     tg_id: int
-    nickname: str
+    nickname: str | None
     record: Record
 
 
@@ -131,13 +132,13 @@ class History:
         those with at least ``min_games`` counted games with it (a blocked account is on no
         board)."""
         rows = await self._db.query(
-            f"SELECT h.tg_id, coalesce(p.nickname, p.display_name), {_COUNTS.format(p='h.')}"
+            f"SELECT h.tg_id, p.nickname, {_COUNTS.format(p='h.')}"
             " FROM rating_history h JOIN players p ON p.tg_id = h.tg_id"
             " WHERE h.role = ? AND p.blocked = 0"
-            " GROUP BY h.tg_id, p.nickname, p.display_name HAVING count(*) >= ?",
+            " GROUP BY h.tg_id, p.nickname HAVING count(*) >= ?",
             (role, min_games))
-        lines = sorted(((int(r[0]), str(r[1]), Record(int(r[2]), int(r[3]), int(r[4])))
-                        for r in rows),
+        lines = sorted(((int(r[0]), None if r[1] is None else str(r[1]),
+                         Record(int(r[2]), int(r[3]), int(r[4]))) for r in rows),
                        key=lambda t: (-(t[2].wins * 1.0 / t[2].games), -t[2].games, t[0]))
         out: list[RoleRanked] = []
         for index, (tg_id, nickname, record) in enumerate(lines[:limit]):

@@ -39,11 +39,12 @@ class OutcomeRow(NamedTuple):
 
 
 class Ranked(NamedTuple):
-    """A line of the rating's leaderboard: the competition rank (1, 2, 2, 4) by ordinal."""
+    """A line of the rating's leaderboard: the competition rank (1, 2, 2, 4) by ordinal; the
+    player by the nickname held now (None: none, and never the Telegram name)."""
 
     rank: int
     tg_id: int
-    nickname: str
+    nickname: str | None
     rating: Rating
 
 
@@ -149,9 +150,10 @@ class Ratings:
     async def top(self, side: Side = Side.ALL, *, limit: int = 10, provisional: bool = False,
                   club_chat_id: int | None = None) -> list[Ranked]:
         """The leaderboard by ordinal (``mu - 3 sigma``), best first; without the provisional
-        ratings unless asked, and without the blocked accounts (as the board by points);
+        ratings unless asked, and without the blocked accounts (as the board by points); a
+        player without a nickname keeps the place, named by nothing (``nickname`` None);
         ``club_chat_id``: only the players who played a rated game there."""
-        sql = ("SELECT r.tg_id, coalesce(p.nickname, p.display_name), r.mu, r.sigma, r.games,"
+        sql = ("SELECT r.tg_id, p.nickname, r.mu, r.sigma, r.games,"
                " r.wins FROM ratings r JOIN players p ON p.tg_id = r.tg_id"
                " WHERE r.side = ? AND r.games >= ? AND p.blocked = 0")
         params: list[object] = [str(side), 0 if provisional else PROVISIONAL_GAMES]
@@ -162,8 +164,9 @@ class Ratings:
             params.append(club_chat_id)
         rows = await self._db.query(sql, params)
         ranked = sorted(
-            ((int(r[0]), str(r[1]), Rating(float(r[2]), float(r[3]), int(r[4]), int(r[5])))
-             for r in rows), key=lambda t: (-t[2].ordinal, t[0]))
+            ((int(r[0]), None if r[1] is None else str(r[1]),
+              Rating(float(r[2]), float(r[3]), int(r[4]), int(r[5]))) for r in rows),
+            key=lambda t: (-t[2].ordinal, t[0]))
         out: list[Ranked] = []
         for index, (tg_id, nickname, rating) in enumerate(ranked[:limit]):
             same = out and out[-1].rating.ordinal == rating.ordinal

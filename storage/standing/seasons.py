@@ -27,12 +27,13 @@ TOP_PLACES = 10  # a season's top ten: the network board's lines ranked within t
 
 
 class Placed(NamedTuple):
-    """A line of a season's board: its competition rank (1, 2, 2, 4), the player, the value
-    (the rating's ordinal, or the points), and the player's rating (None: a board by points)."""
+    """A line of a season's board: its competition rank (1, 2, 2, 4), the player (by the
+    nickname held now; None: none, and never the Telegram name), the value (the rating's
+    ordinal, or the points), and the player's rating (None: a board by points)."""
 
     rank: int
     tg_id: int
-    nickname: str
+    nickname: str | None
     value: float
     rating: Rating | None = None
 
@@ -115,7 +116,7 @@ class Folds:
                 for (tg, _), rating in standings.ratings().items()]
 
 
-def _placed(ranked: Sequence[tuple[int, str, float, Rating | None]], places: int | None,
+def _placed(ranked: Sequence[tuple[int, str | None, float, Rating | None]], places: int | None,
             limit: int) -> list[Placed]:
     """Competition ranks over lines sorted best first: the first ``limit`` lines, or with
     ``places`` every line ranked within the first ``places``."""
@@ -152,7 +153,7 @@ class Seasons:
         provisional ratings (fewer than ``PROVISIONAL_GAMES`` games in the season) and the
         blocked accounts (as the all-time boards); ``club_chat_id``: the players who played a
         counted game of the season there."""
-        sql = ("SELECT r.tg_id, coalesce(p.nickname, p.display_name), r.mu, r.sigma, r.games,"
+        sql = ("SELECT r.tg_id, p.nickname, r.mu, r.sigma, r.games,"
                " r.wins FROM season_ratings r JOIN players p ON p.tg_id = r.tg_id"
                " WHERE r.season = ? AND r.games >= ? AND p.blocked = 0")
         params: list[object] = [season, PROVISIONAL_GAMES]
@@ -163,7 +164,7 @@ class Seasons:
                     f" AND {_COUNTED})")
             params += [club_chat_id, season]
         rows = await self._db.query(sql, params)
-        lines = [(int(r[0]), str(r[1]),
+        lines = [(int(r[0]), None if r[1] is None else str(r[1]),
                   Rating(float(r[2]), float(r[3]), int(r[4]), int(r[5]))) for r in rows]
         ranked = sorted(((tg, nick, round(rating.ordinal, 1), rating)
                          for tg, nick, rating in lines), key=lambda t: (-t[2], t[0]))
@@ -174,7 +175,7 @@ class Seasons:
         """The season's board by points: the sum of the ledger's rows of its counted games
         (a voided game's rows and their reversal both left out), most first; without the
         blocked accounts."""
-        sql = ("SELECT l.tg_id, coalesce(p.nickname, p.display_name), sum(l.points)"
+        sql = ("SELECT l.tg_id, p.nickname, sum(l.points)"
                " FROM ledger l JOIN game_outcomes o ON o.game_id = l.game_id"
                " JOIN games g ON g.id = l.game_id JOIN players p ON p.tg_id = l.tg_id"
                f" WHERE o.season = ? AND l.kind = 'game' AND {_COUNTED} AND p.blocked = 0")
@@ -182,9 +183,10 @@ class Seasons:
         if club_chat_id is not None:
             sql += " AND g.club_chat_id = ?"
             params.append(club_chat_id)
-        sql += " GROUP BY l.tg_id, p.nickname, p.display_name"
+        sql += " GROUP BY l.tg_id, p.nickname"
         rows = await self._db.query(sql, params)
-        ranked = sorted(((int(r[0]), str(r[1]), float(r[2]), None) for r in rows),
+        ranked = sorted(((int(r[0]), None if r[1] is None else str(r[1]), float(r[2]), None)
+                         for r in rows),
                         key=lambda t: (-t[2], t[0]))
         return _placed(ranked, places, limit)
 

@@ -7,6 +7,7 @@ way, the reader's line, the boards and the Hall of Fame of the season that ended
 from __future__ import annotations
 
 import asyncio
+import json
 from datetime import UTC, date, datetime
 from typing import Any
 
@@ -180,6 +181,43 @@ async def test_season_shows_the_season_its_boards_and_the_hall_of_fame(
     fake.group(CLUB, "Club")
     in_club = (await ask(BOB, "/season", chat_id=CLUB)).said
     assert "You this season: rating" in in_club and "(1 game), 5 points." in in_club
+
+
+async def test_a_player_without_a_nickname_is_on_the_seasons_boards_by_no_telegram_name(
+        app: App, fake: FakeTelegram, ask: Ask, clock: FixedClock) -> None:
+    """``/season``'s boards and Hall of Fame, and the picture at a season's end, name a player
+    without a nickname «—», never by the Telegram name: Cat's is Bob's nickname, Dan's is
+    markup."""
+    cat, dan = 82, 83
+    for uid, name in ((ANN, "Ann"), (BOB, "Bob"), (cat, "Bob"), (dan, "<b>Dan</b> & Co")):
+        fake.user(uid, name, language_code="en")
+        await ask(uid, "/start")
+    for uid, nick in ((ANN, "Ann"), (BOB, "Bob")):
+        await ask(uid, f"/nick {nick}")
+    db = app.services.db
+    fake.group(CLUB, "Club")
+    await db.clubs.ensure(CLUB, title="Club", locale="en")
+    await db.clubs.set_status(CLUB, "approved", by=ADMIN_ID, now=clock(), expect=("pending",))
+    for _ in range(PROVISIONAL_GAMES):  # the last quarter of 2025
+        await won(app, cat, ANN, date(2025, 12, 31), 3)
+        await won(app, dan, BOB, date(2025, 12, 31), 2)
+    await won(app, cat, BOB, date(2026, 1, 1), 5)  # this season
+    text = (await ask(ANN, "/season")).said
+    assert "<b>Club</b> — the season's points\n1. — — 5\n\n" in text
+    fame = text[text.index("🏆"):]
+    assert (fame + "\n").count("the season's points\n1. — — 30\n2. — — 20\n") == 2
+    assert fame.count("the season's rating\n1. — — ") == 2  # the club's and the network's
+    assert "Dan" not in text and "&amp;" not in text and "Bob — 30" not in text
+    # the club's picture of the season that ended: its lines as drawn
+    clock.now = datetime(2026, 1, 1, 12, 0, tzinfo=UTC)
+    assert await app.services.season_ends.run() == 1
+    rows = await db.query("SELECT payload FROM outbox WHERE chat_id = ? AND key = ?",
+                          (CLUB, "season_end:2025-10-01"))
+    chart = json.loads(str(next(iter(rows))[0]))["picture"]
+    (_, rating), (_, points) = chart["columns"]
+    assert rating == ["1. — — 16.5 (10 games)", "1. — — 16.5 (10 games)",
+                      "3. Ann — -7.1 (10 games)", "3. Bob — -7.1 (10 games)"]
+    assert points == ["1. — — 30", "2. — — 20"]
 
 
 async def test_a_closed_seasons_picture_goes_to_the_clubs_chat_once(

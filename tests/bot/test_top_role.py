@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from bot.app import App
 from engine import Winner
+from standing.rating import PROVISIONAL_GAMES
 from tests.bot.conftest import Ask
 from tests.fakes.telegram_server import FakeTelegram
 from tests.storage.conftest import ADMIN, CLUB
@@ -58,6 +59,30 @@ async def test_the_best_with_a_card_from_the_minimum_of_games(fake: FakeTelegram
     assert "/top role" in (await ask(ANN, "/top rating more")).said  # the usage line
     assert "рейтинг мастерства" in (await ask(ANN, "/top rating")).said
 
+
+async def test_a_player_without_a_nickname_is_on_the_boards_by_no_telegram_name(
+        fake: FakeTelegram, ask: Ask, app: App) -> None:
+    """``/top rating`` (the club's and the network's) and ``/top role`` name a player without
+    a nickname «—», never by the Telegram name: Cat's is Bee's nickname, Dan's is markup."""
+    db = app.services.db
+    for uid, name in ((ANN, "Ann"), (BEE, "Bee"), (CAT, "Bee"), (DAN, "<b>Dan</b> & Co")):
+        fake.user(uid, name, language_code="en")
+        await ask(uid, "/start")
+    for uid, nick in ((ANN, "Ann"), (BEE, "Bee")):
+        await ask(uid, f"/nick {nick}")
+    await db.players.register(ADMIN, display_name="Host", language="ru")
+    await db.clubs.ensure(CLUB, title="Club", locale="en")
+    for _ in range(PROVISIONAL_GAMES):  # Cat and Dan the Mafia, winning every game
+        await a_game(db, [CAT, DAN, ANN, BEE], 2, winner=Winner.MAFIA)
+    rating = (await ask(ANN, "/top rating")).said
+    lines = ("1. — — 11.6 (10 games)\n1. — — 11.6 (10 games)\n"
+             "3. Ann — -5.9 (10 games)\n3. Bee — -5.9 (10 games)")
+    assert rating == (f"<b>Club</b> — skill rating\n{lines}\n\n"
+                      f"<b>Network</b> — skill rating\n{lines}")
+    assert (await ask(ANN, "/top role Mafia")).said == (
+        "<b>Mafia</b> — the best by share of wins (from 5 counted games with the card)\n"
+        "1. — — 100% (10 games, 10 won)\n1. — — 100% (10 games, 10 won)\n"
+        "For everyone the card “Mafia” wins 100% of its games (20 in all).")
 
 async def test_profile_sends_the_cards_and_rivals_and_the_charts_in_order(
         fake: FakeTelegram, ask: Ask, app: App) -> None:

@@ -107,6 +107,31 @@ async def test_the_leaderboard_by_rating_ranks_by_ordinal_without_provisional_ra
         (1, 1), (1, 2), (3, 3), (3, 4)]
 
 
+async def test_a_player_without_a_nickname_keeps_a_place_on_every_board_by_no_name(
+        db: Database) -> None:
+    """The boards by rating, by card and of the season name a player by the nickname held
+    now: a player without one (never taken, or expired) keeps the place the games gave and
+    is named by nothing (None), never by the Telegram name, which here is even another
+    player's nickname."""
+    await add_players(db, 2, 3, 4)
+    await db.players.register(1, display_name="nick2", language="ru")  # no nickname
+    await db.clubs.ensure(CLUB, title="Club", locale="ru")
+    for _ in range(PROVISIONAL_GAMES):  # 1 and 2 the Mafia, winning every game
+        await a_game(db, [1, 2, 3, 4], 2, winner=Winner.MAFIA)
+    named = {2: "nick2", 3: "nick3", 4: "nick4"}
+    assert {r.tg_id: r.nickname for r in await db.ratings.top(Side.ALL)} == {1: None, **named}
+    assert {r.tg_id: r.nickname for r in await db.ratings.top(
+        Side.ALL, club_chat_id=CLUB)} == {1: None, **named}
+    assert [(r.rank, r.tg_id, r.nickname) for r in await db.history.top_role(
+        str(Role.MAFIA))] == [(1, 1, None), (1, 2, "nick2")]
+    season = await db.seasons.of_day(DAY)
+    for boards in (await db.seasons.boards(season), await db.seasons.fame(season),
+                   await db.seasons.boards(season, club_chat_id=CLUB)):
+        assert {p.tg_id: p.nickname for p in boards.rating} == {1: None, **named}
+        assert [(p.rank, p.tg_id, p.nickname) for p in boards.points] == [(1, 1, None)]
+    assert [p.nickname for p in await db.seasons.top_ten(season.key)].count(None) == 1
+
+
 async def test_rerate_reads_the_outcomes_of_games_that_ended_before_they_were_kept(
         db_target: str | Path, tmp_path: Path) -> None:
     """Real games played by the game service: their ends rated them; with the outcomes

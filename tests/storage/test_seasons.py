@@ -238,7 +238,7 @@ async def test_a_void_that_moves_a_player_off_the_board_takes_the_season_away(
 async def test_the_empties(db: Database) -> None:
     """A season without games has empty boards; a player with one game has a provisional
     season's rating and no place on the board; a blocked player's season stays, and an
-    expired one's (the points burnt are no game's)."""
+    expired one's (the points burnt are no game's), its line with no name."""
     await add_players(db, *PLAYERS)
     await db.clubs.ensure(CLUB, title="Club", locale="ru")
     assert await db.seasons.boards(Q1) == (Q1, None, [], [])
@@ -258,8 +258,9 @@ async def test_the_empties(db: Database) -> None:
     assert player is not None and player.nickname is None and await db.ledger.balance(1) == 0
     assert await season_rows(db) == before
     assert (await db.seasons.mine(Q1, 1)).points == 2
+    # still on the board, by no name: never the Telegram name (which players are not shown)
     assert [(p.tg_id, p.nickname, p.value) for p in await db.seasons.by_points(Q1.key)] == [
-        (1, "User 1", 2.0)]
+        (1, None, 2.0)]
 
 
 async def test_custom_seasons_set_by_the_network_are_logged_and_move_no_point(

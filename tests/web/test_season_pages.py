@@ -74,3 +74,37 @@ async def test_a_closed_seasons_page_has_the_network_and_the_clubs(client: Clien
     assert en.count("nick1</a></td><td class=\"num\">20</td>") == 2  # the network, the club
     for bad in ("/season/2026-01-02", "/season/nonsense", "/season/2026-13-01"):
         await page(client, bad + "?lang=en", status=404)
+
+
+async def test_a_player_without_a_nickname_is_on_the_boards_by_no_name_and_no_link(
+        tmp_path: Path, translator: Translator) -> None:
+    """The season's boards and the Hall of Fame name a player without a nickname «—»,
+    unlinked, never by the Telegram name: player 1's is player 3's nickname (a link there
+    would open player 3's page), player 2's is markup."""
+    db = await Database.open(tmp_path / "nameless.sqlite3")
+    await add_players(db, 3, 4)
+    await db.players.register(1, display_name="nick3", language="en")
+    await db.players.register(2, display_name="<b>Dan</b> & Co", language="en")
+    await db.clubs.ensure(CLUB, title="Club", locale="en")
+    for _ in range(PROVISIONAL_GAMES):  # the first quarter: 1 and 2 win every game
+        await won(db, 1, 3, date(2026, 3, 31), 2)
+        await won(db, 2, 4, date(2026, 3, 31), 1)
+    await won(db, 1, 3, date(2026, 4, 1), 7)  # this season
+    app = create_web_app(db, translator=translator, now=lambda: NOON)
+    try:
+        async with TestClient(TestServer(app)) as c:
+            current = await page(c, "/season?lang=en")
+            closed = await page(c, "/season/2026-01-01?lang=en")
+    finally:
+        await db.close()
+    # this season's points (1), the Hall of Fame's rating (1, 2; 3, 4) and points (1, 2)
+    assert current.count("<td>—</td>") == 5 and current.count('player/nick') == 2
+    assert "<td>—</td><td class=\"num\">7</td>" in current
+    assert current.count('player/nick3?lang=en">nick3</a>') == 1
+    # the closed season's network and club boards: by rating 1, 2, 3, 4, by points 1, 2
+    assert closed.count("<td>—</td>") == 8 and closed.count('player/nick') == 4
+    assert closed.count('player/nick3?lang=en">nick3</a>') == 2
+    assert closed.count("<td>—</td><td class=\"num\">20</td>") == 2
+    for html in (current, closed):
+        assert html.count("/player/") == html.count("player/nick")  # no other link to a player
+        assert "Dan" not in html and "&lt;b&gt;" not in html
