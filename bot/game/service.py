@@ -125,6 +125,7 @@ class GameService:
         self.friends = FriendsRoom(db, tables, steps, notifier)
         self.guests = GuestsRoom(db, tables, steps, notifier, self.locales, self.guest_list,
                                  self.lobby)
+        # the deal's room is the ``dealer`` wherever it is held (``deal`` is the action)
         self.dealer = DealRoom(db, tables, steps, notifier, self.lobby, self.friends, new_seed)
         self.night = NightRoom(tables, steps, timekeeper, notifier, self.prompts, self.results)
         self.day = DayRoom(tables, steps, timekeeper, notifier, self.prompts, self.results,
@@ -139,7 +140,7 @@ class GameService:
         self._background: set[asyncio.Task[None]] = set()
         # The host's table (the panel, the Mini App): one read model, one action entry point
         self.desk = HostDesk(db, tables, timekeeper, lobby=self.lobby, guests=self.guests,
-                             deal=self.dealer, night=self.night, day=self.day, host=self.host,
+                             dealer=self.dealer, night=self.night, day=self.day, host=self.host,
                              fouls=self.fouls)
         # The host's live panel in private (off in service tests that count the host's messages)
         self.panel = HostPanel(tables, steps, timekeeper, notifier, self.locales, self.desk,

@@ -264,12 +264,12 @@ class HostDesk:
     """``host_view`` and ``host_act``: the host's table, for the panel and the Mini App."""
 
     def __init__(self, db: Database, tables: Tables, timekeeper: Timekeeper,
-                 *, lobby: LobbyRoom, guests: GuestsRoom, deal: DealRoom,
+                 *, lobby: LobbyRoom, guests: GuestsRoom, dealer: DealRoom,
                  night: NightRoom, day: DayRoom, host: HostRoom, fouls: FoulsRoom) -> None:
         self.db = db
         self.tables = tables
         self.timekeeper = timekeeper  # the view's time and the table's timers
-        self.lobby, self.guests, self.deal = lobby, guests, deal
+        self.lobby, self.guests, self.dealer = lobby, guests, dealer
         self.night, self.day, self.host, self.fouls = night, day, host, fouls
 
     async def presets(self, table: Table) -> dict[str, tuple[str, ...]]:
@@ -317,7 +317,7 @@ class HostDesk:
 
     def _actions(self) -> dict[str, Callable[[Table, int, int | str | None],
                                              Awaitable[Reply]]]:
-        night, day, host, deal = self.night, self.day, self.host, self.deal
+        night, day, host, dealer = self.night, self.day, self.host, self.dealer
         return {
             "night": lambda t, u, a: night.start_night(t.chat_id, u),
             "day": lambda t, u, a: day.start_day(t.chat_id, u),
@@ -329,8 +329,8 @@ class HostDesk:
             "tech": lambda t, u, a: host.technical_death(t.chat_id, u, _number(a)),
             "end": lambda t, u, a: host.end_game(t.chat_id, u),
             "fate": lambda t, u, a: day.fate(t.game_id, u, t.moment, _number(a)),
-            "fate_mode": lambda t, u, a: deal.set_fate_mode(t.chat_id, u, a == "host"),
-            "deal": lambda t, u, a: deal.deal(t.chat_id, u),
+            "fate_mode": lambda t, u, a: dealer.set_fate_mode(t.chat_id, u, a == "host"),
+            "deal": lambda t, u, a: dealer.deal(t.chat_id, u),
             "invite": lambda t, u, a: self.guests.invite(t.game_id, u),
             "preset": self._preset,
             "seat": self._seat,
@@ -353,7 +353,7 @@ class HostDesk:
         cards = (await self.presets(table)).get(str(arg))
         if cards is None:
             raise UserError("game.stale")
-        return await self.deal.composition(table.chat_id, user_id, ", ".join(cards))
+        return await self.dealer.composition(table.chat_id, user_id, ", ".join(cards))
 
     async def _unseat(self, table: Table, user_id: int, arg: int | str | None) -> Reply:
         """``arg`` the seat: its player leaves the table before the deal (``/unseat NICK``)."""
