@@ -73,6 +73,22 @@ class GameInputs:
     new_seed: Callable[[], bytes] = engine.new_seed
 
 
+class BotUsername:
+    """The bot's own username, read by whoever writes the way to the bot (the lobby's deep
+    links ``t.me/<username>?start=join_<game>``, the evenings' answer to a stranger): "" until
+    the dispatcher's startup learns it from getMe (:func:`startup`), the same ever after.
+    Made by :func:`build` and given, as a callable, to those parts when they are made."""
+
+    def __init__(self) -> None:
+        self._name = ""
+
+    def __call__(self) -> str:
+        return self._name
+
+    def learn(self, me: User) -> None:
+        self._name = me.username or ""
+
+
 @dataclass(frozen=True)
 class Container:
     """Every long-lived part of one process, made by :func:`build`."""
@@ -113,13 +129,15 @@ def build(settings: Settings, db: Database, bot: Bot, translator: Translator, *,
 
     scheduler = AsyncIOScheduler(timezone=UTC)
     guard = JobGuard()
+    username = BotUsername()  # learnt at the dispatcher's startup
     game = game or GameInputs()
     games = game_service(settings, db, translator, delivery, sender, permissions,
-                         game.deadlines or SchedulerDeadlines(scheduler, guard), game)
+                         game.deadlines or SchedulerDeadlines(scheduler, guard), game, username)
     sender.on_blocked(games.on_blocked)
     evenings = EveningService(db, delivery, translator,
                               deadlines=SchedulerDeadlines(scheduler, guard), clock=clock,
                               zone=settings.timezone, default_locale=settings.default_locale,
+                              bot_username=username,
                               on_change=games.guests.list_changed)  # a lobby follows the list
     chat_moves.on_moved(games.move_chat)
     chat_moves.on_moved(evenings.move_chat)
@@ -178,7 +196,8 @@ def build(settings: Settings, db: Database, bot: Bot, translator: Translator, *,
         router.message.middleware(blocked)
         router.callback_query.middleware(blocked)
     dispatcher.include_routers(*routers, *get_routers(admin_middleware=AdminOnly(services)))
-    dispatcher.startup.register(startup(games, evenings, delivery, shared=conn is not None))
+    dispatcher.startup.register(startup(games, evenings, delivery, username,
+                                        shared=conn is not None))
     update_reader = UpdateReader(dispatcher.resolve_used_update_types(),
                                  on_skip=lambda why: metrics.skipped.labels(why).inc())
 
@@ -203,9 +222,10 @@ def build(settings: Settings, db: Database, bot: Bot, translator: Translator, *,
 
 def game_service(settings: Settings, db: Database, translator: Translator, delivery: Delivery,
                  sender: TelegramSender, permissions: Permissions, deadlines: Deadlines,
-                 game: GameInputs) -> GameService:
+                 game: GameInputs, username: BotUsername) -> GameService:
     """The game layer (``games: GameService`` for the handlers), speaking through the outbox;
-    its deadlines run on ``game``'s clock, like the scheduler that fires them (real time)."""
+    its deadlines run on ``game``'s clock, like the scheduler that fires them (real time); its
+    lobbies' deep links name the bot by ``username``."""
     timers = GameTimers(
         night=settings.night_seconds,
         mafia_agree=settings.mafia_agree_seconds,
@@ -218,7 +238,7 @@ def game_service(settings: Settings, db: Database, translator: Translator, deliv
     notifier = Notifier(QueueSender(delivery), translator, lambda tg_id: games.locale_of(tg_id))
     games = GameService(db, notifier, deadlines, translator, timers=timers,
                         may_host=may_host(permissions), clock=game.clock, rng=game.rng,
-                        new_seed=game.new_seed,
+                        new_seed=game.new_seed, bot_username=username,
                         default_locale=settings.default_locale, panel=True,
                         web_url=mini_app_url(settings.web_url), topics=sender,
                         pages_url=settings.web_url, zone=settings.timezone,
@@ -259,16 +279,15 @@ def game_routers() -> list[Router]:
     return [game_private.create_router(), game_club.create_router()]
 
 
-def startup(games: GameService, evenings: EveningService, delivery: Delivery, *,
-            shared: bool) -> Callable[[Bot], Awaitable[None]]:
+def startup(games: GameService, evenings: EveningService, delivery: Delivery,
+            username: BotUsername, *, shared: bool) -> Callable[[Bot], Awaitable[None]]:
     """The dispatcher's startup: learn the bot's username (deep links); on one process, start
     the delivery worker, rebuild every running game from its log and re-arm its deadlines and
     the evenings' timers (several processes: the sender and each club's holder start these,
     bot/cluster/sharing.py)."""
 
     async def start(bot: Bot) -> None:
-        me = await bot.me()
-        games.bot_username = evenings.bot_username = me.username or ""
+        username.learn(await bot.me())
         if shared:
             return
         await delivery.start()  # what a previous process left queued goes out first

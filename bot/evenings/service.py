@@ -68,6 +68,7 @@ async def _nothing(chat_id: int) -> None:
 class EveningService:
     def __init__(self, db: Database, delivery: Delivery, translator: Translator, *,
                  deadlines: Deadlines, clock: Clock, zone: str, default_locale: str,
+                 bot_username: Callable[[], str],
                  on_change: Callable[[int], Awaitable[None]] = _nothing) -> None:
         self.db = db
         self.delivery = delivery
@@ -76,7 +77,7 @@ class EveningService:
         self.clock = clock
         self.zone = ZoneInfo(zone)  # the network's TIMEZONE: a club without its own
         self.default_locale = default_locale
-        self.bot_username = ""
+        self.bot_username = bot_username  # named to a stranger signing up (the start-up's)
         self.armed: dict[int, int] = {}  # evening -> its club, whose timers run here
         # the list changed (a sign-up, a cancel, the evening called off): the club's lobbies
         # of the night show it again (``GuestsRoom.list_changed``, given by bot/wiring.py)
@@ -117,7 +118,7 @@ class EveningService:
     async def sign_up(self, evening_id: int, tg_id: int, account: Player | None) -> Reply:
         player = account if account is not None else await self.db.players.get(tg_id)
         if player is None:
-            raise UserError("evening.not_registered", bot=self.bot_username)
+            raise UserError("evening.not_registered", bot=self.bot_username())
         if player.blocked:
             raise UserError("evening.blocked")
         if not player.nickname:

@@ -91,7 +91,7 @@ class GameService:
         may_host: MayHost = nobody_hosts,
         clock: Clock = utc_now,
         default_locale: str = "ru",
-        bot_username: str = "",
+        bot_username: Callable[[], str] = lambda: "",
         rng: random.Random | None = None,
         new_seed: Callable[[], bytes] = engine.new_seed,
         panel: bool = False,
@@ -335,14 +335,6 @@ class GameService:
     def tables(self) -> dict[int, Table]:
         """The running games, by game id."""
         return self.registry.by_id
-
-    @property
-    def bot_username(self) -> str:
-        return self.lobby.bot_username
-
-    @bot_username.setter
-    def bot_username(self, name: str) -> None:  # learnt at startup (the lobby's deep links)
-        self.lobby.bot_username = name
 
     def locale_of(self, tg_id: int) -> str:
         return self.locales.locale_of(tg_id)

@@ -124,6 +124,6 @@ def make_harness(db: Database, clock: FakeClock, translator: Translator, tmp_pat
     notifier = Notifier(sender, translator, lambda tg: service.locale_of(tg))
     service = GameService(db, notifier, deadlines, translator, timers=TIMERS,
                           may_host=only_host, clock=clock, default_locale="ru",
-                          bot_username="mafia_test_bot", rng=random.Random(seed),
+                          bot_username=lambda: "mafia_test_bot", rng=random.Random(seed),
                           new_seed=deal_seeds(seed), panel=panel, web_url=web_url, zone=zone)
     return Harness(db, service, sender, deadlines, clock, translator, tmp_path)

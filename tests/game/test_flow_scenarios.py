@@ -253,6 +253,9 @@ async def test_deep_link_join_and_lobby_refusals(fake: FakeTelegram, tmp_path: P
         stranger = fake.user(4001, "Stranger", language_code="en")
         lobby = flow.latest_with(CLUB, "gl:")
         assert lobby is not None
+        # the deep link names the bot by the username the start-up learnt from getMe
+        link = f"https://t.me/mafia_test_bot?start=join_{flow.game_id}"
+        assert link in [data for _, data in lobby.buttons()]
         assert "Start the bot" in await flow.press(stranger.id, lobby, f"gl:{flow.game_id}:join")
         await fake.send(stranger, f"/start join_{flow.game_id}")
         await wait_until(lambda: any("nickname" in m.body for m in fake.messages(4001)), 10,

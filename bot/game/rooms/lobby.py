@@ -81,13 +81,13 @@ class LobbyRoom:
     ``may_host``: who may open a table; ``hold``: a join's last check (the lobby's lock held),
     which refuses a walk-in a seat held for the players of tonight's list invited to the table
     (:meth:`bot.game.rooms.guests.GuestList.hold`); ``ttl``: a lobby nobody dealt closes after
-    so many seconds (None: never; LOBBY_TTL_MINUTES); ``bot_username``: the deep links' bot,
-    learnt at startup."""
+    so many seconds (None: never; LOBBY_TTL_MINUTES); ``bot_username``: the deep links' bot
+    ("" until the start-up learns it: the lobby's post has no button to the bot before)."""
 
     def __init__(self, db: Database, tables: Tables, steps: Steps, timekeeper: Timekeeper,
                  defaults: TableDefaults, notifier: Notifier, locales: Languages, *,
                  may_host: MayHost, hold: Hold | None = None, topics: Topics | None = None,
-                 ttl: float | None = None, bot_username: str = "") -> None:
+                 ttl: float | None = None, bot_username: Callable[[], str]) -> None:
         self.db = db
         self.tables = tables
         self.steps = steps
@@ -238,7 +238,7 @@ class LobbyRoom:
             await self.post(table)
 
     def join_link(self, game_id: int) -> str:
-        return f"https://t.me/{self.bot_username}?start=join_{game_id}"
+        return f"https://t.me/{self.bot_username()}?start=join_{game_id}"
 
     def _lobby_markup(self, table: Table) -> Markup:
         def build(locale: str) -> Any:
@@ -252,7 +252,7 @@ class LobbyRoom:
             markup.inline_keyboard.append([button(
                 self.tr.t(locale, "tables.another"),
                 LobbyCb(game=table.game_id, action="table").pack())])
-            if self.bot_username:
+            if self.bot_username():
                 from aiogram.types import InlineKeyboardButton
                 markup.inline_keyboard.append([InlineKeyboardButton(
                     text=self.tr.t(locale, "game.lobby.open_bot"),
