@@ -73,6 +73,16 @@ class GameInputs:
     new_seed: Callable[[], bytes] = engine.new_seed
 
 
+@dataclass(frozen=True)
+class EveningInputs:
+    """The evenings' time: their ``clock`` (None: the application's) and the scheduler of
+    their timers, ``deadlines`` (None: the application's scheduler). The application's unless
+    a test gives its own."""
+
+    clock: Clock | None = None
+    deadlines: Deadlines | None = None
+
+
 class BotUsername:
     """The bot's own username, read by whoever writes the way to the bot (the lobby's deep
     links ``t.me/<username>?start=join_<game>``, the evenings' answer to a stranger): "" until
@@ -114,9 +124,12 @@ class Container:
 
 def build(settings: Settings, db: Database, bot: Bot, translator: Translator, *,
           clock: Clock, on_lost: Callable[[], None], limits: Limits | None = None,
-          in_flight: int, game: GameInputs | None = None) -> Container:
+          in_flight: int, game: GameInputs | None = None,
+          evening: EveningInputs | None = None) -> Container:
     """Every part, each made once with what it needs, in the order they depend on each other:
-    the outbox, the services, the game layer, the dispatcher, the processes' sharing."""
+    the outbox, the services, the game layer, the dispatcher, the processes' sharing.
+    ``game`` and ``evening``: the game layer's and the evenings' time (and the game's chance),
+    real ones by default."""
     metrics = Metrics()
     sender = TelegramSender(bot, limits=limits)
     bot.session.middleware(RequestMetrics(metrics))
@@ -134,8 +147,10 @@ def build(settings: Settings, db: Database, bot: Bot, translator: Translator, *,
     games = game_service(settings, db, translator, delivery, sender, permissions,
                          game.deadlines or SchedulerDeadlines(scheduler, guard), game, username)
     sender.on_blocked(games.on_blocked)
+    evening = evening or EveningInputs()
     evenings = EveningService(db, delivery, translator,
-                              deadlines=SchedulerDeadlines(scheduler, guard), clock=clock,
+                              deadlines=evening.deadlines or SchedulerDeadlines(scheduler, guard),
+                              clock=evening.clock or clock,
                               zone=settings.timezone, default_locale=settings.default_locale,
                               bot_username=username,
                               on_change=games.guests.list_changed)  # a lobby follows the list

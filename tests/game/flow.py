@@ -15,7 +15,7 @@ import engine
 from bot.app import App, create_app
 from bot.delivery.rate_limit import Limits
 from bot.game.service import GameService
-from bot.wiring import GameInputs
+from bot.wiring import EveningInputs, GameInputs
 from record.table import Stage, Table
 from tests.bot.conftest import FAST_LIMITS, HOST_ID, make_settings
 from tests.fakes.telegram_server import FakeTelegram, SentMessage
@@ -63,17 +63,18 @@ def free_port() -> int:
 async def start_app(fake: FakeTelegram, tmp_path: Path, *, mode: str = "polling",
                     delivery_clock: VirtualClock | None = None, limits: Limits = FAST_LIMITS,
                     prepare: Callable[[App], None] | None = None,
-                    game: GameInputs | None = None,
+                    game: GameInputs | None = None, evening: EveningInputs | None = None,
                     **overrides: Any) -> tuple[App, asyncio.Task[None]]:
     """The real application; ``mode="webhook"`` serves a webhook (the fake POSTs updates);
     ``delivery_clock``: its outbox and delivery wait on that virtual clock from the start (give
     a restarted app the same one: the rows' times are on it); ``prepare``: changes the app
-    before it starts (a clock of the test's for its evenings); ``game``: the game layer's time
-    and chance (a simulated clock, reproducible deals)."""
+    before it starts (the delivery on a simulated clock); ``game``: the game layer's time
+    and chance (a simulated clock, reproducible deals); ``evening``: the evenings' time (a
+    clock of the test's and its jobs)."""
     if mode == "webhook":
         overrides = {**webhook_settings(free_port()), **overrides}
     settings = make_settings(fake, tmp_path, **{**FLOW_TIMERS, **overrides})
-    app = await create_app(settings, limits=limits, game=game)
+    app = await create_app(settings, limits=limits, game=game, evening=evening)
     if delivery_clock is not None:
         delivery_clock.drive(app)
     if prepare is not None:

@@ -21,6 +21,7 @@ import pytest
 from bot.app import App
 from bot.evenings.service import EveningService
 from bot.miniapp.server import state_answer
+from bot.wiring import EveningInputs
 from tests.fakes.telegram_server import FakeTelegram, SentMessage
 from tests.fakes.virtual_clock import VirtualClock
 from tests.game.conftest import FakeClock, FakeDeadlines
@@ -51,16 +52,14 @@ class Night:
         self.schedulers: list[FakeDeadlines] = []
         self.delivery = VirtualClock()
 
-    def prepare(self, app: App) -> None:
-        deadlines = FakeDeadlines(self.clock)
-        self.schedulers.append(deadlines)
-        evenings = evenings_of(app)
-        evenings.clock, evenings.deadlines = self.clock, deadlines
-
     async def start(self, fake: FakeTelegram, tmp_path: Path,
                     **overrides: Any) -> tuple[App, asyncio.Task[None]]:
+        """An app whose evenings run on this clock, with jobs of their own."""
+        deadlines = FakeDeadlines(self.clock)
+        self.schedulers.append(deadlines)
         return await start_app(fake, tmp_path, delivery_clock=self.delivery,
-                               prepare=self.prepare, **overrides)
+                               evening=EveningInputs(clock=self.clock, deadlines=deadlines),
+                               **overrides)
 
     async def until(self, at: datetime, schedulers: Sequence[FakeDeadlines] = ()) -> None:
         """The clock at ``at``; every job due by then runs (those of several apps at once)."""
