@@ -18,7 +18,7 @@ from datetime import datetime
 from typing import Any
 
 from bot.clock import Clock
-from bot.game.guards import require_host
+from bot.game.guards import acting_seat, require_host
 from bot.game.messages.notifier import Notifier
 from bot.game.tables import Tables
 from bot.game.writes import StepWriter
@@ -106,6 +106,14 @@ class Steps:
         at once after it, not a throttle's gap later."""
         require_host(table, user_id)
         self._by_host.add(table.game_id)
+
+    def pressing_seat(self, table: Table, user_id: int, for_seat: int | None) -> int:
+        """Inside a step: the seat a press acts for (:func:`~bot.game.guards.acting_seat`);
+        a press for an offline seat is the host's own step (:meth:`by_host`)."""
+        seat = acting_seat(table, user_id, for_seat)
+        if for_seat is not None:
+            self.by_host(table, user_id)
+        return seat
 
     async def record(self, table: Table, event: LogEvent) -> Result | None:
         """Apply the event and keep it for the log (written with the step's messages when the

@@ -12,7 +12,7 @@ import engine
 from bot.errors import UserError
 from bot.game.answers import Reply, reply, secs
 from bot.game.callbacks import FateCb, cancel_data, vote_data
-from bot.game.guards import acting_seat, can_start_phase, expect, rule
+from bot.game.guards import can_start_phase, expect, rule
 from bot.game.messages.notifier import Notifier, button, message_ref, rows
 from bot.game.prompts import Prompts
 from bot.game.rooms.results import ResultsRoom
@@ -177,9 +177,7 @@ class DayRoom:
                    for_seat: int | None = None) -> Reply:
         table = self.tables.table(game_id)
         async with self.steps.lock(game_id):
-            seat = acting_seat(table, tg_id, for_seat)
-            if for_seat is not None:
-                self.steps.by_host(table, tg_id)  # the host's own press, for an offline seat
+            seat = self.steps.pressing_seat(table, tg_id, for_seat)
             expect(table, Stage.VOTE, moment)
             try:
                 engine.check_vote(table.game, seat, target)
@@ -322,9 +320,7 @@ class DayRoom:
         """A Lawyer cancels the verdict (``for_seat``: the host, for an offline Lawyer)."""
         table = self.tables.table(game_id)
         async with self.steps.lock(game_id):
-            seat = acting_seat(table, tg_id, for_seat)
-            if for_seat is not None:
-                self.steps.by_host(table, tg_id)  # the host's own press, for an offline seat
+            seat = self.steps.pressing_seat(table, tg_id, for_seat)
             expect(table, Stage.CANCEL, moment)
             try:
                 engine.check_cancel(table.game, seat, table.condemned())

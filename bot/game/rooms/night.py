@@ -9,7 +9,7 @@ import engine
 from bot.errors import UserError
 from bot.game.answers import Reply, reply, secs
 from bot.game.callbacks import night_data
-from bot.game.guards import acting_seat, can_start_phase, expect, rule
+from bot.game.guards import can_start_phase, expect, rule
 from bot.game.messages.notifier import Markup, Notifier, button, message_ref, rows
 from bot.game.prompts import Prompts
 from bot.game.rooms.results import ResultsRoom
@@ -155,9 +155,7 @@ class NightRoom:
         """A night choice from a private button (``for_seat``: the host's, for an offline seat)."""
         table = self.tables.table(game_id)
         async with self.steps.lock(game_id):
-            seat = acting_seat(table, tg_id, for_seat)
-            if for_seat is not None:
-                self.steps.by_host(table, tg_id)  # the host's own press, for an offline seat
+            seat = self.steps.pressing_seat(table, tg_id, for_seat)
             expect(table, Stage.NIGHT, moment)
             try:
                 engine.check_night_choice(table.game, seat, target)
