@@ -285,13 +285,12 @@ class StatsService:
                           voided_by=await self._voided_by(game))
 
     async def _voided_by(self, game: Game) -> str | None:
-        """How the admin who voided the game is named (None: not voided)."""
+        """How the admin who voided the game is named (None: not voided): by nickname, else
+        "—" as on the boards; a page never shows a Telegram name or id (docs/web.md)."""
         if game.voided_by is None:
             return None
         who = await self.db.players.get(game.voided_by)
-        if who is None:
-            return str(game.voided_by)
-        return who.nickname or who.display_name or str(game.voided_by)
+        return who.nickname if who is not None and who.nickname else "—"
 
     async def protocol(self, game_id: int) -> dict[str, Any] | None:
         """A finished game's replay protocol (docs/replay.md), from its log, with ``voided``

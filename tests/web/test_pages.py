@@ -142,6 +142,7 @@ async def test_every_link_stays_under_a_path_prefix(client: Client,
 
 async def test_a_voided_game_says_so_on_its_page_and_protocol(
         client: Client, played: Played) -> None:
+    """The admin who voided it is named by nickname, else «—»: never by a Telegram name."""
     db = played.db
     await db.players.register(77, display_name="Admin <Anna>", language="en")
     before = await get(client, f"/game/{played.game_id}?lang=en")
@@ -149,14 +150,20 @@ async def test_a_voided_game_says_so_on_its_page_and_protocol(
     await db.voids.void(played.game_id, by=77, reason="two seats <one> person",
                         now=datetime(2026, 11, 30, 22, 0, tzinfo=UTC))
     html = await get(client, f"/game/{played.game_id}?lang=en")
-    assert ('<p id="voided" class="voided">Voided: two seats &lt;one&gt; person, by Admin '
-            "&lt;Anna&gt;. Its points were taken back and it counts toward nothing.</p>") in html
+    assert ('<p id="voided" class="voided">Voided: two seats &lt;one&gt; person, by —. '
+            "Its points were taken back and it counts toward nothing.</p>") in html
+    assert "Anna" not in html and "77" not in html.split('id="voided"')[1].split("</p>")[0]
     # the points as the game gave them, never the void's rows
     assert "game voided" not in html
     ru = await get(client, f"/game/{played.game_id}?lang=ru")
-    assert "Игра аннулирована: two seats &lt;one&gt; person. Администратор: Admin" in ru
+    assert "Игра аннулирована: two seats &lt;one&gt; person. Администратор: —." in ru
+    assert "Anna" not in ru
     response = await client.get(f"/game/{played.game_id}/protocol.json")
     protocol = json.loads(await response.text())
-    assert protocol["voided"] == {"reason": "two seats <one> person", "by": "Admin <Anna>",
+    assert protocol["voided"] == {"reason": "two seats <one> person", "by": "—",
                                   "at": "2026-11-30T22:00:00+00:00"}
     assert protocol["players"] and protocol["steps"]
+    # with a nickname, the admin is named by it
+    await db.players.set_nickname(77, "Arbiter")
+    html = await get(client, f"/game/{played.game_id}?lang=en")
+    assert "by Arbiter." in html and "Anna" not in html
