@@ -147,7 +147,7 @@ class _Forwarded:
 async def run_postgres(n: int, folder: Path) -> list[str]:
     import contextlib
 
-    from bot.cluster.club_calls import ClubCalls
+    from bot.cluster.club_calls import CallsHeard, ClubCalls
     from bot.cluster.share import ShareConnection
     from tests.pg_cluster import Cluster, pg_bin
 
@@ -159,11 +159,15 @@ async def run_postgres(n: int, folder: Path) -> list[str]:
     try:
         url = cluster.url("postgres")
         db = await Database.open(url)
-        holder, other = ShareConnection(url, lambda: None), ShareConnection(url, lambda: None)
+        heard, other_heard = CallsHeard(), CallsHeard()
+        holder = ShareConnection(url, lambda: None, on_call=heard.mark_due,
+                                 on_answer=heard.answered)
+        other = ShareConnection(url, lambda: None, on_call=other_heard.mark_due,
+                                on_answer=other_heard.answered)
         await holder.join()
         await other.join()
         assert await holder.try_club(CHAT)
-        calls = ClubCalls(holder)
+        calls = ClubCalls(holder, heard)
         tasks: set[asyncio.Task[None]] = set()
 
         def spawn(coro: Any, name: str) -> None:
@@ -175,11 +179,11 @@ async def run_postgres(n: int, folder: Path) -> list[str]:
             while True:
                 await calls.claim({CHAT}, spawn)
                 await holder.wait_woken(1.0)
-                holder.calls_due = True
+                calls.recheck()
 
         loop = asyncio.create_task(claiming())
 
-        forwarded = _Forwarded(calls, _Other(ClubCalls(other)))
+        forwarded = _Forwarded(calls, _Other(ClubCalls(other, other_heard)))
         try:
             return await _requests(n, folder, db, forwarded)
         finally:

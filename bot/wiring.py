@@ -18,6 +18,9 @@ from apscheduler.schedulers.asyncio import AsyncIOScheduler
 
 import engine
 from bot.clock import Clock, utc_now
+from bot.cluster.club_calls import CallsHeard, ClubCalls
+from bot.cluster.handled_marks import HandledMarks
+from bot.cluster.outbox_notices import OutboxNotices
 from bot.cluster.receiving import InboxDispatcher
 from bot.cluster.share import ProcessRole, ShareConnection
 from bot.cluster.sharing import Sharing, process_lines
@@ -133,7 +136,14 @@ def build(settings: Settings, db: Database, bot: Bot, translator: Translator, *,
     metrics = Metrics()
     sender = TelegramSender(bot, limits=limits)
     bot.session.middleware(RequestMetrics(metrics))
-    delivery = Delivery(db, sender)
+    # PostgreSQL: this process's session among the others (bot/cluster/share.py), before the
+    # outbox's worker: it claims its chats on it and tells the sender what was queued here
+    calls_heard = CallsHeard()  # the club calls' notifications, for the club calls
+    conn = (share_connection(settings.database_url.get_secret_value(), on_lost, calls_heard)
+            if db.backend == "postgresql" and settings.database_url is not None else None)
+    notices = OutboxNotices(conn) if conn is not None else None
+    delivery = Delivery(db, sender, claims=conn,
+                        remote=notices.tell if notices is not None else None)
     accounts = Accounts(db, default_locale=settings.default_locale, clock=clock)
     sender.on_blocked(accounts.mark_bot_blocked)
     permissions = Permissions.of(db, settings, bot)
@@ -159,9 +169,6 @@ def build(settings: Settings, db: Database, bot: Bot, translator: Translator, *,
 
     replies = Replies(delivery, sender, budget=ClubAnswers(hosts_there(permissions, games)),
                       on_withheld=metrics.answers_withheld.inc)
-    # PostgreSQL: this process's session among the others (bot/cluster/share.py)
-    conn = (ShareConnection(settings.database_url.get_secret_value(), on_lost)
-            if db.backend == "postgresql" and settings.database_url is not None else None)
     status = Status(db, started=time.time(), totals=lambda: totals(metrics),
                     processes=partial(process_lines, conn) if conn is not None else None)
     shop = Shop(db, accounts, translator, permissions, request_days=settings.gift_request_days,
@@ -217,16 +224,19 @@ def build(settings: Settings, db: Database, bot: Bot, translator: Translator, *,
                                  on_skip=lambda why: metrics.skipped.labels(why).inc())
 
     sharing = None
-    if isinstance(dispatcher, InboxDispatcher) and conn is not None:
-        dispatcher.use_inbox(db.inbox, reader=update_reader)
-        sharing = Sharing(conn, bot, dispatcher, games, delivery, db, evenings=evenings,
+    if isinstance(dispatcher, InboxDispatcher) and conn is not None and notices is not None:
+        marks = HandledMarks(conn.mark_handled)  # in batches, on the share connection
+        dispatcher.use_inbox(db.inbox, reader=update_reader, mark_handled=marks.mark)
+        calls = ClubCalls(conn, calls_heard)  # requests for a club's holder
+        sharing = Sharing(conn, bot, dispatcher, games, delivery, db, marks=marks, calls=calls,
+                          notices=notices, evenings=evenings,
                           arm_expiry=jobs.arm, webhook=settings.webhook_url is not None,
                           in_flight=in_flight,
                           on_taken=lambda what: metrics.takeovers.labels(what).inc(),
                           on_takeover=observability.takeover)
         from bot.miniapp.server import install_host_calls  # the Mini App's calls to the holder
 
-        install_host_calls(sharing.calls, games)
+        install_host_calls(calls, games)
     container = Container(services=services, games=games, evenings=evenings,
                           dispatcher=dispatcher, scheduler=scheduler, guard=guard, jobs=jobs,
                           metrics=metrics, observability=observability, handlers=handlers,
@@ -259,6 +269,13 @@ def game_service(settings: Settings, db: Database, translator: Translator, deliv
                         pages_url=settings.web_url, zone=settings.timezone,
                         lobby_ttl=settings.lobby_ttl_minutes * 60 or None)
     return games
+
+
+def share_connection(url: str, on_lost: Callable[[], None],
+                     calls: CallsHeard) -> ShareConnection:
+    """This process's session among the others (bot/cluster/share.py): the club calls it
+    hears are told to ``calls``."""
+    return ShareConnection(url, on_lost, on_call=calls.mark_due, on_answer=calls.answered)
 
 
 def slow_down(services: Services) -> Tell:

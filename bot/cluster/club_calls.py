@@ -42,23 +42,30 @@ class CallTimeout(Exception):
         self.withdrawn = withdrawn
 
 
-class ClubCalls:
-    def __init__(self, conn: ShareConnection, wall: Callable[[], float] = time.time) -> None:
-        self.conn = conn
-        self.wall = wall
-        self.handlers: dict[str, Answerer] = {}
+class CallsHeard:
+    """What this process's share connection hears of the club calls (its ``on_call`` and
+    ``on_answer``), kept for :class:`ClubCalls`: made before both, as the connection tells it
+    and the calls are written through the connection."""
+
+    def __init__(self) -> None:
+        self._due = True  # a club call may be waiting for this process (claim_calls)
         self._waiting: dict[int, asyncio.Event] = {}
         # the answers heard with nobody waiting: the holder may answer before this process has
         # read back the id its own insert returned (its loop busy), and it would wait a recheck
         self._early: dict[int, None] = {}
-        self.running: set[int] = set()  # ids being run here
-        conn.on_answer = self._answered
 
-    def on(self, kind: str, handler: Answerer) -> None:
-        """What the club's holder runs for a call of ``kind`` (its answer: JSON-able)."""
-        self.handlers[kind] = handler
+    def mark_due(self) -> None:
+        """A call was written (``NOTIFY mafia_calls``), or the clubs held changed: look for
+        calls at the next claim."""
+        self._due = True
 
-    def _answered(self, call_id: int) -> None:
+    def take_due(self) -> bool:
+        """Whether a call may be waiting (marked since the last time asked)."""
+        due, self._due = self._due, False
+        return due
+
+    def answered(self, call_id: int) -> None:
+        """``NOTIFY mafia_answers`` (any process's call: all listen)."""
         event = self._waiting.get(call_id)
         if event is not None:
             event.set()
@@ -66,6 +73,34 @@ class ClubCalls:
         self._early[call_id] = None
         while len(self._early) > EARLY_KEPT:
             del self._early[next(iter(self._early))]
+
+    def waiting(self, call_id: int) -> asyncio.Event:
+        """Set when ``call_id``'s answer is heard (already, if it was heard before)."""
+        event = self._waiting[call_id] = asyncio.Event()
+        if call_id in self._early:
+            del self._early[call_id]
+            event.set()
+        return event
+
+    def done(self, call_id: int) -> None:
+        self._waiting.pop(call_id, None)
+
+
+class ClubCalls:
+    """The calls written through ``conn``, their answers heard in ``heard`` (the one given the
+    connection's ``on_call`` and ``on_answer``)."""
+
+    def __init__(self, conn: ShareConnection, heard: CallsHeard,
+                 wall: Callable[[], float] = time.time) -> None:
+        self.conn = conn
+        self.heard = heard
+        self.wall = wall
+        self.handlers: dict[str, Answerer] = {}
+        self.running: set[int] = set()  # ids being run here
+
+    def on(self, kind: str, handler: Answerer) -> None:
+        """What the club's holder runs for a call of ``kind`` (its answer: JSON-able)."""
+        self.handlers[kind] = handler
 
     # ------------------------------------------------------------------ the caller's side
     async def call(self, club: int, kind: str, request: dict[str, Any], *,
@@ -75,10 +110,7 @@ class ClubCalls:
         loop = asyncio.get_running_loop()
         deadline = loop.time() + within
         call_id = await self.conn.add_call(club, kind, json.dumps(request), self.wall())
-        event = self._waiting[call_id] = asyncio.Event()
-        if call_id in self._early:
-            del self._early[call_id]
-            event.set()
+        event = self.heard.waiting(call_id)
         try:
             while True:
                 left = deadline - loop.time()
@@ -102,19 +134,23 @@ class ClubCalls:
                                "withdrawn": withdrawn})
             raise CallTimeout(withdrawn)
         finally:
-            self._waiting.pop(call_id, None)
+            self.heard.done(call_id)
 
     async def tell(self, club: int, kind: str, request: dict[str, Any]) -> None:
         """A call whose answer nobody waits for (run once by the club's holder)."""
         await self.conn.add_call(club, kind, json.dumps(request), self.wall())
 
     # ------------------------------------------------------------------ the holder's side
+    def recheck(self) -> None:
+        """The clubs held here changed: their calls may be waiting (looked for at the next
+        :meth:`claim`)."""
+        self.heard.mark_due()
+
     async def claim(self, clubs: set[int], spawn: Callable[[Any, str], object]) -> None:
         """Take the calls to ``clubs`` (held here, their games restored) and run each as a
         task (``spawn(coroutine, name)``); only when one may be waiting (a NOTIFY, or a look)."""
-        if not self.conn.calls_due:
+        if not self.heard.take_due():
             return
-        self.conn.calls_due = False
         room = CALLS_IN_FLIGHT - len(self.running)
         for call_id, kind, request in await self.conn.claim_calls(clubs, room):
             self.running.add(call_id)

@@ -30,16 +30,23 @@ log = logging.getLogger("bot.cluster.receiving")
 
 
 
+MarkHandled = Callable[[int, float], Awaitable[None]]
+
+
 class InboxDispatcher(Dispatcher):
     def use_inbox(self, inbox: Inbox, wall: Callable[[], float] = time.time,
-                  reader: UpdateReader | None = None) -> None:
+                  reader: UpdateReader | None = None,
+                  mark_handled: MarkHandled | None = None) -> None:
         """Several processes share the work: bot/cluster/sharing.py polls, writes each update
-        to the inbox and claims the rows this process handles (:meth:`handle_claimed`)."""
+        to the inbox and claims the rows this process handles (:meth:`handle_claimed`).
+        Like the routers and the middlewares, given once the dispatcher is made, after its
+        outer middlewares: the inbox's runs inside them. ``mark_handled``: how a row is marked
+        handled (bot/cluster/handled_marks.py: in batches, on the share connection); by
+        default one write each."""
         self.inbox = inbox
         self.wall = wall
         self.reader = reader if reader is not None else UpdateReader()
-        # how a row is marked handled (bot/cluster/sharing.py: in batches, on its own connection)
-        self.mark_handled: Callable[[int, float], Awaitable[None]] = inbox.handled
+        self.mark_handled = mark_handled if mark_handled is not None else inbox.handled
         self._written: set[int] = set()  # in the inbox already (claimed from it)
         self.update.outer_middleware(self._once)
 

@@ -69,17 +69,20 @@ class ShareConnection:
 
     If the connection is lost while the server stays up, the locks are gone: ``on_lost``. If
     the server itself went away, nobody could take them meanwhile: once it answers again, this
-    process takes back every lock it held (``on_lost`` if another process got one first)."""
+    process takes back every lock it held (``on_lost`` if another process got one first).
+    ``on_call`` and ``on_answer``: a club call written, one answered (its id), told to this
+    process's club calls (bot/cluster/club_calls.py)."""
 
     def __init__(self, url: str, on_lost: Callable[[], None], *,
-                 every: float = 1.0) -> None:
+                 every: float = 1.0, on_call: Callable[[], None] = lambda: None,
+                 on_answer: Callable[[int], None] = lambda call_id: None) -> None:
         self.url = url
         self.on_lost = on_lost
         self.every = every
         self.woken = asyncio.Event()  # an update was written to the inbox
-        self.on_outbox: Callable[[list[int]], None] = lambda chats: None
-        self.on_answer: Callable[[int], None] = lambda call_id: None  # a club call answered
-        self.calls_due = True  # a club call may be waiting for this process (claim_calls)
+        self._outbox_hooks: list[Callable[[list[int]], None]] = []
+        self.on_call = on_call  # a club call written (bot/cluster/club_calls.py)
+        self.on_answer = on_answer  # a club call answered: its id
         # an account written by a process (storage/repos/account_cache.py): the ids, or "*"
         self.on_accounts: Callable[[str], None] = lambda payload: None
         # a club written by a process (storage/repos/clubs.py): the chat ids, or "*"
@@ -118,12 +121,17 @@ class ShareConnection:
     def _inbox_notified(self, *_: Any) -> None:
         self.woken.set()
 
+    def on_outbox(self, hook: Callable[[list[int]], None]) -> None:
+        """``hook`` runs with the chats of each ``NOTIFY mafia_outbox`` heard (rows queued)."""
+        self._outbox_hooks.append(hook)
+
     def _outbox_notified(self, _conn: Any, _pid: int, _channel: str, payload: str) -> None:
         chats = [int(c) for c in payload.split(",") if c.strip()]
-        self.on_outbox(chats)
+        for hook in self._outbox_hooks:
+            hook(chats)
 
     def _calls_notified(self, *_: Any) -> None:
-        self.calls_due = True
+        self.on_call()
         self.woken.set()
 
     def _answer_notified(self, _conn: Any, _pid: int, _channel: str, payload: str) -> None:

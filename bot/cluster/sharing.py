@@ -26,6 +26,7 @@ from aiogram import Bot
 
 from bot.cluster.club_calls import ClubCalls
 from bot.cluster.handled_marks import HandledMarks
+from bot.cluster.outbox_notices import OutboxNotices
 from bot.cluster.receiving import InboxDispatcher
 from bot.cluster.routing import clubs_of, sender_of
 from bot.cluster.share import ProcessRole, ShareConnection, fold
@@ -76,9 +77,15 @@ Takeover = Callable[[int, list[int], list[str], int, float], None]
 
 
 class Sharing:
+    """This process among the others, made by bot/wiring.py with what it shares through:
+    ``conn``, its session; ``marks``, the inbox's handled marks (``dispatcher``'s); ``calls``,
+    the club calls; ``notices``, the outbox's sender told of what this process queued (the
+    ``delivery``'s ``remote``, while this process does not send)."""
+
     def __init__(self, conn: ShareConnection, bot: Bot, dispatcher: InboxDispatcher,
                  games: GameService,
-                 delivery: Delivery, db: Database, *, evenings: EveningService | None = None,
+                 delivery: Delivery, db: Database, *, marks: HandledMarks, calls: ClubCalls,
+                 notices: OutboxNotices, evenings: EveningService | None = None,
                  arm_expiry: Callable[[], None],
                  webhook: bool, in_flight: int,
                  polling_timeout: int = 10, wall: Callable[[], float] = time.time,
@@ -89,10 +96,12 @@ class Sharing:
         self.conn.on_accounts = db.accounts.forget_payload  # other processes' account writes
         self.conn.on_clubs = db.clubs.cache.forget_payload  # ... and club writes
         self.conn.on_staff = db.staff.roles.forget_payload  # ... and grants of staff roles
-        self.marks = HandledMarks(self.conn.mark_handled)
-        self.calls = ClubCalls(self.conn, wall)  # requests for a club's holder (bot/club_calls)
+        self.marks = marks  # closed after the app stopped writing
+        self.calls = calls  # requests for a club's holder (bot/cluster/club_calls.py)
         self.calls.on("blocked", self._blocked_here)
-        dispatcher.mark_handled = self.marks.mark
+        self.notices = notices
+        # subscribed, not given: the delivery it wakes is made after the connection (its claims)
+        self.conn.on_outbox(self._outbox_notified)
         self.bot, self.dispatcher, self.games = bot, dispatcher, games
         self.evenings = evenings  # the clubs' evenings: their timers run where the club is held
         self.delivery, self.db = delivery, db
@@ -106,8 +115,6 @@ class Sharing:
         self.in_flight = in_flight
         self._tasks: set[asyncio.Task[Any]] = set()
         self._poller: asyncio.Task[None] | None = None
-        self._noticed: set[int] = set()  # chats whose outbox rows the sender must be told of
-        self._notice = asyncio.Event()
         self._next_look = 0.0
         # a role or a club taken after this process's first look (another process lost, or
         # a new club): the metrics' takeovers
@@ -120,11 +127,8 @@ class Sharing:
     # ------------------------------------------------------------------ lifecycle
     async def join(self) -> None:
         await self.conn.join()
-        self.conn.on_outbox = self._outbox_notified
-        self.delivery.remote = self._tell_sender
-        self.delivery.claims = self.conn  # two senders at once never both send a chat's row
         self.delivery.sender.on_blocked(self._blocked_elsewhere)
-        self._spawn(self._notices())
+        self._spawn(self.notices.run())
         log.info("joined", extra={"session": self.conn.pid})
 
     async def run(self) -> None:
@@ -135,7 +139,7 @@ class Sharing:
                 if loop.time() >= self._next_look:
                     self._next_look = loop.time() + LOOK_EVERY_S
                     await self.look()
-                    self.conn.calls_due = True  # the clubs taken may have calls waiting
+                    self.calls.recheck()  # the clubs taken may have calls waiting
                 await self.claim()
             except DatabaseUnavailable:
                 pass  # the server restarting: the share connection comes back by itself
@@ -374,19 +378,6 @@ class Sharing:
         return {}
 
     # ------------------------------------------------------------------ the outbox's sender
-    def _tell_sender(self, chat_id: int) -> None:
-        self._noticed.add(chat_id)
-        self._notice.set()
-
-    async def _notices(self) -> None:
-        while True:
-            await self._notice.wait()
-            self._notice.clear()
-            chats, self._noticed = self._noticed, set()
-            # the server restarting: the sender finds them by its look at the pending chats
-            with contextlib.suppress(DatabaseUnavailable):
-                await self.conn.notify_outbox(chats)
-
     def _outbox_notified(self, chats: list[int]) -> None:
         if ProcessRole.SENDER in self.conn.roles:
             for chat_id in chats:

@@ -146,11 +146,15 @@ class Delivery:
     virtual clock (tests/fakes/virtual_clock.py) so that a 429's ``retry_after`` passes at once.
     ``game_clock``: the time a post's moment's end is read against (``late``,
     :mod:`bot.delivery.late`), the game's: the real one in production, where it is ``wall``'s
-    too; a test whose waits pass at once keeps it with the game's."""
+    too; a test whose waits pass at once keeps it with the game's.
+
+    Several processes (bot/cluster/): ``claims``, the chats this one sends while it is the
+    outbox's sender; ``remote``, told of each chat queued here while another one sends."""
 
     def __init__(self, db: Database, sender: TelegramSender, *, wall: Wall = time.time,
                  sleep: Sleep = asyncio.sleep, wait: WaitEvent = wait_event,
-                 game_clock: Wall = time.time) -> None:
+                 game_clock: Wall = time.time, claims: ChatClaims | None = None,
+                 remote: Callable[[int], None] | None = None) -> None:
         self.db = db
         self.sender = sender
         self.wall = wall
@@ -159,9 +163,8 @@ class Delivery:
         self.wait = wait
         self._workers: dict[int, tuple[asyncio.Task[None], asyncio.Event]] = {}
         self._running = False
-        # several processes: another one sends; it is told of what was queued here
-        self.remote: Callable[[int], None] | None = None
-        self.claims: ChatClaims | None = None  # several processes: the chats this one sends
+        self.remote = remote
+        self.claims = claims
         self._claimed: set[int] = set()
         self._merged: set[int] = set()  # chats whose last post took queued rows in: read again
         # a club chat's tables take turns: the turn each lane (table) last had, per club chat

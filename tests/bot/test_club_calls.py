@@ -5,16 +5,17 @@ calls (every process hears them all) are kept only up to a bound."""
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from typing import Any, cast
 
-from bot.cluster.club_calls import EARLY_KEPT, RECHECK_S, ClubCalls
+from bot.cluster.club_calls import EARLY_KEPT, RECHECK_S, CallsHeard, ClubCalls
 
 
 class Conn:
     """A share connection whose holder answers before the insert's reply is read."""
 
-    def __init__(self) -> None:
-        self.on_answer: Any = None
+    def __init__(self, on_answer: Callable[[int], None]) -> None:
+        self.on_answer = on_answer
         self.answered: set[int] = set()
 
     async def add_call(self, club: int, kind: str, request: str, now: float) -> int:
@@ -27,15 +28,16 @@ class Conn:
 
 
 async def test_an_answer_heard_before_the_caller_waits_wakes_it_at_once() -> None:
-    calls = ClubCalls(cast(Any, Conn()))
+    heard = CallsHeard()
+    calls = ClubCalls(cast(Any, Conn(heard.answered)), heard)
     began = time.monotonic()
     assert await calls.call(-1, "echo", {}, within=5) == {"ok": 1}
     assert time.monotonic() - began < RECHECK_S / 2  # not found by the once-a-second recheck
-    assert not calls._early
+    assert not heard._early
 
 
 def test_answers_nobody_here_waits_for_are_kept_up_to_a_bound() -> None:
-    calls = ClubCalls(cast(Any, Conn()))
+    heard = CallsHeard()
     for call_id in range(EARLY_KEPT + 50):
-        calls._answered(call_id)
-    assert list(calls._early) == list(range(50, EARLY_KEPT + 50))
+        heard.answered(call_id)
+    assert list(heard._early) == list(range(50, EARLY_KEPT + 50))

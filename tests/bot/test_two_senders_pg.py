@@ -39,8 +39,7 @@ async def process(url: str, fake: FakeTelegram) -> AsyncIterator[Process]:
     conn = ShareConnection(url, lambda: None)
     await conn.join()
     bot = make_bot(fake)
-    delivery = Delivery(db, TelegramSender(bot, limits=LIMITS))
-    delivery.claims = conn
+    delivery = Delivery(db, TelegramSender(bot, limits=LIMITS), claims=conn)
     try:
         yield Process(db, conn, delivery)
     finally:
@@ -101,8 +100,9 @@ async def test_a_sender_gone_leaves_its_chats_to_the_other(pg: Cluster,
             first = [Queued(chat, SEND, {"text": f"first {chat}"}) for chat in CHATS]
             a.delivery.queued(first, await a.db.outbox.enqueue(first, now=1.0))
             assert await a.delivery.idle(30)
-            # killed: its claims never given back, its member lock gone with its session
-            a.delivery.claims = None
+            # killed: its session gone before its delivery stops, its claims never given
+            # back, its member lock gone with the session
+            await a.conn.close()
         await b.delivery.start()
         second = [Queued(chat, SEND, {"text": f"second {chat}"}) for chat in CHATS]
         b.delivery.queued(second, await b.db.outbox.enqueue(second, now=2.0))

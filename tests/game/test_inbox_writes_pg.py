@@ -11,7 +11,9 @@ from collections.abc import Iterable
 from datetime import UTC, datetime
 from typing import Any, cast
 
+from bot.cluster.club_calls import CallsHeard, ClubCalls
 from bot.cluster.handled_marks import HandledMarks
+from bot.cluster.outbox_notices import OutboxNotices
 from bot.cluster.share import ShareConnection
 from bot.cluster.sharing import Sharing
 from bot.telegram.updates import RawUpdate
@@ -37,9 +39,12 @@ async def test_the_inbox_is_written_and_marked_while_another_process_writes(
     for uid in (PLAYER, HOST):
         await db.players.register(uid, display_name=f"U{uid}", language="en")
     await db.games.create(CLUB, HOST, seats=[(1, PLAYER)], created_at=datetime.now(UTC))
-    sharing = Sharing(ShareConnection(url, lambda: None), cast(Any, None),
+    conn = ShareConnection(url, lambda: None)
+    sharing = Sharing(conn, cast(Any, None),
                       cast(Any, type("D", (), {})()), cast(Any, None), cast(Any, None), db,
-                      arm_expiry=lambda: None, webhook=True, in_flight=10)
+                      marks=HandledMarks(conn.mark_handled), calls=ClubCalls(conn, CallsHeard()),
+                      notices=OutboxNotices(conn), arm_expiry=lambda: None, webhook=True,
+                      in_flight=10)
     await sharing.conn.join()
     held, release = asyncio.Event(), asyncio.Event()
 

@@ -19,6 +19,9 @@ from typing import Any, cast
 
 import pytest
 
+from bot.cluster.club_calls import CallsHeard, ClubCalls
+from bot.cluster.handled_marks import HandledMarks
+from bot.cluster.outbox_notices import OutboxNotices
 from bot.cluster.share import ProcessRole, ShareConnection
 from bot.cluster.sharing import Sharing, fair_share
 from storage.db import Database
@@ -71,10 +74,12 @@ class Fleet:
         self.sharings: list[Sharing] = []
 
     async def join(self, games: Games | None = None) -> Sharing:
-        sharing = Sharing(ShareConnection(self.url, lambda: None), cast(Any, None),
+        conn = ShareConnection(self.url, lambda: None)
+        sharing = Sharing(conn, cast(Any, None),
                           cast(Any, Dispatcher(self.db)), cast(Any, games or Games()),
-                          cast(Any, None), self.db, arm_expiry=lambda: None, webhook=True,
-                          in_flight=10)
+                          cast(Any, None), self.db, marks=HandledMarks(conn.mark_handled),
+                          calls=ClubCalls(conn, CallsHeard()), notices=OutboxNotices(conn),
+                          arm_expiry=lambda: None, webhook=True, in_flight=10)
         await sharing.conn.join()  # the locks only: no poller, no sender started
         self.sharings.append(sharing)
         return sharing

@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from bot.cluster.club_calls import CallTimeout, ClubCalls
+from bot.cluster.club_calls import CallsHeard, CallTimeout, ClubCalls
 from bot.cluster.share import ShareConnection
 from tests.pg_cluster import Cluster
 
@@ -25,8 +25,10 @@ class Member:
 
     def __init__(self, url: str, name: str) -> None:
         self.name = name
-        self.conn = ShareConnection(url, lambda: None)
-        self.calls = ClubCalls(self.conn)
+        heard = CallsHeard()
+        self.conn = ShareConnection(url, lambda: None, on_call=heard.mark_due,
+                                    on_answer=heard.answered)
+        self.calls = ClubCalls(self.conn, heard)
         self.ran: list[dict[str, Any]] = []
         self.gate: asyncio.Event | None = None  # held: a call taken and not answered
         self.calls.on("echo", self._echo)
@@ -45,7 +47,7 @@ class Member:
 
     async def _claiming(self) -> None:
         while True:  # the sharing loop's part: claim when woken (or every 0.2 s)
-            self.conn.calls_due = True
+            self.calls.recheck()
             await self.calls.claim(self.conn.clubs, self._spawn)
             await self.conn.wait_woken(0.2)
 
