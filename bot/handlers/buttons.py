@@ -30,8 +30,8 @@ class SettingsCb(CallbackData, prefix="cset"):
 
 
 class NetworkCb(CallbackData, prefix="net"):
-    """``/network`` buttons: ``cap`` (one of the caps on fines a step up or down: ``arg``
-    ``fine_cap.+`` ...) or ``show`` (drawn again)."""
+    """``/network`` buttons: ``cap`` (one of the caps on fines nudged up or down by its
+    increment: ``arg`` ``fine_cap.+`` ...) or ``show`` (drawn again)."""
 
     action: Literal["cap", "show"]
     arg: str = ""

@@ -22,8 +22,8 @@ from bot.handlers.buttons import NetworkCb, SettingsCb, StaffCb
 from bot.handlers.menus import staff_menu
 from bot.services import Services
 from bot.services.accounts import display
-from bot.services.club_settings import STEP, TIMERS, ClubSettings, SettingsView
-from bot.services.network import STEPS, NetworkSettings, read_day
+from bot.services.club_settings import TIMER_INCREMENT, TIMERS, ClubSettings, SettingsView
+from bot.services.network import CAP_INCREMENTS, NetworkSettings, read_day
 from bot.services.staff import (
     CLUB_ADMIN,
     HOST,
@@ -83,10 +83,9 @@ def render(tr: Translator, view: SettingsView, page: str) -> tuple[str, InlineKe
     rows.append([_button(tr.t(loc, f"lang.name_{code}"), "lang", code) for code in SUPPORTED])
     for name in TIMERS:
         short = tr.t(loc, f"club.settings.s_{name}")
-        rows.append([_button(tr.t(loc, "club.settings.step", name=short, sign="−", step=STEP),
-                             "timer", f"{name}.-"),
-                     _button(tr.t(loc, "club.settings.step", name=short, sign="+", step=STEP),
-                             "timer", f"{name}.+")])
+        rows.append([_button(tr.t(loc, "club.settings.nudge", name=short, sign=shown,
+                                  increment=TIMER_INCREMENT), "timer", f"{name}.{sign}")
+                     for sign, shown in (("-", "−"), ("+", "+"))])
     rows.append([_button(tr.t(loc, "club.settings.fate_toggle"), "fate")])
     for name in ("points", "limit"):
         rows.append([_button(tr.t(loc, f"club.settings.foul_{name}_btn", sign=shown), "foul",
@@ -162,12 +161,12 @@ async def settings_button(query: CallbackQuery, callback_data: SettingsCb, bot: 
         await club_settings.set_locale(chat, arg)
     elif action == "timer":
         name, _, sign = arg.partition(".")
-        await club_settings.step_timer(chat, name, 1 if sign == "+" else -1)
+        await club_settings.nudge_timer(chat, name, 1 if sign == "+" else -1)
     elif action == "fate":
         await club_settings.toggle_fate(chat)
     elif action == "foul":
         name, _, sign = arg.partition(".")
-        await club_settings.step_fouls(chat, name, 1 if sign == "+" else -1)
+        await club_settings.nudge_fouls(chat, name, 1 if sign == "+" else -1)
     elif action == "foul_public":
         await club_settings.toggle_foul_public(chat)
     elif action == "achievements":
@@ -202,15 +201,15 @@ def create_router() -> Router:
 
 # ---------------------------------------------------------------- the network's settings
 def render_network(tr: Translator, locale: str, caps: FineCaps) -> tuple[str, InlineKeyboardMarkup]:
-    """The dialog: both caps, a step down and up for each, how to type a value."""
+    """The dialog: both caps, a button nudging each down and up, how to type a value."""
     text = "\n".join((tr.t(locale, "network.head"),
                       tr.t(locale, "network.fine_cap", cap=caps.fine),
                       tr.t(locale, "network.game_fine_cap", cap=caps.game),
                       tr.t(locale, "network.hint")))
     rows = [[InlineKeyboardButton(
-        text=tr.t(locale, f"network.btn.{name}", sign=shown, step=STEPS[name]),
+        text=tr.t(locale, f"network.btn.{name}", sign=shown, increment=CAP_INCREMENTS[name]),
         callback_data=NetworkCb(action="cap", arg=f"{name}.{sign}").pack())
-        for sign, shown in (("-", "−"), ("+", "+"))] for name in STEPS]
+        for sign, shown in (("-", "−"), ("+", "+"))] for name in CAP_INCREMENTS]
     return text, InlineKeyboardMarkup(inline_keyboard=rows)
 
 
@@ -293,7 +292,7 @@ async def network_button(query: CallbackQuery, callback_data: NetworkCb, service
     change = None
     if callback_data.action == "cap":
         name, _, sign = callback_data.arg.partition(".")
-        change = await network.step(admin_id, name, 1 if sign == "+" else -1)
+        change = await network.nudge(admin_id, name, 1 if sign == "+" else -1)
     caps = await network.caps(admin_id)
     text, markup = render_network(tr, locale, caps)
     await services.sender.answer(query, None if change is None else tr.t(locale, "network.saved"))

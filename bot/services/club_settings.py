@@ -20,7 +20,7 @@ from views.i18n import SUPPORTED
 
 log = logging.getLogger("bot.settings")
 TIMERS = ("night", "mafia_agree", "vote_turn", "last_word")
-STEP = 15
+TIMER_INCREMENT = 15  # the seconds a button nudges a timer by
 MIN_SECONDS = 15
 MAX_SECONDS = 600
 
@@ -68,11 +68,11 @@ class ClubSettings:
             raise UserError("misc.error")
         await self.db.clubs.set_locale(chat_id, code)
 
-    async def step_timer(self, chat_id: int, name: str, sign: int) -> int:
+    async def nudge_timer(self, chat_id: int, name: str, sign: int) -> int:
         if name not in TIMERS or sign not in (-1, 1):
             raise UserError("misc.error")
         current = (await self.view(chat_id)).timers[name]
-        value = current + sign * STEP
+        value = current + sign * TIMER_INCREMENT
         if not MIN_SECONDS <= value <= MAX_SECONDS:
             raise UserError("club.settings.timer_range", min=MIN_SECONDS, max=MAX_SECONDS)
         await self.db.clubs.set_timers(chat_id, **{name: value})
@@ -85,7 +85,7 @@ class ClubSettings:
         await self.db.clubs.set_fate_by_host(chat_id, not club.fate_by_host)
         return not club.fate_by_host
 
-    async def step_fouls(self, chat_id: int, name: str, sign: int) -> int:
+    async def nudge_fouls(self, chat_id: int, name: str, sign: int) -> int:
         """A foul's fine (``points``) or the foul that offers the technical death (``limit``)
         one up or down; the new value."""
         if name not in ("points", "limit") or sign not in (-1, 1):

@@ -17,7 +17,7 @@ from storage.models import FineCaps
 from storage.network import CAPS, CapChange
 from views.seasons import season_dates
 
-STEPS = {"fine_cap": 1, "game_fine_cap": 5}  # a button's step of each cap
+CAP_INCREMENTS = {"fine_cap": 1, "game_fine_cap": 5}  # what a button nudges each cap by
 # a season of the network's dates starts this many days after today on the network's calendar
 # at the earliest: no club, in any time zone, can have ended a game on its first day yet
 SEASON_LEAD_DAYS = 2
@@ -55,13 +55,13 @@ class NetworkSettings:
             raise UserError("network.range", top=top)
         return await self.db.network.set_cap(name, value, admin_id=admin_id, now=self.clock())
 
-    async def step(self, admin_id: int, name: str, sign: int) -> CapChange:
-        """A dialog's button: one cap a step up or down."""
-        if name not in STEPS or sign not in (-1, 1):
+    async def nudge(self, admin_id: int, name: str, sign: int) -> CapChange:
+        """A dialog's button: one cap nudged up or down by its increment."""
+        if name not in CAP_INCREMENTS or sign not in (-1, 1):
             raise UserError("misc.stale_button")
         caps = await self.caps(admin_id)
         current = caps.fine if name == "fine_cap" else caps.game
-        return await self.set_cap(admin_id, name, current + sign * STEPS[name])
+        return await self.set_cap(admin_id, name, current + sign * CAP_INCREMENTS[name])
 
     async def seasons(self, admin_id: int) -> list[Custom]:
         """The seasons of the network's own dates, oldest first."""

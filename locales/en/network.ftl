@@ -9,8 +9,8 @@ network-game_fine_cap = 🧮 A player's fines in one game: at most { $cap ->
        *[other] { $cap } points
     }.
 network-hint = ⌨️ Type <code>/network fine_cap N</code> or <code>/network game_fine_cap N</code> to set a cap at once.
-network-btn-fine_cap = 🟨 { $sign }{ $step }
-network-btn-game_fine_cap = 🧮 { $sign }{ $step }
+network-btn-fine_cap = 🟨 { $sign }{ $increment }
+network-btn-game_fine_cap = 🧮 { $sign }{ $increment }
 network-saved = Saved.
 network-usage = Usage: <code>/network</code> (the settings, with buttons), <code>/network fine_cap N</code> (one foul's fine at most), <code>/network game_fine_cap N</code> (a player's fines in one game at most); N a whole number of points.
 network-range = A cap is 0 to { $top ->

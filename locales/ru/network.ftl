@@ -9,8 +9,8 @@ network-game_fine_cap = 🧮 Штрафы игрока за одну игру: �
        *[other] { $cap } баллов
     }.
 network-hint = ⌨️ Предел можно задать числом: <code>/network fine_cap N</code> или <code>/network game_fine_cap N</code>.
-network-btn-fine_cap = 🟨 { $sign }{ $step }
-network-btn-game_fine_cap = 🧮 { $sign }{ $step }
+network-btn-fine_cap = 🟨 { $sign }{ $increment }
+network-btn-game_fine_cap = 🧮 { $sign }{ $increment }
 network-saved = Сохранено.
 network-usage = Использование: <code>/network</code> (настройки с кнопками), <code>/network fine_cap N</code> (предел штрафа за одно нарушение), <code>/network game_fine_cap N</code> (предел штрафов игрока за одну игру); N — целое число баллов.
 network-range = Предел — от 0 до { $top ->

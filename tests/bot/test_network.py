@@ -52,7 +52,7 @@ async def test_network_caps_over_http(app: App, fake: FakeTelegram, ask: Ask,
     assert await db.network.fine_caps() == DEFAULT_FINE_CAPS
     assert await network_actions(app) == []
 
-    # the owner: the dialog, a step down by a button
+    # the owner: the dialog, a cap nudged down by a button
     dialog = await ask(ADMIN_ID, "/network")
     assert "One foul's fine: at most 10 points" in dialog.said
     assert "A player's fines in one game: at most 20 points." in dialog.said

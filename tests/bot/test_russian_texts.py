@@ -172,7 +172,7 @@ NOT_NAMES: dict[str, tuple[str, ...]] = {
     "admin.adjusted": ("reason",), "admin.adjusted_notice": ("reason",),
     "admin.blocked_notice": ("reason",), "balance.row": ("reason",),
     "appeal.notice": ("reason",), "appeal.void_reason": ("reason",),
-    "club.settings.step": ("name",), "club.settings.timer": ("name",),
+    "club.settings.nudge": ("name",), "club.settings.timer": ("name",),
     "evening.offer.head": ("seats",), "evening.post.head": ("seats",),
     "foul.club": ("reason",), "foul.done": ("reason",), "foul.player": ("reason",),
     "foul.reason.noted": ("reason",), "foul.undone.player": ("reason",),
@@ -219,10 +219,10 @@ SNAKE_IDS_SHOWN = {"club.import.usage"}  # the import's column names, typed as s
 
 NUMBERS = {"added", "alive", "available", "balance", "capacity", "clubs", "complaints", "count",
            "current", "day", "days", "draws", "earned", "fouls", "game", "games", "hours", "id",
-           "left", "limit", "line", "linked", "max", "messages", "min", "minutes", "missing",
-           "more", "most", "n", "night", "no_shows", "number", "ordinal", "pending", "place",
-           "played", "points", "price", "rank", "rate", "refused", "requests", "reserved", "seat",
-           "seconds", "session", "signed", "size", "spent", "stock", "step", "survived", "tables",
+           "increment", "left", "limit", "line", "linked", "max", "messages", "min", "minutes",
+           "missing", "more", "most", "n", "night", "no_shows", "number", "ordinal", "pending",
+           "place", "played", "points", "price", "rank", "rate", "refused", "requests", "reserved",
+           "seat", "seconds", "session", "signed", "size", "spent", "stock", "survived", "tables",
            "top", "total", "unchanged", "updates", "waiting", "won"}
 
 
