@@ -16,7 +16,7 @@ from bot.errors import UserError
 from bot.handlers.buttons import CatalogueCb
 from bot.handlers.shop import label
 from bot.services import Services
-from bot.services.catalogue import Catalogue, DialogStep
+from bot.services.catalogue import Catalogue, DialogTurn
 from bot.services.shop import Shop
 from storage.models import Gift
 from views import shop_texts
@@ -146,15 +146,15 @@ async def typed(message: Message, catalogue: Catalogue, services: Services,
                 locale: str) -> None:
     """The value the dialog asked for (a text, or a photo)."""
     photo = message.photo[-1].file_id if message.photo else None
-    step: DialogStep = await catalogue.typed(_user(message), message.text, photo)
+    turn: DialogTurn = await catalogue.typed(_user(message), message.text, photo)
     tr = services.translator
-    if step.field is not None:
-        text, markup = prompt(tr, locale, step.field, step.gift, step.name)
-        if step.gift is not None:
-            text = tr.t(locale, "shop.admin.added", gift=step.gift.name) + "\n\n" + text
+    if turn.field is not None:
+        text, markup = prompt(tr, locale, turn.field, turn.gift, turn.name)
+        if turn.gift is not None:
+            text = tr.t(locale, "shop.admin.added", gift=turn.gift.name) + "\n\n" + text
         await services.replies.answer(message, text, reply_markup=markup)
-    elif step.gift is not None:
-        await _send_gift(services, message.chat.id, locale, step.gift, "shop.admin.changed")
+    elif turn.gift is not None:
+        await _send_gift(services, message.chat.id, locale, turn.gift, "shop.admin.changed")
 
 
 async def waiting(message: Message, catalogue: Catalogue) -> bool:

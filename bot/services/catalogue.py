@@ -26,9 +26,9 @@ OFF = ("off", "none", "-", "нет", "удалить")
 
 
 @dataclass(frozen=True)
-class DialogStep:
-    """The dialog after a typed value: it asks for ``field`` next (of the new gift named
-    ``name``), or shows ``gift``, done."""
+class DialogTurn:
+    """The dialog's turn after a typed value: it asks for ``field`` next (of the new gift
+    named ``name``), or shows ``gift``, done."""
 
     gift: Gift | None = None
     field: str | None = None
@@ -142,7 +142,7 @@ class Catalogue:
         await self.db.gifts.drop_draft(admin_id)
         return await self.gift(admin_id, gift_id)
 
-    async def typed(self, admin_id: int, text: str | None, photo: str | None) -> DialogStep:
+    async def typed(self, admin_id: int, text: str | None, photo: str | None) -> DialogTurn:
         """The admin's message for the draft: a value (the draft goes on or is done) or a
         refusal that leaves the draft waiting."""
         await self.require(admin_id)
@@ -157,30 +157,30 @@ class Catalogue:
             gift = await self._write(self.db.gifts.edit(draft.gift_id, admin_id=admin_id,
                                                         now=now, photo=photo))
             await self.db.gifts.drop_draft(admin_id)
-            return DialogStep(gift=gift)
+            return DialogTurn(gift=gift)
         if text is None:
             raise UserError("shop.admin.want_text")
         if draft.gift_id is not None:  # one field of a gift
             gift = await self._set(admin_id, draft.gift_id, draft.field, text)
             await self.db.gifts.drop_draft(admin_id)
-            return DialogStep(gift=gift)
+            return DialogTurn(gift=gift)
         # a new gift: its name, its price, then its stock (and it is made)
         if draft.field == "name":
             name = _name(text)
             await self.db.gifts.set_draft(admin_id, "price", name=name, now=now)
-            return DialogStep(field="price", name=name)
+            return DialogTurn(field="price", name=name)
         if draft.field == "price":
             price = _number(text, "price", PRICE_MAX, low=1)
             await self.db.gifts.set_draft(admin_id, "stock", name=draft.name, price=price,
                                           now=now)
-            return DialogStep(field="stock", name=draft.name)
+            return DialogTurn(field="stock", name=draft.name)
         stock = _number(text, "stock", STOCK_MAX, low=0)
         assert draft.name is not None and draft.price is not None
         gift = await self._write(self.db.gifts.add(draft.name, draft.price, stock,
                                                    admin_id=admin_id, now=now))
         # then its photo, which the admin may skip
         await self.db.gifts.set_draft(admin_id, "photo", gift_id=gift.id, now=now)
-        return DialogStep(gift=gift, field="photo", name=gift.name)
+        return DialogTurn(gift=gift, field="photo", name=gift.name)
 
     # ------------------------------------------------------------------ helpers
     async def _set(self, admin_id: int, gift_id: int, field: str, value: str) -> Gift:
