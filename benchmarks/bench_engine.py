@@ -86,13 +86,13 @@ def play_game(seed: int, typical: bool) -> dict[str, Any]:
     rng = random.Random(seed)
     state = table_24(seed)
     players = [{"seat": p.seat, "role": str(p.role), "sex": p.sex} for p in state]
-    steps: list[dict[str, Any]] = []
+    entries: list[dict[str, Any]] = []
     phase = Phase.NIGHT
     while not state.over:
         if phase is Phase.NIGHT:
             choices = typical_choices(state, rng) if typical else night_choices(state, rng)
             state, _ = resolve_night(state, choices)
-            steps.append({"night": {str(a): t for a, t in choices.items()}})
+            entries.append({"night": {str(a): t for a, t in choices.items()}})
         else:
             if typical:
                 votes = typical_votes(state, rng)
@@ -104,9 +104,9 @@ def play_game(seed: int, typical: bool) -> dict[str, Any]:
             if tally.shootout:
                 day["fate"] = tally.tied[0]
             state, _ = resolve_day(state, votes, fate=day.get("fate"))
-            steps.append({"day": day})
+            entries.append({"day": day})
         phase = Phase.DAY if phase is Phase.NIGHT else Phase.NIGHT
-    return {"players": players, "steps": steps}
+    return {"players": players, "steps": entries}
 
 
 def long_game(seed: int) -> dict[str, Any]:

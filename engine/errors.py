@@ -8,7 +8,7 @@ class EngineError(Exception):
 
 
 class RuleViolation(EngineError):
-    """A choice or step that the rules do not allow.
+    """A choice or move that the rules do not allow.
 
     ``code`` is a stable machine name (the bot translates it), ``seat`` the seat at fault.
     """

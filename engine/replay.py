@@ -1,4 +1,8 @@
-"""Replay a game protocol (docs/replay.md): a whole game as JSON in, its result as JSON out."""
+"""Replay a game protocol (docs/replay.md): a whole game as JSON in, its result as JSON out.
+
+The protocol's entries (a night, a day, a technical death, a foul, an undoing) stand under the
+format's key ``steps``, and an error line names one as ``step N``: the format's own word, kept
+as it is; in the code they are entries."""
 
 from __future__ import annotations
 
@@ -17,14 +21,15 @@ from engine.points import DEFAULT_POINTS, PointsConfig
 from engine.roles import Role
 from engine.state import FoulReason, FriendImmunity, GameState, OpenImmunity, Phase
 
-STEP_KINDS = {"night", "day", "technical_death", "foul", "undo_foul"}
+ENTRY_KINDS = {"night", "day", "technical_death", "foul", "undo_foul"}
 MAX_SEAT_DIGITS = 9
 
 T = TypeVar("T")
 
 
 class ProtocolError(Exception):
-    """A protocol that breaks the format or a rule: ``where`` is a step index or "players"."""
+    """A protocol that breaks the format or a rule: ``where`` is an entry's index in
+    ``steps``, "players" or "protocol"."""
 
     def __init__(self, where: int | str, message: str, seat: int | None = None) -> None:
         super().__init__(message)
@@ -45,7 +50,7 @@ class ProtocolError(Exception):
 class Outcome:
     result: dict[str, Any] | None
     error: str | None
-    error_step: int | str | None = None
+    error_where: int | str | None = None
     error_seat: int | None = None
 
 
@@ -157,7 +162,7 @@ def _check_friend_orders(specs: list[SeatSpec], orderers: Mapping[int, int | Non
 
 
 def _foul(state: GameState, body: object, where: int) -> GameState:
-    """A ``foul`` step: ``{"seat", "points" (0), "reason" ("other"), "phase" (optional)}``."""
+    """A ``foul`` entry: ``{"seat", "points" (0), "reason" ("other"), "phase" (optional)}``."""
     if not isinstance(body, dict):
         raise ProtocolError(where, "format: foul holds seat, points, reason and phase")
     seat = _int(body.get("seat"), where, "foul seat")
@@ -198,7 +203,7 @@ def phase_json(kind: str, result: Any) -> dict[str, Any]:
 
 
 def replay(protocol: object, points: PointsConfig = DEFAULT_POINTS) -> dict[str, Any]:
-    """Replay a parsed protocol; raises ProtocolError naming the step and the seat at fault."""
+    """Replay a parsed protocol; raises ProtocolError naming the entry and the seat at fault."""
     if not isinstance(protocol, dict):
         raise ProtocolError("protocol", "format: the protocol must be a JSON object")
     specs, orderers = _parse_players(protocol.get("players"))
@@ -209,16 +214,16 @@ def replay(protocol: object, points: PointsConfig = DEFAULT_POINTS) -> dict[str,
     _check_friend_orders(specs, orderers)
     seed = protocol.get("seed")
     rng = random.Random(0 if seed is None else _int(seed, "protocol", "seed"))
-    steps = protocol.get("steps", [])
-    if not isinstance(steps, list):
+    entries = protocol.get("steps", [])
+    if not isinstance(entries, list):
         raise ProtocolError("protocol", "format: steps must be a list")
 
     phases: list[dict[str, Any]] = []
-    for index, step in enumerate(steps):
-        if not isinstance(step, dict) or len(step) != 1 or next(iter(step)) not in STEP_KINDS:
-            raise ProtocolError(index, "format: a step is one of night, day, technical_death,"
-                                " foul, undo_foul")
-        kind, body = next(iter(step.items()))
+    for index, entry in enumerate(entries):
+        if not isinstance(entry, dict) or len(entry) != 1 or next(iter(entry)) not in ENTRY_KINDS:
+            raise ProtocolError(index, "format: an entry of steps is one of night, day,"
+                                " technical_death, foul, undo_foul")
+        kind, body = next(iter(entry.items()))
         try:
             if state.over:
                 raise RuleViolation("game_over", "nothing may follow the end of the game")
@@ -267,7 +272,7 @@ def replay(protocol: object, points: PointsConfig = DEFAULT_POINTS) -> dict[str,
 
 
 class ProtocolErrorWithState(ProtocolError):
-    """A rule broken at a step: keeps the state so the message can name the seat's role."""
+    """A rule broken at an entry: keeps the state so the message can name the seat's role."""
 
     def __init__(self, error: ProtocolError, state: GameState) -> None:
         super().__init__(error.where, error.message, error.seat)

@@ -38,7 +38,7 @@ def _player(entry: DealtSeat) -> dict[str, Any]:
 def protocol_of(events: Sequence[LoggedEvent]) -> dict[str, Any] | None:
     """The replay protocol of a game's log; None for a game never dealt."""
     players: list[dict[str, Any]] | None = None
-    steps: list[dict[str, Any]] = []
+    entries: list[dict[str, Any]] = []  # under the format's key "steps"
     friendly = False
     for logged in events:
         match decode(logged.kind, logged.payload):
@@ -46,30 +46,30 @@ def protocol_of(events: Sequence[LoggedEvent]) -> dict[str, Any] | None:
                 friendly = True
             case Deal(seats=seats):
                 players = [_player(e) for e in seats]
-                steps = []
+                entries = []
             case NightResolved(choices=choices):
-                steps.append({"night": {str(k): v for k, v in choices.items()}})
+                entries.append({"night": {str(k): v for k, v in choices.items()}})
             case DayResolved(votes=votes, fate=fate, cancel_by=cancel_by):
                 day: dict[str, Any] = {"votes": {str(k): v for k, v in votes.items()}}
                 if fate is not None:
                     day["fate"] = fate
                 if cancel_by is not None:
                     day["cancel_by"] = cancel_by
-                steps.append({"day": day})
+                entries.append({"day": day})
             case Tech(seat=seat):
-                steps.append({"technical_death": seat})
+                entries.append({"technical_death": seat})
             case FoulCalled() as foul:
-                step: dict[str, Any] = {"seat": foul.seat, "points": foul.points,
-                                        "reason": str(foul.reason)}
+                whistle: dict[str, Any] = {"seat": foul.seat, "points": foul.points,
+                                           "reason": str(foul.reason)}
                 if foul.phase is not None:
-                    step["phase"] = str(foul.phase)
-                steps.append({"foul": step})
+                    whistle["phase"] = str(foul.phase)
+                entries.append({"foul": whistle})
             case FoulUndone(number=number):
-                steps.append({"undo_foul": number})
+                entries.append({"undo_foul": number})
     if players is None:
         return None
     protocol: dict[str, Any] = {"players": sorted(players, key=lambda x: x["seat"]),
-                                "steps": steps}
+                                "steps": entries}
     if friendly:  # the replay's points were never counted (the replay reads no such key)
         protocol["friendly"] = True
     return protocol

@@ -43,14 +43,14 @@ def random_table(rng: random.Random) -> list[SeatSpec]:
     return specs
 
 
-def play(rng: random.Random, max_steps: int = 40) -> tuple[dict[str, Any], list[GameState]]:
-    """Play a random legal game; returns its protocol and the state after every step."""
-    protocol, states, _ = play_with_events(rng, max_steps)
+def play(rng: random.Random, max_entries: int = 40) -> tuple[dict[str, Any], list[GameState]]:
+    """Play a random legal game; returns its protocol and the state after every entry."""
+    protocol, states, _ = play_with_events(rng, max_entries)
     return protocol, states
 
 
 def play_with_events(
-    rng: random.Random, max_steps: int = 40
+    rng: random.Random, max_entries: int = 40
 ) -> tuple[dict[str, Any], list[GameState], list[Event]]:
     """As :func:`play`, also returning every event the engine emitted."""
     events: list[Event] = []
@@ -70,7 +70,7 @@ def play_with_events(
     }
     states = [state]
     phase = rng.choice([Phase.NIGHT, Phase.DAY])
-    while not state.over and len(protocol["steps"]) < max_steps:
+    while not state.over and len(protocol["steps"]) < max_entries:
         if rng.random() < 0.05:
             seat = rng.choice(state.alive)
             state, tech = technical_death(state, seat)

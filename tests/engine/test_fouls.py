@@ -78,27 +78,27 @@ def test_nothing_after_the_end() -> None:
 
 def _with_fouls(protocol: dict[str, Any], rng: random.Random) -> tuple[dict[str, Any],
                                                                      Counter[int]]:
-    """The same game with fouls (and undoings) between its steps; what they cost per seat."""
+    """The same game with fouls (and undoings) between its entries; what they cost per seat."""
     seats = [int(p["seat"]) for p in protocol["players"]]
-    steps: list[object] = []
+    entries: list[object] = []
     fines: dict[int, tuple[int, int]] = {}  # foul number -> (seat, points), while it stands
     recorded = 0
     cost: Counter[int] = Counter()
-    for index, step in enumerate(protocol["steps"]):
+    for index, entry in enumerate(protocol["steps"]):
         if index == 0 or rng.random() < 0.5:
             seat, points = rng.choice(seats), rng.randint(1 if index == 0 else 0, 3)
-            steps.append({"foul": {"seat": seat, "points": points,
-                                   "reason": rng.choice([r.value for r in FoulReason])}})
+            entries.append({"foul": {"seat": seat, "points": points,
+                                     "reason": rng.choice([r.value for r in FoulReason])}})
             recorded += 1
             fines[recorded] = (seat, points)
             cost[seat] -= points
         if fines and rng.random() < 0.2:
             number = rng.choice(sorted(fines))
             seat, points = fines.pop(number)
-            steps.append({"undo_foul": number})
+            entries.append({"undo_foul": number})
             cost[seat] += points
-        steps.append(step)
-    return {**protocol, "steps": steps}, cost
+        entries.append(entry)
+    return {**protocol, "steps": entries}, cost
 
 
 @settings(max_examples=80, deadline=None)

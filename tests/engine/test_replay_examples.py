@@ -36,7 +36,7 @@ def test_example_replays_to_expected(path: Path) -> None:
         error = expected["error"]
         assert isinstance(error, dict)
         assert outcome.result is None
-        assert (outcome.error_step, outcome.error_seat) == (error["step"], error["seat"])
+        assert (outcome.error_where, outcome.error_seat) == (error["step"], error["seat"])
         return
     assert outcome.error is None, outcome.error
     result = outcome.result
@@ -119,7 +119,7 @@ def _table_json() -> str:
 
 
 @pytest.mark.parametrize(
-    ("text", "step", "seat"),
+    ("text", "where", "seat"),
     [
         ('{' + _table_json() + ', "seed": ' + "1" * 5000 + '}', "protocol", None),
         ('{' + _table_json() + ', "steps": [{"night": {"' + "7" * 5000 + '": 2}}]}', 0, None),
@@ -130,11 +130,11 @@ def _table_json() -> str:
     ],
     ids=["huge-seed", "huge-seat-key", "deep-nesting", "duplicate-actor", "duplicate-voter"],
 )
-def test_hostile_input_is_refused_in_one_line(text: str, step: object, seat: int | None) -> None:
+def test_hostile_input_is_refused_in_one_line(text: str, where: object, seat: int | None) -> None:
     outcome = replay_text(text)
     assert outcome.result is None
     assert outcome.error is not None and "\n" not in outcome.error
-    assert (outcome.error_step, outcome.error_seat) == (step, seat)
+    assert (outcome.error_where, outcome.error_seat) == (where, seat)
 
 
 def test_unknown_keys_are_ignored() -> None:

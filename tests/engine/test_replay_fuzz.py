@@ -17,7 +17,7 @@ scalars = st.one_of(st.none(), st.booleans(), st.integers(-3, 30), st.text(max_s
                     st.floats(allow_nan=False))
 seat_maps = st.dictionaries(st.sampled_from([str(i) for i in range(0, 14)] + ["x", "-1"]),
                             st.one_of(st.integers(-1, 14), scalars), max_size=12)
-steps = st.one_of(
+entries = st.one_of(
     st.builds(lambda m: {"night": m}, seat_maps),
     st.builds(lambda m, f, c: {"day": {"votes": m, "fate": f, "cancel_by": c}}, seat_maps,
               st.one_of(st.none(), st.integers(0, 14)), st.one_of(st.none(), st.integers(0, 14))),
@@ -41,7 +41,7 @@ players = st.lists(
     min_size=0, max_size=14,
 )
 protocols = st.fixed_dictionaries(
-    {"players": players, "steps": st.lists(steps, max_size=6)},
+    {"players": players, "steps": st.lists(entries, max_size=6)},
     optional={"seed": st.one_of(st.integers(), scalars)},
 )
 
@@ -71,9 +71,9 @@ VALID_TABLE = [{"seat": i, "role": role} for i, role in enumerate(ROLES, 1)]
 
 
 @settings(max_examples=400, deadline=None)
-@given(st.lists(steps, max_size=8), st.one_of(st.none(), st.integers()))
-def test_random_steps_on_a_valid_table_never_crash(step_list: list[Any], seed: Any) -> None:
-    check(replay_text(json.dumps({"players": VALID_TABLE, "steps": step_list, "seed": seed})))
+@given(st.lists(entries, max_size=8), st.one_of(st.none(), st.integers()))
+def test_random_entries_on_a_valid_table_never_crash(entry_list: list[Any], seed: Any) -> None:
+    check(replay_text(json.dumps({"players": VALID_TABLE, "steps": entry_list, "seed": seed})))
 
 
 fouls = st.one_of(
@@ -89,6 +89,6 @@ fouls = st.one_of(
 
 
 @settings(max_examples=300, deadline=None)
-@given(st.lists(st.one_of(fouls, steps), max_size=8))
-def test_random_fouls_on_a_valid_table_never_crash(step_list: list[Any]) -> None:
-    check(replay_text(json.dumps({"players": VALID_TABLE, "steps": step_list})))
+@given(st.lists(st.one_of(fouls, entries), max_size=8))
+def test_random_fouls_on_a_valid_table_never_crash(entry_list: list[Any]) -> None:
+    check(replay_text(json.dumps({"players": VALID_TABLE, "steps": entry_list})))

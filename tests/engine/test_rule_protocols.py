@@ -2,7 +2,8 @@
 
 Each file in protocols/ holds ``rule`` (the docs/rules.md section it pins), ``protocol`` and
 ``expect``: a partial result (phases matched by index and key), ``ledger_contains`` /
-``ledger_excludes`` rows, or ``error`` with the step (or "players") and the seat at fault.
+``ledger_excludes`` rows, or ``error`` with ``step`` (the entry's index, or "players") and the
+seat at fault.
 """
 
 from __future__ import annotations
@@ -47,7 +48,7 @@ def test_protocol(path: Path) -> None:
     if "error" in expect:
         error = expect.pop("error")
         assert outcome.result is None, f"expected an error, got {outcome.result}"
-        assert outcome.error_step == error["step"], outcome.error
+        assert outcome.error_where == error["step"], outcome.error
         if "seat" in error:
             assert outcome.error_seat == error["seat"], outcome.error
         return
