@@ -2,7 +2,7 @@
 the share of wins by card beside everyone's with the card (bars, each with its games), and a
 season's board as a club's chat gets it when the season ends (two columns of lines).
 
-Two pure steps, as the table's picture (:mod:`views.picture`): :func:`rating_chart` and
+Two pure parts, as the table's picture (:mod:`views.picture`): :func:`rating_chart` and
 :func:`roles_chart` turn what was read (:mod:`views.standing`) into what is drawn, with every
 word already in the reader's language; :func:`render_chart` draws it and knows nothing of
 cards or ratings. A chart is plain JSON too (:meth:`RatingChart.to_json`), so an outbox row

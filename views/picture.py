@@ -1,7 +1,7 @@
 """A picture of the table (Pillow): the seats around a circle, nicknames, who is alive, dead or
 jailed, and the open immunities; every card only once the game is over.
 
-Two pure steps. :func:`table_view` turns the engine's state into what may be shown (it is the
+Two pure parts. :func:`table_view` turns the engine's state into what may be shown (it is the
 only place that decides whether cards are drawn: never before the end); :func:`render_table`
 draws a :class:`TableView` to PNG bytes and knows nothing of roles or rules.
 """
@@ -189,10 +189,10 @@ def render_table(view: TableView, *, size: int = SIZE, jpeg: bool = False) -> by
         if seat.card is not None:
             lines.append((_fit(seat.card, 18), INK, small))
         lines += [(_fit(i, 20), IMMUNITY, small) for i in seat.immunities]
-        step = size / 42
-        top = ly - step * (len(lines) - 1) / 2
+        spacing = size / 42  # from one label's line to the next
+        top = ly - spacing * (len(lines) - 1) / 2
         for n, (text, fill, face) in enumerate(lines):
-            draw.text((lx, top + n * step), text, fill=fill, font=face,  # type: ignore[arg-type]
+            draw.text((lx, top + n * spacing), text, fill=fill, font=face,  # type: ignore[arg-type]
                       anchor="mm")
     # legend
     lx, ly = size * 0.04, size * 0.95

@@ -71,7 +71,7 @@ def figures(fake: FakeTelegram, tables: list[SimTable], bench: Bench,
             full = None if machine is None else machine.full_at(fake.delivered_at[update_id])
             if full is not None:
                 by_room.setdefault("full" if full else "spare", []).append(waited)
-            if kind == "panel":  # gh:GAME:STEP:ACTION:ARG: which of the host's presses
+            if kind == "panel":  # gh:GAME:MOMENT:ACTION:ARG: which of the host's presses
                 action = [*data.split(":"), "", "", ""][3]
                 panel_by_action.setdefault(action, []).append(waited)
             if lag is not None:

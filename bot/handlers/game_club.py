@@ -182,13 +182,13 @@ async def unfoul(message: Message, command: CommandObject, games: GameService) -
 
 
 async def _quiet_discipline(message: Message, club: Club, games: GameService, replies: Replies,
-                            user_locale: str, step: Callable[[], Awaitable[None]]) -> None:
+                            user_locale: str, run: Callable[[], Awaitable[None]]) -> None:
     """A host's discipline command typed in the club chat (``/foul``, ``/unfoul``, ``/tech``):
     with the club's fouls kept quiet, a refusal or a usage goes to the host in private, not to
     the club chat ("Foul 3 is undone already" would tell the table of a foul). Anyone else's
     refusal ("only the host...") tells nothing of a foul and is answered where it was typed."""
     try:
-        await step()
+        await run()
     except UserError as e:
         if club.foul_public or games.registry.hosted_by(_user(message), message.chat.id) is None:
             raise

@@ -237,7 +237,7 @@ async def _fold(conn: Connection, standings: Standings, kept: history.Rows,
         games = [(seq, seats[game_id], _rated(game_id, winner, seats[game_id]),
                   season_of[game_id]) for seq, game_id, winner in counted if game_id in seats]
         # the fold is pure computation: on a thread, so a rebuild in the bot's process (after
-        # a void) leaves its event loop free between the library's steps
+        # a void) leaves its event loop free while the library computes
         await asyncio.to_thread(_add_all, standings, kept, folds, games)
         count += len(games)
 
