@@ -278,6 +278,62 @@ def test_a_step_is_a_unit_of_work_and_a_stage_a_stage() -> None:
     assert wrong == []
 
 
+# The only modules where a name says "step", each with why: there it is a game's unit of work.
+STEP_IS_A_GAMES_UNIT_OF_WORK = {
+    "bot.game": "the game's code: bot/game/steps.py's Steps, which every room acts through",
+    "storage.repos.games": "a game's step written in one transaction",
+    "benchmarks.bench_writers": "game steps written a second",
+}
+STEP_WORD = re.compile(r"step(s|ped|ping)?")
+
+
+def says_step(name: str) -> bool:
+    """Whether a name (snake_case, CamelCase, a locale id) has the word "step" in it."""
+    words = re.findall(r"[A-Z]+(?![a-z])|[A-Z]?[a-z0-9]+", name)
+    return any(STEP_WORD.fullmatch(word.lower()) for word in words)
+
+
+def names_made(tree: ast.AST) -> Iterator[tuple[int, str]]:
+    """The names a module makes: functions, classes, arguments (taken and given by keyword),
+    assignments, attributes set, imports."""
+    for node in ast.walk(tree):
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+            yield node.lineno, node.name
+        elif isinstance(node, ast.arg | ast.keyword) and node.arg is not None:
+            yield node.lineno, node.arg
+        elif isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
+            yield node.lineno, node.id
+        elif isinstance(node, ast.Attribute) and isinstance(node.ctx, ast.Store):
+            yield node.lineno, node.attr
+        elif isinstance(node, ast.Import | ast.ImportFrom):
+            for alias in node.names:
+                yield node.lineno, alias.asname or alias.name.rpartition(".")[2]
+
+
+def benchmark_modules() -> Iterator[tuple[str, Path]]:
+    for path in sorted((ROOT / "benchmarks").rglob("*.py")):
+        parts = path.relative_to(ROOT).with_suffix("").parts
+        yield ".".join(parts[:-1] if parts[-1] == "__init__" else parts), path
+
+
+def test_a_step_is_a_games_unit_of_work_in_the_whole_product() -> None:
+    """Outside the modules above no name of the code and no locale id or variable says "step":
+    a settings button nudges a value by an increment, a dialog takes turns, a replayed
+    protocol has entries (its JSON key ``steps`` is the format's, a string)."""
+    wrong = []
+    for name, path in [*modules(), *benchmark_modules()]:
+        if any(name == m or name.startswith(m + ".") for m in STEP_IS_A_GAMES_UNIT_OF_WORK):
+            continue
+        wrong += [f"{name}:{line} {made}" for line, made in
+                  names_made(ast.parse(path.read_text(encoding="utf-8"))) if says_step(made)]
+    for ftl in sorted((ROOT / "locales").rglob("*.ftl")):
+        for number, line in enumerate(ftl.read_text(encoding="utf-8").splitlines(), 1):
+            message = re.match(r"-?([\w-]+)\s*=", line)
+            made = ([message[1]] if message else []) + re.findall(r"\$([\w-]+)", line)
+            wrong += [f"{ftl.relative_to(ROOT)}:{number} {m}" for m in made if says_step(m)]
+    assert wrong == []
+
+
 # Names that start with "_" and are public all the same (NamedTuple's API, os._exit).
 PUBLIC_UNDERSCORED = {"_replace", "_asdict", "_fields", "_make", "_exit"}
 
