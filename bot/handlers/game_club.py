@@ -19,6 +19,7 @@ from bot.game.callbacks import LobbyCb
 from bot.game.rooms.fouls import parse_reason
 from bot.game.service import GameService, Place, Reply
 from bot.services.club_life import ClubLife
+from bot.services.permissions import Permissions
 from storage.models import Club, Player
 from storage.numbers import read_number
 
@@ -271,9 +272,12 @@ async def member_left(message: Message, games: GameService) -> None:
         await games.host_left(message.chat.id, message.left_chat_member.id)
 
 
-async def member_changed(update: ChatMemberUpdated, games: GameService) -> None:
-    """A member's status changed (the bot sees it as the chat's administrator): one who left
-    or was banned closes the lobby they host there."""
+async def member_changed(update: ChatMemberUpdated, games: GameService,
+                         permissions: Permissions) -> None:
+    """A member's status changed (the bot sees it as the chat's administrator): what the bot
+    kept of their administering the chat is asked again; one who left or was banned closes
+    the lobby they host there."""
+    permissions.chat_member_changed(update.chat.id, update.new_chat_member.user.id)
     if update.new_chat_member.status in (ChatMemberStatus.LEFT, ChatMemberStatus.KICKED):
         await games.host_left(update.chat.id, update.new_chat_member.user.id)
 

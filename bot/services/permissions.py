@@ -130,6 +130,11 @@ class Permissions:
         return cls(db, owners=settings.admin_ids, hosts=settings.host_ids,
                    chat_admins=ChatAdmins(chat_member_status(bot)))
 
+    def chat_member_changed(self, chat_id: int, tg_id: int) -> None:
+        """Telegram told of the member's new status in the chat (``chat_member``): a demoted
+        administrator loses the chat's powers at once, not when the kept answer ages out."""
+        self.chat_admins.forget(chat_id, tg_id)
+
     def is_owner(self, tg_id: int) -> bool:
         return tg_id in self.owners
 

@@ -384,3 +384,35 @@ async def test_chat_administrators_host_and_others_do_not(
         game = int(lobby.buttons()[0][1].split(":")[1])
         assert flow.games.tables[game].host_id == admin.id
         assert "Only this game's host" in await flow.host_says_as(player.id, "/deal", "host")
+
+
+async def test_a_demoted_administrator_stops_hosting_at_once(
+        fake: FakeTelegram, tmp_path: Path, clock: VirtualClock) -> None:
+    """Telegram's ``chat_member`` update (administrator -> member) drops what the bot kept
+    of the chat's administrators: the next /newgame is refused without waiting for it to
+    age out."""
+    async with running(fake, tmp_path, delivery_clock=clock,
+                       default_locale="en") as app:
+        flow = Flow(fake, app, "en")
+        fake.group(CLUB, "Club")
+        admin = fake.user(4511, "Admin", language_code="en")
+        fake.set_admins(CLUB, [admin.id])
+        await fake.send(admin, "/newgame", chat_id=CLUB)
+        await flow.prompt(CLUB, "gl:")
+        # still an administrator: a second lobby is refused for being one too many
+        assert "already" in await flow.host_says_as(admin.id, "/newgame", "already")
+        fake.set_admins(CLUB, [])
+        user = {"id": admin.id, "is_bot": False, "first_name": "Admin"}
+        await fake.push_raw({"chat_member": {
+            "chat": fake.chats[CLUB].as_dict(), "from": user, "date": 1_700_000_000,
+            "old_chat_member": {"status": "administrator", "user": user, "can_be_edited": False,
+                                "can_manage_chat": True, "can_change_info": True,
+                                "can_delete_messages": True, "can_invite_users": True,
+                                "can_restrict_members": True, "can_pin_messages": True,
+                                "can_promote_members": False, "can_manage_video_chats": True,
+                                "is_anonymous": False, "can_post_stories": False,
+                                "can_edit_stories": False, "can_delete_stories": False,
+                                "can_send_welcome_messages": False},
+            "new_chat_member": {"status": "member", "user": user}}})
+        assert "chat administrator" in await flow.host_says_as(admin.id, "/newgame",
+                                                               "administrator")
