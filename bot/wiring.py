@@ -139,8 +139,9 @@ def build(settings: Settings, db: Database, bot: Bot, translator: Translator, *,
     # PostgreSQL: this process's session among the others (bot/cluster/share.py), before the
     # outbox's worker: it claims its chats on it and tells the sender what was queued here
     calls_heard = CallsHeard()  # the club calls' notifications, for the club calls
-    conn = (share_connection(settings.database_url.get_secret_value(), on_lost, calls_heard)
-            if db.backend == "postgresql" and settings.database_url is not None else None)
+    url = settings.database_url
+    conn = (share_connection(url.get_secret_value(), db, on_lost, calls_heard)
+            if db.backend == "postgresql" and url is not None else None)
     notices = OutboxNotices(conn) if conn is not None else None
     delivery = Delivery(db, sender, claims=conn,
                         remote=notices.tell if notices is not None else None)
@@ -271,11 +272,15 @@ def game_service(settings: Settings, db: Database, translator: Translator, deliv
     return games
 
 
-def share_connection(url: str, on_lost: Callable[[], None],
+def share_connection(url: str, db: Database, on_lost: Callable[[], None],
                      calls: CallsHeard) -> ShareConnection:
-    """This process's session among the others (bot/cluster/share.py): the club calls it
+    """This process's session among the others (bot/cluster/share.py): what another process
+    wrote is forgotten by this one's caches (accounts, clubs, staff roles); the club calls it
     hears are told to ``calls``."""
-    return ShareConnection(url, on_lost, on_call=calls.mark_due, on_answer=calls.answered)
+    return ShareConnection(url, on_lost, on_accounts=db.accounts.forget_payload,
+                           on_clubs=db.clubs.cache.forget_payload,
+                           on_staff=db.staff.roles.forget_payload,
+                           on_call=calls.mark_due, on_answer=calls.answered)
 
 
 def slow_down(services: Services) -> Tell:

@@ -64,17 +64,27 @@ def fold(chat_id: int) -> int:
     return u - (1 << 32) if u >= 1 << 31 else u
 
 
+Forget = Callable[[str], None]  # a cache told what another process wrote (its payload)
+
+
+def _keep(payload: str) -> None:
+    """No cache to forget anything in."""
+
+
 class ShareConnection:
     """This process's locks, its LISTEN and its claims, on one connection of its own.
 
     If the connection is lost while the server stays up, the locks are gone: ``on_lost``. If
     the server itself went away, nobody could take them meanwhile: once it answers again, this
     process takes back every lock it held (``on_lost`` if another process got one first).
-    ``on_call`` and ``on_answer``: a club call written, one answered (its id), told to this
-    process's club calls (bot/cluster/club_calls.py)."""
+    ``on_accounts``, ``on_clubs``, ``on_staff``: what another process wrote, told to this
+    process's caches (the payload: the ids, or "*"). ``on_call`` and ``on_answer``: a club
+    call written, one answered (its id), told to this process's club calls
+    (bot/cluster/club_calls.py)."""
 
     def __init__(self, url: str, on_lost: Callable[[], None], *,
-                 every: float = 1.0, on_call: Callable[[], None] = lambda: None,
+                 every: float = 1.0, on_accounts: Forget = _keep, on_clubs: Forget = _keep,
+                 on_staff: Forget = _keep, on_call: Callable[[], None] = lambda: None,
                  on_answer: Callable[[int], None] = lambda call_id: None) -> None:
         self.url = url
         self.on_lost = on_lost
@@ -84,11 +94,11 @@ class ShareConnection:
         self.on_call = on_call  # a club call written (bot/cluster/club_calls.py)
         self.on_answer = on_answer  # a club call answered: its id
         # an account written by a process (storage/repos/account_cache.py): the ids, or "*"
-        self.on_accounts: Callable[[str], None] = lambda payload: None
+        self.on_accounts = on_accounts
         # a club written by a process (storage/repos/clubs.py): the chat ids, or "*"
-        self.on_clubs: Callable[[str], None] = lambda payload: None
+        self.on_clubs = on_clubs
         # an account's staff roles written by a process (storage/repos/clubs.py): ids, or "*"
-        self.on_staff: Callable[[str], None] = lambda payload: None
+        self.on_staff = on_staff
         self.roles: set[ProcessRole] = set()
         self.clubs: set[int] = set()
         self._conn: asyncpg.Connection | None = None

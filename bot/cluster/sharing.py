@@ -93,9 +93,6 @@ class Sharing:
                  on_takeover: Takeover = lambda session, lost, roles, clubs, seconds: None,
                  ) -> None:
         self.conn = conn  # this process's session (its locks lost: the connection's on_lost)
-        self.conn.on_accounts = db.accounts.forget_payload  # other processes' account writes
-        self.conn.on_clubs = db.clubs.cache.forget_payload  # ... and club writes
-        self.conn.on_staff = db.staff.roles.forget_payload  # ... and grants of staff roles
         self.marks = marks  # closed after the app stopped writing
         self.calls = calls  # requests for a club's holder (bot/cluster/club_calls.py)
         self.calls.on("blocked", self._blocked_here)

@@ -14,9 +14,9 @@ from typing import Any, cast
 from bot.cluster.club_calls import CallsHeard, ClubCalls
 from bot.cluster.handled_marks import HandledMarks
 from bot.cluster.outbox_notices import OutboxNotices
-from bot.cluster.share import ShareConnection
 from bot.cluster.sharing import Sharing
 from bot.telegram.updates import RawUpdate
+from bot.wiring import share_connection
 from storage.db import Database
 from tests.pg_cluster import Cluster
 
@@ -39,10 +39,11 @@ async def test_the_inbox_is_written_and_marked_while_another_process_writes(
     for uid in (PLAYER, HOST):
         await db.players.register(uid, display_name=f"U{uid}", language="en")
     await db.games.create(CLUB, HOST, seats=[(1, PLAYER)], created_at=datetime.now(UTC))
-    conn = ShareConnection(url, lambda: None)
+    heard = CallsHeard()
+    conn = share_connection(url, db, lambda: None, heard)  # as bot/wiring.py's
     sharing = Sharing(conn, cast(Any, None),
                       cast(Any, type("D", (), {})()), cast(Any, None), cast(Any, None), db,
-                      marks=HandledMarks(conn.mark_handled), calls=ClubCalls(conn, CallsHeard()),
+                      marks=HandledMarks(conn.mark_handled), calls=ClubCalls(conn, heard),
                       notices=OutboxNotices(conn), arm_expiry=lambda: None, webhook=True,
                       in_flight=10)
     await sharing.conn.join()

@@ -22,8 +22,9 @@ import pytest
 from bot.cluster.club_calls import CallsHeard, ClubCalls
 from bot.cluster.handled_marks import HandledMarks
 from bot.cluster.outbox_notices import OutboxNotices
-from bot.cluster.share import ProcessRole, ShareConnection
+from bot.cluster.share import ProcessRole
 from bot.cluster.sharing import Sharing, fair_share
+from bot.wiring import share_connection
 from storage.db import Database
 from tests.pg_cluster import Cluster
 
@@ -74,11 +75,12 @@ class Fleet:
         self.sharings: list[Sharing] = []
 
     async def join(self, games: Games | None = None) -> Sharing:
-        conn = ShareConnection(self.url, lambda: None)
+        heard = CallsHeard()
+        conn = share_connection(self.url, self.db, lambda: None, heard)  # as bot/wiring.py's
         sharing = Sharing(conn, cast(Any, None),
                           cast(Any, Dispatcher(self.db)), cast(Any, games or Games()),
                           cast(Any, None), self.db, marks=HandledMarks(conn.mark_handled),
-                          calls=ClubCalls(conn, CallsHeard()), notices=OutboxNotices(conn),
+                          calls=ClubCalls(conn, heard), notices=OutboxNotices(conn),
                           arm_expiry=lambda: None, webhook=True, in_flight=10)
         await sharing.conn.join()  # the locks only: no poller, no sender started
         self.sharings.append(sharing)

@@ -153,13 +153,12 @@ def test_the_cache_stays_bounded() -> None:
 async def test_another_process_write_reaches_a_sharing_process_by_notify(pg: Cluster) -> None:
     url = await pg.new_database()
     writer, reader = await Database.open(url), await Database.open(url)
-    share = ShareConnection(url, lambda: None)
     told: list[str] = []
 
     def on_accounts(payload: str) -> None:
         told.append(payload)
         reader.accounts.forget_payload(payload)
-    share.on_accounts = on_accounts
+    share = ShareConnection(url, lambda: None, on_accounts=on_accounts)
     try:
         await share.join()
         await add_players(writer, 1, 2, 3)

@@ -156,8 +156,8 @@ async def _until_forgotten(db: Database, chat_id: int) -> None:
 async def test_another_process_write_reaches_a_sharing_process_by_notify(pg: Cluster) -> None:
     url = await pg.new_database()
     writer, reader = await Database.open(url), await Database.open(url)
-    share = ShareConnection(url, lambda: None, every=0.05)
-    share.on_clubs = reader.clubs.cache.forget_payload
+    share = ShareConnection(url, lambda: None, every=0.05,
+                            on_clubs=reader.clubs.cache.forget_payload)
     try:
         await writer.clubs.ensure(CLUB, title="Club", locale="ru")
         await writer.clubs.ensure(-7, title="Other", locale="ru")

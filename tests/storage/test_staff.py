@@ -158,8 +158,8 @@ async def test_a_supergroup_migration_keeps_the_status_and_the_staff(db: Databas
 async def test_another_process_sees_a_grant_at_once(pg: Cluster) -> None:
     url = await pg.new_database()
     writer, reader = await Database.open(url), await Database.open(url)
-    share = ShareConnection(url, lambda: None, every=0.05)
-    share.on_staff = reader.staff.roles.forget_payload
+    share = ShareConnection(url, lambda: None, every=0.05,
+                            on_staff=reader.staff.roles.forget_payload)
     try:
         await writer.clubs.ensure(CLUB, title="Club", locale="ru")
         await share.join()

@@ -80,9 +80,9 @@ async def test_another_process_may_at_once(pg: Cluster) -> None:
     answers in a moment: the roles' cache is forgotten by the writer's NOTIFY."""
     url = await pg.new_database()
     writer, reader = await Database.open(url), await Database.open(url)
-    share = ShareConnection(url, lambda: None, every=0.05)
-    share.on_staff = reader.staff.roles.forget_payload
-    share.on_clubs = reader.clubs.cache.forget_payload
+    share = ShareConnection(url, lambda: None, every=0.05,
+                            on_staff=reader.staff.roles.forget_payload,
+                            on_clubs=reader.clubs.cache.forget_payload)
     permissions = Permissions(reader, owners={ADMIN})
     try:
         await writer.clubs.ensure(CLUB, title="Club", locale="ru")
