@@ -202,8 +202,19 @@ def build(settings: Settings, db: Database, bot: Bot, translator: Translator, *,
         sends_outbox=(lambda: ProcessRole.SENDER in conn.roles) if conn is not None
         else lambda: True)
 
+    blocked = BlockedInGame(db, games.refuse_blocked)
+    routers = game_routers()
+    for router in routers:
+        router.message.middleware(blocked)
+        router.callback_query.middleware(blocked)
+    routers += get_routers(admin_middleware=AdminOnly(services))
+    update_reader = UpdateReader(update_kinds(routers),
+                                 on_skip=lambda why: metrics.skipped.labels(why).inc())
+    # on PostgreSQL the inbox's handled marks, in batches on the share connection
+    marks = HandledMarks(conn.mark_handled) if conn is not None else None
     # the dispatcher: the inbox before the handlers on PostgreSQL (bot/cluster/receiving.py)
-    dispatcher = InboxDispatcher() if conn is not None else Dispatcher()
+    dispatcher = (InboxDispatcher(db.inbox, reader=update_reader, mark_handled=marks.mark)
+                  if marks is not None else Dispatcher())
     handlers = HandlersInFlight()  # ours first (after aiogram's): a stop waits for these
     dispatcher.update.outer_middleware(handlers)
     dispatcher.update.outer_middleware(UpdateMetrics(metrics))
@@ -213,21 +224,13 @@ def build(settings: Settings, db: Database, bot: Bot, translator: Translator, *,
     context = ContextMiddleware(services)
     dispatcher.message.outer_middleware(context)
     dispatcher.callback_query.outer_middleware(context)
-    blocked = BlockedInGame(db, games.refuse_blocked)
-    routers = game_routers()
-    for router in routers:
-        router.message.middleware(blocked)
-        router.callback_query.middleware(blocked)
-    dispatcher.include_routers(*routers, *get_routers(admin_middleware=AdminOnly(services)))
+    dispatcher.include_routers(*routers)
     dispatcher.startup.register(startup(games, evenings, delivery, username,
                                         shared=conn is not None))
-    update_reader = UpdateReader(dispatcher.resolve_used_update_types(),
-                                 on_skip=lambda why: metrics.skipped.labels(why).inc())
 
     sharing = None
-    if isinstance(dispatcher, InboxDispatcher) and conn is not None and notices is not None:
-        marks = HandledMarks(conn.mark_handled)  # in batches, on the share connection
-        dispatcher.use_inbox(db.inbox, reader=update_reader, mark_handled=marks.mark)
+    if (isinstance(dispatcher, InboxDispatcher) and conn is not None and notices is not None
+            and marks is not None):
         calls = ClubCalls(conn, calls_heard)  # requests for a club's holder
         sharing = Sharing(conn, bot, dispatcher, games, delivery, db, marks=marks, calls=calls,
                           notices=notices, evenings=evenings,
@@ -307,6 +310,12 @@ def _game_press(update: Update) -> bool:
 def mini_app_url(web_url: str | None) -> str | None:
     """The pages' address when Telegram may open it as a Mini App (public HTTPS only)."""
     return web_url if web_url and web_url.startswith("https://") else None
+
+
+def update_kinds(routers: list[Router]) -> list[str]:
+    """The update kinds the routers' handlers take: the dispatcher's
+    ``resolve_used_update_types()`` once they are included (it has no handlers of its own)."""
+    return sorted({kind for router in routers for kind in router.resolve_used_update_types()})
 
 
 def game_routers() -> list[Router]:

@@ -28,27 +28,27 @@ from storage.repos.inbox import Inbox
 
 log = logging.getLogger("bot.cluster.receiving")
 
-
-
 MarkHandled = Callable[[int, float], Awaitable[None]]
 
 
 class InboxDispatcher(Dispatcher):
-    def use_inbox(self, inbox: Inbox, wall: Callable[[], float] = time.time,
-                  reader: UpdateReader | None = None,
-                  mark_handled: MarkHandled | None = None) -> None:
-        """Several processes share the work: bot/cluster/sharing.py polls, writes each update
-        to the inbox and claims the rows this process handles (:meth:`handle_claimed`).
-        Like the routers and the middlewares, given once the dispatcher is made, after its
-        outer middlewares: the inbox's runs inside them. ``mark_handled``: how a row is marked
-        handled (bot/cluster/handled_marks.py: in batches, on the share connection); by
-        default one write each."""
+    """Several processes share the work: bot/cluster/sharing.py polls, writes each update to
+    the inbox and claims the rows this process handles (:meth:`handle_claimed`), each read by
+    ``reader``. ``mark_handled``: how a row is marked handled (bot/cluster/handled_marks.py:
+    in batches, on the share connection); by default one write each. The inbox's middleware
+    is the update's inner one: it runs inside every outer middleware (a stop's wait for the
+    handlers, the metrics, the flood guard), whenever they are added."""
+
+    def __init__(self, inbox: Inbox, *, reader: UpdateReader,
+                 mark_handled: MarkHandled | None = None,
+                 wall: Callable[[], float] = time.time, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
         self.inbox = inbox
         self.wall = wall
-        self.reader = reader if reader is not None else UpdateReader()
+        self.reader = reader
         self.mark_handled = mark_handled if mark_handled is not None else inbox.handled
         self._written: set[int] = set()  # in the inbox already (claimed from it)
-        self.update.outer_middleware(self._once)
+        self.update.middleware(self._once)
 
     async def handle_claimed(self, bot: Bot, update_id: int, update: dict[str, Any]) -> None:
         """An inbox row this process claimed (its JSON decoded): handled, then marked

@@ -35,10 +35,9 @@ async def test_a_malformed_claimed_update_is_marked_handled(tmp_path: Path) -> N
         async def echo(message: Message) -> None:
             seen.append(message.text or "")
 
-        dispatcher = InboxDispatcher()
-        dispatcher.include_router(router)
         reader = UpdateReader()
-        dispatcher.use_inbox(db.inbox, wall=lambda: 9.0, reader=reader)
+        dispatcher = InboxDispatcher(db.inbox, reader=reader, wall=lambda: 9.0)
+        dispatcher.include_router(router)
         bad: dict[str, Any] = {"update_id": 7, "channel_post": {
             "date": 1, "chat": {"id": -100500, "type": "channel"}, "text": "no message_id"}}
         good = _message(8, "hello")

@@ -298,3 +298,11 @@ async def test_a_number_that_is_no_number_gets_the_usage_not_a_traceback(
         assert not [r for r in caplog.records if r.exc_info or r.levelno >= logging.ERROR]
     finally:
         await stop_app(app, task)
+
+
+async def test_the_reader_takes_the_kinds_the_dispatcher_handles(app: App) -> None:
+    """The reader is made before the dispatcher, from its routers (bot/wiring.py): it takes
+    exactly the kinds the dispatcher asks Telegram for."""
+    kinds = app.container.update_reader.kinds
+    assert kinds is not None and "message" in kinds and "callback_query" in kinds
+    assert list(kinds) == app.dispatcher.resolve_used_update_types()
