@@ -39,7 +39,15 @@ from bot.startup import StartupError as StartupError  # where the importers foun
 from bot.telegram.polling import poll_until
 from bot.telegram.session import BotSession
 from bot.telegram.webhook import WebhookHandler, listen_webhook
-from bot.wiring import Container, EveningInputs, GameInputs, build, mini_app_url
+from bot.wiring import (
+    Container,
+    DeliveryInputs,
+    EveningInputs,
+    GameInputs,
+    SendingInputs,
+    build,
+    mini_app_url,
+)
 from storage.backends import DatabaseUrlError
 from storage.db import Database
 from views.i18n import CatalogError, Translator, default_translator
@@ -336,17 +344,21 @@ async def create_app(
     on_lost: Callable[[], None] | None = None,
     game: GameInputs | None = None,
     evening: EveningInputs | None = None,
+    delivery_time: DeliveryInputs | None = None,
+    sending_time: SendingInputs | None = None,
 ) -> App:
     """Open the database and the Bot API's session; bot/wiring.py builds the rest. ``on_lost``:
     this process's clubs were lost to another process (PostgreSQL; ``python -m bot`` exits at
     once, bot/cluster/standby.py); by default a stop. ``game``: the game layer's time and
     chance (:class:`~bot.wiring.GameInputs`), ``evening``: the evenings' time
-    (:class:`~bot.wiring.EveningInputs`); real ones by default."""
+    (:class:`~bot.wiring.EveningInputs`), ``delivery_time`` and ``sending_time``: the durable
+    delivery's and the sender's (:class:`~bot.wiring.DeliveryInputs`,
+    :class:`~bot.wiring.SendingInputs`); real ones by default."""
     translator = translator or load_translations()
     db = await open_database(settings)
     bot = make_bot(settings)
     stopping = asyncio.Event()
     container = build(settings, db, bot, translator, clock=clock, limits=limits,
                       on_lost=on_lost or stopping.set, in_flight=UPDATES_IN_FLIGHT, game=game,
-                      evening=evening)
+                      evening=evening, delivery_time=delivery_time, sending_time=sending_time)
     return App(settings, bot, container, clock, stopping=stopping)

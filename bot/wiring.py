@@ -5,6 +5,7 @@ names of their parameters (``services: Services``, ``shop: Shop``, ``games: Game
 
 from __future__ import annotations
 
+import asyncio
 import random
 import time
 from collections.abc import Awaitable, Callable
@@ -25,9 +26,11 @@ from bot.cluster.receiving import InboxDispatcher
 from bot.cluster.share import ProcessRole, ShareConnection
 from bot.cluster.sharing import Sharing, process_lines
 from bot.config import LOCALES, Settings
+from bot.delivery.rate_limit import Monotonic, Sleep
 from bot.delivery.replies import Replies
 from bot.delivery.sender import Limits, TelegramSender
-from bot.delivery.worker import Delivery
+from bot.delivery.waits import wait_event
+from bot.delivery.worker import Delivery, WaitEvent, Wall
 from bot.evenings.service import EveningService
 from bot.game.callbacks import is_in_game_press
 from bot.game.messages.notifier import Notifier
@@ -86,6 +89,28 @@ class EveningInputs:
     deadlines: Deadlines | None = None
 
 
+@dataclass(frozen=True)
+class DeliveryInputs:
+    """The durable delivery's time (bot/delivery/worker.py): its ``wall`` (the outbox rows'
+    times, a retry's), ``sleep`` (a pause) and ``wait`` (an event, or a throttled edit's slot,
+    whichever comes first). Real time unless a test gives its own."""
+
+    wall: Wall = time.time
+    sleep: Sleep = asyncio.sleep
+    wait: WaitEvent = wait_event
+
+
+@dataclass(frozen=True)
+class SendingInputs:
+    """The sender's time (bot/delivery/sender.py): ``sleep``, its retries' waits (a 429's
+    ``retry_after``, a backoff, a button's answer tried again); ``clock`` and ``pace``, the
+    rate limiter's clock and its waits for a turn. Real time unless a test gives its own."""
+
+    sleep: Sleep = asyncio.sleep
+    clock: Monotonic = time.monotonic
+    pace: Sleep = asyncio.sleep
+
+
 class BotUsername:
     """The bot's own username, read by whoever writes the way to the bot (the lobby's deep
     links ``t.me/<username>?start=join_<game>``, the evenings' answer to a stranger): "" until
@@ -128,13 +153,18 @@ class Container:
 def build(settings: Settings, db: Database, bot: Bot, translator: Translator, *,
           clock: Clock, on_lost: Callable[[], None], limits: Limits | None = None,
           in_flight: int, game: GameInputs | None = None,
-          evening: EveningInputs | None = None) -> Container:
+          evening: EveningInputs | None = None, delivery_time: DeliveryInputs | None = None,
+          sending_time: SendingInputs | None = None) -> Container:
     """Every part, each made once with what it needs, in the order they depend on each other:
     the outbox, the services, the game layer, the dispatcher, the processes' sharing.
-    ``game`` and ``evening``: the game layer's and the evenings' time (and the game's chance),
-    real ones by default."""
+    ``game``, ``evening``, ``delivery_time`` and ``sending_time``: the game layer's, the
+    evenings', the durable delivery's and the sender's time (and the game's chance), real ones
+    by default."""
     metrics = Metrics()
-    sender = TelegramSender(bot, limits=limits)
+    game = game or GameInputs()
+    sending = sending_time or SendingInputs()
+    sender = TelegramSender(bot, limits=limits, clock=sending.clock, sleep=sending.sleep,
+                            pace=sending.pace)
     bot.session.middleware(RequestMetrics(metrics))
     # PostgreSQL: this process's session among the others (bot/cluster/share.py), before the
     # outbox's worker: it claims its chats on it and tells the sender what was queued here
@@ -143,7 +173,10 @@ def build(settings: Settings, db: Database, bot: Bot, translator: Translator, *,
     conn = (share_connection(url.get_secret_value(), db, on_lost, calls_heard)
             if db.backend == "postgresql" and url is not None else None)
     notices = OutboxNotices(conn) if conn is not None else None
-    delivery = Delivery(db, sender, claims=conn,
+    timing = delivery_time or DeliveryInputs()
+    game_clock = game.clock  # a post's moment is over by the game's time (bot/delivery/late.py)
+    delivery = Delivery(db, sender, wall=timing.wall, sleep=timing.sleep, wait=timing.wait,
+                        game_clock=lambda: game_clock().timestamp(), claims=conn,
                         remote=notices.tell if notices is not None else None)
     accounts = Accounts(db, default_locale=settings.default_locale, clock=clock)
     sender.on_blocked(accounts.mark_bot_blocked)
@@ -154,7 +187,6 @@ def build(settings: Settings, db: Database, bot: Bot, translator: Translator, *,
     scheduler = AsyncIOScheduler(timezone=UTC)
     guard = JobGuard()
     username = BotUsername()  # learnt at the dispatcher's startup
-    game = game or GameInputs()
     games = game_service(settings, db, translator, delivery, sender, permissions,
                          game.deadlines or SchedulerDeadlines(scheduler, guard), game, username)
     sender.on_blocked(games.on_blocked)

@@ -97,6 +97,9 @@ async def answer_query(query: CallbackQuery, text: str | None = None, *, alert: 
 
 
 class TelegramSender:
+    """``sleep``: its retries' waits; ``clock`` and ``pace``: the rate limiter's clock and its
+    waits for a turn (``pace`` by default ``sleep``)."""
+
     def __init__(
         self,
         bot: Bot,
@@ -104,11 +107,12 @@ class TelegramSender:
         limits: Limits | None = None,
         clock: Monotonic = time.monotonic,
         sleep: Sleep = asyncio.sleep,
+        pace: Sleep | None = None,
         parse_mode: str = "HTML",
     ) -> None:
         self.bot = bot
         self.limits = limits or Limits()
-        self.limiter = RateLimiter(self.limits, clock, sleep)
+        self.limiter = RateLimiter(self.limits, clock, pace or sleep)
         self.sleep = sleep
         self.parse_mode = parse_mode
         self._locks: dict[int, list[Any]] = {}  # chat -> [FIFO lock, users]

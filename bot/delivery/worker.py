@@ -145,8 +145,9 @@ class Delivery:
     time, a throttled edit's slot, a pause): the real ones in production; a test may give a
     virtual clock (tests/fakes/virtual_clock.py) so that a 429's ``retry_after`` passes at once.
     ``game_clock``: the time a post's moment's end is read against (``late``,
-    :mod:`bot.delivery.late`), the game's: the real one in production, where it is ``wall``'s
-    too; a test whose waits pass at once keeps it with the game's.
+    :mod:`bot.delivery.late`), the game's (bot/wiring.py gives the game layer's clock): the
+    real one in production, where it is ``wall``'s too; a test whose waits pass at once keeps
+    it with the game's.
 
     Several processes (bot/cluster/): ``claims``, the chats this one sends while it is the
     outbox's sender; ``remote``, told of each chat queued here while another one sends."""

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import time
 from collections.abc import AsyncIterator
 from datetime import UTC, datetime
 from pathlib import Path
@@ -14,6 +15,7 @@ from aiogram import Bot
 from bot.app import App, create_app, make_bot
 from bot.config import Settings
 from bot.delivery.sender import Limits
+from bot.wiring import DeliveryInputs
 from tests.fakes.telegram_server import FakeTelegram, FakeUser, SentMessage
 from tests.pg_cluster import pg, pg_cluster  # noqa: F401  (fixtures)
 
@@ -54,6 +56,17 @@ class FixedClock:
         return self.now
 
 
+class LaterWall:
+    """The ``app`` fixture's durable delivery's wall clock: the real time, plus what a test
+    skips (``skipped``: a week, for the outbox's prune)."""
+
+    def __init__(self) -> None:
+        self.skipped = 0.0
+
+    def __call__(self) -> float:
+        return time.time() + self.skipped
+
+
 @pytest.fixture
 async def fake() -> AsyncIterator[FakeTelegram]:
     async with FakeTelegram() as server:
@@ -77,6 +90,11 @@ def clock() -> FixedClock:
 
 
 @pytest.fixture
+def wall() -> LaterWall:
+    return LaterWall()
+
+
+@pytest.fixture
 def settings_overrides() -> dict[str, Any]:
     """Override in a test module to change the app's settings."""
     return {}
@@ -84,11 +102,13 @@ def settings_overrides() -> dict[str, Any]:
 
 @pytest.fixture
 async def app(
-    fake: FakeTelegram, tmp_path: Path, clock: FixedClock, settings_overrides: dict[str, Any]
+    fake: FakeTelegram, tmp_path: Path, clock: FixedClock, wall: LaterWall,
+    settings_overrides: dict[str, Any]
 ) -> AsyncIterator[App]:
     """The real application (same builder as ``python -m bot``) polling the fake server."""
     settings = make_settings(fake, tmp_path, **settings_overrides)
-    application = await create_app(settings, limits=FAST_LIMITS, clock=clock)
+    application = await create_app(settings, limits=FAST_LIMITS, clock=clock,
+                                   delivery_time=DeliveryInputs(wall=wall))
     task = asyncio.create_task(application.run(handle_signals=False, polling_timeout=1))
     started = asyncio.create_task(application.started.wait())
     await asyncio.wait({task, started}, timeout=10, return_when=asyncio.FIRST_COMPLETED)

@@ -50,12 +50,16 @@ async def db(tmp_path: Path, request: pytest.FixtureRequest) -> AsyncIterator[Da
 
 
 @asynccontextmanager
-async def delivery_with(fake: FakeTelegram, db: Database, limits: Limits
+async def delivery_with(fake: FakeTelegram, db: Database, limits: Limits, *,
+                        waits: VirtualClock | None = None
                         ) -> AsyncIterator[tuple[Delivery, TelegramSender]]:
+    """A delivery and its sender (its rate limiter on a virtual clock); ``waits``: the
+    delivery's own waits on that clock too (a retry's passes at once)."""
     bot = make_bot(fake)
     clock = VirtualClock()
     sender = TelegramSender(bot, limits=limits, clock=clock.monotonic, sleep=clock.sleep)
-    delivery = Delivery(db, sender)
+    delivery = (Delivery(db, sender) if waits is None else
+                Delivery(db, sender, wall=waits.wall, sleep=waits.sleep, wait=waits.wait))
     await delivery.start()
     try:
         yield delivery, sender
@@ -191,9 +195,8 @@ async def test_a_throttled_edit_coalesced_in_flight_keeps_its_gap(
 async def test_posts_queued_behind_a_429_go_out_as_one(fake: FakeTelegram, db: Database) -> None:
     """Telegram says "too many requests" for the club's post: what its table queued behind it
     goes with it after the wait (and a private chat's posts are never merged)."""
-    async with delivery_with(fake, db, OPEN) as (delivery, _):
-        clock = VirtualClock()  # the retry's wait passes at once
-        delivery.wall, delivery.sleep, delivery.wait = clock.wall, clock.sleep, clock.wait
+    # the retry's wait passes at once
+    async with delivery_with(fake, db, OPEN, waits=VirtualClock()) as (delivery, _):
         fake.user(42, "Ann")
         fake.fail_next(1, status=429, retry_after=5, methods={"sendMessage"})
         await delivery.enqueue([send(GROUP, "☀️ Day 2", "g1:r9"), send(GROUP, "🗳 Vote", "g1:b")])

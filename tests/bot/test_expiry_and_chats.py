@@ -6,9 +6,8 @@ from datetime import date
 from typing import Any
 
 from bot.app import App
-from bot.delivery.worker import Delivery
 from bot.services.expiry import run_expiry
-from tests.bot.conftest import Ask
+from tests.bot.conftest import Ask, LaterWall
 from tests.bot.helpers import give_game_points
 from tests.fakes.telegram_server import FakeTelegram
 
@@ -80,7 +79,7 @@ async def test_daily_job_is_scheduled(app: App) -> None:
 
 
 async def test_the_daily_prune_drops_the_words_of_messages_sent_days_ago(
-        app: App, fake: FakeTelegram, ask: Ask) -> None:
+        app: App, fake: FakeTelegram, ask: Ask, wall: LaterWall) -> None:
     job = app.container.scheduler.get_job("outbox_prune")
     assert job is not None and "hour='7'" in str(job.trigger)
     assert app.settings.outbox_keep_days == 7
@@ -90,10 +89,7 @@ async def test_the_daily_prune_drops_the_words_of_messages_sent_days_ago(
     db = app.services.db
     assert any("Kept" in r["payload"] for r in await db.outbox.rows(96))
     assert await app.container.jobs.prune_outbox() == 0  # sent just now: kept whole
-    delivery = app.services.delivery
-    assert isinstance(delivery, Delivery)
-    sent_at = delivery.wall()
-    delivery.wall = lambda: sent_at + 7 * 86_400 + 60  # a week and a minute later
+    wall.skipped = 7 * 86_400 + 60  # a week and a minute later
     assert await app.container.jobs.prune_outbox() >= 1
     assert not any("Kept" in r["payload"] for r in await db.outbox.rows(96))
 

@@ -6,7 +6,8 @@ the real time plus every wait so far. It never goes backwards, and whatever wait
 resumes at least ``d`` seconds later on it: a retry is never early in this time. Give the fake
 Bot API the same time (``FakeTelegram(clock=clock.monotonic)``) and its log shows it.
 
-Only the outbox's and the delivery's waits are moved (:meth:`VirtualClock.drive`), and, with
+Only the outbox's and the delivery's waits are moved (the app built with
+:meth:`VirtualClock.delivery` and :meth:`VirtualClock.sending`), and, with
 :meth:`VirtualClock.drive_hangs`, the fake's hangs and the HTTP client's timeouts they outlast
 (:class:`ClientTimeouts`); the game's timers and the rate limiter stay on the real clock.
 Not for a fault the fake holds for a while (``fail_next(10_000, ...)``, its real-time rate
@@ -31,8 +32,7 @@ from aiogram import Bot
 from aiogram.exceptions import TelegramNetworkError
 from aiogram.methods import TelegramMethod
 
-from bot.app import App
-from bot.delivery.worker import Delivery
+from bot.wiring import DeliveryInputs, SendingInputs
 from tests.fakes.telegram_server import FakeTelegram
 
 Key = tuple[object, ...]
@@ -63,13 +63,14 @@ class VirtualClock:
             return
         await self.sleep(seconds)
 
-    def drive(self, app: App) -> None:
-        """Put ``app``'s outbox and durable delivery on this clock (a button's answer waits
-        with the outbox's sleep)."""
-        app.services.sender.sleep = self.sleep
-        delivery = app.services.delivery
-        assert isinstance(delivery, Delivery)
-        delivery.wall, delivery.sleep, delivery.wait = self.wall, self.sleep, self.wait
+    def delivery(self) -> DeliveryInputs:
+        """``delivery_time`` of ``create_app``: the durable delivery on this clock."""
+        return DeliveryInputs(wall=self.wall, sleep=self.sleep, wait=self.wait)
+
+    def sending(self) -> SendingInputs:
+        """``sending_time`` of ``create_app``: the sender's retries on this clock (a button's
+        answer's too), its rate limiter on the real one."""
+        return SendingInputs(sleep=self.sleep)
 
     def drive_hangs(self, fake: FakeTelegram, bot: Bot) -> ClientTimeouts:
         """The fake's hangs on this clock, and ``bot``'s requests given up at once when one

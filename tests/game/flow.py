@@ -15,7 +15,7 @@ import engine
 from bot.app import App, create_app
 from bot.delivery.rate_limit import Limits
 from bot.game.service import GameService
-from bot.wiring import EveningInputs, GameInputs
+from bot.wiring import DeliveryInputs, EveningInputs, GameInputs, SendingInputs
 from record.table import Stage, Table
 from tests.bot.conftest import FAST_LIMITS, HOST_ID, make_settings
 from tests.fakes.telegram_server import FakeTelegram, SentMessage
@@ -62,23 +62,25 @@ def free_port() -> int:
 
 async def start_app(fake: FakeTelegram, tmp_path: Path, *, mode: str = "polling",
                     delivery_clock: VirtualClock | None = None, limits: Limits = FAST_LIMITS,
-                    prepare: Callable[[App], None] | None = None,
                     game: GameInputs | None = None, evening: EveningInputs | None = None,
+                    delivery_time: DeliveryInputs | None = None,
+                    sending_time: SendingInputs | None = None,
                     **overrides: Any) -> tuple[App, asyncio.Task[None]]:
     """The real application; ``mode="webhook"`` serves a webhook (the fake POSTs updates);
     ``delivery_clock``: its outbox and delivery wait on that virtual clock from the start (give
-    a restarted app the same one: the rows' times are on it); ``prepare``: changes the app
-    before it starts (the delivery on a simulated clock); ``game``: the game layer's time
+    a restarted app the same one: the rows' times are on it); ``game``: the game layer's time
     and chance (a simulated clock, reproducible deals); ``evening``: the evenings' time (a
-    clock of the test's and its jobs)."""
+    clock of the test's and its jobs); ``delivery_time`` and ``sending_time``: the durable
+    delivery's and the sender's (a simulated clock; by default ``delivery_clock``'s, or
+    real)."""
     if mode == "webhook":
         overrides = {**webhook_settings(free_port()), **overrides}
     settings = make_settings(fake, tmp_path, **{**FLOW_TIMERS, **overrides})
-    app = await create_app(settings, limits=limits, game=game, evening=evening)
     if delivery_clock is not None:
-        delivery_clock.drive(app)
-    if prepare is not None:
-        prepare(app)
+        delivery_time = delivery_time or delivery_clock.delivery()
+        sending_time = sending_time or delivery_clock.sending()
+    app = await create_app(settings, limits=limits, game=game, evening=evening,
+                           delivery_time=delivery_time, sending_time=sending_time)
     task = asyncio.create_task(app.run(handle_signals=False, polling_timeout=1))
     await wait_until(lambda: app.started.is_set() or task.done(), 10, "the bot to start")
     if task.done():

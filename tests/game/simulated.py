@@ -1,5 +1,4 @@
-"""Simulated time for the real bot in a test's process (``running(..., game=sim.game(),
-prepare=sim.drive)``).
+"""Simulated time for the real bot in a test's process (``sim.bot(tmp_path, ...)``).
 
 The game's clock and deadlines, the durable delivery's waits and the rate limiter's all read one
 :class:`~tests.fakes.virtual_clock.ManualClock` (and the fake Bot API's log its time). That
@@ -15,16 +14,19 @@ from __future__ import annotations
 import asyncio
 import inspect
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
+from contextlib import asynccontextmanager
 from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
 
 from bot.app import App
-from bot.delivery.worker import Delivery
 from bot.game.service import GameService
 from bot.game.timers import Job
-from bot.wiring import GameInputs
+from bot.wiring import DeliveryInputs, GameInputs, SendingInputs
 from tests.fakes.telegram_server import FakeTelegram
 from tests.fakes.virtual_clock import ManualClock
+from tests.game.flow import running
 
 Condition = Callable[[], object | Awaitable[object]]
 SETTLE_S = 60.0  # real seconds: a step that never ends is a hang, not a slow machine
@@ -53,20 +55,29 @@ class SimulatedTime:
 
     # ------------------------------------------------------------------ wiring
     def game(self) -> GameInputs:
-        """``game`` of ``start_app``: the game layer built on this clock and these deadlines."""
+        """``game`` of ``create_app``: the game layer built on this clock and these deadlines."""
         return GameInputs(clock=self.now, deadlines=self)
 
-    def drive(self, app: App) -> None:
-        """``prepare`` of ``start_app``: ``app``'s delivery and limiter on this time too."""
-        self.app = app
-        delivery = app.services.delivery
-        assert isinstance(delivery, Delivery)
-        delivery.wall, delivery.sleep, delivery.wait = (self.clock.wall, self.clock.sleep,
-                                                        self.clock.wait)
-        delivery.game_clock = self.clock.wall  # the game's time is this one too
-        sender = app.services.sender
-        sender.sleep = sender.limiter.sleep = self.clock.sleep
-        sender.limiter.clock = self.clock.monotonic
+    def delivery(self) -> DeliveryInputs:
+        """``delivery_time`` of ``create_app``: the durable delivery on this clock."""
+        return DeliveryInputs(wall=self.clock.wall, sleep=self.clock.sleep, wait=self.clock.wait)
+
+    def sending(self) -> SendingInputs:
+        """``sending_time`` of ``create_app``: the sender and its rate limiter on this clock."""
+        return SendingInputs(sleep=self.clock.sleep, clock=self.clock.monotonic,
+                             pace=self.clock.sleep)
+
+    @asynccontextmanager
+    async def bot(self, tmp_path: Path, **overrides: Any) -> AsyncIterator[App]:
+        """The real bot (tests/game/flow.py's ``running``) built on this time: its game layer,
+        delivery and sender; the app this time then watches."""
+        async with running(self.fake, tmp_path, game=self.game(), delivery_time=self.delivery(),
+                           sending_time=self.sending(), **overrides) as app:
+            self.app = app
+            try:
+                yield app
+            finally:
+                self.app = None
 
     @property
     def games(self) -> GameService:

@@ -152,9 +152,9 @@ async def test_a_club_chat_behind_its_budget_is_late_by_a_post_never_a_phase(
     the same however busy the machine is."""
     sim = SimulatedTime(fake)
     limits = replace(FAST_LIMITS, group_per_minute=2, group_span=5.0)
-    async with running(fake, tmp_path, default_locale="en", limits=limits, night_seconds=3,
+    async with sim.bot(tmp_path, default_locale="en", limits=limits, night_seconds=3,
                        mafia_agree_seconds=1, vote_turn_seconds=0.3,
-                       last_word_seconds=0.05, game=sim.game(), prepare=sim.drive) as app:
+                       last_word_seconds=0.05) as app:
         flow = Flow(fake, app, "en")
         await flow.lobby(10)
         await flow.deal()
@@ -193,9 +193,9 @@ async def test_a_night_announced_after_it_ended_does_not_state_its_length(
     On simulated time (tests/game/simulated.py)."""
     sim = SimulatedTime(fake)
     limits = replace(FAST_LIMITS, group_per_minute=1, group_span=30.0)
-    async with running(fake, tmp_path, default_locale="en", limits=limits, night_seconds=3,
-                       mafia_agree_seconds=1, vote_turn_seconds=0.3, last_word_seconds=0.05,
-                       game=sim.game(), prepare=sim.drive) as app:
+    async with sim.bot(tmp_path, default_locale="en", limits=limits, night_seconds=3,
+                       mafia_agree_seconds=1, vote_turn_seconds=0.3,
+                       last_word_seconds=0.05) as app:
         flow = Flow(fake, app, "en")
         await flow.lobby(10)
         await flow.deal()
