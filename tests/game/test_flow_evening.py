@@ -744,15 +744,15 @@ async def test_the_panels_list_and_its_held_seats_survive_a_restart(
             "The seats left at Table 1 are held for the signed-up players invited to it "
             "(2 not here yet). Ask the host.")
         # Player3 cancels where this process does not hear of it (another process took the
-        # private button): the refusal reads the list again, and the walk-in sits down
-        evenings = evenings_of(app)
-        follow = evenings.on_change
-
-        async def elsewhere(chat_id: int) -> None:
-            pass
-        evenings.on_change = elsewhere
-        assert (await evenings.leave(evening, p[3])).key == "evening.left"
-        evenings.on_change = follow
+        # private button: its evenings, on the same database and outbox, follow no lobby
+        # here): the refusal reads the list again, and the walk-in sits down
+        s = app.services
+        elsewhere = EveningService(s.db, s.delivery, s.translator,
+                                   deadlines=FakeDeadlines(night.clock), clock=night.clock,
+                                   zone=s.settings.timezone,
+                                   default_locale=s.settings.default_locale,
+                                   bot_username=lambda: "")
+        assert (await elsewhere.leave(evening, p[3])).key == "evening.left"
         assert await press(flow, p[6], lobby, f"gl:{game}:join") == (
             f"You are at the table: seat №2 (game #{game}).", False)
         # Player2 cancels under the post: the panel offers the freed seats to the waitlisted
