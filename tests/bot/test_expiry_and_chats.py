@@ -6,8 +6,9 @@ from datetime import date
 from typing import Any
 
 from bot.app import App
+from bot.delivery.sender import TelegramSender
 from bot.services.expiry import run_expiry
-from tests.bot.conftest import Ask, LaterWall
+from tests.bot.conftest import FAST_LIMITS, Ask, LaterWall
 from tests.bot.helpers import give_game_points
 from tests.fakes.telegram_server import FakeTelegram
 
@@ -148,17 +149,16 @@ async def test_expiry_goes_on_after_an_unexpected_api_error(
     await _player(app, fake, ask, 96, "Second", "en", 6, date(2026, 1, 5))
     await _player(app, fake, ask, 97, "Gone", "en", 7, date(2025, 12, 1))
     s = app.services
-    send_text = s.sender.send_text
     failures = [RuntimeError("unexpected")]
 
-    async def first_fails(chat_id: int, text: str, **kwargs: Any) -> Any:
-        if failures:
-            raise failures.pop()
-        return await send_text(chat_id, text, **kwargs)
+    class FirstFails(TelegramSender):
+        async def send_text(self, chat_id: int, text: str, **kwargs: Any) -> Any:
+            if failures:
+                raise failures.pop()
+            return await super().send_text(chat_id, text, **kwargs)
 
-    s.sender.send_text = first_fails  # type: ignore[method-assign]
-
-    report = await run_expiry(s.db, s.sender, s.translator, date(2026, 2, 26), "ru")
+    sender = FirstFails(app.bot, limits=FAST_LIMITS)
+    report = await run_expiry(s.db, sender, s.translator, date(2026, 2, 26), "ru")
     assert len(report.failed) == 1 and len(report.warned) == 1
     assert sorted(report.failed + report.warned) == [95, 96]
     assert report.burned == [97]
