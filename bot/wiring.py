@@ -179,10 +179,9 @@ def build(settings: Settings, db: Database, bot: Bot, translator: Translator, *,
                         game_clock=lambda: game_clock().timestamp(), claims=conn,
                         remote=notices.tell if notices is not None else None)
     accounts = Accounts(db, default_locale=settings.default_locale, clock=clock)
+    # subscribed, not given: what the sender tells (the game layer) sends through it (a cycle)
     sender.on_blocked(accounts.mark_bot_blocked)
     permissions = Permissions.of(db, settings, bot)
-    chat_moves = ChatMoves(db)
-    sender.on_migrated(chat_moves.moved)
 
     scheduler = AsyncIOScheduler(timezone=UTC)
     guard = JobGuard()
@@ -197,8 +196,8 @@ def build(settings: Settings, db: Database, bot: Bot, translator: Translator, *,
                               zone=settings.timezone, default_locale=settings.default_locale,
                               bot_username=username,
                               on_change=games.guests.list_changed)  # a lobby follows the list
-    chat_moves.on_moved(games.move_chat)
-    chat_moves.on_moved(evenings.move_chat)
+    chat_moves = ChatMoves(db, on_moved=(games.move_chat, evenings.move_chat))
+    sender.on_migrated(chat_moves.moved)
 
     replies = Replies(delivery, sender, budget=ClubAnswers(hosts_there(permissions, games)),
                       on_withheld=metrics.answers_withheld.inc)

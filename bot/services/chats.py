@@ -4,7 +4,7 @@ under the old chat id moves to the new one, and the game goes on there."""
 from __future__ import annotations
 
 import logging
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 
 from storage.db import Database
 
@@ -19,13 +19,9 @@ class ChatMoves:
     up to three times (the service message in the old group, the one in the new supergroup,
     and a 400 ``migrate_to_chat_id`` answer to a send)."""
 
-    def __init__(self, db: Database) -> None:
+    def __init__(self, db: Database, *, on_moved: Sequence[MovedHook] = ()) -> None:
         self.db = db
-        self._hooks: list[MovedHook] = []
-
-    def on_moved(self, hook: MovedHook) -> None:
-        """Call ``hook(old_chat_id, new_chat_id)`` after the storage moved."""
-        self._hooks.append(hook)
+        self._hooks = tuple(on_moved)  # each called (old_chat_id, new_chat_id), storage moved
 
     async def move(self, old_chat_id: int, new_chat_id: int) -> bool:
         """Returns True when this call moved a club (False: nothing under the old id)."""
