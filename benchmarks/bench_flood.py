@@ -58,10 +58,10 @@ async def _start(fake: FakeTelegram, tmp: Path, mode: str) -> tuple[App, asyncio
                         telegram_api_url=fake.base_url, database_path=tmp / "mafia.sqlite3",
                         default_locale="en", host_ids=frozenset({HOST}),
                         flood_burst=10 if mode == "bound" else 0)
-    app = await create_app(settings, limits=Limits())
+    app = await create_app(settings, limits=Limits(), polling_timeout=1)
     if mode == "direct":
         _send_directly(app.services.replies)
-    task = asyncio.create_task(app.run(handle_signals=False, polling_timeout=1))
+    task = asyncio.create_task(app.run(handle_signals=False))
     started = asyncio.create_task(app.started.wait())
     await asyncio.wait({task, started}, return_when=asyncio.FIRST_COMPLETED)
     if task.done():

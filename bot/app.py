@@ -85,6 +85,7 @@ class App:
     web_runner: web.AppRunner | None = None
     webhook_runner: web.AppRunner | None = None
     updates_in_flight: int = UPDATES_IN_FLIGHT
+    polling_timeout: int = 10  # seconds a getUpdates waits for an update
 
     @property
     def services(self) -> Services:
@@ -124,7 +125,7 @@ class App:
                 f"the Bot API at {url} did not answer JSON (is TELEGRAM_API_URL a Bot API "
                 "server?)") from None
 
-    async def run(self, *, handle_signals: bool = True, polling_timeout: int = 10) -> None:
+    async def run(self, *, handle_signals: bool = True) -> None:
         """Start long polling (or the webhook server when WEBHOOK_URL is set) until
         SIGTERM/SIGINT (or :meth:`stop`), then shut down cleanly."""
         c = self.container
@@ -143,8 +144,6 @@ class App:
                                        "db": self.settings.database_label})
             self.dispatcher.startup.register(self._mark_started)
             if c.sharing is not None:
-                c.sharing.polling_timeout = polling_timeout
-                c.sharing.in_flight = self.updates_in_flight
                 await run_shared(c.sharing, self.bot, self.settings, c.update_reader,
                                  partial(self.wait_stopping, handle_signals),
                                  self.listen_webhook)
@@ -152,7 +151,7 @@ class App:
                 await self.run_webhook(handle_signals=handle_signals)
             else:
                 await poll_until(self.wait_stopping(handle_signals), self.bot, self.dispatcher,
-                                 c.update_reader, polling_timeout=polling_timeout,
+                                 c.update_reader, polling_timeout=self.polling_timeout,
                                  in_flight=self.updates_in_flight)
         finally:
             await self.close()
@@ -346,6 +345,8 @@ async def create_app(
     evening: EveningInputs | None = None,
     delivery_time: DeliveryInputs | None = None,
     sending_time: SendingInputs | None = None,
+    in_flight: int = UPDATES_IN_FLIGHT,
+    polling_timeout: int = 10,
 ) -> App:
     """Open the database and the Bot API's session; bot/wiring.py builds the rest. ``on_lost``:
     this process's clubs were lost to another process (PostgreSQL; ``python -m bot`` exits at
@@ -353,12 +354,15 @@ async def create_app(
     chance (:class:`~bot.wiring.GameInputs`), ``evening``: the evenings' time
     (:class:`~bot.wiring.EveningInputs`), ``delivery_time`` and ``sending_time``: the durable
     delivery's and the sender's (:class:`~bot.wiring.DeliveryInputs`,
-    :class:`~bot.wiring.SendingInputs`); real ones by default."""
+    :class:`~bot.wiring.SendingInputs`); real ones by default. ``in_flight``: the updates
+    handled at once; ``polling_timeout``: the seconds a getUpdates waits."""
     translator = translator or load_translations()
     db = await open_database(settings)
     bot = make_bot(settings)
     stopping = asyncio.Event()
     container = build(settings, db, bot, translator, clock=clock, limits=limits,
-                      on_lost=on_lost or stopping.set, in_flight=UPDATES_IN_FLIGHT, game=game,
-                      evening=evening, delivery_time=delivery_time, sending_time=sending_time)
-    return App(settings, bot, container, clock, stopping=stopping)
+                      on_lost=on_lost or stopping.set, in_flight=in_flight,
+                      polling_timeout=polling_timeout, game=game, evening=evening,
+                      delivery_time=delivery_time, sending_time=sending_time)
+    return App(settings, bot, container, clock, stopping=stopping, updates_in_flight=in_flight,
+               polling_timeout=polling_timeout)

@@ -152,7 +152,7 @@ class Container:
 
 def build(settings: Settings, db: Database, bot: Bot, translator: Translator, *,
           clock: Clock, on_lost: Callable[[], None], limits: Limits | None = None,
-          in_flight: int, game: GameInputs | None = None,
+          in_flight: int, polling_timeout: int = 10, game: GameInputs | None = None,
           evening: EveningInputs | None = None, delivery_time: DeliveryInputs | None = None,
           sending_time: SendingInputs | None = None) -> Container:
     """Every part, each made once with what it needs, in the order they depend on each other:
@@ -266,7 +266,7 @@ def build(settings: Settings, db: Database, bot: Bot, translator: Translator, *,
         sharing = Sharing(conn, bot, dispatcher, games, delivery, db, marks=marks, calls=calls,
                           notices=notices, evenings=evenings,
                           arm_expiry=jobs.arm, webhook=settings.webhook_url is not None,
-                          in_flight=in_flight,
+                          in_flight=in_flight, polling_timeout=polling_timeout,
                           on_taken=lambda what: metrics.takeovers.labels(what).inc(),
                           on_takeover=observability.takeover)
         from bot.miniapp.server import install_host_calls  # the Mini App's calls to the holder

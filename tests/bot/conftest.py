@@ -108,8 +108,8 @@ async def app(
     """The real application (same builder as ``python -m bot``) polling the fake server."""
     settings = make_settings(fake, tmp_path, **settings_overrides)
     application = await create_app(settings, limits=FAST_LIMITS, clock=clock,
-                                   delivery_time=DeliveryInputs(wall=wall))
-    task = asyncio.create_task(application.run(handle_signals=False, polling_timeout=1))
+                                   delivery_time=DeliveryInputs(wall=wall), polling_timeout=1)
+    task = asyncio.create_task(application.run(handle_signals=False))
     started = asyncio.create_task(application.started.wait())
     await asyncio.wait({task, started}, timeout=10, return_when=asyncio.FIRST_COMPLETED)
     if task.done():

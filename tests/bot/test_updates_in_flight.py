@@ -35,8 +35,7 @@ def test_the_default_bounds_the_lobby_burst() -> None:
 async def test_only_so_many_updates_are_handled_at_once(
         fake: FakeTelegram, tmp_path: Path, clock: FixedClock) -> None:
     application = await create_app(make_settings(fake, tmp_path), limits=FAST_LIMITS,
-                                   clock=clock)
-    application.updates_in_flight = 2
+                                   clock=clock, in_flight=2, polling_timeout=1)
     release = asyncio.Event()
     inside = 0
     most = 0
@@ -54,7 +53,7 @@ async def test_only_so_many_updates_are_handled_at_once(
             handled += 1
 
     application.dispatcher.update.outer_middleware(gate)
-    task = asyncio.create_task(application.run(handle_signals=False, polling_timeout=1))
+    task = asyncio.create_task(application.run(handle_signals=False))
     try:
         await asyncio.wait_for(application.started.wait(), 10)
         users = [fake.user(5000 + i, f"U{i}") for i in range(5)]
@@ -82,7 +81,7 @@ async def test_an_update_being_handled_at_shutdown_finishes_before_storage_close
     """Stopping while a handler runs: it finishes (its account written, its greeting sent),
     and nothing is logged as failed (storage closed under it: "handler failed", a traceback)."""
     application = await create_app(make_settings(fake, tmp_path), limits=FAST_LIMITS,
-                                   clock=clock)
+                                   clock=clock, polling_timeout=1)
     release = asyncio.Event()
     inside = asyncio.Event()
 
@@ -92,7 +91,7 @@ async def test_an_update_being_handled_at_shutdown_finishes_before_storage_close
         return await handler(event, data)
 
     application.dispatcher.update.outer_middleware(gate)
-    task = asyncio.create_task(application.run(handle_signals=False, polling_timeout=1))
+    task = asyncio.create_task(application.run(handle_signals=False))
     try:
         await asyncio.wait_for(application.started.wait(), 10)
         user = fake.user(5100, "Late")

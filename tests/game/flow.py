@@ -80,8 +80,9 @@ async def start_app(fake: FakeTelegram, tmp_path: Path, *, mode: str = "polling"
         delivery_time = delivery_time or delivery_clock.delivery()
         sending_time = sending_time or delivery_clock.sending()
     app = await create_app(settings, limits=limits, game=game, evening=evening,
-                           delivery_time=delivery_time, sending_time=sending_time)
-    task = asyncio.create_task(app.run(handle_signals=False, polling_timeout=1))
+                           delivery_time=delivery_time, sending_time=sending_time,
+                           polling_timeout=1)
+    task = asyncio.create_task(app.run(handle_signals=False))
     await wait_until(lambda: app.started.is_set() or task.done(), 10, "the bot to start")
     if task.done():
         task.result()
