@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from bot.game.messages.notifier import Notifier
-from bot.game.service import GameService
+from bot.game.service import GameService, Topics
 from bot.game.timers import Job
 from record.table import GameTimers
 from storage.db import Database
@@ -117,13 +117,20 @@ async def only_host(user_id: int, chat_id: int) -> bool:
 
 def make_harness(db: Database, clock: FakeClock, translator: Translator, tmp_path: Path,
                  *, seed: int = 7, panel: bool = False, web_url: str | None = None,
-                 zone: str = "UTC") -> Harness:
-    sender = RecordingSender()
+                 zone: str = "UTC", sender: RecordingSender | None = None,
+                 topics: Topics | None = None, pages_url: str | None = None,
+                 lobby_ttl: float | None = None) -> Harness:
+    """The game layer on a recording sender (``sender``, by default a new one), fake
+    deadlines and ``clock``; ``topics``: the forum topics it opens (none by default);
+    ``pages_url``: WEB_URL, the pages the end of a game links; ``lobby_ttl``: the seconds a
+    lobby nobody dealt stays open (for ever by default)."""
+    sender = sender if sender is not None else RecordingSender()
     deadlines = FakeDeadlines(clock)
     service: GameService
     notifier = Notifier(sender, translator, lambda tg: service.locale_of(tg))
     service = GameService(db, notifier, deadlines, translator, timers=TIMERS,
                           may_host=only_host, clock=clock, default_locale="ru",
                           bot_username=lambda: "mafia_test_bot", rng=random.Random(seed),
-                          new_seed=deal_seeds(seed), panel=panel, web_url=web_url, zone=zone)
+                          new_seed=deal_seeds(seed), panel=panel, web_url=web_url, zone=zone,
+                          topics=topics, pages_url=pages_url, lobby_ttl=lobby_ttl)
     return Harness(db, service, sender, deadlines, clock, translator, tmp_path)

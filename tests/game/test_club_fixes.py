@@ -5,11 +5,15 @@ from __future__ import annotations
 
 import random
 import re
+from pathlib import Path
 
 import engine
 from engine import Role
 from record.table import Stage
+from storage.db import Database
+from tests.game.conftest import FakeClock, make_harness
 from tests.game.harness import CHAT, HOST, Harness
+from views.i18n import Translator
 
 
 def board_days(h: Harness) -> list[tuple[str, int]]:
@@ -75,8 +79,11 @@ async def test_the_end_lists_every_card_once_and_keeps_the_key(h: Harness) -> No
                    for line in end.text.splitlines())
 
 
-async def test_the_end_links_the_games_page_for_the_check(h: Harness) -> None:
-    h.service.results.pages_url = "https://club.example/mafia"  # WEB_URL
+async def test_the_end_links_the_games_page_for_the_check(
+        db: Database, fake_clock: FakeClock, translator: Translator, tmp_path: Path) -> None:
+    h = make_harness(db, fake_clock, translator, tmp_path,
+                     pages_url="https://club.example/mafia")  # WEB_URL
+    await db.clubs.ensure(CHAT, title="Club", locale="ru")
     await h.dealt(10)
     await h.play_to_end()
     [end] = [s for s in h.club() if s.key is not None and s.key.endswith(":end")]

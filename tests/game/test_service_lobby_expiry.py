@@ -4,8 +4,11 @@ free again. A dealt game is never touched by either."""
 
 from __future__ import annotations
 
+from collections.abc import AsyncIterator
 from datetime import timedelta
 from pathlib import Path
+
+import pytest
 
 from storage.db import Database
 from storage.models import STATUS_ABORTED, STATUS_LOBBY
@@ -17,6 +20,15 @@ TTL = 3 * 3600.0
 OTHER_CHAT = CHAT - 50
 
 
+@pytest.fixture
+async def h(db: Database, fake_clock: FakeClock, translator: Translator,
+            tmp_path: Path) -> AsyncIterator[Harness]:
+    """The game layer whose lobbies nobody dealt close after ``TTL``."""
+    harness = make_harness(db, fake_clock, translator, tmp_path, lobby_ttl=TTL)
+    await db.clubs.ensure(CHAT, title="Club", locale="ru")
+    yield harness
+
+
 async def other_lobby(h: Harness) -> int:
     await approve_club(h.db, OTHER_CHAT)
     table = await h.service.open_lobby(OTHER_CHAT, "Other", HOST + 1, is_admin=True)
@@ -24,7 +36,6 @@ async def other_lobby(h: Harness) -> int:
 
 
 async def test_a_lobby_nobody_dealt_closes_after_its_time(h: Harness) -> None:
-    h.service.lobby.ttl = TTL
     await h.lobby(7)
     game_id = h.game_id
     await h.deadlines.advance(TTL - 60)
@@ -44,7 +55,6 @@ async def test_a_lobby_nobody_dealt_closes_after_its_time(h: Harness) -> None:
 
 
 async def test_a_dealt_game_is_not_closed_by_the_lobbys_time(h: Harness) -> None:
-    h.service.lobby.ttl = TTL
     await h.dealt(10)
     await h.deadlines.advance(TTL + 60)
     assert h.game_id in h.service.tables and h.table.started
@@ -54,13 +64,11 @@ async def test_a_dealt_game_is_not_closed_by_the_lobbys_time(h: Harness) -> None
 async def test_the_lobbys_time_survives_a_restart(h: Harness, db: Database,
                                                   fake_clock: FakeClock, translator: Translator,
                                                   tmp_path: Path) -> None:
-    h.service.lobby.ttl = TTL
     await h.lobby(7)
     await h.deadlines.advance(TTL / 2)
     assert db.path is not None
     again = await Database.open(db.path)
-    h2 = make_harness(again, fake_clock, translator, tmp_path)
-    h2.service.lobby.ttl = TTL
+    h2 = make_harness(again, fake_clock, translator, tmp_path, lobby_ttl=TTL)
     h2.game_id = h.game_id
     # down for the rest of its time and more: it closes as soon as the bot is back
     fake_clock.now = (await db.games.get(h.game_id)).created_at + timedelta(seconds=TTL + 600)

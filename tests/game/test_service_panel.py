@@ -39,8 +39,7 @@ class Capture(RecordingSender):
 async def hp(db: Database, fake_clock: FakeClock, translator: Translator,
              tmp_path: Path) -> AsyncIterator[Harness]:
     harness = make_harness(db, fake_clock, translator, tmp_path, panel=True,
-                           web_url="https://club.example/mafia")
-    harness.sender = harness.service.notifier.sender = Capture()
+                           web_url="https://club.example/mafia", sender=Capture())
     await db.clubs.ensure(CHAT, title="Club", locale="en")
     await db.players.register(HOST, display_name="Host", language="en")
     yield harness
@@ -153,8 +152,8 @@ async def test_a_restart_sends_a_fresh_panel(hp: Harness, db: Database, tmp_path
     assert db.path is not None
     again = await Database.open(db.path)
     try:
-        h2 = make_harness(again, clock, Translator.load(), tmp_path, panel=True)
-        h2.sender = h2.service.notifier.sender = Capture()
+        h2 = make_harness(again, clock, Translator.load(), tmp_path, panel=True,
+                          sender=Capture())
         h2.game_id = h.game_id
         await h2.service.restore()
         sent = panel_requests(h2)

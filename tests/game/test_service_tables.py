@@ -132,9 +132,7 @@ class ForumTopics(list[tuple[int, str]]):
 
 def forum_harness(db: Database, clock: FakeClock, translator: Translator, tmp_path: Path,
                   topics: ForumTopics) -> Harness:
-    harness = make_harness(db, clock, translator, tmp_path)
-    harness.service.lobby.topics = topics
-    return harness
+    return make_harness(db, clock, translator, tmp_path, topics=topics)
 
 
 async def test_a_forum_table_speaks_in_its_topic_and_closes_it_at_the_end(

@@ -99,7 +99,7 @@ class LobbyRoom:
         self.locales = locales
         self.may_host = may_host
         self.hold: Hold = hold or _no_hold
-        self.topics: Topics = topics or NoTopics()
+        self.topics: Topics = topics if topics is not None else NoTopics()
         self.ttl = ttl
         self.bot_username = bot_username
         # /newgame: a lock per club (opening a lobby writes its game's row: no other club's
