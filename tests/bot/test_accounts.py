@@ -2,14 +2,14 @@
 
 from __future__ import annotations
 
-import asyncio
-from dataclasses import replace
 from datetime import date
+from pathlib import Path
 
 from bot.app import App
 from tests.bot.conftest import Ask
 from tests.bot.helpers import give_game_points
 from tests.fakes.telegram_server import FakeTelegram
+from tests.game.flow import Flow, running, wait_until
 
 
 async def test_start_ru_and_back(app: App, fake: FakeTelegram, ask: Ask) -> None:
@@ -49,22 +49,21 @@ async def test_start_join_payload_without_lobby(app: App, fake: FakeTelegram, as
     assert missing.text == "This game lobby is not found or is already closed."
 
 
-async def test_start_join_payload_reaches_the_hook(
-    app: App, fake: FakeTelegram, ask: Ask
+async def test_start_join_payload_seats_the_player_in_that_lobby(
+    fake: FakeTelegram, tmp_path: Path
 ) -> None:
-    called: asyncio.Future[tuple[int, int, str]] = asyncio.get_running_loop().create_future()
-
-    async def join(user_id: int, game_id: int, locale: str) -> bool:
-        called.set_result((user_id, game_id, locale))
-        return True
-
-    # the handlers' services with another lobby (the game layer's own is wired in bot/wiring.py)
-    app.dispatcher["services"] = replace(app.services, join_lobby=join)
-    user = fake.user(6, "Ann", language_code="en")
-    await ask(user, "/start join_7")
-    assert await asyncio.wait_for(called, 5) == (6, 7, "en")
-    await ask(user, "/help")  # no "lobby not found" in between
-    assert [m.said for m in fake.messages(6)][1].startswith("<b>Mafia club bot</b>")
+    """``/start join_<game>`` goes to the game layer's lobby (``Services.join_lobby``): the
+    player is seated there, and nothing says the lobby is not found."""
+    async with running(fake, tmp_path, default_locale="en") as app:
+        flow = Flow(fake, app, "en")
+        await flow.lobby(1)
+        [ann] = await flow.register(1, first=6, nick="Ann")  # Ann1
+        await fake.send(ann, f"/start join_{flow.game_id}")
+        await wait_until(lambda: flow.table.seat_of(ann) == 2, 10, "the deep-link join")
+        await fake.send(ann, "/help")
+        await fake.wait_for(lambda: any("Mafia club bot" in m.said for m in fake.messages(ann)),
+                            10, "the help")
+        assert not any("not found" in m.said for m in fake.messages(ann))
 
 
 async def test_start_bad_payload(app: App, fake: FakeTelegram, ask: Ask) -> None:
