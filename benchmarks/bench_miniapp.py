@@ -108,7 +108,7 @@ async def _requests(n: int, folder: Path, db: Database,
                     await r.read()
 
             async def extend(client: TestClient[Any, Any] = client) -> None:
-                body = {"action": "extend", "arg": None, "moment": h.table.moment}
+                body = {"action": "extend", "arg": None, "step": h.table.moment}  # the wire key
                 async with client.post(f"{path}/act?lang=en", headers=host, json=body) as r:
                     assert r.status == 200, await r.text()
                     await r.read()
