@@ -15,7 +15,7 @@ from __future__ import annotations
 from typing import NamedTuple
 
 # Telegram's 1,024 for a picture's caption, less room for a table's name ("<b>Стол 12</b>",
-# put before it when several tables share a chat: bot/delivery/worker.py)
+# put before it when several tables share a chat: bot/delivery/calls.py)
 CAPTION_LIMIT = 1024 - 24
 TEXT_LIMIT = 3500  # a post stays well under Telegram's 4096 (lengths in UTF-16 units: units())
 

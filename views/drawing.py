@@ -1,5 +1,5 @@
 """The table's picture is drawn by the sender, when its post's turn comes
-(``bot/delivery/worker.py``): the game step keeps only what to draw
+(``bot/delivery/calls.py``): the game step keeps only what to draw
 (:class:`views.picture.TableView`), so no press waits for a picture and an outbox row holds about a
 kilobyte instead of the PNG. A player's charts under ``/profile`` (:mod:`views.charts`) go the
 same way."""

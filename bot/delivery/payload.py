@@ -6,7 +6,8 @@ layer, the handlers' answers and the evenings build a kind and :func:`encode` it
 (:mod:`bot.delivery.late`) :func:`decode` it. ``encode`` writes each kind with the keys rows
 have always had, and ``decode`` reads every shape a database already holds, so
 ``encode(decode(stored)) == stored`` (``tests/bot/test_delivery_payload.py``, from literal
-rows). Pure: the worker builds the request.
+rows). Pure: the request is built from a kind when the row's turn comes
+(:mod:`bot.delivery.calls`).
 
 The kinds, and the request each becomes:
 

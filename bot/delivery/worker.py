@@ -13,13 +13,13 @@ and woken by every enqueue. Within Telegram's limits (the shared
 
 An edit names the key of an earlier send; same-chat FIFO guarantees the send went first. A
 throttled edit (the vote board) waits for its slot without holding the chat's other messages.
-See docs/delivery.md.
+What a row is on the wire (the request, the message it edits, its picture drawn):
+:mod:`bot.delivery.calls`. See docs/delivery.md.
 """
 
 from __future__ import annotations
 
 import asyncio
-import base64
 import collections
 import contextlib
 import contextvars
@@ -37,39 +37,24 @@ from aiogram.exceptions import (
     TelegramRetryAfter,
 )
 from aiogram.methods import (
-    CloseForumTopic,
     EditMessageCaption,
-    EditMessageReplyMarkup,
     EditMessageText,
-    SendDocument,
     SendMessage,
     SendPhoto,
     TelegramMethod,
 )
-from aiogram.types import BufferedInputFile, InlineKeyboardMarkup, Message
+from aiogram.types import Message
 
+from bot.delivery.calls import call_for, drawn, message_to_edit
 from bot.delivery.late import as_of
 from bot.delivery.merge import TEXT_MAX, Merged, joined, merge, redraw
-from bot.delivery.payload import (
-    Buttons,
-    CloseTopic,
-    Document,
-    Payload,
-    Photo,
-    Picture,
-    Text,
-    body_of,
-    decode,
-    labelled,
-    text_of,
-)
+from bot.delivery.payload import body_of, decode
 from bot.delivery.sender import Sleep, TelegramSender, is_transient
 from bot.delivery.waits import wait_event
 from record.posts import units
 from storage.backends import DatabaseUnavailable
 from storage.db import Database
 from storage.repos.outbox import EDIT, SEND, MergedPost, OutboxRow, Queued
-from views.drawing import draw
 
 log = logging.getLogger("bot.delivery.worker")
 
@@ -116,28 +101,6 @@ def urgent(chat_id: int, method: str) -> bool:
     """What a game waits for: anything to a club chat, any send (a card, a prompt); not the
     clean-up edit of a private prompt."""
     return chat_id < 0 or method != EDIT
-
-
-async def photo_of(payload: Payload) -> tuple[bytes, str] | None:
-    """A picture row's image (drawn now: a JPEG) and caption; None for any other row. A row
-    queued before the sender drew the pictures holds its PNG, base64 (``photo``)."""
-    if not isinstance(payload, Picture):
-        return None
-    caption = labelled(payload, payload.caption)
-    if payload.picture is not None:
-        return await draw(payload.picture), caption
-    if payload.photo is not None:
-        return base64.b64decode(payload.photo), caption
-    return None
-
-
-def photo_name(image: bytes) -> str:
-    return "table.png" if image.startswith(b"\x89PNG") else "table.jpg"  # (an older row's)
-
-
-def markup_of(payload: Payload) -> InlineKeyboardMarkup | None:
-    data = getattr(payload, "markup", None)
-    return None if data is None else InlineKeyboardMarkup.model_validate(data)
 
 
 class Delivery:
@@ -389,81 +352,12 @@ class Delivery:
         limits = self.sender.limits
         return float(min(limits.backoff_start * 2 ** min(attempts, 30), limits.backoff_max))
 
-    async def _target(self, row: OutboxRow, payload: Payload) -> int | str | None:
-        """The message an edit changes (None for a send), or why there is none."""
-        if row.method != EDIT:
-            return None
-        known = getattr(payload, "message_id", None)  # a handler's edit of a button's message
-        if isinstance(known, int):
-            return known
-        assert row.key is not None
-        target = await self.db.outbox.message_id(row.chat_id, row.key)
-        if target is None or target[0] != "sent" or target[1] is None:
-            return f"no message to edit ({None if target is None else target[0]})"
-        return target[1]
-
-    async def _photo(self, row: OutboxRow, payload: Payload) -> tuple[bytes, str] | None:
-        """A picture row's image, drawn before the row takes its turn; None for a text, or
-        when the picture cannot be drawn (its caption then goes out as a text)."""
-        try:
-            return await photo_of(payload)
-        except Exception:
-            log.exception("cannot draw the picture of %s in %s", row.key, row.chat_id)
-            return None
-
-    def _method(self, row: OutboxRow, target: int | None,
-                photo: tuple[bytes, str] | None, text: str | None = None,
-                payload: Payload | None = None) -> TelegramMethod[Any]:
-        """The request for ``row``; built once its turn came, so that the chats waiting for
-        theirs hold only their row, not the request's models. ``text``: a merged post's, sent
-        or edited instead of the row's own; ``payload``: the row's as it goes out now
-        (:func:`bot.delivery.late.as_of`)."""
-        if payload is None:
-            payload = decode(row.payload)
-        chat_id, parse_mode = row.chat_id, self.sender.parse_mode
-        markup = markup_of(payload)
-        thread = payload.thread  # a table's forum topic (sends name it; edits need not)
-        if isinstance(payload, CloseTopic):
-            assert thread is not None
-            return CloseForumTopic(chat_id=chat_id, message_thread_id=thread)
-        if isinstance(payload, Document):  # a handler's file (bot/delivery/replies.py)
-            data = base64.b64decode(payload.document)
-            return SendDocument(chat_id=chat_id, message_thread_id=thread,
-                                document=BufferedInputFile(data, filename=payload.filename),
-                                caption=payload.caption,
-                                parse_mode=parse_mode if payload.caption else None)
-        if isinstance(payload, Photo):  # a photo Telegram has (a handler's: a gift's card)
-            caption = payload.caption
-            return SendPhoto(chat_id=chat_id, message_thread_id=thread,
-                             photo=payload.photo_id, caption=caption, reply_markup=markup,
-                             parse_mode=parse_mode if caption else None)
-        if target is not None and isinstance(payload, Buttons):  # a handler's buttons changed
-            return EditMessageReplyMarkup(chat_id=chat_id, message_id=target,
-                                          reply_markup=markup)
-        if photo is not None:
-            return SendPhoto(chat_id=chat_id, message_thread_id=thread,
-                             photo=BufferedInputFile(photo[0], filename=photo_name(photo[0])),
-                             caption=photo[1], parse_mode=parse_mode)
-        if target is None:
-            return SendMessage(chat_id=chat_id, message_thread_id=thread,
-                               text=text_of(payload, text),  # or a picture's caption, not drawn
-                               parse_mode=parse_mode, reply_markup=markup,
-                               protect_content=True if getattr(payload, "protect", False)
-                               else None)
-        if text is None and not isinstance(payload, Text):  # a caption (the morning's post)
-            return EditMessageCaption(chat_id=chat_id, message_id=target,
-                                      caption=text_of(payload), parse_mode=parse_mode,
-                                      reply_markup=markup)
-        return EditMessageText(chat_id=chat_id, message_id=target,
-                               text=text_of(payload, text), parse_mode=parse_mode,
-                               reply_markup=markup)
-
     async def _call(self, method: TelegramMethod[Any], *, urgent: bool) -> Any:
         """Telegram's answer to ``method``. A picture that could not be drawn went out as its
-        caption, a text (:meth:`_photo`), so its caption's edits are edits of that text: when
-        Telegram says the message has no caption, the same edit goes again as a text's. A photo
-        by its ``file_id`` that Telegram refuses (one it no longer takes) goes as its caption,
-        a text."""
+        caption, a text (:func:`bot.delivery.calls.drawn`), so its caption's edits are edits of
+        that text: when Telegram says the message has no caption, the same edit goes again as a
+        text's. A photo by its ``file_id`` that Telegram refuses (one it no longer takes) goes
+        as its caption, a text."""
         # aiohttp takes the seconds as a float (aiogram's hint says int)
         timeout: Any = self.sender.limits.request_timeout
         try:
@@ -499,12 +393,12 @@ class Delivery:
             post = await self.db.outbox.merged_post(chat_id, row.key)
         stored = decode(row.payload)
         target = (post.message_id if post is not None
-                  else await self._target(row, stored))
+                  else await message_to_edit(self.db.outbox, row, stored))
         if isinstance(target, str):
             log.warning("cannot edit %s in %s: %s", row.key, chat_id, target)
             await self.db.outbox.mark_failed(row, target)
             return True
-        photo = await self._photo(row, stored)
+        photo = await drawn(row, stored)
         # a club's post that waits for the group's minute (or a 429): what its table queues
         # meanwhile goes out with it (bot/delivery/merge.py)
         behind = chat_id < 0 and row.method == SEND and (
@@ -513,14 +407,11 @@ class Delivery:
         # what it says now it goes: a timed text whose moment is over says so
         told = self.game_clock()
         payload = as_of(stored, told)
-        if photo is not None:  # (its caption as it goes out)
-            photo = (photo[0], text_of(payload))
         merged: Merged | None = None
         if behind:
             merged = merge(row, await self._peek(chat_id), self.wall(), told)
+        # the merged post's words (a picture's: its caption as edited since)
         text = None if merged is None else merged.text
-        if merged is not None and photo is not None:  # its caption as edited since
-            photo, text = (photo[0], labelled(payload, merged.text)), None
         parts: tuple[tuple[str | None, str], ...] = ()
         moved = False
         if post is not None:
@@ -530,7 +421,8 @@ class Delivery:
                 parts, moved, target = post.without(row.key), True, None
             else:
                 text = joined(parts)
-        method = self._method(row, target, photo, text, payload)
+        method = call_for(chat_id, payload, parse_mode=self.sender.parse_mode, target=target,
+                          photo=photo, text=text)
         name = type(method).__name__
         try:
             result = await self._call(method, urgent=urgent)

@@ -11,9 +11,11 @@ from typing import Any
 
 import pytest
 from aiogram import Bot
+from aiogram.methods import TelegramMethod
 from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup
 
 import views.picture
+from bot.delivery.calls import call_for
 from bot.delivery.payload import Payload, picture_payload, send_payload
 from bot.delivery.sender import Limits, TelegramSender
 from bot.delivery.worker import Delivery
@@ -339,15 +341,13 @@ async def test_a_request_is_built_once_its_turn_came(
         await acquire(chat_id, urgent=urgent)
 
     monkeypatch.setattr(sender.limiter, "acquire", record)
+
+    def built(chat_id: int, payload: Payload, **request: Any) -> TelegramMethod[Any]:
+        steps.append(("built", chat_id))
+        return call_for(chat_id, payload, **request)
+
+    monkeypatch.setattr("bot.delivery.worker.call_for", built)
     delivery = Delivery(db, sender)
-    build = delivery._method
-
-    def built(row: Any, target: int | None, photo: tuple[bytes, str] | None,
-              text: str | None = None, payload: Payload | None = None) -> Any:
-        steps.append(("built", row.chat_id))
-        return build(row, target, photo, text, payload)
-
-    monkeypatch.setattr(delivery, "_method", built)
     await delivery.start()
     markup = InlineKeyboardMarkup(inline_keyboard=[[InlineKeyboardButton(
         text="Ann", callback_data="g:1:n:1")]])

@@ -1,14 +1,13 @@
 """The outbox's payload codec (bot/delivery/payload.py) reads every shape rows already hold: each
 literal row below, as a database keeps it, decodes to its kind, encodes back to the same JSON,
-and becomes the request the worker built from it before the payload was typed."""
+and becomes the request the worker sends for it (``call_for``, bot/delivery/calls.py)."""
 
 from __future__ import annotations
 
 import json
-from typing import Any, cast
+from typing import Any
 
 import pytest
-from aiogram import Bot
 from aiogram.methods import (
     CloseForumTopic,
     EditMessageCaption,
@@ -18,7 +17,9 @@ from aiogram.methods import (
     SendMessage,
     SendPhoto,
 )
+from aiogram.types import BufferedInputFile
 
+from bot.delivery.calls import call_for
 from bot.delivery.late import as_of
 from bot.delivery.payload import (
     Buttons,
@@ -33,11 +34,7 @@ from bot.delivery.payload import (
     encode,
     folded,
 )
-from bot.delivery.sender import TelegramSender
-from bot.delivery.worker import Delivery
-from storage.db import Database
-from storage.repos.outbox import EDIT, SEND, OutboxRow
-from tests.fakes.telegram_server import DEFAULT_TOKEN
+from storage.repos.outbox import EDIT, SEND
 
 BUTTONS = '{"inline_keyboard": [[{"callback_data": "g:1:j", "text": "I play"}]]}'
 # (method, the payload as stored, its kind, the request it becomes when its message is 42)
@@ -69,11 +66,6 @@ ROWS: list[tuple[str, str, type, type]] = [
 ]
 
 
-def row_of(method: str, stored: str) -> OutboxRow:
-    return OutboxRow(id=1, chat_id=-100, key="g1:x", method=method, payload_json=stored,
-                     attempts=0, next_at=0.0, rev=0)
-
-
 @pytest.mark.parametrize(("method", "stored", "kind", "request_type"), ROWS)
 def test_every_stored_shape_decodes_and_encodes_back(method: str, stored: str, kind: type,
                                                      request_type: type) -> None:
@@ -84,18 +76,14 @@ def test_every_stored_shape_decodes_and_encodes_back(method: str, stored: str, k
 
 
 @pytest.mark.parametrize(("method", "stored", "kind", "request_type"), ROWS)
-async def test_every_stored_shape_becomes_its_request(method: str, stored: str, kind: type,
-                                                      request_type: type) -> None:
-    """The request as the worker builds it (a picture not drawn goes as its caption, a
+def test_every_stored_shape_becomes_its_request(method: str, stored: str, kind: type,
+                                                request_type: type) -> None:
+    """The request the worker sends for it (a picture not drawn goes as its caption, a
     text)."""
-    bot = Bot(DEFAULT_TOKEN)
-    try:
-        delivery = Delivery(cast(Database, None), TelegramSender(bot))
-        built = delivery._method(row_of(method, stored), 42 if method == EDIT else None, None)
-    finally:
-        await bot.session.close()
-    assert type(built) is request_type
     data: dict[str, Any] = json.loads(stored)
+    built = call_for(-100, decode(data), parse_mode="HTML",
+                     target=42 if method == EDIT else None)
+    assert type(built) is request_type
     if isinstance(built, SendMessage | EditMessageText):
         label = data.get("label")
         words = data.get("text", data.get("caption"))
@@ -106,6 +94,20 @@ async def test_every_stored_shape_becomes_its_request(method: str, stored: str, 
         assert built.protect_content is (True if data.get("protect") else None)
     if "markup" in data:
         assert getattr(built, "reply_markup", None) is not None
+
+
+def test_a_picture_drawn_goes_as_a_photo_captioned_with_its_words() -> None:
+    """Its own caption, the table's name first; or the words of the merged post it opens.
+    The file is named by what was drawn (a PNG of a row queued before the sender drew)."""
+    picture = decode(json.loads('{"caption": "Day 1", "label": "T2", "picture": {}}'))
+    jpeg, png = b"\xff\xd8\xff", b"\x89PNG\r\n"
+    own = call_for(-100, picture, parse_mode="HTML", photo=jpeg)
+    merged = call_for(-100, picture, parse_mode="HTML", photo=png, text="Day 1\n\nmore")
+    assert isinstance(own, SendPhoto) and isinstance(merged, SendPhoto)
+    assert own.caption == "T2\nDay 1" and merged.caption == "T2\nDay 1\n\nmore"
+    assert isinstance(own.photo, BufferedInputFile) and isinstance(merged.photo, BufferedInputFile)
+    assert (own.photo.filename, merged.photo.filename) == ("table.jpg", "table.png")
+    assert own.parse_mode == "HTML" and own.message_thread_id is None
 
 
 def test_a_late_rows_words_are_chosen_by_its_moments_end() -> None:

@@ -8,8 +8,8 @@ from dataclasses import dataclass
 
 from aiogram.types import InlineKeyboardMarkup
 
+from bot.delivery.calls import markup_of, photo_of
 from bot.delivery.payload import CloseTopic, Text, decode, text_of
-from bot.delivery.worker import markup_of, photo_of
 from storage.repos.outbox import EDIT, Queued
 
 
@@ -50,7 +50,7 @@ class RecordingSender:
                 self.sent.append(Sent(m.chat_id, "", key=m.key, thread=thread, closes_topic=True))
                 continue
             photo = await photo_of(payload)
-            text = photo[1] if photo is not None else text_of(payload)
+            text = text_of(payload)  # (a picture's caption)
             markup = markup_of(payload)
             if m.method == EDIT:
                 assert m.key is not None
@@ -66,7 +66,7 @@ class RecordingSender:
                 self.ids[(m.chat_id, m.key)] = self._next
             protect = isinstance(payload, Text) and payload.protect
             self.sent.append(Sent(m.chat_id, text, markup, protect, self._next, key=m.key,
-                                  photo=photo[0] if photo is not None else None, thread=thread))
+                                  photo=photo, thread=thread))
 
     async def queued(self, messages: Sequence[Queued], new: Collection[int]) -> None:
         await self.deliver(messages)
