@@ -42,6 +42,8 @@ from views.drawing import draw
 
 log = logging.getLogger("bot.delivery.calls")
 
+NO_CAPTION = "there is no caption in the message to edit"
+
 
 async def message_to_edit(outbox: Outbox, row: OutboxRow, payload: Payload
                           ) -> int | str | None:
@@ -136,3 +138,21 @@ def call_for(chat_id: int, payload: Payload, *, parse_mode: str,
     return EditMessageText(chat_id=chat_id, message_id=target,
                            text=text_of(payload, text), parse_mode=parse_mode,
                            reply_markup=markup)
+
+
+def as_text(method: TelegramMethod[Any], refusal: str) -> SendMessage | EditMessageText | None:
+    """The request that delivers a row instead of ``method`` when Telegram refuses that with a
+    bad request (``refusal``, its description); None when nothing else delivers it. A photo
+    by its ``file_id`` Telegram no longer takes goes as its caption, a text. A picture that
+    could not be drawn went out as its caption, a text (:func:`drawn`), so its caption's edits
+    are edits of that text: when Telegram says the message has no caption, the same edit goes
+    as a text's."""
+    if isinstance(method, SendPhoto) and isinstance(method.photo, str):
+        return SendMessage(chat_id=method.chat_id, message_thread_id=method.message_thread_id,
+                           text=method.caption or "", parse_mode=method.parse_mode,
+                           reply_markup=method.reply_markup)
+    if isinstance(method, EditMessageCaption) and NO_CAPTION in refusal.lower():
+        return EditMessageText(chat_id=method.chat_id, message_id=method.message_id,
+                               text=method.caption or "", parse_mode=method.parse_mode,
+                               reply_markup=method.reply_markup)
+    return None

@@ -36,16 +36,10 @@ from aiogram.exceptions import (
     TelegramNotFound,
     TelegramRetryAfter,
 )
-from aiogram.methods import (
-    EditMessageCaption,
-    EditMessageText,
-    SendMessage,
-    SendPhoto,
-    TelegramMethod,
-)
+from aiogram.methods import SendMessage, TelegramMethod
 from aiogram.types import Message
 
-from bot.delivery.calls import call_for, drawn, message_to_edit
+from bot.delivery.calls import as_text, call_for, drawn, message_to_edit
 from bot.delivery.late import as_of
 from bot.delivery.merge import TEXT_MAX, Merged, joined, merge, redraw
 from bot.delivery.payload import body_of, decode
@@ -62,7 +56,6 @@ Wall = Callable[[], float]
 WaitEvent = Callable[[asyncio.Event, float | None], Awaitable[None]]
 
 NOT_MODIFIED = "message is not modified"
-NO_CAPTION = "there is no caption in the message to edit"
 # rows read per look at a chat's queue: the head, and a few behind a throttled edit (a chat has
 # at most one queued edit per key); a club's queue may hold pictures, so not 50 of them a time
 PEEK = 8
@@ -353,33 +346,25 @@ class Delivery:
         return float(min(limits.backoff_start * 2 ** min(attempts, 30), limits.backoff_max))
 
     async def _call(self, method: TelegramMethod[Any], *, urgent: bool) -> Any:
-        """Telegram's answer to ``method``. A picture that could not be drawn went out as its
-        caption, a text (:func:`bot.delivery.calls.drawn`), so its caption's edits are edits of
-        that text: when Telegram says the message has no caption, the same edit goes again as a
-        text's. A photo by its ``file_id`` that Telegram refuses (one it no longer takes) goes
-        as its caption, a text."""
+        """Telegram's answer to ``method``; when Telegram refuses it so, to the text's request
+        that delivers its row instead (a photo by a ``file_id`` it no longer takes, a caption's
+        edit of a picture sent as its caption: :func:`bot.delivery.calls.as_text`)."""
         # aiohttp takes the seconds as a float (aiogram's hint says int)
         timeout: Any = self.sender.limits.request_timeout
         try:
             return await self.sender.bot(method, request_timeout=timeout)
         except TelegramBadRequest as e:
-            if isinstance(method, SendPhoto) and isinstance(method.photo, str):
-                log.warning("a photo refused goes as its caption",
-                            extra={"chat_id": method.chat_id, "error": e.message})
-                await self.sender.limiter.acquire(int(method.chat_id or 0), urgent=urgent)
-                return await self.sender.bot(SendMessage(
-                    chat_id=method.chat_id, message_thread_id=method.message_thread_id,
-                    text=method.caption or "", parse_mode=method.parse_mode,
-                    reply_markup=method.reply_markup), request_timeout=timeout)
-            if not (isinstance(method, EditMessageCaption) and NO_CAPTION in e.message.lower()):
+            instead = as_text(method, e.message)
+            if instead is None:
                 raise
-        log.info("a caption's edit goes to the text sent instead of its picture",
-                 extra={"chat_id": method.chat_id, "message_id": method.message_id})
-        await self.sender.limiter.acquire(int(method.chat_id or 0), urgent=urgent)
-        as_text = EditMessageText(chat_id=method.chat_id, message_id=method.message_id,
-                                  text=method.caption or "", parse_mode=method.parse_mode,
-                                  reply_markup=method.reply_markup)
-        return await self.sender.bot(as_text, request_timeout=timeout)
+            if isinstance(instead, SendMessage):
+                log.warning("a photo refused goes as its caption",
+                            extra={"chat_id": instead.chat_id, "error": e.message})
+            else:
+                log.info("a caption's edit goes to the text sent instead of its picture",
+                         extra={"chat_id": instead.chat_id, "message_id": instead.message_id})
+        await self.sender.limiter.acquire(int(instead.chat_id or 0), urgent=urgent)
+        return await self.sender.bot(instead, request_timeout=timeout)
 
     async def _send(self, row: OutboxRow, *, urgent: bool = True) -> bool:
         """Whether ``row`` is done (sent, or refused for good). ``urgent``: what a game waits

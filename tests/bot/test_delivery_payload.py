@@ -19,7 +19,7 @@ from aiogram.methods import (
 )
 from aiogram.types import BufferedInputFile
 
-from bot.delivery.calls import call_for
+from bot.delivery.calls import as_text, call_for
 from bot.delivery.late import as_of
 from bot.delivery.payload import (
     Buttons,
@@ -108,6 +108,31 @@ def test_a_picture_drawn_goes_as_a_photo_captioned_with_its_words() -> None:
     assert isinstance(own.photo, BufferedInputFile) and isinstance(merged.photo, BufferedInputFile)
     assert (own.photo.filename, merged.photo.filename) == ("table.jpg", "table.png")
     assert own.parse_mode == "HTML" and own.message_thread_id is None
+
+
+def test_a_refused_photo_or_caption_edit_goes_again_as_a_texts_request() -> None:
+    """A photo by a ``file_id`` Telegram no longer takes goes as its caption; a caption's edit
+    of a message without one (a picture sent as its caption) edits that text; any other
+    refusal, or a photo drawn here, has no other request."""
+    gift = call_for(5, decode(json.loads(
+        f'{{"caption": "a gift", "markup": {BUTTONS}, "photo_id": "AgADBAAD"}}')),
+        parse_mode="HTML")
+    assert isinstance(gift, SendPhoto)
+    text = as_text(gift, "Bad Request: wrong file identifier")
+    assert isinstance(text, SendMessage)
+    assert (text.chat_id, text.text, text.parse_mode) == (5, "a gift", "HTML")
+    assert text.reply_markup == gift.reply_markup is not None
+    drawn = call_for(5, decode({"caption": "Day 1", "picture": {}}), parse_mode="HTML",
+                     photo=b"\xff")
+    assert as_text(drawn, "Bad Request: wrong file identifier") is None
+    morning = call_for(-100, decode({"caption": "morning news"}), parse_mode="HTML", target=42)
+    assert isinstance(morning, EditMessageCaption)
+    edit = as_text(morning, "Bad Request: there is no caption in the message to edit")
+    assert isinstance(edit, EditMessageText)
+    assert (edit.chat_id, edit.message_id, edit.text) == (-100, 42, "morning news")
+    assert as_text(morning, "Bad Request: message to edit not found") is None
+    assert as_text(call_for(5, decode({"text": "hi"}), parse_mode="HTML"),
+                   "Bad Request: there is no caption in the message to edit") is None
 
 
 def test_a_late_rows_words_are_chosen_by_its_moments_end() -> None:
