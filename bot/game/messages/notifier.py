@@ -149,7 +149,7 @@ class Notifier(EventText):
         seconds"), until ``until``; its words for once the moment is over are ``key_late``.
         The table keeps both: a post holding this text (its own, or one it is edited into)
         carries them, and the worker sends the latter when the post goes out after ``until``
-        (a chat behind its budget: :func:`bot.delivery.worker.as_of`)."""
+        (a chat behind its budget: :func:`bot.delivery.late.as_of`)."""
         text = self.t(locale, key, **kwargs)
         timed = table.memory.timed
         timed.pop(text, None)
