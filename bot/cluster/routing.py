@@ -12,7 +12,7 @@ from storage.repos.inbox import Inbox
 
 GROUPS = ("group", "supergroup")
 GAME_PRESS = re.compile(r"^g[a-z]*:([0-9]{1,18}):")  # bot/game/callbacks.py: every game button
-# bot/game/rooms/lobby.py's deep link
+# bot/game/rooms/lobby_post.py's deep link
 JOIN_LINK = re.compile(r"^/start(?:@\w+)?\s+join_([0-9]{1,18})\b")
 
 

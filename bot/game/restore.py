@@ -11,6 +11,7 @@ from bot.game.messages.notifier import Notifier, message_ref
 from bot.game.rooms.day import DayRoom
 from bot.game.rooms.deal import DealRoom
 from bot.game.rooms.lobby import LobbyRoom
+from bot.game.rooms.lobby_post import LobbyPost
 from bot.game.rooms.night import NightRoom
 from bot.game.rooms.results import ResultsRoom
 from bot.game.steps import Steps
@@ -29,8 +30,8 @@ class Restorer:
 
     def __init__(self, db: Database, tables: Tables, steps: Steps, timekeeper: Timekeeper,
                  defaults: TableDefaults, notifier: Notifier, locales: Languages, *,
-                 results: ResultsRoom, lobby: LobbyRoom, dealer: DealRoom, night: NightRoom,
-                 day: DayRoom) -> None:
+                 results: ResultsRoom, lobby: LobbyRoom, lobby_post: LobbyPost,
+                 dealer: DealRoom, night: NightRoom, day: DayRoom) -> None:
         self.db = db
         self.tables = tables
         self.steps = steps
@@ -40,6 +41,7 @@ class Restorer:
         self.locales = locales
         self.results = results
         self.lobby = lobby
+        self.lobby_post = lobby_post
         self.dealer = dealer
         self.night = night
         self.day = day
@@ -89,7 +91,8 @@ class Restorer:
     async def _resume_after_restart(self, table: Table) -> None:
         if table.stage is Stage.LOBBY:
             if not table.lobby_posted:
-                await self.lobby.post(table)  # the crash came between the game's row and its post
+                # the crash came between the game's row and its post
+                await self.lobby_post.post(table)
             self.lobby.arm_expiry(table)
             return
         if table.stage is not Stage.OVER and not table.game.over:

@@ -15,8 +15,8 @@ to — this file is the game's table of contents. The parts every room stands on
 
 The rooms of the evening (:mod:`bot.game.rooms`):
 
-* :mod:`bot.game.rooms.lobby` — ``/newgame``, seats; :mod:`bot.game.rooms.friends` — "Давай
-  дружить" orders;
+* :mod:`bot.game.rooms.lobby` — ``/newgame``, seats; :mod:`bot.game.rooms.lobby_post` — the
+  lobby's post; :mod:`bot.game.rooms.friends` — "Давай дружить" orders;
 * :mod:`bot.game.rooms.guests` — tonight's signed-up players: the host's invitation, the
   check-in;
 * :mod:`bot.game.rooms.deal` — ``/roles``, ``/fate``, ``/deal``, the cards, ``/myrole``;
@@ -60,6 +60,7 @@ from bot.game.rooms.friends import FriendsRoom
 from bot.game.rooms.guests import GuestList, GuestsRoom
 from bot.game.rooms.host import HostRoom
 from bot.game.rooms.lobby import LobbyRoom, MayHost, Topics, nobody_hosts
+from bot.game.rooms.lobby_post import LobbyPost
 from bot.game.rooms.night import NightRoom
 from bot.game.rooms.results import ResultsRoom
 from bot.game.steps import Steps
@@ -119,9 +120,10 @@ class GameService:
         self.results = ResultsRoom(db, tables, steps, timekeeper, defaults, notifier,
                                    self.prompts, pages_url)
         self.guest_list = GuestList(db, tables, clock)  # tonight's list at the lobbies
+        self.lobby_post = LobbyPost(db, steps, notifier, bot_username=bot_username)
         self.lobby = LobbyRoom(db, tables, steps, timekeeper, defaults, notifier, self.locales,
-                               may_host=may_host, hold=self.guest_list.hold, topics=topics,
-                               ttl=lobby_ttl, bot_username=bot_username)
+                               self.lobby_post, may_host=may_host, hold=self.guest_list.hold,
+                               topics=topics, ttl=lobby_ttl)
         self.friends = FriendsRoom(db, tables, steps, notifier)
         self.guests = GuestsRoom(db, tables, steps, notifier, self.locales, self.guest_list,
                                  self.lobby)
@@ -135,7 +137,8 @@ class GameService:
                                  table, now, timekeeper.timers(table)).left)
         self.fouls = FoulsRoom(db, tables, steps, notifier, self.host)
         self.restorer = Restorer(db, tables, steps, timekeeper, defaults, notifier, self.locales,
-                                 results=self.results, lobby=self.lobby, dealer=self.dealer,
+                                 results=self.results, lobby=self.lobby,
+                                 lobby_post=self.lobby_post, dealer=self.dealer,
                                  night=self.night, day=self.day)
         self._background: set[asyncio.Task[None]] = set()
         # The host's table (the panel, the Mini App): one read model, one action entry point
@@ -152,7 +155,7 @@ class GameService:
 
     # ------------------------------------------------------------------ the lobby
     def join_link(self, game_id: int) -> str:
-        return self.lobby.join_link(game_id)
+        return self.lobby_post.join_link(game_id)
 
     async def join(self, game_id: int, tg_id: int, account: Player | None = None) -> Reply:
         return await self.lobby.join(game_id, tg_id, account)
@@ -326,7 +329,7 @@ class GameService:
         as its own task: this hook may fire inside a step that holds the game's lock."""
         for table in self.registry.move_chat(old_chat_id, new_chat_id):
             if table.stage is Stage.LOBBY:
-                task = asyncio.create_task(self.lobby.repost(table))
+                task = asyncio.create_task(self.lobby_post.repost(table))
                 self._background.add(task)
                 task.add_done_callback(self._background.discard)
 

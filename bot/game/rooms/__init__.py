@@ -1,14 +1,18 @@
-"""The evening's rooms, one per part of it: the lobby (:mod:`.lobby`) and its friend orders
-(:mod:`.friends`), tonight's guests (:mod:`.guests`), the deal (:mod:`.deal`), the night
-(:mod:`.night`), the day (:mod:`.day`), the results (:mod:`.results`), the host's controls
-(:mod:`.host`) and the host's whistle (:mod:`.fouls`, its offers of the technical death:
-:mod:`.offers`). Each is a class ``<Part>Room`` given in its constructor the parts it uses (the
-tables, the steps, the timekeeper, the notifier...) and the rooms it calls, by their public
-methods only; no room holds the state of another. Who calls whom (a room is built after those):
+"""The evening's rooms, one per part of it: the lobby (:mod:`.lobby`, its post:
+:mod:`.lobby_post`) and its friend orders (:mod:`.friends`), tonight's guests
+(:mod:`.guests`), the deal (:mod:`.deal`), the night (:mod:`.night`), the day (:mod:`.day`),
+the results (:mod:`.results`), the host's controls (:mod:`.host`) and the host's whistle
+(:mod:`.fouls`, its offers of the technical death: :mod:`.offers`). Each is a class
+``<Part>Room`` given in its constructor the parts it uses (the tables, the steps, the
+timekeeper, the notifier...) and the rooms it calls, by their public methods only; no room
+holds the state of another. The lobby's post (``LobbyPost``: posted, drawn again, closed) is a
+part given the same way. Who calls whom (a room is built after those):
 
 * the guests -> the lobby (a check-in is a join); the lobby asks tonight's list whether a
   seat is held (``hold``, a function it is given: :meth:`.guests.GuestList.hold`);
-* the deal -> the lobby, the friends;
+* the lobby -> the lobby's post;
+* the deal -> the lobby, the friends; it reads the open immunities as the lobby's post shows
+  them (``lobby_post.marks_of``, a function);
 * the night, the day -> the results (a resolution is announced there);
 * the host -> the results, the night, the day (``/tech`` resolves what it interrupts);
 * the fouls -> the host (an accepted offer is ``/tech``).

@@ -13,6 +13,7 @@ from bot.game.guards import require_seat, rule
 from bot.game.messages.notifier import Notifier, message_ref
 from bot.game.rooms.friends import FriendsRoom
 from bot.game.rooms.lobby import LobbyRoom
+from bot.game.rooms.lobby_post import marks_of
 from bot.game.steps import Steps
 from bot.game.tables import Tables, Where
 from engine import CompositionError, Role, RuleViolation
@@ -174,7 +175,7 @@ class DealRoom:
                 raise rule(e) from None
             found = inputs.players
             players = {s: found.get(table.tg_of(s)) for s in seats}
-            marks = self.lobby.marks_of(table, found, inputs.killed_today)
+            marks = marks_of(table, found, inputs.killed_today)
             friends = await self._friends(table, players, inputs.orders)
             seed = self.new_seed()
             dealt = engine.deal_cards(cards, seats, seed)

@@ -1,4 +1,5 @@
-"""The lobby: opening a game, taking and changing seats (orders: `bot/game/rooms/friends.py`)."""
+"""The lobby: opening a game, taking and changing seats (its post: `bot/game/rooms/lobby_post.py`;
+orders: `bot/game/rooms/friends.py`)."""
 
 from __future__ import annotations
 
@@ -8,12 +9,12 @@ from datetime import timedelta
 from functools import partial
 from typing import Any, Protocol
 
-import engine
 from bot.errors import UserError, explain
 from bot.game.answers import Reply, reply, secs
-from bot.game.callbacks import ConsentCb, LobbyCb
+from bot.game.callbacks import ConsentCb
 from bot.game.languages import Languages
-from bot.game.messages.notifier import Markup, Notifier, button, message_ref, rows
+from bot.game.messages.notifier import Notifier, button, message_ref, rows
+from bot.game.rooms.lobby_post import LobbyPost
 from bot.game.steps import Steps
 from bot.game.tables import Place, TableDefaults, Tables, Where
 from bot.game.timekeeper import Timekeeper
@@ -23,7 +24,6 @@ from record.log_events import (
     Aborted,
     FateMode,
     Friendly,
-    LobbyPosted,
     OfflineSeat,
     SeatAskClosed,
     SeatAsked,
@@ -78,16 +78,16 @@ class LobbyRoom:
     """A table opened and its seats before the deal (the friend orders placed at it:
     :class:`~bot.game.rooms.friends.FriendsRoom`).
 
+    ``post``: the lobby's post, drawn again after every change of its seats and asks;
     ``may_host``: who may open a table; ``hold``: a join's last check (the lobby's lock held),
     which refuses a walk-in a seat held for the players of tonight's list invited to the table
     (:meth:`bot.game.rooms.guests.GuestList.hold`); ``ttl``: a lobby nobody dealt closes after
-    so many seconds (None: never; LOBBY_TTL_MINUTES); ``bot_username``: the deep links' bot
-    ("" until the start-up learns it: the lobby's post has no button to the bot before)."""
+    so many seconds (None: never; LOBBY_TTL_MINUTES)."""
 
     def __init__(self, db: Database, tables: Tables, steps: Steps, timekeeper: Timekeeper,
-                 defaults: TableDefaults, notifier: Notifier, locales: Languages, *,
-                 may_host: MayHost, hold: Hold | None = None, topics: Topics | None = None,
-                 ttl: float | None = None, bot_username: Callable[[], str]) -> None:
+                 defaults: TableDefaults, notifier: Notifier, locales: Languages,
+                 post: LobbyPost, *, may_host: MayHost, hold: Hold | None = None,
+                 topics: Topics | None = None, ttl: float | None = None) -> None:
         self.db = db
         self.tables = tables
         self.steps = steps
@@ -97,11 +97,11 @@ class LobbyRoom:
         self.notifier = notifier
         self.tr = notifier.tr
         self.locales = locales
+        self.post = post
         self.may_host = may_host
         self.hold: Hold = hold or _no_hold
         self.topics: Topics = topics if topics is not None else NoTopics()
         self.ttl = ttl
-        self.bot_username = bot_username
         # /newgame: a lock per club (opening a lobby writes its game's row: no other club's
         # opening or join waits for that); its tables are numbered under it
         self.opening: KeyedLocks[int] = KeyedLocks()
@@ -164,7 +164,7 @@ class LobbyRoom:
                 await self.steps.record(table, Friendly())
             if sharing:
                 await self.steps.record(table, TableNamed())
-            await self.post(table)
+            await self.post.post(table)
             if club.fate_by_host:
                 await self.steps.record(table, FateMode(True))
         self.arm_expiry(table)
@@ -198,9 +198,7 @@ class LobbyRoom:
             await self.steps.record(table, Aborted(why))
             self.steps.change_row(table, GameChange(status=STATUS_ABORTED))
             hours = secs(self.ttl / 3600) if self.ttl else 0
-            await self.notifier.edit_club(table, message_ref(table, "lobby"),
-                                          f"game.lobby.closed_{why}", game=game_id,
-                                          hours=hours)
+            await self.post.closed(table, why, hours)
             await self.notifier.private(table.host_id, f"game.lobby.closed_{why}",
                                         game=game_id, hours=hours)
         # once durable: a table gone from memory is a game whose row says so already
@@ -219,112 +217,6 @@ class LobbyRoom:
             await self.topics.close_topic(chat_id, thread)
         except Exception:
             log.exception("the topic %s of chat %s stays open", thread, chat_id)
-
-    async def post(self, table: Table) -> None:
-        """The lobby's post, logged as posted in the same step: the game's row is committed
-        before this step, so a process killed between the two leaves a lobby the restore
-        finds unposted (:meth:`bot.game.restore.Restorer`) and posts."""
-        # the same key in a chat the club moved to: the lobby's later edits find this post
-        await self.notifier.club(table, "game.lobby.text", ref=message_ref(table, "lobby"),
-                                 markup=self._lobby_markup(table),
-                                 **await self._lobby_kwargs(table))
-        await self.steps.record(table, LobbyPosted())
-
-    async def repost(self, table: Table) -> None:
-        """The lobby message again (the club moved to a supergroup): joins go on there."""
-        async with self.steps.lock(table.game_id):
-            if table.stage is not Stage.LOBBY or not table.open:
-                return
-            await self.post(table)
-
-    def join_link(self, game_id: int) -> str:
-        return f"https://t.me/{self.bot_username()}?start=join_{game_id}"
-
-    def _lobby_markup(self, table: Table) -> Markup:
-        def build(locale: str) -> Any:
-            buttons = [
-                button(self.tr.t(locale, "game.lobby.join"),
-                       LobbyCb(game=table.game_id, action="join").pack()),
-                button(self.tr.t(locale, "game.lobby.leave"),
-                       LobbyCb(game=table.game_id, action="leave").pack()),
-            ]
-            markup = rows(buttons, 2)
-            markup.inline_keyboard.append([button(
-                self.tr.t(locale, "tables.another"),
-                LobbyCb(game=table.game_id, action="table").pack())])
-            if self.bot_username():
-                from aiogram.types import InlineKeyboardButton
-                markup.inline_keyboard.append([InlineKeyboardButton(
-                    text=self.tr.t(locale, "game.lobby.open_bot"),
-                    url=self.join_link(table.game_id))])
-            return markup
-        return build
-
-    async def _lobby_kwargs(self, table: Table,
-                            known: dict[int, Player] | None = None) -> dict[str, Any]:
-        marks = await self._lobby_marks(table, known or {})
-        seats = sorted(table.seats.values(), key=lambda s: s.seat)
-
-        def line(locale: str, info: SeatInfo) -> str:
-            found = frozenset(str(m) for m in marks.get(info.tg_id, ()))
-            key = (locale, info.seat, info.name, found, info.tg_id in table.offline)
-            drawn = table.memory.lobby_lines.get(key)
-            if drawn is None:  # a line is drawn once, not at every join of the evening
-                drawn = self.tr.t(locale, "game.seat", seat=info.seat, name=info.name)
-                extra = [self.tr.t(locale, f"game.immunity.{m}") for m in sorted(found)]
-                if key[4]:
-                    extra.insert(0, self.tr.t(locale, "seats.lobby_mark"))
-                if extra:
-                    drawn += f" — {', '.join(extra)}"
-                table.memory.lobby_lines[key] = drawn
-            return drawn
-
-        asked = list(table.asked.values())
-
-        def render(locale: str) -> str:
-            waiting = [self.tr.t(locale, "seats.ask.lobby_line", seat=len(seats) + i, name=name)
-                       for i, name in enumerate(asked, 1)]
-            if not seats and not waiting:
-                return self.tr.t(locale, "game.lobby.empty")
-            return "\n".join([*(line(locale, info) for info in seats), *waiting])
-
-        def friendly(locale: str) -> str:
-            return self.tr.t(locale, "game.lobby.friendly") if table.friendly else ""
-        return {"game": table.game_id, "seats": render, "count": len(seats),
-                "friendly": friendly}
-
-    async def _lobby_marks(self, table: Table, known: dict[int, Player]
-                           ) -> dict[int, frozenset[engine.OpenImmunity]]:
-        """The lobby list's open immunities, worked out once per seated player (the list is
-        drawn again at every join; the deal reads them afresh, :meth:`marks_of`)."""
-        memory = table.memory
-        if memory.killed_today is None:
-            memory.killed_today = frozenset(
-                await self.db.first_day_killed.for_day(table.chat_id, table.day))
-        missing = [s.tg_id for s in table.seats.values() if s.tg_id not in memory.lobby_marks]
-        unknown = [tg_id for tg_id in missing if tg_id not in known]
-        players = {**known, **(await self.db.players.get_many(unknown) if unknown else {})}
-        for tg_id in missing:
-            memory.lobby_marks[tg_id] = _marks(players.get(tg_id), tg_id in memory.killed_today)
-        return memory.lobby_marks
-
-    @staticmethod
-    def marks_of(table: Table, players: dict[int, Player], killed: set[int]
-                 ) -> dict[int, set[engine.OpenImmunity]]:
-        """The open immunities of the seated (newbies, the killed on the first day in this
-        club today), from their accounts and the day's kills."""
-        marks: dict[int, set[engine.OpenImmunity]] = {}
-        for info in table.seats.values():
-            found = _marks(players.get(info.tg_id), info.tg_id in killed)
-            if found:
-                marks[info.tg_id] = set(found)
-        return marks
-
-    async def _refresh_lobby(self, table: Table, known: dict[int, Player] | None = None
-                             ) -> None:
-        await self.notifier.edit_club(table, message_ref(table, "lobby"), "game.lobby.text",
-                                      markup=self._lobby_markup(table), redraw=True,
-                                      **await self._lobby_kwargs(table, known))
 
     def _save_seats(self, table: Table, order: Sequence[SeatInfo]) -> None:
         """The new seating in memory; written with the step (:meth:`Steps.seats_changed`)."""
@@ -360,7 +252,7 @@ class LobbyRoom:
             raise UserError("game.join.host")  # before any account check: a host never plays
         player = account if account is not None else await self.db.players.get(tg_id)
         if player is None:
-            raise UserError("game.join.not_registered", link=self.join_link(game_id))
+            raise UserError("game.join.not_registered", link=self.post.join_link(game_id))
         if player.blocked:
             raise UserError("game.join.blocked")
         if not player.nickname:
@@ -382,7 +274,7 @@ class LobbyRoom:
                             lambda game: UserError("game.join.other_game", game=game),
                             lambda other: UserError("tables.join.other", number=other.number,
                                                     game=other.game_id))
-            await self._refresh_lobby(table, {tg_id: player})
+            await self.post.refresh(table, {tg_id: player})
             return reply("game.join.ok", seat=table.seat_of(tg_id), game=game_id)
 
     async def join_hook(self, tg_id: int, game_id: int, locale: str) -> bool:
@@ -407,7 +299,7 @@ class LobbyRoom:
             order = [s for s in sorted(table.seats.values(), key=lambda s: s.seat)
                      if s.tg_id != tg_id]
             self._save_seats(table, order)
-            await self._refresh_lobby(table)
+            await self.post.refresh(table)
             return reply("game.leave.ok")
 
     async def _seated(self, table: Table, nick: str) -> tuple[Player, int]:
@@ -437,7 +329,7 @@ class LobbyRoom:
                      if s.tg_id != player.tg_id]
             order.insert(position - 1, table.seats[seat])
             self._save_seats(table, order)
-            await self._refresh_lobby(table)
+            await self.post.refresh(table)
             return reply("game.reseat.ok", nick=player.nickname or nick, seat=position)
 
     async def add_offline(self, where: Where, user_id: int, nick: str, sex: str | None
@@ -491,7 +383,7 @@ class LobbyRoom:
                         lambda other: UserError("tables.add.other", nick=name,
                                                 number=other.number, game=other.game_id))
         await self.steps.record(table, OfflineSeat(tg_id))
-        await self._refresh_lobby(table)
+        await self.post.refresh(table)
 
     async def _add_guest(self, table: Table, name: str, sex: str | None) -> Reply:
         """A friendly game's own seat without Telegram, under ``name`` (no network account
@@ -554,7 +446,7 @@ class LobbyRoom:
         await self.notifier.private(player.tg_id, "seats.ask.text", host=host_name, club=title,
                                     game=table.game_id, friendly=friendly,
                                     ref=self.ask_ref(table, player.tg_id), markup=markup)
-        await self._refresh_lobby(table)
+        await self.post.refresh(table)
         return reply("seats.ask.sent", nick=name, seat=len(table.seats) + len(table.asked))
 
     async def consent(self, game_id: int, tg_id: int, yes: bool) -> Reply:
@@ -601,7 +493,7 @@ class LobbyRoom:
         await self.notifier.private(table.host_id, f"seats.ask.host_{how}", nick=name,
                                     seat=table.seat_of(tg_id) or 0)
         if how != "deal":  # the deal's post follows the lobby's
-            await self._refresh_lobby(table)
+            await self.post.refresh(table)
 
     async def close_asks(self, table: Table, how: str) -> None:
         """Every open ask ends unanswered (the deal, the lobby closing): no seat for them."""
@@ -625,18 +517,9 @@ class LobbyRoom:
             self._save_seats(table, order)
             if player.tg_id in table.offline:
                 await self.steps.record(table, OfflineSeat(player.tg_id, seated=False))
-            await self._refresh_lobby(table)
+            await self.post.refresh(table)
             return reply("seats.unseat.ok", nick=player.nickname or player.display_name)
 
 
 async def _no_hold(table: Table, tg_id: int) -> None:
     """No evening tonight holds a seat (a lobby without the evening's guests)."""
-
-
-def _marks(player: Player | None, killed_today: bool) -> frozenset[engine.OpenImmunity]:
-    found = set()
-    if player is not None and player.games_played == 0:
-        found.add(engine.OpenImmunity.NEWBIE)
-    if killed_today:
-        found.add(engine.OpenImmunity.FIRST_DAY_KILLED)
-    return frozenset(found)
