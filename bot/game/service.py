@@ -15,8 +15,10 @@ to — this file is the game's table of contents. The parts every room stands on
 
 The rooms of the evening (:mod:`bot.game.rooms`):
 
-* :mod:`bot.game.rooms.lobby` — ``/newgame``, seats; :mod:`bot.game.rooms.lobby_post` — the
-  lobby's post; :mod:`bot.game.rooms.friends` — "Давай дружить" orders;
+* :mod:`bot.game.rooms.lobby` — ``/newgame``, seats (a seat taken:
+  :mod:`bot.game.rooms.seating`); :mod:`bot.game.rooms.lobby_post` — the lobby's post;
+  :mod:`bot.game.rooms.consent` — the Telegram player a host's ``/addseat`` names is asked
+  first; :mod:`bot.game.rooms.friends` — "Давай дружить" orders;
 * :mod:`bot.game.rooms.guests` — tonight's signed-up players: the host's invitation, the
   check-in;
 * :mod:`bot.game.rooms.deal` — ``/roles``, ``/fate``, ``/deal``, the cards, ``/myrole``;
@@ -53,6 +55,7 @@ from bot.game.panel.live import HostPanel
 from bot.game.panel.view import HostDesk, HostView, countdown
 from bot.game.prompts import Prompts
 from bot.game.restore import Restorer
+from bot.game.rooms.consent import ConsentRoom
 from bot.game.rooms.day import DayRoom
 from bot.game.rooms.deal import DealRoom
 from bot.game.rooms.fouls import FoulsRoom
@@ -63,6 +66,7 @@ from bot.game.rooms.lobby import LobbyRoom, MayHost, Topics, nobody_hosts
 from bot.game.rooms.lobby_post import LobbyPost
 from bot.game.rooms.night import NightRoom
 from bot.game.rooms.results import ResultsRoom
+from bot.game.rooms.seating import LobbySeating
 from bot.game.steps import Steps
 from bot.game.tables import Place, TableDefaults, Tables, Where
 from bot.game.timekeeper import Timekeeper
@@ -121,14 +125,18 @@ class GameService:
                                    self.prompts, pages_url)
         self.guest_list = GuestList(db, tables, clock)  # tonight's list at the lobbies
         self.lobby_post = LobbyPost(db, steps, notifier, bot_username=bot_username)
+        self.seating = LobbySeating(tables, steps, self.lobby_post)  # a seat taken, given up
+        # the consent room is the ``asks`` wherever it is held (``consent`` is the answer)
+        self.asks = ConsentRoom(db, tables, steps, notifier, self.locales, self.lobby_post,
+                                self.seating)
         self.lobby = LobbyRoom(db, tables, steps, timekeeper, defaults, notifier, self.locales,
-                               self.lobby_post, may_host=may_host, hold=self.guest_list.hold,
-                               topics=topics, ttl=lobby_ttl)
+                               self.lobby_post, self.seating, self.asks, may_host=may_host,
+                               hold=self.guest_list.hold, topics=topics, ttl=lobby_ttl)
         self.friends = FriendsRoom(db, tables, steps, notifier)
         self.guests = GuestsRoom(db, tables, steps, notifier, self.locales, self.guest_list,
                                  self.lobby)
         # the deal's room is the ``dealer`` wherever it is held (``deal`` is the action)
-        self.dealer = DealRoom(db, tables, steps, notifier, self.lobby, self.friends, new_seed)
+        self.dealer = DealRoom(db, tables, steps, notifier, self.asks, self.friends, new_seed)
         self.night = NightRoom(tables, steps, timekeeper, notifier, self.prompts, self.results)
         self.day = DayRoom(tables, steps, timekeeper, notifier, self.prompts, self.results,
                            rng or secrets.SystemRandom())
@@ -173,7 +181,7 @@ class GameService:
         return await self.lobby.add_offline(where, user_id, nick, sex)
 
     async def consent(self, game_id: int, tg_id: int, yes: bool) -> Reply:
-        return await self.lobby.consent(game_id, tg_id, yes)
+        return await self.asks.consent(game_id, tg_id, yes)
 
     async def host_left(self, chat_id: int, tg_id: int) -> None:
         return await self.lobby.host_left(chat_id, tg_id)

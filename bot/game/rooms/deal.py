@@ -11,8 +11,8 @@ from bot.errors import UserError
 from bot.game.answers import Reply, reply
 from bot.game.guards import require_seat, rule
 from bot.game.messages.notifier import Notifier, message_ref
+from bot.game.rooms.consent import ConsentRoom
 from bot.game.rooms.friends import FriendsRoom
-from bot.game.rooms.lobby import LobbyRoom
 from bot.game.rooms.lobby_post import marks_of
 from bot.game.steps import Steps
 from bot.game.tables import Tables, Where
@@ -34,13 +34,13 @@ class DealRoom:
     ``new_seed``: the deal's secret seed (a test's is reproducible)."""
 
     def __init__(self, db: Database, tables: Tables, steps: Steps, notifier: Notifier,
-                 lobby: LobbyRoom, friends: FriendsRoom, new_seed: Callable[[], bytes]) -> None:
+                 asks: ConsentRoom, friends: FriendsRoom, new_seed: Callable[[], bytes]) -> None:
         self.db = db
         self.tables = tables
         self.steps = steps
         self.notifier = notifier
         self.tr = notifier.tr
-        self.lobby = lobby
+        self.asks = asks
         self.friends = friends
         self.new_seed = new_seed
         self._role_names = card_names(self.tr)
@@ -193,7 +193,7 @@ class DealRoom:
                 specs.append(engine.SeatSpec(seat, dealt[seat]))
             engine.new_game(specs)  # one more check before anything is written
             commitment = engine.commitment(seed, dealt)
-            await self.lobby.close_asks(table, "deal")  # unanswered: the deal goes on without
+            await self.asks.close_asks(table, "deal")  # unanswered: the deal goes on without
             await self.steps.record(table, Deal(
                 seed=seed.hex(), commitment=commitment, cards=tuple(cards), seats=tuple(entries)))
             await self.announce_deal(table)

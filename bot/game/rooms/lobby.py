@@ -1,20 +1,22 @@
 """The lobby: opening a game, taking and changing seats (its post: `bot/game/rooms/lobby_post.py`;
-orders: `bot/game/rooms/friends.py`)."""
+a seat taken: `bot/game/rooms/seating.py`; the asks of the Telegram players a host seats:
+`bot/game/rooms/consent.py`; orders: `bot/game/rooms/friends.py`)."""
 
 from __future__ import annotations
 
 import logging
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Awaitable, Callable
 from datetime import timedelta
 from functools import partial
-from typing import Any, Protocol
+from typing import Protocol
 
 from bot.errors import UserError, explain
 from bot.game.answers import Reply, reply, secs
-from bot.game.callbacks import ConsentCb
 from bot.game.languages import Languages
-from bot.game.messages.notifier import Notifier, button, message_ref, rows
+from bot.game.messages.notifier import Notifier
+from bot.game.rooms.consent import ConsentRoom
 from bot.game.rooms.lobby_post import LobbyPost
+from bot.game.rooms.seating import LobbySeating
 from bot.game.steps import Steps
 from bot.game.tables import Place, TableDefaults, Tables, Where
 from bot.game.timekeeper import Timekeeper
@@ -25,8 +27,6 @@ from record.log_events import (
     FateMode,
     Friendly,
     OfflineSeat,
-    SeatAskClosed,
-    SeatAsked,
     TableNamed,
 )
 from record.table import SeatInfo, Stage, Table
@@ -79,6 +79,8 @@ class LobbyRoom:
     :class:`~bot.game.rooms.friends.FriendsRoom`).
 
     ``post``: the lobby's post, drawn again after every change of its seats and asks;
+    ``seating``: a seat taken or given up; ``asks``: the consent asks a host's ``/addseat`` of
+    a Telegram player starts, ``/unseat`` withdraws and the lobby's close ends;
     ``may_host``: who may open a table; ``hold``: a join's last check (the lobby's lock held),
     which refuses a walk-in a seat held for the players of tonight's list invited to the table
     (:meth:`bot.game.rooms.guests.GuestList.hold`); ``ttl``: a lobby nobody dealt closes after
@@ -86,7 +88,8 @@ class LobbyRoom:
 
     def __init__(self, db: Database, tables: Tables, steps: Steps, timekeeper: Timekeeper,
                  defaults: TableDefaults, notifier: Notifier, locales: Languages,
-                 post: LobbyPost, *, may_host: MayHost, hold: Hold | None = None,
+                 post: LobbyPost, seating: LobbySeating, asks: ConsentRoom, *,
+                 may_host: MayHost, hold: Hold | None = None,
                  topics: Topics | None = None, ttl: float | None = None) -> None:
         self.db = db
         self.tables = tables
@@ -98,6 +101,8 @@ class LobbyRoom:
         self.tr = notifier.tr
         self.locales = locales
         self.post = post
+        self.seating = seating
+        self.asks = asks
         self.may_host = may_host
         self.hold: Hold = hold or _no_hold
         self.topics: Topics = topics if topics is not None else NoTopics()
@@ -194,7 +199,7 @@ class LobbyRoom:
                     or self.tables.by_id.get(game_id) is not table:
                 return False
             self.timekeeper.cancel(table, "lobby_ttl")
-            await self.close_asks(table, "closed")
+            await self.asks.close_asks(table, "closed")
             await self.steps.record(table, Aborted(why))
             self.steps.change_row(table, GameChange(status=STATUS_ABORTED))
             hours = secs(self.ttl / 3600) if self.ttl else 0
@@ -217,32 +222,6 @@ class LobbyRoom:
             await self.topics.close_topic(chat_id, thread)
         except Exception:
             log.exception("the topic %s of chat %s stays open", thread, chat_id)
-
-    def _save_seats(self, table: Table, order: Sequence[SeatInfo]) -> None:
-        """The new seating in memory; written with the step (:meth:`Steps.seats_changed`)."""
-        before = table.seats
-        table.seats = {i: SeatInfo(i, info.tg_id, info.name) for i, info in enumerate(order, 1)}
-        self.steps.seats_changed(table, before)
-
-    def _take_seat(self, table: Table, info: SeatInfo,
-                   other_game: Callable[[int], UserError],
-                   other_table: Callable[[Table], UserError]) -> None:
-        """Seat ``info`` last at ``table`` (its game's lock held). One open game per player is
-        checked and the seat taken in memory with no ``await`` between them, so no other
-        table's join runs in between and no lock is needed (a lock shared by every table
-        would make every join wait behind the other lobbies' openings, which write); the seats are
-        written with the step's own transaction, after the game's lock. Another table of the
-        same club is named in the refusal; so is the table its host runs (a host does not
-        play)."""
-        hosted = self.tables.hosted_by(info.tg_id, table.chat_id)
-        if hosted is not None:
-            raise UserError("tables.join.hosting", number=hosted.number, game=hosted.game_id)
-        other = self.tables.of_player(info.tg_id)
-        if other is not None:
-            if other.chat_id == table.chat_id:
-                raise other_table(other)
-            raise other_game(other.game_id)
-        self._save_seats(table, [*sorted(table.seats.values(), key=lambda s: s.seat), info])
 
     async def join(self, game_id: int, tg_id: int, account: Player | None = None) -> Reply:
         """``account``: the presser's account as the update's middleware read it (no second
@@ -270,10 +249,10 @@ class LobbyRoom:
             if len(table.seats) >= MAX_PLAYERS:
                 raise UserError("game.join.full")
             await self.hold(table, tg_id)
-            self._take_seat(table, SeatInfo(0, tg_id, player.nickname),
-                            lambda game: UserError("game.join.other_game", game=game),
-                            lambda other: UserError("tables.join.other", number=other.number,
-                                                    game=other.game_id))
+            self.seating.take(table, SeatInfo(0, tg_id, player.nickname),
+                              lambda game: UserError("game.join.other_game", game=game),
+                              lambda other: UserError("tables.join.other", number=other.number,
+                                                      game=other.game_id))
             await self.post.refresh(table, {tg_id: player})
             return reply("game.join.ok", seat=table.seat_of(tg_id), game=game_id)
 
@@ -298,7 +277,7 @@ class LobbyRoom:
                 raise UserError("game.leave.not_joined")
             order = [s for s in sorted(table.seats.values(), key=lambda s: s.seat)
                      if s.tg_id != tg_id]
-            self._save_seats(table, order)
+            self.seating.save(table, order)
             await self.post.refresh(table)
             return reply("game.leave.ok")
 
@@ -328,7 +307,7 @@ class LobbyRoom:
             order = [s for s in sorted(table.seats.values(), key=lambda s: s.seat)
                      if s.tg_id != player.tg_id]
             order.insert(position - 1, table.seats[seat])
-            self._save_seats(table, order)
+            self.seating.save(table, order)
             await self.post.refresh(table)
             return reply("game.reseat.ok", nick=player.nickname or nick, seat=position)
 
@@ -337,10 +316,11 @@ class LobbyRoom:
         """``/addseat NICK [m|f]``: a seat the host plays (its card and buttons go to the host).
 
         A nickname of a Telegram account is only asked: the player is seated once they press
-        "Yes, seat me" in private (:meth:`consent`); until then the lobby shows them waiting,
-        and the deal goes on without them. An account without Telegram is found by nickname,
-        or created (``create_offline``) — in a game that counts; a friendly game seats a name
-        of its own instead (``create_guest``: no nickname of the network taken)."""
+        "Yes, seat me" in private (:meth:`.consent.ConsentRoom.consent`); until then the
+        lobby shows them waiting, and the deal goes on without them. An account without
+        Telegram is found by nickname, or created (``create_offline``) — in a game that counts;
+        a friendly game seats a name of its own instead (``create_guest``: no nickname of the
+        network taken)."""
         table = self.tables.in_chat(where, user_id)
         async with self.steps.lock(table.game_id):
             self.steps.by_host(table, user_id)
@@ -350,7 +330,7 @@ class LobbyRoom:
                 raise UserError("game.join.full")
             player = await self.db.players.by_nickname(nick)
             if player is not None and not player.offline:
-                return await self._ask(table, player, nick)
+                return await self.asks.ask(table, player, nick)
             if table.friendly:
                 return await self._add_guest(table, nick, sex)
             created = player is None
@@ -371,19 +351,10 @@ class LobbyRoom:
             if seated is not None:
                 raise UserError("seats.add.already", nick=player.nickname or nick, seat=seated)
             name = player.nickname or nick
-            await self._seat_for_host(table, player.tg_id, name, lambda game: UserError(
+            await self.seating.for_host(table, player.tg_id, name, lambda game: UserError(
                 "seats.add.other_game", nick=name, game=game))
             return reply("seats.add.new" if created else "seats.add.ok", nick=name,
                          seat=table.seat_of(player.tg_id))
-
-    async def _seat_for_host(self, table: Table, tg_id: int, name: str,
-                             other_game: Callable[[int], UserError]) -> None:
-        """Seat ``tg_id`` last, its buttons pressed by the host (the game's lock held)."""
-        self._take_seat(table, SeatInfo(0, tg_id, name), other_game,
-                        lambda other: UserError("tables.add.other", nick=name,
-                                                number=other.number, game=other.game_id))
-        await self.steps.record(table, OfflineSeat(tg_id))
-        await self.post.refresh(table)
 
     async def _add_guest(self, table: Table, name: str, sex: str | None) -> Reply:
         """A friendly game's own seat without Telegram, under ``name`` (no network account
@@ -396,109 +367,11 @@ class LobbyRoom:
             guest = await self.db.players.create_guest(name, sex=sex)
         except InvalidNickname as e:
             raise explain(e) from None
-        await self._seat_for_host(table, guest.tg_id, guest.display_name, lambda game: UserError(
-            "seats.add.other_game", nick=guest.display_name, game=game))
+        await self.seating.for_host(table, guest.tg_id, guest.display_name,
+                                    lambda game: UserError("seats.add.other_game",
+                                                           nick=guest.display_name, game=game))
         return reply("seats.add.guest", nick=guest.display_name,
                      seat=table.seat_of(guest.tg_id))
-
-    def ask_ref(self, table: Table, tg_id: int) -> str:
-        return message_ref(table, "ask", tg_id)
-
-    async def _ask(self, table: Table, player: Player, nick: str) -> Reply:
-        """A Telegram player is asked in private whether the host may seat and play them;
-        nothing is seated until they say yes (the game's lock held)."""
-        name = player.nickname or nick
-        if player.blocked:
-            raise UserError("seats.add.blocked", nick=name)
-        if player.tg_id == table.host_id:
-            raise UserError("game.join.host")
-        seated = table.seat_of(player.tg_id)
-        if seated is not None:
-            raise UserError("seats.add.already", nick=name, seat=seated)
-        if player.tg_id in table.asked:
-            raise UserError("seats.ask.already", nick=name)
-        hosted = self.tables.hosted_by(player.tg_id, table.chat_id)
-        if hosted is not None:
-            raise UserError("tables.join.hosting", number=hosted.number, game=hosted.game_id)
-        other = self.tables.of_player(player.tg_id)
-        if other is not None:  # asked only when free now (the yes checks again)
-            if other.chat_id == table.chat_id:
-                raise UserError("tables.add.other", nick=name, number=other.number,
-                                game=other.game_id)
-            raise UserError("seats.add.other_game", nick=name, game=other.game_id)
-        await self.steps.record(table, SeatAsked(player.tg_id, name))
-        if player.language:
-            self.locales.known.setdefault(player.tg_id, player.language)
-        host = await self.db.players.get(table.host_id)
-        host_name = "?" if host is None else (host.nickname or host.display_name)
-        club = await self.db.clubs.cached(table.chat_id)
-        title = club.title if club is not None else ""
-
-        def markup(locale: str) -> Any:
-            return rows([
-                button(self.tr.t(locale, "seats.ask.yes"),
-                       ConsentCb(game=table.game_id, yes=True).pack()),
-                button(self.tr.t(locale, "seats.ask.no"),
-                       ConsentCb(game=table.game_id, yes=False).pack())], 2)
-
-        def friendly(locale: str) -> str:
-            return self.tr.t(locale, "seats.ask.friendly") if table.friendly else ""
-        await self.notifier.private(player.tg_id, "seats.ask.text", host=host_name, club=title,
-                                    game=table.game_id, friendly=friendly,
-                                    ref=self.ask_ref(table, player.tg_id), markup=markup)
-        await self.post.refresh(table)
-        return reply("seats.ask.sent", nick=name, seat=len(table.seats) + len(table.asked))
-
-    async def consent(self, game_id: int, tg_id: int, yes: bool) -> Reply:
-        """The asked player's "Yes, seat me" (seated, the host plays the seat) or "No"; a
-        press after the deal, a close or an answer already given is refused, changing
-        nothing."""
-        table = self.tables.by_id.get(game_id)
-        if table is None or tg_id not in table.asked:
-            raise UserError("seats.ask.closed")
-        async with self.steps.lock(game_id):
-            if table.stage is not Stage.LOBBY or not table.open or tg_id not in table.asked:
-                raise UserError("seats.ask.closed")
-            name = table.asked[tg_id]
-            how = "no"
-            answer = reply("seats.ask.declined", game=game_id)
-            if yes:
-                player = await self.db.players.get(tg_id)
-                try:
-                    if player is None or player.blocked:
-                        raise UserError("game.join.blocked")
-                    if len(table.seats) >= MAX_PLAYERS:
-                        raise UserError("game.join.full")
-                    await self._seat_for_host(table, tg_id, name, lambda game: UserError(
-                        "game.join.other_game", game=game))
-                    how = "yes"
-                    answer = reply("seats.ask.seated", game=game_id,
-                                   seat=table.seat_of(tg_id))
-                except UserError as e:  # asked, and unable to sit: the ask ends, both told
-                    how = "failed"
-                    answer = reply(e.key, **e.kwargs)
-            await self._close_ask(table, tg_id, how)
-            return answer
-
-    async def _close_ask(self, table: Table, tg_id: int, how: str) -> None:
-        """The ask of ``tg_id`` ends (``how``: yes, no, failed, deal, withdrawn by the host's
-        ``/unseat``, closed with the lobby): logged, the player's message loses its buttons,
-        the host is told (the game's lock held)."""
-        name = table.asked.get(tg_id)
-        if name is None:
-            return
-        await self.steps.record(table, SeatAskClosed(tg_id, how))
-        await self.notifier.edit_private(tg_id, self.ask_ref(table, tg_id),
-                                         f"seats.ask.closed_{how}", game=table.game_id)
-        await self.notifier.private(table.host_id, f"seats.ask.host_{how}", nick=name,
-                                    seat=table.seat_of(tg_id) or 0)
-        if how != "deal":  # the deal's post follows the lobby's
-            await self.post.refresh(table)
-
-    async def close_asks(self, table: Table, how: str) -> None:
-        """Every open ask ends unanswered (the deal, the lobby closing): no seat for them."""
-        for tg_id in list(table.asked):
-            await self._close_ask(table, tg_id, how)
 
     async def unseat(self, where: Where, user_id: int, nick: str) -> Reply:
         """``/unseat NICK``: the host takes a seat off the table before the deal."""
@@ -509,12 +382,12 @@ class LobbyRoom:
                 raise UserError("game.join.closed")
             asked = await self.db.players.by_nickname(nick)
             if asked is not None and asked.tg_id in table.asked:  # asked, not seated: no more
-                await self._close_ask(table, asked.tg_id, "withdrawn")
+                await self.asks.close(table, asked.tg_id, "withdrawn")
                 return reply("seats.unseat.ok", nick=asked.nickname or nick)
             player, _ = await self._seated(table, nick)
             order = [s for s in sorted(table.seats.values(), key=lambda s: s.seat)
                      if s.tg_id != player.tg_id]
-            self._save_seats(table, order)
+            self.seating.save(table, order)
             if player.tg_id in table.offline:
                 await self.steps.record(table, OfflineSeat(player.tg_id, seated=False))
             await self.post.refresh(table)
