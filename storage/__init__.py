@@ -1,9 +1,11 @@
 """Storage: SQLite (the standard library's sqlite3, a thread per connection) or PostgreSQL
 (asyncpg). ``db = await Database.open(path_or_url)``; see docs/storage.md.
 
-The folders, bottom up: ``schema``, ``backends``, ``txn``, ``spreadsheets``, ``standing``
-(the ratings, the history, the achievements), ``repos``, ``shop`` (the gift shop), ``tools``;
-``db.py`` is the facade over them, ``models.py`` and ``errors.py`` what callers get back.
+The parts, bottom up: ``schema``, ``backends``, ``txn``, ``spreadsheets``, ``standing``
+(the ratings, the history, the achievements), ``repos``, ``staff.py`` (the network's admins,
+the clubs' admins and hosts), ``shop`` (the gift shop), ``network.py`` (the network's
+settings), ``tools``; ``db.py`` is the facade over them, ``models.py`` and ``errors.py`` what
+callers get back.
 Start with ``db.py``.
 
 May import: ``engine`` and ``record`` (never ``views``, ``bot`` or ``web``).

@@ -11,7 +11,7 @@ from storage.backends import is_url
 from storage.backends.sqlite import BUSY_TIMEOUT_MS, CACHE_KIB, SqliteBackend, backup_file
 from storage.network import Network
 from storage.repos.account_cache import AccountCache
-from storage.repos.clubs import Clubs, Staff, club_cache, roles_cache
+from storage.repos.clubs import Clubs, club_cache
 from storage.repos.deal_reads import DealReads
 from storage.repos.evenings import Evenings
 from storage.repos.expiry import SWEEP_CACHE_KIB, Expiry
@@ -26,6 +26,7 @@ from storage.repos.stats import Stats
 from storage.shop.gifts import Gifts
 from storage.shop.requests import GiftRequests
 from storage.sql import Connection, Row
+from storage.staff import Staff, roles_cache
 from storage.standing.achievements import Achievements
 from storage.standing.history import History
 from storage.standing.kills import Kills
@@ -62,8 +63,8 @@ class Database:
         self.players = Players(self, self.accounts)
         self.ledger = Ledger(self, self.accounts)
         self.expiry = Expiry(self, self.accounts)
-        # the clubs read on every group update, kept and announced as the accounts are
-        # the staff's roles (storage/repos/clubs.py), read for every permission check
+        # the staff's roles (storage/staff.py), read for every permission check, and the clubs
+        # read on every group update, each kept and announced as the accounts are
         self.staff = Staff(self, roles_cache(announce=announce))
         self.clubs = Clubs(self, club_cache(announce=announce), self.staff.roles)
         self.network = Network(self, self.clubs.cache)  # the caps on fines (/network)

@@ -32,8 +32,8 @@ ORDER = {
     "bot.game": ["service", "restore", "panel", "rooms", "prompts", "timekeeper", "steps",
                  "guards", "answers", "tables", "languages", "writes", "messages", "timers",
                  "callbacks"],
-    "storage": ["__main__", "__init__", "tools", "db", "network", "shop", "repos", "standing",
-                "spreadsheets", "txn", "backends", "schema"],
+    "storage": ["__main__", "__init__", "tools", "db", "network", "shop", "staff", "repos",
+                "standing", "spreadsheets", "txn", "backends", "schema"],
     "record": ["protocol", "outcome", "table", "log_events", "posts"],
     "standing": ["counting", "roles", "rating"],
 }
@@ -229,6 +229,7 @@ ONE_CONCEPT_PER_LAYER = {
     "service": {"bot.evenings.service", "bot.game.service"},
     "shop": {"storage.shop", "bot.handlers.shop", "bot.services.shop"},
     "sqlite": {"storage.backends.sqlite", "storage.schema.sqlite"},
+    "staff": {"storage.staff", "bot.services.staff"},
     "standing": {"standing", "storage.standing", "views.standing"},
     "stats": {"storage.repos.stats", "views.stats", "bot.handlers.stats"},
     "voids": {"bot.handlers.voids", "bot.services.voids"},

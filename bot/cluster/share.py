@@ -28,7 +28,8 @@ from bot.delivery.waits import wait_event
 from storage.backends import DatabaseUnavailable
 from storage.backends.postgres import CONNECT_TIMEOUT_S, LOST
 from storage.repos.account_cache import ACCOUNTS_CHANNEL, ALL
-from storage.repos.clubs import CLUBS_CHANNEL, STAFF_CHANNEL
+from storage.repos.clubs import CLUBS_CHANNEL
+from storage.staff import STAFF_CHANNEL
 
 # the server probes the share connection when idle: after 3 s of silence, every second, 4
 # times; then it ends the session, and every lock of the process with it
@@ -97,7 +98,7 @@ class ShareConnection:
         self.on_accounts = on_accounts
         # a club written by a process (storage/repos/clubs.py): the chat ids, or "*"
         self.on_clubs = on_clubs
-        # an account's staff roles written by a process (storage/repos/clubs.py): ids, or "*"
+        # an account's staff roles written by a process (storage/staff.py): the ids, or "*"
         self.on_staff = on_staff
         self.roles: set[ProcessRole] = set()
         self.clubs: set[int] = set()

@@ -2,7 +2,7 @@
 
 The roles, strongest first: the network's owners (``ADMIN_IDS``: never stored, never revocable,
 the bootstrap nobody can lock out), network admins, a club's admins, a club's hosts (all three
-in the database: storage/repos/clubs.py), and a club chat's administrators (Telegram's
+in the database: storage/staff.py), and a club chat's administrators (Telegram's
 ``getChatMember``, asked here only and its answer kept a minute). ``HOST_IDS`` may host in
 every club. No other module reads ``settings.admin_ids``/``host_ids`` or asks
 ``getChatMember`` for a permission (tests/test_permissions_one_place.py).

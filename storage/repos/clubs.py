@@ -1,13 +1,7 @@
 """Clubs (group chats): title, locale, timers, composition presets, hosts, and the network's
-trust: the status (pending, approved, refused, suspended), name, city, time zone.
-
-The network's staff is kept here too: network admins and each club's admins (a club's hosts
-are ``club_hosts``); the network's owners are the environment's ``ADMIN_IDS`` and are never
-stored. An account's roles are read for every permission check (bot/services/permissions.py),
-so they are kept in memory by account as the clubs are (storage/repos/keyed_cache.py): every
-write of a role goes through ``roles.writing`` (:class:`Staff`, ``Clubs.add_host``), and on
-PostgreSQL it is announced on :data:`STAFF_CHANNEL` to the other processes, which forget it
-at once."""
+trust: the status (pending, approved, refused, suspended), name, city, time zone. A club's
+staff, its admins and hosts, are the staff's (storage/staff.py); a chat's move re-addresses
+them with the rest."""
 
 from __future__ import annotations
 
@@ -32,125 +26,6 @@ MAX_NAME = 64  # a club's name or city: a line of a list, not a paragraph
 MAX_ZONE = 64  # an IANA name ("America/Argentina/ComodRivadavia" is 32)
 MAX_FOUL_POINTS = 1000  # a fine beyond this is a typing slip, not a club's price
 MAX_FOUL_LIMIT = 20
-STAFF_CHANNEL = "mafia_staff"  # an account's roles written by a process: the ids, or "*"
-
-
-def _tg_id(roles: StaffRoles) -> int:
-    return roles.tg_id
-
-
-def roles_cache(*, announce: bool = False) -> KeyedCache[StaffRoles]:
-    """The staff's roles by account (a write locks the network admin's row, if any)."""
-    return KeyedCache(STAFF_CHANNEL, _tg_id, rows=("network_admins", "tg_id"),
-                      announce=announce)
-
-
-async def read_roles(conn: Connection, tg_id: int) -> StaffRoles:
-    network = await conn.execute_fetchall(
-        "SELECT 1 FROM network_admins WHERE tg_id = ?", (tg_id,))
-    admin_of = await conn.execute_fetchall(
-        "SELECT chat_id FROM club_admins WHERE tg_id = ?", (tg_id,))
-    host_of = await conn.execute_fetchall(
-        "SELECT chat_id FROM club_hosts WHERE tg_id = ?", (tg_id,))
-    return StaffRoles(tg_id, network_admin=bool(network),
-                      club_admin_of=frozenset(int(r[0]) for r in admin_of),
-                      host_of=frozenset(int(r[0]) for r in host_of))
-
-
-def _at(now: datetime) -> str:
-    return now.astimezone(UTC).isoformat(timespec="seconds")
-
-
-class Staff:
-    def __init__(self, db: Store, roles: KeyedCache[StaffRoles]) -> None:
-        self._db = db
-        self.roles = roles
-
-    async def read(self, tg_id: int) -> StaffRoles:
-        async with self._db.read() as conn:
-            return await read_roles(conn, tg_id)
-
-    async def cached(self, tg_id: int) -> StaffRoles:
-        """:meth:`read`, from memory when read before and not written since (here, or by
-        another process on PostgreSQL)."""
-        roles = await self.roles.read_through(tg_id, self.read)
-        return roles if roles is not None else StaffRoles(tg_id)
-
-    async def network_admins(self) -> list[int]:
-        rows = await self._db.query("SELECT tg_id FROM network_admins ORDER BY tg_id")
-        return [int(r[0]) for r in rows]
-
-    async def club_admins(self, chat_id: int) -> list[int]:
-        rows = await self._db.query(
-            "SELECT tg_id FROM club_admins WHERE chat_id = ? ORDER BY tg_id", (chat_id,))
-        return [int(r[0]) for r in rows]
-
-    async def grant_network_admin(self, tg_id: int, *, by: int, now: datetime) -> bool:
-        """Make ``tg_id`` a network admin; False (nothing written) if it already is one."""
-        async with self.roles.writing(self._db, [tg_id]) as conn:
-            cur = await conn.execute(
-                "INSERT INTO network_admins (tg_id, granted_by, granted_at) VALUES (?, ?, ?)"
-                " ON CONFLICT DO NOTHING", (tg_id, by, _at(now)))
-            if cur.rowcount > 0:
-                await _ops.admin_log(conn, by, "grant_network_admin", f"player={tg_id}", now)
-            return cur.rowcount > 0
-
-    async def revoke_network_admin(self, tg_id: int, *, by: int, now: datetime) -> bool:
-        """False (nothing written) if ``tg_id`` was not a network admin."""
-        async with self.roles.writing(self._db, [tg_id]) as conn:
-            cur = await conn.execute("DELETE FROM network_admins WHERE tg_id = ?", (tg_id,))
-            if cur.rowcount > 0:
-                await _ops.admin_log(conn, by, "revoke_network_admin", f"player={tg_id}", now)
-            return cur.rowcount > 0
-
-    async def grant_club_admin(self, chat_id: int, tg_id: int, *, by: int,
-                               now: datetime) -> bool:
-        """Make ``tg_id`` an admin of the club; False (nothing written) if it already is."""
-        async with self.roles.writing(self._db, [tg_id]) as conn:
-            if not await conn.execute_fetchall(
-                    "SELECT 1 FROM clubs WHERE chat_id = ?", (chat_id,)):
-                raise UnknownClub(chat_id)
-            cur = await conn.execute(
-                "INSERT INTO club_admins (chat_id, tg_id, granted_by, granted_at)"
-                " VALUES (?, ?, ?, ?) ON CONFLICT DO NOTHING", (chat_id, tg_id, by, _at(now)))
-            if cur.rowcount > 0:
-                await _ops.admin_log(conn, by, "grant_club_admin",
-                                     f"club={chat_id} player={tg_id}", now)
-            return cur.rowcount > 0
-
-    async def grant_host(self, chat_id: int, tg_id: int, *, by: int, now: datetime) -> bool:
-        """Make ``tg_id`` a host of the club (``club_hosts``), in the admin log with who did it;
-        False (nothing written) if it already is one."""
-        async with self.roles.writing(self._db, [tg_id]) as conn:
-            await require_club(conn, chat_id)
-            cur = await conn.execute(
-                "INSERT INTO club_hosts (chat_id, tg_id) VALUES (?, ?) ON CONFLICT DO NOTHING",
-                (chat_id, tg_id))
-            if cur.rowcount > 0:
-                await _ops.admin_log(conn, by, "grant_host", f"club={chat_id} player={tg_id}",
-                                     now)
-            return cur.rowcount > 0
-
-    async def revoke_host(self, chat_id: int, tg_id: int, *, by: int, now: datetime) -> bool:
-        """False (nothing written) if ``tg_id`` was not a host of the club."""
-        async with self.roles.writing(self._db, [tg_id]) as conn:
-            cur = await conn.execute(
-                "DELETE FROM club_hosts WHERE chat_id = ? AND tg_id = ?", (chat_id, tg_id))
-            if cur.rowcount > 0:
-                await _ops.admin_log(conn, by, "revoke_host", f"club={chat_id} player={tg_id}",
-                                     now)
-            return cur.rowcount > 0
-
-    async def revoke_club_admin(self, chat_id: int, tg_id: int, *, by: int,
-                                now: datetime) -> bool:
-        """False (nothing written) if ``tg_id`` was not an admin of the club."""
-        async with self.roles.writing(self._db, [tg_id]) as conn:
-            cur = await conn.execute(
-                "DELETE FROM club_admins WHERE chat_id = ? AND tg_id = ?", (chat_id, tg_id))
-            if cur.rowcount > 0:
-                await _ops.admin_log(conn, by, "revoke_club_admin",
-                                     f"club={chat_id} player={tg_id}", now)
-            return cur.rowcount > 0
 
 
 async def _fetch(conn: Connection, chat_id: int) -> Club | None:
@@ -211,12 +86,13 @@ def club_cache(*, announce: bool = False) -> KeyedCache[Club]:
 
 
 class Clubs:
-    def __init__(self, db: Store, cache: KeyedCache[Club] | None = None,
-                 roles: KeyedCache[StaffRoles] | None = None) -> None:
+    def __init__(self, db: Store, cache: KeyedCache[Club], roles: KeyedCache[StaffRoles]
+                 ) -> None:
         self._db = db
-        self.cache = cache if cache is not None else club_cache()
-        # the staff's roles by account (Staff, above): a club's hosts are among them
-        self.roles = roles if roles is not None else roles_cache()
+        self.cache = cache
+        # the staff's roles by account (storage/staff.py): a club's hosts are among them, and
+        # a chat's move re-addresses its admins and hosts
+        self.roles = roles
 
     def _writing(self, *chat_ids: int, fresh: list[Club] | None = None
                  ) -> AbstractAsyncContextManager[Connection]:

@@ -1,5 +1,6 @@
-"""Rows read on every update, kept in memory by id: the accounts (storage/repos/account_cache.py)
-and the clubs (``club_cache`` in storage/repos/clubs.py).
+"""Rows read on every update, kept in memory by id: the accounts (storage/repos/account_cache.py),
+the clubs (``club_cache`` in storage/repos/clubs.py) and the staff's roles (``roles_cache`` in
+storage/staff.py).
 
 Every write of a row through storage forgets it here once the write is committed
 (``forget``), and a read that began before that forgetting is not kept (the generation): in

@@ -1,4 +1,4 @@
-"""The network's trust in storage (storage/repos/clubs.py): a club's
+"""The network's trust in storage (storage/repos/clubs.py, storage/staff.py): a club's
 status changes only from the status expected (two admins racing: one wins, the other reads who),
 every change in the admin log; network and club admins granted and revoked, cached by account
 and seen at once (here, and by another process on PostgreSQL); a supergroup migration keeps the

@@ -1,4 +1,4 @@
-"""The staff's grants and revokes raced (storage/repos/clubs.py, ``Staff``), on both backends:
+"""The staff's grants and revokes raced (storage/staff.py, ``Staff``), on both backends:
 two admins (two processes: two pools on PostgreSQL) granting or revoking the same role at once
 end consistent, one of them told it changed and one admin log row; and on PostgreSQL another
 process's :class:`Permissions` answers with the new role at once."""
