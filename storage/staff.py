@@ -1,13 +1,14 @@
-"""The network's staff: its admins, each club's admins and each club's hosts (``club_hosts``),
-granted and revoked by :class:`Staff`, each change in the admin log with who made it. The
-network's owners are the environment's ``ADMIN_IDS`` and are never stored.
+"""The network's staff: its admins, each club's admins and each club's hosts (``club_hosts``).
+:class:`Staff` grants and revokes each role with a line in the admin log naming who did it
+(``/staff``); a club's settings add and remove its hosts too (``add_host``, ``remove_host``,
+with no line). The network's owners are the environment's ``ADMIN_IDS`` and are never stored.
 
 An account's roles are read for every permission check (bot/services/permissions.py), so they
 are kept in memory by account as the clubs are (storage/repos/keyed_cache.py): every write of
-a role goes through ``roles.writing`` (:class:`Staff`, ``Clubs.add_host``), and on PostgreSQL
-it is announced on :data:`STAFF_CHANNEL` to the other processes, which forget it at once. A
-chat's move (``Clubs.move_chat``, which re-addresses every table keyed by a club's chat id)
-forgets every account's roles.
+a role goes through ``roles.writing``, and on PostgreSQL it is announced on
+:data:`STAFF_CHANNEL` to the other processes, which forget it at once. A chat's move
+(``Clubs.move_chat``, which re-addresses every table keyed by a club's chat id) forgets every
+account's roles.
 
 May import: ``storage.repos`` (the clubs' rows, the statements it shares with them, the keyed
 cache), ``storage.sql`` and the value modules (``storage.models``, ``storage.errors``).
@@ -76,6 +77,34 @@ class Staff:
         rows = await self._db.query(
             "SELECT tg_id FROM club_admins WHERE chat_id = ? ORDER BY tg_id", (chat_id,))
         return [int(r[0]) for r in rows]
+
+    async def hosts(self, chat_id: int) -> list[int]:
+        """The club's hosts (``club_hosts``); :class:`UnknownClub` if there is no club."""
+        async with self._db.read() as conn:
+            await require_club(conn, chat_id)
+            async with conn.execute(
+                "SELECT tg_id FROM club_hosts WHERE chat_id = ? ORDER BY tg_id", (chat_id,)
+            ) as cur:
+                return [int(r[0]) for r in await cur.fetchall()]
+
+    async def add_host(self, chat_id: int, tg_id: int) -> None:
+        """A host of the club as the club's settings add one (``/settings host add``): with no
+        line in the admin log (:meth:`grant_host` writes one)."""
+        async with self.roles.writing(self._db, [tg_id]) as conn:
+            await require_club(conn, chat_id)
+            await conn.execute(
+                "INSERT INTO club_hosts (chat_id, tg_id) VALUES (?, ?) ON CONFLICT DO NOTHING",
+                (chat_id, tg_id),
+            )
+
+    async def remove_host(self, chat_id: int, tg_id: int) -> None:
+        """A host of the club as the club's settings remove one: with no line in the admin log
+        (:meth:`revoke_host` writes one)."""
+        async with self.roles.writing(self._db, [tg_id]) as conn:
+            await require_club(conn, chat_id)
+            await conn.execute(
+                "DELETE FROM club_hosts WHERE chat_id = ? AND tg_id = ?", (chat_id, tg_id)
+            )
 
     async def grant_network_admin(self, tg_id: int, *, by: int, now: datetime) -> bool:
         """Make ``tg_id`` a network admin; False (nothing written) if it already is one."""

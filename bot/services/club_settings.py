@@ -56,7 +56,7 @@ class ClubSettings:
             raise UserError("misc.error")
         timers = {n: int(club.timers.get(n, self.default_seconds(n))) for n in TIMERS}
         hosts = []
-        for tg_id in await self.db.clubs.hosts(chat_id):
+        for tg_id in await self.db.staff.hosts(chat_id):
             player = await self.db.players.get(tg_id)
             name = (player.nickname or player.display_name) if player else str(tg_id)
             hosts.append((tg_id, name))
@@ -131,12 +131,12 @@ class ClubSettings:
         return not club.season_post
 
     async def add_host(self, chat_id: int, tg_id: int) -> None:
-        await self.db.clubs.add_host(chat_id, tg_id)
+        await self.db.staff.add_host(chat_id, tg_id)
 
     async def remove_host(self, chat_id: int, tg_id: int) -> None:
-        if tg_id not in await self.db.clubs.hosts(chat_id):
+        if tg_id not in await self.db.staff.hosts(chat_id):
             raise UserError("club.settings.no_such_host")
-        await self.db.clubs.remove_host(chat_id, tg_id)
+        await self.db.staff.remove_host(chat_id, tg_id)
 
     async def delete_preset(self, chat_id: int, size: int) -> None:
         if not await self.db.clubs.delete_preset(chat_id, size):

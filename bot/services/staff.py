@@ -103,7 +103,7 @@ class StaffDesk:
         if not (may_admins or may_hosts):
             raise UserError("perm.denied.grant_host")
         admins = [(t, await self._name(t)) for t in await self.db.staff.club_admins(chat_id)]
-        hosts = [(t, await self._name(t)) for t in await self.db.clubs.hosts(chat_id)]
+        hosts = [(t, await self._name(t)) for t in await self.db.staff.hosts(chat_id)]
         return ClubStaff(club, admins, hosts, may_admins, may_hosts)
 
     async def change(self, by: int, role: str, player: Player, *, grant: bool,

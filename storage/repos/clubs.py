@@ -1,7 +1,6 @@
-"""Clubs (group chats): title, locale, timers, composition presets, hosts, and the network's
-trust: the status (pending, approved, refused, suspended), name, city, time zone. A club's
-staff, its admins and hosts, are the staff's (storage/staff.py); a chat's move re-addresses
-them with the rest."""
+"""Clubs (group chats): title, locale, timers, composition presets, and the network's trust:
+the status (pending, approved, refused, suspended), name, city, time zone. A club's admins and
+hosts are the staff's (storage/staff.py); a chat's move re-addresses them with the rest."""
 
 from __future__ import annotations
 
@@ -90,8 +89,8 @@ class Clubs:
                  ) -> None:
         self._db = db
         self.cache = cache
-        # the staff's roles by account (storage/staff.py): a club's hosts are among them, and
-        # a chat's move re-addresses its admins and hosts
+        # the staff's roles by account (storage/staff.py): a chat's move re-addresses the
+        # club's admins and hosts
         self.roles = roles
 
     def _writing(self, *chat_ids: int, fresh: list[Club] | None = None
@@ -289,29 +288,6 @@ class Clubs:
                  int(club.foul_public if public is None else public), chat_id))
             fresh.append(await require_club(conn, chat_id))
         return fresh[0]
-
-    async def add_host(self, chat_id: int, tg_id: int) -> None:
-        async with self.roles.writing(self._db, [tg_id]) as conn:
-            await require_club(conn, chat_id)
-            await conn.execute(
-                "INSERT INTO club_hosts (chat_id, tg_id) VALUES (?, ?) ON CONFLICT DO NOTHING",
-                (chat_id, tg_id),
-            )
-
-    async def remove_host(self, chat_id: int, tg_id: int) -> None:
-        async with self.roles.writing(self._db, [tg_id]) as conn:
-            await require_club(conn, chat_id)
-            await conn.execute(
-                "DELETE FROM club_hosts WHERE chat_id = ? AND tg_id = ?", (chat_id, tg_id)
-            )
-
-    async def hosts(self, chat_id: int) -> list[int]:
-        async with self._db.read() as conn:
-            await require_club(conn, chat_id)
-            async with conn.execute(
-                "SELECT tg_id FROM club_hosts WHERE chat_id = ? ORDER BY tg_id", (chat_id,)
-            ) as cur:
-                return [int(r[0]) for r in await cur.fetchall()]
 
     async def save_preset(self, chat_id: int, size: int, roles: Sequence[str]) -> None:
         """The club's default composition for a table of ``size`` (one role name per seat)."""

@@ -187,14 +187,14 @@ async def test_settings_buttons(app: App, fake: FakeTelegram, ask: Ask) -> None:
     said = await fake.send(501, "hi", chat_id=CLUB)
     await fake.reply(500, "/settings host add", said, chat_id=CLUB)
     assert "Member is now a host" in (await fake.next_message(CLUB)).said
-    assert await app.services.db.clubs.hosts(CLUB) == [501]
+    assert await app.services.db.staff.hosts(CLUB) == [501]
     query = await fake.press(500, panel, button="Hosts")
     await fake.callback_answer(query)
     assert "Member (id 501)" in (await fake.next_edit(CLUB)).said
     query = await fake.press(500, panel, button="✖ Member")
     await fake.callback_answer(query)
     await fake.next_edit(CLUB)
-    assert await app.services.db.clubs.hosts(CLUB) == []
+    assert await app.services.db.staff.hosts(CLUB) == []
     # saved compositions: list and delete
     await app.services.db.clubs.save_preset(CLUB, 3, ["mafia", "civilian", "civilian"])
     query = await fake.press(500, panel, button="Back")

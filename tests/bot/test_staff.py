@@ -52,7 +52,7 @@ async def test_staff_by_role_over_http(app: App, fake: FakeTelegram, ask: Ask,
         "Only the network's owners can name or remove network admins.")
     assert (await ask(STRANGER, f"/staff host {CLUB} add Stranger")).said.startswith(
         "Only this club's admins and the network's admins can name its hosts.")
-    assert await db.staff.network_admins() == [] and await db.clubs.hosts(CLUB) == []
+    assert await db.staff.network_admins() == [] and await db.staff.hosts(CLUB) == []
 
     # the owner names a network admin, who is told; twice changes nothing; owners stay
     said = await ask(ADMIN_ID, "/staff admin add Netty")
@@ -82,8 +82,8 @@ async def test_staff_by_role_over_http(app: App, fake: FakeTelegram, ask: Ask,
         "Only this club's admins")
     assert (await ask(CLUB_ADMIN, "/staff host add Stranger", chat_id=CLUB)).said.startswith(
         "✅ Stranger is now a host")
-    assert await db.clubs.hosts(CLUB) == [STRANGER, HOSTY]
-    assert await db.clubs.hosts(OTHER) == []
+    assert await db.staff.hosts(CLUB) == [STRANGER, HOSTY]
+    assert await db.staff.hosts(OTHER) == []
     for bad in ("/staff host add", f"/staff host {CLUB} promote Hosty", "/staff boss add X",
                 "/staff host add Hosty"):
         assert (await ask(CLUB_ADMIN, bad)).said.startswith("Usage, in a private chat"), bad

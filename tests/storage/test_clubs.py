@@ -32,15 +32,8 @@ async def test_timers(db: Database) -> None:
     assert present(await db.clubs.get(CLUB)).timers["night"] == 60
 
 
-async def test_hosts_and_presets(db: Database) -> None:
+async def test_presets(db: Database) -> None:
     await db.clubs.ensure(CLUB, title="C", locale="ru")
-    await db.clubs.add_host(CLUB, 5)
-    await db.clubs.add_host(CLUB, 3)
-    await db.clubs.add_host(CLUB, 5)
-    assert await db.clubs.hosts(CLUB) == [3, 5]
-    await db.clubs.remove_host(CLUB, 5)
-    await db.clubs.remove_host(CLUB, 42)
-    assert await db.clubs.hosts(CLUB) == [3]
     assert await db.clubs.preset(CLUB, 3) is None
     await db.clubs.save_preset(CLUB, 3, ["mafia", "doctor", "civilian"])
     await db.clubs.save_preset(CLUB, 3, ["mafia", "civilian", "civilian"])
@@ -55,9 +48,9 @@ async def test_unknown_club(db: Database) -> None:
     for call in (
         db.clubs.set_locale(1, "ru"),
         db.clubs.set_timers(1, night=5),
-        db.clubs.add_host(1, 2),
-        db.clubs.remove_host(1, 2),
-        db.clubs.hosts(1),
+        db.staff.add_host(1, 2),
+        db.staff.remove_host(1, 2),
+        db.staff.hosts(1),
         db.clubs.save_preset(1, 1, ["mafia"]),
         db.clubs.preset(1, 1),
         db.first_day_killed.mark(1, date(2026, 1, 1), 2),
@@ -86,7 +79,7 @@ async def test_move_chat_carries_everything_in_one_step(db: Database) -> None:
     await db.clubs.set_timers(CLUB, night=90)
     await db.clubs.set_fate_by_host(CLUB, True)
     await db.clubs.set_fouls(CLUB, points=2, limit=3, public=True)
-    await db.clubs.add_host(CLUB, 5)
+    await db.staff.add_host(CLUB, 5)
     await db.clubs.save_preset(CLUB, 2, ["civilian", "mafia"])
     game_id = await db.games.create(CLUB, host_id=5, created_at=NOW)
     await db.first_day_killed.mark(CLUB, date(2026, 3, 10), 7)
@@ -99,7 +92,7 @@ async def test_move_chat_carries_everything_in_one_step(db: Database) -> None:
         new, "Supergroup", "en", {"night": 90}, True)
     assert (moved.foul_points, moved.foul_limit, moved.foul_public) == (2, 3, True)
     assert await db.clubs.get(CLUB) is None
-    assert await db.clubs.hosts(new) == [5]
+    assert await db.staff.hosts(new) == [5]
     assert await db.clubs.preset(new, 2) == ["civilian", "mafia"]
     assert (await db.games.get(game_id)).club_chat_id == new
     assert await db.first_day_killed.has(new, date(2026, 3, 10), 7)

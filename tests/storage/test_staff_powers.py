@@ -67,7 +67,7 @@ async def _snapshot(db: Database) -> tuple[object, ...]:
     return (await db.ledger.balance(PLAYER), await db.players.get(PLAYER),
             [(r.id, r.status) for r in await db.gift_requests.open_all()],
             await db.gifts.catalogue(active_only=False), await db.clubs.get(CLUB),
-            await db.clubs.hosts(CLUB), len(await db.admin_log.recent(100)))
+            await db.staff.hosts(CLUB), len(await db.admin_log.recent(100)))
 
 
 def _calls(db: Database, permissions: Permissions, actor: int, gift_id: int,

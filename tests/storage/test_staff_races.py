@@ -40,7 +40,7 @@ async def network_admin(db: Database, grant: bool) -> bool:
 async def holds(db: Database, change: Change) -> bool:
     roles = await db.staff.read(PERSON)
     if change is host:
-        return CLUB in roles.host_of and await db.clubs.hosts(CLUB) == [PERSON]
+        return CLUB in roles.host_of and await db.staff.hosts(CLUB) == [PERSON]
     if change is club_admin:
         return CLUB in roles.club_admin_of
     return roles.network_admin
