@@ -15,10 +15,11 @@ to — this file is the game's table of contents. The parts every room stands on
 
 The rooms of the evening (:mod:`bot.game.rooms`):
 
-* :mod:`bot.game.rooms.lobby` — ``/newgame``, seats (a seat taken:
-  :mod:`bot.game.rooms.seating`); :mod:`bot.game.rooms.lobby_post` — the lobby's post;
-  :mod:`bot.game.rooms.consent` — the Telegram player a host's ``/addseat`` names is asked
-  first; :mod:`bot.game.rooms.friends` — "Давай дружить" orders;
+* :mod:`bot.game.rooms.lobby` — ``/newgame``, the lobby's end (its time up, its host gone);
+  :mod:`bot.game.rooms.lobby_post` — the lobby's post;
+* :mod:`bot.game.rooms.seats` — Join, Leave, ``/seat``, ``/addseat``, ``/unseat`` (a seat taken:
+  :mod:`bot.game.rooms.seating`); :mod:`bot.game.rooms.consent` — the Telegram player a host's
+  ``/addseat`` names is asked first; :mod:`bot.game.rooms.friends` — "Давай дружить" orders;
 * :mod:`bot.game.rooms.guests` — tonight's signed-up players: the host's invitation, the
   check-in;
 * :mod:`bot.game.rooms.deal` — ``/roles``, ``/fate``, ``/deal``, the cards, ``/myrole``;
@@ -67,6 +68,7 @@ from bot.game.rooms.lobby_post import LobbyPost
 from bot.game.rooms.night import NightRoom
 from bot.game.rooms.results import ResultsRoom
 from bot.game.rooms.seating import LobbySeating
+from bot.game.rooms.seats import SeatsRoom
 from bot.game.steps import Steps
 from bot.game.tables import Place, TableDefaults, Tables, Where
 from bot.game.timekeeper import Timekeeper
@@ -129,12 +131,14 @@ class GameService:
         # the consent room is the ``asks`` wherever it is held (``consent`` is the answer)
         self.asks = ConsentRoom(db, tables, steps, notifier, self.locales, self.lobby_post,
                                 self.seating)
+        self.seats = SeatsRoom(db, tables, steps, notifier, self.locales, self.lobby_post,
+                               self.seating, self.asks, hold=self.guest_list.hold)
         self.lobby = LobbyRoom(db, tables, steps, timekeeper, defaults, notifier, self.locales,
-                               self.lobby_post, self.seating, self.asks, may_host=may_host,
-                               hold=self.guest_list.hold, topics=topics, ttl=lobby_ttl)
+                               self.lobby_post, self.asks, may_host=may_host, topics=topics,
+                               ttl=lobby_ttl)
         self.friends = FriendsRoom(db, tables, steps, notifier)
         self.guests = GuestsRoom(db, tables, steps, notifier, self.locales, self.guest_list,
-                                 self.lobby)
+                                 self.seats)
         # the deal's room is the ``dealer`` wherever it is held (``deal`` is the action)
         self.dealer = DealRoom(db, tables, steps, notifier, self.asks, self.friends, new_seed)
         self.night = NightRoom(tables, steps, timekeeper, notifier, self.prompts, self.results)
@@ -150,7 +154,7 @@ class GameService:
                                  night=self.night, day=self.day)
         self._background: set[asyncio.Task[None]] = set()
         # The host's table (the panel, the Mini App): one read model, one action entry point
-        self.desk = HostDesk(db, tables, timekeeper, lobby=self.lobby, guests=self.guests,
+        self.desk = HostDesk(db, tables, timekeeper, seats=self.seats, guests=self.guests,
                              dealer=self.dealer, night=self.night, day=self.day, host=self.host,
                              fouls=self.fouls)
         # The host's live panel in private (off in service tests that count the host's messages)
@@ -166,19 +170,19 @@ class GameService:
         return self.lobby_post.join_link(game_id)
 
     async def join(self, game_id: int, tg_id: int, account: Player | None = None) -> Reply:
-        return await self.lobby.join(game_id, tg_id, account)
+        return await self.seats.join(game_id, tg_id, account)
 
     async def join_hook(self, tg_id: int, game_id: int, locale: str) -> bool:
-        return await self.lobby.join_hook(tg_id, game_id, locale)
+        return await self.seats.join_hook(tg_id, game_id, locale)
 
     async def leave(self, game_id: int, tg_id: int) -> Reply:
-        return await self.lobby.leave(game_id, tg_id)
+        return await self.seats.leave(game_id, tg_id)
 
     async def reseat(self, where: Where, user_id: int, nick: str, position: int) -> Reply:
-        return await self.lobby.reseat(where, user_id, nick, position)
+        return await self.seats.reseat(where, user_id, nick, position)
 
     async def add_offline(self, where: Where, user_id: int, nick: str, sex: str | None) -> Reply:
-        return await self.lobby.add_offline(where, user_id, nick, sex)
+        return await self.seats.add_offline(where, user_id, nick, sex)
 
     async def consent(self, game_id: int, tg_id: int, yes: bool) -> Reply:
         return await self.asks.consent(game_id, tg_id, yes)
@@ -187,7 +191,7 @@ class GameService:
         return await self.lobby.host_left(chat_id, tg_id)
 
     async def unseat(self, where: Where, user_id: int, nick: str) -> Reply:
-        return await self.lobby.unseat(where, user_id, nick)
+        return await self.seats.unseat(where, user_id, nick)
 
     async def invite(self, game_id: int, user_id: int) -> Reply:
         return await self.guests.invite(game_id, user_id)

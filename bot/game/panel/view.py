@@ -22,8 +22,8 @@ from bot.game.rooms.deal import DealRoom
 from bot.game.rooms.fouls import FoulsRoom
 from bot.game.rooms.guests import GuestsRoom, Tonight, tonight_of
 from bot.game.rooms.host import HostRoom
-from bot.game.rooms.lobby import LobbyRoom
 from bot.game.rooms.night import NightRoom
+from bot.game.rooms.seats import SeatsRoom
 from bot.game.tables import Tables, named_table
 from bot.game.timekeeper import Timekeeper
 from engine import FoulReason, Phase
@@ -264,12 +264,12 @@ class HostDesk:
     """``host_view`` and ``host_act``: the host's table, for the panel and the Mini App."""
 
     def __init__(self, db: Database, tables: Tables, timekeeper: Timekeeper,
-                 *, lobby: LobbyRoom, guests: GuestsRoom, dealer: DealRoom,
+                 *, seats: SeatsRoom, guests: GuestsRoom, dealer: DealRoom,
                  night: NightRoom, day: DayRoom, host: HostRoom, fouls: FoulsRoom) -> None:
         self.db = db
         self.tables = tables
         self.timekeeper = timekeeper  # the view's time and the table's timers
-        self.lobby, self.guests, self.dealer = lobby, guests, dealer
+        self.seats, self.guests, self.dealer = seats, guests, dealer
         self.night, self.day, self.host, self.fouls = night, day, host, fouls
 
     async def presets(self, table: Table) -> dict[str, tuple[str, ...]]:
@@ -360,7 +360,7 @@ class HostDesk:
         seat = _number(arg)
         if seat not in table.seats:
             raise UserError("game.stale")
-        return await self.lobby.unseat(table.chat_id, user_id, table.name(seat))
+        return await self.seats.unseat(table.chat_id, user_id, table.name(seat))
 
     async def _speak(self, table: Table, user_id: int, arg: int | str | None) -> Reply:
         """``arg`` "SEAT" (the floor from the host) or "SEAT:FROM" (FROM gives its time):
@@ -375,7 +375,7 @@ class HostDesk:
         seat, to = _number(src), _number(dst)
         if seat not in table.seats:
             raise UserError("game.stale")
-        return await self.lobby.reseat(table.chat_id, user_id, table.name(seat), to)
+        return await self.seats.reseat(table.chat_id, user_id, table.name(seat), to)
 
 
 def _number(arg: int | str | None) -> int:

@@ -25,7 +25,7 @@ from bot.game.callbacks import CheckInCb
 from bot.game.guards import require_host
 from bot.game.languages import Languages
 from bot.game.messages.notifier import Notifier, button, message_ref, rows
-from bot.game.rooms.lobby import LobbyRoom
+from bot.game.rooms.seats import SeatsRoom
 from bot.game.steps import Steps
 from bot.game.tables import Tables, Where
 from engine.composition import MAX_PLAYERS
@@ -145,10 +145,10 @@ class GuestList:
 
 class GuestsRoom:
     """Tonight's list at a lobby: the host's offer, the invitation, the check-in (a join of
-    the lobby, :meth:`LobbyRoom.join`)."""
+    the lobby, :meth:`SeatsRoom.join`)."""
 
     def __init__(self, db: Database, tables: Tables, steps: Steps, notifier: Notifier,
-                 locales: Languages, guest_list: GuestList, lobby: LobbyRoom) -> None:
+                 locales: Languages, guest_list: GuestList, seats: SeatsRoom) -> None:
         self.db = db
         self.tables = tables
         self.steps = steps
@@ -156,7 +156,7 @@ class GuestsRoom:
         self.tr = notifier.tr
         self.locales = locales
         self.guest_list = guest_list
-        self.lobby = lobby
+        self.seats = seats
 
     async def offer(self, table: Table) -> None:
         """A lobby just opened (or came back after a restart): tonight's list read for its
@@ -243,7 +243,7 @@ class GuestsRoom:
         mine = None if listed is None else listed.of(tg_id)
         if mine is None or mine.invited_game != game_id:
             raise UserError("evening.checkin.not_invited")
-        answer = await self.lobby.join(game_id, tg_id, account)
+        answer = await self.seats.join(game_id, tg_id, account)
         await self.db.evenings.check_in(evening_id, tg_id, game_id)
         table = self.tables.by_id.get(game_id)
         if table is not None:

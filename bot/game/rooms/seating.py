@@ -1,6 +1,6 @@
 """The lobby's seating as it changes: a seat taken (one open game per player), the new order
 kept for the step's write, a seat the host plays. The seats' commands use it
-(:mod:`.lobby`), and so does an asked player's "Yes, seat me" (:mod:`.consent`)."""
+(:mod:`.seats`), and so does an asked player's "Yes, seat me" (:mod:`.consent`)."""
 
 from __future__ import annotations
 
