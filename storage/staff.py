@@ -87,25 +87,6 @@ class Staff:
             ) as cur:
                 return [int(r[0]) for r in await cur.fetchall()]
 
-    async def add_host(self, chat_id: int, tg_id: int) -> None:
-        """A host of the club as the club's settings add one (``/settings host add``): with no
-        line in the admin log (:meth:`grant_host` writes one)."""
-        async with self.roles.writing(self._db, [tg_id]) as conn:
-            await require_club(conn, chat_id)
-            await conn.execute(
-                "INSERT INTO club_hosts (chat_id, tg_id) VALUES (?, ?) ON CONFLICT DO NOTHING",
-                (chat_id, tg_id),
-            )
-
-    async def remove_host(self, chat_id: int, tg_id: int) -> None:
-        """A host of the club as the club's settings remove one: with no line in the admin log
-        (:meth:`revoke_host` writes one)."""
-        async with self.roles.writing(self._db, [tg_id]) as conn:
-            await require_club(conn, chat_id)
-            await conn.execute(
-                "DELETE FROM club_hosts WHERE chat_id = ? AND tg_id = ?", (chat_id, tg_id)
-            )
-
     async def grant_network_admin(self, tg_id: int, *, by: int, now: datetime) -> bool:
         """Make ``tg_id`` a network admin; False (nothing written) if it already is one."""
         async with self.roles.writing(self._db, [tg_id]) as conn:

@@ -138,7 +138,7 @@ async def settings_command(message: Message, command: CommandObject, bot: Bot,
         target = message.reply_to_message.from_user if message.reply_to_message else None
         if args != ["host", "add"] or target is None or target.is_bot:
             raise UserError("club.settings.usage")
-        await club_settings.add_host(chat, target.id)
+        await club_settings.add_host(chat, target.id, by=message.from_user.id)
         # (only the club's admins get here: their answers are not a member's)
         await services.replies.send_text(chat, tr.t(locale, "club.settings.host_added",
                                                     name=target.full_name))
@@ -176,7 +176,7 @@ async def settings_button(query: CallbackQuery, callback_data: SettingsCb, bot: 
     elif action in ("hosts", "host_rm"):
         page = "hosts"
         if action == "host_rm":
-            await club_settings.remove_host(chat, _button_id(arg))
+            await club_settings.remove_host(chat, _button_id(arg), by=query.from_user.id)
     elif action in ("presets", "preset_rm"):
         page = "presets"
         if action == "preset_rm":

@@ -188,6 +188,8 @@ async def test_settings_buttons(app: App, fake: FakeTelegram, ask: Ask) -> None:
     await fake.reply(500, "/settings host add", said, chat_id=CLUB)
     assert "Member is now a host" in (await fake.next_message(CLUB)).said
     assert await app.services.db.staff.hosts(CLUB) == [501]
+    logged = await app.services.db.admin_log.recent(1)
+    assert [(e.admin_id, e.action) for e in logged] == [(500, "grant_host")]
     query = await fake.press(500, panel, button="Hosts")
     await fake.callback_answer(query)
     assert "Member (id 501)" in (await fake.next_edit(CLUB)).said
@@ -195,6 +197,8 @@ async def test_settings_buttons(app: App, fake: FakeTelegram, ask: Ask) -> None:
     await fake.callback_answer(query)
     await fake.next_edit(CLUB)
     assert await app.services.db.staff.hosts(CLUB) == []
+    logged = await app.services.db.admin_log.recent(1)
+    assert [(e.admin_id, e.action) for e in logged] == [(500, "revoke_host")]
     # saved compositions: list and delete
     await app.services.db.clubs.save_preset(CLUB, 3, ["mafia", "civilian", "civilian"])
     query = await fake.press(500, panel, button="Back")

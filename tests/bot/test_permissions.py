@@ -74,10 +74,10 @@ async def db(tmp_path: Path) -> AsyncIterator[Database]:
                                             expect=("pending",))
         await database.staff.grant_network_admin(NET, by=OWNER, now=NOW)
         await database.staff.grant_club_admin(CLUB, CLUB_ADMIN, by=NET, now=NOW)
-        await database.staff.add_host(CLUB, HOST)
+        await database.staff.grant_host(CLUB, HOST, by=NET, now=NOW)
         await database.staff.grant_network_admin(REVOKED, by=OWNER, now=NOW)
         await database.staff.grant_club_admin(CLUB, REVOKED, by=NET, now=NOW)
-        await database.staff.add_host(CLUB, REVOKED)
+        await database.staff.grant_host(CLUB, REVOKED, by=NET, now=NOW)
         yield database
 
 
@@ -100,7 +100,7 @@ def permissions(db: Database, telegram: Telegram, clock: Clock) -> Permissions:
 async def _revoke(db: Database) -> None:
     await db.staff.revoke_network_admin(REVOKED, by=OWNER, now=NOW)
     await db.staff.revoke_club_admin(CLUB, REVOKED, by=NET, now=NOW)
-    await db.staff.remove_host(CLUB, REVOKED)
+    await db.staff.revoke_host(CLUB, REVOKED, by=NET, now=NOW)
 
 
 @pytest.mark.parametrize("role", list(ROLES))

@@ -6,7 +6,7 @@ import pytest
 
 from storage import Database, InvalidValue, UnknownClub
 from tests.present import present
-from tests.storage.conftest import CLUB
+from tests.storage.conftest import CLUB, NOW
 
 
 async def test_ensure_get_and_locale(db: Database) -> None:
@@ -48,8 +48,7 @@ async def test_unknown_club(db: Database) -> None:
     for call in (
         db.clubs.set_locale(1, "ru"),
         db.clubs.set_timers(1, night=5),
-        db.staff.add_host(1, 2),
-        db.staff.remove_host(1, 2),
+        db.staff.grant_host(1, 2, by=3, now=NOW),
         db.staff.hosts(1),
         db.clubs.save_preset(1, 1, ["mafia"]),
         db.clubs.preset(1, 1),
@@ -58,6 +57,8 @@ async def test_unknown_club(db: Database) -> None:
         with pytest.raises(UnknownClub) as err:
             await call
         assert err.value.chat_id == 1
+    assert not await db.staff.revoke_host(1, 2, by=3, now=NOW)  # nobody to revoke: no line
+    assert await db.admin_log.recent() == []
 
 
 async def test_fate_preference(db: Database) -> None:
@@ -72,14 +73,12 @@ async def test_fate_preference(db: Database) -> None:
 
 
 async def test_move_chat_carries_everything_in_one_step(db: Database) -> None:
-    from tests.storage.conftest import NOW
-
     new = -1009999
     await db.clubs.ensure(CLUB, title="Group", locale="en")
     await db.clubs.set_timers(CLUB, night=90)
     await db.clubs.set_fate_by_host(CLUB, True)
     await db.clubs.set_fouls(CLUB, points=2, limit=3, public=True)
-    await db.staff.add_host(CLUB, 5)
+    await db.staff.grant_host(CLUB, 5, by=1, now=NOW)
     await db.clubs.save_preset(CLUB, 2, ["civilian", "mafia"])
     game_id = await db.games.create(CLUB, host_id=5, created_at=NOW)
     await db.first_day_killed.mark(CLUB, date(2026, 3, 10), 7)

@@ -115,7 +115,7 @@ async def test_network_and_club_admins(db: Database) -> None:
     assert not await db.staff.grant_network_admin(7, by=ADMIN, now=NOW)  # already
     assert (await db.staff.cached(7)).network_admin
     assert await db.staff.grant_club_admin(CLUB, 8, by=7, now=NOW)
-    await db.staff.add_host(OTHER, 8)
+    assert await db.staff.grant_host(OTHER, 8, by=7, now=NOW)
     assert await db.staff.cached(8) == StaffRoles(8, club_admin_of=frozenset({CLUB}),
                                                   host_of=frozenset({OTHER}))
     assert await db.staff.network_admins() == [7]
@@ -125,29 +125,33 @@ async def test_network_and_club_admins(db: Database) -> None:
     # revoked: seen by the very next read
     assert await db.staff.revoke_club_admin(CLUB, 8, by=7, now=NOW)
     assert not await db.staff.revoke_club_admin(CLUB, 8, by=7, now=NOW)
-    await db.staff.remove_host(OTHER, 8)
+    assert await db.staff.revoke_host(OTHER, 8, by=7, now=NOW)
     assert await db.staff.cached(8) == StaffRoles(8)
     assert await db.staff.revoke_network_admin(7, by=ADMIN, now=NOW)
     assert not (await db.staff.cached(7)).network_admin
     log = [(e.admin_id, e.action, e.details) for e in reversed(await db.admin_log.recent())]
     assert log == [(ADMIN, "grant_network_admin", "player=7"),
                    (7, "grant_club_admin", f"club={CLUB} player=8"),
+                   (7, "grant_host", f"club={OTHER} player=8"),
                    (7, "revoke_club_admin", f"club={CLUB} player=8"),
+                   (7, "revoke_host", f"club={OTHER} player=8"),
                    (ADMIN, "revoke_network_admin", "player=7")]
 
 
-async def test_a_clubs_settings_add_and_remove_its_hosts(db: Database) -> None:
+async def test_a_clubs_hosts_named_and_removed_each_in_the_admin_log(db: Database) -> None:
     await db.clubs.ensure(CLUB, title="C", locale="ru")
-    await db.staff.add_host(CLUB, 5)
-    await db.staff.add_host(CLUB, 3)
-    await db.staff.add_host(CLUB, 5)
+    assert await db.staff.grant_host(CLUB, 5, by=ADMIN, now=NOW)
+    assert await db.staff.grant_host(CLUB, 3, by=ADMIN, now=NOW)
+    assert not await db.staff.grant_host(CLUB, 5, by=ADMIN, now=NOW)  # already: no line
     assert await db.staff.hosts(CLUB) == [3, 5]
     assert (await db.staff.cached(5)).host_of == {CLUB}
-    await db.staff.remove_host(CLUB, 5)
-    await db.staff.remove_host(CLUB, 42)
+    assert await db.staff.revoke_host(CLUB, 5, by=ADMIN, now=NOW)
+    assert not await db.staff.revoke_host(CLUB, 42, by=ADMIN, now=NOW)
     assert await db.staff.hosts(CLUB) == [3]
     assert (await db.staff.cached(5)).host_of == frozenset()
-    assert await db.admin_log.recent() == []  # the settings' own: no line (grant_host writes)
+    log = [(e.action, e.details) for e in reversed(await db.admin_log.recent())]
+    assert log == [("grant_host", f"club={CLUB} player=5"), ("grant_host", f"club={CLUB} player=3"),
+                   ("revoke_host", f"club={CLUB} player=5")]
 
 
 async def test_a_supergroup_migration_keeps_the_status_and_the_staff(db: Database) -> None:
@@ -156,7 +160,7 @@ async def test_a_supergroup_migration_keeps_the_status_and_the_staff(db: Databas
                               name="N", city="C", time_zone="Asia/Omsk")
     await db.clubs.set_chat_admins_host(CLUB, False)
     await db.staff.grant_club_admin(CLUB, 8, by=ADMIN, now=NOW)
-    await db.staff.add_host(CLUB, 9)
+    await db.staff.grant_host(CLUB, 9, by=ADMIN, now=NOW)
     assert (await db.staff.cached(8)).club_admin_of == {CLUB}
     await db.clubs.ensure(NEW_CHAT, title="Supergroup", locale="ru")  # its first update
     moved = await db.clubs.move_chat(CLUB, NEW_CHAT)

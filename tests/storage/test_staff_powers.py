@@ -52,6 +52,7 @@ async def _world(db: Database) -> tuple[Permissions, int, int]:
     await db.staff.grant_network_admin(REVOKED, by=OWNER, now=NOW)
     await db.staff.grant_club_admin(CLUB, REVOKED, by=NET, now=NOW)
     await add_players(db, PLAYER, *ROGUES.values())
+    await db.staff.grant_host(CLUB, PLAYER, by=NET, now=NOW)
     await db.ledger.adjust(PLAYER, 50, reason="start", admin_id=OWNER, now=NOW)
     gift = await db.gifts.add("Mug", 20, 3, admin_id=OWNER, now=NOW)
     request = await db.gift_requests.ask(PLAYER, gift.id, price=20, card=1, now=NOW,
@@ -95,6 +96,8 @@ def _calls(db: Database, permissions: Permissions, actor: int, gift_id: int,
         "hand_over": shop.hand_over(actor, request_id),
         "cancel_request": shop.cancel(actor, request_id),
         "settings": settings.require(CLUB, actor),
+        "host_add": settings.add_host(CLUB, STRANGER, by=actor),
+        "host_remove": settings.remove_host(CLUB, PLAYER, by=actor),
     }
 
 
@@ -121,11 +124,13 @@ async def test_a_rogue_tries_every_power_and_nothing_changes(db: Database, rogue
 async def test_the_network_admin_and_the_club_admin_may(db: Database) -> None:
     permissions, gift_id, request_id = await _world(db)
     calls = _calls(db, permissions, NET, gift_id, request_id)
-    for name in ("adjust", "export", "gift_edit", "settings"):
+    for name in ("adjust", "export", "gift_edit", "settings", "host_add"):
         await calls.pop(name)
     for call in calls.values():
         call.close()
     assert await db.ledger.balance(PLAYER) == 550
+    assert await db.staff.hosts(CLUB) == [STRANGER, PLAYER]
+    assert (await db.admin_log.recent(1))[0].action == "grant_host"
     assert present(await db.gifts.get(gift_id)).price == 1
     # the club's admin hands over the gift asked at their club, and manages it
     club_calls = _calls(db, permissions, CLUB_ADMIN, gift_id, request_id)
