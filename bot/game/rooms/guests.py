@@ -105,7 +105,7 @@ def tonight_of(tables: Tables, table: Table) -> Tonight | None:
 class GuestList:
     """Tonight's list at the club's lobbies: read for a lobby (kept in ``Tables.tonight`` for
     its host's panel), and the seats it holds for the players invited to a table
-    (:meth:`hold`, the lobby's last check of a join)."""
+    (:meth:`hold`, a join's last check in :class:`SeatsRoom`)."""
 
     def __init__(self, db: Database, tables: Tables, clock: Clock) -> None:
         self.db = db
@@ -125,7 +125,7 @@ class GuestList:
         return listed
 
     async def hold(self, table: Table, tg_id: int) -> None:
-        """A walk-in's join (the lobby's lock held): refused when the seats left at the table
+        """A walk-in's join (the game's lock held): refused when the seats left at the table
         are held for the list's players invited to it and not here yet (the invited
         themselves take theirs). A refusal reads the list again first: a cancel handled by
         another process (a private button) frees its seat."""
