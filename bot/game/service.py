@@ -166,9 +166,6 @@ class GameService:
         await self.panel.refresh(table, by_host)
 
     # ------------------------------------------------------------------ the lobby
-    def join_link(self, game_id: int) -> str:
-        return self.lobby_post.join_link(game_id)
-
     async def join(self, game_id: int, tg_id: int, account: Player | None = None) -> Reply:
         return await self.seats.join(game_id, tg_id, account)
 
