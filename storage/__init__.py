@@ -8,7 +8,7 @@ settings), ``tools``; ``db.py`` is the facade over them, ``models.py`` and ``err
 callers get back.
 Start with ``db.py``.
 
-May import: ``engine`` and ``record`` (never ``views``, ``bot`` or ``web``).
+May import: ``engine``, ``record`` and ``standing`` (never ``views``, ``bot`` or ``web``).
 """
 
 from storage.backends import DatabaseUnavailable, DatabaseUrlError
