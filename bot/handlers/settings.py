@@ -130,7 +130,7 @@ async def settings_command(message: Message, command: CommandObject, bot: Bot,
         value = read_number(args[1])
         if value is None:
             raise UserError("club.settings.fine_usage")
-        await club_settings.set_fine(chat, value)
+        await club_settings.set_fine(chat, value, by=message.from_user.id)
         said = "club.settings.fine_set" if value else "club.settings.fine_off"
         await services.replies.send_text(chat, tr.t(locale, said, points=value))
         return
@@ -166,7 +166,8 @@ async def settings_button(query: CallbackQuery, callback_data: SettingsCb, bot: 
         await club_settings.toggle_fate(chat)
     elif action == "foul":
         name, _, sign = arg.partition(".")
-        await club_settings.nudge_fouls(chat, name, 1 if sign == "+" else -1)
+        await club_settings.nudge_fouls(chat, name, 1 if sign == "+" else -1,
+                                        by=query.from_user.id)
     elif action == "foul_public":
         await club_settings.toggle_foul_public(chat)
     elif action == "achievements":

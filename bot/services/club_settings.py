@@ -88,28 +88,30 @@ class ClubSettings:
         await self.db.clubs.set_fate_by_host(chat_id, not club.fate_by_host)
         return not club.fate_by_host
 
-    async def nudge_fouls(self, chat_id: int, name: str, sign: int) -> int:
+    async def nudge_fouls(self, chat_id: int, name: str, sign: int, *, by: int) -> int:
         """A foul's fine (``points``) or the foul that offers the technical death (``limit``)
         one up or down; the new value."""
         if name not in ("points", "limit") or sign not in (-1, 1):
             raise UserError("misc.error")
         club = (await self.view(chat_id)).club
         if name == "points":
-            return await self.set_fine(chat_id, club.foul_points + sign)
+            return await self.set_fine(chat_id, club.foul_points + sign, by=by)
         value = club.foul_limit + sign
         if not 0 <= value <= MAX_FOUL_LIMIT:
             raise UserError("club.settings.foul_range", limit=MAX_FOUL_LIMIT)
         await self.db.clubs.set_fouls(chat_id, limit=value)
         return value
 
-    async def set_fine(self, chat_id: int, value: int) -> int:
+    async def set_fine(self, chat_id: int, value: int, *, by: int) -> int:
         """What a foul costs in this club: 0 (a warning) up to the network's cap on one foul's
-        fine, which storage checks again under the club's lock (a cap lowered meanwhile)."""
+        fine, which storage checks again under the club's lock (a cap lowered meanwhile); the
+        power asked here too (a fine is points) and the change in the admin log."""
+        await self.require(chat_id, by)
         cap = (await self.db.network.fine_caps()).fine
         if not 0 <= value <= cap:
             raise UserError("club.settings.fine_cap", cap=cap)
         try:
-            await self.db.clubs.set_fouls(chat_id, points=value)
+            await self.db.clubs.set_fouls(chat_id, points=value, by=by, now=self.clock())
         except FineAboveCap as e:
             raise UserError("club.settings.fine_cap", cap=e.cap) from None
         return value

@@ -262,11 +262,15 @@ class Clubs:
         return fresh[0]
 
     async def set_fouls(self, chat_id: int, *, points: int | None = None,
-                        limit: int | None = None, public: bool | None = None) -> Club:
+                        limit: int | None = None, public: bool | None = None,
+                        by: int | None = None, now: datetime | None = None) -> Club:
         """What a foul costs (``points``, 0: a warning; never above the network's cap on one
         foul's fine: :class:`FineAboveCap`), from which foul in a game the host is offered the
         technical death (``limit``, 0: never), whether the club chat hears of each foul
-        (``public``); None: unchanged."""
+        (``public``); None: unchanged. A fine changed ``by`` someone is in the admin log
+        (``club_fine``), as the network's caps are."""
+        if by is not None and now is None:
+            raise ValueError("a change by someone needs its time")
         for name, value, top in (("foul points", points, MAX_FOUL_POINTS),
                                  ("foul limit", limit, MAX_FOUL_LIMIT)):
             if value is not None and (isinstance(value, bool) or not isinstance(value, int)
@@ -286,6 +290,10 @@ class Clubs:
                 (club.foul_points if points is None else points,
                  club.foul_limit if limit is None else limit,
                  int(club.foul_public if public is None else public), chat_id))
+            if by is not None and now is not None and points is not None \
+                    and points != club.foul_points:
+                await _ops.admin_log(conn, by, "club_fine",
+                                     f"club={chat_id} {club.foul_points} -> {points}", now)
             fresh.append(await require_club(conn, chat_id))
         return fresh[0]
 

@@ -248,6 +248,10 @@ async def test_settings_say_what_a_foul_costs(app: App, fake: FakeTelegram, ask:
     club = await app.services.db.clubs.get(CLUB)
     assert club is not None
     assert (club.foul_points, club.foul_limit, club.foul_public) == (2, 3, True)
+    # each change of the fine in the admin log with who made it; the refused ones not
+    fines = [(e.admin_id, e.details) for e in reversed(await app.services.db.admin_log.recent())
+             if e.action == "club_fine"]
+    assert fines == [(500, f"club={CLUB} 0 -> 1"), (500, f"club={CLUB} 1 -> 2")]
 
 
 async def test_settings_say_whether_the_chat_hears_of_rare_achievements(

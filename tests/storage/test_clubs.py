@@ -118,3 +118,16 @@ async def test_foul_settings(db: Database) -> None:
     assert await db.clubs.cached(CLUB) == club
     with pytest.raises(UnknownClub):
         await db.clubs.set_fouls(-1, points=1)
+
+
+async def test_a_fine_changed_by_someone_is_in_the_admin_log(db: Database) -> None:
+    await db.clubs.ensure(CLUB, title="C", locale="ru")
+    await db.clubs.set_fouls(CLUB, points=3, by=7, now=NOW)
+    await db.clubs.set_fouls(CLUB, points=3, by=7, now=NOW)  # the same fine: nothing to log
+    await db.clubs.set_fouls(CLUB, limit=2, by=7, now=NOW)  # not the fine
+    await db.clubs.set_fouls(CLUB, points=5, by=8, now=NOW)
+    log = [(e.admin_id, e.action, e.details) for e in reversed(await db.admin_log.recent())]
+    assert log == [(7, "club_fine", f"club={CLUB} 0 -> 3"), (8, "club_fine", f"club={CLUB} 3 -> 5")]
+    with pytest.raises(ValueError):
+        await db.clubs.set_fouls(CLUB, points=1, by=7)  # who, but not when
+    assert present(await db.clubs.get(CLUB)).foul_points == 5

@@ -98,6 +98,7 @@ def _calls(db: Database, permissions: Permissions, actor: int, gift_id: int,
         "settings": settings.require(CLUB, actor),
         "host_add": settings.add_host(CLUB, STRANGER, by=actor),
         "host_remove": settings.remove_host(CLUB, PLAYER, by=actor),
+        "fine": settings.set_fine(CLUB, 3, by=actor),
     }
 
 
@@ -124,13 +125,14 @@ async def test_a_rogue_tries_every_power_and_nothing_changes(db: Database, rogue
 async def test_the_network_admin_and_the_club_admin_may(db: Database) -> None:
     permissions, gift_id, request_id = await _world(db)
     calls = _calls(db, permissions, NET, gift_id, request_id)
-    for name in ("adjust", "export", "gift_edit", "settings", "host_add"):
+    for name in ("adjust", "export", "gift_edit", "settings", "host_add", "fine"):
         await calls.pop(name)
     for call in calls.values():
         call.close()
     assert await db.ledger.balance(PLAYER) == 550
     assert await db.staff.hosts(CLUB) == [STRANGER, PLAYER]
-    assert (await db.admin_log.recent(1))[0].action == "grant_host"
+    assert [e.action for e in await db.admin_log.recent(2)] == ["club_fine", "grant_host"]
+    assert present(await db.clubs.get(CLUB)).foul_points == 3
     assert present(await db.gifts.get(gift_id)).price == 1
     # the club's admin hands over the gift asked at their club, and manages it
     club_calls = _calls(db, permissions, CLUB_ADMIN, gift_id, request_id)
