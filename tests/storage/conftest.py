@@ -12,6 +12,7 @@ from storage import Database
 from storage.backends.sqlite_thread import SqliteConnection
 from storage.txn.transactions import Transactions
 from tests.pg_cluster import Cluster, pg, pg_cluster  # noqa: F401  (fixtures)
+from tests.sqlite_template import migrated
 
 NOW = datetime(2026, 3, 10, 21, 30, tzinfo=UTC)
 CLUB = -100123
@@ -64,7 +65,10 @@ async def db_target(backend: str, db_path: Path,
 
 @pytest.fixture
 async def db(db_target: str | Path) -> AsyncIterator[Database]:
-    database = await Database.open(db_target)
+    """The test's database, migrated: on SQLite a copy of the migrated template file
+    (tests/sqlite_template.py); ``db_target`` alone is an empty file's path."""
+    database = await Database.open(db_target if isinstance(db_target, str)
+                                   else migrated(db_target))
     try:
         yield database
     finally:

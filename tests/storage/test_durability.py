@@ -10,6 +10,7 @@ import signal
 import sqlite3
 import subprocess
 import sys
+from collections.abc import AsyncIterator
 from datetime import date
 from pathlib import Path
 from typing import Any
@@ -90,6 +91,14 @@ def sql(path: Path, query: str) -> list[tuple[object, ...]]:
         return conn.execute(query).fetchall()
     finally:
         conn.close()
+
+
+@pytest.fixture
+async def db(db_target: str | Path) -> AsyncIterator[Database]:
+    """Here a SQLite database is migrated from nothing in the test's file, as the product
+    makes one (the backups copy it), not copied from the template as in tests/storage."""
+    async with await Database.open(db_target) as database:
+        yield database
 
 
 def test_sigkill_before_commit_leaves_nothing(db_path: Path) -> None:
