@@ -19,6 +19,7 @@ from storage.db import Database
 from tests.fakes.recording_sender import RecordingSender
 from tests.game.harness import CHAT, HOST, Harness
 from tests.pg_cluster import pg, pg_cluster  # noqa: F401  (fixtures)
+from tests.sqlite_template import migrated
 from views.i18n import Translator
 
 
@@ -91,7 +92,7 @@ async def bot_database(request: pytest.FixtureRequest, tmp_path: Path) -> str | 
 
 @pytest.fixture
 async def db(tmp_path: Path) -> AsyncIterator[Database]:
-    database = await Database.open(tmp_path / "game.sqlite3")
+    database = await Database.open(migrated(tmp_path / "game.sqlite3"))
     yield database
     await database.close()
 

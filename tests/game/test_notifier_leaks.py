@@ -15,6 +15,7 @@ from record.table import Table
 from storage.db import Database
 from tests.game.conftest import FakeClock, make_harness
 from tests.game.harness import CHAT, HOST, role_names
+from tests.sqlite_template import migrated
 from views.i18n import Translator
 
 
@@ -41,7 +42,7 @@ class Spy:
 @pytest.mark.parametrize("locale", ["ru", "en"])
 async def test_whole_games_leak_nothing(size: int, locale: str, tmp_path: Path,
                                         translator: Translator, fake_clock: FakeClock) -> None:
-    db = await Database.open(tmp_path / "leak.sqlite3")
+    db = await Database.open(migrated(tmp_path / "leak.sqlite3"))
     await db.clubs.ensure(CHAT, title="Club", locale=locale)
     h = make_harness(db, fake_clock, translator, tmp_path, seed=size)
     spy = Spy(h.service.notifier)

@@ -15,6 +15,7 @@ from storage.db import Database
 from tests.game.conftest import FakeClock, make_harness
 from tests.game.harness import CHAT, HOST, Harness
 from tests.game.test_service_restart import snapshot
+from tests.sqlite_template import migrated
 from views.i18n import Translator
 
 
@@ -77,7 +78,7 @@ async def random_day(h: Harness, rng: random.Random) -> None:
 async def test_replay_equals_live(seed: int, tmp_path: Path, translator: Translator,
                                   fake_clock: FakeClock) -> None:
     rng = random.Random(seed)
-    db = await Database.open(tmp_path / "replay.sqlite3")
+    db = await Database.open(migrated(tmp_path / "replay.sqlite3"))
     await db.clubs.ensure(CHAT, title="Club", locale="ru")
     h = make_harness(db, fake_clock, translator, tmp_path, seed=seed)
     await h.lobby(rng.choice([6, 9, 12, 16, 20]))

@@ -22,6 +22,7 @@ from tests.game.conftest import (  # noqa: F401  (fixtures: the game tests' harn
     packaged_translator,
 )
 from tests.game.harness import CHAT, Harness
+from tests.sqlite_template import migrated
 from views.i18n import Translator
 
 Client = TestClient[Request, Application]  # aiohttp's test client of a web app
@@ -48,7 +49,7 @@ async def played(tmp_path: Path, translator: Translator) -> AsyncIterator[Played
 
 @asynccontextmanager
 async def played_games(tmp_path: Path, translator: Translator) -> AsyncIterator[Played]:
-    database = await Database.open(tmp_path / "web.sqlite3")
+    database = await Database.open(migrated(tmp_path / "web.sqlite3"))
     clock = FakeClock(datetime(2026, 11, 30, 18, 0, tzinfo=UTC))
     await database.clubs.ensure(CHAT, title="Club <Night>", locale="ru")
     harness = make_harness(database, clock, translator, tmp_path)

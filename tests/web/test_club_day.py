@@ -13,6 +13,7 @@ import pytest
 from aiohttp.test_utils import TestClient, TestServer
 
 from storage import Database, GamePoints
+from tests.sqlite_template import migrated
 from tests.storage.conftest import ADMIN, add_players
 from tests.web.conftest import Client
 from views.i18n import Translator
@@ -34,7 +35,7 @@ async def a_game(db: Database, club: int, winner: int, loser: int, day: date) ->
 
 @pytest.fixture
 async def client(tmp_path: Path, translator: Translator) -> AsyncIterator[Client]:
-    db = await Database.open(tmp_path / "days.sqlite3")
+    db = await Database.open(migrated(tmp_path / "days.sqlite3"))
     await add_players(db, 1, 2, 3, 4)
     for club, title in ((EAST, "East"), (WEST, "West")):
         await db.clubs.ensure(club, title=title, locale="en")

@@ -20,6 +20,7 @@ from storage.models import BalanceView
 from tests.game.conftest import FakeClock, make_harness
 from tests.game.harness import CHAT, HOST, Harness
 from tests.present import present
+from tests.sqlite_template import migrated
 from tests.web.conftest import Client
 from views import texts
 from views.i18n import Translator
@@ -30,7 +31,7 @@ from web.app import create_web_app
 @pytest.fixture
 async def fouled(tmp_path: Path, translator: Translator) -> AsyncIterator[Harness]:
     """A finished game with a fine, a warning with the host's words and an undone fine."""
-    database = await Database.open(tmp_path / "fouls.sqlite3")
+    database = await Database.open(migrated(tmp_path / "fouls.sqlite3"))
     await database.clubs.ensure(CHAT, title="Club", locale="ru")
     h = make_harness(database, FakeClock(datetime(2026, 11, 30, 18, 0, tzinfo=UTC)),
                      translator, tmp_path)

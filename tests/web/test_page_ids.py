@@ -12,6 +12,7 @@ from aiohttp.test_utils import TestClient, TestServer
 
 from storage.db import Database
 from tests.pg_cluster import Cluster, pg, pg_cluster  # noqa: F401  (fixtures)
+from tests.sqlite_template import migrated
 from tests.web.conftest import Client
 from views.i18n import Translator
 from web.app import create_web_app
@@ -29,7 +30,7 @@ async def client(tmp_path: Path, translator: Translator,
         cluster: Cluster = request.getfixturevalue("pg")
         db = await Database.open(await cluster.new_database())
     else:
-        db = await Database.open(tmp_path / "ids.sqlite3")
+        db = await Database.open(migrated(tmp_path / "ids.sqlite3"))
     await db.clubs.ensure(CLUB, title="Club", locale="en")
     try:
         async with TestClient(TestServer(create_web_app(db, translator=translator))) as c:

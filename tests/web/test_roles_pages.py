@@ -22,6 +22,7 @@ from standing.facts import Exit, GameFacts, game_facts
 from storage.db import Database
 from tests.game.conftest import FakeClock, make_harness
 from tests.game.harness import CHAT, Harness
+from tests.sqlite_template import migrated
 from tests.web.conftest import Client
 from views.charts import BAR_ROW, BARS_BOTTOM, BARS_TOP, RATING_HEIGHT, WIDTH
 from views.i18n import Translator
@@ -41,7 +42,7 @@ class Games:
 
 @pytest.fixture
 async def games(tmp_path: Path, translator: Translator) -> AsyncIterator[Games]:
-    db = await Database.open(tmp_path / "roles.sqlite3")
+    db = await Database.open(migrated(tmp_path / "roles.sqlite3"))
     try:
         await db.clubs.ensure(CHAT, title="Club", locale="ru")
         h = make_harness(db, FakeClock(datetime(2026, 11, 30, 18, tzinfo=UTC)), translator,

@@ -13,6 +13,7 @@ from aiohttp.test_utils import TestClient, TestServer
 
 from standing.rating import PROVISIONAL_GAMES
 from storage import Database, GamePoints
+from tests.sqlite_template import migrated
 from tests.storage.conftest import add_players
 from tests.web.conftest import Client
 from views.i18n import Translator
@@ -34,7 +35,7 @@ async def won(db: Database, winner: int, loser: int, ended_on: date, points: int
 
 @pytest.fixture
 async def client(tmp_path: Path, translator: Translator) -> AsyncIterator[Client]:
-    db = await Database.open(tmp_path / "seasons.sqlite3")
+    db = await Database.open(migrated(tmp_path / "seasons.sqlite3"))
     await add_players(db, 1, 2)
     await db.clubs.ensure(CLUB, title="Club <7>", locale="en")
     for _ in range(PROVISIONAL_GAMES):  # the first quarter: nick1 wins every game
