@@ -18,6 +18,7 @@ from bot.delivery.sender import Limits
 from bot.wiring import DeliveryInputs
 from tests.fakes.telegram_server import FakeTelegram, FakeUser, SentMessage
 from tests.pg_cluster import pg, pg_cluster  # noqa: F401  (fixtures)
+from tests.sqlite_template import migrated
 
 ADMIN_ID = 900
 HOST_ID = 800
@@ -105,8 +106,11 @@ async def app(
     fake: FakeTelegram, tmp_path: Path, clock: FixedClock, wall: LaterWall,
     settings_overrides: dict[str, Any]
 ) -> AsyncIterator[App]:
-    """The real application (same builder as ``python -m bot``) polling the fake server."""
+    """The real application (same builder as ``python -m bot``) polling the fake server; on
+    SQLite its file starts as the migrated template (tests/sqlite_template.py)."""
     settings = make_settings(fake, tmp_path, **settings_overrides)
+    if settings.database_url is None:
+        migrated(settings.database_path)
     application = await create_app(settings, limits=FAST_LIMITS, clock=clock,
                                    delivery_time=DeliveryInputs(wall=wall), polling_timeout=1)
     task = asyncio.create_task(application.run(handle_signals=False))

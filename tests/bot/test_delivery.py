@@ -25,6 +25,7 @@ from storage.repos.outbox import EDIT, SEND, Queued
 from tests.fakes.telegram_server import DEFAULT_TOKEN, FAULT_KINDS, FakeTelegram
 from tests.fakes.virtual_clock import ManualClock
 from tests.game.flow import wait_until
+from tests.sqlite_template import migrated
 from views.picture import SeatState, SeatView, TableView, render_table
 
 LIMITS = Limits(global_per_second=10_000, chat_per_second=10_000, chat_burst=10_000,
@@ -45,9 +46,11 @@ async def fake() -> AsyncIterator[FakeTelegram]:
 @pytest.fixture(params=["sqlite", "postgresql"])
 async def db(tmp_path: Path, request: pytest.FixtureRequest) -> AsyncIterator[Database]:
     """The durable outbox on each backend."""
-    target: str | Path = tmp_path / "sender.sqlite3"
+    target: str | Path
     if request.param == "postgresql":
         target = await request.getfixturevalue("pg").new_database()
+    else:
+        target = migrated(tmp_path / "sender.sqlite3")
     database = await Database.open(target)
     yield database
     await database.close()

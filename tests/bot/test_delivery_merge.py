@@ -21,6 +21,7 @@ from tests.bot.test_delivery import GROUP, VIEW, edit, make_bot, send
 from tests.fakes.telegram_server import FakeTelegram
 from tests.fakes.virtual_clock import VirtualClock
 from tests.game.flow import wait_until
+from tests.sqlite_template import migrated
 
 # one post to a group a minute, on a virtual clock (a wait for the group's slot passes at
 # once; the test's own steps take far less than the minute, so what they queue waits)
@@ -41,9 +42,11 @@ async def fake() -> AsyncIterator[FakeTelegram]:
 
 @pytest.fixture(params=["sqlite", "postgresql"])
 async def db(tmp_path: Path, request: pytest.FixtureRequest) -> AsyncIterator[Database]:
-    target: str | Path = tmp_path / "merge.sqlite3"
+    target: str | Path
     if request.param == "postgresql":
         target = await request.getfixturevalue("pg").new_database()
+    else:
+        target = migrated(tmp_path / "merge.sqlite3")
     database = await Database.open(target)
     yield database
     await database.close()

@@ -23,6 +23,7 @@ from tests.bot.test_delivery_merge import TIGHT, delivery_with
 from tests.fakes.telegram_server import FakeTelegram
 from tests.fakes.virtual_clock import VirtualClock
 from tests.game.flow import wait_until
+from tests.sqlite_template import migrated
 
 BUTTON = InlineKeyboardMarkup(inline_keyboard=[[InlineKeyboardButton(text="I play",
                                                                      callback_data="x")]])
@@ -37,9 +38,11 @@ async def fake() -> AsyncIterator[FakeTelegram]:
 
 @pytest.fixture(params=["sqlite", "postgresql"])
 async def db(tmp_path: Path, request: pytest.FixtureRequest) -> AsyncIterator[Database]:
-    target: str | Path = tmp_path / "tables.sqlite3"
+    target: str | Path
     if request.param == "postgresql":
         target = await request.getfixturevalue("pg").new_database()
+    else:
+        target = migrated(tmp_path / "tables.sqlite3")
     database = await Database.open(target)
     yield database
     await database.close()

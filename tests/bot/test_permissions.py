@@ -12,6 +12,7 @@ import pytest
 from bot.errors import UserError
 from bot.services.permissions import ChatAdmins, Permissions, Power
 from storage import Database
+from tests.sqlite_template import migrated
 from tests.storage.conftest import NOW
 
 CLUB, OTHER, PENDING = -1001, -1002, -1003
@@ -66,7 +67,7 @@ class Clock:
 
 @pytest.fixture
 async def db(tmp_path: Path) -> AsyncIterator[Database]:
-    async with await Database.open(tmp_path / "p.sqlite3") as database:
+    async with await Database.open(migrated(tmp_path / "p.sqlite3")) as database:
         for chat in (CLUB, OTHER, PENDING):
             await database.clubs.ensure(chat, title=str(chat), locale="ru")
         for chat in (CLUB, OTHER):

@@ -14,6 +14,7 @@ from bot.cluster.routing import club_of, clubs_of
 from bot.telegram.updates import RawUpdate
 from storage.db import Database
 from tests.game.harness import approve_club
+from tests.sqlite_template import migrated
 
 CLUB, OTHER = -100_123, -100_456
 HOST, SEATED, STRANGER = 10, 11, 12
@@ -21,7 +22,7 @@ HOST, SEATED, STRANGER = 10, 11, 12
 
 @pytest.fixture
 async def db(tmp_path: Path) -> AsyncIterator[Database]:
-    database = await Database.open(tmp_path / "route.sqlite3")
+    database = await Database.open(migrated(tmp_path / "route.sqlite3"))
     await database.clubs.ensure(CLUB, title="Club", locale="en")
     await approve_club(database, CLUB)  # its games count
     await database.clubs.ensure(OTHER, title="Other", locale="en")

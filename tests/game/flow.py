@@ -21,6 +21,7 @@ from tests.bot.conftest import FAST_LIMITS, HOST_ID, make_settings
 from tests.fakes.telegram_server import FakeTelegram, SentMessage
 from tests.fakes.virtual_clock import VirtualClock
 from tests.game.harness import approve_club
+from tests.sqlite_template import migrated
 
 CLUB = -100777
 HOST = HOST_ID
@@ -72,10 +73,13 @@ async def start_app(fake: FakeTelegram, tmp_path: Path, *, mode: str = "polling"
     and chance (a simulated clock, reproducible deals); ``evening``: the evenings' time (a
     clock of the test's and its jobs); ``delivery_time`` and ``sending_time``: the durable
     delivery's and the sender's (a simulated clock; by default ``delivery_clock``'s, or
-    real)."""
+    real). On SQLite its file starts as the migrated template (tests/sqlite_template.py),
+    unless the test's path holds one already (an app started again keeps its data)."""
     if mode == "webhook":
         overrides = {**webhook_settings(free_port()), **overrides}
     settings = make_settings(fake, tmp_path, **{**FLOW_TIMERS, **overrides})
+    if settings.database_url is None:
+        migrated(settings.database_path)
     if delivery_clock is not None:
         delivery_time = delivery_time or delivery_clock.delivery()
         sending_time = sending_time or delivery_clock.sending()
