@@ -18,6 +18,7 @@ import shutil
 import socket
 import subprocess
 import tempfile
+import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
@@ -135,6 +136,7 @@ def _start() -> Cluster | None:
         if os.environ.get("CI") == "true":
             pytest.fail("PostgreSQL's binaries are missing on CI (.ci/run installs them)")
         return None
+    sweep_stale(Path(tempfile.gettempdir()), time.time())
     root = Path(tempfile.mkdtemp(prefix="mafia-pg-"))
     c = Cluster(bin_dir, root)
     try:
@@ -146,6 +148,41 @@ def _start() -> Cluster | None:
         _remove(c)
         raise
     return c
+
+
+# a run killed (SIGKILL, a terminal closed) leaves its cluster's folder, up to a gigabyte with its
+# tests' databases; the next run removes those an hour old whose server is gone
+STALE_AFTER_S = 3600
+
+
+def sweep_stale(tmp: Path, now: float) -> list[Path]:
+    """Remove the folders of clusters left by killed runs in ``tmp``: untouched for
+    ``STALE_AFTER_S`` and no live server. Returns what was removed."""
+    removed = []
+    for root in sorted(tmp.glob("mafia-pg-*")):
+        try:
+            if now - root.stat().st_mtime < STALE_AFTER_S or _server_alive(root / "data"):
+                continue
+        except OSError:
+            continue
+        shutil.rmtree(root, ignore_errors=True)
+        removed.append(root)
+    return removed
+
+
+def _server_alive(data: Path) -> bool:
+    """Whether the server of ``data`` runs (its postmaster.pid names a live process)."""
+    try:
+        pid = int((data / "postmaster.pid").read_text().split()[0])
+    except (OSError, ValueError, IndexError):
+        return False
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:  # alive, another user's
+        return True
+    return True
 
 
 def _remove(c: Cluster) -> None:
