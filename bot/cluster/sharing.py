@@ -141,7 +141,7 @@ class Sharing:
             except DatabaseUnavailable:
                 pass  # the server restarting: the share connection comes back by itself
             except Exception:
-                log.exception("sharing step failed")
+                log.exception("sharing loop failed")
             await self.conn.wait_woken(max(0.01, self._next_look - loop.time()))
 
     async def finish(self, within: float) -> None:

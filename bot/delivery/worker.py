@@ -272,7 +272,7 @@ class Delivery:
                 except asyncio.CancelledError:
                     raise
                 except Exception:
-                    log.exception("delivery step failed", extra={"chat_id": chat_id})
+                    log.exception("delivery send failed", extra={"chat_id": chat_id})
                     rows = []
                     await self.sleep(self.sender.limits.backoff_start)
                     continue
