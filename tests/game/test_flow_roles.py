@@ -28,7 +28,9 @@ async def fake() -> AsyncIterator[FakeTelegram]:
 
 
 async def profile(flow: Flow, uid: int) -> list[SentMessage]:
-    """``/profile``'s answer: its text, the cards and rivals, and the two charts, in order."""
+    """``/profile``'s answer: its text, the cards and rivals, and the two charts, in order
+    (after what the game had queued for the player, a night's check among it, has arrived)."""
+    await flow.delivered()
     before = len(flow.fake.messages(uid))
     await flow.fake.send(uid, "/profile")
     await flow.fake.wait_for(lambda: len(flow.fake.messages(uid)) >= before + 4, 20,
